@@ -1,0 +1,112 @@
+// One zod schema per event type of SPEC.md "Events". The server publishes these, the bridge relays them, the
+// client validates them; the TypeScript types are inferred here and nowhere else. Every schema is loose: a
+// newer server may add fields, and consumers ignore what they do not know.
+import { z } from "zod";
+import { eventIdSchema } from "./event-id.ts";
+import { messageSchema, metadataSchema, roleSchema, sessionSchema } from "./messages.ts";
+
+/** Fields every stored event carries. `timestamp` is the commit time (ISO 8601), an addition of ours. */
+const common = {
+  event_id: eventIdSchema,
+  session_id: z.string().optional(),
+  request_id: z.string().optional(),
+  timestamp: z.string().optional(),
+};
+
+function eventType<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.looseObject({ ...common, type: z.literal(type), ...shape });
+}
+
+const inRequest = { session_id: z.string(), request_id: z.string() };
+const inSession = { session_id: z.string() };
+
+// Request lifecycle
+export const requestStartedEvent = eventType("request_started", { ...inRequest, stream: z.boolean() });
+export const requestCancelledEvent = eventType("request_cancelled", inRequest);
+export const requestCompletedEvent = eventType("request_completed", inRequest);
+export const errorEvent = eventType("error", { ...inRequest, detail: z.string() });
+
+// Assistant streaming
+export const assistantMessageEvent = eventType("assistant_message", { ...inRequest, phase: z.enum(["start", "end"]) });
+export const partialEvent = eventType("partial", {
+  ...inRequest,
+  message: z.looseObject({ role: z.literal("assistant"), content: z.string(), metadata: metadataSchema.optional() }),
+});
+export const finalEvent = eventType("final", { ...inRequest, messages: z.array(messageSchema) });
+
+// Tool calling
+export const toolCallSchema = z.looseObject({
+  id: z.string().optional(),
+  tool_call_id: z.string().optional(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+export const toolCallsEvent = eventType("tool_calls", { ...inRequest, tool_calls: z.array(toolCallSchema) });
+export const toolPartialEvent = eventType("tool_partial", {
+  ...inRequest,
+  tool_call_id: z.string(),
+  phase: z.enum(["start", "stream", "end"]),
+  payload: z.record(z.string(), z.unknown()),
+});
+export const toolResultsEvent = eventType("tool_results", { ...inRequest, messages: z.array(messageSchema) });
+
+// Checkpoint marker (the internal session_checkpoint never reaches the wire)
+export const checkpointEvent = eventType("checkpoint", { ...inSession, request_id: z.string().optional(), timestamp: z.string() });
+
+// Session and message lifecycle
+export const sessionCreatedEvent = eventType("session_created", {
+  ...inSession,
+  agent_id: z.string(),
+  source_session_id: z.string().optional(),
+  session: sessionSchema,
+});
+export const messageAppendedEvent = eventType("message_appended", {
+  ...inSession,
+  role: roleSchema,
+  content: z.string(),
+  metadata: metadataSchema,
+  message: messageSchema,
+  session: sessionSchema,
+});
+export const messageModifiedEvent = eventType("message_modified", {
+  ...inSession,
+  index: z.number().int().nonnegative(),
+  content: z.string(),
+  session: sessionSchema,
+});
+export const messagesDeletedEvent = eventType("messages_deleted", {
+  ...inSession,
+  indices: z.array(z.number().int().nonnegative()),
+  session: sessionSchema,
+});
+
+export const coreEventSchemas = [
+  requestStartedEvent,
+  requestCancelledEvent,
+  requestCompletedEvent,
+  errorEvent,
+  assistantMessageEvent,
+  partialEvent,
+  finalEvent,
+  toolCallsEvent,
+  toolPartialEvent,
+  toolResultsEvent,
+  checkpointEvent,
+  sessionCreatedEvent,
+  messageAppendedEvent,
+  messageModifiedEvent,
+  messagesDeletedEvent,
+] as const;
+
+export const coreEventSchema = z.discriminatedUnion("type", coreEventSchemas);
+export type CoreEvent = z.infer<typeof coreEventSchema>;
+export type CoreEventType = CoreEvent["type"];
+export type EventOf<T extends CoreEventType> = Extract<CoreEvent, { type: T }>;
+
+/** What a producer hands to the store: an event without the fields the store assigns. */
+export type EventInput<E extends { event_id: string } = CoreEvent> = E extends unknown ? Omit<E, "event_id" | "timestamp"> : never;
+
+/** Any stored event, known type or not: what the log and the relays carry. */
+export const anyEventSchema = z.looseObject({ ...common, type: z.string().min(1) });
+export type AnyEvent = z.infer<typeof anyEventSchema>;

@@ -1,0 +1,139 @@
+// Phoenix Channels frames as they cross the bridge (docs/bridge.md), and the payloads of every topic's joins,
+// replies and pushes. The bridge validates each incoming frame with these; the server's forwarder and the client
+// library validate what the bridge answers. vsn 2.0.0 frames are JSON arrays, vsn 1.0.0 frames JSON objects.
+import { z } from "zod";
+import { anyEventSchema } from "./events.ts";
+import { eventIdSchema } from "./event-id.ts";
+
+/** Topic and event names are short: Phoenix's binary framing caps them at 255 bytes, we do too. */
+const nameSchema = z.string().min(1).max(255);
+const refSchema = z.string().min(1).max(64).nullable();
+const payloadSchema = z.record(z.string(), z.unknown());
+
+/** vsn 2.0.0: `[join_ref, ref, topic, event, payload]`. */
+export const arrayFrameSchema = z.tuple([refSchema, refSchema, nameSchema, nameSchema, payloadSchema]);
+
+/** vsn 1.0.0: `{topic, event, payload, ref, join_ref?}`. */
+export const objectFrameSchema = z.object({
+  topic: nameSchema,
+  event: nameSchema,
+  payload: payloadSchema,
+  ref: refSchema,
+  join_ref: refSchema.optional(),
+});
+
+/** One frame, whatever its vsn, as both sides handle it. */
+export interface Frame {
+  joinRef: string | null;
+  ref: string | null;
+  topic: string;
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+export const replyPayloadSchema = z.object({
+  status: z.enum(["ok", "error"]),
+  response: payloadSchema,
+});
+
+// Pairing codes: Crockford base32 (no I, L, O, U), typed in groups of five. Normalising forgives what people type.
+export const PAIRING_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** Uppercases, drops separators and maps the look-alikes Crockford allows (O→0, I/L→1). */
+export function normalizePairingCode(input: string): string {
+  return input
+    .toUpperCase()
+    .replace(/[\s-]/g, "")
+    .replace(/O/g, "0")
+    .replace(/[IL]/g, "1");
+}
+
+// --- topic `pairing` -------------------------------------------------------------------------------------
+export const pairingJoinParamsSchema = z.object({
+  code: z.string().min(1).max(64),
+  device_name: z.string().trim().min(1).max(100),
+});
+export type PairingJoinParams = z.infer<typeof pairingJoinParamsSchema>;
+
+export const pairingErrorReasonSchema = z.enum(["invalid_code", "expired", "rate_limited", "server_unavailable", "invalid_params"]);
+export type PairingErrorReason = z.infer<typeof pairingErrorReasonSchema>;
+
+export const pairingOkSchema = z.object({
+  server_id: z.string(),
+  device_id: z.string(),
+  device_token: z.string(),
+  server_url: z.string(),
+});
+export type PairingOk = z.infer<typeof pairingOkSchema>;
+
+// --- topic `events:server:<id>` ------------------------------------------------------------------------------
+export const eventsJoinParamsSchema = z.object({ since_id: eventIdSchema.optional() });
+
+/** `complete`: every event after since_id was replayed; `gap`: fill it over HTTP; `none`: no since_id given. */
+export const eventsJoinOkSchema = z.object({
+  replay: z.enum(["complete", "gap", "none"]),
+  replayed: z.number().int().nonnegative(),
+  last_event_id: eventIdSchema.nullable(),
+});
+export type EventsJoinOk = z.infer<typeof eventsJoinOkSchema>;
+
+export const sessionEventPayloadSchema = z.object({ event: anyEventSchema });
+export type SessionEventPayload = z.infer<typeof sessionEventPayloadSchema>;
+
+// --- topic `server:<id>` (the server's own channel) ----------------------------------------------------------
+export const deviceGrantSchema = z.object({ device_id: z.string().min(1).max(100), token_hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export type DeviceGrant = z.infer<typeof deviceGrantSchema>;
+
+export const codeGrantSchema = z.object({ code_hash: z.string().regex(/^[0-9a-f]{64}$/), expires_at: z.number().int() });
+export type CodeGrant = z.infer<typeof codeGrantSchema>;
+
+/** The server's join: its credential, where it resumes, and the full sets of device tokens and live codes. */
+export const serverJoinParamsSchema = z.object({
+  credential: z.string().min(32).max(200),
+  epoch: z.string().min(1).max(100),
+  cursor: eventIdSchema,
+  devices: z.array(deviceGrantSchema).max(10_000),
+  codes: z.array(codeGrantSchema).max(10_000),
+});
+export type ServerJoinParams = z.infer<typeof serverJoinParamsSchema>;
+
+/** The bridge tells the server after which event id to continue (it may already hold events the server never saw acked). */
+export const serverJoinOkSchema = z.object({ resume_after: eventIdSchema });
+
+/** Server → bridge `grants`: replaces the device and code sets (sent on every change). */
+export const grantsPayloadSchema = z.object({ devices: z.array(deviceGrantSchema).max(10_000), codes: z.array(codeGrantSchema).max(10_000) });
+
+/** Bridge → server `pair_request`: an app joined `pairing` with a code this server registered. */
+export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string() });
+export type PairRequest = z.infer<typeof pairRequestSchema>;
+
+/** Server → bridge `pair_result`: the answer the bridge hands to the waiting app. */
+export const pairResultSchema = z.union([
+  z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), device_token: z.string(), server_url: z.string() }),
+  z.object({ request_id: z.string(), status: z.literal("error"), reason: pairingErrorReasonSchema }),
+]);
+export type PairResult = z.infer<typeof pairResultSchema>;
+
+/**
+ * Close codes the bridge uses. The official client (1.8.16) reconnects after any close it did not start, so these
+ * codes are for the client library: come back after 1001/1012/1013, stop (disconnect) after 1007/1008/1009/4001.
+ */
+export const BRIDGE_CLOSE = {
+  /** Shutdown or idle timeout: come back. */
+  goingAway: 1001,
+  /** Malformed frame: the peer is broken, do not come back. */
+  invalidFrame: 1007,
+  /** Policy (too many channels, bad token subprotocol): do not come back. */
+  policy: 1008,
+  /** Frame over the size limit. */
+  tooBig: 1009,
+  /** Restart of the bridge: come back. */
+  restart: 1012,
+  /** Slow consumer: the send buffer passed its bound; come back and rejoin with since_id to catch up. */
+  slowConsumer: 1013,
+  /** The device's token was revoked: never come back with it. */
+  deviceRevoked: 4001,
+} as const;
+
+/** Codes after which a client should reconnect. */
+export const RECONNECTABLE_CLOSE_CODES: readonly number[] = [1001, 1006, 1011, 1012, 1013];

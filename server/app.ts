@@ -1,0 +1,21 @@
+// The HTTP surface: one Fastify instance with auth, the error body, and every route module registered.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { ServerContext } from "./context.ts";
+import { installAuth } from "./http/auth.ts";
+import { installErrorHandling } from "./http/error-handler.ts";
+import { registerEventRoutes } from "./http/routes/events.ts";
+import { registerHealthRoutes } from "./http/routes/health.ts";
+import { registerSessionRoutes } from "./http/routes/sessions.ts";
+
+/** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}): FastifyInstance {
+  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, ...options, loggerInstance: ctx.log });
+  installErrorHandling(app);
+  installAuth(app, ctx.auth);
+  registerHealthRoutes(app);
+  registerEventRoutes(app, ctx);
+  registerSessionRoutes(app, ctx);
+  return app;
+}

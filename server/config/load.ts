@@ -1,0 +1,81 @@
+// Reads the environment and the config file once at start; everything after start receives plain values.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { z } from "zod";
+import { configSchema, type Config } from "./schema.ts";
+
+export interface Environment {
+  host: string;
+  port: number;
+  bridgePort: number;
+  /** Empty string: run without a bridge. */
+  bridgeUrl: string;
+  dataDir: string;
+  configPath: string | undefined;
+  adminToken: string | undefined;
+}
+
+/** A config problem, already phrased as the one line the process prints before it exits. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const host = env.HOST || "127.0.0.1";
+  const configPath = env.CONFIG || (existsSync("config.json") ? "config.json" : undefined);
+  return {
+    host,
+    port: parsePort("PORT", env.PORT, 8787),
+    bridgePort: parsePort("BRIDGE_PORT", env.BRIDGE_PORT, 4000),
+    bridgeUrl: env.BRIDGE_URL ?? "ws://127.0.0.1:4000/socket",
+    dataDir: resolve(env.DATA_DIR || "./data"),
+    configPath: configPath ? resolve(configPath) : undefined,
+    adminToken: env.ADMIN_TOKEN || undefined,
+  };
+}
+
+function parsePort(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`config error at env ${name}: "${value}" is not a port number`);
+  return port;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Folder that relative paths in the config (plugins) resolve against. */
+  baseDir: string;
+}
+
+export function loadConfig(configPath: string | undefined): LoadedConfig {
+  if (!configPath) return { config: parseConfig({}), baseDir: process.cwd() };
+  let text: string;
+  try {
+    text = readFileSync(configPath, "utf8");
+  } catch (error) {
+    throw new ConfigError(`config error: cannot read ${configPath}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config error: ${configPath} is not valid JSON: ${(error as Error).message}`);
+  }
+  return { config: parseConfig(json), baseDir: dirname(configPath) };
+}
+
+export function parseConfig(json: unknown): Config {
+  const result = configSchema.safeParse(json);
+  if (!result.success) throw new ConfigError(formatConfigIssue(result.error));
+  return result.data;
+}
+
+function formatConfigIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const path = issue.path.map(String).join(".") || "(root)";
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.join(", ");
+    return `config error at ${path === "(root)" ? "" : path + "."}${keys}: unknown key`;
+  }
+  return `config error at ${path}: ${issue.message}`;
+}

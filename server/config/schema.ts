@@ -1,0 +1,62 @@
+// The JSON config file (DESIGN.md "Config file"). Every object is strict: an unknown key is an error that names
+// its path, so a typo never silently falls back to a default.
+import { z } from "zod";
+import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
+
+const agentSchema = providerOverridesSchema
+  .extend({
+    provider_id: z.string().min(1),
+    system_prompt: z.string().optional(),
+    tools: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+const notificationsConfigSchema = z
+  .object({
+    history_limit: z.number().int().nonnegative().optional(),
+    /** Legacy alias of history_limit (SPEC.md Limits). */
+    max_items: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    server: z
+      .object({
+        server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "use 1-64 letters, digits, '-' or '_'").optional(),
+        public_url: z.string().url().optional(),
+      })
+      .strict()
+      .default({}),
+    providers: z.record(z.string().min(1), providerSettingsSchema).default({}),
+    agents: z.record(z.string().min(1), agentSchema).optional(),
+    application: z
+      .object({ notifications: notificationsConfigSchema.default({}) })
+      .strict()
+      .default({ notifications: {} }),
+    events: z
+      .object({
+        /** The event log keeps at most this many events; older ones are pruned and their cursors expire (410). */
+        retention_max_events: z.number().int().positive().default(1_000_000),
+        /** Events older than this are pruned too; unset keeps them until the count bound. */
+        retention_max_age_seconds: z.number().positive().optional(),
+        /** Largest page GET /events returns. */
+        max_page_size: z.number().int().positive().max(10_000).default(1000),
+      })
+      .strict()
+      .default({ retention_max_events: 1_000_000, max_page_size: 1000 }),
+    runner: z
+      .object({
+        /** Bound on model/tool rounds in one request; a runaway loop ends with an `error` event. */
+        max_tool_iterations: z.number().int().positive().default(8),
+      })
+      .strict()
+      .default({ max_tool_iterations: 8 }),
+    /** Plugin module paths, resolved against the config file's folder. */
+    plugins: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
+export type AgentConfig = z.output<typeof agentSchema>;

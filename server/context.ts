@@ -1,0 +1,32 @@
+// What the server's parts share, built once at start (server/runtime.ts) and handed to routes and services.
+import type { FastifyBaseLogger } from "fastify";
+import type { ResolvedAgent } from "./config/agents.ts";
+import type { Config } from "./config/schema.ts";
+import type { Db } from "./db/database.ts";
+import type { Transactor } from "./db/transactor.ts";
+import type { EventStore } from "./events/event-store.ts";
+import type { SessionService } from "./sessions/session-service.ts";
+import type { Authenticator } from "./auth/authenticator.ts";
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface ServerContext {
+  config: Config;
+  /** Folder that relative config paths (plugins) resolve against. */
+  configDir: string;
+  dataDir: string;
+  serverId: string;
+  agents: Map<string, ResolvedAgent>;
+  db: Db;
+  transactor: Transactor;
+  events: EventStore;
+  sessions: SessionService;
+  auth: Authenticator;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Aborted when the server begins to shut down: background work ends with it. */
+  shutdown: AbortSignal;
+}

@@ -1,0 +1,31 @@
+// Opens the server's SQLite file with the durability settings the project chose (docs/events.md):
+// WAL with synchronous=NORMAL. A commit survives a process crash; after a power loss the last few commits may
+// roll back, never half of one. Every mutation and the events it causes share one transaction, so a rollback
+// loses both together and an event never describes a mutation that did not happen.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { migrations } from "./migrations.ts";
+
+export type Db = Database.Database;
+
+export function openDatabase(file: string): Db {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  for (let version = current; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

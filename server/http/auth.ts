@@ -1,0 +1,26 @@
+// Bearer auth on every route but GET /health (DESIGN.md "HTTP auth"); admin-only routes call requireAdmin.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Authenticator, Principal } from "../auth/authenticator.ts";
+import { forbidden, unauthorized } from "./errors.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+const PUBLIC_ROUTES = new Set(["GET /health"]);
+
+export function installAuth(app: FastifyInstance, auth: Authenticator): void {
+  app.decorateRequest("principal", undefined);
+  app.addHook("onRequest", async (request) => {
+    if (PUBLIC_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
+    const principal = auth.identify(request.headers.authorization);
+    if (!principal) throw unauthorized();
+    request.principal = principal;
+  });
+}
+
+export function requireAdmin(request: FastifyRequest): void {
+  if (request.principal?.kind !== "admin") throw forbidden("this route needs the admin token");
+}

@@ -1,0 +1,38 @@
+// Every non-2xx answer has one body shape (DESIGN.md "Errors"). Fastify's own failures (bad JSON, oversize
+// bodies, unsupported media types) are mapped to it too, so a client never has to parse two shapes.
+import type { FastifyError, FastifyInstance } from "fastify";
+import { CursorExpiredError } from "../events/event-store.ts";
+import { HttpError } from "./errors.ts";
+
+const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "invalid_json" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "invalid_json" },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "payload_too_large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "unsupported_media_type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_content_length" },
+};
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send(body(error.code, error.message, error.details));
+    }
+    if (error instanceof CursorExpiredError) {
+      return reply.status(410).send(body("cursor_expired", error.message));
+    }
+    const known = "code" in error && typeof error.code === "string" ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return reply.status(known.status).send(body(known.code, error.message));
+    if (error instanceof SyntaxError) return reply.status(400).send(body("invalid_json", error.message));
+    const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 400 && status < 500) return reply.status(status).send(body("bad_request", error.message));
+    request.log.error({ err: error }, "unhandled error");
+    return reply.status(500).send(body("internal_error", "the server failed to handle this request"));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(body("route_not_found", `no route ${request.method} ${request.url.split("?")[0]}`));
+  });
+}
+
+function body(code: string, message: string, details?: unknown) {
+  return details === undefined ? { error: { code, message } } : { error: { code, message, details } };
+}

@@ -1,0 +1,82 @@
+// GET /events (SPEC.md "GET /events rules", DESIGN.md "Event ids"): bootstrap, the session cursor default,
+// compaction of the response window, paging, epoch checks and wait_ms long-polling.
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
+import type { ServerContext } from "../../context.ts";
+import { compactEvents } from "../../events/compaction.ts";
+import type { ListQuery } from "../../events/event-store.ts";
+import { gone } from "../errors.ts";
+import { parseInput } from "../validate.ts";
+
+export const MAX_WAIT_MS = 30_000;
+const DEFAULT_PAGE = 500;
+
+const eventsQuerySchema = z
+  .object({
+    since_id: z
+      .string()
+      .refine((v) => parseEventId(v) !== undefined, "since_id must be a decimal event id of at most 20 digits")
+      .optional(),
+    session_id: z.string().min(1).optional(),
+    request_id: z.string().min(1).optional(),
+    epoch: z.string().min(1).optional(),
+    limit: z.coerce.number().int().min(1).optional(),
+    wait_ms: z.coerce.number().int().min(0).max(MAX_WAIT_MS).optional(),
+  })
+  .strict();
+
+export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const maxPage = ctx.config.events.max_page_size;
+  app.get("/events", async (request, reply) => {
+    const query = parseInput(eventsQuerySchema, request.query, "query");
+    if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
+      throw gone("cursor_expired", `epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`);
+    }
+    const base = { epoch: ctx.events.epoch };
+    if (query.since_id === undefined && query.session_id === undefined && query.request_id === undefined) {
+      const latest = formatEventId(ctx.events.latestId);
+      return { events: [], latest_event_id: latest, next_since_id: latest, ...base };
+    }
+    const sinceId = query.since_id !== undefined ? parseEventId(query.since_id)! : startOf(ctx, query.session_id);
+    const list: ListQuery = { sinceId, sessionId: query.session_id, requestId: query.request_id, limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage) };
+    const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);
+    return {
+      events: compactEvents(page.events),
+      next_since_id: formatEventId(page.lastId),
+      has_more: page.events.length === list.limit,
+      ...base,
+    };
+  });
+}
+
+/** Rule 1: a session poll without since_id starts at the session's cursor, not at the start of history. */
+function startOf(ctx: ServerContext, sessionId: string | undefined): number {
+  if (sessionId === undefined) return 0;
+  return parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!;
+}
+
+/** Reads a page; when it is empty and wait_ms allows, waits for commits until one matches or time is up. */
+async function readOrWait(ctx: ServerContext, list: ListQuery, waitMs: number, reply: FastifyReply) {
+  let page = ctx.events.list(list);
+  if (page.events.length > 0 || waitMs === 0) return page;
+  const deadline = ctx.clock.now() + waitMs;
+  const abort = new AbortController();
+  const onGone = () => abort.abort();
+  reply.raw.once("close", onGone);
+  ctx.shutdown.addEventListener("abort", onGone, { once: true });
+  try {
+    // Commits of other sessions wake us too; `seen` skips past them without re-reading what did not match.
+    let seen = Math.max(list.sinceId, ctx.events.latestId);
+    while (page.events.length === 0 && !abort.signal.aborted) {
+      const remaining = deadline - ctx.clock.now();
+      if (remaining <= 0 || !(await ctx.events.waitBeyond(seen, remaining, abort.signal))) break;
+      seen = ctx.events.latestId;
+      page = ctx.events.list(list);
+    }
+  } finally {
+    reply.raw.off("close", onGone);
+    ctx.shutdown.removeEventListener("abort", onGone);
+  }
+  return page;
+}

@@ -1,0 +1,83 @@
+// Builds a running server from its inputs: opens the SQLite file, ensures the admin token, assembles the
+// context and the HTTP app. main.ts adds the process concerns (listening, signals); tests call this directly.
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import pino from "pino";
+import { buildApp } from "./app.ts";
+import { ensureAdminToken } from "./auth/admin-token.ts";
+import { Authenticator } from "./auth/authenticator.ts";
+import { systemClock } from "./clock.ts";
+import { resolveAgents } from "./config/agents.ts";
+import type { Config } from "./config/schema.ts";
+import type { Clock, ServerContext } from "./context.ts";
+import { openDatabase } from "./db/database.ts";
+import { Meta } from "./db/meta.ts";
+import { Transactor } from "./db/transactor.ts";
+import { EventStore } from "./events/event-store.ts";
+import { SessionService } from "./sessions/session-service.ts";
+import { SessionStore } from "./sessions/session-store.ts";
+
+export interface RuntimeOptions {
+  config: Config;
+  configDir?: string;
+  dataDir: string;
+  adminToken?: string | undefined;
+  bridgeUrl?: string;
+  clock?: Clock;
+  log?: FastifyBaseLogger;
+}
+
+export interface Runtime {
+  ctx: ServerContext;
+  app: FastifyInstance;
+  /** The admin token in clear when this start generated it (print it once), else undefined. */
+  generatedAdminToken: string | undefined;
+  /** Ends background work, closes the HTTP server and the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = "server.sqlite";
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { config, dataDir } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? pino({ level: "silent" });
+  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  const transactor = new Transactor(db);
+  const events = new EventStore(
+    db,
+    transactor,
+    { maxEvents: config.events.retention_max_events, maxAgeSeconds: config.events.retention_max_age_seconds },
+    () => clock.now(),
+  );
+  const agents = resolveAgents(config);
+  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
+  const admin = ensureAdminToken(dataDir, options.adminToken);
+  const shutdown = new AbortController();
+  const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
+  const ctx: ServerContext = {
+    config,
+    configDir: options.configDir ?? process.cwd(),
+    dataDir,
+    serverId,
+    agents,
+    db,
+    transactor,
+    events,
+    sessions,
+    auth: new Authenticator(db, admin.hash),
+    clock,
+    log,
+    shutdown: shutdown.signal,
+  };
+  const app = buildApp(ctx);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      shutdown.abort();
+      await app.close();
+      db.close();
+    })());
+  return { ctx, app, generatedAdminToken: admin.generated, close };
+}

@@ -1,0 +1,142 @@
+// Session operations (SPEC.md "Session and message lifecycle"). Each one saves a new immutable version,
+// publishes its lifecycle event and the public `checkpoint` marker, and moves the session cursor to that
+// marker, all in one transaction: a reader that loads messages and polls from cursor_event_id sees every
+// effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6).
+import type { Message, Session } from "../../client/wire/index.ts";
+import { formatEventId } from "../../client/wire/index.ts";
+import type { Transactor } from "../db/transactor.ts";
+import type { EventStore, PublishInput } from "../events/event-store.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import type { SessionStore } from "./session-store.ts";
+
+export interface MessagesSnapshot {
+  session_id: string;
+  version: number;
+  messages: Message[];
+  cursor_event_id: string;
+}
+
+/** A change to one session: the next state, and the events that describe it (given the saved version). */
+export interface SessionChange<R> {
+  next: Session;
+  events: (saved: Session) => PublishInput[];
+  result: (saved: Session) => R;
+}
+
+export class SessionService {
+  constructor(
+    private readonly transactor: Transactor,
+    private readonly store: SessionStore,
+    private readonly events: EventStore,
+    private readonly knownAgents: () => Iterable<string>,
+  ) {}
+
+  list(): Session[] {
+    return this.store.list();
+  }
+
+  get(sessionId: string): Session {
+    return this.require(sessionId).session;
+  }
+
+  /** The messages and the cursor they reflect, read in one snapshot (docs/events.md E6). */
+  loadMessages(sessionId: string): MessagesSnapshot {
+    return this.transactor.read(() => {
+      const { session, cursorEventId } = this.require(sessionId);
+      return { session_id: session.id, version: session.version, messages: session.messages, cursor_event_id: formatEventId(cursorEventId) };
+    });
+  }
+
+  create(agentId = "default"): Session {
+    if (![...this.knownAgents()].includes(agentId)) throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
+    return this.transactor.run(() => {
+      const session = this.store.create({ agent_id: agentId });
+      this.publishWithCheckpoint(session.id, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
+      return session;
+    });
+  }
+
+  fork(sourceId: string): Session {
+    return this.transactor.run(() => {
+      const source = this.require(sourceId).session;
+      // Notifications belong to the occurrence in the source session; the fork starts without them.
+      const { notifications: _notifications, ...metadata } = source.metadata;
+      const session = this.store.create({ agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id });
+      this.publishWithCheckpoint(session.id, [
+        { type: "session_created", session_id: session.id, agent_id: session.agent_id, source_session_id: source.id, session },
+      ]);
+      return session;
+    });
+  }
+
+  append(sessionId: string, message: Message): { session: Session; message: Message } {
+    const stored: Message = { role: message.role, content: message.content, metadata: message.metadata ?? {} };
+    return this.change(sessionId, (session) => ({
+      next: { ...session, messages: [...session.messages, stored] },
+      events: (saved) => [
+        { type: "message_appended", session_id: saved.id, role: stored.role, content: stored.content, metadata: stored.metadata, message: stored, session: saved },
+      ],
+      result: (saved) => ({ session: saved, message: stored }),
+    }));
+  }
+
+  modify(sessionId: string, index: number, content: string): Session {
+    return this.change(sessionId, (session) => {
+      const current = session.messages[index];
+      if (!current) throw notFound("message_not_found", `session ${sessionId} has no message at index ${index} (it has ${session.messages.length})`);
+      const messages = session.messages.map((m, i) => (i === index ? { ...m, content } : m));
+      return {
+        next: { ...session, messages },
+        events: (saved) => [{ type: "message_modified", session_id: saved.id, index, content, session: saved }],
+        result: (saved) => saved,
+      };
+    });
+  }
+
+  /** Deletes the messages at `indices` (unique: the route checks); any index out of range refuses the whole call. */
+  deleteMessages(sessionId: string, indices: number[]): Session {
+    return this.change(sessionId, (session) => {
+      const count = session.messages.length;
+      const outOfRange = indices.filter((i) => i >= count);
+      if (outOfRange.length > 0) {
+        throw badRequest("index_out_of_range", `indices ${outOfRange.join(", ")} are out of range: the session has ${count} messages`, {
+          indices: outOfRange,
+          message_count: count,
+        });
+      }
+      const doomed = new Set(indices);
+      const sorted = [...doomed].sort((a, b) => a - b);
+      return {
+        next: { ...session, messages: session.messages.filter((_, i) => !doomed.has(i)) },
+        events: (saved) => [{ type: "messages_deleted", session_id: saved.id, indices: sorted, session: saved }],
+        result: (saved) => saved,
+      };
+    });
+  }
+
+  /**
+   * The one way to change a session: reads the head, saves the next version, publishes the change's events
+   * and the checkpoint marker, and moves the cursor, atomically. Runner and notifications use it too.
+   */
+  change<R>(sessionId: string, decide: (session: Session) => SessionChange<R>, options: { requestId?: string } = {}): R {
+    return this.transactor.run(() => {
+      const current = this.require(sessionId).session;
+      const change = decide(current);
+      const saved = this.store.save(change.next);
+      this.publishWithCheckpoint(saved.id, change.events(saved), options.requestId);
+      return change.result(saved);
+    });
+  }
+
+  private publishWithCheckpoint(sessionId: string, events: PublishInput[], requestId?: string): void {
+    for (const event of events) this.events.publish(event);
+    const checkpoint = this.events.publish({ type: "checkpoint", session_id: sessionId, ...(requestId ? { request_id: requestId } : {}) });
+    this.store.advanceCursor(sessionId, Number(checkpoint.event_id));
+  }
+
+  private require(sessionId: string) {
+    const snapshot = this.store.get(sessionId);
+    if (!snapshot) throw notFound("session_not_found", `no session "${sessionId}"`);
+    return snapshot;
+  }
+}

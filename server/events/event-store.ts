@@ -44,6 +44,9 @@ export class CursorExpiredError extends Error {
 
 type Row = { id: number; created_at: number; body: string };
 
+/** SPEC.md "Checkpoints": consumed in process by the request coordinator, never visible to /events or the bridge. */
+export const INTERNAL_CHECKPOINT = "session_checkpoint";
+
 const PRUNE_EVERY_PUBLISHES = 1000;
 const PRUNE_BATCH = 10_000;
 
@@ -91,6 +94,7 @@ export class EventStore {
    * outside, it is its own transaction. Waiters wake only after the commit.
    */
   publish<E extends PublishInput>(input: E): E & { event_id: string; timestamp: string } {
+    if (input.type === INTERNAL_CHECKPOINT) throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
     const createdAt = this.now();
     const timestamp = new Date(createdAt).toISOString();
     const body = JSON.stringify({ ...input, event_id: undefined, timestamp });

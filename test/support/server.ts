@@ -1,0 +1,50 @@
+// A real server for tests: a SQLite file in a fresh temp dir, the real app, the admin token known.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { InjectOptions } from "fastify";
+import { parseConfig } from "../../server/config/load.ts";
+import type { ConfigInput } from "../../server/config/schema.ts";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../../server/runtime.ts";
+
+export const ADMIN_TOKEN = "test-admin-token";
+
+export interface TestServer {
+  runtime: Runtime;
+  dataDir: string;
+  /** app.inject with the admin token (or `token`) and JSON handling. */
+  request(options: InjectOptions & { token?: string | null }): Promise<{ status: number; json: any; text: string }>;
+  /** Closes the runtime; `keepData` leaves the temp dir for a restart. */
+  close(keepData?: boolean): Promise<void>;
+}
+
+export function tempDir(prefix = "chat-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestServer(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir();
+  const runtime = createRuntime({ config: parseConfig(config), dataDir, adminToken: ADMIN_TOKEN, ...options });
+  await runtime.app.ready();
+  return {
+    runtime,
+    dataDir,
+    async request({ token = ADMIN_TOKEN, headers, ...rest }) {
+      const response = await runtime.app.inject({
+        ...rest,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      } as InjectOptions);
+      let json: unknown;
+      try {
+        json = response.json();
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, json, text: response.body };
+    },
+    async close(keepData = false) {
+      await runtime.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { resolveAgents } from "../../server/config/agents.ts";
+import { ConfigError, parseConfig, readEnvironment } from "../../server/config/load.ts";
+
+const provider = { provider: "reference_compatible", model: "m", base_url: "http://127.0.0.1:8080/v1" };
+
+function errorOf(json: unknown): string {
+  try {
+    resolveAgents(parseConfig(json));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a config error");
+}
+
+describe("config file", () => {
+  it("refuses unknown keys with their path", () => {
+    expect(errorOf({ servr: {} })).toBe("config error at servr: unknown key");
+    expect(errorOf({ providers: { p: { ...provider, tiemout: 5 } } })).toBe("config error at providers.p.tiemout: unknown key");
+    expect(errorOf({ events: { retention: 1 } })).toBe("config error at events.retention: unknown key");
+  });
+
+  it("refuses wrong types with their path", () => {
+    expect(errorOf({ providers: { p: { ...provider, timeout: "fast" } } })).toMatch(/^config error at providers\.p\.timeout: /);
+    expect(errorOf({ providers: { p: { ...provider, retry_on_status: { abc: [1] } } } })).toMatch(/^config error at providers\.p\.retry_on_status\.abc/);
+    expect(errorOf({ providers: { p: { ...provider, rate_limit_retry_delays_seconds: "1, x" } } })).toMatch(/rate_limit_retry_delays_seconds/);
+    expect(errorOf({ application: { notifications: { history_limit: -1 } } })).toMatch(/^config error at application\.notifications\.history_limit/);
+  });
+
+  it("refuses an agent whose provider does not exist, or whose override is invalid", () => {
+    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "q" } } })).toBe('config error at agents.a.provider_id: no provider "q" in providers');
+    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "p", timeout: -1 } } })).toMatch(/^config error at agents\.a\.timeout/);
+  });
+
+  it("applies defaults, delay-list strings and per-agent overrides", () => {
+    const agents = resolveAgents(
+      parseConfig({
+        providers: { p: { ...provider, rate_limit_retry_delays_seconds: "1, 2.5" } },
+        agents: { a: { provider_id: "p", model: "other", timeout: 5, tools: ["clock"] }, b: { provider_id: "p" } },
+      }),
+    );
+    expect(agents.get("a")!.settings).toMatchObject({ model: "other", timeout: 5, rate_limit_retry_delays_seconds: [1, 2.5], stream_recovery: { mode: "disabled", max_retries: 3 } });
+    expect(agents.get("a")!.tools).toEqual(["clock"]);
+    expect(agents.get("b")!.settings).toMatchObject({ model: "m", timeout: 60, min_request_interval_seconds: 0, retry_on_status: {} });
+  });
+
+  it("has a default agent when the config defines none", () => {
+    expect([...resolveAgents(parseConfig({})).keys()]).toEqual(["default"]);
+    expect([...resolveAgents(parseConfig({ providers: { x: provider } })).values()][0]).toMatchObject({ agent_id: "default", provider_id: "x" });
+  });
+});
+
+describe("environment", () => {
+  it("uses DESIGN.md's defaults and refuses a bad port", () => {
+    expect(readEnvironment({})).toMatchObject({ host: "127.0.0.1", port: 8787, bridgePort: 4000, bridgeUrl: "ws://127.0.0.1:4000/socket" });
+    expect(readEnvironment({ BRIDGE_URL: "" }).bridgeUrl).toBe("");
+    expect(() => readEnvironment({ PORT: "http" })).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,58 @@
+// `events:server:<id>`: an app's read-only feed of its server's events. The socket's device token must belong to
+// that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP.
+import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
+import type { BridgeCore } from "../core.ts";
+import { replyFrame } from "../protocol/serializer.ts";
+import type { Connection } from "../socket/connection.ts";
+import type { ServerState } from "../state/registry.ts";
+import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
+
+export function eventsChannel(core: BridgeCore): TopicHandler {
+  return {
+    join(connection, frame, match): JoinAttempt {
+      const serverId = match[1]!;
+      const refused = (reason: string, logMsg: string): JoinAttempt => {
+        core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
+        return { entry: inertEntry(frame.joinRef), outcome: refuse(reason) };
+      };
+      const params = eventsJoinParamsSchema.safeParse(frame.payload);
+      if (!params.success) return refused("invalid_params", "events join with invalid params");
+      if (!connection.tokenHash) return refused("unauthorized", "events join without a device token");
+      const device = core.registry.device(connection.tokenHash);
+      if (!device) return refused("unauthorized", "events join with an unknown or revoked token");
+      if (device.serverId !== serverId) return refused("unauthorized", "events join with another server's token");
+      const state = core.registry.get(serverId)!;
+      const entry = {
+        joinRef: frame.joinRef,
+        handleIn: (pushed: Frame) => {
+          core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
+          connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
+        },
+        terminate: () => state.topic.remove(connection),
+      };
+      return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id) };
+    },
+  };
+}
+
+function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined): JoinOutcome {
+  const lastEventId = state.lastId ?? null;
+  if (sinceId === undefined) {
+    return { status: "ok", response: { replay: "none", replayed: 0, last_event_id: lastEventId }, afterReply: () => state.topic.add(connection) };
+  }
+  const missing = state.buffer.after(sinceId);
+  if (missing === undefined) {
+    core.metrics.replayMisses++;
+    return { status: "ok", response: { replay: "gap", replayed: 0, last_event_id: lastEventId }, afterReply: () => state.topic.add(connection) };
+  }
+  core.metrics.replayHits++;
+  return {
+    status: "ok",
+    response: { replay: "complete", replayed: missing.length, last_event_id: lastEventId },
+    // Replay and subscription happen in one turn of the event loop: no live event can slip between them.
+    afterReply: () => {
+      for (const event of missing) state.topic.sendTo(connection, event);
+      state.topic.add(connection);
+    },
+  };
+}

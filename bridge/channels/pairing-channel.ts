@@ -1,0 +1,54 @@
+// `pairing`: an app with no token joins with {code, device_name}. The bridge knows which server registered the
+// code (by hash), forwards the attempt to that server's channel and holds the join reply until the server has
+// created the device, so the app never holds a token its server does not know. Failures count against the
+// address and overall (PairingRateLimiter); a code is taken off the bridge on its first use, whatever happens.
+import { normalizePairingCode, pairingJoinParamsSchema, type PairResult } from "../../client/wire/frames.ts";
+import type { BridgeCore } from "../core.ts";
+import { sha256Hex } from "../hash.ts";
+import type { Connection } from "../socket/connection.ts";
+import type { PendingPairs } from "./server-channel.ts";
+import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
+
+export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHandler {
+  return {
+    join(connection, frame): JoinAttempt {
+      core.metrics.pairingAttempts++;
+      let cancel: () => void = () => undefined;
+      const entry = {
+        joinRef: frame.joinRef,
+        handleIn: () => undefined,
+        terminate: () => cancel(),
+      };
+      const fail = (reason: "invalid_code" | "expired" | "invalid_params"): JoinOutcome => {
+        core.limiterFailure(connection, reason);
+        return refuse(reason);
+      };
+      if (core.pairingLimiter.limited(connection.address)) {
+        core.metrics.pairingRateLimited++;
+        core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
+        return { entry, outcome: refuse("rate_limited") };
+      }
+      const params = pairingJoinParamsSchema.safeParse(frame.payload);
+      if (!params.success) return { entry, outcome: fail("invalid_params") };
+      const code = normalizePairingCode(params.data.code);
+      const found = core.registry.findCode(sha256Hex(code));
+      if (!found) return { entry, outcome: fail("invalid_code") };
+      // Single use on the bridge too: a second attempt with this code, even a concurrent one, finds nothing.
+      found.state.codes.delete(sha256Hex(code));
+      if (found.expiresAt <= core.clock.now()) return { entry, outcome: fail("expired") };
+      if (!found.state.link) return { entry, outcome: refuse("server_unavailable") };
+      const asked = pending.ask(found.state, code, params.data.device_name, core.config.pairingTimeoutMs);
+      cancel = asked.cancel;
+      return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };
+    },
+  };
+}
+
+function toOutcome(core: BridgeCore, connection: Connection, serverId: string, result: PairResult): JoinOutcome {
+  if (result.status === "error") {
+    if (result.reason === "invalid_code" || result.reason === "expired") core.limiterFailure(connection, result.reason);
+    return refuse(result.reason);
+  }
+  core.log.log("info", "device paired", { server_id: serverId, device_id: result.device_id, address: connection.address });
+  return { status: "ok", response: { server_id: serverId, device_id: result.device_id, device_token: result.device_token, server_url: result.server_url } };
+}

@@ -1,0 +1,126 @@
+// `server:<id>`: the server's own channel. It authenticates with the server's credential, tells the bridge its
+// devices and codes, pushes its events (acked one by one so the server can advance its cursor) and answers the
+// pairing requests the bridge forwards to it.
+import { randomUUID } from "node:crypto";
+import {
+  grantsPayloadSchema,
+  pairResultSchema,
+  serverJoinParamsSchema,
+  sessionEventPayloadSchema,
+  type Frame,
+  type PairResult,
+} from "../../client/wire/frames.ts";
+import type { BridgeCore } from "../core.ts";
+import { replyFrame } from "../protocol/serializer.ts";
+import type { Connection } from "../socket/connection.ts";
+import type { ServerState } from "../state/registry.ts";
+import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types.ts";
+
+/** Pairing requests waiting for their server's answer, by request id. */
+export class PendingPairs {
+  private readonly waiting = new Map<string, { serverId: string; resolve: (result: PairResult) => void }>();
+
+  /** Forwards a pairing attempt to the server's channel; resolves with its answer (or an error when it goes away). */
+  ask(state: ServerState, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
+    const link = state.link!;
+    const requestId = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const result = new Promise<PairResult>((resolve) => {
+      this.waiting.set(requestId, { serverId: state.id, resolve });
+      timer = setTimeout(() => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }), timeoutMs);
+    });
+    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
+    return { result: result.finally(() => clearTimeout(timer)), cancel: () => this.waiting.delete(requestId) };
+  }
+
+  settle(requestId: string, result: PairResult): void {
+    const waiter = this.waiting.get(requestId);
+    if (!waiter) return;
+    this.waiting.delete(requestId);
+    waiter.resolve(result);
+  }
+
+  /** The server's channel ended: every request it had is answered `server_unavailable`. */
+  failAll(serverId: string): void {
+    for (const [requestId, waiter] of this.waiting) {
+      if (waiter.serverId === serverId) this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" });
+    }
+  }
+}
+
+export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHandler {
+  return {
+    join(connection, frame, match): JoinAttempt {
+      const serverId = match[1]!;
+      const params = serverJoinParamsSchema.safeParse(frame.payload);
+      if (!params.success) {
+        core.log.log("warn", "server join with invalid params", { socket: connection.id, address: connection.address, topic: frame.topic });
+        return { entry: inertEntry(frame.joinRef), outcome: refuse("unauthorized") };
+      }
+      const auth = core.registry.authenticateServer(serverId, params.data.credential);
+      if (!auth.ok) {
+        const msg = auth.reason === "already_connected" ? "server credential replayed while its channel is live" : "server join with a wrong credential";
+        core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId });
+        return { entry: inertEntry(frame.joinRef), outcome: refuse(auth.reason) };
+      }
+      const state = auth.state;
+      state.link = { connection, joinRef: frame.joinRef };
+      core.registry.applyGrants(state, params.data.devices, params.data.codes);
+      const resumeAfter = core.registry.resume(state, params.data.epoch, params.data.cursor);
+      core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
+      const entry = {
+        joinRef: frame.joinRef,
+        handleIn: (pushed: Frame) => handleServerPush(core, pending, connection, state, pushed),
+        terminate: () => {
+          if (state.link?.connection !== connection) return;
+          state.link = undefined;
+          pending.failAll(serverId);
+          core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
+        },
+      };
+      return { entry, outcome: { status: "ok", response: { resume_after: resumeAfter } } };
+    },
+  };
+}
+
+function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: Connection, state: ServerState, frame: Frame): void {
+  const reply = (status: "ok" | "error", response: Record<string, unknown>) => connection.send(replyFrame(frame, status, response));
+  switch (frame.event) {
+    case "session_event": {
+      const parsed = sessionEventPayloadSchema.safeParse(frame.payload);
+      if (!parsed.success) return reply("error", { reason: "invalid_event" });
+      relay(core, state, parsed.data.event.event_id, frame.payload);
+      return reply("ok", {});
+    }
+    case "grants": {
+      const parsed = grantsPayloadSchema.safeParse(frame.payload);
+      if (!parsed.success) return reply("error", { reason: "invalid_params" });
+      const closed = core.registry.applyGrants(state, parsed.data.devices, parsed.data.codes);
+      core.metrics.revokedCloses += closed;
+      if (closed > 0) core.log.log("info", "revoked device sockets closed", { server_id: state.id, sockets: closed });
+      return reply("ok", {});
+    }
+    case "pair_result": {
+      const parsed = pairResultSchema.safeParse(frame.payload);
+      if (!parsed.success) return reply("error", { reason: "invalid_params" });
+      pending.settle(parsed.data.request_id, parsed.data);
+      return reply("ok", {});
+    }
+    default:
+      core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });
+      return reply("error", { reason: "unknown_event" });
+  }
+}
+
+/** Broadcasts an event once; an id the bridge already relayed (the server resending unacked pushes) is skipped. */
+function relay(core: BridgeCore, state: ServerState, eventId: string, payload: Record<string, unknown>): void {
+  if (state.lastId !== undefined && eventId <= state.lastId) {
+    core.metrics.duplicateEvents++;
+    return;
+  }
+  const buffered = { id: eventId, payloadJson: JSON.stringify({ event: payload.event }) };
+  state.lastId = eventId;
+  state.buffer.push(buffered);
+  state.topic.broadcast(buffered);
+  core.metrics.eventsRelayed++;
+}

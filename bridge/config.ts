@@ -1,0 +1,61 @@
+// The bridge's settings: environment variables (DESIGN.md "Start") validated with zod, plus the limits tests
+// shrink. One line naming the variable and the problem when a value is bad.
+import { join } from "node:path";
+import { z } from "zod";
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  BRIDGE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  DATA_DIR: z.string().min(1).default("./data"),
+  BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+});
+
+export interface BridgeConfig {
+  host: string;
+  port: number;
+  /** Where the bridge keeps its durable state (server credentials and device token hashes). */
+  dataDir: string;
+  /** Events kept per server for replay on rejoin. */
+  replayEvents: number;
+  /** Largest frame accepted from a peer, in bytes; larger ones close the socket with 1009. */
+  maxFrameBytes: number;
+  /** Channels one socket may hold (Phoenix's own cap is 100). */
+  maxChannelsPerSocket: number;
+  /** A socket silent for longer than this is closed: the client heartbeats every 30 s. */
+  idleTimeoutMs: number;
+  /** A socket whose unsent bytes pass this is a slow consumer and is closed. */
+  maxBufferedBytes: number;
+  /** How long a pairing join waits for the server's answer. */
+  pairingTimeoutMs: number;
+  /** Failed pairing attempts allowed per address, and overall, per window. */
+  pairingFailuresPerAddress: number;
+  pairingFailuresOverall: number;
+  pairingWindowMs: number;
+}
+
+export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${issue.path.join(".")}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return defaultBridgeConfig({ host: e.HOST, port: e.BRIDGE_PORT, dataDir: join(e.DATA_DIR, "bridge"), replayEvents: e.BRIDGE_REPLAY_EVENTS });
+}
+
+export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir: string }): BridgeConfig {
+  return {
+    host: "127.0.0.1",
+    port: 4000,
+    replayEvents: 1000,
+    maxFrameBytes: 1024 * 1024,
+    maxChannelsPerSocket: 100,
+    idleTimeoutMs: 60_000,
+    maxBufferedBytes: 4 * 1024 * 1024,
+    pairingTimeoutMs: 8_000,
+    pairingFailuresPerAddress: 10,
+    pairingFailuresOverall: 100,
+    pairingWindowMs: 60_000,
+    ...overrides,
+  };
+}

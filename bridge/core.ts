@@ -1,0 +1,19 @@
+// The parts every channel handler shares, built once per bridge.
+import type { BridgeClock } from "./clock.ts";
+import type { BridgeConfig } from "./config.ts";
+import type { BridgeLogger } from "./log.ts";
+import type { BridgeMetrics } from "./metrics.ts";
+import type { PairingRateLimiter } from "./pairing/rate-limiter.ts";
+import type { Connection } from "./socket/connection.ts";
+import type { Registry } from "./state/registry.ts";
+
+export interface BridgeCore {
+  config: BridgeConfig;
+  clock: BridgeClock;
+  log: BridgeLogger;
+  metrics: BridgeMetrics;
+  registry: Registry;
+  pairingLimiter: PairingRateLimiter;
+  /** Counts a failed pairing attempt against its address and logs it (never the code). */
+  limiterFailure(connection: Connection, reason: string): void;
+}

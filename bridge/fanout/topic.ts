@@ -1,0 +1,50 @@
+// Subscribers of one `events:server:<id>` topic. A broadcast is serialized once per protocol version and the
+// same bytes go to every socket (the hot path of the relay: no per-socket JSON work).
+import type { Connection } from "../socket/connection.ts";
+import type { BufferedEvent } from "./replay-buffer.ts";
+
+export class EventTopic {
+  private readonly subscribers = new Set<Connection>();
+  private readonly topicJson: string;
+
+  constructor(readonly topic: string) {
+    this.topicJson = JSON.stringify(topic);
+  }
+
+  add(connection: Connection): void {
+    this.subscribers.add(connection);
+  }
+
+  remove(connection: Connection): void {
+    this.subscribers.delete(connection);
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  /** Sends one event to every subscriber; a socket that falls too far behind closes itself (Connection). */
+  broadcast(event: BufferedEvent): void {
+    if (this.subscribers.size === 0) return;
+    let v2: Buffer | undefined;
+    let v1: Buffer | undefined;
+    for (const connection of this.subscribers) {
+      if (connection.vsn === "2.0.0") connection.sendEncoded((v2 ??= Buffer.from(this.encodeV2(event))));
+      else connection.sendEncoded((v1 ??= Buffer.from(this.encodeV1(event))));
+    }
+  }
+
+  /** One event to one socket (replay after a join). */
+  sendTo(connection: Connection, event: BufferedEvent): void {
+    connection.sendEncoded(connection.vsn === "2.0.0" ? this.encodeV2(event) : this.encodeV1(event));
+  }
+
+  // A broadcast carries null refs: the client accepts it whatever the channel's current join_ref is.
+  private encodeV2(event: BufferedEvent): string {
+    return `[null,null,${this.topicJson},"session_event",${event.payloadJson}]`;
+  }
+
+  private encodeV1(event: BufferedEvent): string {
+    return `{"join_ref":null,"ref":null,"topic":${this.topicJson},"event":"session_event","payload":${event.payloadJson}}`;
+  }
+}

@@ -1,0 +1,33 @@
+// `npm run bridge`: reads the environment, listens on ws://HOST:BRIDGE_PORT/socket, stops on SIGINT/SIGTERM with
+// close code 1001 so every app and server reconnects once a bridge is back.
+import { startBridge } from "./bridge.ts";
+import { loadBridgeConfig } from "./config.ts";
+import { jsonLogger } from "./log.ts";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadBridgeConfig();
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  const log = jsonLogger(process.env.LOG_LEVEL === "debug" ? "debug" : "info");
+  const bridge = await startBridge({ config, log });
+  process.stdout.write(`bridge listening on ${bridge.url} (health and metrics on ${bridge.httpUrl})\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.log("info", "shutting down", { signal });
+    await bridge.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bridge failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+// What the bridge keeps across restarts, in `$DATA_DIR/bridge/servers.json`: each server's credential hash
+// (trust on first use) and the hashes of its devices' tokens, so apps can rejoin before their server is back.
+// Written atomically (temp file + rename); it changes only on registration and device changes, never per event.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { deviceGrantSchema } from "../../client/wire/frames.ts";
+
+const fileSchema = z.object({
+  servers: z.record(
+    z.string(),
+    z.object({ credential_hash: z.string().regex(/^[0-9a-f]{64}$/), devices: z.array(deviceGrantSchema) }),
+  ),
+});
+export type DurableState = z.infer<typeof fileSchema>;
+
+export class DurableStore {
+  private readonly file: string;
+
+  constructor(private readonly dir: string) {
+    this.file = join(dir, "servers.json");
+  }
+
+  load(): DurableState {
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch {
+      return { servers: {} };
+    }
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`${this.file}: not a bridge state file (${parsed.error.issues[0]?.message ?? "invalid"})`);
+    return parsed.data;
+  }
+
+  save(state: DurableState): void {
+    mkdirSync(this.dir, { recursive: true });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
+    renameSync(temp, this.file);
+  }
+}

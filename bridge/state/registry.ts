@@ -1,0 +1,164 @@
+// Everything the bridge knows about each server: its credential (trust on first use), its devices' token hashes,
+// its live pairing codes, its live channel, and its replay buffer and topic. Device and credential changes are
+// persisted (DurableStore); events are not: after a restart the server resends from its own cursor.
+import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
+import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
+import { ReplayBuffer } from "../fanout/replay-buffer.ts";
+import { EventTopic } from "../fanout/topic.ts";
+import { sameHex, sha256Hex } from "../hash.ts";
+import type { Connection } from "../socket/connection.ts";
+import type { DurableStore } from "./durable-store.ts";
+
+export interface ServerLink {
+  connection: Connection;
+  joinRef: string | null;
+}
+
+export interface ServerState {
+  readonly id: string;
+  credentialHash: string;
+  /** token hash → device id */
+  devices: Map<string, string>;
+  /** code hash → expiry (ms since epoch) */
+  codes: Map<string, number>;
+  link: ServerLink | undefined;
+  epoch: string | undefined;
+  /** Highest event id relayed since this bridge started; undefined until the server first joins. */
+  lastId: string | undefined;
+  readonly buffer: ReplayBuffer;
+  readonly topic: EventTopic;
+}
+
+export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason: "unauthorized" | "already_connected" };
+
+export class Registry {
+  private readonly servers = new Map<string, ServerState>();
+  private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
+  private readonly socketsByToken = new Map<string, Set<Connection>>();
+
+  constructor(
+    private readonly store: DurableStore,
+    private readonly replayCapacity: number,
+    private readonly onRevoked: (connection: Connection) => void = (connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"),
+  ) {
+    for (const [id, record] of Object.entries(store.load().servers)) {
+      const state = this.create(id, record.credential_hash);
+      this.setDevices(state, record.devices);
+    }
+  }
+
+  get(serverId: string): ServerState | undefined {
+    return this.servers.get(serverId);
+  }
+
+  /** Checks a server's credential; an unknown server id is registered with it (trust on first use). */
+  authenticateServer(serverId: string, credential: string): ServerAuth {
+    const hash = sha256Hex(credential);
+    let state = this.servers.get(serverId);
+    if (!state) {
+      state = this.create(serverId, hash);
+      this.persist();
+    }
+    if (!sameHex(state.credentialHash, hash)) return { ok: false, reason: "unauthorized" };
+    // One live channel per server: a second connection presenting the same credential is a replay or a twin.
+    if (state.link && !state.link.connection.closed) return { ok: false, reason: "already_connected" };
+    return { ok: true, state };
+  }
+
+  /** Decides after which event id the server continues, keeping the buffer only when it is continuous. */
+  resume(state: ServerState, epoch: string, serverCursor: string): string {
+    if (state.epoch === epoch && state.lastId !== undefined && state.lastId >= serverCursor) return state.lastId;
+    state.epoch = epoch;
+    state.lastId = serverCursor;
+    state.buffer.reset(serverCursor);
+    return serverCursor;
+  }
+
+  /** Replaces a server's devices and codes; sockets of devices no longer listed are closed at once. */
+  applyGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
+    const before = new Set(state.devices.keys());
+    this.setDevices(state, devices);
+    state.codes = new Map(codes.map((code) => [code.code_hash, code.expires_at]));
+    let closed = 0;
+    for (const hash of before) {
+      if (state.devices.has(hash)) continue;
+      for (const connection of this.socketsByToken.get(hash) ?? []) {
+        this.onRevoked(connection);
+        closed++;
+      }
+    }
+    this.persist();
+    return closed;
+  }
+
+  device(tokenHash: string): { serverId: string; deviceId: string } | undefined {
+    return this.deviceIndex.get(tokenHash);
+  }
+
+  findCode(codeHash: string): { state: ServerState; expiresAt: number } | undefined {
+    for (const state of this.servers.values()) {
+      const expiresAt = state.codes.get(codeHash);
+      if (expiresAt !== undefined) return { state, expiresAt };
+    }
+    return undefined;
+  }
+
+  trackSocket(connection: Connection): void {
+    if (!connection.tokenHash) return;
+    let set = this.socketsByToken.get(connection.tokenHash);
+    if (!set) this.socketsByToken.set(connection.tokenHash, (set = new Set()));
+    set.add(connection);
+  }
+
+  untrackSocket(connection: Connection): void {
+    if (!connection.tokenHash) return;
+    const set = this.socketsByToken.get(connection.tokenHash);
+    set?.delete(connection);
+    if (set?.size === 0) this.socketsByToken.delete(connection.tokenHash);
+  }
+
+  get connectedServers(): number {
+    let count = 0;
+    for (const state of this.servers.values()) if (state.link && !state.link.connection.closed) count++;
+    return count;
+  }
+
+  get activeTopics(): number {
+    let count = 0;
+    for (const state of this.servers.values()) if (state.topic.size > 0) count++;
+    return count;
+  }
+
+  private create(id: string, credentialHash: string): ServerState {
+    const state: ServerState = {
+      id,
+      credentialHash,
+      devices: new Map(),
+      codes: new Map(),
+      link: undefined,
+      epoch: undefined,
+      lastId: undefined,
+      buffer: new ReplayBuffer(this.replayCapacity),
+      topic: new EventTopic(`events:server:${id}`),
+    };
+    this.servers.set(id, state);
+    return state;
+  }
+
+  private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
+    for (const hash of state.devices.keys()) this.deviceIndex.delete(hash);
+    state.devices = new Map(devices.map((device) => [device.token_hash, device.device_id]));
+    for (const [hash, deviceId] of state.devices) this.deviceIndex.set(hash, { serverId: state.id, deviceId });
+  }
+
+  private persist(): void {
+    const servers: Record<string, { credential_hash: string; devices: DeviceGrant[] }> = {};
+    for (const state of this.servers.values()) {
+      servers[state.id] = {
+        credential_hash: state.credentialHash,
+        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
+      };
+    }
+    this.store.save({ servers });
+  }
+}

@@ -40,4 +40,24 @@ export const migrations: readonly string[] = [
     revoked_at INTEGER
   ) STRICT;
   `,
+  // Application notifications (docs/notifications.md). `active` is 1 until the record reaches a terminal
+  // state; the partial unique index makes "one active occurrence per key" a database fact. `terminal_seq`
+  // numbers records in the order they became terminal, contiguously, so pruning the oldest terminal records
+  // is an index range delete whose cost never depends on the number of active records.
+  `
+  CREATE TABLE application_notifications (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    active INTEGER NOT NULL,
+    request_id TEXT,
+    retention_policy TEXT NOT NULL,
+    terminal_seq INTEGER,
+    body TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX application_notifications_active_key ON application_notifications (key) WHERE active = 1;
+  CREATE INDEX application_notifications_by_active ON application_notifications (active);
+  CREATE UNIQUE INDEX application_notifications_terminal ON application_notifications (terminal_seq) WHERE terminal_seq IS NOT NULL;
+  CREATE INDEX application_notifications_active_request ON application_notifications (request_id) WHERE active = 1 AND request_id IS NOT NULL;
+  CREATE INDEX application_notifications_active_policy ON application_notifications (retention_policy) WHERE active = 1;
+  `,
 ];

@@ -1,0 +1,87 @@
+// Image attachments of user messages (DESIGN.md `POST /sessions/{id}/send`): remote URLs, data URLs, and
+// session-owned uploaded assets, which are read through deps.readAsset and inlined as data: URLs (no provider
+// file API). allow_image_attachment_url and allow_image_attachment_base64 are enforced here.
+import { z } from "zod";
+import { ProviderError } from "./errors.ts";
+import type { ProviderSettings } from "./settings.ts";
+import type { ProviderDeps } from "./types.ts";
+
+export const attachmentSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("image_url"), url: z.string().min(1) }),
+  z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:") }),
+  z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }),
+]);
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export interface ImagePart {
+  type: "image_url";
+  image_url: { url: string };
+}
+
+export interface ImageContext {
+  settings: ProviderSettings;
+  readAsset: ProviderDeps["readAsset"];
+  sessionId: string | undefined;
+}
+
+/** Validates metadata.attachments of one message; a malformed entry is an invalid_request naming its position. */
+export function parseAttachments(value: unknown, messageIndex: number): Attachment[] {
+  if (value === undefined) return [];
+  const parsed = z.array(attachmentSchema).safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ProviderError("invalid_request", `messages[${messageIndex}].metadata.attachments.${issue.path.join(".")}: ${issue.message}`);
+}
+
+/** One attachment as a chat-completions image part, after the settings allow it. */
+export async function imagePart(attachment: Attachment, ctx: ImageContext): Promise<ImagePart> {
+  const url = await imageUrl(attachment, ctx);
+  return { type: "image_url", image_url: { url } };
+}
+
+async function imageUrl(attachment: Attachment, ctx: ImageContext): Promise<string> {
+  switch (attachment.type) {
+    case "image_url":
+      // A data: URL given as image_url is inline data all the same.
+      if (attachment.url.startsWith("data:")) return requireInline(ctx, attachment.url);
+      if (!/^https?:\/\//i.test(attachment.url)) {
+        throw new ProviderError("invalid_request", `image attachment URL "${attachment.url.slice(0, 80)}" is neither http(s) nor a data: URL`);
+      }
+      if (!ctx.settings.allow_image_attachment_url) {
+        throw new ProviderError("attachment_not_allowed", "remote image URL attachments are disabled for this provider (allow_image_attachment_url is false)");
+      }
+      return attachment.url;
+    case "image_data":
+      return requireInline(ctx, attachment.data_url);
+    case "asset":
+      return requireInline(ctx, await readAssetUrl(attachment.asset_id, ctx));
+  }
+}
+
+function requireInline(ctx: ImageContext, url: string): string {
+  if (!ctx.settings.allow_image_attachment_base64) {
+    throw new ProviderError(
+      "attachment_not_allowed",
+      "inline images (data URLs and uploaded attachments) are disabled for this provider (allow_image_attachment_base64 is false)",
+    );
+  }
+  return url;
+}
+
+async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string> {
+  // The setting is checked before the asset is read, so a forbidden upload costs no disk read.
+  requireInline(ctx, "");
+  if (!ctx.readAsset || ctx.sessionId === undefined) {
+    throw new ProviderError("attachment_unavailable", `attachment asset ${assetId} cannot be read: the provider was given no readAsset or no session_id`);
+  }
+  let asset;
+  try {
+    asset = await ctx.readAsset(ctx.sessionId, assetId);
+  } catch (error) {
+    throw new ProviderError("attachment_unavailable", `attachment asset ${assetId} of session ${ctx.sessionId} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (!asset.media_type.startsWith("image/")) {
+    throw new ProviderError("invalid_request", `attachment asset ${assetId} is ${asset.media_type}, not an image`);
+  }
+  return `data:${asset.media_type};base64,${Buffer.from(asset.bytes).toString("base64")}`;
+}

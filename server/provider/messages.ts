@@ -1,0 +1,75 @@
+// Conversation messages (client/wire Message: role, content, metadata) to provider-native request messages.
+// What the provider produced is written back so a tool loop's follow-up request carries it: tool_calls and the
+// reasoning fields on assistant messages, tool_call_id on tool messages, image parts on user messages.
+import { z } from "zod";
+import type { Message } from "../../client/wire/messages.ts";
+import { ProviderError } from "./errors.ts";
+import { imagePart, parseAttachments, type ImageContext, type ImagePart } from "./images.ts";
+import type { ToolCall } from "./types.ts";
+
+export type NativeContent = string | null | Array<{ type: "text"; text: string } | ImagePart>;
+
+export interface NativeMessage {
+  role: Message["role"];
+  content: NativeContent;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  reasoning?: string;
+  reasoning_content?: string;
+}
+
+export async function toProviderMessages(messages: Message[], ctx: ImageContext): Promise<NativeMessage[]> {
+  const out: NativeMessage[] = [];
+  for (let i = 0; i < messages.length; i++) out.push(await toNative(messages[i]!, i, ctx));
+  return out;
+}
+
+async function toNative(message: Message, index: number, ctx: ImageContext): Promise<NativeMessage> {
+  const meta = message.metadata ?? {};
+  switch (message.role) {
+    case "assistant":
+      return assistantMessage(message.content, meta, index);
+    case "tool": {
+      const native: NativeMessage = { role: "tool", content: message.content };
+      if (typeof meta.tool_call_id === "string") native.tool_call_id = meta.tool_call_id;
+      return native;
+    }
+    case "user": {
+      const attachments = parseAttachments(meta.attachments, index);
+      if (attachments.length === 0) return { role: "user", content: message.content };
+      const parts: Exclude<NativeContent, string | null> = [];
+      if (message.content !== "") parts.push({ type: "text", text: message.content });
+      for (const attachment of attachments) parts.push(await imagePart(attachment, ctx));
+      return { role: "user", content: parts };
+    }
+    case "system":
+      return { role: "system", content: message.content };
+  }
+}
+
+/** Stored tool calls as the adapter wrote them; provider-specific extras ride along. */
+const storedToolCallsSchema = z.array(
+  z.looseObject({
+    id: z.string(),
+    type: z.literal("function").default("function"),
+    function: z.looseObject({ name: z.string(), arguments: z.string() }),
+  }),
+);
+
+function assistantMessage(content: string, meta: Record<string, unknown>, index: number): NativeMessage {
+  let toolCalls: ToolCall[] | undefined;
+  if (meta.tool_calls !== undefined) {
+    const parsed = storedToolCallsSchema.safeParse(meta.tool_calls);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ProviderError("invalid_request", `messages[${index}].metadata.tool_calls.${issue.path.join(".")}: ${issue.message}`);
+    }
+    if (parsed.data.length > 0) toolCalls = parsed.data;
+  }
+  // With tool calls and no text, content is null: several servers refuse "" next to tool_calls.
+  const native: NativeMessage = { role: "assistant", content: toolCalls && content === "" ? null : content };
+  if (toolCalls) native.tool_calls = toolCalls;
+  if (typeof meta.reasoning === "string") native.reasoning = meta.reasoning;
+  if (typeof meta.reasoning_content === "string") native.reasoning_content = meta.reasoning_content;
+  return native;
+}

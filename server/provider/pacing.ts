@@ -1,0 +1,38 @@
+// min_request_interval_seconds (SPEC.md retry rule 7): request starts to one base_url scope are spaced by the
+// interval, whichever agent sends them. The registry is process-wide so two agents sharing a scope share its
+// pacing. Waiters form a FIFO chain per scope, so under concurrency requests start in the order they asked.
+import type { Clock } from "../context.ts";
+import { normalizeBaseUrl } from "./settings.ts";
+
+interface Scope {
+  tail: Promise<void>;
+  lastStart: number | undefined;
+}
+
+export class PacingRegistry {
+  private readonly scopes = new Map<string, Scope>();
+
+  /** Resolves when the caller may start its request; a caller aborted while queued leaves the queue. */
+  async acquire(baseUrl: string, intervalSeconds: number, clock: Clock, signal: AbortSignal): Promise<void> {
+    const key = normalizeBaseUrl(baseUrl);
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = { tail: Promise.resolve(), lastStart: undefined };
+      this.scopes.set(key, scope);
+    }
+    const s = scope;
+    const intervalMs = intervalSeconds * 1000;
+    const turn = s.tail.then(async () => {
+      if (signal.aborted) return;
+      const wait = s.lastStart === undefined ? 0 : s.lastStart + intervalMs - clock.now();
+      if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
+      if (!signal.aborted) s.lastStart = clock.now();
+    });
+    s.tail = turn;
+    await turn;
+    signal.throwIfAborted();
+  }
+}
+
+/** The process-wide registry every provider uses unless given its own. */
+export const sharedPacing = new PacingRegistry();

@@ -1,0 +1,132 @@
+// The provider configuration of SPEC.md Area A: one flat dictionary under `providers.<provider_id>`, any key of
+// which an agent may override. Every key, its type and its default live here and nowhere else.
+import { z } from "zod";
+
+/** A delay list: an array of seconds, or the same as a comma-separated string ("1, 2.5, 5"). */
+export const delayListSchema = z
+  .union([
+    z.array(z.number().nonnegative().finite()),
+    z.string().transform((text, ctx) => {
+      const parts = text.split(",").map((p) => p.trim()).filter((p) => p !== "");
+      const delays = parts.map(Number);
+      if (delays.some((d) => !Number.isFinite(d) || d < 0)) {
+        ctx.addIssue({ code: "custom", message: `"${text}" is not a comma-separated list of non-negative seconds` });
+        return z.NEVER;
+      }
+      return delays;
+    }),
+  ])
+  .default([]);
+
+const statusKey = z.string().regex(/^[1-5]\d\d$/, "must be an HTTP status code such as \"503\"");
+
+export const streamRecoverySchema = z
+  .object({
+    mode: z.enum(["disabled", "early_only", "aggressive"]).default("disabled"),
+    max_retries: z.number().int().nonnegative().default(3),
+  })
+  .strict()
+  .default({ mode: "disabled", max_retries: 3 });
+
+export const requestOptionUiSchema = z
+  .object({
+    type: z.literal("select"),
+    options: z.array(z.string()).min(1),
+    rich_ui: z.boolean().default(false),
+  })
+  .strict();
+
+export const tokenRatesSchema = z
+  .object({
+    input: z.number().nonnegative().optional(),
+    cached: z.number().nonnegative().optional(),
+    completion: z.number().nonnegative().optional(),
+  })
+  .strict();
+
+/** Every provider key with its default. `provider` is the selector and is not overridable per agent. */
+export const providerKeys = {
+  model: z.string().min(1),
+  base_url: z.string().url().default("https://api.openai.com/v1"),
+  endpoint_options: z.record(z.string(), z.string().url()).optional(),
+  api_key: z.string().min(1).optional(),
+  timeout: z.number().positive().default(60),
+  debug_stream: z.boolean().default(false),
+  min_request_interval_seconds: z.number().nonnegative().default(0),
+  rate_limit_retry_delays_seconds: delayListSchema,
+  respect_retry_after_header: z.boolean().default(true),
+  retry_on_status: z.record(statusKey, delayListSchema).default({}),
+  retry_on_timeout: delayListSchema,
+  stream_recovery: streamRecoverySchema,
+  allow_image_attachment_base64: z.boolean().default(true),
+  allow_image_attachment_url: z.boolean().default(true),
+  request_options: z.record(z.string(), z.unknown()).default({}),
+  request_options_ui: z.record(z.string(), requestOptionUiSchema).default({}),
+  show_usage: z.boolean().default(true),
+  token_rates: tokenRatesSchema.optional(),
+  estimate_cached_tokens: z.boolean().default(false),
+  show_estimated_cached_tokens: z.boolean().default(false),
+  /** Send `stream_options.include_usage` on streamed requests. Default true; turn off for servers that answer 400 to unknown fields. */
+  include_usage_in_stream: z.boolean().default(true),
+  /**
+   * Once a stream has begun (first body byte), the longest silence tolerated between received bytes, keep-alive
+   * comments included. Unset: the same as `timeout`. Not in SPEC.md: without it a silent stream hangs forever.
+   */
+  stream_idle_timeout_seconds: z.number().positive().optional(),
+};
+
+/** Payload fields the adapter owns: request_options may not replace them. */
+export const RESERVED_REQUEST_FIELDS = ["model", "messages", "stream", "tools"] as const;
+
+export const providerSettingsSchema = z
+  .object({ provider: z.literal("reference_compatible"), ...providerKeys })
+  .strict()
+  .superRefine((settings, ctx) => {
+    for (const key of RESERVED_REQUEST_FIELDS) {
+      if (key in settings.request_options) {
+        ctx.addIssue({ code: "custom", path: ["request_options", key], message: `"${key}" is set by the provider and cannot be a request option` });
+      }
+    }
+    // A configured value for a select option must be one of its choices, or the UI could not render it.
+    for (const [name, descriptor] of Object.entries(settings.request_options_ui)) {
+      const value = settings.request_options[name];
+      if (value !== undefined && !descriptor.options.includes(String(value))) {
+        ctx.addIssue({ code: "custom", path: ["request_options", name], message: `must be one of ${descriptor.options.join(", ")} (request_options_ui.${name})` });
+      }
+    }
+  });
+
+export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
+export type ProviderSettingsInput = z.input<typeof providerSettingsSchema>;
+
+/** The same keys, all optional and without defaults: what an agent may override. */
+export const providerOverridesSchema = z.object(
+  Object.fromEntries(Object.entries(providerKeys).map(([k, s]) => [k, unwrapDefault(s).optional()])) as {
+    [K in keyof typeof providerKeys]: z.ZodOptional<z.ZodType<z.output<(typeof providerKeys)[K]>, z.input<(typeof providerKeys)[K]>>>;
+  },
+);
+
+function unwrapDefault(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema;
+}
+
+/** The URL prefix every request, discovery call and pacing scope derives from: base_url without trailing slashes. */
+export function normalizeBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, "");
+}
+
+/** Choosing an endpoint label sets base_url directly (SPEC.md endpoint_options). Unknown labels are refused. */
+export function selectEndpoint(settings: ProviderSettings, label: string): ProviderSettings {
+  const url = settings.endpoint_options?.[label];
+  if (url === undefined) {
+    const known = Object.keys(settings.endpoint_options ?? {});
+    throw new Error(`unknown endpoint "${label}"; endpoint_options has ${known.length ? known.join(", ") : "no labels"}`);
+  }
+  return { ...settings, base_url: url };
+}
+
+/** The label of endpoint_options whose URL is the current base_url, if any. */
+export function currentEndpointLabel(settings: ProviderSettings): string | undefined {
+  const base = normalizeBaseUrl(settings.base_url);
+  return Object.entries(settings.endpoint_options ?? {}).find(([, url]) => normalizeBaseUrl(url) === base)?.[0];
+}

@@ -1,0 +1,113 @@
+// A linear server-sent-events parser. Each received byte is decoded once and each character is examined a
+// bounded number of times: an unfinished line is kept as a list of pieces and joined only when its end arrives,
+// so one huge event delivered a byte at a time costs O(size), not O(size²) (notes/backend-streams.md).
+// Accepts \n, \r\n and \r line ends (also split across reads), comments, multi-line data and a final event
+// without its blank line. The non-standard `error:` field of older llama.cpp builds is reported as an event.
+
+export interface SseEvent {
+  /** `event:` field, "message" when absent; "error" for the non-standard `error:` field. */
+  event: string;
+  data: string;
+}
+
+export class SseParser {
+  private readonly decoder = new TextDecoder();
+  private pieces: string[] = [];
+  private data: string[] = [];
+  private eventName = "";
+  private errorData: string[] = [];
+  private skipLf = false;
+  /** Characters handed to line scanning, for the linearity test. */
+  charsScanned = 0;
+
+  constructor(
+    private readonly onEvent: (event: SseEvent) => void,
+    private readonly onComment?: (text: string) => void,
+  ) {}
+
+  feed(bytes: Uint8Array): void {
+    this.feedText(this.decoder.decode(bytes, { stream: true }));
+  }
+
+  feedText(text: string): void {
+    const length = text.length;
+    this.charsScanned += length;
+    let start = 0;
+    if (this.skipLf) {
+      this.skipLf = false;
+      if (text.charCodeAt(0) === 10) start = 1;
+    }
+    // Both positions are cached so text without one of them is searched for it once, not once per line.
+    let nextCr = text.indexOf("\r", start);
+    let nextLf = text.indexOf("\n", start);
+    while (start < length) {
+      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
+      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
+      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      if (end === -1) {
+        this.pieces.push(text.slice(start));
+        return;
+      }
+      let line = text.slice(start, end);
+      if (this.pieces.length > 0) {
+        this.pieces.push(line);
+        line = this.pieces.join("");
+        this.pieces = [];
+      }
+      start = end + 1;
+      if (end === nextCr) {
+        // \r\n is one line end, even when the \n arrives in the next read.
+        if (start === length) this.skipLf = true;
+        else if (text.charCodeAt(start) === 10) start += 1;
+      }
+      this.line(line);
+    }
+  }
+
+  /** The stream ended: a last line without its end and an event without its blank line still count. */
+  end(): void {
+    const tail = this.decoder.decode();
+    if (tail) this.feedText(tail);
+    if (this.pieces.length > 0) {
+      const line = this.pieces.join("");
+      this.pieces = [];
+      this.line(line);
+    }
+    this.dispatch();
+  }
+
+  private line(line: string): void {
+    if (line.length === 0) return this.dispatch();
+    // Fast path: almost every line of a chat stream is `data: {...}`.
+    if (line.startsWith("data:")) {
+      this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+      return;
+    }
+    if (line.charCodeAt(0) === 58) {
+      this.onComment?.(line.slice(1));
+      return;
+    }
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === "event") this.eventName = value;
+    else if (field === "error") this.errorData.push(value);
+    else if (field === "data") this.data.push(value);
+    // id and retry are meaningless for a one-shot completion stream.
+  }
+
+  private dispatch(): void {
+    if (this.errorData.length > 0) {
+      const data = this.errorData.join("\n");
+      this.errorData = [];
+      this.onEvent({ event: "error", data });
+    }
+    if (this.data.length > 0) {
+      const data = this.data.length === 1 ? this.data[0]! : this.data.join("\n");
+      this.data = [];
+      this.onEvent({ event: this.eventName || "message", data });
+    }
+    this.eventName = "";
+  }
+}

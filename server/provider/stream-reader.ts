@@ -1,0 +1,104 @@
+// Reads an opened SSE response into deltas: bytes → SseParser → JSON.parse → Accumulator. A broken
+// connection or an idle stall after the first byte is a MidStreamError, which the provider may recover from
+// (stream_recovery); anything the backend *said* (errors, malformed JSON) is a ProviderError and is not retried.
+import type { Clock } from "../context.ts";
+import type { Accumulator } from "./accumulator.ts";
+import { aborted, type OpenedResponse } from "./attempt.ts";
+import { redact } from "./debug.ts";
+import { ProviderError, errorMessageOf, excerpt } from "./errors.ts";
+import { SseParser, type SseEvent } from "./sse.ts";
+import { IdleWatchdog } from "./timeouts.ts";
+import type { ProviderDelta, ProviderLog } from "./types.ts";
+
+/** The stream broke after it began: eligible for stream recovery. */
+export class MidStreamError extends Error {
+  override name = "MidStreamError";
+  constructor(
+    readonly kind: "interrupted" | "idle",
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toProviderError(): ProviderError {
+    return new ProviderError(this.kind === "idle" ? "stream_idle_timeout" : "stream_interrupted", this.message, { cause: this });
+  }
+}
+
+export interface StreamReadContext {
+  clock: Clock;
+  idleMs: number;
+  callerSignal: AbortSignal;
+  url: string;
+  /** Set when debug_stream is on. */
+  debug: { log: ProviderLog; secrets: string[] } | undefined;
+}
+
+export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx: StreamReadContext): AsyncGenerator<ProviderDelta> {
+  const events: SseEvent[] = [];
+  const parser = new SseParser((event) => events.push(event));
+  const out: ProviderDelta[] = [];
+  const watchdog = new IdleWatchdog(ctx.clock, ctx.idleMs, () => opened.abort(new Error("idle")));
+  let finished = false;
+  const drain = (): void => {
+    for (let i = 0; i < events.length && !finished; i++) finished = handleEvent(events[i]!, acc, out, ctx);
+    events.length = 0;
+  };
+  try {
+    if (opened.first) parser.feed(opened.first);
+    drain();
+    while (!finished) {
+      if (out.length > 0) {
+        yield* out;
+        out.length = 0;
+      }
+      const next = await opened.iterator.next();
+      if (next.done) {
+        // A stream that just ends without [DONE] is complete (notes/backend-streams.md).
+        parser.end();
+        drain();
+        break;
+      }
+      watchdog.touch();
+      parser.feed(next.value);
+      drain();
+    }
+    if (out.length > 0) yield* out;
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    if (ctx.callerSignal.aborted) throw aborted();
+    if (watchdog.fired) {
+      throw new MidStreamError("idle", `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`);
+    }
+    throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`);
+  } finally {
+    watchdog.stop();
+    // After [DONE] (or on an error) the rest of the body is unwanted: let go of it.
+    if (!opened.response.body.readableEnded) opened.response.body.destroy();
+  }
+}
+
+/** Interprets one SSE event; true when the stream is finished ([DONE]). */
+function handleEvent(event: SseEvent, acc: Accumulator, out: ProviderDelta[], ctx: StreamReadContext): boolean {
+  const data = event.data;
+  if (data === "[DONE]") return true;
+  if (event.event === "error") {
+    // Older llama.cpp: a non-standard `error:` field (or `event: error`) carrying the message.
+    let message = data;
+    try {
+      message = errorMessageOf(JSON.parse(data)) ?? data;
+    } catch {
+      // plain text error
+    }
+    throw new ProviderError("backend_error", `the backend reported an error in the stream: ${excerpt(message)}`, { body: excerpt(data) });
+  }
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    throw new ProviderError("invalid_chunk", `the backend sent a stream event that is not JSON: "${excerpt(data)}"; check that base_url points at a chat-completions server`, { body: excerpt(data) });
+  }
+  if (ctx.debug) ctx.debug.log.info({ chunk: redact(chunk, ctx.debug.secrets) }, "provider stream chunk");
+  acc.applyChunk(chunk, out);
+  return false;
+}

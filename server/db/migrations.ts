@@ -60,4 +60,13 @@ export const migrations: readonly string[] = [
   CREATE INDEX application_notifications_active_request ON application_notifications (request_id) WHERE active = 1 AND request_id IS NOT NULL;
   CREATE INDEX application_notifications_active_policy ON application_notifications (retention_policy) WHERE active = 1;
   `,
+  `
+  -- Pairing codes (server/pairing): only the SHA-256 of the normalised code is kept; single use, expiring.
+  CREATE TABLE pairing_codes (
+    code_hash TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER
+  ) STRICT;
+  `,
 ];

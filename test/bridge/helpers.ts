@@ -129,7 +129,7 @@ export async function fakeServer(url: string, options: FakeServerOptions = {}) {
   };
   const channel = socket.channel(`server:${serverId}`, params);
   const pairRequests: Array<Record<string, unknown>> = [];
-  channel.on("pair_request", (payload: Record<string, unknown>) => pairRequests.push(payload));
+  channel.on("pair_request", (payload: Record<string, unknown>) => void pairRequests.push(payload));
   const joined = await joinOnce(channel);
   return { serverId, socket, channel, joined, pairRequests, params };
 }

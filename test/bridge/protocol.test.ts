@@ -136,7 +136,7 @@ describe("liveness", () => {
     const silent = await rawClient(bridge.url);
     await until(() => live.isConnected(), "phoenix socket open");
     const closes: number[] = [];
-    live.onClose((event: { code: number }) => closes.push(event.code));
+    live.onClose((event: { code: number }) => void closes.push(event.code));
     bridge.clock.advance(61_000);
     // The heartbeat sent after the clock moved refreshes the live socket; the raw one never heartbeats.
     const framesBefore = bridge.core.metrics.framesIn;

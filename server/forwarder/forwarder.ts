@@ -1,0 +1,153 @@
+// The server's side of the bridge (docs/bridge.md "Forwarder"): joins `server:<id>` with the official phoenix
+// client, pushes every stored event as `session_event` {event} in id order, woken by each commit (never a poll
+// timer), with up to WINDOW pushes in flight; the cursor advances on the bridge's acks and is persisted, so either
+// side can restart without loss or duplicates. It also hands the bridge the device/code grants on every change and
+// answers the pairing requests the bridge forwards. While the bridge is down nothing here blocks HTTP: events
+// simply wait in the store.
+import { Socket, type Channel } from "phoenix";
+import { WebSocket } from "ws";
+import { pairRequestSchema, serverJoinOkSchema } from "../../client/wire/frames.ts";
+import { parseEventId, type AnyEvent } from "../../client/wire/index.ts";
+import { generateToken } from "../auth/tokens.ts";
+import type { ServerContext } from "../context.ts";
+import { Meta } from "../db/meta.ts";
+import { CursorExpiredError } from "../events/event-store.ts";
+import { pairingServiceFor, type PairingService } from "../pairing/pairing-service.ts";
+import { DEFAULT_BRIDGE_URL, pairingUrls } from "../pairing/urls.ts";
+import { ForwarderCursor } from "./cursor.ts";
+
+export interface ForwarderOptions {
+  /** Defaults to BRIDGE_URL; an empty string means no bridge. */
+  bridgeUrl?: string;
+  /** Pushes in flight before waiting for acks. */
+  window?: number;
+  /** An ack slower than this means the link is stuck: reconnect and resume from the bridge's word. */
+  ackTimeoutMs?: number;
+  /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
+  reconnectAfterMs?: (tries: number) => number;
+}
+
+export interface Forwarder {
+  stop(): Promise<void>;
+}
+
+const DEFAULT_WINDOW = 512;
+
+/** One joined stretch of the channel; a rejoin starts a new one, and acks of an old one are ignored. */
+interface Session {
+  sentThrough: number;
+  inFlight: number;
+}
+
+export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {}): Forwarder {
+  const url = options.bridgeUrl ?? process.env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL;
+  if (url === "") return { stop: async () => undefined };
+  const window = options.window ?? DEFAULT_WINDOW;
+  const pairing = pairingServiceFor(ctx);
+  const credential = new Meta(ctx.db).getOrCreate("bridge_credential", () => generateToken(32));
+  const cursor = new ForwarderCursor(ctx.db, ctx.events.epoch);
+  const serverUrl = pairingUrls(ctx).serverUrl;
+  const socket = new Socket(url, {
+    transport: WebSocket as unknown as new (endpoint: string) => object,
+    ...(options.reconnectAfterMs ? { reconnectAfterMs: options.reconnectAfterMs, rejoinAfterMs: options.reconnectAfterMs } : {}),
+  });
+  // Params are a function: every rejoin carries the current cursor and grants.
+  const channel = socket.channel(`server:${ctx.serverId}`, () => ({ credential, epoch: ctx.events.epoch, cursor: cursor.formatted, ...pairing.grants() }));
+  let session: Session | undefined;
+  let stopped = false;
+
+  const pump = () => {
+    const current = session;
+    while (!stopped && current && current === session && current.inFlight < window) {
+      const events = readAfter(ctx, current, window - current.inFlight);
+      if (events.length === 0) return;
+      for (const event of events) send(current, event);
+    }
+  };
+
+  const send = (current: Session, event: AnyEvent) => {
+    const id = parseEventId(event.event_id)!;
+    current.sentThrough = id;
+    current.inFlight++;
+    const settled = (acked: boolean) => {
+      if (current !== session) return;
+      current.inFlight--;
+      if (!acked) ctx.log.error({ event_id: event.event_id }, "bridge refused an event; skipping it");
+      // Acks come back in push order on one socket, so this id is the new contiguous high mark.
+      cursor.advance(id);
+      pump();
+    };
+    channel
+      .push("session_event", { event }, options.ackTimeoutMs ?? 30_000)
+      .receive("ok", () => settled(true))
+      .receive("error", () => settled(false))
+      .receive("timeout", () => {
+        if (current !== session) return;
+        ctx.log.warn("bridge ack timed out; reconnecting");
+        session = undefined;
+        socket.disconnect(() => socket.connect());
+      });
+  };
+
+  channel
+    .join()
+    .receive("ok", (response: unknown) => {
+      const parsed = serverJoinOkSchema.safeParse(response);
+      if (!parsed.success) return ctx.log.error("bridge join reply not understood");
+      const resumeAfter = parseEventId(parsed.data.resume_after)!;
+      cursor.advance(resumeAfter);
+      session = { sentThrough: Math.max(resumeAfter, cursor.value), inFlight: 0 };
+      ctx.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
+      pump();
+    })
+    .receive("error", (response: { reason?: string }) => ctx.log.warn({ reason: response.reason }, "bridge refused the server's join"));
+  channel.onError(() => {
+    session = undefined;
+  });
+  channel.on("pair_request", (payload: unknown) => answerPairRequest(ctx, pairing, channel, payload, serverUrl));
+
+  const unsubscribeCommits = ctx.events.commits.subscribe(() => pump());
+  const unsubscribeGrants = pairing.onChange(() => {
+    if (session) channel.push("grants", pairing.grants());
+  });
+  socket.connect();
+
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    session = undefined;
+    unsubscribeCommits();
+    unsubscribeGrants();
+    cursor.close();
+    await new Promise<void>((resolve) => socket.disconnect(() => resolve(), 1001, "server shutting down"));
+  };
+  ctx.shutdown.addEventListener("abort", () => void stop(), { once: true });
+  return { stop };
+}
+
+function readAfter(ctx: ServerContext, current: Session, limit: number): AnyEvent[] {
+  try {
+    return ctx.events.list({ sinceId: current.sentThrough, limit }).events;
+  } catch (error) {
+    if (!(error instanceof CursorExpiredError)) throw error;
+    // The bridge was away longer than the store keeps events: apps see a gap and fill it over HTTP.
+    ctx.log.warn({ from: current.sentThrough, to: ctx.events.oldestValidCursor }, "forwarder cursor fell behind retention; skipping");
+    current.sentThrough = ctx.events.oldestValidCursor;
+    return ctx.events.list({ sinceId: current.sentThrough, limit }).events;
+  }
+}
+
+function answerPairRequest(ctx: ServerContext, pairing: PairingService, channel: Channel, payload: unknown, serverUrl: string): void {
+  const request = pairRequestSchema.safeParse(payload);
+  if (!request.success) return ctx.log.warn("pair_request not understood");
+  const { request_id, code, device_name } = request.data;
+  // redeem() announces the change first, so the grants push (with the new device) precedes this answer.
+  const result = pairing.redeem(code, device_name);
+  if (result.ok) {
+    ctx.log.info({ device_id: result.device_id }, "device paired through the bridge");
+    channel.push("pair_result", { request_id, status: "ok", device_id: result.device_id, device_token: result.device_token, server_url: serverUrl });
+  } else {
+    ctx.log.warn({ reason: result.reason }, "pairing attempt refused");
+    channel.push("pair_result", { request_id, status: "error", reason: result.reason });
+  }
+}

@@ -1,0 +1,111 @@
+// The server owns pairing codes and devices. A code is created by the admin, redeemed once (through the bridge)
+// into a device whose 256-bit token is returned once and stored hashed; devices are listed and revoked here.
+// Every change is announced to listeners (the forwarder), which hand the new grants to the bridge at once.
+import { randomUUID } from "node:crypto";
+import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wire/frames.ts";
+import { generateToken, hashToken } from "../auth/tokens.ts";
+import type { ServerContext } from "../context.ts";
+import type { Db } from "../db/database.ts";
+import { generatePairingCode, hashPairingCode } from "./codes.ts";
+
+export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
+
+export interface DeviceRecord {
+  device_id: string;
+  name: string;
+  created_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
+type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; revoked_at: number | null };
+
+export type Redemption = { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
+
+export class PairingService {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    readonly codeTtlMs = DEFAULT_CODE_TTL_MS,
+  ) {}
+
+  /** Creates a single-use code; only its hash is stored. */
+  createCode(): { code: string; expiresAt: number } {
+    const code = generatePairingCode();
+    const now = this.now();
+    const expiresAt = now + this.codeTtlMs;
+    this.db.prepare("INSERT INTO pairing_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)").run(hashPairingCode(code), now, expiresAt);
+    this.changed();
+    return { code, expiresAt };
+  }
+
+  /** Redeems a code into a device, in one transaction: a code is used at most once, even by concurrent attempts. */
+  redeem(code: string, deviceName: string): Redemption {
+    const now = this.now();
+    const result = this.db.transaction((): Redemption => {
+      const row = this.db.prepare<[string], { expires_at: number; used_at: number | null }>("SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?").get(hashPairingCode(code));
+      if (!row || row.used_at !== null) return { ok: false, reason: "invalid_code" };
+      if (row.expires_at <= now) return { ok: false, reason: "expired" };
+      this.db.prepare("UPDATE pairing_codes SET used_at = ? WHERE code_hash = ?").run(now, hashPairingCode(code));
+      const deviceId = `dev_${randomUUID()}`;
+      const token = generateToken(32);
+      this.db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)").run(deviceId, deviceName, hashToken(token), now);
+      return { ok: true, device_id: deviceId, device_token: token };
+    }).immediate();
+    this.changed();
+    return result;
+  }
+
+  listDevices(): DeviceRecord[] {
+    const rows = this.db.prepare<[], DeviceRow>("SELECT id, name, created_at, last_seen_at, revoked_at FROM devices ORDER BY created_at, id").all();
+    return rows.map((row) => ({
+      device_id: row.id,
+      name: row.name,
+      created_at: iso(row.created_at)!,
+      last_seen_at: iso(row.last_seen_at),
+      revoked_at: iso(row.revoked_at),
+    }));
+  }
+
+  /** Revokes a device; false when there is no such device. Revoking twice is not an error. */
+  revoke(deviceId: string): boolean {
+    const exists = this.db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ?").get(deviceId);
+    if (!exists) return false;
+    this.db.prepare("UPDATE devices SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?").run(this.now(), deviceId);
+    this.changed();
+    return true;
+  }
+
+  /** What the bridge needs to authorize apps: live device token hashes and unexpired unused code hashes. */
+  grants(): { devices: DeviceGrant[]; codes: CodeGrant[] } {
+    const devices = this.db.prepare<[], { device_id: string; token_hash: string }>("SELECT id AS device_id, token_hash FROM devices WHERE revoked_at IS NULL").all();
+    const codes = this.db
+      .prepare<[number], { code_hash: string; expires_at: number }>("SELECT code_hash, expires_at FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?")
+      .all(this.now());
+    return { devices, codes };
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+// Routes and the forwarder are started separately but must share one service (and its change listeners).
+const services = new WeakMap<Db, PairingService>();
+
+export function pairingServiceFor(ctx: ServerContext): PairingService {
+  let service = services.get(ctx.db);
+  if (!service) services.set(ctx.db, (service = new PairingService(ctx.db, () => ctx.clock.now())));
+  return service;
+}

@@ -1,0 +1,45 @@
+// Admin routes of pairing (DESIGN.md "Routes beyond SPEC.md's table"): POST /pairing creates a code,
+// GET /devices lists devices (never token hashes), DELETE /devices/{device_id} revokes one here and, through the
+// forwarder's grants push, on the bridge within the same second.
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ServerContext } from "../context.ts";
+import { requireAdmin } from "../http/auth.ts";
+import { notFound } from "../http/errors.ts";
+import { parseInput } from "../http/validate.ts";
+import { pairingServiceFor } from "./pairing-service.ts";
+import { pairingUrls, type PairingUrls } from "./urls.ts";
+
+const pairingBody = z.object({}).strict().default({});
+const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
+
+export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, urls: PairingUrls = pairingUrls(ctx)): void {
+  const pairing = pairingServiceFor(ctx);
+
+  app.post("/pairing", async (request, reply) => {
+    requireAdmin(request);
+    parseInput(pairingBody, request.body, "body");
+    const { code, expiresAt } = pairing.createCode();
+    request.log.info({ expires_at: expiresAt }, "pairing code created");
+    return reply.status(201).send({
+      code,
+      expires_at: new Date(expiresAt).toISOString(),
+      server_id: ctx.serverId,
+      bridge_url: urls.bridgeUrl,
+      server_url: urls.serverUrl,
+    });
+  });
+
+  app.get("/devices", async (request) => {
+    requireAdmin(request);
+    return { devices: pairing.listDevices() };
+  });
+
+  app.delete("/devices/:device_id", async (request) => {
+    requireAdmin(request);
+    const { device_id } = parseInput(deviceParams, request.params, "params");
+    if (!pairing.revoke(device_id)) throw notFound("device_not_found", `no device ${device_id}`);
+    request.log.info({ device_id }, "device revoked");
+    return { device: pairing.listDevices().find((device) => device.device_id === device_id) };
+  });
+}

@@ -17,7 +17,7 @@ export class SseParser {
   private eventName = "";
   private errorData: string[] = [];
   private skipLf = false;
-  /** Characters handed to line scanning, for the linearity test. */
+  /** Characters scanned or copied (line search plus joins of split lines): the linearity test bounds it. */
   charsScanned = 0;
 
   constructor(
@@ -52,6 +52,7 @@ export class SseParser {
       if (this.pieces.length > 0) {
         this.pieces.push(line);
         line = this.pieces.join("");
+        this.charsScanned += line.length;
         this.pieces = [];
       }
       start = end + 1;

@@ -1,0 +1,77 @@
+// HTTP routes of the provider area: GET /agents (what frontends render: never the api_key) and
+// GET /providers/:provider_id/models (discovery; a failed discovery still answers 200 with `error`, because a
+// custom model id is accepted). Wired into server/app.ts by the app; auth is global.
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ResolvedAgent } from "../config/agents.ts";
+import type { ServerContext } from "../context.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import { parseInput } from "../http/validate.ts";
+import { discoverModels } from "./discovery.ts";
+import { currentEndpointLabel, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "./settings.ts";
+
+/** What the routes read from the server context. */
+export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock">;
+
+const modelsParams = z.object({ provider_id: z.string().min(1) });
+const modelsQuery = z.object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() }).strict();
+
+export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutesContext): void {
+  app.get("/agents", async () => ({ agents: [...ctx.agents.values()].map(agentView) }));
+
+  app.get("/providers/:provider_id/models", async (request) => {
+    const { provider_id } = parseInput(modelsParams, request.params, "params");
+    const query = parseInput(modelsQuery, request.query, "query");
+    let settings = providerSettings(ctx, provider_id, query.agent_id);
+    if (query.endpoint !== undefined) {
+      try {
+        settings = selectEndpoint(settings, query.endpoint);
+      } catch (error) {
+        throw badRequest("unknown_endpoint", (error as Error).message);
+      }
+    }
+    const discovery = await discoverModels(settings, ctx.clock);
+    const body: Record<string, unknown> = {
+      provider_id,
+      base_url: normalizeBaseUrl(settings.base_url),
+      model: settings.model,
+      models: discovery.models,
+      custom_model_allowed: true,
+    };
+    if (discovery.error !== undefined) body.error = discovery.error;
+    return body;
+  });
+}
+
+/** An agent as a frontend renders it. Built field by field so a secret can never leak through a spread. */
+export function agentView(agent: ResolvedAgent) {
+  const s = agent.settings;
+  return {
+    agent_id: agent.agent_id,
+    provider_id: agent.provider_id,
+    provider: s.provider,
+    model: s.model,
+    base_url: normalizeBaseUrl(s.base_url),
+    endpoint: currentEndpointLabel(s) ?? null,
+    endpoint_options: s.endpoint_options ?? {},
+    request_options_ui: s.request_options_ui,
+    show_usage: s.show_usage,
+    show_estimated_cached_tokens: s.show_estimated_cached_tokens,
+    allow_image_attachment_base64: s.allow_image_attachment_base64,
+    allow_image_attachment_url: s.allow_image_attachment_url,
+  };
+}
+
+/** The provider's settings: from an agent on it (its overrides apply when agent_id is given), else the config. */
+function providerSettings(ctx: ProviderRoutesContext, providerId: string, agentId: string | undefined): ProviderSettings {
+  if (agentId !== undefined) {
+    const agent = ctx.agents.get(agentId);
+    if (!agent || agent.provider_id !== providerId) throw notFound("agent_not_found", `no agent "${agentId}" on provider "${providerId}"`);
+    return agent.settings;
+  }
+  const configured = ctx.config.providers[providerId];
+  if (configured) return configured;
+  const agent = [...ctx.agents.values()].find((a) => a.provider_id === providerId);
+  if (agent) return agent.settings;
+  throw notFound("provider_not_found", `no provider "${providerId}" in the config`);
+}

@@ -159,7 +159,15 @@ async function playStream(scenario: Scenario & { kind: "stream" }, req: Incoming
 async function writeAll(res: ServerResponse, writes: Buffer[]): Promise<void> {
   for (const piece of writes) {
     if (res.destroyed) return;
-    if (!res.write(piece)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+    if (!res.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done).off("close", done);
+          resolve();
+        };
+        res.once("drain", done).once("close", done);
+      });
+    }
   }
 }
 

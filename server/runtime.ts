@@ -44,7 +44,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "silent" });
   const db = openDatabase(join(dataDir, DATABASE_FILE));
-  const transactor = new Transactor(db);
+  const transactor = new Transactor(db, (error) => log.error({ err: error }, "group commit of events failed; they were never visible"));
   const events = new EventStore(
     db,
     transactor,
@@ -77,6 +77,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     (closing ??= (async () => {
       shutdown.abort();
       await app.close();
+      transactor.commitGroup();
       db.close();
     })());
   return { ctx, app, generatedAdminToken: admin.generated, close };

@@ -54,6 +54,8 @@ export class EventStore {
   readonly epoch: string;
   readonly commits = new CommitSignal();
   private lastId: number;
+  /** Id of the newest row written by the open transaction; becomes lastId when it commits. */
+  private newestWritten = 0;
   private prunedThrough: number;
   private publishesSincePrune = 0;
   private readonly meta: Meta;
@@ -91,7 +93,8 @@ export class EventStore {
 
   /**
    * Appends one event and returns it as stored. Inside a Transactor.run it commits with the caller's mutation;
-   * outside, it is its own transaction. Waiters wake only after the commit.
+   * outside, it joins the group commit that closes at the end of this microtask. Either way it becomes
+   * visible, and waiters wake, only after the commit.
    */
   publish<E extends PublishInput>(input: E): E & { event_id: string; timestamp: string } {
     if (input.type === INTERNAL_CHECKPOINT) throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
@@ -100,15 +103,16 @@ export class EventStore {
     const body = JSON.stringify({ ...input, event_id: undefined, timestamp });
     const sessionId = input.session_id ?? null;
     const requestId = input.request_id ?? null;
-    const id = this.transactor.run(() => Number(this.insert.run(input.type, sessionId, requestId, createdAt, body).lastInsertRowid));
-    this.transactor.afterCommit(() => this.committed(id));
+    const id = this.transactor.group(() => Number(this.insert.run(input.type, sessionId, requestId, createdAt, body).lastInsertRowid));
+    this.newestWritten = id;
+    this.transactor.afterCommit(() => this.committed(this.newestWritten), "event-store-commit");
     return { ...input, event_id: formatEventId(id), timestamp };
   }
 
   /** One page of events after `sinceId`, in id order. Throws CursorExpiredError for a pruned-away cursor. */
   list(query: ListQuery): ListPage {
     this.assertRetained(query.sinceId);
-    const rows = this.selectRows(query);
+    const rows = this.transactor.read(() => this.selectRows(query));
     const events = rows.map(toEvent);
     return { events, lastId: rows.length > 0 ? rows[rows.length - 1]!.id : query.sinceId };
   }
@@ -138,6 +142,7 @@ export class EventStore {
 
   /** Applies the retention policy; returns how many events it removed. */
   prune(): number {
+    this.transactor.commitGroup();
     const maxEvents = this.retention.maxEvents;
     let through = Math.max(0, this.lastId - maxEvents);
     if (this.retention.maxAgeSeconds !== undefined) {

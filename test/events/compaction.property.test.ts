@@ -48,10 +48,12 @@ function buildLog(script: Script): AnyEvent[] {
 }
 
 /** What a UI shows per request: committed finals, the live draft (text + reasoning), tool outputs. */
-function replay(events: AnyEvent[], state = new Map<string, { finals: string[]; draft: string; reasoning: string; tools: Map<string, string> }>()) {
+type RequestView = { finals: string[]; draft: string; reasoning: string; tools: Map<string, string> };
+
+function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
   for (const event of events) {
     const request = event.request_id!;
-    const s = state.get(request) ?? { finals: [], draft: "", reasoning: "", tools: new Map() };
+    const s: RequestView = state.get(request) ?? { finals: [], draft: "", reasoning: "", tools: new Map<string, string>() };
     state.set(request, s);
     if (event.type === "partial") {
       const message = event.message as { content: string; metadata?: { reasoning?: string } };
@@ -98,7 +100,7 @@ describe("compaction of a response window", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (script) => {
         const log = buildLog(script as Script);
-        const ids = compactEvents(log).map((e) => e.event_id);
+        const ids: string[] = compactEvents(log).map((e) => e.event_id);
         expect([...ids].sort()).toEqual(ids);
         const original = new Set(log.map((e) => e.event_id));
         for (const id of ids) expect(original.has(id)).toBe(true);

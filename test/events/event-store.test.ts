@@ -71,6 +71,7 @@ describe("EventStore", () => {
     const first = open();
     for (let i = 0; i < 5; i++) first.store.publish({ type: "checkpoint", session_id: `s${i}` });
     const epoch = first.store.epoch;
+    first.transactor.commitGroup();
     first.db.close();
     const second = open(first.dir);
     expect(second.store.epoch).toBe(epoch);
@@ -102,9 +103,32 @@ describe("EventStore", () => {
     const first = open(undefined, { maxEvents: 1 });
     for (let i = 0; i < 4; i++) first.store.publish({ type: "checkpoint", session_id: "s" });
     first.store.prune();
+    first.transactor.commitGroup();
     first.db.close();
     const second = open(first.dir, { maxEvents: 1 });
     expect(second.store.oldestValidCursor).toBe(3);
     expect(second.store.publish({ type: "checkpoint", session_id: "s" }).event_id).toBe(formatEventId(5));
+  });
+});
+
+describe("group commit of standalone publishes", () => {
+  it("commits a burst once at the end of the microtask, waking waiters only then", async () => {
+    const { store, db } = open();
+    const woken: number[] = [];
+    store.commits.subscribe((id) => woken.push(id));
+    for (let i = 0; i < 3; i++) store.publish({ type: "partial", session_id: "s", request_id: "r", message: { role: "assistant", content: String(i) } });
+    expect(db.inTransaction).toBe(true);
+    expect(woken).toEqual([]);
+    await Promise.resolve();
+    expect(db.inTransaction).toBe(false);
+    expect(woken).toEqual([3]);
+    expect(store.list({ sinceId: 0, limit: 10 }).events).toHaveLength(3);
+  });
+
+  it("commits an open group before an explicit transaction, keeping id order", () => {
+    const { store, transactor } = open();
+    store.publish({ type: "checkpoint", session_id: "first" });
+    transactor.run(() => store.publish({ type: "checkpoint", session_id: "second" }));
+    expect(store.list({ sinceId: 0, limit: 10 }).events.map((e) => e.session_id)).toEqual(["first", "second"]);
   });
 });

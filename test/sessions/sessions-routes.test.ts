@@ -67,7 +67,7 @@ describe("session routes", () => {
 });
 
 describe("bad input gets a clear 4xx and writes nothing", () => {
-  const cases: Array<[string, (id: string) => { method: "POST" | "PATCH" | "DELETE" | "GET"; url: string; payload?: unknown; headers?: Record<string, string> }, number, string]> = [
+  const cases: Array<[string, (id: string) => { method: "POST" | "PATCH" | "DELETE" | "GET"; url: string; payload?: string | object; headers?: Record<string, string> }, number, string]> = [
     ["malformed JSON", (id) => ({ method: "POST", url: `/sessions/${id}/messages`, payload: "{oops", headers: { "content-type": "application/json" } }), 400, "invalid_json"],
     ["a wrong type", (id) => ({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: 5 } }), 400, "invalid_input"],
     ["an unknown role", (id) => ({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "robot", content: "x" } }), 400, "invalid_input"],

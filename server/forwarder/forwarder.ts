@@ -98,6 +98,8 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
       cursor.advance(resumeAfter);
       session = { sentThrough: Math.max(resumeAfter, cursor.value), inFlight: 0 };
       ctx.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
+      // The join's params were read when the join was queued, possibly before the socket opened: send fresh grants.
+      channel.push("grants", pairing.grants());
       pump();
     })
     .receive("error", (response: { reason?: string }) => ctx.log.warn({ reason: response.reason }, "bridge refused the server's join"));

@@ -6,6 +6,7 @@ import { installErrorHandling } from "./http/error-handler.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
+import { registerNotificationRoutes } from "./notifications/routes.ts";
 import { registerPairingRoutes } from "./pairing/routes.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
@@ -18,6 +19,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
   registerPairingRoutes(app, ctx);
   return app;
 }

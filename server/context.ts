@@ -7,6 +7,8 @@ import type { Transactor } from "./db/transactor.ts";
 import type { EventStore } from "./events/event-store.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
+import type { NotificationHub } from "./notifications/hub.ts";
+import type { ActionRegistry } from "./actions/registry.ts";
 
 export interface Clock {
   now(): number;
@@ -29,4 +31,8 @@ export interface ServerContext {
   log: FastifyBaseLogger;
   /** Aborted when the server begins to shut down: background work ends with it. */
   shutdown: AbortSignal;
+  /** Application and session notifications (server/notifications/); createRuntime sets it. */
+  notifications?: NotificationHub;
+  /** Application and session actions registered by plugins (server/actions/); createRuntime sets it. */
+  actions?: ActionRegistry;
 }

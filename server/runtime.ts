@@ -17,6 +17,9 @@ import { Transactor } from "./db/transactor.ts";
 import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
 import { SessionStore } from "./sessions/session-store.ts";
+import { ActionRegistry } from "./actions/registry.ts";
+import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
+import { createNotifications } from "./notifications/setup.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -26,6 +29,11 @@ export interface RuntimeOptions {
   bridgeUrl?: string;
   clock?: Clock;
   log?: FastifyBaseLogger;
+  /**
+   * Owner epoch for until_server_restart notifications (docs/notifications.md). Defaults to this process's
+   * epoch: a new runtime in the same process (an application replacement) keeps it, a new process does not.
+   */
+  ownerEpoch?: string;
 }
 
 export interface Runtime {
@@ -71,6 +79,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log,
     shutdown: shutdown.signal,
   };
+  ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
+  ctx.actions = new ActionRegistry();
   const app = buildApp(ctx);
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -1,0 +1,80 @@
+// Action routes: list and invoke application actions and session actions. POST body: `{input?}`; the
+// answer is an ActionResponse (a one-shot result; nothing is stored). Unknown action or session: 404; input
+// that fails the action's schema: 400; an action that throws: 422 action_failed; an action whose answer
+// breaks the display/ui_effects rules: 500 invalid_action_result (the plugin's defect, not the caller's).
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { ServerContext } from "../context.ts";
+import { HttpError, notFound } from "../http/errors.ts";
+import { parseInput } from "../http/validate.ts";
+import { createNotificationApi } from "../notifications/api.ts";
+import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "./registry.ts";
+
+const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
+const applicationActionParams = z.object({ name: z.string().min(1) }).strict();
+const sessionActionParams = sessionParams.extend({ name: z.string().min(1) }).strict();
+const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
+
+export function requireActions(ctx: Pick<ServerContext, "actions">): ActionRegistry {
+  if (!ctx.actions) throw new Error("actions are not set up on this ServerContext (createRuntime builds them)");
+  return ctx.actions;
+}
+
+export function registerActionRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const registry = requireActions(ctx);
+
+  app.get("/application/actions", async () => ({ actions: registry.list("application").map(describeAction) }));
+
+  app.get("/sessions/:session_id/actions", async (request) => {
+    const { session_id } = parseInput(sessionParams, request.params, "params");
+    ctx.sessions.get(session_id);
+    return { actions: registry.list("session").map(describeAction) };
+  });
+
+  app.post("/application/actions/:name", async (request) => {
+    const { name } = parseInput(applicationActionParams, request.params, "params");
+    const body = parseInput(invokeBody, request.body, "body");
+    return invoke(ctx, registry, "application", name, body.input, undefined);
+  });
+
+  app.post("/sessions/:session_id/actions/:name", async (request) => {
+    const { session_id, name } = parseInput(sessionActionParams, request.params, "params");
+    const body = parseInput(invokeBody, request.body, "body");
+    ctx.sessions.get(session_id);
+    return invoke(ctx, registry, "session", name, body.input, session_id);
+  });
+}
+
+async function invoke(ctx: ServerContext, registry: ActionRegistry, scope: ActionScope, name: string, rawInput: unknown, sessionId: string | undefined): Promise<ActionResponse> {
+  const action = registry.get(scope, name);
+  if (!action) throw notFound("action_not_found", `no ${scope} action "${name}"`);
+  const input = action.input ? parseInput(action.input, rawInput, "body") : rawInput;
+  let returned: unknown;
+  try {
+    returned = await action.run(input, {
+      plugin: action.plugin,
+      scope,
+      ...(sessionId !== undefined ? { session_id: sessionId } : {}),
+      notifications: createNotificationApi(ctx, action.plugin),
+    });
+  } catch (error) {
+    throw new HttpError(422, "action_failed", `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const outcome = actionOutcomeSchema.safeParse(returned ?? {});
+  if (!outcome.success) {
+    const details = outcome.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+    throw new HttpError(500, "invalid_action_result", `action "${name}" answered with an invalid result`, details);
+  }
+  const { result, display, ui_effects } = outcome.data;
+  return {
+    action: name,
+    scope,
+    // Direct action responses default to session ownership when they carry a session_id.
+    ownership: sessionId !== undefined ? "session" : "application",
+    ...(sessionId !== undefined ? { session_id: sessionId } : {}),
+    ...(result !== undefined ? { result } : {}),
+    // Direct action responses without a presentation default to modal.
+    ...(display !== undefined ? { display: { ...display, presentation: display.presentation ?? "modal" } } : {}),
+    ...(ui_effects !== undefined ? { ui_effects } : {}),
+  };
+}

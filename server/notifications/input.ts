@@ -1,0 +1,102 @@
+// zod at the producer boundary (DESIGN.md "Plugins"): what a plugin or tool may hand to the notification
+// service. The store assigns id, revision, status and timestamps; the host fills source.plugin and the
+// retention owner epoch, so none of those are accepted here. Top-level objects are strict: a misspelt field is
+// a validation error, not a silently dropped one.
+import { z } from "zod";
+import {
+  notificationKindSchema,
+  presentationSchema,
+  retentionPolicySchema,
+  severitySchema,
+  uiEffectsSchema,
+} from "../../client/wire/notification.ts";
+import { NotificationValidationError } from "./errors.ts";
+
+/** `<operation_name>:<uuid>`: the key names a stream, the operation id one execution of it. */
+export const operationIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "operation_id must be <operation_name>:<uuid>");
+
+export const RETENTION_VERSION = 1;
+
+const retentionInputSchema = z
+  .looseObject({
+    version: z.literal(RETENTION_VERSION, "only retention version 1 is understood").default(RETENTION_VERSION),
+    policy: retentionPolicySchema,
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((retention, check) => {
+    if (Object.hasOwn(retention, "owner_epoch")) check.addIssue({ code: "custom", path: ["owner_epoch"], message: "owner_epoch is stamped by the host" });
+    if (retention.policy === "ttl" && retention.expires_at === undefined) check.addIssue({ code: "custom", path: ["expires_at"], message: "ttl needs expires_at" });
+    if (retention.policy !== "ttl" && retention.expires_at !== undefined) check.addIssue({ code: "custom", path: ["expires_at"], message: "expires_at belongs to the ttl policy" });
+  });
+
+const displayInputSchema = z.looseObject({ presentation: presentationSchema.optional() });
+const detailSchema = z.record(z.string(), z.json());
+
+const contentShape = {
+  severity: severitySchema,
+  title: z.string().min(1),
+  body: z.string().optional(),
+  display: displayInputSchema.optional(),
+  ui_effects: uiEffectsSchema.optional(),
+};
+
+function requestScoped(input: { retention?: { policy: string } | undefined; request_id?: string | undefined }, check: z.RefinementCtx): void {
+  if (input.retention?.policy === "until_request_complete" && input.request_id === undefined) {
+    check.addIssue({ code: "custom", path: ["request_id"], message: "until_request_complete needs request_id" });
+  }
+}
+
+/** create and update by key: a full publication of the key's current state. */
+export const producerInputSchema = z
+  .object({
+    key: z.string().min(1),
+    kind: notificationKindSchema.optional(),
+    ...contentShape,
+    retention: retentionInputSchema.optional(),
+    operation_id: operationIdSchema.optional(),
+    request_id: z.string().min(1).optional(),
+  })
+  .strict()
+  .superRefine(requestScoped);
+export type ProducerInput = z.input<typeof producerInputSchema>;
+export type ParsedProducerInput = z.output<typeof producerInputSchema>;
+
+/** update by id: a patch of the content of one active occurrence. */
+export const patchInputSchema = z
+  .object({ ...contentShape, operation_id: operationIdSchema.optional() })
+  .partial()
+  .strict();
+export type PatchInput = z.input<typeof patchInputSchema>;
+export type ParsedPatchInput = z.output<typeof patchInputSchema>;
+
+/**
+ * resolve, expire and the interaction moves, by key. Content is optional; when the key has no active
+ * occurrence and the content is complete (severity and title), a new occurrence is created in the target
+ * state (SPEC.md "Producer operations").
+ */
+export const moveInputSchema = z
+  .object({
+    key: z.string().min(1),
+    kind: notificationKindSchema.optional(),
+    ...contentShape,
+    severity: severitySchema.optional(),
+    title: z.string().min(1).optional(),
+    retention: retentionInputSchema.optional(),
+    operation_id: operationIdSchema.optional(),
+    request_id: z.string().min(1).optional(),
+    /** Stored as resolution, expiration, response or cancellation detail according to the move. */
+    detail: detailSchema.optional(),
+  })
+  .strict()
+  .superRefine(requestScoped);
+export type MoveInput = z.input<typeof moveInputSchema>;
+export type ParsedMoveInput = z.output<typeof moveInputSchema>;
+
+/** Parses `value` or throws NotificationValidationError carrying zod's issue paths. */
+export function parseProducer<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw NotificationValidationError.fromZod(result.error);
+}

@@ -1,0 +1,120 @@
+// Retention boundaries that end pending records (SPEC.md terminal-state rules 2-4):
+// - until_request_complete: expireForCompletedRequest, called by the request runner and also triggered by
+//   the RequestCompletionWatcher when a `request_completed` event commits. Both may fire for one request:
+//   expiry only moves records still awaiting, inside one atomic mutation, so the second call finds nothing.
+// - until_server_restart: expireFromEarlierOwners, run once when a runtime starts with its owner epoch.
+// - ttl: nothing here. It is a frontend presentation rule: no server mutation, no event.
+import { randomUUID } from "node:crypto";
+import type { NotificationRecord } from "../../client/wire/notification.ts";
+import type { ServerContext } from "../context.ts";
+import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
+import { HttpError } from "../http/errors.ts";
+import { requireHub, type NotificationHub } from "./hub.ts";
+
+/**
+ * The owner epoch of this process. createRuntime uses it unless told otherwise, so replacing the application
+ * generation inside one process keeps it, and every real process start gets a new one.
+ */
+export const PROCESS_OWNER_EPOCH = randomUUID();
+
+const requestScoped = (requestId: string) => (record: NotificationRecord) =>
+  record.request_id === requestId && record.retention.policy === "until_request_complete";
+
+/** Expires the pending until_request_complete records of a finished request, in both scopes. Idempotent. */
+export function expireForCompletedRequest(ctx: Pick<ServerContext, "notifications" | "events">, requestId: string, sessionId?: string): NotificationRecord[] {
+  const hub = requireHub(ctx);
+  const expired = hub.application.expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed");
+  const owner = sessionId ?? sessionOfRequest(ctx.events, requestId);
+  if (owner === undefined) return expired;
+  try {
+    expired.push(...hub.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
+  } catch (error) {
+    // A session deleted meanwhile has nothing left to expire.
+    if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+  }
+  return expired;
+}
+
+/** The session a request ran in, from the first retained event that names the request. */
+function sessionOfRequest(events: EventStore, requestId: string): string | undefined {
+  return events.list({ sinceId: events.oldestValidCursor, requestId, limit: 1 }).events[0]?.session_id;
+}
+
+/** Expires until_server_restart records stamped by another owner epoch and still awaiting. */
+export function expireFromEarlierOwners(ctx: Pick<ServerContext, "sessions">, hub: NotificationHub): number {
+  const stale = (record: NotificationRecord) => record.retention.policy === "until_server_restart" && record.retention.owner_epoch !== hub.ownerEpoch;
+  let count = hub.application.expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+  // One pass over the sessions at start; only sessions whose metadata mentions the policy are mutated.
+  for (const session of ctx.sessions.list()) {
+    if (!JSON.stringify(session.metadata["notifications"] ?? null).includes("until_server_restart")) continue;
+    count += hub.session(session.id).expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+  }
+  return count;
+}
+
+/**
+ * Watches commits for `request_completed` events so until_request_complete works without the runner's call.
+ * It reads the log from where it last stopped; a drain never re-enters itself (its own expiry events commit
+ * while it runs), it only loops once more.
+ */
+export class RequestCompletionWatcher {
+  private cursor: number;
+  private draining = false;
+  private again = false;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly onCompleted: (requestId: string, sessionId: string | undefined) => void,
+    private readonly log: { warn(object: object, message: string): void },
+  ) {
+    this.cursor = events.latestId;
+  }
+
+  /** Subscribes to commits; returns the unsubscribe function. */
+  start(): () => void {
+    return this.events.commits.subscribe(() => this.drain());
+  }
+
+  drain(): void {
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = true;
+    try {
+      do {
+        this.again = false;
+        this.readNew();
+      } while (this.again);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private readNew(): void {
+    const limit = 500;
+    for (;;) {
+      const page = this.page(limit);
+      for (const event of page.events) {
+        if (event.type !== "request_completed" || event.request_id === undefined) continue;
+        try {
+          this.onCompleted(event.request_id, event.session_id);
+        } catch (error) {
+          this.log.warn({ err: error, request_id: event.request_id }, "request completion retention failed");
+        }
+      }
+      this.cursor = page.lastId;
+      if (page.events.length < limit) return;
+    }
+  }
+
+  private page(limit: number) {
+    try {
+      return this.events.list({ sinceId: this.cursor, limit });
+    } catch (error) {
+      if (!(error instanceof CursorExpiredError)) throw error;
+      this.cursor = this.events.oldestValidCursor;
+      return this.events.list({ sinceId: this.cursor, limit });
+    }
+  }
+}

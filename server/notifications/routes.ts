@@ -1,0 +1,66 @@
+// Notification routes (SPEC.md "HTTP routes"): list and dismiss, for the application and for one session.
+// Lists answer `{notifications: [...]}` (active records; include_terminal=true adds terminal ones). A dismiss
+// answers 200 with the dismissed record, 409 with the current record itself as the body when the expected
+// revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import type { NotificationRecord } from "../../client/wire/notification.ts";
+import type { ServerContext } from "../context.ts";
+import { notFound } from "../http/errors.ts";
+import { parseInput } from "../http/validate.ts";
+import { NotificationConflictError, NotificationNotFoundError } from "./errors.ts";
+import { requireHub } from "./hub.ts";
+import type { NotificationService } from "./service.ts";
+
+const listQuery = z
+  .object({ include_terminal: z.enum(["true", "false"], "include_terminal must be true or false").transform((v) => v === "true").optional() })
+  .strict();
+const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
+const applicationDismissParams = z.object({ notification_id: z.string().min(1) }).strict();
+const sessionDismissParams = sessionParams.extend({ notification_id: z.string().min(1) }).strict();
+const dismissBody = z
+  .object({
+    /** A revision number, or the updated_at of a legacy record without revision. */
+    expected_revision: z.union([z.number().int().positive(), z.string().min(1)]).optional(),
+    reason: z.string().max(1000).optional(),
+  })
+  .strict()
+  .default({});
+
+export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const hub = requireHub(ctx);
+
+  app.get("/application/notifications", async (request) => {
+    const query = parseInput(listQuery, request.query, "query");
+    return { notifications: hub.application.list(query.include_terminal ?? false) };
+  });
+
+  app.post("/application/notifications/:notification_id/dismiss", async (request, reply) => {
+    const { notification_id } = parseInput(applicationDismissParams, request.params, "params");
+    const body = parseInput(dismissBody, request.body, "body");
+    return dismiss(reply, hub.application, notification_id, body);
+  });
+
+  app.get("/sessions/:session_id/notifications", async (request) => {
+    const { session_id } = parseInput(sessionParams, request.params, "params");
+    const query = parseInput(listQuery, request.query, "query");
+    return { notifications: hub.session(session_id).list(query.include_terminal ?? false) };
+  });
+
+  app.post("/sessions/:session_id/notifications/:notification_id/dismiss", async (request, reply) => {
+    const { session_id, notification_id } = parseInput(sessionDismissParams, request.params, "params");
+    const body = parseInput(dismissBody, request.body, "body");
+    return dismiss(reply, hub.session(session_id), notification_id, body);
+  });
+}
+
+function dismiss(reply: FastifyReply, service: NotificationService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {
+  try {
+    return service.dismiss(id, body);
+  } catch (error) {
+    // SPEC.md Errors: the 409 body is the current record, so the client can re-present or drop it at once.
+    if (error instanceof NotificationConflictError) return reply.status(409).send(error.current);
+    if (error instanceof NotificationNotFoundError) throw notFound("notification_not_found", error.message);
+    throw error;
+  }
+}

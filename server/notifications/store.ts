@@ -1,0 +1,33 @@
+// The storage contract every notification collection meets: the durable SQLite store and the memory store
+// for application notifications, and the per-session collection kept in session metadata. The service reads
+// and writes only through it, inside one atomic unit (ApplicationNotificationStore.transaction, or one
+// SessionService.change), so a key never has two active occurrences and no update is lost.
+import type { NotificationRecord } from "../../client/wire/notification.ts";
+
+export interface ListOptions {
+  includeTerminal: boolean;
+}
+
+export interface NotificationCollection {
+  get(id: string): NotificationRecord | undefined;
+  /** The key's active (non-terminal) occurrence; there is at most one. */
+  activeByKey(key: string): NotificationRecord | undefined;
+  /** Inserts a new record or replaces the one with the same id. */
+  put(record: NotificationRecord): void;
+  /** Active records in creation order; with includeTerminal, terminal ones too. */
+  list(options: ListOptions): NotificationRecord[];
+  /** Active records tied to a request (candidates for until_request_complete). */
+  activeForRequest(requestId: string): NotificationRecord[];
+  /** Active records whose retention is until_server_restart. */
+  activeRestartScoped(): NotificationRecord[];
+  /**
+   * Deletes the oldest terminal records (in the order they became terminal) until at most `keep` remain.
+   * Active records are never touched, and the cost must not depend on how many there are.
+   */
+  pruneTerminal(keep: number): number;
+}
+
+export interface ApplicationNotificationStore extends NotificationCollection {
+  /** Runs `work` atomically: every read and write in it sees and leaves one consistent state. */
+  transaction<T>(work: () => T): T;
+}

@@ -1,0 +1,194 @@
+// The client an app holds: one connection to one paired server. It wires the transports (bridge live feed,
+// HTTP catch-up and long-poll) through the machine and the sequencer to the listeners and the notification
+// state, and offers the snapshot reads. Create it with `connect()`.
+import type { AnyEvent } from "../wire/events.ts";
+import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
+import { ListenerRegistry, type ListenOptions } from "../events/listeners.ts";
+import type { EventOfType, KnownEventType } from "../events/narrow.ts";
+import { NotificationCenter } from "../notifications/center.ts";
+import type { DismissMode } from "../notifications/dismissal.ts";
+import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
+import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
+import { EventReader } from "../transport/event-reader.ts";
+import { HttpApi, type FetchLike } from "../transport/http.ts";
+import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
+import { DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
+import { connectionIdOf, type Credentials } from "./credentials.ts";
+import { ConnectionDriver } from "./driver.ts";
+import { statusOf, type ConnectionStatus } from "./machine.ts";
+import { EventSequencer } from "./sequencer.ts";
+
+export interface ConnectOptions {
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Defaults to the global WebSocket; Node 20 has none, pass `ws`'s. */
+  WebSocket?: WebSocketConstructor;
+  /** Credentials and the dismissal cache; defaults to memory (nothing survives a restart). */
+  storage?: StorageAdapter;
+  /** `mobile`: hide on tap, retry later; `desktop`: visible until the server confirms. Default mobile. */
+  mode?: DismissMode;
+  timers?: Timers;
+  /** Long-poll window while the bridge is unreachable (ms, at most 30000). Default 25000. */
+  pollWaitMs?: number;
+  retryDelaysMs?: readonly number[];
+  heartbeatIntervalMs?: number;
+  /** The phoenix socket's reconnect schedule. */
+  reconnectAfterMs?: (tries: number) => number;
+}
+
+/** Something went wrong that the client handled itself (retrying, skipping a malformed item); for logs. */
+export interface ClientProblem {
+  message: string;
+  detail: unknown;
+}
+
+export interface LoadedMessages extends MessagesSnapshot {
+  /** Events of this session after cursor_event_id that the connection had already delivered: apply them next. */
+  events: AnyEvent[];
+}
+
+export class ChatClient {
+  readonly notifications: NotificationCenter;
+  readonly connectionId: string;
+  private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" });
+  private readonly problems = new Emitter<ClientProblem>();
+  private readonly resets = new Emitter<void>();
+  private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
+  private readonly http: HttpApi;
+  private readonly sequencer: EventSequencer;
+  private readonly driver: ConnectionDriver;
+  /** Per session: events up to this id are reflected in a snapshot the app loaded (SPEC GET /events rule 4). */
+  private readonly floors = new Map<string, string>();
+
+  constructor(
+    readonly credentials: Credentials,
+    options: ConnectOptions = {},
+  ) {
+    const timers = options.timers ?? systemTimers;
+    this.connectionId = connectionIdOf(credentials);
+    this.http = new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch });
+    this.sequencer = new EventSequencer((event) => this.deliver(event));
+    this.notifications = new NotificationCenter({
+      http: this.http,
+      storage: options.storage ?? memoryStorage(),
+      timers,
+      connectionId: this.connectionId,
+      mode: options.mode ?? "mobile",
+      report: (message, detail) => this.report(message, detail),
+    });
+    const reader = new EventReader(this.http, {
+      cursor: () => this.sequencer.cursor,
+      accept: (event) => this.sequencer.accept(event),
+      advanceTo: (id) => this.sequencer.advanceTo(id),
+      malformed: (raw) => this.report("malformed event skipped", raw),
+    });
+    const bridge = new BridgeConnection(
+      {
+        url: credentials.bridge_url,
+        serverId: credentials.server_id,
+        token: credentials.device_token,
+        WebSocket: options.WebSocket,
+        sinceId: () => this.sequencer.cursor,
+        heartbeatIntervalMs: options.heartbeatIntervalMs,
+        reconnectAfterMs: options.reconnectAfterMs,
+      },
+      {
+        joined: (replay) => this.driver.send({ type: "bridge_joined", replay }),
+        down: () => this.driver.send({ type: "bridge_down" }),
+        event: (event) => this.sequencer.push(event),
+        refused: (reason) => this.driver.send({ type: "auth_failed", reason }),
+        malformed: (payload) => this.report("malformed bridge push skipped", payload),
+      },
+    );
+    this.driver = new ConnectionDriver({
+      reader,
+      sequencer: this.sequencer,
+      bridge,
+      timers,
+      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      pollWaitMs: options.pollWaitMs ?? 25_000,
+      reloadSnapshots: () => this.notifications.reloadAll(),
+      cursorReset: () => this.resets.emit(),
+      changed: (snapshot) => this.statusSignal.set(statusOf(snapshot)),
+      failed: (error) => this.report("connection problem (handled)", error),
+    });
+  }
+
+  /** live, catching_up, polling, offline, or stopped with a reason. */
+  get status(): Observable<ConnectionStatus> {
+    return this.statusSignal;
+  }
+
+  /** The id of the last event delivered (or skipped as internal); undefined before the first read. */
+  get cursor(): string | undefined {
+    return this.sequencer.cursor;
+  }
+
+  start(): this {
+    this.driver.send({ type: "start" });
+    return this;
+  }
+
+  /** Listens for one event type (validated against its schema) or "*" (every event); returns the disposer. */
+  on<T extends KnownEventType>(type: T, listener: (event: AnyEvent & EventOfType<T>) => void, options?: ListenOptions): Disposer;
+  on(type: "*" | (string & {}), listener: (event: AnyEvent) => void, options?: ListenOptions): Disposer;
+  on(type: string, listener: (event: never) => void, options?: ListenOptions): Disposer {
+    return this.listeners.add(type, listener as (event: AnyEvent) => void, options);
+  }
+
+  /** The cursor expired (410): events were skipped; reload what you show from snapshots. */
+  onReset(listener: () => void): Disposer {
+    return this.resets.on(listener);
+  }
+
+  /** Problems the client handled itself (retries, skipped malformed items, unknown presentations). */
+  onProblem(listener: (problem: ClientProblem) => void): Disposer {
+    return this.problems.on(listener);
+  }
+
+  /**
+   * Loads a session's messages with the cursor they reflect. From then on no listener hears an event of this
+   * session at or before that cursor; events after it that were already delivered come back in `events`.
+   * `listener`, when given, is registered for this session at exactly that point, so it misses nothing.
+   */
+  async loadMessages(session_id: string, listener?: (event: AnyEvent) => void): Promise<LoadedMessages & { dispose: Disposer }> {
+    const path = `/sessions/${encodeURIComponent(session_id)}/messages`;
+    const snapshot = await this.http.request("GET", path, messagesSnapshotSchema);
+    const events: AnyEvent[] = [];
+    let floor = snapshot.cursor_event_id;
+    const delivered = this.sequencer.cursor;
+    if (delivered !== undefined && delivered > floor) {
+      for (let more = true; more; ) {
+        const page = await this.http.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
+        events.push(...(page.events as AnyEvent[]));
+        floor = page.next_since_id;
+        more = page.has_more === true;
+      }
+    }
+    const previous = this.floors.get(session_id);
+    if (previous === undefined || floor > previous) this.floors.set(session_id, floor);
+    const dispose = listener ? this.listeners.add("*", listener, { session_id }) : () => undefined;
+    return { ...snapshot, events, dispose };
+  }
+
+  /** Stops for good: leaves the bridge, aborts HTTP, cancels timers. */
+  close(): void {
+    this.driver.send({ type: "stop" });
+  }
+
+  private deliver(event: AnyEvent): void {
+    const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
+    if (floor !== undefined && event.event_id <= floor) return;
+    this.notifications.handleEvent(event);
+    this.listeners.dispatch(event);
+  }
+
+  private report(message: string, detail: unknown): void {
+    this.problems.emit({ message, detail });
+  }
+}
+
+/** Connects with paired credentials and starts at once; watch `client.status`, then `client.on(...)`. */
+export function connect(credentials: Credentials, options: ConnectOptions = {}): ChatClient {
+  return new ChatClient(credentials, options).start();
+}

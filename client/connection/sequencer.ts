@@ -1,0 +1,71 @@
+// Exactly once, in order. Every transport hands its events here; one cursor (the highest event id delivered)
+// decides. Event ids are fixed-width decimal strings, so string comparison is numeric comparison.
+//
+// Why a single cursor is enough: each source is complete from the point it started reading (HTTP from the
+// cursor it sent; the bridge from the since_id of its acknowledged join), and each start point was at or before
+// the cursor. So whichever source delivers an id above the cursor first, everything below it was delivered
+// already, and anything at or below the cursor is a duplicate. The one source that is not complete is the bridge
+// before its join is acknowledged (or after it said "gap"): its pushes are held back until HTTP has covered the
+// gap, then released in id order.
+import type { AnyEvent } from "../wire/events.ts";
+
+export type Deliver = (event: AnyEvent) => void;
+
+export class EventSequencer {
+  private cursorId: string | undefined;
+  private held: AnyEvent[] = [];
+  private trusted = false;
+  /** How many events were dropped as duplicates (a figure for tests and benchmarks). */
+  duplicates = 0;
+
+  constructor(private readonly deliver: Deliver) {}
+
+  get cursor(): string | undefined {
+    return this.cursorId;
+  }
+
+  /** From HTTP or from a trusted bridge: complete and ordered from a point at or before the cursor. */
+  accept(event: AnyEvent): void {
+    if (this.cursorId !== undefined && event.event_id <= this.cursorId) {
+      this.duplicates++;
+      return;
+    }
+    this.cursorId = event.event_id;
+    this.deliver(event);
+  }
+
+  /** An HTTP page ended at `nextSinceId`: ids up to it that were not returned are internal or compacted away. */
+  advanceTo(nextSinceId: string): void {
+    if (this.cursorId === undefined || nextSinceId > this.cursorId) this.cursorId = nextSinceId;
+  }
+
+  /** A push from the bridge: through at once when trusted, else held until `trust()`. */
+  push(event: AnyEvent): void {
+    if (this.trusted) this.accept(event);
+    else this.held.push(event);
+  }
+
+  /** The bridge's join is acknowledged and any gap filled: release held pushes in id order, then pass through. */
+  trust(): void {
+    const held = this.held.sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
+    this.held = [];
+    this.trusted = true;
+    for (const event of held) this.accept(event);
+  }
+
+  /** The bridge dropped: what it held back will come again from a replay or from HTTP. */
+  distrust(): void {
+    this.trusted = false;
+    this.held = [];
+  }
+
+  /** Cursor expired: forget it, so the next read bootstraps at the head of the log. */
+  reset(): void {
+    this.cursorId = undefined;
+    this.held = [];
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+}

@@ -1,0 +1,19 @@
+// The public entry of the client library: what an app imports (browser, React Native, Node).
+export { connect, ChatClient, type ConnectOptions, type ClientProblem, type LoadedMessages } from "./connection/client.ts";
+export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
+export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, type Credentials } from "./connection/credentials.ts";
+export type { ConnectionStatus, StopReason } from "./connection/machine.ts";
+export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
+export type { ListenOptions } from "./events/listeners.ts";
+export { memoryStorage, webStorage, asyncStorage, type StorageAdapter, type SyncStorageLike, type AsyncStorageLike } from "./storage/storage.ts";
+export type { NotificationCenter, PresentedNotification } from "./notifications/center.ts";
+export type { DismissMode, DismissResult } from "./notifications/dismissal.ts";
+export type { Invalidations, Invalidation, InvalidationTarget, ReloadClaim } from "./notifications/invalidations.ts";
+export { decidePresentation, actionResponseOwner, type PresentationDecision, type Platform } from "./notifications/presentation.ts";
+export type { ClientRecord, ScopeRef } from "./notifications/record.ts";
+export { NetworkError, HttpError, UnauthorizedError, CursorExpiredError, ProtocolError } from "./transport/errors.ts";
+export type { FetchLike } from "./transport/http.ts";
+export type { WebSocketConstructor } from "./transport/bridge.ts";
+export type { Observable, Disposer } from "./util/observable.ts";
+export { systemTimers, type Timers } from "./util/timers.ts";
+export * from "./wire/index.ts";

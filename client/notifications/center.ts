@@ -1,0 +1,190 @@
+// Notification state of one connection: the application scope (always) and the sessions the app watches.
+// Events upsert; snapshots (on connect, on reconnect, on watch) are the authority; the dismissal cache hides what
+// the user dismissed; every newly observed pending revision runs its ui_effects once.
+import type { AnyEvent } from "../wire/events.ts";
+import { notificationEventSchemas } from "../wire/notification.ts";
+import { z } from "zod";
+import type { HttpApi } from "../transport/http.ts";
+import { Signal, type Disposer, type Observable } from "../util/observable.ts";
+import type { Timers } from "../util/timers.ts";
+import { DismissalCache } from "./dismissal-cache.ts";
+import { dismissDesktop, dismissMobile, settle, verdictFor, type DismissHost, type DismissMode, type DismissResult } from "./dismissal.ts";
+import { EffectObserver } from "./effects.ts";
+import { Invalidations } from "./invalidations.ts";
+import { decidePresentation, type PresentationDecision } from "./presentation.ts";
+import { parseRecord, revisionOf, scopeKey, type ClientRecord, type ScopeRef } from "./record.ts";
+import { ScopeStore } from "./scope-store.ts";
+import type { StorageAdapter } from "../storage/storage.ts";
+
+export interface PresentedNotification {
+  record: ClientRecord;
+  scope: ScopeRef;
+  decision: PresentationDecision;
+}
+
+export interface CenterOptions {
+  http: HttpApi;
+  storage: StorageAdapter;
+  timers: Timers;
+  connectionId: string;
+  mode: DismissMode;
+  /** An unknown presentation or a malformed record: reported here, never thrown. */
+  report(problem: string, detail: unknown): void;
+}
+
+/** Lists are parsed record by record: one malformed record is dropped, not the whole snapshot. */
+const looseListSchema = z.object({ notifications: z.array(z.unknown()) });
+
+export class NotificationCenter {
+  readonly invalidations = new Invalidations();
+  private readonly stores = new Map<string, { ref: ScopeRef; store: ScopeStore; view: Signal<readonly PresentedNotification[]> }>();
+  private readonly watched = new Set<string>();
+  private readonly reported = new Set<string>();
+  private readonly cache: DismissalCache;
+  private readonly effects: EffectObserver;
+  private readonly host: DismissHost;
+  private readonly loaded: Promise<void>;
+
+  constructor(private readonly options: CenterOptions) {
+    this.cache = new DismissalCache(options.storage, options.connectionId);
+    this.loaded = this.cache.load().catch((error: unknown) => options.report("dismissal cache unreadable", error));
+    this.effects = new EffectObserver(options.connectionId, this.invalidations);
+    this.host = {
+      http: options.http,
+      cache: this.cache,
+      timers: options.timers,
+      connectionId: options.connectionId,
+      apply: (scope, record) => this.upsert(scope, record),
+      changed: () => this.refreshAll(),
+    };
+    this.slot({ scope: "application" });
+  }
+
+  /** Application notifications to present now (connection-level). */
+  get application(): Observable<readonly PresentedNotification[]> {
+    return this.slot({ scope: "application" }).view;
+  }
+
+  /** One session's notifications to present; call `watchSession` so reconnects reload its snapshot. */
+  session(session_id: string): Observable<readonly PresentedNotification[]> {
+    return this.slot({ scope: "session", session_id }).view;
+  }
+
+  /** Loads the session's snapshot now and on every reconnect, until the disposer is called. */
+  async watchSession(session_id: string): Promise<Disposer> {
+    const ref: ScopeRef = { scope: "session", session_id };
+    this.watched.add(scopeKey(ref));
+    await this.reload(ref);
+    return () => this.watched.delete(scopeKey(ref));
+  }
+
+  /** The authoritative reload of every watched scope (the connection calls this on connect and reconnect). */
+  async reloadAll(): Promise<void> {
+    const refs: ScopeRef[] = [{ scope: "application" }, ...[...this.watched].map((key) => this.stores.get(key)!.ref)];
+    await Promise.all(refs.map((ref) => this.reload(ref)));
+  }
+
+  /** Applies one event from the feed; anything that is not a well-formed notification event is ignored. */
+  handleEvent(event: AnyEvent): void {
+    const scope = scopeOfEvent(event);
+    if (!scope) return;
+    const record = parseRecord((event as { notification?: unknown }).notification);
+    if (!record) return this.options.report("malformed notification record", event);
+    this.upsert(scope, record);
+  }
+
+  async dismiss(item: Pick<PresentedNotification, "record" | "scope">, reason?: string): Promise<DismissResult> {
+    await this.loaded;
+    const dismiss = this.options.mode === "mobile" ? dismissMobile : dismissDesktop;
+    return dismiss(this.host, item.scope, item.record, reason);
+  }
+
+  /** Terminal and active records for display (historical replay): no effects, no dismissal, no state change. */
+  async history(scope: ScopeRef): Promise<ClientRecord[]> {
+    const body = await this.options.http.request("GET", listPath(scope), looseListSchema, { query: { include_terminal: true } });
+    return body.notifications.map(parseRecord).filter((record): record is ClientRecord => record !== undefined);
+  }
+
+  private async reload(ref: ScopeRef): Promise<void> {
+    await this.loaded;
+    const slot = this.slot(ref);
+    slot.store.beginSnapshot();
+    const body = await this.options.http.request("GET", listPath(ref), looseListSchema);
+    const records = body.notifications.map((raw) => parseRecord(raw) ?? this.options.report("malformed notification record", raw));
+    slot.store.applySnapshot(records.filter((record): record is ClientRecord => record !== undefined));
+    for (const record of slot.store.active()) this.effects.observe(ref, record);
+    await this.reconcile(ref);
+    this.refresh(ref);
+  }
+
+  /** Settles the cache entries of one scope against authoritative state: drop, or retry the same revision. */
+  private async reconcile(ref: ScopeRef): Promise<void> {
+    const store = this.slot(ref).store;
+    const entries = this.cache.all().filter((entry) => scopeKey(entryScope(entry)) === scopeKey(ref));
+    await Promise.all(
+      entries.map((entry) =>
+        verdictFor(entry, store.get(entry.notification_id)) === "drop" ? this.cache.drop(entry) : settle(this.host, ref, entry).then(() => undefined),
+      ),
+    );
+  }
+
+  private upsert(scope: ScopeRef, record: ClientRecord): void {
+    const slot = this.slot(scope);
+    if (!slot.store.upsert(record)) return;
+    this.effects.observe(scope, record);
+    const entry = this.cache.get({ scope: scope.scope, session_id: scope.scope === "session" ? scope.session_id : undefined, notification_id: record.id });
+    // A newer pending revision, or a terminal one, ends the entry (rule 5); the same revision keeps it.
+    if (entry && verdictFor(entry, record) === "drop") void this.cache.drop(entry);
+    this.refresh(scope);
+  }
+
+  private slot(ref: ScopeRef) {
+    const key = scopeKey(ref);
+    let slot = this.stores.get(key);
+    if (!slot) this.stores.set(key, (slot = { ref, store: new ScopeStore(), view: new Signal<readonly PresentedNotification[]>([]) }));
+    return slot;
+  }
+
+  private reportOnce(record: ClientRecord, reason: string): void {
+    const key = `${record.id}\u0000${String(revisionOf(record))}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.options.report(`notification ${record.id} not presented: ${reason}`, record);
+  }
+
+  private refreshAll(): void {
+    for (const { ref } of this.stores.values()) this.refresh(ref);
+  }
+
+  private refresh(ref: ScopeRef): void {
+    const slot = this.slot(ref);
+    const origin = ref.scope === "application" ? "application" : "session";
+    const platform = this.options.mode;
+    const view: PresentedNotification[] = [];
+    for (const record of slot.store.active()) {
+      const hidden = this.cache.get({ scope: ref.scope, session_id: ref.scope === "session" ? ref.session_id : undefined, notification_id: record.id });
+      if (hidden && hidden.revision === revisionOf(record)) continue;
+      const decision = decidePresentation(record.display?.presentation, origin, platform);
+      if (decision.presented) view.push({ record, scope: ref, decision });
+      else this.reportOnce(record, decision.reason);
+    }
+    slot.view.set(view);
+  }
+}
+
+function listPath(scope: ScopeRef): string {
+  return scope.scope === "application" ? "/application/notifications" : `/sessions/${encodeURIComponent(scope.session_id)}/notifications`;
+}
+
+function entryScope(entry: { scope: "application" | "session"; session_id?: string | undefined }): ScopeRef {
+  return entry.scope === "application" ? { scope: "application" } : { scope: "session", session_id: entry.session_id ?? "" };
+}
+
+/** Application events carry no session_id; session events must (scope ownership). */
+const NOTIFICATION_TYPES: ReadonlySet<string> = new Set(notificationEventSchemas.map((schema) => schema.shape.type.value));
+
+function scopeOfEvent(event: AnyEvent): ScopeRef | undefined {
+  if (!NOTIFICATION_TYPES.has(event.type)) return undefined;
+  if (event.type.startsWith("application_")) return event.session_id === undefined ? { scope: "application" } : undefined;
+  return event.session_id ? { scope: "session", session_id: event.session_id } : undefined;
+}

@@ -1,0 +1,129 @@
+// The live feed: the official phoenix Socket on the bridge, one channel `events:server:<server_id>`. This module
+// only translates phoenix callbacks into four facts the connection machine understands (joined with a replay
+// verdict, down, event, refused for good); it decides nothing about ordering.
+import { Socket, type Channel } from "phoenix";
+import type { AnyEvent } from "../wire/events.ts";
+import { BRIDGE_CLOSE, eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
+
+/** A WebSocket constructor: the browser's, React Native's, or `ws` in Node (Node 20 has none built in). */
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
+
+export interface BridgeOptions {
+  url: string;
+  serverId: string;
+  token: string;
+  WebSocket?: WebSocketConstructor;
+  /** The cursor to resume from, read on every (re)join so the bridge replays exactly the gap. */
+  sinceId: () => string | undefined;
+  heartbeatIntervalMs?: number;
+  /** Phoenix's socket reconnect schedule (its own timers): defaults to phoenix's 10 ms … 5 s ladder. */
+  reconnectAfterMs?: (tries: number) => number;
+}
+
+export interface BridgeHandlers {
+  joined(replay: "complete" | "gap"): void;
+  down(reason: string): void;
+  event(event: AnyEvent): void;
+  /** The bridge will never accept this token again: stop, do not retry. */
+  refused(reason: "revoked" | "unauthorized"): void;
+  /** A push that failed the common-field check: reported, then dropped. */
+  malformed(payload: unknown): void;
+}
+
+/** Close codes after which reconnecting with the same token is pointless (frames.ts BRIDGE_CLOSE). */
+const FINAL_CLOSE: ReadonlyMap<number, "revoked" | "unauthorized"> = new Map([
+  [BRIDGE_CLOSE.deviceRevoked, "revoked"],
+  [BRIDGE_CLOSE.policy, "unauthorized"],
+]);
+
+export class BridgeConnection {
+  private socket: Socket | undefined;
+  private channel: Channel | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly options: BridgeOptions,
+    private readonly handlers: BridgeHandlers,
+  ) {}
+
+  /** Opens the socket and joins; idempotent. Phoenix then reconnects and rejoins by itself until close(). */
+  connect(): void {
+    if (this.socket || this.ended) return;
+    const { options } = this;
+    const socket = new Socket(options.url, {
+      params: { token: options.token },
+      ...(options.WebSocket ? { transport: options.WebSocket } : {}),
+      ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
+      ...(options.reconnectAfterMs ? { reconnectAfterMs: options.reconnectAfterMs } : {}),
+    });
+    this.socket = socket;
+    socket.onError(() => this.reportDown("socket_error"));
+    socket.onClose((event: { code?: number }) => this.onClose(event.code));
+    this.channel = this.join(socket);
+    socket.connect();
+  }
+
+  close(): void {
+    this.ended = true;
+    this.channel?.leave();
+    this.socket?.disconnect();
+    this.channel = undefined;
+    this.socket = undefined;
+  }
+
+  private join(socket: Socket): Channel {
+    // A params function is re-read by phoenix on every rejoin: the bridge always replays from the current cursor.
+    const channel = socket.channel(`events:server:${this.options.serverId}`, () => {
+      const sinceId = this.options.sinceId();
+      return sinceId === undefined ? {} : { since_id: sinceId };
+    });
+    channel.on("session_event", (payload: unknown) => this.onPush(payload));
+    channel.onError(() => this.reportDown("channel_error"));
+    channel
+      .join()
+      .receive("ok", (response: unknown) => this.onJoinOk(response))
+      .receive("error", (response: unknown) => this.onJoinError(response))
+      .receive("timeout", () => this.reportDown("join_timeout"));
+    return channel;
+  }
+
+  private onJoinOk(response: unknown): void {
+    if (this.ended) return;
+    const reply = eventsJoinOkSchema.safeParse(response);
+    // Anything but an explicit "complete" is treated as a gap: filling it over HTTP is always safe.
+    this.handlers.joined(reply.success && reply.data.replay === "complete" ? "complete" : "gap");
+  }
+
+  private onJoinError(response: unknown): void {
+    if (this.ended) return;
+    const reason = typeof response === "object" && response !== null ? (response as { reason?: unknown }).reason : undefined;
+    if (reason === "unauthorized") return this.refuse("unauthorized");
+    // Anything else may pass (a bridge without this server yet): phoenix rejoins with backoff, HTTP carries on.
+    this.reportDown(`join_error:${String(reason)}`);
+  }
+
+  private onPush(payload: unknown): void {
+    if (this.ended) return;
+    const parsed = sessionEventPayloadSchema.safeParse(payload);
+    if (!parsed.success) return this.handlers.malformed(payload);
+    // The raw event object goes on (extra fields intact); the schema only vouched for its common fields.
+    this.handlers.event((payload as { event: AnyEvent }).event);
+  }
+
+  private onClose(code: number | undefined): void {
+    if (this.ended) return;
+    const final = code === undefined ? undefined : FINAL_CLOSE.get(code);
+    if (final) return this.refuse(final);
+    this.reportDown(`closed:${code ?? "unknown"}`);
+  }
+
+  /** Leave and disconnect, so phoenix stops rejoining and reconnecting (notes/phoenix-client.md). */
+  private refuse(reason: "revoked" | "unauthorized"): void {
+    this.close();
+    this.handlers.refused(reason);
+  }
+
+  private reportDown(reason: string): void {
+    if (!this.ended) this.handlers.down(reason);
+  }
+}

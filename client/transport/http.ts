@@ -1,0 +1,87 @@
+// The HTTP side of the server: one place that adds the bearer token, encodes queries, parses JSON with zod and
+// turns failures into the typed errors of errors.ts. `fetch` is injected (browsers, React Native, Node, tests).
+import type { z } from "zod";
+import { errorBodySchema } from "../wire/errors.ts";
+import { HttpError, NetworkError, ProtocolError, httpErrorFrom } from "./errors.ts";
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface HttpOptions {
+  baseUrl: string;
+  token: string;
+  fetch?: FetchLike;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export class HttpApi {
+  private readonly baseUrl: string;
+  private readonly fetchImpl: FetchLike;
+
+  constructor(private readonly options: HttpOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Sends one request and parses a 2xx body with `schema`; throws the typed errors otherwise. */
+  async request<S extends z.ZodType>(method: string, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+    const response = await this.send(method, path, options);
+    const body = await readJson(response);
+    if (!response.ok) {
+      const errorBody = errorBodySchema.safeParse(body);
+      throw httpErrorFrom(response.status, body, errorBody.success ? errorBody.data : undefined);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new ProtocolError(`${method} ${path}: unexpected answer: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
+  private async send(method: string, path: string, { query, body, signal }: RequestOptions): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.options.token}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    try {
+      return await this.fetchImpl(this.baseUrl + path + encodeQuery(query), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      throw new NetworkError(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}
+
+function encodeQuery(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The body was cut off (server killed mid-answer): as good as unreachable.
+    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function isRetryable(error: unknown): boolean {
+  return error instanceof NetworkError || (error instanceof HttpError && error.status >= 500) || error instanceof ProtocolError;
+}

@@ -1,0 +1,25 @@
+// Bodies of the HTTP answers the client library reads (SPEC.md "HTTP routes", DESIGN.md "Event ids").
+// Events stay `unknown` here: the client checks each one on its own, so one bad event never drops a page.
+import { z } from "zod";
+import { eventIdSchema } from "./event-id.ts";
+import { messageSchema } from "./messages.ts";
+
+/** GET /events: a page of events, where to continue, and the store's identity. */
+export const eventsPageSchema = z.looseObject({
+  events: z.array(z.unknown()),
+  /** Bootstrap mode only (no since_id, session_id or request_id). */
+  latest_event_id: eventIdSchema.optional(),
+  next_since_id: eventIdSchema,
+  has_more: z.boolean().optional(),
+  epoch: z.string().min(1),
+});
+export type EventsPage = z.infer<typeof eventsPageSchema>;
+
+/** GET /sessions/{id}/messages: the messages and the event cursor they reflect (read in one snapshot). */
+export const messagesSnapshotSchema = z.looseObject({
+  session_id: z.string(),
+  version: z.number().int(),
+  messages: z.array(messageSchema),
+  cursor_event_id: eventIdSchema,
+});
+export type MessagesSnapshot = z.infer<typeof messagesSnapshotSchema>;

@@ -3,3 +3,4 @@ export * from "./event-id.ts";
 export * from "./messages.ts";
 export * from "./events.ts";
 export * from "./errors.ts";
+export * from "./http.ts";

@@ -29,6 +29,8 @@ export interface ScriptedBackend {
   waitForRequests(count: number): Promise<void>;
   /** Resolves with the control of the next stream that pauses (`pauseAfter`). */
   nextPause(): Promise<PauseControl>;
+  /** Empties the queue and breaks streams still paused, so one failed test cannot leak into the next. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,10 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     nextPause: () => {
       const ready = pauses.shift();
       return ready ? Promise.resolve(ready) : new Promise((resolve) => pauseWaiters.push(resolve));
+    },
+    reset: () => {
+      queue.length = 0;
+      for (const control of pauses.splice(0)) control.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@ import { redact } from "./debug.ts";
 import { ProviderError, errorMessageOf, excerpt } from "./errors.ts";
 import { SseParser, type SseEvent } from "./sse.ts";
 import { IdleWatchdog } from "./timeouts.ts";
+import { release } from "./transport.ts";
 import type { ProviderDelta, ProviderLog } from "./types.ts";
 
 /** The stream broke after it began: eligible for stream recovery. */
@@ -74,7 +75,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
   } finally {
     watchdog.stop();
     // After [DONE] (or on an error) the rest of the body is unwanted: let go of it.
-    if (!opened.response.body.readableEnded) opened.response.body.destroy();
+    if (!opened.response.body.readableEnded) release(opened.response.body);
   }
 }
 

@@ -30,6 +30,8 @@ export function header(headers: HttpResponse["headers"], name: string): string |
 
 /** Lets go of a body we will not read (a retried 429 or status) without waiting for it. */
 export function release(body: HttpResponse["body"]): void {
+  // undici's body emits an AbortError when destroyed unread; nobody is listening any more, so swallow it.
+  body.on("error", () => undefined);
   body.destroy();
 }
 
@@ -43,7 +45,7 @@ export async function readBounded(body: HttpResponse["body"]): Promise<string> {
     chunks.push(chunk);
     size += chunk.length;
     if (size >= MAX_ERROR_BODY) {
-      body.destroy();
+      release(body);
       break;
     }
   }

@@ -69,4 +69,17 @@ export const migrations: readonly string[] = [
     used_at INTEGER
   ) STRICT;
   `,
+  `
+  -- Session-owned uploaded attachments (server/assets, docs/runner.md "Attachments"). The bytes live in
+  -- DATA_DIR/assets/<session_id>/<id>; this row is the authority on ownership, media type and size.
+  CREATE TABLE assets (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    filename TEXT,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX assets_by_session ON assets (session_id);
+  `,
 ];

@@ -44,10 +44,14 @@ export class NotificationCenter {
   private readonly effects: EffectObserver;
   private readonly host: DismissHost;
   private readonly loaded: Promise<void>;
+  private cacheReady = false;
 
   constructor(private readonly options: CenterOptions) {
     this.cache = new DismissalCache(options.storage, options.connectionId);
-    this.loaded = this.cache.load().catch((error: unknown) => options.report("dismissal cache unreadable", error));
+    this.loaded = this.cache
+      .load()
+      .catch((error: unknown) => options.report("dismissal cache unreadable", error))
+      .then(() => void (this.cacheReady = true));
     this.effects = new EffectObserver(options.connectionId, this.invalidations);
     this.host = {
       http: options.http,
@@ -93,8 +97,12 @@ export class NotificationCenter {
     this.upsert(scope, record);
   }
 
+  /**
+   * Dismisses what the user sees. Mobile: hidden at once (synchronously once the cache is loaded), then sent;
+   * resolves `queued` when the server is unreachable. Desktop: resolves once the server agreed, rejects if not.
+   */
   async dismiss(item: Pick<PresentedNotification, "record" | "scope">, reason?: string): Promise<DismissResult> {
-    await this.loaded;
+    if (!this.cacheReady) await this.loaded;
     const dismiss = this.options.mode === "mobile" ? dismissMobile : dismissDesktop;
     return dismiss(this.host, item.scope, item.record, reason);
   }
@@ -110,8 +118,13 @@ export class NotificationCenter {
     const slot = this.slot(ref);
     slot.store.beginSnapshot();
     const body = await this.options.http.request("GET", listPath(ref), looseListSchema);
-    const records = body.notifications.map((raw) => parseRecord(raw) ?? this.options.report("malformed notification record", raw));
-    slot.store.applySnapshot(records.filter((record): record is ClientRecord => record !== undefined));
+    const records: ClientRecord[] = [];
+    for (const raw of body.notifications) {
+      const record = parseRecord(raw);
+      if (record) records.push(record);
+      else this.options.report("malformed notification record", raw);
+    }
+    slot.store.applySnapshot(records);
     for (const record of slot.store.active()) this.effects.observe(ref, record);
     await this.reconcile(ref);
     this.refresh(ref);

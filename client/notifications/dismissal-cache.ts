@@ -61,13 +61,15 @@ export class DismissalCache {
     return [...this.entries.values()];
   }
 
-  /** Adds an entry unless one exists: the first dismissed revision stays (it is never replaced by a newer one). */
-  async add(entry: DismissalEntry): Promise<DismissalEntry> {
+  /**
+   * Adds an entry unless one exists: the first dismissed revision stays (it is never replaced by a newer one).
+   * The entry is visible at once; `persisted` settles when storage has it.
+   */
+  add(entry: DismissalEntry): { entry: DismissalEntry; persisted: Promise<void> } {
     const existing = this.entries.get(entryKey(entry));
-    if (existing) return existing;
+    if (existing) return { entry: existing, persisted: this.writes };
     this.entries.set(entryKey(entry), entry);
-    await this.persist();
-    return entry;
+    return { entry, persisted: this.persist() };
   }
 
   async drop(entry: DismissalEntry): Promise<void> {

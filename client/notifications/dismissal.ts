@@ -59,7 +59,7 @@ export async function sendDismiss(host: DismissHost, scope: ScopeRef, id: string
 }
 
 export async function dismissMobile(host: DismissHost, scope: ScopeRef, record: ClientRecord, reason?: string): Promise<DismissResult> {
-  const entry = await host.cache.add({
+  const { entry, persisted } = host.cache.add({
     connection_id: host.connectionId,
     scope: scope.scope,
     ...(scope.scope === "session" ? { session_id: scope.session_id } : {}),
@@ -67,7 +67,9 @@ export async function dismissMobile(host: DismissHost, scope: ScopeRef, record: 
     revision: revisionOf(record),
     dismissed_at: host.timers.now(),
   });
+  // Hidden first, stored second, sent third: a crash after the tap still retries the dismissal on restart.
   host.changed();
+  await persisted;
   return settle(host, scope, entry, reason);
 }
 

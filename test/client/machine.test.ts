@@ -1,0 +1,127 @@
+// The connection machine, table-driven: every (state, input) pair of the transition table has a row here, with
+// the expected next state and effects. A new state or input fails the completeness check until rows are added.
+import { describe, expect, it } from "vitest";
+import {
+  initialSnapshot,
+  statusOf,
+  transition,
+  transitions,
+  type Effect,
+  type MachineContext,
+  type MachineInput,
+  type MachineState,
+} from "../../client/connection/machine.ts";
+
+const base: MachineContext = { bridgeJoined: false, bridgeDown: false, failures: 0 };
+const at = (state: MachineState, context: Partial<MachineContext> = {}) => ({ state, context: { ...base, ...context } });
+const e = (...types: Effect["type"][]) => types;
+
+type Row = [MachineState, Partial<MachineContext>, MachineInput, MachineState, Effect["type"][], Partial<MachineContext>?];
+
+const complete: MachineInput = { type: "bridge_joined", replay: "complete" };
+const gap: MachineInput = { type: "bridge_joined", replay: "gap" };
+const stopEffects = e("stop_poll", "cancel_retry", "close");
+
+const rows: Row[] = [
+  // idle
+  ["idle", {}, { type: "start" }, "catching_up", e("reload_snapshots", "catch_up")],
+  ["idle", {}, { type: "caught_up" }, "idle", e()],
+  ["idle", {}, { type: "http_failed" }, "idle", e()],
+  ["idle", {}, { type: "retry_due" }, "idle", e()],
+  ["idle", {}, { type: "cursor_expired" }, "idle", e()],
+  ["idle", {}, complete, "idle", e()],
+  ["idle", {}, { type: "bridge_down" }, "idle", e()],
+  ["idle", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects, { stopReason: "revoked" }],
+  ["idle", {}, { type: "stop" }, "stopped", stopEffects, { stopReason: "closed" }],
+  // catching_up
+  ["catching_up", {}, { type: "start" }, "catching_up", e()],
+  ["catching_up", {}, { type: "caught_up" }, "joining", e("connect_bridge")],
+  ["catching_up", { bridgeJoined: true }, { type: "caught_up" }, "live", e("trust_bridge")],
+  ["catching_up", { bridgeDown: true }, { type: "caught_up" }, "polling", e("start_poll")],
+  ["catching_up", { failures: 2 }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 3 }],
+  ["catching_up", {}, { type: "retry_due" }, "catching_up", e()],
+  ["catching_up", {}, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
+  ["catching_up", {}, complete, "catching_up", e(), { bridgeJoined: true }],
+  ["catching_up", { bridgeJoined: true }, { type: "bridge_down" }, "catching_up", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
+  ["catching_up", {}, { type: "auth_failed", reason: "unauthorized" }, "stopped", stopEffects, { stopReason: "unauthorized" }],
+  ["catching_up", {}, { type: "stop" }, "stopped", stopEffects],
+  // joining
+  ["joining", {}, { type: "start" }, "joining", e()],
+  ["joining", {}, { type: "caught_up" }, "joining", e()],
+  ["joining", {}, { type: "http_failed" }, "joining", e()],
+  ["joining", {}, { type: "retry_due" }, "joining", e()],
+  ["joining", {}, { type: "cursor_expired" }, "joining", e()],
+  ["joining", {}, complete, "live", e("trust_bridge"), { bridgeJoined: true }],
+  ["joining", {}, gap, "catching_up", e("catch_up"), { bridgeJoined: true }],
+  ["joining", {}, { type: "bridge_down" }, "polling", e("distrust_bridge", "start_poll"), { bridgeDown: true }],
+  ["joining", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
+  ["joining", {}, { type: "stop" }, "stopped", stopEffects],
+  // live
+  ["live", { bridgeJoined: true }, { type: "start" }, "live", e()],
+  ["live", { bridgeJoined: true }, { type: "caught_up" }, "live", e()],
+  ["live", { bridgeJoined: true }, { type: "http_failed" }, "live", e()],
+  ["live", { bridgeJoined: true }, { type: "retry_due" }, "live", e()],
+  ["live", { bridgeJoined: true }, { type: "cursor_expired" }, "live", e()],
+  ["live", { bridgeJoined: true }, complete, "live", e("distrust_bridge", "trust_bridge")],
+  ["live", { bridgeJoined: true }, gap, "catching_up", e("distrust_bridge", "catch_up")],
+  ["live", { bridgeJoined: true }, { type: "bridge_down" }, "polling", e("distrust_bridge", "start_poll"), { bridgeJoined: false, bridgeDown: true }],
+  ["live", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects, { stopReason: "revoked" }],
+  ["live", {}, { type: "stop" }, "stopped", stopEffects],
+  // polling
+  ["polling", { bridgeDown: true }, { type: "start" }, "polling", e()],
+  ["polling", { bridgeDown: true }, { type: "caught_up" }, "polling", e()],
+  ["polling", { bridgeDown: true }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 1 }],
+  ["polling", { bridgeDown: true }, { type: "retry_due" }, "polling", e()],
+  ["polling", { bridgeDown: true }, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
+  ["polling", { bridgeDown: true }, complete, "live", e("stop_poll", "trust_bridge"), { bridgeJoined: true, bridgeDown: false }],
+  ["polling", { bridgeDown: true }, gap, "catching_up", e("stop_poll", "catch_up"), { bridgeJoined: true, bridgeDown: false }],
+  ["polling", { bridgeDown: true }, { type: "bridge_down" }, "polling", e()],
+  ["polling", {}, { type: "auth_failed", reason: "unauthorized" }, "stopped", stopEffects],
+  ["polling", {}, { type: "stop" }, "stopped", stopEffects],
+  // offline
+  ["offline", { failures: 1 }, { type: "start" }, "offline", e()],
+  ["offline", { failures: 1 }, { type: "caught_up" }, "offline", e()],
+  ["offline", { failures: 1 }, { type: "http_failed" }, "offline", e()],
+  ["offline", { failures: 1 }, { type: "retry_due" }, "catching_up", e("reload_snapshots", "catch_up")],
+  ["offline", { failures: 1 }, { type: "cursor_expired" }, "offline", e()],
+  ["offline", { failures: 1 }, complete, "live", e("cancel_retry", "reload_snapshots", "trust_bridge"), { bridgeJoined: true }],
+  ["offline", { failures: 1 }, gap, "catching_up", e("cancel_retry", "reload_snapshots", "catch_up"), { bridgeJoined: true }],
+  ["offline", { failures: 1 }, { type: "bridge_down" }, "offline", e()],
+  ["offline", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
+  ["offline", {}, { type: "stop" }, "stopped", stopEffects],
+  // stopped: final
+  ...(["start", "caught_up", "http_failed", "retry_due", "cursor_expired", "bridge_down", "stop"] as const).map(
+    (type): Row => ["stopped", { stopReason: "revoked" }, { type } as MachineInput, "stopped", e(), { stopReason: "revoked" }],
+  ),
+  ["stopped", { stopReason: "revoked" }, complete, "stopped", e()],
+  ["stopped", { stopReason: "revoked" }, { type: "auth_failed", reason: "unauthorized" }, "stopped", e(), { stopReason: "revoked" }],
+];
+
+describe("connection machine", () => {
+  it.each(rows)("%s + %j → %s", (state, context, input, next, effects, patch) => {
+    const result = transition(at(state, context), input);
+    expect(result.state).toBe(next);
+    expect(result.effects.map((effect) => effect.type)).toEqual(effects);
+    if (patch) expect(result.context).toMatchObject(patch);
+  });
+
+  it("has a row for every (state, input) pair of the table", () => {
+    const covered = new Set(rows.map(([state, , input]) => `${state}/${input.type}`));
+    const cells = Object.entries(transitions).flatMap(([state, row]) => Object.keys(row).map((input) => `${state}/${input}`));
+    expect(cells.filter((cell) => !covered.has(cell))).toEqual([]);
+  });
+
+  it("backs off by the failure count and resets it once caught up", () => {
+    let snapshot = transition(at("catching_up", { failures: 4 }), { type: "http_failed" });
+    expect(snapshot.effects).toContainEqual({ type: "schedule_retry", attempt: 4 });
+    snapshot = transition(at("catching_up", { failures: 5 }), { type: "caught_up" });
+    expect(snapshot.context.failures).toBe(0);
+  });
+
+  it("folds states into the five statuses an app sees", () => {
+    expect(statusOf(initialSnapshot)).toEqual({ state: "catching_up" });
+    expect(statusOf(at("joining"))).toEqual({ state: "catching_up" });
+    expect(statusOf(at("polling"))).toEqual({ state: "polling" });
+    expect(statusOf(at("stopped", { stopReason: "revoked" }))).toEqual({ state: "stopped", reason: "revoked" });
+  });
+});

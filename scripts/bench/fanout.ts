@@ -1,0 +1,183 @@
+// Fan-out benchmark (docs/bridge.md "Benchmark"): one server topic, 1,000 paired sockets in a separate process,
+// events published into the server's store at 20/s (20,000 deliveries/s), then as fast as the pipeline goes; beside
+// a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Prints ONE JSON line.
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pino from "pino";
+import { parseConfig } from "../../server/config/load.ts";
+import { startForwarder } from "../../server/forwarder/forwarder.ts";
+import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
+import { createRuntime } from "../../server/runtime.ts";
+import { fromBridgeChild, fromReceivers, wallNow, type ToReceivers } from "./fanout/protocol.ts";
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+const RECEIVER_PROCESSES = 2;
+const STEADY_RATE = 20;
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 5);
+const SATURATION_EVENTS = Number(process.env.BENCH_SATURATION_EVENTS ?? 1000);
+const PAD = "x".repeat(110);
+const here = fileURLToPath(new URL("./fanout/", import.meta.url));
+
+function child(file: string): ChildProcess {
+  return fork(join(here, file), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+function nextMessage<T>(proc: ChildProcess, parse: (m: unknown) => T, accept: (m: T) => boolean): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      const parsed = parse(message);
+      if (!accept(parsed)) return;
+      proc.off("message", listener);
+      resolve(parsed);
+    };
+    proc.on("message", listener);
+  });
+}
+
+const parseReceiver = (m: unknown) => fromReceivers.parse(m);
+const parseBridge = (m: unknown) => fromBridgeChild.parse(m);
+
+async function main(): Promise<void> {
+  const bridgeProc = child("bridge-child.ts");
+  const ready = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
+  if (ready.type !== "ready") throw new Error("bridge child did not start");
+  const rss = async () => {
+    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "rss");
+    bridgeProc.send({ type: "rss" });
+    const message = await reply;
+    return message.type === "rss" ? message.rss : 0;
+  };
+
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
+  const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
+  const ctx = runtime.ctx;
+  const pairing = pairingServiceFor(ctx);
+  const tokens: string[] = [];
+  for (let i = 0; i < SOCKETS; i++) {
+    const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`);
+    if (redeemed.ok) tokens.push(redeemed.device_token);
+  }
+  const forwarder = startForwarder(ctx, { bridgeUrl: ready.url });
+  const httpUrl = ready.url.replace("ws://", "http://").replace(/\/socket$/, "");
+  await waitFor(async () => (await (await fetch(`${httpUrl}/metrics`)).text()).includes("bridge_servers_connected 1"));
+  // The grants push follows the join; give it a moment to land before apps join.
+  await sleep(300);
+
+  const receivers = Array.from({ length: RECEIVER_PROCESSES }, () => child("receivers.ts"));
+  const toAll = (message: ToReceivers) => receivers.forEach((r) => r.send(message));
+  const share = (list: string[], i: number) => list.filter((_, k) => k % RECEIVER_PROCESSES === i);
+  const rssBefore = await rss();
+  await Promise.all(
+    receivers.map((r, i) => {
+      const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
+      r.send({ type: "connect", url: ready.url, topic: "events:server:bench", tokens: share(tokens, i), join: true } satisfies ToReceivers);
+      return done;
+    }),
+  );
+  await sleep(500);
+  const rssAfter = await rss();
+
+  const report = async () => {
+    const replies = receivers.map((r) => nextMessage(r, parseReceiver, (m) => m.type === "report"));
+    toAll({ type: "report" });
+    const all = await Promise.all(replies);
+    const reports = all.flatMap((m) => (m.type === "report" ? [m] : []));
+    return {
+      deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
+      first: Math.min(...reports.map((m) => m.first || Infinity)),
+      last: Math.max(...reports.map((m) => m.last)),
+      latencies: reports.flatMap((m) => m.latencies),
+    };
+  };
+  const drain = async (expected: number) => {
+    let latest = await report();
+    for (let tries = 0; latest.deliveries < expected && tries < 600; tries++) {
+      await sleep(100);
+      latest = await report();
+    }
+    return latest;
+  };
+  const publish = () => ctx.events.publish({ type: "bench", session_id: "bench", sent_at: wallNow(), pad: PAD });
+
+  // Steady load: 20 events/s, latency from commit to receipt.
+  toAll({ type: "mode", mode: "latency" });
+  await sleep(50);
+  const steadyEvents = STEADY_RATE * STEADY_SECONDS;
+  for (let i = 0; i < steadyEvents; i++) {
+    publish();
+    await sleep(1000 / STEADY_RATE);
+  }
+  const steady = await drain(steadyEvents * tokens.length);
+  const sorted = steady.latencies.sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+  // Saturation through the bridge: publish in bursts, yielding so the forwarder can push and receive acks.
+  toAll({ type: "mode", mode: "count" });
+  await sleep(50);
+  for (let i = 0; i < SATURATION_EVENTS; i++) {
+    publish();
+    if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const saturated = await drain(SATURATION_EVENTS * tokens.length);
+  const bridgeRate = saturated.deliveries / ((saturated.last - saturated.first) / 1000);
+
+  // Baseline: raw ws broadcast of same-size frames to the same number of sockets, from the same process.
+  await Promise.all(
+    receivers.map((r, i) => {
+      const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
+      r.send({ type: "connect", url: ready.rawUrl, topic: "", tokens: share(tokens, i), join: false } satisfies ToReceivers);
+      return done;
+    }),
+  );
+  toAll({ type: "mode", mode: "count" });
+  await sleep(50);
+  const rawDone = nextMessage(bridgeProc, parseBridge, (m) => m.type === "raw_done");
+  bridgeProc.send({ type: "raw_broadcast", frames: SATURATION_EVENTS, bytes: 300 });
+  await rawDone;
+  const raw = await drain(SATURATION_EVENTS * tokens.length);
+  const rawRate = raw.deliveries / ((raw.last - raw.first) / 1000);
+
+  const sample = JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD } }]);
+  process.stdout.write(
+    `${JSON.stringify({
+      bench: "fanout",
+      sockets: tokens.length,
+      frame_bytes: sample.length,
+      steady_events_per_s: STEADY_RATE,
+      steady_deliveries: steady.deliveries,
+      steady_expected: steadyEvents * tokens.length,
+      latency_p50_ms: round(pct(50)),
+      latency_p99_ms: round(pct(99)),
+      saturation_deliveries_per_s: Math.round(bridgeRate),
+      saturation_delivered: saturated.deliveries,
+      raw_ws_deliveries_per_s: Math.round(rawRate),
+      raw_delivered: raw.deliveries,
+      ratio_to_raw: round(bridgeRate / rawRate),
+      bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
+    })}\n`,
+  );
+  receivers.forEach((r) => r.disconnect());
+  await forwarder.stop();
+  await runtime.close();
+  bridgeProc.disconnect();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number) => Math.round(n * 100) / 100;
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    if (await check()) return;
+    await sleep(50);
+  }
+  throw new Error("the server never joined the bridge");
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+// Receivers in their own process: raw `ws` clients speaking the Phoenix protocol (join with a device token,
+// heartbeat), counting deliveries and, in latency mode, the time from store commit (`sent_at`) to receipt.
+import { WebSocket } from "ws";
+import { toReceivers, wallNow, type FromReceivers } from "./protocol.ts";
+
+let mode: "latency" | "count" = "latency";
+let deliveries = 0;
+let first = 0;
+let last = 0;
+let latencies: number[] = [];
+const sockets: WebSocket[] = [];
+const send = (message: FromReceivers) => process.send!(message);
+
+function onFrame(data: Buffer): void {
+  // Heartbeat replies are ~60 bytes; events are ~300. Only events count.
+  if (data.length < 120) return;
+  const now = wallNow();
+  deliveries++;
+  if (first === 0) first = now;
+  last = now;
+  if (mode === "latency") {
+    // A scan for the number instead of JSON.parse: the receivers must not be what the benchmark measures.
+    const text = data.toString("latin1");
+    const at = text.indexOf('"sent_at":');
+    if (at >= 0) latencies.push(now - Number.parseFloat(text.slice(at + 10, at + 40)));
+  }
+}
+
+async function connect(url: string, topic: string, tokens: string[], join: boolean): Promise<void> {
+  await Promise.all(
+    tokens.map(
+      (token) =>
+        new Promise<void>((resolve, reject) => {
+          const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
+          ws.once("error", reject);
+          ws.once("open", () => {
+            sockets.push(ws);
+            if (!join) return resolve();
+            ws.send(JSON.stringify(["1", "1", topic, "phx_join", {}]));
+            ws.once("message", () => {
+              ws.on("message", onFrame);
+              resolve();
+            });
+          });
+          if (!join) ws.on("message", onFrame);
+        }),
+    ),
+  );
+  setInterval(() => sockets.forEach((ws, i) => ws.readyState === ws.OPEN && ws.send(JSON.stringify([null, `hb${i}`, "phoenix", "heartbeat", {}]))), 20_000).unref();
+  send({ type: "connected", sockets: sockets.length });
+}
+
+process.on("message", (message) => {
+  const parsed = toReceivers.parse(message);
+  if (parsed.type === "connect") return void connect(parsed.url, parsed.topic, parsed.tokens, parsed.join);
+  if (parsed.type === "mode") {
+    mode = parsed.mode;
+    deliveries = 0;
+    first = 0;
+    last = 0;
+    latencies = [];
+    return;
+  }
+  send({ type: "report", deliveries, first, last, latencies });
+});
+process.on("disconnect", () => process.exit(0));

@@ -7,14 +7,14 @@ export function encodePart(part: StreamPart, eol: string): string {
   return part.raw;
 }
 
-export function encodeParts(parts: StreamPart[], eol: string, done: boolean): string[] {
+export function encodeParts(parts: readonly StreamPart[], eol: string, done: boolean): string[] {
   const out = parts.map((part) => encodePart(part, eol));
   if (done) out.push(`data: [DONE]${eol}${eol}`);
   return out;
 }
 
 /** The whole SSE body at once (benchmarks pre-encode it). */
-export function encodeStream(parts: StreamPart[], options: { eol?: string; done?: boolean } = {}): Buffer {
+export function encodeStream(parts: readonly StreamPart[], options: { eol?: string; done?: boolean } = {}): Buffer {
   return Buffer.from(encodeParts(parts, options.eol ?? "\n", options.done ?? true).join(""));
 }
 

@@ -26,7 +26,7 @@ export type Scenario =
   | { kind: "raw"; status?: number; headers?: Record<string, string>; contentType?: string; body: string }
   | {
       kind: "stream";
-      parts: StreamPart[];
+      parts: readonly StreamPart[];
       status?: number;
       headers?: Record<string, string>;
       /** Line ending of the framing; default "\n". */

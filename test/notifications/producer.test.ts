@@ -152,7 +152,7 @@ describe("concurrent producers on one key", () => {
       const active = scope.list();
       expect(active).toHaveLength(1);
       const mine = results.filter((r) => r.id === active[0]!.id);
-      expect(mine.map((r) => r.revision).sort((a, b) => a - b)).toEqual(Array.from({ length: mine.length }, (_, i) => i + 1));
+      expect(mine.map((r) => r.revision).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(Array.from({ length: mine.length }, (_, i) => i + 1));
       expect(active[0]!.revision).toBe(mine.length);
     }
   });

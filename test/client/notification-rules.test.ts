@@ -214,13 +214,16 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     const first = harness("mobile", storage, [record("a", 1)]);
     await first.center.reloadAll();
     first.server.set("POST", "/application/notifications/a/dismiss", "unreachable");
-    await first.center.dismiss(first.center.application.get()[0]!);
-    // A second dismiss of the same record (another view) keeps revision 1.
-    await first.center.dismiss({ record: { ...first.center.application.get()[0]?.record, ...(record("a", 1) as never) }, scope: { scope: "application" } });
+    const item = first.center.application.get()[0]!;
+    await first.center.dismiss(item);
+    // A later dismiss of a newer revision of the same record (say, from another view) keeps revision 1 cached.
+    const newer = { ...item, record: { ...item.record, revision: 2 } };
+    expect(await first.center.dismiss(newer)).toMatchObject({ status: "queued", entry: { revision: 1 } });
     // The app restarts: a new center on the same storage retries revision 1 against the snapshot.
     const second = harness("mobile", storage, [record("a", 1)]);
     second.server.set("POST", "/application/notifications/a/dismiss", { status: 200, body: record("a", 2, { status: "dismissed" }) });
     await second.center.reloadAll();
+    expect(first.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([{ expected_revision: 1 }, { expected_revision: 1 }]);
     expect(second.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([{ expected_revision: 1 }]);
     expect(second.shown()).toEqual([]);
     expect(JSON.parse((await storage.getItem("dismissals:srv/dev")) ?? "[]")).toHaveLength(0);

@@ -1,0 +1,105 @@
+// The client against a real server and bridge on 127.0.0.1: pairing, live delivery, HTTP fallback, snapshots and
+// the notification rail. Fault cases are in faults.test.ts.
+import { afterEach, describe, expect, it } from "vitest";
+import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { pair, PairingError } from "../../client/connection/pair.ts";
+import { isEvent } from "../../client/events/narrow.ts";
+import type { AnyEvent } from "../../client/wire/events.ts";
+import { NodeWebSocket, Stack, until } from "./support/stack.ts";
+
+let stack: Stack | undefined;
+let client: ChatClient | undefined;
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await stack?.close();
+  stack = undefined;
+});
+
+const fastReconnect = { reconnectAfterMs: () => 20, retryDelaysMs: [20], WebSocket: NodeWebSocket };
+
+describe("client with a real server and bridge", () => {
+  it("pairs, goes live and delivers every event once, in order (C1, C2, C5)", async () => {
+    stack = await Stack.start();
+    const credentials = await stack.pair();
+    client = connect(credentials, fastReconnect);
+    const seen: AnyEvent[] = [];
+    client.on("*", (event) => seen.push(event));
+    await until(() => client!.status.get().state === "live", "live");
+    const start = client.cursor!;
+    const sessionId = await stack.createSession();
+    for (let i = 0; i < 5; i++) await stack.append(sessionId, `m${i}`);
+    const expected = (await stack.storeEvents()).filter((event) => event.event_id > start);
+    await until(() => seen.length >= expected.length, "all events");
+    expect(seen.map((event) => event.event_id)).toEqual(expected.map((event) => event.event_id));
+  });
+
+  it("refuses a wrong code with its reason, and leaves the pairing channel (C10)", async () => {
+    stack = await Stack.start();
+    const metrics = stack.bridge!.core.metrics;
+    await until(() => metrics.socketsOpen === 1, "the server's own socket");
+    const error = await pair({ bridgeUrl: stack.bridgeUrl, code: "AAAAA-AAAAA", deviceName: "x", WebSocket: NodeWebSocket }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PairingError);
+    expect((error as PairingError).reason).toBe("invalid_code");
+    // No rejoin keeps a pairing channel alive on the bridge after the refusal.
+    await until(() => metrics.socketsOpen === 1 && metrics.socketsTotal === 2, "pairing socket closed");
+  });
+
+  it("long-polls over HTTP when the bridge is unreachable (C3)", async () => {
+    stack = await Stack.start();
+    const credentials = await stack.pair();
+    await stack.stopBridge();
+    client = connect(credentials, fastReconnect);
+    const seen: string[] = [];
+    client.on("message_appended", (event) => seen.push(event.content));
+    await until(() => client!.status.get().state === "polling", "polling");
+    const sessionId = await stack.createSession();
+    await stack.append(sessionId, "over http");
+    await until(() => seen.length === 1, "event over the long-poll");
+    expect(seen).toEqual(["over http"]);
+  });
+
+  it("narrows events only when they match their schema (C6)", () => {
+    const good = { event_id: "00000000000000000001", type: "partial", session_id: "s", request_id: "r", message: { role: "assistant", content: "hi" } };
+    const bad = { ...good, message: { role: "assistant" } };
+    expect(isEvent(good, "partial")).toBe(true);
+    expect(isEvent(bad, "partial")).toBe(false);
+    expect(isEvent(good, "final")).toBe(false);
+  });
+
+  it("loads messages with their cursor and continues from it without repeating an effect (C7)", async () => {
+    stack = await Stack.start();
+    const credentials = await stack.pair();
+    client = connect(credentials, fastReconnect);
+    await until(() => client!.status.get().state === "live", "live");
+    const sessionId = await stack.createSession();
+    await stack.append(sessionId, "one");
+    await until(() => client!.cursor === stack!.latestId(), "caught up");
+    const heard: AnyEvent[] = [];
+    const loaded = await client.loadMessages(sessionId, (event) => heard.push(event));
+    expect(loaded.messages.map((m) => m.content)).toEqual(["one"]);
+    expect(loaded.cursor_event_id).toBe(stack.latestId());
+    expect(loaded.events).toEqual([]);
+    await stack.append(sessionId, "two");
+    await until(() => heard.some((event) => isEvent(event, "message_appended")), "the next append");
+    expect(heard.filter((event) => isEvent(event, "message_appended")).map((event) => (event as { content: string }).content)).toEqual(["two"]);
+    loaded.dispose();
+  });
+
+  it("presents application notifications from the connect snapshot and from events, and dismisses (C8)", async () => {
+    stack = await Stack.start();
+    const credentials = await stack.pair();
+    stack.notifyApplication({ key: "before", severity: "info", title: "Before connect", display: { presentation: "banner" } });
+    client = connect(credentials, { ...fastReconnect, mode: "desktop" });
+    await until(() => client!.notifications.application.get().length === 1, "snapshot on connect");
+    stack.notifyApplication({ key: "after", severity: "warning", title: "After connect", display: { presentation: "modal" } });
+    await until(() => client!.notifications.application.get().length === 2, "event upsert");
+    const [first, second] = client.notifications.application.get();
+    expect(second!.decision).toEqual({ presented: true, presentation: "inline", normalized: true });
+    const result = await client.notifications.dismiss(first!);
+    expect(result.status).toBe("dismissed");
+    expect(client.notifications.application.get().map((item) => item.record.title)).toEqual(["After connect"]);
+    const server = await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
+    expect((server.json as { notifications: Array<{ key: string; status: string }> }).notifications.find((n) => n.key === "before")?.status).toBe("dismissed");
+  });
+});

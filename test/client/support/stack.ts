@@ -1,0 +1,129 @@
+// A real server (Fastify + SQLite + forwarder) and a real bridge on 127.0.0.1, each restartable on the same port
+// and data dir, plus helpers to pair a device through the client library and to produce events.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { WebSocket } from "ws";
+import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
+import { ManualClock } from "../../../bridge/clock.ts";
+import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
+import { MemoryLogger } from "../../../bridge/log.ts";
+import { hashPairingCode } from "../../../server/pairing/codes.ts";
+import { startForwarder, type Forwarder } from "../../../server/forwarder/forwarder.ts";
+import { requireHub } from "../../../server/notifications/hub.ts";
+import { parseProducer, producerInputSchema, type ProducerInput } from "../../../server/notifications/input.ts";
+import { startTestServer, type TestServer } from "../../support/server.ts";
+import { pair } from "../../../client/connection/pair.ts";
+import type { Credentials } from "../../../client/connection/credentials.ts";
+import type { WebSocketConstructor } from "../../../client/transport/bridge.ts";
+import type { AnyEvent } from "../../../client/wire/events.ts";
+
+export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
+
+/** Waits for a condition (never a fixed sleep); the suite's timeout bounds it. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > limitMs) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export class Stack {
+  server!: TestServer;
+  forwarder!: Forwarder;
+  bridge: RunningBridge | undefined;
+  serverPort = 0;
+  bridgePort = 0;
+  readonly serverDir = mkdtempSync(join(tmpdir(), "client-server-"));
+  readonly bridgeDir = mkdtempSync(join(tmpdir(), "client-bridge-"));
+  readonly bridgeClock = new ManualClock();
+
+  constructor(private readonly bridgeOverrides: Partial<BridgeConfig> = {}) {}
+
+  static async start(bridgeOverrides: Partial<BridgeConfig> = {}): Promise<Stack> {
+    const stack = new Stack(bridgeOverrides);
+    await stack.startBridge();
+    await stack.startServer();
+    return stack;
+  }
+
+  get bridgeUrl(): string {
+    return `ws://127.0.0.1:${this.bridgePort}/socket`;
+  }
+
+  get serverUrl(): string {
+    return `http://127.0.0.1:${this.serverPort}`;
+  }
+
+  async startBridge(): Promise<void> {
+    const config = defaultBridgeConfig({ port: this.bridgePort, dataDir: this.bridgeDir, ...this.bridgeOverrides });
+    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: new MemoryLogger(), sweepEveryMs: 0 });
+    this.bridgePort = this.bridge.port;
+  }
+
+  async stopBridge(): Promise<void> {
+    await this.bridge?.close();
+    this.bridge = undefined;
+  }
+
+  async startServer(): Promise<void> {
+    this.server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir });
+    await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
+    this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
+    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
+  }
+
+  async stopServer(): Promise<void> {
+    await this.forwarder.stop();
+    await this.server.close(true);
+  }
+
+  /** Pairs through the client library; server_url points at this test's real port. */
+  async pair(deviceName = "phone"): Promise<Credentials> {
+    const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const code = (created.json as { code: string }).code;
+    await until(() => this.bridge?.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket });
+    return { ...credentials, server_url: this.serverUrl };
+  }
+
+  async createSession(): Promise<string> {
+    const response = await this.server.request({ method: "POST", url: "/sessions", payload: {} });
+    return (response.json as { session: { id: string } }).session.id;
+  }
+
+  async append(sessionId: string, content: string): Promise<void> {
+    const response = await this.server.request({ method: "POST", url: `/sessions/${sessionId}/messages`, payload: { role: "user", content } });
+    if (response.status !== 201) throw new Error(`append answered ${response.status}`);
+  }
+
+  notifyApplication(input: ProducerInput) {
+    return requireHub(this.server.runtime.ctx).application.publish(parseProducer(producerInputSchema, input), "test");
+  }
+
+  /** The store's own sequence of public events (what GET /events gives an admin from the start). */
+  async storeEvents(): Promise<AnyEvent[]> {
+    const events: AnyEvent[] = [];
+    let since = "0";
+    for (;;) {
+      const page = await this.server.request({ method: "GET", url: `/events?since_id=${since}&limit=1000` });
+      const body = page.json as { events: AnyEvent[]; next_since_id: string; has_more?: boolean };
+      events.push(...body.events);
+      since = body.next_since_id;
+      if (!body.has_more) return events;
+    }
+  }
+
+  latestId(): string {
+    return String(this.server.runtime.ctx.events.latestId).padStart(20, "0");
+  }
+
+  async close(): Promise<void> {
+    await this.stopBridge();
+    await this.stopServer().catch(() => undefined);
+    rmSync(this.serverDir, { recursive: true, force: true });
+    rmSync(this.bridgeDir, { recursive: true, force: true });
+  }
+}

@@ -87,7 +87,11 @@ export class Accumulator {
     if (typeof text === "string" && text !== "") {
       this.content.push(text);
       this.contentEmitted = true;
-      out.push({ type: "content", text });
+      // Coalesced with the previous delta of the same network read: one delta per read, not per chunk, keeps
+      // the per-chunk cost of the async iteration off the hot path (the runner appends either way).
+      const last = out[out.length - 1];
+      if (last?.type === "content") last.text += text;
+      else out.push({ type: "content", text });
     }
     if (typeof delta.reasoning === "string" && delta.reasoning !== "") this.addReasoning("reasoning", delta.reasoning, out);
     if (typeof delta.reasoning_content === "string" && delta.reasoning_content !== "") this.addReasoning("reasoning_content", delta.reasoning_content, out);
@@ -105,7 +109,9 @@ export class Accumulator {
 
   private addReasoning(field: ReasoningField, text: string, out: ProviderDelta[]): void {
     this.reasoning[field].push(text);
-    out.push({ type: "reasoning", field, text });
+    const last = out[out.length - 1];
+    if (last?.type === "reasoning" && last.field === field) last.text += text;
+    else out.push({ type: "reasoning", field, text });
   }
 
   private applyUsage(chunk: Obj): void {

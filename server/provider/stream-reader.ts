@@ -41,41 +41,58 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
   const out: ProviderDelta[] = [];
   const watchdog = new IdleWatchdog(ctx.clock, ctx.idleMs, () => opened.abort(new Error("idle")));
   let finished = false;
+  let next = 0;
+  let yielded = false;
+  /** Interprets queued events; before the first delta is out it stops at the first one (time to first delta). */
   const drain = (): void => {
-    for (let i = 0; i < events.length && !finished; i++) finished = handleEvent(events[i]!, acc, out, ctx);
-    events.length = 0;
+    while (next < events.length && !finished) {
+      finished = handleEvent(events[next++]!, acc, out, ctx);
+      if (!yielded && out.length > 0) return;
+    }
+    if (next >= events.length || finished) {
+      events.length = 0;
+      next = 0;
+    }
   };
+  let ended = false;
   try {
     if (opened.first) parser.feed(opened.first);
-    drain();
-    while (!finished) {
+    for (;;) {
+      drain();
       if (out.length > 0) {
+        yielded = true;
         yield* out;
         out.length = 0;
+        if (next > 0) continue; // events of this read are still queued
       }
-      const next = await opened.iterator.next();
-      if (next.done) {
+      if (finished) break;
+      const chunk = await opened.iterator.next();
+      if (chunk.done) {
+        ended = true;
         // A stream that just ends without [DONE] is complete (notes/backend-streams.md).
         parser.end();
         drain();
+        if (out.length > 0) yield* out;
         break;
       }
       watchdog.touch();
-      parser.feed(next.value);
-      drain();
+      parser.feed(chunk.value);
     }
-    if (out.length > 0) yield* out;
+    // After [DONE], read the (usually empty) rest so the connection is reused; the watchdog still bounds it.
+    if (!ended) for (let rest = await opened.iterator.next(); !rest.done; rest = await opened.iterator.next()) watchdog.touch();
+    ended = true;
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if (ctx.callerSignal.aborted) throw aborted();
+    // Silence or a drop after [DONE] loses nothing.
+    if (finished) return;
     if (watchdog.fired) {
       throw new MidStreamError("idle", `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`);
     }
     throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`);
   } finally {
     watchdog.stop();
-    // After [DONE] (or on an error) the rest of the body is unwanted: let go of it.
-    if (!opened.response.body.readableEnded) release(opened.response.body);
+    if (!ended) release(opened.response.body);
   }
 }
 

@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { ServerContext } from "../context.ts";
-import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
+import type { Db } from "../db/database.ts";
+import type { EventStore } from "../events/event-store.ts";
 import { HttpError } from "../http/errors.ts";
 import { requireHub, type NotificationHub } from "./hub.ts";
 
@@ -54,20 +55,26 @@ export function expireFromEarlierOwners(ctx: Pick<ServerContext, "sessions">, hu
 
 /**
  * Watches commits for `request_completed` events so until_request_complete works without the runner's call.
- * It reads the log from where it last stopped; a drain never re-enters itself (its own expiry events commit
- * while it runs), it only loops once more.
+ * It reads only the new committed rows of that type (by primary-key range, no body parsing), so a stream of
+ * partials costs one small query per commit. A drain never re-enters itself (its own expiry events commit
+ * while it runs); it loops once more instead.
  */
 export class RequestCompletionWatcher {
   private cursor: number;
   private draining = false;
   private again = false;
+  private readonly completed;
 
   constructor(
+    db: Db,
     private readonly events: EventStore,
     private readonly onCompleted: (requestId: string, sessionId: string | undefined) => void,
     private readonly log: { warn(object: object, message: string): void },
   ) {
     this.cursor = events.latestId;
+    this.completed = db.prepare<[number, number], { request_id: string | null; session_id: string | null }>(
+      "SELECT request_id, session_id FROM events WHERE id > ? AND id <= ? AND type = 'request_completed' ORDER BY id",
+    );
   }
 
   /** Subscribes to commits; returns the unsubscribe function. */
@@ -92,29 +99,18 @@ export class RequestCompletionWatcher {
   }
 
   private readNew(): void {
-    const limit = 500;
-    for (;;) {
-      const page = this.page(limit);
-      for (const event of page.events) {
-        if (event.type !== "request_completed" || event.request_id === undefined) continue;
-        try {
-          this.onCompleted(event.request_id, event.session_id);
-        } catch (error) {
-          this.log.warn({ err: error, request_id: event.request_id }, "request completion retention failed");
-        }
+    // Only ids up to latestId are committed; later ones are read on the next wake-up.
+    const upTo = this.events.latestId;
+    if (upTo <= this.cursor) return;
+    const rows = this.completed.all(this.cursor, upTo);
+    this.cursor = upTo;
+    for (const row of rows) {
+      if (row.request_id === null) continue;
+      try {
+        this.onCompleted(row.request_id, row.session_id ?? undefined);
+      } catch (error) {
+        this.log.warn({ err: error, request_id: row.request_id }, "request completion retention failed");
       }
-      this.cursor = page.lastId;
-      if (page.events.length < limit) return;
-    }
-  }
-
-  private page(limit: number) {
-    try {
-      return this.events.list({ sinceId: this.cursor, limit });
-    } catch (error) {
-      if (!(error instanceof CursorExpiredError)) throw error;
-      this.cursor = this.events.oldestValidCursor;
-      return this.events.list({ sinceId: this.cursor, limit });
     }
   }
 }

@@ -8,7 +8,7 @@ export function createNotifications(ctx: Omit<ServerContext, "notifications">, o
   const hub = new NotificationHub(ctx, options);
   const scoped = { notifications: hub, events: ctx.events };
   expireFromEarlierOwners(ctx, hub);
-  const watcher = new RequestCompletionWatcher(ctx.events, (requestId, sessionId) => expireForCompletedRequest(scoped, requestId, sessionId), ctx.log);
+  const watcher = new RequestCompletionWatcher(ctx.db, ctx.events, (requestId, sessionId) => expireForCompletedRequest(scoped, requestId, sessionId), ctx.log);
   const stop = watcher.start();
   ctx.shutdown.addEventListener("abort", stop, { once: true });
   return hub;

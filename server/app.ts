@@ -8,6 +8,8 @@ import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
 import { registerNotificationRoutes } from "./notifications/routes.ts";
 import { registerPairingRoutes } from "./pairing/routes.ts";
+import { registerAssetRoutes } from "./assets/routes.ts";
+import { registerRunnerRoutes } from "./runner/routes.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -21,5 +23,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerSessionRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerPairingRoutes(app, ctx);
+  registerAssetRoutes(app, ctx);
+  registerRunnerRoutes(app, ctx);
   return app;
 }

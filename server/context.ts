@@ -9,6 +9,8 @@ import type { SessionService } from "./sessions/session-service.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import type { NotificationHub } from "./notifications/hub.ts";
 import type { ActionRegistry } from "./actions/registry.ts";
+import type { AssetStore } from "./assets/store.ts";
+import type { RequestRunner } from "./runner/runner.ts";
 
 export interface Clock {
   now(): number;
@@ -35,4 +37,8 @@ export interface ServerContext {
   notifications?: NotificationHub;
   /** Application and session actions registered by plugins (server/actions/); createRuntime sets it. */
   actions?: ActionRegistry;
+  /** Session-owned image attachments (server/assets/); createRuntime sets it. */
+  assets?: AssetStore;
+  /** The request runner and its in-flight runs (server/runner/); createRuntime sets it. */
+  runner?: RequestRunner;
 }

@@ -20,6 +20,8 @@ import { SessionStore } from "./sessions/session-store.ts";
 import { ActionRegistry } from "./actions/registry.ts";
 import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
 import { createNotifications } from "./notifications/setup.ts";
+import { AssetStore } from "./assets/store.ts";
+import { RequestRunner } from "./runner/runner.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -81,11 +83,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
   ctx.actions = new ActionRegistry();
+  ctx.assets = new AssetStore(ctx);
+  ctx.runner = new RequestRunner(ctx);
   const app = buildApp(ctx);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       shutdown.abort();
+      // In-flight runs end with request_cancelled/request_completed while the database is still open.
+      await ctx.runner?.shutdown();
       await app.close();
       transactor.commitGroup();
       db.close();

@@ -52,6 +52,13 @@ export const configSchema = z
       })
       .strict()
       .default({ max_tool_iterations: 8 }),
+    assets: z
+      .object({
+        /** Largest uploaded or inline image attachment, in bytes (docs/runner.md "Attachments"); over it: 413. */
+        max_bytes: z.number().int().positive().default(10 * 1024 * 1024),
+      })
+      .strict()
+      .default({ max_bytes: 10 * 1024 * 1024 }),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

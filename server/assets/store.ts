@@ -1,0 +1,110 @@
+// Session-owned image attachments: bytes under DATA_DIR/assets/<session>/<asset>, one SQLite row each. A
+// session sees its own assets and those of the sessions it was forked from (source_session_id, followed
+// up the chain), because a fork copies messages that may reference them. Only the owner deletes.
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerContext } from "../context.ts";
+import { HttpError } from "../http/errors.ts";
+import { assetNotFound, mediaTypeMismatch, tooLarge, unsupportedImage } from "./errors.ts";
+import { normalizeMediaType, sniffImageType } from "./sniff.ts";
+
+export interface AssetInfo {
+  asset_id: string;
+  session_id: string;
+  media_type: string;
+  size: number;
+  filename?: string;
+}
+
+type Row = { id: string; session_id: string; media_type: string; size: number; filename: string | null };
+
+export type AssetContext = Pick<ServerContext, "db" | "transactor" | "dataDir" | "sessions" | "clock" | "config">;
+
+/** Asset ids are ours; the pattern also keeps any id a client sends from naming a path outside the folder. */
+export const ASSET_ID_PATTERN = /^ast_[0-9a-f]{32}$/;
+
+export class AssetStore {
+  readonly maxBytes: number;
+  private readonly root: string;
+  private readonly insert;
+  private readonly select;
+  private readonly remove;
+
+  constructor(private readonly ctx: AssetContext) {
+    this.maxBytes = ctx.config.assets.max_bytes;
+    this.root = join(ctx.dataDir, "assets");
+    this.insert = ctx.db.prepare<[string, string, string, number, string | null, number]>(
+      "INSERT INTO assets (id, session_id, media_type, size, filename, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    this.select = ctx.db.prepare<[string], Row>("SELECT id, session_id, media_type, size, filename FROM assets WHERE id = ?");
+    this.remove = ctx.db.prepare<[string]>("DELETE FROM assets WHERE id = ?");
+  }
+
+  /** Checks an image against the size limit and its declared type; returns the type its bytes have. */
+  checkImage(bytes: Uint8Array, declared: string | undefined): string {
+    if (bytes.length > this.maxBytes) throw tooLarge(bytes.length, this.maxBytes);
+    const sniffed = sniffImageType(bytes);
+    if (!sniffed) throw unsupportedImage(declared);
+    if (declared !== undefined && normalizeMediaType(declared) !== sniffed) throw mediaTypeMismatch(normalizeMediaType(declared), sniffed);
+    return sniffed;
+  }
+
+  /** Stores an image for `sessionId` (404 for an unknown session). The file is in place before the row commits. */
+  store(sessionId: string, bytes: Uint8Array, declared: string | undefined, filename: string | undefined): AssetInfo {
+    this.ctx.sessions.get(sessionId);
+    const mediaType = this.checkImage(bytes, declared);
+    const id = `ast_${randomUUID().replaceAll("-", "")}`;
+    const dir = join(this.root, sessionId);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, id);
+    // Write-then-rename: a crash leaves a stray temp file at worst, never a row pointing at half an image.
+    writeFileSync(`${file}.tmp`, bytes);
+    renameSync(`${file}.tmp`, file);
+    try {
+      this.ctx.transactor.run(() => this.insert.run(id, sessionId, mediaType, bytes.length, filename ?? null, this.ctx.clock.now()));
+    } catch (error) {
+      rmSync(file, { force: true });
+      throw error;
+    }
+    return { asset_id: id, session_id: sessionId, media_type: mediaType, size: bytes.length, ...(filename ? { filename } : {}) };
+  }
+
+  /** The asset as `sessionId` sees it (its own or a fork ancestor's), or a 404. */
+  resolve(sessionId: string, assetId: string): AssetInfo {
+    const row = ASSET_ID_PATTERN.test(assetId) ? this.select.get(assetId) : undefined;
+    if (!row || !this.lineage(sessionId).includes(row.session_id)) throw assetNotFound(sessionId, assetId);
+    return { asset_id: row.id, session_id: row.session_id, media_type: row.media_type, size: row.size, ...(row.filename ? { filename: row.filename } : {}) };
+  }
+
+  read(sessionId: string, assetId: string): { info: AssetInfo; bytes: Buffer } {
+    const info = this.resolve(sessionId, assetId);
+    return { info, bytes: readFileSync(join(this.root, info.session_id, info.asset_id)) };
+  }
+
+  /** Deletes an asset of `sessionId` itself; a fork may read its source's assets but not delete them. */
+  delete(sessionId: string, assetId: string): AssetInfo {
+    const info = this.resolve(sessionId, assetId);
+    if (info.session_id !== sessionId) throw new HttpError(403, "asset_not_owned", `attachment ${assetId} belongs to session ${info.session_id}, which this session was forked from; delete it there`);
+    this.ctx.transactor.run(() => this.remove.run(assetId));
+    rmSync(join(this.root, info.session_id, info.asset_id), { force: true });
+    return info;
+  }
+
+  /** The session and the sessions it was forked from, nearest first (404 for an unknown session). */
+  private lineage(sessionId: string): string[] {
+    const chain = [sessionId];
+    let source = this.ctx.sessions.get(sessionId).source_session_id;
+    while (source !== undefined && !chain.includes(source)) {
+      chain.push(source);
+      source = this.ctx.sessions.get(source).source_session_id;
+    }
+    return chain;
+  }
+}
+
+/** The runtime's asset store (createRuntime sets ctx.assets); a clear error instead of undefined access. */
+export function requireAssets(ctx: Pick<ServerContext, "assets">): AssetStore {
+  if (!ctx.assets) throw new Error("assets are not set up on this ServerContext (createRuntime builds them)");
+  return ctx.assets;
+}

@@ -1,0 +1,197 @@
+// The request coordinator: starts runs (the user message and `request_started` commit together before the
+// 202), keeps the registry of in-flight runs (one per session), cancels them, and ends them all at shutdown.
+// It consumes the internal session_checkpoint to keep each run's live session current.
+import { randomUUID } from "node:crypto";
+import type { Message, Session } from "../../client/wire/index.ts";
+import { requireAssets } from "../assets/store.ts";
+import type { ResolvedAgent } from "../config/agents.ts";
+import type { ServerContext } from "../context.ts";
+import { HttpError, conflict, notFound } from "../http/errors.ts";
+import { createNotificationSink } from "../notifications/api.ts";
+import { loadPlugins, type LoadedPlugin } from "../plugins/loader.ts";
+import { ToolRegistry } from "../plugins/tool-registry.ts";
+import type { RegisteredTool } from "../plugins/tools.ts";
+import { createProvider, type Provider } from "../provider/index.ts";
+import { CheckpointSignal } from "./checkpoints.ts";
+import { RunEvents } from "./events.ts";
+import { runRequest, type RunState } from "./run.ts";
+
+export type RunnerContext = Pick<
+  ServerContext,
+  "config" | "configDir" | "agents" | "events" | "sessions" | "transactor" | "clock" | "log" | "shutdown" | "notifications" | "actions" | "assets"
+>;
+
+export interface SendInput {
+  content: string;
+  /** Already validated by the route (send-input.ts); stored as the user message's metadata.attachments. */
+  attachments: Array<Record<string, unknown>>;
+  stream: boolean;
+  request_options?: Record<string, unknown> | undefined;
+}
+
+/** Builds the provider of an agent. Replaceable so a benchmark can time deltas at the adapter's edge. */
+export type ProviderFactory = (agent: ResolvedAgent) => Provider;
+
+interface ActiveRun extends RunState {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Finished request ids remembered in memory for a precise 409; older ones are found in the event log. */
+const RECENT_LIMIT = 10_000;
+
+export class RequestRunner {
+  readonly tools = new ToolRegistry();
+  readonly checkpoints = new CheckpointSignal();
+  providerFactory: ProviderFactory;
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly busySessions = new Map<string, string>();
+  private readonly recent = new Map<string, string>();
+  private readonly providers = new Map<string, Provider>();
+  private plugins: Promise<LoadedPlugin[]> | undefined;
+
+  constructor(private readonly ctx: RunnerContext) {
+    this.providerFactory = (agent) =>
+      createProvider(agent.settings, {
+        clock: ctx.clock,
+        log: ctx.log,
+        readAsset: async (sessionId, assetId) => {
+          const { info, bytes } = requireAssets(ctx).read(sessionId, assetId);
+          return { media_type: info.media_type, bytes };
+        },
+      });
+    this.checkpoints.subscribe((checkpoint) => {
+      const run = this.active.get(checkpoint.request_id);
+      if (run) run.live = checkpoint.session;
+    });
+    ctx.shutdown.addEventListener("abort", () => this.abortAll("the server is shutting down"), { once: true });
+  }
+
+  /** Loads the config's plugins once; the app's onReady awaits it so a broken plugin stops the start. */
+  loadPlugins(): Promise<LoadedPlugin[]> {
+    return (this.plugins ??= loadPlugins(this.ctx, this.tools));
+  }
+
+  /** The request in flight for a session, if any. */
+  activeRequest(sessionId: string): string | undefined {
+    return this.busySessions.get(sessionId);
+  }
+
+  /**
+   * Stores the user message and `request_started` (one transaction) and starts the run in the background.
+   * Input is validated by the route; here only what depends on the run registry is refused.
+   */
+  start(sessionId: string, agent: ResolvedAgent, input: SendInput): string {
+    if (this.ctx.shutdown.aborted) throw new HttpError(503, "shutting_down", "the server is shutting down; send again after it restarts");
+    const busy = this.busySessions.get(sessionId);
+    if (busy) throw conflict("request_in_progress", `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`, { request_id: busy });
+    const requestId = `req_${randomUUID()}`;
+    const events = new RunEvents(this.ctx.events, sessionId, requestId);
+    const metadata: Record<string, unknown> = { request_id: requestId };
+    if (input.attachments.length > 0) metadata.attachments = input.attachments;
+    const user: Message = { role: "user", content: input.content, metadata };
+    const live = this.ctx.transactor.run(() => {
+      const { session } = this.ctx.sessions.append(sessionId, user);
+      this.ctx.events.publish(events.requestStarted(input.stream));
+      return session;
+    });
+    this.launch(agent, events, live, input);
+    return requestId;
+  }
+
+  /** Aborts a run of this session: 404 for an unknown one, 409 request_finished for one that already ended. */
+  cancel(sessionId: string, requestId: string): void {
+    const run = this.active.get(requestId);
+    if (run && run.session_id === sessionId) return run.controller.abort(new Error("cancelled by the client"));
+    this.ctx.sessions.get(sessionId);
+    if (this.finished(sessionId, requestId)) throw conflict("request_finished", `request ${requestId} already finished; there is nothing to cancel`);
+    throw notFound("request_not_found", `session ${sessionId} has no request "${requestId}"`);
+  }
+
+  /** Cancels every run and waits until each has published request_completed. */
+  async shutdown(): Promise<void> {
+    this.abortAll("the server is shutting down");
+    await Promise.all([...this.active.values()].map((run) => run.done));
+  }
+
+  private launch(agent: ResolvedAgent, events: RunEvents, live: Session, input: SendInput): void {
+    const controller = new AbortController();
+    const run: ActiveRun = {
+      request_id: events.requestId,
+      session_id: events.sessionId,
+      stream: input.stream,
+      request_options: input.request_options,
+      signal: controller.signal,
+      live,
+      controller,
+      done: Promise.resolve(),
+    };
+    this.active.set(run.request_id, run);
+    this.busySessions.set(run.session_id, run.request_id);
+    run.done = this.execute(agent, run, events);
+  }
+
+  private async execute(agent: ResolvedAgent, run: ActiveRun, events: RunEvents): Promise<void> {
+    try {
+      await runRequest(
+        {
+          sessions: this.ctx.sessions,
+          events: this.ctx.events,
+          checkpoints: this.checkpoints,
+          log: this.ctx.log,
+          maxToolIterations: this.ctx.config.runner.max_tool_iterations,
+          provider: this.providerOf(agent),
+          agent,
+          tools: () => this.toolsOf(agent),
+          notify: (tool) => this.notifySink(run, tool),
+        },
+        run,
+        events,
+      );
+    } catch (error) {
+      // Only publishing itself can fail here (the database is gone); nothing is left to tell the client.
+      this.ctx.log.error({ err: error, request_id: run.request_id }, "request run could not publish its end");
+    } finally {
+      this.active.delete(run.request_id);
+      this.busySessions.delete(run.session_id);
+      this.remember(run.request_id, run.session_id);
+    }
+  }
+
+  private async toolsOf(agent: ResolvedAgent): Promise<RegisteredTool[]> {
+    await this.loadPlugins();
+    return this.tools.forAgent(agent.tools);
+  }
+
+  private notifySink(run: RunState, tool: RegisteredTool) {
+    if (!this.ctx.notifications) return async () => null;
+    return createNotificationSink(this.ctx, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
+  }
+
+  private providerOf(agent: ResolvedAgent): Provider {
+    let provider = this.providers.get(agent.agent_id);
+    if (!provider) this.providers.set(agent.agent_id, (provider = this.providerFactory(agent)));
+    return provider;
+  }
+
+  private abortAll(reason: string): void {
+    for (const run of this.active.values()) run.controller.abort(new Error(reason));
+  }
+
+  private remember(requestId: string, sessionId: string): void {
+    this.recent.set(requestId, sessionId);
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+  }
+
+  private finished(sessionId: string, requestId: string): boolean {
+    if (this.recent.get(requestId) === sessionId) return true;
+    const page = this.ctx.events.list({ sinceId: this.ctx.events.oldestValidCursor, sessionId, requestId, limit: 1 });
+    return page.events.length > 0;
+  }
+}
+
+/** The runtime's runner (createRuntime sets ctx.runner); a clear error instead of undefined access. */
+export function requireRunner(ctx: Pick<ServerContext, "runner">): RequestRunner {
+  if (!ctx.runner) throw new Error("the request runner is not set up on this ServerContext (createRuntime builds it)");
+  return ctx.runner;
+}

@@ -1,0 +1,63 @@
+// The body of POST /sessions/{id}/send and the checks that must pass before anything is written: attachment
+// kinds the agent allows, inline images that are real images within the size limit, assets the session may
+// use, request options the provider accepts. A refused send leaves no trace (docs/runner.md R9).
+import { z } from "zod";
+import { decodeDataUrl } from "../assets/sniff.ts";
+import type { AssetStore } from "../assets/store.ts";
+import type { ResolvedAgent } from "../config/agents.ts";
+import { badRequest } from "../http/errors.ts";
+import { ProviderError } from "../provider/index.ts";
+import { mergeRequestOptions } from "../provider/request.ts";
+
+export const MAX_ATTACHMENTS = 16;
+
+export const attachmentSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") }).strict(),
+  z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
+  z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
+]);
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export const sendBodySchema = z
+  .object({
+    content: z.string(),
+    attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
+    stream: z.boolean().default(true),
+    request_options: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine((body) => body.content.trim() !== "" || body.attachments.length > 0, {
+    message: "content must not be empty (an image-only message needs at least one attachment)",
+    path: ["content"],
+  });
+export type SendBody = z.infer<typeof sendBodySchema>;
+
+/** Throws the 4xx for the first attachment or request option the send cannot use. */
+export function checkSend(body: SendBody, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {
+  body.attachments.forEach((attachment, index) => checkAttachment(attachment, index, sessionId, agent, assets));
+  if (body.request_options) {
+    try {
+      mergeRequestOptions(agent.settings, body.request_options);
+    } catch (error) {
+      if (error instanceof ProviderError) throw badRequest("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
+      throw error;
+    }
+  }
+}
+
+function checkAttachment(attachment: Attachment, index: number, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {
+  const settings = agent.settings;
+  const where = `body.attachments.${index}`;
+  if (attachment.type === "image_url" && !settings.allow_image_attachment_url) {
+    throw badRequest("attachment_not_allowed", `${where}: remote image URLs are disabled for agent ${agent.agent_id} (allow_image_attachment_url)`);
+  }
+  if (attachment.type !== "image_url" && !settings.allow_image_attachment_base64) {
+    throw badRequest("attachment_not_allowed", `${where}: inline and uploaded images are disabled for agent ${agent.agent_id} (allow_image_attachment_base64)`);
+  }
+  if (attachment.type === "image_data") {
+    const decoded = decodeDataUrl(attachment.data_url);
+    if (!decoded || decoded.bytes.length === 0) throw badRequest("invalid_input", `${where}.data_url: must be a base64 data: URL (data:image/png;base64,...)`);
+    assets.checkImage(decoded.bytes, decoded.media_type);
+  }
+  if (attachment.type === "asset") assets.resolve(sessionId, attachment.asset_id);
+}

@@ -1,0 +1,82 @@
+// Shared helpers of the runner suites: a real runtime against the scripted backend, with a TestClock, and
+// readers of what a request published (every event checked against the client's wire schema).
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { coreEventSchema, type AnyEvent, type Message } from "../../client/wire/index.ts";
+import type { ConfigInput } from "../../server/config/schema.ts";
+import { INTERNAL_CHECKPOINT } from "../../server/events/event-store.ts";
+import type { ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { TestClock } from "../provider/helpers.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+export interface RunnerServer extends TestServer {
+  clock: TestClock;
+}
+
+export async function startRunnerServer(backend: ScriptedBackend, config: ConfigInput = {}, provider: Record<string, unknown> = {}): Promise<RunnerServer> {
+  const clock = new TestClock();
+  const server = await startTestServer(
+    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, ...provider } }, ...config },
+    { clock, configDir: FIXTURES },
+  );
+  return Object.assign(server, { clock });
+}
+
+export async function createSession(server: TestServer, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await server.request({ method: "POST", url: "/sessions", payload: body });
+  expect(res.status).toBe(201);
+  return res.json.session.id as string;
+}
+
+export async function send(server: TestServer, sessionId: string, body: Record<string, unknown>): Promise<string> {
+  const res = await server.request({ method: "POST", url: `/sessions/${sessionId}/send`, payload: body });
+  expect(res.status, res.text).toBe(202);
+  return res.json.request_id as string;
+}
+
+/** Every stored event of a request, uncompacted, each one validated by the client's schema. */
+export function eventsOf(server: TestServer, requestId: string): AnyEvent[] {
+  const events = server.runtime.ctx.events.list({ sinceId: 0, requestId, limit: 100_000 }).events;
+  for (const event of events) {
+    expect(event.type).not.toBe(INTERNAL_CHECKPOINT);
+    const parsed = coreEventSchema.safeParse(event);
+    expect(parsed.success, `${event.type}: ${parsed.success ? "" : parsed.error.message}`).toBe(true);
+  }
+  return events;
+}
+
+/** Resolves once the request's request_completed is stored (woken by commits; the test timeout bounds it). */
+export async function waitForEvent(server: TestServer, requestId: string, type = "request_completed"): Promise<AnyEvent[]> {
+  const store = server.runtime.ctx.events;
+  for (;;) {
+    const seen = store.latestId;
+    const events = eventsOf(server, requestId);
+    if (events.some((e) => e.type === type)) return events;
+    await store.waitBeyond(seen, 60_000);
+  }
+}
+
+export const typesOf = (events: AnyEvent[]) => events.map((e) => (e.type === "assistant_message" || e.type === "tool_partial" ? `${e.type}:${String(e.phase)}` : e.type));
+
+/** The types with runs of partials collapsed to one "partial*", for order assertions. */
+export const shapeOf = (events: AnyEvent[]) => typesOf(events).filter((t, i, all) => !(t === "partial" && all[i - 1] === "partial")).map((t) => (t === "partial" ? "partial*" : t));
+
+export async function messagesOf(server: TestServer, sessionId: string): Promise<Message[]> {
+  const res = await server.request({ method: "GET", url: `/sessions/${sessionId}/messages` });
+  expect(res.status).toBe(200);
+  return res.json.messages as Message[];
+}
+
+export const contentOfPartials = (events: AnyEvent[]) =>
+  events
+    .filter((e) => e.type === "partial")
+    .map((e) => (e.message as { content: string }).content)
+    .join("");
+
+/** Chat-completions request bodies the backend recorded, in order. */
+export function completionBodies(backend: ScriptedBackend): Array<{ messages: Array<Record<string, unknown>>; tools?: Array<{ function: { name: string } }>; stream?: boolean }> {
+  return backend.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.body as never);
+}

@@ -10,6 +10,7 @@ import { registerNotificationRoutes } from "./notifications/routes.ts";
 import { registerPairingRoutes } from "./pairing/routes.ts";
 import { registerAssetRoutes } from "./assets/routes.ts";
 import { registerRunnerRoutes } from "./runner/routes.ts";
+import { registerProviderRoutes } from "./provider/routes.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -25,5 +26,6 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerPairingRoutes(app, ctx);
   registerAssetRoutes(app, ctx);
   registerRunnerRoutes(app, ctx);
+  registerProviderRoutes(app, ctx);
   return app;
 }

@@ -80,3 +80,14 @@ export const contentOfPartials = (events: AnyEvent[]) =>
 export function completionBodies(backend: ScriptedBackend): Array<{ messages: Array<Record<string, unknown>>; tools?: Array<{ function: { name: string } }>; stream?: boolean }> {
   return backend.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.body as never);
 }
+
+/** Resolves with the request's events once `ready` accepts them (woken by commits). */
+export async function waitUntil(server: TestServer, requestId: string, ready: (events: AnyEvent[]) => boolean): Promise<AnyEvent[]> {
+  const store = server.runtime.ctx.events;
+  for (;;) {
+    const seen = store.latestId;
+    const events = eventsOf(server, requestId);
+    if (ready(events)) return events;
+    await store.waitBeyond(seen, 60_000);
+  }
+}

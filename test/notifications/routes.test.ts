@@ -105,6 +105,9 @@ describe("session scope specifics", () => {
     const after = (await h.server.request({ method: "GET", url: `/sessions/${id}` })).json.session;
     expect(after.version).toBe(before.version + 1);
     expect(after.metadata.notifications.items).toEqual([record]);
+    // Never part of the conversation the provider sees: messages are untouched.
+    expect(after.messages).toEqual(before.messages);
+    expect(record.model_visibility).toBe("hidden");
   });
 });
 

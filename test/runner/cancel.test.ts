@@ -1,0 +1,101 @@
+// Cancel and shutdown: a cancelled run ends with request_cancelled then request_completed, keeps what was
+// streamed (metadata.interrupted) and answers every persisted tool call; cancel of a finished or unknown
+// request is a clear 4xx.
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { chunk, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { startTestServer } from "../support/server.ts";
+import { controls } from "./fixtures/controls.ts";
+import { completionBodies, contentOfPartials, createSession, eventsOf, messagesOf, send, shapeOf, startRunnerServer, waitForEvent, waitUntil, type RunnerServer } from "./helpers.ts";
+
+let backend: ScriptedBackend;
+let server: RunnerServer;
+beforeEach(async () => {
+  controls.reset();
+  backend = await startScriptedBackend();
+  server = await startRunnerServer(backend, { plugins: ["./test-tools.ts"] });
+});
+afterEach(async () => {
+  await server.close();
+  await backend.close();
+});
+
+const cancel = (sid: string, rid: string) => server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} });
+
+it("cancel mid-stream aborts the backend request and keeps the streamed text, marked interrupted", async () => {
+  backend.script({ kind: "stream", parts: [{ data: chunk({ reasoning_content: "hmm " }) }, { data: chunk({ content: "Once upon" }) }, { data: chunk({ content: " a time" }) }], pauseAfter: 2 });
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "story" });
+  await waitUntil(server, rid, (events) => contentOfPartials(events) === "Once upon");
+  const res = await cancel(sid, rid);
+  expect(res.status).toBe(202);
+  const events = await waitForEvent(server, rid);
+  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "request_cancelled", "request_completed"]);
+  expect((await messagesOf(server, sid))[1]).toEqual({
+    role: "assistant",
+    content: "Once upon",
+    metadata: { reasoning_content: "hmm ", interrupted: true, interrupted_reason: "cancelled" },
+  });
+  // The paused backend stream was abandoned by the client: the rest never arrives.
+  expect(contentOfPartials(eventsOf(server, rid))).toBe("Once upon");
+
+  const again = await cancel(sid, rid);
+  expect(again.status).toBe(409);
+  expect(again.json.error.code).toBe("request_finished");
+});
+
+it("cancel before anything streamed stores no assistant message", async () => {
+  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "late" }) }], pauseAfter: 0 });
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "hi" });
+  await backend.nextPause();
+  expect((await cancel(sid, rid)).status).toBe(202);
+  const events = await waitForEvent(server, rid);
+  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "assistant_message:end", "request_cancelled", "request_completed"]);
+  expect((await messagesOf(server, sid)).map((m) => m.role)).toEqual(["user"]);
+});
+
+it("cancel during a tool aborts the tool; its call is answered as cancelled and no further phase runs", async () => {
+  backend.script(dialectStream("openai", { tool_calls: [{ id: "c1", name: "wait_for_cancel", arguments: "{}" }, { id: "c2", name: "get_weather", arguments: '{"city":"X"}' }] }));
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "wait" });
+  await controls.latch("wait_for_cancel").opened;
+  expect((await cancel(sid, rid)).status).toBe(202);
+  const events = await waitForEvent(server, rid);
+  expect(shapeOf(events).slice(-5)).toEqual(["tool_calls", "tool_results", "checkpoint", "request_cancelled", "request_completed"]);
+  const results = (await messagesOf(server, sid)).slice(2);
+  expect(results).toEqual([
+    { role: "tool", content: "The tool call was cancelled before it finished.", metadata: { tool_call_id: "c1", tool_name: "wait_for_cancel", interrupted: true } },
+    { role: "tool", content: "sunny in X", metadata: { source: "test", tool_call_id: "c2", tool_name: "get_weather", display: { type: "text", content: "☀ X" } } },
+  ]);
+  expect(completionBodies(backend)).toHaveLength(1);
+});
+
+it("cancel of an unknown request is 404, of another session's request 404, of an unknown session 404", async () => {
+  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
+  const sid = await createSession(server);
+  const other = await createSession(server);
+  const rid = await send(server, sid, { content: "hi" });
+  expect((await cancel(sid, "req_nope")).json.error.code).toBe("request_not_found");
+  const wrongSession = await cancel(other, rid);
+  expect([wrongSession.status, wrongSession.json.error.code]).toEqual([404, "request_not_found"]);
+  expect((await cancel("no-such-session", rid)).json.error.code).toBe("session_not_found");
+  (await backend.nextPause()).resume();
+  await waitForEvent(server, rid);
+});
+
+it("shutdown cancels in-flight runs the same way before the database closes", async () => {
+  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }], pauseAfter: 1 });
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "hi" });
+  await waitUntil(server, rid, (events) => contentOfPartials(events) === "Half");
+  await server.runtime.close();
+  // A new runtime on the same data dir reads what the closed one committed.
+  const again = await startTestServer({}, { dataDir: server.dataDir });
+  try {
+    const events = eventsOf(again, rid);
+    expect(shapeOf(events).slice(-4)).toEqual(["final", "checkpoint", "request_cancelled", "request_completed"]);
+    expect((await messagesOf(again, sid))[1]).toMatchObject({ content: "Half", metadata: { interrupted: true } });
+  } finally {
+    await again.close(true);
+  }
+});

@@ -58,6 +58,10 @@ export class MemoryNotificationStore implements ApplicationNotificationStore {
     return includeTerminal ? all : all.filter(isActive);
   }
 
+  listJson(options: ListOptions): string {
+    return JSON.stringify(this.list(options));
+  }
+
   activeForRequest(requestId: string): NotificationRecord[] {
     return this.list({ includeTerminal: false }).filter((r) => r.request_id === requestId);
   }

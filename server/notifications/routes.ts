@@ -30,9 +30,9 @@ const dismissBody = z
 export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const hub = requireHub(ctx);
 
-  app.get("/application/notifications", async (request) => {
+  app.get("/application/notifications", async (request, reply) => {
     const query = parseInput(listQuery, request.query, "query");
-    return { notifications: hub.application.list(query.include_terminal ?? false) };
+    return sendList(reply, hub.application, query.include_terminal ?? false);
   });
 
   app.post("/application/notifications/:notification_id/dismiss", async (request, reply) => {
@@ -41,10 +41,10 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerCont
     return dismiss(reply, hub.application, notification_id, body);
   });
 
-  app.get("/sessions/:session_id/notifications", async (request) => {
+  app.get("/sessions/:session_id/notifications", async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const query = parseInput(listQuery, request.query, "query");
-    return { notifications: hub.session(session_id).list(query.include_terminal ?? false) };
+    return sendList(reply, hub.session(session_id), query.include_terminal ?? false);
   });
 
   app.post("/sessions/:session_id/notifications/:notification_id/dismiss", async (request, reply) => {
@@ -52,6 +52,11 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerCont
     const body = parseInput(dismissBody, request.body, "body");
     return dismiss(reply, hub.session(session_id), notification_id, body);
   });
+}
+
+/** `{notifications: [...]}` built from the stored JSON (10,000 records cost no parse/stringify round trip). */
+function sendList(reply: FastifyReply, service: NotificationService, includeTerminal: boolean): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(`{"notifications":${service.listJson(includeTerminal)}}`);
 }
 
 function dismiss(reply: FastifyReply, service: NotificationService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {

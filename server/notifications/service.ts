@@ -115,6 +115,11 @@ export class NotificationService {
     return this.repo.read((collection) => collection.list({ includeTerminal }));
   }
 
+  /** list() as JSON array text, for routes (no parse and re-serialize of every record). */
+  listJson(includeTerminal = false): string {
+    return this.repo.read((collection) => collection.listJson({ includeTerminal }));
+  }
+
   get(id: string): NotificationRecord | undefined {
     return this.repo.read((collection) => collection.get(id));
   }

@@ -67,6 +67,14 @@ export class SqliteNotificationStore implements ApplicationNotificationStore {
     return (includeTerminal ? this.listAll : this.listActive).all().map(parseRow);
   }
 
+  listJson({ includeTerminal }: ListOptions): string {
+    // Bodies are stored as JSON already: splice them into one array instead of a parse/stringify round trip.
+    return `[${(includeTerminal ? this.listAll : this.listActive)
+      .all()
+      .map((row) => row.body)
+      .join(",")}]`;
+  }
+
   activeForRequest(requestId: string): NotificationRecord[] {
     return this.byActiveRequest.all(requestId).map(parseRow);
   }

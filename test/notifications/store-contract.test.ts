@@ -63,6 +63,7 @@ describe.each(Object.keys(implementations))("application notification store cont
     expect(store.get(a.id)).toMatchObject({ revision: 2, title: "changed" });
     expect(store.list({ includeTerminal: false }).map((r) => r.id)).toEqual([a.id, b.id]);
     expect(store.get("missing")).toBeUndefined();
+    expect(JSON.parse(store.listJson({ includeTerminal: true }))).toEqual(store.list({ includeTerminal: true }));
   });
 
   it("finds the active occurrence of a key, and none once it is terminal", () => {

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../context.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { HttpError, badRequest, notFound } from "../http/errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { requireAssets, type AssetStore } from "./store.ts";
 
@@ -33,6 +33,10 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): v
       const { session_id, action } = parseInput(params, request.params, "params");
       if (!(ACTIONS as readonly string[]).includes(action)) throw notFound("unknown_action", `${EXTENSION} has no action "${action}"; use ${ACTIONS.join(", ")}`);
       if (action === "store_attachment") {
+        const type = request.headers["content-type"] ?? "";
+        if (!Buffer.isBuffer(request.body) && !/^application\/json\b/i.test(type)) {
+          throw new HttpError(415, "unsupported_media_type", `store_attachment takes application/json {data_base64, ...} or a raw image/* body, not ${type || "no content type"}`);
+        }
         const info = Buffer.isBuffer(request.body) ? storeRaw(assets, session_id, request.body, request.headers["content-type"], request.query) : storeBase64(assets, session_id, request.body);
         return reply.status(201).send({ asset_id: info.asset_id, media_type: info.media_type, size: info.size, ...(info.filename ? { filename: info.filename } : {}) });
       }

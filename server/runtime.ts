@@ -22,6 +22,7 @@ import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
 import { createNotifications } from "./notifications/setup.ts";
 import { AssetStore } from "./assets/store.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { startForwarder } from "./forwarder/forwarder.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -86,12 +87,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ctx.assets = new AssetStore(ctx);
   ctx.runner = new RequestRunner(ctx);
   const app = buildApp(ctx);
+  // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
+  const forwarder = startForwarder(ctx, { bridgeUrl: options.bridgeUrl ?? "" });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       shutdown.abort();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await ctx.runner?.shutdown();
+      await forwarder.stop();
       await app.close();
       transactor.commitGroup();
       db.close();

@@ -4,3 +4,5 @@ export * from "./messages.ts";
 export * from "./events.ts";
 export * from "./errors.ts";
 export * from "./http.ts";
+export * from "./frames.ts";
+export * from "./notification.ts";

@@ -17,7 +17,7 @@ import { DEFAULT_BRIDGE_URL, pairingUrls } from "../pairing/urls.ts";
 import { ForwarderCursor } from "./cursor.ts";
 
 export interface ForwarderOptions {
-  /** Defaults to BRIDGE_URL; an empty string means no bridge. */
+  /** Where the bridge listens (main passes BRIDGE_URL); absent or empty means no bridge. */
   bridgeUrl?: string;
   /** Pushes in flight before waiting for acks. */
   window?: number;
@@ -40,7 +40,7 @@ interface Session {
 }
 
 export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {}): Forwarder {
-  const url = options.bridgeUrl ?? process.env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL;
+  const url = options.bridgeUrl ?? "";
   if (url === "") return { stop: async () => undefined };
   const window = options.window ?? DEFAULT_WINDOW;
   const pairing = pairingServiceFor(ctx);

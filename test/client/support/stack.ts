@@ -75,9 +75,12 @@ export class Stack {
     this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
   }
 
+  /** Like a process exit: open HTTP connections (held long-polls included) are cut, not awaited. */
   async stopServer(): Promise<void> {
     await this.forwarder.stop();
-    await this.server.close(true);
+    const closing = this.server.close(true);
+    this.server.runtime.app.server.closeAllConnections();
+    await closing;
   }
 
   /** Pairs through the client library; server_url points at this test's real port. */

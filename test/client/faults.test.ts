@@ -1,0 +1,151 @@
+// Faults against a real server and bridge on 127.0.0.1. Each test asserts that the sequence of events the app
+// heard equals the store's own sequence after the connect cursor: no loss, no duplicate, in order.
+import { afterEach, describe, expect, it } from "vitest";
+import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
+import type { Credentials } from "../../client/connection/credentials.ts";
+import { memoryStorage } from "../../client/storage/storage.ts";
+import type { FetchLike } from "../../client/transport/http.ts";
+import type { AnyEvent } from "../../client/wire/events.ts";
+import { CuttableProxy } from "./support/proxy.ts";
+import { NodeWebSocket, Stack, until } from "./support/stack.ts";
+
+let stack: Stack | undefined;
+let proxy: CuttableProxy | undefined;
+let client: ChatClient | undefined;
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await proxy?.close();
+  proxy = undefined;
+  await stack?.close();
+  stack = undefined;
+});
+
+/** A fetch the test can switch off, as if the server's address became unreachable. */
+function switchableFetch() {
+  const state = { down: false, only: undefined as RegExp | undefined };
+  const fetch: FetchLike = (input, init) => {
+    if (state.down && (!state.only || state.only.test(`${init?.method ?? "GET"} ${input}`))) return Promise.reject(new TypeError("fetch failed"));
+    return globalThis.fetch(input, init);
+  };
+  return { state, fetch };
+}
+
+async function started(options: Partial<ConnectOptions> = {}, viaProxy = false) {
+  stack = await Stack.start({ replayEvents: 5 });
+  let credentials: Credentials = await stack.pair();
+  if (viaProxy) {
+    const s = stack;
+    proxy = await CuttableProxy.start(() => s.bridgePort);
+    credentials = { ...credentials, bridge_url: proxy.url };
+  }
+  client = connect(credentials, { WebSocket: NodeWebSocket, reconnectAfterMs: () => 20, retryDelaysMs: [20], pollWaitMs: 2000, ...options });
+  const heard: AnyEvent[] = [];
+  client.on("*", (event) => heard.push(event));
+  await until(() => client!.status.get().state === "live", "live");
+  return { stack, client, heard, start: client.cursor!, credentials };
+}
+
+async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
+  const expected = (await stack!.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  await until(() => heard.length >= expected.length, `all ${expected.length} events`);
+  expect(heard.map((event) => event.event_id)).toEqual(expected);
+}
+
+async function appendMany(sessionId: string, from: number, count: number): Promise<void> {
+  for (let i = from; i < from + count; i++) await stack!.append(sessionId, `m${i}`);
+}
+
+describe("client faults", () => {
+  it("bridge killed mid-stream and restarted: polls, then back to live (C3, C4)", async () => {
+    const { client, heard, start } = await started();
+    const sessionId = await stack!.createSession();
+    await appendMany(sessionId, 0, 5);
+    await stack!.stopBridge();
+    await appendMany(sessionId, 5, 5);
+    await until(() => client.status.get().state === "polling", "polling");
+    await appendMany(sessionId, 10, 5);
+    await stack!.startBridge();
+    await until(() => client.status.get().state === "live", "live again");
+    await appendMany(sessionId, 15, 5);
+    await expectExactly(heard, start);
+  });
+
+  it("server restarted: the feed resumes with nothing lost or repeated (C4)", async () => {
+    const { client, heard, start } = await started();
+    const sessionId = await stack!.createSession();
+    await appendMany(sessionId, 0, 3);
+    // The bridge stays up and the app stays joined; the server's forwarder resumes from its persisted cursor.
+    await stack!.stopServer();
+    await stack!.startServer();
+    await appendMany(sessionId, 3, 5);
+    await until(() => client.status.get().state === "live", "live");
+    await expectExactly(heard, start);
+  });
+
+  it("socket dropped without a close frame: rejoins with since_id and replays (C4)", async () => {
+    const { client, heard, start } = await started({}, true);
+    const sessionId = await stack!.createSession();
+    await appendMany(sessionId, 0, 3);
+    proxy!.cut({ refuse: true });
+    await until(() => client.status.get().state === "polling", "polling");
+    await appendMany(sessionId, 3, 3);
+    proxy!.allow();
+    await until(() => client.status.get().state === "live", "live again");
+    await appendMany(sessionId, 6, 3);
+    await expectExactly(heard, start);
+  });
+
+  it("a replay gap larger than the bridge's buffer is filled over HTTP (C4)", async () => {
+    const http = switchableFetch();
+    const { client, heard, start } = await started({ fetch: http.fetch }, true);
+    const sessionId = await stack!.createSession();
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const misses = stack!.bridge!.core.metrics.replayMisses;
+    // Both paths down: nothing reaches the app while 12 events (more than the 5 the bridge keeps) are stored.
+    http.state.down = true;
+    proxy!.cut({ refuse: true });
+    await until(() => client.status.get().state === "offline", "offline");
+    await appendMany(sessionId, 0, 6);
+    // The bridge comes back first: its join says gap (HTTP still down), so nothing is trusted yet.
+    proxy!.allow();
+    await until(() => stack!.bridge!.core.metrics.replayMisses > misses, "a gap reply");
+    http.state.down = false;
+    await until(() => client.status.get().state === "live", "live");
+    await appendMany(sessionId, 6, 2);
+    await expectExactly(heard, start);
+  });
+
+  it("a device revoked while connected stops the client and says why (C9)", async () => {
+    const { client, credentials } = await started();
+    const reply = await stack!.server.request({ method: "DELETE", url: `/devices/${credentials.device_id}` });
+    expect(reply.status).toBeLessThan(300);
+    await until(() => client.status.get().state === "stopped", "stopped");
+    expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
+  });
+
+  it("a mobile dismissal that fails is retried with the same revision after reconnect (C11)", async () => {
+    const http = switchableFetch();
+    const storage = memoryStorage();
+    const { client } = await started({ fetch: http.fetch, storage, mode: "mobile" }, true);
+    const created = stack!.notifyApplication({ key: "k", severity: "info", title: "Hello", display: { presentation: "banner" } });
+    await until(() => client.notifications.application.get().length === 1, "shown");
+    http.state.down = true;
+    const result = await client.notifications.dismiss(client.notifications.application.get()[0]!);
+    expect(result).toMatchObject({ status: "queued", entry: { notification_id: created.id, revision: created.revision } });
+    expect(client.notifications.application.get()).toEqual([]);
+    // A reconnect: the bridge link drops and HTTP fails, then both come back.
+    proxy!.cut({ refuse: true });
+    await until(() => client.status.get().state === "offline", "offline");
+    http.state.down = false;
+    proxy!.allow();
+    const dismissedOnServer = async () => {
+      const list = await stack!.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
+      const record = (list.json as { notifications: Array<{ id: string; status: string; revision: number }> }).notifications.find((n) => n.id === created.id);
+      return record?.status === "dismissed";
+    };
+    await until(dismissedOnServer, "dismissed on the server");
+    await until(async () => JSON.parse((await storage.getItem(`dismissals:${client.connectionId}`)) ?? "[1]").length === 0, "cache entry dropped");
+    expect(client.notifications.application.get()).toEqual([]);
+  });
+});

@@ -11,6 +11,7 @@ import { registerPairingRoutes } from "./pairing/routes.ts";
 import { registerAssetRoutes } from "./assets/routes.ts";
 import { registerRunnerRoutes } from "./runner/routes.ts";
 import { registerProviderRoutes } from "./provider/routes.ts";
+import { registerActionRoutes } from "./actions/routes.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -27,5 +28,6 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerAssetRoutes(app, ctx);
   registerRunnerRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
+  registerActionRoutes(app, ctx);
   return app;
 }

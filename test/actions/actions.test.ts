@@ -3,7 +3,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { actionResponseSchema } from "../../server/actions/registry.ts";
-import { registerActionRoutes } from "../../server/actions/routes.ts";
 import { setupPluginForTests } from "../../server/actions/plugin-api.ts";
 import { rmSync } from "node:fs";
 import type { InjectOptions } from "fastify";
@@ -16,8 +15,6 @@ let dataDir: string;
 beforeEach(async () => {
   dataDir = tempDir();
   runtime = createRuntime({ config: parseConfig({}), dataDir, adminToken: ADMIN_TOKEN });
-  // The lead wires registerActionRoutes into server/app.ts; until then the test adds it before the app boots.
-  if (!runtime.app.hasRoute({ method: "GET", url: "/application/actions" })) registerActionRoutes(runtime.app, runtime.ctx);
   await runtime.app.ready();
 });
 afterEach(async () => {

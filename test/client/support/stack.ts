@@ -83,11 +83,17 @@ export class Stack {
     await closing;
   }
 
-  /** Pairs through the client library; server_url points at this test's real port. */
-  async pair(deviceName = "phone"): Promise<Credentials> {
+  /** A pairing code from the admin route, once the bridge knows it. */
+  async pairingCode(): Promise<string> {
     const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
     const code = (created.json as { code: string }).code;
     await until(() => this.bridge?.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    return code;
+  }
+
+  /** Pairs through the client library; server_url points at this test's real port. */
+  async pair(deviceName = "phone"): Promise<Credentials> {
+    const code = await this.pairingCode();
     const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket });
     return { ...credentials, server_url: this.serverUrl };
   }

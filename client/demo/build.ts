@@ -25,6 +25,6 @@ export async function buildDemo(outdir: string): Promise<string> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const outdir = await buildDemo(process.argv[2] ?? join(here, "dist"));
+  const outdir = await buildDemo(process.argv[2] ?? join(here, "..", "dist", "demo"));
   process.stdout.write(`built ${outdir}\n`);
 }

@@ -31,8 +31,8 @@ function switchableFetch() {
   return { state, fetch };
 }
 
-async function started(options: Partial<ConnectOptions> = {}, viaProxy = false) {
-  stack = await Stack.start({ replayEvents: 5 });
+async function started(options: Partial<ConnectOptions> = {}, viaProxy = false, serverConfig = {}) {
+  stack = await Stack.start({ replayEvents: 5 }, serverConfig);
   let credentials: Credentials = await stack.pair();
   if (viaProxy) {
     const s = stack;
@@ -114,6 +114,33 @@ describe("client faults", () => {
     await until(() => client.status.get().state === "live", "live");
     await appendMany(sessionId, 6, 2);
     await expectExactly(heard, start);
+  });
+
+  it("an expired cursor (410) restarts from the head, reloads snapshots and tells the app (C16)", async () => {
+    const http = switchableFetch();
+    const { client, heard } = await started({ fetch: http.fetch }, true, { events: { retention_max_events: 4 } });
+    const resets: number[] = [];
+    client.onReset(() => resets.push(heard.length));
+    const sessionId = await stack!.createSession();
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const before = heard.length;
+    http.state.down = true;
+    proxy!.cut({ refuse: true });
+    await until(() => client.status.get().state === "offline", "offline");
+    await appendMany(sessionId, 0, 6); // 12 events: the log keeps 4, the bridge 5
+    expect(stack!.server.runtime.ctx.events.prune()).toBeGreaterThan(0);
+    stack!.notifyApplication({ key: "while-away", severity: "info", title: "Arrived while away", display: { presentation: "banner" } });
+    http.state.down = false;
+    proxy!.allow();
+    await until(() => resets.length === 1 && client.status.get().state === "live", "reset, then live");
+    // Nothing from the pruned stretch was pretended; the snapshot brought the notification instead.
+    expect(heard.length).toBe(before);
+    await until(() => client.notifications.application.get().length === 1, "snapshot reloaded");
+    const resumeAt = client.cursor!;
+    await appendMany(sessionId, 6, 2);
+    const expected = (await stack!.storeEvents(resumeAt)).map((event) => event.event_id);
+    await until(() => heard.length >= before + expected.length, "new events");
+    expect(heard.slice(before).map((event) => event.event_id)).toEqual(expected);
   });
 
   it("a device revoked while connected stops the client and says why (C9)", async () => {

@@ -14,6 +14,7 @@ import { startForwarder, type Forwarder } from "../../../server/forwarder/forwar
 import { requireHub } from "../../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema, type ProducerInput } from "../../../server/notifications/input.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
+import type { ConfigInput } from "../../../server/config/schema.ts";
 import { pair } from "../../../client/connection/pair.ts";
 import type { Credentials } from "../../../client/connection/credentials.ts";
 import type { WebSocketConstructor } from "../../../client/transport/bridge.ts";
@@ -40,10 +41,13 @@ export class Stack {
   readonly bridgeDir = mkdtempSync(join(tmpdir(), "client-bridge-"));
   readonly bridgeClock = new ManualClock();
 
-  constructor(private readonly bridgeOverrides: Partial<BridgeConfig> = {}) {}
+  constructor(
+    private readonly bridgeOverrides: Partial<BridgeConfig> = {},
+    private readonly serverConfig: ConfigInput = {},
+  ) {}
 
-  static async start(bridgeOverrides: Partial<BridgeConfig> = {}): Promise<Stack> {
-    const stack = new Stack(bridgeOverrides);
+  static async start(bridgeOverrides: Partial<BridgeConfig> = {}, serverConfig: ConfigInput = {}): Promise<Stack> {
+    const stack = new Stack(bridgeOverrides, serverConfig);
     await stack.startBridge();
     await stack.startServer();
     return stack;
@@ -69,7 +73,7 @@ export class Stack {
   }
 
   async startServer(): Promise<void> {
-    this.server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir });
+    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
     this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
@@ -112,10 +116,9 @@ export class Stack {
     return requireHub(this.server.runtime.ctx).application.publish(parseProducer(producerInputSchema, input), "test");
   }
 
-  /** The store's own sequence of public events (what GET /events gives an admin from the start). */
-  async storeEvents(): Promise<AnyEvent[]> {
+  /** The store's own sequence of public events after `since` (what GET /events gives an admin). */
+  async storeEvents(since = "0"): Promise<AnyEvent[]> {
     const events: AnyEvent[] = [];
-    let since = "0";
     for (;;) {
       const page = await this.server.request({ method: "GET", url: `/events?since_id=${since}&limit=1000` });
       const body = page.json as { events: AnyEvent[]; next_since_id: string; has_more?: boolean };

@@ -66,4 +66,34 @@ describe("SseParser", () => {
     expect(events).toHaveLength(20_000);
     expect(events[19_999]!.data).toBe('{"i":19999}');
   });
+  it("gives the same events for every split of a stream mixing fields, multi-line data and line ends", () => {
+    // The LF-only reads take a fast path (a one-line `data:` event is dispatched at once); reads with a CR take
+    // the general loop. Every way of cutting the stream in two must agree with reading it whole.
+    const text =
+      'event: delta\ndata: {"a":1}\n\n' +
+      'error: {"message":"boom"}\ndata: after-error\n\n' +
+      "data: one\ndata: two\n\n" +
+      ": keep-alive\n\n" +
+      "data:nospace\n\n" +
+      "data\n\n" +
+      "id: 7\nretry: 10\ndata: x\r\n\r\n" +
+      "data: cr\r\r" +
+      "event: error\ndata: named\n\n" +
+      "data: last\n\n";
+    const expected: SseEvent[] = [
+      { event: "delta", data: '{"a":1}' },
+      { event: "error", data: '{"message":"boom"}' },
+      { event: "message", data: "after-error" },
+      { event: "message", data: "one\ntwo" },
+      { event: "message", data: "nospace" },
+      { event: "message", data: "" },
+      { event: "message", data: "x" },
+      { event: "message", data: "cr" },
+      { event: "error", data: "named" },
+      { event: "message", data: "last" },
+    ];
+    expect(parse([text])).toEqual(expected);
+    for (let cut = 1; cut < text.length; cut++) expect(parse([text.slice(0, cut), text.slice(cut)])).toEqual(expected);
+    expect(parse([...text])).toEqual(expected);
+  });
 });

@@ -1,7 +1,7 @@
 // The client an app holds: one connection to one paired server. It wires the transports (bridge live feed,
 // HTTP catch-up and long-poll) through the machine and the sequencer to the listeners and the notification
 // state, and offers the snapshot reads. Create it with `connect()`.
-import type { AnyEvent } from "../wire/events.ts";
+import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
 import { ListenerRegistry, type ListenOptions } from "../events/listeners.ts";
 import type { EventOfType, KnownEventType } from "../events/narrow.ts";
@@ -160,7 +160,10 @@ export class ChatClient {
     if (delivered !== undefined && delivered > floor) {
       for (let more = true; more; ) {
         const page = await this.http.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
-        events.push(...(page.events as AnyEvent[]));
+        for (const raw of page.events) {
+          if (anyEventSchema.safeParse(raw).success) events.push(raw as AnyEvent);
+          else this.report("malformed event skipped", raw);
+        }
         floor = page.next_since_id;
         more = page.has_more === true;
       }

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { ServerContext } from "./context.ts";
 import { installAuth } from "./http/auth.ts";
+import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
@@ -17,8 +18,10 @@ import { registerActionRoutes } from "./actions/routes.ts";
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}): FastifyInstance {
-  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, ...options, loggerInstance: ctx.log });
+  // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
+  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
+  installCors(app);
   installAuth(app, ctx.auth);
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);

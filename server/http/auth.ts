@@ -9,7 +9,7 @@ declare module "fastify" {
   }
 }
 
-const PUBLIC_ROUTES = new Set(["GET /health"]);
+const PUBLIC_ROUTES = new Set(["GET /health", "OPTIONS *"]);
 
 export function installAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest("principal", undefined);

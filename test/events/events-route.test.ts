@@ -91,6 +91,15 @@ describe("long-poll over a listening server", () => {
     expect(body.events[0]!.content).toBe("for you");
   });
 
+  it("shutdown answers a pending long-poll and does not wait out its keep-alive connection", async () => {
+    const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
+    const poll = fetch(`${base}/events?since_id=0&wait_ms=30000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.json());
+    await new Promise((r) => setTimeout(r, 50));
+    await server.close();
+    expect(await poll).toMatchObject({ events: [] });
+    server = await startTestServer(); // afterEach closes this one
+  });
+
   it("answers empty when the wait ends with nothing new", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
     const res = await fetch(`${base}/events?since_id=0&wait_ms=100`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

@@ -105,3 +105,15 @@ describe("bad input gets a clear 4xx and writes nothing", () => {
     expect((await server.request({ method: "GET", url: "/health", token: null })).json).toEqual({ ok: true });
   });
 });
+
+describe("CORS", () => {
+  it("answers a preflight without a token and marks answers for any origin", async () => {
+    const preflight = await server.request({ method: "OPTIONS", url: "/sessions", token: null, headers: { origin: "http://app.example", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.text).toBe("");
+    const res = await server.runtime.app.inject({ method: "GET", url: "/sessions", headers: { origin: "http://app.example", authorization: "Bearer test-admin-token" } });
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    const denied = await server.runtime.app.inject({ method: "GET", url: "/sessions", headers: { origin: "http://app.example" } });
+    expect(denied.statusCode).toBe(401);
+  });
+});

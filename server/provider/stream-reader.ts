@@ -35,6 +35,9 @@ export interface StreamReadContext {
   debug: { log: ProviderLog; secrets: string[] } | undefined;
 }
 
+/** Slice size of the first read until the first delta is out (see feedPending). */
+const FIRST_SLICE_BYTES = 4096;
+
 export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx: StreamReadContext): AsyncGenerator<ProviderDelta> {
   const events: SseEvent[] = [];
   const parser = new SseParser((event) => events.push(event));
@@ -54,18 +57,32 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
       next = 0;
     }
   };
+  /** Received bytes not yet fed to the parser. */
+  let pending: Uint8Array | undefined = opened.first;
+  /** Feeds what is pending. Until the first delta is out, a large read is fed a slice at a time, so the first
+   *  delta does not wait for the parse of a whole 64 KiB read (time to first delta); then reads go in whole. */
+  const feedPending = (): void => {
+    const bytes = pending!;
+    if (!yielded && bytes.length > FIRST_SLICE_BYTES) {
+      parser.feed(bytes.subarray(0, FIRST_SLICE_BYTES));
+      pending = bytes.subarray(FIRST_SLICE_BYTES);
+    } else {
+      parser.feed(bytes);
+      pending = undefined;
+    }
+  };
   let ended = false;
   try {
-    if (opened.first) parser.feed(opened.first);
     for (;;) {
+      if (pending && next === 0) feedPending();
       drain();
       if (out.length > 0) {
         yielded = true;
         yield* out;
         out.length = 0;
-        if (next > 0) continue; // events of this read are still queued
       }
       if (finished) break;
+      if (next > 0 || pending) continue; // events or bytes of this read are still queued
       const chunk = await opened.iterator.next();
       if (chunk.done) {
         ended = true;
@@ -76,7 +93,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
         break;
       }
       watchdog.touch();
-      parser.feed(chunk.value);
+      pending = chunk.value;
     }
     // After [DONE], read the (usually empty) rest so the connection is reused; the watchdog still bounds it.
     if (!ended) for (let rest = await opened.iterator.next(); !rest.done; rest = await opened.iterator.next()) watchdog.touch();
@@ -93,6 +110,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
   } finally {
     watchdog.stop();
     if (!ended) release(opened.response.body);
+    opened.unlink();
   }
 }
 

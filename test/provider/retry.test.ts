@@ -1,4 +1,5 @@
 // Pre-stream retries, timeouts, the idle timeout and stream recovery (SPEC.md retry rules), on a TestClock.
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { parseRetryAfter } from "../../server/provider/retry.ts";
@@ -162,5 +163,34 @@ describe("streaming timeouts and recovery", () => {
     const result = await collect(provider.complete({ messages: [user("hi")], stream: true, signal: controller.signal }), () => controller.abort());
     expect(result.error?.code).toBe("aborted");
     (await backend.nextPause()).destroy();
+  });
+});
+
+describe("the caller's signal", () => {
+  it("keeps no abort listener once a completion is over (retries, a stream, a JSON body, a recovered drop)", async () => {
+    const listeners = (signal: AbortSignal) => getEventListeners(signal, "abort").length;
+    const settings = settingsFor(backend.url, { rate_limit_retry_delays_seconds: [1, 1], retry_on_status: { "500": [1, 1] }, stream_recovery: { mode: "early_only", max_retries: 1 } });
+    const { provider } = makeProvider(settings);
+    const run = async (stream: boolean) => {
+      const controller = new AbortController();
+      const result = await collect(provider.complete({ messages: [user("hi")], stream, signal: controller.signal }));
+      return { result, left: listeners(controller.signal) };
+    };
+
+    backend.script({ kind: "status", status: 429 }, { kind: "status", status: 500 }, okStream("streamed"));
+    const streamed = await run(true);
+    expect(streamed.result.done?.message.content).toBe("streamed");
+    expect(streamed.left).toBe(0);
+
+    backend.script({ kind: "json", body: { choices: [{ message: { role: "assistant", content: "whole" }, finish_reason: "stop" }] } });
+    const whole = await run(false);
+    expect(whole.result.done?.message.content).toBe("whole");
+    expect(whole.left).toBe(0);
+
+    backend.script({ kind: "stream", parts: [{ data: chunk({ reasoning: "thinking" }) }], destroyAfter: 1 }, okStream("recovered"));
+    const recovered = await run(true);
+    expect(recovered.result.deltas.some((d) => d.type === "recovery")).toBe(true);
+    expect(recovered.result.done?.message.content).toBe("recovered");
+    expect(recovered.left).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // Reading replies: every backend dialect, errors inside a 200 stream, malformed input, debug logging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, chunk, completion, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { DIALECTS, chunk, completion, dialectStream, encodeStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
 
 let backend: ScriptedBackend;
@@ -145,6 +145,33 @@ describe("large and fragmented streams over HTTP", () => {
     backend.script({ kind: "stream", parts, writeSize: 16 * 1024 });
     const result = await makeProvider(settingsFor(backend.url)).run();
     expect(result.done!.message.content.length).toBe(20_000);
+  });
+});
+
+describe("a large first read", () => {
+  it("reasoning, multi-byte content, a fragmented tool call and [DONE] in one write assemble exactly", async () => {
+    // Before the first delta the reader parses a large read in slices; slice ends fall inside events and inside
+    // multi-byte characters here.
+    const words = Array.from({ length: 300 }, (_, i) => `héllo 🌍 ${i} `);
+    const parts = [
+      ...Array.from({ length: 50 }, (_, i) => ({ data: chunk({ reasoning: `r${i} ` }) })),
+      ...words.map((w) => ({ data: chunk({ content: w }) })),
+      { data: chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":' } }] }) },
+      { data: chunk({ tool_calls: [{ index: 0, function: { arguments: '"é"}' } }] }) },
+      { data: chunk({}, "tool_calls") },
+    ];
+    const body = encodeStream(parts);
+    expect(body.length).toBeGreaterThan(16 * 1024);
+    backend.script({ kind: "bytes", contentType: "text/event-stream", body });
+    const result = await makeProvider(settingsFor(backend.url)).run();
+    expect(result.error).toBeUndefined();
+    const message = result.done!.message;
+    expect(message.content).toBe(words.join(""));
+    expect(contentOf(result)).toBe(words.join(""));
+    expect(message.metadata.reasoning).toBe(Array.from({ length: 50 }, (_, i) => `r${i} `).join(""));
+    expect(message.metadata.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"é"}' } }]);
+    expect(result.done!.finish_reason).toBe("tool_calls");
+    expect(result.deltas[0]).toEqual({ type: "reasoning", field: "reasoning", text: "r0 " });
   });
 });
 

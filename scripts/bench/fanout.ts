@@ -3,7 +3,7 @@
 // a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Prints ONE JSON line.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
@@ -11,18 +11,23 @@ import { parseConfig } from "../../server/config/load.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { createRuntime } from "../../server/runtime.ts";
-import { fromBridgeChild, fromReceivers, wallNow, type ToReceivers } from "./fanout/protocol.ts";
+import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const RECEIVER_PROCESSES = 2;
 const STEADY_RATE = 20;
-const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 5);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SATURATION_EVENTS = Number(process.env.BENCH_SATURATION_EVENTS ?? 1000);
 const PAD = "x".repeat(110);
 const here = fileURLToPath(new URL("./fanout/", import.meta.url));
 
+// BENCH_CPU_PROF=<dir>: every child writes a V8 CPU profile there (open in Chrome DevTools).
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+
 function child(file: string): ChildProcess {
-  return fork(join(here, file), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  return fork(join(here, file), [], { execArgv: ["--import", "tsx", ...prof], stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
 function nextMessage<T>(proc: ChildProcess, parse: (m: unknown) => T, accept: (m: T) => boolean): Promise<T> {
@@ -60,7 +65,8 @@ async function main(): Promise<void> {
     const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`);
     if (redeemed.ok) tokens.push(redeemed.device_token);
   }
-  const forwarder = startForwarder(ctx, { bridgeUrl: ready.url });
+  const ackTimeoutMs = process.env.BENCH_ACK_TIMEOUT_MS ? Number(process.env.BENCH_ACK_TIMEOUT_MS) : undefined;
+  const forwarder = startForwarder(ctx, { bridgeUrl: ready.url, ...(ackTimeoutMs ? { ackTimeoutMs } : {}) });
   const httpUrl = ready.url.replace("ws://", "http://").replace(/\/socket$/, "");
   await waitFor(async () => (await (await fetch(`${httpUrl}/metrics`)).text()).includes("bridge_servers_connected 1"));
   // The grants push follows the join; give it a moment to land before apps join.
@@ -85,43 +91,77 @@ async function main(): Promise<void> {
     toAll({ type: "report" });
     const all = await Promise.all(replies);
     const reports = all.flatMap((m) => (m.type === "report" ? [m] : []));
+    const closes: Record<string, number> = {};
+    for (const m of reports) for (const [code, n] of Object.entries(m.closes)) closes[code] = (closes[code] ?? 0) + n;
     return {
       deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
       first: Math.min(...reports.map((m) => m.first || Infinity)),
       last: Math.max(...reports.map((m) => m.last)),
       latencies: reports.flatMap((m) => m.latencies),
+      closes,
+      misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
+      receivers: reports.map((m) => m.stats),
     };
   };
+  // Waits until every delivery arrived; gives up only after 10 s without progress (and says so: `complete`).
   const drain = async (expected: number) => {
     let latest = await report();
-    for (let tries = 0; latest.deliveries < expected && tries < 600; tries++) {
+    let progressAt = Date.now();
+    while (latest.deliveries < expected && Date.now() - progressAt < 10_000) {
       await sleep(100);
-      latest = await report();
+      const next = await report();
+      if (next.deliveries > latest.deliveries) progressAt = Date.now();
+      latest = next;
     }
-    return latest;
+    return { ...latest, complete: latest.deliveries === expected };
+  };
+  const bridgeStats = async (): Promise<BridgeStats> => {
+    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "stats");
+    bridgeProc.send({ type: "stats" });
+    const message = await reply;
+    if (message.type !== "stats") throw new Error("no stats");
+    return message.bridge;
+  };
+  const parentMeter = phaseMeter();
+  const phase = () => {
+    bridgeProc.send({ type: "phase" });
+    parentMeter.reset();
   };
   const publish = () => ctx.events.publish({ type: "bench", session_id: "bench", sent_at: wallNow(), pad: PAD });
 
-  // Steady load: 20 events/s, latency from commit to receipt.
+  // Steady load: 20 events/s on a fixed schedule (a late timer does not stretch the period), latency from commit to
+  // receipt. A warm-up at the same rate first (JIT, socket buffers), not measured.
+  const paced = async (events: number) => {
+    const start = performance.now();
+    for (let i = 0; i < events; i++) {
+      publish();
+      const due = start + ((i + 1) * 1000) / STEADY_RATE;
+      await sleep(Math.max(0, due - performance.now()));
+    }
+  };
   toAll({ type: "mode", mode: "latency" });
+  await paced(STEADY_RATE * WARMUP_SECONDS);
+  await drain(STEADY_RATE * WARMUP_SECONDS * tokens.length);
+  toAll({ type: "mode", mode: "latency" });
+  phase();
   await sleep(50);
   const steadyEvents = STEADY_RATE * STEADY_SECONDS;
-  for (let i = 0; i < steadyEvents; i++) {
-    publish();
-    await sleep(1000 / STEADY_RATE);
-  }
+  await paced(steadyEvents);
   const steady = await drain(steadyEvents * tokens.length);
+  const steadyDiag = { bridge: await bridgeStats(), server: parentMeter.read(), receivers: steady.receivers, closes: steady.closes, load: loadavg()[0] };
   const sorted = steady.latencies.sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
   // Saturation through the bridge: publish in bursts, yielding so the forwarder can push and receive acks.
   toAll({ type: "mode", mode: "count" });
+  phase();
   await sleep(50);
   for (let i = 0; i < SATURATION_EVENTS; i++) {
     publish();
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
   }
   const saturated = await drain(SATURATION_EVENTS * tokens.length);
+  const saturatedDiag = { bridge: await bridgeStats(), server: parentMeter.read(), receivers: saturated.receivers, closes: saturated.closes, load: loadavg()[0] };
   const bridgeRate = saturated.deliveries / ((saturated.last - saturated.first) / 1000);
 
   // Baseline: raw ws broadcast of same-size frames to the same number of sockets, from the same process.
@@ -133,11 +173,13 @@ async function main(): Promise<void> {
     }),
   );
   toAll({ type: "mode", mode: "count" });
+  phase();
   await sleep(50);
   const rawDone = nextMessage(bridgeProc, parseBridge, (m) => m.type === "raw_done");
   bridgeProc.send({ type: "raw_broadcast", frames: SATURATION_EVENTS, bytes: 300 });
   await rawDone;
   const raw = await drain(SATURATION_EVENTS * tokens.length);
+  const rawDiag = { bridge: (await bridgeStats()).stats, receivers: raw.receivers, closes: raw.closes, load: loadavg()[0] };
   const rawRate = raw.deliveries / ((raw.last - raw.first) / 1000);
 
   const sample = JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD } }]);
@@ -157,6 +199,13 @@ async function main(): Promise<void> {
       raw_delivered: raw.deliveries,
       ratio_to_raw: round(bridgeRate / rawRate),
       bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
+      misordered: steady.misordered + saturated.misordered + raw.misordered,
+      receiver_closes: raw.closes,
+      steady_complete: steady.complete,
+      saturation_complete: saturated.complete,
+      raw_complete: raw.complete,
+      load_average_1m: round(loadavg()[0]!),
+      ...(process.env.BENCH_DIAG ? { diag: { steady: steadyDiag, saturation: saturatedDiag, raw: rawDiag } } : {}),
     })}\n`,
   );
   receivers.forEach((r) => r.disconnect());

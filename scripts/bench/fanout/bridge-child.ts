@@ -5,8 +5,10 @@ import { join } from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import { startBridge } from "../../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../../bridge/config.ts";
+import { EventTopic } from "../../../bridge/fanout/topic.ts";
+import type { BufferedEvent } from "../../../bridge/fanout/replay-buffer.ts";
 import { jsonLogger } from "../../../bridge/log.ts";
-import { toBridgeChild } from "./protocol.ts";
+import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol.ts";
 
 const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: jsonLogger("error") });
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
@@ -14,9 +16,57 @@ await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;
 const send = (message: unknown) => process.send!(message);
 
+// Instrumentation (the benchmark's only): how long after its commit an event reaches the broadcast, how long the
+// broadcast takes, and how far behind the sockets' send buffers get.
+const meter = phaseMeter();
+let arrivals: number[] = [];
+let durations: number[] = [];
+let bufferedMax = 0;
+const original = EventTopic.prototype.broadcast;
+EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEvent): void {
+  const start = wallNow();
+  const at = event.payloadJson.indexOf('"sent_at":');
+  if (at >= 0) arrivals.push(start - Number.parseFloat(event.payloadJson.slice(at + 10, at + 40)));
+  original.call(this, event);
+  durations.push(wallNow() - start);
+  const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
+  for (const connection of subscribers) if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
+};
+
+const pct = (samples: number[], p: number) => {
+  if (samples.length === 0) return 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 100) / 100;
+};
+
 process.on("message", (message) => {
   const parsed = toBridgeChild.parse(message);
   if (parsed.type === "rss") return send({ type: "rss", rss: process.memoryUsage().rss });
+  if (parsed.type === "phase") {
+    meter.reset();
+    arrivals = [];
+    durations = [];
+    bufferedMax = 0;
+    return;
+  }
+  if (parsed.type === "stats") {
+    const m = bridge.core.metrics;
+    const stats: BridgeStats = {
+      stats: meter.read(),
+      arrival_p50_ms: pct(arrivals, 50),
+      arrival_p99_ms: pct(arrivals, 99),
+      broadcast_p50_ms: pct(durations, 50),
+      broadcast_p99_ms: pct(durations, 99),
+      buffered_max_bytes: bufferedMax,
+      slow_consumer_drops: m.slowConsumerDrops,
+      sockets: m.socketsOpen,
+      events_relayed: m.eventsRelayed,
+      duplicate_events: m.duplicateEvents,
+      joins_ok: m.joinsOk,
+      joins_refused: m.joinsRefused,
+    };
+    return send({ type: "stats", bridge: stats });
+  }
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
 });
 

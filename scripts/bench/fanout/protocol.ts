@@ -1,7 +1,12 @@
 // Messages between the fan-out benchmark's processes (IPC), validated like every other boundary.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { z } from "zod";
 
 export const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** What one process spent in a phase: CPU (user, system) and its event loop's delay. */
+export const processStats = z.object({ cpu_user_ms: z.number(), cpu_sys_ms: z.number(), loop_delay_p99_ms: z.number(), loop_delay_max_ms: z.number() });
+export type ProcessStats = z.infer<typeof processStats>;
 
 export const toReceivers = z.discriminatedUnion("type", [
   z.object({ type: z.literal("connect"), url: z.string(), topic: z.string(), tokens: z.array(z.string()), join: z.boolean() }),
@@ -12,16 +17,76 @@ export type ToReceivers = z.infer<typeof toReceivers>;
 
 export const fromReceivers = z.discriminatedUnion("type", [
   z.object({ type: z.literal("connected"), sockets: z.number() }),
-  z.object({ type: z.literal("report"), deliveries: z.number(), first: z.number(), last: z.number(), latencies: z.array(z.number()) }),
+  z.object({
+    type: z.literal("report"),
+    deliveries: z.number(),
+    first: z.number(),
+    last: z.number(),
+    latencies: z.array(z.number()),
+    /** Events whose id was not above the previous one on the same socket (duplicates or out of order). */
+    misordered: z.number(),
+    /** Sockets closed by the far side since the start, by close code. */
+    closes: z.record(z.string(), z.number()),
+    stats: processStats,
+  }),
 ]);
 export type FromReceivers = z.infer<typeof fromReceivers>;
 
 export const toBridgeChild = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rss") }),
   z.object({ type: z.literal("raw_broadcast"), frames: z.number(), bytes: z.number() }),
+  /** Starts a new phase: resets the CPU, loop delay and broadcast timings. */
+  z.object({ type: z.literal("phase") }),
+  z.object({ type: z.literal("stats") }),
 ]);
+export const bridgeStats = z.object({
+  stats: processStats,
+  /** Per relayed event: time from store commit (sent_at) to the start of the bridge's broadcast, and its duration. */
+  arrival_p50_ms: z.number(),
+  arrival_p99_ms: z.number(),
+  broadcast_p50_ms: z.number(),
+  broadcast_p99_ms: z.number(),
+  /** Largest ws bufferedAmount over the subscribers, sampled after each broadcast. */
+  buffered_max_bytes: z.number(),
+  slow_consumer_drops: z.number(),
+  sockets: z.number(),
+  events_relayed: z.number(),
+  duplicate_events: z.number(),
+  joins_ok: z.number(),
+  joins_refused: z.number(),
+});
+export type BridgeStats = z.infer<typeof bridgeStats>;
 export const fromBridgeChild = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready"), url: z.string(), rawUrl: z.string() }),
   z.object({ type: z.literal("rss"), rss: z.number() }),
   z.object({ type: z.literal("raw_done") }),
+  z.object({ type: z.literal("stats"), bridge: bridgeStats }),
 ]);
+
+/** CPU and loop delay since the last `reset()`, for one process. */
+export function phaseMeter(): { reset(): void; read(): ProcessStats } {
+  let cpu = process.cpuUsage();
+  let histogram = loopHistogram();
+  return {
+    reset() {
+      cpu = process.cpuUsage();
+      histogram.disable();
+      histogram = loopHistogram();
+    },
+    read() {
+      const used = process.cpuUsage(cpu);
+      return {
+        cpu_user_ms: Math.round(used.user / 1000),
+        cpu_sys_ms: Math.round(used.system / 1000),
+        loop_delay_p99_ms: Math.round(histogram.percentile(99) / 1e4) / 100,
+        loop_delay_max_ms: Math.round(histogram.max / 1e4) / 100,
+      };
+    },
+  };
+}
+
+function loopHistogram() {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  return h;
+}

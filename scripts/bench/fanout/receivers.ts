@@ -1,7 +1,7 @@
 // Receivers in their own process: raw `ws` clients speaking the Phoenix protocol (join with a device token,
 // heartbeat), counting deliveries and, in latency mode, the time from store commit (`sent_at`) to receipt.
 import { WebSocket } from "ws";
-import { toReceivers, wallNow, type FromReceivers } from "./protocol.ts";
+import { phaseMeter, toReceivers, wallNow, type FromReceivers } from "./protocol.ts";
 
 let mode: "latency" | "count" = "latency";
 let deliveries = 0;
@@ -9,18 +9,32 @@ let first = 0;
 let last = 0;
 let latencies: number[] = [];
 const sockets: WebSocket[] = [];
+const closes: Record<string, number> = {};
+const meter = phaseMeter();
 const send = (message: FromReceivers) => process.send!(message);
 
-function onFrame(data: Buffer): void {
+/** Per socket: the newest event id seen in this phase; an id not above it is a duplicate or out of order. */
+let lastIds = new Map<WebSocket, string>();
+let misordered = 0;
+
+function onFrame(ws: WebSocket, data: Buffer): void {
   // Heartbeat replies are ~60 bytes; events are ~300. Only events count.
   if (data.length < 120) return;
   const now = wallNow();
   deliveries++;
   if (first === 0) first = now;
   last = now;
+  // A scan instead of JSON.parse, the same for the bridge's frames and the raw baseline's: the receivers must not
+  // be what the benchmark measures.
+  const text = data.toString("latin1");
+  const idAt = text.indexOf('"event_id":"');
+  if (idAt >= 0) {
+    const id = text.slice(idAt + 12, idAt + 32);
+    const previous = lastIds.get(ws);
+    if (previous !== undefined && id <= previous) misordered++;
+    lastIds.set(ws, id);
+  }
   if (mode === "latency") {
-    // A scan for the number instead of JSON.parse: the receivers must not be what the benchmark measures.
-    const text = data.toString("latin1");
     const at = text.indexOf('"sent_at":');
     if (at >= 0) latencies.push(now - Number.parseFloat(text.slice(at + 10, at + 40)));
   }
@@ -33,16 +47,17 @@ async function connect(url: string, topic: string, tokens: string[], join: boole
         new Promise<void>((resolve, reject) => {
           const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
           ws.once("error", reject);
+          ws.on("close", (code: number) => void (closes[String(code)] = (closes[String(code)] ?? 0) + 1));
           ws.once("open", () => {
             sockets.push(ws);
             if (!join) return resolve();
             ws.send(JSON.stringify(["1", "1", topic, "phx_join", {}]));
             ws.once("message", () => {
-              ws.on("message", onFrame);
+              ws.on("message", (data: Buffer) => onFrame(ws, data));
               resolve();
             });
           });
-          if (!join) ws.on("message", onFrame);
+          if (!join) ws.on("message", (data: Buffer) => onFrame(ws, data));
         }),
     ),
   );
@@ -59,8 +74,11 @@ process.on("message", (message) => {
     first = 0;
     last = 0;
     latencies = [];
+    lastIds = new Map();
+    misordered = 0;
+    meter.reset();
     return;
   }
-  send({ type: "report", deliveries, first, last, latencies });
+  send({ type: "report", deliveries, first, last, latencies, misordered, closes, stats: meter.read() });
 });
 process.on("disconnect", () => process.exit(0));

@@ -75,7 +75,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     wss.handleUpgrade(request, socket, head, (ws) => {
       const address = request.socket.remoteAddress ?? "unknown";
       const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-      const connection = new Connection(nextId++, ws, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
+      const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
       connections.add(connection);
       registry.trackSocket(connection);
       metrics.socketsOpen++;

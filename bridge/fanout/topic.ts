@@ -1,6 +1,8 @@
-// Subscribers of one `events:server:<id>` topic. A broadcast is serialized once per protocol version and the
-// same bytes go to every socket (the hot path of the relay: no per-socket JSON work).
+// Subscribers of one `events:server:<id>` topic. A broadcast is serialized and framed (WebSocket header included)
+// once per protocol version and the same Buffer goes to every socket (the hot path of the relay: no per-socket
+// JSON or framing work).
 import type { Connection } from "../socket/connection.ts";
+import { textFrame } from "../protocol/ws-frame.ts";
 import type { BufferedEvent } from "./replay-buffer.ts";
 
 export class EventTopic {
@@ -29,8 +31,8 @@ export class EventTopic {
     let v2: Buffer | undefined;
     let v1: Buffer | undefined;
     for (const connection of this.subscribers) {
-      if (connection.vsn === "2.0.0") connection.sendEncoded((v2 ??= Buffer.from(this.encodeV2(event))));
-      else connection.sendEncoded((v1 ??= Buffer.from(this.encodeV1(event))));
+      if (connection.vsn === "2.0.0") connection.sendFramed((v2 ??= textFrame(this.encodeV2(event))));
+      else connection.sendFramed((v1 ??= textFrame(this.encodeV1(event))));
     }
   }
 

@@ -1,9 +1,16 @@
 // One WebSocket peer: its protocol version, the channels it joined, its liveness and its send buffer. Sending
 // goes through here so the slow-consumer bound and the frame counters hold for every path.
+//
+// Writes: every frame is framed once (protocol/ws-frame.ts) and written on the TCP socket directly, in call order.
+// The socket is corked on its first write of a turn and uncorked by one microtask at the end of the turn, so all the
+// frames a socket gets in one turn (a burst of pipelined events, their acks) leave in one writev; a lone event
+// leaves as soon as the turn that relayed it ends (no timer, no added latency).
+import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeMetrics } from "../metrics.ts";
 import { encodeFrame, type Vsn } from "../protocol/serializer.ts";
+import { textFrame } from "../protocol/ws-frame.ts";
 
 /** What a joined (or joining) channel must do when it ends: unsubscribe, forget a server, drop a pending pair. */
 export interface ChannelEntry {
@@ -14,16 +21,30 @@ export interface ChannelEntry {
   terminate(reason: string): void;
 }
 
-const TEXT = { binary: false } as const;
+const WS_OPEN = 1;
+
+/** Sockets corked during this turn; one microtask uncorks them all. */
+let corkedThisTurn: Connection[] = [];
+let flushQueued = false;
+
+function flushAll(): void {
+  const list = corkedThisTurn;
+  corkedThisTurn = [];
+  flushQueued = false;
+  for (const connection of list) connection.flush();
+}
 
 export class Connection {
   readonly channels = new Map<string, ChannelEntry>();
   lastSeen: number;
   closed = false;
+  private corked = false;
 
   constructor(
     readonly id: number,
     private readonly ws: WebSocket,
+    /** The upgraded TCP socket under `ws` (ws sends nothing itself here but close and pong frames). */
+    private readonly socket: Duplex,
     readonly vsn: Vsn,
     readonly address: string,
     /** SHA-256 of the device token the socket presented (params or subprotocol), if any. */
@@ -39,13 +60,27 @@ export class Connection {
     this.sendEncoded(encodeFrame(frame, this.vsn));
   }
 
-  /**
-   * Sends bytes already encoded for this socket's vsn: a broadcast encodes once for all sockets. A socket whose
-   * unsent bytes pass the bound is closed instead of buffering without limit; it rejoins with since_id.
-   */
+  /** Sends one message already encoded for this socket's vsn (framed here). */
   sendEncoded(data: string | Buffer): boolean {
-    if (this.closed) return false;
-    this.ws.send(data, TEXT);
+    return this.sendFramed(textFrame(data));
+  }
+
+  /**
+   * Sends a complete WebSocket frame (textFrame): a broadcast frames once for all sockets. A socket whose unsent
+   * bytes pass the bound is closed instead of buffering without limit; it rejoins with since_id.
+   */
+  sendFramed(frame: Buffer): boolean {
+    if (this.closed || this.ws.readyState !== WS_OPEN) return false;
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      corkedThisTurn.push(this);
+      if (!flushQueued) {
+        flushQueued = true;
+        queueMicrotask(flushAll);
+      }
+    }
+    this.socket.write(frame);
     this.metrics.framesOut++;
     if (this.ws.bufferedAmount > this.maxBufferedBytes) {
       this.metrics.slowConsumerDrops++;
@@ -55,17 +90,27 @@ export class Connection {
     return true;
   }
 
+  /** Writes what this turn queued on the socket (one writev). */
+  flush(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.socket.uncork();
+  }
+
   /** Ends every channel, then closes the socket with `code` (never 1000 for a peer that should come back). */
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.endChannels(reason);
     this.ws.close(code, reason);
+    // The close frame follows what this turn queued; both leave now.
+    this.flush();
   }
 
   /** The peer went away on its own: end the channels, nothing to send. */
   onClosed(): void {
     this.closed = true;
+    this.flush();
     this.endChannels("socket closed");
   }
 

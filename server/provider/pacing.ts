@@ -7,6 +7,8 @@ import { normalizeBaseUrl } from "./settings.ts";
 interface Scope {
   tail: Promise<void>;
   lastStart: number | undefined;
+  /** Callers queued on `tail` and not yet through. */
+  queued: number;
 }
 
 export class PacingRegistry {
@@ -17,16 +19,27 @@ export class PacingRegistry {
     const key = normalizeBaseUrl(baseUrl);
     let scope = this.scopes.get(key);
     if (!scope) {
-      scope = { tail: Promise.resolve(), lastStart: undefined };
+      scope = { tail: Promise.resolve(), lastStart: undefined, queued: 0 };
       this.scopes.set(key, scope);
     }
     const s = scope;
     const intervalMs = intervalSeconds * 1000;
+    signal.throwIfAborted();
+    // Nobody queued and no wait due: start now, without a trip through the queue (the common case).
+    if (s.queued === 0 && (s.lastStart === undefined || s.lastStart + intervalMs - clock.now() <= 0)) {
+      s.lastStart = clock.now();
+      return;
+    }
+    s.queued += 1;
     const turn = s.tail.then(async () => {
-      if (signal.aborted) return;
-      const wait = s.lastStart === undefined ? 0 : s.lastStart + intervalMs - clock.now();
-      if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
-      if (!signal.aborted) s.lastStart = clock.now();
+      try {
+        if (signal.aborted) return;
+        const wait = s.lastStart === undefined ? 0 : s.lastStart + intervalMs - clock.now();
+        if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
+        if (!signal.aborted) s.lastStart = clock.now();
+      } finally {
+        s.queued -= 1;
+      }
     });
     s.tail = turn;
     await turn;

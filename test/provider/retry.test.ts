@@ -3,6 +3,7 @@ import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { parseRetryAfter } from "../../server/provider/retry.ts";
+import { systemClock } from "../../server/clock.ts";
 import { TestClock, collect, contentOf, makeProvider, settingsFor, user } from "./helpers.ts";
 import type { ProviderSettingsInput } from "../../server/provider/settings.ts";
 import type { ProviderDelta } from "../../server/provider/types.ts";
@@ -192,5 +193,21 @@ describe("the caller's signal", () => {
     expect(recovered.result.deltas.some((d) => d.type === "recovery")).toBe(true);
     expect(recovered.result.done?.message.content).toBe("recovered");
     expect(recovered.left).toBe(0);
+  });
+});
+
+describe("on the real clock (its timers are plain setTimeout)", () => {
+  it("a slow first byte ends in a timeout, a silent begun stream in stream_idle_timeout", async () => {
+    backend.script({ kind: "hang", sendHeaders: true });
+    const slow = await makeProvider(settingsFor(backend.url, { timeout: 0.15 }), { clock: systemClock }).run();
+    expect(slow.error?.code).toBe("timeout");
+
+    backend.script({ kind: "stream", parts: [{ data: chunk({ content: "a" }) }, { data: chunk({ content: "b" }) }], pauseAfter: 1 });
+    const started = performance.now();
+    const silent = await makeProvider(settingsFor(backend.url, { timeout: 5, stream_idle_timeout_seconds: 0.15 }), { clock: systemClock }).run();
+    expect(silent.error?.code).toBe("stream_idle_timeout");
+    expect(contentOf(silent)).toBe("a");
+    expect(performance.now() - started).toBeLessThan(4000); // the idle timer, not the 5 s timeout, ended it
+    (await backend.nextPause()).destroy();
   });
 });

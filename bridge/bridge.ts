@@ -105,7 +105,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     return closed;
   };
   const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
-  const sweeper = sweepEvery > 0 ? setInterval(sweepIdle, sweepEvery) : undefined;
+  // The timer only queues the sweep: it runs in the check phase, after this turn's poll phase has read what peers
+  // sent while the loop was busy. A bridge that stalled (a burst of pipelined events, a loaded machine) must not take
+  // its own backlog for silent peers: after a stall longer than the idle timeout it closed live sockets with 1001.
+  const sweeper = sweepEvery > 0 ? setInterval(() => setImmediate(sweepIdle), sweepEvery) : undefined;
   sweeper?.unref();
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
 

@@ -3,7 +3,11 @@
 // closes only the offending socket.
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { CREDENTIAL, device, fakeServer, joinOnce, phoenixSocket, runCleanups, testBridge, until } from "./helpers.ts";
+import { startBridge } from "../../bridge/bridge.ts";
+import { ManualClock } from "../../bridge/clock.ts";
+import { defaultBridgeConfig } from "../../bridge/config.ts";
+import { MemoryLogger } from "../../bridge/log.ts";
+import { cleanups, CREDENTIAL, device, fakeServer, joinOnce, phoenixSocket, runCleanups, tempDir, testBridge, until } from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 
 afterEach(runCleanups);
@@ -145,5 +149,26 @@ describe("liveness", () => {
     expect((await silent.closed).code).toBe(BRIDGE_CLOSE.goingAway);
     expect(live.isConnected()).toBe(true);
     expect(closes).toEqual([]);
+  });
+
+  it("reads what peers sent during a stall of its own event loop before sweeping idle sockets (B7)", async () => {
+    const clock = new ManualClock();
+    const log = new MemoryLogger();
+    const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }), clock, log, sweepEveryMs: 5 });
+    cleanups.push(() => bridge.close());
+    const client = await rawClient(bridge.url);
+    await until(() => bridge.core.metrics.socketsOpen === 1, "socket accepted");
+    // The heartbeat reaches the bridge's kernel buffer, then the bridge's loop stalls (a long burst) for longer
+    // than the idle timeout and past a sweep: the peer was not silent, the bridge was busy.
+    client.send([null, "hb", "phoenix", "heartbeat", {}]);
+    clock.advance(61_000);
+    const stallUntil = performance.now() + 30;
+    while (performance.now() < stallUntil) {
+      // busy: nothing else runs
+    }
+    await client.next(byRef("hb"), "heartbeat reply");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(log.has("idle socket closed")).toBe(false);
+    expect(bridge.core.metrics.socketsOpen).toBe(1);
   });
 });

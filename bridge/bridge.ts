@@ -105,10 +105,22 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     return closed;
   };
   const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
-  // The timer only queues the sweep: it runs in the check phase, after this turn's poll phase has read what peers
-  // sent while the loop was busy. A bridge that stalled (a burst of pipelined events, a loaded machine) must not take
-  // its own backlog for silent peers: after a stall longer than the idle timeout it closed live sockets with 1001.
-  const sweeper = sweepEvery > 0 ? setInterval(() => setImmediate(sweepIdle), sweepEvery) : undefined;
+  // A bridge whose own loop stalled (a burst of pipelined events, a loaded machine) must not take its backlog for
+  // silent peers: their heartbeats sit unread in the kernel. So the timer only queues the sweep for the check phase,
+  // after the poll phase has read what peers sent, and skips a round when the loop was late (real time, whatever
+  // the injected clock says) before or after queueing it. Before this, a stall longer than the idle timeout closed
+  // live sockets with 1001.
+  let lastTick = performance.now();
+  const tick = () => {
+    const queuedAt = performance.now();
+    const stalled = queuedAt - lastTick > 2 * sweepEvery;
+    lastTick = queuedAt;
+    if (stalled) return;
+    setImmediate(() => {
+      if (performance.now() - queuedAt <= sweepEvery) sweepIdle();
+    });
+  };
+  const sweeper = sweepEvery > 0 ? setInterval(tick, sweepEvery) : undefined;
   sweeper?.unref();
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
 

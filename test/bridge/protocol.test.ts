@@ -170,5 +170,8 @@ describe("liveness", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(log.has("idle socket closed")).toBe(false);
     expect(bridge.core.metrics.socketsOpen).toBe(1);
+    // Without a stall, the timer still closes a silent socket.
+    clock.advance(61_000);
+    expect((await client.closed).code).toBe(BRIDGE_CLOSE.goingAway);
   });
 });

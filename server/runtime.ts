@@ -11,6 +11,7 @@ import { systemClock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
 import type { Config } from "./config/schema.ts";
 import type { Clock, ServerContext } from "./context.ts";
+import { startCheckpointer } from "./db/checkpointer.ts";
 import { openDatabase } from "./db/database.ts";
 import { Meta } from "./db/meta.ts";
 import { Transactor } from "./db/transactor.ts";
@@ -54,7 +55,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, dataDir } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "silent" });
-  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  const databaseFile = join(dataDir, DATABASE_FILE);
+  const db = openDatabase(databaseFile);
+  const checkpointer = startCheckpointer(db, databaseFile, 250, (error) => log.warn({ err: error }, "WAL checkpoints moved back to the main thread"));
   const transactor = new Transactor(db, (error) => log.error({ err: error }, "group commit of events failed; they were never visible"));
   const events = new EventStore(
     db,
@@ -98,6 +101,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await forwarder.stop();
       await app.close();
       transactor.commitGroup();
+      await checkpointer.stop();
       db.close();
     })());
   return { ctx, app, generatedAdminToken: admin.generated, close };

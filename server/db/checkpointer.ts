@@ -1,0 +1,62 @@
+// Moves WAL checkpoints off the event loop. With SQLite's automatic checkpoint, the commit that crosses the
+// threshold copies the WAL back into the database file inside the commit, on the main thread: a stall of tens
+// to hundreds of milliseconds that every streamed token behind it waits for (measured by scripts/bench/runner.ts).
+// Here a worker thread with its own connection runs PASSIVE checkpoints on a timer; PASSIVE never blocks a
+// writer, and WAL's snapshot isolation keeps readers on the main connection consistent. If the worker fails,
+// the main connection takes automatic checkpoints back, so the WAL can never grow without bound.
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Db } from "./database.ts";
+
+export interface Checkpointer {
+  /** Runs one checkpoint in the worker now and resolves when it is done (tests; shutdown). */
+  checkpointNow(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const AUTOMATIC_PAGES = 1000; // SQLite's default threshold, restored if the worker goes away
+
+// Plain CommonJS, evaluated in the worker, so it needs no TypeScript loader whoever started the process.
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma("busy_timeout = 1000");
+const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on("message", (message) => {
+  checkpoint();
+  if (message === "stop") { clearInterval(timer); db.close(); parentPort.close(); }
+  else parentPort.postMessage("done");
+});
+`;
+
+export function startCheckpointer(db: Db, file: string, intervalMs = 250, onFailure: (error: unknown) => void = () => {}): Checkpointer {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, intervalMs, driver: createRequire(import.meta.url).resolve("better-sqlite3") } });
+  db.pragma("wal_autocheckpoint = 0");
+  let stopped = false;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  const fallBack = (error: unknown) => {
+    if (stopped) return;
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);
+    onFailure(error);
+  };
+  worker.once("error", fallBack);
+  worker.once("exit", (code) => fallBack(new Error(`checkpoint worker exited (${code})`)));
+  worker.unref();
+  return {
+    checkpointNow() {
+      return new Promise<void>((resolve) => {
+        worker.once("message", () => resolve());
+        worker.postMessage("checkpoint");
+      });
+    },
+    async stop() {
+      if (stopped) return exited;
+      stopped = true;
+      worker.postMessage("stop");
+      await exited;
+      if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);
+    },
+  };
+}

@@ -59,7 +59,11 @@ export class ToolCallAssembler {
     return progress;
   }
 
-  /** The assembled calls in order of first appearance; arguments must be JSON ("" counts as {}). */
+  /**
+   * The assembled calls in order of first appearance ("" arguments count as {}). Arguments that are not JSON
+   * are kept as sent: the tool loop answers them with a tool result the model can read (toolArgumentsError),
+   * instead of failing the whole request for one bad call.
+   */
   finish(): ToolCall[] {
     return this.slots.map((slot) => {
       const name = slot.name;
@@ -68,14 +72,6 @@ export class ToolCallAssembler {
       }
       const joined = slot.args.join("");
       const args = joined.trim() === "" ? "{}" : joined;
-      try {
-        JSON.parse(args);
-      } catch {
-        throw new ProviderError(
-          "invalid_tool_arguments",
-          `the backend sent arguments for tool "${name}" that are not JSON: "${excerpt(args)}"; the model may have been cut off (check max_tokens) or may not support tool calling`,
-        );
-      }
       return { id: slot.id ?? `call_${slot.position}_${Math.random().toString(36).slice(2, 10)}`, type: "function", function: { name, arguments: args } };
     });
   }
@@ -95,5 +91,18 @@ export class ToolCallAssembler {
     const slot: Slot = { position: this.slots.length, id: undefined, name: "", args: [] };
     this.slots.push(slot);
     return slot;
+  }
+}
+
+/** The typed error for a call whose arguments are not JSON, or undefined when they parse. */
+export function toolArgumentsError(call: ToolCall): ProviderError | undefined {
+  try {
+    JSON.parse(call.function.arguments);
+    return undefined;
+  } catch {
+    return new ProviderError(
+      "invalid_tool_arguments",
+      `the backend sent arguments for tool "${call.function.name}" that are not JSON: "${excerpt(call.function.arguments)}"; the model may have been cut off (check max_tokens) or may not support tool calling`,
+    );
   }
 }

@@ -2,7 +2,7 @@
 // crash the request here: an unknown tool, arguments that are not JSON or fail the tool's schema, and a tool
 // that throws each become a tool message the model can read (metadata.error: true).
 import type { Message } from "../../client/wire/index.ts";
-import type { ToolCall } from "../provider/index.ts";
+import { toolArgumentsError, type ToolCall } from "../provider/index.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import type { RunEvents } from "./events.ts";
 import { runTool } from "./tool-output.ts";
@@ -31,7 +31,7 @@ async function runOne(call: ToolCall, input: ToolRoundInput): Promise<Message> {
     const available = [...input.tools.keys()];
     return errorResult(call, `unknown tool "${name}"; ${available.length ? `available tools: ${available.join(", ")}` : "no tools are available"}`);
   }
-  const args = parseArguments(call.function.arguments, tool);
+  const args = parseArguments(call, tool);
   if (typeof args === "string") return errorResult(call, `invalid arguments for tool "${name}": ${args}`);
   const parts = new PartPublisher(input.events, call.id, name, input.stream);
   let message: Message;
@@ -54,14 +54,13 @@ async function runOne(call: ToolCall, input: ToolRoundInput): Promise<Message> {
 }
 
 /** The arguments as an object that passed the tool's schema, or a description of what is wrong. */
-function parseArguments(text: string, tool: RegisteredTool): Record<string, unknown> | string {
-  let value: unknown;
-  try {
-    // Some models send "" for a tool without parameters.
-    value = text.trim() === "" ? {} : JSON.parse(text);
-  } catch (error) {
-    return `not valid JSON (${(error as Error).message})`;
-  }
+function parseArguments(call: ToolCall, tool: RegisteredTool): Record<string, unknown> | string {
+  // The adapter keeps arguments that are not JSON as the model sent them; its typed error says what to check.
+  const notJson = toolArgumentsError(call);
+  if (notJson) return notJson.message;
+  const text = call.function.arguments;
+  // Some models send "" for a tool without parameters.
+  const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
   const parsed = tool.validator.safeParse(value);
   if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`).join("; ");
   const data = parsed.data;

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, chunk, completion, dialectStream, encodeStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
+import { ProviderError, toolArgumentsError, type ToolCall } from "../../server/provider/index.ts";
 
 let backend: ScriptedBackend;
 beforeAll(async () => {
@@ -118,11 +119,17 @@ describe("bad input from the backend", () => {
     expect((await makeProvider(settingsFor(backend.url)).run()).error?.code).toBe("invalid_chunk");
   });
 
-  it("tool arguments that are not JSON are an invalid_tool_arguments error", async () => {
+  it("tool arguments that are not JSON are kept as sent and named by a typed invalid_tool_arguments error", async () => {
     backend.script({ kind: "stream", parts: [{ data: chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a": ' } }] }) }] });
     const result = await makeProvider(settingsFor(backend.url)).run();
-    expect(result.error?.code).toBe("invalid_tool_arguments");
-    expect(result.error?.message).toContain('"f"');
+    expect(result.error).toBeUndefined();
+    const call = (result.done?.message.metadata.tool_calls as ToolCall[])[0]!;
+    expect(call.function.arguments).toBe('{"a": ');
+    const error = toolArgumentsError(call);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error?.code).toBe("invalid_tool_arguments");
+    expect(error?.message).toContain('"f"');
+    expect(toolArgumentsError({ ...call, function: { name: "f", arguments: "{}" } })).toBeUndefined();
   });
 
   it("a connection refused is a connection error naming base_url", async () => {

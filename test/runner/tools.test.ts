@@ -101,9 +101,7 @@ describe("tool rounds", () => {
 });
 
 describe("tool failures become results the model reads", () => {
-  // Arguments that are not JSON at all are refused by the provider adapter itself (invalid_tool_arguments,
-  // an `error` event); see docs/runner.md "Tool loop".
-  it("unknown tool, arguments that fail the schema, and a throwing tool", async () => {
+  it("unknown tool, arguments that are not JSON or fail the schema, and a throwing tool", async () => {
     await start();
     backend.script(
       dialectStream("ollama", {
@@ -113,6 +111,7 @@ describe("tool failures become results the model reads", () => {
           call("c3", "get_weather", { city: "" }),
           call("c4", "get_weather", { city: "Oslo", extra: 1 }),
           call("c5", "fail", {}),
+          { id: "c6", name: "get_weather", arguments: '{"city": "Os' },
         ],
       }),
       dialectStream("openai", { content: "sorry" }),
@@ -121,13 +120,14 @@ describe("tool failures become results the model reads", () => {
     const events = await waitForEvent(server, await send(server, sid, { content: "go" }));
     expect(events.some((e) => e.type === "error")).toBe(false);
     const results = events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string; metadata: Record<string, unknown> }>;
-    expect(results.map((m) => m.metadata.tool_call_id)).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+    expect(results.map((m) => m.metadata.tool_call_id)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
     expect(results.every((m) => m.metadata.error === true)).toBe(true);
     expect(results[0]!.content).toMatch(/unknown tool "no_such_tool"; available tools: .*get_weather/);
     expect(results[1]!.content).toMatch(/invalid arguments for tool "get_weather": \(arguments\): .*expected object/);
     expect(results[2]!.content).toMatch(/invalid arguments for tool "get_weather": city: /);
     expect(results[3]!.content).toMatch(/Unrecognized key: "extra"/);
     expect(results[4]!.content).toBe('Error: tool "fail" failed: the tool broke');
+    expect(results[5]!.content).toMatch(/invalid arguments for tool "get_weather": the backend sent arguments .* that are not JSON: "\{"city": "Os"; .*max_tokens/);
     expect((await messagesOf(server, sid)).at(-1)!.content).toBe("sorry");
   });
 

@@ -54,6 +54,8 @@ export function startCheckpointer(db: Db, file: string, intervalMs = 250, onFail
     async stop() {
       if (stopped) return exited;
       stopped = true;
+      // Unref'd so it never holds the process open; while we wait for it to finish, it must.
+      worker.ref();
       worker.postMessage("stop");
       await exited;
       if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);

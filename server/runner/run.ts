@@ -27,6 +27,8 @@ export interface RunDeps {
   /** The agent's tools, once plugins are loaded (a load failure rejects: the run fails with `error`). */
   tools: () => Promise<RegisteredTool[]>;
   notify: (tool: RegisteredTool) => ToolRunContext["notify"];
+  /** Ends what lives only as long as the request (until_request_complete notifications); never throws. */
+  endRequestScope: (run: RunState) => void;
 }
 
 export interface RunState {
@@ -50,6 +52,7 @@ export async function runRequest(deps: RunDeps, run: RunState, out: RunEvents): 
     if (run.signal.aborted) out.cancelled();
     else out.error(describe(error, deps.log));
   }
+  deps.endRequestScope(run);
   out.completed();
 }
 

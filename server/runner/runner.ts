@@ -8,6 +8,7 @@ import type { ResolvedAgent } from "../config/agents.ts";
 import type { ServerContext } from "../context.ts";
 import { HttpError, conflict, notFound } from "../http/errors.ts";
 import { createNotificationSink } from "../notifications/api.ts";
+import { expireForCompletedRequest } from "../notifications/retention.ts";
 import { loadPlugins, type LoadedPlugin } from "../plugins/loader.ts";
 import { ToolRegistry } from "../plugins/tool-registry.ts";
 import type { RegisteredTool } from "../plugins/tools.ts";
@@ -144,6 +145,7 @@ export class RequestRunner {
           agent,
           tools: () => this.toolsOf(agent),
           notify: (tool) => this.notifySink(run, tool),
+          endRequestScope: (ended) => this.endRequestScope(ended),
         },
         run,
         events,
@@ -155,6 +157,15 @@ export class RequestRunner {
       this.active.delete(run.request_id);
       this.busySessions.delete(run.session_id);
       this.remember(run.request_id, run.session_id);
+    }
+  }
+
+  /** SPEC retention until_request_complete: best effort, so a failure here never fails the request. */
+  private endRequestScope(run: RunState): void {
+    try {
+      expireForCompletedRequest(this.ctx, run.request_id, run.session_id);
+    } catch (error) {
+      this.ctx.log.warn({ err: error, request_id: run.request_id }, "request-scoped notifications could not be expired");
     }
   }
 

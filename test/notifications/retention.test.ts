@@ -18,7 +18,7 @@ afterEach(async () => {
 const untilRequest = (request_id: string) => ({ retention: { policy: "until_request_complete" as const }, request_id });
 
 describe("until_request_complete", () => {
-  it("expires the request's pending records in both scopes, once, whether the runner or the watcher sees it first", async () => {
+  it("expires the request's pending records in both scopes, once, and a second call finds nothing left", async () => {
     const h = await start();
     const sessionId = await h.newSession();
     const app = h.api.application.create({ key: "a", ...basic, ...untilRequest("req-1") });
@@ -30,7 +30,6 @@ describe("until_request_complete", () => {
 
     const expired = expireForCompletedRequest(h.server.runtime.ctx, "req-1", sessionId);
     expect(expired.map((r) => r.id).sort()).toEqual([app.id, sess.id].sort());
-    // The runner's request_completed then reaches the watcher: nothing is left to expire.
     h.server.runtime.ctx.events.publish({ type: "request_completed", session_id: sessionId, request_id: "req-1" });
     expect(expireForCompletedRequest(h.server.runtime.ctx, "req-1")).toEqual([]);
 
@@ -42,19 +41,6 @@ describe("until_request_complete", () => {
     expect(session.find((r) => r.id === kept.id)?.status).toBe("pending");
     const expiredEvents = (await h.notificationEvents()).filter((e) => e.type.endsWith("_expired"));
     expect(expiredEvents.map((e) => e.notification_id).sort()).toEqual([app.id, sess.id].sort());
-  });
-
-  it("the event-store watcher alone expires them when request_completed commits", async () => {
-    const h = await start();
-    const sessionId = await h.newSession();
-    const sess = h.api.session(sessionId).create({ key: "s", ...basic, ...untilRequest("req-9") });
-    const app = h.api.application.create({ key: "a", ...basic, ...untilRequest("req-9") });
-    const { ctx } = h.server.runtime;
-    ctx.transactor.run(() => ctx.events.publish({ type: "request_completed", session_id: sessionId, request_id: "req-9" }));
-    expect(h.api.session(sessionId).list()).toEqual([]);
-    expect(h.api.application.list()).toEqual([]);
-    expect(h.api.session(sessionId).history()[0]).toMatchObject({ id: sess.id, status: "expired" });
-    expect(h.api.application.history()[0]).toMatchObject({ id: app.id, status: "expired" });
   });
 
   it("finds the session of a request from the log when the caller does not name it", async () => {

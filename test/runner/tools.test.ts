@@ -169,6 +169,9 @@ it("a tool's notification goes to the session's notifications, never into provid
   const list = await server.request({ method: "GET", url: `/sessions/${sid}/notifications` });
   expect(JSON.stringify(list.json)).toContain("Notice: Heads up from the tool");
   expect(JSON.stringify(list.json)).toContain(rid);
+  expect(JSON.stringify(list.json)).not.toContain("Working on it"); // until_request_complete: expired at the end
+  const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
+  expect(all.json.notifications.find((n: { title: string }) => n.title === "Working on it")).toMatchObject({ status: "expired", request_id: rid });
   const followUp = JSON.stringify(completionBodies(backend)[1]);
   expect(followUp).toContain("Heads up from the tool"); // the model's own arguments, as it sent them
   expect(followUp).not.toContain("Notice:");

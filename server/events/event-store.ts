@@ -33,7 +33,10 @@ export interface ListQuery {
 
 export interface ListPage {
   events: AnyEvent[];
-  /** Numeric id of the last row read, or `sinceId` when none: where the next page starts. */
+  /**
+   * Where the next page starts: the last row read when the page is full, else the newest committed id (every
+   * event up to it was considered, and those not returned did not match the filters).
+   */
   lastId: number;
 }
 
@@ -114,7 +117,8 @@ export class EventStore {
     this.assertRetained(query.sinceId);
     const rows = this.transactor.read(() => this.selectRows(query));
     const events = rows.map(toEvent);
-    return { events, lastId: rows.length > 0 ? rows[rows.length - 1]!.id : query.sinceId };
+    const lastRead = rows.length > 0 ? rows[rows.length - 1]!.id : query.sinceId;
+    return { events, lastId: rows.length === query.limit ? lastRead : Math.max(lastRead, this.lastId) };
   }
 
   /** Numeric id of the newest committed event (0 for an empty log). */

@@ -69,6 +69,27 @@ describe("GET /events", () => {
     expect((await get(`/events?since_id=${server.runtime.ctx.events.latestId}&epoch=${server.runtime.ctx.events.epoch}`)).status).toBe(200);
   });
 
+  it("a filtered page reports next_since_id at the head, so the next poll skips what did not match", async () => {
+    const mine = await newSession();
+    const other = await newSession();
+    await append(other, "x");
+    const res = (await get(`/events?session_id=${mine}&since_id=0`)).json;
+    expect(res.events.every((e: { session_id: string }) => e.session_id === mine)).toBe(true);
+    expect(res.next_since_id).toBe(formatEventId(server.runtime.ctx.events.latestId));
+  });
+
+  it("a request poll without since_id starts at the oldest retained event, not at a pruned cursor", async () => {
+    await server.close();
+    server = await startTestServer({ events: { retention_max_events: 3 } });
+    const id = await newSession();
+    for (let i = 0; i < 4; i++) await append(id, String(i));
+    server.runtime.ctx.events.publish({ type: "request_started", session_id: id, request_id: "r9", stream: true });
+    server.runtime.ctx.events.prune();
+    const res = await get("/events?request_id=r9");
+    expect(res.status).toBe(200);
+    expect(res.json.events.map((e: { type: string }) => e.type)).toEqual(["request_started"]);
+  });
+
   it("404s a session poll without since_id for an unknown session", async () => {
     expect((await get("/events?session_id=ghost")).json.error.code).toBe("session_not_found");
   });
@@ -82,9 +103,10 @@ describe("long-poll over a listening server", () => {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const since = server.runtime.ctx.events.latestId;
     const poll = fetch(`${base}/events?since_id=${since}&session_id=${mine}&wait_ms=20000`, { headers }).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 50));
+    const pending = (ms: number) => Promise.race([poll.then(() => "answered"), new Promise((r) => setTimeout(() => r("pending"), ms))]);
+    expect(await pending(50)).toBe("pending");
     await append(other, "not for you");
-    await new Promise((r) => setTimeout(r, 50));
+    expect(await pending(50)).toBe("pending"); // another session's commit woke it, and it went back to waiting
     await append(mine, "for you");
     const body = (await poll) as { events: Array<{ type: string; session_id: string; content?: string }> };
     expect(body.events.map((e) => [e.type, e.session_id])).toEqual([["message_appended", mine], ["checkpoint", mine]]);

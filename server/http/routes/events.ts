@@ -50,10 +50,14 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
   });
 }
 
-/** Rule 1: a session poll without since_id starts at the session's cursor, not at the start of history. */
+/**
+ * Where a poll without since_id starts. Rule 1: a session poll starts at the session's cursor, not at the start
+ * of history. A request poll starts at the oldest retained event: the caller named no cursor, so a pruned
+ * prefix is not a hole it could have expected to see.
+ */
 function startOf(ctx: ServerContext, sessionId: string | undefined): number {
-  if (sessionId === undefined) return 0;
-  return parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!;
+  if (sessionId === undefined) return ctx.events.oldestValidCursor;
+  return Math.max(parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!, ctx.events.oldestValidCursor);
 }
 
 /** Reads a page; when it is empty and wait_ms allows, waits for commits until one matches or time is up. */
@@ -66,13 +70,14 @@ async function readOrWait(ctx: ServerContext, list: ListQuery, waitMs: number, r
   reply.raw.once("close", onGone);
   ctx.shutdown.addEventListener("abort", onGone, { once: true });
   try {
-    // Commits of other sessions wake us too; `seen` skips past them without re-reading what did not match.
+    // Commits of other sessions wake us too. Each read starts where the last empty one ended (page.lastId
+    // is the newest id it covered), so a waiting poll never re-reads what did not match.
     let seen = Math.max(list.sinceId, ctx.events.latestId);
     while (page.events.length === 0 && !abort.signal.aborted) {
       const remaining = deadline - ctx.clock.now();
       if (remaining <= 0 || !(await ctx.events.waitBeyond(seen, remaining, abort.signal))) break;
       seen = ctx.events.latestId;
-      page = ctx.events.list(list);
+      page = ctx.events.list({ ...list, sinceId: page.lastId });
     }
   } finally {
     reply.raw.off("close", onGone);

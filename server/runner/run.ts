@@ -44,16 +44,29 @@ export interface RunState {
 /** A fatal condition of the run itself (not of the provider), shown verbatim as `error.detail`. */
 class RunFailure extends Error {}
 
+/**
+ * Runs the request to its end. The last two steps always run, in this order, even when publishing the ending
+ * (`error` / `request_cancelled`) throws: the request-scoped notifications end, then `request_completed` is
+ * published (docs/runner.md R13). A publish failure is rethrown afterwards for the caller to log.
+ */
 export async function runRequest(deps: RunDeps, run: RunState, out: RunEvents): Promise<void> {
   try {
-    await loop(deps, run, out);
-    if (run.signal.aborted) out.cancelled();
-  } catch (error) {
-    if (run.signal.aborted) out.cancelled();
-    else out.error(describe(error, deps.log));
+    try {
+      await loop(deps, run, out);
+      if (run.signal.aborted) out.cancelled();
+    } catch (error) {
+      if (run.signal.aborted) out.cancelled();
+      else out.error(describe(error, deps.log));
+    }
+  } finally {
+    try {
+      deps.endRequestScope(run);
+    } catch (error) {
+      // endRequestScope promises not to throw; a broken one must not cost the request its request_completed.
+      deps.log.warn({ err: error, request_id: run.request_id }, "ending the request scope failed");
+    }
+    out.completed();
   }
-  deps.endRequestScope(run);
-  out.completed();
 }
 
 async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void> {

@@ -4,6 +4,7 @@ import type { ServerContext } from "./context.ts";
 import { installAuth } from "./http/auth.ts";
 import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
+import { installJsonBodyParser } from "./http/json-body.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
@@ -21,6 +22,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
+  installJsonBodyParser(app);
   installCors(app);
   installAuth(app, ctx.auth);
   registerHealthRoutes(app);

@@ -46,6 +46,18 @@ describe("session routes", () => {
     expect(events[4]).toMatchObject({ indices: [0], session: { version: 5 } });
   });
 
+  it("treats an empty body with a JSON content type as no body", async () => {
+    const created = await server.request({ method: "POST", url: "/sessions", payload: "", headers: { "content-type": "application/json" } });
+    expect(created.status).toBe(201);
+    const fork = await server.request({ method: "POST", url: `/sessions/${created.json.session.id}/fork`, payload: "", headers: { "content-type": "application/json" } });
+    expect(fork.status).toBe(201);
+    const required = await server.request({ method: "POST", url: `/sessions/${created.json.session.id}/messages`, payload: "", headers: { "content-type": "application/json" } });
+    expect(required.status).toBe(400);
+    expect(required.json.error.code).toBe("invalid_input");
+    const poisoned = await server.request({ method: "POST", url: "/sessions", payload: '{"__proto__": {"x": 1}}', headers: { "content-type": "application/json" } });
+    expect(poisoned.status).toBe(400);
+  });
+
   it("forks with source_session_id and the source's messages", async () => {
     const { id } = await newSession();
     await server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: "a" } });

@@ -45,7 +45,7 @@ export type RetentionPolicy = z.infer<typeof retentionPolicySchema>;
 export const retentionSchema = z.looseObject({
   version: z.number().int().positive(),
   policy: retentionPolicySchema,
-  expires_at: z.iso.datetime().optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
   owner_epoch: z.string().optional(),
 });
 export type Retention = z.infer<typeof retentionSchema>;

@@ -23,7 +23,11 @@ const retentionInputSchema = z
   .looseObject({
     version: z.literal(RETENTION_VERSION, "only retention version 1 is understood").default(RETENTION_VERSION),
     policy: retentionPolicySchema,
-    expires_at: z.iso.datetime({ offset: true }).optional(),
+    // Stored in UTC ("Z"), the one form every reader of the record accepts.
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .transform((value) => new Date(value).toISOString())
+      .optional(),
   })
   .superRefine((retention, check) => {
     if (Object.hasOwn(retention, "owner_epoch")) check.addIssue({ code: "custom", path: ["owner_epoch"], message: "owner_epoch is stamped by the host" });

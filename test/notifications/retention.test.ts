@@ -99,6 +99,14 @@ describe("ttl", () => {
     expect(h.api.application.list()[0]).toEqual(rec);
     expect((await h.notificationEvents()).filter((e) => e.notification_id === rec.id).map((e) => e.type)).toEqual(["application_notification_created"]);
   });
+
+  it("stores an expires_at given with an offset in UTC, and the session record stays readable", async () => {
+    const h = await start();
+    const sessionId = await h.newSession();
+    const rec = h.api.session(sessionId).create({ key: "t", ...basic, retention: { policy: "ttl", expires_at: "2030-01-01T02:00:05+02:00" } });
+    expect(rec.retention.expires_at).toBe("2030-01-01T00:00:05.000Z");
+    expect(h.api.session(sessionId).list().map((r) => r.id)).toEqual([rec.id]);
+  });
 });
 
 describe("history limit", () => {

@@ -11,7 +11,7 @@ import { createNotificationSink } from "../notifications/api.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import { loadPlugins, type LoadedPlugin } from "../plugins/loader.ts";
 import { ToolRegistry } from "../plugins/tool-registry.ts";
-import type { RegisteredTool } from "../plugins/tools.ts";
+import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import { createProvider, type Provider } from "../provider/index.ts";
 import { CheckpointSignal } from "./checkpoints.ts";
 import { RunEvents } from "./events.ts";
@@ -36,6 +36,8 @@ export type ProviderFactory = (agent: ResolvedAgent) => Provider;
 interface ActiveRun extends RunState {
   controller: AbortController;
   done: Promise<void>;
+  /** Set just before the request scope ends: from then on the run's notification sinks resolve to null. */
+  scopeEnded: boolean;
 }
 
 /** Finished request ids remembered in memory for a precise 409; older ones are found in the event log. */
@@ -126,6 +128,7 @@ export class RequestRunner {
       live,
       controller,
       done: Promise.resolve(),
+      scopeEnded: false,
     };
     this.active.set(run.request_id, run);
     this.busySessions.set(run.session_id, run.request_id);
@@ -145,7 +148,7 @@ export class RequestRunner {
           agent,
           tools: () => this.toolsOf(agent),
           notify: (tool) => this.notifySink(run, tool),
-          endRequestScope: (ended) => this.endRequestScope(ended),
+          endRequestScope: () => this.endRequestScope(run),
         },
         run,
         events,
@@ -161,7 +164,9 @@ export class RequestRunner {
   }
 
   /** SPEC retention until_request_complete: best effort, so a failure here never fails the request. */
-  private endRequestScope(run: RunState): void {
+  private endRequestScope(run: ActiveRun): void {
+    // Nothing the run's tools notify from here on could be expired by this request any more.
+    run.scopeEnded = true;
     try {
       expireForCompletedRequest(this.ctx, run.request_id, run.session_id);
     } catch (error) {
@@ -174,9 +179,21 @@ export class RequestRunner {
     return this.tools.forAgent(agent.tools);
   }
 
-  private notifySink(run: RunState, tool: RegisteredTool) {
+  /**
+   * The tool-facing sink, bound to the request. It resolves to null once the run is no longer active (its
+   * request scope ended), so a tool that outlives its request (it ignored ctx.signal) creates nothing that
+   * would follow `request_completed` and never expire.
+   */
+  private notifySink(run: ActiveRun, tool: RegisteredTool): ToolRunContext["notify"] {
     if (!this.ctx.notifications) return async () => null;
-    return createNotificationSink(this.ctx, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
+    const sink = createNotificationSink(this.ctx, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
+    return async (input) => {
+      if (run.scopeEnded || this.active.get(run.request_id) !== run) {
+        this.ctx.log.debug({ request_id: run.request_id, tool: tool.name }, "a tool notified after its request ended; ignored");
+        return null;
+      }
+      return sink(input);
+    };
   }
 
   private providerOf(agent: ResolvedAgent): Provider {

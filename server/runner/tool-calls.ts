@@ -33,7 +33,7 @@ async function runOne(call: ToolCall, input: ToolRoundInput): Promise<Message> {
   }
   const args = parseArguments(call, tool);
   if (typeof args === "string") return errorResult(call, `invalid arguments for tool "${name}": ${args}`);
-  const parts = new PartPublisher(input.events, call.id, name, input.stream);
+  const parts = new PartPublisher(input.events, call.id, name, input.stream, input.signal);
   let message: Message;
   try {
     const ctx: ToolRunContext = {
@@ -80,24 +80,36 @@ export function cancelledResult(call: ToolCall): Message {
   };
 }
 
-/** tool_partial events of one call: the first part opens it (`start`), later ones `stream`, the result `end`. */
+/**
+ * tool_partial events of one call: the first part opens it (`start`), later ones `stream`, the result `end`.
+ * Parts are accepted only while the call runs: once the run aborts or the call is answered (`end`), a part is
+ * dropped, so a tool that ignores ctx.signal cannot publish after its request's `request_completed`.
+ */
 class PartPublisher {
   readonly collected: unknown[] = [];
+  private closed = false;
+  private ended = false;
 
   constructor(
     private readonly events: RunEvents,
     private readonly callId: string,
     private readonly toolName: string,
     private readonly stream: boolean,
+    private readonly signal: AbortSignal,
   ) {}
 
   publish(part: unknown): void {
+    if (this.signal.aborted) this.closed = true;
+    if (this.closed) return;
     const phase = this.collected.length === 0 ? "start" : "stream";
     this.collected.push(part);
     if (this.stream) this.events.toolPartial(this.callId, phase, { part, tool_name: this.toolName, index: this.collected.length - 1 });
   }
 
+  /** Publishes the call's `end` (once, while the round is still running) and closes the publisher. */
   end(result: Message): void {
+    if (this.ended) return;
+    this.ended = this.closed = true;
     if (this.stream && this.collected.length > 0) this.events.toolPartial(this.callId, "end", { result });
   }
 }

@@ -70,6 +70,28 @@ it("cancel during a tool aborts the tool; its call is answered as cancelled and 
   expect(completionBodies(backend)).toHaveLength(1);
 });
 
+it("a tool that ignores its signal cannot publish or notify after request_completed", async () => {
+  backend.script(dialectStream("openai", { tool_calls: [{ id: "c1", name: "ignore_cancel", arguments: "{}" }] }));
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "go" });
+  await controls.latch("ignore_cancel:started").opened;
+  expect((await cancel(sid, rid)).status).toBe(202);
+  const ended = await waitForEvent(server, rid);
+  expect(shapeOf(ended).slice(-7)).toEqual(["tool_calls", "tool_partial:start", "tool_partial:end", "tool_results", "checkpoint", "request_cancelled", "request_completed"]);
+  // The tool goes on after the request ended: it emits a part and tries two notifications.
+  controls.latch("ignore_cancel:release").open();
+  await controls.latch("ignore_cancel:done").opened;
+  server.runtime.ctx.transactor.commitGroup();
+  const events = eventsOf(server, rid);
+  expect(events.at(-1)!.type).toBe("request_completed");
+  expect(events).toHaveLength(ended.length);
+  expect(controls.get("ignore_cancel:late_notify")).toBeNull();
+  expect(controls.get("ignore_cancel:late_scoped_notify")).toBeNull();
+  const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
+  expect(all.status).toBe(200);
+  expect(JSON.stringify(all.json)).not.toContain("Late");
+});
+
 it("cancel of an unknown request is 404, of another session's request 404, of an unknown session 404", async () => {
   backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
   const sid = await createSession(server);

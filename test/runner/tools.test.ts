@@ -46,7 +46,7 @@ describe("tool rounds", () => {
 
     const bodies = completionBodies(backend);
     expect(bodies).toHaveLength(3);
-    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["count", "fail", "get_weather", "latch", "notify_user", "wait_for_cancel"]);
+    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["count", "fail", "get_weather", "ignore_cancel", "latch", "notify_then_wait", "notify_user", "wait_for_cancel"]);
     expect(bodies[1]!.messages.slice(1)).toEqual([
       { role: "assistant", content: null, reasoning_content: "Need weather.", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
       { role: "tool", content: "sunny in Oslo", tool_call_id: "c1" },
@@ -171,7 +171,7 @@ it("a tool's notification goes to the session's notifications, never into provid
   expect(JSON.stringify(list.json)).toContain(rid);
   expect(JSON.stringify(list.json)).not.toContain("Working on it"); // until_request_complete: expired at the end
   const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
-  expect(all.json.notifications.find((n: { title: string }) => n.title === "Working on it")).toMatchObject({ status: "expired", request_id: rid });
+  expect(all.json.find((n: { title: string }) => n.title === "Working on it")).toMatchObject({ status: "expired", request_id: rid });
   const followUp = JSON.stringify(completionBodies(backend)[1]);
   expect(followUp).toContain("Heads up from the tool"); // the model's own arguments, as it sent them
   expect(followUp).not.toContain("Notice:");

@@ -1,5 +1,5 @@
 // Notification routes (SPEC.md "HTTP routes"): list and dismiss, for the application and for one session.
-// Lists answer `{notifications: [...]}` (active records; include_terminal=true adds terminal ones). A dismiss
+// Lists answer a JSON array of records, as SPEC.md says (active ones; include_terminal=true adds terminal ones). A dismiss
 // answers 200 with the dismissed record, 409 with the current record itself as the body when the expected
 // revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -54,9 +54,9 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerCont
   });
 }
 
-/** `{notifications: [...]}` built from the stored JSON (10,000 records cost no parse/stringify round trip). */
+/** The array of records built from the stored JSON (10,000 records cost no parse/stringify round trip). */
 function sendList(reply: FastifyReply, service: NotificationService, includeTerminal: boolean): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(`{"notifications":${service.listJson(includeTerminal)}}`);
+  return reply.type("application/json; charset=utf-8").send(service.listJson(includeTerminal));
 }
 
 function dismiss(reply: FastifyReply, service: NotificationService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {

@@ -87,7 +87,7 @@ describe("actions", () => {
       ui_effects: { reload_sessions_list: true, custom: [1] },
     });
     expect((await post("/application/actions/quiet")).json).toEqual({ action: "quiet", scope: "application", ownership: "application" });
-    expect((await server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })).json.notifications).toEqual([]);
+    expect((await server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })).json).toEqual([]);
     const events = (await server.request({ method: "GET", url: "/events?since_id=0" })).json.events;
     expect(events).toEqual([]);
   });

@@ -39,9 +39,9 @@ describe.each(scopes)("$name notification routes", (scope) => {
     expect((await dismiss(b.id)).status).toBe(200);
     const active = await get();
     expect(active.status).toBe(200);
-    expect(notificationListSchema.parse(active.json).notifications.map((r) => r.id)).toEqual([a.id]);
-    expect((await get("?include_terminal=false")).json.notifications.map((r: { id: string }) => r.id)).toEqual([a.id]);
-    expect((await get("?include_terminal=true")).json.notifications.map((r: { id: string }) => r.id)).toEqual([a.id, b.id]);
+    expect(notificationListSchema.parse(active.json).map((r) => r.id)).toEqual([a.id]);
+    expect((await get("?include_terminal=false")).json.map((r: { id: string }) => r.id)).toEqual([a.id]);
+    expect((await get("?include_terminal=true")).json.map((r: { id: string }) => r.id)).toEqual([a.id, b.id]);
   });
 
   it("dismisses with the expected revision: 200 with the dismissed record, revision + 1, reason kept", async () => {
@@ -57,7 +57,7 @@ describe.each(scopes)("$name notification routes", (scope) => {
     const res = await dismiss(a.id, { expected_revision: 1 });
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ id: a.id, revision: 2, status: "pending", title: "newer" });
-    expect(res.json).toEqual((await get()).json.notifications[0]);
+    expect(res.json).toEqual((await get()).json[0]);
     expect(current.id).toBe(a.id);
   });
 
@@ -176,7 +176,7 @@ describe("racing dismissals over real HTTP", () => {
       const bodies = await Promise.all(answers.map((a) => a.json()));
       for (const body of bodies) expect(body).toMatchObject({ id: record.id, revision: 2, status: "dismissed" });
       const listed = await fetch(`${address}${url}?include_terminal=true`, { headers: { authorization: "Bearer test-admin-token" } });
-      expect(((await listed.json()) as { notifications: Array<{ revision: number }> }).notifications[0]!.revision).toBe(2);
+      expect(((await listed.json()) as Array<{ revision: number }>)[0]!.revision).toBe(2);
     }
   });
 });

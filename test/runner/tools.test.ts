@@ -176,3 +176,47 @@ it("a tool's notification goes to the session's notifications, never into provid
   expect(followUp).toContain("Heads up from the tool"); // the model's own arguments, as it sent them
   expect(followUp).not.toContain("Notice:");
 });
+
+describe("until_request_complete notifications expire before request_completed, however the request ends", () => {
+  /** The session's events in log order, as types (request events by type, notification events by type). */
+  function sessionTypes(sid: string): string[] {
+    server.runtime.ctx.transactor.commitGroup();
+    return server.runtime.ctx.events.list({ sinceId: 0, sessionId: sid, limit: 100_000 }).events.map((e) => e.type);
+  }
+
+  async function scopedNotification(sid: string, title: string) {
+    const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
+    expect(all.status, all.text).toBe(200);
+    return (all.json as Array<{ title: string; status: string; request_id?: string }>).find((n) => n.title === title);
+  }
+
+  it("a cancelled run", async () => {
+    await start();
+    backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_then_wait", {})] }));
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "go" });
+    await controls.latch("notify_then_wait").opened;
+    expect(await scopedNotification(sid, "Scoped progress")).toMatchObject({ status: "pending", request_id: rid });
+    expect((await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} })).status).toBe(202);
+    await waitForEvent(server, rid);
+    expect(await scopedNotification(sid, "Scoped progress")).toMatchObject({ status: "expired", request_id: rid });
+    const types = sessionTypes(sid);
+    expect(types.indexOf("request_cancelled")).toBeLessThan(types.indexOf("session_notification_expired"));
+    expect(types.indexOf("session_notification_expired")).toBeLessThan(types.indexOf("request_completed"));
+    expect(types.at(-1)).toBe("request_completed");
+  });
+
+  it("a failed run", async () => {
+    await start();
+    backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_user", { title: "x" })] }), { kind: "status", status: 500, body: { error: { message: "model exploded" } } });
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "go" });
+    const events = await waitForEvent(server, rid);
+    expect(shapeOf(events).slice(-2)).toEqual(["error", "request_completed"]);
+    expect(await scopedNotification(sid, "Working on it")).toMatchObject({ status: "expired", request_id: rid });
+    const types = sessionTypes(sid);
+    expect(types.indexOf("error")).toBeLessThan(types.indexOf("session_notification_expired"));
+    expect(types.indexOf("session_notification_expired")).toBeLessThan(types.indexOf("request_completed"));
+    expect(types.at(-1)).toBe("request_completed");
+  });
+});

@@ -12,7 +12,7 @@ import { registerNotificationRoutes } from "./notifications/routes.ts";
 import { registerPairingRoutes } from "./pairing/routes.ts";
 import { registerAssetRoutes } from "./assets/routes.ts";
 import { registerRunnerRoutes } from "./runner/routes.ts";
-import { registerProviderRoutes } from "./provider/routes.ts";
+import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./actions/routes.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */

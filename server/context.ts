@@ -11,11 +11,9 @@ import type { NotificationHub } from "./notifications/hub.ts";
 import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
 import type { RequestRunner } from "./runner/runner.ts";
+import type { Clock } from "./clock.ts";
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type { Clock } from "./clock.ts";
 
 export interface ServerContext {
   config: Config;

@@ -1,6 +1,6 @@
 // Model discovery: GET <base_url>/models (OpenAI's `data[]`, llama.cpp's and Ollama's `models[]`). Failure is
 // reported, not thrown: the model setting accepts a custom id when discovery is empty or fails (SPEC.md).
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 import { describeBody } from "./errors.ts";
 import { modelsUrl } from "./request.ts";
 import type { ProviderSettings } from "./settings.ts";

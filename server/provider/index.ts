@@ -7,8 +7,7 @@ export { estimateCachedTokens } from "./cache-estimate.ts";
 export { usageMetadata, formatTokens, formatCost } from "./usage.ts";
 export { discoverModels } from "./discovery.ts";
 export { PacingRegistry, sharedPacing } from "./pacing.ts";
-export { registerProviderRoutes, agentView } from "./routes.ts";
-export { selectEndpoint, currentEndpointLabel, providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "./settings.ts";
+export { selectEndpoint, currentEndpointLabel, normalizeBaseUrl, providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "./settings.ts";
 export type {
   AssistantMessage,
   ModelDiscovery,

@@ -1,7 +1,7 @@
 // Reads an opened SSE response into deltas: bytes → SseParser → JSON.parse → Accumulator. A broken
 // connection or an idle stall after the first byte is a MidStreamError, which the provider may recover from
 // (stream_recovery); anything the backend *said* (errors, malformed JSON) is a ProviderError and is not retried.
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 import type { Accumulator } from "./accumulator.ts";
 import { aborted, type OpenedResponse } from "./attempt.ts";
 import { redact } from "./debug.ts";

@@ -2,7 +2,7 @@
 // body byte of a stream; the whole body of a non-streamed reply). Once a stream has begun, an idle watchdog bounds
 // the silence between received bytes instead, so a stalled stream ends but a long healthy one does not.
 import { systemClock } from "../clock.ts";
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 
 /**
  * Calls `fn` after `ms` on the clock; returns the cancel function. The real clock's timers are plain

@@ -3,7 +3,7 @@
 // and user-supplied request options through them.
 import { z } from "zod";
 import type { Message } from "../../client/wire/messages.ts";
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 
 /** A tool as plugins register it: JSON-schema parameters. Sent as `{type: "function", function: {...}}`. */
 export const toolDefinitionSchema = z.object({

@@ -7,7 +7,7 @@ import { parseConfig } from "../../server/config/load.ts";
 import { installErrorHandling } from "../../server/http/error-handler.ts";
 import { createProvider } from "../../server/provider/provider.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
-import { registerProviderRoutes } from "../../server/provider/routes.ts";
+import { registerProviderRoutes } from "../../server/http/routes/providers.ts";
 import { TestClock, collect, settingsFor, user } from "./helpers.ts";
 
 let backend: ScriptedBackend;

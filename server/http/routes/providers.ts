@@ -3,12 +3,11 @@
 // custom model id is accepted). Wired into server/app.ts by the app; auth is global.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ResolvedAgent } from "../config/agents.ts";
-import type { ServerContext } from "../context.ts";
-import { badRequest, notFound } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { discoverModels } from "./discovery.ts";
-import { currentEndpointLabel, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "./settings.ts";
+import type { ResolvedAgent } from "../../config/agents.ts";
+import type { ServerContext } from "../../context.ts";
+import { currentEndpointLabel, discoverModels, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "../../provider/index.ts";
+import { badRequest, notFound } from "../errors.ts";
+import { parseInput } from "../validate.ts";
 
 /** What the routes read from the server context. */
 export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock">;

@@ -2,6 +2,7 @@
 // shrink. One line naming the variable and the problem when a value is bad.
 import { join } from "node:path";
 import { z } from "zod";
+import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
 
 const envSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -48,7 +49,7 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     host: "127.0.0.1",
     port: 4000,
     replayEvents: 1000,
-    maxFrameBytes: 1024 * 1024,
+    maxFrameBytes: MAX_FRAME_BYTES,
     maxChannelsPerSocket: 100,
     idleTimeoutMs: 60_000,
     maxBufferedBytes: 4 * 1024 * 1024,

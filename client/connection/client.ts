@@ -2,6 +2,7 @@
 // HTTP catch-up and long-poll) through the machine and the sequencer to the listeners and the notification
 // state, and offers the snapshot reads. Create it with `connect()`.
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
+import { formatEventId, parseEventId } from "../wire/event-id.ts";
 import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
 import { ListenerRegistry, type ListenOptions } from "../events/listeners.ts";
 import type { EventOfType, KnownEventType } from "../events/narrow.ts";
@@ -9,10 +10,11 @@ import { NotificationCenter } from "../notifications/center.ts";
 import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
+import { CursorExpiredError, UnauthorizedError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike } from "../transport/http.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
-import { DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
+import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
 import { connectionIdOf, type Credentials } from "./credentials.ts";
 import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
@@ -55,6 +57,9 @@ export class ChatClient {
   private readonly resets = new Emitter<void>();
   private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
   private readonly http: HttpApi;
+  private readonly timers: Timers;
+  private readonly retryDelaysMs: readonly number[];
+  private readonly reader: EventReader;
   private readonly sequencer: EventSequencer;
   private readonly driver: ConnectionDriver;
   /** Per session: events up to this id are reflected in a snapshot the app loaded (SPEC GET /events rule 4). */
@@ -64,10 +69,14 @@ export class ChatClient {
     readonly credentials: Credentials,
     options: ConnectOptions = {},
   ) {
-    const timers = options.timers ?? systemTimers;
+    const timers = (this.timers = options.timers ?? systemTimers);
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.connectionId = connectionIdOf(credentials);
     this.http = new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch });
-    this.sequencer = new EventSequencer((event) => this.deliver(event));
+    this.sequencer = new EventSequencer(
+      (event) => this.deliver(event),
+      (stub, signal) => this.fetchWhole(stub, signal),
+    );
     this.notifications = new NotificationCenter({
       http: this.http,
       storage: options.storage ?? memoryStorage(),
@@ -76,12 +85,12 @@ export class ChatClient {
       mode: options.mode ?? "mobile",
       report: (message, detail) => this.report(message, detail),
     });
-    const reader = new EventReader(this.http, {
+    const reader = (this.reader = new EventReader(this.http, {
       cursor: () => this.sequencer.cursor,
       accept: (event) => this.sequencer.accept(event),
       advanceTo: (id) => this.sequencer.advanceTo(id),
       malformed: (raw) => this.report("malformed event skipped", raw),
-    });
+    }));
     const bridge = new BridgeConnection(
       {
         url: credentials.bridge_url,
@@ -105,7 +114,7 @@ export class ChatClient {
       sequencer: this.sequencer,
       bridge,
       timers,
-      retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      retryDelaysMs: this.retryDelaysMs,
       pollWaitMs: options.pollWaitMs ?? 25_000,
       reloadSnapshots: () => this.notifications.reloadAll(),
       cursorReset: () => this.resets.emit(),
@@ -177,6 +186,45 @@ export class ChatClient {
   /** Stops for good: leaves the bridge, aborts HTTP, cancels timers. */
   close(): void {
     this.driver.send({ type: "stop" });
+  }
+
+  /**
+   * The whole event behind a bridge stub (`truncated: true`, too big for one frame): the one event after the
+   * previous id, with the stub's session/request filters. Transient failures are retried with the HTTP backoff
+   * until it arrives or the bridge's pushes are forgotten (abort). A pruned or reset log (410), a refused token or
+   * an event that is not there cannot be fetched: reported through onProblem, and the stub is dropped (never
+   * delivered as if it were the event).
+   */
+  private async fetchWhole(stub: AnyEvent, signal: AbortSignal): Promise<AnyEvent | undefined> {
+    const previous = formatEventId(parseEventId(stub.event_id)! - 1);
+    const query = { since_id: previous, limit: 1, session_id: stub.session_id, request_id: stub.request_id, epoch: this.reader.currentEpoch };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const page = await this.http.request("GET", "/events", eventsPageSchema, { query, signal });
+        const raw = page.events[0];
+        if (anyEventSchema.safeParse(raw).success && (raw as AnyEvent).event_id === stub.event_id) return raw as AnyEvent;
+        this.report("the event behind a truncated bridge push is not in the log; skipped", stub);
+        return undefined;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (error instanceof CursorExpiredError || error instanceof UnauthorizedError) {
+          this.report("the event behind a truncated bridge push cannot be fetched; skipped", { stub, error });
+          return undefined;
+        }
+        this.report("fetching a truncated bridge push failed (retrying)", error);
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = () => {
+            this.timers.clearTimeout(handle);
+            reject(signal.reason);
+          };
+          const handle = this.timers.setTimeout(() => {
+            signal.removeEventListener("abort", onAbort);
+            resolve();
+          }, backoffDelay(this.retryDelaysMs, attempt));
+          signal.addEventListener("abort", onAbort, { once: true });
+        });
+      }
+    }
   }
 
   private deliver(event: AnyEvent): void {

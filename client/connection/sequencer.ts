@@ -7,18 +7,39 @@
 // already, and anything at or below the cursor is a duplicate. The one source that is not complete is the bridge
 // before its join is acknowledged (or after it said "gap"): its pushes are held back until HTTP has covered the
 // gap, then released in id order.
+//
+// A bridge push may be a stub (`truncated: true`: the event was too big for one frame). It is resolved to the
+// whole event (fetched over HTTP by `resolve`) before it goes on, and the pushes behind it wait in arrival order,
+// so listeners still hear every event once and in order, and never the stub.
 import type { AnyEvent } from "../wire/events.ts";
+import { isTruncatedEvent } from "../wire/frames.ts";
 
 export type Deliver = (event: AnyEvent) => void;
+
+/** Fetches the whole event a stub stands for; undefined when it cannot be had (reported by the resolver). */
+export type ResolveStub = (stub: AnyEvent, signal: AbortSignal) => Promise<AnyEvent | undefined>;
+
+/** A bridge push waiting for a stub ahead of it (or for its own fetch). */
+interface Queued {
+  event: AnyEvent | undefined;
+  ready: boolean;
+}
 
 export class EventSequencer {
   private cursorId: string | undefined;
   private held: AnyEvent[] = [];
   private trusted = false;
+  /** Bridge pushes behind an unresolved stub, in arrival order. */
+  private queued: Queued[] = [];
+  /** Aborted when the bridge's pushes are forgotten (distrust, reset): late fetches are then dropped. */
+  private resolving = new AbortController();
   /** How many events were dropped as duplicates (a figure for tests and benchmarks). */
   duplicates = 0;
 
-  constructor(private readonly deliver: Deliver) {}
+  constructor(
+    private readonly deliver: Deliver,
+    private readonly resolve: ResolveStub = async () => undefined,
+  ) {}
 
   get cursor(): string | undefined {
     return this.cursorId;
@@ -39,10 +60,42 @@ export class EventSequencer {
     if (this.cursorId === undefined || nextSinceId > this.cursorId) this.cursorId = nextSinceId;
   }
 
-  /** A push from the bridge: through at once when trusted, else held until `trust()`. */
+  /** A push from the bridge: through at once when trusted, else held until `trust()`; stubs are resolved first. */
   push(event: AnyEvent): void {
+    // A stub at or below the cursor is a duplicate whatever it stands for: no need to fetch it.
+    const stub = isTruncatedEvent(event) && (this.cursorId === undefined || event.event_id > this.cursorId);
+    if (!stub && this.queued.length === 0) return this.pass(event);
+    const item: Queued = { event, ready: !stub };
+    this.queued.push(item);
+    if (!stub) return;
+    const { signal } = this.resolving;
+    this.resolve(event, signal).then(
+      (whole) => {
+        if (signal.aborted) return;
+        item.event = whole;
+        item.ready = true;
+        this.drain();
+      },
+      () => undefined, // only an abort rejects: the queue it belonged to is gone
+    );
+  }
+
+  private drain(): void {
+    while (this.queued[0]?.ready) {
+      const { event } = this.queued.shift()!;
+      if (event) this.pass(event);
+    }
+  }
+
+  private pass(event: AnyEvent): void {
     if (this.trusted) this.accept(event);
     else this.held.push(event);
+  }
+
+  private forgetQueued(): void {
+    this.resolving.abort();
+    this.resolving = new AbortController();
+    this.queued = [];
   }
 
   /** The bridge's join is acknowledged and any gap filled: release held pushes in id order, then pass through. */
@@ -57,12 +110,14 @@ export class EventSequencer {
   distrust(): void {
     this.trusted = false;
     this.held = [];
+    this.forgetQueued();
   }
 
   /** Cursor expired: forget it, so the next read bootstraps at the head of the log. */
   reset(): void {
     this.cursorId = undefined;
     this.held = [];
+    this.forgetQueued();
   }
 
   get heldCount(): number {

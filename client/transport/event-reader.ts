@@ -36,6 +36,11 @@ export class EventReader {
     return this.read(waitMs, signal);
   }
 
+  /** The store's identity as this reader knows it (from its first answer); undefined before. */
+  get currentEpoch(): string | undefined {
+    return this.epoch;
+  }
+
   /** A new store or a pruned cursor: forget the epoch too, so the next bootstrap adopts the new one. */
   forgetEpoch(): void {
     this.epoch = undefined;

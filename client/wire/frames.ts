@@ -36,6 +36,18 @@ export const replyPayloadSchema = z.object({
   response: payloadSchema,
 });
 
+/**
+ * Largest frame the bridge accepts from any peer (ws `maxPayload`); a larger one closes the socket with 1009. The
+ * bridge's config and the server's forwarder both read it from here.
+ */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * Largest serialized event (UTF-8 bytes of `JSON.stringify(event)`) the forwarder pushes whole. The rest of a
+ * `session_event` frame (refs, topic, event name, `{"event": }`) is well under the 64 KiB left over.
+ */
+export const MAX_EVENT_BYTES = MAX_FRAME_BYTES - 64 * 1024;
+
 // Pairing codes: Crockford base32 (no I, L, O, U), typed in groups of five. Normalising forgives what people type.
 export const PAIRING_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -79,6 +91,35 @@ export type EventsJoinOk = z.infer<typeof eventsJoinOkSchema>;
 
 export const sessionEventPayloadSchema = z.object({ event: anyEventSchema });
 export type SessionEventPayload = z.infer<typeof sessionEventPayloadSchema>;
+
+/**
+ * What the forwarder pushes in place of an event whose serialization passes MAX_EVENT_BYTES: the common fields and
+ * `truncated: true`. It keeps the event's place in the sequence; the client library fetches the whole event over
+ * `GET /events` and delivers that, never the stub.
+ */
+export const truncatedEventSchema = z.looseObject({
+  event_id: eventIdSchema,
+  type: z.string().min(1),
+  session_id: z.string().optional(),
+  request_id: z.string().optional(),
+  truncated: z.literal(true),
+});
+export type TruncatedEvent = z.infer<typeof truncatedEventSchema>;
+
+/** The stub that stands for `event` (the forwarder measures; this only builds). */
+export function truncatedStubOf(event: { event_id: string; type: string; session_id?: string; request_id?: string }): TruncatedEvent {
+  return {
+    event_id: event.event_id,
+    type: event.type,
+    ...(event.session_id !== undefined ? { session_id: event.session_id } : {}),
+    ...(event.request_id !== undefined ? { request_id: event.request_id } : {}),
+    truncated: true,
+  };
+}
+
+export function isTruncatedEvent(event: object): event is TruncatedEvent {
+  return (event as { truncated?: unknown }).truncated === true;
+}
 
 // --- topic `server:<id>` (the server's own channel) ----------------------------------------------------------
 export const deviceGrantSchema = z.object({ device_id: z.string().min(1).max(100), token_hash: z.string().regex(/^[0-9a-f]{64}$/) });

@@ -6,7 +6,7 @@
 // simply wait in the store.
 import { Socket, type Channel } from "phoenix";
 import { WebSocket } from "ws";
-import { pairRequestSchema, serverJoinOkSchema } from "../../client/wire/frames.ts";
+import { MAX_EVENT_BYTES, pairRequestSchema, serverJoinOkSchema, truncatedStubOf } from "../../client/wire/frames.ts";
 import { parseEventId, type AnyEvent } from "../../client/wire/index.ts";
 import { generateToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
@@ -78,7 +78,7 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
       pump();
     };
     channel
-      .push("session_event", { event }, options.ackTimeoutMs ?? 30_000)
+      .push("session_event", { event: fitted(ctx, event) }, options.ackTimeoutMs ?? 30_000)
       .receive("ok", () => settled(true))
       .receive("error", () => settled(false))
       .receive("timeout", () => {
@@ -125,6 +125,18 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
   };
   ctx.shutdown.addEventListener("abort", () => void stop(), { once: true });
   return { stop };
+}
+
+/**
+ * The event, or its stub when it would not fit in one bridge frame (a message_appended carries the whole session, an
+ * image_data data URL may be megabytes). Pushing it whole would make the bridge close the socket (1009) and the
+ * resend after every reconnect would jam the link for good; the stub keeps its place and the apps fetch it over HTTP.
+ */
+function fitted(ctx: ServerContext, event: AnyEvent): AnyEvent {
+  const bytes = Buffer.byteLength(JSON.stringify(event));
+  if (bytes <= MAX_EVENT_BYTES) return event;
+  ctx.log.warn({ event_id: event.event_id, type: event.type, bytes, limit: MAX_EVENT_BYTES }, "event too big for a bridge frame; pushing a truncated stub");
+  return truncatedStubOf(event);
 }
 
 function readAfter(ctx: ServerContext, current: Session, limit: number): AnyEvent[] {

@@ -2,7 +2,7 @@
 // (docs/bridge.md B10-B16): pairing, live events, revoke while connected, and restarts of either side.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Socket } from "phoenix";
-import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
+import { BRIDGE_CLOSE, MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
@@ -144,5 +144,27 @@ describe("bridge with a real server", () => {
     expect(new Set(feed.received).size).toBe(feed.received.length);
     expect(feed.received).toEqual([...feed.received].sort());
     expect(bridge.core.metrics.eventsRelayed).toBe(feed.received.length);
+  });
+
+  it("pushes a stub for an event too big for one frame and goes on: the next event is not stuck (B24)", async () => {
+    const bridge = await testBridge();
+    const peer = await serverPeer(bridge.url);
+    const { reply } = await pairDevice(bridge, peer);
+    const app = appSocket(bridge, reply.response.device_token as string);
+    const channel = app.socket.channel("events:server:srv1", {});
+    const events: Array<Record<string, unknown>> = [];
+    channel.on("session_event", (payload: { event: Record<string, unknown> }) => void events.push(payload.event));
+    expect((await joinOnce(channel)).status).toBe("ok");
+    const sessionId = await createSession(peer);
+    const big = "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024);
+    const appended = await peer.server.request({ method: "POST", url: `/sessions/${sessionId}/messages`, payload: { role: "user", content: big } });
+    expect(appended.status).toBe(201);
+    await createSession(peer);
+    const latest = formatEventId(peer.server.runtime.ctx.events.latestId);
+    await until(() => events.some((event) => event.event_id === latest), "the event after the big one");
+    const stub = events.find((event) => event.type === "message_appended");
+    expect(stub).toEqual({ event_id: expect.any(String), type: "message_appended", session_id: sessionId, truncated: true });
+    expect(events.map((event) => event.event_id)).toEqual([...events.map((event) => event.event_id)].sort());
+    expect(app.closes).toEqual([]);
   });
 });

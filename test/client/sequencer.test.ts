@@ -14,6 +14,42 @@ function collect() {
 }
 
 describe("event sequencer", () => {
+  it("resolves a truncated push to the whole event and keeps later pushes behind it, in order (C17)", async () => {
+    const out: AnyEvent[] = [];
+    const fetches: Array<{ id: string; release: (whole: AnyEvent | undefined) => void; signal: AbortSignal }> = [];
+    const sequencer = new EventSequencer(
+      (event) => out.push(event),
+      (stub, signal) => new Promise((release) => fetches.push({ id: stub.event_id, release, signal })),
+    );
+    sequencer.trust();
+    sequencer.push(ev(1));
+    sequencer.push({ ...ev(2), truncated: true });
+    sequencer.push(ev(3));
+    sequencer.push({ ...ev(4), truncated: true });
+    sequencer.push(ev(5));
+    expect(out.map((e) => e.event_id)).toEqual([formatEventId(1)]);
+    expect(fetches.map((f) => f.id)).toEqual([2, 4].map(formatEventId));
+    fetches[1]!.release({ ...ev(4), whole: true });
+    await Promise.resolve();
+    expect(out).toHaveLength(1);
+    fetches[0]!.release({ ...ev(2), whole: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.map((e) => e.event_id)).toEqual([1, 2, 3, 4, 5].map(formatEventId));
+    expect(out.filter((e) => "truncated" in e)).toEqual([]);
+    expect(out.filter((e) => "whole" in e).map((e) => e.event_id)).toEqual([2, 4].map(formatEventId));
+
+    // A stub at or below the cursor is a duplicate: not fetched. Distrust drops what waits and aborts the fetch.
+    sequencer.push({ ...ev(5), truncated: true });
+    expect(fetches).toHaveLength(2);
+    sequencer.push({ ...ev(6), truncated: true });
+    sequencer.push(ev(7));
+    sequencer.distrust();
+    expect(fetches[2]!.signal.aborted).toBe(true);
+    fetches[2]!.release(ev(6));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.map((e) => e.event_id).at(-1)).toBe(formatEventId(5));
+  });
+
   it("drops what is at or below the cursor", () => {
     const { out, sequencer } = collect();
     for (const n of [1, 2, 2, 1, 3]) sequencer.accept(ev(n));

@@ -59,8 +59,8 @@ async function listP99(runtime: Runtime): Promise<number> {
   for (let i = 0; i < 60; i++) {
     const start = performance.now();
     const res = await fetch(`${address}/application/notifications`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const body = (await res.json()) as { notifications: unknown[] };
-    if (body.notifications.length !== ACTIVE) throw new Error(`listed ${body.notifications.length}`);
+    const records = (await res.json()) as unknown[];
+    if (records.length !== ACTIVE) throw new Error(`listed ${records.length}`);
     if (i >= 10) samples.push(performance.now() - start);
   }
   return percentile(samples, 99);

@@ -23,8 +23,13 @@ async function main(): Promise<void> {
     await bridge.close();
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  const onSignal = (signal: string) =>
+    stop(signal).catch((error: unknown) => {
+      process.stderr.write(`bridge failed to stop cleanly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    });
+  process.on("SIGINT", () => void onSignal("SIGINT"));
+  process.on("SIGTERM", () => void onSignal("SIGTERM"));
 }
 
 main().catch((error: unknown) => {

@@ -54,7 +54,13 @@ export class Router {
       }
       this.answerJoin(connection, frame, outcome);
     };
-    if (attempt.outcome instanceof Promise) void attempt.outcome.then(settle);
+    if (attempt.outcome instanceof Promise) {
+      attempt.outcome.then(settle).catch((error: unknown) => {
+        // A bug in a handler's deferred join must not become an unhandled rejection (it would end the process).
+        this.core.log.log("error", "join handler failed", { socket: connection.id, topic: frame.topic, error: error instanceof Error ? error.message : String(error) });
+        connection.close(1011, "internal error");
+      });
+    }
     else settle(attempt.outcome);
   }
 

@@ -56,7 +56,17 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
   let session: Session | undefined;
   let stopped = false;
 
+  // pump() runs inside phoenix callbacks (acks, the join reply) and commit listeners: a throw there (the store
+  // closing under it, a SQLite error) would escape the ws message handler and take the server process down.
   const pump = () => {
+    try {
+      pumpOnce();
+    } catch (error) {
+      ctx.log.error({ err: error }, "forwarder failed to read or push events; the next commit or ack retries");
+    }
+  };
+
+  const pumpOnce = () => {
     const current = session;
     while (!stopped && current && current === session && current.inFlight < window) {
       const events = readAfter(ctx, current, window - current.inFlight);
@@ -106,7 +116,16 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
   channel.onError(() => {
     session = undefined;
   });
-  channel.on("pair_request", (payload: unknown) => answerPairRequest(ctx, pairing, channel, payload, serverUrl));
+  channel.on("pair_request", (payload: unknown) => {
+    try {
+      answerPairRequest(ctx, pairing, channel, payload, serverUrl);
+    } catch (error) {
+      // A failed redeem (SQLite busy, disk full) must not kill the server: the waiting app is told to try again.
+      ctx.log.error({ err: error }, "answering a pairing request failed");
+      const requestId = (payload as { request_id?: unknown } | null)?.request_id;
+      if (typeof requestId === "string") channel.push("pair_result", { request_id: requestId, status: "error", reason: "server_unavailable" });
+    }
+  });
 
   const unsubscribeCommits = ctx.events.commits.subscribe(() => pump());
   const unsubscribeGrants = pairing.onChange(() => {

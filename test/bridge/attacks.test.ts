@@ -1,6 +1,6 @@
 // Attacks and misuse against a bridge with fake server peers (docs/bridge.md B8, B9, B16-B22): each is answered per
 // protocol, logged, and everyone else keeps being served.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
@@ -87,6 +87,28 @@ describe("pairing attacks", () => {
     expect(server.pairRequests).toEqual([expect.objectContaining({ code: "AAAAABBBBB", device_name: "phone" })]);
     expect(await pair("AAAAA-BBBBB")).toEqual({ status: "error", response: { reason: "invalid_code" } });
     expect(bridge.core.metrics.pairingFailures).toBe(3);
+  });
+
+  it("closes the socket with 1011 when a deferred join fails inside the bridge, and serves everyone else", async () => {
+    const bridge = await testBridge();
+    const server = await fakeServer(bridge.url, { codes: [code("AAAAABBBBB", bridge.clock.now() + 600_000)] });
+    server.channel.on("pair_request", (request: { request_id: string }) => {
+      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    });
+    // A bug in the code that turns the server's answer into the join reply (here: its log line throws).
+    const log = bridge.core.log.log.bind(bridge.core.log);
+    vi.spyOn(bridge.core.log, "log").mockImplementation((level, msg, fields) => {
+      if (msg === "device paired") throw new Error("boom");
+      log(level, msg, fields);
+    });
+    const app = phoenixSocket(bridge.url);
+    const closes: number[] = [];
+    app.onClose((event: { code: number }) => void closes.push(event.code));
+    void joinOnce(app.channel("pairing", { code: "AAAAABBBBB", device_name: "phone" }));
+    await until(() => closes.includes(1011), "the app's socket closed with 1011");
+    app.disconnect();
+    expect(bridge.log.has("join handler failed")).toBe(true);
+    expect(bridge.core.registry.get("srv1")?.link?.connection.closed).toBe(false);
   });
 
   it("rate-limits guessing per address and overall, so brute force is hopeless (B19)", async () => {

@@ -1,10 +1,11 @@
 // A real server (Fastify + SQLite + forwarder) and a real bridge, with official phoenix clients as apps
 // (docs/bridge.md B10-B16): pairing, live events, revoke while connected, and restarts of either side.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Socket } from "phoenix";
 import { BRIDGE_CLOSE, MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
 import { createSession, serverPeer, type ServerPeer } from "./server-peer.ts";
 
@@ -166,5 +167,30 @@ describe("bridge with a real server", () => {
     expect(stub).toEqual({ event_id: expect.any(String), type: "message_appended", session_id: sessionId, truncated: true });
     expect(events.map((event) => event.event_id)).toEqual([...events.map((event) => event.event_id)].sort());
     expect(app.closes).toEqual([]);
+  });
+
+  it("answers a pairing whose redeem throws with an error, and keeps forwarding (crash-proof forwarder)", async () => {
+    // A long bridge-side wait: an answer can only come from the server, not from the bridge's own timeout.
+    const bridge = await testBridge({ pairingTimeoutMs: 60_000 });
+    const peer = await serverPeer(bridge.url);
+    const redeem = vi.spyOn(pairingServiceFor(peer.server.runtime.ctx), "redeem").mockImplementation(() => {
+      throw new Error("SQLITE_BUSY: database is locked");
+    });
+    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const code = created.json.code as string;
+    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
+    expect(redeem).toHaveBeenCalledTimes(1);
+    expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    redeem.mockRestore();
+
+    // The forwarder survived: a device paired now gets live events.
+    const { reply: paired } = await pairDevice(bridge, peer);
+    const app = appSocket(bridge, paired.response.device_token as string);
+    const feed = subscribe(app.socket);
+    expect((await feed.joined).status).toBe("ok");
+    await createSession(peer);
+    const latest = formatEventId(peer.server.runtime.ctx.events.latestId);
+    await until(() => feed.received.includes(latest), "live events after the failed pairing");
   });
 });

@@ -82,4 +82,18 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX assets_by_session ON assets (session_id);
   `,
+  `
+  -- Requests in flight (server/runner/recovery.ts, docs/runner.md "Crash recovery"). A row is written in the
+  -- transaction of the request's request_started and deleted in the transaction of its request_completed, so
+  -- a row that survives a start names a request a crash cut off. The backfill finds those of an older log.
+  CREATE TABLE active_requests (
+    request_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    started_at INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR IGNORE INTO active_requests (request_id, session_id, started_at)
+    SELECT s.request_id, s.session_id, s.created_at FROM events s
+    WHERE s.type = 'request_started' AND s.request_id IS NOT NULL AND s.session_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM events c WHERE c.request_id = s.request_id AND c.type = 'request_completed');
+  `,
 ];

@@ -12,6 +12,11 @@ export class RunEvents {
     private readonly events: EventStore,
     readonly sessionId: string,
     readonly requestId: string,
+    /**
+     * Wraps the publish of `request_completed`, so the coordinator can delete the request's active_requests row
+     * in the same transaction (server/runner/recovery.ts).
+     */
+    private readonly completion: (publish: () => void) => void = (publish) => publish(),
   ) {}
 
   private get ids() {
@@ -57,6 +62,6 @@ export class RunEvents {
   }
 
   completed(): void {
-    this.events.publish({ type: "request_completed", ...this.ids });
+    this.completion(() => void this.events.publish({ type: "request_completed", ...this.ids }));
   }
 }

@@ -15,6 +15,7 @@ import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import { createProvider, type Provider } from "../provider/index.ts";
 import { CheckpointSignal } from "./checkpoints.ts";
 import { RunEvents } from "./events.ts";
+import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
 import { runRequest, type RunState } from "./run.ts";
 
 export type RunnerContext = Pick<
@@ -52,8 +53,15 @@ export class RequestRunner {
   private readonly recent = new Map<string, string>();
   private readonly providers = new Map<string, Provider>();
   private plugins: Promise<LoadedPlugin[]> | undefined;
+  /** The durable registry of requests in flight; rows a crash left behind are ended at construction. */
+  private readonly activeRequests: ActiveRequests;
+  /** Request ids this runner ended at start because a previous process was cut off while running them. */
+  readonly recovered: readonly string[];
 
   constructor(private readonly ctx: RunnerContext) {
+    this.activeRequests = new ActiveRequests(ctx.transactor.db);
+    // Before anything can start a new request: no run of this process is in the table yet.
+    this.recovered = recoverInterruptedRequests(ctx, this.activeRequests);
     this.providerFactory = (agent) =>
       createProvider(agent.settings, {
         clock: ctx.clock,
@@ -89,13 +97,19 @@ export class RequestRunner {
     const busy = this.busySessions.get(sessionId);
     if (busy) throw conflict("request_in_progress", `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`, { request_id: busy });
     const requestId = `req_${randomUUID()}`;
-    const events = new RunEvents(this.ctx.events, sessionId, requestId);
+    const events = new RunEvents(this.ctx.events, sessionId, requestId, (publish) =>
+      this.ctx.transactor.run(() => {
+        publish();
+        this.activeRequests.delete(requestId);
+      }),
+    );
     const metadata: Record<string, unknown> = { request_id: requestId };
     if (input.attachments.length > 0) metadata.attachments = input.attachments;
     const user: Message = { role: "user", content: input.content, metadata };
     const live = this.ctx.transactor.run(() => {
       const { session } = this.ctx.sessions.append(sessionId, user);
       this.ctx.events.publish(events.requestStarted(input.stream));
+      this.activeRequests.add(requestId, sessionId, this.ctx.clock.now());
       return session;
     });
     this.launch(agent, events, live, input);

@@ -16,11 +16,12 @@ export interface RunnerServer extends TestServer {
   clock: TestClock;
 }
 
-export async function startRunnerServer(backend: ScriptedBackend, config: ConfigInput = {}, provider: Record<string, unknown> = {}): Promise<RunnerServer> {
+/** `dataDir` reopens the data of an earlier server (a restart); by default a fresh temp dir. */
+export async function startRunnerServer(backend: ScriptedBackend, config: ConfigInput = {}, provider: Record<string, unknown> = {}, dataDir?: string): Promise<RunnerServer> {
   const clock = new TestClock();
   const server = await startTestServer(
     { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, ...provider } }, ...config },
-    { clock, configDir: FIXTURES },
+    { clock, configDir: FIXTURES, ...(dataDir ? { dataDir } : {}) },
   );
   return Object.assign(server, { clock });
 }

@@ -1,4 +1,4 @@
-// Crash recovery (docs/runner.md "Crash recovery", R14): a request cut off by a crash (the database closed
+// Crash recovery (docs/runner.md "Crash recovery", R16): a request cut off by a crash (the database closed
 // without the graceful shutdown path) gets `error` and `request_completed` when the next runtime starts on the
 // same data dir, once; its request-scoped notifications expire; a tool round it left open is answered.
 import { rmSync } from "node:fs";

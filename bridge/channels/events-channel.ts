@@ -30,25 +30,28 @@ export function eventsChannel(core: BridgeCore): TopicHandler {
         },
         terminate: () => state.topic.remove(connection),
       };
-      return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id) };
+      return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id, params.data.epoch) };
     },
   };
 }
 
-function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined): JoinOutcome {
-  const lastEventId = state.lastId ?? null;
+function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
+  const known = { last_event_id: state.lastId ?? null, epoch: state.epoch ?? null };
   if (sinceId === undefined) {
-    return { status: "ok", response: { replay: "none", replayed: 0, last_event_id: lastEventId }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
   }
-  const missing = state.buffer.after(sinceId);
+  // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the buffer
+  // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
+  const otherStore = epoch !== undefined && epoch !== state.epoch;
+  const missing = otherStore ? undefined : state.buffer.after(sinceId);
   if (missing === undefined) {
     core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, last_event_id: lastEventId }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
   }
   core.metrics.replayHits++;
   return {
     status: "ok",
-    response: { replay: "complete", replayed: missing.length, last_event_id: lastEventId },
+    response: { replay: "complete", replayed: missing.length, ...known },
     // Replay and subscription happen in one turn of the event loop: no live event can slip between them.
     afterReply: () => {
       for (const event of missing) state.topic.sendTo(connection, event);

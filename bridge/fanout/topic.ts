@@ -36,6 +36,13 @@ export class EventTopic {
     }
   }
 
+  /** Closes every subscriber's socket (they reconnect and rejoin) and forgets them. */
+  closeAll(code: number, reason: string): void {
+    const subscribers = [...this.subscribers];
+    this.subscribers.clear();
+    for (const connection of subscribers) connection.close(code, reason);
+  }
+
   /** One event to one socket (replay after a join). */
   sendTo(connection: Connection, event: BufferedEvent): void {
     connection.sendEncoded(connection.vsn === "2.0.0" ? this.encodeV2(event) : this.encodeV1(event));

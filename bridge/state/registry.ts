@@ -68,6 +68,9 @@ export class Registry {
   /** Decides after which event id the server continues, keeping the buffer only when it is continuous. */
   resume(state: ServerState, epoch: string, serverCursor: string): string {
     if (state.epoch === epoch && state.lastId !== undefined && state.lastId >= serverCursor) return state.lastId;
+    // A new store: its ids start over, so apps still subscribed would drop its events as duplicates of the old
+    // ones. They are sent away to reconnect (1012); their rejoin from the old epoch is answered "gap".
+    if (state.epoch !== undefined && state.epoch !== epoch) state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
     state.epoch = epoch;
     state.lastId = serverCursor;
     state.buffer.reset(serverCursor);

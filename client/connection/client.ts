@@ -98,6 +98,7 @@ export class ChatClient {
         token: credentials.device_token,
         WebSocket: options.WebSocket,
         sinceId: () => this.sequencer.cursor,
+        epoch: () => this.reader.currentEpoch,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
         reconnectAfterMs: options.reconnectAfterMs,
       },

@@ -15,6 +15,8 @@ export interface BridgeOptions {
   WebSocket?: WebSocketConstructor;
   /** The cursor to resume from, read on every (re)join so the bridge replays exactly the gap. */
   sinceId: () => string | undefined;
+  /** The store the cursor belongs to (from GET /events), read on every (re)join: another epoch is never replayed. */
+  epoch?: () => string | undefined;
   heartbeatIntervalMs?: number;
   /** Phoenix's socket reconnect schedule (its own timers): defaults to phoenix's 10 ms … 5 s ladder. */
   reconnectAfterMs?: (tries: number) => number;
@@ -75,7 +77,8 @@ export class BridgeConnection {
     // A params function is re-read by phoenix on every rejoin: the bridge always replays from the current cursor.
     const channel = socket.channel(`events:server:${this.options.serverId}`, () => {
       const sinceId = this.options.sinceId();
-      return sinceId === undefined ? {} : { since_id: sinceId };
+      const epoch = this.options.epoch?.();
+      return { ...(sinceId === undefined ? {} : { since_id: sinceId }), ...(epoch === undefined ? {} : { epoch }) };
     });
     channel.on("session_event", (payload: unknown) => this.onPush(payload));
     channel.onError(() => this.reportDown("channel_error"));
@@ -90,8 +93,11 @@ export class BridgeConnection {
   private onJoinOk(response: unknown): void {
     if (this.ended) return;
     const reply = eventsJoinOkSchema.safeParse(response);
-    // Anything but an explicit "complete" is treated as a gap: filling it over HTTP is always safe.
-    this.handlers.joined(reply.success && reply.data.replay === "complete" ? "complete" : "gap");
+    // Anything but an explicit "complete" is treated as a gap: filling it over HTTP is always safe. So is a reply
+    // naming another store than ours: the HTTP catch-up then meets the epoch mismatch (410) and starts over.
+    const ours = this.options.epoch?.();
+    const otherStore = reply.success && typeof reply.data.epoch === "string" && ours !== undefined && reply.data.epoch !== ours;
+    this.handlers.joined(reply.success && reply.data.replay === "complete" && !otherStore ? "complete" : "gap");
   }
 
   private onJoinError(response: unknown): void {

@@ -79,13 +79,23 @@ export const pairingOkSchema = z.object({
 export type PairingOk = z.infer<typeof pairingOkSchema>;
 
 // --- topic `events:server:<id>` ------------------------------------------------------------------------------
-export const eventsJoinParamsSchema = z.object({ since_id: eventIdSchema.optional() });
+/**
+ * `since_id`: the app's cursor; `epoch`: the store that cursor belongs to (`GET /events` answers it). A cursor of
+ * another epoch is never replayed: the server's store was reset and its ids started over.
+ */
+export const eventsJoinParamsSchema = z.object({ since_id: eventIdSchema.optional(), epoch: z.string().min(1).max(100).optional() });
+export type EventsJoinParams = z.infer<typeof eventsJoinParamsSchema>;
 
-/** `complete`: every event after since_id was replayed; `gap`: fill it over HTTP; `none`: no since_id given. */
+/**
+ * `complete`: every event after since_id was replayed; `gap`: fill it over HTTP (also when the join's epoch is not
+ * the server's current one); `none`: no since_id given. `epoch`: the server's current store as the bridge knows it
+ * (null before the server joined since the bridge started; absent from older bridges).
+ */
 export const eventsJoinOkSchema = z.object({
   replay: z.enum(["complete", "gap", "none"]),
   replayed: z.number().int().nonnegative(),
   last_event_id: eventIdSchema.nullable(),
+  epoch: z.string().nullable().optional(),
 });
 export type EventsJoinOk = z.infer<typeof eventsJoinOkSchema>;
 

@@ -149,11 +149,38 @@ describe("fan-out limits", () => {
     for (let i = 1; i <= 5; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i) });
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const covered = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(3) }));
-    expect(covered.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5) });
+    expect(covered.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5), epoch: "epoch-1" });
     const other = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const gap = await joinOnce(other.channel("events:server:srv1", { since_id: formatEventId(1) }));
-    expect(gap.response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(5) });
+    expect(gap.response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(5), epoch: "epoch-1" });
     expect([bridge.core.metrics.replayHits, bridge.core.metrics.replayMisses]).toEqual([1, 1]);
+  });
+
+  it("says 'gap' to an app that rejoins from another epoch, and closes live subscribers when the store is reset (B26)", async () => {
+    const bridge = await testBridge();
+    const phone = device("dev_1");
+    const first = await fakeServer(bridge.url, { devices: [phone.grant], epoch: "epoch-1" });
+    for (let n = 1; n <= 3; n++) expect((await pushOnce(first.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
+    const live = phoenixSocket(bridge.url, { params: { token: phone.token } });
+    const closes: number[] = [];
+    live.onClose((event: { code: number }) => void closes.push(event.code));
+    expect((await joinOnce(live.channel("events:server:srv1", { since_id: formatEventId(3), epoch: "epoch-1" }))).response).toMatchObject({ replay: "complete", replayed: 0, epoch: "epoch-1" });
+
+    // The server comes back with a new store (new epoch): its ids start over.
+    first.socket.disconnect();
+    await until(() => bridge.core.registry.connectedServers === 0, "old server gone");
+    const second = await fakeServer(bridge.url, { devices: [phone.grant], epoch: "epoch-2" });
+    expect(second.joined.status).toBe("ok");
+    // A subscriber of the old store would take the new ids for duplicates: it is sent away to reconnect (1012).
+    await until(() => closes.includes(BRIDGE_CLOSE.restart), "live subscriber closed with 1012");
+    expect((await pushOnce(second.channel, "session_event", { event: testEvent(1) })).status).toBe("ok");
+
+    const join = (params: Record<string, unknown>) => joinOnce(phoenixSocket(bridge.url, { params: { token: phone.token } }).channel("events:server:srv1", params));
+    expect((await join({ since_id: formatEventId(3), epoch: "epoch-1" })).response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(1), epoch: "epoch-2" });
+    expect((await join({ since_id: formatEventId(0), epoch: "epoch-2" })).response).toMatchObject({ replay: "complete", replayed: 1 });
+    // Without an epoch (an older client) the answer is what it always was.
+    expect((await join({ since_id: formatEventId(0) })).response).toMatchObject({ replay: "complete", replayed: 1 });
+    expect((await join({ since_id: formatEventId(0), epoch: "x".repeat(101) })).response).toEqual({ reason: "invalid_params" });
   });
 
   it("skips an event the server re-sends, so apps never see it twice (B21)", async () => {

@@ -6,6 +6,9 @@ import type { Credentials } from "../../client/connection/credentials.ts";
 import { memoryStorage } from "../../client/storage/storage.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
+import Database from "better-sqlite3";
+import { join } from "node:path";
+import { DATABASE_FILE } from "../../server/runtime.ts";
 import { CuttableProxy } from "./support/proxy.ts";
 import { NodeWebSocket, Stack, until } from "./support/stack.ts";
 
@@ -114,6 +117,33 @@ describe("client faults", () => {
     await until(() => client.status.get().state === "live", "live");
     await appendMany(sessionId, 6, 2);
     await expectExactly(heard, start);
+  });
+
+  it("a server whose event store was reset (new epoch) makes the client start over, never trust its old cursor (C18)", async () => {
+    const { client, heard } = await started();
+    const resets: number[] = [];
+    client.onReset(() => resets.push(heard.length));
+    const first = await stack!.createSession();
+    await stack!.append(first, "before");
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const before = heard.length;
+    const oldCursor = client.cursor!;
+    await stack!.stopServer();
+    // The event log starts over (a new epoch, ids from 1 again); devices and sessions stay.
+    const db = new Database(join(stack!.serverDir, DATABASE_FILE));
+    db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
+    db.close();
+    await stack!.startServer();
+    await until(() => resets.length === 1, "reset");
+    await until(() => client.status.get().state === "live", "live again");
+    const resumeAt = client.cursor!;
+    // It started over at the new store's head, below where the old store's cursor was.
+    expect(resumeAt < oldCursor).toBe(true);
+    await stack!.append(first, "after");
+    const expected = (await stack!.storeEvents(resumeAt)).map((event) => event.event_id);
+    expect(expected.length).toBeGreaterThan(0);
+    await until(() => heard.length >= before + expected.length, "events of the new store");
+    expect(heard.slice(before).map((event) => event.event_id)).toEqual(expected);
   });
 
   it("an expired cursor (410) restarts from the head, reloads snapshots and tells the app (C16)", async () => {

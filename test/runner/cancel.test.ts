@@ -12,7 +12,7 @@ let server: RunnerServer;
 beforeEach(async () => {
   controls.reset();
   backend = await startScriptedBackend();
-  server = await startRunnerServer(backend, { plugins: ["./test-tools.ts"] });
+  server = await startRunnerServer(backend, { plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] });
 });
 afterEach(async () => {
   await server.close();

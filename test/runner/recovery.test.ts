@@ -11,7 +11,7 @@ import { completionBodies, contentOfPartials, createSession, eventsOf, messagesO
 
 let backend: ScriptedBackend;
 const servers: RunnerServer[] = [];
-const config = { plugins: ["./test-tools.ts"] };
+const config = { plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] };
 
 async function start(dataDir?: string): Promise<RunnerServer> {
   const server = await startRunnerServer(backend, config, {}, dataDir);

@@ -46,7 +46,7 @@ describe("tool rounds", () => {
 
     const bodies = completionBodies(backend);
     expect(bodies).toHaveLength(3);
-    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["count", "fail", "get_weather", "ignore_cancel", "latch", "notify_then_wait", "notify_user", "wait_for_cancel"]);
+    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["count", "fail", "get_weather", "latch", "notify_user", "wait_for_cancel"]);
     expect(bodies[1]!.messages.slice(1)).toEqual([
       { role: "assistant", content: null, reasoning_content: "Need weather.", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
       { role: "tool", content: "sunny in Oslo", tool_call_id: "c1" },
@@ -191,7 +191,7 @@ describe("until_request_complete notifications expire before request_completed, 
   }
 
   it("a cancelled run", async () => {
-    await start();
+    await start({ plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] });
     backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_then_wait", {})] }));
     const sid = await createSession(server);
     const rid = await send(server, sid, { content: "go" });

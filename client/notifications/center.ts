@@ -2,8 +2,8 @@
 // Events upsert; snapshots (on connect, on reconnect, on watch) are the authority; the dismissal cache hides what
 // the user dismissed; every newly observed pending revision runs its ui_effects once.
 import type { AnyEvent } from "../wire/events.ts";
+import { notificationListBodySchema } from "../wire/http.ts";
 import { notificationEventSchemas } from "../wire/notification.ts";
-import { z } from "zod";
 import type { HttpApi } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";
 import type { Timers } from "../util/timers.ts";
@@ -32,8 +32,6 @@ export interface CenterOptions {
   report(problem: string, detail: unknown): void;
 }
 
-/** Lists are parsed record by record: one malformed record is dropped, not the whole snapshot. */
-const looseListSchema = z.object({ notifications: z.array(z.unknown()) });
 
 export class NotificationCenter {
   readonly invalidations = new Invalidations();
@@ -109,17 +107,18 @@ export class NotificationCenter {
 
   /** Terminal and active records for display (historical replay): no effects, no dismissal, no state change. */
   async history(scope: ScopeRef): Promise<ClientRecord[]> {
-    const body = await this.options.http.request("GET", listPath(scope), looseListSchema, { query: { include_terminal: true } });
-    return body.notifications.map(parseRecord).filter((record): record is ClientRecord => record !== undefined);
+    const list = await this.options.http.request("GET", listPath(scope), notificationListBodySchema, { query: { include_terminal: true } });
+    return list.map(parseRecord).filter((record): record is ClientRecord => record !== undefined);
   }
 
   private async reload(ref: ScopeRef): Promise<void> {
     await this.loaded;
     const slot = this.slot(ref);
     slot.store.beginSnapshot();
-    const body = await this.options.http.request("GET", listPath(ref), looseListSchema);
+    // Parsed record by record: one malformed record is dropped, not the whole snapshot.
+    const list = await this.options.http.request("GET", listPath(ref), notificationListBodySchema);
     const records: ClientRecord[] = [];
-    for (const raw of body.notifications) {
+    for (const raw of list) {
       const record = parseRecord(raw);
       if (record) records.push(record);
       else this.options.report("malformed notification record", raw);

@@ -23,3 +23,12 @@ export const messagesSnapshotSchema = z.looseObject({
   cursor_event_id: eventIdSchema,
 });
 export type MessagesSnapshot = z.infer<typeof messagesSnapshotSchema>;
+
+/**
+ * GET /application/notifications and GET /sessions/{id}/notifications: a bare JSON array of records (SPEC.md), or
+ * `{notifications: [...]}` from servers before that change. Normalised to the array; records stay `unknown` here
+ * (checked one by one, so one malformed record never drops a snapshot).
+ */
+export const notificationListBodySchema = z
+  .union([z.array(z.unknown()), z.looseObject({ notifications: z.array(z.unknown()) })])
+  .transform((body) => (Array.isArray(body) ? body : body.notifications));

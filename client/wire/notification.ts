@@ -99,7 +99,6 @@ export const notificationRecordSchema = z.looseObject({
 });
 export type NotificationRecord = z.infer<typeof notificationRecordSchema>;
 
-/** GET /application/notifications and GET /sessions/{id}/notifications answer this. */
 /** GET /application/notifications and GET /sessions/{id}/notifications: a JSON array of records (SPEC.md). */
 export const notificationListSchema = z.array(notificationRecordSchema);
 export type NotificationList = z.infer<typeof notificationListSchema>;

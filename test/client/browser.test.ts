@@ -50,7 +50,7 @@ describe("demo page in Chromium", () => {
     await tab.click(`#rail li[data-id="${record.id}"] button`);
     await tab.waitForSelector(`#rail li[data-id="${record.id}"]`, { state: "detached" });
     const list = await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-    expect((list.json as { notifications: Array<{ id: string; status: string }> }).notifications.find((n) => n.id === record.id)?.status).toBe("dismissed");
+    expect((list.json as Array<{ id: string; status: string }>).find((n) => n.id === record.id)?.status).toBe("dismissed");
     expect(errors).toEqual([]);
   });
 });

@@ -100,6 +100,6 @@ describe("client with a real server and bridge", () => {
     expect(result.status).toBe("dismissed");
     expect(client.notifications.application.get().map((item) => item.record.title)).toEqual(["After connect"]);
     const server = await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-    expect((server.json as { notifications: Array<{ key: string; status: string }> }).notifications.find((n) => n.key === "before")?.status).toBe("dismissed");
+    expect((server.json as Array<{ key: string; status: string }>).find((n) => n.key === "before")?.status).toBe("dismissed");
   });
 });

@@ -198,7 +198,7 @@ describe("client faults", () => {
     proxy!.allow();
     const dismissedOnServer = async () => {
       const list = await stack!.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-      const record = (list.json as { notifications: Array<{ id: string; status: string; revision: number }> }).notifications.find((n) => n.id === created.id);
+      const record = (list.json as Array<{ id: string; status: string; revision: number }>).find((n) => n.id === created.id);
       return record?.status === "dismissed";
     };
     await until(dismissedOnServer, "dismissed on the server");

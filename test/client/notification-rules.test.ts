@@ -12,7 +12,7 @@ const APP = "/application/notifications";
 
 function harness(mode: DismissMode = "mobile", storage: StorageAdapter = memoryStorage(), snapshot: unknown[] = []) {
   const server = new FakeServer();
-  server.set("GET", APP, { status: 200, body: { notifications: snapshot } });
+  server.set("GET", APP, { status: 200, body: snapshot });
   const problems: string[] = [];
   const center = new NotificationCenter({
     http: server.api,
@@ -25,6 +25,29 @@ function harness(mode: DismissMode = "mobile", storage: StorageAdapter = memoryS
   const shown = () => center.application.get().map((item) => `${item.record.id}@${item.record.revision}`);
   return { server, center, problems, shown };
 }
+
+describe("notification list answers", () => {
+  // SPEC.md: the list routes answer "a list of notification records" (a bare array); servers before that change
+  // answered {notifications: [...]}. Both load the same snapshot, record by record.
+  it.each([
+    ["a bare array", (records: unknown[]) => records],
+    ["{notifications} from an older server", (records: unknown[]) => ({ notifications: records })],
+  ])("accepts %s", async (_name, wrap) => {
+    const { server, center, problems, shown } = harness();
+    server.set("GET", APP, { status: 200, body: wrap([record("a", 1), { id: "broken" }, record("b", 2)]) });
+    await center.reloadAll();
+    expect(shown()).toEqual(["a@1", "b@2"]);
+    expect(problems).toEqual(["malformed notification record"]);
+    server.set("GET", APP, { status: 200, body: wrap([record("a", 1), record("z", 3, { status: "dismissed" })]) });
+    expect((await center.history({ scope: "application" })).map((r) => r.id)).toEqual(["a", "z"]);
+  });
+
+  it("refuses an answer that is neither", async () => {
+    const { server, center } = harness();
+    server.set("GET", APP, { status: 200, body: { items: [record("a", 1)] } });
+    await expect(center.reloadAll()).rejects.toThrow(/unexpected answer/);
+  });
+});
 
 describe("notification rule 1: created and updated events upsert by id", () => {
   const cases: Array<[string, AnyEvent[], string[]]> = [
@@ -53,7 +76,7 @@ describe("notification rule 2: snapshots are the authority, events only accelera
     for (const event of before) center.handleEvent(event);
     server.set("GET", APP, () => {
       for (const event of during) center.handleEvent(event);
-      return { status: 200, body: { notifications: snapshot } };
+      return { status: 200, body: snapshot };
     });
     await center.reloadAll();
     expect(shown()).toEqual(expected);
@@ -85,7 +108,7 @@ describe("notification rule 4: unknown event types and malformed records are ign
   it.each(cases)("%s", async (_name, input) => {
     const { center, shown, server } = harness();
     if (Array.isArray(input)) {
-      server.set("GET", APP, { status: 200, body: { notifications: [...input, record("ok", 1)] } });
+      server.set("GET", APP, { status: 200, body: [...input, record("ok", 1)] });
       await center.reloadAll();
       expect(shown()).toEqual(["ok@1"]);
     } else {
@@ -122,7 +145,7 @@ describe("UI rule 2: observation is deduplicated by connection, scope, id and re
     for (const [rec, via] of steps) {
       if (via === "event") center.handleEvent(appEvent("application_notification_updated", rec));
       else {
-        server.set("GET", APP, { status: 200, body: { notifications: [rec] } });
+        server.set("GET", APP, { status: 200, body: [rec] });
         await center.reloadAll();
       }
     }
@@ -201,7 +224,7 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     expect(shown()).toEqual([]); // hidden before the server answers
     await pending;
     if (thenSnapshot) {
-      server.set("GET", APP, { status: 200, body: { notifications: thenSnapshot } });
+      server.set("GET", APP, { status: 200, body: thenSnapshot });
       await center.reloadAll();
     }
     expect(shown()).toEqual(expected.shown);
@@ -261,7 +284,7 @@ describe("UI rule 8: historical replay is display only", () => {
   it.each([["terminal record with effects"], ["pending record with effects"]])("%s", async (name) => {
     const { center, server, shown } = harness();
     const status = name.startsWith("terminal") ? "dismissed" : "pending";
-    server.set("GET", APP, { status: 200, body: { notifications: [record("h", 5, { status, ui_effects: { reload_sessions_list: true } })] } });
+    server.set("GET", APP, { status: 200, body: [record("h", 5, { status, ui_effects: { reload_sessions_list: true } })] });
     const history = await center.history({ scope: "application" });
     expect(history.map((r) => r.id)).toEqual(["h"]);
     expect(server.calls.at(-1)?.path).toBe(APP);

@@ -18,26 +18,35 @@ import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types
 
 /** Pairing requests waiting for their server's answer, by request id. */
 export class PendingPairs {
-  private readonly waiting = new Map<string, { serverId: string; resolve: (result: PairResult) => void }>();
+  private readonly waiting = new Map<string, { serverId: string; resolve: (result: PairResult) => void; timer: NodeJS.Timeout }>();
 
   /** Forwards a pairing attempt to the server's channel; resolves with its answer (or an error when it goes away). */
   ask(state: ServerState, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
     const link = state.link!;
     const requestId = randomUUID();
-    let timer: NodeJS.Timeout | undefined;
     const result = new Promise<PairResult>((resolve) => {
-      this.waiting.set(requestId, { serverId: state.id, resolve });
-      timer = setTimeout(() => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }), timeoutMs);
+      const timer = setTimeout(() => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }), timeoutMs);
+      this.waiting.set(requestId, { serverId: state.id, resolve, timer });
     });
     link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
-    return { result: result.finally(() => clearTimeout(timer)), cancel: () => this.waiting.delete(requestId) };
+    return { result, cancel: () => this.forget(requestId) };
   }
 
-  settle(requestId: string, result: PairResult): void {
+  /** Hands the server's answer to the waiting app; false when nobody waits (it left, or the wait timed out). */
+  settle(requestId: string, result: PairResult): boolean {
+    const waiter = this.waiting.get(requestId);
+    if (!waiter) return false;
+    this.forget(requestId);
+    waiter.resolve(result);
+    return true;
+  }
+
+  /** Drops a wait and its timer (the app left, or its answer came). */
+  private forget(requestId: string): void {
     const waiter = this.waiting.get(requestId);
     if (!waiter) return;
+    clearTimeout(waiter.timer);
     this.waiting.delete(requestId);
-    waiter.resolve(result);
   }
 
   /** The server's channel ended: every request it had is answered `server_unavailable`. */
@@ -103,8 +112,11 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: C
     case "pair_result": {
       const parsed = pairResultSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      pending.settle(parsed.data.request_id, parsed.data);
-      return reply("ok", {});
+      if (pending.settle(parsed.data.request_id, parsed.data) || parsed.data.status !== "ok") return reply("ok", {});
+      // The app left (or the wait timed out) while the server was redeeming: the device exists but nobody holds its
+      // token. "abandoned" tells the server to revoke it.
+      core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: parsed.data.device_id });
+      return reply("error", { reason: "abandoned" });
     }
     default:
       core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });

@@ -178,7 +178,19 @@ function answerPairRequest(ctx: ServerContext, pairing: PairingService, channel:
   const result = pairing.redeem(code, device_name);
   if (result.ok) {
     ctx.log.info({ device_id: result.device_id }, "device paired through the bridge");
-    channel.push("pair_result", { request_id, status: "ok", device_id: result.device_id, device_token: result.device_token, server_url: serverUrl });
+    channel
+      .push("pair_result", { request_id, status: "ok", device_id: result.device_id, device_token: result.device_token, server_url: serverUrl })
+      .receive("error", (response: { reason?: string }) => {
+        if (response?.reason !== "abandoned") return ctx.log.warn({ device_id: result.device_id, reason: response?.reason }, "bridge refused a pair_result");
+        // The app left before the bridge could hand it the token: nobody can use this device, so it goes at once.
+        ctx.log.warn({ device_id: result.device_id }, "pairing abandoned by the app; revoking the device it created");
+        try {
+          pairing.revoke(result.device_id);
+        } catch (error) {
+          ctx.log.error({ err: error, device_id: result.device_id }, "revoking an abandoned device failed");
+        }
+      })
+      .receive("timeout", () => ctx.log.warn({ device_id: result.device_id }, "pair_result not acknowledged; the device stays (the admin may revoke it)"));
   } else {
     ctx.log.warn({ reason: result.reason }, "pairing attempt refused");
     channel.push("pair_result", { request_id, status: "error", reason: result.reason });

@@ -1,0 +1,70 @@
+// Pairing requests the app gave up on (docs/bridge.md "Pairing and devices"): a cancelled wait leaves no timer
+// behind, and a device created for an app that is gone is reported to the server, which revokes it.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PendingPairs } from "../../bridge/channels/server-channel.ts";
+import type { ServerState } from "../../bridge/state/registry.ts";
+import { sha256Hex } from "../../bridge/hash.ts";
+import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
+import { fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import { serverPeer } from "./server-peer.ts";
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await runCleanups();
+});
+
+describe("pairing requests given up on", () => {
+  it("clears the wait's timer when the app's join is cancelled", () => {
+    const sent: unknown[] = [];
+    const state = { id: "srv1", link: { connection: { send: (frame: unknown) => sent.push(frame) }, joinRef: "1" } } as unknown as ServerState;
+    const setSpy = vi.spyOn(globalThis, "setTimeout");
+    const clearSpy = vi.spyOn(globalThis, "clearTimeout");
+    const asked = new PendingPairs().ask(state, "AAAAABBBBB", "phone", 600_000);
+    expect(sent).toHaveLength(1);
+    const timer = setSpy.mock.results.at(-1)!.value as NodeJS.Timeout;
+    asked.cancel();
+    expect(clearSpy).toHaveBeenCalledWith(timer);
+  });
+
+  it("answers a pair_result nobody waits for with 'abandoned' and logs it", async () => {
+    const bridge = await testBridge();
+    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const app = phoenixSocket(bridge.url);
+    const channel = app.channel("pairing", { code: "AAAAABBBBB", device_name: "phone" });
+    channel.join();
+    await until(() => server.pairRequests.length === 1, "pair_request forwarded");
+    channel.leave();
+    app.disconnect();
+    await until(() => bridge.core.metrics.socketsOpen === 1, "the app is gone");
+    const requestId = server.pairRequests[0]!.request_id as string;
+    const answer = await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
+    expect(bridge.log.records.find((record) => record.msg === "pair_result for a pairing nobody waits for")?.fields).toMatchObject({ server_id: "srv1", device_id: "dev_1" });
+    // An error result for a request nobody waits for needs nothing from the server.
+    expect(await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "error", reason: "invalid_code" })).toEqual({ status: "ok", response: {} });
+  });
+
+  it("revokes on the server a device whose token never reached the app", async () => {
+    // The bridge gives up on the server after 1 ms; the redeem takes longer, so its pair_result finds no waiter.
+    const bridge = await testBridge({ pairingTimeoutMs: 1 });
+    const peer = await serverPeer(bridge.url);
+    const service = pairingServiceFor(peer.server.runtime.ctx);
+    const redeem = service.redeem.bind(service);
+    vi.spyOn(service, "redeem").mockImplementation((code, name) => {
+      const until = Date.now() + 30;
+      while (Date.now() < until); // a slow SQLite write
+      return redeem(code, name);
+    });
+    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const code = created.json.code as string;
+    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
+    expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    await until(() => bridge.log.has("pair_result for a pairing nobody waits for"), "abandoned pairing seen by the bridge");
+    await until(() => service.listDevices().some((device) => device.revoked_at !== null), "the orphan device revoked");
+    expect(service.listDevices()).toHaveLength(1);
+    // ...and the bridge no longer grants its token.
+    await until(() => bridge.core.registry.get("srv1")!.devices.size === 0, "grant withdrawn on the bridge");
+  });
+});

@@ -29,6 +29,8 @@ export interface ServerContext {
   auth: Authenticator;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Public addresses: told to apps when they pair; `bridge` empty when the server runs without a bridge. */
+  urls: { server: string; bridge: string };
   /** Aborted when the server begins to shut down: background work ends with it. */
   shutdown: AbortSignal;
   /** Application and session notifications (server/notifications/); createRuntime sets it. */

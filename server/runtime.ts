@@ -30,7 +30,10 @@ export interface RuntimeOptions {
   configDir?: string;
   dataDir: string;
   adminToken?: string | undefined;
+  /** Where the forwarder finds the bridge (and what pairing tells apps); absent or empty: no bridge. */
   bridgeUrl?: string;
+  /** Where apps reach this server; the config's server.public_url wins. */
+  serverUrl?: string;
   clock?: Clock;
   log?: FastifyBaseLogger;
   /**
@@ -84,6 +87,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     shutdown: shutdown.signal,
+    urls: {
+      server: config.server.public_url ?? options.serverUrl ?? "http://127.0.0.1:8787",
+      bridge: options.bridgeUrl ?? "",
+    },
   };
   ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
   ctx.actions = new ActionRegistry();
@@ -91,7 +98,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ctx.runner = new RequestRunner(ctx);
   const app = buildApp(ctx);
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
-  const forwarder = startForwarder(ctx, { bridgeUrl: options.bridgeUrl ?? "" });
+  const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

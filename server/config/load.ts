@@ -4,12 +4,16 @@ import { dirname, resolve } from "node:path";
 import type { z } from "zod";
 import { configSchema, type Config } from "./schema.ts";
 
+export const DEFAULT_BRIDGE_URL = "ws://127.0.0.1:4000/socket";
+
 export interface Environment {
   host: string;
   port: number;
   bridgePort: number;
   /** Empty string: run without a bridge. */
   bridgeUrl: string;
+  /** Where apps reach this server's HTTP routes (told to them when they pair), unless the config's public_url says. */
+  serverUrl: string;
   dataDir: string;
   configPath: string | undefined;
   adminToken: string | undefined;
@@ -23,11 +27,13 @@ export class ConfigError extends Error {
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
   const host = env.HOST || "127.0.0.1";
   const configPath = env.CONFIG || (existsSync("config.json") ? "config.json" : undefined);
+  const port = parsePort("PORT", env.PORT, 8787);
   return {
     host,
-    port: parsePort("PORT", env.PORT, 8787),
+    port,
+    serverUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     bridgePort: parsePort("BRIDGE_PORT", env.BRIDGE_PORT, 4000),
-    bridgeUrl: env.BRIDGE_URL ?? "ws://127.0.0.1:4000/socket",
+    bridgeUrl: env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL,
     dataDir: resolve(env.DATA_DIR || "./data"),
     configPath: configPath ? resolve(configPath) : undefined,
     adminToken: env.ADMIN_TOKEN || undefined,

@@ -13,7 +13,7 @@ import type { ServerContext } from "../context.ts";
 import { Meta } from "../db/meta.ts";
 import { CursorExpiredError } from "../events/event-store.ts";
 import { pairingServiceFor, type PairingService } from "../pairing/pairing-service.ts";
-import { DEFAULT_BRIDGE_URL, pairingUrls } from "../pairing/urls.ts";
+import { pairingUrls } from "../pairing/urls.ts";
 import { ForwarderCursor } from "./cursor.ts";
 
 export interface ForwarderOptions {

@@ -7,13 +7,6 @@ export interface PairingUrls {
   serverUrl: string;
 }
 
-export const DEFAULT_BRIDGE_URL = "ws://127.0.0.1:4000/socket";
-
-export function pairingUrls(ctx: ServerContext, env: NodeJS.ProcessEnv = process.env): PairingUrls {
-  const host = env.HOST || "127.0.0.1";
-  const port = env.PORT || "8787";
-  return {
-    bridgeUrl: env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL,
-    serverUrl: ctx.config.server.public_url ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-  };
+export function pairingUrls(ctx: Pick<ServerContext, "urls">): PairingUrls {
+  return { bridgeUrl: ctx.urls.bridge, serverUrl: ctx.urls.server };
 }

@@ -5,7 +5,7 @@ import { connect, type ChatClient } from "../../client/connection/client.ts";
 import { pair, PairingError } from "../../client/connection/pair.ts";
 import { isEvent } from "../../client/events/narrow.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { NodeWebSocket, Stack, until } from "./support/stack.ts";
+import { FAST_RECONNECT, NodeWebSocket, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
 let client: ChatClient | undefined;
@@ -16,16 +16,14 @@ afterEach(async () => {
   stack = undefined;
 });
 
-const fastReconnect = { reconnectAfterMs: () => 20, retryDelaysMs: [20], WebSocket: NodeWebSocket };
-
 describe("client with a real server and bridge", () => {
   it("pairs, goes live and delivers every event once, in order (C1, C2, C5)", async () => {
     stack = await Stack.start();
     const credentials = await stack.pair();
-    client = connect(credentials, fastReconnect);
+    client = connect(credentials, FAST_RECONNECT);
     const seen: AnyEvent[] = [];
     client.on("*", (event) => seen.push(event));
-    await until(() => client!.status.get().state === "live", "live");
+    await untilLive(client);
     const start = client.cursor!;
     const sessionId = await stack.createSession();
     for (let i = 0; i < 5; i++) await stack.append(sessionId, `m${i}`);
@@ -49,7 +47,7 @@ describe("client with a real server and bridge", () => {
     stack = await Stack.start();
     const credentials = await stack.pair();
     await stack.stopBridge();
-    client = connect(credentials, fastReconnect);
+    client = connect(credentials, FAST_RECONNECT);
     const seen: string[] = [];
     client.on("message_appended", (event) => seen.push(event.content));
     await until(() => client!.status.get().state === "polling", "polling");
@@ -70,8 +68,8 @@ describe("client with a real server and bridge", () => {
   it("loads messages with their cursor and continues from it without repeating an effect (C7)", async () => {
     stack = await Stack.start();
     const credentials = await stack.pair();
-    client = connect(credentials, fastReconnect);
-    await until(() => client!.status.get().state === "live", "live");
+    client = connect(credentials, FAST_RECONNECT);
+    await untilLive(client);
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "one");
     await until(() => client!.cursor === stack!.latestId(), "caught up");
@@ -90,7 +88,7 @@ describe("client with a real server and bridge", () => {
     stack = await Stack.start();
     const credentials = await stack.pair();
     stack.notifyApplication({ key: "before", severity: "info", title: "Before connect", display: { presentation: "banner" } });
-    client = connect(credentials, { ...fastReconnect, mode: "desktop" });
+    client = connect(credentials, { ...FAST_RECONNECT, mode: "desktop" });
     await until(() => client!.notifications.application.get().length === 1, "snapshot on connect");
     stack.notifyApplication({ key: "after", severity: "warning", title: "After connect", display: { presentation: "modal" } });
     await until(() => client!.notifications.application.get().length === 2, "event upsert");

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { NodeWebSocket, Stack, until } from "./support/stack.ts";
+import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
 let proxy: CuttableProxy | undefined;
@@ -42,10 +42,10 @@ async function started(options: Partial<ConnectOptions> = {}, viaProxy = false, 
     proxy = await CuttableProxy.start(() => s.bridgePort);
     credentials = { ...credentials, bridge_url: proxy.url };
   }
-  client = connect(credentials, { WebSocket: NodeWebSocket, reconnectAfterMs: () => 20, retryDelaysMs: [20], pollWaitMs: 2000, ...options });
+  client = connect(credentials, { ...FAST_RECONNECT, pollWaitMs: 2000, ...options });
   const heard: AnyEvent[] = [];
   client.on("*", (event) => heard.push(event));
-  await until(() => client!.status.get().state === "live", "live");
+  await untilLive(client);
   return { stack, client, heard, start: client.cursor!, credentials };
 }
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { connect, type ChatClient } from "../../client/connection/client.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
-import { NodeWebSocket, Stack, until } from "./support/stack.ts";
+import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
 let client: ChatClient | undefined;
@@ -16,16 +16,14 @@ afterEach(async () => {
   stack = undefined;
 });
 
-const fastReconnect = { reconnectAfterMs: () => 20, retryDelaysMs: [20], WebSocket: NodeWebSocket };
-
 describe("an event over the bridge's frame limit", () => {
   it("reaches the client whole and in order, and the next event is not stuck behind it (C17)", async () => {
     stack = await Stack.start();
     const credentials = await stack.pair();
-    client = connect(credentials, fastReconnect);
+    client = connect(credentials, FAST_RECONNECT);
     const seen: AnyEvent[] = [];
     client.on("*", (event) => seen.push(event));
-    await until(() => client!.status.get().state === "live", "live");
+    await untilLive(client);
     const start = client.cursor!;
     const sessionId = await stack.createSession();
     // message_appended repeats the content three times (content, message, session): more than a whole frame.

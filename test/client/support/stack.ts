@@ -22,6 +22,14 @@ import type { AnyEvent } from "../../../client/wire/events.ts";
 
 export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 
+/** Connect options for tests: ws as the transport (Node 20 has none) and reconnects in milliseconds. */
+export const FAST_RECONNECT = { reconnectAfterMs: () => 20, retryDelaysMs: [20], WebSocket: NodeWebSocket };
+
+/** Waits until the client delivers live over the bridge. */
+export function untilLive(client: { status: { get(): { state: string } } }): Promise<void> {
+  return until(() => client.status.get().state === "live", "live");
+}
+
 /** Waits for a condition (never a fixed sleep); the suite's timeout bounds it. */
 export async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
   const start = Date.now();

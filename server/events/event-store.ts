@@ -121,6 +121,11 @@ export class EventStore {
     return { events, lastId: rows.length === query.limit ? lastRead : Math.max(lastRead, this.lastId) };
   }
 
+  /** The oldest retained event of a request (optionally within one session), or undefined when none is left. */
+  firstOfRequest(requestId: string, sessionId?: string): AnyEvent | undefined {
+    return this.list({ sinceId: this.prunedThrough, requestId, sessionId, limit: 1 }).events[0];
+  }
+
   /** Numeric id of the newest committed event (0 for an empty log). */
   get latestId(): number {
     return this.lastId;

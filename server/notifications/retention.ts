@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto";
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { ServerContext } from "../context.ts";
-import type { EventStore } from "../events/event-store.ts";
 import { HttpError } from "../http/errors.ts";
 import { requireHub, type NotificationHub } from "./hub.ts";
 
@@ -23,7 +22,7 @@ const requestScoped = (requestId: string) => (record: NotificationRecord) =>
 export function expireForCompletedRequest(ctx: Pick<ServerContext, "notifications" | "events">, requestId: string, sessionId?: string): NotificationRecord[] {
   const hub = requireHub(ctx);
   const expired = hub.application.expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed");
-  const owner = sessionId ?? sessionOfRequest(ctx.events, requestId);
+  const owner = sessionId ?? ctx.events.firstOfRequest(requestId)?.session_id;
   if (owner === undefined) return expired;
   try {
     expired.push(...hub.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
@@ -32,11 +31,6 @@ export function expireForCompletedRequest(ctx: Pick<ServerContext, "notification
     if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
   }
   return expired;
-}
-
-/** The session a request ran in, from the first retained event that names the request. */
-function sessionOfRequest(events: EventStore, requestId: string): string | undefined {
-  return events.list({ sinceId: events.oldestValidCursor, requestId, limit: 1 }).events[0]?.session_id;
 }
 
 /** Expires until_server_restart records stamped by another owner epoch and still awaiting. */

@@ -227,8 +227,7 @@ export class RequestRunner {
 
   private finished(sessionId: string, requestId: string): boolean {
     if (this.recent.get(requestId) === sessionId) return true;
-    const page = this.ctx.events.list({ sinceId: this.ctx.events.oldestValidCursor, sessionId, requestId, limit: 1 });
-    return page.events.length > 0;
+    return this.ctx.events.firstOfRequest(requestId, sessionId) !== undefined;
   }
 }
 

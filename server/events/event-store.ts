@@ -115,7 +115,9 @@ export class EventStore {
   /** One page of events after `sinceId`, in id order. Throws CursorExpiredError for a pruned-away cursor. */
   list(query: ListQuery): ListPage {
     this.assertRetained(query.sinceId);
-    const rows = this.transactor.read(() => this.selectRows(query));
+    // One SELECT is a snapshot by itself; it only needs an open group committed first, so it sees no uncommitted row.
+    this.transactor.commitGroup();
+    const rows = this.selectRows(query);
     const events = rows.map(toEvent);
     const lastRead = rows.length > 0 ? rows[rows.length - 1]!.id : query.sinceId;
     return { events, lastId: rows.length === query.limit ? lastRead : Math.max(lastRead, this.lastId) };

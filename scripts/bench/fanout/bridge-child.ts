@@ -28,9 +28,12 @@ EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEven
   const at = event.payloadJson.indexOf('"sent_at":');
   if (at >= 0) arrivals.push(start - Number.parseFloat(event.payloadJson.slice(at + 10, at + 40)));
   original.call(this, event);
-  durations.push(wallNow() - start);
-  const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
-  for (const connection of subscribers) if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
+  // The writes leave in a microtask queued by the first send (Connection's uncork); this one runs after it.
+  queueMicrotask(() => {
+    durations.push(wallNow() - start);
+    const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
+    for (const connection of subscribers) if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
+  });
 };
 
 const pct = (samples: number[], p: number) => {

@@ -18,6 +18,7 @@ import { PairingRateLimiter } from "./pairing/rate-limiter.ts";
 import { decodeFrame } from "./protocol/serializer.ts";
 import { Connection } from "./socket/connection.ts";
 import { chooseProtocol, readHandshake } from "./socket/handshake.ts";
+import { DeviceSightings } from "./state/device-sightings.ts";
 import { DurableStore } from "./state/durable-store.ts";
 import { Registry } from "./state/registry.ts";
 
@@ -35,6 +36,8 @@ export interface RunningBridge {
   httpUrl: string;
   port: number;
   core: BridgeCore;
+  /** Reports devices' sockets to their servers (`devices_seen`); tests flush and sweep it themselves. */
+  sightings: DeviceSightings;
   /** Closes sockets silent for longer than the idle timeout; returns how many. */
   sweepIdle(): number;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     },
   };
   const router = new Router(core);
+  const sightings = new DeviceSightings(registry);
   const connections = new Set<Connection>();
   const http = createServer(httpHandler(metrics));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
@@ -78,11 +82,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
       connections.add(connection);
       registry.trackSocket(connection);
+      sightings.note(connection);
       metrics.socketsOpen++;
       metrics.socketsTotal++;
       wire(core, router, connection, ws, () => {
         connections.delete(connection);
         registry.untrackSocket(connection);
+        sightings.note(connection);
         metrics.socketsOpen--;
       });
     });
@@ -126,6 +132,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
   const close = async () => {
     if (sweeper) clearInterval(sweeper);
+    // Servers hear of the devices seen so far before their channels close.
+    sightings.flush();
+    sightings.stop();
     for (const connection of connections) connection.close(BRIDGE_CLOSE.goingAway, "bridge shutting down");
     // Peers get a moment to answer the close frame; stragglers are cut off so shutdown never hangs.
     const deadline = setTimeout(() => wss.clients.forEach((ws) => ws.terminate()), 500);
@@ -134,7 +143,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     http.closeAllConnections();
     clearTimeout(deadline);
   };
-  return { url: `ws://${host}:${port}/socket`, httpUrl: `http://${host}:${port}`, port, core, sweepIdle, close };
+  return { url: `ws://${host}:${port}/socket`, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, close };
 }
 
 /** Connects one ws to the router: every frame is size-checked (by ws), parsed, validated, then routed. */

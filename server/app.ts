@@ -9,6 +9,7 @@ import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
 import { registerNotificationRoutes } from "./notifications/routes.ts";
+import { noteDevicesSeen } from "./pairing/pairing-service.ts";
 import { registerPairingRoutes } from "./pairing/routes.ts";
 import { registerAssetRoutes } from "./assets/routes.ts";
 import { registerRunnerRoutes } from "./runner/routes.ts";
@@ -24,7 +25,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);
-  installAuth(app, ctx.auth);
+  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
@@ -36,3 +37,4 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerActionRoutes(app, ctx);
   return app;
 }
+

@@ -120,6 +120,11 @@ export class Registry {
     if (set?.size === 0) this.socketsByToken.delete(connection.tokenHash);
   }
 
+  /** Token hashes with at least one open socket (paired devices and unknown tokens alike). */
+  connectedTokens(): IterableIterator<string> {
+    return this.socketsByToken.keys();
+  }
+
   get connectedServers(): number {
     let count = 0;
     for (const state of this.servers.values()) if (state.link && !state.link.connection.closed) count++;

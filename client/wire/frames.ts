@@ -158,6 +158,10 @@ export const grantsPayloadSchema = z.object({ devices: z.array(deviceGrantSchema
 export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string() });
 export type PairRequest = z.infer<typeof pairRequestSchema>;
 
+/** Bridge → server `devices_seen`: devices with a socket on the bridge lately (the device list's last_seen_at). */
+export const devicesSeenSchema = z.object({ device_ids: z.array(z.string().min(1).max(100)).max(10_000) });
+export type DevicesSeen = z.infer<typeof devicesSeenSchema>;
+
 /** Server → bridge `pair_result`: the answer the bridge hands to the waiting app. */
 export const pairResultSchema = z.union([
   z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), device_token: z.string(), server_url: z.string() }),

@@ -6,13 +6,13 @@
 // simply wait in the store.
 import { Socket, type Channel } from "phoenix";
 import { WebSocket } from "ws";
-import { MAX_EVENT_BYTES, pairRequestSchema, serverJoinOkSchema, truncatedStubOf } from "../../client/wire/frames.ts";
+import { MAX_EVENT_BYTES, devicesSeenSchema, pairRequestSchema, serverJoinOkSchema, truncatedStubOf } from "../../client/wire/frames.ts";
 import { parseEventId, type AnyEvent } from "../../client/wire/index.ts";
 import { generateToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
 import { Meta } from "../db/meta.ts";
 import { CursorExpiredError } from "../events/event-store.ts";
-import { pairingServiceFor, type PairingService } from "../pairing/pairing-service.ts";
+import { noteDevicesSeen, pairingServiceFor, type PairingService } from "../pairing/pairing-service.ts";
 import { pairingUrls } from "../pairing/urls.ts";
 import { ForwarderCursor } from "./cursor.ts";
 
@@ -125,6 +125,12 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
       const requestId = (payload as { request_id?: unknown } | null)?.request_id;
       if (typeof requestId === "string") channel.push("pair_result", { request_id: requestId, status: "error", reason: "server_unavailable" });
     }
+  });
+
+  channel.on("devices_seen", (payload: unknown) => {
+    const parsed = devicesSeenSchema.safeParse(payload);
+    if (parsed.success) noteDevicesSeen(ctx, parsed.data.device_ids);
+    else ctx.log.warn("bridge sent a devices_seen the server does not understand");
   });
 
   const unsubscribeCommits = ctx.events.commits.subscribe(() => pump());

@@ -11,13 +11,15 @@ declare module "fastify" {
 
 const PUBLIC_ROUTES = new Set(["GET /health", "OPTIONS *"]);
 
-export function installAuth(app: FastifyInstance, auth: Authenticator): void {
+/** `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). */
+export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}): void {
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
     if (PUBLIC_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
     request.principal = principal;
+    if (principal.kind === "device") onDeviceSeen(principal.deviceId);
   });
 }
 

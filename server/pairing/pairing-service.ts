@@ -9,6 +9,8 @@ import type { Db } from "../db/database.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
+/** `last_seen_at` is kept to this precision: a device polling every second costs one write a minute, not sixty. */
+export const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
 
 export interface DeviceRecord {
   device_id: string;
@@ -24,6 +26,8 @@ export type Redemption = { ok: true; device_id: string; device_token: string } |
 
 export class PairingService {
   private readonly listeners = new Set<() => void>();
+  /** device id → the last_seen_at this process last wrote for it. */
+  private readonly seenWritten = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -74,8 +78,24 @@ export class PairingService {
     const exists = this.db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ?").get(deviceId);
     if (!exists) return false;
     this.db.prepare("UPDATE devices SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?").run(this.now(), deviceId);
+    this.seenWritten.delete(deviceId);
     this.changed();
     return true;
+  }
+
+  /**
+   * Records that devices were just active (an HTTP request with their token, a socket on the bridge). Writes only
+   * when the stored time is older than LAST_SEEN_RESOLUTION_MS; unknown and revoked devices are ignored.
+   */
+  markSeen(deviceIds: Iterable<string>): void {
+    const now = this.now();
+    const due = [...new Set(deviceIds)].filter((id) => now - (this.seenWritten.get(id) ?? -Infinity) >= LAST_SEEN_RESOLUTION_MS);
+    if (due.length === 0) return;
+    const update = this.db.prepare("UPDATE devices SET last_seen_at = ? WHERE id = ? AND revoked_at IS NULL");
+    this.db.transaction(() => {
+      // Only ids that named a live device are remembered, so the map stays as small as the device list.
+      for (const id of due) if (update.run(now, id).changes > 0) this.seenWritten.set(id, now);
+    })();
   }
 
   /** What the bridge needs to authorize apps: live device token hashes and unexpired unused code hashes. */
@@ -108,4 +128,13 @@ export function pairingServiceFor(ctx: ServerContext): PairingService {
   let service = services.get(ctx.db);
   if (!service) services.set(ctx.db, (service = new PairingService(ctx.db, () => ctx.clock.now())));
   return service;
+}
+
+/** Last-seen is advisory: a failed write (a busy database) is logged and whatever asked goes on. */
+export function noteDevicesSeen(ctx: ServerContext, deviceIds: Iterable<string>): void {
+  try {
+    pairingServiceFor(ctx).markSeen(deviceIds);
+  } catch (error) {
+    ctx.log.warn({ err: error }, "could not record that devices were seen");
+  }
 }

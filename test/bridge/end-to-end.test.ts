@@ -5,6 +5,7 @@ import type { Socket } from "phoenix";
 import { BRIDGE_CLOSE, MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { systemClock } from "../../server/clock.ts";
 import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
 import { createSession, serverPeer, type ServerPeer } from "./server-peer.ts";
@@ -95,6 +96,41 @@ describe("bridge with a real server", () => {
     const again = appSocket(bridge, token);
     expect(await subscribe(again.socket).joined).toEqual({ status: "error", response: { reason: "unauthorized" } });
     expect((await peer.server.request({ method: "GET", url: "/sessions", token })).status).toBe(401);
+  });
+
+  it("shows when each device was last seen, on the bridge or over HTTP, to the minute (B28)", async () => {
+    let offset = 0;
+    const clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
+    const bridge = await testBridge();
+    const peer = await serverPeer(bridge.url, undefined, { clock });
+    const { reply } = await pairDevice(bridge, peer);
+    const deviceId = reply.response.device_id as string;
+    const token = reply.response.device_token as string;
+    const pairing = pairingServiceFor(peer.server.runtime.ctx);
+    const seenAt = () => pairing.listDevices().find((d) => d.device_id === deviceId)?.last_seen_at ?? null;
+    // The pairing socket carries no device token: the device has not been seen yet.
+    expect(seenAt()).toBeNull();
+
+    const app = appSocket(bridge, token);
+    expect((await subscribe(app.socket).joined).status).toBe("ok");
+    await until(() => seenAt() !== null, "the bridge reported the device's socket");
+    const onBridge = seenAt()!;
+
+    // HTTP requests count too, but a device polling every second costs one write a minute.
+    offset += 30_000;
+    expect((await peer.server.request({ method: "GET", url: "/sessions", token })).status).toBe(200);
+    expect(seenAt()).toBe(onBridge);
+    offset += 31_000;
+    expect((await peer.server.request({ method: "GET", url: "/sessions", token })).status).toBe(200);
+    expect(Date.parse(seenAt()!) - Date.parse(onBridge)).toBeGreaterThanOrEqual(61_000);
+    const overHttp = seenAt()!;
+
+    // A device that stays connected is reported by the bridge's minute sweep; the admin's list shows it.
+    offset += 61_000;
+    bridge.sightings.sweep();
+    await until(() => seenAt() !== overHttp, "the sweep reported the connected device");
+    const listed = await peer.server.request({ method: "GET", url: "/devices" });
+    expect(listed.json.devices).toEqual([expect.objectContaining({ device_id: deviceId, last_seen_at: seenAt() })]);
   });
 
   it("survives a bridge restart: the server forwards what was published meanwhile and a rejoining app gets the replay (B14)", async () => {

@@ -1,0 +1,70 @@
+// Tells each server when its devices were on the bridge, so the server's device list (`GET /devices`) can show
+// when an app was last connected. A device is noted when its socket opens and when it closes, and every socket
+// still open is noted once a minute; the notes go to the server's channel as `devices_seen` {device_ids}, batched
+// into at most one push per server per second. A server that is not connected misses them; the next sweep after it
+// joins covers every device still connected. Nothing here touches the fan-out path.
+import type { Connection } from "../socket/connection.ts";
+import type { Registry } from "./registry.ts";
+
+export const SIGHTINGS_FLUSH_MS = 1000;
+export const SIGHTINGS_SWEEP_MS = 60_000;
+
+export class DeviceSightings {
+  /** server id → device ids noted since the last flush. */
+  private pending = new Map<string, Set<string>>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly flushMs = SIGHTINGS_FLUSH_MS,
+    sweepMs = SIGHTINGS_SWEEP_MS,
+  ) {
+    if (sweepMs > 0) {
+      this.sweepTimer = setInterval(() => this.sweep(), sweepMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /** Notes the device behind a socket's token; sockets without a token or with an unknown one are ignored. */
+  note(connection: Connection): void {
+    this.noteToken(connection.tokenHash);
+  }
+
+  /** Notes every device with an open socket. */
+  sweep(): void {
+    for (const tokenHash of this.registry.connectedTokens()) this.noteToken(tokenHash);
+  }
+
+  /** Sends what was noted, one `devices_seen` per connected server. */
+  flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const [serverId, deviceIds] of pending) {
+      const link = this.registry.get(serverId)?.link;
+      if (!link || link.connection.closed) continue;
+      link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${serverId}`, event: "devices_seen", payload: { device_ids: [...deviceIds] } });
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.flushTimer);
+  }
+
+  private noteToken(tokenHash: string | undefined): void {
+    const device = tokenHash === undefined ? undefined : this.registry.device(tokenHash);
+    if (!device || this.stopped) return;
+    let ids = this.pending.get(device.serverId);
+    if (!ids) this.pending.set(device.serverId, (ids = new Set()));
+    ids.add(device.deviceId);
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), this.flushMs);
+      this.flushTimer.unref();
+    }
+  }
+}

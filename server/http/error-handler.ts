@@ -1,8 +1,20 @@
-// Every non-2xx answer has one body shape (DESIGN.md "Errors"). Fastify's own failures (bad JSON, oversize
-// bodies, unsupported media types) are mapped to it too, so a client never has to parse two shapes.
+// Every non-2xx answer has one body shape (DESIGN.md "Errors"). Services throw DomainErrors without a status;
+// KIND_STATUS below is the one place a kind becomes one. Fastify's own failures (bad JSON, oversize bodies,
+// unsupported media types) are mapped to the same body too, so a client never has to parse two shapes.
 import type { FastifyError, FastifyInstance } from "fastify";
+import { DomainError, type ErrorKind } from "../errors.ts";
 import { CursorExpiredError } from "../events/event-store.ts";
 import { HttpError } from "./errors.ts";
+
+const KIND_STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
+  unavailable: 503,
+};
 
 const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "invalid_json" },
@@ -14,6 +26,9 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.status(KIND_STATUS[error.kind]).send(body(error.code, error.message, error.details));
+    }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send(body(error.code, error.message, error.details));
     }

@@ -2,10 +2,12 @@
 // answer is an ActionResponse (a one-shot result; nothing is stored). Unknown action or session: 404; input
 // that fails the action's schema: 400; an action that throws: 422 action_failed; an action whose answer
 // breaks the display/ui_effects rules: 500 invalid_action_result (the plugin's defect, not the caller's).
+// Those two are HttpErrors: statuses this route chooses, not refusals a service could share.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../context.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
+import { HttpError } from "../http/errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { createNotificationApi } from "../notifications/api.ts";
 import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "./registry.ts";

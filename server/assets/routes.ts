@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../context.ts";
-import { HttpError, badRequest, notFound } from "../http/errors.ts";
+import { invalid, notFound, unsupportedMedia } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { requireAssets, type AssetStore } from "./store.ts";
 
@@ -35,7 +35,7 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): v
       if (action === "store_attachment") {
         const type = request.headers["content-type"] ?? "";
         if (!Buffer.isBuffer(request.body) && !/^application\/json\b/i.test(type)) {
-          throw new HttpError(415, "unsupported_media_type", `store_attachment takes application/json {data_base64, ...} or a raw image/* body, not ${type || "no content type"}`);
+          throw unsupportedMedia("unsupported_media_type", `store_attachment takes application/json {data_base64, ...} or a raw image/* body, not ${type || "no content type"}`);
         }
         const info = Buffer.isBuffer(request.body) ? storeRaw(assets, session_id, request.body, request.headers["content-type"], request.query) : storeBase64(assets, session_id, request.body);
         return reply.status(201).send({ asset_id: info.asset_id, media_type: info.media_type, size: info.size, ...(info.filename ? { filename: info.filename } : {}) });
@@ -54,12 +54,12 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): v
 function storeBase64(assets: AssetStore, sessionId: string, body: unknown) {
   const input = parseInput(storeJson, body, "body");
   const bytes = Buffer.from(input.data_base64, "base64");
-  if (bytes.length === 0) throw badRequest("invalid_input", "body.data_base64: decodes to no bytes");
+  if (bytes.length === 0) throw invalid("invalid_input", "body.data_base64: decodes to no bytes");
   return assets.store(sessionId, bytes, input.media_type, input.filename);
 }
 
 function storeRaw(assets: AssetStore, sessionId: string, bytes: Buffer, contentType: string | undefined, query: unknown) {
   const { filename } = parseInput(rawQuery, query, "query");
-  if (bytes.length === 0) throw badRequest("invalid_input", "the request body is empty");
+  if (bytes.length === 0) throw invalid("invalid_input", "the request body is empty");
   return assets.store(sessionId, bytes, contentType, filename);
 }

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerContext } from "../context.ts";
-import { HttpError } from "../http/errors.ts";
+import { forbidden } from "../errors.ts";
 import { assetNotFound, mediaTypeMismatch, tooLarge, unsupportedImage } from "./errors.ts";
 import { normalizeMediaType, sniffImageType } from "./sniff.ts";
 
@@ -50,7 +50,7 @@ export class AssetStore {
     return sniffed;
   }
 
-  /** Stores an image for `sessionId` (404 for an unknown session). The file is in place before the row commits. */
+  /** Stores an image for `sessionId` (not_found for an unknown session). The file is in place before the row commits. */
   store(sessionId: string, bytes: Uint8Array, declared: string | undefined, filename: string | undefined): AssetInfo {
     this.ctx.sessions.get(sessionId);
     const mediaType = this.checkImage(bytes, declared);
@@ -70,7 +70,7 @@ export class AssetStore {
     return { asset_id: id, session_id: sessionId, media_type: mediaType, size: bytes.length, ...(filename ? { filename } : {}) };
   }
 
-  /** The asset as `sessionId` sees it (its own or a fork ancestor's), or a 404. */
+  /** The asset as `sessionId` sees it (its own or a fork ancestor's), or not_found. */
   resolve(sessionId: string, assetId: string): AssetInfo {
     const row = ASSET_ID_PATTERN.test(assetId) ? this.select.get(assetId) : undefined;
     if (!row || !this.lineage(sessionId).includes(row.session_id)) throw assetNotFound(sessionId, assetId);
@@ -85,13 +85,13 @@ export class AssetStore {
   /** Deletes an asset of `sessionId` itself; a fork may read its source's assets but not delete them. */
   delete(sessionId: string, assetId: string): AssetInfo {
     const info = this.resolve(sessionId, assetId);
-    if (info.session_id !== sessionId) throw new HttpError(403, "asset_not_owned", `attachment ${assetId} belongs to session ${info.session_id}, which this session was forked from; delete it there`);
+    if (info.session_id !== sessionId) throw forbidden("asset_not_owned", `attachment ${assetId} belongs to session ${info.session_id}, which this session was forked from; delete it there`);
     this.ctx.transactor.run(() => this.remove.run(assetId));
     rmSync(join(this.root, info.session_id, info.asset_id), { force: true });
     return info;
   }
 
-  /** The session and the sessions it was forked from, nearest first (404 for an unknown session). */
+  /** The session and the sessions it was forked from, nearest first (not_found for an unknown session). */
   private lineage(sessionId: string): string[] {
     const chain = [sessionId];
     let source = this.ctx.sessions.get(sessionId).source_session_id;

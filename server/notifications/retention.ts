@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { ServerContext } from "../context.ts";
-import { HttpError } from "../http/errors.ts";
+import { DomainError } from "../errors.ts";
 import { requireHub, type NotificationHub } from "./hub.ts";
 
 /**
@@ -28,7 +28,7 @@ export function expireForCompletedRequest(ctx: Pick<ServerContext, "notification
     expired.push(...hub.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
   } catch (error) {
     // A session deleted meanwhile has nothing left to expire.
-    if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+    if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
   }
   return expired;
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { ServerContext } from "../context.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { NotificationConflictError, NotificationNotFoundError } from "./errors.ts";
 import { requireHub } from "./hub.ts";

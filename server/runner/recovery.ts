@@ -7,7 +7,7 @@
 import type { AnyEvent, Message } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
-import { HttpError } from "../http/errors.ts";
+import { DomainError } from "../errors.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import { RunEvents } from "./events.ts";
 
@@ -98,7 +98,7 @@ function answerUnfinishedToolCalls(ctx: RecoveryContext, out: RunEvents, request
   try {
     messages = ctx.sessions.get(sessionId).messages;
   } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 404) return; // the session is gone: nothing to repair
+    if (error instanceof DomainError && error.kind === "not_found") return; // the session is gone: nothing to repair
     throw error;
   }
   const start = messages.findIndex((m) => m.role === "user" && m.metadata?.request_id === requestId);

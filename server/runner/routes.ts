@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireAssets } from "../assets/store.ts";
 import type { ServerContext } from "../context.ts";
-import { conflict } from "../http/errors.ts";
+import { conflict } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { requireRunner } from "./runner.ts";
 import { checkSend, sendBodySchema } from "./send-input.ts";

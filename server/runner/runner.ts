@@ -1,12 +1,13 @@
 // The request coordinator: starts runs (the user message and `request_started` commit together before the
 // 202), keeps the registry of in-flight runs (one per session), cancels them, and ends them all at shutdown.
-// It consumes the internal session_checkpoint to keep each run's live session current.
+// It consumes the internal session_checkpoint to keep each run's live session current. What it refuses it
+// throws as DomainErrors (server/errors.ts), so the runner works the same under any transport.
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
 import { requireAssets } from "../assets/store.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
 import type { ServerContext } from "../context.ts";
-import { HttpError, conflict, notFound } from "../http/errors.ts";
+import { conflict, notFound, unavailable } from "../errors.ts";
 import { createNotificationSink } from "../notifications/api.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import { loadPlugins, type LoadedPlugin } from "../plugins/loader.ts";
@@ -41,7 +42,7 @@ interface ActiveRun extends RunState {
   scopeEnded: boolean;
 }
 
-/** Finished request ids remembered in memory for a precise 409; older ones are found in the event log. */
+/** Finished request ids remembered in memory for a precise request_finished conflict; older ones are found in the event log. */
 const RECENT_LIMIT = 10_000;
 
 export class RequestRunner {
@@ -93,7 +94,7 @@ export class RequestRunner {
    * Input is validated by the route; here only what depends on the run registry is refused.
    */
   start(sessionId: string, agent: ResolvedAgent, input: SendInput): string {
-    if (this.ctx.shutdown.aborted) throw new HttpError(503, "shutting_down", "the server is shutting down; send again after it restarts");
+    if (this.ctx.shutdown.aborted) throw unavailable("shutting_down", "the server is shutting down; send again after it restarts");
     const busy = this.busySessions.get(sessionId);
     if (busy) throw conflict("request_in_progress", `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`, { request_id: busy });
     const requestId = `req_${randomUUID()}`;
@@ -116,7 +117,7 @@ export class RequestRunner {
     return requestId;
   }
 
-  /** Aborts a run of this session: 404 for an unknown one, 409 request_finished for one that already ended. */
+  /** Aborts a run of this session: not_found for an unknown one, conflict request_finished for one that already ended. */
   cancel(sessionId: string, requestId: string): void {
     const run = this.active.get(requestId);
     if (run && run.session_id === sessionId) return run.controller.abort(new Error("cancelled by the client"));

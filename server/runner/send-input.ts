@@ -1,11 +1,12 @@
 // The body of POST /sessions/{id}/send and the checks that must pass before anything is written: attachment
 // kinds the agent allows, inline images that are real images within the size limit, assets the session may
-// use, request options the provider accepts. A refused send leaves no trace (docs/runner.md R9).
+// use, request options the provider accepts. A refused send leaves no trace (docs/runner.md R9). Refusals are
+// `invalid` DomainErrors: the route and the error handler decide the status.
 import { z } from "zod";
 import { decodeDataUrl } from "../assets/sniff.ts";
 import type { AssetStore } from "../assets/store.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
-import { badRequest } from "../http/errors.ts";
+import { invalid } from "../errors.ts";
 import { ProviderError } from "../provider/index.ts";
 import { mergeRequestOptions } from "../provider/request.ts";
 
@@ -32,14 +33,14 @@ export const sendBodySchema = z
   });
 export type SendBody = z.infer<typeof sendBodySchema>;
 
-/** Throws the 4xx for the first attachment or request option the send cannot use. */
+/** Throws a DomainError for the first attachment or request option the send cannot use. */
 export function checkSend(body: SendBody, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {
   body.attachments.forEach((attachment, index) => checkAttachment(attachment, index, sessionId, agent, assets));
   if (body.request_options) {
     try {
       mergeRequestOptions(agent.settings, body.request_options);
     } catch (error) {
-      if (error instanceof ProviderError) throw badRequest("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
+      if (error instanceof ProviderError) throw invalid("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
       throw error;
     }
   }
@@ -49,14 +50,14 @@ function checkAttachment(attachment: Attachment, index: number, sessionId: strin
   const settings = agent.settings;
   const where = `body.attachments.${index}`;
   if (attachment.type === "image_url" && !settings.allow_image_attachment_url) {
-    throw badRequest("attachment_not_allowed", `${where}: remote image URLs are disabled for agent ${agent.agent_id} (allow_image_attachment_url)`);
+    throw invalid("attachment_not_allowed", `${where}: remote image URLs are disabled for agent ${agent.agent_id} (allow_image_attachment_url)`);
   }
   if (attachment.type !== "image_url" && !settings.allow_image_attachment_base64) {
-    throw badRequest("attachment_not_allowed", `${where}: inline and uploaded images are disabled for agent ${agent.agent_id} (allow_image_attachment_base64)`);
+    throw invalid("attachment_not_allowed", `${where}: inline and uploaded images are disabled for agent ${agent.agent_id} (allow_image_attachment_base64)`);
   }
   if (attachment.type === "image_data") {
     const decoded = decodeDataUrl(attachment.data_url);
-    if (!decoded || decoded.bytes.length === 0) throw badRequest("invalid_input", `${where}.data_url: must be a base64 data: URL (data:image/png;base64,...)`);
+    if (!decoded || decoded.bytes.length === 0) throw invalid("invalid_input", `${where}.data_url: must be a base64 data: URL (data:image/png;base64,...)`);
     assets.checkImage(decoded.bytes, decoded.media_type);
   }
   if (attachment.type === "asset") assets.resolve(sessionId, attachment.asset_id);

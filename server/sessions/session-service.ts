@@ -1,12 +1,13 @@
 // Session operations (SPEC.md "Session and message lifecycle"). Each one saves a new immutable version,
 // publishes its lifecycle event and the public `checkpoint` marker, and moves the session cursor to that
 // marker, all in one transaction: a reader that loads messages and polls from cursor_event_id sees every
-// effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6).
+// effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
+// DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
 import type { Message, Session } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput } from "../events/event-store.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
 
 export interface MessagesSnapshot {
@@ -99,7 +100,7 @@ export class SessionService {
       const count = session.messages.length;
       const outOfRange = indices.filter((i) => i >= count);
       if (outOfRange.length > 0) {
-        throw badRequest("index_out_of_range", `indices ${outOfRange.join(", ")} are out of range: the session has ${count} messages`, {
+        throw invalid("index_out_of_range", `indices ${outOfRange.join(", ")} are out of range: the session has ${count} messages`, {
           indices: outOfRange,
           message_count: count,
         });

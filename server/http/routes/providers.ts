@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ResolvedAgent } from "../../config/agents.ts";
 import type { ServerContext } from "../../context.ts";
 import { currentEndpointLabel, discoverModels, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "../../provider/index.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { invalid, notFound } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 
 /** What the routes read from the server context. */
@@ -26,7 +26,7 @@ export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutes
       try {
         settings = selectEndpoint(settings, query.endpoint);
       } catch (error) {
-        throw badRequest("unknown_endpoint", (error as Error).message);
+        throw invalid("unknown_endpoint", (error as Error).message);
       }
     }
     const discovery = await discoverModels(settings, ctx.clock);

@@ -1,7 +1,8 @@
 // Bearer auth on every route but GET /health (DESIGN.md "HTTP auth"); admin-only routes call requireAdmin.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Principal } from "../auth/authenticator.ts";
-import { forbidden, unauthorized } from "./errors.ts";
+import { forbidden } from "../errors.ts";
+import { unauthorized } from "./errors.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -24,5 +25,5 @@ export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceS
 }
 
 export function requireAdmin(request: FastifyRequest): void {
-  if (request.principal?.kind !== "admin") throw forbidden("this route needs the admin token");
+  if (request.principal?.kind !== "admin") throw forbidden("forbidden", "this route needs the admin token");
 }

@@ -1,4 +1,4 @@
-// Errors that only make sense in HTTP terms: the bearer token checks (401, 403), an expired cursor (410), and
+// Errors that only make sense in HTTP terms: a missing or wrong bearer token (401), an expired cursor (410), and
 // the few route answers whose status is the route's own choice (422, 500). Everything a service refuses is a
 // DomainError (server/errors.ts) instead; the error handler (error-handler.ts) turns both into DESIGN.md's
 // body {"error": {code, message, details?}}.
@@ -16,9 +16,5 @@ export class HttpError extends Error {
 }
 
 export const unauthorized = (message = "a valid bearer token is required") => new HttpError(401, "unauthorized", message);
-export const forbidden = (message: string) => new HttpError(403, "forbidden", message);
 export const gone = (code: string, message: string) => new HttpError(410, code, message);
 
-// Route files not yet moved to server/errors.ts (server/pairing/routes.ts) import notFound from here; it is the
-// domain one, so a 404 has one spelling.
-export { notFound } from "../errors.ts";

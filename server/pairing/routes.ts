@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../context.ts";
 import { requireAdmin } from "../http/auth.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { pairingServiceFor } from "./pairing-service.ts";
 import { pairingUrls, type PairingUrls } from "./urls.ts";

@@ -7,6 +7,7 @@ import type { Transactor } from "./db/transactor.ts";
 import type { EventStore } from "./events/event-store.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
+import type { PairingService } from "./pairing/pairing-service.ts";
 import type { NotificationHub } from "./notifications/hub.ts";
 import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
@@ -27,6 +28,8 @@ export interface ServerContext {
   events: EventStore;
   sessions: SessionService;
   auth: Authenticator;
+  /** Pairing codes and devices; the pairing routes, the auth hook and the forwarder share it. */
+  pairing: PairingService;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Public addresses: told to apps when they pair; `bridge` empty when the server runs without a bridge. */

@@ -7,6 +7,7 @@ import pino from "pino";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
 import { Authenticator } from "./auth/authenticator.ts";
+import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
 import type { Config } from "./config/schema.ts";
@@ -84,6 +85,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     auth: new Authenticator(db, admin.hash),
+    pairing: new PairingService(db, () => clock.now()),
     clock,
     log,
     shutdown: shutdown.signal,

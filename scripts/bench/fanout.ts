@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { parseConfig } from "../../server/config/load.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
-import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
 
@@ -59,7 +58,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
   const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
   const ctx = runtime.ctx;
-  const pairing = pairingServiceFor(ctx);
+  const pairing = ctx.pairing;
   const tokens: string[] = [];
   for (let i = 0; i < SOCKETS; i++) {
     const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`);

@@ -12,7 +12,7 @@ import { generateToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
 import { Meta } from "../db/meta.ts";
 import { CursorExpiredError } from "../events/event-store.ts";
-import { noteDevicesSeen, pairingServiceFor, type PairingService } from "../pairing/pairing-service.ts";
+import { noteDevicesSeen, type PairingService } from "../pairing/pairing-service.ts";
 import { pairingUrls } from "../pairing/urls.ts";
 import { ForwarderCursor } from "./cursor.ts";
 
@@ -43,7 +43,7 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
   const url = options.bridgeUrl ?? "";
   if (url === "") return { stop: async () => undefined };
   const window = options.window ?? DEFAULT_WINDOW;
-  const pairing = pairingServiceFor(ctx);
+  const pairing = ctx.pairing;
   const credential = new Meta(ctx.db).getOrCreate("bridge_credential", () => generateToken(32));
   const cursor = new ForwarderCursor(ctx.db, ctx.events.epoch);
   const serverUrl = pairingUrls(ctx).serverUrl;

@@ -121,19 +121,10 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-// Routes and the forwarder are started separately but must share one service (and its change listeners).
-const services = new WeakMap<Db, PairingService>();
-
-export function pairingServiceFor(ctx: ServerContext): PairingService {
-  let service = services.get(ctx.db);
-  if (!service) services.set(ctx.db, (service = new PairingService(ctx.db, () => ctx.clock.now())));
-  return service;
-}
-
 /** Last-seen is advisory: a failed write (a busy database) is logged and whatever asked goes on. */
 export function noteDevicesSeen(ctx: ServerContext, deviceIds: Iterable<string>): void {
   try {
-    pairingServiceFor(ctx).markSeen(deviceIds);
+    ctx.pairing.markSeen(deviceIds);
   } catch (error) {
     ctx.log.warn({ err: error }, "could not record that devices were seen");
   }

@@ -7,14 +7,13 @@ import type { ServerContext } from "../context.ts";
 import { requireAdmin } from "../http/auth.ts";
 import { notFound } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
-import { pairingServiceFor } from "./pairing-service.ts";
 import { pairingUrls, type PairingUrls } from "./urls.ts";
 
 const pairingBody = z.object({}).strict().default({});
 const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
 
 export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, urls: PairingUrls = pairingUrls(ctx)): void {
-  const pairing = pairingServiceFor(ctx);
+  const pairing = ctx.pairing;
 
   app.post("/pairing", async (request, reply) => {
     requireAdmin(request);

@@ -6,7 +6,6 @@ import { BRIDGE_CLOSE, MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { systemClock } from "../../server/clock.ts";
-import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
 import { createSession, serverPeer, type ServerPeer } from "./server-peer.ts";
 
@@ -106,7 +105,7 @@ describe("bridge with a real server", () => {
     const { reply } = await pairDevice(bridge, peer);
     const deviceId = reply.response.device_id as string;
     const token = reply.response.device_token as string;
-    const pairing = pairingServiceFor(peer.server.runtime.ctx);
+    const pairing = peer.server.runtime.ctx.pairing;
     const seenAt = () => pairing.listDevices().find((d) => d.device_id === deviceId)?.last_seen_at ?? null;
     // The pairing socket carries no device token: the device has not been seen yet.
     expect(seenAt()).toBeNull();
@@ -209,7 +208,7 @@ describe("bridge with a real server", () => {
     // A long bridge-side wait: an answer can only come from the server, not from the bridge's own timeout.
     const bridge = await testBridge({ pairingTimeoutMs: 60_000 });
     const peer = await serverPeer(bridge.url);
-    const redeem = vi.spyOn(pairingServiceFor(peer.server.runtime.ctx), "redeem").mockImplementation(() => {
+    const redeem = vi.spyOn(peer.server.runtime.ctx.pairing, "redeem").mockImplementation(() => {
       throw new Error("SQLITE_BUSY: database is locked");
     });
     const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });

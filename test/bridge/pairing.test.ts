@@ -5,7 +5,6 @@ import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { pairingServiceFor } from "../../server/pairing/pairing-service.ts";
 import { fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
 import { serverPeer } from "./server-peer.ts";
 
@@ -49,7 +48,7 @@ describe("pairing requests given up on", () => {
     // The bridge gives up on the server after 1 ms; the redeem takes longer, so its pair_result finds no waiter.
     const bridge = await testBridge({ pairingTimeoutMs: 1 });
     const peer = await serverPeer(bridge.url);
-    const service = pairingServiceFor(peer.server.runtime.ctx);
+    const service = peer.server.runtime.ctx.pairing;
     const redeem = service.redeem.bind(service);
     vi.spyOn(service, "redeem").mockImplementation((code, name) => {
       const until = Date.now() + 30;

@@ -16,6 +16,7 @@ import { jsonLogger, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { PairingRateLimiter } from "./pairing/rate-limiter.ts";
 import { decodeFrame } from "./protocol/serializer.ts";
+import { SocketAdmission } from "./socket/admission.ts";
 import { Connection } from "./socket/connection.ts";
 import { chooseProtocol, readHandshake } from "./socket/handshake.ts";
 import { DeviceSightings } from "./state/device-sightings.ts";
@@ -65,6 +66,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   };
   const router = new Router(core);
   const sightings = new DeviceSightings(registry);
+  const admission = new SocketAdmission(config.maxSockets, config.maxAnonymousSocketsPerAddress);
   const connections = new Set<Connection>();
   const http = createServer(httpHandler(metrics));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
@@ -73,12 +75,21 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const handshake = readHandshake(request);
     if (!handshake.ok) {
-      socket.end(`HTTP/1.1 ${handshake.status} ${handshake.problem}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      refuseUpgrade(socket, handshake.status, handshake.problem);
+      return;
+    }
+    const address = request.socket.remoteAddress ?? "unknown";
+    const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
+    const paired = tokenHash !== undefined && registry.device(tokenHash) !== undefined;
+    const admitted = admission.check(address, paired);
+    if (!admitted.ok) {
+      metrics.socketsRefused++;
+      log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      refuseUpgrade(socket, admitted.status, admitted.problem);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const address = request.socket.remoteAddress ?? "unknown";
-      const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
+      const release = admission.opened(address, paired);
       const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
       connections.add(connection);
       registry.trackSocket(connection);
@@ -86,6 +97,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       metrics.socketsOpen++;
       metrics.socketsTotal++;
       wire(core, router, connection, ws, () => {
+        release();
         connections.delete(connection);
         registry.untrackSocket(connection);
         sightings.note(connection);
@@ -144,6 +156,11 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     clearTimeout(deadline);
   };
   return { url: `ws://${host}:${port}/socket`, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, close };
+}
+
+/** Answers an upgrade request with a plain HTTP status instead of a WebSocket. */
+function refuseUpgrade(socket: Duplex, status: number, problem: string): void {
+  socket.end(`HTTP/1.1 ${status} ${problem}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 /** Connects one ws to the router: every frame is size-checked (by ws), parsed, validated, then routed. */

@@ -9,6 +9,7 @@ const envSchema = z.object({
   BRIDGE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   DATA_DIR: z.string().min(1).default("./data"),
   BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
 });
 
 export interface BridgeConfig {
@@ -18,6 +19,10 @@ export interface BridgeConfig {
   dataDir: string;
   /** Events kept per server for replay on rejoin. */
   replayEvents: number;
+  /** Open sockets allowed in all (~16 KB each); more are refused with 503 before the upgrade. */
+  maxSockets: number;
+  /** Open sockets allowed per address without a paired device's token; more are refused with 429. */
+  maxAnonymousSocketsPerAddress: number;
   /** Largest frame accepted from a peer, in bytes; larger ones close the socket with 1009. */
   maxFrameBytes: number;
   /** Channels one socket may hold (Phoenix's own cap is 100). */
@@ -41,7 +46,7 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);
   }
   const e = parsed.data;
-  return defaultBridgeConfig({ host: e.HOST, port: e.BRIDGE_PORT, dataDir: join(e.DATA_DIR, "bridge"), replayEvents: e.BRIDGE_REPLAY_EVENTS });
+  return defaultBridgeConfig({ host: e.HOST, port: e.BRIDGE_PORT, dataDir: join(e.DATA_DIR, "bridge"), replayEvents: e.BRIDGE_REPLAY_EVENTS, maxSockets: e.BRIDGE_MAX_SOCKETS });
 }
 
 export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir: string }): BridgeConfig {
@@ -49,6 +54,8 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     host: "127.0.0.1",
     port: 4000,
     replayEvents: 1000,
+    maxSockets: 100_000,
+    maxAnonymousSocketsPerAddress: 32,
     maxFrameBytes: MAX_FRAME_BYTES,
     maxChannelsPerSocket: 100,
     idleTimeoutMs: 60_000,

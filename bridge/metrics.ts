@@ -2,6 +2,7 @@
 export class BridgeMetrics {
   socketsOpen = 0;
   socketsTotal = 0;
+  socketsRefused = 0;
   joinsOk = 0;
   joinsRefused = 0;
   framesIn = 0;
@@ -25,6 +26,7 @@ export class BridgeMetrics {
     const counter = (name: string, help: string, value: number) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
     gauge("bridge_sockets", "Open WebSocket connections.", this.socketsOpen);
     counter("bridge_sockets_total", "WebSocket connections accepted.", this.socketsTotal);
+    counter("bridge_sockets_refused_total", "Connections refused before the upgrade: the bridge full, or too many unpaired sockets from one address.", this.socketsRefused);
     gauge("bridge_topics", "Topics with at least one subscriber.", this.topicCount());
     gauge("bridge_servers_connected", "Servers whose channel is joined.", this.serverCount());
     counter("bridge_joins_total", "Channel joins answered ok.", this.joinsOk);

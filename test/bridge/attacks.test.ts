@@ -1,10 +1,11 @@
-// Attacks and misuse against a bridge with fake server peers (docs/bridge.md B8, B9, B16-B22): each is answered per
+// Attacks and misuse against a bridge with fake server peers (docs/bridge.md B8, B9, B16-B22, B29): each is answered per
 // protocol, logged, and everyone else keeps being served.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until } from "./helpers.ts";
+import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until } from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 
 afterEach(runCleanups);
@@ -214,5 +215,43 @@ describe("fan-out limits", () => {
     await until(() => fastReceived === sent, "the fast socket got every event");
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     expect((await slow.closed).code).toBe(BRIDGE_CLOSE.slowConsumer);
+  });
+});
+
+describe("connection floods", () => {
+  /** Opens a raw WebSocket; resolves with the HTTP status of a refused upgrade, or 101 once open. */
+  function upgradeStatus(url: string, query: string): Promise<{ status: number; ws?: WebSocket }> {
+    return new Promise((resolve) => {
+      const ws = new WebSocket(`${url}/websocket?${query}`);
+      cleanups.push(() => ws.terminate());
+      ws.once("open", () => resolve({ status: 101, ws }));
+      ws.once("unexpected-response", (_request, response) => resolve({ status: response.statusCode ?? 0 }));
+      ws.on("error", () => undefined);
+    });
+  }
+
+  it("caps unpaired sockets per address (429) and all sockets (503); paired devices still connect (B29)", async () => {
+    const bridge = await testBridge({ maxAnonymousSocketsPerAddress: 3, maxSockets: 5 });
+    const mine = device("d1");
+    // The server's own socket carries no device token: it is one of the three unpaired ones.
+    await fakeServer(bridge.url, { devices: [mine.grant] });
+    const unpaired = [await upgradeStatus(bridge.url, "vsn=2.0.0"), await upgradeStatus(bridge.url, `vsn=2.0.0&token=${"x".repeat(43)}`)];
+    expect(unpaired.map((u) => u.status)).toEqual([101, 101]);
+    expect((await upgradeStatus(bridge.url, "vsn=2.0.0")).status).toBe(429);
+    expect(bridge.log.has("socket refused")).toBe(true);
+
+    // A paired device is not an unpaired socket: it connects and is served.
+    const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
+    expect((await joinOnce(app.channel("events:server:srv1"))).status).toBe("ok");
+    // Closing an unpaired socket frees its place.
+    unpaired[0]!.ws!.close(1000);
+    await until(() => bridge.core.metrics.socketsOpen === 3, "the closed socket released");
+    expect((await upgradeStatus(bridge.url, "vsn=2.0.0")).status).toBe(101);
+
+    // Four open now; the fifth fills the bridge, the sixth is refused whoever it is.
+    expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${encodeURIComponent(mine.token)}`)).status).toBe(101);
+    expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${encodeURIComponent(mine.token)}`)).status).toBe(503);
+    expect(bridge.core.metrics.socketsRefused).toBe(2);
+    expect(await (await fetch(`${bridge.httpUrl}/metrics`)).text()).toContain("bridge_sockets_refused_total 2");
   });
 });

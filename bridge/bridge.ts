@@ -73,6 +73,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   let nextId = 1;
 
   http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Until ws takes the socket, nothing listens for its errors: a peer that resets the connection while we refuse
+    // it would otherwise raise an uncaught ECONNRESET and end the process.
+    socket.on("error", () => socket.destroy());
     const handshake = readHandshake(request);
     if (!handshake.ok) {
       refuseUpgrade(socket, handshake.status, handshake.problem);

@@ -9,13 +9,23 @@ const TOKEN_PROTOCOL_PREFIX = "base64url.bearer.phx.";
 export type Handshake = { ok: true; vsn: Vsn; token: string | undefined } | { ok: false; status: number; problem: string };
 
 export function readHandshake(request: IncomingMessage): Handshake {
-  const url = new URL(request.url ?? "/", "http://bridge");
+  const url = parseTarget(request.url ?? "/");
+  if (!url) return { ok: false, status: 400, problem: "bad request target" };
   if (url.pathname !== SOCKET_PATH) return { ok: false, status: 404, problem: "no such endpoint" };
   const vsn = parseVsn(url.searchParams.get("vsn"));
   if (!vsn) return { ok: false, status: 400, problem: "unsupported vsn" };
   const token = tokenFromProtocols(request.headers["sec-websocket-protocol"]) ?? url.searchParams.get("token") ?? undefined;
   if (token !== undefined && (token.length === 0 || token.length > 200)) return { ok: false, status: 400, problem: "bad token" };
   return { ok: true, vsn, token };
+}
+
+/** The request target as a URL; undefined when it cannot parse (`GET http://[ HTTP/1.1`): a 400, never a throw. */
+function parseTarget(target: string): URL | undefined {
+  try {
+    return new URL(target, "http://bridge");
+  } catch {
+    return undefined;
+  }
 }
 
 function tokenFromProtocols(header: string | undefined): string | undefined {

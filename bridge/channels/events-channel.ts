@@ -1,9 +1,11 @@
 // `events:server:<id>`: an app's read-only feed of its server's events. The socket's device token must belong to
-// that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP.
+// that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP
+// (older than the buffer, another store's epoch, or too many bytes to write in one turn).
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
 import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
@@ -43,7 +45,9 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
   // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the buffer
   // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
   const otherStore = epoch !== undefined && epoch !== state.epoch;
-  const missing = otherStore ? undefined : state.buffer.after(sinceId);
+  const held = otherStore ? undefined : state.buffer.after(sinceId);
+  // A replay is written in one turn: one that would fill half the slow-consumer bound goes over HTTP (paged) instead.
+  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 ? held : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
     return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
@@ -58,4 +62,11 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
       state.topic.add(connection);
     },
   };
+}
+
+/** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */
+function replayBytes(events: readonly BufferedEvent[]): number {
+  let total = 0;
+  for (const event of events) total += event.payloadJson.length + 100;
+  return total;
 }

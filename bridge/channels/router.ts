@@ -68,7 +68,8 @@ export class Router {
     connection.send(replyFrame(frame, outcome.status, outcome.response));
     if (outcome.status === "ok") {
       this.core.metrics.joinsOk++;
-      outcome.afterReply?.();
+      // A socket that closed on the reply (a slow consumer) must not be subscribed after its channels ended.
+      if (!connection.closed) outcome.afterReply?.();
     } else this.core.metrics.joinsRefused++;
   }
 

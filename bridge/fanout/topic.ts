@@ -13,8 +13,9 @@ export class EventTopic {
     this.topicJson = JSON.stringify(topic);
   }
 
+  /** Subscribes a socket; one already closed (its channels ended) is never added, or it would stay forever. */
   add(connection: Connection): void {
-    this.subscribers.add(connection);
+    if (!connection.closed) this.subscribers.add(connection);
   }
 
   remove(connection: Connection): void {

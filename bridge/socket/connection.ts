@@ -4,7 +4,9 @@
 // Writes: every frame is framed once (protocol/ws-frame.ts) and written on the TCP socket directly, in call order.
 // The socket is corked on its first write of a turn and uncorked by one microtask at the end of the turn, so all the
 // frames a socket gets in one turn (a burst of pipelined events, their acks) leave in one writev; a lone event
-// leaves as soon as the turn that relayed it ends (no timer, no added latency).
+// leaves as soon as the turn that relayed it ends (no timer, no added latency). The slow-consumer bound is checked
+// after that writev, against what the kernel did not take: checked per write, it counted bytes never yet offered
+// to the kernel and closed fast readers that were sent a large replay.
 import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
@@ -61,16 +63,13 @@ export class Connection {
   }
 
   /** Sends one message already encoded for this socket's vsn (framed here). */
-  sendEncoded(data: string | Buffer): boolean {
-    return this.sendFramed(textFrame(data));
+  sendEncoded(data: string | Buffer): void {
+    this.sendFramed(textFrame(data));
   }
 
-  /**
-   * Sends a complete WebSocket frame (textFrame): a broadcast frames once for all sockets. A socket whose unsent
-   * bytes pass the bound is closed instead of buffering without limit; it rejoins with since_id.
-   */
-  sendFramed(frame: Buffer): boolean {
-    if (this.closed || this.ws.readyState !== WS_OPEN) return false;
+  /** Sends a complete WebSocket frame (textFrame): a broadcast frames once for all sockets. */
+  sendFramed(frame: Buffer): void {
+    if (!this.open) return;
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
@@ -82,19 +81,25 @@ export class Connection {
     }
     this.socket.write(frame);
     this.metrics.framesOut++;
-    if (this.ws.bufferedAmount > this.maxBufferedBytes) {
-      this.metrics.slowConsumerDrops++;
-      this.close(BRIDGE_CLOSE.slowConsumer, "slow consumer");
-      return false;
-    }
-    return true;
   }
 
-  /** Writes what this turn queued on the socket (one writev). */
+  /**
+   * Writes what this turn queued on the socket (one writev). A socket whose unsent bytes then pass the bound is
+   * closed instead of buffering without limit; it rejoins with since_id.
+   */
   flush(): void {
     if (!this.corked) return;
     this.corked = false;
     this.socket.uncork();
+    if (!this.closed && this.ws.bufferedAmount > this.maxBufferedBytes) {
+      this.metrics.slowConsumerDrops++;
+      this.close(BRIDGE_CLOSE.slowConsumer, "slow consumer");
+    }
+  }
+
+  /** Whether frames sent now can still reach the peer (false from the peer's close frame on, not only its end). */
+  get open(): boolean {
+    return !this.closed && this.ws.readyState === WS_OPEN;
   }
 
   /** Ends every channel, then closes the socket with `code` (never 1000 for a peer that should come back). */

@@ -157,6 +157,25 @@ describe("fan-out limits", () => {
     expect([bridge.core.metrics.replayHits, bridge.core.metrics.replayMisses]).toEqual([1, 1]);
   });
 
+  it("sends a replay too big for one turn over HTTP instead ('gap'), and never subscribes a closed socket (B20)", async () => {
+    const bridge = await testBridge({ maxBufferedBytes: 64 * 1024 });
+    const mine = device("d1");
+    const server = await fakeServer(bridge.url, { devices: [mine.grant] });
+    for (let i = 1; i <= 10; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i, { pad: "p".repeat(5000) }) });
+    const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
+    // 10 × 5 KB is past half the 64 KB bound: the app reads the gap over HTTP and is subscribed, not closed.
+    const whole = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(0) }));
+    expect(whole.response).toMatchObject({ replay: "gap", replayed: 0 });
+    const small = phoenixSocket(bridge.url, { params: { token: mine.token } });
+    const received: string[] = [];
+    const channel = small.channel("events:server:srv1", { since_id: formatEventId(8) });
+    channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));
+    expect((await joinOnce(channel)).response).toMatchObject({ replay: "complete", replayed: 2 });
+    await until(() => received.length === 2, "the small replay");
+    expect(bridge.core.registry.get("srv1")!.topic.size).toBe(2);
+    expect(bridge.core.metrics.slowConsumerDrops).toBe(0);
+  });
+
   it("says 'gap' to an app that rejoins from another epoch, and closes live subscribers when the store is reset (B26)", async () => {
     const bridge = await testBridge();
     const phone = device("dev_1");

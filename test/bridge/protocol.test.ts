@@ -1,6 +1,7 @@
 // The Phoenix protocol as the official client expects it (docs/bridge.md B1-B6): heartbeats, join/leave with
 // ref echo, duplicate joins, unmatched topics, the channel cap, vsn 1.0.0 object frames, and bad input that
 // closes only the offending socket.
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { startBridge } from "../../bridge/bridge.ts";
@@ -130,6 +131,36 @@ describe("bad input closes only the offender", () => {
     const bridge = await testBridge();
     await expect(rawClient(bridge.url, "vsn=9.9.9")).rejects.toThrow(/400/);
     await expect(rawClient(bridge.url.replace("/socket", "/other"))).rejects.toThrow(/404/);
+  });
+
+  it("answers an unparsable request target with 400 and survives peers that reset while refused (B23)", async () => {
+    const bridge = await testBridge();
+    const upgrade = (target: string) =>
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(bridge.port, "127.0.0.1", () => socket.write(upgrade("http://[")));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString()));
+      socket.on("close", () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 400 /);
+
+    // Refused upgrades whose peers reset the connection at once (RST while the bridge writes its answer).
+    await Promise.all(
+      Array.from({ length: 20 }, () => {
+        return new Promise<void>((resolve) => {
+          const socket = connect(bridge.port, "127.0.0.1", () => {
+            socket.write(upgrade("/other/websocket"));
+            socket.resetAndDestroy();
+          });
+          socket.on("error", () => undefined);
+          socket.on("close", () => resolve());
+        });
+      }),
+    );
+    const client = await rawClient(bridge.url);
+    client.send([null, "1", "phoenix", "heartbeat", {}]);
+    expect(payloadOf(await client.next(byRef("1"), "heartbeat reply"))).toEqual({ status: "ok", response: {} });
   });
 });
 

@@ -118,7 +118,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     const cutoff = clock.now() - config.idleTimeoutMs;
     let closed = 0;
     for (const connection of connections) {
-      if (connection.lastSeen >= cutoff) continue;
+      // A socket already closing waits for its close handshake (ws ends it after 30 s): not idle again.
+      if (connection.closed || connection.lastSeen >= cutoff) continue;
       log.log("info", "idle socket closed", { socket: connection.id, address: connection.address });
       connection.close(BRIDGE_CLOSE.goingAway, "idle");
       closed++;

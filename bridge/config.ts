@@ -4,11 +4,15 @@ import { join } from "node:path";
 import { z } from "zod";
 import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
 
+/** Payload kept per server for replay (BRIDGE_REPLAY_BYTES): 16 MiB. */
+export const DEFAULT_REPLAY_BYTES = 16 * 1024 * 1024;
+
 const envSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   BRIDGE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   DATA_DIR: z.string().min(1).default("./data"),
   BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  BRIDGE_REPLAY_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
   BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
 });
 
@@ -19,6 +23,8 @@ export interface BridgeConfig {
   dataDir: string;
   /** Events kept per server for replay on rejoin. */
   replayEvents: number;
+  /** Payload kept per server for replay (`payloadJson.length` summed); the oldest events go past either bound. */
+  replayBytes: number;
   /** Open sockets allowed in all (~16 KB each); more are refused with 503 before the upgrade. */
   maxSockets: number;
   /** Open sockets allowed per address without a paired device's token; more are refused with 429. */
@@ -46,7 +52,14 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);
   }
   const e = parsed.data;
-  return defaultBridgeConfig({ host: e.HOST, port: e.BRIDGE_PORT, dataDir: join(e.DATA_DIR, "bridge"), replayEvents: e.BRIDGE_REPLAY_EVENTS, maxSockets: e.BRIDGE_MAX_SOCKETS });
+  return defaultBridgeConfig({
+    host: e.HOST,
+    port: e.BRIDGE_PORT,
+    dataDir: join(e.DATA_DIR, "bridge"),
+    replayEvents: e.BRIDGE_REPLAY_EVENTS,
+    replayBytes: e.BRIDGE_REPLAY_BYTES,
+    maxSockets: e.BRIDGE_MAX_SOCKETS,
+  });
 }
 
 export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir: string }): BridgeConfig {
@@ -54,6 +67,7 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     host: "127.0.0.1",
     port: 4000,
     replayEvents: 1000,
+    replayBytes: DEFAULT_REPLAY_BYTES,
     maxSockets: 100_000,
     maxAnonymousSocketsPerAddress: 32,
     maxFrameBytes: MAX_FRAME_BYTES,

@@ -3,6 +3,7 @@
 // persisted (DurableStore); events are not: after a restart the server resends from its own cursor.
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
+import { DEFAULT_REPLAY_BYTES } from "../config.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
 import { EventTopic } from "../fanout/topic.ts";
 import { sameHex, sha256Hex } from "../hash.ts";
@@ -29,6 +30,12 @@ export interface ServerState {
   readonly topic: EventTopic;
 }
 
+/** Each server's replay buffer bounds: events, and payload (`payloadJson.length` summed). */
+export interface ReplayLimits {
+  events: number;
+  bytes: number;
+}
+
 export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason: "unauthorized" | "already_connected" };
 
 export class Registry {
@@ -36,11 +43,15 @@ export class Registry {
   private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
+  private readonly replay: ReplayLimits;
+
+  /** `replay` as a number bounds the events only, with the default byte bound. */
   constructor(
     private readonly store: DurableStore,
-    private readonly replayCapacity: number,
+    replay: ReplayLimits | number,
     private readonly onRevoked: (connection: Connection) => void = (connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"),
   ) {
+    this.replay = typeof replay === "number" ? { events: replay, bytes: DEFAULT_REPLAY_BYTES } : replay;
     for (const [id, record] of Object.entries(store.load().servers)) {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);
@@ -51,7 +62,20 @@ export class Registry {
     return this.servers.get(serverId);
   }
 
-  /** Checks a server's credential; an unknown server id is registered with it (trust on first use). */
+  /** Whether the server id is registered (a join for it authenticates; for any other id it registers). */
+  has(serverId: string): boolean {
+    return this.servers.has(serverId);
+  }
+
+  /** Server ids registered, connected or not. */
+  get registeredServers(): number {
+    return this.servers.size;
+  }
+
+  /**
+   * Checks a server's credential; an unknown server id is registered with it (trust on first use). Whether a new id
+   * may be registered at all (the cap, the per-address rate) is the caller's decision, made before this.
+   */
   authenticateServer(serverId: string, credential: string): ServerAuth {
     const hash = sha256Hex(credential);
     let state = this.servers.get(serverId);
@@ -146,7 +170,7 @@ export class Registry {
       link: undefined,
       epoch: undefined,
       lastId: undefined,
-      buffer: new ReplayBuffer(this.replayCapacity),
+      buffer: new ReplayBuffer(this.replay.events, this.replay.bytes),
       topic: new EventTopic(`events:server:${id}`),
     };
     this.servers.set(id, state);

@@ -14,6 +14,7 @@ const envSchema = z.object({
   BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   BRIDGE_REPLAY_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
   BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  BRIDGE_MAX_SERVERS: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
 export interface BridgeConfig {
@@ -25,6 +26,11 @@ export interface BridgeConfig {
   replayEvents: number;
   /** Payload kept per server for replay (`payloadJson.length` summed); the oldest events go past either bound. */
   replayBytes: number;
+  /** Server ids registered in all (trust on first use); a join for a new id past this is refused `registration_closed`. */
+  maxServers: number;
+  /** New server ids one address may register per window; more are refused `rate_limited`. */
+  serverRegistrationsPerAddress: number;
+  serverRegistrationWindowMs: number;
   /** Open sockets allowed in all (~16 KB each); more are refused with 503 before the upgrade. */
   maxSockets: number;
   /** Open sockets allowed per address without a paired device's token; more are refused with 429. */
@@ -59,6 +65,7 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     replayEvents: e.BRIDGE_REPLAY_EVENTS,
     replayBytes: e.BRIDGE_REPLAY_BYTES,
     maxSockets: e.BRIDGE_MAX_SOCKETS,
+    maxServers: e.BRIDGE_MAX_SERVERS,
   });
 }
 
@@ -69,6 +76,9 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     replayEvents: 1000,
     replayBytes: DEFAULT_REPLAY_BYTES,
     maxSockets: 100_000,
+    maxServers: 100,
+    serverRegistrationsPerAddress: 5,
+    serverRegistrationWindowMs: 60 * 60_000,
     maxAnonymousSocketsPerAddress: 32,
     maxFrameBytes: MAX_FRAME_BYTES,
     maxChannelsPerSocket: 100,

@@ -17,6 +17,7 @@ export class BridgeMetrics {
   pairingAttempts = 0;
   pairingFailures = 0;
   pairingRateLimited = 0;
+  serverRegistrationsRefused = 0;
 
   constructor(private readonly topicCount: () => number, private readonly serverCount: () => number) {}
 
@@ -43,6 +44,7 @@ export class BridgeMetrics {
     counter("bridge_pairing_attempts_total", "Joins of the pairing topic.", this.pairingAttempts);
     counter("bridge_pairing_failures_total", "Pairing joins refused (bad, expired or unknown code).", this.pairingFailures);
     counter("bridge_pairing_rate_limited_total", "Pairing joins refused by the rate limit.", this.pairingRateLimited);
+    counter("bridge_server_registrations_refused_total", "Server joins for a new id refused: the server cap reached, or the address's registration rate.", this.serverRegistrationsRefused);
     return `${lines.join("\n")}\n`;
   }
 }

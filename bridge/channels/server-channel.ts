@@ -1,6 +1,8 @@
 // `server:<id>`: the server's own channel. It authenticates with the server's credential, tells the bridge its
 // devices and codes, pushes its events (acked one by one so the server can advance its cursor) and answers the
-// pairing requests the bridge forwards to it.
+// pairing requests the bridge forwards to it. A join for an id the bridge does not know registers it (trust on first
+// use), within bounds: at most `maxServers` ids in all, and `serverRegistrationsPerAddress` new ids per address and
+// window. Each registration is permanent (servers.json, rewritten synchronously) and owns a replay buffer.
 import { randomUUID } from "node:crypto";
 import {
   grantsPayloadSchema,
@@ -11,6 +13,7 @@ import {
   type PairResult,
 } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
+import { AddressRateLimiter } from "../pairing/rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { ServerState } from "../state/registry.ts";
@@ -58,6 +61,18 @@ export class PendingPairs {
 }
 
 export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHandler {
+  const { config } = core;
+  // The cap bounds registrations overall; this bounds one address's share of it.
+  const registrations = new AddressRateLimiter(core.clock, config.serverRegistrationsPerAddress, Number.POSITIVE_INFINITY, config.serverRegistrationWindowMs);
+
+  /** Why a new server id may not be registered now, if it may not; a registration allowed is counted. */
+  const registrationRefusal = (connection: Connection): "registration_closed" | "rate_limited" | undefined => {
+    if (core.registry.registeredServers >= config.maxServers) return "registration_closed";
+    if (registrations.limited(connection.address)) return "rate_limited";
+    registrations.record(connection.address);
+    return undefined;
+  };
+
   return {
     join(connection, frame, match): JoinAttempt {
       const serverId = match[1]!;
@@ -65,6 +80,12 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHan
       if (!params.success) {
         core.log.log("warn", "server join with invalid params", { socket: connection.id, address: connection.address, topic: frame.topic });
         return { entry: inertEntry(frame.joinRef), outcome: refuse("unauthorized") };
+      }
+      const refusal = core.registry.has(serverId) ? undefined : registrationRefusal(connection);
+      if (refusal) {
+        core.metrics.serverRegistrationsRefused++;
+        core.log.log("warn", "server registration refused", { socket: connection.id, address: connection.address, server_id: serverId, reason: refusal });
+        return { entry: inertEntry(frame.joinRef), outcome: refuse(refusal) };
       }
       const auth = core.registry.authenticateServer(serverId, params.data.credential);
       if (!auth.ok) {

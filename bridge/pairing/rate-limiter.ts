@@ -1,11 +1,12 @@
-// Failed pairing attempts, counted per address and overall in fixed windows of the injected clock. With codes of
-// 50 bits and at most `overall` failures per window, guessing a live code takes longer than the universe has.
+// Attempts counted per address and overall in fixed windows of the injected clock: failed pairing attempts (with
+// codes of 50 bits and at most `overall` failures per window, guessing a live code takes longer than the universe
+// has), and new server registrations (server-channel.ts).
 import type { BridgeClock } from "../clock.ts";
 
-/** More distinct failing addresses than this in one window is itself an attack: everyone waits. */
+/** More distinct counted addresses than this in one window is itself an attack: everyone waits. */
 const MAX_TRACKED_ADDRESSES = 100_000;
 
-export class PairingRateLimiter {
+export class AddressRateLimiter {
   private windowStart: number;
   private overall = 0;
   private readonly byAddress = new Map<string, number>();
@@ -26,7 +27,7 @@ export class PairingRateLimiter {
     return (this.byAddress.get(address) ?? 0) >= this.perAddress;
   }
 
-  recordFailure(address: string): void {
+  record(address: string): void {
     this.roll();
     this.overall++;
     this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
@@ -38,5 +39,12 @@ export class PairingRateLimiter {
     this.windowStart = now;
     this.overall = 0;
     this.byAddress.clear();
+  }
+}
+
+/** Pairing counts failed attempts only. */
+export class PairingRateLimiter extends AddressRateLimiter {
+  recordFailure(address: string): void {
+    this.record(address);
   }
 }

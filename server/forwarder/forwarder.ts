@@ -45,14 +45,30 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
   const window = options.window ?? DEFAULT_WINDOW;
   const pairing = ctx.pairing;
   const credential = new Meta(ctx.db).getOrCreate("bridge_credential", () => generateToken(32));
-  const cursor = new ForwarderCursor(ctx.db, ctx.events.epoch);
+  const cursor = new ForwarderCursor(ctx.db, ctx.events.epoch, ctx.log);
   const serverUrl = pairingUrls(ctx).serverUrl;
   const socket = new Socket(url, {
     transport: WebSocket as unknown as new (endpoint: string) => object,
     ...(options.reconnectAfterMs ? { reconnectAfterMs: options.reconnectAfterMs, rejoinAfterMs: options.reconnectAfterMs } : {}),
   });
-  // Params are a function: every rejoin carries the current cursor and grants.
-  const channel = socket.channel(`server:${ctx.serverId}`, () => ({ credential, epoch: ctx.events.epoch, cursor: cursor.formatted, ...pairing.grants() }));
+  // The grants are read in phoenix callbacks and change listeners, where a throw (SQLITE_BUSY, the database closing)
+  // would end the process: a failed read is logged, and the grants go with the next change or rejoin.
+  const readGrants = () => {
+    try {
+      return pairing.grants();
+    } catch (error) {
+      ctx.log.error({ err: error }, "could not read the pairing grants for the bridge; sending them at the next change or rejoin");
+      return undefined;
+    }
+  };
+  const pushGrants = () => {
+    const grants = readGrants();
+    if (grants) channel.push("grants", grants);
+  };
+  // Params are a function: every rejoin carries the current cursor and grants. Without grants the join lacks
+  // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
+  // bridge would drop every device).
+  const channel = socket.channel(`server:${ctx.serverId}`, () => ({ credential, epoch: ctx.events.epoch, cursor: cursor.formatted, ...readGrants() }));
   let session: Session | undefined;
   let stopped = false;
 
@@ -109,7 +125,7 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
       session = { sentThrough: Math.max(resumeAfter, cursor.value), inFlight: 0 };
       ctx.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
       // The join's params were read when the join was queued, possibly before the socket opened: send fresh grants.
-      channel.push("grants", pairing.grants());
+      pushGrants();
       pump();
     })
     .receive("error", (response: { reason?: string }) => ctx.log.warn({ reason: response.reason }, "bridge refused the server's join"));
@@ -135,7 +151,7 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
 
   const unsubscribeCommits = ctx.events.commits.subscribe(() => pump());
   const unsubscribeGrants = pairing.onChange(() => {
-    if (session) channel.push("grants", pairing.grants());
+    if (session) pushGrants();
   });
   socket.connect();
 

@@ -48,7 +48,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger();
-  const registry = new Registry(new DurableStore(config.dataDir), config.replayEvents);
+  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
   const pairingLimiter = new PairingRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);
   const core: BridgeCore = {

@@ -3,7 +3,6 @@
 // persisted (DurableStore); events are not: after a restart the server resends from its own cursor.
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { DEFAULT_REPLAY_BYTES } from "../config.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
 import { EventTopic } from "../fanout/topic.ts";
 import { sameHex, sha256Hex } from "../hash.ts";
@@ -43,15 +42,11 @@ export class Registry {
   private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
-  private readonly replay: ReplayLimits;
-
-  /** `replay` as a number bounds the events only, with the default byte bound. */
   constructor(
     private readonly store: DurableStore,
-    replay: ReplayLimits | number,
+    private readonly replay: ReplayLimits,
     private readonly onRevoked: (connection: Connection) => void = (connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"),
   ) {
-    this.replay = typeof replay === "number" ? { events: replay, bytes: DEFAULT_REPLAY_BYTES } : replay;
     for (const [id, record] of Object.entries(store.load().servers)) {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);

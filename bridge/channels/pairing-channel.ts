@@ -37,7 +37,7 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       found.state.codes.delete(sha256Hex(code));
       if (found.expiresAt <= core.clock.now()) return { entry, outcome: fail("expired") };
       if (!found.state.link) return { entry, outcome: refuse("server_unavailable") };
-      const asked = pending.ask(found.state, code, params.data.device_name, core.config.pairingTimeoutMs);
+      const asked = pending.ask(found.state, connection, code, params.data.device_name, core.config.pairingTimeoutMs);
       cancel = asked.cancel;
       return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };
     },

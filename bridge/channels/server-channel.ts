@@ -21,25 +21,32 @@ import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types
 
 /** Pairing requests waiting for their server's answer, by request id. */
 export class PendingPairs {
-  private readonly waiting = new Map<string, { serverId: string; resolve: (result: PairResult) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<string, { serverId: string; app: Connection; resolve: (result: PairResult) => void; timer: NodeJS.Timeout }>();
 
-  /** Forwards a pairing attempt to the server's channel; resolves with its answer (or an error when it goes away). */
-  ask(state: ServerState, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
+  /**
+   * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
+   * away).
+   */
+  ask(state: ServerState, app: Connection, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
     const link = state.link!;
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
       const timer = setTimeout(() => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }), timeoutMs);
-      this.waiting.set(requestId, { serverId: state.id, resolve, timer });
+      this.waiting.set(requestId, { serverId: state.id, app, resolve, timer });
     });
     link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
     return { result, cancel: () => this.forget(requestId) };
   }
 
-  /** Hands the server's answer to the waiting app; false when nobody waits (it left, or the wait timed out). */
+  /**
+   * Hands the server's answer to the waiting app; false when nobody can take it: the app left, the wait timed out,
+   * or its socket is closing (its close frame came, ws has not finished the close yet, and a reply would be dropped).
+   */
   settle(requestId: string, result: PairResult): boolean {
     const waiter = this.waiting.get(requestId);
     if (!waiter) return false;
     this.forget(requestId);
+    if (!waiter.app.open) return false;
     waiter.resolve(result);
     return true;
   }

@@ -1,11 +1,14 @@
 // Pairing requests the app gave up on (docs/bridge.md "Pairing and devices"): a cancelled wait leaves no timer
 // behind, and a device created for an app that is gone is reported to the server, which revokes it.
+import type { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PendingPairs } from "../../bridge/channels/server-channel.ts";
+import type { Connection } from "../../bridge/socket/connection.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import { rawClient } from "./raw-client.ts";
 import { serverPeer } from "./server-peer.ts";
 
 afterEach(async () => {
@@ -19,7 +22,8 @@ describe("pairing requests given up on", () => {
     const state = { id: "srv1", link: { connection: { send: (frame: unknown) => sent.push(frame) }, joinRef: "1" } } as unknown as ServerState;
     const setSpy = vi.spyOn(globalThis, "setTimeout");
     const clearSpy = vi.spyOn(globalThis, "clearTimeout");
-    const asked = new PendingPairs().ask(state, "AAAAABBBBB", "phone", 600_000);
+    const app = { open: true } as Connection;
+    const asked = new PendingPairs().ask(state, app, "AAAAABBBBB", "phone", 600_000);
     expect(sent).toHaveLength(1);
     const timer = setSpy.mock.results.at(-1)!.value as NodeJS.Timeout;
     asked.cancel();
@@ -42,6 +46,24 @@ describe("pairing requests given up on", () => {
     expect(bridge.log.records.find((record) => record.msg === "pair_result for a pairing nobody waits for")?.fields).toMatchObject({ server_id: "srv1", device_id: "dev_1" });
     // An error result for a request nobody waits for needs nothing from the server.
     expect(await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "error", reason: "invalid_code" })).toEqual({ status: "ok", response: {} });
+  });
+
+  it("answers 'abandoned' when the app's socket is closing: its close frame came, the close is not finished (B27)", async () => {
+    const bridge = await testBridge();
+    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const app = await rawClient(bridge.url);
+    app.send(["1", "1", "pairing", "phx_join", { code: "AAAAABBBBB", device_name: "phone" }]);
+    await until(() => server.pairRequests.length === 1, "pair_request forwarded");
+    // The app sends its close frame and then stops reading, so the bridge's side stays in CLOSING: no `close` event
+    // yet, the channel not yet ended, but a reply could no longer reach the app.
+    app.ws.close(1000);
+    (app.ws as unknown as { _socket: Socket })._socket.pause();
+    // Nothing observable tells when the bridge has read the close frame; loopback delivers it well within 50 ms.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const requestId = server.pairRequests[0]!.request_id as string;
+    const answer = await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
+    expect(bridge.core.metrics.joinsOk).toBe(1); // the server's join only
   });
 
   it("revokes on the server a device whose token never reached the app", async () => {

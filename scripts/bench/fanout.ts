@@ -150,6 +150,7 @@ async function main(): Promise<void> {
   const steadyDiag = { bridge: await bridgeStats(), server: parentMeter.read(), receivers: steady.receivers, closes: steady.closes, load: loadavg()[0] };
   const sorted = steady.latencies.sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  const steadyTail = { p90: round(pct(90)), p95: round(pct(95)), p99: round(pct(99)), p999: round(pct(99.9)), max: round(sorted.at(-1) ?? NaN) };
 
   // Saturation through the bridge: publish in bursts, yielding so the forwarder can push and receive acks.
   toAll({ type: "mode", mode: "count" });
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
       saturation_complete: saturated.complete,
       raw_complete: raw.complete,
       load_average_1m: round(loadavg()[0]!),
-      ...(process.env.BENCH_DIAG ? { diag: { steady: steadyDiag, saturation: saturatedDiag, raw: rawDiag } } : {}),
+      ...(process.env.BENCH_DIAG ? { diag: { steady: { ...steadyDiag, latency: steadyTail }, saturation: saturatedDiag, raw: rawDiag } } : {}),
     })}\n`,
   );
   receivers.forEach((r) => r.disconnect());

@@ -1,7 +1,14 @@
 // JSON bodies: Fastify's own parser (it guards against prototype poisoning), except that an empty body with a
 // JSON content type means "no body". Clients routinely send `Content-Type: application/json` on a POST whose
 // body is optional (create session, fork, dismiss, cancel); that must not be a 400.
+//
+// Bodies nested deeper than MAX_JSON_DEPTH are refused here, for every route: the stores serialize what they keep
+// with JSON.stringify, which overflows the stack on a few thousand levels, and no message, metadata or option
+// needs more than a few.
 import type { FastifyInstance } from "fastify";
+import { HttpError } from "./errors.ts";
+
+export const MAX_JSON_DEPTH = 64;
 
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -9,6 +16,24 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, undefined);
-    return parseJson(request, text, done);
+    return parseJson(request, text, (error, value) => {
+      if (error) return done(error);
+      if (depthExceeds(value, MAX_JSON_DEPTH)) {
+        return done(new HttpError(400, "invalid_json", `the body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      return done(null, value);
+    });
   });
+}
+
+/** Whether `value` has arrays or objects nested more than `limit` deep; iterative, so no input overflows it. */
+export function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -126,5 +126,10 @@ describe("routes", () => {
     const missing = await server.inject({ method: "GET", url: "/providers/nope/models" });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe("provider_not_found");
+    // Object.prototype members are no provider ids.
+    for (const id of ["__proto__", "hasOwnProperty", "constructor"]) {
+      const inherited = await server.inject({ method: "GET", url: `/providers/${id}/models` });
+      expect([inherited.statusCode, inherited.json().error.code]).toEqual([404, "provider_not_found"]);
+    }
   });
 });

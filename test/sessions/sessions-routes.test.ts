@@ -91,6 +91,7 @@ describe("bad input gets a clear 4xx and writes nothing", () => {
     ["duplicate indices", (id) => ({ method: "DELETE", url: `/sessions/${id}/messages`, payload: { indices: [0, 0] } }), 400, "invalid_input"],
     ["delete out of range", (id) => ({ method: "DELETE", url: `/sessions/${id}/messages`, payload: { indices: [0, 9] } }), 400, "index_out_of_range"],
     ["negative delete index", (id) => ({ method: "DELETE", url: `/sessions/${id}/messages`, payload: { indices: [-1] } }), 400, "invalid_input"],
+    ["metadata nested 5,000 deep", (id) => ({ method: "POST", url: `/sessions/${id}/messages`, payload: `{"role":"user","content":"x","metadata":{"a":${"[".repeat(5000)}${"]".repeat(5000)}}}`, headers: { "content-type": "application/json" } }), 400, "invalid_json"],
     ["a body over the limit", (id) => ({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: "x".repeat(1_100_000) } }), 413, "payload_too_large"],
     ["a non-numeric since_id", () => ({ method: "GET", url: `/events?since_id=12abc` }), 400, "invalid_input"],
     ["wait_ms out of range", () => ({ method: "GET", url: `/events?since_id=0&wait_ms=30001` }), 400, "invalid_input"],

@@ -68,7 +68,8 @@ function providerSettings(ctx: ProviderRoutesContext, providerId: string, agentI
     if (!agent || agent.provider_id !== providerId) throw notFound("agent_not_found", `no agent "${agentId}" on provider "${providerId}"`);
     return agent.settings;
   }
-  const configured = ctx.config.providers[providerId];
+  // Own keys only: an id such as `__proto__` or `toString` names no provider, not an Object.prototype member.
+  const configured = Object.hasOwn(ctx.config.providers, providerId) ? ctx.config.providers[providerId] : undefined;
   if (configured) return configured;
   const agent = [...ctx.agents.values()].find((a) => a.provider_id === providerId);
   if (agent) return agent.settings;

@@ -116,8 +116,11 @@ export const transitions: { [S in MachineState]: Row } = {
     http_failed: httpFailed,
     retry_due: stay("catching_up"),
     cursor_expired: expired,
-    // HTTP is already reading to the head; the join is trusted once it gets there.
-    bridge_joined: go("catching_up", [], { bridgeJoined: true, bridgeDown: false }),
+    // complete: HTTP is already reading to the head; the join is trusted once it gets there. gap: the replay
+    // missed what was stored while the page in flight was read, and no push of it comes: read once more after
+    // the join (the new catch-up replaces the running one and starts from the cursor it reached).
+    bridge_joined: (context, input) =>
+      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], { bridgeJoined: true, bridgeDown: false })(context),
     bridge_down: bridgeDown("catching_up"),
     ...stopped("catching_up"),
   },

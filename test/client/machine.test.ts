@@ -42,6 +42,8 @@ const rows: Row[] = [
   ["catching_up", {}, { type: "retry_due" }, "catching_up", e()],
   ["catching_up", {}, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
   ["catching_up", {}, complete, "catching_up", e(), { bridgeJoined: true }],
+  // An event stored while the page in flight was read, broadcast before the join, is in neither: read again.
+  ["catching_up", { bridgeDown: true }, gap, "catching_up", e("catch_up"), { bridgeJoined: true, bridgeDown: false }],
   ["catching_up", { bridgeJoined: true }, { type: "bridge_down" }, "catching_up", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
   ["catching_up", {}, { type: "auth_failed", reason: "unauthorized" }, "stopped", stopEffects, { stopReason: "unauthorized" }],
   ["catching_up", {}, { type: "stop" }, "stopped", stopEffects],

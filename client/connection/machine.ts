@@ -107,7 +107,7 @@ export const transitions: { [S in MachineState]: Row } = {
     retry_due: stay("idle"),
     cursor_expired: stay("idle"),
     bridge_joined: stay("idle"),
-    bridge_down: stay("idle"),
+    bridge_down: bridgeDown("idle"),
     ...stopped("idle"),
   },
   catching_up: {
@@ -163,7 +163,8 @@ export const transitions: { [S in MachineState]: Row } = {
     retry_due: go("catching_up", [{ type: "reload_snapshots" }, { type: "catch_up" }]),
     cursor_expired: stay("offline"),
     bridge_joined: joinedFrom([{ type: "cancel_retry" }, { type: "reload_snapshots" }]),
-    bridge_down: stay("offline"),
+    // The socket that joined is gone: forget the join, or the next caught_up would go live on a dead socket.
+    bridge_down: bridgeDown("offline"),
     ...stopped("offline"),
   },
   stopped: {

@@ -30,7 +30,7 @@ const rows: Row[] = [
   ["idle", {}, { type: "retry_due" }, "idle", e()],
   ["idle", {}, { type: "cursor_expired" }, "idle", e()],
   ["idle", {}, complete, "idle", e()],
-  ["idle", {}, { type: "bridge_down" }, "idle", e()],
+  ["idle", {}, { type: "bridge_down" }, "idle", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
   ["idle", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects, { stopReason: "revoked" }],
   ["idle", {}, { type: "stop" }, "stopped", stopEffects, { stopReason: "closed" }],
   // catching_up
@@ -88,7 +88,7 @@ const rows: Row[] = [
   ["offline", { failures: 1 }, { type: "cursor_expired" }, "offline", e()],
   ["offline", { failures: 1 }, complete, "live", e("cancel_retry", "reload_snapshots", "trust_bridge"), { bridgeJoined: true }],
   ["offline", { failures: 1 }, gap, "catching_up", e("cancel_retry", "reload_snapshots", "catch_up"), { bridgeJoined: true }],
-  ["offline", { failures: 1 }, { type: "bridge_down" }, "offline", e()],
+  ["offline", { failures: 1, bridgeJoined: true }, { type: "bridge_down" }, "offline", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
   ["offline", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
   ["offline", {}, { type: "stop" }, "stopped", stopEffects],
   // stopped: final
@@ -118,6 +118,14 @@ describe("connection machine", () => {
     expect(snapshot.effects).toContainEqual({ type: "schedule_retry", attempt: 4 });
     snapshot = transition(at("catching_up", { failures: 5 }), { type: "caught_up" });
     expect(snapshot.context.failures).toBe(0);
+  });
+
+  it("offline forgets a join whose socket went down: back from retry it polls, never says live on a dead socket", () => {
+    let snapshot = transition(at("offline", { failures: 1, bridgeJoined: true }), { type: "bridge_down" });
+    snapshot = transition(snapshot, { type: "retry_due" });
+    snapshot = transition(snapshot, { type: "caught_up" });
+    expect(snapshot.state).toBe("polling");
+    expect(snapshot.effects.map((effect) => effect.type)).toEqual(["start_poll"]);
   });
 
   it("folds states into the five statuses an app sees", () => {

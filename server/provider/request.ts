@@ -1,7 +1,7 @@
 // Builds the outbound POST <base_url>/chat/completions: URL, headers and payload (SPEC.md Area A endpoints).
 import { ProviderError } from "./errors.ts";
 import type { NativeMessage } from "./messages.ts";
-import { RESERVED_REQUEST_FIELDS, normalizeBaseUrl, type ProviderSettings } from "./settings.ts";
+import { RESERVED_REQUEST_FIELDS, describeOptionValue, isAllowedOption, normalizeBaseUrl, type ProviderSettings } from "./settings.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export function chatCompletionsUrl(settings: ProviderSettings): string {
@@ -21,17 +21,20 @@ export function requestHeaders(settings: ProviderSettings, stream: boolean): Rec
 
 /**
  * Per-request options over configured ones. A key with a request_options_ui descriptor must be one of its
- * options; the adapter's own fields cannot be replaced.
+ * options (a string, never coerced); the adapter's own fields cannot be replaced. Refusals are invalid_request
+ * ProviderErrors naming `request_options.<key>` (the send route answers them 400 at body.request_options).
  */
 export function mergeRequestOptions(settings: ProviderSettings, perRequest: Record<string, unknown> | undefined): Record<string, unknown> {
   const merged = { ...settings.request_options, ...perRequest };
+  if (perRequest === undefined) return merged;
   for (const key of RESERVED_REQUEST_FIELDS) {
-    if (perRequest && key in perRequest) throw new ProviderError("invalid_request", `request_options.${key}: "${key}" is set by the provider and cannot be a request option`);
+    if (Object.hasOwn(perRequest, key)) throw new ProviderError("invalid_request", `request_options.${key}: "${key}" is set by the provider and cannot be a request option`);
   }
   for (const [name, descriptor] of Object.entries(settings.request_options_ui)) {
-    const value = perRequest?.[name];
-    if (value !== undefined && !descriptor.options.includes(String(value))) {
-      throw new ProviderError("invalid_request", `request_options.${name}: "${String(value)}" is not one of ${descriptor.options.join(", ")}`);
+    if (!Object.hasOwn(perRequest, name)) continue;
+    const value = perRequest[name];
+    if (value !== undefined && !isAllowedOption(descriptor, value)) {
+      throw new ProviderError("invalid_request", `request_options.${name}: must be one of the strings ${descriptor.options.join(", ")}; got ${describeOptionValue(value)}`);
     }
   }
   return merged;

@@ -36,6 +36,36 @@ export const requestOptionUiSchema = z
   })
   .strict();
 
+export type RequestOptionUi = z.infer<typeof requestOptionUiSchema>;
+
+/**
+ * Whether `value` may be sent for an option with this descriptor: a string among its options. Nothing is
+ * coerced: `["low"]` or `{toString}` is not "low" (String() would accept the one and throw on the other).
+ */
+export function isAllowedOption(descriptor: RequestOptionUi, value: unknown): boolean {
+  return typeof value === "string" && descriptor.options.includes(value);
+}
+
+/** The value as a refusal names it, without calling anything on it (String({toString: 1}) throws). */
+export function describeOptionValue(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+    case "number":
+    case "boolean":
+      return `the ${typeof value} ${value}`;
+    default:
+      if (value === null) return "null";
+      if (Array.isArray(value)) return "an array";
+      return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  }
+}
+
+/** Own keys only: a key named like an Object.prototype member (`constructor`, `toString`) is not set by inheritance. */
+function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 export const tokenRatesSchema = z
   .object({
     input: z.number().nonnegative().optional(),
@@ -83,14 +113,14 @@ export const providerSettingsSchema = z
   .strict()
   .superRefine((settings, ctx) => {
     for (const key of RESERVED_REQUEST_FIELDS) {
-      if (key in settings.request_options) {
+      if (Object.hasOwn(settings.request_options, key)) {
         ctx.addIssue({ code: "custom", path: ["request_options", key], message: `"${key}" is set by the provider and cannot be a request option` });
       }
     }
     // A configured value for a select option must be one of its choices, or the UI could not render it.
     for (const [name, descriptor] of Object.entries(settings.request_options_ui)) {
-      const value = settings.request_options[name];
-      if (value !== undefined && !descriptor.options.includes(String(value))) {
+      const value = ownValue(settings.request_options, name);
+      if (value !== undefined && !isAllowedOption(descriptor, value)) {
         ctx.addIssue({ code: "custom", path: ["request_options", name], message: `must be one of ${descriptor.options.join(", ")} (request_options_ui.${name})` });
       }
     }
@@ -117,7 +147,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 
 /** Choosing an endpoint label sets base_url directly (SPEC.md endpoint_options). Unknown labels are refused. */
 export function selectEndpoint(settings: ProviderSettings, label: string): ProviderSettings {
-  const url = settings.endpoint_options?.[label];
+  const url = ownValue(settings.endpoint_options, label);
   if (url === undefined) {
     const known = Object.keys(settings.endpoint_options ?? {});
     throw new Error(`unknown endpoint "${label}"; endpoint_options has ${known.length ? known.join(", ") : "no labels"}`);

@@ -20,6 +20,9 @@ import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
 import { EventSequencer } from "./sequencer.ts";
 
+/** The longest long-poll window the server accepts (GET /events wait_ms). */
+export const MAX_POLL_WAIT_MS = 30_000;
+
 export interface ConnectOptions {
   /** Defaults to the global fetch. */
   fetch?: FetchLike;
@@ -30,7 +33,7 @@ export interface ConnectOptions {
   /** `mobile`: hide on tap, retry later; `desktop`: visible until the server confirms. Default mobile. */
   mode?: DismissMode;
   timers?: Timers;
-  /** Long-poll window while the bridge is unreachable (ms, at most 30000). Default 25000. */
+  /** Long-poll window while the bridge is unreachable (ms; clamped to the server's 30000). Default 25000. */
   pollWaitMs?: number;
   retryDelaysMs?: readonly number[];
   heartbeatIntervalMs?: number;
@@ -116,7 +119,8 @@ export class ChatClient {
       bridge,
       timers,
       retryDelaysMs: this.retryDelaysMs,
-      pollWaitMs: options.pollWaitMs ?? 25_000,
+      // The server refuses a wait_ms above 30 000 or not an integer (400): every poll would fail.
+      pollWaitMs: Math.max(0, Math.min(MAX_POLL_WAIT_MS, Math.floor(options.pollWaitMs ?? 25_000))),
       reloadSnapshots: () => this.notifications.reloadAll(),
       cursorReset: () => this.resets.emit(),
       changed: (snapshot) => this.statusSignal.set(statusOf(snapshot)),

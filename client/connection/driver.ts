@@ -89,7 +89,10 @@ export class ConnectionDriver {
   }
 
   private async pollLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) await this.deps.reader.poll(this.deps.pollWaitMs, signal);
+    while (!signal.aborted) {
+      await this.deps.reader.poll(this.deps.pollWaitMs, signal);
+      if (!signal.aborted) this.send({ type: "polled" });
+    }
   }
 
   /** One HTTP activity at a time: a new one aborts the old, whose late answers are then ignored. */

@@ -28,6 +28,8 @@ export type MachineInput =
   | { type: "start" }
   | { type: "caught_up" }
   | { type: "http_failed" }
+  /** A long-poll answered (events or an empty window): HTTP works again, the backoff starts over. */
+  | { type: "polled" }
   | { type: "retry_due" }
   | { type: "cursor_expired" }
   | { type: "bridge_joined"; replay: "complete" | "gap" }
@@ -77,11 +79,15 @@ const stopped = (state: MachineState): Pick<Row, "stop" | "auth_failed"> => ({
   auth_failed: state === "stopped" ? stay(state) : (context, input) => stopWith(input.reason)(context),
 });
 
-/** HTTP reached the head of the log: trust an acknowledged bridge, poll around a down one, or join. */
+/**
+ * HTTP reached the head of the log: trust an acknowledged bridge, poll around a down one, or join. The failure
+ * count is kept unless the client goes live: a catch-up that works followed by a poll that always fails must
+ * still back off (the count resets on going live or on a poll that answered).
+ */
 const afterCatchUp: Handler<"caught_up"> = (context) => {
   if (context.bridgeJoined) return go("live", [{ type: "trust_bridge" }], { failures: 0 })(context);
-  if (context.bridgeDown) return go("polling", [{ type: "start_poll" }], { failures: 0 })(context);
-  return go("joining", [{ type: "connect_bridge" }], { failures: 0 })(context);
+  if (context.bridgeDown) return go("polling", [{ type: "start_poll" }])(context);
+  return go("joining", [{ type: "connect_bridge" }])(context);
 };
 
 const httpFailed: Handler<"http_failed"> = (context) =>
@@ -96,7 +102,7 @@ const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
 /** A join reply while HTTP was not running: complete → live; gap → fill it over HTTP first. */
 const joinedFrom = (extra: Effect[]): Handler<"bridge_joined"> => (context, input) =>
   input.replay === "complete"
-    ? go("live", [...extra, { type: "trust_bridge" }], { bridgeJoined: true, bridgeDown: false })(context)
+    ? go("live", [...extra, { type: "trust_bridge" }], { bridgeJoined: true, bridgeDown: false, failures: 0 })(context)
     : go("catching_up", [...extra, { type: "catch_up" }], { bridgeJoined: true, bridgeDown: false })(context);
 
 export const transitions: { [S in MachineState]: Row } = {
@@ -104,6 +110,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: go("catching_up", [{ type: "reload_snapshots" }, { type: "catch_up" }]),
     caught_up: stay("idle"),
     http_failed: stay("idle"),
+    polled: stay("idle"),
     retry_due: stay("idle"),
     cursor_expired: stay("idle"),
     bridge_joined: stay("idle"),
@@ -114,6 +121,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("catching_up"),
     caught_up: afterCatchUp,
     http_failed: httpFailed,
+    polled: stay("catching_up"),
     retry_due: stay("catching_up"),
     cursor_expired: expired,
     // complete: HTTP is already reading to the head; the join is trusted once it gets there. gap: the replay
@@ -128,6 +136,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("joining"),
     caught_up: stay("joining"),
     http_failed: stay("joining"),
+    polled: stay("joining"),
     retry_due: stay("joining"),
     cursor_expired: stay("joining"),
     bridge_joined: joinedFrom([]),
@@ -138,6 +147,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("live"),
     caught_up: stay("live"),
     http_failed: stay("live"),
+    polled: stay("live"),
     retry_due: stay("live"),
     cursor_expired: stay("live"),
     // A rejoin we did not see drop (phx_error then rejoin): start over from what the reply says.
@@ -149,6 +159,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("polling"),
     caught_up: stay("polling"),
     http_failed: httpFailed,
+    polled: go("polling", [], { failures: 0 }),
     retry_due: stay("polling"),
     cursor_expired: expired,
     bridge_joined: joinedFrom([{ type: "stop_poll" }]),
@@ -159,6 +170,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("offline"),
     caught_up: stay("offline"),
     http_failed: stay("offline"),
+    polled: stay("offline"),
     // Back from offline is a reconnect: snapshots are the authority again (SPEC notification rule 2).
     retry_due: go("catching_up", [{ type: "reload_snapshots" }, { type: "catch_up" }]),
     cursor_expired: stay("offline"),
@@ -171,6 +183,7 @@ export const transitions: { [S in MachineState]: Row } = {
     start: stay("stopped"),
     caught_up: stay("stopped"),
     http_failed: stay("stopped"),
+    polled: stay("stopped"),
     retry_due: stay("stopped"),
     cursor_expired: stay("stopped"),
     bridge_joined: stay("stopped"),

@@ -27,6 +27,7 @@ const rows: Row[] = [
   ["idle", {}, { type: "start" }, "catching_up", e("reload_snapshots", "catch_up")],
   ["idle", {}, { type: "caught_up" }, "idle", e()],
   ["idle", {}, { type: "http_failed" }, "idle", e()],
+  ["idle", {}, { type: "polled" }, "idle", e()],
   ["idle", {}, { type: "retry_due" }, "idle", e()],
   ["idle", {}, { type: "cursor_expired" }, "idle", e()],
   ["idle", {}, complete, "idle", e()],
@@ -38,6 +39,11 @@ const rows: Row[] = [
   ["catching_up", {}, { type: "caught_up" }, "joining", e("connect_bridge")],
   ["catching_up", { bridgeJoined: true }, { type: "caught_up" }, "live", e("trust_bridge")],
   ["catching_up", { bridgeDown: true }, { type: "caught_up" }, "polling", e("start_poll")],
+  // A catch-up that works does not reset the backoff: only going live or a poll that answered does.
+  ["catching_up", { bridgeDown: true, failures: 3 }, { type: "caught_up" }, "polling", e("start_poll"), { failures: 3 }],
+  ["catching_up", { failures: 3 }, { type: "caught_up" }, "joining", e("connect_bridge"), { failures: 3 }],
+  ["catching_up", { bridgeJoined: true, failures: 3 }, { type: "caught_up" }, "live", e("trust_bridge"), { failures: 0 }],
+  ["catching_up", { failures: 3 }, { type: "polled" }, "catching_up", e(), { failures: 3 }],
   ["catching_up", { failures: 2 }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 3 }],
   ["catching_up", {}, { type: "retry_due" }, "catching_up", e()],
   ["catching_up", {}, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
@@ -51,9 +57,10 @@ const rows: Row[] = [
   ["joining", {}, { type: "start" }, "joining", e()],
   ["joining", {}, { type: "caught_up" }, "joining", e()],
   ["joining", {}, { type: "http_failed" }, "joining", e()],
+  ["joining", {}, { type: "polled" }, "joining", e()],
   ["joining", {}, { type: "retry_due" }, "joining", e()],
   ["joining", {}, { type: "cursor_expired" }, "joining", e()],
-  ["joining", {}, complete, "live", e("trust_bridge"), { bridgeJoined: true }],
+  ["joining", { failures: 2 }, complete, "live", e("trust_bridge"), { bridgeJoined: true, failures: 0 }],
   ["joining", {}, gap, "catching_up", e("catch_up"), { bridgeJoined: true }],
   ["joining", {}, { type: "bridge_down" }, "polling", e("distrust_bridge", "start_poll"), { bridgeDown: true }],
   ["joining", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
@@ -62,6 +69,7 @@ const rows: Row[] = [
   ["live", { bridgeJoined: true }, { type: "start" }, "live", e()],
   ["live", { bridgeJoined: true }, { type: "caught_up" }, "live", e()],
   ["live", { bridgeJoined: true }, { type: "http_failed" }, "live", e()],
+  ["live", { bridgeJoined: true }, { type: "polled" }, "live", e()],
   ["live", { bridgeJoined: true }, { type: "retry_due" }, "live", e()],
   ["live", { bridgeJoined: true }, { type: "cursor_expired" }, "live", e()],
   ["live", { bridgeJoined: true }, complete, "live", e("distrust_bridge", "trust_bridge")],
@@ -73,6 +81,7 @@ const rows: Row[] = [
   ["polling", { bridgeDown: true }, { type: "start" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "caught_up" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 1 }],
+  ["polling", { bridgeDown: true, failures: 3 }, { type: "polled" }, "polling", e(), { failures: 0 }],
   ["polling", { bridgeDown: true }, { type: "retry_due" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
   ["polling", { bridgeDown: true }, complete, "live", e("stop_poll", "trust_bridge"), { bridgeJoined: true, bridgeDown: false }],
@@ -84,6 +93,7 @@ const rows: Row[] = [
   ["offline", { failures: 1 }, { type: "start" }, "offline", e()],
   ["offline", { failures: 1 }, { type: "caught_up" }, "offline", e()],
   ["offline", { failures: 1 }, { type: "http_failed" }, "offline", e()],
+  ["offline", { failures: 1 }, { type: "polled" }, "offline", e(), { failures: 1 }],
   ["offline", { failures: 1 }, { type: "retry_due" }, "catching_up", e("reload_snapshots", "catch_up")],
   ["offline", { failures: 1 }, { type: "cursor_expired" }, "offline", e()],
   ["offline", { failures: 1 }, complete, "live", e("cancel_retry", "reload_snapshots", "trust_bridge"), { bridgeJoined: true }],
@@ -92,7 +102,7 @@ const rows: Row[] = [
   ["offline", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
   ["offline", {}, { type: "stop" }, "stopped", stopEffects],
   // stopped: final
-  ...(["start", "caught_up", "http_failed", "retry_due", "cursor_expired", "bridge_down", "stop"] as const).map(
+  ...(["start", "caught_up", "http_failed", "polled", "retry_due", "cursor_expired", "bridge_down", "stop"] as const).map(
     (type): Row => ["stopped", { stopReason: "revoked" }, { type } as MachineInput, "stopped", e(), { stopReason: "revoked" }],
   ),
   ["stopped", { stopReason: "revoked" }, complete, "stopped", e()],
@@ -113,11 +123,24 @@ describe("connection machine", () => {
     expect(cells.filter((cell) => !covered.has(cell))).toEqual([]);
   });
 
-  it("backs off by the failure count and resets it once caught up", () => {
+  it("backs off by the failure count and resets it once live", () => {
     let snapshot = transition(at("catching_up", { failures: 4 }), { type: "http_failed" });
     expect(snapshot.effects).toContainEqual({ type: "schedule_retry", attempt: 4 });
-    snapshot = transition(at("catching_up", { failures: 5 }), { type: "caught_up" });
+    snapshot = transition(at("catching_up", { failures: 5, bridgeJoined: true }), { type: "caught_up" });
     expect(snapshot.context.failures).toBe(0);
+  });
+
+  it("a poll that always fails backs off further each round, though the catch-up between works", () => {
+    let snapshot: ReturnType<typeof transition> = { ...at("polling", { bridgeDown: true }), effects: [] };
+    const attempts: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      snapshot = transition(snapshot, { type: "http_failed" });
+      for (const effect of snapshot.effects) if (effect.type === "schedule_retry") attempts.push(effect.attempt);
+      snapshot = transition(snapshot, { type: "retry_due" });
+      snapshot = transition(snapshot, { type: "caught_up" });
+      expect(snapshot.state).toBe("polling");
+    }
+    expect(attempts).toEqual([0, 1, 2, 3]);
   });
 
   it("offline forgets a join whose socket went down: back from retry it polls, never says live on a dead socket", () => {

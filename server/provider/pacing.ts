@@ -42,9 +42,26 @@ export class PacingRegistry {
       }
     });
     s.tail = turn;
-    await turn;
+    // An abort ends this caller's wait at once, not when the callers ahead are through. Its turn stays in the
+    // chain and passes straight on when reached (it sees the abort and sets no start), so the order of the
+    // others is kept, and `queued` counts it until then.
+    await untilSettledOrAborted(turn, signal);
     signal.throwIfAborted();
   }
+}
+
+/** Resolves when `turn` does or `signal` aborts, whichever is first; the abort listener goes either way. */
+function untilSettledOrAborted(turn: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve();
+    const settled = (): void => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    turn.then(settled, settled);
+  });
 }
 
 /** The process-wide registry every provider uses unless given its own. */

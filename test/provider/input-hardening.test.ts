@@ -1,12 +1,15 @@
 // Input the provider must refuse cleanly instead of failing inside: request_options values that are not the
 // strings a select descriptor lists, config keys named like Object.prototype members, and a cancel while a
 // request is queued behind pacing (it leaves at once; the queue behind it keeps its order).
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completion, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { parseConfig } from "../../server/config/load.ts";
+import { PacingRegistry } from "../../server/provider/pacing.ts";
 import { providerSettingsSchema, selectEndpoint } from "../../server/provider/settings.ts";
 import { completionBodies, createSession, eventsOf, send, startRunnerServer, typesOf, waitForEvent, FIXTURES, type RunnerServer } from "../runner/helpers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { TestClock } from "./helpers.ts";
 
 let backend: ScriptedBackend;
 beforeEach(async () => {
@@ -107,5 +110,90 @@ describe("config keys named like Object.prototype members", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("a cancel while queued behind pacing", () => {
+  it("ends the request at once, while the caller ahead still sleeps; the queue keeps its order", async () => {
+    // Sleeps from 1 s up are held until the test fires them: the 5 s pacing waits stay pending.
+    const clock = new TestClock(1000);
+    const server = await startTestServer(
+      { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, min_request_interval_seconds: 5 } } },
+      { clock, configDir: FIXTURES },
+    );
+    try {
+      const [a, b, c] = [await createSession(server), await createSession(server), await createSession(server)];
+      const ra = await send(server, a, { content: "A", stream: false });
+      await waitForEvent(server, ra);
+      const rb = await send(server, b, { content: "B", stream: false });
+      await until(() => clock.heldCount === 1); // B sleeps its 5 s
+      const rc = await send(server, c, { content: "C", stream: false });
+      const cancel = await server.request({ method: "POST", url: `/sessions/${c}/requests/${rc}/cancel`, payload: {} });
+      expect(cancel.status).toBe(202);
+      const events = await within(waitForEvent(server, rc), 2000, "request_completed of the cancelled request");
+      expect(typesOf(events).slice(-2)).toEqual(["request_cancelled", "request_completed"]);
+      expect(clock.heldCount).toBe(1); // B has not been let through
+      expect(server.runtime.ctx.runner!.activeRequest(c)).toBeUndefined();
+
+      // The session is free again; its new request queues behind B.
+      const rc2 = await send(server, c, { content: "C2", stream: false });
+      expect(clock.fireHeld(5000)).toBe(1);
+      await waitForEvent(server, rb);
+      await until(() => clock.heldCount === 1); // C2 sleeps 5 s after B's start
+      expect(clock.fireHeld(5000)).toBe(1);
+      await waitForEvent(server, rc2);
+      const order = completionBodies(backend).map((body) => (body.messages.at(-1) as { content: string }).content);
+      expect(order).toEqual(["A", "B", "C2"]);
+      expect(eventsOf(server, rb).some((e) => e.type === "error")).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("PacingRegistry: an aborted waiter leaves at once, the others start in order, no listener or turn is left", async () => {
+    const clock = new TestClock(1000);
+    const pacing = new PacingRegistry();
+    const url = "http://pacing.test/v1";
+    const order: string[] = [];
+    const acquire = (name: string, signal: AbortSignal) =>
+      pacing.acquire(url, 5, clock, signal).then(
+        () => void order.push(name),
+        () => void order.push(`${name}:aborted`),
+      );
+    await acquire("A", new AbortController().signal);
+    const signals = { B: new AbortController(), C: new AbortController(), D: new AbortController() };
+    const b = acquire("B", signals.B.signal);
+    await until(() => clock.heldCount === 1);
+    const c = acquire("C", signals.C.signal);
+    const d = acquire("D", signals.D.signal);
+    signals.C.abort();
+    await within(c, 2000, "the aborted waiter leaving");
+    expect(order).toEqual(["A", "C:aborted"]);
+    expect(getEventListeners(signals.C.signal, "abort")).toHaveLength(0);
+
+    clock.fireHeld(5000);
+    await b;
+    await until(() => clock.heldCount === 1); // D waits a full interval after B
+    clock.fireHeld(5000);
+    await d;
+    expect(order).toEqual(["A", "C:aborted", "B", "D"]);
+
+    // A waiter whose turn needs no sleep keeps no abort listener; then the scope is idle (fast path, no wait).
+    const e = new AbortController();
+    const f = new AbortController();
+    const pe = acquire("E", e.signal);
+    await until(() => clock.heldCount === 1);
+    const pf = acquire("F", f.signal);
+    clock.t += 60_000; // long past every interval
+    e.abort();
+    await pe;
+    await pf;
+    expect(getEventListeners(f.signal, "abort")).toHaveLength(0);
+    clock.t += 10_000;
+    const waits = clock.waits.length;
+    await within(acquire("G", new AbortController().signal), 2000, "an idle scope letting G through");
+    expect(order.slice(-3)).toEqual(["E:aborted", "F", "G"]);
+    expect(clock.waits.length).toBe(waits);
+    expect(clock.heldCount).toBe(0);
   });
 });

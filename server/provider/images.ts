@@ -1,10 +1,12 @@
 // Image attachments of user messages (DESIGN.md `POST /sessions/{id}/send`): remote URLs, data URLs, and
 // session-owned uploaded assets, which are read through deps.readAsset and inlined as data: URLs (no provider
-// file API). allow_image_attachment_url and allow_image_attachment_base64 are enforced here.
+// file API). allow_image_attachment_url and allow_image_attachment_base64 are enforced here. An asset that can
+// no longer be read (deleted after its message was sent) is sent as the text part "[image removed]", so the
+// conversation goes on; the send route refuses a message that names a missing asset (docs/runner.md).
 import { z } from "zod";
 import { ProviderError } from "./errors.ts";
 import type { ProviderSettings } from "./settings.ts";
-import type { ProviderDeps } from "./types.ts";
+import type { ProviderDeps, ProviderLog } from "./types.ts";
 
 export const attachmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), url: z.string().min(1) }),
@@ -18,10 +20,20 @@ export interface ImagePart {
   image_url: { url: string };
 }
 
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** What the model reads where an uploaded image was that can no longer be read. */
+export const REMOVED_IMAGE_TEXT = "[image removed]";
+
 export interface ImageContext {
   settings: ProviderSettings;
   readAsset: ProviderDeps["readAsset"];
   sessionId: string | undefined;
+  /** Where a removed image is reported (info). */
+  log?: ProviderLog | undefined;
 }
 
 /** Validates metadata.attachments of one message; a malformed entry is an invalid_request naming its position. */
@@ -33,13 +45,17 @@ export function parseAttachments(value: unknown, messageIndex: number): Attachme
   throw new ProviderError("invalid_request", `messages[${messageIndex}].metadata.attachments.${issue.path.join(".")}: ${issue.message}`);
 }
 
-/** One attachment as a chat-completions image part, after the settings allow it. */
-export async function imagePart(attachment: Attachment, ctx: ImageContext): Promise<ImagePart> {
+/**
+ * One attachment as a chat-completions image part, after the settings allow it; an asset that can no longer
+ * be read as the text part REMOVED_IMAGE_TEXT.
+ */
+export async function imagePart(attachment: Attachment, ctx: ImageContext): Promise<ImagePart | TextPart> {
   const url = await imageUrl(attachment, ctx);
-  return { type: "image_url", image_url: { url } };
+  return url === undefined ? { type: "text", text: REMOVED_IMAGE_TEXT } : { type: "image_url", image_url: { url } };
 }
 
-async function imageUrl(attachment: Attachment, ctx: ImageContext): Promise<string> {
+/** The URL to send, or undefined for an asset that can no longer be read. */
+async function imageUrl(attachment: Attachment, ctx: ImageContext): Promise<string | undefined> {
   switch (attachment.type) {
     case "image_url":
       // A data: URL given as image_url is inline data all the same.
@@ -54,7 +70,7 @@ async function imageUrl(attachment: Attachment, ctx: ImageContext): Promise<stri
     case "image_data":
       return requireInline(ctx, attachment.data_url);
     case "asset":
-      return requireInline(ctx, await readAssetUrl(attachment.asset_id, ctx));
+      return readAssetUrl(attachment.asset_id, ctx);
   }
 }
 
@@ -68,7 +84,7 @@ function requireInline(ctx: ImageContext, url: string): string {
   return url;
 }
 
-async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string> {
+async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string | undefined> {
   // The setting is checked before the asset is read, so a forbidden upload costs no disk read.
   requireInline(ctx, "");
   if (!ctx.readAsset || ctx.sessionId === undefined) {
@@ -78,7 +94,10 @@ async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string>
   try {
     asset = await ctx.readAsset(ctx.sessionId, assetId);
   } catch (error) {
-    throw new ProviderError("attachment_unavailable", `attachment asset ${assetId} of session ${ctx.sessionId} cannot be read: ${(error as Error).message}`, { cause: error });
+    // Deleted (or its file lost) after the message that names it was stored. Failing here would fail every
+    // later request of the session and of its forks; the send route already refused a new message naming it.
+    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error) }, `attachment asset cannot be read; sent as ${REMOVED_IMAGE_TEXT}`);
+    return undefined;
   }
   if (!asset.media_type.startsWith("image/")) {
     throw new ProviderError("invalid_request", `attachment asset ${assetId} is ${asset.media_type}, not an image`);

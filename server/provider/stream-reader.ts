@@ -1,6 +1,7 @@
-// Reads an opened SSE response into deltas: bytes → SseParser → JSON.parse → Accumulator. A broken
-// connection or an idle stall after the first byte is a MidStreamError, which the provider may recover from
-// (stream_recovery); anything the backend *said* (errors, malformed JSON) is a ProviderError and is not retried.
+// Reads an opened SSE response into deltas: bytes → SseParser → JSON.parse → Accumulator. Only a failure of the
+// body itself (a broken connection, an idle stall after the first byte) is a MidStreamError, which the provider may
+// recover from (stream_recovery). Anything the backend *said* (errors, malformed or oversized events) is a
+// ProviderError, and so is any other exception while handling a chunk: re-issuing the request would only repeat it.
 import type { Clock } from "../clock.ts";
 import type { Accumulator } from "./accumulator.ts";
 import { aborted, type OpenedResponse } from "./attempt.ts";
@@ -17,8 +18,9 @@ export class MidStreamError extends Error {
   constructor(
     readonly kind: "interrupted" | "idle",
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   toProviderError(): ProviderError {
@@ -83,7 +85,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
       }
       if (finished) break;
       if (next > 0 || pending) continue; // events or bytes of this read are still queued
-      const chunk = await opened.iterator.next();
+      const chunk = await readBody(opened, watchdog, ctx);
       if (chunk.done) {
         ended = true;
         // A stream that just ends without [DONE] is complete (notes/backend-streams.md).
@@ -95,22 +97,33 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
       watchdog.touch();
       pending = chunk.value;
     }
-    // After [DONE], read the (usually empty) rest so the connection is reused; the watchdog still bounds it.
-    if (!ended) for (let rest = await opened.iterator.next(); !rest.done; rest = await opened.iterator.next()) watchdog.touch();
-    ended = true;
+    // [DONE] ends the stream at once; the rest of the body is not awaited (a backend may keep the connection open
+    // and send keep-alives after it, which would hold `done` back). Releasing it below does not cost the
+    // connection when the response has already ended: undici only closes a socket whose response is unfinished.
   } catch (error) {
-    if (error instanceof ProviderError) throw error;
+    if (error instanceof ProviderError || error instanceof MidStreamError) throw error;
     if (ctx.callerSignal.aborted) throw aborted();
-    // Silence or a drop after [DONE] loses nothing.
-    if (finished) return;
-    if (watchdog.fired) {
-      throw new MidStreamError("idle", `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`);
-    }
-    throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`);
+    // Not a transport failure (readBody classifies those): a chunk the adapter could not handle (a stack overflow
+    // on a deeply nested value, a bug). Ends the attempt; recovery would send the same request for the same chunk.
+    throw new ProviderError("invalid_chunk", `handling a stream chunk from ${ctx.url} failed: ${excerpt(String((error as Error)?.message ?? error))}`, { cause: error });
   } finally {
     watchdog.stop();
     if (!ended) release(opened.response.body);
     opened.unlink();
+  }
+}
+
+/** The next read of the body. Its failures are the transport's (a reset or closed socket, undici's errors, our
+ *  idle abort): they become a MidStreamError (eligible for stream recovery), or `aborted` for the caller's abort. */
+async function readBody(opened: OpenedResponse, watchdog: IdleWatchdog, ctx: StreamReadContext): Promise<IteratorResult<Buffer>> {
+  try {
+    return await opened.iterator.next();
+  } catch (error) {
+    if (ctx.callerSignal.aborted) throw aborted();
+    if (watchdog.fired) {
+      throw new MidStreamError("idle", `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`);
+    }
+    throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -99,7 +99,7 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
       opened.first = next.done ? undefined : next.value;
       handedOver = true; // the stream reader unlinks when it is done
     } else {
-      opened.text = await readAll(iterator);
+      opened.text = await readAll(response, iterator, call.url);
     }
     return { ok: opened };
   } catch (error) {
@@ -125,9 +125,25 @@ function retryableFailure(call: CallContext, response: HttpResponse): PreStreamF
   return undefined;
 }
 
-async function readAll(iterator: AsyncIterator<Buffer>): Promise<string> {
+/**
+ * The most bytes of a whole (non-streamed) body kept in memory. A completion is a few KiB to a few MiB (long
+ * replies, inline base64 images); JSON.parse then needs several times the text. Without a bound, a backend that
+ * never ends its body grows the heap until the process dies.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** A whole body, refused (and released at once, unread) when it passes MAX_BODY_BYTES. */
+async function readAll(response: HttpResponse, iterator: AsyncIterator<Buffer>, url: string): Promise<string> {
   const chunks: Buffer[] = [];
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) chunks.push(next.value);
+  let size = 0;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    size += next.value.length;
+    if (size > MAX_BODY_BYTES) {
+      release(response.body);
+      throw new ProviderError("invalid_response", `the backend's reply from ${url} is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB; stopped reading. Check that base_url points at a chat-completions server`);
+    }
+    chunks.push(next.value);
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 

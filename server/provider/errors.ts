@@ -9,8 +9,8 @@ export type ProviderErrorCode =
   | "stream_idle_timeout" // a begun stream went silent for longer than the idle timeout
   | "stream_interrupted" // the connection broke mid-stream and no recovery was left
   | "connection" // connect failed (refused, DNS, reset before headers)
-  | "invalid_response" // body not JSON, an HTML page, or JSON of the wrong shape
-  | "invalid_chunk" // a stream event that is not a JSON object
+  | "invalid_response" // body not JSON, an HTML page, JSON of the wrong shape, or too large (attempt.ts)
+  | "invalid_chunk" // a stream event that is not a JSON object, is too large (sse.ts), or could not be handled
   | "backend_error" // the backend reported an error inside a 200 response or stream
   | "invalid_tool_arguments" // a tool call whose assembled arguments are not JSON
   | "attachment_not_allowed" // an image kind the settings forbid
@@ -43,10 +43,12 @@ export class ProviderError extends Error {
 
 const EXCERPT = 300;
 
-/** A printable excerpt of a backend body: whitespace collapsed, cut at EXCERPT characters. */
+/** A printable excerpt of a backend body: whitespace collapsed, cut at EXCERPT characters. Only a prefix of a long
+ *  text is looked at, so excerpting a body of megabytes costs no more than one of a few KiB. */
 export function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT)}…` : flat;
+  const cut = text.length > EXCERPT * 8;
+  const flat = (cut ? text.slice(0, EXCERPT * 8) : text).replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT || cut ? `${flat.slice(0, EXCERPT)}…` : flat;
 }
 
 /** The error for a non-2xx answer we will not retry: names the status, the body and what to check. */

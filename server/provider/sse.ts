@@ -3,6 +3,16 @@
 // so one huge event delivered a byte at a time costs O(size), not O(size²) (notes/backend-streams.md).
 // Accepts \n, \r\n and \r line ends (also split across reads), comments, multi-line data and a final event
 // without its blank line. The non-standard `error:` field of older llama.cpp builds is reported as an event.
+// An unfinished line or event is bounded (MAX_SSE_EVENT_CHARS): past it, feed throws an `invalid_chunk`.
+
+import { ProviderError } from "./errors.ts";
+
+/**
+ * The longest event (or unfinished line) kept while waiting for its end, in characters (≈ bytes for JSON).
+ * Chat chunks are a few KiB; the largest legitimate events are whole replies or inline base64 images sent as one
+ * chunk (a few MiB). Without a bound, a backend that never sends a line end grows the heap until the process dies.
+ */
+export const MAX_SSE_EVENT_CHARS = 8 * 1024 * 1024;
 
 export interface SseEvent {
   /** `event:` field, "message" when absent; "error" for the non-standard `error:` field. */
@@ -17,12 +27,16 @@ export class SseParser {
   private eventName = "";
   private errorData: string[] = [];
   private skipLf = false;
+  /** Characters held in `pieces` (the unfinished line) and in `data` + `errorData` (the unfinished event). */
+  private pieceChars = 0;
+  private eventChars = 0;
   /** Characters scanned or copied (line search plus joins of split lines): the linearity test bounds it. */
   charsScanned = 0;
 
   constructor(
     private readonly onEvent: (event: SseEvent) => void,
     private readonly onComment?: (text: string) => void,
+    private readonly maxEventChars = MAX_SSE_EVENT_CHARS,
   ) {}
 
   feed(bytes: Uint8Array): void {
@@ -48,9 +62,8 @@ export class SseParser {
     let end = text.indexOf("\n", start);
     if (end !== -1 && this.pieces.length > 0) {
       this.pieces.push(text.slice(start, end));
-      const line = this.pieces.join("");
+      const line = this.takePieces();
       this.charsScanned += line.length;
-      this.pieces = [];
       this.line(line);
       start = end + 1;
       end = text.indexOf("\n", start);
@@ -68,14 +81,14 @@ export class SseParser {
           end = text.indexOf("\n", start);
           continue;
         }
-        this.data.push(value);
+        this.pushData(this.data, value);
       } else {
         this.line(text.slice(start, end));
       }
       start = end + 1;
       end = text.indexOf("\n", start);
     }
-    if (start < text.length) this.pieces.push(text.slice(start));
+    if (start < text.length) this.pushPiece(text.slice(start));
   }
 
   /** Any mix of CR, LF and CRLF line ends. */
@@ -89,15 +102,14 @@ export class SseParser {
       if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
       const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
       if (end === -1) {
-        this.pieces.push(text.slice(start));
+        this.pushPiece(text.slice(start));
         return;
       }
       let line = text.slice(start, end);
       if (this.pieces.length > 0) {
         this.pieces.push(line);
-        line = this.pieces.join("");
+        line = this.takePieces();
         this.charsScanned += line.length;
-        this.pieces = [];
       }
       start = end + 1;
       if (end === nextCr) {
@@ -113,19 +125,51 @@ export class SseParser {
   end(): void {
     const tail = this.decoder.decode();
     if (tail) this.feedText(tail);
-    if (this.pieces.length > 0) {
-      const line = this.pieces.join("");
-      this.pieces = [];
-      this.line(line);
-    }
+    if (this.pieces.length > 0) this.line(this.takePieces());
     this.dispatch();
+  }
+
+  /** Keeps the start of an unfinished line, refusing one that outgrows the bound. */
+  private pushPiece(piece: string): void {
+    this.pieceChars += piece.length;
+    if (this.pieceChars > this.maxEventChars) this.tooLarge("a line");
+    this.pieces.push(piece);
+  }
+
+  /** The unfinished line, now complete. */
+  private takePieces(): string {
+    const line = this.pieces.join("");
+    this.pieces = [];
+    this.pieceChars = 0;
+    return line;
+  }
+
+  /** Adds one `data:` (or `error:`) line to the unfinished event, refusing an event that outgrows the bound. */
+  private pushData(into: string[], value: string): void {
+    this.eventChars += value.length;
+    if (this.eventChars > this.maxEventChars) this.tooLarge("an event");
+    into.push(value);
+  }
+
+  private tooLarge(what: string): never {
+    // Nothing more is kept: the reader stops and releases the body when this is thrown.
+    this.pieces = [];
+    this.data = [];
+    this.errorData = [];
+    this.pieceChars = 0;
+    this.eventChars = 0;
+    const mib = this.maxEventChars / (1024 * 1024);
+    throw new ProviderError(
+      "invalid_chunk",
+      `the backend sent ${what} of more than ${mib} MiB without ending it; stopped reading. Check that base_url points at a chat-completions server that ends each event with a blank line`,
+    );
   }
 
   private line(line: string): void {
     if (line.length === 0) return this.dispatch();
     // Fast path: almost every line of a chat stream is `data: {...}`.
     if (isDataPrefix(line, 0)) {
-      this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+      this.pushData(this.data, line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
       return;
     }
     if (line.charCodeAt(0) === 58) {
@@ -137,12 +181,13 @@ export class SseParser {
     let value = colon === -1 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     if (field === "event") this.eventName = value;
-    else if (field === "error") this.errorData.push(value);
-    else if (field === "data") this.data.push(value);
+    else if (field === "error") this.pushData(this.errorData, value);
+    else if (field === "data") this.pushData(this.data, value);
     // id and retry are meaningless for a one-shot completion stream.
   }
 
   private dispatch(): void {
+    this.eventChars = 0;
     if (this.errorData.length > 0) {
       const data = this.errorData.join("\n");
       this.errorData = [];

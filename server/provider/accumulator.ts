@@ -128,6 +128,7 @@ export class Accumulator {
 
 /** OpenAI `{error}`, OpenRouter's error chunk, vLLM's `{object: "error", message}`. */
 export function backendError(value: Obj): ProviderError {
-  const message = errorMessageOf(value) ?? excerpt(JSON.stringify(value));
-  return new ProviderError("backend_error", `the backend reported an error: ${message}`, { body: excerpt(JSON.stringify(value)) });
+  const body = excerpt(JSON.stringify(value));
+  const message = errorMessageOf(value);
+  return new ProviderError("backend_error", `the backend reported an error: ${message === undefined ? body : excerpt(message)}`, { body });
 }

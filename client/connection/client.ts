@@ -55,9 +55,10 @@ export interface LoadedMessages extends MessagesSnapshot {
 export class ChatClient {
   readonly notifications: NotificationCenter;
   readonly connectionId: string;
-  private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" });
+  private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" }, (error) => this.report("a status subscriber threw", error));
+  /** An onProblem listener that throws has nowhere else to go: console.error (the Emitter's default). */
   private readonly problems = new Emitter<ClientProblem>();
-  private readonly resets = new Emitter<void>();
+  private readonly resets = new Emitter<void>((error) => this.report("an onReset listener threw", error));
   private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
   private readonly http: HttpApi;
   private readonly timers: Timers;
@@ -235,7 +236,12 @@ export class ChatClient {
   private deliver(event: AnyEvent): void {
     const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
     if (floor !== undefined && event.event_id <= floor) return;
-    this.notifications.handleEvent(event);
+    // Runs inside a phoenix or fetch callback: nothing may escape into it (delivery would stall).
+    try {
+      this.notifications.handleEvent(event);
+    } catch (error) {
+      this.report("the notification center failed on an event", { error, event });
+    }
     this.listeners.dispatch(event);
   }
 

@@ -48,8 +48,10 @@ export class ConnectionDriver {
     const before = this.snapshot;
     const result = transition(before, input);
     this.snapshot = { state: result.state, context: result.context };
-    for (const effect of result.effects) this.run(effect);
-    if (result.state !== before.state) this.deps.changed(this.snapshot);
+    // Effects call out to app code (onReset, status subscribers): one that throws must not skip the effects after
+    // it (a reset without its catch-up would be stuck) nor escape into the transport callback that sent the input.
+    for (const effect of result.effects) this.guarded(() => this.run(effect));
+    if (result.state !== before.state) this.guarded(() => this.deps.changed(this.snapshot));
   }
 
   private run(effect: Effect): void {
@@ -85,6 +87,14 @@ export class ConnectionDriver {
         this.stopHttp();
         this.cancelRetry();
         return deps.bridge.close();
+    }
+  }
+
+  private guarded(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.deps.failed(error);
     }
   }
 

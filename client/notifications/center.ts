@@ -34,7 +34,7 @@ export interface CenterOptions {
 
 
 export class NotificationCenter {
-  readonly invalidations = new Invalidations();
+  readonly invalidations = new Invalidations((error) => this.options.report("an invalidations subscriber threw", error));
   private readonly stores = new Map<string, { ref: ScopeRef; store: ScopeStore; view: Signal<readonly PresentedNotification[]> }>();
   private readonly watched = new Set<string>();
   private readonly reported = new Set<string>();
@@ -153,9 +153,11 @@ export class NotificationCenter {
   private slot(ref: ScopeRef) {
     const key = scopeKey(ref);
     let slot = this.stores.get(key);
-    if (!slot) this.stores.set(key, (slot = { ref, store: new ScopeStore(), view: new Signal<readonly PresentedNotification[]>([]) }));
+    if (!slot) this.stores.set(key, (slot = { ref, store: new ScopeStore(), view: new Signal<readonly PresentedNotification[]>([], this.viewError) }));
     return slot;
   }
+
+  private readonly viewError = (error: unknown) => this.options.report("a notification view subscriber threw", error);
 
   private reportOnce(record: ClientRecord, reason: string): void {
     const key = `${record.id}\u0000${String(revisionOf(record))}`;

@@ -3,7 +3,7 @@
 // Each invalidation gets a local revision; a reload claims exactly that revision (at most one claim per revision),
 // so a newer invalidation supersedes it and a late acknowledgment of the older one cannot clear the newer.
 // This is runtime state only: nothing is stored, on the server or locally.
-import { Signal, type Observable } from "../util/observable.ts";
+import { Signal, type ListenerErrorHandler, type Observable } from "../util/observable.ts";
 
 export type InvalidationTarget = { kind: "session"; session_id: string } | { kind: "sessions_list" } | { kind: "application_actions" };
 
@@ -41,7 +41,12 @@ export function targetKey(target: InvalidationTarget): string {
 export class Invalidations {
   private readonly slots = new Map<string, Invalidation>();
   private readonly counters = new Map<string, number>();
-  private readonly signal = new Signal<readonly Invalidation[]>([]);
+  private readonly signal: Signal<readonly Invalidation[]>;
+
+  /** `onError`: where a throwing `pending` subscriber is reported (it never stops the others). */
+  constructor(onError?: ListenerErrorHandler) {
+    this.signal = new Signal<readonly Invalidation[]>([], onError);
+  }
 
   /** Every pending invalidation; subscribe to react when one appears or clears. */
   get pending(): Observable<readonly Invalidation[]> {

@@ -1,16 +1,20 @@
 // Defects a review found against the real stack (server + bridge on 127.0.0.1), one test each; every one failed
 // before its fix. Pure transitions are proved in machine.test.ts instead.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import Database from "better-sqlite3";
+import { join } from "node:path";
+import { DATABASE_FILE } from "../../server/runtime.ts";
 import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, Stack, until } from "./support/stack.ts";
+import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
 let client: ChatClient | undefined;
 afterEach(async () => {
   client?.close();
   client = undefined;
+  vi.restoreAllMocks();
   await stack?.close();
   stack = undefined;
 });
@@ -41,6 +45,28 @@ async function pollingClient(options: Partial<ConnectOptions>) {
   return { client, problems, heard };
 }
 
+/** A paired client, live over the bridge. */
+async function liveClient(options: Partial<ConnectOptions> = {}) {
+  stack = await Stack.start();
+  const credentials = await stack.pair();
+  const problems: ClientProblem[] = [];
+  const heard: AnyEvent[] = [];
+  client = connect(credentials, { ...FAST_RECONNECT, ...options });
+  client.onProblem((problem) => problems.push(problem));
+  client.on("*", (event) => heard.push(event));
+  await untilLive(client);
+  return { client, problems, heard };
+}
+
+/** The server's event store starts over (new epoch, ids from 1); devices and sessions stay. */
+async function resetEventStore(): Promise<void> {
+  await stack!.stopServer();
+  const db = new Database(join(stack!.serverDir, DATABASE_FILE));
+  db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
+  db.close();
+  await stack!.startServer();
+}
+
 describe("review fixes", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {
     const http = failingFetch((url) => url.includes("wait_ms="));
@@ -61,5 +87,63 @@ describe("review fixes", () => {
     await until(() => heard.some((event) => event.type === "message_appended"), "the event");
     expect(client.status.get().state).toBe("polling");
     expect(problems.map((problem) => problem.message)).toEqual([]);
+  });
+
+  it("observers that throw (status, notification view, onProblem, listeners) never stall delivery", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    stack = await Stack.start();
+    const credentials = await stack.pair();
+    client = connect(credentials, FAST_RECONNECT);
+    // Registered first, so each would have stopped the ones after it.
+    client.onProblem(() => {
+      throw new Error("onProblem observer");
+    });
+    const problems: ClientProblem[] = [];
+    client.onProblem((problem) => problems.push(problem));
+    client.status.subscribe(() => {
+      throw new Error("status observer");
+    });
+    client.notifications.application.subscribe(() => {
+      throw new Error("rail observer");
+    });
+    client.on("*", () => {
+      throw new Error("listener");
+    });
+    const heard: AnyEvent[] = [];
+    client.on("*", (event) => heard.push(event));
+    await untilLive(client);
+    const start = client.cursor!;
+    stack.notifyApplication({ key: "k", severity: "info", title: "Hello", display: { presentation: "banner" } });
+    const sessionId = await stack.createSession();
+    for (let i = 0; i < 3; i++) await stack.append(sessionId, `m${i}`);
+    const expected = (await stack.storeEvents(start)).map((event) => event.event_id);
+    // Well inside the 30 s heartbeat that a stalled receiver would wait for.
+    await until(() => heard.length >= expected.length, "every event", 3000);
+    expect(heard.map((event) => event.event_id)).toEqual(expected);
+    expect(client.status.get().state).toBe("live");
+    expect(client.notifications.application.get()).toHaveLength(1);
+    const messages = new Set(problems.map((problem) => problem.message));
+    expect(messages).toContain("a status subscriber threw");
+    expect(messages).toContain("a notification view subscriber threw");
+    expect(messages).toContain("a listener threw");
+    expect(logged).toHaveBeenCalled(); // the throwing onProblem listener, which has no other channel
+  });
+
+  it("an onReset listener that throws does not skip the reset's snapshot reload and catch-up", async () => {
+    const { client, heard } = await liveClient();
+    let resets = 0;
+    client.onReset(() => {
+      resets++;
+      throw new Error("onReset observer");
+    });
+    await resetEventStore();
+    await until(() => resets === 1, "reset");
+    stack!.notifyApplication({ key: "after", severity: "info", title: "After the reset", display: { presentation: "banner" } });
+    await until(() => client.status.get().state === "live", "live again");
+    const before = heard.length;
+    const sessionId = await stack!.createSession();
+    await stack!.append(sessionId, "after");
+    await until(() => heard.slice(before).some((event) => event.type === "message_appended"), "events of the new store");
+    await until(() => client.notifications.application.get().length === 1, "the notification");
   });
 });

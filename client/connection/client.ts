@@ -123,7 +123,11 @@ export class ChatClient {
       // The server refuses a wait_ms above 30 000 or not an integer (400): every poll would fail.
       pollWaitMs: Math.max(0, Math.min(MAX_POLL_WAIT_MS, Math.floor(options.pollWaitMs ?? 25_000))),
       reloadSnapshots: () => this.notifications.reloadAll(),
-      cursorReset: () => this.resets.emit(),
+      cursorReset: () => {
+        // A floor is an id of the old cursor's log: against a new store (ids from 1 again) it would hide events.
+        this.floors.clear();
+        this.resets.emit();
+      },
       changed: (snapshot) => this.statusSignal.set(statusOf(snapshot)),
       failed: (error) => this.report("connection problem (handled)", error),
     });

@@ -146,4 +146,22 @@ describe("review fixes", () => {
     await until(() => heard.slice(before).some((event) => event.type === "message_appended"), "events of the new store");
     await until(() => client.notifications.application.get().length === 1, "the notification");
   });
+
+  it("a store reset clears the loadMessages floors: the new store's events (ids from 1 again) reach listeners", async () => {
+    const { client, heard } = await liveClient();
+    const sessionId = await stack!.createSession();
+    for (let i = 0; i < 4; i++) await stack!.append(sessionId, `old ${i}`);
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const session: AnyEvent[] = [];
+    const loaded = await client.loadMessages(sessionId, (event) => session.push(event));
+    expect(loaded.cursor_event_id).toBe(stack!.latestId());
+    let resets = 0;
+    client.onReset(() => resets++);
+    await resetEventStore();
+    await until(() => resets === 1 && client.status.get().state === "live", "reset, then live");
+    await stack!.append(sessionId, "new store");
+    const content = (event: AnyEvent) => (event as { content?: unknown }).content;
+    await until(() => heard.some((event) => content(event) === "new store"), "the new store's event", 3000);
+    expect(session.map(content)).toContain("new store");
+  });
 });

@@ -238,14 +238,17 @@ export class ChatClient {
   }
 
   private deliver(event: AnyEvent): void {
-    const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
-    if (floor !== undefined && event.event_id <= floor) return;
     // Runs inside a phoenix or fetch callback: nothing may escape into it (delivery would stall).
     try {
+      // Every event feeds the notification center: a message snapshot says nothing about notifications, and
+      // the center never moves a record to an older revision, so a late copy is harmless.
       this.notifications.handleEvent(event);
     } catch (error) {
       this.report("the notification center failed on an event", { error, event });
     }
+    // The loadMessages floor gates the app's listeners only (SPEC GET /events rule 4).
+    const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
+    if (floor !== undefined && event.event_id <= floor) return;
     this.listeners.dispatch(event);
   }
 

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
+import { requireHub } from "../../server/notifications/hub.ts";
+import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
@@ -163,5 +165,25 @@ describe("review fixes", () => {
     const content = (event: AnyEvent) => (event as { content?: unknown }).content;
     await until(() => heard.some((event) => content(event) === "new store"), "the new store's event", 3000);
     expect(session.map(content)).toContain("new store");
+  });
+
+  it("the loadMessages floor hides events from listeners only, never from the notification center", async () => {
+    const http = failingFetch((url) => new URL(url).pathname === "/events");
+    http.state.on = false;
+    const { client } = await pollingClient({ fetch: http.fetch, pollWaitMs: 50 });
+    await until(() => client.status.get().state === "polling", "polling");
+    const sessionId = await stack!.createSession();
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    // The client falls behind (its event reads fail) while a session notification is stored...
+    http.state.on = true;
+    await until(() => client.status.get().state === "offline", "offline");
+    const input = { key: "k", severity: "info", title: "In the session", display: { presentation: "inline" } } as const;
+    requireHub(stack!.server.runtime.ctx).session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+    // ...and the app loads the session's messages, whose cursor is past that notification event.
+    const loaded = await client.loadMessages(sessionId);
+    expect(loaded.cursor_event_id).toBe(stack!.latestId());
+    http.state.on = false;
+    await until(() => client.cursor === stack!.latestId(), "caught up again");
+    await until(() => client.notifications.session(sessionId).get().length === 1, "the session notification", 3000);
   });
 });

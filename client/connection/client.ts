@@ -238,6 +238,7 @@ export class ChatClient {
   }
 
   private deliver(event: AnyEvent): void {
+    if (this.driver.current.state === "stopped") return; // closed or refused: nothing reaches the app any more
     // Runs inside a phoenix or fetch callback: nothing may escape into it (delivery would stall).
     try {
       // Every event feeds the notification center: a message snapshot says nothing about notifications, and

@@ -86,6 +86,8 @@ export class ConnectionDriver {
       case "close":
         this.stopHttp();
         this.cancelRetry();
+        // Aborts the fetches behind truncated pushes and forgets the pushes queued behind them: nothing after close.
+        deps.sequencer.distrust();
         return deps.bridge.close();
     }
   }

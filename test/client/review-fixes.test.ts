@@ -9,6 +9,7 @@ import { parseProducer, producerInputSchema } from "../../server/notifications/i
 import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
+import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
@@ -23,8 +24,9 @@ afterEach(async () => {
 
 /** A fetch that answers `status` instead of the server for the requests `matches` picks while `on` is set. */
 function failingFetch(matches: (url: string) => boolean, status = 502) {
-  const state = { on: true, failed: 0 };
+  const state = { on: true, failed: 0, matched: 0 };
   const fetch: FetchLike = (input, init) => {
+    if (matches(input)) state.matched++;
     if (state.on && matches(input)) {
       state.failed++;
       return Promise.resolve(new Response(JSON.stringify({ error: { code: "bad_gateway", message: "injected" } }), { status }));
@@ -185,5 +187,22 @@ describe("review fixes", () => {
     http.state.on = false;
     await until(() => client.cursor === stack!.latestId(), "caught up again");
     await until(() => client.notifications.session(sessionId).get().length === 1, "the session notification", 3000);
+  });
+
+  it("close() aborts the fetch behind a truncated push: no more requests, nothing delivered after it", async () => {
+    const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 503);
+    const { client, heard } = await liveClient({ fetch: http.fetch });
+    const sessionId = await stack!.createSession();
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    await stack!.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024)); // a stub on the bridge
+    await stack!.append(sessionId, "small"); // queued behind it
+    await until(() => http.state.failed >= 2, "the stub's fetch retrying");
+    const heardAtClose = heard.length;
+    client.close();
+    const fetchesAtClose = http.state.matched;
+    http.state.on = false; // a fetch after close would now succeed and deliver
+    await new Promise((resolve) => setTimeout(resolve, 150)); // several 20 ms retry periods
+    expect(http.state.matched).toBe(fetchesAtClose);
+    expect(heard.length).toBe(heardAtClose);
   });
 });

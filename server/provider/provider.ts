@@ -41,7 +41,7 @@ export function createProvider(settings: ProviderSettings, deps: CreateProviderD
 async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, pacing: PacingRegistry, request: ProviderRequest): AsyncGenerator<ProviderDelta> {
   if (request.signal.aborted) throw aborted();
   const tools = parseTools(request.tools);
-  const messages = await toProviderMessages(request.messages, { settings, readAsset: deps.readAsset, sessionId: request.session_id });
+  const messages = await toProviderMessages(request.messages, { settings, readAsset: deps.readAsset, sessionId: request.session_id, log: deps.log });
   const payload = buildPayload(settings, { messages, tools, stream: request.stream, requestOptions: mergeRequestOptions(settings, request.request_options) });
   const url = chatCompletionsUrl(settings);
   const call: CallContext = {

@@ -114,16 +114,22 @@ export class NotificationCenter {
   private async reload(ref: ScopeRef): Promise<void> {
     await this.loaded;
     const slot = this.slot(ref);
-    slot.store.beginSnapshot();
+    const request = slot.store.beginSnapshot();
     // Parsed record by record: one malformed record is dropped, not the whole snapshot.
-    const list = await this.options.http.request("GET", listPath(ref), notificationListBodySchema);
+    let list: unknown[];
+    try {
+      list = await this.options.http.request("GET", listPath(ref), notificationListBodySchema);
+    } catch (error) {
+      slot.store.abandonSnapshot(request);
+      throw error;
+    }
     const records: ClientRecord[] = [];
     for (const raw of list) {
       const record = parseRecord(raw);
       if (record) records.push(record);
       else this.options.report("malformed notification record", raw);
     }
-    slot.store.applySnapshot(records);
+    slot.store.applySnapshot(records, request);
     for (const record of slot.store.active()) this.effects.observe(ref, record);
     await this.reconcile(ref);
     this.refresh(ref);

@@ -10,6 +10,10 @@ import { connect, type ChatClient, type ClientProblem, type ConnectOptions } fro
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
+import { NotificationCenter } from "../../client/notifications/center.ts";
+import { HttpApi } from "../../client/transport/http.ts";
+import { memoryStorage } from "../../client/storage/storage.ts";
+import { appEvent, record } from "./support/records.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
@@ -204,5 +208,35 @@ describe("review fixes", () => {
     await new Promise((resolve) => setTimeout(resolve, 150)); // several 20 ms retry periods
     expect(http.state.matched).toBe(fetchesAtClose);
     expect(heard.length).toBe(heardAtClose);
+  });
+
+  it("overlapping snapshot reloads: an older one landing last never reverts a record nor drops one an event created", async () => {
+    // Each GET of the application list waits until the test answers it, so the two reloads overlap.
+    const answers: Array<(body: unknown[]) => void> = [];
+    const api = new HttpApi({
+      baseUrl: "http://fake",
+      token: "t",
+      fetch: () => new Promise<Response>((resolve) => answers.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 })))),
+    });
+    const center = new NotificationCenter({
+      http: api,
+      storage: memoryStorage(),
+      timers: { now: () => 1000, setTimeout: () => 0, clearTimeout: () => undefined },
+      connectionId: "srv/dev",
+      mode: "mobile",
+      report: () => undefined,
+    });
+    const shown = () => center.application.get().map((item) => `${item.record.id}@${item.record.revision}`);
+    const older = center.reloadAll();
+    const newer = center.reloadAll();
+    await until(() => answers.length === 2, "both requests sent");
+    // While both are in flight, events bring x to revision 2 and create y.
+    center.handleEvent(appEvent("application_notification_updated", record("x", 2)));
+    center.handleEvent(appEvent("application_notification_created", record("y", 1)));
+    answers[1]!([record("x", 2), record("y", 1)]); // the newer snapshot lands first
+    await newer;
+    answers[0]!([record("x", 1)]); // the older one, read before both events, lands last
+    await older;
+    expect(shown()).toEqual(["x@2", "y@1"]);
   });
 });

@@ -10,7 +10,7 @@ import { NotificationCenter } from "../notifications/center.ts";
 import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
-import { CursorExpiredError, UnauthorizedError } from "../transport/errors.ts";
+import { HttpError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike } from "../transport/http.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
@@ -200,10 +200,10 @@ export class ChatClient {
 
   /**
    * The whole event behind a bridge stub (`truncated: true`, too big for one frame): the one event after the
-   * previous id, with the stub's session/request filters. Transient failures are retried with the HTTP backoff
-   * until it arrives or the bridge's pushes are forgotten (abort). A pruned or reset log (410), a refused token or
-   * an event that is not there cannot be fetched: reported through onProblem, and the stub is dropped (never
-   * delivered as if it were the event).
+   * previous id, with the stub's session/request filters. Transient failures (network, 5xx, 408, 429) are retried
+   * with the HTTP backoff until it arrives or the bridge's pushes are forgotten (abort). A pruned or reset log
+   * (410), a refused token, any other 4xx or an event that is not there cannot be fetched: reported through
+   * onProblem, and the stub is dropped (never delivered as if it were the event).
    */
   private async fetchWhole(stub: AnyEvent, signal: AbortSignal): Promise<AnyEvent | undefined> {
     const previous = formatEventId(parseEventId(stub.event_id)! - 1);
@@ -217,7 +217,8 @@ export class ChatClient {
         return undefined;
       } catch (error) {
         if (signal.aborted) throw error;
-        if (error instanceof CursorExpiredError || error instanceof UnauthorizedError) {
+        // A refusal that asking again cannot change (410, 401, a 400, a 404...): 408 and 429 are worth a retry.
+        if (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429) {
           this.report("the event behind a truncated bridge push cannot be fetched; skipped", { stub, error });
           return undefined;
         }

@@ -239,4 +239,18 @@ describe("review fixes", () => {
     await older;
     expect(shown()).toEqual(["x@2", "y@1"]);
   });
+
+  it("a truncated push whose fetch is refused for good (400) is reported and skipped, not retried forever", async () => {
+    const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 400);
+    const { client, heard, problems } = await liveClient({ fetch: http.fetch });
+    const sessionId = await stack!.createSession();
+    await until(() => client.cursor === stack!.latestId(), "caught up");
+    await stack!.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024));
+    await stack!.append(sessionId, "small");
+    const content = (event: AnyEvent) => (event as { content?: unknown }).content;
+    await until(() => heard.some((event) => content(event) === "small"), "the event behind the stub", 3000);
+    expect(http.state.matched).toBe(1);
+    expect(problems.map((problem) => problem.message)).toContain("the event behind a truncated bridge push cannot be fetched; skipped");
+    expect(client.status.get().state).toBe("live");
+  });
 });

@@ -4,6 +4,7 @@
 // pruned cursor answers 410, which surfaces as CursorExpiredError.
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { eventsPageSchema, type EventsPage } from "../wire/http.ts";
+import { ProtocolError } from "./errors.ts";
 import type { HttpApi } from "./http.ts";
 
 export interface ReaderSink {
@@ -26,7 +27,13 @@ export class EventReader {
     if (this.sink.cursor() === undefined) await this.bootstrap(signal);
     let page: EventsPage;
     do {
+      const before = this.sink.cursor();
       page = await this.read(0, signal);
+      // A page that says "more" but does not move the cursor would be asked for again forever: a server bug, which
+      // fails this catch-up (and backs off) instead of spinning.
+      if (page.has_more === true && !signal?.aborted && this.sink.cursor() === before) {
+        throw new ProtocolError(`GET /events answered has_more without moving past ${before ?? "the start"}`);
+      }
     } while (page.has_more === true && !signal?.aborted);
   }
 

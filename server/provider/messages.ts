@@ -47,13 +47,21 @@ async function toNative(message: Message, index: number, ctx: ImageContext): Pro
   }
 }
 
-/** Stored tool calls as the adapter wrote them; provider-specific extras ride along. */
+/**
+ * Stored tool calls as the adapter wrote them, or as a client posted them; provider-specific extras ride along.
+ * SPEC names the id `id (or tool_call_id)`: a call with only `tool_call_id` is sent with it as `id`, the field
+ * chat-completions servers read.
+ */
 const storedToolCallsSchema = z.array(
-  z.looseObject({
-    id: z.string(),
-    type: z.literal("function").default("function"),
-    function: z.looseObject({ name: z.string(), arguments: z.string() }),
-  }),
+  z
+    .looseObject({
+      id: z.string().optional(),
+      tool_call_id: z.string().optional(),
+      type: z.literal("function").default("function"),
+      function: z.looseObject({ name: z.string(), arguments: z.string() }),
+    })
+    .refine((call) => call.id !== undefined || call.tool_call_id !== undefined, { message: "needs an id (or tool_call_id)", path: ["id"] })
+    .transform(({ tool_call_id, ...call }) => ({ ...call, id: (call.id ?? tool_call_id)! })),
 );
 
 function assistantMessage(content: string, meta: Record<string, unknown>, index: number): NativeMessage {

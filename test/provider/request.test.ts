@@ -95,6 +95,22 @@ describe("conversation to provider messages", () => {
     ]);
   });
 
+  it("sends a stored tool call named by tool_call_id (SPEC: id or tool_call_id) with it as id", async () => {
+    backend.script(ok());
+    const messages: Message[] = [
+      user("time?"),
+      { role: "assistant", content: "", metadata: { tool_calls: [{ tool_call_id: "call_9", function: { name: "get_time", arguments: "{}" } }] } },
+      { role: "tool", content: "12:00", metadata: { tool_call_id: "call_9" } },
+    ];
+    const result = await makeProvider(settingsFor(backend.url)).run({ stream: false, messages });
+    expect(result.error).toBeUndefined();
+    expect((lastBody().messages as unknown[])[1]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "get_time", arguments: "{}" } }] });
+    // Neither id: the request is refused with the path of the problem.
+    backend.script(ok());
+    const missing = await makeProvider(settingsFor(backend.url)).run({ stream: false, messages: [{ role: "assistant", content: "", metadata: { tool_calls: [{ function: { name: "f", arguments: "{}" } }] } }] });
+    expect(missing.error?.message).toMatch(/metadata\.tool_calls\.0\.id: needs an id \(or tool_call_id\)/);
+  });
+
   it("inlines image attachments: remote URLs, data URLs and assets read through readAsset", async () => {
     backend.script(ok());
     const readAsset = async (sessionId: string, assetId: string) => {

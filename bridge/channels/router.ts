@@ -76,7 +76,8 @@ export class Router {
   private leave(connection: Connection, frame: Frame): void {
     const entry = connection.channels.get(frame.topic);
     connection.send(replyFrame(frame, "ok", {}));
-    if (entry) this.close(connection, frame.topic, entry, "left");
+    // A leave under an older join_ref is for a channel already replaced (as Phoenix does, it ends nothing now).
+    if (entry && (frame.joinRef === null || frame.joinRef === entry.joinRef)) this.close(connection, frame.topic, entry, "left");
   }
 
   /** Ends a channel and tells the client with phx_close under the channel's own join_ref. */

@@ -44,6 +44,21 @@ describe("frames", () => {
     expect(await client.next(byRef("3"), "second join")).toMatchObject(["3", "3", "server:srv1", "phx_reply", { status: "ok" }]);
   });
 
+  it("ignores a leave under the join_ref of a channel already replaced (B3)", async () => {
+    const bridge = await testBridge();
+    const client = await rawClient(bridge.url);
+    client.send(["1", "1", "server:srv1", "phx_join", serverJoin()]);
+    await client.next(byRef("1"), "first join");
+    client.send(["3", "3", "server:srv1", "phx_join", serverJoin()]);
+    await client.next(byRef("3"), "second join");
+    client.send(["1", "4", "server:srv1", "phx_leave", {}]);
+    expect(await client.next(byRef("4"), "stale leave reply")).toMatchObject(["1", "4", "server:srv1", "phx_reply", { status: "ok" }]);
+    // The current channel (join_ref 3) still answers pushes.
+    client.send(["3", "5", "server:srv1", "grants", { devices: [], codes: [] }]);
+    expect(await client.next(byRef("5"), "push on the live channel")).toMatchObject(["3", "5", "server:srv1", "phx_reply", { status: "ok" }]);
+    expect(bridge.core.metrics.joinsOk).toBe(2);
+  });
+
   it("refuses an unknown topic with 'unmatched topic' and keeps the socket (B4)", async () => {
     const bridge = await testBridge();
     const client = await rawClient(bridge.url);

@@ -10,7 +10,7 @@ import { NotificationCenter } from "../notifications/center.ts";
 import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
-import { HttpError } from "../transport/errors.ts";
+import { isPermanentRefusal } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike } from "../transport/http.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
@@ -217,8 +217,7 @@ export class ChatClient {
         return undefined;
       } catch (error) {
         if (signal.aborted) throw error;
-        // A refusal that asking again cannot change (410, 401, a 400, a 404...): 408 and 429 are worth a retry.
-        if (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429) {
+        if (isPermanentRefusal(error)) {
           this.report("the event behind a truncated bridge push cannot be fetched; skipped", { stub, error });
           return undefined;
         }

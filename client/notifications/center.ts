@@ -4,10 +4,11 @@
 import type { AnyEvent } from "../wire/events.ts";
 import { notificationListBodySchema } from "../wire/http.ts";
 import { notificationEventSchemas } from "../wire/notification.ts";
+import { isPermanentRefusal } from "../transport/errors.ts";
 import type { HttpApi } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";
 import type { Timers } from "../util/timers.ts";
-import { DismissalCache } from "./dismissal-cache.ts";
+import { DismissalCache, type DismissalEntry } from "./dismissal-cache.ts";
 import { dismissDesktop, dismissMobile, settle, verdictFor, type DismissHost, type DismissMode, type DismissResult } from "./dismissal.ts";
 import { EffectObserver } from "./effects.ts";
 import { Invalidations } from "./invalidations.ts";
@@ -131,19 +132,30 @@ export class NotificationCenter {
     }
     slot.store.applySnapshot(records, request);
     for (const record of slot.store.active()) this.effects.observe(ref, record);
-    await this.reconcile(ref);
-    this.refresh(ref);
+    try {
+      await this.reconcile(ref);
+    } finally {
+      // The snapshot is shown even when a retried dismissal could not be sent.
+      this.refresh(ref);
+    }
   }
 
   /** Settles the cache entries of one scope against authoritative state: drop, or retry the same revision. */
   private async reconcile(ref: ScopeRef): Promise<void> {
     const store = this.slot(ref).store;
     const entries = this.cache.all().filter((entry) => scopeKey(entryScope(entry)) === scopeKey(ref));
-    await Promise.all(
-      entries.map((entry) =>
-        verdictFor(entry, store.get(entry.notification_id)) === "drop" ? this.cache.drop(entry) : settle(this.host, ref, entry).then(() => undefined),
-      ),
-    );
+    await Promise.all(entries.map((entry) => (verdictFor(entry, store.get(entry.notification_id)) === "drop" ? this.cache.drop(entry) : this.retry(ref, entry))));
+  }
+
+  /** Re-sends an owed dismissal; one the server refuses for good (a 404, a 400) ends, reported, instead of forever. */
+  private async retry(ref: ScopeRef, entry: DismissalEntry): Promise<void> {
+    try {
+      await settle(this.host, ref, entry);
+    } catch (error) {
+      if (!isPermanentRefusal(error)) throw error;
+      this.options.report("a dismissal the server refuses for good was dropped", { entry, error });
+      await this.cache.drop(entry);
+    }
   }
 
   private upsert(scope: ScopeRef, record: ClientRecord): void {

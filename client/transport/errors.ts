@@ -40,3 +40,8 @@ export function httpErrorFrom(status: number, body: unknown, errorBody: ErrorBod
   if (status === 410 && code === "cursor_expired") return new CursorExpiredError(status, code, body, message);
   return new HttpError(status, code, body, message);
 }
+
+/** A 4xx that asking again cannot change (400, 401, 404, 410...); 408 and 429 are worth a retry. */
+export function isPermanentRefusal(error: unknown): error is HttpError {
+  return error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}

@@ -232,6 +232,21 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     expect(server.calls.filter((c) => c.method === "POST").map((c) => (c.body as { expected_revision: number }).expected_revision)).toEqual(expected.posts);
   });
 
+  it("drops a retried dismissal the server refuses for good (404), reports it, and still shows the snapshot", async () => {
+    const storage = memoryStorage();
+    const { center, server, shown, problems } = harness("mobile", storage, [record("a", 1)]);
+    await center.reloadAll();
+    server.set("POST", "/application/notifications/a/dismiss", "unreachable");
+    await center.dismiss(center.application.get()[0]!);
+    server.set("POST", "/application/notifications/a/dismiss", { status: 404, body: { error: { code: "notification_not_found", message: "gone" } } });
+    server.set("GET", APP, { status: 200, body: [record("a", 1), record("b", 1)] });
+    await center.reloadAll();
+    // The dismissal could not happen: the record shows again (the user may dismiss it anew), the entry is gone.
+    expect(shown()).toEqual(["a@1", "b@1"]);
+    expect(JSON.parse((await storage.getItem("dismissals:srv/dev")) ?? "[]")).toHaveLength(0);
+    expect(problems).toContain("a dismissal the server refuses for good was dropped");
+  });
+
   it("never replaces the cached revision with a newer one, and retries after rehydration", async () => {
     const storage = memoryStorage();
     const first = harness("mobile", storage, [record("a", 1)]);

@@ -1,22 +1,10 @@
 // The in-process wake-up: waiters (long-polls, the forwarder) learn of a commit at once instead of polling.
-export type CommitListener = (lastEventId: number) => void;
+import { ListenerSet } from "../listeners.ts";
 
-export class CommitSignal {
-  private readonly listeners = new Set<CommitListener>();
-
-  subscribe(listener: CommitListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  notify(lastEventId: number): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(lastEventId);
-      } catch {
-        // A waiter's failure is its own; it must not stop the others from waking.
-      }
-    }
+export class CommitSignal extends ListenerSet<number> {
+  /** Wakes every waiter with the last committed id; a waiter's failure is its own and never stops the others. */
+  override notify(lastEventId: number): void {
+    super.notify(lastEventId, () => undefined);
   }
 
   /**

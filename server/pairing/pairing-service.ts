@@ -6,6 +6,7 @@ import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wi
 import { generateToken, hashToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
+import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
@@ -25,7 +26,7 @@ type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: n
 export type Redemption = { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new ListenerSet<void>();
   /** device id → the last_seen_at this process last wrote for it. */
   private readonly seenWritten = new Map<string, number>();
 
@@ -108,12 +109,11 @@ export class PairingService {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 
   private changed(): void {
-    for (const listener of this.listeners) listener();
+    this.listeners.notify();
   }
 }
 

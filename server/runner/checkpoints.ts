@@ -3,6 +3,7 @@
 // never stored, so neither /events nor the bridge can carry it (the event store refuses it outright).
 import type { Session } from "../../client/wire/index.ts";
 import { INTERNAL_CHECKPOINT } from "../events/event-store.ts";
+import { ListenerSet } from "../listeners.ts";
 
 export interface SessionCheckpoint {
   type: typeof INTERNAL_CHECKPOINT;
@@ -12,19 +13,9 @@ export interface SessionCheckpoint {
   session: Session;
 }
 
-export type CheckpointListener = (checkpoint: SessionCheckpoint) => void;
-
-export class CheckpointSignal {
-  private readonly listeners = new Set<CheckpointListener>();
-
-  subscribe(listener: CheckpointListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
+export class CheckpointSignal extends ListenerSet<SessionCheckpoint> {
   /** Called only after the save committed, so a listener never sees a session that could still roll back. */
   emit(sessionId: string, requestId: string, session: Session): void {
-    const checkpoint: SessionCheckpoint = { type: INTERNAL_CHECKPOINT, session_id: sessionId, request_id: requestId, session };
-    for (const listener of this.listeners) listener(checkpoint);
+    this.notify({ type: INTERNAL_CHECKPOINT, session_id: sessionId, request_id: requestId, session });
   }
 }

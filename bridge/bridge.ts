@@ -14,7 +14,7 @@ import { sha256Hex } from "./hash.ts";
 import { httpHandler } from "./http/routes.ts";
 import { jsonLogger, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
-import { PairingRateLimiter } from "./pairing/rate-limiter.ts";
+import { AddressRateLimiter } from "./rate-limiter.ts";
 import { decodeFrame } from "./protocol/serializer.ts";
 import { SocketAdmission } from "./socket/admission.ts";
 import { Connection } from "./socket/connection.ts";
@@ -50,7 +50,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = options.log ?? jsonLogger();
   const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
-  const pairingLimiter = new PairingRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);
+  // Pairing counts failed attempts only (limiterFailure below).
+  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);
   const core: BridgeCore = {
     config,
     clock,
@@ -59,7 +60,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     registry,
     pairingLimiter,
     limiterFailure(connection, reason) {
-      pairingLimiter.recordFailure(connection.address);
+      pairingLimiter.record(connection.address);
       metrics.pairingFailures++;
       log.log("warn", "pairing attempt failed", { socket: connection.id, address: connection.address, reason });
     },

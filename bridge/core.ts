@@ -3,7 +3,7 @@ import type { BridgeClock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeLogger } from "./log.ts";
 import type { BridgeMetrics } from "./metrics.ts";
-import type { PairingRateLimiter } from "./pairing/rate-limiter.ts";
+import type { AddressRateLimiter } from "./rate-limiter.ts";
 import type { Connection } from "./socket/connection.ts";
 import type { Registry } from "./state/registry.ts";
 
@@ -13,7 +13,7 @@ export interface BridgeCore {
   log: BridgeLogger;
   metrics: BridgeMetrics;
   registry: Registry;
-  pairingLimiter: PairingRateLimiter;
+  pairingLimiter: AddressRateLimiter;
   /** Counts a failed pairing attempt against its address and logs it (never the code). */
   limiterFailure(connection: Connection, reason: string): void;
 }

@@ -13,7 +13,7 @@ import {
   type PairResult,
 } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
-import { AddressRateLimiter } from "../pairing/rate-limiter.ts";
+import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { ServerState } from "../state/registry.ts";

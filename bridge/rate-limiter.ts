@@ -1,7 +1,7 @@
 // Attempts counted per address and overall in fixed windows of the injected clock: failed pairing attempts (with
 // codes of 50 bits and at most `overall` failures per window, guessing a live code takes longer than the universe
 // has), and new server registrations (server-channel.ts).
-import type { BridgeClock } from "../clock.ts";
+import type { BridgeClock } from "./clock.ts";
 
 /** More distinct counted addresses than this in one window is itself an attack: everyone waits. */
 const MAX_TRACKED_ADDRESSES = 100_000;
@@ -39,12 +39,5 @@ export class AddressRateLimiter {
     this.windowStart = now;
     this.overall = 0;
     this.byAddress.clear();
-  }
-}
-
-/** Pairing counts failed attempts only. */
-export class PairingRateLimiter extends AddressRateLimiter {
-  recordFailure(address: string): void {
-    this.record(address);
   }
 }

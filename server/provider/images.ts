@@ -8,12 +8,16 @@ import { ProviderError } from "./errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import type { ProviderDeps, ProviderLog } from "./types.ts";
 
-export const attachmentSchema = z.discriminatedUnion("type", [
+/**
+ * An attachment as stored in a message's metadata. Lenient on purpose: it reads history, whatever wrote it; what a
+ * client may send is checked strictly once, at the route (runner/send-input.ts `attachmentSchema`).
+ */
+const storedAttachmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), url: z.string().min(1) }),
   z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:") }),
   z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }),
 ]);
-export type Attachment = z.infer<typeof attachmentSchema>;
+type StoredAttachment = z.infer<typeof storedAttachmentSchema>;
 
 export interface ImagePart {
   type: "image_url";
@@ -37,9 +41,9 @@ export interface ImageContext {
 }
 
 /** Validates metadata.attachments of one message; a malformed entry is an invalid_request naming its position. */
-export function parseAttachments(value: unknown, messageIndex: number): Attachment[] {
+export function parseAttachments(value: unknown, messageIndex: number): StoredAttachment[] {
   if (value === undefined) return [];
-  const parsed = z.array(attachmentSchema).safeParse(value);
+  const parsed = z.array(storedAttachmentSchema).safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new ProviderError("invalid_request", `messages[${messageIndex}].metadata.attachments.${issue.path.join(".")}: ${issue.message}`);
@@ -49,13 +53,13 @@ export function parseAttachments(value: unknown, messageIndex: number): Attachme
  * One attachment as a chat-completions image part, after the settings allow it; an asset that can no longer
  * be read as the text part REMOVED_IMAGE_TEXT.
  */
-export async function imagePart(attachment: Attachment, ctx: ImageContext): Promise<ImagePart | TextPart> {
+export async function imagePart(attachment: StoredAttachment, ctx: ImageContext): Promise<ImagePart | TextPart> {
   const url = await imageUrl(attachment, ctx);
   return url === undefined ? { type: "text", text: REMOVED_IMAGE_TEXT } : { type: "image_url", image_url: { url } };
 }
 
 /** The URL to send, or undefined for an asset that can no longer be read. */
-async function imageUrl(attachment: Attachment, ctx: ImageContext): Promise<string | undefined> {
+async function imageUrl(attachment: StoredAttachment, ctx: ImageContext): Promise<string | undefined> {
   switch (attachment.type) {
     case "image_url":
       // A data: URL given as image_url is inline data all the same.

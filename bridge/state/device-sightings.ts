@@ -6,25 +6,19 @@
 import type { Connection } from "../socket/connection.ts";
 import type { Registry } from "./registry.ts";
 
-export const SIGHTINGS_FLUSH_MS = 1000;
-export const SIGHTINGS_SWEEP_MS = 60_000;
+const FLUSH_MS = 1000;
+const SWEEP_MS = 60_000;
 
 export class DeviceSightings {
   /** server id → device ids noted since the last flush. */
   private pending = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | undefined;
-  private readonly sweepTimer: NodeJS.Timeout | undefined;
+  private readonly sweepTimer: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(
-    private readonly registry: Registry,
-    private readonly flushMs = SIGHTINGS_FLUSH_MS,
-    sweepMs = SIGHTINGS_SWEEP_MS,
-  ) {
-    if (sweepMs > 0) {
-      this.sweepTimer = setInterval(() => this.sweep(), sweepMs);
-      this.sweepTimer.unref();
-    }
+  constructor(private readonly registry: Registry) {
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
   }
 
   /** Notes the device behind a socket's token; sockets without a token or with an unknown one are ignored. */
@@ -63,7 +57,7 @@ export class DeviceSightings {
     if (!ids) this.pending.set(device.serverId, (ids = new Set()));
     ids.add(device.deviceId);
     if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), this.flushMs);
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
       this.flushTimer.unref();
     }
   }

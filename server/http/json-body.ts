@@ -8,7 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -27,7 +27,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 }
 
 /** Whether `value` has arrays or objects nested more than `limit` deep; iterative, so no input overflows it. */
-export function depthExceeds(value: unknown, limit: number): boolean {
+function depthExceeds(value: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;

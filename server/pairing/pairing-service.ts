@@ -11,7 +11,7 @@ import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
 /** `last_seen_at` is kept to this precision: a device polling every second costs one write a minute, not sixty. */
-export const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
 
 export interface DeviceRecord {
   device_id: string;

@@ -103,6 +103,13 @@ export const sessionEventPayloadSchema = z.object({ event: anyEventSchema });
 export type SessionEventPayload = z.infer<typeof sessionEventPayloadSchema>;
 
 /**
+ * Server → bridge `session_event`: the event, and `after`, the id the forwarder pushed before it on this join (the
+ * join's `resume_after` for the first). An `after` beyond what the bridge received is a hole it must not replay
+ * over. Optional: a server that omits it is taken at its word, as before. Apps never see `after`.
+ */
+export const serverSessionEventSchema = sessionEventPayloadSchema.extend({ after: eventIdSchema.optional() });
+
+/**
  * What the forwarder pushes in place of an event whose serialization passes MAX_EVENT_BYTES: the common fields and
  * `truncated: true`. It keeps the event's place in the sequence; the client library fetches the whole event over
  * `GET /events` and delivers that, never the stub.

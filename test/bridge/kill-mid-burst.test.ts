@@ -19,8 +19,8 @@ import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack
 import type { MemoryLogger } from "../../bridge/log.ts";
 import { phoenixSocket, runCleanups } from "./helpers.ts";
 
-const ROUNDS = 8;
-const APPENDS_PER_ROUND = 30;
+const ROUNDS = 6;
+const APPENDS_PER_ROUND = 20;
 
 /** The stack, with the server's forwarder reaching the bridge through its own proxy. */
 class ProxiedStack extends Stack {
@@ -169,5 +169,5 @@ describe("bridge killed in the middle of a burst", () => {
     expect(library).toEqual(expected);
     expect(naive.heard).toEqual(expected);
     expect(naive.misordered).toBe(0);
-  });
+  }, 60_000); // a bound for a loaded machine (alone it takes a few seconds), not a speed check
 });

@@ -48,7 +48,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger();
-  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes });
+  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
+    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
+  });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
   // Pairing counts failed attempts only (limiterFailure below).
   const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);

@@ -69,7 +69,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   };
   const router = new Router(core);
   const sightings = new DeviceSightings(registry);
-  const admission = new SocketAdmission(config.maxSockets, config.maxAnonymousSocketsPerAddress);
+  const admission = new SocketAdmission(config);
   const connections = new Set<Connection>();
   const http = createServer(httpHandler(metrics));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
@@ -86,8 +86,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
     const address = request.socket.remoteAddress ?? "unknown";
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-    const paired = tokenHash !== undefined && registry.device(tokenHash) !== undefined;
-    const admitted = admission.check(address, paired);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = admission.check(identity);
     if (!admitted.ok) {
       metrics.socketsRefused++;
       log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
@@ -95,7 +95,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const release = admission.opened(address, paired);
+      const release = admission.opened(identity);
       const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
       connections.add(connection);
       registry.trackSocket(connection);

@@ -53,7 +53,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
   // Pairing counts failed attempts only (limiterFailure below).
-  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);
+  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs, config.pairingFailingAddresses);
   const core: BridgeCore = {
     config,
     clock,

@@ -50,9 +50,13 @@ export interface BridgeConfig {
   maxBufferedBytes: number;
   /** How long a pairing join waits for the server's answer. */
   pairingTimeoutMs: number;
-  /** Failed pairing attempts allowed per address, and overall, per window. */
+  /**
+   * Failed pairing attempts allowed per address, and overall, per window. Past the overall budget, an address with
+   * no failure in the window is still checked; past `pairingFailingAddresses` distinct failing addresses, none is.
+   */
   pairingFailuresPerAddress: number;
   pairingFailuresOverall: number;
+  pairingFailingAddresses: number;
   pairingWindowMs: number;
 }
 
@@ -95,6 +99,7 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     pairingTimeoutMs: 8_000,
     pairingFailuresPerAddress: 10,
     pairingFailuresOverall: 100,
+    pairingFailingAddresses: 1000,
     pairingWindowMs: 60_000,
     ...overrides,
   };

@@ -12,7 +12,7 @@ import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { sha256Hex } from "./hash.ts";
 import { httpHandler } from "./http/routes.ts";
-import { jsonLogger, type BridgeLogger } from "./log.ts";
+import { jsonLogger, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { AddressRateLimiter } from "./rate-limiter.ts";
 import { decodeFrame } from "./protocol/serializer.ts";
@@ -47,7 +47,8 @@ export interface RunningBridge {
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? jsonLogger();
+  // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
+  const log = new PeerLogBudget(options.log ?? jsonLogger(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
     onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
   });
@@ -107,6 +108,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         connections.delete(connection);
         registry.untrackSocket(connection);
         sightings.note(connection);
+        log.forgetSocket(connection.id);
         metrics.socketsOpen--;
       });
     });

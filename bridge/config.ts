@@ -58,6 +58,9 @@ export interface BridgeConfig {
   pairingFailuresOverall: number;
   pairingFailingAddresses: number;
   pairingWindowMs: number;
+  /** Log records one peer (a socket, or an address before the upgrade) may write per window; the rest are summarized. */
+  logLinesPerPeer: number;
+  logWindowMs: number;
 }
 
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
@@ -101,6 +104,8 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     pairingFailuresOverall: 100,
     pairingFailingAddresses: 1000,
     pairingWindowMs: 60_000,
+    logLinesPerPeer: 20,
+    logWindowMs: 60_000,
     ...overrides,
   };
 }

@@ -15,7 +15,21 @@ export interface BridgeLogger {
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => void = (line) => process.stdout.write(line)): BridgeLogger {
+let stdoutGuarded = false;
+
+/**
+ * Writes to stdout. A stdout whose reader went away (a log collector that died, a closed pipe) fails writes with EPIPE,
+ * emitted as an `error` event that would end the process; the bridge goes on without its log instead.
+ */
+function writeStdout(line: string): void {
+  if (!stdoutGuarded) {
+    stdoutGuarded = true;
+    process.stdout.on("error", () => undefined);
+  }
+  process.stdout.write(line);
+}
+
+export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => void = writeStdout): BridgeLogger {
   return {
     log(level, msg, fields) {
       if (ORDER[level] < ORDER[minimum]) return;

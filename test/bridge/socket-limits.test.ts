@@ -11,6 +11,9 @@ import { cleanups, runCleanups, tempDir, until } from "./helpers.ts";
 
 afterEach(runCleanups);
 
+/** A child bridge compiles its TypeScript as it starts: on a loaded machine that alone took ~18 s. */
+const PROCESS_TEST_MS = 90_000;
+
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
 Max open files            1024                 524288               files
@@ -28,7 +31,7 @@ describe("the default socket cap", () => {
     expect(() => loadBridgeConfig({ BRIDGE_MAX_SOCKETS_PER_DEVICE: "0" })).toThrow(/^BRIDGE_MAX_SOCKETS_PER_DEVICE: /);
   });
 
-  it("answers 503 and /health, never resets, when sockets would outrun the descriptor limit (B36)", async () => {
+  it("answers 503 and /health, never resets, when sockets would outrun the descriptor limit (B36)", { timeout: PROCESS_TEST_MS }, async () => {
     const bridge = await bridgeProcess(160);
     // Unpaired sockets are capped at 32 per address: five loopback addresses get past that to the total cap.
     const statuses: number[] = [];
@@ -40,8 +43,26 @@ describe("the default socket cap", () => {
   });
 });
 
+describe("the bridge process's log", () => {
+  it("loses its log, not its life, when stdout's reader goes away (EPIPE)", { timeout: PROCESS_TEST_MS }, async () => {
+    const bridge = await bridgeProcess(1024);
+    bridge.child.stdout!.destroy();
+    // Each malformed frame writes a log line into the closed pipe.
+    for (let i = 0; i < 3; i++) {
+      const ws = new WebSocket(`${bridge.url}/websocket?vsn=2.0.0`);
+      cleanups.push(() => ws.terminate());
+      ws.on("error", () => undefined);
+      await once(ws, "open");
+      ws.send("not a frame");
+      await once(ws, "close");
+    }
+    const health = await fetch(`${bridge.httpUrl}/health`);
+    expect([health.status, bridge.child.exitCode]).toEqual([200, null]);
+  });
+});
+
 /** Runs `npm run bridge`'s entry in a child whose descriptor limit is `fdLimit`; resolves once it listens. */
-async function bridgeProcess(fdLimit: number): Promise<{ url: string; httpUrl: string }> {
+async function bridgeProcess(fdLimit: number): Promise<{ url: string; httpUrl: string; child: ChildProcess }> {
   const child: ChildProcess = spawn("bash", ["-c", `ulimit -n ${fdLimit} && exec node --import tsx bridge/main.ts`], {
     env: { ...withoutSocketCap(process.env), BRIDGE_PORT: "0", HOST: "127.0.0.1", DATA_DIR: tempDir() },
     stdio: ["ignore", "pipe", "inherit"],
@@ -51,14 +72,14 @@ async function bridgeProcess(fdLimit: number): Promise<{ url: string; httpUrl: s
     child.kill("SIGKILL");
     await once(child, "exit");
   });
-  // Its log is read to the end: a pipe closed early would fail the child's writes (EPIPE).
+  // Its log is read to the end (until a test closes it).
   let output = "";
   child.stdout!.on("data", (chunk) => void (output += String(chunk)));
   const listening = /bridge listening on (ws:\/\/\S+) \(health and metrics on (http:\/\/\S+)\)/;
-  await until(() => listening.test(output) || child.exitCode !== null, "the bridge process listens", 20_000);
+  await until(() => listening.test(output) || child.exitCode !== null, "the bridge process listens", PROCESS_TEST_MS);
   const match = listening.exec(output);
   if (!match) throw new Error(`the bridge did not start: ${output}`);
-  return { url: match[1]!, httpUrl: match[2]! };
+  return { url: match[1]!, httpUrl: match[2]!, child };
 }
 
 function withoutSocketCap(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -12,7 +12,7 @@ import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { sha256Hex } from "./hash.ts";
 import { httpHandler } from "./http/routes.ts";
-import { jsonLogger, type BridgeLogger } from "./log.ts";
+import { jsonLogger, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { AddressRateLimiter } from "./rate-limiter.ts";
 import { decodeFrame } from "./protocol/serializer.ts";
@@ -47,11 +47,14 @@ export interface RunningBridge {
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? jsonLogger();
-  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes });
+  // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
+  const log = new PeerLogBudget(options.log ?? jsonLogger(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
+  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
+    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
+  });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
   // Pairing counts failed attempts only (limiterFailure below).
-  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs);
+  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs, config.pairingFailingAddresses);
   const core: BridgeCore = {
     config,
     clock,
@@ -67,7 +70,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   };
   const router = new Router(core);
   const sightings = new DeviceSightings(registry);
-  const admission = new SocketAdmission(config.maxSockets, config.maxAnonymousSocketsPerAddress);
+  const admission = new SocketAdmission(config);
   const connections = new Set<Connection>();
   const http = createServer(httpHandler(metrics));
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
@@ -84,8 +87,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
     const address = request.socket.remoteAddress ?? "unknown";
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-    const paired = tokenHash !== undefined && registry.device(tokenHash) !== undefined;
-    const admitted = admission.check(address, paired);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = admission.check(identity);
     if (!admitted.ok) {
       metrics.socketsRefused++;
       log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
@@ -93,7 +96,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const release = admission.opened(address, paired);
+      const release = admission.opened(identity);
       const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
       connections.add(connection);
       registry.trackSocket(connection);
@@ -105,6 +108,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         connections.delete(connection);
         registry.untrackSocket(connection);
         sightings.note(connection);
+        log.forgetSocket(connection.id);
         metrics.socketsOpen--;
       });
     });

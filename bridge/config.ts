@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
+import { DEFAULT_MAX_SOCKETS, readFdLimit, socketCapFor } from "./socket/fd-limit.ts";
 
 /** Payload kept per server for replay (BRIDGE_REPLAY_BYTES): 16 MiB. */
 export const DEFAULT_REPLAY_BYTES = 16 * 1024 * 1024;
@@ -13,7 +14,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   BRIDGE_REPLAY_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
-  BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** Unset: derived from the file-descriptor limit (socket/fd-limit.ts). */
+  BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  BRIDGE_MAX_SOCKETS_PER_DEVICE: z.coerce.number().int().min(1).max(10_000).default(8),
   BRIDGE_MAX_SERVERS: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
@@ -31,8 +34,10 @@ export interface BridgeConfig {
   /** New server ids one address may register per window; more are refused `rate_limited`. */
   serverRegistrationsPerAddress: number;
   serverRegistrationWindowMs: number;
-  /** Open sockets allowed in all (~16 KB each); more are refused with 503 before the upgrade. */
+  /** Open sockets allowed in all (~16 KB and a file descriptor each); more are refused with 503 before the upgrade. */
   maxSockets: number;
+  /** Open sockets one paired device token may hold; its next one is refused with 429 before the upgrade. */
+  maxSocketsPerDevice: number;
   /** Open sockets allowed per address without a paired device's token; more are refused with 429. */
   maxAnonymousSocketsPerAddress: number;
   /** Largest frame accepted from a peer, in bytes; larger ones close the socket with 1009. */
@@ -45,13 +50,21 @@ export interface BridgeConfig {
   maxBufferedBytes: number;
   /** How long a pairing join waits for the server's answer. */
   pairingTimeoutMs: number;
-  /** Failed pairing attempts allowed per address, and overall, per window. */
+  /**
+   * Failed pairing attempts allowed per address, and overall, per window. Past the overall budget, an address with
+   * no failure in the window is still checked; past `pairingFailingAddresses` distinct failing addresses, none is.
+   */
   pairingFailuresPerAddress: number;
   pairingFailuresOverall: number;
+  pairingFailingAddresses: number;
   pairingWindowMs: number;
+  /** Log records one peer (a socket, or an address before the upgrade) may write per window; the rest are summarized. */
+  logLinesPerPeer: number;
+  logWindowMs: number;
 }
 
-export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
+/** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
+export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | undefined = readFdLimit()): BridgeConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -64,7 +77,8 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     dataDir: join(e.DATA_DIR, "bridge"),
     replayEvents: e.BRIDGE_REPLAY_EVENTS,
     replayBytes: e.BRIDGE_REPLAY_BYTES,
-    maxSockets: e.BRIDGE_MAX_SOCKETS,
+    maxSockets: e.BRIDGE_MAX_SOCKETS ?? socketCapFor(fdLimit),
+    maxSocketsPerDevice: e.BRIDGE_MAX_SOCKETS_PER_DEVICE,
     maxServers: e.BRIDGE_MAX_SERVERS,
   });
 }
@@ -75,7 +89,8 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     port: 4000,
     replayEvents: 1000,
     replayBytes: DEFAULT_REPLAY_BYTES,
-    maxSockets: 100_000,
+    maxSockets: DEFAULT_MAX_SOCKETS,
+    maxSocketsPerDevice: 8,
     maxServers: 100,
     serverRegistrationsPerAddress: 5,
     serverRegistrationWindowMs: 60 * 60_000,
@@ -87,7 +102,10 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     pairingTimeoutMs: 8_000,
     pairingFailuresPerAddress: 10,
     pairingFailuresOverall: 100,
+    pairingFailingAddresses: 1000,
     pairingWindowMs: 60_000,
+    logLinesPerPeer: 20,
+    logWindowMs: 60_000,
     ...overrides,
   };
 }

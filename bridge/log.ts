@@ -1,4 +1,11 @@
 // Structured logs: one JSON object per line. Callers pass facts, never tokens, codes or credentials.
+//
+// A peer decides how often it is refused, so each peer gets a log budget (`PeerLogBudget`): a record naming a socket
+// (or, before the upgrade, only an address) counts against that peer's lines per window; the rest are counted and
+// summarized, one `log lines suppressed` record per message, when the peer's window ends or its socket closes. Before,
+// one socket sending refused frames as fast as it could wrote 600-790 KB of log a second.
+import type { BridgeClock } from "./clock.ts";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
@@ -8,7 +15,21 @@ export interface BridgeLogger {
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => void = (line) => process.stdout.write(line)): BridgeLogger {
+let stdoutGuarded = false;
+
+/**
+ * Writes to stdout. A stdout whose reader went away (a log collector that died, a closed pipe) fails writes with EPIPE,
+ * emitted as an `error` event that would end the process; the bridge goes on without its log instead.
+ */
+function writeStdout(line: string): void {
+  if (!stdoutGuarded) {
+    stdoutGuarded = true;
+    process.stdout.on("error", () => undefined);
+  }
+  process.stdout.write(line);
+}
+
+export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => void = writeStdout): BridgeLogger {
   return {
     log(level, msg, fields) {
       if (ORDER[level] < ORDER[minimum]) return;
@@ -26,4 +47,88 @@ export class MemoryLogger implements BridgeLogger {
   has(msg: string): boolean {
     return this.records.some((record) => record.msg === msg);
   }
+}
+
+/** Lines one peer may log per window; the rest are summarized. */
+export interface LogBudget {
+  linesPerPeer: number;
+  windowMs: number;
+}
+
+/** Peers tracked at once; past this, records of new peers share one budget (a flood of distinct addresses). */
+const MAX_PEERS = 100_000;
+const OVERFLOW_PEER = "overflow";
+
+interface PeerWindow {
+  /** Who the summary names: `{socket}`, `{address}`, or `{peers: "overflow"}`. */
+  who: LogFields;
+  start: number;
+  written: number;
+  /** msg → records not written in this window. */
+  suppressed: Map<string, number>;
+}
+
+export class PeerLogBudget implements BridgeLogger {
+  private readonly peers = new Map<string, PeerWindow>();
+  private lastSweep: number;
+
+  constructor(
+    private readonly inner: BridgeLogger,
+    private readonly clock: BridgeClock,
+    private readonly budget: LogBudget,
+  ) {
+    this.lastSweep = clock.now();
+  }
+
+  log(level: LogLevel, msg: string, fields?: LogFields): void {
+    const now = this.clock.now();
+    this.sweep(now);
+    const peer = peerOf(fields);
+    if (peer === undefined) return this.inner.log(level, msg, fields);
+    const window = this.windowOf(peer.key, peer.who, now);
+    if (window.written < this.budget.linesPerPeer) {
+      window.written++;
+      return this.inner.log(level, msg, fields);
+    }
+    window.suppressed.set(msg, (window.suppressed.get(msg) ?? 0) + 1);
+  }
+
+  /** The socket closed: what it had suppressed is summarized now, and it is forgotten. */
+  forgetSocket(socketId: number): void {
+    this.end(`socket:${socketId}`);
+  }
+
+  private windowOf(peer: string, who: LogFields, now: number): PeerWindow {
+    let window = this.peers.get(peer);
+    if (window && now - window.start >= this.budget.windowMs) {
+      this.end(peer);
+      window = undefined;
+    }
+    if (window) return window;
+    if (this.peers.size >= MAX_PEERS && peer !== OVERFLOW_PEER) return this.windowOf(OVERFLOW_PEER, { peers: OVERFLOW_PEER }, now);
+    window = { who, start: now, written: 0, suppressed: new Map() };
+    this.peers.set(peer, window);
+    return window;
+  }
+
+  /** Once a window, ends the windows of peers that went quiet, so their summaries come out and memory stays bounded. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.budget.windowMs) return;
+    this.lastSweep = now;
+    for (const [peer, window] of this.peers) if (now - window.start >= this.budget.windowMs) this.end(peer);
+  }
+
+  private end(peer: string): void {
+    const window = this.peers.get(peer);
+    if (!window) return;
+    this.peers.delete(peer);
+    for (const [msg, count] of window.suppressed) this.inner.log("warn", "log lines suppressed", { ...window.who, suppressed_msg: msg, count });
+  }
+}
+
+/** Whose budget a record counts against: its socket, else its address (refusals before the upgrade), else nobody. */
+function peerOf(fields: LogFields | undefined): { key: string; who: LogFields } | undefined {
+  if (typeof fields?.socket === "number") return { key: `socket:${fields.socket}`, who: { socket: fields.socket } };
+  if (typeof fields?.address === "string") return { key: `address:${fields.address}`, who: { address: fields.address } };
+  return undefined;
 }

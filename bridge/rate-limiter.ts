@@ -1,10 +1,16 @@
-// Attempts counted per address and overall in fixed windows of the injected clock: failed pairing attempts (with
-// codes of 50 bits and at most `overall` failures per window, guessing a live code takes longer than the universe
-// has), and new server registrations (server-channel.ts).
+// Attempts counted per address and overall in fixed windows of the injected clock: failed pairing attempts and new
+// server registrations (server-channel.ts).
+//
+// The overall budget must not become a lockout: one attacker with a few addresses used to spend it and get every
+// later pairing refused `rate_limited`, valid codes included. So past the overall budget only the addresses already
+// counted in this window are refused unseen; an address not yet counted still gets its attempt checked (a valid code
+// pairs; a wrong one is counted, and that address then waits for the next window). What bounds guessing then is the
+// number of distinct addresses counted per window (`maxAddresses`): past it, every address waits. docs/bridge.md
+// "Pairing limits" computes the resulting odds.
 import type { BridgeClock } from "./clock.ts";
 
-/** More distinct counted addresses than this in one window is itself an attack: everyone waits. */
-const MAX_TRACKED_ADDRESSES = 100_000;
+/** Distinct counted addresses per window when the owner sets no bound (server registrations). */
+const DEFAULT_MAX_ADDRESSES = 100_000;
 
 export class AddressRateLimiter {
   private windowStart: number;
@@ -16,15 +22,19 @@ export class AddressRateLimiter {
     private readonly perAddress: number,
     private readonly overallLimit: number,
     private readonly windowMs: number,
+    /** More distinct counted addresses than this in one window is itself an attack: every address waits. */
+    private readonly maxAddresses: number = DEFAULT_MAX_ADDRESSES,
   ) {
     this.windowStart = clock.now();
   }
 
+  /** Whether an attempt from `address` is refused before it is looked at. */
   limited(address: string): boolean {
     this.roll();
-    if (this.overall >= this.overallLimit) return true;
-    if (this.byAddress.size >= MAX_TRACKED_ADDRESSES) return true;
-    return (this.byAddress.get(address) ?? 0) >= this.perAddress;
+    const counted = this.byAddress.get(address) ?? 0;
+    if (counted >= this.perAddress) return true;
+    if (counted === 0) return this.byAddress.size >= this.maxAddresses;
+    return this.overall >= this.overallLimit;
   }
 
   record(address: string): void {

@@ -1,7 +1,9 @@
 // `pairing`: an app with no token joins with {code, device_name}. The bridge knows which server registered the
 // code (by hash), forwards the attempt to that server's channel and holds the join reply until the server has
 // created the device, so the app never holds a token its server does not know. Failures count against the
-// address and overall (AddressRateLimiter); a code is taken off the bridge on its first use, whatever happens.
+// address and overall (AddressRateLimiter); past the overall budget an address that has not failed in the window is
+// still checked, so an attacker spending the budget cannot keep valid codes out. A code is taken off the bridge on
+// its first use, whatever happens.
 import { normalizePairingCode, pairingJoinParamsSchema, type PairResult } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";

@@ -1,6 +1,10 @@
 // Everything the bridge knows about each server: its credential (trust on first use), its devices' token hashes,
 // its live pairing codes, its live channel, and its replay buffer and topic. Device and credential changes are
 // persisted (DurableStore); events are not: after a restart the server resends from its own cursor.
+//
+// A device token hash belongs to the server that first granted it: another server listing it is ignored for that
+// device (and reported), else any registered server could take a device off its own topic by claiming its hash and
+// then get its sockets closed with 4001 by withdrawing the claim.
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
@@ -35,6 +39,12 @@ export interface ReplayLimits {
   bytes: number;
 }
 
+/** What the registry tells its owner about: sockets of withdrawn devices, and grants of another server's device. */
+export interface RegistryHooks {
+  onRevoked?(connection: Connection): void;
+  onForeignGrant?(claim: { serverId: string; deviceId: string; owner: string }): void;
+}
+
 export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason: "unauthorized" | "already_connected" };
 
 export class Registry {
@@ -42,11 +52,16 @@ export class Registry {
   private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
+  private readonly onRevoked: (connection: Connection) => void;
+  private readonly onForeignGrant: NonNullable<RegistryHooks["onForeignGrant"]>;
+
   constructor(
     private readonly store: DurableStore,
     private readonly replay: ReplayLimits,
-    private readonly onRevoked: (connection: Connection) => void = (connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"),
+    hooks: RegistryHooks = {},
   ) {
+    this.onRevoked = hooks.onRevoked ?? ((connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"));
+    this.onForeignGrant = hooks.onForeignGrant ?? (() => undefined);
     for (const [id, record] of Object.entries(store.load().servers)) {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);
@@ -96,7 +111,10 @@ export class Registry {
     return serverCursor;
   }
 
-  /** Replaces a server's devices and codes; sockets of devices no longer listed are closed at once. */
+  /**
+   * Replaces a server's devices and codes; sockets of devices no longer listed are closed at once. A listed hash that
+   * another server owns is skipped (onForeignGrant).
+   */
   applyGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
     const before = new Set(state.devices.keys());
     this.setDevices(state, devices);
@@ -174,8 +192,16 @@ export class Registry {
 
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     for (const hash of state.devices.keys()) this.deviceIndex.delete(hash);
-    state.devices = new Map(devices.map((device) => [device.token_hash, device.device_id]));
-    for (const [hash, deviceId] of state.devices) this.deviceIndex.set(hash, { serverId: state.id, deviceId });
+    state.devices = new Map();
+    for (const { token_hash: hash, device_id: deviceId } of devices) {
+      const owner = this.deviceIndex.get(hash)?.serverId;
+      if (owner !== undefined && owner !== state.id) {
+        this.onForeignGrant({ serverId: state.id, deviceId, owner });
+        continue;
+      }
+      state.devices.set(hash, deviceId);
+      this.deviceIndex.set(hash, { serverId: state.id, deviceId });
+    }
   }
 
   private persist(): void {

@@ -48,7 +48,9 @@ export class BridgeConnection {
     if (this.socket || this.ended) return;
     const { options } = this;
     const socket = new Socket(options.url, {
-      params: { token: options.token },
+      // The token goes as phoenix 1.8's subprotocol (`base64url.bearer.phx.<base64>`), not in the URL's query, which
+      // proxies and access logs record. The bridge also still reads `?token=` for stock apps.
+      authToken: options.token,
       ...(options.WebSocket ? { transport: options.WebSocket } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.reconnectAfterMs ? { reconnectAfterMs: options.reconnectAfterMs } : {}),

@@ -1,4 +1,4 @@
-// Attacks and misuse against a bridge with fake server peers (docs/bridge.md B8, B9, B16-B22, B29): each is answered per
+// Attacks and misuse against a bridge with fake server peers (docs/bridge.md B8, B9, B16-B22, B29, B35): each is answered per
 // protocol, logged, and everyone else keeps being served.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
@@ -239,9 +239,9 @@ describe("fan-out limits", () => {
 
 describe("connection floods", () => {
   /** Opens a raw WebSocket; resolves with the HTTP status of a refused upgrade, or 101 once open. */
-  function upgradeStatus(url: string, query: string): Promise<{ status: number; ws?: WebSocket }> {
+  function upgradeStatus(url: string, query: string, protocols?: string[]): Promise<{ status: number; ws?: WebSocket }> {
     return new Promise((resolve) => {
-      const ws = new WebSocket(`${url}/websocket?${query}`);
+      const ws = new WebSocket(`${url}/websocket?${query}`, protocols);
       cleanups.push(() => ws.terminate());
       ws.once("open", () => resolve({ status: 101, ws }));
       ws.once("unexpected-response", (_request, response) => resolve({ status: response.statusCode ?? 0 }));
@@ -272,5 +272,31 @@ describe("connection floods", () => {
     expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${encodeURIComponent(mine.token)}`)).status).toBe(503);
     expect(bridge.core.metrics.socketsRefused).toBe(2);
     expect(await (await fetch(`${bridge.httpUrl}/metrics`)).text()).toContain("bridge_sockets_refused_total 2");
+  });
+
+  it("caps the sockets one device token holds (429 for the newest), whether it comes in the query or the subprotocol (B35)", async () => {
+    const bridge = await testBridge({ maxSocketsPerDevice: 3 });
+    const phone = device("d1");
+    const other = device("d2");
+    await fakeServer(bridge.url, { devices: [phone.grant, other.grant] });
+    const subprotocol = ["phoenix", `base64url.bearer.phx.${Buffer.from(phone.token).toString("base64").replace(/=/g, "")}`];
+    const held = [
+      await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`),
+      await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`),
+      await upgradeStatus(bridge.url, "vsn=2.0.0", subprotocol),
+    ];
+    expect(held.map((socket) => socket.status)).toEqual([101, 101, 101]);
+    // One token, many sockets: the fourth and every later one is refused, however the token is presented.
+    const more = [];
+    for (let i = 0; i < 20; i++) more.push((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`)).status);
+    more.push((await upgradeStatus(bridge.url, "vsn=2.0.0", subprotocol)).status);
+    expect(more).toEqual(Array(21).fill(429));
+    expect(bridge.core.metrics.socketsOpen).toBe(4);
+    expect(bridge.log.records.find((record) => record.msg === "socket refused")?.fields).toMatchObject({ status: 429, problem: "too many sockets for this device" });
+    // Another device is not affected, and a closed socket frees its device's place.
+    expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${other.token}`)).status).toBe(101);
+    held[0]!.ws!.close(1001);
+    await until(() => bridge.core.metrics.socketsOpen === 4, "the closed socket released");
+    expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`)).status).toBe(101);
   });
 });

@@ -1,13 +1,15 @@
 // Pairing requests the app gave up on (docs/bridge.md "Pairing and devices"): a cancelled wait leaves no timer
-// behind, and a device created for an app that is gone is reported to the server, which revokes it.
+// behind, and a device created for an app that is gone is reported to the server, which revokes it. And the failure
+// budget (B37): an attacker who spends it cannot keep a valid code out.
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { Connection } from "../../bridge/socket/connection.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import { cleanups, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
 import { rawClient } from "./raw-client.ts";
 import { serverPeer } from "./server-peer.ts";
 
@@ -87,5 +89,44 @@ describe("pairing requests given up on", () => {
     expect(service.listDevices()).toHaveLength(1);
     // ...and the bridge no longer grants its token.
     await until(() => bridge.core.registry.get("srv1")!.devices.size === 0, "grant withdrawn on the bridge");
+  });
+});
+
+/** Joins `pairing` over a raw socket from a given loopback address; resolves with the reply's payload. */
+async function pairFrom(url: string, localAddress: string, code: string): Promise<unknown> {
+  const ws = new WebSocket(`${url}/websocket?vsn=2.0.0`, { localAddress });
+  cleanups.push(() => ws.terminate());
+  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  const reply = new Promise<unknown>((resolve) => ws.once("message", (data) => resolve((JSON.parse(data.toString()) as unknown[])[4])));
+  ws.send(JSON.stringify(["1", "1", "pairing", "phx_join", { code, device_name: "phone" }]));
+  return reply;
+}
+
+describe("the pairing failure budget", () => {
+  it("lets a valid code from a fresh address through while an attacker has spent the overall budget (B37)", async () => {
+    const bridge = await testBridge({ pairingFailuresPerAddress: 3, pairingFailuresOverall: 5, pairingFailingAddresses: 4 });
+    const server = await fakeServer(bridge.url, { codes: ["AAAAABBBBB", "CCCCCDDDDD"].map((code) => ({ code_hash: sha256Hex(code), expires_at: bridge.clock.now() + 600_000 })) });
+    server.channel.on("pair_request", (request: { request_id: string }) => {
+      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    });
+    const refused = (reason: string) => ({ status: "error", response: { reason } });
+    // The attacker spends the overall budget from two addresses: 3 + 2 failures.
+    const guesses = [];
+    for (const address of ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"]) guesses.push(await pairFrom(bridge.url, address, "ZZZZZZZZZZ"));
+    expect(guesses).toEqual(Array(5).fill(refused("invalid_code")));
+    // Its addresses are refused unseen now, even with a right code...
+    expect(await pairFrom(bridge.url, "127.0.0.3", "AAAAABBBBB")).toEqual(refused("rate_limited"));
+    // ...a fresh address gets one look: a wrong guess is refused, and then that address waits too...
+    expect(await pairFrom(bridge.url, "127.0.0.4", "ZZZZZZZZZZ")).toEqual(refused("invalid_code"));
+    expect(await pairFrom(bridge.url, "127.0.0.4", "ZZZZZZZZZY")).toEqual(refused("rate_limited"));
+    // ...and a valid code from a fresh address pairs (it was "rate_limited" before).
+    expect(await pairFrom(bridge.url, "127.0.0.5", "AAAAABBBBB")).toEqual({ status: "ok", response: expect.objectContaining({ server_id: "srv1", device_id: "dev_1" }) });
+    // Past `pairingFailingAddresses` distinct failing addresses in the window, no address gets a look.
+    expect(await pairFrom(bridge.url, "127.0.0.6", "ZZZZZZZZZZ")).toEqual(refused("invalid_code"));
+    expect(await pairFrom(bridge.url, "127.0.0.7", "CCCCCDDDDD")).toEqual(refused("rate_limited"));
+    expect([bridge.core.metrics.pairingFailures, bridge.core.metrics.pairingRateLimited]).toEqual([7, 3]);
+    // The next window starts over.
+    bridge.clock.advance(bridge.core.config.pairingWindowMs);
+    expect(await pairFrom(bridge.url, "127.0.0.3", "CCCCCDDDDD")).toEqual({ status: "ok", response: expect.objectContaining({ device_id: "dev_1" }) });
   });
 });

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE } from "../../server/runtime.ts";
+import { SessionStore } from "../../server/sessions/session-store.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const servers: TestServer[] = [];
@@ -90,5 +91,30 @@ describe("session storage", () => {
     const next = (await reopened.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: "seven" } })).json.session;
     expect(next.version).toBe(9);
     expect(next.messages.map((m: { content: string }) => m.content)).toEqual(["TWO", "four", "five", "seven"]);
+  });
+
+  it("keeps every version of arbitrary changes (insert in the middle, reorder, no change) readable as saved", async () => {
+    const server = await start();
+    const { sessions } = server.runtime.ctx;
+    const id = sessions.create().id;
+    for (const content of ["a", "b", "c"]) sessions.append(id, { role: "user", content });
+    const saved: string[] = [];
+    const change = (next: (messages: readonly { role: "user"; content: string }[]) => { role: "user"; content: string }[]) =>
+      saved.push(
+        JSON.stringify(
+          sessions.change(id, (current) => ({ next: { ...current, messages: next(current.messages as { role: "user"; content: string }[]) }, events: () => [], result: (s) => s })),
+        ),
+      );
+    change(([a, ...rest]) => [a!, { role: "user", content: "inserted" }, ...rest]);
+    change((messages) => [...messages].reverse());
+    change((messages) => [...messages]);
+    change((messages) => messages.filter((m) => m.content !== "inserted"));
+    expect(JSON.parse(saved.at(-1)!).messages.map((m: { content: string }) => m.content)).toEqual(["c", "b", "a"]);
+    const versions = saved.map((json) => JSON.parse(json).version as number);
+    await closeKeepingData(server);
+    const reopened = await start(server.dataDir);
+    const store = new SessionStore(reopened.runtime.ctx.db);
+    expect(versions.map((v) => JSON.stringify(store.version(id, v)))).toEqual(saved);
+    expect(JSON.stringify(reopened.runtime.ctx.sessions.get(id))).toBe(saved.at(-1));
   });
 });

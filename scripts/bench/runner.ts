@@ -100,7 +100,7 @@ async function round(backend: Backend) {
   const elapsed = (performance.now() - started) / 1000;
   unsubscribe();
 
-  const events = ctx.events.list({ sinceId: firstId, limit: 10_000_000 }).events;
+  const events = ctx.events.list({ sinceId: firstId, limit: 10_000_000, maxBytes: Number.POSITIVE_INFINITY }).events;
   const seen = new Map<string, number>();
   const delays: number[] = [];
   let c = 0;

@@ -63,7 +63,7 @@ export function recoverInterruptedRequests(ctx: RecoveryContext, active: ActiveR
 
 function endInterrupted(ctx: RecoveryContext, active: ActiveRequests, requestId: string, sessionId: string): void {
   const out = new RunEvents(ctx.events, sessionId, requestId);
-  const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER }).events;
+  const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER, maxBytes: Number.POSITIVE_INFINITY }).events;
   const open = openStreams(seen);
   // A phase cut off mid-stream: its reply was never saved (no `final`), so the stream is only closed.
   if (open.assistantMessage) out.assistantMessage("end");

@@ -6,7 +6,7 @@
 import type { Message, Session } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
-import type { EventStore, PublishInput } from "../events/event-store.ts";
+import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
 
@@ -52,7 +52,7 @@ export class SessionService {
     if (![...this.knownAgents()].includes(agentId)) throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
       const session = this.store.create({ agent_id: agentId });
-      this.publishWithCheckpoint(session.id, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
+      this.publishWithCheckpoint(session, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
       return session;
     });
   }
@@ -63,7 +63,7 @@ export class SessionService {
       // Notifications belong to the occurrence in the source session; the fork starts without them.
       const { notifications: _notifications, ...metadata } = source.metadata;
       const session = this.store.create({ agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id });
-      this.publishWithCheckpoint(session.id, [
+      this.publishWithCheckpoint(session, [
         { type: "session_created", session_id: session.id, agent_id: session.agent_id, source_session_id: source.id, session },
       ]);
       return session;
@@ -124,15 +124,15 @@ export class SessionService {
       const current = this.require(sessionId).session;
       const change = decide(current);
       const saved = this.store.save(change.next);
-      this.publishWithCheckpoint(saved.id, change.events(saved), options.requestId);
+      this.publishWithCheckpoint(saved, change.events(saved), options.requestId);
       return change.result(saved);
     });
   }
 
-  private publishWithCheckpoint(sessionId: string, events: PublishInput[], requestId?: string): void {
-    for (const event of events) this.events.publish(event);
-    const checkpoint = this.events.publish({ type: "checkpoint", session_id: sessionId, ...(requestId ? { request_id: requestId } : {}) });
-    this.store.advanceCursor(sessionId, Number(checkpoint.event_id));
+  private publishWithCheckpoint(saved: Session, events: PublishInput[], requestId?: string): void {
+    for (const event of events) this.events.publish(event, storedRefOf(event, saved));
+    const checkpoint = this.events.publish({ type: "checkpoint", session_id: saved.id, ...(requestId ? { request_id: requestId } : {}) });
+    this.store.advanceCursor(saved.id, Number(checkpoint.event_id));
   }
 
   private require(sessionId: string) {
@@ -140,4 +140,15 @@ export class SessionService {
     if (!snapshot) throw notFound("session_not_found", `no session "${sessionId}"`);
     return snapshot;
   }
+}
+
+/**
+ * An event that carries the version just saved (the very object) is stored with a reference to it instead of
+ * a second copy of the session, and its `message`, when it is one of that version's messages, by index
+ * (docs/events.md "Storage"). Any other event is stored as it is.
+ */
+function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | undefined {
+  if (event.session !== saved || event.session_id !== saved.id) return undefined;
+  const messageIndex = event.message === undefined ? -1 : saved.messages.lastIndexOf(event.message as Message);
+  return { sessionVersion: saved.version, ...(messageIndex >= 0 ? { messageIndex } : {}) };
 }

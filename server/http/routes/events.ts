@@ -44,7 +44,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     return {
       events: compactEvents(page.events),
       next_since_id: formatEventId(page.lastId),
-      has_more: page.events.length === list.limit,
+      has_more: page.hasMore,
       ...base,
     };
   });

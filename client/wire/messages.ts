@@ -22,6 +22,12 @@ export const sessionSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   source_session_id: z.string().optional(),
+  /** The first user message (trimmed, at most 80 characters) until renamed; then the chosen name. */
+  title: z.string().optional(),
+  /** True once renamed: the title no longer follows the first user message. */
+  title_renamed: z.boolean().optional(),
+  /** Overrides the agent's model for this session's requests (PATCH /sessions/{id}). */
+  model: z.string().optional(),
   messages: z.array(messageSchema),
   metadata: metadataSchema,
 });

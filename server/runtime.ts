@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   host?: string;
   /** BRIDGE_PUBLIC_URL: the bridge URL apps are given, when it differs from bridgeUrl. */
   bridgePublicUrl?: string;
+  /** The companion app's built files, served at `/`; default <repo>/app/dist (http/app-files.ts). */
+  appDir?: string;
   clock?: Clock;
   log?: FastifyBaseLogger;
   /**
@@ -107,7 +109,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ctx.actions = new ActionRegistry();
   ctx.assets = new AssetStore(ctx);
   ctx.runner = new RequestRunner(ctx);
-  const app = buildApp(ctx);
+  const app = buildApp(ctx, {}, { appDir: options.appDir });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
   let closing: Promise<void> | undefined;

@@ -25,7 +25,7 @@ afterEach(() => {
 function oldVersions(): Session[] {
   const first: Message = { role: "user", content: "héllo \"quoted\" \u0001 ✓", metadata: { n: 1.5, nested: { list: [1, "two", null] } } };
   const second: Message = { role: "assistant", content: "second", metadata: {} };
-  const base = { id: "s-old", agent_id: "default", created_at: "2026-01-01T00:00:00.000Z", title: "kept as is", model: null };
+  const base = { id: "s-old", agent_id: "default", created_at: "2026-01-01T00:00:00.000Z", title: "kept as is", model: "kept-model" };
   const at = (version: number, messages: Message[]): Session => ({
     ...base,
     version,

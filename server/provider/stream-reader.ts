@@ -50,6 +50,9 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
   let yielded = false;
   /** What an event of this read threw (an in-stream error, a bad chunk): raised once the deltas before it are out. */
   let failure: { error: unknown } | undefined;
+  const raiseFailure = (): void => {
+    if (failure) throw failure.error;
+  };
   /** Interprets queued events; before the first delta is out it stops at the first one (time to first delta). */
   const drain = (): void => {
     while (next < events.length && !finished) {
@@ -92,7 +95,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
         yield* out;
         out.length = 0;
       }
-      if (failure) throw failure.error;
+      raiseFailure();
       if (finished) break;
       if (next > 0 || pending) continue; // events or bytes of this read are still queued
       const chunk = await readBody(opened, watchdog, ctx);
@@ -102,7 +105,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
         parser.end();
         drain();
         if (out.length > 0) yield* out;
-        if (failure) throw failure.error;
+        raiseFailure();
         break;
       }
       watchdog.touch();

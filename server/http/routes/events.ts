@@ -52,12 +52,20 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 
 /**
  * Where a poll without since_id starts. Rule 1: a session poll starts at the session's cursor, not at the start
- * of history. A request poll starts at the oldest retained event: the caller named no cursor, so a pruned
- * prefix is not a hole it could have expected to see.
+ * of history; a cursor older than the retained log is refused exactly as the same since_id would be (410), since
+ * events of the session after it may have been pruned. A request poll starts at the oldest retained event: the
+ * caller named no cursor, so a pruned prefix is not a hole it could have expected to see.
  */
 function startOf(ctx: ServerContext, sessionId: string | undefined): number {
   if (sessionId === undefined) return ctx.events.oldestValidCursor;
-  return Math.max(parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!, ctx.events.oldestValidCursor);
+  const cursor = parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!;
+  if (cursor < ctx.events.oldestValidCursor) {
+    throw gone(
+      "cursor_expired",
+      `session ${sessionId}'s cursor ${formatEventId(cursor)} is older than the retained log (events up to ${formatEventId(ctx.events.oldestValidCursor)} were pruned); reload snapshots`,
+    );
+  }
+  return cursor;
 }
 
 /** Reads a page; when it is empty and wait_ms allows, waits for commits until one matches or time is up. */

@@ -108,6 +108,7 @@ export class EventStore {
     const requestId = input.request_id ?? null;
     const id = this.transactor.group(() => Number(this.insert.run(input.type, sessionId, requestId, createdAt, body).lastInsertRowid));
     this.newestWritten = id;
+    this.commits.written(sessionId, requestId);
     this.transactor.afterCommit(() => this.committed(this.newestWritten), "event-store-commit");
     return { ...input, event_id: formatEventId(id), timestamp };
   }

@@ -1,6 +1,7 @@
 // GET /events (SPEC.md "GET /events rules", DESIGN.md "Event ids"): bootstrap, the session cursor default,
 // compaction of the response window, paging, epoch checks and wait_ms long-polling.
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { setMaxListeners } from "node:events";
 import { z } from "zod";
 import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
@@ -28,6 +29,8 @@ const eventsQuerySchema = z
 
 export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const maxPage = ctx.config.events.max_page_size;
+  // Each pending long-poll listens for shutdown; their number is bounded by the connection cap, not by 10.
+  setMaxListeners(0, ctx.shutdown);
   app.get("/events", async (request, reply) => {
     const query = parseInput(eventsQuerySchema, request.query, "query");
     if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
@@ -77,13 +80,15 @@ async function readOrWait(ctx: ServerContext, list: ListQuery, waitMs: number, r
   const onGone = () => abort.abort();
   reply.raw.once("close", onGone);
   ctx.shutdown.addEventListener("abort", onGone, { once: true });
+  const filter = { sessionId: list.sessionId, requestId: list.requestId };
+  const latest = () => ctx.events.latestId;
   try {
-    // Commits of other sessions wake us too. Each read starts where the last empty one ended (page.lastId
-    // is the newest id it covered), so a waiting poll never re-reads what did not match.
+    // Only commits that wrote an event this poll's filter matches wake it. Each read starts where the last
+    // empty one ended (page.lastId is the newest id it covered), so a waiting poll never re-reads what did not match.
     let seen = Math.max(list.sinceId, ctx.events.latestId);
     while (page.events.length === 0 && !abort.signal.aborted) {
       const remaining = deadline - ctx.clock.now();
-      if (remaining <= 0 || !(await ctx.events.waitBeyond(seen, remaining, abort.signal))) break;
+      if (remaining <= 0 || !(await ctx.events.commits.waitBeyond(seen, latest, remaining, abort.signal, filter))) break;
       seen = ctx.events.latestId;
       page = ctx.events.list({ ...list, sinceId: page.lastId });
     }

@@ -22,7 +22,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
-  // httpServerOptions: DESIGN.md's error body for refusals before routing.
+  // httpServerOptions: connection limits, and DESIGN.md's error body for refusals before routing.
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
   installJsonBodyParser(app);

@@ -2,7 +2,7 @@
 // except the 409 of a dismiss. This fuzz run sends malformed and hostile requests as raw bytes over a real socket
 // (broken request lines and percent-encoding, over-long route parameters, oversized headers, lying or malformed
 // content-lengths, bad chunking, unknown methods and routes, wrong media types, bad JSON) and checks the body of
-// every non-2xx answer, including Fastify's and Node's own refusals (docs/events.md "HTTP errors", H1).
+// every non-2xx answer, including Fastify's and Node's own refusals (docs/events.md "HTTP errors and limits", H1).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";

@@ -5,6 +5,7 @@ import { installAuth } from "./http/auth.ts";
 import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { httpServerOptions } from "./http/server-options.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
@@ -27,7 +28,8 @@ export interface BuildOptions {
 
 export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}, { appDir = DEFAULT_APP_DIR }: BuildOptions = {}): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
-  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...options, loggerInstance: ctx.log });
+  // httpServerOptions: connection limits, and DESIGN.md's error body for refusals before routing.
+  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);

@@ -2,9 +2,10 @@
 // session sees its own assets and those of the sessions it was forked from (source_session_id, followed
 // up the chain), because a fork copies messages that may reference them. Only the owner deletes.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerContext } from "../context.ts";
+import { makePrivateDir, PRIVATE_FILE_MODE, restrictTree } from "../db/file-modes.ts";
 import { forbidden } from "../errors.ts";
 import { assetNotFound, mediaTypeMismatch, tooLarge, unsupportedImage } from "./errors.ts";
 import { normalizeMediaType, sniffImageType } from "./sniff.ts";
@@ -34,6 +35,7 @@ export class AssetStore {
   constructor(private readonly ctx: AssetContext) {
     this.maxBytes = ctx.config.assets.max_bytes;
     this.root = join(ctx.dataDir, "assets");
+    restrictTree(this.root); // users' images: private, also when an older start wrote them readable
     this.insert = ctx.db.prepare<[string, string, string, number, string | null, number]>(
       "INSERT INTO assets (id, session_id, media_type, size, filename, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -56,10 +58,10 @@ export class AssetStore {
     const mediaType = this.checkImage(bytes, declared);
     const id = `ast_${randomUUID().replaceAll("-", "")}`;
     const dir = join(this.root, sessionId);
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     const file = join(dir, id);
     // Write-then-rename: a crash leaves a stray temp file at worst, never a row pointing at half an image.
-    writeFileSync(`${file}.tmp`, bytes);
+    writeFileSync(`${file}.tmp`, bytes, { mode: PRIVATE_FILE_MODE });
     renameSync(`${file}.tmp`, file);
     try {
       this.ctx.transactor.run(() => this.insert.run(id, sessionId, mediaType, bytes.length, filename ?? null, this.ctx.clock.now()));

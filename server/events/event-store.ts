@@ -139,6 +139,7 @@ export class EventStore {
     const row = [input.type, sessionId, requestId, createdAt, body, ref?.sessionVersion ?? null, ref?.messageIndex ?? null] as const;
     const id = this.transactor.group(() => Number(this.insert.run(...row).lastInsertRowid));
     this.newestWritten = id;
+    this.commits.written(sessionId, requestId);
     this.transactor.afterCommit(() => this.committed(this.newestWritten), "event-store-commit");
     return { ...input, event_id: formatEventId(id), timestamp };
   }

@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
+import type { RelayConfig } from "./relay/relay-config.ts";
 import { DEFAULT_MAX_SOCKETS, readFdLimit, socketCapFor } from "./socket/fd-limit.ts";
 
 /** Payload kept per server for replay (BRIDGE_REPLAY_BYTES): 16 MiB. */
@@ -61,6 +62,8 @@ export interface BridgeConfig {
   /** Log records one peer (a socket, or an address before the upgrade) may write per window; the rest are summarized. */
   logLinesPerPeer: number;
   logWindowMs: number;
+  /** The API relay's timeout and rate bounds; unset keys take bridge/relay/relay-config.ts's defaults. */
+  relay?: Partial<RelayConfig>;
 }
 
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */

@@ -1,15 +1,17 @@
 // `events:server:<id>`: an app's read-only feed of its server's events. The socket's device token must belong to
 // that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP
-// (older than the buffer, another store's epoch, or too many bytes to write in one turn).
+// (older than the buffer, another store's epoch, or too many bytes to write in one turn). Its one push is `api`, a
+// call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
+import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
 import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
-export function eventsChannel(core: BridgeCore): TopicHandler {
+export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
   return {
     join(connection, frame, match): JoinAttempt {
       const serverId = match[1]!;
@@ -27,10 +29,14 @@ export function eventsChannel(core: BridgeCore): TopicHandler {
       const entry = {
         joinRef: frame.joinRef,
         handleIn: (pushed: Frame) => {
+          if (pushed.event === "api") return relay.forward(connection, state, pushed);
           core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
           connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
         },
-        terminate: () => state.topic.remove(connection),
+        terminate: () => {
+          state.topic.remove(connection);
+          relay.appGone(connection);
+        },
       };
       return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id, params.data.epoch) };
     },

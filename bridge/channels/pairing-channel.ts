@@ -4,9 +4,10 @@
 // address and overall (AddressRateLimiter); past the overall budget an address that has not failed in the window is
 // still checked, so an attacker spending the budget cannot keep valid codes out. A code is taken off the bridge on
 // its first use, whatever happens.
-import { normalizePairingCode, pairingJoinParamsSchema, type PairResult } from "../../client/wire/frames.ts";
+import { normalizePairingCode, pairingJoinParamsSchema, type Frame, type PairResult } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";
+import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { PendingPairs } from "./server-channel.ts";
 import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
@@ -18,7 +19,11 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       let cancel: () => void = () => undefined;
       const entry = {
         joinRef: frame.joinRef,
-        handleIn: () => undefined,
+        // A pairing socket holds no device: it may not call the server's API (nor push anything else).
+        handleIn: (pushed: Frame) => {
+          core.log.log("warn", "push on the pairing topic refused", { socket: connection.id, address: connection.address, event: pushed.event });
+          connection.send(replyFrame(pushed, "error", { reason: "invalid_request" }));
+        },
         terminate: () => cancel(),
       };
       const fail = (reason: "invalid_code" | "expired" | "invalid_params"): JoinOutcome => {

@@ -3,6 +3,7 @@
 // phx_close under its old join_ref, and a push on a topic the socket has not joined is refused.
 import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
+import { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection, ChannelEntry } from "../socket/connection.ts";
 import { eventsChannel } from "./events-channel.ts";
@@ -15,10 +16,11 @@ export class Router {
 
   constructor(private readonly core: BridgeCore) {
     const pending = new PendingPairs();
+    const relay = new ApiRelay(core);
     this.routes = [
       [/^pairing$/, pairingChannel(core, pending)],
-      [/^events:server:([A-Za-z0-9_-]{1,64})$/, eventsChannel(core)],
-      [/^server:([A-Za-z0-9_-]{1,64})$/, serverChannel(core, pending)],
+      [/^events:server:([A-Za-z0-9_-]{1,64})$/, eventsChannel(core, relay)],
+      [/^server:([A-Za-z0-9_-]{1,64})$/, serverChannel(core, pending, relay)],
     ];
   }
 

@@ -5,6 +5,7 @@
 // window. Each registration is permanent (servers.json, rewritten synchronously) and owns a replay buffer.
 import { randomUUID } from "node:crypto";
 import {
+  apiResultSchema,
   grantsPayloadSchema,
   pairResultSchema,
   serverJoinParamsSchema,
@@ -14,6 +15,7 @@ import {
   BRIDGE_CLOSE,
 } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
+import type { ApiRelay } from "../relay/api-relay.ts";
 import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
@@ -68,7 +70,7 @@ export class PendingPairs {
   }
 }
 
-export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHandler {
+export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: ApiRelay): TopicHandler {
   const { config } = core;
   // The cap bounds registrations overall; this bounds one address's share of it.
   const registrations = new AddressRateLimiter(core.clock, config.serverRegistrationsPerAddress, Number.POSITIVE_INFINITY, config.serverRegistrationWindowMs);
@@ -108,11 +110,12 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHan
       core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
       const entry = {
         joinRef: frame.joinRef,
-        handleIn: (pushed: Frame) => handleServerPush(core, pending, connection, state, pushed),
+        handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
         terminate: () => {
           if (state.link?.connection !== connection) return;
           state.link = undefined;
           pending.failAll(serverId);
+          relay.serverGone(serverId);
           core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
         },
       };
@@ -121,7 +124,7 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs): TopicHan
   };
 }
 
-function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: Connection, state: ServerState, frame: Frame): void {
+function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: ApiRelay, connection: Connection, state: ServerState, frame: Frame): void {
   const reply = (status: "ok" | "error", response: Record<string, unknown>) => connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
@@ -146,6 +149,12 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: C
       // token. "abandoned" tells the server to revoke it.
       core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: parsed.data.device_id });
       return reply("error", { reason: "abandoned" });
+    }
+    case "api_result": {
+      const parsed = apiResultSchema.safeParse(frame.payload);
+      if (!parsed.success) return reply("error", { reason: "invalid_params" });
+      apiRelay.answer(state, parsed.data);
+      return reply("ok", {});
     }
     default:
       core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });

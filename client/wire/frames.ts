@@ -178,3 +178,95 @@ export type PairResult = z.infer<typeof pairResultSchema>;
 
 // The close codes live in close-codes.ts (the one table of code, meaning, reconnect, forget token).
 export { BRIDGE_CLOSE } from "./close-codes.ts";
+
+// --- the API relay (`api` on `events:server:<id>`, `api_request`/`api_result` on `server:<id>`) -----------------
+/** Methods an app may relay: the ones the HTTP API routes for devices. */
+export const relayMethodSchema = z.enum(["GET", "POST", "PATCH", "DELETE"]);
+export type RelayMethod = z.infer<typeof relayMethodSchema>;
+
+/** Longest relayed path with its query (the HTTP API's own routes and queries are far shorter). */
+export const RELAY_MAX_PATH_LENGTH = 2048;
+
+/**
+ * Largest relayed request or response body, in UTF-8 bytes of its JSON (a base64 body counted as its text): what
+ * fits in one frame with its envelope, like an event (MAX_EVENT_BYTES). A larger one is `too_large`.
+ */
+export const RELAY_MAX_BODY_BYTES = MAX_EVENT_BYTES;
+
+/** Control characters (CR, LF, NUL, ...), backslashes and spaces have no place in a route's path or query. */
+const UNSAFE_PATH_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
+
+/** The path part's segments, percent-decoded (`%2e%2e` is `..` too); undefined when a segment does not decode. */
+function decodedSegments(path: string): string[] | undefined {
+  const pathPart = path.split("?", 1)[0]!;
+  try {
+    return pathPart.split("/").map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A path of this server's own HTTP API with its query: relative (`/` first, never `//` or a scheme), no `.` or `..`
+ * segment (raw or percent-encoded), no control characters, bounded.
+ */
+export const relayPathSchema = z
+  .string()
+  .min(1)
+  .max(RELAY_MAX_PATH_LENGTH)
+  .refine((path) => path.startsWith("/") && !path.startsWith("//"), "path must be relative to the server: one leading /, no scheme or host")
+  .refine((path) => !UNSAFE_PATH_CHARACTERS.test(path), "path must not contain control characters, spaces or backslashes")
+  .refine((path) => {
+    const segments = decodedSegments(path);
+    return segments !== undefined && segments.every((segment) => segment !== ".." && segment !== "." && !/[\u0000-\u001f\u007f/\\]/.test(segment));
+  }, "path must not contain . or .. segments or encoded separators and control characters");
+
+/** App → bridge `api`: one HTTP API call. Strict: an app names no device (the bridge knows which one it is). */
+export const apiPushSchema = z.strictObject({ method: relayMethodSchema, path: relayPathSchema, body: z.unknown().optional() });
+export type ApiPush = z.infer<typeof apiPushSchema>;
+
+/** Why a relayed call got no HTTP answer. */
+export const relayErrorReasonSchema = z.enum(["server_unavailable", "timeout", "too_large", "rate_limited", "invalid_request"]);
+export type RelayErrorReason = z.infer<typeof relayErrorReasonSchema>;
+
+/**
+ * The HTTP answer, as the route gave it: its status and body (JSON), or for a route that answers bytes (an
+ * attachment download) the bytes in base64 with `body_encoding: "base64"` and the `content_type`.
+ */
+export const relayAnswerSchema = z.object({
+  status: z.number().int().min(100).max(599),
+  body: z.unknown(),
+  content_type: z.string().max(200).optional(),
+  body_encoding: z.literal("base64").optional(),
+});
+export type RelayAnswer = z.infer<typeof relayAnswerSchema>;
+
+/** Bridge → server `api_request`: the call, with the device the bridge authenticated and the bridge's request id. */
+export const apiRequestSchema = z.strictObject({
+  request_id: z.string().min(1).max(100),
+  device_id: z.string().min(1).max(100),
+  method: relayMethodSchema,
+  path: relayPathSchema,
+  body: z.unknown().optional(),
+});
+export type ApiRequest = z.infer<typeof apiRequestSchema>;
+
+/** Server → bridge `api_result`: the route's answer, or why there is none. */
+export const apiResultSchema = z.union([
+  relayAnswerSchema.extend({ request_id: z.string().min(1).max(100) }),
+  z.object({ request_id: z.string().min(1).max(100), reason: relayErrorReasonSchema }),
+]);
+export type ApiResult = z.infer<typeof apiResultSchema>;
+
+/** Whether a relayed path asks for a long-poll (`wait_ms`): the live channel is the wait, it is never relayed. */
+export function asksLongPoll(path: string): boolean {
+  const query = path.includes("?") ? path.slice(path.indexOf("?") + 1) : "";
+  return new URLSearchParams(query).has("wait_ms");
+}
+
+const utf8 = new TextEncoder();
+
+/** UTF-8 bytes of a value's JSON (0 for undefined): how relayed bodies are measured on both sides (browsers too). */
+export function jsonBytes(value: unknown): number {
+  return value === undefined ? 0 : utf8.encode(JSON.stringify(value)).length;
+}

@@ -111,7 +111,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ctx.runner = new RequestRunner(ctx);
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
-  const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
+  const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge, app });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

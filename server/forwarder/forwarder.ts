@@ -15,6 +15,7 @@ import { Meta } from "../db/meta.ts";
 import { CursorExpiredError } from "../events/event-store.ts";
 import { noteDevicesSeen, type PairingService } from "../pairing/pairing-service.ts";
 import { pairingUrls } from "../pairing/urls.ts";
+import { answerApiRequests, type InjectTarget } from "./api-relay.ts";
 import { ForwarderCursor } from "./cursor.ts";
 
 export interface ForwarderOptions {
@@ -26,6 +27,8 @@ export interface ForwarderOptions {
   ackTimeoutMs?: number;
   /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
   reconnectAfterMs?: (tries: number) => number;
+  /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
+  app?: InjectTarget;
 }
 
 export interface Forwarder {
@@ -156,6 +159,8 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
     if (parsed.success) noteDevicesSeen(ctx, parsed.data.device_ids);
     else ctx.log.warn("bridge sent a devices_seen the server does not understand");
   });
+
+  if (options.app) answerApiRequests(ctx, options.app, channel);
 
   const unsubscribeCommits = ctx.events.commits.subscribe(() => pump());
   const unsubscribeGrants = pairing.onChange(() => {

@@ -1,0 +1,63 @@
+// The server's side of the API relay (docs/bridge.md "Relay"): the bridge forwards an app's call as `api_request`
+// {request_id, device_id, method, path, body?}; the route runs in-process (Fastify's inject, so the same routing,
+// validation, hooks and error bodies as over HTTP), authorized as that device's token would be (the auth hook
+// sees Authenticator.relayAuthorization: admin routes answer the device's 403, a revoked device 401), and the answer
+// goes back as `api_result`. A response too big for one bridge frame is answered `too_large` instead: sent whole it
+// would make the bridge close the server's socket (1009).
+import type { FastifyInstance } from "fastify";
+import type { Channel } from "phoenix";
+import { apiRequestSchema, asksLongPoll, RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
+import type { ServerContext } from "../context.ts";
+
+/** What the relay needs of the HTTP app: running a request in-process. */
+export type InjectTarget = Pick<FastifyInstance, "inject">;
+
+/** Answers every `api_request` the bridge sends on the server's channel. */
+export function answerApiRequests(ctx: ServerContext, app: InjectTarget, channel: Channel): void {
+  channel.on("api_request", (payload: unknown) => {
+    void runRelayedCall(ctx, app, payload).then((result) => {
+      if (result) channel.push("api_result", result);
+    });
+  });
+}
+
+/** Runs one relayed call and resolves with its `api_result`; never rejects. */
+export async function runRelayedCall(ctx: ServerContext, app: InjectTarget, payload: unknown): Promise<ApiResult | undefined> {
+  const parsed = apiRequestSchema.safeParse(payload);
+  if (!parsed.success) {
+    ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "api_request not understood");
+    const requestId = (payload as { request_id?: unknown } | null)?.request_id;
+    return typeof requestId === "string" && requestId.length <= 100 ? { request_id: requestId, reason: "invalid_request" } : undefined;
+  }
+  const call = parsed.data;
+  // The bridge refuses long-polls already; a server never holds an inject open for a wait it cannot relay.
+  if (asksLongPoll(call.path)) return { request_id: call.request_id, reason: "invalid_request" };
+  try {
+    return await inject(ctx, app, call);
+  } catch (error) {
+    ctx.log.error({ err: error, request_id: call.request_id }, "a relayed call failed inside the server");
+    return { request_id: call.request_id, status: 500, body: { error: { code: "internal_error", message: "the relayed call failed inside the server" } } };
+  }
+}
+
+async function inject(ctx: ServerContext, app: InjectTarget, call: ApiRequest): Promise<ApiResult> {
+  const hasBody = call.body !== undefined;
+  const response = await app.inject({
+    method: call.method,
+    url: call.path,
+    headers: { authorization: ctx.auth.relayAuthorization(call.device_id), ...(hasBody ? { "content-type": "application/json" } : {}) },
+    ...(hasBody ? { payload: JSON.stringify(call.body) } : {}),
+  });
+  const contentType = response.headers["content-type"];
+  const type = typeof contentType === "string" ? contentType : undefined;
+  const isJson = type === undefined || /^application\/(.+\+)?json\b/.test(type);
+  const text = isJson ? response.body : response.rawPayload.toString("base64");
+  // The JSON text is measured before parsing: parsing and re-serializing a huge body only to refuse it is waste.
+  if (Buffer.byteLength(text) > RELAY_MAX_BODY_BYTES) {
+    ctx.log.warn({ request_id: call.request_id, path: call.path.split("?", 1)[0], bytes: Buffer.byteLength(text) }, "relayed answer too large for a bridge frame");
+    return { request_id: call.request_id, reason: "too_large" };
+  }
+  if (!isJson) return { request_id: call.request_id, status: response.statusCode, body: text, content_type: type, body_encoding: "base64" };
+  const body = text === "" ? null : (JSON.parse(text) as unknown);
+  return { request_id: call.request_id, status: response.statusCode, body };
+}

@@ -7,7 +7,7 @@ import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import type { ListQuery } from "../../events/event-store.ts";
-import { gone } from "../errors.ts";
+import { gone, unauthorized } from "../errors.ts";
 import { parseInput } from "../validate.ts";
 
 export const MAX_WAIT_MS = 30_000;
@@ -44,6 +44,9 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     const sinceId = query.since_id !== undefined ? parseEventId(query.since_id)! : startOf(ctx, query.session_id);
     const list: ListQuery = { sinceId, sessionId: query.session_id, requestId: query.request_id, limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage) };
     const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);
+    // A device revoked while its long-poll waited must not be handed what committed after the revocation: the
+    // token is checked again when the wait ends, as a new request would be (401).
+    if (query.wait_ms !== undefined && query.wait_ms > 0 && !ctx.auth.identify(request.headers.authorization)) throw unauthorized();
     return {
       events: compactEvents(page.events),
       next_since_id: formatEventId(page.lastId),

@@ -16,6 +16,8 @@ import { isPermanentRefusal, UnauthorizedError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike, type RequestOptions } from "../transport/http.ts";
 import { ServerApi } from "../api/server-api.ts";
+import { RouteChoice, type Route } from "../api/route-choice.ts";
+import { PushWaiter, RelayApi } from "../transport/relay.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
 import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
 import { connectionIdOf, forgetCredentials, loadCredentials, type Credentials } from "./credentials.ts";
@@ -45,6 +47,15 @@ export interface ConnectOptions {
   heartbeatIntervalMs?: number;
   /** The phoenix socket's reconnect schedule. */
   reconnectAfterMs?: (tries: number) => number;
+  /**
+   * Where server calls go: `auto` (default) straight to server_url while it answers, else through the bridge's API
+   * relay; `direct` or `relay` always (docs/client.md "Route choice").
+   */
+  route?: Route;
+  /** In `auto`, how long calls stay on the relay before server_url is tried again (ms). Default 30 000. */
+  directProbeMs?: number;
+  /** How long a relayed call waits for the bridge's answer (ms). Default 35 000 (the bridge times out at 30 000). */
+  relayTimeoutMs?: number;
 }
 
 /** Something went wrong that the client handled itself (retrying, skipping a malformed item); for logs. */
@@ -66,7 +77,7 @@ export class ChatClient extends ServerApi {
   private readonly problems = new Emitter<ClientProblem>();
   private readonly resets = new Emitter<void>((error) => this.report("an onReset listener threw", error));
   private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
-  private readonly http: HttpApi;
+  private readonly routes: RouteChoice;
   private readonly storage: StorageAdapter;
   private readonly timers: Timers;
   private readonly retryDelaysMs: readonly number[];
@@ -85,7 +96,6 @@ export class ChatClient extends ServerApi {
     const storage = (this.storage = options.storage ?? memoryStorage());
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.connectionId = connectionIdOf(credentials);
-    this.http = new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch });
     this.sequencer = new EventSequencer(
       (event) => this.deliver(event),
       (stub, signal) => this.fetchWhole(stub, signal),
@@ -118,11 +128,23 @@ export class ChatClient extends ServerApi {
       {
         joined: (replay) => this.driver.send({ type: "bridge_joined", replay }),
         down: () => this.driver.send({ type: "bridge_down" }),
-        event: (event) => this.sequencer.push(event),
+        event: (event) => {
+          this.sequencer.push(event);
+          pushes.pushed();
+        },
         refused: (reason) => this.driver.send({ type: "auth_failed", reason }),
         malformed: (payload) => this.report("malformed bridge push skipped", payload),
       },
     );
+    const pushes = new PushWaiter(timers);
+    this.routes = new RouteChoice({
+      route: options.route ?? "auto",
+      direct: new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch }),
+      relay: new RelayApi(bridge, pushes, options.relayTimeoutMs),
+      timers,
+      directProbeMs: options.directProbeMs,
+      switched: (to, why) => this.report(`server calls now go ${to === "relay" ? "through the bridge relay" : "straight to server_url"}`, why),
+    });
     this.driver = new ConnectionDriver({
       reader,
       sequencer: this.sequencer,
@@ -158,12 +180,13 @@ export class ChatClient extends ServerApi {
   }
 
   /**
-   * The one request function: every server call of the library and of ServerApi's methods goes through it. A 401
-   * means the device token is dead (revoked, unknown): the client stops with `revoked`, like a bridge close 4001.
+   * The one request function: every server call of the library and of ServerApi's methods goes through it, straight
+   * to server_url or through the bridge relay (RouteChoice). A 401 means the device token is dead (revoked,
+   * unknown): the client stops with `revoked`, like a bridge close 4001.
    */
   async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
     try {
-      return await this.http.request(method, path, schema, options);
+      return await this.routes.request(method, path, schema, options);
     } catch (error) {
       if (error instanceof UnauthorizedError) this.driver.send({ type: "auth_failed", reason: "unauthorized" });
       throw error;

@@ -62,6 +62,23 @@ export class BridgeConnection {
     socket.connect();
   }
 
+  /**
+   * Pushes on the events channel (the API relay), connecting first if needed; phoenix holds the push until the
+   * channel is joined. Resolves with the reply, `timeout`, or `closed` once the connection has ended.
+   */
+  push(event: string, payload: object, timeoutMs: number): Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }> {
+    this.connect();
+    const channel = this.channel;
+    if (this.ended || !channel) return Promise.resolve({ status: "closed", response: {} });
+    return new Promise((resolve) => {
+      channel
+        .push(event, payload, timeoutMs)
+        .receive("ok", (response: unknown) => resolve({ status: "ok", response }))
+        .receive("error", (response: unknown) => resolve({ status: "error", response }))
+        .receive("timeout", () => resolve({ status: "timeout", response: {} }));
+    });
+  }
+
   close(): void {
     this.ended = true;
     this.channel?.leave();

@@ -74,7 +74,7 @@ export class HttpApi implements Requester {
   }
 }
 
-function encodeQuery(query: Query | undefined): string {
+export function encodeQuery(query: Query | undefined): string {
   if (!query) return "";
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));

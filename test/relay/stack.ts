@@ -1,0 +1,73 @@
+// The relay's test rig: the scripted backend, a real server (SQLite in a temp dir, listening on 127.0.0.1) whose
+// forwarder runs relayed calls, a real bridge, and a device paired through the bridge. Official phoenix sockets
+// stand in for apps; `closedPort` is an address nothing listens on (server_url unreachable).
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import type { Channel, Socket } from "phoenix";
+import { pair } from "../../client/connection/pair.ts";
+import type { Credentials } from "../../client/connection/credentials.ts";
+import type { BridgeConfig } from "../../bridge/config.ts";
+import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { startForwarder, type Forwarder } from "../../server/forwarder/forwarder.ts";
+import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { cleanups, joinOnce, phoenixSocket, pushOnce, testBridge, until, type Reply, type TestBridge } from "../bridge/helpers.ts";
+import { NodeWebSocket } from "../client/support/stack.ts";
+import { startRunnerServer, type RunnerServer } from "../runner/helpers.ts";
+
+export interface RelayStack {
+  backend: ScriptedBackend;
+  server: RunnerServer;
+  serverUrl: string;
+  bridge: TestBridge;
+  forwarder: Forwarder;
+  /** Stops the forwarder: the server is away from the bridge. */
+  stopForwarder(): Promise<void>;
+}
+
+export async function relayStack(bridgeOverrides: Partial<BridgeConfig> = {}): Promise<RelayStack> {
+  const backend = await startScriptedBackend();
+  cleanups.push(() => backend.close());
+  const bridge = await testBridge(bridgeOverrides);
+  const server = await startRunnerServer(backend, { server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
+  cleanups.push(() => server.close());
+  await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
+  const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
+  const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl: bridge.url, reconnectAfterMs: () => 20, app: server.runtime.app });
+  cleanups.push(() => forwarder.stop());
+  await until(() => bridge.core.registry.get("srv1")?.link !== undefined, "server joined the bridge");
+  return { backend, server, serverUrl, bridge, forwarder, stopForwarder: () => forwarder.stop() };
+}
+
+/** Pairs a device through the bridge with the client library; server_url as given (a closed port, say). */
+export async function pairDevice(stack: RelayStack, serverUrl: string, name = "phone"): Promise<Credentials> {
+  const created = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
+  const code = (created.json as { code: string }).code;
+  await until(() => stack.bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+  const credentials = await pair({ bridgeUrl: stack.bridge.url, code, deviceName: name, WebSocket: NodeWebSocket });
+  return { ...credentials, server_url: serverUrl };
+}
+
+/** A port nothing listens on: bound once to learn a free number, then closed. */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** An official phoenix app socket joined to its server's events topic. */
+export async function appChannel(stack: RelayStack, token: string): Promise<{ socket: Socket; channel: Channel; closes: number[] }> {
+  const socket = phoenixSocket(stack.bridge.url, { authToken: token });
+  const closes: number[] = [];
+  socket.onClose((event: { code: number }) => void closes.push(event.code));
+  const channel = socket.channel("events:server:srv1", {});
+  const joined = await joinOnce(channel);
+  if (joined.status !== "ok") throw new Error(`events join answered ${JSON.stringify(joined)}`);
+  return { socket, channel, closes };
+}
+
+/** One relayed call as an app makes it. */
+export function relay(channel: Channel, method: string, path: string, body?: unknown): Promise<Reply> {
+  return pushOnce(channel, "api", { method, path, ...(body === undefined ? {} : { body }) });
+}

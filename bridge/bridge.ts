@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { WebSocketServer } from "ws";
 import { BRIDGE_CLOSE } from "../client/wire/frames.ts";
 import { Router } from "./channels/router.ts";
-import { systemClock, type BridgeClock } from "./clock.ts";
+import { systemClock, type Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { httpHandler } from "./http/routes.ts";
@@ -24,7 +24,7 @@ import { Registry } from "./state/registry.ts";
 
 export interface BridgeOptions {
   config: BridgeConfig;
-  clock?: BridgeClock;
+  clock?: Clock;
   log?: BridgeLogger;
   /** How often idle sockets are looked for; tests call sweepIdle() themselves. 0 disables the timer. */
   sweepEveryMs?: number;
@@ -71,7 +71,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 }
 
 /** The parts every channel handler shares. */
-function buildCore(config: BridgeConfig, clock: BridgeClock, log: BridgeLogger): BridgeCore {
+function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): BridgeCore {
   const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
     onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
   });

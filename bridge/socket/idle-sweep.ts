@@ -1,17 +1,17 @@
 // Closes sockets silent for longer than the idle timeout (1001, so the client comes back): the phoenix client
-// heartbeats every 30 s, and the default timeout is 60 s. Tests call sweep() themselves; a running bridge sweeps on a
-// timer that never mistakes the bridge's own stall for its peers' silence.
+// heartbeats every 30 s, and the default timeout is 60 s. A running bridge sweeps on the injected clock, never
+// mistaking the bridge's own stall for its peers' silence; tests may also call sweep() themselves.
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import type { BridgeClock } from "../clock.ts";
+import { every, type Clock } from "../clock.ts";
 import type { BridgeLogger } from "../log.ts";
 import type { Connection } from "./connection.ts";
 
 export class IdleSweep {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly connections: Iterable<Connection>,
-    private readonly clock: BridgeClock,
+    private readonly clock: Clock,
     private readonly idleTimeoutMs: number,
     private readonly log: BridgeLogger,
   ) {}
@@ -31,28 +31,24 @@ export class IdleSweep {
   }
 
   /**
-   * Sweeps every `everyMs`. A bridge whose own loop stalled (a burst of pipelined events, a loaded machine) must not
-   * take its backlog for silent peers: their heartbeats sit unread in the kernel. So the timer only queues the sweep
-   * for the check phase, after the poll phase has read what peers sent, and skips a round when the loop was late
-   * (real time, whatever the injected clock says) before or after queueing it. Before this, a stall longer than the
-   * idle timeout closed live sockets with 1001.
+   * Sweeps every `everyMs` on the clock. A bridge whose own loop stalled (a burst of pipelined events, a loaded
+   * machine) must not take its backlog for silent peers: their heartbeats sit unread in the kernel. So a round only
+   * queues the sweep for the check phase, after the poll phase has read what peers sent, and is skipped when it woke
+   * more than a period late or the sweep is reached more than a period after it was queued. Lateness is measured on
+   * the same clock as idleness: a test that jumps the clock past the idle timeout in one step is such a stall. Before
+   * this, a stall longer than the idle timeout closed live sockets with 1001.
    */
   start(everyMs: number): void {
-    let lastTick = performance.now();
-    const tick = () => {
-      const queuedAt = performance.now();
-      const stalled = queuedAt - lastTick > 2 * everyMs;
-      lastTick = queuedAt;
-      if (stalled) return;
+    every(this.clock, everyMs, (late) => {
+      if (late > everyMs) return;
+      const queuedAt = this.clock.now();
       setImmediate(() => {
-        if (performance.now() - queuedAt <= everyMs) this.sweep();
+        if (this.clock.now() - queuedAt <= everyMs) this.sweep();
       });
-    };
-    this.timer = setInterval(tick, everyMs);
-    this.timer.unref();
+    }, this.stopped.signal);
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopped.abort();
   }
 }

@@ -4,7 +4,7 @@
 // (or, before the upgrade, only an address) counts against that peer's lines per window; the rest are counted and
 // summarized, one `log lines suppressed` record per message, when the peer's window ends or its socket closes. Before,
 // one socket sending refused frames as fast as it could wrote 600-790 KB of log a second.
-import type { BridgeClock } from "./clock.ts";
+import type { Clock } from "./clock.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
@@ -74,7 +74,7 @@ export class PeerLogBudget implements BridgeLogger {
 
   constructor(
     private readonly inner: BridgeLogger,
-    private readonly clock: BridgeClock,
+    private readonly clock: Clock,
     private readonly budget: LogBudget,
   ) {
     this.lastSweep = clock.now();

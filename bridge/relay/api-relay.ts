@@ -13,6 +13,7 @@ import {
   type Frame,
   type RelayErrorReason,
 } from "../../client/wire/frames.ts";
+import { after } from "../clock.ts";
 import type { BridgeCore } from "../core.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
@@ -28,7 +29,7 @@ interface PendingCall {
   serverId: string;
   deviceId: string;
   tokenHash: string;
-  timer: NodeJS.Timeout;
+  cancelTimeout: () => void;
 }
 
 export class ApiRelay {
@@ -53,9 +54,8 @@ export class ApiRelay {
     if (!link) return this.refuse(app, push, "server_unavailable", "relay call to a server that is away");
     if (!this.limits.admit(socketKey(app), serverKey(state.id))) return this.refuse(app, push, "rate_limited", "relay call rate limited");
     const requestId = randomUUID();
-    const timer = setTimeout(() => this.fail(requestId, "timeout"), this.config.timeoutMs);
-    timer.unref();
-    this.pending.set(requestId, { app, push, serverId: state.id, deviceId: device.deviceId, tokenHash: app.tokenHash!, timer });
+    const cancelTimeout = after(this.core.clock, this.config.timeoutMs, () => this.fail(requestId, "timeout"));
+    this.pending.set(requestId, { app, push, serverId: state.id, deviceId: device.deviceId, tokenHash: app.tokenHash!, cancelTimeout });
     const payload = { request_id: requestId, device_id: device.deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
     link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "api_request", payload });
   }
@@ -96,7 +96,7 @@ export class ApiRelay {
   }
 
   private forget(requestId: string, call: PendingCall): void {
-    clearTimeout(call.timer);
+    call.cancelTimeout();
     this.pending.delete(requestId);
     this.limits.release(socketKey(call.app), serverKey(call.serverId));
   }

@@ -1,7 +1,7 @@
 // Admission for relayed calls: how many wait at once and how many start per second, per socket and per server.
 // Counters exist only while a key has calls in flight or started some this window, so a flood of sockets leaves
 // nothing behind once they are gone.
-import type { BridgeClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import type { RelayConfig } from "./relay-config.ts";
 
 const WINDOW_MS = 1000;
@@ -11,7 +11,7 @@ class WindowCounter {
   private windowStart: number;
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly clock: BridgeClock) {
+  constructor(private readonly clock: Clock) {
     this.windowStart = clock.now();
   }
 
@@ -34,7 +34,7 @@ export class RelayLimits {
   private readonly inFlight = new Map<string, number>();
 
   constructor(
-    clock: BridgeClock,
+    clock: Clock,
     private readonly config: RelayConfig,
   ) {
     this.started = new WindowCounter(clock);

@@ -5,20 +5,28 @@
 // goes back as `api_result`. A response too big for one bridge frame is answered `too_large` instead: sent whole it
 // would make the bridge close the server's socket (1009).
 import type { FastifyInstance } from "fastify";
-import type { Channel } from "phoenix";
 import { apiRequestSchema, asksLongPoll, RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
+import type { BridgeLink } from "./bridge-link.ts";
 
 /** What the relay needs of the HTTP app: running a request in-process. */
 export type InjectTarget = Pick<FastifyInstance, "inject">;
 
-/** Answers every `api_request` the bridge sends on the server's channel. */
-export function answerApiRequests(ctx: ServerContext, app: InjectTarget, channel: Channel): void {
-  channel.on("api_request", (payload: unknown) => {
-    void runRelayedCall(ctx, app, payload).then((result) => {
-      if (result) channel.push("api_result", result);
+/** Answers the `api_request`s the bridge sends on the server's channel. */
+export class ApiRelayAnswers {
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly app: InjectTarget,
+    private readonly link: BridgeLink,
+  ) {}
+
+  answer(payload: unknown): void {
+    void runRelayedCall(this.ctx, this.app, payload).then((result) => {
+      // The bridge forgot the calls of a link that dropped (it answered them server_unavailable): pushing on the
+      // next join would only be queued and ignored.
+      if (result && this.link.isOpen()) this.link.push("api_result", result);
     });
-  });
+  }
 }
 
 /** Runs one relayed call and resolves with its `api_result`; never rejects. */

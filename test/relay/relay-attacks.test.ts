@@ -134,7 +134,7 @@ describe("the API relay", () => {
 
 describe("the API relay against a scripted server peer", () => {
   it("times out a server that never answers, and fails calls in flight when it leaves (B85)", async () => {
-    const bridge = await testBridge({ relay: { timeoutMs: 50 } });
+    const bridge = await testBridge({ relay: { timeoutMs: 30_000 } });
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     const requests: Array<Record<string, unknown>> = [];
@@ -142,11 +142,17 @@ describe("the API relay against a scripted server peer", () => {
     const socket = phoenixSocket(bridge.url, { authToken: phone.token });
     const channel = socket.channel("events:server:srv1", {});
     expect((await joinOnce(channel)).status).toBe("ok");
-    expect(await pushOnce(channel, "api", { method: "GET", path: "/sessions" })).toEqual({ status: "error", response: { reason: "timeout" } });
-    expect(requests).toHaveLength(1);
+    const answer = pushOnce(channel, "api", { method: "GET", path: "/sessions" });
+    await until(() => requests.length === 1, "call forwarded");
+    bridge.clock.advance(30_000);
+    expect(await answer).toEqual({ status: "error", response: { reason: "timeout" } });
     expect(requests[0]).toMatchObject({ device_id: "d1", method: "GET", path: "/sessions", request_id: expect.any(String) });
-    // A late answer for a call that timed out goes nowhere.
+    // A late answer for a call that timed out goes nowhere; a call in flight when the server leaves is answered.
     expect((await pushOnce(server.channel, "api_result", { request_id: requests[0]!.request_id, status: 200, body: {} })).status).toBe("ok");
+    const second = pushOnce(channel, "api", { method: "GET", path: "/sessions" });
+    await until(() => requests.length === 2, "second call forwarded");
+    server.socket.disconnect();
+    expect(await second).toEqual({ status: "error", response: { reason: "server_unavailable" } });
   });
 
   it("never answers a device revoked while its call is in flight; its socket is closed with 4001 (B86)", async () => {

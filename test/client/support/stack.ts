@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
-import { ManualClock } from "../../../bridge/clock.ts";
+import { ManualClock } from "../../bridge/manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
 import { MemoryLogger } from "../../../bridge/log.ts";
 import { hashPairingCode } from "../../../server/pairing/codes.ts";
@@ -43,6 +43,8 @@ export class Stack {
   server!: TestServer;
   forwarder!: Forwarder;
   bridge: RunningBridge | undefined;
+  /** What the running bridge logged (its budget wrapper passes records through to it). */
+  bridgeLog = new MemoryLogger();
   serverPort = 0;
   bridgePort = 0;
   readonly serverDir = mkdtempSync(join(tmpdir(), "client-server-"));
@@ -71,7 +73,8 @@ export class Stack {
 
   async startBridge(): Promise<void> {
     const config = defaultBridgeConfig({ port: this.bridgePort, dataDir: this.bridgeDir, ...this.bridgeOverrides });
-    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: new MemoryLogger(), sweepEveryMs: 0 });
+    this.bridgeLog = new MemoryLogger();
+    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: this.bridgeLog, sweepEveryMs: 0 });
     this.bridgePort = this.bridge.port;
   }
 

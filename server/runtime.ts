@@ -10,6 +10,7 @@ import { Authenticator } from "./auth/authenticator.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
+import { DEFAULT_SERVER_URL } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import type { Clock, ServerContext } from "./context.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
@@ -90,7 +91,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log,
     shutdown: shutdown.signal,
     urls: {
-      server: config.server.public_url ?? options.serverUrl ?? "http://127.0.0.1:8787",
+      server: config.server.public_url ?? options.serverUrl ?? DEFAULT_SERVER_URL,
       bridge: options.bridgeUrl ?? "",
     },
   };

@@ -8,9 +8,6 @@ import { NotificationService } from "./service.ts";
 import { SqliteNotificationStore } from "./sqlite-store.ts";
 import type { ApplicationNotificationStore } from "./store.ts";
 
-/** Terminal records kept per scope when the config sets neither history_limit nor max_items. */
-export const DEFAULT_HISTORY_LIMIT = 1000;
-
 export type HubContext = Pick<ServerContext, "config" | "db" | "transactor" | "events" | "sessions" | "clock" | "log">;
 
 export interface NotificationHubOptions {
@@ -34,8 +31,7 @@ export class NotificationHub {
     options: NotificationHubOptions,
   ) {
     this.ownerEpoch = options.ownerEpoch;
-    const limits = ctx.config.application.notifications;
-    this.historyLimit = limits.history_limit ?? limits.max_items ?? DEFAULT_HISTORY_LIMIT;
+    this.historyLimit = ctx.config.application.notifications.history_limit;
     const store = options.store ?? new SqliteNotificationStore(ctx.db, ctx.transactor);
     this.emit = bestEffort(ctx.events, ctx.transactor, ctx.log);
     this.application = new NotificationService(new ApplicationRepo(store, this.emit, this.historyLimit), ctx.clock, this.ownerEpoch);

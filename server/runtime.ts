@@ -23,7 +23,9 @@ import { SessionStore } from "./sessions/session-store.ts";
 import { ActionRegistry } from "./actions/registry.ts";
 import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
 import { createNotifications } from "./notifications/setup.ts";
+import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
+import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 
@@ -75,9 +77,35 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
   const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
+  const notifications = createNotifications({
+    store: new SqliteNotificationStore(db, transactor),
+    sessions,
+    transactor,
+    events,
+    clock,
+    log,
+    historyLimit: config.application.notifications.history_limit,
+    ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
+  });
+  const actions = new ActionRegistry();
+  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
+  const configDir = options.configDir ?? process.cwd();
+  const plugins = new PluginLoader({ paths: config.plugins, configDir, agents: config.agents, notifications, actions, log });
+  const runner = new RequestRunner({
+    events,
+    sessions,
+    transactor,
+    clock,
+    log,
+    shutdown: shutdown.signal,
+    notifications,
+    assets,
+    plugins,
+    maxToolIterations: config.runner.max_tool_iterations,
+  });
   const ctx: ServerContext = {
     config,
-    configDir: options.configDir ?? process.cwd(),
+    configDir,
     dataDir,
     serverId,
     agents,
@@ -94,11 +122,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       server: config.server.public_url ?? options.serverUrl ?? DEFAULT_SERVER_URL,
       bridge: options.bridgeUrl ?? "",
     },
+    notifications,
+    actions,
+    assets,
+    plugins,
+    runner,
   };
-  ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
-  ctx.actions = new ActionRegistry();
-  ctx.assets = new AssetStore(ctx);
-  ctx.runner = new RequestRunner(ctx);
   const app = buildApp(ctx);
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
@@ -107,7 +136,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     (closing ??= (async () => {
       shutdown.abort();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
-      await ctx.runner?.shutdown();
+      await runner.shutdown();
       await forwarder.stop();
       await app.close();
       transactor.commitGroup();

@@ -1,23 +1,30 @@
 // The notification service of one runtime: the application scope (durable store), session scopes on demand,
-// the owner epoch, the history limit, and the retention boundaries that run in the background. Built once
-// by createRuntime and kept on ServerContext.notifications.
-import type { ServerContext } from "../context.ts";
-import { bestEffort, type Emit } from "./events.ts";
+// the owner epoch and the history limit. Built once by createRuntime and kept on ServerContext.notifications.
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock.ts";
+import type { Transactor } from "../db/transactor.ts";
+import type { SessionService } from "../sessions/session-service.ts";
+import { bestEffort, type Emit, type EventPublisher } from "./events.ts";
 import { ApplicationRepo, SessionRepo } from "./scopes.ts";
 import { NotificationService } from "./service.ts";
-import { SqliteNotificationStore } from "./sqlite-store.ts";
 import type { ApplicationNotificationStore } from "./store.ts";
 
-export type HubContext = Pick<ServerContext, "config" | "db" | "transactor" | "events" | "sessions" | "clock" | "log">;
-
-export interface NotificationHubOptions {
+export interface NotificationHubParts {
+  /** Where application notifications live (the SQLite store of the server's database). */
+  store: ApplicationNotificationStore;
+  /** Session notifications live in session metadata, changed through the session service. */
+  sessions: SessionService;
+  transactor: Transactor;
+  events: EventPublisher;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, "warn">;
+  /** Terminal records kept per scope (config application.notifications.history_limit). */
+  historyLimit: number;
   /**
    * Identity of the hosting runtime owner for until_server_restart (docs/notifications.md "Owner epoch").
    * A new epoch expires what an older one left pending; an application replacement passes the same one.
    */
   ownerEpoch: string;
-  /** Defaults to the durable SQLite store in the server's database. */
-  store?: ApplicationNotificationStore;
 }
 
 export class NotificationHub {
@@ -26,29 +33,19 @@ export class NotificationHub {
   readonly application: NotificationService;
   private readonly emit: Emit;
 
-  constructor(
-    private readonly ctx: HubContext,
-    options: NotificationHubOptions,
-  ) {
-    this.ownerEpoch = options.ownerEpoch;
-    this.historyLimit = ctx.config.application.notifications.history_limit;
-    const store = options.store ?? new SqliteNotificationStore(ctx.db, ctx.transactor);
-    this.emit = bestEffort(ctx.events, ctx.transactor, ctx.log);
-    this.application = new NotificationService(new ApplicationRepo(store, this.emit, this.historyLimit), ctx.clock, this.ownerEpoch);
+  constructor(private readonly parts: NotificationHubParts) {
+    this.ownerEpoch = parts.ownerEpoch;
+    this.historyLimit = parts.historyLimit;
+    this.emit = bestEffort(parts.events, parts.transactor, parts.log);
+    this.application = new NotificationService(new ApplicationRepo(parts.store, this.emit, this.historyLimit), parts.clock, this.ownerEpoch);
   }
 
   /** The producer operations of one session (404 session_not_found when it does not exist). */
   session(sessionId: string): NotificationService {
     return new NotificationService(
-      new SessionRepo(this.ctx.sessions, this.ctx.transactor, sessionId, this.emit, this.historyLimit),
-      this.ctx.clock,
+      new SessionRepo(this.parts.sessions, this.parts.transactor, sessionId, this.emit, this.historyLimit),
+      this.parts.clock,
       this.ownerEpoch,
     );
   }
-}
-
-/** The hub of a runtime; embedding code that skipped it gets a clear error instead of undefined access. */
-export function requireHub(ctx: Pick<ServerContext, "notifications">): NotificationHub {
-  if (!ctx.notifications) throw new Error("notifications are not set up on this ServerContext (createRuntime builds them)");
-  return ctx.notifications;
 }

@@ -9,7 +9,6 @@ import type { ServerContext } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { parseInput } from "../http/validate.ts";
 import { NotificationConflictError, NotificationNotFoundError } from "./errors.ts";
-import { requireHub } from "./hub.ts";
 import type { NotificationService } from "./service.ts";
 
 const listQuery = z
@@ -28,7 +27,7 @@ const dismissBody = z
   .default({});
 
 export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const hub = requireHub(ctx);
+  const hub = ctx.notifications;
 
   app.get("/application/notifications", async (request, reply) => {
     const query = parseInput(listQuery, request.query, "query");

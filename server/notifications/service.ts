@@ -3,7 +3,7 @@
 // occurrence, checks the lifecycle table and the operation-occurrence guard, writes the next revision and
 // emits its event. A terminal or absent occurrence means a new occurrence with a new id.
 import type { NotificationRecord } from "../../client/wire/notification.ts";
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 import { NotificationConflictError, NotificationNotFoundError, NotificationValidationError } from "./errors.ts";
 import { notificationEvent, type Happening } from "./events.ts";
 import type { ParsedMoveInput, ParsedPatchInput, ParsedProducerInput } from "./input.ts";

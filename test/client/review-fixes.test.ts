@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
-import { requireHub } from "../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
@@ -184,7 +183,7 @@ describe("review fixes", () => {
     http.state.on = true;
     await until(() => client.status.get().state === "offline", "offline");
     const input = { key: "k", severity: "info", title: "In the session", display: { presentation: "inline" } } as const;
-    requireHub(stack!.server.runtime.ctx).session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+    stack!.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
     // ...and the app loads the session's messages, whose cursor is past that notification event.
     const loaded = await client.loadMessages(sessionId);
     expect(loaded.cursor_event_id).toBe(stack!.latestId());

@@ -29,7 +29,7 @@ export interface NotificationHarness {
 export async function startHarness(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<NotificationHarness> {
   const clock = new TestClock();
   const server = await startTestServer(config, { clock, ...options });
-  const api = createNotificationApi(server.runtime.ctx, "test-plugin");
+  const api = createNotificationApi(server.runtime.ctx.notifications, "test-plugin");
   return {
     server,
     clock,

@@ -5,12 +5,12 @@
 // Those two are HttpErrors: statuses this route chooses, not refusals a service could share.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { HttpError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { createNotificationApi } from "../notifications/api.ts";
-import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "./registry.ts";
+import type { ServerContext } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { HttpError } from "../errors.ts";
+import { parseInput } from "../validate.ts";
+import { createNotificationApi } from "../../notifications/api.ts";
+import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "../../actions/registry.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationActionParams = z.object({ name: z.string().min(1) }).strict();

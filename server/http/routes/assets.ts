@@ -3,10 +3,10 @@
 // store_attachment takes JSON with base64 or a raw image body; the others take JSON {asset_id}.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { invalid, notFound, unsupportedMedia } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import type { AssetStore } from "./store.ts";
+import type { ServerContext } from "../../context.ts";
+import { invalid, notFound, unsupportedMedia } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import type { AssetStore } from "../../assets/store.ts";
 
 export const EXTENSION = "reference_compatible_attachments";
 const ACTIONS = ["store_attachment", "delete_attachment", "download_attachment"] as const;

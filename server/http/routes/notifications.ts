@@ -4,12 +4,12 @@
 // revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import type { NotificationRecord } from "../../client/wire/notification.ts";
-import type { ServerContext } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { NotificationConflictError, NotificationNotFoundError } from "./errors.ts";
-import type { NotificationService } from "./service.ts";
+import type { NotificationRecord } from "../../../client/wire/notification.ts";
+import type { ServerContext } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { NotificationConflictError, NotificationNotFoundError } from "../../notifications/errors.ts";
+import type { NotificationService } from "../../notifications/service.ts";
 
 const listQuery = z
   .object({ include_terminal: z.enum(["true", "false"], "include_terminal must be true or false").transform((v) => v === "true").optional() })

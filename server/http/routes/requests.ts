@@ -2,16 +2,16 @@
 // (DESIGN.md "Routes beyond SPEC.md's table"; docs/runner.md.)
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { conflict } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { checkSend, sendBodySchema } from "./send-input.ts";
+import type { ServerContext } from "../../context.ts";
+import { conflict } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { checkSend, sendBodySchema } from "../../runner/send-input.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const cancelParams = z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict();
 const cancelBody = z.object({}).strict().optional();
 
-export function registerRunnerRoutes(app: FastifyInstance, ctx: ServerContext): void {
+export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, assets } = ctx;
   // Inline images travel as data URLs in the body: room for MAX_ATTACHMENTS-worth is not needed, one
   // max-size image (base64) plus text is; the decoded size is checked per attachment.

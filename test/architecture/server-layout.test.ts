@@ -1,5 +1,6 @@
-// The server's module graph, read from the source: services are built in dependency order (server/runtime.ts)
-// and each names the parts it uses, so no import (type-only ones included) leads back to where it started.
+// The server's layout, read from the source. Services are built in dependency order (server/runtime.ts) and each
+// names the parts it uses, so no import (type-only ones included) leads back to where it started; and every HTTP
+// route has one home, server/http/routes/<area>.ts.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,4 +49,16 @@ it("server modules import one another without a cycle (context.ts is imported by
   const graph = importGraph();
   expect(graph.size).toBeGreaterThan(50);
   expect(cycles(graph)).toEqual([]);
+});
+
+/** The CORS preflight answer is part of the CORS policy (server/http/cors.ts), not a route of an area. */
+const ROUTE_HOME_EXCEPTIONS = new Set(["server/http/cors.ts"]);
+
+it("registers every HTTP route in server/http/routes/<area>.ts", () => {
+  const outside = sourceFiles(SERVER)
+    .map((file) => relative(ROOT, file))
+    .filter((file) => !file.startsWith("server/http/routes/") && !ROUTE_HOME_EXCEPTIONS.has(file))
+    // A registration names a path: `app.post("/pairing", ...)`, `scope.get(`/sessions/...`, ...)`.
+    .filter((file) => /\b\w+\.(get|post|put|patch|delete|head|options|route)\(\s*["'`][/*]/.test(readFileSync(join(ROOT, file), "utf8")));
+  expect(outside).toEqual([]);
 });

@@ -129,6 +129,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     runner,
   };
   const app = buildApp(ctx);
+  // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
+  app.addHook("onReady", async () => {
+    await plugins.load();
+  });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
   let closing: Promise<void> | undefined;

@@ -62,3 +62,9 @@ it("registers every HTTP route in server/http/routes/<area>.ts", () => {
     .filter((file) => /\b\w+\.(get|post|put|patch|delete|head|options|route)\(\s*["'`][/*]/.test(readFileSync(join(ROOT, file), "utf8")));
   expect(outside).toEqual([]);
 });
+
+it("keeps start-up work out of the route files: plugins load where the runtime is assembled", () => {
+  const routeFiles = sourceFiles(join(SERVER, "http/routes")).map((file) => relative(ROOT, file));
+  expect(routeFiles.filter((file) => /addHook\(\s*"onReady"|plugins\.load\(/.test(readFileSync(join(ROOT, file), "utf8")))).toEqual([]);
+  expect(readFileSync(join(SERVER, "runtime.ts"), "utf8")).toMatch(/addHook\(\s*"onReady"[^]*?plugins\.load\(\)/);
+});

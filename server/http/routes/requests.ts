@@ -17,10 +17,6 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
   // max-size image (base64) plus text is; the decoded size is checked per attachment.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil(assets.maxBytes / 3) * 4 + 256 * 1024);
 
-  app.addHook("onReady", async () => {
-    await ctx.plugins.load();
-  });
-
   app.post("/sessions/:session_id/send", { bodyLimit }, async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const body = parseInput(sendBodySchema, request.body, "body");

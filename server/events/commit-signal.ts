@@ -9,7 +9,8 @@ export class CommitSignal extends ListenerSet<number> {
 
   /**
    * Resolves once an event newer than `afterId` has committed and `matches` accepts the wake-up (true),
-   * or when `timeoutMs` passes or `signal` aborts (false).
+   * or when `timeoutMs` passes or `signal` aborts (false). With `timeoutMs` Infinity it keeps no timer: the
+   * caller times the wait on its injected clock and aborts `signal` (the GET /events long-poll does).
    */
   waitBeyond(afterId: number, latest: () => number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (latest() > afterId) return Promise.resolve(true);
@@ -22,7 +23,7 @@ export class CommitSignal extends ListenerSet<number> {
         resolve(woken);
       };
       const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
+      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => finish(false), timeoutMs) : undefined;
       const unsubscribe = this.subscribe((lastId) => {
         if (lastId > afterId) finish(true);
       });

@@ -16,8 +16,6 @@ import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
 
-export type { Clock } from "./clock.ts";
-
 export interface ServerContext {
   config: Config;
   /** Folder that relative config paths (plugins) resolve against. */

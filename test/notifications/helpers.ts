@@ -1,6 +1,6 @@
 // Shared set-up of the notification suites: a real runtime (SQLite file in a temp dir), a settable clock,
 // the plugin API of a test plugin, and readers of the event log.
-import type { Clock } from "../../server/context.ts";
+import type { Clock } from "../../server/clock.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { createNotificationApi, type NotificationApi } from "../../server/notifications/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";

@@ -6,14 +6,20 @@ import type { FastifyBaseLogger } from "fastify";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { createNotificationPluginApi, type NotificationPluginApi, type NotificationPluginParts } from "../actions/plugin-api.ts";
+import { createActionApi, type ActionApi } from "../actions/plugin-api.ts";
+import type { ActionRegistry } from "../actions/registry.ts";
 import { ConfigError } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
+import { createNotificationApi, type NotificationApi } from "../notifications/api.ts";
+import type { NotificationHub } from "../notifications/hub.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import type { ToolInput } from "./tools.ts";
 
-export interface PluginApi extends NotificationPluginApi {
+/** The `api` a plugin's setup receives; what it registers or publishes is tagged with the plugin's name. */
+export interface PluginApi {
   tools: { register(tool: ToolInput): void };
+  notifications: NotificationApi;
+  actions: ActionApi;
 }
 
 const pluginSchema = z.looseObject({
@@ -21,7 +27,9 @@ const pluginSchema = z.looseObject({
   setup: z.custom<(api: PluginApi) => unknown>((v) => typeof v === "function", "setup must be a function"),
 });
 
-export interface PluginLoaderParts extends NotificationPluginParts {
+export interface PluginLoaderParts {
+  notifications: NotificationHub;
+  actions: ActionRegistry;
   /** config.plugins: module paths, resolved against configDir. */
   paths: readonly string[];
   /** The config file's folder. */
@@ -82,12 +90,13 @@ async function importPlugin(file: string) {
 
 function pluginApi(ctx: PluginLoaderParts, name: string, registry: ToolRegistry, tools: string[]): PluginApi {
   return {
-    ...createNotificationPluginApi(ctx, name),
     tools: {
       register: (tool) => {
         tools.push(registry.register(name, tool).name);
       },
     },
+    notifications: createNotificationApi(ctx.notifications, name),
+    actions: createActionApi(ctx.actions, name),
   };
 }
 

@@ -8,7 +8,7 @@ import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
 import { ManualClock } from "../../../bridge/clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
-import { MemoryLogger } from "../../../bridge/log.ts";
+import { MemoryLogger } from "../../support/memory-logger.ts";
 import { hashPairingCode } from "../../../server/pairing/codes.ts";
 import { startForwarder, type Forwarder } from "../../../server/forwarder/forwarder.ts";
 import { parseProducer, producerInputSchema, type ProducerInput } from "../../../server/notifications/input.ts";

@@ -1,5 +1,7 @@
-// Defects a review found against the real stack (server + bridge on 127.0.0.1), one test each; every one failed
-// before its fix. Pure transitions are proved in machine.test.ts instead.
+// The client's recovery paths against the real stack (server + bridge on 127.0.0.1): a failing long-poll backs
+// off, observers that throw are isolated, a cursor reset clears the loadMessages floors, a truncated push's fetch
+// ends with close() or a permanent refusal, and overlapping snapshot reloads never go backwards. Pure transitions
+// are proved in machine.test.ts instead.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
 import { join } from "node:path";
@@ -74,7 +76,7 @@ async function resetEventStore(): Promise<void> {
   await stack!.startServer();
 }
 
-describe("review fixes", () => {
+describe("client resilience", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {
     const http = failingFetch((url) => url.includes("wait_ms="));
     await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000] });

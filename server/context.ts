@@ -9,7 +9,7 @@ import type { EventStore } from "./events/event-store.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import type { PairingService } from "./pairing/pairing-service.ts";
-import type { NotificationHub } from "./notifications/hub.ts";
+import type { NotificationService } from "./notifications/notification-service.ts";
 import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
 import type { PluginLoader } from "./plugins/loader.ts";
@@ -37,7 +37,7 @@ export interface ServerContext {
   /** Aborted when the server begins to shut down: background work ends with it. */
   shutdown: AbortSignal;
   /** Application and session notifications (server/notifications/). */
-  notifications: NotificationHub;
+  notifications: NotificationService;
   /** Application and session actions registered by plugins (server/actions/). */
   actions: ActionRegistry;
   /** Session-owned image attachments (server/assets/). */

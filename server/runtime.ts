@@ -21,8 +21,8 @@ import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
 import { SessionStore } from "./sessions/session-store.ts";
 import { ActionRegistry } from "./actions/registry.ts";
-import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
-import { createNotifications } from "./notifications/setup.ts";
+import { NotificationService } from "./notifications/notification-service.ts";
+import { expireFromEarlierOwners, PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
 import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
@@ -77,7 +77,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
   const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
-  const notifications = createNotifications({
+  const notifications = new NotificationService({
     store: new SqliteNotificationStore(db, transactor),
     sessions,
     transactor,
@@ -87,6 +87,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     historyLimit: config.application.notifications.history_limit,
     ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
   });
+  // Before anything can publish: what an earlier owner epoch left pending ends now (SPEC.md until_server_restart).
+  expireFromEarlierOwners(sessions, notifications);
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();

@@ -5,13 +5,13 @@ import type { Clock } from "../clock.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { bestEffort, type Emit, type EventPublisher } from "./events.ts";
-import { ApplicationRepo, SessionRepo } from "./scopes.ts";
-import { NotificationService } from "./service.ts";
-import type { ApplicationNotificationStore } from "./store.ts";
+import { ApplicationScopeStore, SessionScopeStore } from "./scopes.ts";
+import { ScopeService } from "./scope-service.ts";
+import type { TransactionalNotificationStore } from "./store.ts";
 
-export interface NotificationHubParts {
+export interface NotificationServiceParts {
   /** Where application notifications live (the SQLite store of the server's database). */
-  store: ApplicationNotificationStore;
+  store: TransactionalNotificationStore;
   /** Session notifications live in session metadata, changed through the session service. */
   sessions: SessionService;
   transactor: Transactor;
@@ -27,23 +27,23 @@ export interface NotificationHubParts {
   ownerEpoch: string;
 }
 
-export class NotificationHub {
+export class NotificationService {
   readonly ownerEpoch: string;
   readonly historyLimit: number;
-  readonly application: NotificationService;
+  readonly application: ScopeService;
   private readonly emit: Emit;
 
-  constructor(private readonly parts: NotificationHubParts) {
+  constructor(private readonly parts: NotificationServiceParts) {
     this.ownerEpoch = parts.ownerEpoch;
     this.historyLimit = parts.historyLimit;
     this.emit = bestEffort(parts.events, parts.transactor, parts.log);
-    this.application = new NotificationService(new ApplicationRepo(parts.store, this.emit, this.historyLimit), parts.clock, this.ownerEpoch);
+    this.application = new ScopeService(new ApplicationScopeStore(parts.store, this.emit, this.historyLimit), parts.clock, this.ownerEpoch);
   }
 
   /** The producer operations of one session (404 session_not_found when it does not exist). */
-  session(sessionId: string): NotificationService {
-    return new NotificationService(
-      new SessionRepo(this.parts.sessions, this.parts.transactor, sessionId, this.emit, this.historyLimit),
+  session(sessionId: string): ScopeService {
+    return new ScopeService(
+      new SessionScopeStore(this.parts.sessions, this.parts.transactor, sessionId, this.emit, this.historyLimit),
       this.parts.clock,
       this.ownerEpoch,
     );

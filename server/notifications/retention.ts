@@ -1,14 +1,14 @@
 // Retention boundaries that end pending records (SPEC.md terminal-state rules 2-4):
 // - until_request_complete: expireForCompletedRequest, called by the request runner just before it publishes
 //   `request_completed`. Idempotent: expiry only moves records still awaiting, inside one atomic mutation.
-// - until_server_restart: expireFromEarlierOwners, run once when a runtime starts with its owner epoch.
+// - until_server_restart: expireFromEarlierOwners, run once by createRuntime when it starts with its owner epoch.
 // - ttl: nothing here. It is a frontend presentation rule: no server mutation, no event.
 import { randomUUID } from "node:crypto";
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import { DomainError } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { SessionService } from "../sessions/session-service.ts";
-import type { NotificationHub } from "./hub.ts";
+import type { NotificationService } from "./notification-service.ts";
 
 /**
  * The owner epoch of this process. createRuntime uses it unless told otherwise, so replacing the application
@@ -21,16 +21,16 @@ const requestScoped = (requestId: string) => (record: NotificationRecord) =>
 
 /** Expires the pending until_request_complete records of a finished request, in both scopes. Idempotent. */
 export function expireForCompletedRequest(
-  ctx: { notifications: NotificationHub; events: Pick<EventStore, "firstOfRequest"> },
+  ctx: { notifications: NotificationService; events: Pick<EventStore, "firstOfRequest"> },
   requestId: string,
   sessionId?: string,
 ): NotificationRecord[] {
-  const hub = ctx.notifications;
-  const expired = hub.application.expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed");
+  const notifications = ctx.notifications;
+  const expired = notifications.application.expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed");
   const owner = sessionId ?? ctx.events.firstOfRequest(requestId)?.session_id;
   if (owner === undefined) return expired;
   try {
-    expired.push(...hub.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
+    expired.push(...notifications.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
   } catch (error) {
     // A session deleted meanwhile has nothing left to expire.
     if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
@@ -39,13 +39,13 @@ export function expireForCompletedRequest(
 }
 
 /** Expires until_server_restart records stamped by another owner epoch and still awaiting. */
-export function expireFromEarlierOwners(sessions: Pick<SessionService, "list">, hub: NotificationHub): number {
-  const stale = (record: NotificationRecord) => record.retention.policy === "until_server_restart" && record.retention.owner_epoch !== hub.ownerEpoch;
-  let count = hub.application.expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+export function expireFromEarlierOwners(sessions: Pick<SessionService, "list">, notifications: NotificationService): number {
+  const stale = (record: NotificationRecord) => record.retention.policy === "until_server_restart" && record.retention.owner_epoch !== notifications.ownerEpoch;
+  let count = notifications.application.expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
   // One pass over the sessions at start; only sessions whose metadata mentions the policy are mutated.
   for (const session of sessions.list()) {
     if (!JSON.stringify(session.metadata["notifications"] ?? null).includes("until_server_restart")) continue;
-    count += hub.session(session.id).expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+    count += notifications.session(session.id).expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
   }
   return count;
 }

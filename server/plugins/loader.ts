@@ -11,7 +11,7 @@ import type { ActionRegistry } from "../actions/registry.ts";
 import { ConfigError } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { createNotificationApi, type NotificationApi } from "../notifications/api.ts";
-import type { NotificationHub } from "../notifications/hub.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import type { ToolInput } from "./tools.ts";
 
@@ -28,7 +28,7 @@ const pluginSchema = z.looseObject({
 });
 
 export interface PluginLoaderParts {
-  notifications: NotificationHub;
+  notifications: NotificationService;
   actions: ActionRegistry;
   /** config.plugins: module paths, resolved against configDir. */
   paths: readonly string[];

@@ -10,7 +10,7 @@ import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
-import type { NotificationHub } from "../notifications/hub.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { RunEvents } from "./events.ts";
@@ -48,7 +48,7 @@ interface RecoveryContext {
   events: EventStore;
   sessions: SessionService;
   transactor: Transactor;
-  notifications: NotificationHub;
+  notifications: NotificationService;
   log: Pick<FastifyBaseLogger, "warn" | "error">;
 }
 

@@ -12,7 +12,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { conflict, notFound, unavailable } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import { createNotificationSink } from "../notifications/api.ts";
-import type { NotificationHub } from "../notifications/hub.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import type { PluginLoader } from "../plugins/loader.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
@@ -32,7 +32,7 @@ export interface RunnerParts {
   /** Aborted when the server begins to shut down: every run is cancelled with it. */
   shutdown: AbortSignal;
   /** Tools notify through it; request-scoped records are expired when their request ends. */
-  notifications: NotificationHub;
+  notifications: NotificationService;
   /** Asset attachments are read from it when a request is built. */
   assets: Pick<AssetStore, "read">;
   /** The tools a run may call, once the config's plugins have loaded. */

@@ -16,7 +16,7 @@ import type { AnyEvent } from "../../client/wire/events.ts";
 import { eventsJoinOkSchema } from "../../client/wire/frames.ts";
 import { CuttableProxy } from "../client/support/proxy.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
-import type { MemoryLogger } from "../../bridge/log.ts";
+import type { MemoryLogger } from "../support/memory-logger.ts";
 import { phoenixSocket, runCleanups } from "./helpers.ts";
 
 const ROUNDS = 6;

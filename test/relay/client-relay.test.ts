@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { connect, type ChatClient } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { systemTimers } from "../../client/util/timers.ts";
-import { requireHub } from "../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { runCleanups, until } from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
@@ -29,7 +28,7 @@ function startClient(credentials: Parameters<typeof connect>[0], options: Parame
 }
 
 function notify(stack: RelayStack, key: string) {
-  return requireHub(stack.server.runtime.ctx).application.publish(parseProducer(producerInputSchema, { key, severity: "info", title: key, display: { presentation: "banner" } }), "test");
+  return stack.server.runtime.ctx.notifications.application.publish(parseProducer(producerInputSchema, { key, severity: "info", title: key, display: { presentation: "banner" } }), "test");
 }
 
 describe("the client library through the relay", () => {

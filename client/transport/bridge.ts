@@ -37,6 +37,8 @@ export class BridgeConnection {
   private socket: Socket | undefined;
   private channel: Channel | undefined;
   private ended = false;
+  /** The socket or channel went down since the last join: a relayed call fails at once instead of waiting. */
+  private down = false;
 
   constructor(
     private readonly options: BridgeOptions,
@@ -64,12 +66,13 @@ export class BridgeConnection {
 
   /**
    * Pushes on the events channel (the API relay), connecting first if needed; phoenix holds the push until the
-   * channel is joined. Resolves with the reply, `timeout`, or `closed` once the connection has ended.
+   * channel is joined. Resolves with the reply, `timeout`, or `closed` once the connection has ended or while the
+   * bridge is down (reported down since its last join): waiting for it would hold the call for the whole timeout.
    */
   push(event: string, payload: object, timeoutMs: number): Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }> {
     this.connect();
     const channel = this.channel;
-    if (this.ended || !channel) return Promise.resolve({ status: "closed", response: {} });
+    if (this.ended || this.down || !channel) return Promise.resolve({ status: "closed", response: {} });
     return new Promise((resolve) => {
       channel
         .push(event, payload, timeoutMs)
@@ -106,6 +109,7 @@ export class BridgeConnection {
 
   private onJoinOk(response: unknown): void {
     if (this.ended) return;
+    this.down = false;
     const reply = eventsJoinOkSchema.safeParse(response);
     // Anything but an explicit "complete" is treated as a gap: filling it over HTTP is always safe. So is a reply
     // naming another store than ours: the HTTP catch-up then meets the epoch mismatch (410) and starts over.
@@ -147,6 +151,7 @@ export class BridgeConnection {
   }
 
   private reportDown(reason: string): void {
+    this.down = true;
     if (!this.ended) this.handlers.down(reason);
   }
 }

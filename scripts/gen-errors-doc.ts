@@ -42,18 +42,27 @@ function httpSection(): string {
   ].join("\n");
 }
 
-function bridgeSection(): string {
-  const rows = Object.entries(BRIDGE_REASONS).map(([reason, rule]) => row([`\`${reason}\``, rule.where, rule.meaning]));
-  return [
-    "## Bridge: join and push refusals",
-    "",
-    "An error reply's payload is `{reason}` (phoenix `phx_reply` with status `error`). See [bridge.md](bridge.md).",
-    "",
-    row(["reason", "answered to", "meaning"]),
-    row(["---", "---", "---"]),
-    ...rows,
-  ].join("\n");
+/** A section of `{where, meaning}` entries: reasons and where they are answered or raised. */
+function reasonSection(title: string, intro: string, whereHeader: string, entries: Record<string, { where: string; meaning: string }>): string {
+  const rows = Object.entries(entries).map(([reason, rule]) => row([`\`${reason}\``, rule.where, rule.meaning]));
+  return [`## ${title}`, "", intro, "", row(["reason", whereHeader, "meaning"]), row(["---", "---", "---"]), ...rows].join("\n");
 }
+
+const bridgeSection = () =>
+  reasonSection(
+    "Bridge: join and push refusals",
+    "An error reply's payload is `{reason}` (phoenix `phx_reply` with status `error`). See [bridge.md](bridge.md).",
+    "answered to",
+    BRIDGE_REASONS,
+  );
+
+const librarySection = () =>
+  reasonSection(
+    "Client library",
+    "A `PairingError`'s `reason` is a bridge reason of the `pairing` join (above) or one of these. See [client.md](client.md).",
+    "raised by",
+    LIBRARY_ERRORS,
+  );
 
 function closeSection(): string {
   const yesNo = (flag: boolean) => (flag ? "yes" : "no");
@@ -65,19 +74,6 @@ function closeSection(): string {
     "",
     row(["code", "name", "meaning", "library reconnects", "library forgets its token"]),
     row(["---", "---", "---", "---", "---"]),
-    ...rows,
-  ].join("\n");
-}
-
-function librarySection(): string {
-  const rows = Object.entries(LIBRARY_ERRORS).map(([reason, rule]) => row([`\`${reason}\``, rule.where, rule.meaning]));
-  return [
-    "## Client library",
-    "",
-    "A `PairingError`'s `reason` is a bridge reason of the `pairing` join (above) or one of these. See [client.md](client.md).",
-    "",
-    row(["reason", "raised by", "meaning"]),
-    row(["---", "---", "---"]),
     ...rows,
   ].join("\n");
 }

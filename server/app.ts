@@ -17,7 +17,7 @@ import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
-import { APP_FILE_ROUTES, DEFAULT_APP_DIR, registerAppFiles } from "./http/app-files.ts";
+import { APP_FILE_ROUTES, DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -16,6 +16,7 @@ import type { AnyEvent } from "../../client/wire/events.ts";
 import { eventsJoinOkSchema } from "../../client/wire/frames.ts";
 import { CuttableProxy } from "../client/support/proxy.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+import type { MemoryLogger } from "../support/memory-logger.ts";
 import { phoenixSocket, runCleanups } from "./helpers.ts";
 
 const ROUNDS = 6;
@@ -117,8 +118,8 @@ async function setUp() {
 
 /** Pushes the bridge took out of order (a hole, or an event behind newer ones): the forwarder ran ahead of its cursor. */
 function outOfOrderPushes(stack: Stack): number {
-  // The memory logger under the bridge's log budget (core.log is the budget, which keeps no records).
-  return stack.bridgeLog.records.filter((record) => record.msg.startsWith("hole in the server's events") || record.msg.startsWith("event arrived behind")).length;
+  const log = stack.bridge!.core.log as MemoryLogger;
+  return log.records.filter((record) => record.msg.startsWith("hole in the server's events") || record.msg.startsWith("event arrived behind")).length;
 }
 
 /** Kills the bridge: every connection cut without a close frame, its memory gone; it restarts on the same port. */

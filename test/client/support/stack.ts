@@ -42,8 +42,6 @@ export class Stack {
   server!: TestServer;
   forwarder!: Forwarder;
   bridge: RunningBridge | undefined;
-  /** The running bridge's records, before its per-peer log budget (a new one each start). */
-  bridgeLog = new MemoryLogger();
   serverPort = 0;
   bridgePort = 0;
   readonly serverDir = mkdtempSync(join(tmpdir(), "client-server-"));
@@ -72,8 +70,7 @@ export class Stack {
 
   async startBridge(): Promise<void> {
     const config = defaultBridgeConfig({ port: this.bridgePort, dataDir: this.bridgeDir, ...this.bridgeOverrides });
-    this.bridgeLog = new MemoryLogger();
-    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: this.bridgeLog, sweepEveryMs: 0 });
+    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: new MemoryLogger(), sweepEveryMs: 0 });
     this.bridgePort = this.bridge.port;
   }
 

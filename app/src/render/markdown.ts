@@ -1,0 +1,29 @@
+// Markdown to safe HTML: markdown-it parses (raw HTML off, so a reply's <script> or <img onerror> is text), and
+// DOMPurify sanitizes what markdown-it produced as a second wall (links, attributes). Links open in a new tab
+// without an opener. Code fences get a header with the language and a copy button; highlighting is applied
+// later, lazily (highlight.ts), so the first load carries no highlighter.
+import DOMPurify from "dompurify";
+import MarkdownIt from "markdown-it";
+
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+
+markdown.renderer.rules.fence = (tokens, index) => {
+  const token = tokens[index]!;
+  const language = token.info.trim().split(/\s+/, 1)[0] ?? "";
+  const escaped = markdown.utils.escapeHtml(token.content);
+  const label = markdown.utils.escapeHtml(language || "text");
+  const languageClass = language ? ` class="language-${markdown.utils.escapeHtml(language)}"` : "";
+  return `<div class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="copy-code" aria-label="Copy code">Copy</button></div><pre><code${languageClass}>${escaped}</code></pre></div>`;
+};
+
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A") {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer nofollow");
+  }
+});
+
+/** Safe HTML for a message's markdown. */
+export function renderMarkdown(text: string): string {
+  return DOMPurify.sanitize(markdown.render(text), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+}

@@ -15,6 +15,7 @@ import { ToolRegistry } from "../plugins/tool-registry.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import { createProvider, type Provider } from "../provider/index.ts";
 import { CheckpointSignal } from "./checkpoints.ts";
+import { ClientRequestIds } from "./client-request-ids.ts";
 import { RunEvents } from "./events.ts";
 import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
 import { runRequest, type RunState } from "./run.ts";
@@ -48,6 +49,8 @@ const RECENT_LIMIT = 10_000;
 export class RequestRunner {
   readonly tools = new ToolRegistry();
   readonly checkpoints = new CheckpointSignal();
+  /** Sends by client_request_id, so a repeated send answers its first request_id (routes.ts). */
+  readonly clientRequestIds: ClientRequestIds;
   providerFactory: ProviderFactory;
   private readonly active = new Map<string, ActiveRun>();
   private readonly busySessions = new Map<string, string>();
@@ -61,6 +64,7 @@ export class RequestRunner {
 
   constructor(private readonly ctx: RunnerContext) {
     this.activeRequests = new ActiveRequests(ctx.transactor.db);
+    this.clientRequestIds = new ClientRequestIds(() => ctx.clock.now());
     // Before anything can start a new request: no run of this process is in the table yet.
     this.recovered = recoverInterruptedRequests(ctx, this.activeRequests);
     this.providerFactory = (agent) =>
@@ -139,6 +143,8 @@ export class RequestRunner {
       session_id: events.sessionId,
       stream: input.stream,
       request_options: input.request_options,
+      // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases.
+      model: live.model,
       signal: controller.signal,
       live,
       controller,

@@ -3,8 +3,8 @@
 // marker, all in one transaction: a reader that loads messages and polls from cursor_event_id sees every
 // effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
-import type { Message, Session } from "../../client/wire/index.ts";
-import { formatEventId } from "../../client/wire/index.ts";
+import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
+import { formatEventId, sessionTitle } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
@@ -34,6 +34,14 @@ export class SessionService {
 
   list(): Session[] {
     return this.store.list();
+  }
+
+  /** What a session list shows, newest activity first; never the messages (docs/client.md "Sessions"). */
+  listSummaries(): SessionSummary[] {
+    return this.store
+      .list()
+      .map(summaryOf)
+      .sort((a, b) => (a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1));
   }
 
   get(sessionId: string): Session {
@@ -94,6 +102,18 @@ export class SessionService {
     });
   }
 
+  /**
+   * Renames (a title; null: back to the first user message) and/or sets the model override (null: the agent's
+   * model again), publishing `session_updated` with the saved version. Absent fields are left as they are.
+   */
+  update(sessionId: string, patch: SessionUpdate): Session {
+    return this.change(sessionId, (session) => ({
+      next: withField(withField(session, "title", patch.title), "model", patch.model),
+      events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+      result: (saved) => saved,
+    }));
+  }
+
   /** Deletes the messages at `indices` (unique: the route checks); any index out of range refuses the whole call. */
   deleteMessages(sessionId: string, indices: number[]): Session {
     return this.change(sessionId, (session) => {
@@ -140,4 +160,24 @@ export class SessionService {
     if (!snapshot) throw notFound("session_not_found", `no session "${sessionId}"`);
     return snapshot;
   }
+}
+
+function summaryOf(session: Session): SessionSummary {
+  return {
+    id: session.id,
+    title: sessionTitle(session),
+    agent_id: session.agent_id,
+    model: session.model ?? null,
+    created_at: session.created_at,
+    updated_at: session.updated_at,
+    message_count: session.messages.length,
+    ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
+  };
+}
+
+/** `undefined` leaves the field, `null` removes it, a string sets it. */
+function withField(session: Session, key: "title" | "model", value: string | null | undefined): Session {
+  if (value === undefined) return session;
+  const { [key]: _dropped, ...rest } = session;
+  return value === null ? rest : { ...rest, [key]: value };
 }

@@ -1,6 +1,6 @@
 // What the app refuses before uploading anything, with the reason a person can act on: the agent's allow
 // flags (SPEC Area A), the image kinds the server stores, and the server's default size limit.
-import type { Agent } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 
 /** The kinds server/assets/sniff.ts accepts. */
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AnyEvent, ChatClient } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "./transcript.ts";
+import { cacheMessages } from "./transcript-cache.ts";
 
 export interface TranscriptView {
   transcript: Transcript;
@@ -19,12 +20,16 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
       return;
     }
     let current: Transcript | undefined;
+    let cached: Transcript["messages"] | undefined;
     let frame = 0;
     let disposed = false;
     let dispose: () => void = () => undefined;
     const flush = () => {
       frame = 0;
-      if (!disposed && current) setView({ transcript: current, loading: false });
+      if (disposed || !current) return;
+      setView({ transcript: current, loading: false });
+      // For the offline view; only when the messages changed (not on every streamed token).
+      if (current.messages !== cached) cacheMessages(session_id, (cached = current.messages));
     };
     const onEvent = (event: AnyEvent) => {
       if (!current) return;

@@ -1,18 +1,17 @@
 // "Add device": a fresh pairing code as a QR code of pair_url, the code itself for typing, and a countdown to
 // its expiry (then a button for a new one).
 import { useEffect, useState } from "preact/hooks";
-import type { PairingCode } from "../api/schemas.ts";
-import { pairUrlOf } from "../state/admin.ts";
+import type { PairingCreated } from "../../../client/index.ts";
 import { QrCode } from "./qr-code.tsx";
 
-export function AddDevice({ code, onNewCode, onClose }: { code: PairingCode; onNewCode: () => void; onClose: () => void }) {
+export function AddDevice({ code, onNewCode, onClose }: { code: PairingCreated; onNewCode: () => void; onClose: () => void }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
   const left = Math.max(0, Math.round((Date.parse(code.expires_at) - now) / 1000));
-  const url = pairUrlOf(code);
+  const url = code.pair_url;
   return (
     <section class="add-device card" aria-label="Add device">
       <h2>Scan with the new device</h2>

@@ -2,15 +2,14 @@
 // the agent's request options that are not rich_ui.
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import type { Session } from "../../../client/index.ts";
-import type { Agent } from "../api/schemas.ts";
+import type { SessionSummary } from "../../../client/index.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 import { paired } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
 import { navigate } from "../state/router.ts";
 import { titleOf, upsertSession } from "../state/sessions.ts";
-import { guarded } from "../state/sync.ts";
 
-export function ChatHeader({ session, agent, settings }: { session: Session | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
+export function ChatHeader({ session, agent, settings }: { session: SessionSummary | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const title = session ? titleOf(session) : "New chat";
@@ -22,14 +21,14 @@ export function ChatHeader({ session, agent, settings }: { session: Session | un
     run(async () => {
       const current = paired.value;
       if (!current || !session) return;
-      upsertSession(await guarded(() => current.api.updateSession(session.id, { title: next })));
+      upsertSession(await current.client.updateSession(session.id, { title: next }));
       setRenaming(false);
     });
   const fork = () =>
     run(async () => {
       const current = paired.value;
       if (!current || !session) return;
-      const copy = await guarded(() => current.api.forkSession(session.id));
+      const copy = await current.client.forkSession(session.id);
       upsertSession(copy);
       navigate({ name: "chat", session_id: copy.id });
     });

@@ -3,7 +3,7 @@
 // streams, "Stop" cancels it. A failed send keeps the text and the attachments and says why.
 import { useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import type { Agent } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 import { pendingFile, pendingUrl, release, type PendingAttachment } from "../attachments/pending.ts";
 import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { describeError } from "../state/errors.ts";

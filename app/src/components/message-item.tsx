@@ -2,7 +2,7 @@
 // usage, interrupted mark), a tool result, or a system message.
 import { useState } from "preact/hooks";
 import type { Message } from "../../../client/index.ts";
-import type { Agent } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 import { reasoningOf } from "../chat/transcript.ts";
 import { MarkdownView } from "./markdown-view.tsx";
 import { ThinkingBlock } from "./thinking-block.tsx";

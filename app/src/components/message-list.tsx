@@ -2,7 +2,7 @@
 // It follows the bottom while the user is there (a streaming reply stays in view) and leaves them alone when
 // they scrolled up to read.
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
-import type { Agent } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
 import { useVirtualizer } from "./use-virtualizer.ts";
 import { LiveReplyView } from "./live-reply.tsx";

@@ -1,26 +1,29 @@
 // The model of a chat: a searchable list of the models the provider discovered (the browser's own combobox,
 // typed text filters it) that also takes any custom model id. Empty means the agent's default.
 import { useEffect, useState } from "preact/hooks";
-import type { Agent } from "../api/schemas.ts";
-import type { DeviceApi } from "../api/device-api.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
+import type { ChatClient } from "../../../client/index.ts";
 
 interface Props {
-  api: DeviceApi | undefined;
+  client: ChatClient | undefined;
   agent: Agent | undefined;
   value: string | undefined;
   onChange: (model: string | undefined) => void;
 }
 
-export function ModelPicker({ api, agent, value, onChange }: Props) {
+export function ModelPicker({ client, agent, value, onChange }: Props) {
   const [models, setModels] = useState<string[]>([]);
   const [draft, setDraft] = useState(value ?? "");
   useEffect(() => setDraft(value ?? ""), [value]);
   useEffect(() => {
-    if (!api || !agent) return;
+    if (!client || !agent) return;
     let current = true;
-    api.listModels(agent).then((list) => current && setModels(list), () => current && setModels([]));
+    client.listModels(agent.provider_id, { agent_id: agent.agent_id }).then(
+      (list) => current && setModels(list.models.map((model) => model.id)),
+      () => current && setModels([]),
+    );
     return () => void (current = false);
-  }, [api, agent?.agent_id]);
+  }, [client, agent?.agent_id]);
   const commit = () => {
     const next = draft.trim() === "" ? undefined : draft.trim();
     if (next !== value) onChange(next);

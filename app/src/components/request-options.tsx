@@ -1,6 +1,8 @@
 // The agent's request_options_ui selects (SPEC Area A): those marked rich_ui sit by the composer, the others in
 // the chat's settings panel. Their values are sent as request_options.
-import type { Agent, SelectDescriptor } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
+
+type SelectDescriptor = Agent["request_options_ui"][string];
 
 interface Props {
   agent: Agent | undefined;

@@ -1,6 +1,6 @@
 // Token usage under an assistant message (SPEC Area A): the formatted counts the provider put in metadata,
 // the cost when present, and the estimated-cached figure when the agent asks for it and an estimate exists.
-import type { Agent } from "../api/schemas.ts";
+import type { AgentView as Agent } from "../../../client/index.ts";
 
 export function UsageFooter({ metadata, agent }: { metadata: Record<string, unknown> | undefined; agent: Agent | undefined }) {
   if (!metadata || !agent) return null;

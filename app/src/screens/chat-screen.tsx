@@ -2,10 +2,11 @@
 // and the composer. Without a session id it is a new chat: the agent picker shows, and the first send creates
 // the session. Offline, the cached messages show read-only.
 import { useCallback, useMemo, useRef, useState } from "preact/hooks";
-import type { Session } from "../../../client/index.ts";
+import type { Message } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
 import { emptyTranscript } from "../chat/transcript.ts";
+import { cachedMessages } from "../chat/transcript-cache.ts";
 import { useTranscript } from "../chat/use-transcript.ts";
 import { ChatHeader } from "../components/chat-header.tsx";
 import { Composer } from "../components/composer.tsx";
@@ -16,8 +17,8 @@ import { RequestOptions, selectOptionsOf } from "../components/request-options.t
 import { SessionNotifications } from "../components/session-notifications.tsx";
 import { paired, shownState } from "../state/connection.ts";
 import { navigate } from "../state/router.ts";
-import { modelOverrideOf, sessions, sessionsOffline, upsertSession } from "../state/sessions.ts";
-import { agents, guarded, sessionReloads } from "../state/sync.ts";
+import { sessions, sessionsOffline, upsertSession } from "../state/sessions.ts";
+import { agents, sessionReloads } from "../state/sync.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 
 export function ChatScreen({ session_id }: { session_id?: string }) {
@@ -29,32 +30,32 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const [options, setOptions] = useState<Record<string, string>>({});
   const draftId = useRef(crypto.randomUUID());
   const wide = useWideScreen();
-  const fallback = useMemo(() => (session ? emptyTranscript(session.messages) : undefined), [session_id]);
+  const fallback = useMemo(() => (session_id ? emptyTranscript(cachedMessages(session_id) ?? []) : undefined), [session_id]);
   const { transcript, error } = useTranscript(current?.client, session_id, fallback, sessionReloads.value[session_id ?? ""] ?? 0);
   const offline = (error !== undefined || sessionsOffline.value) && shownState.value !== "live";
   const readOnly = offline ? "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers." : undefined;
 
   const onSend = async (text: string, attachments: PendingAttachment[]) => {
     if (!current) throw new Error("not paired");
-    const sent = await sendMessage(current.api, { session_id, agent_id: agent?.agent_id, model: pendingModel, text, attachments, request_options: options, client_request_id: draftId.current });
+    const sent = await sendMessage(current.client, { session_id, agent_id: agent?.agent_id, model: pendingModel, text, attachments, request_options: options, client_request_id: draftId.current });
     draftId.current = crypto.randomUUID();
     if (sent.session_id !== session_id) navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
   };
   const onCancel = () => {
     const live = transcript.live;
-    if (current && session_id && live) void guarded(() => current.api.cancel(session_id, live.request_id)).catch(() => undefined);
+    if (current && session_id && live) void current.client.cancel(session_id, live.request_id).catch(() => undefined);
   };
   const actions = useMessageActions(session_id);
   const onRetry = useRetry(session_id, transcript.messages, onSend);
   const changeModel = (model: string | undefined) => {
     if (!current || !session_id) return setPendingModel(model);
-    void guarded(() => current.api.updateSession(session_id, { model: model ?? null })).then(upsertSession, () => undefined);
+    void current.client.updateSession(session_id, { model: model ?? null }).then(upsertSession, () => undefined);
   };
 
   const tools = (
     <>
       {!session_id && agents.value.length > 1 && <AgentPicker value={agent?.agent_id} onChange={setAgentId} />}
-      <ModelPicker api={current?.api} agent={agent} value={session ? modelOverrideOf(session) : pendingModel} onChange={changeModel} />
+      <ModelPicker client={current?.client} agent={agent} value={session ? (session.model ?? undefined) : pendingModel} onChange={changeModel} />
       <RequestOptions agent={agent} rich={true} values={options} onChange={setOptions} />
     </>
   );
@@ -100,21 +101,22 @@ function useMessageActions(session_id: string | undefined): MessageActions {
     const current = paired.value;
     if (!current || !session_id) return {};
     return {
-      edit: (index, content) => guarded(() => current.api.editMessage(session_id, index, content)),
-      remove: (index) => guarded(() => current.api.deleteMessages(session_id, [index])),
+      edit: async (index, content) => void (await current.client.modifyMessage(session_id, index, content)),
+      remove: async (index) => void (await current.client.deleteMessages(session_id, [index])),
     };
   }, [session_id, paired.value]);
 }
 
 /** Retry after a failed reply: the failed turn (its user message and what followed) is removed, then sent again. */
-function useRetry(session_id: string | undefined, messages: Session["messages"], onSend: (text: string, attachments: PendingAttachment[]) => Promise<void>) {
+function useRetry(session_id: string | undefined, messages: readonly Message[], onSend: (text: string, attachments: PendingAttachment[]) => Promise<void>) {
   return useCallback(() => {
     const current = paired.value;
     const lastUser = messages.findLastIndex((message) => message.role === "user");
     if (!current || !session_id || lastUser < 0) return;
     const text = messages[lastUser]!.content;
     const indices = messages.map((_, index) => index).filter((index) => index >= lastUser);
-    void guarded(() => current.api.deleteMessages(session_id, indices))
+    void current.client
+      .deleteMessages(session_id, indices)
       .then(() => onSend(text, []))
       .catch(() => undefined);
   }, [session_id, messages, onSend]);

@@ -1,10 +1,9 @@
 // Devices (admin): the admin token entered once, then every paired device with when it was paired, when it
 // was last seen and whether it is connected now, a revoke button, and "Add device".
 import { useEffect, useState } from "preact/hooks";
-import { UnauthorizedError } from "../../../client/index.ts";
-import type { Device, PairingCode } from "../api/schemas.ts";
+import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
 import { AddDevice } from "../components/add-device.tsx";
-import { adminApi, adminToken, forgetAdminToken, saveAdminToken } from "../state/admin.ts";
+import { adminClient, adminToken, forgetAdminToken, saveAdminToken } from "../state/admin.ts";
 import { describeError } from "../state/errors.ts";
 import { relativeTime } from "../state/time.ts";
 
@@ -30,8 +29,8 @@ function AdminLogin() {
 }
 
 function DeviceList() {
-  const [devices, setDevices] = useState<Device[] | undefined>();
-  const [code, setCode] = useState<PairingCode | undefined>();
+  const [devices, setDevices] = useState<DeviceRecord[] | undefined>();
+  const [code, setCode] = useState<PairingCreated | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const run = (work: () => Promise<void>) => {
     setProblem(undefined);
@@ -40,13 +39,13 @@ function DeviceList() {
       setProblem(describeError(error));
     });
   };
-  const reload = () => run(async () => setDevices(await adminApi()!.listDevices()));
+  const reload = () => run(async () => setDevices(await adminClient()!.listDevices()));
   useEffect(reload, []);
-  const newCode = () => run(async () => setCode(await adminApi()!.createPairingCode()));
-  const revoke = (device: Device) =>
+  const newCode = () => run(async () => setCode(await adminClient()!.createPairing()));
+  const revoke = (device: DeviceRecord) =>
     run(async () => {
       if (!confirm(`Remove “${device.name}”? It will have to pair again.`)) return;
-      await adminApi()!.revoke(device.device_id);
+      await adminClient()!.revokeDevice(device.device_id);
       await reload();
     });
   const active = devices?.filter((device) => device.revoked_at === null) ?? [];
@@ -82,7 +81,7 @@ function DeviceList() {
   );
 }
 
-function DeviceRow({ device, onRevoke }: { device: Device; onRevoke: () => void }) {
+function DeviceRow({ device, onRevoke }: { device: DeviceRecord & { connected?: unknown }; onRevoke: () => void }) {
   return (
     <li class="device card">
       <div>

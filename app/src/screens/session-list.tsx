@@ -1,7 +1,7 @@
 // The chats: newest activity first, searchable by title, each with its agent and last activity; "New chat"
 // on top. On phones it is the home screen; on wide screens the sidebar beside the open chat.
 import { useState } from "preact/hooks";
-import type { Session } from "../../../client/index.ts";
+import type { SessionSummary } from "../../../client/index.ts";
 import { hrefOf } from "../state/router.ts";
 import { searchSessions, sessionsOffline, sortedSessions, titleOf } from "../state/sessions.ts";
 import { relativeTime } from "../state/time.ts";
@@ -32,7 +32,7 @@ export function SessionList({ activeId }: { activeId?: string }) {
   );
 }
 
-function SessionRow({ session, active }: { session: Session; active: boolean }) {
+function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
   return (
     <li>
       <a class={`session-row ${active ? "active" : ""}`} href={hrefOf({ name: "chat", session_id: session.id })} aria-current={active ? "page" : undefined}>

@@ -2,7 +2,7 @@
 // server it talks to: the paired one, else the origin that served the app (the server serves it at /).
 import { signal } from "@preact/signals";
 import { z } from "zod";
-import { AdminApi } from "../api/admin-api.ts";
+import { AdminClient } from "../../../client/index.ts";
 import { paired } from "./connection.ts";
 import { readStored, removeStored, writeStored } from "./local-store.ts";
 
@@ -19,15 +19,12 @@ export function forgetAdminToken(): void {
   removeStored(KEY);
 }
 
-export function adminApi(): AdminApi | undefined {
-  const token = adminToken.value;
-  if (!token) return undefined;
-  return new AdminApi(paired.value?.credentials.server_url ?? location.origin, token);
+export function adminClient(): AdminClient | undefined {
+  const adminToken = adminTokenValue();
+  if (!adminToken) return undefined;
+  return new AdminClient({ serverUrl: paired.value?.credentials.server_url ?? location.origin, adminToken });
 }
 
-/** The link a phone opens by scanning: the server's pair_url, or this app's own pairing route. */
-export function pairUrlOf(code: { code: string; bridge_url: string; pair_url?: string }): string {
-  if (code.pair_url) return code.pair_url;
-  const query = new URLSearchParams({ code: code.code, bridge: code.bridge_url });
-  return `${location.origin}${location.pathname}#/pair?${query}`;
+function adminTokenValue(): string | undefined {
+  return adminToken.value;
 }

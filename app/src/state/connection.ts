@@ -2,15 +2,14 @@
 // state as the app shows it (live, polling, reconnecting, offline, revoked) with the time of the last event.
 import { signal } from "@preact/signals";
 import { connect, forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials } from "../../../client/index.ts";
-import { DeviceApi } from "../api/device-api.ts";
 import { WIDE_SCREEN_QUERY } from "./use-wide-screen.ts";
 
 export type ShownState = "connecting" | "live" | "polling" | "reconnecting" | "offline" | "revoked";
 
 export interface Paired {
   credentials: Credentials;
+  /** The live connection and (ServerApi) every server call the app makes. */
   client: ChatClient;
-  api: DeviceApi;
 }
 
 export const storage = webStorage(localStorage);
@@ -49,11 +48,12 @@ function start(credentials: Credentials): void {
       lastEventAt.value = Date.now();
     }
     shownState.value = shownStateOf(status, wasLive);
-    if (status.state === "stopped" && status.reason !== "closed") void forget(true);
+    // The library forgets the credentials of a revoked (or unknown) device; the app returns to pairing.
+    if (status.state === "stopped" && status.reason === "revoked") void forget(true);
   });
   client.on("*", () => (lastEventAt.value = Date.now()));
   shownState.value = "connecting";
-  paired.value = { credentials, client, api: new DeviceApi(credentials) };
+  paired.value = { credentials, client };
   client.start();
 }
 
@@ -75,6 +75,6 @@ function shownStateOf(status: ConnectionStatus, wasLive: boolean): ShownState {
     case "catching_up":
       return wasLive ? "reconnecting" : "connecting";
     case "stopped":
-      return status.reason === "closed" ? "offline" : "revoked";
+      return status.reason === "revoked" ? "revoked" : "offline";
   }
 }

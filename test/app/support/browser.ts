@@ -26,9 +26,10 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
   return { context, page, errors };
 }
 
-/** Opens pair_url and taps Pair; resolves once the chat composer is on screen. */
-export async function pairThroughLink(page: Page, pairUrl: string): Promise<void> {
+/** Opens pair_url (naming the device when asked) and taps Pair; resolves once the paired frame shows. */
+export async function pairThroughLink(page: Page, pairUrl: string, deviceName?: string): Promise<void> {
   await page.goto(pairUrl);
+  if (deviceName) await page.getByLabel("Device name").fill(deviceName);
   await page.getByRole("button", { name: "Pair", exact: true }).click();
-  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  await page.locator(".top-bar .connection").waitFor();
 }

@@ -15,17 +15,23 @@ import { registerAssetRoutes } from "./assets/routes.ts";
 import { registerRunnerRoutes } from "./runner/routes.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./actions/routes.ts";
+import { APP_FILE_ROUTES, DEFAULT_APP_DIR, registerAppFiles } from "./http/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}): FastifyInstance {
+export interface BuildOptions {
+  /** The companion app's built files, served at `/` without a token; default <repo>/app/dist. */
+  appDir?: string;
+}
+
+export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}, { appDir = DEFAULT_APP_DIR }: BuildOptions = {}): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);
-  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
+  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]), APP_FILE_ROUTES);
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
@@ -35,6 +41,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {})
   registerRunnerRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
+  registerAppFiles(app, appDir);
   return app;
 }
 

@@ -25,6 +25,7 @@ import { createNotifications } from "./notifications/setup.ts";
 import { AssetStore } from "./assets/store.ts";
 import { RequestRunner } from "./runner/runner.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
+import { advertisedUrls } from "./pairing/urls.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -35,6 +36,12 @@ export interface RuntimeOptions {
   bridgeUrl?: string;
   /** Where apps reach this server; the config's server.public_url wins. */
   serverUrl?: string;
+  /** HOST: when a wildcard (0.0.0.0, ::), the URLs apps are given use the LAN address (pairing/urls.ts). */
+  host?: string;
+  /** BRIDGE_PUBLIC_URL: the bridge URL apps are given, when it differs from bridgeUrl. */
+  bridgePublicUrl?: string;
+  /** The companion app's built files, served at `/`; default <repo>/app/dist (http/app-files.ts). */
+  appDir?: string;
   clock?: Clock;
   log?: FastifyBaseLogger;
   /**
@@ -73,6 +80,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
+  const advertised = advertisedUrls({
+    host: options.host ?? "127.0.0.1",
+    serverUrl: options.serverUrl ?? "http://127.0.0.1:8787",
+    bridgeUrl: options.bridgeUrl ?? "",
+    publicUrl: config.server.public_url,
+    bridgePublicUrl: options.bridgePublicUrl,
+  });
   const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
   const ctx: ServerContext = {
     config,
@@ -89,16 +103,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     shutdown: shutdown.signal,
-    urls: {
-      server: config.server.public_url ?? options.serverUrl ?? "http://127.0.0.1:8787",
-      bridge: options.bridgeUrl ?? "",
-    },
+    urls: { server: advertised.serverUrl, bridge: options.bridgeUrl ?? "", bridgePublic: advertised.bridgeUrl },
   };
   ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
   ctx.actions = new ActionRegistry();
   ctx.assets = new AssetStore(ctx);
   ctx.runner = new RequestRunner(ctx);
-  const app = buildApp(ctx);
+  const app = buildApp(ctx, {}, { appDir: options.appDir });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
   let closing: Promise<void> | undefined;

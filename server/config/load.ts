@@ -12,6 +12,8 @@ export interface Environment {
   bridgePort: number;
   /** Empty string: run without a bridge. */
   bridgeUrl: string;
+  /** BRIDGE_PUBLIC_URL: the bridge URL apps are given when it differs from BRIDGE_URL. */
+  bridgePublicUrl: string | undefined;
   /** Where apps reach this server's HTTP routes (told to them when they pair), unless the config's public_url says. */
   serverUrl: string;
   dataDir: string;
@@ -34,6 +36,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     serverUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     bridgePort: parsePort("BRIDGE_PORT", env.BRIDGE_PORT, 4000),
     bridgeUrl: env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL,
+    bridgePublicUrl: env.BRIDGE_PUBLIC_URL || undefined,
     dataDir: resolve(env.DATA_DIR || "./data"),
     configPath: configPath ? resolve(configPath) : undefined,
     adminToken: env.ADMIN_TOKEN || undefined,

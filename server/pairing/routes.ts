@@ -3,6 +3,7 @@
 // forwarder's grants push, on the bridge within the same second.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { buildPairUrl } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
 import { requireAdmin } from "../http/auth.ts";
 import { notFound } from "../errors.ts";
@@ -26,6 +27,8 @@ export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, 
       server_id: ctx.serverId,
       bridge_url: urls.bridgeUrl,
       server_url: urls.serverUrl,
+      // The app is served by this server at `/`, so its URL is the server's public URL.
+      pair_url: buildPairUrl(urls.serverUrl, { code, bridge: urls.bridgeUrl }),
     });
   });
 

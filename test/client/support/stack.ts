@@ -81,7 +81,7 @@ export class Stack {
   }
 
   async startServer(): Promise<void> {
-    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir });
+    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir, bridgePublicUrl: this.bridgeUrl });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
     this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });

@@ -2,11 +2,14 @@
 // reply renders, a 2,000-message session is virtualized, the bridge going away mid-reply loses and doubles no
 // text, and the offline shell opens with the server stopped. One stack and one browser for the file.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
+
+// A browser on two shared cores: generous bounds; nothing here asserts a duration.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
 let browser: Browser;
 let page: Page;
@@ -16,7 +19,7 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
   ({ page, errors } = await openPage(browser, DESKTOP));
   await pairThroughLink(page, (await stack.createPairing()).pair_url);
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -40,7 +43,7 @@ describe("the app under hostile content and faults", () => {
       '<a href="javascript:window.__pwned=\'raw-link\'">raw</a>',
     ].join("\n\n");
     const sessionId = await sessionWith([{ role: "user", content: "hi" }, { role: "assistant", content: hostile }]);
-    await page.goto(`${stack.front.url}/#/s/${sessionId}`);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     const reply = page.locator('article[data-role="assistant"]');
     await reply.getByText("click me").waitFor();
     expect(await reply.locator("img, script").count()).toBe(0);
@@ -56,7 +59,7 @@ describe("the app under hostile content and faults", () => {
     const big = Array.from({ length: 1200 }, (_, index) => `${index}. ${paragraph}`).join("\n\n") + "\n\nTHE END OF THE BIG REPLY";
     expect(big.length).toBeGreaterThan(100_000);
     const sessionId = await sessionWith([{ role: "user", content: "long please" }, { role: "assistant", content: big }]);
-    await page.goto(`${stack.front.url}/#/s/${sessionId}`);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     await page.getByText("THE END OF THE BIG REPLY").waitFor();
     await page.getByRole("textbox", { name: "Message" }).fill("still typing");
     expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("still typing");
@@ -65,7 +68,7 @@ describe("the app under hostile content and faults", () => {
   it("keeps only the visible rows of a 2,000-message session in the DOM, and scrolls to the first (F3)", async () => {
     const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}` }));
     const sessionId = await sessionWith(messages);
-    await page.goto(`${stack.front.url}/#/s/${sessionId}`);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     await page.getByText("message number 1999", { exact: true }).waitFor();
     expect(await page.locator(".message-row").count()).toBeLessThan(60);
     await page.locator(".message-scroller").evaluate((scroller) => scroller.scrollTo(0, 0));
@@ -77,7 +80,7 @@ describe("the app under hostile content and faults", () => {
     const reply = "One two three four five six seven eight nine ten eleven twelve.";
     const parts = pieces(reply, 5).map((text) => ({ data: chunk({ content: text }) }));
     stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
-    await page.goto(`${stack.front.url}/#/new`);
+    await page.goto(`${stack.serverUrl}/#/new`);
     await page.locator('.connection[data-state="live"]').waitFor();
     await page.getByRole("textbox", { name: "Message" }).fill("count for me");
     await page.getByRole("textbox", { name: "Message" }).press("Enter");
@@ -100,7 +103,7 @@ describe("the app under hostile content and faults", () => {
     await offline.page.locator(".session-row").first().waitFor();
     await offline.page.evaluate(() => navigator.serviceWorker.ready);
     const firstTitle = await offline.page.locator(".session-title").first().innerText();
-    await stack.front.stop();
+    await stack.stopServer();
     try {
       await offline.page.reload();
       await offline.page.locator(".session-title", { hasText: firstTitle }).waitFor();
@@ -108,7 +111,7 @@ describe("the app under hostile content and faults", () => {
       await offline.page.getByText("You are offline").waitFor();
       expect(await offline.page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
     } finally {
-      await stack.front.start();
+      await stack.startServer();
       await offline.context.close();
     }
   });

@@ -2,18 +2,21 @@
 // a session notification in the desktop rail and its dismiss (desktop rules), the history of terminal records,
 // and a revoked device back on the pairing screen. One stack and one browser for the file.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { requireHub } from "../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
+
+// A browser on two shared cores: generous bounds; nothing here asserts a duration.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
 let browser: Browser;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -37,7 +40,7 @@ describe("notifications and devices in the app", () => {
     await banner.waitFor({ state: "detached" });
     await expect.poll(() => notificationStatus(record.id)).toBe("dismissed");
 
-    await page.goto(`${stack.front.url}/#/history`);
+    await page.goto(`${stack.serverUrl}/#/history`);
     await page.locator(".history-item", { hasText: "Backup is late" }).getByText("dismissed").waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
@@ -50,7 +53,7 @@ describe("notifications and devices in the app", () => {
     await stack.append(sessionId, "deploy the site");
     const service = requireHub(stack.server.runtime.ctx).session(sessionId);
     const record = service.publish(parseProducer(producerInputSchema, { key: "deploy", severity: "info", title: "Deploy needs approval", display: { presentation: "modal" } }), "test");
-    await page.goto(`${stack.front.url}/#/s/${sessionId}`);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     const card = page.locator(`aside.rail .notification[data-notification-id="${record.id}"]`);
     await card.waitFor();
     // Desktop shows a modal inline in the rail (SPEC presentation rules): no dialog opens.

@@ -1,7 +1,7 @@
-// One stack per app test file: the scripted chat-completions backend, a real server (SQLite in a temp dir) whose
-// public URL is the app's front, a real bridge, and the front serving app/dist. Pairing codes and pair_url come
-// from the real admin route.
-import type { AddressInfo } from "node:net";
+// One stack per app test file: the scripted chat-completions backend, a real server (SQLite in a temp dir) that
+// serves the built app at / (as `npm start` does) on a port fixed for the file, so a stopped server comes back
+// at the same address, and a real bridge. Pairing codes and pair_url come from the real admin route.
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { startScriptedBackend, type ScriptedBackend } from "../../../scripts/scripted-backend/index.ts";
 import { startForwarder } from "../../../server/forwarder/forwarder.ts";
@@ -10,12 +10,10 @@ import type { ConfigInput } from "../../../server/config/schema.ts";
 import { startTestServer } from "../../support/server.ts";
 import { Stack, until } from "../../client/support/stack.ts";
 import { buildPairUrl } from "../../../client/index.ts";
-import { AppFront } from "./app-front.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 
 export class AppStack extends Stack {
-  readonly front = new AppFront(() => this.serverUrl);
   backend!: ScriptedBackend;
   private config: ConfigInput = {};
 
@@ -23,19 +21,19 @@ export class AppStack extends Stack {
     const stack = new AppStack();
     stack.backend = await startScriptedBackend();
     stack.config = config;
-    await stack.front.start();
     await stack.startBridge();
     await stack.startServer();
     return stack;
   }
 
-  /** The server, with the front's URL as its public URL (so pair_url and server_url point at the app's origin). */
+  /** The server, its own URL as public URL (pair_url and server_url point at the app's origin). */
   override async startServer(): Promise<void> {
+    if (this.serverPort === 0) this.serverPort = await freePort();
     const config: ConfigInput = {
       providers: { default: { provider: "reference_compatible", model: "scripted", base_url: this.backend.url } },
       plugins: ["./app-tools.ts"],
       ...this.config,
-      server: { server_id: "srv1", public_url: this.front.url },
+      server: { server_id: "srv1", public_url: this.serverUrl },
     };
     this.server = await startTestServer(config, { dataDir: this.serverDir, bridgeUrl: this.bridgeUrl, configDir: FIXTURES });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
@@ -48,7 +46,7 @@ export class AppStack extends Stack {
     const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
     const body = created.json as { code: string; bridge_url: string; pair_url?: string };
     await until(() => this.bridge?.core.registry.findCode(hashPairingCode(body.code)) !== undefined, "code registered on the bridge");
-    return { code: body.code, pair_url: body.pair_url ?? buildPairUrl(this.front.url, { code: body.code, bridge: body.bridge_url }) };
+    return { code: body.code, pair_url: body.pair_url ?? buildPairUrl(this.serverUrl, { code: body.code, bridge: body.bridge_url }) };
   }
 
   async devices(): Promise<Array<{ device_id: string; name: string; revoked_at: string | null }>> {
@@ -57,7 +55,15 @@ export class AppStack extends Stack {
 
   override async close(): Promise<void> {
     await super.close();
-    await this.front.stop();
     await this.backend.close();
   }
+}
+
+/** A port nobody listens on now, so the server's public URL is known before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

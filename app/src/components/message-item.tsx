@@ -92,12 +92,12 @@ function MessageMenu({ index, actions, onEdit }: { index: number; actions: Messa
     <div class="message-menu">
       {onEdit && (
         <button type="button" class="icon-button small" aria-label="Edit message" title="Edit" onClick={onEdit}>
-          ✎
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" /></svg>
         </button>
       )}
       {actions.remove && (
         <button type="button" class="icon-button small" aria-label="Delete message" title="Delete" onClick={() => void actions.remove!(index)}>
-          🗑
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" /></svg>
         </button>
       )}
     </div>

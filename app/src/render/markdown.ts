@@ -7,13 +7,14 @@ import MarkdownIt from "markdown-it";
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
+// A long line scrolls the <pre> sideways: tabindex lets keyboard users reach and scroll it (axe scrollable-region-focusable).
 markdown.renderer.rules.fence = (tokens, index) => {
   const token = tokens[index]!;
   const language = token.info.trim().split(/\s+/, 1)[0] ?? "";
   const escaped = markdown.utils.escapeHtml(token.content);
   const label = markdown.utils.escapeHtml(language || "text");
   const languageClass = language ? ` class="language-${markdown.utils.escapeHtml(language)}"` : "";
-  return `<div class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="copy-code" aria-label="Copy code">Copy</button></div><pre><code${languageClass}>${escaped}</code></pre></div>`;
+  return `<div class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="copy-code" aria-label="Copy code">Copy</button></div><pre tabindex="0"><code${languageClass}>${escaped}</code></pre></div>`;
 };
 
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {

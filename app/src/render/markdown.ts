@@ -24,7 +24,16 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
+/** Rendered messages by text: the virtualized list mounts a row again each time it scrolls back into view. */
+const rendered = new Map<string, string>();
+const CACHE_ENTRIES = 400;
+
 /** Safe HTML for a message's markdown. */
 export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(markdown.render(text), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+  const cached = rendered.get(text);
+  if (cached !== undefined) return cached;
+  const html = DOMPurify.sanitize(markdown.render(text), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+  if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
+  rendered.set(text, html);
+  return html;
 }

@@ -1,5 +1,6 @@
-// The service worker's source, generated at build time with the bundle's file list. It caches the app shell
-// (cache first, refreshed in the background) so the app opens offline; API calls are never cached here (the app
+// The service worker's source, generated at build time with the bundle's file list. It caches the app shell so
+// the app opens offline (pages: network first, the cached shell when the server is unreachable; assets: cache
+// first); API calls are never cached here (the app
 // keeps its own last-loaded sessions for the read-only offline view).
 
 /** Plain JavaScript run by the browser as sw.js; `files` are paths relative to the app's root. */
@@ -25,16 +26,14 @@ self.addEventListener("fetch", (event) => {
   const scope = new URL(self.registration.scope);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   const relative = "./" + url.pathname.slice(scope.pathname.length);
-  const isShell = request.mode === "navigate" || SHELL.includes(relative);
-  if (!isShell) return;
-  const key = request.mode === "navigate" ? "./" : relative;
-  event.respondWith(
-    caches.open(CACHE).then(async (cache) => {
-      const cached = await cache.match(new URL(key, self.registration.scope).href);
-      if (cached) return cached;
-      return fetch(request);
-    }),
-  );
+  if (request.mode === "navigate") {
+    // Pages: the network first (a new build, or a server route such as /health), the cached shell when offline.
+    event.respondWith(fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match(new URL("./", self.registration.scope).href)).then((shell) => shell || Response.error())));
+    return;
+  }
+  if (!SHELL.includes(relative)) return;
+  // Hashed assets never change: the cache first.
+  event.respondWith(caches.open(CACHE).then(async (cache) => (await cache.match(request.url)) || fetch(request)));
 });
 `;
 }

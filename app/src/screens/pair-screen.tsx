@@ -2,7 +2,7 @@
 // the device name prefilled; otherwise the code and the bridge address are typed. Every failure says what
 // happened and what to do next.
 import { useState } from "preact/hooks";
-import { pair } from "../../../client/index.ts";
+import { pair, parsePairUrl } from "../../../client/index.ts";
 import { adopt, revokedNotice } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
 import { navigate } from "../state/router.ts";
@@ -25,8 +25,10 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
     event.preventDefault();
     setBusy(true);
     setProblem(undefined);
+    // A pasted pairing link carries both the code and the bridge.
+    const link = parsePairUrl(code.trim());
     try {
-      const credentials = await pair({ bridgeUrl: bridge.trim(), code: code.trim().toUpperCase(), deviceName: name.trim() || defaultDeviceName() });
+      const credentials = await pair({ bridgeUrl: link?.bridge ?? bridge.trim(), code: (link?.code ?? code.trim()).toUpperCase(), deviceName: name.trim() || defaultDeviceName() });
       await adopt(credentials);
       navigate({ name: "sessions" }, { replace: true });
     } catch (error) {
@@ -60,7 +62,7 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
             <>
               <label>
                 Pairing code
-                <input value={code} onInput={(e) => setCode(e.currentTarget.value)} placeholder="7K3QF-9MXTA" autoCapitalize="characters" autoComplete="one-time-code" spellcheck={false} required />
+                <input value={code} onInput={(e) => setCode(e.currentTarget.value)} placeholder="7K3QF-9MXTA or a pairing link" autoCapitalize="characters" autoComplete="one-time-code" spellcheck={false} required />
               </label>
               <label>
                 Bridge address
@@ -82,6 +84,11 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
             </button>
           )}
         </form>
+        {!fromLink && (
+          <p class="muted small">
+            On the server's own machine? <a href="#/devices">Manage devices</a> with the admin token to show a QR code.
+          </p>
+        )}
       </div>
     </main>
   );

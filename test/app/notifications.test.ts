@@ -65,7 +65,7 @@ describe("notifications and devices in the app", () => {
     await page.context().close();
   });
 
-  it("a revoked device forgets its pairing and returns to the pairing screen, which says why (N3)", async () => {
+  it("a revoked device forgets its pairing and returns to the pairing screen, which says why; a pasted link pairs again (N3, N4)", async () => {
     const { page } = await openPage(browser, PHONE);
     await pairThroughLink(page, (await stack.createPairing()).pair_url, "phone to revoke");
     await page.locator('.connection[data-state="live"]').waitFor();
@@ -74,6 +74,12 @@ describe("notifications and devices in the app", () => {
     await page.getByText("This device was removed from the server").waitFor();
     await page.getByLabel("Pairing code").waitFor();
     expect(await page.evaluate(() => localStorage.getItem("credentials"))).toBeNull();
+
+    // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4).
+    await page.getByLabel("Bridge address").fill("ws://127.0.0.1:1/socket");
+    await page.getByLabel("Pairing code").fill((await stack.createPairing()).pair_url);
+    await page.getByRole("button", { name: "Pair", exact: true }).click();
+    await page.locator('.connection[data-state="live"]').waitFor();
     await page.context().close();
   });
 });

@@ -3,7 +3,7 @@
 // app tests, so nobody runs a separate build command.
 //   node --import tsx scripts/build-app.ts          build if stale
 //   node --import tsx scripts/build-app.ts --force  build always
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,9 +29,22 @@ export function appBuildIsStale(): boolean {
   return SOURCES.some((source) => newestMtime(join(root, source)) > built);
 }
 
+/**
+ * Builds into a fresh folder beside app/dist, then swaps it in: a server (or a test) reading app/dist meanwhile
+ * never finds it emptied half-way through a build.
+ */
 export async function buildApp(): Promise<void> {
   const { build } = await import("vite");
-  await build({ configFile: join(root, "app", "vite.config.ts"), logLevel: "warn" });
+  const fresh = `${APP_DIST}.building-${process.pid}`;
+  const old = `${APP_DIST}.old-${process.pid}`;
+  try {
+    await build({ configFile: join(root, "app", "vite.config.ts"), logLevel: "warn", build: { outDir: fresh, emptyOutDir: true } });
+    if (newestMtime(APP_DIST) > 0) renameSync(APP_DIST, old);
+    renameSync(fresh, APP_DIST);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+  }
 }
 
 /** Builds when app/dist is missing or older than its sources; returns whether it built. */

@@ -6,7 +6,8 @@
 // - commit_to_paint_p99_ms: a streamed token's store commit (event timestamp) → the next animation frame after
 //   it is in the DOM, bridge live; baseline client_commit_to_listener_p99_ms: the same tokens' commit → the client
 //   library's listener in Node, same run, same stream;
-// - scroll_2000: long tasks over 50 ms while scrolling a 2,000-message chat from bottom to top, and the longest.
+// - scroll_2000: long tasks over 50 ms while scrolling a 2,000-message chat from bottom to top, and the longest;
+//   baseline_idle: long tasks over the same number of frames with the page idle (the machine's own noise).
 // Rounds: BENCH_ROUNDS (default 5). The machine's load is not controlled: compare against the baselines.
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
@@ -100,23 +101,47 @@ async function streamRound(stack: AppStack, page: Page, nodeLatencies: number[])
   return latencies;
 }
 
-async function scrollRound(page: Page, url: string): Promise<{ longTasks: number; longestMs: number }> {
+interface ScrollRound {
+  longTasks: number;
+  longestMs: number;
+  /** The same number of animation frames with the page idle (no scrolling): what the loaded machine costs. */
+  idleLongTasks: number;
+}
+
+async function scrollRound(page: Page, url: string): Promise<ScrollRound> {
   // A full load each round (the hash alone would keep the chat, scrolled to the top by the previous round).
   await page.goto("about:blank");
   await page.goto(url);
   await page.getByText("message number 1999", { exact: true }).waitFor();
   return page.evaluate(async () => {
-    const durations: number[] = [];
-    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => durations.push(entry.duration)));
-    observer.observe({ type: "longtask", buffered: false });
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const watch = async (work: () => Promise<number>) => {
+      const durations: number[] = [];
+      const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => durations.push(entry.duration)));
+      observer.observe({ type: "longtask", buffered: false });
+      const frames = await work();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      observer.disconnect();
+      return { frames, durations };
+    };
     const scroller = document.querySelector(".message-scroller")!;
-    while (scroller.scrollTop > 0) {
-      scroller.scrollBy(0, -600);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    observer.disconnect();
-    return { longTasks: durations.filter((d) => d > 50).length, longestMs: Math.round(Math.max(0, ...durations)) };
+    const scrolled = await watch(async () => {
+      let frames = 0;
+      for (; scroller.scrollTop > 0; frames++) {
+        scroller.scrollBy(0, -600);
+        await frame();
+      }
+      return frames;
+    });
+    const idle = await watch(async () => {
+      for (let i = 0; i < scrolled.frames; i++) await frame();
+      return scrolled.frames;
+    });
+    return {
+      longTasks: scrolled.durations.filter((d) => d > 50).length,
+      longestMs: Math.round(Math.max(0, ...scrolled.durations)),
+      idleLongTasks: idle.durations.filter((d) => d > 50).length,
+    };
   });
 }
 
@@ -157,6 +182,7 @@ async function main(): Promise<void> {
         paint_samples: paint.length,
         scroll_2000_long_tasks_over_50ms_median: median(scrolls.map((s) => s.longTasks)),
         scroll_2000_longest_task_ms_median: median(scrolls.map((s) => s.longestMs)),
+        baseline_idle_long_tasks_over_50ms_median: median(scrolls.map((s) => s.idleLongTasks)),
       })}\n`,
     );
   } finally {

@@ -101,6 +101,38 @@ async function streamRound(stack: AppStack, page: Page, nodeLatencies: number[])
   return latencies;
 }
 
+/** In-page source (a string: the TypeScript loader's helpers do not exist in the page). */
+const SCROLL_PROBE = `(async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const watch = async (work) => {
+    const durations = [];
+    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => durations.push(entry.duration)));
+    observer.observe({ type: "longtask", buffered: false });
+    const frames = await work();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.disconnect();
+    return { frames, durations };
+  };
+  const scroller = document.querySelector(".message-scroller");
+  const scrolled = await watch(async () => {
+    let frames = 0;
+    for (; scroller.scrollTop > 0; frames++) {
+      scroller.scrollBy(0, -600);
+      await frame();
+    }
+    return frames;
+  });
+  const idle = await watch(async () => {
+    for (let i = 0; i < scrolled.frames; i++) await frame();
+    return scrolled.frames;
+  });
+  return {
+    longTasks: scrolled.durations.filter((d) => d > 50).length,
+    longestMs: Math.round(Math.max(0, ...scrolled.durations)),
+    idleLongTasks: idle.durations.filter((d) => d > 50).length,
+  };
+})()`;
+
 interface ScrollRound {
   longTasks: number;
   longestMs: number;
@@ -113,36 +145,7 @@ async function scrollRound(page: Page, url: string): Promise<ScrollRound> {
   await page.goto("about:blank");
   await page.goto(url);
   await page.getByText("message number 1999", { exact: true }).waitFor();
-  return page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    const watch = async (work: () => Promise<number>) => {
-      const durations: number[] = [];
-      const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => durations.push(entry.duration)));
-      observer.observe({ type: "longtask", buffered: false });
-      const frames = await work();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      observer.disconnect();
-      return { frames, durations };
-    };
-    const scroller = document.querySelector(".message-scroller")!;
-    const scrolled = await watch(async () => {
-      let frames = 0;
-      for (; scroller.scrollTop > 0; frames++) {
-        scroller.scrollBy(0, -600);
-        await frame();
-      }
-      return frames;
-    });
-    const idle = await watch(async () => {
-      for (let i = 0; i < scrolled.frames; i++) await frame();
-      return scrolled.frames;
-    });
-    return {
-      longTasks: scrolled.durations.filter((d) => d > 50).length,
-      longestMs: Math.round(Math.max(0, ...scrolled.durations)),
-      idleLongTasks: idle.durations.filter((d) => d > 50).length,
-    };
-  });
+  return page.evaluate(SCROLL_PROBE) as Promise<ScrollRound>;
 }
 
 async function main(): Promise<void> {

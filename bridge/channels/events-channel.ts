@@ -2,6 +2,7 @@
 // that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP
 // (older than the buffer, another store's epoch, or too many bytes to write in one turn). Its one push is `api`, a
 // call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
+import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
@@ -15,7 +16,7 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
   return {
     join(connection, frame, match): JoinAttempt {
       const serverId = match[1]!;
-      const refused = (reason: string, logMsg: string): JoinAttempt => {
+      const refused = (reason: BridgeReason, logMsg: string): JoinAttempt => {
         core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
         return { entry: inertEntry(frame.joinRef), outcome: refuse(reason) };
       };

@@ -1,6 +1,6 @@
 // The HTTP API through the bridge (docs/client.md "Route choice"): a call becomes an `api` push on the events
 // channel, and the bridge's reply ({status, body} or {reason}) becomes what HttpApi would have answered: the parsed
-// body, an HttpError for a non-2xx, or a RelayError (a NetworkError: the server could not be asked) for a reason.
+// body, a ResponseError for a non-2xx, or a RelayError (a NetworkError: the server could not be asked) for a reason.
 // A long-poll is never relayed (the bridge refuses wait_ms): its wait_ms is dropped, and an empty page is held
 // until the bridge pushes an event or the window ends, since the live channel is the wait.
 import type { z } from "zod";
@@ -8,7 +8,7 @@ import { errorBodySchema } from "../wire/errors.ts";
 import { relayAnswerSchema, relayErrorReasonSchema, type RelayAnswer, type RelayErrorReason } from "../wire/frames.ts";
 import { base64ToBytes } from "../util/base64.ts";
 import type { Timers } from "../util/timers.ts";
-import { httpErrorFrom, NetworkError, ProtocolError } from "./errors.ts";
+import { responseErrorFrom, NetworkError, ProtocolError } from "./errors.ts";
 import { encodeQuery, type Requester, type RequestOptions } from "./http.ts";
 
 /** The bridge's answer to one push (BridgeConnection.push). */
@@ -69,7 +69,7 @@ export class RelayApi implements Requester {
     const answer = await this.ask(payload, options.signal);
     if (answer.status < 200 || answer.status > 299) {
       const errorBody = errorBodySchema.safeParse(answer.body);
-      throw httpErrorFrom(answer.status, answer.body, errorBody.success ? errorBody.data : undefined);
+      throw responseErrorFrom(answer.status, answer.body, errorBody.success ? errorBody.data : undefined);
     }
     const body = options.expect === "bytes" ? binaryOf(answer) : answer.body;
     const parsed = schema.safeParse(body);

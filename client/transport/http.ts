@@ -106,7 +106,3 @@ async function readJson(response: Response): Promise<unknown> {
     return text;
   }
 }
-
-export function isRetryable(error: unknown): boolean {
-  return error instanceof NetworkError || (error instanceof HttpError && error.status >= 500) || error instanceof ProtocolError;
-}

@@ -83,7 +83,7 @@ async function round(backend: Backend) {
   await runtime.app.ready();
   const { ctx, app } = runtime;
   const arrivals = new Map<string, number[]>();
-  const runner = ctx.runner!;
+  const runner = ctx.runner;
   const base = runner.providerFactory;
   runner.providerFactory = (agent) => timed(base(agent), arrivals);
   const commits: Array<{ id: number; at: number }> = [];
@@ -123,7 +123,7 @@ async function round(backend: Backend) {
 
 /** Waits until no session has a request in flight (asked of the runner on each commit: no reads). */
 async function waitIdle(ctx: ReturnType<typeof createRuntime>["ctx"], sessions: string[]): Promise<void> {
-  const runner = ctx.runner!;
+  const runner = ctx.runner;
   while (sessions.some((sid) => runner.activeRequest(sid) !== undefined)) await ctx.events.waitBeyond(ctx.events.latestId, 50);
 }
 

@@ -4,10 +4,13 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerContext } from "../context.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE, restrictTree } from "../db/file-modes.ts";
+import type { Transactor } from "../db/transactor.ts";
 import { forbidden } from "../errors.ts";
 import { assetNotFound, mediaTypeMismatch, tooLarge, unsupportedImage } from "./errors.ts";
+import type { SessionService } from "../sessions/session-service.ts";
 import { normalizeMediaType, sniffImageType } from "./sniff.ts";
 
 export interface AssetInfo {
@@ -20,7 +23,17 @@ export interface AssetInfo {
 
 type Row = { id: string; session_id: string; media_type: string; size: number; filename: string | null };
 
-export type AssetContext = Pick<ServerContext, "db" | "transactor" | "dataDir" | "sessions" | "clock" | "config">;
+export interface AssetStoreParts {
+  db: Db;
+  transactor: Transactor;
+  /** Owners and fork lineage: an asset belongs to a session. */
+  sessions: Pick<SessionService, "get">;
+  clock: Clock;
+  /** DATA_DIR: the bytes live under its assets/ folder. */
+  dataDir: string;
+  /** Largest image accepted (config assets.max_bytes). */
+  maxBytes: number;
+}
 
 /** Asset ids are ours; the pattern also keeps any id a client sends from naming a path outside the folder. */
 export const ASSET_ID_PATTERN = /^ast_[0-9a-f]{32}$/;
@@ -32,8 +45,8 @@ export class AssetStore {
   private readonly select;
   private readonly remove;
 
-  constructor(private readonly ctx: AssetContext) {
-    this.maxBytes = ctx.config.assets.max_bytes;
+  constructor(private readonly ctx: AssetStoreParts) {
+    this.maxBytes = ctx.maxBytes;
     this.root = join(ctx.dataDir, "assets");
     restrictTree(this.root); // users' images: private, also when an older start wrote them readable
     this.insert = ctx.db.prepare<[string, string, string, number, string | null, number]>(
@@ -103,10 +116,4 @@ export class AssetStore {
     }
     return chain;
   }
-}
-
-/** The runtime's asset store (createRuntime sets ctx.assets); a clear error instead of undefined access. */
-export function requireAssets(ctx: Pick<ServerContext, "assets">): AssetStore {
-  if (!ctx.assets) throw new Error("assets are not set up on this ServerContext (createRuntime builds them)");
-  return ctx.assets;
 }

@@ -45,7 +45,8 @@ export class CommitSignal extends ListenerSet<number> {
   /**
    * Resolves once an event newer than `afterId` that `filter` matches has committed (true), or when
    * `timeoutMs` passes or `signal` aborts (false). A newer commit already in (latest() > afterId) resolves at
-   * once, whatever it holds: the caller reads the log to find out.
+   * once, whatever it holds: the caller reads the log to find out. With `timeoutMs` Infinity it keeps no timer:
+   * the caller times the wait on its injected clock and aborts `signal` (the GET /events long-poll does).
    */
   waitBeyond(afterId: number, latest: () => number, timeoutMs: number, signal?: AbortSignal, filter: CommitFilter = {}): Promise<boolean> {
     if (latest() > afterId) return Promise.resolve(true);
@@ -58,7 +59,7 @@ export class CommitSignal extends ListenerSet<number> {
         resolve(woken);
       };
       const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
+      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => finish(false), timeoutMs) : undefined;
       const waiter: Waiter = { filter, afterId, wake: () => finish(true) };
       this.add(waiter);
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -1,5 +1,5 @@
 // Shared test helpers: a controllable clock, settings for a scripted backend, and a delta collector.
-import type { Clock } from "../../server/context.ts";
+import type { Clock } from "../../server/clock.ts";
 import { createProvider, type CreateProviderDeps } from "../../server/provider/provider.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
 import { providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "../../server/provider/settings.ts";

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { setMaxListeners } from "node:events";
 import { z } from "zod";
 import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
+import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import type { ListQuery } from "../../events/event-store.ts";
@@ -75,24 +76,25 @@ function startOf(ctx: ServerContext, sessionId: string | undefined): number {
 async function readOrWait(ctx: ServerContext, list: ListQuery, waitMs: number, reply: FastifyReply) {
   let page = ctx.events.list(list);
   if (page.events.length > 0 || waitMs === 0) return page;
-  const deadline = ctx.clock.now() + waitMs;
   const abort = new AbortController();
   const onGone = () => abort.abort();
   reply.raw.once("close", onGone);
   ctx.shutdown.addEventListener("abort", onGone, { once: true });
   const filter = { sessionId: list.sessionId, requestId: list.requestId };
   const latest = () => ctx.events.latestId;
+  // wait_ms runs on the injected clock; the commit wait itself keeps no timer (Infinity).
+  const deadline = deadlineAfter(ctx.clock, waitMs, abort.signal);
   try {
     // Only commits that wrote an event this poll's filter matches wake it. Each read starts where the last
     // empty one ended (page.lastId is the newest id it covered), so a waiting poll never re-reads what did not match.
     let seen = Math.max(list.sinceId, ctx.events.latestId);
-    while (page.events.length === 0 && !abort.signal.aborted) {
-      const remaining = deadline - ctx.clock.now();
-      if (remaining <= 0 || !(await ctx.events.commits.waitBeyond(seen, latest, remaining, abort.signal, filter))) break;
+    while (page.events.length === 0 && !deadline.signal.aborted) {
+      if (!(await ctx.events.commits.waitBeyond(seen, latest, Infinity, deadline.signal, filter))) break;
       seen = ctx.events.latestId;
       page = ctx.events.list({ ...list, sinceId: page.lastId });
     }
   } finally {
+    deadline.dispose();
     reply.raw.off("close", onGone);
     ctx.shutdown.removeEventListener("abort", onGone);
   }

@@ -8,10 +8,9 @@ import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
 import { ManualClock } from "../../bridge/manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
-import { MemoryLogger } from "../../../bridge/log.ts";
+import { MemoryLogger } from "../../support/memory-logger.ts";
 import { hashPairingCode } from "../../../server/pairing/codes.ts";
 import { startForwarder, type Forwarder } from "../../../server/forwarder/forwarder.ts";
-import { requireHub } from "../../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema, type ProducerInput } from "../../../server/notifications/input.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import type { ConfigInput } from "../../../server/config/schema.ts";
@@ -43,7 +42,7 @@ export class Stack {
   server!: TestServer;
   forwarder!: Forwarder;
   bridge: RunningBridge | undefined;
-  /** What the running bridge logged (its budget wrapper passes records through to it). */
+  /** What the current bridge logged (the bridge wraps it in its per-peer budget, so core.log is not this). */
   bridgeLog = new MemoryLogger();
   serverPort = 0;
   bridgePort = 0;
@@ -124,7 +123,7 @@ export class Stack {
   }
 
   notifyApplication(input: ProducerInput) {
-    return requireHub(this.server.runtime.ctx).application.publish(parseProducer(producerInputSchema, input), "test");
+    return this.server.runtime.ctx.notifications.application.publish(parseProducer(producerInputSchema, input), "test");
   }
 
   /** The store's own sequence of public events after `since` (what GET /events gives an admin). */

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { join, relative, sep } from "node:path";
 
 /** <repo>/app/dist, where the app's build writes. */
-export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../app/dist", import.meta.url));
+export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../../app/dist", import.meta.url));
 
 /** The routes that need no token (http/auth.ts exempts them): the app's files, whatever their path. */
 export const APP_FILE_ROUTES = ["GET /", "HEAD /", "GET /*", "HEAD /*"] as const;

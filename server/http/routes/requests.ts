@@ -2,27 +2,20 @@
 // (DESIGN.md "Routes beyond SPEC.md's table"; docs/runner.md.)
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { requireAssets } from "../assets/store.ts";
-import type { ServerContext } from "../context.ts";
-import { conflict } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { requireRunner } from "./runner.ts";
-import { checkSend, sendBodySchema } from "./send-input.ts";
+import type { ServerContext } from "../../context.ts";
+import { conflict } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { checkSend, sendBodySchema } from "../../runner/send-input.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const cancelParams = z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict();
 const cancelBody = z.object({}).strict().optional();
 
-export function registerRunnerRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const runner = requireRunner(ctx);
-  const assets = requireAssets(ctx);
+export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { runner, assets } = ctx;
   // Inline images travel as data URLs in the body: room for MAX_ATTACHMENTS-worth is not needed, one
   // max-size image (base64) plus text is; the decoded size is checked per attachment.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil(assets.maxBytes / 3) * 4 + 256 * 1024);
-
-  app.addHook("onReady", async () => {
-    await runner.loadPlugins();
-  });
 
   app.post("/sessions/:session_id/send", { bodyLimit }, async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");

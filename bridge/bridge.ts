@@ -49,7 +49,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
   const log = new PeerLogBudget(options.log ?? jsonLogger(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = buildCore(config, clock, log);
-  const sightings = new DeviceSightings(core.registry);
+  const sightings = new DeviceSightings(core.registry, clock);
   const acceptor = new SocketAcceptor(core, log, new Router(core), sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
   const http = createServer(httpHandler(core.metrics));

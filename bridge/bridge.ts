@@ -12,7 +12,7 @@ import { systemClock, type Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { httpHandler } from "./http/routes.ts";
-import { jsonLogger, PeerLogBudget, type BridgeLogger } from "./log.ts";
+import { processLog, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { AddressRateLimiter } from "./rate-limiter.ts";
 import { SocketAcceptor } from "./socket/acceptor.ts";
@@ -47,9 +47,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const { config } = options;
   const clock = options.clock ?? systemClock;
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
-  const log = new PeerLogBudget(options.log ?? jsonLogger(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
+  const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = buildCore(config, clock, log);
-  const sightings = new DeviceSightings(core.registry);
+  const sightings = new DeviceSightings(core.registry, clock);
   const acceptor = new SocketAcceptor(core, log, new Router(core), sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
   const http = createServer(httpHandler(core.metrics));

@@ -15,7 +15,7 @@ export class Router {
   private readonly routes: Array<[RegExp, TopicHandler]>;
 
   constructor(private readonly core: BridgeCore) {
-    const pending = new PendingPairs();
+    const pending = new PendingPairs(core.clock);
     const relay = new ApiRelay(core);
     this.routes = [
       [/^pairing$/, pairingChannel(core, pending)],

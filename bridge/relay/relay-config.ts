@@ -1,5 +1,6 @@
 // The API relay's bounds (docs/bridge.md "Relay"). Defaults suit a self-hosted server with a few phones; tests and
 // the benchmark shrink or widen them through BridgeConfig.relay.
+import { z } from "zod";
 export interface RelayConfig {
   /** How long the bridge waits for the server's answer before telling the app `timeout`. */
   timeoutMs: number;
@@ -20,3 +21,14 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
   perSocketPerSecond: 200,
   perServerPerSecond: 20_000,
 };
+
+const positive = z.number().int().min(1);
+
+/** What BridgeConfig.relay may set: any of the bounds, strictly (an unknown key is a config error). */
+export const relayConfigSchema = z.strictObject({
+  timeoutMs: positive,
+  inFlightPerSocket: positive,
+  inFlightPerServer: positive,
+  perSocketPerSecond: positive,
+  perServerPerSecond: positive,
+}).partial();

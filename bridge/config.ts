@@ -55,7 +55,7 @@ export const bridgeConfigSchema = z.strictObject({
   logLinesPerPeer: count(1).default(20),
   logWindowMs: count(1).default(60_000),
   /** The API relay's timeout and rate bounds; unset keys take bridge/relay/relay-config.ts's defaults. */
-  relay: relayConfigSchema.optional(),
+  relay: relayConfigSchema.default({}),
 });
 
 export type BridgeConfig = z.output<typeof bridgeConfigSchema>;

@@ -1,5 +1,5 @@
-// Assembles a running bridge: one HTTP server for /health, /metrics and the WebSocket upgrade at
-// /socket/websocket, the router, the registry and an idle sweep. `close()` ends every socket with 1001 so apps and
+// Assembles a running bridge: one HTTP server for /health, /metrics, the WebSocket upgrade at /socket/websocket,
+// Phoenix's long-poll at /socket/longpoll and the app's files at /, the router, the registry and an idle sweep. `close()` ends every socket with 1001 so apps and
 // servers come back when a bridge is up again.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,13 +11,15 @@ import { systemClock, type BridgeClock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { sha256Hex } from "./hash.ts";
-import { httpHandler } from "./http/routes.ts";
+import { httpHandler, notFound } from "./http/routes.ts";
+import { appFiles, appUrlFor, DEFAULT_APP_DIR } from "./http/static.ts";
+import { LongPollEndpoint } from "./transport/longpoll.ts";
 import { jsonLogger, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { AddressRateLimiter } from "./rate-limiter.ts";
-import { decodeFrame } from "./protocol/serializer.ts";
+import { decodeFrame, type Vsn } from "./protocol/serializer.ts";
 import { SocketAdmission } from "./socket/admission.ts";
-import { Connection } from "./socket/connection.ts";
+import { Connection, webSocketTransport, type PeerTransport } from "./socket/connection.ts";
 import { chooseProtocol, readHandshake } from "./socket/handshake.ts";
 import { DeviceSightings } from "./state/device-sightings.ts";
 import { DurableStore } from "./state/durable-store.ts";
@@ -29,18 +31,26 @@ export interface BridgeOptions {
   log?: BridgeLogger;
   /** How often idle sockets are looked for; tests call sweepIdle() themselves. 0 disables the timer. */
   sweepEveryMs?: number;
+  /** The app's build served at `/` (default <repo>/app/dist); a page says so when it holds no index.html. */
+  appDir?: string;
 }
 
 export interface RunningBridge {
   /** `ws://host:port/socket`, the endpoint the phoenix client is given. */
   url: string;
+  /** The endpoint apps are given: BRIDGE_PUBLIC_URL, else `url`. */
+  publicUrl: string;
+  /** Where the app is served for them: publicUrl's http(s) form, without `/socket`. */
+  appUrl: string;
   httpUrl: string;
   port: number;
   core: BridgeCore;
   /** Reports devices' sockets to their servers (`devices_seen`); tests flush and sweep it themselves. */
   sightings: DeviceSightings;
-  /** Closes sockets silent for longer than the idle timeout; returns how many. */
+  /** Closes sockets silent for longer than the idle timeout, and long-poll sessions past theirs; returns how many. */
   sweepIdle(): number;
+  /** Phoenix's long-poll sessions (transport/longpoll.ts). */
+  longPoll: LongPollEndpoint;
   close(): Promise<void>;
 }
 
@@ -72,9 +82,63 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const sightings = new DeviceSightings(registry);
   const admission = new SocketAdmission(config);
   const connections = new Set<Connection>();
-  const http = createServer(httpHandler(metrics));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
   let nextId = 1;
+  /** Counts, tracks and admits one peer over any transport; `gone` undoes it all (idempotent). */
+  const openPeer = (transport: PeerTransport, vsn: Vsn, address: string, token: string | undefined) => {
+    const tokenHash = token === undefined ? undefined : sha256Hex(token);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = admission.check(identity);
+    if (!admitted.ok) {
+      metrics.socketsRefused++;
+      log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      return admitted;
+    }
+    const release = admission.opened(identity);
+    const connection = new Connection(nextId++, transport, vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
+    connections.add(connection);
+    registry.trackSocket(connection);
+    sightings.note(connection);
+    metrics.socketsOpen++;
+    metrics.socketsTotal++;
+    let gone = false;
+    const onGone = () => {
+      if (gone) return;
+      gone = true;
+      release();
+      connections.delete(connection);
+      registry.untrackSocket(connection);
+      sightings.note(connection);
+      log.forgetSocket(connection.id);
+      metrics.socketsOpen--;
+    };
+    return { ok: true as const, connection, onGone };
+  };
+  const longPoll = new LongPollEndpoint(
+    {
+      clock,
+      log,
+      open: (session, vsn, address, token) => {
+        const opened = openPeer(session, vsn, address, token);
+        if (!opened.ok) return opened;
+        session.onEnd(() => {
+          opened.connection.onClosed();
+          opened.onGone();
+        });
+        return opened;
+      },
+      receive: (connection, text) => receive(core, router, connection, text),
+    },
+    { windowMs: config.longPollWindowMs, maxFrameBytes: config.maxFrameBytes },
+  );
+  const http = createServer(
+    httpHandler({
+      metrics,
+      appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
+      longPoll: (request, response, url) => longPoll.handle(request, response, url),
+      failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
+    }),
+  );
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
 
   http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Until ws takes the socket, nothing listens for its errors: a peer that resets the connection while we refuse
@@ -96,21 +160,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const release = admission.opened(identity);
-      const connection = new Connection(nextId++, ws, socket, handshake.vsn, address, tokenHash, metrics, config.maxBufferedBytes, clock.now());
-      connections.add(connection);
-      registry.trackSocket(connection);
-      sightings.note(connection);
-      metrics.socketsOpen++;
-      metrics.socketsTotal++;
-      wire(core, router, connection, ws, () => {
-        release();
-        connections.delete(connection);
-        registry.untrackSocket(connection);
-        sightings.note(connection);
-        log.forgetSocket(connection.id);
-        metrics.socketsOpen--;
-      });
+      // Admission is asked again: another peer may have taken the last place while the upgrade ran.
+      const opened = openPeer(webSocketTransport(ws, socket), handshake.vsn, address, handshake.token);
+      if (!opened.ok) return ws.terminate();
+      wire(core, router, opened.connection, ws, opened.onGone);
     });
   });
 
@@ -129,7 +182,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       connection.close(BRIDGE_CLOSE.goingAway, "idle");
       closed++;
     }
-    return closed;
+    return closed + longPoll.sweep();
   };
   const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
   // A bridge whose own loop stalled (a burst of pipelined events, a loaded machine) must not take its backlog for
@@ -164,7 +217,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     http.closeAllConnections();
     clearTimeout(deadline);
   };
-  return { url: `ws://${host}:${port}/socket`, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, close };
+  const url = `ws://${host}:${port}/socket`;
+  const publicUrl = config.publicUrl ?? url;
+  return { url, publicUrl, appUrl: appUrlFor(publicUrl), httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
 }
 
 /** Answers an upgrade request with a plain HTTP status instead of a WebSocket. */
@@ -177,22 +232,12 @@ function wire(core: BridgeCore, router: Router, connection: Connection, ws: WebS
   const { log, metrics, clock } = core;
   ws.on("message", (data: RawData, isBinary: boolean) => {
     connection.lastSeen = clock.now();
+    if (!isBinary) return receive(core, router, connection, data.toString());
     metrics.framesIn++;
     if (connection.closed) return;
-    const decoded = isBinary ? { ok: false as const, problem: "binary frames are not spoken here" } : decodeFrame(data.toString(), connection.vsn);
-    if (!decoded.ok) {
-      metrics.badFrames++;
-      log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: decoded.problem });
-      connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
-      return;
-    }
-    try {
-      router.handle(connection, decoded.frame);
-    } catch (error) {
-      // A bug in one handler must not take the process (and everyone else's sockets) down.
-      log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
-      connection.close(1011, "internal error");
-    }
+    metrics.badFrames++;
+    log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: "binary frames are not spoken here" });
+    connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
   });
   ws.on("error", (error: Error & { code?: string }) => {
     if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") metrics.badFrames++;
@@ -202,4 +247,25 @@ function wire(core: BridgeCore, router: Router, connection: Connection, ws: WebS
     connection.onClosed();
     onGone();
   });
+}
+
+/** One text frame from a peer (WebSocket message or long-poll line): parsed, validated, then routed. */
+function receive(core: BridgeCore, router: Router, connection: Connection, text: string): void {
+  const { log, metrics } = core;
+  metrics.framesIn++;
+  if (connection.closed) return;
+  const decoded = decodeFrame(text, connection.vsn);
+  if (!decoded.ok) {
+    metrics.badFrames++;
+    log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: decoded.problem });
+    connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
+    return;
+  }
+  try {
+    router.handle(connection, decoded.frame);
+  } catch (error) {
+    // A bug in one handler must not take the process (and everyone else's sockets) down.
+    log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
+    connection.close(1011, "internal error");
+  }
 }

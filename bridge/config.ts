@@ -18,11 +18,20 @@ const envSchema = z.object({
   BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).optional(),
   BRIDGE_MAX_SOCKETS_PER_DEVICE: z.coerce.number().int().min(1).max(10_000).default(8),
   BRIDGE_MAX_SERVERS: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** The bridge's endpoint as apps reach it (a proxy, a public name): ws(s)://host[:port]/socket. Empty = unset. */
+  BRIDGE_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((url) => /^wss?:\/\//.test(url), "must be a ws:// or wss:// URL (the endpoint apps are given)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export interface BridgeConfig {
   host: string;
   port: number;
+  /** BRIDGE_PUBLIC_URL: the endpoint apps are given when it differs from where the bridge listens. */
+  publicUrl?: string | undefined;
   /** Where the bridge keeps its durable state (server credentials and device token hashes). */
   dataDir: string;
   /** Events kept per server for replay on rejoin. */
@@ -58,6 +67,8 @@ export interface BridgeConfig {
   pairingFailuresOverall: number;
   pairingFailingAddresses: number;
   pairingWindowMs: number;
+  /** How long a long-poll GET is held when nothing is queued (Phoenix's window_ms); a session unpolled for 1.5× ends. */
+  longPollWindowMs: number;
   /** Log records one peer (a socket, or an address before the upgrade) may write per window; the rest are summarized. */
   logLinesPerPeer: number;
   logWindowMs: number;
@@ -74,6 +85,7 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: 
   return defaultBridgeConfig({
     host: e.HOST,
     port: e.BRIDGE_PORT,
+    publicUrl: e.BRIDGE_PUBLIC_URL,
     dataDir: join(e.DATA_DIR, "bridge"),
     replayEvents: e.BRIDGE_REPLAY_EVENTS,
     replayBytes: e.BRIDGE_REPLAY_BYTES,
@@ -104,6 +116,7 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
     pairingFailuresOverall: 100,
     pairingFailingAddresses: 1000,
     pairingWindowMs: 60_000,
+    longPollWindowMs: 10_000,
     logLinesPerPeer: 20,
     logWindowMs: 60_000,
     ...overrides,

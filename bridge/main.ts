@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const log = jsonLogger(process.env.LOG_LEVEL === "debug" ? "debug" : "info");
   const bridge = await startBridge({ config, log });
   process.stdout.write(`bridge listening on ${bridge.url} (health and metrics on ${bridge.httpUrl})\n`);
+  process.stdout.write(`the app for phones that reach only the bridge: ${bridge.appUrl} (endpoint ${bridge.publicUrl})\n`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

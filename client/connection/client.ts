@@ -10,6 +10,7 @@ import { NotificationCenter } from "../notifications/center.ts";
 import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
+import type { LivenessTimings } from "../transport/liveness.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike } from "../transport/http.ts";
@@ -37,8 +38,12 @@ export interface ConnectOptions {
   pollWaitMs?: number;
   retryDelaysMs?: readonly number[];
   heartbeatIntervalMs?: number;
-  /** The phoenix socket's reconnect schedule. */
+  /** The phoenix socket's reconnect schedule (default: quick attempts, then jittered backoff; docs/client.md). */
   reconnectAfterMs?: (tries: number) => number;
+  /** When a silent bridge link is declared dead, on `timers` (default 5 s of silence, then 5 s for a ping's answer). */
+  liveness?: LivenessTimings;
+  /** How long a WebSocket may take to open before the bridge's long-poll is used instead (default 5000). */
+  longPollFallbackMs?: number;
 }
 
 /** Something went wrong that the client handled itself (retrying, skipping a malformed item); for logs. */
@@ -105,6 +110,9 @@ export class ChatClient {
         epoch: () => this.reader.currentEpoch,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
         reconnectAfterMs: options.reconnectAfterMs,
+        liveness: options.liveness,
+        longPollFallbackMs: options.longPollFallbackMs,
+        timers,
       },
       {
         joined: (replay) => this.driver.send({ type: "bridge_joined", replay }),

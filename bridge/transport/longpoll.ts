@@ -131,7 +131,10 @@ export class LongPollEndpoint {
       if (connection.closed) break;
       this.host.receive(connection, frame);
     }
-    // A frame that closed the session (malformed) is the client's to hear: phoenix.js reconnects on any status but 200.
+    // The Connection writes what the frames' replies queued (and checks the send bound) in a microtask at the end of
+    // this turn; answer after it, so a session that ended on this batch (malformed, slow consumer) says so.
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+    // phoenix.js reconnects and rejoins on any status but 200.
     json(response, 200, { status: connection.closed ? 410 : 200 });
   }
 }

@@ -133,3 +133,40 @@ describe("the long-poll endpoint's answers, as Phoenix gives them (B63)", () => 
     expect(again.body.token).not.toBe(token);
   });
 });
+
+describe("hostile long-poll input (B65)", () => {
+  it("ends a session whose batch is too large, too long or malformed, and keeps serving others", async () => {
+    const bridge = await testBridge({ longPollWindowMs: 100, maxFrameBytes: 1000 });
+    const open = async () => (await get(bridge, "vsn=2.0.0")).body.token as string;
+    const heartbeat = JSON.stringify([null, "1", "phoenix", "heartbeat", {}]);
+
+    const big = await open();
+    const tooBig = await post(bridge, big, ["x".repeat(5000)]);
+    expect(tooBig).toMatchObject({ http: 413, body: { status: 413, error: { code: "too_large" } } });
+    const long = await open();
+    expect((await post(bridge, long, Array.from({ length: 101 }, () => heartbeat))).body).toMatchObject({ status: 413 });
+    const broken = await open();
+    expect((await post(bridge, broken, [heartbeat, "{not json", heartbeat])).body).toEqual({ status: 410 });
+    for (const token of [big, long, broken]) expect((await post(bridge, token, [heartbeat])).body, token).toEqual({ status: 410 });
+    expect(bridge.core.metrics.badFrames).toBe(1);
+
+    const fine = await open();
+    expect((await post(bridge, fine, [heartbeat])).body).toEqual({ status: 200 });
+    expect(bridge.longPoll.size).toBe(1);
+    expect(bridge.core.metrics.socketsOpen).toBe(1);
+  });
+
+  it("admits sessions like sockets (a full address is refused with a retryable status 500) and ends one that stops polling past the send bound", async () => {
+    const bridge = await testBridge({ longPollWindowMs: 100, maxAnonymousSocketsPerAddress: 2, maxBufferedBytes: 2000 });
+    const first = (await get(bridge, "vsn=2.0.0")).body.token as string;
+    await get(bridge, "vsn=2.0.0");
+    const refused = await get(bridge, "vsn=2.0.0");
+    expect(refused).toMatchObject({ http: 429, body: { status: 500, error: { code: "rate_limited" } } });
+    // Heartbeats answered into a queue nobody polls: past 2,000 bytes the session is a slow consumer and ends.
+    const heartbeats = Array.from({ length: 60 }, (_, i) => JSON.stringify([null, String(i), "phoenix", "heartbeat", {}]));
+    expect((await post(bridge, first, heartbeats)).body).toEqual({ status: 410 });
+    expect(bridge.core.metrics.slowConsumerDrops).toBe(1);
+    expect(bridge.longPoll.size).toBe(1);
+    expect((await get(bridge, "vsn=2.0.0")).body).toMatchObject({ status: 410 });
+  });
+});

@@ -266,6 +266,6 @@ function receive(core: BridgeCore, router: Router, connection: Connection, text:
   } catch (error) {
     // A bug in one handler must not take the process (and everyone else's sockets) down.
     log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
-    connection.close(1011, "internal error");
+    connection.close(BRIDGE_CLOSE.internalError, "internal error");
   }
 }

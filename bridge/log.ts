@@ -38,17 +38,6 @@ export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => 
   };
 }
 
-/** Keeps log records in memory: tests assert that an attack was logged. */
-export class MemoryLogger implements BridgeLogger {
-  readonly records: Array<{ level: LogLevel; msg: string; fields: LogFields }> = [];
-  log(level: LogLevel, msg: string, fields: LogFields = {}): void {
-    this.records.push({ level, msg, fields });
-  }
-  has(msg: string): boolean {
-    return this.records.some((record) => record.msg === msg);
-  }
-}
-
 /** Lines one peer may log per window; the rest are summarized. */
 export interface LogBudget {
   linesPerPeer: number;

@@ -2,7 +2,9 @@
 export { connect, ChatClient, type ConnectOptions, type ClientProblem, type LoadedMessages } from "./connection/client.ts";
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
 export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, type Credentials } from "./connection/credentials.ts";
-export type { ConnectionStatus, StopReason } from "./connection/machine.ts";
+export type { ConnectionStatus, StatusStopReason } from "./connection/machine.ts";
+export { ServerApi, type SendOptions, type SendResult, type AttachmentInput } from "./api/server-api.ts";
+export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";
 export { memoryStorage, webStorage, asyncStorage, type StorageAdapter, type SyncStorageLike, type AsyncStorageLike } from "./storage/storage.ts";
@@ -12,7 +14,7 @@ export type { Invalidations, Invalidation, InvalidationTarget, ReloadClaim } fro
 export { decidePresentation, actionResponseOwner, type PresentationDecision, type Platform } from "./notifications/presentation.ts";
 export type { ClientRecord, ScopeRef } from "./notifications/record.ts";
 export { NetworkError, HttpError, UnauthorizedError, CursorExpiredError, ProtocolError } from "./transport/errors.ts";
-export type { FetchLike } from "./transport/http.ts";
+export type { FetchLike, BinaryBody, Requester, RequestOptions } from "./transport/http.ts";
 export type { WebSocketConstructor } from "./transport/bridge.ts";
 export type { Observable, Disposer } from "./util/observable.ts";
 export { systemTimers, type Timers } from "./util/timers.ts";

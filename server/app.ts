@@ -1,40 +1,50 @@
-// The HTTP surface: one Fastify instance with auth, the error body, and every route module registered.
+// The HTTP surface: one Fastify instance with auth, the error body, and every route module registered. Every
+// route lives in server/http/routes/<area>.ts and calls services only.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { ServerContext } from "./context.ts";
 import { installAuth } from "./http/auth.ts";
 import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { httpServerOptions } from "./http/server-options.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
-import { registerNotificationRoutes } from "./notifications/routes.ts";
+import { registerNotificationRoutes } from "./http/routes/notifications.ts";
 import { noteDevicesSeen } from "./pairing/pairing-service.ts";
-import { registerPairingRoutes } from "./pairing/routes.ts";
-import { registerAssetRoutes } from "./assets/routes.ts";
-import { registerRunnerRoutes } from "./runner/routes.ts";
+import { registerPairingRoutes } from "./http/routes/pairing.ts";
+import { registerAssetRoutes } from "./http/routes/assets.ts";
+import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
-import { registerActionRoutes } from "./actions/routes.ts";
+import { registerActionRoutes } from "./http/routes/actions.ts";
+import { APP_FILE_ROUTES, DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}): FastifyInstance {
+export interface BuildOptions {
+  /** The companion app's built files, served at `/` without a token; default <repo>/app/dist. */
+  appDir?: string;
+}
+
+export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}, { appDir = DEFAULT_APP_DIR }: BuildOptions = {}): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
-  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...options, loggerInstance: ctx.log });
+  // httpServerOptions: connection limits, and DESIGN.md's error body for refusals before routing.
+  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);
-  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
+  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]), APP_FILE_ROUTES);
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerPairingRoutes(app, ctx);
   registerAssetRoutes(app, ctx);
-  registerRunnerRoutes(app, ctx);
+  registerRequestRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
+  registerAppFiles(app, appDir);
   return app;
 }
 

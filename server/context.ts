@@ -1,4 +1,5 @@
-// What the server's parts share, built once at start (server/runtime.ts) and handed to routes and services.
+// What the server's parts share, built once at start (server/runtime.ts, in dependency order) and handed to the
+// HTTP routes and the forwarder. Services never import it: each one's constructor names exactly the parts it uses.
 import type { FastifyBaseLogger } from "fastify";
 import type { ResolvedAgent } from "./config/agents.ts";
 import type { Config } from "./config/schema.ts";
@@ -8,13 +9,12 @@ import type { EventStore } from "./events/event-store.ts";
 import type { SessionService } from "./sessions/session-service.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import type { PairingService } from "./pairing/pairing-service.ts";
-import type { NotificationHub } from "./notifications/hub.ts";
+import type { NotificationService } from "./notifications/notification-service.ts";
 import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
+import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
-
-export type { Clock } from "./clock.ts";
 
 export interface ServerContext {
   config: Config;
@@ -33,15 +33,18 @@ export interface ServerContext {
   clock: Clock;
   log: FastifyBaseLogger;
   /** Public addresses: told to apps when they pair; `bridge` empty when the server runs without a bridge. */
-  urls: { server: string; bridge: string };
+  /** server: where apps reach this server; bridge: where the forwarder finds the bridge; bridgePublic: the bridge URL apps are given, when it differs (pairing/urls.ts). */
+  urls: { server: string; bridge: string; bridgePublic?: string };
   /** Aborted when the server begins to shut down: background work ends with it. */
   shutdown: AbortSignal;
-  /** Application and session notifications (server/notifications/); createRuntime sets it. */
-  notifications?: NotificationHub;
-  /** Application and session actions registered by plugins (server/actions/); createRuntime sets it. */
-  actions?: ActionRegistry;
-  /** Session-owned image attachments (server/assets/); createRuntime sets it. */
-  assets?: AssetStore;
-  /** The request runner and its in-flight runs (server/runner/); createRuntime sets it. */
-  runner?: RequestRunner;
+  /** Application and session notifications (server/notifications/). */
+  notifications: NotificationService;
+  /** Application and session actions registered by plugins (server/actions/). */
+  actions: ActionRegistry;
+  /** Session-owned image attachments (server/assets/). */
+  assets: AssetStore;
+  /** The config's plugins and the tools they registered (server/plugins/). */
+  plugins: PluginLoader;
+  /** The request runner and its in-flight runs (server/runner/). */
+  runner: RequestRunner;
 }

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const env = readEnvironment();
   const { config, baseDir } = loadConfig(env.configPath);
   const log = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "server" } });
-  const runtime = createRuntime({ config, configDir: baseDir, dataDir: env.dataDir, adminToken: env.adminToken, bridgeUrl: env.bridgeUrl, serverUrl: env.serverUrl, log });
+  const runtime = createRuntime({ config, configDir: baseDir, dataDir: env.dataDir, adminToken: env.adminToken, bridgeUrl: env.bridgeUrl, serverUrl: env.serverUrl, host: env.host, bridgePublicUrl: env.bridgePublicUrl, log });
   if (runtime.generatedAdminToken) {
     // Printed once: only its hash is kept in DATA_DIR.
     process.stdout.write(`admin token (shown once, stored hashed in ${env.dataDir}): ${runtime.generatedAdminToken}\n`);

@@ -8,10 +8,11 @@ import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
 import { Authenticator } from "./auth/authenticator.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
-import { systemClock } from "./clock.ts";
+import { systemClock, type Clock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
+import { DEFAULT_SERVER_URL } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
-import type { Clock, ServerContext } from "./context.ts";
+import type { ServerContext } from "./context.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { openDatabase } from "./db/database.ts";
 import { Meta } from "./db/meta.ts";
@@ -20,11 +21,14 @@ import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
 import { SessionStore } from "./sessions/session-store.ts";
 import { ActionRegistry } from "./actions/registry.ts";
-import { PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
-import { createNotifications } from "./notifications/setup.ts";
+import { NotificationService } from "./notifications/notification-service.ts";
+import { expireFromEarlierOwners, PROCESS_OWNER_EPOCH } from "./notifications/retention.ts";
+import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
+import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
+import { advertisedUrls } from "./pairing/urls.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -35,6 +39,12 @@ export interface RuntimeOptions {
   bridgeUrl?: string;
   /** Where apps reach this server; the config's server.public_url wins. */
   serverUrl?: string;
+  /** HOST: when a wildcard (0.0.0.0, ::), the URLs apps are given use the LAN address (pairing/urls.ts). */
+  host?: string;
+  /** BRIDGE_PUBLIC_URL: the bridge URL apps are given, when it differs from bridgeUrl. */
+  bridgePublicUrl?: string;
+  /** The companion app's built files, served at `/`; default <repo>/app/dist (http/app-files.ts). */
+  appDir?: string;
   clock?: Clock;
   log?: FastifyBaseLogger;
   /**
@@ -73,10 +83,45 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
+  const advertised = advertisedUrls({
+    host: options.host ?? "127.0.0.1",
+    serverUrl: options.serverUrl ?? DEFAULT_SERVER_URL,
+    bridgeUrl: options.bridgeUrl ?? "",
+    publicUrl: config.server.public_url,
+    bridgePublicUrl: options.bridgePublicUrl,
+  });
   const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
+  const notifications = new NotificationService({
+    store: new SqliteNotificationStore(db, transactor),
+    sessions,
+    transactor,
+    events,
+    clock,
+    log,
+    historyLimit: config.application.notifications.history_limit,
+    ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
+  });
+  // Before anything can publish: what an earlier owner epoch left pending ends now (SPEC.md until_server_restart).
+  expireFromEarlierOwners(sessions, notifications);
+  const actions = new ActionRegistry();
+  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
+  const configDir = options.configDir ?? process.cwd();
+  const plugins = new PluginLoader({ paths: config.plugins, configDir, agents: config.agents, notifications, actions, log });
+  const runner = new RequestRunner({
+    events,
+    sessions,
+    transactor,
+    clock,
+    log,
+    shutdown: shutdown.signal,
+    notifications,
+    assets,
+    plugins,
+    maxToolIterations: config.runner.max_tool_iterations,
+  });
   const ctx: ServerContext = {
     config,
-    configDir: options.configDir ?? process.cwd(),
+    configDir,
     dataDir,
     serverId,
     agents,
@@ -89,16 +134,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     shutdown: shutdown.signal,
-    urls: {
-      server: config.server.public_url ?? options.serverUrl ?? "http://127.0.0.1:8787",
-      bridge: options.bridgeUrl ?? "",
-    },
+    urls: { server: advertised.serverUrl, bridge: options.bridgeUrl ?? "", bridgePublic: advertised.bridgeUrl },
+    notifications,
+    actions,
+    assets,
+    plugins,
+    runner,
   };
-  ctx.notifications = createNotifications(ctx, { ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH });
-  ctx.actions = new ActionRegistry();
-  ctx.assets = new AssetStore(ctx);
-  ctx.runner = new RequestRunner(ctx);
-  const app = buildApp(ctx);
+  const app = buildApp(ctx, {}, { appDir: options.appDir });
+  // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
+  app.addHook("onReady", async () => {
+    await plugins.load();
+  });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge });
   let closing: Promise<void> | undefined;
@@ -106,7 +153,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     (closing ??= (async () => {
       shutdown.abort();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
-      await ctx.runner?.shutdown();
+      await runner.shutdown();
       await forwarder.stop();
       await app.close();
       transactor.commitGroup();

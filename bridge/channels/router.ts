@@ -1,7 +1,7 @@
 // Dispatches a socket's frames the way Phoenix does: heartbeats on `phoenix`, joins by topic pattern (unknown
 // topics get "unmatched topic"), leaves answered ok then closed, duplicate joins end the old channel with
 // phx_close under its old join_ref, and a push on a topic the socket has not joined is refused.
-import type { Frame } from "../../client/wire/frames.ts";
+import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection, ChannelEntry } from "../socket/connection.ts";
@@ -58,7 +58,7 @@ export class Router {
       attempt.outcome.then(settle).catch((error: unknown) => {
         // A bug in a handler's deferred join must not become an unhandled rejection (it would end the process).
         this.core.log.log("error", "join handler failed", { socket: connection.id, topic: frame.topic, error: error instanceof Error ? error.message : String(error) });
-        connection.close(1011, "internal error");
+        connection.close(BRIDGE_CLOSE.internalError, "internal error");
       });
     }
     else settle(attempt.outcome);

@@ -8,9 +8,10 @@ import {
   grantsPayloadSchema,
   pairResultSchema,
   serverJoinParamsSchema,
-  sessionEventPayloadSchema,
+  serverSessionEventSchema,
   type Frame,
   type PairResult,
+  BRIDGE_CLOSE,
 } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { AddressRateLimiter } from "../rate-limiter.ts";
@@ -124,9 +125,9 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: C
   const reply = (status: "ok" | "error", response: Record<string, unknown>) => connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
-      const parsed = sessionEventPayloadSchema.safeParse(frame.payload);
+      const parsed = serverSessionEventSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      relay(core, state, parsed.data.event.event_id, frame.payload);
+      relay(core, state, parsed.data.event.event_id, frame.payload, parsed.data.after);
       return reply("ok", {});
     }
     case "grants": {
@@ -152,15 +153,24 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, connection: C
   }
 }
 
-/** Broadcasts an event once; an id the bridge already relayed (the server resending unacked pushes) is skipped. */
-function relay(core: BridgeCore, state: ServerState, eventId: string, payload: Record<string, unknown>): void {
-  if (state.lastId !== undefined && eventId <= state.lastId) {
+/**
+ * Broadcasts an event once, in order. An id at or below the newest received (the server resending unacked pushes, or
+ * a stale push arriving late) is never relayed; one after a hole (its `after` beyond what arrived) first sends the
+ * subscribers away: they rejoin from their cursor, before the hole, and are told `gap`.
+ */
+function relay(core: BridgeCore, state: ServerState, eventId: string, payload: Record<string, unknown>, after: string | undefined): void {
+  const buffered = { id: eventId, payloadJson: JSON.stringify({ event: payload.event }) };
+  const arrival = state.buffer.push(buffered, after);
+  if (arrival === "duplicate" || arrival === "late") {
     core.metrics.duplicateEvents++;
+    if (arrival === "late") core.log.log("warn", "event arrived behind newer ones; replay before it is a gap", { server_id: state.id, event_id: eventId, last_id: state.lastId ?? null });
     return;
   }
-  const buffered = { id: eventId, payloadJson: JSON.stringify({ event: payload.event }) };
+  if (arrival === "after_hole") {
+    core.log.log("warn", "hole in the server's events; subscribers sent to rejoin", { server_id: state.id, event_id: eventId, after: after ?? null, last_id: state.lastId ?? null });
+    state.topic.closeAll(BRIDGE_CLOSE.restart, "hole in the event sequence");
+  }
   state.lastId = eventId;
-  state.buffer.push(buffered);
   state.topic.broadcast(buffered);
   core.metrics.eventsRelayed++;
 }

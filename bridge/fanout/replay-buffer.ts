@@ -1,12 +1,21 @@
 // The last events of one server, kept so an app that rejoins with since_id gets the gap in order. Bounded by count
 // and by size: events may be up to ~1 MiB each, so a count alone would let one server's buffer hold a gigabyte. The
 // buffer knows from which id on it is complete (`coveredAfter`): a since_id older than that is a gap the app fills
-// over HTTP; never a partial replay presented as whole.
+// over HTTP; never a partial replay presented as whole. A hole in what arrived is a hole in what it can replay: an
+// event whose `after` lies beyond the newest id received restarts the covered range after that `after`, and an
+// event arriving behind newer ones (out of order, so it was missing when they came) moves the range past it.
 export interface BufferedEvent {
   id: string;
   /** `{"event": ...}` serialized once: replay and broadcast reuse it. */
   payloadJson: string;
 }
+
+/**
+ * What the buffer made of an arrival. `next`: kept, the range runs on. `after_hole`: kept, the range restarts after
+ * the hole (whoever holds a cursor before it must fill it over HTTP). `duplicate`: already held or older than the
+ * range; dropped. `late`: it was missing when newer events came; dropped, and the range moved past it.
+ */
+export type Arrival = "next" | "after_hole" | "duplicate" | "late";
 
 export class ReplayBuffer {
   /** Live events are `items[head..]`; evicted slots before `head` are cleared so their payloads can be collected. */
@@ -16,6 +25,8 @@ export class ReplayBuffer {
   private bytes = 0;
   /** Every event with an id above this is held (or was never published). Undefined: unknown. */
   private coveredAfter: string | undefined;
+  /** The newest id received (or the reset point): an arrival at or below it is out of order. */
+  private newest: string | undefined;
 
   /**
    * @param capacity most events held
@@ -33,9 +44,23 @@ export class ReplayBuffer {
     this.head = 0;
     this.bytes = 0;
     this.coveredAfter = afterId;
+    this.newest = afterId;
   }
 
-  push(event: BufferedEvent): void {
+  /**
+   * Takes an arriving event. `after`: the id the sender pushed before it (or resumed from), when it says so; an
+   * `after` beyond the newest id received means the events between never came.
+   */
+  push(event: BufferedEvent, after?: string): Arrival {
+    if (this.newest !== undefined && event.id <= this.newest) return this.behind(event.id);
+    const hole = after !== undefined && this.newest !== undefined && after > this.newest;
+    if (hole) this.reset(after);
+    this.newest = event.id;
+    this.append(event);
+    return hole ? "after_hole" : "next";
+  }
+
+  private append(event: BufferedEvent): void {
     this.items.push(event);
     this.bytes += event.payloadJson.length;
     // The oldest go until both bounds hold (an event alone over maxBytes evicts itself, as with a capacity of 0).
@@ -46,6 +71,34 @@ export class ReplayBuffer {
       this.items.splice(0, this.head);
       this.head = 0;
     }
+  }
+
+  /**
+   * An arrival at or below the newest id: a resend of what is held or of what the range no longer covers
+   * ("duplicate"), or an event that was missing when newer ones came ("late"). A late one is never inserted (apps
+   * already have the newer ones live); the covered range moves past it, to the first event held above it.
+   */
+  private behind(id: string): Arrival {
+    if (this.coveredAfter === undefined || id <= this.coveredAfter) return "duplicate";
+    const above = this.indexAbove(id);
+    if (above > this.head && this.items[above - 1]!.id === id) return "duplicate";
+    const coveredAfter = above < this.items.length ? this.items[above]!.id : this.newest!;
+    // Everything up to the new range's start is dead weight: no since_id it could serve is complete any more.
+    while (this.head < this.items.length && this.items[this.head]!.id <= coveredAfter) this.evictOldest();
+    this.coveredAfter = coveredAfter;
+    return "late";
+  }
+
+  /** Index of the first held event with an id above `id` (items are in id order). */
+  private indexAbove(id: string): number {
+    let low = this.head;
+    let high = this.items.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.items[middle]!.id <= id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Events after `sinceId`, or undefined when the buffer cannot vouch for the whole gap. */

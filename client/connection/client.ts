@@ -1,6 +1,8 @@
 // The client an app holds: one connection to one paired server. It wires the transports (bridge live feed,
 // HTTP catch-up and long-poll) through the machine and the sequencer to the listeners and the notification
-// state, and offers the snapshot reads. Create it with `connect()`.
+// state, and offers the snapshot reads and (through ServerApi) every app-facing server call. Create it with
+// `connect()`.
+import type { z } from "zod";
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { formatEventId, parseEventId } from "../wire/event-id.ts";
 import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
@@ -11,12 +13,13 @@ import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
 import type { LivenessTimings } from "../transport/liveness.ts";
-import { isPermanentRefusal } from "../transport/errors.ts";
+import { isPermanentRefusal, UnauthorizedError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
-import { HttpApi, type FetchLike } from "../transport/http.ts";
+import { HttpApi, type FetchLike, type RequestOptions } from "../transport/http.ts";
+import { ServerApi } from "../api/server-api.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
 import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
-import { connectionIdOf, type Credentials } from "./credentials.ts";
+import { connectionIdOf, forgetCredentials, loadCredentials, type Credentials } from "./credentials.ts";
 import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
 import { EventSequencer } from "./sequencer.ts";
@@ -29,7 +32,10 @@ export interface ConnectOptions {
   fetch?: FetchLike;
   /** Defaults to the global WebSocket; Node 20 has none, pass `ws`'s. */
   WebSocket?: WebSocketConstructor;
-  /** Credentials and the dismissal cache; defaults to memory (nothing survives a restart). */
+  /**
+   * Credentials and the dismissal cache; defaults to memory (nothing survives a restart). When the device is
+   * revoked, the credentials saved here (if they are this client's) are removed before the status says so.
+   */
   storage?: StorageAdapter;
   /** `mobile`: hide on tap, retry later; `desktop`: visible until the server confirms. Default mobile. */
   mode?: DismissMode;
@@ -57,7 +63,7 @@ export interface LoadedMessages extends MessagesSnapshot {
   events: AnyEvent[];
 }
 
-export class ChatClient {
+export class ChatClient extends ServerApi {
   readonly notifications: NotificationCenter;
   readonly connectionId: string;
   private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" }, (error) => this.report("a status subscriber threw", error));
@@ -66,6 +72,7 @@ export class ChatClient {
   private readonly resets = new Emitter<void>((error) => this.report("an onReset listener threw", error));
   private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
   private readonly http: HttpApi;
+  private readonly storage: StorageAdapter;
   private readonly timers: Timers;
   private readonly retryDelaysMs: readonly number[];
   private readonly reader: EventReader;
@@ -78,7 +85,9 @@ export class ChatClient {
     readonly credentials: Credentials,
     options: ConnectOptions = {},
   ) {
+    super();
     const timers = (this.timers = options.timers ?? systemTimers);
+    const storage = (this.storage = options.storage ?? memoryStorage());
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.connectionId = connectionIdOf(credentials);
     this.http = new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch });
@@ -87,14 +96,14 @@ export class ChatClient {
       (stub, signal) => this.fetchWhole(stub, signal),
     );
     this.notifications = new NotificationCenter({
-      http: this.http,
-      storage: options.storage ?? memoryStorage(),
+      http: this,
+      storage,
       timers,
       connectionId: this.connectionId,
       mode: options.mode ?? "mobile",
       report: (message, detail) => this.report(message, detail),
     });
-    const reader = (this.reader = new EventReader(this.http, {
+    const reader = (this.reader = new EventReader(this, {
       cursor: () => this.sequencer.cursor,
       accept: (event) => this.sequencer.accept(event),
       advanceTo: (id) => this.sequencer.advanceTo(id),
@@ -136,7 +145,7 @@ export class ChatClient {
         this.floors.clear();
         this.resets.emit();
       },
-      changed: (snapshot) => this.statusSignal.set(statusOf(snapshot)),
+      changed: (snapshot) => this.statusChanged(statusOf(snapshot)),
       failed: (error) => this.report("connection problem (handled)", error),
     });
   }
@@ -154,6 +163,19 @@ export class ChatClient {
   start(): this {
     this.driver.send({ type: "start" });
     return this;
+  }
+
+  /**
+   * The one request function: every server call of the library and of ServerApi's methods goes through it. A 401
+   * means the device token is dead (revoked, unknown): the client stops with `revoked`, like a bridge close 4001.
+   */
+  async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+    try {
+      return await this.http.request(method, path, schema, options);
+    } catch (error) {
+      if (error instanceof UnauthorizedError) this.driver.send({ type: "auth_failed", reason: "unauthorized" });
+      throw error;
+    }
   }
 
   /** Listens for one event type (validated against its schema) or "*" (every event); returns the disposer. */
@@ -180,13 +202,13 @@ export class ChatClient {
    */
   async loadMessages(session_id: string, listener?: (event: AnyEvent) => void): Promise<LoadedMessages & { dispose: Disposer }> {
     const path = `/sessions/${encodeURIComponent(session_id)}/messages`;
-    const snapshot = await this.http.request("GET", path, messagesSnapshotSchema);
+    const snapshot = await this.request("GET", path, messagesSnapshotSchema);
     const events: AnyEvent[] = [];
     let floor = snapshot.cursor_event_id;
     const delivered = this.sequencer.cursor;
     if (delivered !== undefined && delivered > floor) {
       for (let more = true; more; ) {
-        const page = await this.http.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
+        const page = await this.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
         for (const raw of page.events) {
           if (anyEventSchema.safeParse(raw).success) events.push(raw as AnyEvent);
           else this.report("malformed event skipped", raw);
@@ -218,7 +240,7 @@ export class ChatClient {
     const query = { since_id: previous, limit: 1, session_id: stub.session_id, request_id: stub.request_id, epoch: this.reader.currentEpoch };
     for (let attempt = 0; ; attempt++) {
       try {
-        const page = await this.http.request("GET", "/events", eventsPageSchema, { query, signal });
+        const page = await this.request("GET", "/events", eventsPageSchema, { query, signal });
         const raw = page.events[0];
         if (anyEventSchema.safeParse(raw).success && (raw as AnyEvent).event_id === stub.event_id) return raw as AnyEvent;
         this.report("the event behind a truncated bridge push is not in the log; skipped", stub);
@@ -243,6 +265,22 @@ export class ChatClient {
         });
       }
     }
+  }
+
+  /**
+   * A revoked device's credentials are forgotten before the status says `revoked`, so an app that reacts by
+   * reloading finds none and shows pairing. Only this client's own entry is removed (a newer pairing stays).
+   */
+  private statusChanged(status: ConnectionStatus): void {
+    if (status.state !== "stopped" || status.reason !== "revoked") return this.statusSignal.set(status);
+    void this.forgetOwnCredentials()
+      .catch((error: unknown) => this.report("could not forget the revoked credentials", error))
+      .finally(() => this.statusSignal.set(status));
+  }
+
+  private async forgetOwnCredentials(): Promise<void> {
+    const stored = await loadCredentials(this.storage);
+    if (stored && stored.device_token === this.credentials.device_token && connectionIdOf(stored) === this.connectionId) await forgetCredentials(this.storage);
   }
 
   private deliver(event: AnyEvent): void {

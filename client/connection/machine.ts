@@ -197,10 +197,17 @@ export function transition(snapshot: Snapshot, input: MachineInput): Transition 
   return handler(snapshot.context, input as never);
 }
 
+/**
+ * Why a client stopped, as the app sees it: `closed` by the app, or `revoked`: the device token is no longer
+ * accepted (bridge close 4001, a refused join, HTTP 401). Both refusals mean the same thing to an app, pair again,
+ * and the library has already forgotten the credentials.
+ */
+export type StatusStopReason = "closed" | "revoked";
+
 /** What the app sees: the machine's state folded into the five documented statuses. */
 export type ConnectionStatus =
   | { state: "live" | "catching_up" | "polling" | "offline" }
-  | { state: "stopped"; reason: StopReason };
+  | { state: "stopped"; reason: StatusStopReason };
 
 export function statusOf(snapshot: Snapshot): ConnectionStatus {
   switch (snapshot.state) {
@@ -208,7 +215,7 @@ export function statusOf(snapshot: Snapshot): ConnectionStatus {
     case "joining":
       return { state: "catching_up" };
     case "stopped":
-      return { state: "stopped", reason: snapshot.context.stopReason ?? "closed" };
+      return { state: "stopped", reason: (snapshot.context.stopReason ?? "closed") === "closed" ? "closed" : "revoked" };
     default:
       return { state: snapshot.state };
   }

@@ -5,7 +5,7 @@ import type { AnyEvent } from "../wire/events.ts";
 import { notificationListBodySchema } from "../wire/http.ts";
 import { notificationEventSchemas } from "../wire/notification.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
-import type { HttpApi } from "../transport/http.ts";
+import type { Requester } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";
 import type { Timers } from "../util/timers.ts";
 import { DismissalCache, type DismissalEntry } from "./dismissal-cache.ts";
@@ -24,7 +24,7 @@ export interface PresentedNotification {
 }
 
 export interface CenterOptions {
-  http: HttpApi;
+  http: Requester;
   storage: StorageAdapter;
   timers: Timers;
   connectionId: string;

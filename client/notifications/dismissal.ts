@@ -2,7 +2,7 @@
 // server; on failure keep it hidden and retry that same revision on reconnect or rehydration. Desktop: the record
 // stays visible until the server says yes. Either way a 409 body is the current record and is applied as such.
 import { HttpError, NetworkError } from "../transport/errors.ts";
-import type { HttpApi } from "../transport/http.ts";
+import type { Requester } from "../transport/http.ts";
 import type { Timers } from "../util/timers.ts";
 import { z } from "zod";
 import type { DismissalCache, DismissalEntry } from "./dismissal-cache.ts";
@@ -18,7 +18,7 @@ export type DismissResult =
   | { status: "queued"; entry: DismissalEntry };
 
 export interface DismissHost {
-  http: HttpApi;
+  http: Requester;
   cache: DismissalCache;
   timers: Timers;
   connectionId: string;

@@ -11,7 +11,8 @@ import { Socket, type Channel } from "phoenix";
 import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
-import { BRIDGE_CLOSE, eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
+import { BRIDGE_CLOSE, closeCodeRule } from "../wire/close-codes.ts";
+import { eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
 
 /** A WebSocket constructor: the browser's, React Native's, or `ws` in Node (Node 20 has none built in). */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
@@ -47,12 +48,6 @@ export interface BridgeHandlers {
   /** A push that failed the common-field check: reported, then dropped. */
   malformed(payload: unknown): void;
 }
-
-/** Close codes after which reconnecting with the same token is pointless (frames.ts BRIDGE_CLOSE). */
-const FINAL_CLOSE: ReadonlyMap<number, "revoked" | "unauthorized"> = new Map([
-  [BRIDGE_CLOSE.deviceRevoked, "revoked"],
-  [BRIDGE_CLOSE.policy, "unauthorized"],
-]);
 
 export class BridgeConnection {
   private socket: Socket | undefined;
@@ -147,11 +142,14 @@ export class BridgeConnection {
     this.handlers.event((payload as { event: AnyEvent }).event);
   }
 
+  /** What a close means is the table's (wire/close-codes.ts): come back, stay away, or give up the token. */
   private onClose(code: number | undefined): void {
     if (this.ended) return;
-    const final = code === undefined ? undefined : FINAL_CLOSE.get(code);
-    if (final) return this.refuse(final);
+    const rule = closeCodeRule(code);
+    if (rule.forgetToken) return this.refuse(code === BRIDGE_CLOSE.deviceRevoked ? "revoked" : "unauthorized");
     this.reportDown(`closed:${code ?? "unknown"}`);
+    // Staying away: the bridge would close the next socket the same way; HTTP carries on.
+    if (!rule.reconnect) this.close();
   }
 
   /**

@@ -5,7 +5,7 @@
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { eventsPageSchema, type EventsPage } from "../wire/http.ts";
 import { ProtocolError } from "./errors.ts";
-import type { HttpApi } from "./http.ts";
+import type { Requester } from "./http.ts";
 
 export interface ReaderSink {
   cursor(): string | undefined;
@@ -18,7 +18,7 @@ export class EventReader {
   private epoch: string | undefined;
 
   constructor(
-    private readonly http: HttpApi,
+    private readonly http: Requester,
     private readonly sink: ReaderSink,
   ) {}
 

@@ -18,9 +18,25 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  /** `bytes`: a 2xx body is not JSON; the schema then sees `{media_type, bytes}` (attachment downloads). */
+  expect?: "json" | "bytes";
 }
 
-export class HttpApi {
+/** A 2xx body read as bytes (RequestOptions.expect = "bytes"). */
+export interface BinaryBody {
+  media_type: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The one way the library asks the server anything. HttpApi speaks HTTP; ChatClient wraps it (revocation), and a
+ * relay over the bridge can take its place without touching a caller.
+ */
+export interface Requester {
+  request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>>;
+}
+
+export class HttpApi implements Requester {
   private readonly baseUrl: string;
   private readonly fetchImpl: FetchLike;
 
@@ -32,7 +48,7 @@ export class HttpApi {
   /** Sends one request and parses a 2xx body with `schema`; throws the typed errors otherwise. */
   async request<S extends z.ZodType>(method: string, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     const response = await this.send(method, path, options);
-    const body = await readJson(response);
+    const body = response.ok && options.expect === "bytes" ? await readBytes(response) : await readJson(response);
     if (!response.ok) {
       const errorBody = errorBodySchema.safeParse(body);
       throw httpErrorFrom(response.status, body, errorBody.success ? errorBody.data : undefined);
@@ -66,6 +82,15 @@ function encodeQuery(query: Query | undefined): string {
   return text ? `?${text}` : "";
 }
 
+async function readBytes(response: Response): Promise<BinaryBody> {
+  try {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { media_type: response.headers.get("content-type") ?? "application/octet-stream", bytes };
+  } catch (error) {
+    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
 async function readJson(response: Response): Promise<unknown> {
   let text: string;
   try {
@@ -80,8 +105,4 @@ async function readJson(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-export function isRetryable(error: unknown): boolean {
-  return error instanceof NetworkError || (error instanceof HttpError && error.status >= 500) || error instanceof ProtocolError;
 }

@@ -81,6 +81,9 @@ export const messagesDeletedEvent = eventType("messages_deleted", {
   session: sessionSchema,
 });
 
+/** PATCH /sessions/{id} renamed the session or changed its model override (`session` is the saved version). */
+export const sessionUpdatedEvent = eventType("session_updated", { ...inSession, session: sessionSchema });
+
 export const coreEventSchemas = [
   requestStartedEvent,
   requestCancelledEvent,
@@ -97,6 +100,7 @@ export const coreEventSchemas = [
   messageAppendedEvent,
   messageModifiedEvent,
   messagesDeletedEvent,
+  sessionUpdatedEvent,
 ] as const;
 
 export const coreEventSchema = z.discriminatedUnion("type", coreEventSchemas);

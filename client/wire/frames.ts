@@ -103,6 +103,13 @@ export const sessionEventPayloadSchema = z.object({ event: anyEventSchema });
 export type SessionEventPayload = z.infer<typeof sessionEventPayloadSchema>;
 
 /**
+ * Server → bridge `session_event`: the event, and `after`, the id the forwarder pushed before it on this join (the
+ * join's `resume_after` for the first). An `after` beyond what the bridge received is a hole it must not replay
+ * over. Optional: a server that omits it is taken at its word, as before. Apps never see `after`.
+ */
+export const serverSessionEventSchema = sessionEventPayloadSchema.extend({ after: eventIdSchema.optional() });
+
+/**
  * What the forwarder pushes in place of an event whose serialization passes MAX_EVENT_BYTES: the common fields and
  * `truncated: true`. It keeps the event's place in the sequence; the client library fetches the whole event over
  * `GET /events` and delivers that, never the stub.
@@ -169,26 +176,5 @@ export const pairResultSchema = z.union([
 ]);
 export type PairResult = z.infer<typeof pairResultSchema>;
 
-/**
- * Close codes the bridge uses. The official client (1.8.16) reconnects after any close it did not start, so these
- * codes are for the client library: come back after 1001/1012/1013, stop (disconnect) after 1007/1008/1009/4001.
- */
-export const BRIDGE_CLOSE = {
-  /** Shutdown or idle timeout: come back. */
-  goingAway: 1001,
-  /** Malformed frame: the peer is broken, do not come back. */
-  invalidFrame: 1007,
-  /** Policy (too many channels, bad token subprotocol): do not come back. */
-  policy: 1008,
-  /** Frame over the size limit. */
-  tooBig: 1009,
-  /** Restart of the bridge: come back. */
-  restart: 1012,
-  /** Slow consumer: the send buffer passed its bound; come back and rejoin with since_id to catch up. */
-  slowConsumer: 1013,
-  /** The device's token was revoked: never come back with it. */
-  deviceRevoked: 4001,
-} as const;
-
-/** Codes after which a client should reconnect. */
-export const RECONNECTABLE_CLOSE_CODES: readonly number[] = [1001, 1006, 1011, 1012, 1013];
+// The close codes live in close-codes.ts (the one table of code, meaning, reconnect, forget token).
+export { BRIDGE_CLOSE } from "./close-codes.ts";

@@ -4,5 +4,7 @@ export * from "./messages.ts";
 export * from "./events.ts";
 export * from "./errors.ts";
 export * from "./http.ts";
+export * from "./api.ts";
 export * from "./frames.ts";
 export * from "./notification.ts";
+export * from "./pair-url.ts";

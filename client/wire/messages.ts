@@ -22,7 +22,29 @@ export const sessionSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   source_session_id: z.string().optional(),
+  /** The name given with PATCH /sessions/{id}; absent until renamed. Show sessionTitle(session). */
+  title: z.string().optional(),
+  /** Overrides the agent's model for this session's requests (PATCH /sessions/{id}). */
+  model: z.string().optional(),
   messages: z.array(messageSchema),
   metadata: metadataSchema,
 });
 export type Session = z.infer<typeof sessionSchema>;
+
+/** How many characters of the first user message make a title. */
+export const DERIVED_TITLE_LENGTH = 80;
+
+/**
+ * The title to show: the name given with PATCH /sessions/{id}, else the first user message (whitespace collapsed,
+ * cut at DERIVED_TITLE_LENGTH characters with an ellipsis), else "" (no user message yet). The server's session
+ * summaries and apps use this one rule.
+ */
+export function sessionTitle(session: Pick<Session, "title" | "messages">): string {
+  if (session.title !== undefined) return session.title;
+  const first = session.messages.find((message) => message.role === "user" && message.content.trim() !== "");
+  if (!first) return "";
+  // Only the head matters: a 100 kB first message costs no more than a short one.
+  const text = first.content.slice(0, DERIVED_TITLE_LENGTH * 4).replace(/\s+/g, " ").trim();
+  const chars = [...text];
+  return chars.length <= DERIVED_TITLE_LENGTH ? text : `${chars.slice(0, DERIVED_TITLE_LENGTH - 1).join("").trimEnd()}…`;
+}

@@ -95,8 +95,8 @@ function pruneCost(active: number): { pruneMs: number; countMs: number } {
 
 async function round() {
   const { runtime, dir } = seeded(ACTIVE, TERMINAL, TERMINAL);
-  const hub = runtime.ctx.notifications!;
-  const api = createNotificationApi(runtime.ctx, "bench");
+  const hub = runtime.ctx.notifications;
+  const api = createNotificationApi(runtime.ctx.notifications, "bench");
   const list = await listP99(runtime);
   const updates = rate(5000, (i) => api.application.updateByKey({ key: `pending-${i % ACTIVE}`, severity: "info", title: `update ${i}` }));
   const dismisses = rate(2000, (i) => hub.application.dismiss(`n-pending-${i}`, {}));

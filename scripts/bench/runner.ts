@@ -83,7 +83,7 @@ async function round(backend: Backend) {
   await runtime.app.ready();
   const { ctx, app } = runtime;
   const arrivals = new Map<string, number[]>();
-  const runner = ctx.runner!;
+  const runner = ctx.runner;
   const base = runner.providerFactory;
   runner.providerFactory = (agent) => timed(base(agent), arrivals);
   const commits: Array<{ id: number; at: number }> = [];
@@ -100,7 +100,7 @@ async function round(backend: Backend) {
   const elapsed = (performance.now() - started) / 1000;
   unsubscribe();
 
-  const events = ctx.events.list({ sinceId: firstId, limit: 10_000_000 }).events;
+  const events = ctx.events.list({ sinceId: firstId, limit: 10_000_000, maxBytes: Number.POSITIVE_INFINITY }).events;
   const seen = new Map<string, number>();
   const delays: number[] = [];
   let c = 0;
@@ -123,7 +123,7 @@ async function round(backend: Backend) {
 
 /** Waits until no session has a request in flight (asked of the runner on each commit: no reads). */
 async function waitIdle(ctx: ReturnType<typeof createRuntime>["ctx"], sessions: string[]): Promise<void> {
-  const runner = ctx.runner!;
+  const runner = ctx.runner;
   while (sessions.some((sid) => runner.activeRequest(sid) !== undefined)) await ctx.events.waitBeyond(ctx.events.latestId, 50);
 }
 

@@ -2,11 +2,15 @@
 // session sees its own assets and those of the sessions it was forked from (source_session_id, followed
 // up the chain), because a fork copies messages that may reference them. Only the owner deletes.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerContext } from "../context.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
+import { makePrivateDir, PRIVATE_FILE_MODE, restrictTree } from "../db/file-modes.ts";
+import type { Transactor } from "../db/transactor.ts";
 import { forbidden } from "../errors.ts";
 import { assetNotFound, mediaTypeMismatch, tooLarge, unsupportedImage } from "./errors.ts";
+import type { SessionService } from "../sessions/session-service.ts";
 import { normalizeMediaType, sniffImageType } from "./sniff.ts";
 
 export interface AssetInfo {
@@ -19,7 +23,17 @@ export interface AssetInfo {
 
 type Row = { id: string; session_id: string; media_type: string; size: number; filename: string | null };
 
-export type AssetContext = Pick<ServerContext, "db" | "transactor" | "dataDir" | "sessions" | "clock" | "config">;
+export interface AssetStoreParts {
+  db: Db;
+  transactor: Transactor;
+  /** Owners and fork lineage: an asset belongs to a session. */
+  sessions: Pick<SessionService, "get">;
+  clock: Clock;
+  /** DATA_DIR: the bytes live under its assets/ folder. */
+  dataDir: string;
+  /** Largest image accepted (config assets.max_bytes). */
+  maxBytes: number;
+}
 
 /** Asset ids are ours; the pattern also keeps any id a client sends from naming a path outside the folder. */
 export const ASSET_ID_PATTERN = /^ast_[0-9a-f]{32}$/;
@@ -31,9 +45,10 @@ export class AssetStore {
   private readonly select;
   private readonly remove;
 
-  constructor(private readonly ctx: AssetContext) {
-    this.maxBytes = ctx.config.assets.max_bytes;
+  constructor(private readonly ctx: AssetStoreParts) {
+    this.maxBytes = ctx.maxBytes;
     this.root = join(ctx.dataDir, "assets");
+    restrictTree(this.root); // users' images: private, also when an older start wrote them readable
     this.insert = ctx.db.prepare<[string, string, string, number, string | null, number]>(
       "INSERT INTO assets (id, session_id, media_type, size, filename, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -56,10 +71,10 @@ export class AssetStore {
     const mediaType = this.checkImage(bytes, declared);
     const id = `ast_${randomUUID().replaceAll("-", "")}`;
     const dir = join(this.root, sessionId);
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     const file = join(dir, id);
     // Write-then-rename: a crash leaves a stray temp file at worst, never a row pointing at half an image.
-    writeFileSync(`${file}.tmp`, bytes);
+    writeFileSync(`${file}.tmp`, bytes, { mode: PRIVATE_FILE_MODE });
     renameSync(`${file}.tmp`, file);
     try {
       this.ctx.transactor.run(() => this.insert.run(id, sessionId, mediaType, bytes.length, filename ?? null, this.ctx.clock.now()));
@@ -101,10 +116,4 @@ export class AssetStore {
     }
     return chain;
   }
-}
-
-/** The runtime's asset store (createRuntime sets ctx.assets); a clear error instead of undefined access. */
-export function requireAssets(ctx: Pick<ServerContext, "assets">): AssetStore {
-  if (!ctx.assets) throw new Error("assets are not set up on this ServerContext (createRuntime builds them)");
-  return ctx.assets;
 }

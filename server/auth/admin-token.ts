@@ -1,7 +1,8 @@
 // The admin token (DESIGN.md): ADMIN_TOKEN when set, else generated at first start, printed once, and kept
 // only as a hash in DATA_DIR. Later starts read the hash; the token itself is never written anywhere.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makePrivateDir, PRIVATE_FILE_MODE, restrictFile } from "../db/file-modes.ts";
 import { generateToken, hashToken } from "./tokens.ts";
 
 export interface AdminToken {
@@ -15,9 +16,12 @@ export const ADMIN_TOKEN_FILE = "admin-token.sha256";
 export function ensureAdminToken(dataDir: string, fromEnvironment: string | undefined): AdminToken {
   if (fromEnvironment) return { hash: hashToken(fromEnvironment), generated: undefined };
   const file = join(dataDir, ADMIN_TOKEN_FILE);
-  if (existsSync(file)) return { hash: readFileSync(file, "utf8").trim(), generated: undefined };
+  if (existsSync(file)) {
+    restrictFile(file); // a hash left readable by an older start or a copy
+    return { hash: readFileSync(file, "utf8").trim(), generated: undefined };
+  }
   const token = generateToken();
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, hashToken(token) + "\n", { mode: 0o600 });
+  makePrivateDir(dataDir);
+  writeFileSync(file, hashToken(token) + "\n", { mode: PRIVATE_FILE_MODE });
   return { hash: hashToken(token), generated: token };
 }

@@ -5,6 +5,8 @@ import type { z } from "zod";
 import { configSchema, type Config } from "./schema.ts";
 
 export const DEFAULT_BRIDGE_URL = "ws://127.0.0.1:4000/socket";
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_PORT = 8787;
 
 export interface Environment {
   host: string;
@@ -12,6 +14,8 @@ export interface Environment {
   bridgePort: number;
   /** Empty string: run without a bridge. */
   bridgeUrl: string;
+  /** BRIDGE_PUBLIC_URL: the bridge URL apps are given when it differs from BRIDGE_URL. */
+  bridgePublicUrl: string | undefined;
   /** Where apps reach this server's HTTP routes (told to them when they pair), unless the config's public_url says. */
   serverUrl: string;
   dataDir: string;
@@ -25,20 +29,28 @@ export class ConfigError extends Error {
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
-  const host = env.HOST || "127.0.0.1";
+  const host = env.HOST || DEFAULT_HOST;
   const configPath = env.CONFIG || (existsSync("config.json") ? "config.json" : undefined);
-  const port = parsePort("PORT", env.PORT, 8787);
+  const port = parsePort("PORT", env.PORT, DEFAULT_PORT);
   return {
     host,
     port,
-    serverUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    serverUrl: serverUrlOf(host, port),
     bridgePort: parsePort("BRIDGE_PORT", env.BRIDGE_PORT, 4000),
     bridgeUrl: env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL,
+    bridgePublicUrl: env.BRIDGE_PUBLIC_URL || undefined,
     dataDir: resolve(env.DATA_DIR || "./data"),
     configPath: configPath ? resolve(configPath) : undefined,
     adminToken: env.ADMIN_TOKEN || undefined,
   };
 }
+
+function serverUrlOf(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Where apps reach a server started with the default HOST and PORT. */
+export const DEFAULT_SERVER_URL = serverUrlOf(DEFAULT_HOST, DEFAULT_PORT);
 
 function parsePort(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;

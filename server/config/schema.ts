@@ -1,5 +1,6 @@
 // The JSON config file (DESIGN.md "Config file"). Every object is strict: an unknown key is an error that names
-// its path, so a typo never silently falls back to a default.
+// its path, so a typo never silently falls back to a default. Every default is written once, on its key: an
+// absent object is `prefault({})`, which parses `{}` through the object and so takes the keys' own defaults.
 import { z } from "zod";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
 
@@ -11,13 +12,18 @@ const agentSchema = providerOverridesSchema
   })
   .strict();
 
+/** Terminal records kept per notification scope when the config sets neither history_limit nor max_items. */
+const DEFAULT_HISTORY_LIMIT = 1000;
+
 const notificationsConfigSchema = z
   .object({
     history_limit: z.number().int().nonnegative().optional(),
     /** Legacy alias of history_limit (SPEC.md Limits). */
     max_items: z.number().int().nonnegative().optional(),
   })
-  .strict();
+  .strict()
+  // The alias is resolved here, so readers see one number: history_limit, else max_items, else the default.
+  .transform(({ history_limit, max_items }) => ({ history_limit: history_limit ?? max_items ?? DEFAULT_HISTORY_LIMIT }));
 
 export const configSchema = z
   .object({
@@ -27,13 +33,13 @@ export const configSchema = z
         public_url: z.string().url().optional(),
       })
       .strict()
-      .default({}),
+      .prefault({}),
     providers: z.record(z.string().min(1), providerSettingsSchema).default({}),
     agents: z.record(z.string().min(1), agentSchema).optional(),
     application: z
-      .object({ notifications: notificationsConfigSchema.default({}) })
+      .object({ notifications: notificationsConfigSchema.prefault({}) })
       .strict()
-      .default({ notifications: {} }),
+      .prefault({}),
     events: z
       .object({
         /** The event log keeps at most this many events; older ones are pruned and their cursors expire (410). */
@@ -44,21 +50,21 @@ export const configSchema = z
         max_page_size: z.number().int().positive().max(10_000).default(1000),
       })
       .strict()
-      .default({ retention_max_events: 1_000_000, max_page_size: 1000 }),
+      .prefault({}),
     runner: z
       .object({
         /** Bound on model/tool rounds in one request; a runaway loop ends with an `error` event. */
         max_tool_iterations: z.number().int().positive().default(8),
       })
       .strict()
-      .default({ max_tool_iterations: 8 }),
+      .prefault({}),
     assets: z
       .object({
         /** Largest uploaded or inline image attachment, in bytes (docs/runner.md "Attachments"); over it: 413. */
         max_bytes: z.number().int().positive().default(10 * 1024 * 1024),
       })
       .strict()
-      .default({ max_bytes: 10 * 1024 * 1024 }),
+      .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

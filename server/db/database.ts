@@ -2,15 +2,18 @@
 // WAL with synchronous=NORMAL. A commit survives a process crash; after a power loss the last few commits may
 // roll back, never half of one. Every mutation and the events it causes share one transaction, so a rollback
 // loses both together and an event never describes a mutation that did not happen.
+//
+// The file and its folder are private (file-modes.ts). SQLite gives the WAL, SHM and journal files the mode of the
+// database file, so creating that file 0600 before SQLite opens it covers them all.
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { createPrivateFile, makePrivateDir, restrictFile } from "./file-modes.ts";
 import { migrations } from "./migrations.ts";
 
 export type Db = Database.Database;
 
 export function openDatabase(file: string): Db {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file !== ":memory:") preparePrivateFile(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
@@ -28,4 +31,11 @@ function migrate(db: Db): void {
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+}
+
+/** Creates the folder 0700 and the database file 0600, and tightens the ones an older start left looser. */
+function preparePrivateFile(file: string): void {
+  makePrivateDir(dirname(file));
+  createPrivateFile(file);
+  for (const suffix of ["-wal", "-shm", "-journal"]) restrictFile(file + suffix);
 }

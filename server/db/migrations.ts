@@ -96,4 +96,49 @@ export const migrations: readonly string[] = [
     WHERE s.type = 'request_started' AND s.request_id IS NOT NULL AND s.session_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM events c WHERE c.request_id = s.request_id AND c.type = 'request_completed');
   `,
+  `
+  -- Structural sharing of sessions (server/sessions/message-log.ts, docs/events.md "Storage"). Each message body is
+  -- stored once in message_bodies; session_messages says which body sits at which position of a session for
+  -- which versions: from_version up to (not including) to_version, NULL while it is in the head. An append adds
+  -- one row, a modify closes one and adds one, so a version costs what it changed, not the session's size. A
+  -- session_versions body keeps the session's other fields with "messages": [] in the place of the list.
+  -- An event whose session (and message) is a stored version keeps only the version number and the message's
+  -- index in its body; list() puts the full session back (the wire is unchanged).
+  CREATE TABLE message_bodies (
+    id INTEGER PRIMARY KEY,
+    body TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE session_messages (
+    session_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    from_version INTEGER NOT NULL,
+    to_version INTEGER,
+    message_id INTEGER NOT NULL REFERENCES message_bodies (id),
+    PRIMARY KEY (session_id, position, from_version)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX session_messages_head ON session_messages (session_id, position, message_id) WHERE to_version IS NULL;
+  ALTER TABLE events ADD COLUMN session_version INTEGER;
+  ALTER TABLE events ADD COLUMN message_index INTEGER;
+
+  -- Existing versions: every message of every version, by position; equal bodies become one row.
+  CREATE TEMP TABLE old_items AS
+    SELECT v.session_id AS session_id, v.version AS version, CAST(j.key AS INTEGER) AS position, j.value AS body
+    FROM session_versions v, json_each(v.body, '$.messages') j;
+  CREATE TEMP TABLE distinct_bodies (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);
+  INSERT OR IGNORE INTO distinct_bodies (body) SELECT body FROM old_items ORDER BY session_id, version, position;
+  INSERT INTO message_bodies (id, body) SELECT id, body FROM distinct_bodies;
+  -- Consecutive versions holding the same body at one position become one row (gaps and islands).
+  INSERT INTO session_messages (session_id, position, from_version, to_version, message_id)
+    SELECT i.session_id, i.position, min(i.version),
+      CASE WHEN max(i.version) = s.head_version THEN NULL ELSE max(i.version) + 1 END, i.message_id
+    FROM (
+      SELECT o.session_id, o.position, o.version, b.id AS message_id,
+        o.version - row_number() OVER (PARTITION BY o.session_id, o.position, b.id ORDER BY o.version) AS island
+      FROM old_items o JOIN distinct_bodies b ON b.body = o.body
+    ) i JOIN sessions s ON s.id = i.session_id
+    GROUP BY i.session_id, i.position, i.message_id, i.island;
+  UPDATE session_versions SET body = json_set(body, '$.messages', json('[]'));
+  DROP TABLE temp.old_items;
+  DROP TABLE temp.distinct_bodies;
+  `,
 ];

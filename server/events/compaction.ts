@@ -9,7 +9,11 @@
 // that caller has not seen (docs/events.md, invariant E5; test/events/compaction.property.test.ts).
 import type { AnyEvent } from "../../client/wire/index.ts";
 
-/** Metadata keys whose partial values are deltas that append; any other metadata key stops a merge. */
+/**
+ * Metadata keys whose partial values are deltas that append; any other metadata key stops a merge. That is the
+ * merge boundary at the runner's retry and recovery markers: a poller drops the draft at a recovery marker, so a
+ * run merged across one would show the replayed text twice (test/events/compaction.property.test.ts).
+ */
 const APPENDING_METADATA = new Set(["reasoning", "reasoning_content"]);
 
 type PartialMessage = { role: "assistant"; content: string; metadata?: Record<string, unknown> };

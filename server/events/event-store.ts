@@ -1,13 +1,17 @@
 // The durable event log (SPEC.md "Events", DESIGN.md "Event ids"): publish assigns monotonic fixed-width ids
 // inside the caller's transaction; list reads a page after a cursor, optionally by session or request.
 // Retention prunes the oldest events; a cursor that fell behind what is retained is refused, never answered
-// with a silent hole.
+// with a silent hole. An event that carries a stored session version keeps only its version number (and the
+// index of its message) in the log; list() puts the full session back, and caps a page by bytes as well as by
+// count (docs/events.md "Storage", "Page size").
 import { randomUUID } from "node:crypto";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
 import { Meta } from "../db/meta.ts";
 import type { Transactor } from "../db/transactor.ts";
+import { SessionVersions } from "../sessions/session-versions.ts";
+import type { MessageCache } from "../sessions/message-log.ts";
 import { CommitSignal } from "./commit-signal.ts";
 
 /** What a producer hands to publish: an event without the fields the store assigns (event_id, timestamp). */
@@ -29,6 +33,14 @@ export interface ListQuery {
   sessionId?: string | undefined;
   requestId?: string | undefined;
   limit: number;
+  /** Bytes of JSON a page may hold (the store's page cap unless given); a page always holds at least one event. */
+  maxBytes?: number | undefined;
+}
+
+/** How publish may store an event: its `session` is that session's saved version, its `message` one of its messages. */
+export interface StoredSessionRef {
+  sessionVersion: number;
+  messageIndex?: number | undefined;
 }
 
 export interface ListPage {
@@ -38,14 +50,24 @@ export interface ListPage {
    * event up to it was considered, and those not returned did not match the filters).
    */
   lastId: number;
+  /** The page stopped at its limit or its byte cap: more events may follow at once. */
+  hasMore: boolean;
 }
+
+export interface EventStoreOptions {
+  /** The default byte cap of a page (JSON of its events). */
+  maxPageBytes?: number;
+}
+
+/** A page's default byte cap: a 1 MB session times hundreds of events must not become one string of gigabytes. */
+export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
 /** A cursor older than what the store retains, or from another store. Answered with 410 cursor_expired. */
 export class CursorExpiredError extends Error {
   override name = "CursorExpiredError";
 }
 
-type Row = { id: number; created_at: number; body: string };
+type Row = { id: number; session_id: string | null; body: string; session_version: number | null; message_index: number | null };
 
 /** SPEC.md "Checkpoints": consumed in process by the request coordinator, never visible to /events or the bridge. */
 export const INTERNAL_CHECKPOINT = "session_checkpoint";
@@ -67,21 +89,26 @@ export class EventStore {
   private readonly selectBySession;
   private readonly selectByRequest;
   private readonly selectBySessionAndRequest;
+  private readonly sessions: SessionVersions;
+  private readonly maxPageBytes: number;
 
   constructor(
     private readonly db: Db,
     private readonly transactor: Transactor,
     private readonly retention: RetentionPolicy = { maxEvents: 1_000_000 },
     private readonly now: () => number = Date.now,
+    options: EventStoreOptions = {},
   ) {
+    this.sessions = new SessionVersions(db);
+    this.maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     this.meta = new Meta(db);
     this.epoch = this.meta.getOrCreate("epoch", randomUUID);
     this.prunedThrough = Number(this.meta.get("pruned_through") ?? 0);
     this.lastId = this.readLastId();
-    this.insert = db.prepare<[string, string | null, string | null, number, string]>(
-      "INSERT INTO events (type, session_id, request_id, created_at, body) VALUES (?, ?, ?, ?, ?)",
+    this.insert = db.prepare<[string, string | null, string | null, number, string, number | null, number | null]>(
+      "INSERT INTO events (type, session_id, request_id, created_at, body, session_version, message_index) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    const columns = "SELECT id, created_at, body FROM events";
+    const columns = "SELECT id, session_id, body, session_version, message_index FROM events";
     this.selectAll = db.prepare<[number, number], Row>(`${columns} WHERE id > ? ORDER BY id LIMIT ?`);
     this.selectBySession = db.prepare<[string, number, number], Row>(
       `${columns} WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?`,
@@ -99,28 +126,32 @@ export class EventStore {
    * outside, it joins the group commit that closes at the end of this microtask. Either way it becomes
    * visible, and waiters wake, only after the commit.
    */
-  publish<E extends PublishInput>(input: E): E & { event_id: string; timestamp: string } {
+  publish<E extends PublishInput>(input: E, ref?: StoredSessionRef): E & { event_id: string; timestamp: string } {
     if (input.type === INTERNAL_CHECKPOINT) throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
     const createdAt = this.now();
     const timestamp = new Date(createdAt).toISOString();
-    const body = JSON.stringify({ ...input, event_id: undefined, timestamp });
+    // With a ref, the session (and message) keep their place in the body as numbers; list() puts them back.
+    const refs = ref ? { session: ref.sessionVersion, ...(ref.messageIndex !== undefined ? { message: ref.messageIndex } : {}) } : {};
+    const body = JSON.stringify({ ...input, ...refs, event_id: undefined, timestamp });
     const sessionId = input.session_id ?? null;
+    if (ref && sessionId === null) throw new Error("an event stored with a session ref needs its session_id");
     const requestId = input.request_id ?? null;
-    const id = this.transactor.group(() => Number(this.insert.run(input.type, sessionId, requestId, createdAt, body).lastInsertRowid));
+    const row = [input.type, sessionId, requestId, createdAt, body, ref?.sessionVersion ?? null, ref?.messageIndex ?? null] as const;
+    const id = this.transactor.group(() => Number(this.insert.run(...row).lastInsertRowid));
     this.newestWritten = id;
+    this.commits.written(sessionId, requestId);
     this.transactor.afterCommit(() => this.committed(this.newestWritten), "event-store-commit");
     return { ...input, event_id: formatEventId(id), timestamp };
   }
 
-  /** One page of events after `sinceId`, in id order. Throws CursorExpiredError for a pruned-away cursor. */
+  /**
+   * One page of events after `sinceId`, in id order, at most `limit` events and (past the first) `maxBytes` of
+   * JSON. Throws CursorExpiredError for a pruned-away cursor.
+   */
   list(query: ListQuery): ListPage {
     this.assertRetained(query.sinceId);
-    // One SELECT is a snapshot by itself; it only needs an open group committed first, so it sees no uncommitted row.
-    this.transactor.commitGroup();
-    const rows = this.selectRows(query);
-    const events = rows.map(toEvent);
-    const lastRead = rows.length > 0 ? rows[rows.length - 1]!.id : query.sinceId;
-    return { events, lastId: rows.length === query.limit ? lastRead : Math.max(lastRead, this.lastId) };
+    // One read transaction: the events and the session versions they refer to come from one snapshot.
+    return this.transactor.read(() => this.readPage(query, query.maxBytes ?? this.maxPageBytes));
   }
 
   /** The oldest retained event of a request (optionally within one session), or undefined when none is left. */
@@ -176,11 +207,48 @@ export class EventStore {
     return removed;
   }
 
-  private selectRows({ sinceId, sessionId, requestId, limit }: ListQuery): Row[] {
-    if (sessionId !== undefined && requestId !== undefined) return this.selectBySessionAndRequest.all(requestId, sessionId, sinceId, limit);
-    if (sessionId !== undefined) return this.selectBySession.all(sessionId, sinceId, limit);
-    if (requestId !== undefined) return this.selectByRequest.all(requestId, sinceId, limit);
-    return this.selectAll.all(sinceId, limit);
+  private readPage(query: ListQuery, maxBytes: number): ListPage {
+    const events: AnyEvent[] = [];
+    const cache: MessageCache = new Map();
+    let bytes = 0;
+    let lastRead = query.sinceId;
+    let hasMore = false;
+    // Rows are read one at a time, so a page never holds more than its cap plus one event in memory.
+    for (const row of this.selectRows(query)) {
+      const event = this.toEvent(row, cache);
+      const size = row.session_version === null ? Buffer.byteLength(row.body) : Buffer.byteLength(JSON.stringify(event));
+      if (events.length > 0 && bytes + size > maxBytes) {
+        hasMore = true;
+        break;
+      }
+      events.push(event);
+      bytes += size;
+      lastRead = row.id;
+      if (events.length === query.limit) {
+        hasMore = true;
+        break;
+      }
+    }
+    return { events, lastId: hasMore ? lastRead : Math.max(lastRead, this.lastId), hasMore };
+  }
+
+  private selectRows({ sinceId, sessionId, requestId, limit }: ListQuery): IterableIterator<Row> {
+    if (sessionId !== undefined && requestId !== undefined) return this.selectBySessionAndRequest.iterate(requestId, sessionId, sinceId, limit);
+    if (sessionId !== undefined) return this.selectBySession.iterate(sessionId, sinceId, limit);
+    if (requestId !== undefined) return this.selectByRequest.iterate(requestId, sinceId, limit);
+    return this.selectAll.iterate(sinceId, limit);
+  }
+
+  /** The event as published: the id spliced in front (the first key on the wire), a referred session put back. */
+  private toEvent(row: Row, cache: MessageCache): AnyEvent {
+    const event = JSON.parse(`{"event_id":"${formatEventId(row.id)}",${row.body.slice(1)}`) as AnyEvent;
+    if (row.session_version === null) return event;
+    const session = this.sessions.read(row.session_id!, row.session_version, cache);
+    if (!session) throw new Error(`event ${formatEventId(row.id)} refers to version ${row.session_version} of session ${row.session_id}, which is not stored`);
+    // Assigning keys the body already has keeps their place, so the event serializes as it was published.
+    event["session"] = session;
+    if (row.message_index !== null) event["message"] = session.messages[row.message_index];
+    return event;
   }
 
   private committed(id: number): void {
@@ -197,9 +265,4 @@ export class EventStore {
     const row = this.db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'").get();
     return row?.seq ?? 0;
   }
-}
-
-function toEvent(row: Row): AnyEvent {
-  // The body never holds the id; splicing it in front keeps event_id the first key on the wire.
-  return JSON.parse(`{"event_id":"${formatEventId(row.id)}",${row.body.slice(1)}`) as AnyEvent;
 }

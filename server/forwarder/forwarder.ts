@@ -1,13 +1,14 @@
 // The server's side of the bridge (docs/bridge.md "Forwarder"): joins `server:<id>` with the official phoenix
-// client, pushes every stored event as `session_event` {event} in id order, woken by each commit (never a poll
-// timer), with up to WINDOW pushes in flight; the cursor advances on the bridge's acks and is persisted, so either
-// side can restart without loss or duplicates. It also hands the bridge the device/code grants on every change and
+// client, pushes every stored event as `session_event` {event, after} in id order, woken by each commit (never a
+// poll timer), with up to WINDOW pushes in flight, only while the link is open; the cursor advances on the bridge's
+// acks and is persisted, and every join resends strictly from it, so either side can restart without loss or
+// duplicates. It also hands the bridge the device/code grants on every change and
 // answers the pairing requests the bridge forwards. While the bridge is down nothing here blocks HTTP: events
 // simply wait in the store.
 import { Socket, type Channel } from "phoenix";
 import { WebSocket } from "ws";
 import { MAX_EVENT_BYTES, devicesSeenSchema, pairRequestSchema, serverJoinOkSchema, truncatedStubOf } from "../../client/wire/frames.ts";
-import { parseEventId, type AnyEvent } from "../../client/wire/index.ts";
+import { formatEventId, parseEventId, type AnyEvent } from "../../client/wire/index.ts";
 import { generateToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
 import { Meta } from "../db/meta.ts";
@@ -82,9 +83,14 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
     }
   };
 
+  // A push is made only on an open link: phoenix queues a push it cannot send (socket closing, channel rejoining) and
+  // sends that queue on the next join, ahead of the resend from the cursor. A stale push running ahead of the cursor
+  // made the bridge drop the resent events as duplicates (issue 11: cursor 516, then 541, 542, then 517...).
+  const linkOpen = () => socket.isConnected() && channel.state === "joined";
+
   const pumpOnce = () => {
     const current = session;
-    while (!stopped && current && current === session && current.inFlight < window) {
+    while (!stopped && current && current === session && linkOpen() && current.inFlight < window) {
       const events = readAfter(ctx, current, window - current.inFlight);
       if (events.length === 0) return;
       for (const event of events) send(current, event);
@@ -93,6 +99,8 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
 
   const send = (current: Session, event: AnyEvent) => {
     const id = parseEventId(event.event_id)!;
+    // `after` chains the pushes of one join: the bridge sees a hole in what it got as a hole, never as a range.
+    const after = formatEventId(current.sentThrough);
     current.sentThrough = id;
     current.inFlight++;
     const settled = (acked: boolean) => {
@@ -104,7 +112,7 @@ export function startForwarder(ctx: ServerContext, options: ForwarderOptions = {
       pump();
     };
     channel
-      .push("session_event", { event: fitted(ctx, event) }, options.ackTimeoutMs ?? 30_000)
+      .push("session_event", { event: fitted(ctx, event), after }, options.ackTimeoutMs ?? 30_000)
       .receive("ok", () => settled(true))
       .receive("error", () => settled(false))
       .receive("timeout", () => {

@@ -10,13 +10,18 @@ declare module "fastify" {
   }
 }
 
-const PUBLIC_ROUTES = new Set(["GET /health", "OPTIONS *"]);
+const PUBLIC_ROUTES = ["GET /health", "OPTIONS *"];
 
-/** `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). */
-export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}): void {
+/**
+ * `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). `publicRoutes`
+ * ("METHOD /route/pattern", as registered) are added to /health and preflights: the app's files (app-files.ts).
+ * The match is on the route a request was routed to, never on its path, so no spelling of an API path slips by.
+ */
+export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}, publicRoutes: readonly string[] = []): void {
+  const open = new Set([...PUBLIC_ROUTES, ...publicRoutes]);
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
-    if (PUBLIC_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
+    if (open.has(`${request.method} ${request.routeOptions.url}`)) return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
     request.principal = principal;

@@ -18,3 +18,8 @@ export class HttpError extends Error {
 export const unauthorized = (message = "a valid bearer token is required") => new HttpError(401, "unauthorized", message);
 export const gone = (code: string, message: string) => new HttpError(410, code, message);
 
+
+/** DESIGN.md's error body: {"error": {code, message, details?}}. */
+export function errorBody(code: string, message: string, details?: unknown) {
+  return details === undefined ? { error: { code, message } } : { error: { code, message, details } };
+}

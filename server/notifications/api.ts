@@ -3,10 +3,9 @@
 // paths, NotificationConflictError, NotificationNotFoundError); the sink never throws and resolves to null on
 // any failure, so a notification problem never fails a tool or a request.
 import type { NotificationRecord } from "../../client/wire/notification.ts";
-import type { ServerContext } from "../context.ts";
-import { requireHub } from "./hub.ts";
+import type { NotificationService } from "./notification-service.ts";
 import { moveInputSchema, parseProducer, patchInputSchema, producerInputSchema, type MoveInput, type PatchInput, type ProducerInput } from "./input.ts";
-import type { KeyedMove, NotificationService } from "./service.ts";
+import type { KeyedMove, ScopeService } from "./scope-service.ts";
 
 export interface ProducerOperations {
   /** Publishes the key's state: updates its active occurrence, or starts a new one. */
@@ -37,15 +36,14 @@ export interface NotificationApi {
   session(sessionId: string): ProducerOperations;
 }
 
-export function createNotificationApi(ctx: Pick<ServerContext, "notifications">, pluginName: string): NotificationApi {
-  const hub = requireHub(ctx);
+export function createNotificationApi(service: NotificationService, pluginName: string): NotificationApi {
   return {
-    application: { ...operations(hub.application, pluginName), snapshot: () => ({ notifications: hub.application.list(false) }) },
-    session: (sessionId) => operations(hub.session(sessionId), pluginName),
+    application: { ...operations(service.application, pluginName), snapshot: () => ({ notifications: service.application.list(false) }) },
+    session: (sessionId) => operations(service.session(sessionId), pluginName),
   };
 }
 
-function operations(service: NotificationService, plugin: string): ProducerOperations {
+function operations(service: ScopeService, plugin: string): ProducerOperations {
   const publish = (input: ProducerInput) => service.publish(parseProducer(producerInputSchema, input), plugin);
   const move = (name: KeyedMove) => (input: MoveInput) => service.move(parseProducer(moveInputSchema, input), name, plugin);
   return {
@@ -76,12 +74,12 @@ export type NotificationSink = (input: unknown) => Promise<NotificationRecord | 
  * ctx.notify for a tool: publishes a session notification of the bound session, tagged with the bound
  * request unless the input names one. Resolves to the record, or to null on any failure; never throws.
  */
-export function createNotificationSink(ctx: Pick<ServerContext, "notifications">, binding: SinkBinding): NotificationSink {
+export function createNotificationSink(service: NotificationService, binding: SinkBinding): NotificationSink {
   return async (input) => {
     try {
       const withRequest = input && typeof input === "object" && !Array.isArray(input) ? { request_id: binding.requestId, ...input } : input;
       const parsed = parseProducer(producerInputSchema, withRequest);
-      return requireHub(ctx).session(binding.sessionId).publish(parsed, binding.plugin ?? "tools");
+      return service.session(binding.sessionId).publish(parsed, binding.plugin ?? "tools");
     } catch (error) {
       binding.log?.debug({ err: error }, "notification sink swallowed a failure");
       return null;

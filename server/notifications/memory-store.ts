@@ -3,9 +3,9 @@
 // (test/notifications/store-contract.test.ts runs one suite against both).
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import { isActive } from "./lifecycle.ts";
-import type { ApplicationNotificationStore, ListOptions } from "./store.ts";
+import type { TransactionalNotificationStore, ListOptions } from "./store.ts";
 
-export class MemoryNotificationStore implements ApplicationNotificationStore {
+export class MemoryNotificationStore implements TransactionalNotificationStore {
   /** Map keeps insertion order, and replacing a value keeps its place: creation order for free. */
   private readonly records = new Map<string, NotificationRecord>();
   private readonly activeKeys = new Map<string, string>();

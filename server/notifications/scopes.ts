@@ -1,5 +1,5 @@
 // The two places notifications live, behind one interface the service mutates through:
-// - application scope: an ApplicationNotificationStore (SQLite, or memory for tests and embedding);
+// - application scope: a TransactionalNotificationStore (SQLite, or memory for tests and embedding);
 // - session scope: the session metadata under `notifications.items`, saved as a new immutable session version
 //   through SessionService.change, so the mutation, its events and the checkpoint commit together.
 // Both queue the events a mutation emits and hand them to the best-effort publisher only once the mutation
@@ -12,25 +12,25 @@ import type { SessionService } from "../sessions/session-service.ts";
 import type { Emit } from "./events.ts";
 import { MemoryNotificationStore } from "./memory-store.ts";
 import type { NotificationScope } from "./records.ts";
-import type { ApplicationNotificationStore, NotificationCollection } from "./store.ts";
+import type { TransactionalNotificationStore, NotificationStore } from "./store.ts";
 
-export interface ScopeRepo {
+export interface ScopeStore {
   readonly scope: NotificationScope;
   /** Runs `work` atomically; events it emits are published (best effort) only if it succeeds. */
-  mutate<T>(work: (collection: NotificationCollection, emit: Emit) => T): T;
-  read<T>(work: (collection: NotificationCollection) => T): T;
+  mutate<T>(work: (collection: NotificationStore, emit: Emit) => T): T;
+  read<T>(work: (collection: NotificationStore) => T): T;
 }
 
-export class ApplicationRepo implements ScopeRepo {
+export class ApplicationScopeStore implements ScopeStore {
   readonly scope = { kind: "application" } as const;
 
   constructor(
-    private readonly store: ApplicationNotificationStore,
+    private readonly store: TransactionalNotificationStore,
     private readonly publish: Emit,
     private readonly historyLimit: number,
   ) {}
 
-  mutate<T>(work: (collection: NotificationCollection, emit: Emit) => T): T {
+  mutate<T>(work: (collection: NotificationStore, emit: Emit) => T): T {
     return this.store.transaction(() => {
       const queued: PublishInput[] = [];
       const result = work(this.store, (event) => queued.push(event));
@@ -40,12 +40,12 @@ export class ApplicationRepo implements ScopeRepo {
     });
   }
 
-  read<T>(work: (collection: NotificationCollection) => T): T {
+  read<T>(work: (collection: NotificationStore) => T): T {
     return work(this.store);
   }
 }
 
-export class SessionRepo implements ScopeRepo {
+export class SessionScopeStore implements ScopeStore {
   readonly scope: NotificationScope;
 
   constructor(
@@ -58,11 +58,11 @@ export class SessionRepo implements ScopeRepo {
     this.scope = { kind: "session", sessionId };
   }
 
-  read<T>(work: (collection: NotificationCollection) => T): T {
+  read<T>(work: (collection: NotificationStore) => T): T {
     return work(loadItems(this.sessions.get(this.sessionId)).collection);
   }
 
-  mutate<T>(work: (collection: NotificationCollection, emit: Emit) => T): T {
+  mutate<T>(work: (collection: NotificationStore, emit: Emit) => T): T {
     // The read, the decision and SessionService.change share one write transaction, so concurrent producers
     // on this session serialize and none of their updates is lost.
     return this.transactor.run(() => {

@@ -5,12 +5,12 @@ import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { isActive } from "./lifecycle.ts";
-import type { ApplicationNotificationStore, ListOptions } from "./store.ts";
+import type { TransactionalNotificationStore, ListOptions } from "./store.ts";
 
 type BodyRow = { body: string };
 type StateRow = { active: number; terminal_seq: number | null };
 
-export class SqliteNotificationStore implements ApplicationNotificationStore {
+export class SqliteNotificationStore implements TransactionalNotificationStore {
   private readonly byId;
   private readonly stateById;
   private readonly byActiveKey;

@@ -1,6 +1,6 @@
-// The storage contract every notification collection meets: the durable SQLite store and the memory store
-// for application notifications, and the per-session collection kept in session metadata. The service reads
-// and writes only through it, inside one atomic unit (ApplicationNotificationStore.transaction, or one
+// The storage contract every notification store meets: the durable SQLite store and the memory store
+// for application notifications, and the per-session working copy kept in session metadata. The service reads
+// and writes only through it, inside one atomic unit (TransactionalNotificationStore.transaction, or one
 // SessionService.change), so a key never has two active occurrences and no update is lost.
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 
@@ -8,7 +8,7 @@ export interface ListOptions {
   includeTerminal: boolean;
 }
 
-export interface NotificationCollection {
+export interface NotificationStore {
   get(id: string): NotificationRecord | undefined;
   /** The key's active (non-terminal) occurrence; there is at most one. */
   activeByKey(key: string): NotificationRecord | undefined;
@@ -29,7 +29,7 @@ export interface NotificationCollection {
   pruneTerminal(keep: number): number;
 }
 
-export interface ApplicationNotificationStore extends NotificationCollection {
+export interface TransactionalNotificationStore extends NotificationStore {
   /** Runs `work` atomically: every read and write in it sees and leaves one consistent state. */
   transaction<T>(work: () => T): T;
 }

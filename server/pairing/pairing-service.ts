@@ -1,10 +1,10 @@
 // The server owns pairing codes and devices. A code is created by the admin, redeemed once (through the bridge)
 // into a device whose 256-bit token is returned once and stored hashed; devices are listed and revoked here.
 // Every change is announced to listeners (the forwarder), which hand the new grants to the bridge at once.
+import type { FastifyBaseLogger } from "fastify";
 import { randomUUID } from "node:crypto";
 import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wire/frames.ts";
 import { generateToken, hashToken } from "../auth/tokens.ts";
-import type { ServerContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
@@ -122,7 +122,7 @@ function iso(ms: number | null): string | null {
 }
 
 /** Last-seen is advisory: a failed write (a busy database) is logged and whatever asked goes on. */
-export function noteDevicesSeen(ctx: ServerContext, deviceIds: Iterable<string>): void {
+export function noteDevicesSeen(ctx: { pairing: PairingService; log: Pick<FastifyBaseLogger, "warn"> }, deviceIds: Iterable<string>): void {
   try {
     ctx.pairing.markSeen(deviceIds);
   } catch (error) {

@@ -2,17 +2,24 @@
 // an ES module whose default export is `{name, setup(api)}`. setup receives `api.tools` (this registry) and,
 // from the notifications part of the server, `api.notifications` and `api.actions`. Any failure is a config
 // error naming `plugins.<index>`, so a broken plugin stops the start with one line instead of a half-loaded set.
+import type { FastifyBaseLogger } from "fastify";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { createNotificationPluginApi, type NotificationPluginApi } from "../actions/plugin-api.ts";
+import { createActionApi, type ActionApi } from "../actions/plugin-api.ts";
+import type { ActionRegistry } from "../actions/registry.ts";
 import { ConfigError } from "../config/load.ts";
-import type { ServerContext } from "../context.ts";
-import type { ToolRegistry } from "./tool-registry.ts";
+import type { Config } from "../config/schema.ts";
+import { createNotificationApi, type NotificationApi } from "../notifications/api.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
+import { ToolRegistry } from "./tool-registry.ts";
 import type { ToolInput } from "./tools.ts";
 
-export interface PluginApi extends Partial<NotificationPluginApi> {
+/** The `api` a plugin's setup receives; what it registers or publishes is tagged with the plugin's name. */
+export interface PluginApi {
   tools: { register(tool: ToolInput): void };
+  notifications: NotificationApi;
+  actions: ActionApi;
 }
 
 const pluginSchema = z.looseObject({
@@ -20,7 +27,29 @@ const pluginSchema = z.looseObject({
   setup: z.custom<(api: PluginApi) => unknown>((v) => typeof v === "function", "setup must be a function"),
 });
 
-export type PluginContext = Pick<ServerContext, "config" | "configDir" | "notifications" | "actions" | "log">;
+export interface PluginLoaderParts {
+  notifications: NotificationService;
+  actions: ActionRegistry;
+  /** config.plugins: module paths, resolved against configDir. */
+  paths: readonly string[];
+  /** The config file's folder. */
+  configDir: string;
+  /** config.agents: a `tools` entry no plugin registered is worth a warning. */
+  agents: Config["agents"];
+  log: Pick<FastifyBaseLogger, "info" | "warn">;
+}
+
+/** The config's plugins and the tools they register, loaded once (createRuntime awaits it when the app is ready). */
+export class PluginLoader {
+  readonly tools = new ToolRegistry();
+  private loading: Promise<LoadedPlugin[]> | undefined;
+
+  constructor(private readonly parts: PluginLoaderParts) {}
+
+  load(): Promise<LoadedPlugin[]> {
+    return (this.loading ??= loadPlugins(this.parts, this.tools));
+  }
+}
 
 export interface LoadedPlugin {
   name: string;
@@ -28,10 +57,10 @@ export interface LoadedPlugin {
   tools: string[];
 }
 
-export async function loadPlugins(ctx: PluginContext, registry: ToolRegistry): Promise<LoadedPlugin[]> {
+async function loadPlugins(ctx: PluginLoaderParts, registry: ToolRegistry): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
   const names = new Set<string>();
-  for (const [index, path] of ctx.config.plugins.entries()) {
+  for (const [index, path] of ctx.paths.entries()) {
     const file = resolve(ctx.configDir, path);
     try {
       const plugin = await importPlugin(file);
@@ -59,22 +88,21 @@ async function importPlugin(file: string) {
   return parsed.data;
 }
 
-function pluginApi(ctx: PluginContext, name: string, registry: ToolRegistry, tools: string[]): PluginApi {
-  const api: PluginApi = {
+function pluginApi(ctx: PluginLoaderParts, name: string, registry: ToolRegistry, tools: string[]): PluginApi {
+  return {
     tools: {
       register: (tool) => {
         tools.push(registry.register(name, tool).name);
       },
     },
+    notifications: createNotificationApi(ctx.notifications, name),
+    actions: createActionApi(ctx.actions, name),
   };
-  // Present whenever createRuntime built the notification hub and action registry (it always does).
-  if (ctx.notifications && ctx.actions) Object.assign(api, createNotificationPluginApi(ctx, name));
-  return api;
 }
 
 /** An agent's `tools` naming a tool no plugin registered is likely a typo: say so once at start. */
-function warnUnknownAgentTools(ctx: PluginContext, registry: ToolRegistry, loaded: LoadedPlugin[]): void {
-  for (const [agentId, agent] of Object.entries(ctx.config.agents ?? {})) {
+function warnUnknownAgentTools(ctx: PluginLoaderParts, registry: ToolRegistry, loaded: LoadedPlugin[]): void {
+  for (const [agentId, agent] of Object.entries(ctx.agents ?? {})) {
     const missing = (agent.tools ?? []).filter((name) => !registry.get(name));
     if (missing.length > 0) ctx.log.warn({ agent: agentId, missing, plugins: loaded.map((p) => p.name) }, "agent names tools no plugin registered");
   }

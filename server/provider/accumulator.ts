@@ -2,6 +2,7 @@
 // deltas a streaming consumer shows. The hot path narrows `unknown` by hand rather than with zod: it runs once
 // per chunk, tens of thousands of times per reply, and must stay close to a bare JSON.parse loop (benchmark).
 import type { Message } from "../../client/wire/messages.ts";
+import { splitContentParts } from "./content-parts.ts";
 import { ProviderError, errorMessageOf, excerpt } from "./errors.ts";
 import type { ProviderSettings } from "./settings.ts";
 import { ToolCallAssembler } from "./tool-calls.ts";
@@ -11,6 +12,9 @@ import { usageMetadata } from "./usage.ts";
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Fields of an assistant message (or delta) the accumulator reads itself; any other is kept (messageFields). */
+const READ_FIELDS = new Set(["role", "content", "reasoning", "reasoning_content", "reasoning_details", "tool_calls", "refusal"]);
+
 export class Accumulator {
   private content: string[] = [];
   private reasoning: Record<ReasoningField, string[]> = { reasoning: [], reasoning_content: [] };
@@ -18,6 +22,12 @@ export class Accumulator {
   private usage: unknown = undefined;
   private groqUsage: unknown = undefined;
   private readonly extras: Obj = {};
+  /** OpenAI's refusal text, sent instead of content. */
+  private refusal: string[] = [];
+  /** Content parts of a type the adapter does not read (content-parts.ts). */
+  private otherParts: unknown[] = [];
+  /** Fields of the assistant message the adapter does not read (provider-specific): written back in the tool loop. */
+  private readonly messageFields: Obj = {};
   finishReason: string | null = null;
   /** Visible text has been emitted (decides early_only recovery). */
   contentEmitted = false;
@@ -67,7 +77,14 @@ export class Accumulator {
     for (const field of ["reasoning", "reasoning_content"] as const) {
       if (this.reasoning[field].length > 0) out.push({ type: "reasoning", field, text: this.reasoning[field].join("") });
     }
-    if (this.content.length > 0) out.push({ type: "content", text: this.content.join("") });
+    const text = this.text();
+    if (text !== "") out.push({ type: "content", text });
+  }
+
+  /** The reply's text: its content, or the refusal when there is no content (shown instead of an empty reply). */
+  private text(): string {
+    const content = this.content.join("");
+    return content === "" ? this.refusal.join("") : content;
   }
 
   finish(settings: ProviderSettings, history: Message[]): AssistantMessage {
@@ -77,21 +94,23 @@ export class Accumulator {
     for (const field of ["reasoning", "reasoning_content"] as const) {
       if (this.reasoning[field].length > 0) metadata[field] = this.reasoning[field].join("");
     }
+    if (this.refusal.length > 0) metadata.refusal = this.refusal.join("");
+    if (this.otherParts.length > 0) metadata.other_content_parts = this.otherParts;
+    if (Object.keys(this.messageFields).length > 0) metadata.provider_fields = this.messageFields;
     if (this.finishReason !== null) metadata.finish_reason = this.finishReason;
     Object.assign(metadata, usageMetadata(this.usage ?? this.groqUsage, settings, history));
-    return { role: "assistant", content: this.content.join(""), metadata };
+    return { role: "assistant", content: this.text(), metadata };
   }
 
   private applyDelta(delta: Obj, out: ProviderDelta[]): void {
     const text = delta.content;
-    if (typeof text === "string" && text !== "") {
-      this.content.push(text);
-      this.contentEmitted = true;
-      // Coalesced with the previous delta of the same network read: one delta per read, not per chunk, keeps
-      // the per-chunk cost of the async iteration off the hot path (the runner appends either way).
-      const last = out[out.length - 1];
-      if (last?.type === "content") last.text += text;
-      else out.push({ type: "content", text });
+    if (typeof text === "string") {
+      if (text !== "") this.addContent(text, out);
+    } else if (Array.isArray(text)) this.addContentParts(text, out);
+    if (typeof delta.refusal === "string" && delta.refusal !== "") {
+      // Shown live like content; the final text is the refusal only when there is no content (text()).
+      this.refusal.push(delta.refusal);
+      this.show(delta.refusal, out);
     }
     if (typeof delta.reasoning === "string" && delta.reasoning !== "") this.addReasoning("reasoning", delta.reasoning, out);
     if (typeof delta.reasoning_content === "string" && delta.reasoning_content !== "") this.addReasoning("reasoning_content", delta.reasoning_content, out);
@@ -105,6 +124,42 @@ export class Accumulator {
         if (progress) out.push({ type: "tool_call", ...progress });
       }
     }
+    for (const key in delta) {
+      if (!READ_FIELDS.has(key)) this.keepField(key, delta[key]);
+    }
+  }
+
+  private addContent(text: string, out: ProviderDelta[]): void {
+    this.content.push(text);
+    this.show(text, out);
+  }
+
+  private show(text: string, out: ProviderDelta[]): void {
+    this.contentEmitted = true;
+    // Coalesced with the previous delta of the same network read: one delta per read, not per chunk, keeps
+    // the per-chunk cost of the async iteration off the hot path (the runner appends either way).
+    const last = out[out.length - 1];
+    if (last?.type === "content") last.text += text;
+    else out.push({ type: "content", text });
+  }
+
+  private addContentParts(parts: unknown[], out: ProviderDelta[]): void {
+    const split = splitContentParts(parts);
+    if (split.thinking !== "") this.addReasoning("reasoning", split.thinking, out);
+    if (split.text !== "") this.addContent(split.text, out);
+    for (const part of split.other) this.otherParts.push(part);
+  }
+
+  /**
+   * A provider-specific message field, kept for metadata.provider_fields. Streamed pieces add up as text and
+   * reasoning do: strings append, lists concatenate; any other value replaces the earlier one. null means absent.
+   */
+  private keepField(key: string, value: unknown): void {
+    if (value === null || value === undefined || key === "__proto__") return;
+    const kept = this.messageFields[key];
+    if (typeof kept === "string" && typeof value === "string") this.messageFields[key] = kept + value;
+    else if (Array.isArray(kept) && Array.isArray(value)) this.messageFields[key] = kept.concat(value);
+    else this.messageFields[key] = value;
   }
 
   private addReasoning(field: ReasoningField, text: string, out: ProviderDelta[]): void {

@@ -78,7 +78,7 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
   let handedOver = false;
   const deadline = new Deadline(clock, call.settings.timeout * 1000, () => controller.abort(new Error("timeout")));
   try {
-    const response = await send({ url: call.url, method: "POST", headers: call.headers, body: call.body, signal });
+    const response = await send({ url: call.url, method: "POST", headers: call.headers, body: call.body, signal, connectTimeoutMs: call.settings.timeout * 1000 });
     const failure = retryableFailure(call, response);
     if (failure) {
       // Rule 3: decided on the status line alone; the body is released, not read.

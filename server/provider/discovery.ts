@@ -15,7 +15,7 @@ export async function discoverModels(settings: ProviderSettings, clock: Clock, s
   const headers: Record<string, string> = { accept: "application/json" };
   if (settings.api_key !== undefined) headers.authorization = `Bearer ${settings.api_key}`;
   try {
-    const response = await send({ url, method: "GET", headers, signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal });
+    const response = await send({ url, method: "GET", headers, signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal, connectTimeoutMs: settings.timeout * 1000 });
     const text = await readBounded(response.body);
     const contentType = header(response.headers, "content-type") ?? "";
     if (response.status !== 200) return { models: [], error: `GET ${url} answered HTTP ${response.status} (${describeBody(text, contentType)})` };

@@ -1,6 +1,8 @@
 // Conversation messages (client/wire Message: role, content, metadata) to provider-native request messages.
 // What the provider produced is written back so a tool loop's follow-up request carries it: tool_calls and the
-// reasoning fields on assistant messages, tool_call_id on tool messages, image parts on user messages.
+// reasoning fields on assistant messages, tool_call_id on tool messages, image parts on user messages. Provider-
+// specific fields (metadata.provider_fields, and extras kept on each tool call) go back as they came, as reasoning
+// does: Gemini requires each call's `extra_content.google.thought_signature` on the next request of the loop.
 import { z } from "zod";
 import type { Message } from "../../client/wire/messages.ts";
 import { ProviderError } from "./errors.ts";
@@ -16,7 +18,14 @@ export interface NativeMessage {
   tool_call_id?: string;
   reasoning?: string;
   reasoning_content?: string;
+  /** Provider-specific fields of an assistant message (metadata.provider_fields). */
+  [providerField: string]: unknown;
 }
+
+/** Fields the adapter sets itself: a stored provider field of the same name never replaces them. */
+const OWN_FIELDS = new Set(["role", "content", "tool_calls", "tool_call_id", "reasoning", "reasoning_content", "__proto__"]);
+
+const providerFieldsSchema = z.record(z.string(), z.unknown());
 
 export async function toProviderMessages(messages: Message[], ctx: ImageContext): Promise<NativeMessage[]> {
   const out: NativeMessage[] = [];
@@ -79,5 +88,14 @@ function assistantMessage(content: string, meta: Record<string, unknown>, index:
   if (toolCalls) native.tool_calls = toolCalls;
   if (typeof meta.reasoning === "string") native.reasoning = meta.reasoning;
   if (typeof meta.reasoning_content === "string") native.reasoning_content = meta.reasoning_content;
+  if (meta.provider_fields !== undefined) writeProviderFields(native, meta.provider_fields, index);
   return native;
+}
+
+function writeProviderFields(native: NativeMessage, stored: unknown, index: number): void {
+  const parsed = providerFieldsSchema.safeParse(stored);
+  if (!parsed.success) throw new ProviderError("invalid_request", `messages[${index}].metadata.provider_fields: must be an object of provider-specific message fields`);
+  for (const [field, value] of Object.entries(parsed.data)) {
+    if (!OWN_FIELDS.has(field)) native[field] = value;
+  }
 }

@@ -42,7 +42,7 @@ async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, p
   if (request.signal.aborted) throw aborted();
   const tools = parseTools(request.tools);
   const messages = await toProviderMessages(request.messages, { settings, readAsset: deps.readAsset, sessionId: request.session_id, log: deps.log });
-  const payload = buildPayload(settings, { messages, tools, stream: request.stream, requestOptions: mergeRequestOptions(settings, request.request_options) });
+  const payload = buildPayload(request.model ? { ...settings, model: request.model } : settings, { messages, tools, stream: request.stream, requestOptions: mergeRequestOptions(settings, request.request_options) });
   const url = chatCompletionsUrl(settings);
   const call: CallContext = {
     settings,

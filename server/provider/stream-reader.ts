@@ -48,10 +48,22 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
   let finished = false;
   let next = 0;
   let yielded = false;
+  /** What an event of this read threw (an in-stream error, a bad chunk): raised once the deltas before it are out. */
+  let failure: { error: unknown } | undefined;
+  const raiseFailure = (): void => {
+    if (failure) throw failure.error;
+  };
   /** Interprets queued events; before the first delta is out it stops at the first one (time to first delta). */
   const drain = (): void => {
     while (next < events.length && !finished) {
-      finished = handleEvent(events[next++]!, acc, out, ctx);
+      try {
+        finished = handleEvent(events[next++]!, acc, out, ctx);
+      } catch (error) {
+        // Text parsed from the same network read as the error was seen by nobody yet: publish it first, so an
+        // interrupted reply keeps everything the backend sent before its error.
+        failure = { error };
+        finished = true;
+      }
       if (!yielded && out.length > 0) return;
     }
     if (next >= events.length || finished) {
@@ -83,6 +95,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
         yield* out;
         out.length = 0;
       }
+      raiseFailure();
       if (finished) break;
       if (next > 0 || pending) continue; // events or bytes of this read are still queued
       const chunk = await readBody(opened, watchdog, ctx);
@@ -92,6 +105,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
         parser.end();
         drain();
         if (out.length > 0) yield* out;
+        raiseFailure();
         break;
       }
       watchdog.touch();

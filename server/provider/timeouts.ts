@@ -1,20 +1,13 @@
 // Timers on the injected Clock. `timeout` bounds the pre-stream phase (connect, response headers, and the first
 // body byte of a stream; the whole body of a non-streamed reply). Once a stream has begun, an idle watchdog bounds
 // the silence between received bytes instead, so a stalled stream ends but a long healthy one does not.
-import { systemClock } from "../clock.ts";
 import type { Clock } from "../clock.ts";
 
 /**
- * Calls `fn` after `ms` on the clock; returns the cancel function. The real clock's timers are plain
- * setTimeout/clearTimeout (under a microsecond): its abortable sleep costs ~50 µs to arm and ~12 µs to cancel on
- * Node 20 (AbortController + timers/promises), and two of them sit on the path to the first delta. Any other clock
- * (tests' TestClock) gets its sleep, so every delay stays under its control.
+ * Calls `fn` after `ms` on the clock; returns the cancel function. Every timer goes through the injected clock's
+ * abortable sleep, whichever clock it is, so the clock alone decides time (no special case for the real one).
  */
 function arm(clock: Clock, ms: number, fn: () => void): () => void {
-  if (clock === systemClock) {
-    const handle = setTimeout(fn, ms);
-    return () => clearTimeout(handle);
-  }
   const stopper = new AbortController();
   clock.sleep(ms, stopper.signal).then(
     () => {

@@ -6,7 +6,9 @@
 //   2. otherwise an id seen before names that call;
 //   3. otherwise a fragment with neither index nor id continues the last call;
 //   4. anything else starts a new call.
-// Names are set once; empty or null names on continuations never erase or extend them.
+// Names are set once; empty or null names on continuations never erase or extend them. Fields of a call the
+// adapter does not read (Gemini's `extra_content.google.thought_signature`) are kept on the call, last value
+// wins, and so go back to the backend with the call in the tool loop (messages.ts).
 import { ProviderError, excerpt } from "./errors.ts";
 import type { ToolCall } from "./types.ts";
 
@@ -15,7 +17,12 @@ interface Slot {
   id: string | undefined;
   name: string;
   args: string[];
+  /** Provider-specific fields of the call, as sent. */
+  extras: Record<string, unknown>;
 }
+
+/** Fields of a tool-call fragment the assembler reads itself. */
+const READ_FIELDS = new Set(["index", "id", "type", "function"]);
 
 export interface ToolCallProgress {
   index: number;
@@ -52,6 +59,10 @@ export class ToolCallAssembler {
     }
     if (name !== undefined && slot.name === "") slot.name = name;
     if (args !== "") slot.args.push(args);
+    for (const key in f) {
+      const value = f[key];
+      if (!READ_FIELDS.has(key) && value !== null && value !== undefined && key !== "__proto__") slot.extras[key] = value;
+    }
 
     const progress: ToolCallProgress = { index: slot.position, arguments_delta: args };
     if (id !== undefined) progress.id = id;
@@ -72,7 +83,7 @@ export class ToolCallAssembler {
       }
       const joined = slot.args.join("");
       const args = joined.trim() === "" ? "{}" : joined;
-      return { id: slot.id ?? `call_${slot.position}_${Math.random().toString(36).slice(2, 10)}`, type: "function", function: { name, arguments: args } };
+      return { ...slot.extras, id: slot.id ?? `call_${slot.position}_${Math.random().toString(36).slice(2, 10)}`, type: "function", function: { name, arguments: args } };
     });
   }
 
@@ -88,7 +99,7 @@ export class ToolCallAssembler {
   }
 
   private open(): Slot {
-    const slot: Slot = { position: this.slots.length, id: undefined, name: "", args: [] };
+    const slot: Slot = { position: this.slots.length, id: undefined, name: "", args: [], extras: {} };
     this.slots.push(slot);
     return slot;
   }

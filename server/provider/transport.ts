@@ -1,8 +1,25 @@
-// HTTP through undici's `request` (the lowest-overhead client in Node). Its own timers are off: `timeout` and
-// the stream idle timeout are decided on the injected Clock (timeouts.ts), so tests control them.
+// HTTP through undici's `request` (the lowest-overhead client in Node). `timeout` and the stream idle timeout are
+// decided on the injected Clock (timeouts.ts), so tests control them; undici's header and body timers are off.
+// Two things undici does not do by itself, which the clock's abort relies on:
+//  - an abort while the socket is still connecting is not acted on until the connect ends (a host that drops SYNs:
+//    the kernel's ~130 s), so send() answers an abort itself, at once;
+//  - the connect then goes on in the background, so it is bounded by `timeout` too (connectTimeout): the socket
+//    attempt is given up instead of holding a pool slot for minutes.
 import { Agent, request, type Dispatcher } from "undici";
 
-const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0, keepAliveTimeout: 10_000 });
+/** One pool per connect timeout: settings with the same `timeout` share connections (keep-alive). */
+const dispatchers = new Map<number, Agent>();
+
+function dispatcherFor(connectTimeoutMs: number): Agent {
+  // At least 1 ms: undici reads 0 as "no connect timeout".
+  const bound = Math.max(1, Math.ceil(connectTimeoutMs));
+  let agent = dispatchers.get(bound);
+  if (!agent) {
+    agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connectTimeout: bound, keepAliveTimeout: 10_000 });
+    dispatchers.set(bound, agent);
+  }
+  return agent;
+}
 
 export interface HttpResponse {
   status: number;
@@ -16,11 +33,34 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;
+  /** Bounds the TCP (and TLS) connect: the provider's `timeout`. */
+  connectTimeoutMs: number;
 }
 
-export async function send(req: HttpRequest): Promise<HttpResponse> {
-  const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body ?? null, signal: req.signal, dispatcher });
-  return { status: res.statusCode, headers: res.headers, body: res.body };
+/** Sends a request; rejects with the signal's reason as soon as it aborts, even mid-connect (see above). */
+export function send(req: HttpRequest): Promise<HttpResponse> {
+  const { signal } = req;
+  const pending = request(req.url, { method: req.method, headers: req.headers, body: req.body ?? null, signal, dispatcher: dispatcherFor(req.connectTimeoutMs) });
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) {
+          // Answered after the abort already settled us: nobody will read this body.
+          release(res.body);
+          return;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, body: res.body });
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 export function header(headers: HttpResponse["headers"], name: string): string | undefined {

@@ -20,6 +20,8 @@ export interface ProviderRequest {
   stream: boolean;
   /** Per-request options (the composer's rich_ui controls); merged over settings.request_options. */
   request_options?: Record<string, unknown>;
+  /** Replaces settings.model for this request (a session's model override). */
+  model?: string;
   /** Needed to read `asset` attachments through deps.readAsset. */
   session_id?: string;
   signal: AbortSignal;

@@ -24,12 +24,29 @@ export function reportedCachedTokens(usage: Record_): number | undefined {
   return num(obj(usage.prompt_tokens_details)?.cached_tokens) ?? num(usage.prompt_cache_hit_tokens);
 }
 
-/** Rule 1: a provider-returned cost wins. A zero `cost` with an upstream cost (bring-your-own-key) uses the upstream one. */
+/** xAI's `cost_in_usd_ticks`: 10^10 ticks are one US dollar (docs.x.ai, "Cost Tracking"). */
+const TICKS_PER_USD = 1e10;
+
+/**
+ * Rule 1: a provider-returned cost wins. A zero `cost` with an upstream cost (bring-your-own-key) uses the upstream
+ * one; xAI's `cost_in_usd_ticks` (what was billed, discounts included) counts as a provider cost too.
+ */
 export function providerCost(usage: Record_): number | undefined {
   const cost = num(usage.cost);
   const upstream = num(obj(usage.cost_details)?.upstream_inference_cost);
+  const ticks = num(usage.cost_in_usd_ticks);
   if (cost !== undefined && cost > 0) return cost;
-  return upstream ?? cost;
+  return upstream ?? (ticks === undefined ? undefined : ticks / TICKS_PER_USD) ?? cost;
+}
+
+/**
+ * Reasoning tokens counted outside completion_tokens (xAI, Gemini: total = prompt + completion + reasoning): what
+ * the total holds beyond prompt and completion. 0 when reasoning is inside completion_tokens (OpenAI and most
+ * others: total = prompt + completion) or when no total is reported.
+ */
+export function hiddenReasoningTokens(prompt: number | undefined, completion: number | undefined, total: number | undefined): number {
+  if (prompt === undefined || completion === undefined || total === undefined) return 0;
+  return Math.max(0, total - prompt - completion);
 }
 
 /** Rule 2 and 3: cost from complete token_rates (input and completion; cached falls back to input). */
@@ -49,8 +66,11 @@ export function usageMetadata(rawUsage: unknown, settings: ProviderSettings, his
   const out: Record_ = { usage };
   const prompt = num(usage.prompt_tokens);
   const completion = num(usage.completion_tokens);
-  const total = num(usage.total_tokens) ?? (prompt !== undefined && completion !== undefined ? prompt + completion : undefined);
-  const reasoning = num(obj(usage.completion_tokens_details)?.reasoning_tokens);
+  const reportedTotal = num(usage.total_tokens);
+  const total = reportedTotal ?? (prompt !== undefined && completion !== undefined ? prompt + completion : undefined);
+  const hidden = hiddenReasoningTokens(prompt, completion, reportedTotal);
+  // Gemini may report the hidden reasoning only through the total.
+  const reasoning = num(obj(usage.completion_tokens_details)?.reasoning_tokens) ?? (hidden > 0 ? hidden : undefined);
   setCount(out, "usage_prompt_tokens", prompt);
   setCount(out, "usage_completion_tokens", completion);
   setCount(out, "usage_total_tokens", total);
@@ -68,7 +88,10 @@ export function usageMetadata(rawUsage: unknown, settings: ProviderSettings, his
   }
 
   const fromProvider = providerCost(usage);
-  const cost = fromProvider ?? (prompt !== undefined && completion !== undefined ? rateCost(settings.token_rates, prompt, cached ?? 0, completion) : undefined);
+  // Reasoning tokens are generated output and billed at the completion rate wherever the backend counts them:
+  // hidden ones are added to completion_tokens, so both report styles cost the same for the same generation.
+  const billedCompletion = completion === undefined ? undefined : completion + hidden;
+  const cost = fromProvider ?? (prompt !== undefined && billedCompletion !== undefined ? rateCost(settings.token_rates, prompt, cached ?? 0, billedCompletion) : undefined);
   if (cost !== undefined) {
     out.usage_cost = cost;
     out.usage_cost_formatted = formatCost(cost);

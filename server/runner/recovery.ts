@@ -5,10 +5,14 @@
 // "Crash recovery"), in one transaction per request, so a crash during recovery leaves the row for the next
 // start and never publishes an ending twice.
 import type { AnyEvent, Message } from "../../client/wire/index.ts";
-import type { ServerContext } from "../context.ts";
+import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/database.ts";
+import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
+import type { EventStore } from "../events/event-store.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
+import type { SessionService } from "../sessions/session-service.ts";
 import { RunEvents } from "./events.ts";
 
 export const SERVER_STOPPED_DETAIL = "the server stopped while this request was running; it did not finish";
@@ -40,7 +44,13 @@ export class ActiveRequests {
   }
 }
 
-type RecoveryContext = Pick<ServerContext, "events" | "sessions" | "transactor" | "notifications" | "log">;
+interface RecoveryContext {
+  events: EventStore;
+  sessions: SessionService;
+  transactor: Transactor;
+  notifications: NotificationService;
+  log: Pick<FastifyBaseLogger, "warn" | "error">;
+}
 
 /**
  * Ends every request a previous process left unfinished. Runs once when the runner is built (createRuntime),
@@ -63,13 +73,13 @@ export function recoverInterruptedRequests(ctx: RecoveryContext, active: ActiveR
 
 function endInterrupted(ctx: RecoveryContext, active: ActiveRequests, requestId: string, sessionId: string): void {
   const out = new RunEvents(ctx.events, sessionId, requestId);
-  const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER }).events;
+  const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER, maxBytes: Number.POSITIVE_INFINITY }).events;
   const open = openStreams(seen);
   // A phase cut off mid-stream: its reply was never saved (no `final`), so the stream is only closed.
   if (open.assistantMessage) out.assistantMessage("end");
   answerUnfinishedToolCalls(ctx, out, requestId, sessionId, open.toolPartials);
   out.error(SERVER_STOPPED_DETAIL);
-  if (ctx.notifications) expireForCompletedRequest(ctx, requestId, sessionId);
+  expireForCompletedRequest(ctx, requestId, sessionId);
   out.completed();
   active.delete(requestId);
 }

@@ -36,6 +36,8 @@ export interface RunState {
   readonly session_id: string;
   readonly stream: boolean;
   readonly request_options: Record<string, unknown> | undefined;
+  /** The session's model override (PATCH /sessions/{id}); undefined: the agent's model. */
+  readonly model: string | undefined;
   readonly signal: AbortSignal;
   /** The live session: the version the latest checkpoint carried (the coordinator keeps it current). */
   live: Session;
@@ -97,6 +99,7 @@ async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: Return
     ...(tools ? { tools } : {}),
     stream: run.stream,
     ...(run.request_options ? { request_options: run.request_options } : {}),
+    ...(run.model ? { model: run.model } : {}),
     session_id: run.session_id,
     signal: run.signal,
   };

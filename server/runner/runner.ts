@@ -2,27 +2,45 @@
 // 202), keeps the registry of in-flight runs (one per session), cancels them, and ends them all at shutdown.
 // It consumes the internal session_checkpoint to keep each run's live session current. What it refuses it
 // throws as DomainErrors (server/errors.ts), so the runner works the same under any transport.
+import type { FastifyBaseLogger } from "fastify";
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
-import { requireAssets } from "../assets/store.ts";
+import type { AssetStore } from "../assets/store.ts";
+import type { Clock } from "../clock.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
-import type { ServerContext } from "../context.ts";
+import type { Transactor } from "../db/transactor.ts";
 import { conflict, notFound, unavailable } from "../errors.ts";
+import type { EventStore } from "../events/event-store.ts";
 import { createNotificationSink } from "../notifications/api.ts";
+import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
-import { loadPlugins, type LoadedPlugin } from "../plugins/loader.ts";
-import { ToolRegistry } from "../plugins/tool-registry.ts";
+import type { PluginLoader } from "../plugins/loader.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
+import type { SessionService } from "../sessions/session-service.ts";
 import { createProvider, type Provider } from "../provider/index.ts";
 import { CheckpointSignal } from "./checkpoints.ts";
+import { ClientRequestIds } from "./client-request-ids.ts";
 import { RunEvents } from "./events.ts";
 import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
 import { runRequest, type RunState } from "./run.ts";
 
-export type RunnerContext = Pick<
-  ServerContext,
-  "config" | "configDir" | "agents" | "events" | "sessions" | "transactor" | "clock" | "log" | "shutdown" | "notifications" | "actions" | "assets"
->;
+export interface RunnerParts {
+  events: EventStore;
+  sessions: SessionService;
+  transactor: Transactor;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Aborted when the server begins to shut down: every run is cancelled with it. */
+  shutdown: AbortSignal;
+  /** Tools notify through it; request-scoped records are expired when their request ends. */
+  notifications: NotificationService;
+  /** Asset attachments are read from it when a request is built. */
+  assets: Pick<AssetStore, "read">;
+  /** The tools a run may call, once the config's plugins have loaded. */
+  plugins: Pick<PluginLoader, "tools" | "load">;
+  /** Bound on model/tool rounds in one request (config runner.max_tool_iterations). */
+  maxToolIterations: number;
+}
 
 export interface SendInput {
   content: string;
@@ -46,21 +64,22 @@ interface ActiveRun extends RunState {
 const RECENT_LIMIT = 10_000;
 
 export class RequestRunner {
-  readonly tools = new ToolRegistry();
   readonly checkpoints = new CheckpointSignal();
+  /** Sends by client_request_id, so a repeated send answers its first request_id (routes.ts). */
+  readonly clientRequestIds: ClientRequestIds;
   providerFactory: ProviderFactory;
   private readonly active = new Map<string, ActiveRun>();
   private readonly busySessions = new Map<string, string>();
   private readonly recent = new Map<string, string>();
   private readonly providers = new Map<string, Provider>();
-  private plugins: Promise<LoadedPlugin[]> | undefined;
   /** The durable registry of requests in flight; rows a crash left behind are ended at construction. */
   private readonly activeRequests: ActiveRequests;
   /** Request ids this runner ended at start because a previous process was cut off while running them. */
   readonly recovered: readonly string[];
 
-  constructor(private readonly ctx: RunnerContext) {
+  constructor(private readonly ctx: RunnerParts) {
     this.activeRequests = new ActiveRequests(ctx.transactor.db);
+    this.clientRequestIds = new ClientRequestIds(() => ctx.clock.now());
     // Before anything can start a new request: no run of this process is in the table yet.
     this.recovered = recoverInterruptedRequests(ctx, this.activeRequests);
     this.providerFactory = (agent) =>
@@ -68,7 +87,7 @@ export class RequestRunner {
         clock: ctx.clock,
         log: ctx.log,
         readAsset: async (sessionId, assetId) => {
-          const { info, bytes } = requireAssets(ctx).read(sessionId, assetId);
+          const { info, bytes } = ctx.assets.read(sessionId, assetId);
           return { media_type: info.media_type, bytes };
         },
       });
@@ -77,11 +96,6 @@ export class RequestRunner {
       if (run) run.live = checkpoint.session;
     });
     ctx.shutdown.addEventListener("abort", () => this.abortAll("the server is shutting down"), { once: true });
-  }
-
-  /** Loads the config's plugins once; the app's onReady awaits it so a broken plugin stops the start. */
-  loadPlugins(): Promise<LoadedPlugin[]> {
-    return (this.plugins ??= loadPlugins(this.ctx, this.tools));
   }
 
   /** The request in flight for a session, if any. */
@@ -139,6 +153,8 @@ export class RequestRunner {
       session_id: events.sessionId,
       stream: input.stream,
       request_options: input.request_options,
+      // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases.
+      model: live.model,
       signal: controller.signal,
       live,
       controller,
@@ -158,7 +174,7 @@ export class RequestRunner {
           events: this.ctx.events,
           checkpoints: this.checkpoints,
           log: this.ctx.log,
-          maxToolIterations: this.ctx.config.runner.max_tool_iterations,
+          maxToolIterations: this.ctx.maxToolIterations,
           provider: this.providerOf(agent),
           agent,
           tools: () => this.toolsOf(agent),
@@ -190,8 +206,8 @@ export class RequestRunner {
   }
 
   private async toolsOf(agent: ResolvedAgent): Promise<RegisteredTool[]> {
-    await this.loadPlugins();
-    return this.tools.forAgent(agent.tools);
+    await this.ctx.plugins.load();
+    return this.ctx.plugins.tools.forAgent(agent.tools);
   }
 
   /**
@@ -200,8 +216,7 @@ export class RequestRunner {
    * would follow `request_completed` and never expire.
    */
   private notifySink(run: ActiveRun, tool: RegisteredTool): ToolRunContext["notify"] {
-    if (!this.ctx.notifications) return async () => null;
-    const sink = createNotificationSink(this.ctx, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
+    const sink = createNotificationSink(this.ctx.notifications, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
     return async (input) => {
       if (run.scopeEnded || this.active.get(run.request_id) !== run) {
         this.ctx.log.debug({ request_id: run.request_id, tool: tool.name }, "a tool notified after its request ended; ignored");
@@ -230,10 +245,4 @@ export class RequestRunner {
     if (this.recent.get(requestId) === sessionId) return true;
     return this.ctx.events.firstOfRequest(requestId, sessionId) !== undefined;
   }
-}
-
-/** The runtime's runner (createRuntime sets ctx.runner); a clear error instead of undefined access. */
-export function requireRunner(ctx: Pick<ServerContext, "runner">): RequestRunner {
-  if (!ctx.runner) throw new Error("the request runner is not set up on this ServerContext (createRuntime builds it)");
-  return ctx.runner;
 }

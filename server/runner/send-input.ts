@@ -3,6 +3,7 @@
 // use, request options the provider accepts. A refused send leaves no trace (docs/runner.md R9). Refusals are
 // `invalid` DomainErrors: the route and the error handler decide the status.
 import { z } from "zod";
+import { clientRequestIdSchema } from "../../client/wire/index.ts";
 import { decodeDataUrl } from "../assets/sniff.ts";
 import type { AssetStore } from "../assets/store.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
@@ -25,6 +26,8 @@ export const sendBodySchema = z
     attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
     stream: z.boolean().default(true),
     request_options: z.record(z.string(), z.unknown()).optional(),
+    /** Makes the send idempotent for 10 minutes (client-request-ids.ts). */
+    client_request_id: clientRequestIdSchema.optional(),
   })
   .strict()
   .refine((body) => body.content.trim() !== "" || body.attachments.length > 0, {

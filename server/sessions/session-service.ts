@@ -3,10 +3,10 @@
 // marker, all in one transaction: a reader that loads messages and polls from cursor_event_id sees every
 // effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
-import type { Message, Session } from "../../client/wire/index.ts";
-import { formatEventId } from "../../client/wire/index.ts";
+import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
+import { formatEventId, sessionTitle } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
-import type { EventStore, PublishInput } from "../events/event-store.ts";
+import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
 
@@ -36,6 +36,14 @@ export class SessionService {
     return this.store.list();
   }
 
+  /** What a session list shows, newest activity first; never the messages (docs/client.md "Sessions"). */
+  listSummaries(): SessionSummary[] {
+    return this.store
+      .list()
+      .map(summaryOf)
+      .sort((a, b) => (a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1));
+  }
+
   get(sessionId: string): Session {
     return this.require(sessionId).session;
   }
@@ -52,7 +60,7 @@ export class SessionService {
     if (![...this.knownAgents()].includes(agentId)) throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
       const session = this.store.create({ agent_id: agentId });
-      this.publishWithCheckpoint(session.id, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
+      this.publishWithCheckpoint(session, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
       return session;
     });
   }
@@ -63,7 +71,7 @@ export class SessionService {
       // Notifications belong to the occurrence in the source session; the fork starts without them.
       const { notifications: _notifications, ...metadata } = source.metadata;
       const session = this.store.create({ agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id });
-      this.publishWithCheckpoint(session.id, [
+      this.publishWithCheckpoint(session, [
         { type: "session_created", session_id: session.id, agent_id: session.agent_id, source_session_id: source.id, session },
       ]);
       return session;
@@ -92,6 +100,18 @@ export class SessionService {
         result: (saved) => saved,
       };
     });
+  }
+
+  /**
+   * Renames (a title; null: back to the first user message) and/or sets the model override (null: the agent's
+   * model again), publishing `session_updated` with the saved version. Absent fields are left as they are.
+   */
+  update(sessionId: string, patch: SessionUpdate): Session {
+    return this.change(sessionId, (session) => ({
+      next: withField(withField(session, "title", patch.title), "model", patch.model),
+      events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+      result: (saved) => saved,
+    }));
   }
 
   /** Deletes the messages at `indices` (unique: the route checks); any index out of range refuses the whole call. */
@@ -124,15 +144,15 @@ export class SessionService {
       const current = this.require(sessionId).session;
       const change = decide(current);
       const saved = this.store.save(change.next);
-      this.publishWithCheckpoint(saved.id, change.events(saved), options.requestId);
+      this.publishWithCheckpoint(saved, change.events(saved), options.requestId);
       return change.result(saved);
     });
   }
 
-  private publishWithCheckpoint(sessionId: string, events: PublishInput[], requestId?: string): void {
-    for (const event of events) this.events.publish(event);
-    const checkpoint = this.events.publish({ type: "checkpoint", session_id: sessionId, ...(requestId ? { request_id: requestId } : {}) });
-    this.store.advanceCursor(sessionId, Number(checkpoint.event_id));
+  private publishWithCheckpoint(saved: Session, events: PublishInput[], requestId?: string): void {
+    for (const event of events) this.events.publish(event, storedRefOf(event, saved));
+    const checkpoint = this.events.publish({ type: "checkpoint", session_id: saved.id, ...(requestId ? { request_id: requestId } : {}) });
+    this.store.advanceCursor(saved.id, Number(checkpoint.event_id));
   }
 
   private require(sessionId: string) {
@@ -140,4 +160,35 @@ export class SessionService {
     if (!snapshot) throw notFound("session_not_found", `no session "${sessionId}"`);
     return snapshot;
   }
+}
+
+/**
+ * An event that carries the version just saved (the very object) is stored with a reference to it instead of
+ * a second copy of the session, and its `message`, when it is one of that version's messages, by index
+ * (docs/events.md "Storage"). Any other event is stored as it is.
+ */
+function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | undefined {
+  if (event.session !== saved || event.session_id !== saved.id) return undefined;
+  const messageIndex = event.message === undefined ? -1 : saved.messages.lastIndexOf(event.message as Message);
+  return { sessionVersion: saved.version, ...(messageIndex >= 0 ? { messageIndex } : {}) };
+}
+
+function summaryOf(session: Session): SessionSummary {
+  return {
+    id: session.id,
+    title: sessionTitle(session),
+    agent_id: session.agent_id,
+    model: session.model ?? null,
+    created_at: session.created_at,
+    updated_at: session.updated_at,
+    message_count: session.messages.length,
+    ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
+  };
+}
+
+/** `undefined` leaves the field, `null` removes it, a string sets it. */
+function withField(session: Session, key: "title" | "model", value: string | null | undefined): Session {
+  if (value === undefined) return session;
+  const { [key]: _dropped, ...rest } = session;
+  return value === null ? rest : { ...rest, [key]: value };
 }

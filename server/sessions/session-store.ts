@@ -1,21 +1,23 @@
-// Persistence of sessions as immutable versions: every save inserts a new version row and moves the head.
+// Persistence of sessions as immutable versions: every save writes a new version and moves the head. A version
+// stores what changed, not a copy of the session (SessionVersions, MessageLog; docs/events.md "Storage").
 // The head row also carries the session's cursor: the event id up to which the head version reflects events.
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
+import { SessionVersions, withMessages } from "./session-versions.ts";
 
 export interface SessionSnapshot {
   session: Session;
   cursorEventId: number;
 }
 
-type HeadRow = { body: string; cursor_event_id: number };
+type HeadRow = { id: string; body: string; cursor_event_id: number };
 
 export class SessionStore {
+  private readonly versions: SessionVersions;
   private readonly selectHead;
   private readonly selectAll;
   private readonly insertSession;
-  private readonly insertVersion;
   private readonly moveHead;
   private readonly moveCursor;
 
@@ -23,19 +25,13 @@ export class SessionStore {
     db: Db,
     private readonly now: () => number = Date.now,
   ) {
-    this.selectHead = db.prepare<[string], HeadRow>(
-      `SELECT v.body, s.cursor_event_id FROM sessions s
-       JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version WHERE s.id = ?`,
-    );
-    this.selectAll = db.prepare<[], { body: string }>(
-      `SELECT v.body FROM sessions s JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version
-       ORDER BY s.created_at DESC, s.id`,
-    );
+    this.versions = new SessionVersions(db);
+    const head = `SELECT s.id, v.body, s.cursor_event_id FROM sessions s
+       JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version`;
+    this.selectHead = db.prepare<[string], HeadRow>(`${head} WHERE s.id = ?`);
+    this.selectAll = db.prepare<[], HeadRow>(`${head} ORDER BY s.created_at DESC, s.id`);
     this.insertSession = db.prepare<[string, string, number]>(
       "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, ?, ?, 0, 0)",
-    );
-    this.insertVersion = db.prepare<[string, number, number, string]>(
-      "INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, ?, ?, ?)",
     );
     this.moveHead = db.prepare<[number, string]>("UPDATE sessions SET head_version = ? WHERE id = ?");
     this.moveCursor = db.prepare<[number, string, number]>("UPDATE sessions SET cursor_event_id = ? WHERE id = ? AND cursor_event_id < ?");
@@ -43,11 +39,16 @@ export class SessionStore {
 
   get(sessionId: string): SessionSnapshot | undefined {
     const row = this.selectHead.get(sessionId);
-    return row ? { session: JSON.parse(row.body) as Session, cursorEventId: row.cursor_event_id } : undefined;
+    return row ? { session: this.headOf(row), cursorEventId: row.cursor_event_id } : undefined;
   }
 
   list(): Session[] {
-    return this.selectAll.all().map((row) => JSON.parse(row.body) as Session);
+    return this.selectAll.all().map((row) => this.headOf(row));
+  }
+
+  /** One saved version of a session (undefined when it has no such version). */
+  version(sessionId: string, version: number): Session | undefined {
+    return this.versions.read(sessionId, version);
   }
 
   /** Inserts a new session at version 1. Call inside a transaction together with its events. */
@@ -72,7 +73,7 @@ export class SessionStore {
   /** Writes `next` as the session's new head version (its version number is assigned here). */
   save(next: Session): Session {
     const saved: Session = { ...next, version: next.version + 1, updated_at: new Date(this.now()).toISOString() };
-    this.insertVersion.run(saved.id, saved.version, this.now(), JSON.stringify(saved));
+    this.versions.write(saved, this.now());
     this.moveHead.run(saved.version, saved.id);
     return saved;
   }
@@ -80,5 +81,9 @@ export class SessionStore {
   /** Records that the head version reflects every event up to `eventId`. The cursor never moves back. */
   advanceCursor(sessionId: string, eventId: number): void {
     this.moveCursor.run(eventId, sessionId, eventId);
+  }
+
+  private headOf(row: HeadRow): Session {
+    return withMessages(row.body, this.versions.messages.head(row.id));
   }
 }

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { actionResponseSchema } from "../../server/actions/registry.ts";
-import { setupPluginForTests } from "../../server/actions/plugin-api.ts";
+import { setupPlugin } from "../support/plugins.ts";
 import { rmSync } from "node:fs";
 import type { InjectOptions } from "fastify";
 import { parseConfig } from "../../server/config/load.ts";
@@ -31,7 +31,7 @@ const server = {
 
 async function withPlugin(): Promise<void> {
   const { ctx } = runtime;
-  await setupPluginForTests(ctx, {
+  await setupPlugin(ctx, {
     name: "ops",
     setup(api) {
       api.actions.register({
@@ -121,7 +121,7 @@ describe("actions", () => {
   it("refuses a duplicate name in one scope and a malformed definition", async () => {
     await withPlugin();
     const { ctx } = runtime;
-    await expect(setupPluginForTests(ctx, { name: "dup", setup: (api) => api.actions.register({ name: "refresh", scope: "application", run: () => undefined }) })).rejects.toThrow(/already registered/);
-    await expect(setupPluginForTests(ctx, { name: "bad", setup: (api) => api.actions.register({ name: "has space", scope: "application", run: () => undefined }) })).rejects.toThrow();
+    await expect(setupPlugin(ctx, { name: "dup", setup: (api) => api.actions.register({ name: "refresh", scope: "application", run: () => undefined }) })).rejects.toThrow(/already registered/);
+    await expect(setupPlugin(ctx, { name: "bad", setup: (api) => api.actions.register({ name: "has space", scope: "application", run: () => undefined }) })).rejects.toThrow();
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig, loadBridgeConfig } from "../../bridge/config.ts";
-import { MemoryLogger } from "../../bridge/log.ts";
+import { MemoryLogger } from "../support/memory-logger.ts";
 import { cleanups, runCleanups, tempDir } from "./helpers.ts";
 
 afterEach(runCleanups);

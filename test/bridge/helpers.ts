@@ -10,7 +10,7 @@ import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
 import { ManualClock } from "../../bridge/clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../bridge/config.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { MemoryLogger } from "../../bridge/log.ts";
+import { MemoryLogger } from "../support/memory-logger.ts";
 
 export const cleanups: Array<() => unknown> = [];
 

@@ -7,7 +7,7 @@ import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { startBridge } from "../../bridge/bridge.ts";
 import { ManualClock } from "../../bridge/clock.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
-import { MemoryLogger } from "../../bridge/log.ts";
+import { MemoryLogger } from "../support/memory-logger.ts";
 import { cleanups, CREDENTIAL, device, fakeServer, joinOnce, phoenixSocket, runCleanups, tempDir, testBridge, until } from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 

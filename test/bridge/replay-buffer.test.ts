@@ -1,5 +1,7 @@
-// ReplayBuffer bounds (docs/bridge.md B20, B30): the oldest events go when either the count or the payload bound is
-// passed, and the buffer then vouches only for since_ids from the newest evicted id on: a gap, never a partial replay.
+// ReplayBuffer bounds (docs/bridge.md B20, B30, B40): the oldest events go when either the count or the payload bound
+// is passed, and the buffer then vouches only for since_ids from the newest evicted id on: a gap, never a partial
+// replay. Out-of-order arrivals (an event behind newer ones, or one whose `after` lies beyond what arrived) are holes:
+// a since_id in or before one is a gap.
 import { afterEach, describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { ReplayBuffer, type BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
@@ -93,6 +95,66 @@ describe("ReplayBuffer", () => {
     expect(buffer.size).toBe(0);
     expect(buffer.after(id(0))).toBeUndefined();
     expect(buffer.after(id(1))).toEqual([]);
+  });
+
+  it("an event arriving behind newer ones reveals a hole: a since_id in or before it is a gap, never complete (B40)", () => {
+    // Issue 11: reset at the join's cursor 516, then stale pushes 541, 542 ran ahead of the resend 517, 518...
+    const buffer = new ReplayBuffer(100);
+    buffer.reset(id(516));
+    expect(buffer.push(event(541))).toBe("next");
+    expect(buffer.push(event(542))).toBe("next");
+    expect(buffer.push(event(517))).toBe("late");
+    // Once the range has moved past the hole, the rest of the resend is behind it.
+    expect(buffer.push(event(518))).toBe("duplicate");
+    expect(buffer.after(id(516))).toBeUndefined();
+    expect(buffer.after(id(517))).toBeUndefined();
+    expect(buffer.after(id(540))).toBeUndefined();
+    // From the first event held above the hole on, the buffer is whole again.
+    expect(ids(buffer.after(id(541)))).toEqual([id(542)]);
+    expect(buffer.push(event(543))).toBe("next");
+    expect(ids(buffer.after(id(541)))).toEqual([id(542), id(543)]);
+    // The late events were never inserted behind what apps already had live, and 541 itself serves no since_id now.
+    expect(buffer.size).toBe(2);
+    expect(ids(buffer.after(id(542)))).toEqual([id(543)]);
+  });
+
+  it("a late event above every held one leaves nothing to vouch for below the newest id", () => {
+    const buffer = new ReplayBuffer(100);
+    buffer.reset(id(10));
+    buffer.push(event(11));
+    buffer.push(event(13, 500));
+    // 13 is held; 12 arrives late: only a since_id of 13 on is complete.
+    expect(buffer.push(event(12))).toBe("late");
+    expect(buffer.after(id(12))).toBeUndefined();
+    expect(buffer.after(id(13))).toEqual([]);
+    expect(buffer.payloadBytes).toBe(0);
+  });
+
+  it("a resend of what it holds, or of what it no longer covers, is a duplicate and changes nothing", () => {
+    const buffer = new ReplayBuffer(3);
+    buffer.reset(id(0));
+    for (let i = 1; i <= 5; i++) buffer.push(event(i));
+    expect(buffer.push(event(4))).toBe("duplicate");
+    expect(buffer.push(event(5))).toBe("duplicate");
+    expect(buffer.push(event(1))).toBe("duplicate");
+    expect(ids(buffer.after(id(2)))).toEqual([id(3), id(4), id(5)]);
+  });
+
+  it("an event whose `after` lies beyond the newest id restarts the range after the hole", () => {
+    const buffer = new ReplayBuffer(100);
+    buffer.reset(id(516));
+    expect(buffer.push(event(517), id(516))).toBe("next");
+    // The sender says 541 follows 540: 518..540 never arrived.
+    expect(buffer.push(event(541), id(540))).toBe("after_hole");
+    expect(buffer.after(id(516))).toBeUndefined();
+    expect(buffer.after(id(539))).toBeUndefined();
+    expect(ids(buffer.after(id(540)))).toEqual([id(541)]);
+    // An `after` at or below the newest id is no hole (the sender vouches nothing lies between).
+    expect(buffer.push(event(545), id(541))).toBe("next");
+    expect(buffer.push(event(546), id(530))).toBe("next");
+    expect(ids(buffer.after(id(540)))).toEqual([id(541), id(545), id(546)]);
+    // The resend behind it is dropped.
+    expect(buffer.push(event(518), id(517))).toBe("duplicate");
   });
 
   it("the registry gives each server a buffer with both bounds", () => {

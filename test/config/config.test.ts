@@ -21,6 +21,38 @@ describe("config file", () => {
     expect(errorOf({ events: { retention: 1 } })).toBe("config error at events.retention: unknown key");
   });
 
+  // Every object of the config file, so a new object that forgets .strict() is caught here.
+  it.each([
+    ["(root)", { extra: 1 }, "extra"],
+    ["server", { server: { extra: 1 } }, "server.extra"],
+    ["providers.<id>", { providers: { p: { ...provider, extra: 1 } } }, "providers.p.extra"],
+    ["agents.<id>", { providers: { p: provider }, agents: { a: { provider_id: "p", extra: 1 } } }, "agents.a.extra"],
+    ["application", { application: { extra: 1 } }, "application.extra"],
+    ["application.notifications", { application: { notifications: { extra: 1 } } }, "application.notifications.extra"],
+    ["events", { events: { extra: 1 } }, "events.extra"],
+    ["runner", { runner: { extra: 1 } }, "runner.extra"],
+    ["assets", { assets: { extra: 1 } }, "assets.extra"],
+  ])("refuses an unknown key in %s", (_object, json, path) => {
+    expect(errorOf(json)).toBe(`config error at ${path}: unknown key`);
+  });
+
+  it("gives an absent object the same defaults as an empty one, written once on the keys", () => {
+    const empty = parseConfig({ server: {}, application: { notifications: {} }, events: {}, runner: {}, assets: {} });
+    expect(parseConfig({})).toEqual(empty);
+    expect(parseConfig({ application: {} })).toEqual(empty);
+    expect(empty).toMatchObject({
+      application: { notifications: { history_limit: 1000 } },
+      events: { retention_max_events: 1_000_000, max_page_size: 1000 },
+      runner: { max_tool_iterations: 8 },
+      assets: { max_bytes: 10 * 1024 * 1024 },
+    });
+  });
+
+  it("reads max_items as history_limit, which wins when both are set", () => {
+    expect(parseConfig({ application: { notifications: { max_items: 5 } } }).application.notifications).toEqual({ history_limit: 5 });
+    expect(parseConfig({ application: { notifications: { max_items: 5, history_limit: 7 } } }).application.notifications).toEqual({ history_limit: 7 });
+  });
+
   it("refuses wrong types with their path", () => {
     expect(errorOf({ providers: { p: { ...provider, timeout: "fast" } } })).toMatch(/^config error at providers\.p\.timeout: /);
     expect(errorOf({ providers: { p: { ...provider, retry_on_status: { abc: [1] } } } })).toMatch(/^config error at providers\.p\.retry_on_status\.abc/);

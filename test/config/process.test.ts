@@ -44,7 +44,8 @@ function runServer(env: Record<string, string>): Run {
   };
 }
 
-describe("server process", () => {
+// Each case starts the real entry point through tsx: seconds on a quiet machine, far more on a loaded one.
+describe("server process", { timeout: 90_000 }, () => {
   it("refuses a bad config with one line naming the key path", async () => {
     const dir = tempDir();
     dirs.push(dir);

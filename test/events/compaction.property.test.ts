@@ -1,13 +1,19 @@
 // docs/events.md E5: compaction is a view over one response window. For every cursor and every page size, a
-// consumer that replays compacted pages ends with the same content per request as one that replays the raw
-// log, with no text repeated or lost.
+// consumer that replays compacted pages shows, after every page it receives (not only at the end), the same
+// content per request as one that replays the raw log up to that page's end, with no text repeated or lost.
+// The logs hold the runner's retry and recovery markers (docs/runner.md "Partials and markers"): a poller drops
+// the phase's draft at a recovery marker, so a merge across one would show the replayed text twice.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { compactEvents } from "../../server/events/compaction.ts";
 
-type Script = Array<{ request: string; kind: "text" | "reasoning" | "final" | "tool" | "toolEnd" | "toolResults" | "other"; text: string }>;
+type Script = Array<{
+  request: string;
+  kind: "text" | "reasoning" | "final" | "tool" | "toolEnd" | "toolResults" | "other" | "retry" | "recovery";
+  text: string;
+}>;
 
 /** Builds a plausible interleaved log: per request, phases of partials closed by a final, and tool streams. */
 function buildLog(script: Script): AnyEvent[] {
@@ -42,12 +48,21 @@ function buildLog(script: Script): AnyEvent[] {
       case "other":
         push({ ...base, type: "checkpoint" });
         break;
+      case "retry":
+        push({ ...base, type: "partial", message: { role: "assistant", content: "", metadata: { retry: { attempt: 1, reason: "http_429", delay_ms: 1000 } } } });
+        break;
+      case "recovery":
+        // The re-issued request replays the reply from its start: what this attempt streamed is void.
+        drafts.delete(step.request);
+        push({ ...base, type: "partial", message: { role: "assistant", content: "", metadata: { recovery: { attempt: 1, mode: "aggressive", content_emitted: true, reason: "stream_error", restart: true } } } });
+        break;
     }
   }
   return events;
 }
 
-/** What a UI shows per request: committed finals, the live draft (text + reasoning), tool outputs. */
+/** What a UI shows per request: committed finals, the live draft (text + reasoning), tool outputs. A recovery marker
+ * drops the draft (docs/runner.md: the partials after it replay the reply from its start). */
 type RequestView = { finals: string[]; draft: string; reasoning: string; tools: Map<string, string> };
 
 function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
@@ -56,7 +71,11 @@ function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
     const s: RequestView = state.get(request) ?? { finals: [], draft: "", reasoning: "", tools: new Map<string, string>() };
     state.set(request, s);
     if (event.type === "partial") {
-      const message = event.message as { content: string; metadata?: { reasoning?: string } };
+      const message = event.message as { content: string; metadata?: { reasoning?: string; recovery?: unknown } };
+      if (message.metadata?.recovery !== undefined) {
+        s.draft = "";
+        s.reasoning = "";
+      }
       s.draft += message.content;
       s.reasoning += message.metadata?.reasoning ?? "";
     } else if (event.type === "final") {
@@ -76,24 +95,40 @@ function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
 
 const step = fc.record({
   request: fc.constantFrom("r1", "r2", "r3"),
-  kind: fc.constantFrom("text", "text", "text", "reasoning", "final", "tool", "tool", "toolEnd", "toolResults", "other"),
+  kind: fc.constantFrom("text", "text", "text", "reasoning", "final", "tool", "tool", "toolEnd", "toolResults", "other", "retry", "recovery"),
   text: fc.string({ minLength: 1, maxLength: 4 }),
 });
 
 describe("compaction of a response window", () => {
-  it("for every cursor and page size, compacted replay equals raw replay", () => {
+  it("for every cursor and page size, what a poller shows after each page equals the raw log's view at that point", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (script, pageSize) => {
         const log = buildLog(script as Script);
-        const expected = replay(log);
         for (let cursor = 0; cursor <= log.length; cursor++) {
           const state = replay(log.slice(0, cursor));
-          for (let start = cursor; start < log.length; start += pageSize) replay(compactEvents(log.slice(start, start + pageSize)), state);
-          expect(state).toEqual(expected);
+          for (let start = cursor; start < log.length; start += pageSize) {
+            const end = Math.min(start + pageSize, log.length);
+            replay(compactEvents(log.slice(start, end)), state);
+            expect(state).toEqual(replay(log.slice(0, end)));
+          }
         }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("never merges across a retry or recovery marker: [text, recovery, text] shows the replayed text once", () => {
+    const log = buildLog([
+      { request: "a", kind: "text", text: "Hel" },
+      { request: "a", kind: "retry", text: "" },
+      { request: "a", kind: "text", text: "lo" },
+      { request: "a", kind: "recovery", text: "" },
+      { request: "a", kind: "text", text: "Hel" },
+      { request: "a", kind: "text", text: "lo" },
+    ]);
+    const compacted = compactEvents(log);
+    expect(compacted.map((e) => e.event_id)).toEqual([1, 2, 3, 4, 6].map(formatEventId));
+    expect(replay(compacted).get("a")!.draft).toBe("Hello");
   });
 
   it("keeps ids ascending and never invents or renumbers one", () => {

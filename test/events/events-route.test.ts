@@ -90,6 +90,24 @@ describe("GET /events", () => {
     expect(res.json.events.map((e: { type: string }) => e.type)).toEqual(["request_started"]);
   });
 
+  it("a session poll whose session cursor fell behind retention answers 410, as the same cursor given explicitly does", async () => {
+    await server.close();
+    server = await startTestServer({ events: { retention_max_events: 3 } });
+    const stale = await newSession();
+    const { cursor_event_id } = (await get(`/sessions/${stale}/messages`)).json;
+    // An event of the stale session after its cursor, then enough of another session's to prune it away.
+    server.runtime.ctx.events.publish({ type: "request_started", session_id: stale, request_id: "lost", stream: true });
+    const busy = await newSession();
+    for (let i = 0; i < 4; i++) await append(busy, String(i));
+    server.runtime.ctx.events.prune();
+    expect(server.runtime.ctx.events.oldestValidCursor).toBeGreaterThan(Number(cursor_event_id));
+    for (const url of [`/events?session_id=${stale}`, `/events?session_id=${stale}&since_id=${cursor_event_id}`]) {
+      const res = await get(url);
+      expect(res.status).toBe(410);
+      expect(res.json.error.code).toBe("cursor_expired");
+    }
+  });
+
   it("404s a session poll without since_id for an unknown session", async () => {
     expect((await get("/events?session_id=ghost")).json.error.code).toBe("session_not_found");
   });

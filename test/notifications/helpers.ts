@@ -1,6 +1,6 @@
 // Shared set-up of the notification suites: a real runtime (SQLite file in a temp dir), a settable clock,
 // the plugin API of a test plugin, and readers of the event log.
-import type { Clock } from "../../server/context.ts";
+import type { Clock } from "../../server/clock.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { createNotificationApi, type NotificationApi } from "../../server/notifications/api.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -29,7 +29,7 @@ export interface NotificationHarness {
 export async function startHarness(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<NotificationHarness> {
   const clock = new TestClock();
   const server = await startTestServer(config, { clock, ...options });
-  const api = createNotificationApi(server.runtime.ctx, "test-plugin");
+  const api = createNotificationApi(server.runtime.ctx.notifications, "test-plugin");
   return {
     server,
     clock,

@@ -7,7 +7,7 @@ import { openDatabase, type Db } from "../../server/db/database.ts";
 import { Transactor } from "../../server/db/transactor.ts";
 import { MemoryNotificationStore } from "../../server/notifications/memory-store.ts";
 import { SqliteNotificationStore } from "../../server/notifications/sqlite-store.ts";
-import type { ApplicationNotificationStore } from "../../server/notifications/store.ts";
+import type { TransactionalNotificationStore } from "../../server/notifications/store.ts";
 import { tempDir } from "../support/server.ts";
 
 let cleanup: Array<() => void> = [];
@@ -16,7 +16,7 @@ afterEach(() => {
   cleanup = [];
 });
 
-const implementations: Record<string, () => ApplicationNotificationStore> = {
+const implementations: Record<string, () => TransactionalNotificationStore> = {
   memory: () => new MemoryNotificationStore(),
   sqlite: () => {
     const dir = tempDir("notif-store-");

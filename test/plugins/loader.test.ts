@@ -31,11 +31,11 @@ async function startFailing(plugins: string[]): Promise<Error> {
 
 it("loads plugins relative to the config folder and hands them tools, notifications and actions", async () => {
   server = await startTestServer({ plugins: ["../../runner/fixtures/test-tools.ts", "./with-actions.ts"] }, { configDir: HERE });
-  const runner = server.runtime.ctx.runner!;
-  const loaded = await runner.loadPlugins();
+  const { plugins } = server.runtime.ctx;
+  const loaded = await plugins.load();
   expect(loaded.map((p) => [p.name, p.tools.length])).toEqual([["test-tools", 6], ["with-actions", 1]]);
-  expect(runner.tools.get("noop")?.plugin).toBe("with-actions");
-  expect(server.runtime.ctx.actions!.get("application", "ping")?.plugin).toBe("with-actions");
+  expect(plugins.tools.get("noop")?.plugin).toBe("with-actions");
+  expect(server.runtime.ctx.actions.get("application", "ping")?.plugin).toBe("with-actions");
   const notes = await server.request({ method: "GET", url: "/application/notifications" });
   expect(JSON.stringify(notes.json)).toContain("with-actions loaded");
 });

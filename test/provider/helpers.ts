@@ -1,5 +1,5 @@
 // Shared test helpers: a controllable clock, settings for a scripted backend, and a delta collector.
-import type { Clock } from "../../server/context.ts";
+import type { Clock } from "../../server/clock.ts";
 import { createProvider, type CreateProviderDeps } from "../../server/provider/provider.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
 import { providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "../../server/provider/settings.ts";
@@ -15,6 +15,7 @@ export class TestClock implements Clock {
   t = 1_700_000_000_000;
   readonly waits: number[] = [];
   private held: Array<{ ms: number; deadline: number; resolve: () => void }> = [];
+  private onHold: Array<() => void> = [];
 
   constructor(private readonly holdFromMs = 20_000) {}
 
@@ -32,6 +33,7 @@ export class TestClock implements Clock {
     return new Promise((resolve, reject) => {
       const entry = { ms, deadline: this.t + ms, resolve };
       this.held.push(entry);
+      for (const wake of this.onHold.splice(0)) wake();
       signal?.addEventListener(
         "abort",
         () => {
@@ -45,6 +47,12 @@ export class TestClock implements Clock {
 
   get heldCount(): number {
     return this.held.length;
+  }
+
+  /** Resolves once a sleep is held (at once if one already is): a timer the test means to fire is armed. */
+  whenHeld(): Promise<void> {
+    if (this.held.length > 0) return Promise.resolve();
+    return new Promise((resolve) => this.onHold.push(resolve));
   }
 
   /** Fires every held sleep (of length `ms` when given): time jumps to its deadline. */

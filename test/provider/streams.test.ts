@@ -1,6 +1,6 @@
 // Reading replies: every backend dialect, errors inside a 200 stream, malformed input, debug logging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, chunk, completion, dialectStream, encodeStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { DIALECTS, chunk, completion, dialectStream, encodeStream, pieces, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
 import { ProviderError, toolArgumentsError, type ToolCall } from "../../server/provider/index.ts";
 
@@ -76,6 +76,19 @@ describe("errors inside a 200 stream", () => {
     ["vLLM object: error", [{ data: { object: "error", message: "context length exceeded", code: 400 } }]],
     ["llama.cpp error: field", [{ raw: 'error: {"code":500,"message":"slot unavailable"}\n\n' }]],
   ] as const;
+  it.each([
+    ["OpenRouter data: {error}", { data: { error: { code: 502, message: "upstream went away" } } }],
+    ["Groq event: error", { raw: 'event: error\ndata: {"error":{"message":"upstream went away"}}\n\n' }],
+  ] as const)("%s in the same network read as the last deltas: every delta parsed before it is published", async (_name, errorPart) => {
+    const text = "Here is the start of a reply that then fails"; // 44 characters, 11 chunks
+    const parts = [...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })), errorPart];
+    backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
+    const result = await makeProvider(settingsFor(backend.url)).run();
+    expect(result.error?.code).toBe("backend_error");
+    expect(result.error?.message).toMatch(/upstream went away/);
+    expect(contentOf(result)).toBe(text);
+  });
+
   it.each(cases)("%s becomes a backend_error with the backend's message", async (_name, parts) => {
     backend.script({ kind: "stream", parts: [...parts] });
     const result = await makeProvider(settingsFor(backend.url)).run();

@@ -1,9 +1,10 @@
 // Usage metadata, cost rules 1-3 and the cached-token estimation of rule 4 (one table row per branch).
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import type { Message } from "../../client/wire/messages.ts";
 import { estimateCachedTokens } from "../../server/provider/cache-estimate.ts";
 import { usageMetadata } from "../../server/provider/usage.ts";
-import { settingsFor, user } from "./helpers.ts";
+import { makeProvider, settingsFor, user } from "./helpers.ts";
 
 const gen = (prompt: number): Message => ({ role: "assistant", content: "", metadata: { usage: { prompt_tokens: prompt } } });
 const tool: Message = { role: "tool", content: "result", metadata: { tool_call_id: "c" } };
@@ -78,5 +79,47 @@ describe("usage metadata and cost", () => {
     const reported = usageMetadata({ prompt_tokens: 1000, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 100 } }, settings({ estimate_cached_tokens: true }), history);
     expect(reported).not.toHaveProperty("usage_estimated_cached_tokens");
     expect(reported.usage_cached_tokens).toBe(100);
+  });
+});
+
+describe("reasoning tokens outside completion_tokens (xAI, Gemini) and provider-native cost", () => {
+  // One generation (1,000 prompt tokens, 200 visible + 300 reasoning tokens out) in each report style.
+  const rates = { token_rates: { input: 1, completion: 2 } };
+  const expectedCost = (1000 * 1 + 500 * 2) / 1e6;
+  const styles = [
+    ["reasoning inside completion_tokens (OpenAI)", "openai", { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, completion_tokens_details: { reasoning_tokens: 300 } }],
+    ["reasoning outside, with its count (xAI)", "xai", { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500, completion_tokens_details: { reasoning_tokens: 300 } }],
+    ["reasoning outside, only in the total (Gemini)", "gemini", { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500 }],
+  ] as const;
+
+  let backend: ScriptedBackend;
+  beforeAll(async () => {
+    backend = await startScriptedBackend();
+  });
+  afterAll(() => backend.close());
+
+  it.each(styles)("%s: reasoning is billed at the completion rate, once", async (_name, dialect, usage) => {
+    backend.script(dialectStream(dialect, { content: "Noon.", usage }));
+    const { done } = await makeProvider(settingsFor(backend.url, rates)).run();
+    const meta = done!.message.metadata;
+    expect(meta.usage_cost).toBeCloseTo(expectedCost, 12);
+    expect(meta.usage_cost_source).toBe("token_rates");
+    expect(meta.usage_reasoning_tokens).toBe(300);
+    expect(meta.usage_completion_tokens).toBe(usage.completion_tokens);
+    expect(meta.usage_total_tokens).toBe(1500);
+  });
+
+  it("xAI cost_in_usd_ticks (10^10 per USD) is authoritative, like usage.cost", async () => {
+    const usage = { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500, cost_in_usd_ticks: 37756000 };
+    backend.script(dialectStream("xai", { content: "Noon.", usage }));
+    const { done } = await makeProvider(settingsFor(backend.url, rates)).run();
+    expect(done!.message.metadata.usage_cost).toBeCloseTo(0.0037756, 12);
+    expect(done!.message.metadata.usage_cost_formatted).toBe("$0.003776");
+    expect(done!.message.metadata.usage_cost_source).toBe("provider");
+  });
+
+  it("usage.cost above zero still wins over ticks; a zero cost gives way to them", () => {
+    expect(usageMetadata({ cost: 0.5, cost_in_usd_ticks: 1e10 }, settings(), []).usage_cost).toBe(0.5);
+    expect(usageMetadata({ cost: 0, cost_in_usd_ticks: 2e10 }, settings(), []).usage_cost).toBe(2);
   });
 });

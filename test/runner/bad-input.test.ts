@@ -49,7 +49,7 @@ it.each(cases)("%s", async (_name, body, status, code) => {
   expect(res.json.error.message).toEqual(expect.any(String));
   expect(server.runtime.ctx.events.latestId).toBe(before.events);
   expect(server.runtime.ctx.sessions.get(sid).version).toBe(before.version);
-  expect(server.runtime.ctx.runner!.activeRequest(sid)).toBeUndefined();
+  expect(server.runtime.ctx.runner.activeRequest(sid)).toBeUndefined();
   expect(backend.requests).toHaveLength(0);
 });
 

@@ -49,7 +49,7 @@ describe("a plain streamed reply", () => {
 
   it("never stores the internal session_checkpoint, but signals it with the live session after each save", async () => {
     const seen: Array<{ type: string; messages: number }> = [];
-    server.runtime.ctx.runner!.checkpoints.subscribe((c) => seen.push({ type: c.type, messages: c.session.messages.length }));
+    server.runtime.ctx.runner.checkpoints.subscribe((c) => seen.push({ type: c.type, messages: c.session.messages.length }));
     backend.script(dialectStream("openai", { content: "ok" }));
     const sid = await createSession(server);
     await waitForEvent(server, await send(server, sid, { content: "hi" }));

@@ -46,7 +46,7 @@ it("a request cut off mid-stream gets error + request_completed at the next star
   await crash(first);
 
   const second = await start(first.dataDir);
-  expect(second.runtime.ctx.runner!.recovered).toEqual([rid]);
+  expect(second.runtime.ctx.runner.recovered).toEqual([rid]);
   const events = eventsOf(second, rid);
   expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "error", "request_completed"]);
   expect(events.find((e) => e.type === "error")!.detail).toBe(SERVER_STOPPED_DETAIL);
@@ -59,7 +59,7 @@ it("a request cut off mid-stream gets error + request_completed at the next star
   await second.runtime.close();
 
   const third = await start(first.dataDir);
-  expect(third.runtime.ctx.runner!.recovered).toEqual([]);
+  expect(third.runtime.ctx.runner.recovered).toEqual([]);
   expect(eventsOf(third, rid)).toEqual(events);
   expect(eventsOf(third, rid).filter((e) => e.type === "request_completed")).toHaveLength(1);
 });
@@ -92,7 +92,7 @@ it("a request cut off during a tool round: its calls are answered, its until_req
   await second.runtime.close();
 
   const third = await start(first.dataDir);
-  expect(third.runtime.ctx.runner!.recovered).toEqual([]);
+  expect(third.runtime.ctx.runner.recovered).toEqual([]);
   expect(eventsOf(third, rid)).toEqual(events);
 });
 
@@ -104,7 +104,7 @@ it("a graceful shutdown leaves nothing to recover", async () => {
   await backend.nextPause();
   await first.runtime.close();
   const second = await start(first.dataDir);
-  expect(second.runtime.ctx.runner!.recovered).toEqual([]);
+  expect(second.runtime.ctx.runner.recovered).toEqual([]);
   expect(shapeOf(eventsOf(second, rid)).slice(-2)).toEqual(["request_cancelled", "request_completed"]);
 });
 
@@ -115,13 +115,14 @@ it("the migration finds requests an older log left unfinished (request_started w
   ctx.transactor.run(() => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_old", stream: true }));
   ctx.transactor.run(() => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_done", stream: true }));
   ctx.transactor.run(() => void ctx.events.publish({ type: "request_completed", session_id: sid, request_id: "req_done" }));
-  // The database as the version before the active_requests migration left it.
+  // The database as the version before the active_requests migration left it, then that migration run on it.
+  // (Rewinding user_version instead would re-run the later migrations too, which are not written to run twice.)
   ctx.db.exec("DROP TABLE active_requests");
-  ctx.db.pragma(`user_version = ${migrations.findIndex((sql) => sql.includes("CREATE TABLE active_requests"))}`);
+  ctx.db.exec(migrations.find((sql) => sql.includes("CREATE TABLE active_requests"))!);
   await crash(first);
 
   const second = await start(first.dataDir);
-  expect(second.runtime.ctx.runner!.recovered).toEqual(["req_old"]);
+  expect(second.runtime.ctx.runner.recovered).toEqual(["req_old"]);
   expect(shapeOf(eventsOf(second, "req_old"))).toEqual(["request_started", "error", "request_completed"]);
   expect(shapeOf(eventsOf(second, "req_done"))).toEqual(["request_started", "request_completed"]);
 });

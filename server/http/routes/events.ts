@@ -1,8 +1,10 @@
 // GET /events (SPEC.md "GET /events rules", DESIGN.md "Event ids"): bootstrap, the session cursor default,
 // compaction of the response window, paging, epoch checks and wait_ms long-polling.
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { setMaxListeners } from "node:events";
 import { z } from "zod";
 import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
+import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import type { ListQuery } from "../../events/event-store.ts";
@@ -28,6 +30,8 @@ const eventsQuerySchema = z
 
 export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const maxPage = ctx.config.events.max_page_size;
+  // Each pending long-poll listens for shutdown; their number is bounded by the connection cap, not by 10.
+  setMaxListeners(0, ctx.shutdown);
   app.get("/events", async (request, reply) => {
     const query = parseInput(eventsQuerySchema, request.query, "query");
     if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
@@ -44,7 +48,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     return {
       events: compactEvents(page.events),
       next_since_id: formatEventId(page.lastId),
-      has_more: page.events.length === list.limit,
+      has_more: page.hasMore,
       ...base,
     };
   });
@@ -52,34 +56,45 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
 
 /**
  * Where a poll without since_id starts. Rule 1: a session poll starts at the session's cursor, not at the start
- * of history. A request poll starts at the oldest retained event: the caller named no cursor, so a pruned
- * prefix is not a hole it could have expected to see.
+ * of history; a cursor older than the retained log is refused exactly as the same since_id would be (410), since
+ * events of the session after it may have been pruned. A request poll starts at the oldest retained event: the
+ * caller named no cursor, so a pruned prefix is not a hole it could have expected to see.
  */
 function startOf(ctx: ServerContext, sessionId: string | undefined): number {
   if (sessionId === undefined) return ctx.events.oldestValidCursor;
-  return Math.max(parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!, ctx.events.oldestValidCursor);
+  const cursor = parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!;
+  if (cursor < ctx.events.oldestValidCursor) {
+    throw gone(
+      "cursor_expired",
+      `session ${sessionId}'s cursor ${formatEventId(cursor)} is older than the retained log (events up to ${formatEventId(ctx.events.oldestValidCursor)} were pruned); reload snapshots`,
+    );
+  }
+  return cursor;
 }
 
 /** Reads a page; when it is empty and wait_ms allows, waits for commits until one matches or time is up. */
 async function readOrWait(ctx: ServerContext, list: ListQuery, waitMs: number, reply: FastifyReply) {
   let page = ctx.events.list(list);
   if (page.events.length > 0 || waitMs === 0) return page;
-  const deadline = ctx.clock.now() + waitMs;
   const abort = new AbortController();
   const onGone = () => abort.abort();
   reply.raw.once("close", onGone);
   ctx.shutdown.addEventListener("abort", onGone, { once: true });
+  const filter = { sessionId: list.sessionId, requestId: list.requestId };
+  const latest = () => ctx.events.latestId;
+  // wait_ms runs on the injected clock; the commit wait itself keeps no timer (Infinity).
+  const deadline = deadlineAfter(ctx.clock, waitMs, abort.signal);
   try {
-    // Commits of other sessions wake us too. Each read starts where the last empty one ended (page.lastId
-    // is the newest id it covered), so a waiting poll never re-reads what did not match.
+    // Only commits that wrote an event this poll's filter matches wake it. Each read starts where the last
+    // empty one ended (page.lastId is the newest id it covered), so a waiting poll never re-reads what did not match.
     let seen = Math.max(list.sinceId, ctx.events.latestId);
-    while (page.events.length === 0 && !abort.signal.aborted) {
-      const remaining = deadline - ctx.clock.now();
-      if (remaining <= 0 || !(await ctx.events.waitBeyond(seen, remaining, abort.signal))) break;
+    while (page.events.length === 0 && !deadline.signal.aborted) {
+      if (!(await ctx.events.commits.waitBeyond(seen, latest, Infinity, deadline.signal, filter))) break;
       seen = ctx.events.latestId;
       page = ctx.events.list({ ...list, sinceId: page.lastId });
     }
   } finally {
+    deadline.dispose();
     reply.raw.off("close", onGone);
     ctx.shutdown.removeEventListener("abort", onGone);
   }

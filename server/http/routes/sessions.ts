@@ -1,7 +1,7 @@
 // Session and message routes (SPEC.md "HTTP routes", DESIGN.md "Routes beyond SPEC.md's table").
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { metadataSchema, roleSchema } from "../../../client/wire/index.ts";
+import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
 import { parseInput } from "../validate.ts";
 
@@ -22,7 +22,8 @@ const deleteBody = z
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { sessions } = ctx;
 
-  app.get("/sessions", async () => ({ sessions: sessions.list() }));
+  // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
+  app.get("/sessions", async () => ({ sessions: sessions.listSummaries() }));
 
   app.post("/sessions", async (request, reply) => {
     const body = parseInput(createBody, request.body, "body");
@@ -32,6 +33,12 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   app.get("/sessions/:session_id", async (request) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     return { session: sessions.get(session_id) };
+  });
+
+  app.patch("/sessions/:session_id", async (request) => {
+    const { session_id } = parseInput(sessionParams, request.params, "params");
+    const body = parseInput(sessionUpdateSchema, request.body, "body");
+    return { session: sessions.update(session_id, body) };
   });
 
   app.post("/sessions/:session_id/fork", async (request, reply) => {

@@ -8,10 +8,9 @@ import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
 import { ManualClock } from "../../../bridge/clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
-import { MemoryLogger } from "../../../bridge/log.ts";
+import { MemoryLogger } from "../../support/memory-logger.ts";
 import { hashPairingCode } from "../../../server/pairing/codes.ts";
 import { startForwarder, type Forwarder } from "../../../server/forwarder/forwarder.ts";
-import { requireHub } from "../../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema, type ProducerInput } from "../../../server/notifications/input.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import type { ConfigInput } from "../../../server/config/schema.ts";
@@ -43,6 +42,8 @@ export class Stack {
   server!: TestServer;
   forwarder!: Forwarder;
   bridge: RunningBridge | undefined;
+  /** What the current bridge logged (the bridge wraps it in its per-peer budget, so core.log is not this). */
+  bridgeLog = new MemoryLogger();
   serverPort = 0;
   bridgePort = 0;
   readonly serverDir = mkdtempSync(join(tmpdir(), "client-server-"));
@@ -71,7 +72,8 @@ export class Stack {
 
   async startBridge(): Promise<void> {
     const config = defaultBridgeConfig({ port: this.bridgePort, dataDir: this.bridgeDir, ...this.bridgeOverrides });
-    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: new MemoryLogger(), sweepEveryMs: 0 });
+    this.bridgeLog = new MemoryLogger();
+    this.bridge = await startBridge({ config, clock: this.bridgeClock, log: this.bridgeLog, sweepEveryMs: 0 });
     this.bridgePort = this.bridge.port;
   }
 
@@ -81,7 +83,7 @@ export class Stack {
   }
 
   async startServer(): Promise<void> {
-    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir });
+    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir, bridgePublicUrl: this.bridgeUrl });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
     this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
@@ -121,7 +123,7 @@ export class Stack {
   }
 
   notifyApplication(input: ProducerInput) {
-    return requireHub(this.server.runtime.ctx).application.publish(parseProducer(producerInputSchema, input), "test");
+    return this.server.runtime.ctx.notifications.application.publish(parseProducer(producerInputSchema, input), "test");
   }
 
   /** The store's own sequence of public events after `since` (what GET /events gives an admin). */

@@ -1,16 +1,16 @@
 // Producer operations and dismissal on one scope (SPEC.md "Producer operations", both lifecycle tables).
-// Every operation is one atomic mutation of the scope through its ScopeRepo: it finds the key's active
+// Every operation is one atomic mutation of the scope through its ScopeStore: it finds the key's active
 // occurrence, checks the lifecycle table and the operation-occurrence guard, writes the next revision and
 // emits its event. A terminal or absent occurrence means a new occurrence with a new id.
 import type { NotificationRecord } from "../../client/wire/notification.ts";
-import type { Clock } from "../context.ts";
+import type { Clock } from "../clock.ts";
 import { NotificationConflictError, NotificationNotFoundError, NotificationValidationError } from "./errors.ts";
 import { notificationEvent, type Happening } from "./events.ts";
 import type { ParsedMoveInput, ParsedPatchInput, ParsedProducerInput } from "./input.ts";
 import { isAwaiting, nextStatus, type Move } from "./lifecycle.ts";
 import { applyContent, DETAIL_FIELD, newRecord, nextRevision, type Stamp } from "./records.ts";
-import type { ScopeRepo } from "./scopes.ts";
-import type { NotificationCollection } from "./store.ts";
+import type { ScopeStore } from "./scopes.ts";
+import type { NotificationStore } from "./store.ts";
 
 export type KeyedMove = Exclude<Move, "update" | "dismiss">;
 
@@ -31,22 +31,22 @@ const HAPPENING: Record<Move, Happening> = {
   cancel: "updated",
 };
 
-export class NotificationService {
+export class ScopeService {
   constructor(
-    private readonly repo: ScopeRepo,
+    private readonly store: ScopeStore,
     private readonly clock: Clock,
     private readonly ownerEpoch: string,
   ) {}
 
   /** create and update by key: the same publication (SPEC.md: "producer create or update with same key"). */
   publish(input: ParsedProducerInput, plugin: string): NotificationRecord {
-    return this.repo.mutate((collection, emit) => {
+    return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();
       const active = collection.activeByKey(input.key);
       if (!active) {
-        const created = newRecord(this.repo.scope, input, plugin, stamp);
+        const created = newRecord(this.store.scope, input, plugin, stamp);
         collection.put(created);
-        emit(notificationEvent(this.repo.scope, "created", created));
+        emit(notificationEvent(this.store.scope, "created", created));
         return created;
       }
       guardOperation(active, input.operation_id);
@@ -56,7 +56,7 @@ export class NotificationService {
   }
 
   updateById(id: string, patch: ParsedPatchInput): NotificationRecord {
-    return this.repo.mutate((collection, emit) => {
+    return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();
       const current = collection.get(id);
       if (!current) throw new NotificationNotFoundError(`no notification "${id}"`);
@@ -67,7 +67,7 @@ export class NotificationService {
 
   /** resolve, expire, respond, suspend, cancel by key. */
   move(input: ParsedMoveInput, move: KeyedMove, plugin: string): NotificationRecord {
-    return this.repo.mutate((collection, emit) => {
+    return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();
       const active = collection.activeByKey(input.key);
       if (active) guardOperation(active, input.operation_id);
@@ -80,7 +80,7 @@ export class NotificationService {
   }
 
   dismiss(id: string, input: DismissInput): NotificationRecord {
-    return this.repo.mutate((collection, emit) => {
+    return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();
       const current = collection.get(id);
       if (!current) throw new NotificationNotFoundError(`no notification "${id}"`);
@@ -90,21 +90,21 @@ export class NotificationService {
       const dismissal = { dismissed_at: stamp.now, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
       const next = { ...this.transition(current, "dismiss", stamp), dismissal };
       collection.put(next);
-      emit(notificationEvent(this.repo.scope, "dismissed", next));
+      emit(notificationEvent(this.store.scope, "dismissed", next));
       return next;
     });
   }
 
   /** Expires the records `select` picks that are still awaiting (pending or pending_response). Idempotent. */
-  expireWhere(select: (collection: NotificationCollection) => NotificationRecord[], reason: string): NotificationRecord[] {
-    return this.repo.mutate((collection, emit) => {
+  expireWhere(select: (collection: NotificationStore) => NotificationRecord[], reason: string): NotificationRecord[] {
+    return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();
       const expired: NotificationRecord[] = [];
       for (const record of select(collection)) {
         if (!isAwaiting(record) || nextStatus(record, "expire") === undefined) continue;
         const next = { ...this.transition(record, "expire", stamp), expiration: { reason, expired_at: stamp.now } };
         collection.put(next);
-        emit(notificationEvent(this.repo.scope, "expired", next));
+        emit(notificationEvent(this.store.scope, "expired", next));
         expired.push(next);
       }
       return expired;
@@ -112,29 +112,29 @@ export class NotificationService {
   }
 
   list(includeTerminal = false): NotificationRecord[] {
-    return this.repo.read((collection) => collection.list({ includeTerminal }));
+    return this.store.read((collection) => collection.list({ includeTerminal }));
   }
 
   /** list() as JSON array text, for routes (no parse and re-serialize of every record). */
   listJson(includeTerminal = false): string {
-    return this.repo.read((collection) => collection.listJson({ includeTerminal }));
+    return this.store.read((collection) => collection.listJson({ includeTerminal }));
   }
 
   get(id: string): NotificationRecord | undefined {
-    return this.repo.read((collection) => collection.get(id));
+    return this.store.read((collection) => collection.get(id));
   }
 
   private write(
-    collection: NotificationCollection,
+    collection: NotificationStore,
     emit: (event: ReturnType<typeof notificationEvent>) => void,
     record: NotificationRecord,
     content: ParsedPatchInput & { retention?: ParsedProducerInput["retention"]; request_id?: string | undefined },
     move: Move,
     stamp: Stamp,
   ): NotificationRecord {
-    const next = applyContent(this.repo.scope, record, content, stamp);
+    const next = applyContent(this.store.scope, record, content, stamp);
     collection.put(next);
-    emit(notificationEvent(this.repo.scope, HAPPENING[move], next));
+    emit(notificationEvent(this.store.scope, HAPPENING[move], next));
     return next;
   }
 
@@ -153,7 +153,7 @@ export class NotificationService {
     if (severity === undefined || title === undefined) {
       throw new NotificationNotFoundError(`no active occurrence for key "${input.key}" (give severity and title to create one)`);
     }
-    return newRecord(this.repo.scope, { ...rest, severity, title }, plugin, stamp);
+    return newRecord(this.store.scope, { ...rest, severity, title }, plugin, stamp);
   }
 
   private stamp(): Stamp {

@@ -3,10 +3,10 @@
 // store_attachment takes JSON with base64 or a raw image body; the others take JSON {asset_id}.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { invalid, notFound, unsupportedMedia } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { requireAssets, type AssetStore } from "./store.ts";
+import type { ServerContext } from "../../context.ts";
+import { invalid, notFound, unsupportedMedia } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import type { AssetStore } from "../../assets/store.ts";
 
 export const EXTENSION = "reference_compatible_attachments";
 const ACTIONS = ["store_attachment", "delete_attachment", "download_attachment"] as const;
@@ -23,7 +23,7 @@ const rawQuery = z.object({ filename: z.string().min(1).max(255).optional() }).s
 const byId = z.object({ asset_id: z.string().min(1) }).strict();
 
 export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const assets = requireAssets(ctx);
+  const assets = ctx.assets;
   // base64 is 4/3 of the bytes; the slack covers the JSON around it. Checked again on the decoded bytes.
   const bodyLimit = Math.ceil(assets.maxBytes / 3) * 4 + 64 * 1024;
   // Encapsulated so the raw image parser applies to these routes only.

@@ -5,25 +5,20 @@
 // Those two are HttpErrors: statuses this route chooses, not refusals a service could share.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { HttpError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { createNotificationApi } from "../notifications/api.ts";
-import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "./registry.ts";
+import type { ServerContext } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { HttpError } from "../errors.ts";
+import { parseInput } from "../validate.ts";
+import { createNotificationApi } from "../../notifications/api.ts";
+import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "../../actions/registry.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationActionParams = z.object({ name: z.string().min(1) }).strict();
 const sessionActionParams = sessionParams.extend({ name: z.string().min(1) }).strict();
 const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
 
-export function requireActions(ctx: Pick<ServerContext, "actions">): ActionRegistry {
-  if (!ctx.actions) throw new Error("actions are not set up on this ServerContext (createRuntime builds them)");
-  return ctx.actions;
-}
-
 export function registerActionRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const registry = requireActions(ctx);
+  const registry = ctx.actions;
 
   app.get("/application/actions", async () => ({ actions: registry.list("application").map(describeAction) }));
 
@@ -57,7 +52,7 @@ async function invoke(ctx: ServerContext, registry: ActionRegistry, scope: Actio
       plugin: action.plugin,
       scope,
       ...(sessionId !== undefined ? { session_id: sessionId } : {}),
-      notifications: createNotificationApi(ctx, action.plugin),
+      notifications: createNotificationApi(ctx.notifications, action.plugin),
     });
   } catch (error) {
     throw new HttpError(422, "action_failed", `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);

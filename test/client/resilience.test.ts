@@ -1,10 +1,11 @@
-// Defects a review found against the real stack (server + bridge on 127.0.0.1), one test each; every one failed
-// before its fix. Pure transitions are proved in machine.test.ts instead.
+// The client's recovery paths against the real stack (server + bridge on 127.0.0.1): a failing long-poll backs
+// off, observers that throw are isolated, a cursor reset clears the loadMessages floors, a truncated push's fetch
+// ends with close() or a permanent refusal, and overlapping snapshot reloads never go backwards. Pure transitions
+// are proved in machine.test.ts instead.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
-import { requireHub } from "../../server/notifications/hub.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
@@ -75,7 +76,7 @@ async function resetEventStore(): Promise<void> {
   await stack!.startServer();
 }
 
-describe("review fixes", () => {
+describe("client resilience", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {
     const http = failingFetch((url) => url.includes("wait_ms="));
     await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000] });
@@ -184,7 +185,7 @@ describe("review fixes", () => {
     http.state.on = true;
     await until(() => client.status.get().state === "offline", "offline");
     const input = { key: "k", severity: "info", title: "In the session", display: { presentation: "inline" } } as const;
-    requireHub(stack!.server.runtime.ctx).session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+    stack!.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
     // ...and the app loads the session's messages, whose cursor is past that notification event.
     const loaded = await client.loadMessages(sessionId);
     expect(loaded.cursor_event_id).toBe(stack!.latestId());

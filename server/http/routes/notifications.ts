@@ -4,13 +4,12 @@
 // revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import type { NotificationRecord } from "../../client/wire/notification.ts";
-import type { ServerContext } from "../context.ts";
-import { notFound } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { NotificationConflictError, NotificationNotFoundError } from "./errors.ts";
-import { requireHub } from "./hub.ts";
-import type { NotificationService } from "./service.ts";
+import type { NotificationRecord } from "../../../client/wire/notification.ts";
+import type { ServerContext } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { NotificationConflictError, NotificationNotFoundError } from "../../notifications/errors.ts";
+import type { ScopeService } from "../../notifications/scope-service.ts";
 
 const listQuery = z
   .object({ include_terminal: z.enum(["true", "false"], "include_terminal must be true or false").transform((v) => v === "true").optional() })
@@ -28,38 +27,38 @@ const dismissBody = z
   .default({});
 
 export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const hub = requireHub(ctx);
+  const notifications = ctx.notifications;
 
   app.get("/application/notifications", async (request, reply) => {
     const query = parseInput(listQuery, request.query, "query");
-    return sendList(reply, hub.application, query.include_terminal ?? false);
+    return sendList(reply, notifications.application, query.include_terminal ?? false);
   });
 
   app.post("/application/notifications/:notification_id/dismiss", async (request, reply) => {
     const { notification_id } = parseInput(applicationDismissParams, request.params, "params");
     const body = parseInput(dismissBody, request.body, "body");
-    return dismiss(reply, hub.application, notification_id, body);
+    return dismiss(reply, notifications.application, notification_id, body);
   });
 
   app.get("/sessions/:session_id/notifications", async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const query = parseInput(listQuery, request.query, "query");
-    return sendList(reply, hub.session(session_id), query.include_terminal ?? false);
+    return sendList(reply, notifications.session(session_id), query.include_terminal ?? false);
   });
 
   app.post("/sessions/:session_id/notifications/:notification_id/dismiss", async (request, reply) => {
     const { session_id, notification_id } = parseInput(sessionDismissParams, request.params, "params");
     const body = parseInput(dismissBody, request.body, "body");
-    return dismiss(reply, hub.session(session_id), notification_id, body);
+    return dismiss(reply, notifications.session(session_id), notification_id, body);
   });
 }
 
 /** The array of records built from the stored JSON (10,000 records cost no parse/stringify round trip). */
-function sendList(reply: FastifyReply, service: NotificationService, includeTerminal: boolean): FastifyReply {
+function sendList(reply: FastifyReply, service: ScopeService, includeTerminal: boolean): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(service.listJson(includeTerminal));
 }
 
-function dismiss(reply: FastifyReply, service: NotificationService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {
+function dismiss(reply: FastifyReply, service: ScopeService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {
   try {
     return service.dismiss(id, body);
   } catch (error) {

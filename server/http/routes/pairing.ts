@@ -3,11 +3,12 @@
 // forwarder's grants push, on the bridge within the same second.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { ServerContext } from "../context.ts";
-import { requireAdmin } from "../http/auth.ts";
-import { notFound } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { pairingUrls, type PairingUrls } from "./urls.ts";
+import { buildPairUrl } from "../../../client/wire/index.ts";
+import type { ServerContext } from "../../context.ts";
+import { requireAdmin } from "../auth.ts";
+import { notFound } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
 
 const pairingBody = z.object({}).strict().default({});
 const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
@@ -26,6 +27,8 @@ export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, 
       server_id: ctx.serverId,
       bridge_url: urls.bridgeUrl,
       server_url: urls.serverUrl,
+      // The app is served by this server at `/`, so its URL is the server's public URL.
+      pair_url: buildPairUrl(urls.serverUrl, { code, bridge: urls.bridgeUrl }),
     });
   });
 

@@ -2,36 +2,33 @@
 // (DESIGN.md "Routes beyond SPEC.md's table"; docs/runner.md.)
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { requireAssets } from "../assets/store.ts";
-import type { ServerContext } from "../context.ts";
-import { conflict } from "../errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { requireRunner } from "./runner.ts";
-import { checkSend, sendBodySchema } from "./send-input.ts";
+import type { ServerContext } from "../../context.ts";
+import { conflict } from "../../errors.ts";
+import { parseInput } from "../validate.ts";
+import { checkSend, sendBodySchema } from "../../runner/send-input.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const cancelParams = z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict();
 const cancelBody = z.object({}).strict().optional();
 
-export function registerRunnerRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const runner = requireRunner(ctx);
-  const assets = requireAssets(ctx);
+export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { runner, assets } = ctx;
   // Inline images travel as data URLs in the body: room for MAX_ATTACHMENTS-worth is not needed, one
   // max-size image (base64) plus text is; the decoded size is checked per attachment.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil(assets.maxBytes / 3) * 4 + 256 * 1024);
 
-  app.addHook("onReady", async () => {
-    await runner.loadPlugins();
-  });
-
   app.post("/sessions/:session_id/send", { bodyLimit }, async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const body = parseInput(sendBodySchema, request.body, "body");
+    // From here to remember() nothing awaits: a concurrent repeat of the id always sees the first one's entry.
+    const earlier = body.client_request_id === undefined ? undefined : runner.clientRequestIds.find(session_id, body.client_request_id);
+    if (earlier !== undefined) return reply.status(202).send({ request_id: earlier });
     const session = ctx.sessions.get(session_id);
     const agent = ctx.agents.get(session.agent_id);
     if (!agent) throw conflict("agent_not_found", `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`);
     checkSend(body, session_id, agent, assets);
     const request_id = runner.start(session_id, agent, body);
+    if (body.client_request_id !== undefined) runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
     return reply.status(202).send({ request_id });
   });
 

@@ -1,0 +1,137 @@
+// The app-facing server calls, typed and zod-checked (the answer schemas live in client/wire/api.ts). Every
+// method goes through the one abstract `request`, which ChatClient implements: routing every call through the
+// bridge relay later, or reacting to a revoked token, happens in that one place.
+import { z } from "zod";
+import {
+  agentListSchema,
+  appendedMessageSchema,
+  cancelAcceptedSchema,
+  clientRequestIdSchema,
+  deletedAttachmentSchema,
+  modelListSchema,
+  sendAcceptedSchema,
+  sessionEnvelopeSchema,
+  sessionListSchema,
+  sessionUpdateSchema,
+  storedAttachmentSchema,
+  type AgentView,
+  type ModelList,
+  type SendAttachment,
+  type SessionSummary,
+  type SessionUpdate,
+  type StoredAttachment,
+} from "../wire/api.ts";
+import type { Message, Role, Session } from "../wire/messages.ts";
+import type { BinaryBody, RequestOptions } from "../transport/http.ts";
+import { bytesToBase64 } from "../util/base64.ts";
+import { newClientRequestId } from "../util/ids.ts";
+
+export interface SendOptions {
+  content: string;
+  attachments?: SendAttachment[];
+  request_options?: Record<string, unknown>;
+  /** Default true (the server's default). */
+  stream?: boolean;
+  /** Makes the send safe to repeat: the server answers a repeat within 10 minutes with the first request_id. Generated when absent. */
+  client_request_id?: string;
+}
+
+export interface SendResult {
+  request_id: string;
+  /** The id the send carried: pass it again to retry this very send after a network failure. */
+  client_request_id: string;
+}
+
+export interface AttachmentInput {
+  /** The image's bytes; the server checks the type by content and the size against its limit. */
+  bytes: Uint8Array;
+  media_type?: string;
+  filename?: string;
+}
+
+const binaryBodySchema = z.custom<BinaryBody>((value) => typeof value === "object" && value !== null && (value as BinaryBody).bytes instanceof Uint8Array);
+const ATTACHMENTS = "/extensions/reference_compatible_attachments";
+
+export abstract class ServerApi {
+  /** The one request function: every call below goes through it. */
+  abstract request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>>;
+
+  /** Newest activity first; summaries only (no messages: load them with loadMessages). */
+  async listSessions(): Promise<SessionSummary[]> {
+    return (await this.request("GET", "/sessions", sessionListSchema)).sessions;
+  }
+
+  async getSession(sessionId: string): Promise<Session> {
+    return (await this.request("GET", sessionPath(sessionId), sessionEnvelopeSchema)).session;
+  }
+
+  async createSession(options: { agent_id?: string } = {}): Promise<Session> {
+    return (await this.request("POST", "/sessions", sessionEnvelopeSchema, { body: options })).session;
+  }
+
+  async forkSession(sessionId: string): Promise<Session> {
+    return (await this.request("POST", `${sessionPath(sessionId)}/fork`, sessionEnvelopeSchema, { body: {} })).session;
+  }
+
+  /** Renames (title; null goes back to the first user message) and/or overrides the model (null clears it). */
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<Session> {
+    const body = sessionUpdateSchema.parse(update);
+    return (await this.request("PATCH", sessionPath(sessionId), sessionEnvelopeSchema, { body })).session;
+  }
+
+  async send(sessionId: string, options: SendOptions): Promise<SendResult> {
+    const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
+    const body = { ...options, client_request_id };
+    const accepted = await this.request("POST", `${sessionPath(sessionId)}/send`, sendAcceptedSchema, { body });
+    return { request_id: accepted.request_id, client_request_id };
+  }
+
+  async cancel(sessionId: string, requestId: string): Promise<void> {
+    await this.request("POST", `${sessionPath(sessionId)}/requests/${encodeURIComponent(requestId)}/cancel`, cancelAcceptedSchema, { body: {} });
+  }
+
+  async appendMessage(sessionId: string, message: { role: Role; content: string; metadata?: Record<string, unknown> }): Promise<{ session: Session; message: Message }> {
+    return this.request("POST", `${sessionPath(sessionId)}/messages`, appendedMessageSchema, { body: message });
+  }
+
+  async modifyMessage(sessionId: string, index: number, content: string): Promise<Session> {
+    return (await this.request("PATCH", `${sessionPath(sessionId)}/messages/${index}`, sessionEnvelopeSchema, { body: { content } })).session;
+  }
+
+  async deleteMessages(sessionId: string, indices: number[]): Promise<Session> {
+    return (await this.request("DELETE", `${sessionPath(sessionId)}/messages`, sessionEnvelopeSchema, { body: { indices } })).session;
+  }
+
+  /** Uploads an image (as base64 JSON, so the call also fits a JSON relay); send it as {type: "asset", asset_id}. */
+  async storeAttachment(sessionId: string, input: AttachmentInput): Promise<StoredAttachment> {
+    const body = {
+      data_base64: bytesToBase64(input.bytes),
+      ...(input.media_type ? { media_type: input.media_type } : {}),
+      ...(input.filename ? { filename: input.filename } : {}),
+    };
+    return this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/store_attachment`, storedAttachmentSchema, { body });
+  }
+
+  async deleteAttachment(sessionId: string, assetId: string): Promise<void> {
+    await this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/delete_attachment`, deletedAttachmentSchema, { body: { asset_id: assetId } });
+  }
+
+  /** The stored bytes and their type (a browser shows them with URL.createObjectURL(new Blob([bytes], {type}))). */
+  async downloadAttachment(sessionId: string, assetId: string): Promise<BinaryBody> {
+    const path = `${sessionPath(sessionId)}${ATTACHMENTS}/download_attachment`;
+    return this.request("POST", path, binaryBodySchema, { body: { asset_id: assetId }, expect: "bytes" });
+  }
+
+  async listAgents(): Promise<AgentView[]> {
+    return (await this.request("GET", "/agents", agentListSchema)).agents;
+  }
+
+  /** Discovered models of a provider; `agent_id` applies that agent's overrides (base_url, key). */
+  async listModels(providerId: string, options: { agent_id?: string } = {}): Promise<ModelList> {
+    return this.request("GET", `/providers/${encodeURIComponent(providerId)}/models`, modelListSchema, { query: { agent_id: options.agent_id } });
+  }
+}
+
+function sessionPath(sessionId: string): string {
+  return `/sessions/${encodeURIComponent(sessionId)}`;
+}

@@ -1,0 +1,110 @@
+// Bodies of the HTTP answers behind the app-facing methods of the client library (client/api/): sessions,
+// sends, attachments, agents, models, and the admin's pairing and device routes (DESIGN.md "Routes beyond
+// SPEC.md's table"). Loose objects: a newer server may add fields.
+import { z } from "zod";
+import { messageSchema, sessionSchema } from "./messages.ts";
+
+/** A session as GET /sessions lists it: what a list row needs, never the messages (docs/client.md). */
+export const sessionSummarySchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  agent_id: z.string(),
+  /** The session's model override, null when the agent's model applies. */
+  model: z.string().nullable(),
+  created_at: z.string(),
+  /** Last activity: the time of the newest version. */
+  updated_at: z.string(),
+  message_count: z.number().int().nonnegative(),
+  source_session_id: z.string().optional(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+export const sessionListSchema = z.looseObject({ sessions: z.array(sessionSummarySchema) });
+export const sessionEnvelopeSchema = z.looseObject({ session: sessionSchema });
+export const appendedMessageSchema = z.looseObject({ session: sessionSchema, message: messageSchema });
+
+/** PATCH /sessions/{id}: a title (null: back to the first user message) and a model override (null: clear). */
+export const sessionUpdateSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).nullable().optional(),
+    model: z.string().trim().min(1).max(200).nullable().optional(),
+  })
+  .strict();
+export type SessionUpdate = z.infer<typeof sessionUpdateSchema>;
+
+/** The longest client_request_id POST /sessions/{id}/send accepts. */
+export const MAX_CLIENT_REQUEST_ID_LENGTH = 100;
+export const clientRequestIdSchema = z.string().min(1).max(MAX_CLIENT_REQUEST_ID_LENGTH);
+
+export const sendAcceptedSchema = z.looseObject({ request_id: z.string() });
+export const cancelAcceptedSchema = z.looseObject({ request_id: z.string(), cancelling: z.boolean().optional() });
+
+/** An attachment of POST /sessions/{id}/send. */
+export const sendAttachmentSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("image_url"), url: z.string() }),
+  z.object({ type: z.literal("image_data"), data_url: z.string() }),
+  z.object({ type: z.literal("asset"), asset_id: z.string() }),
+]);
+export type SendAttachment = z.infer<typeof sendAttachmentSchema>;
+
+/** reference_compatible_attachments store_attachment → 201. */
+export const storedAttachmentSchema = z.looseObject({
+  asset_id: z.string(),
+  media_type: z.string(),
+  size: z.number().int().nonnegative(),
+  filename: z.string().optional(),
+});
+export type StoredAttachment = z.infer<typeof storedAttachmentSchema>;
+export const deletedAttachmentSchema = z.looseObject({ deleted: z.literal(true), asset_id: z.string() });
+
+/** GET /agents: an agent as a frontend renders it (server/http/routes/providers.ts agentView). */
+export const agentViewSchema = z.looseObject({
+  agent_id: z.string(),
+  provider_id: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  base_url: z.string(),
+  endpoint: z.string().nullable(),
+  endpoint_options: z.record(z.string(), z.unknown()),
+  /** Selects an app shows for request_options: near the composer when rich_ui, in a settings panel otherwise. */
+  request_options_ui: z.record(z.string(), z.looseObject({ type: z.string(), options: z.array(z.string()), rich_ui: z.boolean().optional() })),
+  show_usage: z.boolean(),
+  show_estimated_cached_tokens: z.boolean(),
+  allow_image_attachment_base64: z.boolean(),
+  allow_image_attachment_url: z.boolean(),
+});
+export type AgentView = z.infer<typeof agentViewSchema>;
+export const agentListSchema = z.looseObject({ agents: z.array(agentViewSchema) });
+
+/** GET /providers/{id}/models: discovered models; `error` when discovery failed (a custom id is still fine). */
+export const modelListSchema = z.looseObject({
+  provider_id: z.string(),
+  base_url: z.string(),
+  model: z.string(),
+  models: z.array(z.looseObject({ id: z.string(), owned_by: z.string().optional() })),
+  custom_model_allowed: z.boolean(),
+  error: z.string().optional(),
+});
+export type ModelList = z.infer<typeof modelListSchema>;
+
+/** POST /pairing (admin) → 201. */
+export const pairingCreatedSchema = z.looseObject({
+  code: z.string(),
+  expires_at: z.string(),
+  server_id: z.string(),
+  bridge_url: z.string(),
+  server_url: z.string(),
+  pair_url: z.string(),
+});
+export type PairingCreated = z.infer<typeof pairingCreatedSchema>;
+
+export const deviceRecordSchema = z.looseObject({
+  device_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type DeviceRecord = z.infer<typeof deviceRecordSchema>;
+export const deviceListSchema = z.looseObject({ devices: z.array(deviceRecordSchema) });
+export const deviceRevokedSchema = z.looseObject({ device: deviceRecordSchema });

@@ -1,0 +1,39 @@
+// Refusals that happen before a route runs, in DESIGN.md's error body like every other non-2xx answer:
+//  - the router's (a URL that does not percent-decode, a route parameter over maxParamLength): Fastify hands
+//    them to `frameworkErrors`, and without it answers in its own body;
+//  - Node's HTTP parser's (a malformed request line or header, a bad content-length or chunk, headers over the
+//    size limit, a request or its headers not received in time): Fastify hands them to `clientErrorHandler`,
+//    which writes straight to the socket, since there is no request object yet.
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import { sendError } from "./error-handler.ts";
+import { errorBody } from "./errors.ts";
+
+/** Fastify's `frameworkErrors` option: the router's refusals go through the one error mapping. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  sendError(error, request, reply);
+}
+
+/** Node's parser error codes that are not a plain 400, with the status and code they answer. */
+const PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "request_timeout", message: "the request was not received in time" },
+  HPE_HEADER_OVERFLOW: { status: 431, code: "headers_too_large", message: "the request headers exceed the size limit" },
+};
+
+/** Fastify's `clientErrorHandler` option: answers a request Node could not parse, then closes the connection. */
+export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
+  // A reset or closed socket has no one to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const known = PARSER_ERRORS[error.code];
+  const status = known?.status ?? 400;
+  const body = JSON.stringify(errorBody(known?.code ?? "bad_request", known?.message ?? `the request could not be parsed (${error.code ?? "malformed"})`));
+  // A response already under way on this connection (a pipelined request) must not be interleaved with ours.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

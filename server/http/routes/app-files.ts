@@ -1,0 +1,56 @@
+// The companion app at `/` (DESIGN.md "The app"): the built files of app/dist, served without a token by
+// @fastify/static (a well-kept plugin: ranges, ETags, content types and path-traversal refusal come with it).
+// Hashed files under assets/ never change, so browsers keep them a year; everything else (index.html, sw.js, the
+// manifest, icons) is revalidated on every load, so a new build reaches users at once. Without a build, `/`
+// answers a short page saying how to make one. The folder is read when the server starts.
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join, relative, sep } from "node:path";
+
+/** <repo>/app/dist, where the app's build writes. */
+export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../../app/dist", import.meta.url));
+
+/** The routes that need no token (http/auth.ts exempts them): the app's files, whatever their path. */
+export const APP_FILE_ROUTES = ["GET /", "HEAD /", "GET /*", "HEAD /*"] as const;
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_APP_DIR): void {
+  if (!existsSync(join(appDir, "index.html"))) {
+    app.get("/", async (_request, reply) => reply.type("text/html; charset=utf-8").header("cache-control", REVALIDATE).send(notBuiltPage(appDir)));
+    return;
+  }
+  void app.register(fastifyStatic, {
+    root: appDir,
+    prefix: "/",
+    // Dotfiles (.env, .git) are never part of a build: answered as if absent.
+    dotfiles: "ignore",
+    cacheControl: false,
+    setHeaders: (response, path) => response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
+  });
+}
+
+function isHashedAsset(appDir: string, path: string): boolean {
+  return relative(appDir, path).startsWith(`assets${sep}`);
+}
+
+function notBuiltPage(appDir: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chat-relay: the app is not built</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem">
+<h1>The companion app is not built</h1>
+<p>The server is running, but it found no <code>index.html</code> in <code>${escapeHtml(appDir)}</code>.</p>
+<p>Build it: run <code>npm ci</code> at the top of the repository (it builds the app into <code>app/dist</code>), or the
+build script in <code>app/</code> (docs/app.md), then restart the server and reload this page.
+The HTTP API works meanwhile; every route but <code>/health</code> needs a token.</p>
+</body></html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

@@ -10,6 +10,7 @@
 // phoenix.js should retry (the bridge full, a device's cap) answer the HTTP status with `status: 500` in the body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { BRIDGE_CLOSE } from "../../client/wire/close-codes.ts";
 import type { BridgeClock } from "../clock.ts";
 import type { BridgeLogger } from "../log.ts";
 import { parseVsn, type Vsn } from "../protocol/serializer.ts";
@@ -70,7 +71,7 @@ export class LongPollEndpoint {
     for (const { session, connection } of [...this.sessions.values()]) {
       if (session.polling || connection.lastSeen >= cutoff) continue;
       this.host.log.log("info", "long-poll session expired", { socket: connection.id, address: connection.address });
-      connection.close(1001, "long-poll session expired");
+      connection.close(BRIDGE_CLOSE.goingAway, "long-poll session expired");
       ended++;
     }
     return ended;
@@ -117,14 +118,14 @@ export class LongPollEndpoint {
     const body = await readBody(request, maxBytes);
     if (!body.ok) {
       this.host.log.log("warn", "long-poll batch refused", { socket: connection.id, address: connection.address, problem: body.problem });
-      connection.close(1009, "batch too large");
+      connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
       return json(response, 413, { status: 413, error: { code: "too_large", message: body.problem } });
     }
     const ndjson = (request.headers["content-type"] ?? "").startsWith("application/x-ndjson");
     const frames = ndjson ? body.text.split(/\r?\n/).filter((line) => line.length > 0) : [body.text];
     if (frames.length > MAX_BATCH || frames.some((frame) => Buffer.byteLength(frame) > this.limits.maxFrameBytes)) {
       this.host.log.log("warn", "long-poll batch refused", { socket: connection.id, address: connection.address, problem: "too many or too large frames" });
-      connection.close(1009, "batch too large");
+      connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
       return json(response, 413, { status: 413, error: { code: "too_large", message: `at most ${MAX_BATCH} frames of ${this.limits.maxFrameBytes} bytes` } });
     }
     for (const frame of frames) {

@@ -5,7 +5,7 @@
 // on the same socket, with backoff on the injected timers, for up to `retryUnavailableForMs`.
 import { Socket, type Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
-import type { WebSocketConstructor } from "../transport/bridge.ts";
+import { DEFAULT_LONGPOLL_FALLBACK_MS, type WebSocketConstructor } from "../transport/bridge.ts";
 import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
 
@@ -40,7 +40,8 @@ export function pair(options: PairOptions): Promise<Credentials> {
   const timers = options.timers ?? systemTimers;
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
-  const socket = new Socket(options.bridgeUrl, options.WebSocket ? { transport: options.WebSocket } : {});
+  // Where WebSockets are blocked, pairing goes over the bridge's long-poll like the live feed (transport/bridge.ts).
+  const socket = new Socket(options.bridgeUrl, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
   return new Promise<Credentials>((resolve, reject) => {
     let settled = false;
     let channel: Channel | undefined;
@@ -76,7 +77,11 @@ export function pair(options: PairOptions): Promise<Credentials> {
         })
         .receive("timeout", () => finish(new PairingError("timeout")));
     };
-    socket.onError(() => finish(new PairingError("bridge_unreachable")));
+    // The first error may be a blocked WebSocket, on which phoenix falls back to long-poll; a second is the bridge.
+    let errors = 0;
+    socket.onError(() => {
+      if (++errors > 1) finish(new PairingError("bridge_unreachable"));
+    });
     attempt(0);
     socket.connect();
   });

@@ -69,3 +69,20 @@ describe("a valid code while its server is away (B60)", () => {
     await expect(paired).rejects.toEqual(new PairingError("server_unavailable"));
   });
 });
+
+describe("pairing where WebSockets are blocked (C64)", () => {
+  it("pairs over the bridge's long-poll, and says bridge_unreachable when the bridge is not there at all", async () => {
+    const { bridge, server } = await bridgeWithCode();
+    const Blocked = class extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url.replace(/:\d+\//, ":1/"), protocols);
+      }
+    } as unknown as WebSocketConstructor;
+    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", WebSocket: Blocked });
+    await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll");
+    const requestId = server.pairRequests[0]!.request_id as string;
+    await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    await expect(paired).resolves.toMatchObject({ device_id: "dev_1" });
+    await expect(pair({ bridgeUrl: "ws://127.0.0.1:1/socket", code: CODE, deviceName: "phone", WebSocket: Ws })).rejects.toEqual(new PairingError("bridge_unreachable"));
+  });
+});

@@ -6,6 +6,8 @@ import { WebSocket } from "ws";
 import { connect, type ChatClient } from "../../client/connection/client.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
+import { AdminClient } from "../../client/index.ts";
+import { ADMIN_TOKEN } from "../support/server.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
 
 let stack: Stack | undefined;
@@ -37,5 +39,18 @@ describe("WebSockets blocked", () => {
     await stack.append(sessionId, "over long-poll");
     await until(() => heard.some((event) => event.type === "message_appended"), "the event over the bridge's long-poll");
     expect(client.status.get().state).toBe("live");
+  });
+});
+
+describe("a device revoked while it long-polls the bridge", () => {
+  it("stops with revoked and leaves no session on the bridge (C65)", async () => {
+    stack = await Stack.start({ longPollWindowMs: 500 });
+    const credentials = await stack.pair();
+    client = connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 });
+    await untilLive(client);
+    await new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN }).revokeDevice(credentials.device_id);
+    await until(() => client!.status.get().state === "stopped", "stopped");
+    expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
+    await until(() => stack!.bridge!.longPoll.size === 0, "no session left for the revoked device");
   });
 });

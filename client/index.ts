@@ -13,7 +13,9 @@ export type { DismissMode, DismissResult } from "./notifications/dismissal.ts";
 export type { Invalidations, Invalidation, InvalidationTarget, ReloadClaim } from "./notifications/invalidations.ts";
 export { decidePresentation, actionResponseOwner, type PresentationDecision, type Platform } from "./notifications/presentation.ts";
 export type { ClientRecord, ScopeRef } from "./notifications/record.ts";
-export { NetworkError, HttpError, UnauthorizedError, CursorExpiredError, ProtocolError } from "./transport/errors.ts";
+export { NetworkError, ResponseError, UnauthorizedError, CursorExpiredResponseError, ProtocolError } from "./transport/errors.ts";
+/** @deprecated aliases of ResponseError and CursorExpiredResponseError, kept for apps written against 0.1. */
+export { HttpError, CursorExpiredError } from "./transport/errors.ts";
 export type { FetchLike, BinaryBody, Requester, RequestOptions } from "./transport/http.ts";
 export type { WebSocketConstructor } from "./transport/bridge.ts";
 export type { Observable, Disposer } from "./util/observable.ts";

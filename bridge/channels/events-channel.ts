@@ -1,6 +1,7 @@
 // `events:server:<id>`: an app's read-only feed of its server's events. The socket's device token must belong to
 // that server; a join with since_id first replays the gap from the buffer, or says the gap must come over HTTP
 // (older than the buffer, another store's epoch, or too many bytes to write in one turn).
+import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -13,7 +14,7 @@ export function eventsChannel(core: BridgeCore): TopicHandler {
   return {
     join(connection, frame, match): JoinAttempt {
       const serverId = match[1]!;
-      const refused = (reason: string, logMsg: string): JoinAttempt => {
+      const refused = (reason: BridgeReason, logMsg: string): JoinAttempt => {
         core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
         return { entry: inertEntry(frame.joinRef), outcome: refuse(reason) };
       };

@@ -1,6 +1,6 @@
 // Runs the machine: feeds it inputs one at a time (inputs raised while effects run are queued, so a transition
 // never interleaves with another), performs the effects it asks for, and publishes the status.
-import { CursorExpiredError, UnauthorizedError } from "../transport/errors.ts";
+import { CursorExpiredResponseError, UnauthorizedError } from "../transport/errors.ts";
 import type { EventReader } from "../transport/event-reader.ts";
 import { backoffDelay, type Timers } from "../util/timers.ts";
 import { initialSnapshot, transition, type Effect, type MachineInput, type Snapshot } from "./machine.ts";
@@ -116,7 +116,7 @@ export class ConnectionDriver {
       if (abort.signal.aborted) return;
       if (this.http?.abort === abort) this.http = undefined;
       this.send(inputFor(error));
-      if (!(error instanceof CursorExpiredError)) this.deps.failed(error);
+      if (!(error instanceof CursorExpiredResponseError)) this.deps.failed(error);
     });
   }
 
@@ -132,7 +132,7 @@ export class ConnectionDriver {
 }
 
 function inputFor(error: unknown): MachineInput {
-  if (error instanceof CursorExpiredError) return { type: "cursor_expired" };
+  if (error instanceof CursorExpiredResponseError) return { type: "cursor_expired" };
   if (error instanceof UnauthorizedError) return { type: "auth_failed", reason: "unauthorized" };
   return { type: "http_failed" };
 }

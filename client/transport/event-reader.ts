@@ -1,7 +1,7 @@
 // Reading the event log over HTTP (GET /events): bootstrap at the head, catch up from a cursor page by page,
 // or long-poll. Each page's events are checked one by one (a malformed one is reported and skipped, never fatal)
 // and handed on in order, then the cursor moves to next_since_id. The epoch pins the store: a reset store or a
-// pruned cursor answers 410, which surfaces as CursorExpiredError.
+// pruned cursor answers 410, which surfaces as CursorExpiredResponseError.
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { eventsPageSchema, type EventsPage } from "../wire/http.ts";
 import { ProtocolError } from "./errors.ts";

@@ -2,7 +2,7 @@
 // turns failures into the typed errors of errors.ts. `fetch` is injected (browsers, React Native, Node, tests).
 import type { z } from "zod";
 import { errorBodySchema } from "../wire/errors.ts";
-import { HttpError, NetworkError, ProtocolError, httpErrorFrom } from "./errors.ts";
+import { NetworkError, ProtocolError, ResponseError, responseErrorFrom } from "./errors.ts";
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -51,7 +51,7 @@ export class HttpApi implements Requester {
     const body = response.ok && options.expect === "bytes" ? await readBytes(response) : await readJson(response);
     if (!response.ok) {
       const errorBody = errorBodySchema.safeParse(body);
-      throw httpErrorFrom(response.status, body, errorBody.success ? errorBody.data : undefined);
+      throw responseErrorFrom(response.status, body, errorBody.success ? errorBody.data : undefined);
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new ProtocolError(`${method} ${path}: unexpected answer: ${parsed.error.message}`);

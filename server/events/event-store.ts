@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
+import { DomainError } from "../errors.ts";
 import { Meta } from "../db/meta.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { SessionVersions } from "../sessions/session-versions.ts";
@@ -62,9 +63,16 @@ export interface EventStoreOptions {
 /** A page's default byte cap: a 1 MB session times hundreds of events must not become one string of gigabytes. */
 export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
-/** A cursor older than what the store retains, or from another store. Answered with 410 cursor_expired. */
-export class CursorExpiredError extends Error {
+/**
+ * A cursor older than what the store retains, or from another store: 410 cursor_expired, whether the store finds it
+ * (a pruned since_id) or the events route does (another epoch, a session cursor fallen behind retention).
+ */
+export class CursorExpiredError extends DomainError {
   override name = "CursorExpiredError";
+
+  constructor(message: string) {
+    super("expired", "cursor_expired", message);
+  }
 }
 
 type Row = { id: number; session_id: string | null; body: string; session_version: number | null; message_index: number | null };

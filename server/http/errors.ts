@@ -1,25 +1,27 @@
-// Errors that only make sense in HTTP terms: a missing or wrong bearer token (401), an expired cursor (410), and
-// the few route answers whose status is the route's own choice (422, 500). Everything a service refuses is a
-// DomainError (server/errors.ts) instead; the error handler (error-handler.ts) turns both into DESIGN.md's
-// body {"error": {code, message, details?}}.
-export class HttpError extends Error {
-  override name = "HttpError";
+// Error answers that only make sense in HTTP terms: a missing or wrong bearer token (401), a body the JSON parser
+// refuses, and the few route answers whose status is the route's own (422, 500). Everything a service refuses is a
+// DomainError (server/errors.ts) instead. Both carry a registered code (client/wire/errors.ts); an ErrorAnswer's
+// status is the registry's. The error handler (error-handler.ts) turns both into DESIGN.md's body.
+import { statusOf, type HttpErrorCode } from "../../client/wire/errors.ts";
+
+/** An HTTP error answer the server raises (the library's counterpart, a failed answer it received, is ResponseError). */
+export class ErrorAnswer extends Error {
+  override name = "ErrorAnswer";
+  readonly statusCode: number;
 
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: HttpErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
+    this.statusCode = statusOf(code);
   }
 }
 
-export const unauthorized = (message = "a valid bearer token is required") => new HttpError(401, "unauthorized", message);
-export const gone = (code: string, message: string) => new HttpError(410, code, message);
-
+export const unauthorized = (message = "a valid bearer token is required") => new ErrorAnswer("unauthorized", message);
 
 /** DESIGN.md's error body: {"error": {code, message, details?}}. */
-export function errorBody(code: string, message: string, details?: unknown) {
+export function errorBody(code: HttpErrorCode, message: string, details?: unknown) {
   return details === undefined ? { error: { code, message } } : { error: { code, message, details } };
 }

@@ -7,6 +7,7 @@
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import { statusOf, type HttpErrorCode } from "../../client/wire/errors.ts";
 import { sendError } from "./error-handler.ts";
 import { errorBody } from "./errors.ts";
 
@@ -15,19 +16,19 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendError(error, request, reply);
 }
 
-/** Node's parser error codes that are not a plain 400, with the status and code they answer. */
-const PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "request_timeout", message: "the request was not received in time" },
-  HPE_HEADER_OVERFLOW: { status: 431, code: "headers_too_large", message: "the request headers exceed the size limit" },
+/** Node's parser error codes that are not a plain bad_request, with the registered code and message they answer. */
+const PARSER_ERRORS: Record<string, { code: HttpErrorCode; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { code: "request_timeout", message: "the request was not received in time" },
+  HPE_HEADER_OVERFLOW: { code: "headers_too_large", message: "the request headers exceed the size limit" },
 };
 
 /** Fastify's `clientErrorHandler` option: answers a request Node could not parse, then closes the connection. */
 export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
   // A reset or closed socket has no one to answer.
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const known = PARSER_ERRORS[error.code];
-  const status = known?.status ?? 400;
-  const body = JSON.stringify(errorBody(known?.code ?? "bad_request", known?.message ?? `the request could not be parsed (${error.code ?? "malformed"})`));
+  const { code, message } = PARSER_ERRORS[error.code] ?? { code: "bad_request", message: `the request could not be parsed (${error.code ?? "malformed"})` };
+  const status = statusOf(code);
+  const body = JSON.stringify(errorBody(code, message));
   // A response already under way on this connection (a pipelined request) must not be interleaved with ours.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
+import { until } from "../client/support/stack.ts";
 
 let server: TestServer;
 beforeEach(async () => {
@@ -134,7 +135,8 @@ describe("long-poll over a listening server", () => {
   it("shutdown answers a pending long-poll and does not wait out its keep-alive connection", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
     const poll = fetch(`${base}/events?since_id=0&wait_ms=30000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 50));
+    // Close only once the poll is waiting inside the route (a fixed sleep raced the request on a loaded machine).
+    await until(() => server.runtime.ctx.events.commits.waiting === 1, "the long-poll waiting");
     await server.close();
     expect(await poll).toMatchObject({ events: [] });
     server = await startTestServer(); // afterEach closes this one

@@ -7,8 +7,7 @@ import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
 import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
-import type { ListQuery } from "../../events/event-store.ts";
-import { gone } from "../errors.ts";
+import { CursorExpiredError, type ListQuery } from "../../events/event-store.ts";
 import { parseInput } from "../validate.ts";
 
 export const MAX_WAIT_MS = 30_000;
@@ -35,7 +34,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
   app.get("/events", async (request, reply) => {
     const query = parseInput(eventsQuerySchema, request.query, "query");
     if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
-      throw gone("cursor_expired", `epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`);
+      throw new CursorExpiredError(`epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`);
     }
     const base = { epoch: ctx.events.epoch };
     if (query.since_id === undefined && query.session_id === undefined && query.request_id === undefined) {
@@ -64,8 +63,7 @@ function startOf(ctx: ServerContext, sessionId: string | undefined): number {
   if (sessionId === undefined) return ctx.events.oldestValidCursor;
   const cursor = parseEventId(ctx.sessions.loadMessages(sessionId).cursor_event_id)!;
   if (cursor < ctx.events.oldestValidCursor) {
-    throw gone(
-      "cursor_expired",
+    throw new CursorExpiredError(
       `session ${sessionId}'s cursor ${formatEventId(cursor)} is older than the retained log (events up to ${formatEventId(ctx.events.oldestValidCursor)} were pruned); reload snapshots`,
     );
   }

@@ -1,0 +1,11 @@
+// The failures the client library reports of its own, beside the codes it passes on from the server (errors.ts) and
+// the bridge (bridge-errors.ts): a `PairingError`'s `reason` is a BridgeReason of the `pairing` join or one of these.
+// docs/errors.md is generated from this table.
+
+export const LIBRARY_ERRORS = {
+  timeout: { where: "`pair()`", meaning: "the bridge did not answer the pairing join in time (`timeoutMs`, default 10 s)" },
+  bridge_unreachable: { where: "`pair()`", meaning: "the socket to the bridge failed before an answer" },
+  protocol: { where: "`pair()`", meaning: "the bridge answered with a shape the wire contract does not know" },
+} as const satisfies Record<string, { where: string; meaning: string }>;
+
+export type LibraryErrorCode = keyof typeof LIBRARY_ERRORS;

@@ -1,0 +1,28 @@
+// The server's error constructors take only registered codes, and only those the registry answers with their
+// kind's status: the @ts-expect-error lines below fail `npm run typecheck` the day a constructor accepts them.
+import { describe, expect, it } from "vitest";
+import { statusesOf } from "../../client/wire/errors.ts";
+import { conflict, DomainError, invalid, KIND_STATUS, notFound } from "../../server/errors.ts";
+import { CursorExpiredError } from "../../server/events/event-store.ts";
+import { ErrorAnswer } from "../../server/http/errors.ts";
+
+describe("error constructors", () => {
+  it("refuse an unregistered code, or a code of another status (typecheck)", () => {
+    const refused = [
+      // @ts-expect-error: not a registered code
+      () => notFound("no_such_code", "x"),
+      // @ts-expect-error: invalid_input is a 400, not a 404
+      () => notFound("invalid_input", "x"),
+      // @ts-expect-error: not a registered code
+      () => new ErrorAnswer("teapot", "x"),
+    ];
+    expect(refused).toHaveLength(3);
+  });
+
+  it("answer each code with a status the registry gives it", () => {
+    const raised = [invalid("invalid_input", "x"), notFound("agent_not_found", "x"), conflict("agent_not_found", "x"), new CursorExpiredError("x")];
+    for (const error of raised) expect(statusesOf(error.code), error.code).toContain(KIND_STATUS[error.kind]);
+    expect(new CursorExpiredError("x")).toBeInstanceOf(DomainError);
+    expect(new ErrorAnswer("action_failed", "x").statusCode).toBe(422);
+  });
+});

@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The app tests load app/dist in Chromium: build it once, before the files run in parallel.
+    globalSetup: ["test/app/support/build-once.ts"],
     // Suites start real servers, bridges and SQLite files; two cores are the budget.
     pool: "forks",
     maxWorkers: 2,

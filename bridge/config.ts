@@ -1,5 +1,7 @@
-// The bridge's settings: environment variables (DESIGN.md "Start") validated with zod, plus the limits tests
-// shrink. One line naming the variable and the problem when a value is bad.
+// The bridge's settings, each default written once, in `bridgeConfigSchema`. The environment (DESIGN.md "Start",
+// this page's variables) is parsed through the same fields, so a bad value is refused with one line naming the
+// variable and the problem; an absent one takes the schema's default. Tests build a config from the schema too
+// (`defaultBridgeConfig`), where an unknown key is an error naming it.
 import { join } from "node:path";
 import { z } from "zod";
 import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
@@ -8,117 +10,111 @@ import { DEFAULT_MAX_SOCKETS, readFdLimit, socketCapFor } from "./socket/fd-limi
 /** Payload kept per server for replay (BRIDGE_REPLAY_BYTES): 16 MiB. */
 export const DEFAULT_REPLAY_BYTES = 16 * 1024 * 1024;
 
-const envSchema = z.object({
-  HOST: z.string().min(1).default("127.0.0.1"),
-  BRIDGE_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  DATA_DIR: z.string().min(1).default("./data"),
-  BRIDGE_REPLAY_EVENTS: z.coerce.number().int().min(0).max(1_000_000).default(1000),
-  BRIDGE_REPLAY_BYTES: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
-  /** Unset: derived from the file-descriptor limit (socket/fd-limit.ts). */
-  BRIDGE_MAX_SOCKETS: z.coerce.number().int().min(1).max(10_000_000).optional(),
-  BRIDGE_MAX_SOCKETS_PER_DEVICE: z.coerce.number().int().min(1).max(10_000).default(8),
-  BRIDGE_MAX_SERVERS: z.coerce.number().int().min(1).max(100_000).default(100),
-  /** The bridge's endpoint as apps reach it (a proxy, a public name): ws(s)://host[:port]/socket. Empty = unset. */
-  BRIDGE_PUBLIC_URL: z
+const count = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
+
+export const bridgeConfigSchema = z.strictObject({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: count(0, 65535).default(4000),
+  /** BRIDGE_PUBLIC_URL: the endpoint apps are given when it differs from where the bridge listens (a proxy, a public name). */
+  publicUrl: z
     .string()
     .url()
     .refine((url) => /^wss?:\/\//.test(url), "must be a ws:// or wss:// URL (the endpoint apps are given)")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-});
-
-export interface BridgeConfig {
-  host: string;
-  port: number;
-  /** BRIDGE_PUBLIC_URL: the endpoint apps are given when it differs from where the bridge listens. */
-  publicUrl?: string | undefined;
+    .optional(),
   /** Where the bridge keeps its durable state (server credentials and device token hashes). */
-  dataDir: string;
+  dataDir: z.string().min(1),
   /** Events kept per server for replay on rejoin. */
-  replayEvents: number;
+  replayEvents: count(0, 1_000_000).default(1000),
   /** Payload kept per server for replay (`payloadJson.length` summed); the oldest events go past either bound. */
-  replayBytes: number;
+  replayBytes: count(0, 1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
   /** Server ids registered in all (trust on first use); a join for a new id past this is refused `registration_closed`. */
-  maxServers: number;
+  maxServers: count(1, 100_000).default(100),
   /** New server ids one address may register per window; more are refused `rate_limited`. */
-  serverRegistrationsPerAddress: number;
-  serverRegistrationWindowMs: number;
+  serverRegistrationsPerAddress: count(1).default(5),
+  serverRegistrationWindowMs: count(1).default(60 * 60_000),
   /** Open sockets allowed in all (~16 KB and a file descriptor each); more are refused with 503 before the upgrade. */
-  maxSockets: number;
+  maxSockets: count(1, 10_000_000).default(DEFAULT_MAX_SOCKETS),
   /** Open sockets one paired device token may hold; its next one is refused with 429 before the upgrade. */
-  maxSocketsPerDevice: number;
+  maxSocketsPerDevice: count(1, 10_000).default(8),
   /** Open sockets allowed per address without a paired device's token; more are refused with 429. */
-  maxAnonymousSocketsPerAddress: number;
+  maxAnonymousSocketsPerAddress: count(1).default(32),
   /** Largest frame accepted from a peer, in bytes; larger ones close the socket with 1009. */
-  maxFrameBytes: number;
+  maxFrameBytes: count(1).default(MAX_FRAME_BYTES),
   /** Channels one socket may hold (Phoenix's own cap is 100). */
-  maxChannelsPerSocket: number;
+  maxChannelsPerSocket: count(1).default(100),
   /** A socket silent for longer than this is closed: the client heartbeats every 30 s. */
-  idleTimeoutMs: number;
+  idleTimeoutMs: count(1).default(60_000),
   /** A socket whose unsent bytes pass this is a slow consumer and is closed. */
-  maxBufferedBytes: number;
+  maxBufferedBytes: count(1).default(4 * 1024 * 1024),
   /** How long a pairing join waits for the server's answer. */
-  pairingTimeoutMs: number;
+  pairingTimeoutMs: count(1).default(8_000),
   /**
    * Failed pairing attempts allowed per address, and overall, per window. Past the overall budget, an address with
    * no failure in the window is still checked; past `pairingFailingAddresses` distinct failing addresses, none is.
    */
-  pairingFailuresPerAddress: number;
-  pairingFailuresOverall: number;
-  pairingFailingAddresses: number;
-  pairingWindowMs: number;
-  /** How long a long-poll GET is held when nothing is queued (Phoenix's window_ms); a session unpolled for 1.5× ends. */
-  longPollWindowMs: number;
+  pairingFailuresPerAddress: count(1).default(10),
+  pairingFailuresOverall: count(1).default(100),
+  pairingFailingAddresses: count(1).default(1000),
+  pairingWindowMs: count(1).default(60_000),
   /** Log records one peer (a socket, or an address before the upgrade) may write per window; the rest are summarized. */
-  logLinesPerPeer: number;
-  logWindowMs: number;
+  logLinesPerPeer: count(1).default(20),
+  logWindowMs: count(1).default(60_000),
+  /** How long a long-poll GET is held when nothing is queued (Phoenix's window_ms); a session unpolled for 1.5× ends. */
+  longPollWindowMs: count(1).default(10_000),
+});
+
+export type BridgeConfig = z.output<typeof bridgeConfigSchema>;
+
+/** The config keys the environment sets, by variable. HOST and DATA_DIR are shared with the server. */
+const ENV_KEYS = {
+  HOST: "host",
+  BRIDGE_PORT: "port",
+  BRIDGE_REPLAY_EVENTS: "replayEvents",
+  BRIDGE_REPLAY_BYTES: "replayBytes",
+  /** Unset: derived from the file-descriptor limit (socket/fd-limit.ts). */
+  BRIDGE_MAX_SOCKETS: "maxSockets",
+  BRIDGE_MAX_SOCKETS_PER_DEVICE: "maxSocketsPerDevice",
+  BRIDGE_MAX_SERVERS: "maxServers",
+  BRIDGE_PUBLIC_URL: "publicUrl",
+} as const satisfies Record<string, keyof BridgeConfig>;
+
+/** DATA_DIR's default; the bridge keeps its state in `bridge/` under it. */
+const DEFAULT_DATA_DIR = "./data";
+
+/** Each variable read as its config field, coerced from text: a value out of range is refused like a bad config. */
+const envSchema = z.object({
+  ...Object.fromEntries(Object.entries(ENV_KEYS).map(([variable, key]) => [variable, fromText(bridgeConfigSchema.shape[key].unwrap())])),
+  DATA_DIR: z.string().min(1).optional(),
+});
+
+/** A string field stays a string; a number field is coerced from the variable's text first. */
+function fromText(field: z.ZodString | z.ZodNumber) {
+  return (field instanceof z.ZodNumber ? z.coerce.number().pipe(field) : field).optional();
 }
 
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
 export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | undefined = readFdLimit()): BridgeConfig {
-  const parsed = envSchema.safeParse(env);
+  // An empty BRIDGE_PUBLIC_URL means unset, as the server reads it.
+  const parsed = envSchema.safeParse(env.BRIDGE_PUBLIC_URL === "" ? { ...env, BRIDGE_PUBLIC_URL: undefined } : env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);
   }
-  const e = parsed.data;
-  return defaultBridgeConfig({
-    host: e.HOST,
-    port: e.BRIDGE_PORT,
-    publicUrl: e.BRIDGE_PUBLIC_URL,
-    dataDir: join(e.DATA_DIR, "bridge"),
-    replayEvents: e.BRIDGE_REPLAY_EVENTS,
-    replayBytes: e.BRIDGE_REPLAY_BYTES,
-    maxSockets: e.BRIDGE_MAX_SOCKETS ?? socketCapFor(fdLimit),
-    maxSocketsPerDevice: e.BRIDGE_MAX_SOCKETS_PER_DEVICE,
-    maxServers: e.BRIDGE_MAX_SERVERS,
+  const values = parsed.data as Record<string, string | number | undefined>;
+  const fromEnv = Object.fromEntries(Object.entries(ENV_KEYS).flatMap(([variable, key]) => (values[variable] === undefined ? [] : [[key, values[variable]]])));
+  return bridgeConfigSchema.parse({
+    maxSockets: socketCapFor(fdLimit),
+    ...fromEnv,
+    dataDir: join(parsed.data.DATA_DIR ?? DEFAULT_DATA_DIR, "bridge"),
   });
 }
 
+/** A config from the schema's defaults and `overrides`; an unknown or invalid override is an error naming its key. */
 export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir: string }): BridgeConfig {
-  return {
-    host: "127.0.0.1",
-    port: 4000,
-    replayEvents: 1000,
-    replayBytes: DEFAULT_REPLAY_BYTES,
-    maxSockets: DEFAULT_MAX_SOCKETS,
-    maxSocketsPerDevice: 8,
-    maxServers: 100,
-    serverRegistrationsPerAddress: 5,
-    serverRegistrationWindowMs: 60 * 60_000,
-    maxAnonymousSocketsPerAddress: 32,
-    maxFrameBytes: MAX_FRAME_BYTES,
-    maxChannelsPerSocket: 100,
-    idleTimeoutMs: 60_000,
-    maxBufferedBytes: 4 * 1024 * 1024,
-    pairingTimeoutMs: 8_000,
-    pairingFailuresPerAddress: 10,
-    pairingFailuresOverall: 100,
-    pairingFailingAddresses: 1000,
-    pairingWindowMs: 60_000,
-    longPollWindowMs: 10_000,
-    logLinesPerPeer: 20,
-    logWindowMs: 60_000,
-    ...overrides,
-  };
+  const parsed = bridgeConfigSchema.safeParse(overrides);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`bridge config ${[...issue.path, ...("keys" in issue ? issue.keys : [])].join(".")}: ${issue.message}`);
+  }
+  return parsed.data;
 }

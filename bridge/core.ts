@@ -1,5 +1,5 @@
 // The parts every channel handler shares, built once per bridge.
-import type { BridgeClock } from "./clock.ts";
+import type { Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeLogger } from "./log.ts";
 import type { BridgeMetrics } from "./metrics.ts";
@@ -9,7 +9,7 @@ import type { Registry } from "./state/registry.ts";
 
 export interface BridgeCore {
   config: BridgeConfig;
-  clock: BridgeClock;
+  clock: Clock;
   log: BridgeLogger;
   metrics: BridgeMetrics;
   registry: Registry;

@@ -1,10 +1,15 @@
-// Structured logs: one JSON object per line. Callers pass facts, never tokens, codes or credentials.
+// The bridge's log: pino, with the same fields as the server's (server/log.ts builds its twin; the two processes share
+// no code): `level` (pino's number), `time` (epoch ms), `service`, `msg`, then the record's facts. Pretty
+// (pino-pretty) when stdout is a terminal, JSON lines otherwise. Callers pass facts, never tokens, codes or
+// credentials, through `BridgeLogger`, the one method every part of the bridge logs with.
 //
 // A peer decides how often it is refused, so each peer gets a log budget (`PeerLogBudget`): a record naming a socket
 // (or, before the upgrade, only an address) counts against that peer's lines per window; the rest are counted and
 // summarized, one `log lines suppressed` record per message, when the peer's window ends or its socket closes. Before,
 // one socket sending refused frames as fast as it could wrote 600-790 KB of log a second.
-import type { BridgeClock } from "./clock.ts";
+import pino from "pino";
+import pretty from "pino-pretty";
+import type { Clock } from "./clock.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
@@ -13,29 +18,23 @@ export interface BridgeLogger {
   log(level: LogLevel, msg: string, fields?: LogFields): void;
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-let stdoutGuarded = false;
-
-/**
- * Writes to stdout. A stdout whose reader went away (a log collector that died, a closed pipe) fails writes with EPIPE,
- * emitted as an `error` event that would end the process; the bridge goes on without its log instead.
- */
-function writeStdout(line: string): void {
-  if (!stdoutGuarded) {
-    stdoutGuarded = true;
-    process.stdout.on("error", () => undefined);
-  }
-  process.stdout.write(line);
+export interface ProcessLogOptions {
+  level?: LogLevel;
+  /** Where lines go; process.stdout unless a test passes its own. */
+  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Defaults to whether the stream is a terminal. */
+  pretty?: boolean;
 }
 
-export function jsonLogger(minimum: LogLevel = "info", write: (line: string) => void = writeStdout): BridgeLogger {
-  return {
-    log(level, msg, fields) {
-      if (ORDER[level] < ORDER[minimum]) return;
-      write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
-    },
-  };
+/**
+ * The bridge process's logger. A stdout whose reader went away (a log collector that died, a closed pipe) fails
+ * writes with EPIPE, emitted as an `error` event that would end the process; the bridge goes on without its log.
+ */
+export function processLog({ level = "info", stream = process.stdout, pretty: isPretty = stream.isTTY === true }: ProcessLogOptions = {}): BridgeLogger {
+  stream.on("error", () => undefined);
+  const destination = isPretty ? pretty({ destination: stream, colorize: true, sync: true }) : stream;
+  const logger = pino({ level, base: { service: "bridge" } }, destination);
+  return { log: (recordLevel, msg, fields) => logger[recordLevel](fields ?? {}, msg) };
 }
 
 /** Lines one peer may log per window; the rest are summarized. */
@@ -63,7 +62,7 @@ export class PeerLogBudget implements BridgeLogger {
 
   constructor(
     private readonly inner: BridgeLogger,
-    private readonly clock: BridgeClock,
+    private readonly clock: Clock,
     private readonly budget: LogBudget,
   ) {
     this.lastSweep = clock.now();

@@ -2,7 +2,7 @@
 // close code 1001 so every app and server reconnects once a bridge is back.
 import { startBridge } from "./bridge.ts";
 import { loadBridgeConfig } from "./config.ts";
-import { jsonLogger } from "./log.ts";
+import { processLog } from "./log.ts";
 
 async function main(): Promise<void> {
   let config;
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
-  const log = jsonLogger(process.env.LOG_LEVEL === "debug" ? "debug" : "info");
+  const log = processLog({ level: process.env.LOG_LEVEL === "debug" ? "debug" : "info" });
   const bridge = await startBridge({ config, log });
   // One write: a reader that closes the pipe once it has read the first line must not meet a second, unguarded write.
   process.stdout.write(

@@ -7,7 +7,7 @@
 // pairs; a wrong one is counted, and that address then waits for the next window). What bounds guessing then is the
 // number of distinct addresses counted per window (`maxAddresses`): past it, every address waits. docs/bridge.md
 // "Pairing limits" computes the resulting odds.
-import type { BridgeClock } from "./clock.ts";
+import type { Clock } from "./clock.ts";
 
 /** Distinct counted addresses per window when the owner sets no bound (server registrations). */
 const DEFAULT_MAX_ADDRESSES = 100_000;
@@ -18,7 +18,7 @@ export class AddressRateLimiter {
   private readonly byAddress = new Map<string, number>();
 
   constructor(
-    private readonly clock: BridgeClock,
+    private readonly clock: Clock,
     private readonly perAddress: number,
     private readonly overallLimit: number,
     private readonly windowMs: number,

@@ -3,9 +3,13 @@
 // non-zero one.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { ensureAppBuilt } from "./build-app.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const entries = { server: "server/main.ts", bridge: "bridge/main.ts" } as const;
+
+// The companion app is served at the server's /: build it first when app/dist is missing or older than app/.
+if (await ensureAppBuilt()) process.stdout.write("companion app built (app/dist)\n");
 
 const children = Object.entries(entries).map(([name, entry]) => {
   const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: process.env, stdio: "inherit" });

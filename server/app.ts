@@ -6,6 +6,7 @@ import { installAuth } from "./http/auth.ts";
 import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { installRequestLog } from "./http/request-log.ts";
 import { httpServerOptions } from "./http/server-options.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
@@ -31,6 +32,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   // httpServerOptions: connection limits, and DESIGN.md's error body for refusals before routing.
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
+  installRequestLog(app);
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);

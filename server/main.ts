@@ -1,12 +1,12 @@
 // `npm run server`: reads the environment and config, starts the HTTP server, stops cleanly on SIGINT/SIGTERM.
-import pino from "pino";
 import { ConfigError, loadConfig, readEnvironment } from "./config/load.ts";
+import { processLog } from "./log.ts";
 import { createRuntime } from "./runtime.ts";
 
 async function main(): Promise<void> {
   const env = readEnvironment();
   const { config, baseDir } = loadConfig(env.configPath);
-  const log = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "server" } });
+  const log = processLog({ level: process.env.LOG_LEVEL ?? "info" });
   const runtime = createRuntime({ config, configDir: baseDir, dataDir: env.dataDir, adminToken: env.adminToken, bridgeUrl: env.bridgeUrl, serverUrl: env.serverUrl, host: env.host, bridgePublicUrl: env.bridgePublicUrl, log });
   if (runtime.generatedAdminToken) {
     // Printed once: only its hash is kept in DATA_DIR.

@@ -14,7 +14,7 @@ export class Router {
   private readonly routes: Array<[RegExp, TopicHandler]>;
 
   constructor(private readonly core: BridgeCore) {
-    const pending = new PendingPairs();
+    const pending = new PendingPairs(core.clock);
     this.routes = [
       [/^pairing$/, pairingChannel(core, pending)],
       [/^events:server:([A-Za-z0-9_-]{1,64})$/, eventsChannel(core)],

@@ -13,6 +13,7 @@ import {
   type PairResult,
   BRIDGE_CLOSE,
 } from "../../client/wire/frames.ts";
+import { after, type Clock } from "../clock.ts";
 import type { BridgeCore } from "../core.ts";
 import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -22,7 +23,10 @@ import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types
 
 /** Pairing requests waiting for their server's answer, by request id. */
 export class PendingPairs {
-  private readonly waiting = new Map<string, { serverId: string; app: Connection; resolve: (result: PairResult) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<string, { serverId: string; app: Connection; resolve: (result: PairResult) => void; cancelTimeout: () => void }>();
+
+  /** The wait for the server's answer runs on the bridge's clock. */
+  constructor(private readonly clock: Clock) {}
 
   /**
    * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
@@ -32,8 +36,8 @@ export class PendingPairs {
     const link = state.link!;
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
-      const timer = setTimeout(() => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }), timeoutMs);
-      this.waiting.set(requestId, { serverId: state.id, app, resolve, timer });
+      const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
+      this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
     link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
     return { result, cancel: () => this.forget(requestId) };
@@ -56,7 +60,7 @@ export class PendingPairs {
   private forget(requestId: string): void {
     const waiter = this.waiting.get(requestId);
     if (!waiter) return;
-    clearTimeout(waiter.timer);
+    waiter.cancelTimeout();
     this.waiting.delete(requestId);
   }
 

@@ -3,6 +3,7 @@
 // still open is noted once a minute; the notes go to the server's channel as `devices_seen` {device_ids}, batched
 // into at most one push per server per second. A server that is not connected misses them; the next sweep after it
 // joins covers every device still connected. Nothing here touches the fan-out path.
+import { after, every, type Clock } from "../clock.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { Registry } from "./registry.ts";
 
@@ -12,13 +13,16 @@ const SWEEP_MS = 60_000;
 export class DeviceSightings {
   /** server id → device ids noted since the last flush. */
   private pending = new Map<string, Set<string>>();
-  private flushTimer: NodeJS.Timeout | undefined;
-  private readonly sweepTimer: NodeJS.Timeout;
-  private stopped = false;
+  /** Cancels the pending flush, when one is due. */
+  private cancelFlush: (() => void) | undefined;
+  private readonly stopped = new AbortController();
 
-  constructor(private readonly registry: Registry) {
-    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
-    this.sweepTimer.unref();
+  /** The flush and the minute sweep run on the bridge's clock. */
+  constructor(
+    private readonly registry: Registry,
+    private readonly clock: Clock,
+  ) {
+    every(clock, SWEEP_MS, () => this.sweep(), this.stopped.signal);
   }
 
   /** Notes the device behind a socket's token; sockets without a token or with an unknown one are ignored. */
@@ -33,8 +37,8 @@ export class DeviceSightings {
 
   /** Sends what was noted, one `devices_seen` per connected server. */
   flush(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+    this.cancelFlush?.();
+    this.cancelFlush = undefined;
     const pending = this.pending;
     this.pending = new Map();
     for (const [serverId, deviceIds] of pending) {
@@ -45,20 +49,16 @@ export class DeviceSightings {
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.sweepTimer);
-    clearTimeout(this.flushTimer);
+    this.stopped.abort();
+    this.cancelFlush?.();
   }
 
   private noteToken(tokenHash: string | undefined): void {
     const device = tokenHash === undefined ? undefined : this.registry.device(tokenHash);
-    if (!device || this.stopped) return;
+    if (!device || this.stopped.signal.aborted) return;
     let ids = this.pending.get(device.serverId);
     if (!ids) this.pending.set(device.serverId, (ids = new Set()));
     ids.add(device.deviceId);
-    if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
-      this.flushTimer.unref();
-    }
+    this.cancelFlush ??= after(this.clock, FLUSH_MS, () => this.flush());
   }
 }

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { BRIDGE_CLOSE } from "../../client/wire/close-codes.ts";
-import type { BridgeClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import type { BridgeLogger } from "../log.ts";
 import { parseVsn, type Vsn } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
@@ -30,7 +30,7 @@ export interface LongPollLimits {
 
 /** What the bridge lends the endpoint: admission, opening a Connection over a transport, and routing a frame. */
 export interface LongPollHost {
-  clock: BridgeClock;
+  clock: Clock;
   log: BridgeLogger;
   /** Opens a Connection over `session` when admission allows; else the refusal. */
   open(session: LongPollSession, vsn: Vsn, address: string, deviceToken: string | undefined): { ok: true; connection: Connection } | { ok: false; status: number; problem: string };

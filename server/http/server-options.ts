@@ -6,7 +6,7 @@
 // GET /events (wait_ms up to 30 s): headersTimeout and requestTimeout only cover *receiving* the request (Node stops
 // both clocks once the request is in), and the idle timeout, which does run while a long-poll waits silently, is
 // longer than the longest wait.
-import type { FastifyServerOptions } from "fastify";
+import { LogController, type FastifyServerOptions } from "fastify";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { MAX_WAIT_MS } from "./routes/events.ts";
@@ -39,7 +39,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 
 /** Fastify options that bound connections and give every refusal DESIGN.md's error body. */
 export function httpServerOptions(limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): FastifyServerOptions {
-  return { serverFactory: boundedServer(limits), frameworkErrors, clientErrorHandler };
+  // Fastify's own request logging off: request-log.ts writes one line per request instead of its two.
+  return { serverFactory: boundedServer(limits), frameworkErrors, clientErrorHandler, logController: new LogController({ disableRequestLogging: true }) };
 }
 
 /** A Node HTTP server with `limits` (with serverFactory, Fastify leaves the server's timeouts to us). */

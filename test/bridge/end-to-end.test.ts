@@ -112,6 +112,8 @@ describe("bridge with a real server", () => {
 
     const app = appSocket(bridge, token);
     expect((await subscribe(app.socket).joined).status).toBe("ok");
+    // Sightings are batched for a second of the bridge's clock.
+    bridge.clock.advance(1000);
     await until(() => seenAt() !== null, "the bridge reported the device's socket");
     const onBridge = seenAt()!;
 
@@ -126,7 +128,9 @@ describe("bridge with a real server", () => {
 
     // A device that stays connected is reported by the bridge's minute sweep; the admin's list shows it.
     offset += 61_000;
-    bridge.sightings.sweep();
+    bridge.clock.advance(60_000);
+    await until(() => bridge.clock.sleepingFor(1000) === 1, "the minute sweep noted the connected device");
+    bridge.clock.advance(1000);
     await until(() => seenAt() !== overHttp, "the sweep reported the connected device");
     const listed = await peer.server.request({ method: "GET", url: "/devices" });
     expect(listed.json.devices).toEqual([expect.objectContaining({ device_id: deviceId, last_seen_at: seenAt() })]);

@@ -7,7 +7,7 @@ import { Socket, type Channel } from "phoenix";
 import { WebSocket } from "ws";
 import { formatEventId } from "../../client/wire/index.ts";
 import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
-import { ManualClock } from "../../bridge/clock.ts";
+import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../bridge/config.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";

@@ -10,6 +10,7 @@ import type { ServerState } from "../../bridge/state/registry.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { cleanups, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import { ManualClock } from "./manual-clock.ts";
 import { rawClient } from "./raw-client.ts";
 import { serverPeer } from "./server-peer.ts";
 
@@ -22,14 +23,23 @@ describe("pairing requests given up on", () => {
   it("clears the wait's timer when the app's join is cancelled", () => {
     const sent: unknown[] = [];
     const state = { id: "srv1", link: { connection: { send: (frame: unknown) => sent.push(frame) }, joinRef: "1" } } as unknown as ServerState;
-    const setSpy = vi.spyOn(globalThis, "setTimeout");
-    const clearSpy = vi.spyOn(globalThis, "clearTimeout");
+    const clock = new ManualClock();
     const app = { open: true } as Connection;
-    const asked = new PendingPairs().ask(state, app, "AAAAABBBBB", "phone", 600_000);
+    const asked = new PendingPairs(clock).ask(state, app, "AAAAABBBBB", "phone", 600_000);
     expect(sent).toHaveLength(1);
-    const timer = setSpy.mock.results.at(-1)!.value as NodeJS.Timeout;
+    expect(clock.sleepingFor(600_000)).toBe(1);
     asked.cancel();
-    expect(clearSpy).toHaveBeenCalledWith(timer);
+    expect(clock.sleepingFor(600_000)).toBe(0);
+  });
+
+  it("times the wait for the server's answer on the bridge's clock: server_unavailable once pairingTimeoutMs pass on it", async () => {
+    const bridge = await testBridge({ pairingTimeoutMs: 10 * 60_000 });
+    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const reply = joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: "AAAAABBBBB", device_name: "phone" }));
+    await until(() => server.pairRequests.length === 1, "pair_request forwarded");
+    // The server never answers; the wait ends when the bridge's clock says so, not after 10 real minutes.
+    bridge.clock.advance(bridge.core.config.pairingTimeoutMs);
+    expect(await reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
   });
 
   it("answers a pair_result nobody waits for with 'abandoned' and logs it", async () => {
@@ -69,14 +79,13 @@ describe("pairing requests given up on", () => {
   });
 
   it("revokes on the server a device whose token never reached the app", async () => {
-    // The bridge gives up on the server after 1 ms; the redeem takes longer, so its pair_result finds no waiter.
-    const bridge = await testBridge({ pairingTimeoutMs: 1 });
+    // The bridge's wait runs out while the server redeems, so its pair_result finds no waiter.
+    const bridge = await testBridge();
     const peer = await serverPeer(bridge.url);
     const service = peer.server.runtime.ctx.pairing;
     const redeem = service.redeem.bind(service);
     vi.spyOn(service, "redeem").mockImplementation((code, name) => {
-      const until = Date.now() + 30;
-      while (Date.now() < until); // a slow SQLite write
+      bridge.clock.advance(bridge.core.config.pairingTimeoutMs); // a redeem slower than the bridge's wait
       return redeem(code, name);
     });
     const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });

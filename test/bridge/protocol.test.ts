@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { startBridge } from "../../bridge/bridge.ts";
-import { ManualClock } from "../../bridge/clock.ts";
+import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { cleanups, CREDENTIAL, device, fakeServer, joinOnce, phoenixSocket, runCleanups, tempDir, testBridge, until } from "./helpers.ts";
@@ -197,27 +197,52 @@ describe("liveness", () => {
     expect(closes).toEqual([]);
   });
 
+  it("sweeps on the injected clock: a silent socket is closed once the clock passes the idle timeout, with no real wait (B7)", async () => {
+    const { clock, log, client } = await sweepingBridge();
+    for (let round = 0; round < 3; round++) await nextRound(clock);
+    expect(log.has("idle socket closed")).toBe(false);
+    await nextRound(clock);
+    expect((await client.closed).code).toBe(BRIDGE_CLOSE.goingAway);
+    expect(log.has("idle socket closed")).toBe(true);
+  });
+
   it("reads what peers sent during a stall of its own event loop before sweeping idle sockets (B7)", async () => {
-    const clock = new ManualClock();
-    const log = new MemoryLogger();
-    const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }), clock, log, sweepEveryMs: 5 });
-    cleanups.push(() => bridge.close());
-    const client = await rawClient(bridge.url);
-    await until(() => bridge.core.metrics.socketsOpen === 1, "socket accepted");
+    const { bridge, clock, log, client } = await sweepingBridge();
     // The heartbeat reaches the bridge's kernel buffer, then the bridge's loop stalls (a long burst) for longer
-    // than the idle timeout and past a sweep: the peer was not silent, the bridge was busy.
+    // than the idle timeout and past a sweep: on the clock, one jump of 61 s. The peer was not silent, the bridge was
+    // busy: the round that wakes late is skipped, and the heartbeat is read.
     client.send([null, "hb", "phoenix", "heartbeat", {}]);
     clock.advance(61_000);
-    const stallUntil = performance.now() + 30;
-    while (performance.now() < stallUntil) {
-      // busy: nothing else runs
-    }
     await client.next(byRef("hb"), "heartbeat reply");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => clock.sleepingFor(SWEEP_EVERY_MS) === 1, "the sweep waiting for its next round");
     expect(log.has("idle socket closed")).toBe(false);
     expect(bridge.core.metrics.socketsOpen).toBe(1);
-    // Without a stall, the timer still closes a silent socket.
-    clock.advance(61_000);
+    // Without a stall, the rounds go on and close the socket once it has been silent past the timeout (the fourth
+    // round after the heartbeat is the first more than 60 s after it).
+    for (let round = 0; round < 3; round++) await nextRound(clock);
+    expect(log.has("idle socket closed")).toBe(false);
+    await nextRound(clock);
     expect((await client.closed).code).toBe(BRIDGE_CLOSE.goingAway);
   });
 });
+
+const SWEEP_EVERY_MS = 20_000;
+
+/** A bridge sweeping every 20 s of its manual clock (idle timeout 60 s), and one raw socket that never heartbeats. */
+async function sweepingBridge() {
+  const clock = new ManualClock();
+  const log = new MemoryLogger();
+  const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }), clock, log, sweepEveryMs: SWEEP_EVERY_MS });
+  cleanups.push(() => bridge.close());
+  const client = await rawClient(bridge.url);
+  await until(() => bridge.core.metrics.socketsOpen === 1, "socket accepted");
+  await until(() => clock.sleepingFor(SWEEP_EVERY_MS) === 1, "the sweep waiting for its first round");
+  return { bridge, clock, log, client };
+}
+
+/** Moves the clock one sweep period and lets that round's sweep run. */
+async function nextRound(clock: ManualClock): Promise<void> {
+  clock.advance(SWEEP_EVERY_MS);
+  await until(() => clock.sleepingFor(SWEEP_EVERY_MS) === 1, "the sweep waiting for its next round");
+  await new Promise((resolve) => setImmediate(resolve));
+}

@@ -7,10 +7,10 @@ import { startBridge } from "../../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../../bridge/config.ts";
 import { EventTopic } from "../../../bridge/fanout/topic.ts";
 import type { BufferedEvent } from "../../../bridge/fanout/replay-buffer.ts";
-import { jsonLogger } from "../../../bridge/log.ts";
+import { processLog } from "../../../bridge/log.ts";
 import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol.ts";
 
-const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: jsonLogger("error") });
+const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: processLog({ level: "error" }) });
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
 await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;

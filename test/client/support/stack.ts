@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
-import { ManualClock } from "../../../bridge/clock.ts";
+import { ManualClock } from "../../bridge/manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
 import { MemoryLogger } from "../../support/memory-logger.ts";
 import { hashPairingCode } from "../../../server/pairing/codes.ts";

@@ -1,0 +1,45 @@
+// Sending from the composer: the first send of a new chat creates the session; images are uploaded (stored as
+// session assets) and sent as {type: "asset"}; links as {type: "image_url"}. The client_request_id makes a
+// send retried after a lost answer start nothing new (DESIGN.md).
+import type { ChatClient, SendAttachment } from "../../../client/index.ts";
+import type { PendingAttachment } from "../attachments/pending.ts";
+import { upsertSession } from "../state/sessions.ts";
+
+export interface Outgoing {
+  session_id?: string;
+  agent_id?: string;
+  /** A model chosen before the session existed: applied right after it is created. */
+  model?: string;
+  text: string;
+  attachments: PendingAttachment[];
+  request_options: Record<string, string>;
+  client_request_id: string;
+}
+
+export async function sendMessage(client: ChatClient, outgoing: Outgoing): Promise<{ session_id: string; request_id: string }> {
+  const session_id = outgoing.session_id ?? (await createSession(client, outgoing));
+  const attachments: SendAttachment[] = [];
+  for (const attachment of outgoing.attachments) {
+    if (attachment.kind === "url") {
+      attachments.push({ type: "image_url", url: attachment.url });
+      continue;
+    }
+    const bytes = new Uint8Array(await attachment.file.arrayBuffer());
+    const stored = await client.storeAttachment(session_id, { bytes, media_type: attachment.file.type, filename: attachment.file.name });
+    attachments.push({ type: "asset", asset_id: stored.asset_id });
+  }
+  const sent = await client.send(session_id, {
+    content: outgoing.text,
+    client_request_id: outgoing.client_request_id,
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(Object.keys(outgoing.request_options).length > 0 ? { request_options: outgoing.request_options } : {}),
+  });
+  return { session_id, request_id: sent.request_id };
+}
+
+async function createSession(client: ChatClient, outgoing: Outgoing): Promise<string> {
+  let session = await client.createSession(outgoing.agent_id ? { agent_id: outgoing.agent_id } : {});
+  if (outgoing.model) session = await client.updateSession(session.id, { model: outgoing.model }).catch(() => session);
+  upsertSession(session);
+  return session.id;
+}

@@ -1,0 +1,42 @@
+// "Add device": a fresh pairing code as a QR code of pair_url, the code itself for typing, and a countdown to
+// its expiry (then a button for a new one).
+import { useEffect, useState } from "preact/hooks";
+import type { PairingCreated } from "../../../client/index.ts";
+import { QrCode } from "./qr-code.tsx";
+
+export function AddDevice({ code, onNewCode, onClose }: { code: PairingCreated; onNewCode: () => void; onClose: () => void }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const left = Math.max(0, Math.round((Date.parse(code.expires_at) - now) / 1000));
+  const url = code.pair_url;
+  return (
+    <section class="add-device card" aria-label="Add device">
+      <h2>Scan with the new device</h2>
+      {left > 0 ? (
+        <>
+          <QrCode text={url} label={`QR code: pairing link with code ${code.code}`} />
+          <p class="code" aria-label="Pairing code">
+            {code.code}
+          </p>
+          <p class="muted" role="timer">
+            Expires in {Math.floor(left / 60)}:{String(left % 60).padStart(2, "0")}
+          </p>
+          <p class="muted small">Or open this app on the device, choose “Enter a code” and type the code.</p>
+        </>
+      ) : (
+        <p class="notice warning">This code has expired.</p>
+      )}
+      <div class="row-actions">
+        <button type="button" class="secondary" onClick={onNewCode}>
+          New code
+        </button>
+        <button type="button" class="ghost" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}

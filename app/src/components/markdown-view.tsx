@@ -1,0 +1,30 @@
+// A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting
+// applied after paint. While a reply streams, the text is re-rendered at most once per frame (use-transcript).
+import { useEffect, useMemo, useRef } from "preact/hooks";
+import { highlightWithin } from "../render/highlight.ts";
+import { renderMarkdown } from "../render/markdown.ts";
+
+export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Highlighting a block that is still growing would be redone every frame: wait for the reply to end.
+    if (!streaming && root.current) void highlightWithin(root.current);
+  }, [html, streaming]);
+  return <div class="markdown" ref={root} onClick={copyCodeOnClick} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function copyCodeOnClick(event: MouseEvent): void {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button.copy-code");
+  const code = button?.closest(".code-block")?.querySelector("code")?.textContent;
+  if (!button || code === undefined || code === null) return;
+  void navigator.clipboard?.writeText(code).then(
+    () => flash(button, "Copied"),
+    () => flash(button, "Copy failed"),
+  );
+}
+
+function flash(button: HTMLButtonElement, label: string): void {
+  button.textContent = label;
+  setTimeout(() => (button.textContent = "Copy"), 1500);
+}

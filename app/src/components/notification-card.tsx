@@ -1,0 +1,40 @@
+// One notification: severity, title, body, and a dismiss button. Dismissal follows the connection's mode
+// (mobile: hidden at once, retried later; desktop: stays until the server agrees), both in the client library.
+import { useState } from "preact/hooks";
+import type { PresentedNotification } from "../../../client/index.ts";
+import { paired } from "../state/connection.ts";
+import { describeError } from "../state/errors.ts";
+
+const SEVERITY_LABEL = { info: "Info", success: "Done", warning: "Warning", error: "Error" } as const;
+
+export function NotificationCard({ item, variant }: { item: PresentedNotification; variant: "banner" | "inline" | "dialog" }) {
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const { record } = item;
+  const dismiss = async () => {
+    const client = paired.value?.client;
+    if (!client) return;
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await client.notifications.dismiss(item);
+    } catch (error) {
+      setProblem(`Could not dismiss: ${describeError(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class={`notification ${variant} severity-${record.severity}`} data-notification-id={record.id} role={record.severity === "error" || record.severity === "warning" ? "alert" : "status"}>
+      <div class="notification-text">
+        <span class="severity">{SEVERITY_LABEL[record.severity]}</span>
+        <strong class="notification-title">{record.title}</strong>
+        {record.body && <p class="notification-body">{record.body}</p>}
+        {problem && <p class="notification-problem">{problem}</p>}
+      </div>
+      <button type="button" class="icon-button dismiss" aria-label={`Dismiss: ${record.title}`} disabled={busy} onClick={dismiss}>
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+// A session's notifications: inline in the chat on phones (modals as a dialog), in a rail beside the chat on
+// wide screens (where the library already shows modals inline).
+import type { PresentedNotification } from "../../../client/index.ts";
+import { paired } from "../state/connection.ts";
+import { useObservable } from "../state/use-observable.ts";
+import { NotificationCard } from "./notification-card.tsx";
+import { NotificationDialog } from "./notification-dialog.tsx";
+
+const none: readonly PresentedNotification[] = [];
+
+export function SessionNotifications({ session_id, placement }: { session_id: string; placement: "inline" | "rail" }) {
+  const client = paired.value?.client;
+  const items = useObservable(client?.notifications.session(session_id), none).filter((item) => item.decision.presented);
+  const modal = items.find((item) => item.decision.presented && item.decision.presentation === "modal");
+  const inline = items.filter((item) => item !== modal);
+  if (items.length === 0) return placement === "rail" ? <aside class="rail empty" aria-label="Session notifications"><p class="muted">No notifications for this chat.</p></aside> : null;
+  const cards = inline.map((item) => <NotificationCard key={item.record.id} item={item} variant="inline" />);
+  return (
+    <>
+      {placement === "rail" ? (
+        <aside class="rail" aria-label="Session notifications">
+          <h2 class="rail-title">Notifications</h2>
+          {cards}
+        </aside>
+      ) : (
+        cards.length > 0 && <section class="inline-notifications" aria-label="Session notifications">{cards}</section>
+      )}
+      {modal && <NotificationDialog item={modal} />}
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+// Devices (admin): the admin token entered once, then every paired device with when it was paired, when it
+// was last seen and whether it is connected now, a revoke button, and "Add device".
+import { useEffect, useState } from "preact/hooks";
+import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
+import { AddDevice } from "../components/add-device.tsx";
+import { adminClient, adminToken, forgetAdminToken, saveAdminToken } from "../state/admin.ts";
+import { describeError } from "../state/errors.ts";
+import { relativeTime } from "../state/time.ts";
+
+export function DevicesScreen() {
+  return <main class="page devices">{adminToken.value ? <DeviceList /> : <AdminLogin />}</main>;
+}
+
+function AdminLogin() {
+  const [token, setToken] = useState("");
+  return (
+    <form class="card stack" onSubmit={(event) => (event.preventDefault(), token.trim() && saveAdminToken(token.trim()))}>
+      <h1>Devices</h1>
+      <p class="muted">Enter the admin token the server printed at its first start (or ADMIN_TOKEN). It is kept in this browser only.</p>
+      <label>
+        Admin token
+        <input type="password" value={token} onInput={(e) => setToken(e.currentTarget.value)} autoComplete="current-password" required />
+      </label>
+      <button type="submit" class="primary">
+        Unlock
+      </button>
+    </form>
+  );
+}
+
+function DeviceList() {
+  const [devices, setDevices] = useState<DeviceRecord[] | undefined>();
+  const [code, setCode] = useState<PairingCreated | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const run = (work: () => Promise<void>) => {
+    setProblem(undefined);
+    work().catch((error: unknown) => {
+      if (error instanceof UnauthorizedError) forgetAdminToken();
+      setProblem(describeError(error));
+    });
+  };
+  const reload = () => run(async () => setDevices(await adminClient()!.listDevices()));
+  useEffect(reload, []);
+  const newCode = () => run(async () => setCode(await adminClient()!.createPairing()));
+  const revoke = (device: DeviceRecord) =>
+    run(async () => {
+      if (!confirm(`Remove “${device.name}”? It will have to pair again.`)) return;
+      await adminClient()!.revokeDevice(device.device_id);
+      await reload();
+    });
+  const active = devices?.filter((device) => device.revoked_at === null) ?? [];
+  return (
+    <>
+      <div class="page-head">
+        <h1>Devices</h1>
+        <button type="button" class="primary" onClick={newCode}>
+          Add device
+        </button>
+      </div>
+      {problem && (
+        <p class="notice error" role="alert">
+          {problem}
+        </p>
+      )}
+      {code && <AddDevice code={code} onNewCode={newCode} onClose={() => (setCode(undefined), reload())} />}
+      {devices === undefined ? (
+        <p class="muted">Loading…</p>
+      ) : active.length === 0 ? (
+        <p class="muted">No device is paired yet. Choose “Add device”.</p>
+      ) : (
+        <ul class="device-list">
+          {active.map((device) => (
+            <DeviceRow key={device.device_id} device={device} onRevoke={() => revoke(device)} />
+          ))}
+        </ul>
+      )}
+      <button type="button" class="ghost" onClick={forgetAdminToken}>
+        Lock (forget the admin token)
+      </button>
+    </>
+  );
+}
+
+function DeviceRow({ device, onRevoke }: { device: DeviceRecord & { connected?: unknown }; onRevoke: () => void }) {
+  return (
+    <li class="device card">
+      <div>
+        <strong>{device.name}</strong>
+        <dl class="device-facts">
+          <dt>Paired</dt>
+          <dd>{relativeTime(device.created_at)}</dd>
+          <dt>Last seen</dt>
+          <dd>{device.last_seen_at ? relativeTime(device.last_seen_at) : "never"}</dd>
+          <dt>Connected</dt>
+          <dd>{device.connected === undefined ? "unknown" : device.connected ? "yes, now" : "no"}</dd>
+        </dl>
+      </div>
+      <button type="button" class="danger" onClick={onRevoke} aria-label={`Revoke ${device.name}`}>
+        Revoke
+      </button>
+    </li>
+  );
+}

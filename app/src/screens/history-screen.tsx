@@ -1,0 +1,42 @@
+// Notification history: the application's records, terminal ones included (resolved, dismissed, expired),
+// newest first, for reading only (no effects run, nothing is dismissed).
+import { useEffect, useState } from "preact/hooks";
+import type { ClientRecord } from "../../../client/index.ts";
+import { paired } from "../state/connection.ts";
+import { describeError } from "../state/errors.ts";
+import { relativeTime } from "../state/time.ts";
+
+export function HistoryScreen() {
+  const [records, setRecords] = useState<ClientRecord[] | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  useEffect(() => {
+    const client = paired.value?.client;
+    if (!client) return;
+    client.notifications.history({ scope: "application" }).then(
+      (list) => setRecords([...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
+      (error: unknown) => setProblem(describeError(error)),
+    );
+  }, [paired.value]);
+  return (
+    <main class="page history">
+      <h1>Notification history</h1>
+      {problem && <p class="notice error">{problem}</p>}
+      {records === undefined && !problem && <p class="muted">Loading…</p>}
+      {records?.length === 0 && <p class="muted">Nothing yet.</p>}
+      <ul class="history-list">
+        {records?.map((record) => (
+          <li key={record.id} class={`card history-item severity-${record.severity}`}>
+            <div class="history-head">
+              <strong>{record.title}</strong>
+              <span class={`status status-${record.status}`}>{record.status.replaceAll("_", " ")}</span>
+            </div>
+            {record.body && <p>{record.body}</p>}
+            <time class="muted small" dateTime={record.updated_at}>
+              {relativeTime(record.updated_at)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,47 @@
+// The chats: newest activity first, searchable by title, each with its agent and last activity; "New chat"
+// on top. On phones it is the home screen; on wide screens the sidebar beside the open chat.
+import { useState } from "preact/hooks";
+import type { SessionSummary } from "../../../client/index.ts";
+import { hrefOf } from "../state/router.ts";
+import { searchSessions, sessionsOffline, sortedSessions, titleOf } from "../state/sessions.ts";
+import { relativeTime } from "../state/time.ts";
+
+export function SessionList({ activeId }: { activeId?: string }) {
+  const [query, setQuery] = useState("");
+  const list = searchSessions(sortedSessions.value, query);
+  return (
+    <nav class="session-list" aria-label="Chats">
+      <div class="session-list-head">
+        <a class="button primary new-chat" href={hrefOf({ name: "new_chat" })}>
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
+          New chat
+        </a>
+        <input class="search" type="search" aria-label="Search chats" placeholder="Search chats" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+      </div>
+      {sessionsOffline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
+      {list.length === 0 ? (
+        <p class="muted empty-list">{query ? "No chat matches." : "No chats yet."}</p>
+      ) : (
+        <ul>
+          {list.map((session) => (
+            <SessionRow key={session.id} session={session} active={session.id === activeId} />
+          ))}
+        </ul>
+      )}
+    </nav>
+  );
+}
+
+function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
+  return (
+    <li>
+      <a class={`session-row ${active ? "active" : ""}`} href={hrefOf({ name: "chat", session_id: session.id })} aria-current={active ? "page" : undefined}>
+        <span class="session-title">{titleOf(session)}</span>
+        <span class="session-meta">
+          <span>{session.agent_id}</span>
+          <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>
+        </span>
+      </a>
+    </li>
+  );
+}

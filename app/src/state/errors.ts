@@ -1,0 +1,35 @@
+// One sentence for any failure a screen shows: what happened, in words a person can act on.
+import { HttpError, NetworkError, PairingError, UnauthorizedError } from "../../../client/index.ts";
+
+export function describeError(error: unknown): string {
+  if (error instanceof UnauthorizedError) return "this device is no longer paired.";
+  if (error instanceof HttpError) {
+    if (error.status === 413) return "the attachment is larger than the server accepts.";
+    if (error.status === 409) return "a reply is still running; wait for it or stop it.";
+    return `${error.message} (${error.status}).`;
+  }
+  if (error instanceof NetworkError) return "the server could not be reached. Check your connection.";
+  if (error instanceof PairingError) return pairingFailureText(error.reason);
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function pairingFailureText(reason: PairingError["reason"]): string {
+  switch (reason) {
+    case "invalid_code":
+      return "That code is not valid. Check it, or create a new one on the server (npm run pair, or Devices → Add device).";
+    case "expired":
+      return "That code has expired (codes last 10 minutes). Create a new one and scan or type it again.";
+    case "rate_limited":
+      return "Too many attempts from this network. Wait a minute, then try again.";
+    case "bridge_unreachable":
+    case "timeout":
+      return "The bridge could not be reached. Make sure the server is running and this device is on the same network, then try again.";
+    case "server_unavailable":
+      return "The bridge is up but your server is not connected to it yet. Wait a moment and try again.";
+    case "invalid_params":
+      return "The device name or code was refused. Use a shorter name and check the code.";
+    case "protocol":
+      return "The bridge answered something this app does not understand. Update the app or the server.";
+  }
+}

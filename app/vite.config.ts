@@ -1,0 +1,37 @@
+// Builds the companion app into app/dist: hashed assets, the manifest and icons from public/, and sw.js, a
+// service worker generated from the bundle's own file list so the offline shell is always the current build.
+import { defineConfig, type Plugin } from "vite";
+import { serviceWorkerSource } from "./src/sw/service-worker-source.ts";
+
+function serviceWorker(): Plugin {
+  return {
+    name: "chat-relay-service-worker",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((name) => !name.endsWith(".map"));
+      this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(files) });
+    },
+  };
+}
+
+export default defineConfig({
+  root: import.meta.dirname,
+  // Relative URLs: the same build is served at the server's / and (later) the bridge's /.
+  base: "./",
+  esbuild: { jsx: "automatic", jsxImportSource: "preact" },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    reportCompressedSize: false,
+    chunkSizeWarningLimit: 500,
+    rollupOptions: {
+      // zod's sources carry /*@__PURE__*/ comments rollup cannot place; the warning is noise, the output is fine.
+      onwarn(warning, warn) {
+        if (warning.code !== "INVALID_ANNOTATION") warn(warning);
+      },
+    },
+  },
+  logLevel: "warn",
+  plugins: [serviceWorker()],
+});

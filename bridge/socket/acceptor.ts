@@ -1,0 +1,105 @@
+// The upgrade path: an HTTP upgrade to /socket/websocket is checked (handshake: vsn, token, subprotocol; admission:
+// the socket caps) and refused with a plain HTTP status, or accepted into a Connection that is tracked (registry,
+// sightings, metrics) and wired to the router until it closes.
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import type { Router } from "../channels/router.ts";
+import type { BridgeCore } from "../core.ts";
+import { sha256Hex } from "../hash.ts";
+import type { PeerLogBudget } from "../log.ts";
+import type { DeviceSightings } from "../state/device-sightings.ts";
+import { SocketAdmission, type SocketIdentity } from "./admission.ts";
+import type { Vsn } from "../protocol/serializer.ts";
+import { Connection, webSocketTransport, type PeerTransport } from "./connection.ts";
+import { wireFrames } from "./frame-wiring.ts";
+import { chooseProtocol, readHandshake } from "./handshake.ts";
+
+export class SocketAcceptor {
+  /** Every socket accepted and not yet closed. */
+  readonly open = new Set<Connection>();
+  readonly wss: WebSocketServer;
+  private readonly admission: SocketAdmission;
+  private nextId = 1;
+
+  constructor(
+    private readonly core: BridgeCore,
+    private readonly log: PeerLogBudget,
+    private readonly router: Router,
+    private readonly sightings: DeviceSightings,
+  ) {
+    this.admission = new SocketAdmission(core.config);
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: core.config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
+  }
+
+  /** The HTTP server's `upgrade` listener. */
+  readonly upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Until ws takes the socket, nothing listens for its errors: a peer that resets the connection while we refuse
+    // it would otherwise raise an uncaught ECONNRESET and end the process.
+    socket.on("error", () => socket.destroy());
+    const handshake = readHandshake(request);
+    if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
+    const address = request.socket.remoteAddress ?? "unknown";
+    const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = this.admission.check(identity);
+    if (!admitted.ok) {
+      this.core.metrics.socketsRefused++;
+      this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      return refuseUpgrade(socket, admitted.status, admitted.problem);
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      const connection = new Connection(this.nextId++, webSocketTransport(ws, socket), handshake.vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+      const release = this.track(connection, identity);
+      wireFrames(this.core, this.router, connection, ws, release);
+    });
+  };
+
+  /**
+   * Admits and tracks a peer over another transport (a long-poll session), as an upgrade is; `onGone` undoes the
+   * tracking when it ends (idempotent).
+   */
+  openPeer(transport: PeerTransport, vsn: Vsn, address: string, token: string | undefined): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
+    const tokenHash = token === undefined ? undefined : sha256Hex(token);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = this.admission.check(identity);
+    if (!admitted.ok) {
+      this.core.metrics.socketsRefused++;
+      this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      return admitted;
+    }
+    const connection = new Connection(this.nextId++, transport, vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+    const release = this.track(connection, identity);
+    let gone = false;
+    const onGone = () => {
+      if (gone) return;
+      gone = true;
+      release();
+    };
+    return { ok: true, connection, onGone };
+  }
+
+  /** Counts an accepted socket everywhere it is counted; returns what undoes that when it closes. */
+  private track(connection: Connection, identity: SocketIdentity): () => void {
+    const { registry, metrics } = this.core;
+    const release = this.admission.opened(identity);
+    this.open.add(connection);
+    registry.trackSocket(connection);
+    this.sightings.note(connection);
+    metrics.socketsOpen++;
+    metrics.socketsTotal++;
+    return () => {
+      release();
+      this.open.delete(connection);
+      registry.untrackSocket(connection);
+      this.sightings.note(connection);
+      this.log.forgetSocket(connection.id);
+      metrics.socketsOpen--;
+    };
+  }
+}
+
+/** Answers an upgrade request with a plain HTTP status instead of a WebSocket. */
+function refuseUpgrade(socket: Duplex, status: number, problem: string): void {
+  socket.end(`HTTP/1.1 ${status} ${problem}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,105 @@
+// The link to the bridge: owns the phoenix socket and the `server:<id>` channel, and hands the forwarder's parts
+// what they need: whether the link is open, a way to push, the channel's events, and the news that a join
+// succeeded or was lost. A join stays current from its ok reply until the channel errors, the link is restarted
+// or closed; the parts key their per-join state to that (docs/bridge.md "Forwarder").
+import { Socket, type Channel, type Push } from "phoenix";
+import { WebSocket } from "ws";
+import { serverJoinOkSchema } from "../../client/wire/frames.ts";
+import { parseEventId } from "../../client/wire/index.ts";
+import type { ServerContext } from "../context.ts";
+
+export interface BridgeLinkOptions {
+  url: string;
+  topic: string;
+  /** Read at every (re)join: the channel's join params. */
+  joinParams: () => object;
+  /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
+  reconnectAfterMs?: ((tries: number) => number) | undefined;
+}
+
+export interface JoinListener {
+  /** A join succeeded; the bridge has relayed everything through `resumeAfter`. */
+  joined(resumeAfter: number): void;
+  /** The current join is over (channel error, restart, close): acks still to come belong to it. */
+  lost(): void;
+}
+
+export class BridgeLink {
+  private readonly socket: Socket;
+  private readonly channel: Channel;
+  private listener: JoinListener | undefined;
+  private current = false;
+
+  constructor(
+    options: BridgeLinkOptions,
+    private readonly log: ServerContext["log"],
+  ) {
+    const backoff = options.reconnectAfterMs;
+    this.socket = new Socket(options.url, {
+      transport: WebSocket as unknown as new (endpoint: string) => object,
+      ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
+    });
+    this.channel = this.socket.channel(options.topic, options.joinParams);
+    this.channel.onError(() => this.lose());
+  }
+
+  /** Whether a join is current: from its ok reply until it errors, the link restarts or closes. */
+  get joined(): boolean {
+    return this.current;
+  }
+
+  /**
+   * A push is made only on an open link: phoenix queues a push it cannot send (socket closing, channel rejoining) and
+   * sends that queue on the next join, ahead of the resend from the cursor. A stale push running ahead of the cursor
+   * made the bridge drop the resent events as duplicates (issue 11: cursor 516, then 541, 542, then 517...).
+   */
+  isOpen(): boolean {
+    return this.socket.isConnected() && this.channel.state === "joined";
+  }
+
+  push(event: string, payload: object, timeoutMs?: number): Push {
+    return this.channel.push(event, payload, timeoutMs);
+  }
+
+  on(event: string, handler: (payload: unknown) => void): void {
+    this.channel.on(event, handler);
+  }
+
+  /** The one listener told of joins (the forwarder, which orders what each part does on a join). */
+  onJoin(listener: JoinListener): void {
+    this.listener = listener;
+  }
+
+  connect(): void {
+    this.channel
+      .join()
+      .receive("ok", (response: unknown) => this.joinedWith(response))
+      .receive("error", (response: { reason?: string }) => this.log.warn({ reason: response.reason }, "bridge refused the server's join"));
+    this.socket.connect();
+  }
+
+  /** The link is stuck (an ack never came): drop the current join, reconnect, and resume from the bridge's word. */
+  restart(): void {
+    this.lose();
+    this.socket.disconnect(() => this.socket.connect());
+  }
+
+  async close(): Promise<void> {
+    this.lose();
+    await new Promise<void>((resolve) => this.socket.disconnect(() => resolve(), 1001, "server shutting down"));
+  }
+
+  private joinedWith(response: unknown): void {
+    const parsed = serverJoinOkSchema.safeParse(response);
+    if (!parsed.success) return this.log.error("bridge join reply not understood");
+    this.current = true;
+    this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
+    const resumeAfter = parseEventId(parsed.data.resume_after)!;
+    this.listener?.joined(resumeAfter);
+  }
+
+  private lose(): void {
+    this.current = false;
+    this.listener?.lost();
+  }
+}

@@ -1,0 +1,123 @@
+// The event pump: pushes every stored event to the bridge as `session_event` {event, after} in id order, woken by
+// each commit and each ack (never a poll timer), with up to `window` pushes in flight, only while the link is open.
+// The cursor advances on the bridge's acks; each join resends strictly from what the bridge says it relayed.
+import { MAX_EVENT_BYTES, truncatedStubOf } from "../../client/wire/frames.ts";
+import { formatEventId, parseEventId, type AnyEvent } from "../../client/wire/index.ts";
+import type { ServerContext } from "../context.ts";
+import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
+import type { BridgeLink } from "./bridge-link.ts";
+import type { ForwarderCursor } from "./cursor.ts";
+
+export interface EventPumpOptions {
+  /** Pushes in flight before waiting for acks. */
+  window: number;
+  /** An ack slower than this means the link is stuck: reconnect and resume from the bridge's word. */
+  ackTimeoutMs: number;
+}
+
+/** What one join of the channel has pushed; a rejoin starts a new one, and acks of an old one are ignored. */
+interface JoinProgress {
+  sentThrough: number;
+  inFlight: number;
+}
+
+export class EventPump {
+  private progress: JoinProgress | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly link: BridgeLink,
+    private readonly events: EventStore,
+    private readonly cursor: ForwarderCursor,
+    private readonly log: ServerContext["log"],
+    private readonly options: EventPumpOptions,
+  ) {}
+
+  /** A join succeeded: the bridge holds everything through `resumeAfter`; pushing resumes after it. */
+  begin(resumeAfter: number): void {
+    this.cursor.advance(resumeAfter);
+    this.progress = { sentThrough: Math.max(resumeAfter, this.cursor.value), inFlight: 0 };
+  }
+
+  /** The join is over: its acks, if any still come, change nothing. */
+  end(): void {
+    this.progress = undefined;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.progress = undefined;
+  }
+
+  /**
+   * Pushes what the window allows. It runs inside phoenix callbacks (acks, the join reply) and commit listeners: a
+   * throw there (the store closing under it, a SQLite error) would escape the ws message handler and take the server
+   * process down, so it is logged and the next commit or ack retries.
+   */
+  pump(): void {
+    try {
+      this.pumpOnce();
+    } catch (error) {
+      this.log.error({ err: error }, "forwarder failed to read or push events; the next commit or ack retries");
+    }
+  }
+
+  private pumpOnce(): void {
+    const current = this.progress;
+    const window = this.options.window;
+    while (!this.stopped && current && current === this.progress && this.link.isOpen() && current.inFlight < window) {
+      const events = this.readAfter(current, window - current.inFlight);
+      if (events.length === 0) return;
+      for (const event of events) this.send(current, event);
+    }
+  }
+
+  private send(current: JoinProgress, event: AnyEvent): void {
+    const id = parseEventId(event.event_id)!;
+    // `after` chains the pushes of one join: the bridge sees a hole in what it got as a hole, never as a range.
+    const after = formatEventId(current.sentThrough);
+    current.sentThrough = id;
+    current.inFlight++;
+    const settled = (acked: boolean) => {
+      if (current !== this.progress) return;
+      current.inFlight--;
+      if (!acked) this.log.error({ event_id: event.event_id }, "bridge refused an event; skipping it");
+      // Acks come back in push order on one socket, so this id is the new contiguous high mark.
+      this.cursor.advance(id);
+      this.pump();
+    };
+    this.link
+      .push("session_event", { event: this.fitted(event), after }, this.options.ackTimeoutMs)
+      .receive("ok", () => settled(true))
+      .receive("error", () => settled(false))
+      .receive("timeout", () => {
+        if (current !== this.progress) return;
+        this.log.warn("bridge ack timed out; reconnecting");
+        this.link.restart();
+      });
+  }
+
+  private readAfter(current: JoinProgress, limit: number): AnyEvent[] {
+    try {
+      return this.events.list({ sinceId: current.sentThrough, limit }).events;
+    } catch (error) {
+      if (!(error instanceof CursorExpiredError)) throw error;
+      // The bridge was away longer than the store keeps events: apps see a gap and fill it over HTTP.
+      this.log.warn({ from: current.sentThrough, to: this.events.oldestValidCursor }, "forwarder cursor fell behind retention; skipping");
+      current.sentThrough = this.events.oldestValidCursor;
+      return this.events.list({ sinceId: current.sentThrough, limit }).events;
+    }
+  }
+
+  /**
+   * The event, or its stub when it would not fit in one bridge frame (a message_appended carries the whole session,
+   * an image_data data URL may be megabytes). Pushing it whole would make the bridge close the socket (1009) and the
+   * resend after every reconnect would jam the link for good; the stub keeps its place and the apps fetch it over HTTP.
+   */
+  private fitted(event: AnyEvent): AnyEvent {
+    const bytes = Buffer.byteLength(JSON.stringify(event));
+    if (bytes <= MAX_EVENT_BYTES) return event;
+    this.log.warn({ event_id: event.event_id, type: event.type, bytes, limit: MAX_EVENT_BYTES }, "event too big for a bridge frame; pushing a truncated stub");
+    return truncatedStubOf(event);
+  }
+}

@@ -1,0 +1,58 @@
+// Answers the pairing requests the bridge forwards (`pair_request` → `pair_result`): the server redeems the code and
+// hands the bridge the new device's token for the waiting app. An app that left before the answer leaves a device
+// nobody can use: it is revoked at once.
+import { pairRequestSchema } from "../../client/wire/frames.ts";
+import type { ServerContext } from "../context.ts";
+import type { PairingService } from "../pairing/pairing-service.ts";
+import type { BridgeLink } from "./bridge-link.ts";
+
+export class PairingAnswers {
+  constructor(
+    private readonly pairing: PairingService,
+    private readonly link: BridgeLink,
+    /** Where apps find this server, told to a newly paired app. */
+    private readonly serverUrl: string,
+    private readonly log: ServerContext["log"],
+  ) {}
+
+  answer(payload: unknown): void {
+    try {
+      this.redeem(payload);
+    } catch (error) {
+      // A failed redeem (SQLite busy, disk full) must not kill the server: the waiting app is told to try again.
+      this.log.error({ err: error }, "answering a pairing request failed");
+      const requestId = (payload as { request_id?: unknown } | null)?.request_id;
+      if (typeof requestId === "string") this.link.push("pair_result", { request_id: requestId, status: "error", reason: "server_unavailable" });
+    }
+  }
+
+  private redeem(payload: unknown): void {
+    const request = pairRequestSchema.safeParse(payload);
+    if (!request.success) return this.log.warn("pair_request not understood");
+    const { request_id, code, device_name } = request.data;
+    // redeem() announces the change first, so the grants push (with the new device) precedes this answer.
+    const result = this.pairing.redeem(code, device_name);
+    if (!result.ok) {
+      this.log.warn({ reason: result.reason }, "pairing attempt refused");
+      this.link.push("pair_result", { request_id, status: "error", reason: result.reason });
+      return;
+    }
+    const deviceId = result.device_id;
+    this.log.info({ device_id: deviceId }, "device paired through the bridge");
+    this.link
+      .push("pair_result", { request_id, status: "ok", device_id: deviceId, device_token: result.device_token, server_url: this.serverUrl })
+      .receive("error", (response: { reason?: string }) => this.refused(deviceId, response?.reason))
+      .receive("timeout", () => this.log.warn({ device_id: deviceId }, "pair_result not acknowledged; the device stays (the admin may revoke it)"));
+  }
+
+  private refused(deviceId: string, reason: string | undefined): void {
+    if (reason !== "abandoned") return this.log.warn({ device_id: deviceId, reason }, "bridge refused a pair_result");
+    // The app left before the bridge could hand it the token: nobody can use this device, so it goes at once.
+    this.log.warn({ device_id: deviceId }, "pairing abandoned by the app; revoking the device it created");
+    try {
+      this.pairing.revoke(deviceId);
+    } catch (error) {
+      this.log.error({ err: error, device_id: deviceId }, "revoking an abandoned device failed");
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// The companion app in Chromium against a real server, bridge and scripted backend: pairing through pair_url,
+// sending, streaming, tools, failures, at a phone's size (390x844). One stack and one browser for the file.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { dialectStream, pieces, chunk } from "../../scripts/scripted-backend/index.ts";
+import { AppStack } from "./support/app-stack.ts";
+import { launchBrowser, openPage, pairThroughLink, PHONE, type AppPage } from "./support/browser.ts";
+
+
+// A browser on two shared cores: generous bounds; nothing here asserts a duration.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+let stack: AppStack;
+let browser: Browser;
+let app: AppPage;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
+  app = await openPage(browser, PHONE);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const message = () => app.page.getByRole("textbox", { name: "Message" });
+
+describe("companion app on a phone", () => {
+  it("pairs with one tap from pair_url, with the device name prefilled, and opens on the composer (A1, A2)", async () => {
+    const { pair_url } = await stack.createPairing();
+    await app.page.goto(pair_url);
+    await expect.poll(() => app.page.getByLabel("Device name").inputValue()).toBe("Chrome on Linux");
+    await app.page.getByRole("button", { name: "Pair", exact: true }).click();
+    await message().waitFor();
+    await app.page.getByRole("button", { name: "Send" }).waitFor();
+    expect((await stack.devices()).map((device) => device.name)).toEqual(["Chrome on Linux"]);
+    await app.page.locator('.connection[data-state="live"]').waitFor();
+  });
+
+  it("Shift+Enter is a new line; Enter sends; the reply streams on screen before it ends (A3, A4)", async () => {
+    const reply = "Hello from the scripted backend, streamed in small pieces.";
+    const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
+    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
+    await message().fill("first line");
+    await message().press("Shift+Enter");
+    await message().pressSequentially("second line");
+    expect(await message().inputValue()).toBe("first line\nsecond line");
+    await message().press("Enter");
+    const paused = await stack.backend.nextPause();
+    // Three content pieces were written: they must be on screen while the backend holds the rest.
+    await app.page.locator('[data-streaming="true"]', { hasText: reply.slice(0, 18) }).waitFor();
+    expect(await app.page.getByText(reply).count()).toBe(0);
+    paused.resume();
+    await app.page.locator('article[data-role="assistant"]:not([data-streaming])', { hasText: reply }).waitFor();
+    expect(await message().inputValue()).toBe("");
+    await expect.poll(() => app.page.locator('article[data-role="user"]').first().innerText()).toContain("second line");
+  });
+
+  it("shows a tool call and its result's display text (A5)", async () => {
+    stack.backend.script(
+      dialectStream("openai", { tool_calls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }] }),
+      dialectStream("openai", { content: "It is sunny in Oslo." }),
+    );
+    await message().fill("weather in Oslo?");
+    await message().press("Enter");
+    await app.page.locator(".tool-call", { hasText: "get_weather" }).waitFor();
+    await app.page.locator(".tool-result", { hasText: "☀ Sunny in Oslo" }).waitFor();
+    expect(await app.page.getByText("raw: sunny in Oslo").count()).toBe(0);
+    await app.page.getByText("It is sunny in Oslo.").waitFor();
+  });
+
+  it("Stop cancels a streaming reply, marked as stopped (A6)", async () => {
+    stack.backend.script({ kind: "hang", sendHeaders: true });
+    await message().fill("this one never ends");
+    await message().press("Enter");
+    await app.page.getByRole("button", { name: "Stop" }).click();
+    await app.page.getByText("You stopped this reply.").waitFor();
+    await app.page.getByRole("button", { name: "Send" }).waitFor();
+  });
+
+  it("a send that fails keeps the text in the composer and says why (A7)", async () => {
+    await stack.stopServer();
+    try {
+      await message().fill("keep me");
+      await message().press("Enter");
+      await app.page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+      expect(await message().inputValue()).toBe("keep me");
+    } finally {
+      await stack.startServer();
+    }
+  });
+
+  it("refuses an oversized image before uploading it (A8)", async () => {
+    const uploads: string[] = [];
+    app.page.on("request", (request) => request.url().includes("store_attachment") && uploads.push(request.url()));
+    // An 11 MB PNG made inside the page (sending it over the DevTools protocol is slow on a loaded machine).
+    await app.page.locator('input[type="file"]').evaluate((input: HTMLInputElement) => {
+      const bytes = new Uint8Array(11 * 1024 * 1024);
+      bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const files = new DataTransfer();
+      files.items.add(new File([bytes], "huge.png", { type: "image/png" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await app.page.getByRole("alert").filter({ hasText: "images can be at most 10.0 MB" }).waitFor();
+    expect(await app.page.locator(".attachment-tray img").count()).toBe(0);
+    expect(uploads).toEqual([]);
+    expect(app.errors).toEqual([]);
+  });
+});

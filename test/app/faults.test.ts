@@ -1,0 +1,118 @@
+// Hostile and heavy content, and faults, in the app: markdown that tries to run script stays inert, a 100 kB
+// reply renders, a 2,000-message session is virtualized, the bridge going away mid-reply loses and doubles no
+// text, and the offline shell opens with the server stopped. One stack and one browser for the file.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { AppStack } from "./support/app-stack.ts";
+import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+
+
+// A browser on two shared cores: generous bounds; nothing here asserts a duration.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+let stack: AppStack;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
+  ({ page, errors } = await openPage(browser, DESKTOP));
+  await pairThroughLink(page, (await stack.createPairing()).pair_url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function sessionWith(messages: Array<{ role: "user" | "assistant"; content: string }>): Promise<string> {
+  const sessionId = await stack.createSession();
+  // One saved version holding every message (appending one by one saves 2,000 versions).
+  const stored = messages.map((message) => ({ ...message, metadata: {} }));
+  stack.server.runtime.ctx.sessions.change(sessionId, (session) => ({ next: { ...session, messages: stored }, events: () => [], result: () => undefined }));
+  return sessionId;
+}
+
+describe("the app under hostile content and faults", () => {
+  it("renders a reply with <img onerror>, <script> and a javascript: link inert (F1)", async () => {
+    const hostile = [
+      "Look: <img src=x onerror=\"window.__pwned='img'\">",
+      "<script>window.__pwned='script'</script>",
+      "[click me](javascript:window.__pwned='link')",
+      '<a href="javascript:window.__pwned=\'raw-link\'">raw</a>',
+    ].join("\n\n");
+    const sessionId = await sessionWith([{ role: "user", content: "hi" }, { role: "assistant", content: hostile }]);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    const reply = page.locator('article[data-role="assistant"]');
+    await reply.getByText("click me").waitFor();
+    expect(await reply.locator("img, script").count()).toBe(0);
+    const hrefs = await reply.locator("a").evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(hrefs.filter((href) => href?.toLowerCase().includes("javascript"))).toEqual([]);
+    await reply.getByText("click me").click();
+    expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it("renders a 100 kB reply whole and stays usable (F2)", async () => {
+    const paragraph = "Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, `code` and more text. ";
+    const big = Array.from({ length: 1200 }, (_, index) => `${index}. ${paragraph}`).join("\n\n") + "\n\nTHE END OF THE BIG REPLY";
+    expect(big.length).toBeGreaterThan(100_000);
+    const sessionId = await sessionWith([{ role: "user", content: "long please" }, { role: "assistant", content: big }]);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.getByText("THE END OF THE BIG REPLY").waitFor();
+    await page.getByRole("textbox", { name: "Message" }).fill("still typing");
+    expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("still typing");
+  });
+
+  it("keeps only the visible rows of a 2,000-message session in the DOM, and scrolls to the first (F3)", async () => {
+    const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}` }));
+    const sessionId = await sessionWith(messages);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.getByText("message number 1999", { exact: true }).waitFor();
+    expect(await page.locator(".message-row").count()).toBeLessThan(60);
+    await page.locator(".message-scroller").evaluate((scroller) => scroller.scrollTo(0, 0));
+    await page.getByText("message number 0", { exact: true }).waitFor();
+    expect(await page.locator(".message-row").count()).toBeLessThan(60);
+  });
+
+  it("completes a reply from the log when the bridge goes away mid-reply: no text lost or doubled (F4)", async () => {
+    const reply = "One two three four five six seven eight nine ten eleven twelve.";
+    const parts = pieces(reply, 5).map((text) => ({ data: chunk({ content: text }) }));
+    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
+    await page.goto(`${stack.serverUrl}/#/new`);
+    await page.locator('.connection[data-state="live"]').waitFor();
+    await page.getByRole("textbox", { name: "Message" }).fill("count for me");
+    await page.getByRole("textbox", { name: "Message" }).press("Enter");
+    const paused = await stack.backend.nextPause();
+    await page.locator('[data-streaming="true"]', { hasText: "One two" }).waitFor();
+    await stack.stopBridge();
+    await page.locator('.connection:not([data-state="live"])').waitFor();
+    paused.resume();
+    const done = page.locator('article[data-role="assistant"]:not([data-streaming])');
+    await done.getByText(reply).waitFor();
+    expect(await done.locator(".markdown").innerText()).toBe(reply);
+    await stack.startBridge();
+    await page.locator('.connection[data-state="live"]').waitFor();
+    expect(await done.locator(".markdown").innerText()).toBe(reply);
+  });
+
+  it("opens the app shell offline with the server stopped, showing the last loaded chats read-only (F5)", async () => {
+    const offline = await openPage(browser, PHONE);
+    await pairThroughLink(offline.page, (await stack.createPairing()).pair_url);
+    await offline.page.locator(".session-row").first().waitFor();
+    await offline.page.evaluate(() => navigator.serviceWorker.ready);
+    const firstTitle = await offline.page.locator(".session-title").first().innerText();
+    await stack.stopServer();
+    try {
+      await offline.page.reload();
+      await offline.page.locator(".session-title", { hasText: firstTitle }).waitFor();
+      await offline.page.locator(".session-row").first().click();
+      await offline.page.getByText("You are offline").waitFor();
+      expect(await offline.page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
+    } finally {
+      await stack.startServer();
+      await offline.context.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// One stack per app test file: the scripted chat-completions backend, a real server (SQLite in a temp dir) that
+// serves the built app at / (as `npm start` does) on a port fixed for the file, so a stopped server comes back
+// at the same address, and a real bridge. Pairing codes and pair_url come from the real admin route.
+import { createServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { startScriptedBackend, type ScriptedBackend } from "../../../scripts/scripted-backend/index.ts";
+import { startForwarder } from "../../../server/forwarder/forwarder.ts";
+import { hashPairingCode } from "../../../server/pairing/codes.ts";
+import type { ConfigInput } from "../../../server/config/schema.ts";
+import { startTestServer } from "../../support/server.ts";
+import { Stack, until } from "../../client/support/stack.ts";
+import { buildPairUrl } from "../../../client/index.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
+
+export class AppStack extends Stack {
+  backend!: ScriptedBackend;
+  private config: ConfigInput = {};
+
+  static async startApp(config: ConfigInput = {}): Promise<AppStack> {
+    const stack = new AppStack();
+    stack.backend = await startScriptedBackend();
+    stack.config = config;
+    await stack.startBridge();
+    await stack.startServer();
+    return stack;
+  }
+
+  /** The server, its own URL as public URL (pair_url and server_url point at the app's origin). */
+  override async startServer(): Promise<void> {
+    if (this.serverPort === 0) this.serverPort = await freePort();
+    const config: ConfigInput = {
+      providers: { default: { provider: "reference_compatible", model: "scripted", base_url: this.backend.url } },
+      plugins: ["./app-tools.ts"],
+      ...this.config,
+      server: { server_id: "srv1", public_url: this.serverUrl },
+    };
+    this.server = await startTestServer(config, { dataDir: this.serverDir, bridgeUrl: this.bridgeUrl, configDir: FIXTURES });
+    await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
+    this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
+    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
+  }
+
+  /** POST /pairing as the admin, once the bridge knows the code: {code, pair_url, ...}. */
+  async createPairing(): Promise<{ code: string; pair_url: string }> {
+    const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const body = created.json as { code: string; bridge_url: string; pair_url?: string };
+    await until(() => this.bridge?.core.registry.findCode(hashPairingCode(body.code)) !== undefined, "code registered on the bridge");
+    return { code: body.code, pair_url: body.pair_url ?? buildPairUrl(this.serverUrl, { code: body.code, bridge: body.bridge_url }) };
+  }
+
+  async devices(): Promise<Array<{ device_id: string; name: string; revoked_at: string | null }>> {
+    return (await this.server.request({ method: "GET", url: "/devices" })).json.devices;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.backend.close();
+  }
+}
+
+/** A port nobody listens on now, so the server's public URL is known before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

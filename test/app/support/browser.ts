@@ -1,0 +1,35 @@
+// Chromium for the app tests (Debian's, as test/client/browser.test.ts): one browser per test file, a fresh
+// context (storage, service worker) per test, at a phone's or a desktop's size. Page errors are collected so a
+// test can assert there were none.
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+export interface AppPage {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+export async function openPage(browser: Browser, viewport: { width: number; height: number }, options: { colorScheme?: "light" | "dark" } = {}): Promise<AppPage> {
+  const context = await browser.newContext({ viewport, colorScheme: options.colorScheme ?? "light", hasTouch: viewport.width < 600, isMobile: false });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Opens pair_url (naming the device when asked) and taps Pair; resolves once the paired frame shows. */
+export async function pairThroughLink(page: Page, pairUrl: string, deviceName?: string): Promise<void> {
+  await page.goto(pairUrl);
+  if (deviceName) await page.getByLabel("Device name").fill(deviceName);
+  await page.getByRole("button", { name: "Pair", exact: true }).click();
+  await page.locator(".top-bar .connection").waitFor();
+}

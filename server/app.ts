@@ -18,7 +18,7 @@ import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
-import { APP_FILE_ROUTES, DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
+import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -36,7 +36,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   installErrorHandling(app);
   installJsonBodyParser(app);
   installCors(app);
-  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]), APP_FILE_ROUTES);
+  installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);

@@ -14,6 +14,7 @@ import type { Vsn } from "../protocol/serializer.ts";
 import { Connection, webSocketTransport, type PeerTransport } from "./connection.ts";
 import { wireFrames } from "./frame-wiring.ts";
 import { chooseProtocol, readHandshake } from "./handshake.ts";
+import { peerAddress } from "./peer-address.ts";
 
 export class SocketAcceptor {
   /** Every socket accepted and not yet closed. */
@@ -39,7 +40,7 @@ export class SocketAcceptor {
     socket.on("error", () => socket.destroy());
     const handshake = readHandshake(request);
     if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
-    const address = request.socket.remoteAddress ?? "unknown";
+    const address = peerAddress(request.socket.remoteAddress);
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
     const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
     const admitted = this.admission.check(identity);

@@ -44,13 +44,24 @@ export class DeviceSightings {
     for (const [serverId, deviceIds] of pending) {
       const link = this.registry.get(serverId)?.link;
       if (!link || link.connection.closed) continue;
-      link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${serverId}`, event: "devices_seen", payload: { device_ids: [...deviceIds] } });
+      const payload = { device_ids: [...deviceIds], connected: this.connectedDevices(serverId) };
+      link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${serverId}`, event: "devices_seen", payload });
     }
   }
 
   stop(): void {
     this.stopped.abort();
     this.cancelFlush?.();
+  }
+
+  /** The server's devices with a socket open now (a closing socket is untracked before it is noted). */
+  private connectedDevices(serverId: string): string[] {
+    const ids = new Set<string>();
+    for (const tokenHash of this.registry.connectedTokens()) {
+      const device = this.registry.device(tokenHash);
+      if (device?.serverId === serverId) ids.add(device.deviceId);
+    }
+    return [...ids];
   }
 
   private noteToken(tokenHash: string | undefined): void {

@@ -15,6 +15,7 @@ import type { Clock } from "../clock.ts";
 import type { BridgeLogger } from "../log.ts";
 import { parseVsn, type Vsn } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
+import { peerAddress } from "../socket/peer-address.ts";
 import { LongPollSession, SESSION_TOKEN_PREFIX, type PollOutcome } from "./longpoll-session.ts";
 import { readBody } from "./longpoll-body.ts";
 
@@ -93,7 +94,7 @@ export class LongPollEndpoint {
     if (deviceToken && !deviceToken.success) return json(response, 400, { status: 400, error: { code: "bad_request", message: "bad token" } });
     const session = new LongPollSession();
     session.onEnd(() => this.sessions.delete(session.token));
-    const opened = this.host.open(session, vsn, request.socket.remoteAddress ?? "unknown", deviceToken?.data);
+    const opened = this.host.open(session, vsn, peerAddress(request.socket.remoteAddress), deviceToken?.data);
     if (!opened.ok) {
       // phoenix.js retries (with its backoff) on a body status of 500, as after a refused WebSocket upgrade.
       return json(response, opened.status, { status: 500, error: { code: opened.status === 503 ? "bridge_full" : "rate_limited", message: opened.problem } });

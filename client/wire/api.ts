@@ -104,6 +104,8 @@ export const deviceRecordSchema = z.looseObject({
   created_at: z.string(),
   last_seen_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** A socket open on the bridge now; null: unknown (the server has no bridge link). Older servers omit it. */
+  connected: z.boolean().nullable().optional(),
 });
 export type DeviceRecord = z.infer<typeof deviceRecordSchema>;
 export const deviceListSchema = z.looseObject({ devices: z.array(deviceRecordSchema) });

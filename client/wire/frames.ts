@@ -165,8 +165,14 @@ export const grantsPayloadSchema = z.object({ devices: z.array(deviceGrantSchema
 export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string() });
 export type PairRequest = z.infer<typeof pairRequestSchema>;
 
-/** Bridge → server `devices_seen`: devices with a socket on the bridge lately (the device list's last_seen_at). */
-export const devicesSeenSchema = z.object({ device_ids: z.array(z.string().min(1).max(100)).max(10_000) });
+/**
+ * Bridge → server `devices_seen`: devices with a socket on the bridge lately (the device list's last_seen_at), and
+ * `connected`, the whole set of this server's devices with a socket open right now (the list's `connected`).
+ */
+export const devicesSeenSchema = z.object({
+  device_ids: z.array(z.string().min(1).max(100)).max(10_000),
+  connected: z.array(z.string().min(1).max(100)).max(10_000).optional(),
+});
 export type DevicesSeen = z.infer<typeof devicesSeenSchema>;
 
 /** Server → bridge `pair_result`: the answer the bridge hands to the waiting app. */

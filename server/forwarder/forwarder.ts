@@ -71,12 +71,19 @@ class BridgeForwarder implements Forwarder {
         this.grants.push();
         this.pump.pump();
       },
-      lost: () => this.pump.end(),
+      lost: () => {
+        this.pump.end();
+        // Without a link nobody can say which devices are connected: the device list says "unknown".
+        ctx.pairing.setConnected(undefined);
+      },
     });
     this.link.on("pair_request", (payload) => answers.answer(payload));
     this.link.on("devices_seen", (payload) => {
       const parsed = devicesSeenSchema.safeParse(payload);
-      if (parsed.success) noteDevicesSeen(ctx, parsed.data.device_ids);
+      if (parsed.success) {
+        noteDevicesSeen(ctx, parsed.data.device_ids);
+        if (parsed.data.connected) ctx.pairing.setConnected(parsed.data.connected);
+      }
       else ctx.log.warn("bridge sent a devices_seen the server does not understand");
     });
     this.unsubscribeCommits = ctx.events.commits.subscribe(() => this.pump.pump());

@@ -13,15 +13,15 @@ declare module "fastify" {
 const PUBLIC_ROUTES = ["GET /health", "OPTIONS *"];
 
 /**
- * `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). `publicRoutes`
- * ("METHOD /route/pattern", as registered) are added to /health and preflights: the app's files (app-files.ts).
- * The match is on the route a request was routed to, never on its path, so no spelling of an API path slips by.
+ * `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). Open without a
+ * token: /health, preflights, and the app's files (routes app-files.ts marks `appFile`). The match is on the route a
+ * request was routed to, never on its path, so no spelling of an API path slips by.
  */
-export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}, publicRoutes: readonly string[] = []): void {
-  const open = new Set([...PUBLIC_ROUTES, ...publicRoutes]);
+export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}): void {
+  const open = new Set(PUBLIC_ROUTES);
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
-    if (open.has(`${request.method} ${request.routeOptions.url}`)) return;
+    if (request.routeOptions.config.appFile === true || open.has(`${request.method} ${request.routeOptions.url}`)) return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
     request.principal = principal;

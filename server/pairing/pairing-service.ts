@@ -19,6 +19,8 @@ export interface DeviceRecord {
   created_at: string;
   last_seen_at: string | null;
   revoked_at: string | null;
+  /** Whether the device has a socket open on the bridge now; null while the server is not linked to a bridge. */
+  connected: boolean | null;
 }
 
 type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; revoked_at: number | null };
@@ -29,6 +31,8 @@ export class PairingService {
   private readonly listeners = new ListenerSet<void>();
   /** device id → the last_seen_at this process last wrote for it. */
   private readonly seenWritten = new Map<string, number>();
+  /** Devices the bridge last said have a socket open; undefined while no bridge link says anything. */
+  private connectedNow: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -71,7 +75,13 @@ export class PairingService {
       created_at: iso(row.created_at)!,
       last_seen_at: iso(row.last_seen_at),
       revoked_at: iso(row.revoked_at),
+      connected: this.connectedNow === undefined ? null : this.connectedNow.has(row.id),
     }));
+  }
+
+  /** What the bridge says is connected now (`devices_seen` {connected}); undefined when the link is gone. */
+  setConnected(deviceIds: Iterable<string> | undefined): void {
+    this.connectedNow = deviceIds === undefined ? undefined : new Set(deviceIds);
   }
 
   /** Revokes a device; false when there is no such device. Revoking twice is not an error. */

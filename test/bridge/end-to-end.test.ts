@@ -136,6 +136,32 @@ describe("bridge with a real server", () => {
     expect(listed.json.devices).toEqual([expect.objectContaining({ device_id: deviceId, last_seen_at: seenAt() })]);
   });
 
+  it("shows whether each device is connected now: yes while its socket is open, no once it closed, unknown without a bridge link (B44)", async () => {
+    const bridge = await testBridge();
+    const peer = await serverPeer(bridge.url);
+    const { reply } = await pairDevice(bridge, peer);
+    const deviceId = reply.response.device_id as string;
+    const token = reply.response.device_token as string;
+    const connected = () => peer.server.runtime.ctx.pairing.listDevices().find((d) => d.device_id === deviceId)?.connected;
+    // Nothing said yet on this link: unknown, not "no".
+    expect(connected()).toBeNull();
+
+    const app = appSocket(bridge, token);
+    expect((await subscribe(app.socket).joined).status).toBe("ok");
+    bridge.clock.advance(1000);
+    await until(() => connected() === true, "the bridge reported the open socket");
+    const listed = await peer.server.request({ method: "GET", url: "/devices" });
+    expect(listed.json.devices).toEqual([expect.objectContaining({ device_id: deviceId, connected: true })]);
+
+    app.socket.disconnect();
+    await until(() => bridge.clock.sleepingFor(1000) === 1, "the close was noted");
+    bridge.clock.advance(1000);
+    await until(() => connected() === false, "the bridge reported the closed socket");
+
+    await bridge.close();
+    await until(() => connected() === null, "the lost link made it unknown");
+  });
+
   it("survives a bridge restart: the server forwards what was published meanwhile and a rejoining app gets the replay (B14)", async () => {
     const bridge = await testBridge();
     const peer = await serverPeer(bridge.url);

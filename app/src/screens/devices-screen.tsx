@@ -81,7 +81,7 @@ function DeviceList() {
   );
 }
 
-function DeviceRow({ device, onRevoke }: { device: DeviceRecord & { connected?: unknown }; onRevoke: () => void }) {
+function DeviceRow({ device, onRevoke }: { device: DeviceRecord; onRevoke: () => void }) {
   return (
     <li class="device card">
       <div>
@@ -92,7 +92,7 @@ function DeviceRow({ device, onRevoke }: { device: DeviceRecord & { connected?: 
           <dt>Last seen</dt>
           <dd>{device.last_seen_at ? relativeTime(device.last_seen_at) : "never"}</dd>
           <dt>Connected</dt>
-          <dd>{device.connected === undefined ? "unknown" : device.connected ? "yes, now" : "no"}</dd>
+          <dd>{device.connected == null ? "unknown" : device.connected ? "yes, now" : "no"}</dd>
         </dl>
       </div>
       <button type="button" class="danger" onClick={onRevoke} aria-label={`Revoke ${device.name}`}>

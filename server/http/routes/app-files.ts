@@ -12,24 +12,37 @@ import { join, relative, sep } from "node:path";
 /** <repo>/app/dist, where the app's build writes. */
 export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../../app/dist", import.meta.url));
 
-/** The routes that need no token (http/auth.ts exempts them): the app's files, whatever their path. */
-export const APP_FILE_ROUTES = ["GET /", "HEAD /", "GET /*", "HEAD /*"] as const;
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set on the app's file routes only: http/auth.ts lets them through without a token. */
+    appFile?: boolean;
+  }
+}
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
 export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_APP_DIR): void {
-  if (!existsSync(join(appDir, "index.html"))) {
-    app.get("/", async (_request, reply) => reply.type("text/html; charset=utf-8").header("cache-control", REVALIDATE).send(notBuiltPage(appDir)));
-    return;
-  }
-  void app.register(fastifyStatic, {
-    root: appDir,
-    prefix: "/",
-    // Dotfiles (.env, .git) are never part of a build: answered as if absent.
-    dotfiles: "ignore",
-    cacheControl: false,
-    setHeaders: (response, path) => response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
+  void app.register(async (scope) => {
+    // Every route of this scope is one of the app's files, and only those are marked public.
+    scope.addHook("onRoute", (route) => {
+      route.config = { ...route.config, appFile: true };
+    });
+    if (!existsSync(join(appDir, "index.html"))) {
+      scope.get("/", async (_request, reply) => reply.type("text/html; charset=utf-8").header("cache-control", REVALIDATE).send(notBuiltPage(appDir)));
+      return;
+    }
+    await scope.register(fastifyStatic, {
+      root: appDir,
+      prefix: "/",
+      // One route per file of the build, found at start: no catch-all, so an unknown path is an ordinary 404 and
+      // an API path keeps its own refusals (401, 414) instead of falling into the app's folder.
+      wildcard: false,
+      // Dotfiles (.env, .git) are never part of a build: answered as if absent.
+      dotfiles: "ignore",
+      cacheControl: false,
+      setHeaders: (response, path) => response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
+    });
   });
 }
 

@@ -1,7 +1,8 @@
 // Assembles a running bridge from its named parts: the core the channels share (core.ts), the upgrade path
 // (socket/acceptor.ts: handshake, admission, tracking) with each socket's frames wired to the router
-// (socket/frame-wiring.ts), the idle sweep (socket/idle-sweep.ts), and one HTTP server for /health, /metrics and the
-// upgrade at /socket/websocket. `close()` ends every socket with 1001 so apps and servers come back when a bridge is
+// (socket/frame-wiring.ts), the idle sweep (socket/idle-sweep.ts), and one HTTP server for /health, /metrics, the
+// upgrade at /socket/websocket, Phoenix's long-poll at /socket/longpoll (transport/longpoll.ts) and the app's files
+// at / (http/static.ts). `close()` ends every socket with 1001 so apps and servers come back when a bridge is
 // up again.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,7 +12,10 @@ import { Router } from "./channels/router.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
-import { httpHandler } from "./http/routes.ts";
+import { httpHandler, notFound } from "./http/routes.ts";
+import { appFiles, appUrlFor, DEFAULT_APP_DIR } from "./http/static.ts";
+import { receiveFrame } from "./socket/frame-wiring.ts";
+import { LongPollEndpoint } from "./transport/longpoll.ts";
 import { processLog, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { AddressRateLimiter } from "./rate-limiter.ts";
@@ -28,18 +32,26 @@ export interface BridgeOptions {
   log?: BridgeLogger;
   /** How often idle sockets are looked for; tests call sweepIdle() themselves. 0 disables the timer. */
   sweepEveryMs?: number;
+  /** The app's build served at `/` (default <repo>/app/dist); a page says so when it holds no index.html. */
+  appDir?: string;
 }
 
 export interface RunningBridge {
   /** `ws://host:port/socket`, the endpoint the phoenix client is given. */
   url: string;
+  /** The endpoint apps are given: BRIDGE_PUBLIC_URL, else `url`. */
+  publicUrl: string;
+  /** Where the app is served for them: publicUrl's http(s) form, without `/socket`. */
+  appUrl: string;
   httpUrl: string;
   port: number;
   core: BridgeCore;
   /** Reports devices' sockets to their servers (`devices_seen`); tests flush and sweep it themselves. */
   sightings: DeviceSightings;
-  /** Closes sockets silent for longer than the idle timeout; returns how many. */
+  /** Closes sockets silent for longer than the idle timeout, and long-poll sessions past theirs; returns how many. */
   sweepIdle(): number;
+  /** Phoenix's long-poll sessions (transport/longpoll.ts). */
+  longPoll: LongPollEndpoint;
   close(): Promise<void>;
 }
 
@@ -50,9 +62,18 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = buildCore(config, clock, log);
   const sightings = new DeviceSightings(core.registry, clock);
-  const acceptor = new SocketAcceptor(core, log, new Router(core), sightings);
+  const router = new Router(core);
+  const acceptor = new SocketAcceptor(core, log, router, sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
-  const http = createServer(httpHandler(core.metrics));
+  const longPoll = longPollEndpoint(core, router, acceptor);
+  const http = createServer(
+    httpHandler({
+      metrics: core.metrics,
+      appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
+      longPoll: (request, response, url) => longPoll.handle(request, response, url),
+      failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
+    }),
+  );
   http.on("upgrade", acceptor.upgrade);
   await listen(http, config);
   const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
@@ -67,7 +88,31 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   };
   const port = (http.address() as AddressInfo).port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  return { url: `ws://${host}:${port}/socket`, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle: () => idle.sweep(), close };
+  const url = `ws://${host}:${port}/socket`;
+  const publicUrl = config.publicUrl ?? url;
+  const sweepIdle = () => idle.sweep() + longPoll.sweep();
+  return { url, publicUrl, appUrl: appUrlFor(publicUrl), httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
+}
+
+/** Long-poll sessions admitted and tracked by the acceptor, their frames routed like a WebSocket's. */
+function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcceptor): LongPollEndpoint {
+  return new LongPollEndpoint(
+    {
+      clock: core.clock,
+      log: core.log,
+      open: (session, vsn, address, token) => {
+        const opened = acceptor.openPeer(session, vsn, address, token);
+        if (!opened.ok) return opened;
+        session.onEnd(() => {
+          opened.connection.onClosed();
+          opened.onGone();
+        });
+        return opened;
+      },
+      receive: (connection, text) => receiveFrame(core, router, connection, text),
+    },
+    { windowMs: core.config.longPollWindowMs, maxFrameBytes: core.config.maxFrameBytes },
+  );
 }
 
 /** The parts every channel handler shares. */

@@ -16,6 +16,12 @@ const count = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().m
 export const bridgeConfigSchema = z.strictObject({
   host: z.string().min(1).default("127.0.0.1"),
   port: count(0, 65535).default(4000),
+  /** BRIDGE_PUBLIC_URL: the endpoint apps are given when it differs from where the bridge listens (a proxy, a public name). */
+  publicUrl: z
+    .string()
+    .url()
+    .refine((url) => /^wss?:\/\//.test(url), "must be a ws:// or wss:// URL (the endpoint apps are given)")
+    .optional(),
   /** Where the bridge keeps its durable state (server credentials and device token hashes). */
   dataDir: z.string().min(1),
   /** Events kept per server for replay on rejoin. */
@@ -56,6 +62,8 @@ export const bridgeConfigSchema = z.strictObject({
   logWindowMs: count(1).default(60_000),
   /** The API relay's timeout and rate bounds; unset keys take bridge/relay/relay-config.ts's defaults. */
   relay: relayConfigSchema.default({}),
+  /** How long a long-poll GET is held when nothing is queued (Phoenix's window_ms); a session unpolled for 1.5× ends. */
+  longPollWindowMs: count(1).default(10_000),
 });
 
 export type BridgeConfig = z.output<typeof bridgeConfigSchema>;
@@ -70,6 +78,7 @@ const ENV_KEYS = {
   BRIDGE_MAX_SOCKETS: "maxSockets",
   BRIDGE_MAX_SOCKETS_PER_DEVICE: "maxSocketsPerDevice",
   BRIDGE_MAX_SERVERS: "maxServers",
+  BRIDGE_PUBLIC_URL: "publicUrl",
 } as const satisfies Record<string, keyof BridgeConfig>;
 
 /** DATA_DIR's default; the bridge keeps its state in `bridge/` under it. */
@@ -88,7 +97,8 @@ function fromText(field: z.ZodString | z.ZodNumber) {
 
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
 export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | undefined = readFdLimit()): BridgeConfig {
-  const parsed = envSchema.safeParse(env);
+  // An empty BRIDGE_PUBLIC_URL means unset, as the server reads it.
+  const parsed = envSchema.safeParse(env.BRIDGE_PUBLIC_URL === "" ? { ...env, BRIDGE_PUBLIC_URL: undefined } : env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);

@@ -14,7 +14,11 @@ async function main(): Promise<void> {
   }
   const log = processLog({ level: process.env.LOG_LEVEL === "debug" ? "debug" : "info" });
   const bridge = await startBridge({ config, log });
-  process.stdout.write(`bridge listening on ${bridge.url} (health and metrics on ${bridge.httpUrl})\n`);
+  // One write: a reader that closes the pipe once it has read the first line must not meet a second, unguarded write.
+  process.stdout.write(
+    `bridge listening on ${bridge.url} (health and metrics on ${bridge.httpUrl})\n` +
+      `the app for phones that reach only the bridge: ${bridge.appUrl} (endpoint ${bridge.publicUrl})\n`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

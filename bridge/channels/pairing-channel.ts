@@ -3,7 +3,9 @@
 // created the device, so the app never holds a token its server does not know. Failures count against the
 // address and overall (AddressRateLimiter); past the overall budget an address that has not failed in the window is
 // still checked, so an attacker spending the budget cannot keep valid codes out. A code is taken off the bridge on
-// its first use, whatever happens.
+// its first use that reaches its server. A valid code whose server has not (re)joined the bridge (codes survive a
+// bridge restart in servers.json) is answered `server_unavailable`: retryable, the code kept, no failure counted;
+// only a code the bridge holds gets this answer, so every wrong guess is still counted.
 import { normalizePairingCode, pairingJoinParamsSchema, type Frame, type PairResult } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";
@@ -40,10 +42,17 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       const code = normalizePairingCode(params.data.code);
       const found = core.registry.findCode(sha256Hex(code));
       if (!found) return { entry, outcome: fail("invalid_code") };
+      const codeHash = sha256Hex(code);
+      if (found.expiresAt <= core.clock.now()) {
+        core.registry.takeCode(found.state, codeHash);
+        return { entry, outcome: fail("expired") };
+      }
+      if (!found.state.link) {
+        core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: found.state.id });
+        return { entry, outcome: refuse("server_unavailable") };
+      }
       // Single use on the bridge too: a second attempt with this code, even a concurrent one, finds nothing.
-      found.state.codes.delete(sha256Hex(code));
-      if (found.expiresAt <= core.clock.now()) return { entry, outcome: fail("expired") };
-      if (!found.state.link) return { entry, outcome: refuse("server_unavailable") };
+      core.registry.takeCode(found.state, codeHash);
       const asked = pending.ask(found.state, connection, code, params.data.device_name, core.config.pairingTimeoutMs);
       cancel = asked.cancel;
       return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };

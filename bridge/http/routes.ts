@@ -1,17 +1,56 @@
-// The bridge's plain HTTP: GET /health and GET /metrics (Prometheus text). Everything else is 404.
+// The bridge's plain HTTP: GET /health, GET /metrics (Prometheus text), Phoenix's long-poll transport at
+// /socket/longpoll, and the companion app's files for any other GET or HEAD. Everything else is 404.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BridgeMetrics } from "../metrics.ts";
 
-export function httpHandler(metrics: BridgeMetrics) {
+export const LONGPOLL_PATH = "/socket/longpoll";
+
+export interface HttpRoutes {
+  metrics: BridgeMetrics;
+  /** The app's files (http/static.ts); `path` is the request's path, still percent-encoded. */
+  appFiles(request: IncomingMessage, response: ServerResponse, path: string): Promise<void>;
+  /** Phoenix's long-poll transport (transport/longpoll.ts). */
+  longPoll(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void>;
+  /** Reports a handler that threw (the request is answered 500; the process goes on). */
+  failed(error: unknown): void;
+}
+
+export function httpHandler(routes: HttpRoutes) {
   return (request: IncomingMessage, response: ServerResponse): void => {
-    const path = (request.url ?? "/").split("?")[0];
+    const url = parseTarget(request.url ?? "/");
+    if (!url) return sendError(response, 400, "bad_request", "bad request target");
+    const path = url.pathname;
     if (request.method === "GET" && path === "/health") return send(response, 200, "application/json", JSON.stringify({ ok: true }));
-    if (request.method === "GET" && path === "/metrics") return send(response, 200, "text/plain; version=0.0.4", metrics.render());
-    send(response, 404, "application/json", JSON.stringify({ error: { code: "route_not_found", message: `no route ${request.method} ${path}` } }));
+    if (request.method === "GET" && path === "/metrics") return send(response, 200, "text/plain; version=0.0.4", routes.metrics.render());
+    const work = path === LONGPOLL_PATH ? routes.longPoll(request, response, url) : request.method === "GET" || request.method === "HEAD" ? routes.appFiles(request, response, path) : undefined;
+    if (!work) return notFound(response, `${request.method} ${path}`);
+    work.catch((error: unknown) => {
+      routes.failed(error);
+      if (!response.headersSent) sendError(response, 500, "internal_error", "the bridge failed to answer this request");
+      else response.destroy();
+    });
   };
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string): void {
+export function notFound(response: ServerResponse, what: string): void {
+  sendError(response, 404, "route_not_found", `no route ${what}`);
+}
+
+/** A DESIGN.md error body: `{"error": {"code", "message", "details"?}}`. */
+export function sendError(response: ServerResponse, status: number, code: string, message: string, details?: unknown): void {
+  send(response, status, "application/json", JSON.stringify({ error: { code, message, ...(details === undefined ? {} : { details }) } }));
+}
+
+export function send(response: ServerResponse, status: number, type: string, body: string): void {
   response.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
   response.end(body);
+}
+
+/** The request target as a URL; undefined when it cannot parse (`GET http://[`): a 400, never a throw. */
+function parseTarget(target: string): URL | undefined {
+  try {
+    return new URL(target, "http://bridge");
+  } catch {
+    return undefined;
+  }
 }

@@ -19,3 +19,10 @@ export function textFrame(payload: string | Buffer): Buffer {
   body.copy(frame, headerLength);
   return frame;
 }
+
+/** The payload of a frame made by textFrame (a transport that is not a WebSocket sends the payload alone). */
+export function framePayload(frame: Buffer): Buffer {
+  const length = frame[1]! & 0x7f;
+  const headerLength = length < 126 ? 2 : length === 126 ? 4 : 10;
+  return frame.subarray(headerLength);
+}

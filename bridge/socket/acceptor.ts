@@ -10,7 +10,8 @@ import { sha256Hex } from "../hash.ts";
 import type { PeerLogBudget } from "../log.ts";
 import type { DeviceSightings } from "../state/device-sightings.ts";
 import { SocketAdmission, type SocketIdentity } from "./admission.ts";
-import { Connection } from "./connection.ts";
+import type { Vsn } from "../protocol/serializer.ts";
+import { Connection, webSocketTransport, type PeerTransport } from "./connection.ts";
 import { wireFrames } from "./frame-wiring.ts";
 import { chooseProtocol, readHandshake } from "./handshake.ts";
 import { peerAddress } from "./peer-address.ts";
@@ -49,11 +50,35 @@ export class SocketAcceptor {
       return refuseUpgrade(socket, admitted.status, admitted.problem);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new Connection(this.nextId++, ws, socket, handshake.vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+      const connection = new Connection(this.nextId++, webSocketTransport(ws, socket), handshake.vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
       const release = this.track(connection, identity);
       wireFrames(this.core, this.router, connection, ws, release);
     });
   };
+
+  /**
+   * Admits and tracks a peer over another transport (a long-poll session), as an upgrade is; `onGone` undoes the
+   * tracking when it ends (idempotent).
+   */
+  openPeer(transport: PeerTransport, vsn: Vsn, address: string, token: string | undefined): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
+    const tokenHash = token === undefined ? undefined : sha256Hex(token);
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const admitted = this.admission.check(identity);
+    if (!admitted.ok) {
+      this.core.metrics.socketsRefused++;
+      this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      return admitted;
+    }
+    const connection = new Connection(this.nextId++, transport, vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+    const release = this.track(connection, identity);
+    let gone = false;
+    const onGone = () => {
+      if (gone) return;
+      gone = true;
+      release();
+    };
+    return { ok: true, connection, onGone };
+  }
 
   /** Counts an accepted socket everywhere it is counted; returns what undoes that when it closes. */
   private track(connection: Connection, identity: SocketIdentity): () => void {

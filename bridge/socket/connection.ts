@@ -1,4 +1,4 @@
-// One WebSocket peer: its protocol version, the channels it joined, its liveness and its send buffer. Sending
+// One peer (a WebSocket, or a Phoenix long-poll session): its protocol version, the channels it joined, its liveness and its send buffer. Sending
 // goes through here so the slow-consumer bound and the frame counters hold for every path.
 //
 // Writes: every frame is framed once (protocol/ws-frame.ts) and written on the TCP socket directly, in call order.
@@ -23,7 +23,39 @@ export interface ChannelEntry {
   terminate(reason: string): void;
 }
 
+/**
+ * How a Connection reaches its peer: a WebSocket, or a long-poll session (transport/longpoll-session.ts). Frames
+ * arrive as complete WebSocket text frames (the fan-out frames a broadcast once for every socket); a transport that
+ * is not a WebSocket takes the payload back out of them.
+ */
+export interface PeerTransport {
+  cork(): void;
+  write(frame: Buffer): void;
+  uncork(): void;
+  /** Bytes accepted but not yet taken by the peer (the kernel's, for a WebSocket). */
+  readonly bufferedAmount: number;
+  /** Whether a frame written now can still reach the peer. */
+  readonly open: boolean;
+  close(code: number, reason: string): void;
+}
+
 const WS_OPEN = 1;
+
+/** A WebSocket peer: frames go on the upgraded TCP socket directly (`ws` sends only close and pong frames here). */
+export function webSocketTransport(ws: WebSocket, socket: Duplex): PeerTransport {
+  return {
+    cork: () => socket.cork(),
+    write: (frame) => void socket.write(frame),
+    uncork: () => socket.uncork(),
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    get open() {
+      return ws.readyState === WS_OPEN;
+    },
+    close: (code, reason) => ws.close(code, reason),
+  };
+}
 
 /** Sockets corked during this turn; one microtask uncorks them all. */
 let corkedThisTurn: Connection[] = [];
@@ -44,9 +76,7 @@ export class Connection {
 
   constructor(
     readonly id: number,
-    private readonly ws: WebSocket,
-    /** The upgraded TCP socket under `ws` (ws sends nothing itself here but close and pong frames). */
-    private readonly socket: Duplex,
+    private readonly transport: PeerTransport,
     readonly vsn: Vsn,
     readonly address: string,
     /** SHA-256 of the device token the socket presented (params or subprotocol), if any. */
@@ -72,14 +102,14 @@ export class Connection {
     if (!this.open) return;
     if (!this.corked) {
       this.corked = true;
-      this.socket.cork();
+      this.transport.cork();
       corkedThisTurn.push(this);
       if (!flushQueued) {
         flushQueued = true;
         queueMicrotask(flushAll);
       }
     }
-    this.socket.write(frame);
+    this.transport.write(frame);
     this.metrics.framesOut++;
   }
 
@@ -90,8 +120,8 @@ export class Connection {
   flush(): void {
     if (!this.corked) return;
     this.corked = false;
-    this.socket.uncork();
-    if (!this.closed && this.ws.bufferedAmount > this.maxBufferedBytes) {
+    this.transport.uncork();
+    if (!this.closed && this.transport.bufferedAmount > this.maxBufferedBytes) {
       this.metrics.slowConsumerDrops++;
       this.close(BRIDGE_CLOSE.slowConsumer, "slow consumer");
     }
@@ -99,7 +129,7 @@ export class Connection {
 
   /** Whether frames sent now can still reach the peer (false from the peer's close frame on, not only its end). */
   get open(): boolean {
-    return !this.closed && this.ws.readyState === WS_OPEN;
+    return !this.closed && this.transport.open;
   }
 
   /** Ends every channel, then closes the socket with `code` (never 1000 for a peer that should come back). */
@@ -107,7 +137,7 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     this.endChannels(reason);
-    this.ws.close(code, reason);
+    this.transport.close(code, reason);
     // The close frame follows what this turn queued; both leave now.
     this.flush();
   }
@@ -120,7 +150,7 @@ export class Connection {
   }
 
   get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
+    return this.transport.bufferedAmount;
   }
 
   private endChannels(reason: string): void {

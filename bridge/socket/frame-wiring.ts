@@ -11,22 +11,7 @@ export function wireFrames(core: BridgeCore, router: Router, connection: Connect
   const { log, metrics, clock } = core;
   ws.on("message", (data: RawData, isBinary: boolean) => {
     connection.lastSeen = clock.now();
-    metrics.framesIn++;
-    if (connection.closed) return;
-    const decoded = isBinary ? { ok: false as const, problem: "binary frames are not spoken here" } : decodeFrame(data.toString(), connection.vsn);
-    if (!decoded.ok) {
-      metrics.badFrames++;
-      log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: decoded.problem });
-      connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
-      return;
-    }
-    try {
-      router.handle(connection, decoded.frame);
-    } catch (error) {
-      // A bug in one handler must not take the process (and everyone else's sockets) down.
-      log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
-      connection.close(BRIDGE_CLOSE.internalError, "internal error");
-    }
+    receiveFrame(core, router, connection, isBinary ? undefined : data.toString());
   });
   ws.on("error", (error: Error & { code?: string }) => {
     if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") metrics.badFrames++;
@@ -36,4 +21,25 @@ export function wireFrames(core: BridgeCore, router: Router, connection: Connect
     connection.onClosed();
     onGone();
   });
+}
+
+/** One text frame from a peer (a WebSocket message, a long-poll line; undefined for a binary one): parsed, validated, routed. */
+export function receiveFrame(core: BridgeCore, router: Router, connection: Connection, text: string | undefined): void {
+  const { log, metrics } = core;
+  metrics.framesIn++;
+  if (connection.closed) return;
+  const decoded = text === undefined ? { ok: false as const, problem: "binary frames are not spoken here" } : decodeFrame(text, connection.vsn);
+  if (!decoded.ok) {
+    metrics.badFrames++;
+    log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: decoded.problem });
+    connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
+    return;
+  }
+  try {
+    router.handle(connection, decoded.frame);
+  } catch (error) {
+    // A bug in one handler must not take the process (and everyone else's sockets) down.
+    log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
+    connection.close(BRIDGE_CLOSE.internalError, "internal error");
+  }
 }

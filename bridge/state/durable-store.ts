@@ -1,15 +1,16 @@
 // What the bridge keeps across restarts, in `$DATA_DIR/bridge/servers.json`: each server's credential hash
-// (trust on first use) and the hashes of its devices' tokens, so apps can rejoin before their server is back.
-// Written atomically (temp file + rename); it changes only on registration and device changes, never per event.
+// (trust on first use), the hashes of its devices' tokens, so apps can rejoin before their server is back, and its live
+// pairing codes' hashes, so a valid code tried before its server rejoins is told `server_unavailable`, not refused.
+// Written atomically (temp file + rename); it changes only on registration, device and code changes, never per event.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { deviceGrantSchema } from "../../client/wire/frames.ts";
+import { codeGrantSchema, deviceGrantSchema } from "../../client/wire/frames.ts";
 
 const fileSchema = z.object({
   servers: z.record(
     z.string(),
-    z.object({ credential_hash: z.string().regex(/^[0-9a-f]{64}$/), devices: z.array(deviceGrantSchema) }),
+    z.object({ credential_hash: z.string().regex(/^[0-9a-f]{64}$/), devices: z.array(deviceGrantSchema), codes: z.array(codeGrantSchema).default([]) }),
   ),
 });
 export type DurableState = z.infer<typeof fileSchema>;

@@ -65,6 +65,7 @@ export class Registry {
     for (const [id, record] of Object.entries(store.load().servers)) {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);
+      state.codes = new Map(record.codes.map((code) => [code.code_hash, code.expires_at]));
     }
   }
 
@@ -143,6 +144,11 @@ export class Registry {
     return undefined;
   }
 
+  /** Takes a code off the bridge (single use), on disk too, so a restart does not bring a spent code back. */
+  takeCode(state: ServerState, codeHash: string): void {
+    if (state.codes.delete(codeHash)) this.persist();
+  }
+
   trackSocket(connection: Connection): void {
     if (!connection.tokenHash) return;
     let set = this.socketsByToken.get(connection.tokenHash);
@@ -205,11 +211,12 @@ export class Registry {
   }
 
   private persist(): void {
-    const servers: Record<string, { credential_hash: string; devices: DeviceGrant[] }> = {};
+    const servers: Record<string, { credential_hash: string; devices: DeviceGrant[]; codes: CodeGrant[] }> = {};
     for (const state of this.servers.values()) {
       servers[state.id] = {
         credential_hash: state.credentialHash,
         devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
+        codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       };
     }
     this.store.save({ servers });

@@ -12,6 +12,7 @@ import { NotificationCenter } from "../notifications/center.ts";
 import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
+import type { LivenessTimings } from "../transport/liveness.ts";
 import { isPermanentRefusal, UnauthorizedError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike, type RequestOptions } from "../transport/http.ts";
@@ -45,7 +46,7 @@ export interface ConnectOptions {
   pollWaitMs?: number;
   retryDelaysMs?: readonly number[];
   heartbeatIntervalMs?: number;
-  /** The phoenix socket's reconnect schedule. */
+  /** The phoenix socket's reconnect schedule (default: quick attempts, then jittered backoff; docs/client.md). */
   reconnectAfterMs?: (tries: number) => number;
   /**
    * Where server calls go: `auto` (default) straight to server_url while it answers, else through the bridge's API
@@ -56,6 +57,10 @@ export interface ConnectOptions {
   directProbeMs?: number;
   /** How long a relayed call waits for the bridge's answer (ms). Default 35 000 (the bridge times out at 30 000). */
   relayTimeoutMs?: number;
+  /** When a silent bridge link is declared dead, on `timers` (default 5 s of silence, then 5 s for a ping's answer). */
+  liveness?: LivenessTimings;
+  /** How long a WebSocket may take to open before the bridge's long-poll is used instead (default 5000). */
+  longPollFallbackMs?: number;
 }
 
 /** Something went wrong that the client handled itself (retrying, skipping a malformed item); for logs. */
@@ -124,6 +129,9 @@ export class ChatClient extends ServerApi {
         epoch: () => this.reader.currentEpoch,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
         reconnectAfterMs: options.reconnectAfterMs,
+        liveness: options.liveness,
+        longPollFallbackMs: options.longPollFallbackMs,
+        timers,
       },
       {
         joined: (replay) => this.driver.send({ type: "bridge_joined", replay }),

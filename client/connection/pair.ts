@@ -1,9 +1,12 @@
 // Pairing: an app with a code from the server's admin joins the bridge's `pairing` topic and gets its device
 // credentials back. On any refusal the channel is left and the socket closed, because the official client would
-// otherwise rejoin a refused topic forever (notes/phoenix-client.md).
-import { Socket } from "phoenix";
+// otherwise rejoin a refused topic forever (notes/phoenix-client.md). One refusal is not final: `server_unavailable`
+// (the code is valid but its server has not (re)joined the bridge yet, e.g. right after a bridge restart) is retried
+// on the same socket, with backoff on the injected timers, for up to `retryUnavailableForMs`.
+import { Socket, type Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
-import type { WebSocketConstructor } from "../transport/bridge.ts";
+import { DEFAULT_LONGPOLL_FALLBACK_MS, type WebSocketConstructor } from "../transport/bridge.ts";
+import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
 
 export interface PairOptions {
@@ -12,8 +15,13 @@ export interface PairOptions {
   code: string;
   deviceName: string;
   WebSocket?: WebSocketConstructor;
-  /** How long to wait for the bridge's answer (default 10 s). */
+  /** How long to wait for the bridge's answer to one attempt (default 10 s). */
   timeoutMs?: number;
+  /** How long `server_unavailable` is retried before it is the answer (default 30 s). */
+  retryUnavailableForMs?: number;
+  /** Delays between those retries (default 250 ms, 500 ms, 1 s, then every 2 s). */
+  retryDelaysMs?: readonly number[];
+  timers?: Timers;
 }
 
 export type PairFailure = PairingErrorReason | "timeout" | "bridge_unreachable" | "protocol";
@@ -25,31 +33,56 @@ export class PairingError extends Error {
   }
 }
 
+export const PAIR_RETRY_FOR_MS = 30_000;
+const PAIR_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000];
+
 export function pair(options: PairOptions): Promise<Credentials> {
-  const socket = new Socket(options.bridgeUrl, options.WebSocket ? { transport: options.WebSocket } : {});
-  const channel = socket.channel("pairing", { code: options.code, device_name: options.deviceName });
+  const timers = options.timers ?? systemTimers;
+  const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
+  const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
+  // Where WebSockets are blocked, pairing goes over the bridge's long-poll like the live feed (transport/bridge.ts).
+  const socket = new Socket(options.bridgeUrl, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
   return new Promise<Credentials>((resolve, reject) => {
     let settled = false;
+    let channel: Channel | undefined;
+    let retry: unknown;
     const finish = (outcome: Credentials | PairingError) => {
       if (settled) return;
       settled = true;
-      channel.leave();
+      if (retry !== undefined) timers.clearTimeout(retry);
+      channel?.leave();
       socket.disconnect();
       if (outcome instanceof PairingError) reject(outcome);
       else resolve(outcome);
     };
-    socket.onError(() => finish(new PairingError("bridge_unreachable")));
-    channel
-      .join(options.timeoutMs ?? 10_000)
-      .receive("ok", (response: unknown) => {
-        const ok = pairingOkSchema.safeParse(response);
-        finish(ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol"));
-      })
-      .receive("error", (response: unknown) => {
-        const reason = pairingErrorReasonSchema.safeParse((response as { reason?: unknown } | undefined)?.reason);
-        finish(new PairingError(reason.success ? reason.data : "protocol"));
-      })
-      .receive("timeout", () => finish(new PairingError("timeout")));
+    const attempt = (tries: number) => {
+      channel = socket.channel("pairing", { code: options.code, device_name: options.deviceName });
+      const current = channel;
+      current
+        .join(options.timeoutMs ?? 10_000)
+        .receive("ok", (response: unknown) => {
+          const ok = pairingOkSchema.safeParse(response);
+          finish(ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol"));
+        })
+        .receive("error", (response: unknown) => {
+          const parsed = pairingErrorReasonSchema.safeParse((response as { reason?: unknown } | undefined)?.reason);
+          const reason = parsed.success ? parsed.data : "protocol";
+          if (reason !== "server_unavailable" || timers.now() >= retryUntil) return finish(new PairingError(reason));
+          // Leave, or phoenix would rejoin the refused topic on its own schedule; the next attempt is ours.
+          current.leave();
+          retry = timers.setTimeout(() => {
+            retry = undefined;
+            if (!settled) attempt(tries + 1);
+          }, backoffDelay(delays, tries));
+        })
+        .receive("timeout", () => finish(new PairingError("timeout")));
+    };
+    // The first error may be a blocked WebSocket, on which phoenix falls back to long-poll; a second is the bridge.
+    let errors = 0;
+    socket.onError(() => {
+      if (++errors > 1) finish(new PairingError("bridge_unreachable"));
+    });
+    attempt(0);
     socket.connect();
   });
 }

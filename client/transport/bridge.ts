@@ -1,7 +1,15 @@
 // The live feed: the official phoenix Socket on the bridge, one channel `events:server:<server_id>`. This module
 // only translates phoenix callbacks into four facts the connection machine understands (joined with a replay
 // verdict, down, event, refused for good); it decides nothing about ordering.
+//
+// The route to the bridge, in order: a WebSocket; Phoenix's long-poll on the bridge when WebSockets are blocked
+// (phoenix's own `longPollFallbackMs`: the upgrade fails, or does not open in time); and, while neither carries the
+// feed, the server's HTTP long-poll (the machine's `polling`). Liveness (transport/liveness.ts) and the reconnect
+// schedule (util/timers.ts reconnectDelayMs) are the library's, so a dead link and a restarted bridge are noticed
+// in seconds, not phoenix's minute.
 import { Socket, type Channel } from "phoenix";
+import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
+import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
 import { BRIDGE_CLOSE, closeCodeRule } from "../wire/close-codes.ts";
 import { eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
@@ -19,9 +27,17 @@ export interface BridgeOptions {
   /** The store the cursor belongs to (from GET /events), read on every (re)join: another epoch is never replayed. */
   epoch?: () => string | undefined;
   heartbeatIntervalMs?: number;
-  /** Phoenix's socket reconnect schedule (its own timers): defaults to phoenix's 10 ms … 5 s ladder. */
+  /** The socket's reconnect schedule (on phoenix's timers): defaults to reconnectDelayMs (quick, then jittered backoff). */
   reconnectAfterMs?: (tries: number) => number;
+  /** When the link is declared dead (on `timers`): default DEFAULT_LIVENESS, noticed within 10 s. */
+  liveness?: LivenessTimings;
+  /** How long a WebSocket may take to open before phoenix falls back to long-poll (an upgrade refused falls back at once). */
+  longPollFallbackMs?: number;
+  timers?: Timers;
 }
+
+/** A WebSocket that has not opened by then is taken as blocked (a proxy that holds upgrades). */
+export const DEFAULT_LONGPOLL_FALLBACK_MS = 5000;
 
 export interface BridgeHandlers {
   joined(replay: "complete" | "gap"): void;
@@ -39,6 +55,7 @@ export class BridgeConnection {
   private ended = false;
   /** The socket or channel went down since the last join: a relayed call fails at once instead of waiting. */
   private down = false;
+  private watch: LinkWatch | undefined;
 
   constructor(
     private readonly options: BridgeOptions,
@@ -55,11 +72,22 @@ export class BridgeConnection {
       authToken: options.token,
       ...(options.WebSocket ? { transport: options.WebSocket } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
-      ...(options.reconnectAfterMs ? { reconnectAfterMs: options.reconnectAfterMs } : {}),
+      reconnectAfterMs: options.reconnectAfterMs ?? ((tries: number) => reconnectDelayMs(tries)),
+      longPollFallbackMs: options.longPollFallbackMs ?? DEFAULT_LONGPOLL_FALLBACK_MS,
     });
     this.socket = socket;
-    socket.onError(() => this.reportDown("socket_error"));
-    socket.onClose((event: { code?: number }) => this.onClose(event.code));
+    const watch = new LinkWatch(options.timers ?? systemTimers, options.liveness ?? DEFAULT_LIVENESS, () => socket.ping(() => undefined), () => this.onDeadLink(socket));
+    this.watch = watch;
+    socket.onOpen(() => watch.start());
+    socket.onMessage(() => watch.heard());
+    socket.onError(() => {
+      watch.stop();
+      this.reportDown("socket_error");
+    });
+    socket.onClose((event: { code?: number }) => {
+      watch.stop();
+      this.onClose(event.code);
+    });
     this.channel = this.join(socket);
     socket.connect();
   }
@@ -84,6 +112,7 @@ export class BridgeConnection {
 
   close(): void {
     this.ended = true;
+    this.watch?.stop();
     this.channel?.leave();
     this.socket?.disconnect();
     this.channel = undefined;
@@ -142,6 +171,18 @@ export class BridgeConnection {
     this.reportDown(`closed:${code ?? "unknown"}`);
     // Staying away: the bridge would close the next socket the same way; HTTP carries on.
     if (!rule.reconnect) this.close();
+  }
+
+  /**
+   * Nothing came back from a ping: the link is dead though it never closed. Report it (HTTP takes over) and make
+   * phoenix drop it and connect again now (its next attempts follow the reconnect schedule); the channel rejoins
+   * with the cursor on open.
+   */
+  private onDeadLink(socket: Socket): void {
+    if (this.ended || socket !== this.socket) return;
+    this.reportDown("heartbeat_timeout");
+    socket.disconnect();
+    socket.connect();
   }
 
   /** Leave and disconnect, so phoenix stops rejoining and reconnecting (notes/phoenix-client.md). */

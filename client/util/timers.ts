@@ -18,3 +18,63 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000,
 export function backoffDelay(delays: readonly number[], attempt: number): number {
   return delays[Math.min(attempt, delays.length - 1)] ?? 1000;
 }
+
+/**
+ * The bridge link's heartbeat (transport/liveness.ts): a ping after this much silence, and the link is dead when
+ * nothing answers within the timeout. A link that dies is noticed within interval + timeout = 10 s (issue 14: 15 s).
+ */
+export const DEFAULT_LIVENESS = { intervalMs: 5000, timeoutMs: 5000 } as const;
+
+/** Reconnect attempts this quick (≤ 1 s apart) before the backoff grows: a bridge restart is seen within 1 s. */
+const QUICK_RECONNECT_MS: readonly number[] = [50, 100, 250, 500];
+/** Attempts made at most ~1 s apart in all: about 15 s of a bridge restarting. */
+const QUICK_TRIES = 18;
+const SLOW_FIRST_MS = 2000;
+const SLOW_MAX_MS = 30_000;
+
+/**
+ * The bridge socket's reconnect schedule for attempt `tries` (1 = the first after a drop): 50, 100, 250, 500 ms,
+ * then 0.75-1 s until ~15 s have passed, so an app is live within 1 s of a restarted bridge answering; then a full
+ * jittered exponential backoff (2, 4, 8, 16, 30 s caps, each drawn from its upper half) so a bridge that stays down
+ * is not hammered and apps that lost it together do not come back in step. `random` is injected for tests.
+ */
+export function reconnectDelayMs(tries: number, random: () => number = Math.random): number {
+  const quick = QUICK_RECONNECT_MS[tries - 1];
+  if (quick !== undefined) return quick;
+  if (tries <= QUICK_TRIES) return Math.round(750 + 250 * random());
+  const cap = Math.min(SLOW_MAX_MS, SLOW_FIRST_MS * 2 ** (tries - QUICK_TRIES - 1));
+  return Math.round(cap / 2 + (cap / 2) * random());
+}
+
+/** Timers a test moves by hand: `advance(ms)` runs what falls due, in order. */
+export class ManualTimers implements Timers {
+  private current = 1_700_000_000_000;
+  private nextHandle = 1;
+  private readonly due = new Map<number, { at: number; callback: () => void }>();
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const handle = this.nextHandle++;
+    this.due.set(handle, { at: this.current + Math.max(0, ms), callback });
+    return handle;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.due.delete(handle as number);
+  }
+
+  advance(ms: number): void {
+    const end = this.current + ms;
+    for (;;) {
+      const next = [...this.due].filter(([, timer]) => timer.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+      if (!next) break;
+      this.due.delete(next[0]);
+      this.current = next[1].at;
+      next[1].callback();
+    }
+    this.current = end;
+  }
+}

@@ -40,8 +40,8 @@ describe("bridge config (B71)", () => {
     expect(() => defaultBridgeConfig({ dataDir: "d", port: 1.5 })).toThrow(/^bridge config port: /);
   });
 
-  it("has a default for every key but dataDir", () => {
-    const keys = Object.keys(bridgeConfigSchema.shape).filter((key) => key !== "dataDir");
+  it("has a default for every key but dataDir (and publicUrl, whose absence means the listening URL)", () => {
+    const keys = Object.keys(bridgeConfigSchema.shape).filter((key) => key !== "dataDir" && key !== "publicUrl");
     const built = defaultBridgeConfig({ dataDir: "d" });
     expect(keys.filter((key) => built[key as keyof BridgeConfig] === undefined)).toEqual([]);
     expect(Object.keys(built).sort()).toEqual([...keys, "dataDir"].sort());

@@ -1,11 +1,14 @@
 // A TCP proxy in front of the bridge, so a test can cut every connection without a close frame (a dropped Wi-Fi
-// link), refuse new ones for a while, and let them through again.
+// link), refuse new ones for a while, and let them through again; or black-hole them: every connection stays open
+// but no byte passes either way (packets dropped, no close), until restore().
 import { createServer, connect, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
 export class CuttableProxy {
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
   private refusing = false;
+  private holding = false;
   private constructor(
     private readonly server: Server,
     readonly port: number,
@@ -34,6 +37,23 @@ export class CuttableProxy {
     this.refusing = false;
   }
 
+  /** Drops every byte from now on, both ways, on open and new connections; nothing is closed. */
+  blackhole(): void {
+    this.holding = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** Lets bytes through again (what was held is delivered late, as after a long stall). */
+  restore(): void {
+    this.holding = false;
+    for (const pair of this.pairs) this.join(pair);
+  }
+
   async close(): Promise<void> {
     this.cut({ refuse: true });
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -51,6 +71,13 @@ export class CuttableProxy {
         upstream.destroy();
       });
     }
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
+    client.on("close", () => this.pairs.delete(pair));
+    if (!this.holding) this.join(pair);
+  }
+
+  private join([client, upstream]: [Socket, Socket]): void {
     client.pipe(upstream);
     upstream.pipe(client);
   }

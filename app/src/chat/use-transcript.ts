@@ -6,6 +6,9 @@ import type { AnyEvent, ChatClient } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "./transcript.ts";
 import { cacheMessages } from "./transcript-cache.ts";
 
+/** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
+const FRAME_MS = 16;
+
 export interface TranscriptView {
   transcript: Transcript;
   loading: boolean;
@@ -22,10 +25,12 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
     let current: Transcript | undefined;
     let cached: Transcript["messages"] | undefined;
     let frame = 0;
+    let lastFlush = -Infinity;
     let disposed = false;
     let dispose: () => void = () => undefined;
     const flush = () => {
       frame = 0;
+      lastFlush = performance.now();
       if (disposed || !current) return;
       setView({ transcript: current, loading: false });
       // For the offline view; only when the messages changed (not on every streamed token).
@@ -34,7 +39,13 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
     const onEvent = (event: AnyEvent) => {
       if (!current) return;
       current = applyEvent(current, event);
-      frame ||= requestAnimationFrame(flush);
+      if (frame !== 0) return;
+      // A token after a quiet frame renders at once (it paints in the next frame); one in a burst waits for the next
+      // frame, so a burst costs one render per frame, never one per event.
+      if (performance.now() - lastFlush >= FRAME_MS) {
+        frame = -1;
+        queueMicrotask(flush);
+      } else frame = requestAnimationFrame(flush);
     };
     setView((previous) => ({ ...previous, loading: true }));
     client.loadMessages(session_id, onEvent).then(
@@ -49,7 +60,7 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
     const unwatch = client.notifications.watchSession(session_id);
     return () => {
       disposed = true;
-      cancelAnimationFrame(frame);
+      if (frame > 0) cancelAnimationFrame(frame);
       dispose();
       void unwatch.then((off) => off());
     };

@@ -2,7 +2,7 @@
 // sends, attachments, agents, models, and the admin's pairing and device routes (DESIGN.md "Routes beyond
 // SPEC.md's table"). Loose objects: a newer server may add fields.
 import { z } from "zod";
-import { messageSchema, sessionSchema } from "./messages.ts";
+import { messageSchema, sessionSchema, sessionTitle, type Session } from "./messages.ts";
 
 /** A session as GET /sessions lists it: what a list row needs, never the messages (docs/client.md). */
 export const sessionSummarySchema = z.looseObject({
@@ -18,6 +18,20 @@ export const sessionSummarySchema = z.looseObject({
   source_session_id: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+/** A session's list row: what GET /sessions answers, and what an app derives from a session event it receives. */
+export function sessionSummaryOf(session: Session): SessionSummary {
+  return {
+    id: session.id,
+    title: sessionTitle(session),
+    agent_id: session.agent_id,
+    model: session.model ?? null,
+    created_at: session.created_at,
+    updated_at: session.updated_at,
+    message_count: session.messages.length,
+    ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
+  };
+}
 
 export const sessionListSchema = z.looseObject({ sessions: z.array(sessionSummarySchema) });
 export const sessionEnvelopeSchema = z.looseObject({ session: sessionSchema });

@@ -4,7 +4,7 @@
 // effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
 import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
-import { formatEventId, sessionTitle } from "../../client/wire/index.ts";
+import { formatEventId, sessionSummaryOf } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
@@ -40,7 +40,7 @@ export class SessionService {
   listSummaries(): SessionSummary[] {
     return this.store
       .list()
-      .map(summaryOf)
+      .map(sessionSummaryOf)
       .sort((a, b) => (a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1));
   }
 
@@ -173,18 +173,6 @@ function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | un
   return { sessionVersion: saved.version, ...(messageIndex >= 0 ? { messageIndex } : {}) };
 }
 
-function summaryOf(session: Session): SessionSummary {
-  return {
-    id: session.id,
-    title: sessionTitle(session),
-    agent_id: session.agent_id,
-    model: session.model ?? null,
-    created_at: session.created_at,
-    updated_at: session.updated_at,
-    message_count: session.messages.length,
-    ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
-  };
-}
 
 /** `undefined` leaves the field, `null` removes it, a string sets it. */
 function withField(session: Session, key: "title" | "model", value: string | null | undefined): Session {

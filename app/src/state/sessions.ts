@@ -3,7 +3,7 @@
 // opens offline with the last loaded list, read-only.
 import { computed, signal } from "@preact/signals";
 import { z } from "zod";
-import { isEvent, sessionSummarySchema, sessionTitle, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
+import { isEvent, sessionSummaryOf, sessionSummarySchema, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import { readStored, writeStored } from "./local-store.ts";
 
 const CACHE_KEY = "chat-relay.sessions";
@@ -20,18 +20,6 @@ export function titleOf(session: Pick<SessionSummary, "title">): string {
   return session.title.trim() === "" ? "New chat" : session.title;
 }
 
-export function summaryOf(session: Session): SessionSummary {
-  return {
-    id: session.id,
-    title: sessionTitle(session),
-    agent_id: session.agent_id,
-    model: session.model ?? null,
-    created_at: session.created_at,
-    updated_at: session.updated_at,
-    message_count: session.messages.length,
-    ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
-  };
-}
 
 export function replaceSessions(list: SessionSummary[]): void {
   sessions.value = list;
@@ -41,7 +29,7 @@ export function replaceSessions(list: SessionSummary[]): void {
 }
 
 export function upsertSession(session: Session): void {
-  const summary = summaryOf(session);
+  const summary = sessionSummaryOf(session);
   sessions.value = [...sessions.value.filter((existing) => existing.id !== summary.id), summary];
   writeStored(CACHE_KEY, sessions.value);
 }

@@ -1,7 +1,6 @@
 // Fan-out benchmark (docs/bridge.md "Benchmark"): one server topic, 1,000 paired sockets in a separate process,
 // events published into the server's store at 20/s (20,000 deliveries/s), then as fast as the pipeline goes; beside
 // a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Prints ONE JSON line.
-import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import pino from "pino";
 import { parseConfig } from "../../server/config/load.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../server/runtime.ts";
+import { forkChild, nextMessage } from "./child-process.ts";
 import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -21,25 +21,7 @@ const SATURATION_EVENTS = Number(process.env.BENCH_SATURATION_EVENTS ?? 1000);
 const PAD = "x".repeat(110);
 const here = fileURLToPath(new URL("./fanout/", import.meta.url));
 
-// BENCH_CPU_PROF=<dir>: every child writes a V8 CPU profile there (open in Chrome DevTools).
-const PROFILE_DIR = process.env.BENCH_CPU_PROF;
-
-function child(file: string): ChildProcess {
-  const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  return fork(join(here, file), [], { execArgv: ["--import", "tsx", ...prof], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-function nextMessage<T>(proc: ChildProcess, parse: (m: unknown) => T, accept: (m: T) => boolean): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (message: unknown) => {
-      const parsed = parse(message);
-      if (!accept(parsed)) return;
-      proc.off("message", listener);
-      resolve(parsed);
-    };
-    proc.on("message", listener);
-  });
-}
+const child = (file: string) => forkChild(here, file);
 
 const parseReceiver = (m: unknown) => fromReceivers.parse(m);
 const parseBridge = (m: unknown) => fromBridgeChild.parse(m);

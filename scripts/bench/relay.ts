@@ -1,130 +1,118 @@
 // The API relay's cost (issue 14): GET /sessions/{id}/messages relayed through the bridge (an official phoenix
 // client pushing `api`) against the same request over direct HTTP (undici, keep-alive) on loopback, at 1 and at
-// 50 concurrent apps, each app sending its next request when the last answered. Prints one JSON line: p50/p99 of
-// both per concurrency, what the relay adds at p50, and the relay's throughput at 50 apps. The server, its
-// forwarder and the bridge run in this one process (as `npm start` runs two, this shares their cores: a loaded
-// machine shows in both figures alike). The relay's rate bounds are lifted here: this measures its cost, not them.
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 2000] [--warmup 300]
-import { rmSync } from "node:fs";
+// 50 concurrent apps, each app sending its next call when the last answered. Prints one JSON line: p50/p99 of
+// both per concurrency, what the relay adds at p50, the throughput of both, the CPU each process spent in the
+// 50-app phases, and the load average. As deployed, the bridge, the server (with its forwarder) and the apps run
+// in separate processes (scripts/bench/relay/*-child.ts), each on its own core when the machine has them. The
+// relay's rate bounds are lifted here: this measures its cost, not them.
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500]   (BENCH_APP_PROCESSES=1,
+// BENCH_CPU_PROF=<dir> for a V8 profile per child)
+import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { Socket, type Channel } from "phoenix";
-import { Agent, request } from "undici";
-import { WebSocket } from "ws";
-import { startBridge } from "../../bridge/bridge.ts";
-import { defaultBridgeConfig } from "../../bridge/config.ts";
-import { parseConfig } from "../../server/config/load.ts";
-import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
-import { createRuntime } from "../../server/runtime.ts";
-import { tempDir } from "../../test/support/server.ts";
+import { forkChild, nextMessage } from "./child-process.ts";
+import { fromApps, fromBridge, fromServer, type Route, type ToApps } from "./relay/protocol.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "2000" }, warmup: { type: "string", default: "300" } } });
+const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" } } });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
-const ADMIN = "bench-admin-token";
-const RELAY_BOUNDS = { perSocketPerSecond: 1_000_000, perServerPerSecond: 1_000_000, inFlightPerServer: 10_000 };
+const DEVICES = 50;
+const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
+const here = fileURLToPath(new URL("./relay/", import.meta.url));
 
-type Call = () => Promise<void>;
+const parseApps = (m: unknown) => fromApps.parse(m);
+const parseBridge = (m: unknown) => fromBridge.parse(m);
+const parseServer = (m: unknown) => fromServer.parse(m);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number) => Math.round(n * 100) / 100;
 
-/** `apps` workers, each sending its next call when the last answered, `total` calls in all; latencies in ms. */
-async function run(calls: Call[], total: number): Promise<{ latencies: number[]; seconds: number }> {
-  const latencies: number[] = [];
-  let left = total;
-  const start = performance.now();
+/** Asks a child a question and waits for the answer of that type. */
+async function ask<T extends { type: string }>(proc: ChildProcess, parse: (m: unknown) => T, question: object, answer: T["type"]): Promise<T> {
+  const reply = nextMessage(proc, parse, (m) => m.type === answer);
+  proc.send(question);
+  return reply;
+}
+
+async function main(): Promise<void> {
+  const bridgeProc = forkChild(here, "bridge-child.ts");
+  const serverProc = forkChild(here, "server-child.ts");
+  const appProcs = Array.from({ length: APP_PROCESSES }, () => forkChild(here, "apps-child.ts"));
+  const bridgeReady = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
+  if (bridgeReady.type !== "ready") throw new Error("the bridge child did not start");
+  const server = await ask(serverProc, parseServer, { type: "start", bridge_url: bridgeReady.url, devices: DEVICES }, "ready");
+  if (server.type !== "ready") throw new Error("the server child did not start");
+
+  // The apps join once the bridge grants every token (the server's `grants` push follows its join).
+  const hashes = server.tokens.map(hashToken);
+  for (let tries = 0; ; tries++) {
+    const known = await ask(bridgeProc, parseBridge, { type: "known", token_hashes: hashes }, "known");
+    if (known.type === "known" && known.count === hashes.length) break;
+    if (tries > 200) throw new Error("the bridge never learnt the devices");
+    await sleep(50);
+  }
   await Promise.all(
-    calls.map(async (call) => {
-      while (left > 0) {
-        left--;
-        const sent = performance.now();
-        await call();
-        latencies.push(performance.now() - sent);
-      }
+    appProcs.map((proc, i) => {
+      const tokens = server.tokens.filter((_, k) => k % APP_PROCESSES === i);
+      return ask(proc, parseApps, { type: "connect", bridge_url: bridgeReady.url, server_url: server.url, server_id: server.server_id, path: server.path, tokens } satisfies ToApps, "connected");
     }),
   );
-  return { latencies, seconds: (performance.now() - start) / 1000 };
-}
 
-function relayCall(channel: Channel, path: string): Call {
-  return () =>
-    new Promise((resolve, reject) => {
-      channel
-        .push("api", { method: "GET", path })
-        .receive("ok", (reply: { status: number }) => (reply.status === 200 ? resolve() : reject(new Error(`relayed status ${reply.status}`))))
-        .receive("error", (reply: unknown) => reject(new Error(`relay refused: ${JSON.stringify(reply)}`)))
-        .receive("timeout", () => reject(new Error("relay timeout")));
-    });
-}
-
-function directCall(base: string, dispatcher: Agent, token: string, path: string): Call {
-  return async () => {
-    const response = await request(`${base}${path}`, { headers: { authorization: `Bearer ${token}` }, dispatcher });
-    await response.body.arrayBuffer();
-    if (response.statusCode !== 200) throw new Error(`direct status ${response.statusCode}`);
+  const all = [bridgeProc, serverProc, ...appProcs];
+  /** `apps` apps spread over the app processes, `total` calls in all; latencies and wall-clock throughput. */
+  const run = async (route: Route, apps: number, total: number) => {
+    const shares = appProcs.map((_, i) => Math.floor(apps / APP_PROCESSES) + (i < apps % APP_PROCESSES ? 1 : 0));
+    const busy = appProcs.flatMap((proc, i) => (shares[i]! > 0 ? [{ proc, apps: shares[i]! }] : []));
+    const answers = await Promise.all(busy.map(({ proc, apps: n }) => ask(proc, parseApps, { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps, "ran")));
+    const ran = answers.flatMap((m) => (m.type === "ran" ? [m] : []));
+    const latencies = ran.flatMap((m) => m.latencies);
+    const seconds = (Math.max(...ran.map((m) => m.end)) - Math.min(...ran.map((m) => m.start))) / 1000;
+    return { latencies, perSecond: latencies.length / seconds };
   };
-}
+  const cpuOf = async (route: Route, apps: number) => {
+    all.forEach((proc) => proc.send({ type: "phase" }));
+    const measured = await run(route, apps, REQUESTS);
+    const [bridge, serverStats, ...appStats] = await Promise.all(all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")));
+    const cpu = (...ms: (typeof bridge | undefined)[]) => {
+      const used = { user: 0, sys: 0 };
+      for (const m of ms) if (m?.type === "stats") (used.user += m.stats.cpu_user_ms), (used.sys += m.stats.cpu_sys_ms);
+      return used;
+    };
+    return { measured, cpu: { bridge: cpu(bridge), server: cpu(serverStats), apps: cpu(...appStats) } };
+  };
 
-async function main() {
-  const dir = tempDir("bench-relay-");
-  const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: `${dir}/bridge`, relay: RELAY_BOUNDS }), log: { log: () => undefined } });
-  const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir: `${dir}/server`, adminToken: ADMIN });
-  const base = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
-  const forwarder = startForwarder(runtime.ctx, { bridgeUrl: bridge.url, app: runtime.app });
-  const { ctx } = runtime;
-
-  // A session of ten messages, and 50 paired devices the bridge knows.
-  const session = ctx.sessions.create();
-  for (let i = 0; i < 10; i++) ctx.sessions.append(session.id, { role: i % 2 === 0 ? "user" : "assistant", content: `message ${i} `.repeat(20), metadata: {} });
-  const tokens: string[] = [];
-  for (let i = 0; i < 50; i++) {
-    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `app ${i}`);
-    if (!redeemed.ok) throw new Error("pairing failed");
-    tokens.push(redeemed.device_token);
-  }
-  while (tokens.some((token) => !bridge.core.registry.device(hashToken(token)))) await new Promise((r) => setTimeout(r, 20));
-
-  const path = `/sessions/${session.id}/messages`;
-  const sockets: Socket[] = [];
-  const channels: Channel[] = [];
-  for (const token of tokens) {
-    const socket = new Socket(bridge.url, { transport: WebSocket as unknown as new (endpoint: string) => object, authToken: token });
-    socket.connect();
-    const channel = socket.channel(`events:server:${ctx.serverId}`, {});
-    await new Promise<void>((resolve, reject) => channel.join().receive("ok", () => resolve()).receive("error", (e: unknown) => reject(new Error(JSON.stringify(e)))));
-    sockets.push(socket);
-    channels.push(channel);
-  }
-  const dispatcher = new Agent({ connections: 60 });
-  const direct = tokens.map((token) => directCall(base, dispatcher, token, path));
-  const relayed = channels.map((channel) => relayCall(channel, path));
-
-  const figures: Record<string, number> = {};
-  for (const apps of [1, 50]) {
+  const figures: Record<string, unknown> = {};
+  for (const apps of [1, DEVICES]) {
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
-    await run(direct.slice(0, apps), WARMUP);
-    await run(relayed.slice(0, apps), WARMUP);
-    const d = await run(direct.slice(0, apps), REQUESTS);
-    const r = await run(relayed.slice(0, apps), REQUESTS);
-    const round = (n: number) => Math.round(n * 100) / 100;
-    figures[`direct_p50_ms_${apps}`] = round(percentile(d.latencies, 50));
-    figures[`direct_p99_ms_${apps}`] = round(percentile(d.latencies, 99));
-    figures[`relay_p50_ms_${apps}`] = round(percentile(r.latencies, 50));
-    figures[`relay_p99_ms_${apps}`] = round(percentile(r.latencies, 99));
-    figures[`relay_adds_p50_ms_${apps}`] = round(percentile(r.latencies, 50) - percentile(d.latencies, 50));
-    figures[`direct_req_per_s_${apps}`] = Math.round(REQUESTS / d.seconds);
-    figures[`relay_req_per_s_${apps}`] = Math.round(REQUESTS / r.seconds);
+    await run("direct", apps, WARMUP);
+    await run("relay", apps, WARMUP);
+    const direct = await cpuOf("direct", apps);
+    const relay = await cpuOf("relay", apps);
+    const d = direct.measured.latencies;
+    const r = relay.measured.latencies;
+    figures[`direct_p50_ms_${apps}`] = round(percentile(d, 50));
+    figures[`direct_p99_ms_${apps}`] = round(percentile(d, 99));
+    figures[`relay_p50_ms_${apps}`] = round(percentile(r, 50));
+    figures[`relay_p99_ms_${apps}`] = round(percentile(r, 99));
+    figures[`relay_adds_p50_ms_${apps}`] = round(percentile(r, 50) - percentile(d, 50));
+    figures[`direct_req_per_s_${apps}`] = Math.round(direct.measured.perSecond);
+    figures[`relay_req_per_s_${apps}`] = Math.round(relay.measured.perSecond);
+    if (apps === DEVICES) figures.cpu_us_per_call_50 = { direct: perCall(direct.cpu), relay: perCall(relay.cpu) };
   }
 
-  for (const socket of sockets) socket.disconnect();
-  await dispatcher.close();
-  await forwarder.stop();
-  await runtime.close();
-  await bridge.close();
-  rmSync(dir, { recursive: true, force: true });
-  const load = loadavg()[0]!;
-  process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, ...figures, relay_bounds: RELAY_BOUNDS, load_average_1m: Math.round(load * 10) / 10 })}\n`);
-  process.exit(0);
+  all.forEach((proc) => proc.disconnect());
+  process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`);
 }
 
-await main();
+/** CPU per call in µs, `[user, system]` per process: who pays for a call, and how much of it is the kernel's. */
+function perCall(cpu: Record<string, { user: number; sys: number }>): Record<string, [number, number]> {
+  const us = (ms: number) => Math.round((ms * 1000) / REQUESTS);
+  return Object.fromEntries(Object.entries(cpu).map(([name, { user, sys }]) => [name, [us(user), us(sys)]]));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

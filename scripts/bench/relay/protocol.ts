@@ -1,0 +1,48 @@
+// Messages between the relay benchmark's processes (IPC), validated like every other boundary.
+import { z } from "zod";
+import { processStats } from "../fanout/protocol.ts";
+
+/** Every child answers these: start a phase (reset its CPU meter), and what it spent since. */
+const meterRequests = [z.object({ type: z.literal("phase") }), z.object({ type: z.literal("stats") })] as const;
+const statsMessage = z.object({ type: z.literal("stats"), stats: processStats });
+
+export const toBridge = z.discriminatedUnion("type", [...meterRequests, z.object({ type: z.literal("known"), token_hashes: z.array(z.string()) })]);
+export const fromBridge = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), url: z.string() }),
+  /** How many of the asked token hashes the bridge's registry grants (the server's `grants` arrived). */
+  z.object({ type: z.literal("known"), count: z.number() }),
+  statsMessage,
+]);
+
+export const toServer = z.discriminatedUnion("type", [...meterRequests, z.object({ type: z.literal("start"), bridge_url: z.string(), devices: z.number() })]);
+export const fromServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), url: z.string(), server_id: z.string(), path: z.string(), tokens: z.array(z.string()) }),
+  statsMessage,
+]);
+
+export const routeSchema = z.enum(["direct", "relay"]);
+export type Route = z.infer<typeof routeSchema>;
+
+export const toApps = z.discriminatedUnion("type", [
+  ...meterRequests,
+  z.object({ type: z.literal("connect"), bridge_url: z.string(), server_url: z.string(), server_id: z.string(), path: z.string(), tokens: z.array(z.string()) }),
+  /** `apps` of this process's apps each send their next call when the last answered, `total` calls in all. */
+  z.object({ type: z.literal("run"), route: routeSchema, apps: z.number().int().min(1), total: z.number().int().min(1) }),
+]);
+export type ToApps = z.infer<typeof toApps>;
+export const fromApps = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("connected") }),
+  /** Latencies in ms; `start` and `end` on the wall clock (performance.timeOrigin + now), comparable across processes. */
+  z.object({ type: z.literal("ran"), latencies: z.array(z.number()), start: z.number(), end: z.number() }),
+  statsMessage,
+]);
+
+export type Meter = { reset(): void; read(): z.infer<typeof processStats> };
+
+/** A child's answer to the meter requests; true when `message` was one. */
+export function answerMeter(message: { type: string }, meter: Meter, send: (m: unknown) => void): boolean {
+  if (message.type === "phase") meter.reset();
+  else if (message.type === "stats") send({ type: "stats", stats: meter.read() });
+  else return false;
+  return true;
+}

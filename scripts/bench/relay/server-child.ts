@@ -1,0 +1,47 @@
+// The server under test in its own process: HTTP on loopback and its forwarder's link to the bridge, a session of
+// ten messages to read, and paired devices whose tokens the apps use.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseConfig } from "../../../server/config/load.ts";
+import { startForwarder } from "../../../server/forwarder/forwarder.ts";
+import { createRuntime } from "../../../server/runtime.ts";
+import { phaseMeter } from "../fanout/protocol.ts";
+import { answerMeter, toServer } from "./protocol.ts";
+
+const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
+const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin-token" });
+const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
+const { ctx } = runtime;
+const meter = phaseMeter();
+const send = (message: unknown) => process.send!(message);
+let stopForwarder: (() => Promise<void>) | undefined;
+
+function seed(devices: number): { path: string; tokens: string[] } {
+  const session = ctx.sessions.create();
+  for (let i = 0; i < 10; i++) ctx.sessions.append(session.id, { role: i % 2 === 0 ? "user" : "assistant", content: `message ${i} `.repeat(20), metadata: {} });
+  const tokens: string[] = [];
+  for (let i = 0; i < devices; i++) {
+    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `app ${i}`);
+    if (!redeemed.ok) throw new Error("pairing failed");
+    tokens.push(redeemed.device_token);
+  }
+  return { path: `/sessions/${session.id}/messages`, tokens };
+}
+
+process.on("message", (message) => {
+  const parsed = toServer.parse(message);
+  if (answerMeter(parsed, meter, send) || parsed.type !== "start") return;
+  const { path, tokens } = seed(parsed.devices);
+  const forwarder = startForwarder(ctx, { bridgeUrl: parsed.bridge_url, app: runtime.app });
+  stopForwarder = () => forwarder.stop();
+  send({ type: "ready", url, server_id: ctx.serverId, path, tokens });
+});
+process.on("disconnect", () =>
+  void (async () => {
+    await stopForwarder?.();
+    await runtime.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  })(),
+);

@@ -3,10 +3,10 @@
 // succeeded or was lost. A join stays current from its ok reply until the channel errors, the link is restarted
 // or closed; the parts key their per-join state to that (docs/bridge.md "Forwarder").
 import { Socket, type Channel, type Push } from "phoenix";
-import { WebSocket } from "ws";
 import { serverJoinOkSchema } from "../../client/wire/frames.ts";
 import { parseEventId } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
+import { TurnCorkedWebSocket } from "./turn-corked-websocket.ts";
 
 export interface BridgeLinkOptions {
   url: string;
@@ -36,7 +36,7 @@ export class BridgeLink {
   ) {
     const backoff = options.reconnectAfterMs;
     this.socket = new Socket(options.url, {
-      transport: WebSocket as unknown as new (endpoint: string) => object,
+      transport: TurnCorkedWebSocket as unknown as new (endpoint: string) => object,
       ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);

@@ -11,7 +11,7 @@ import { ReplayBuffer } from "../fanout/replay-buffer.ts";
 import { EventTopic } from "../fanout/topic.ts";
 import { sameHex, sha256Hex } from "../hash.ts";
 import type { Connection } from "../socket/connection.ts";
-import type { DurableStore } from "./durable-store.ts";
+import type { DurableState, RegistryChange, RegistryStore, ServerRecord } from "./durable-store.ts";
 
 export interface ServerLink {
   connection: Connection;
@@ -56,7 +56,7 @@ export class Registry {
   private readonly onForeignGrant: NonNullable<RegistryHooks["onForeignGrant"]>;
 
   constructor(
-    private readonly store: DurableStore,
+    private readonly store: RegistryStore,
     private readonly replay: ReplayLimits,
     hooks: RegistryHooks = {},
   ) {
@@ -92,7 +92,7 @@ export class Registry {
     let state = this.servers.get(serverId);
     if (!state) {
       state = this.create(serverId, hash);
-      this.persist();
+      this.persist({ kind: "registered", serverId });
     }
     if (!sameHex(state.credentialHash, hash)) return { ok: false, reason: "unauthorized" };
     // One live channel per server: a second connection presenting the same credential is a replay or a twin.
@@ -100,9 +100,14 @@ export class Registry {
     return { ok: true, state };
   }
 
+  /** Whether what the bridge relayed continues where the server's store is (same store, nothing acked unseen). */
+  continues(state: ServerState, epoch: string, serverCursor: string): boolean {
+    return state.epoch === epoch && state.lastId !== undefined && state.lastId >= serverCursor;
+  }
+
   /** Decides after which event id the server continues, keeping the buffer only when it is continuous. */
   resume(state: ServerState, epoch: string, serverCursor: string): string {
-    if (state.epoch === epoch && state.lastId !== undefined && state.lastId >= serverCursor) return state.lastId;
+    if (this.continues(state, epoch, serverCursor)) return state.lastId!;
     // A new store: its ids start over, so apps still subscribed would drop its events as duplicates of the old
     // ones. They are sent away to reconnect (1012); their rejoin from the old epoch is answered "gap".
     if (state.epoch !== undefined && state.epoch !== epoch) state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
@@ -117,6 +122,22 @@ export class Registry {
    * another server owns is skipped (onForeignGrant).
    */
   applyGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
+    const closed = this.replaceGrants(state, devices, codes);
+    this.persist({ kind: "grants", serverId: state.id });
+    return closed;
+  }
+
+  /**
+   * A server's record as another node of the cluster wrote it (bridge/cluster/registry-sync.ts): taken into this
+   * node's view, nothing written back; sockets here of devices it no longer lists are closed at once.
+   */
+  applyRecord(serverId: string, record: ServerRecord): number {
+    const state = this.servers.get(serverId) ?? this.create(serverId, record.credential_hash);
+    state.credentialHash = record.credential_hash;
+    return this.replaceGrants(state, record.devices, record.codes);
+  }
+
+  private replaceGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
     const before = new Set(state.devices.keys());
     this.setDevices(state, devices);
     state.codes = new Map(codes.map((code) => [code.code_hash, code.expires_at]));
@@ -128,7 +149,6 @@ export class Registry {
         closed++;
       }
     }
-    this.persist();
     return closed;
   }
 
@@ -146,7 +166,12 @@ export class Registry {
 
   /** Takes a code off the bridge (single use), on disk too, so a restart does not bring a spent code back. */
   takeCode(state: ServerState, codeHash: string): void {
-    if (state.codes.delete(codeHash)) this.persist();
+    if (state.codes.delete(codeHash)) this.persist({ kind: "code_taken", serverId: state.id, codeHash });
+  }
+
+  /** Takes a code off this bridge's view only (a cluster node took it off Redis itself, for every node). */
+  dropCode(state: ServerState, codeHash: string): void {
+    state.codes.delete(codeHash);
   }
 
   trackSocket(connection: Connection): void {
@@ -210,15 +235,27 @@ export class Registry {
     }
   }
 
-  private persist(): void {
-    const servers: Record<string, { credential_hash: string; devices: DeviceGrant[]; codes: CodeGrant[] }> = {};
-    for (const state of this.servers.values()) {
-      servers[state.id] = {
-        credential_hash: state.credentialHash,
-        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
-        codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
-      };
-    }
-    this.store.save({ servers });
+  /** One server's record as the store keeps it. */
+  record(state: ServerState): ServerRecord {
+    return {
+      credential_hash: state.credentialHash,
+      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
+      codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
+    };
+  }
+
+  /** Every registered server, for a store that must write them all again (a cluster's Redis restarted empty). */
+  states(): IterableIterator<ServerState> {
+    return this.servers.values();
+  }
+
+  private persist(change: RegistryChange): void {
+    this.store.save(() => this.snapshot(), change);
+  }
+
+  private snapshot(): DurableState {
+    const servers: DurableState["servers"] = {};
+    for (const state of this.servers.values()) servers[state.id] = this.record(state);
+    return { servers };
   }
 }

@@ -118,7 +118,7 @@ function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcce
 /** The parts every channel handler shares. */
 function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): BridgeCore {
   const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
-    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
+    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
   });
   const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
   // Pairing counts failed attempts only (limiterFailure below).

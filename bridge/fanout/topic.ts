@@ -22,6 +22,10 @@ export class EventTopic {
     this.subscribers.delete(connection);
   }
 
+  has(connection: Connection): boolean {
+    return this.subscribers.has(connection);
+  }
+
   get size(): number {
     return this.subscribers.size;
   }

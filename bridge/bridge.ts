@@ -129,7 +129,7 @@ async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger):
   await cluster?.start();
   const replay = cluster ? { events: 0, bytes: 0 } : { events: config.replayEvents, bytes: config.replayBytes };
   registry = new Registry(cluster?.store ?? new DurableStore(config.dataDir), replay, {
-    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
+    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
   });
   cluster?.bind(registry);
   metrics.cluster = cluster?.figures;

@@ -25,9 +25,11 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
       const params = eventsJoinParamsSchema.safeParse(frame.payload);
       if (!params.success) return refused("invalid_params", "events join with invalid params");
       if (!connection.tokenHash) return refused("unauthorized", "events join without a device token");
-      const device = core.registry.device(connection.tokenHash);
-      if (!device) return refused("unauthorized", "events join with an unknown or revoked token");
-      if (device.serverId !== serverId) return refused("unauthorized", "events join with another server's token");
+      // Scoped to this server: what another server grants never decides who joins this topic.
+      if (core.registry.deviceOf(serverId, connection.tokenHash) === undefined) {
+        const reason = core.registry.knowsToken(connection.tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token";
+        return refused("unauthorized", reason);
+      }
       const state = core.registry.get(serverId)!;
       const entry = {
         joinRef: frame.joinRef,

@@ -46,6 +46,10 @@ export class EventTopic {
     this.add(connection);
   }
 
+  has(connection: Connection): boolean {
+    return this.subscribers.has(connection);
+  }
+
   get size(): number {
     return this.subscribers.size;
   }

@@ -44,8 +44,8 @@ export class ApiRelay {
 
   /** An app's `api` push on its server's topic. The token was checked at join; it is checked again now. */
   forward(app: Connection, state: ServerState, push: Frame): void {
-    const device = app.tokenHash === undefined ? undefined : this.core.registry.device(app.tokenHash);
-    if (!device || device.serverId !== state.id) return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
+    const deviceId = app.tokenHash === undefined ? undefined : this.core.registry.deviceOf(state.id, app.tokenHash);
+    if (deviceId === undefined) return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
     const call = apiPushSchema.safeParse(push.payload);
     if (!call.success) return this.refuse(app, push, "invalid_request", "relay call malformed", { problem: call.error.issues[0]?.message });
     if (asksLongPoll(call.data.path)) return this.refuse(app, push, "invalid_request", "relay call asked for a long-poll (wait_ms)");
@@ -56,8 +56,8 @@ export class ApiRelay {
     if (!this.limits.admit(socketKey(app), serverKey(state.id))) return this.refuse(app, push, "rate_limited", "relay call rate limited");
     const requestId = randomUUID();
     const cancelTimeout = after(this.core.clock, this.config.timeoutMs, () => this.fail(requestId, "timeout"));
-    this.pending.set(requestId, { app, push, serverId: state.id, deviceId: device.deviceId, tokenHash: app.tokenHash!, cancelTimeout });
-    const payload = { request_id: requestId, device_id: device.deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
+    this.pending.set(requestId, { app, push, serverId: state.id, deviceId, tokenHash: app.tokenHash!, cancelTimeout });
+    const payload = { request_id: requestId, device_id: deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
     if (link) link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "api_request", payload });
     else void this.core.cluster!.toServer(state, "api_request", payload).then((delivered) => delivered || this.fail(requestId, "server_unavailable"));
   }
@@ -72,8 +72,7 @@ export class ApiRelay {
     this.forget(result.request_id, call);
     if (!call.app.open) return true;
     // Revoked while the call was in flight (its socket is normally closed with 4001 already): never answered.
-    const device = this.core.registry.device(call.tokenHash);
-    if (!device || device.deviceId !== call.deviceId) {
+    if (this.core.registry.deviceOf(state.id, call.tokenHash) !== call.deviceId) {
       this.core.log.log("warn", "relay answer for a revoked device dropped", { socket: call.app.id, server_id: state.id, device_id: call.deviceId });
       return true;
     }

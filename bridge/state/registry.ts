@@ -2,9 +2,9 @@
 // its live pairing codes, its live channel, and its replay buffer and topic. Device and credential changes are
 // persisted (DurableStore); events are not: after a restart the server resends from its own cursor.
 //
-// A device token hash belongs to the server that first granted it: another server listing it is ignored for that
-// device (and reported), else any registered server could take a device off its own topic by claiming its hash and
-// then get its sockets closed with 4001 by withdrawing the claim.
+// A device token hash is scoped to the server that granted it: a device is looked up per (server, hash), so what one
+// server grants or withdraws never changes what another server's device may join, whichever granted first; and a
+// withdrawal closes only the sockets on the withdrawing server's topic (or those no server grants any more).
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
@@ -39,17 +39,21 @@ export interface ReplayLimits {
   bytes: number;
 }
 
-/** What the registry tells its owner about: sockets of withdrawn devices, and grants of another server's device. */
+/** What the registry tells its owner about: sockets of withdrawn devices, and a hash another server also grants. */
 export interface RegistryHooks {
   onRevoked?(connection: Connection): void;
+  /** A grant lists a token hash that `owner` (another server) grants too: harmless now, but worth a look. */
   onForeignGrant?(claim: { serverId: string; deviceId: string; owner: string }): void;
 }
 
 export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason: "unauthorized" | "already_connected" };
 
+const NO_GRANTS: ReadonlyMap<string, string> = new Map();
+
 export class Registry {
   private readonly servers = new Map<string, ServerState>();
-  private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
+  /** token hash → the servers granting it → their device id (usually exactly one server). */
+  private readonly grantsByToken = new Map<string, Map<string, string>>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
   private readonly onRevoked: (connection: Connection) => void;
@@ -118,8 +122,9 @@ export class Registry {
   }
 
   /**
-   * Replaces a server's devices and codes; sockets of devices no longer listed are closed at once. A listed hash that
-   * another server owns is skipped (onForeignGrant).
+   * Replaces a server's devices and codes. Sockets of a device no longer listed are closed at once: those on this
+   * server's topic, and any other only when no server grants the hash any more (another server's device is not this
+   * server's to close).
    */
   applyGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
     const closed = this.replaceGrants(state, devices, codes);
@@ -144,7 +149,9 @@ export class Registry {
     let closed = 0;
     for (const hash of before) {
       if (state.devices.has(hash)) continue;
+      const grantedElsewhere = this.grantsByToken.has(hash);
       for (const connection of this.socketsByToken.get(hash) ?? []) {
+        if (grantedElsewhere && !state.topic.has(connection)) continue;
         this.onRevoked(connection);
         closed++;
       }
@@ -152,8 +159,19 @@ export class Registry {
     return closed;
   }
 
-  device(tokenHash: string): { serverId: string; deviceId: string } | undefined {
-    return this.deviceIndex.get(tokenHash);
+  /** The device id `serverId` granted this token hash to, if it did: the only question a join or a relay call asks. */
+  deviceOf(serverId: string, tokenHash: string): string | undefined {
+    return this.servers.get(serverId)?.devices.get(tokenHash);
+  }
+
+  /** Whether any server grants this token hash (a paired device's socket, for admission). */
+  knowsToken(tokenHash: string): boolean {
+    return this.grantsByToken.has(tokenHash);
+  }
+
+  /** Every server granting this token hash, with its device id. */
+  grantsOf(tokenHash: string): ReadonlyMap<string, string> {
+    return this.grantsByToken.get(tokenHash) ?? NO_GRANTS;
   }
 
   findCode(codeHash: string): { state: ServerState; expiresAt: number } | undefined {
@@ -222,17 +240,21 @@ export class Registry {
   }
 
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
-    for (const hash of state.devices.keys()) this.deviceIndex.delete(hash);
+    for (const hash of state.devices.keys()) this.ungrant(hash, state.id);
     state.devices = new Map();
     for (const { token_hash: hash, device_id: deviceId } of devices) {
-      const owner = this.deviceIndex.get(hash)?.serverId;
-      if (owner !== undefined && owner !== state.id) {
-        this.onForeignGrant({ serverId: state.id, deviceId, owner });
-        continue;
-      }
       state.devices.set(hash, deviceId);
-      this.deviceIndex.set(hash, { serverId: state.id, deviceId });
+      let granting = this.grantsByToken.get(hash);
+      if (!granting) this.grantsByToken.set(hash, (granting = new Map()));
+      for (const owner of granting.keys()) if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
+      granting.set(state.id, deviceId);
     }
+  }
+
+  private ungrant(tokenHash: string, serverId: string): void {
+    const granting = this.grantsByToken.get(tokenHash);
+    granting?.delete(serverId);
+    if (granting?.size === 0) this.grantsByToken.delete(tokenHash);
   }
 
   /** One server's record as the store keeps it. */

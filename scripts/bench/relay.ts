@@ -82,7 +82,7 @@ async function main() {
     if (!redeemed.ok) throw new Error("pairing failed");
     tokens.push(redeemed.device_token);
   }
-  while (tokens.some((token) => !bridge.core.registry.device(hashToken(token)))) await new Promise((r) => setTimeout(r, 20));
+  while (tokens.some((token) => !bridge.core.registry.knowsToken(hashToken(token)))) await new Promise((r) => setTimeout(r, 20));
 
   const path = `/sessions/${session.id}/messages`;
   const sockets: Socket[] = [];

@@ -26,7 +26,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redis, 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     expect(server.joined.status).toBe("ok");
-    await until(() => b!.core.registry.device(phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
     const onB = await appOn(b!.url, phone.token);
     const onA = await appOn(a!.url, phone.token);
     expect(onB.joined.status).toBe("ok");
@@ -42,7 +42,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redis, 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(() => b!.core.registry.device(phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
     const app = await appOn(b!.url, phone.token, { since_id: 10, epoch: "epoch-1" });
     expect(app.joined.response).toMatchObject({ replay: "complete", replayed: 10, last_event_id: formatEventId(20), epoch: "epoch-1" });
     await push(server, 21, 25);
@@ -55,7 +55,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redis, 2, { replayEvents: 5 });
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(() => b!.core.registry.device(phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
     expect((await appOn(b!.url, phone.token, { since_id: 10 })).joined.response).toMatchObject({ replay: "gap", last_event_id: formatEventId(20) });
     expect((await appOn(b!.url, phone.token, { since_id: 15 })).joined.response).toMatchObject({ replay: "complete", replayed: 5 });
     expect((await appOn(b!.url, phone.token, { since_id: 15, epoch: "another-store" })).joined.response).toMatchObject({ replay: "gap" });
@@ -64,7 +64,7 @@ describe("a cluster of bridge nodes", () => {
     const [c, d] = await clusterNodes(redis, 2, { replayBytes: 300 });
     const other = await fakeServer(c!.url, { devices: [phone.grant], serverId: "srv2" });
     await push(other, 1, 10);
-    await until(() => d!.core.registry.device(phone.grant.token_hash) !== undefined, "the grant reached node D");
+    await until(() => d!.core.registry.deviceOf("srv2", phone.grant.token_hash) !== undefined, "the grant reached node D");
     expect((await appOn(d!.url, phone.token, { since_id: 5 }, "srv2")).joined.response).toMatchObject({ replay: "gap" });
     expect((await appOn(d!.url, phone.token, { since_id: 9 }, "srv2")).joined.response).toMatchObject({ replay: "complete", replayed: 1 });
   });

@@ -44,7 +44,7 @@ describe("pairing and relayed calls through another node", () => {
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(credentials.server_id).toBe("srv1");
-    await until(() => b!.core.registry.device(sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
+    await until(() => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
     const app = await appOn(b!.url, credentials.device_token);
     expect(app.joined.status).toBe("ok");
     // The code was single use on every node.
@@ -57,7 +57,7 @@ describe("pairing and relayed calls through another node", () => {
     const server = await serverOn(a!);
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
-    await until(() => b!.core.registry.device(sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
+    await until(() => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
     const app = await appOn(b!.url, credentials.device_token);
     const created = await pushOnce(app.channel, "api", { method: "POST", path: "/sessions", body: {} });
     expect(created.status).toBe("ok");
@@ -86,12 +86,12 @@ describe("revocation and limits across nodes", () => {
     const [a, b, c] = await clusterNodes(redis, 3, { cluster: { heartbeatMs: 60_000, linkTtlMs: 180_000 } });
     const phone = device("dev_phone");
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
-    await until(() => [b!, c!].every((node) => node.core.registry.device(phone.grant.token_hash) !== undefined), "the grant reached every node");
+    await until(() => [b!, c!].every((node) => node.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined), "the grant reached every node");
     const apps = await Promise.all([a!, b!, c!].map((node) => appOn(node.url, phone.token)));
     expect(apps.map((app) => app.joined.status)).toEqual(["ok", "ok", "ok"]);
     expect((await pushOnce(server.channel, "grants", { devices: [], codes: [] })).status).toBe("ok");
     await until(() => apps.every((app) => app.closes.includes(BRIDGE_CLOSE.deviceRevoked)), "every node closed the device's socket with 4001");
-    expect(b!.core.registry.device(phone.grant.token_hash)).toBeUndefined();
+    expect(b!.core.registry.deviceOf("srv1", phone.grant.token_hash)).toBeUndefined();
   });
 
   it("B109: counts failed pairing attempts and new registrations cluster-wide", async () => {

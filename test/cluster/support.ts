@@ -3,6 +3,7 @@
 // second. Nodes are the same startBridge as the single-node suites, with cluster.redisUrl set.
 import { randomUUID } from "node:crypto";
 import type { Channel, Socket } from "phoenix";
+import type { ClusterConfig } from "../../bridge/cluster/cluster-config.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { cleanups, joinOnce, phoenixSocket, testBridge, type TestBridge } from "../bridge/helpers.ts";
@@ -16,14 +17,17 @@ export async function sharedRedis(): Promise<TestRedis> {
 }
 
 /** `count` nodes of one cluster (a fresh key prefix) on `redis`. */
-export async function clusterNodes(redis: TestRedis, count: number, overrides: Partial<BridgeConfig> = {}): Promise<TestBridge[]> {
+/** Config overrides for a node; `cluster` takes any of its keys. */
+export type NodeOverrides = Omit<Partial<BridgeConfig>, "cluster"> & { cluster?: Partial<ClusterConfig> };
+
+export async function clusterNodes(redis: TestRedis, count: number, overrides: NodeOverrides = {}): Promise<TestBridge[]> {
   const keyPrefix = `t${randomUUID().slice(0, 8)}`;
   const nodes: TestBridge[] = [];
   for (let i = 0; i < count; i++) nodes.push(await clusterNode(redis, keyPrefix, `node${i}`, overrides));
   return nodes;
 }
 
-export async function clusterNode(redis: TestRedis, keyPrefix: string, nodeId: string, overrides: Partial<BridgeConfig> = {}): Promise<TestBridge> {
+export async function clusterNode(redis: TestRedis, keyPrefix: string, nodeId: string, overrides: NodeOverrides = {}): Promise<TestBridge> {
   return testBridge({ ...overrides, cluster: { redisUrl: redis.url, keyPrefix, nodeId, ...FAST_CLUSTER, ...overrides.cluster } });
 }
 

@@ -25,6 +25,7 @@ import { IdleSweep } from "./socket/idle-sweep.ts";
 import { DeviceSightings } from "./state/device-sightings.ts";
 import { DurableStore } from "./state/durable-store.ts";
 import { Registry } from "./state/registry.ts";
+import { ClusterNode } from "./cluster/cluster-node.ts";
 
 export interface BridgeOptions {
   config: BridgeConfig;
@@ -60,7 +61,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const clock = options.clock ?? systemClock;
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
   const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
-  const core = buildCore(config, clock, log);
+  const core = await buildCore(config, clock, log);
   const sightings = new DeviceSightings(core.registry, clock);
   const router = new Router(core);
   const acceptor = new SocketAcceptor(core, log, router, sightings);
@@ -69,6 +70,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const http = createServer(
     httpHandler({
       metrics: core.metrics,
+      health: healthOf(core),
       appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
       failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
@@ -85,6 +87,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     sightings.flush();
     sightings.stop();
     await closeSockets(acceptor.open, acceptor.wss, http);
+    await core.cluster?.close();
   };
   const port = (http.address() as AddressInfo).port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -115,12 +118,21 @@ function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcce
   );
 }
 
-/** The parts every channel handler shares. */
-function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): BridgeCore {
-  const registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
-    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant refused: token hash belongs to another server", { server_id: serverId, device_id: deviceId, owner }),
+/**
+ * The parts every channel handler shares. With BRIDGE_REDIS_URL the registry's records come from Redis (the node
+ * connects and loads them first) and each server's buffer only orders its events: replays read the shared history.
+ */
+async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): Promise<BridgeCore> {
+  let registry: Registry | undefined;
+  const metrics = new BridgeMetrics(() => registry?.activeTopics ?? 0, () => registry?.connectedServers ?? 0);
+  const cluster = config.cluster.redisUrl === undefined ? undefined : new ClusterNode(config, config.cluster.redisUrl, clock, log, metrics);
+  await cluster?.start();
+  const replay = cluster ? { events: 0, bytes: 0 } : { events: config.replayEvents, bytes: config.replayBytes };
+  registry = new Registry(cluster?.store ?? new DurableStore(config.dataDir), replay, {
+    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
   });
-  const metrics = new BridgeMetrics(() => registry.activeTopics, () => registry.connectedServers);
+  cluster?.bind(registry);
+  metrics.cluster = cluster?.figures;
   // Pairing counts failed attempts only (limiterFailure below).
   const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs, config.pairingFailingAddresses);
   return {
@@ -129,12 +141,21 @@ function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): Bridg
     log,
     metrics,
     registry,
+    cluster,
     pairingLimiter,
     limiterFailure(connection, reason) {
-      pairingLimiter.record(connection.address);
+      (cluster?.pairingLimiter ?? pairingLimiter).record(connection.address);
       metrics.pairingFailures++;
       log.log("warn", "pairing attempt failed", { socket: connection.id, address: connection.address, reason });
     },
+  };
+}
+
+/** GET /health: `{ok: true}`; a cluster node adds whether Redis answers (it still serves its sockets when not). */
+function healthOf(core: BridgeCore): () => Promise<Record<string, unknown>> {
+  return async () => {
+    if (!core.cluster) return { ok: true };
+    return { ok: true, node: core.cluster.nodeId, redis: (await core.cluster.redisAnswers()) ? "ok" : "unreachable" };
   };
 }
 

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { MAX_FRAME_BYTES } from "../client/wire/frames.ts";
+import { clusterConfigSchema, redisUrlSchema } from "./cluster/cluster-config.ts";
 import { relayConfigSchema } from "./relay/relay-config.ts";
 import { DEFAULT_MAX_SOCKETS, readFdLimit, socketCapFor } from "./socket/fd-limit.ts";
 
@@ -64,6 +65,8 @@ export const bridgeConfigSchema = z.strictObject({
   relay: relayConfigSchema.default({}),
   /** How long a long-poll GET is held when nothing is queued (Phoenix's window_ms); a session unpolled for 1.5× ends. */
   longPollWindowMs: count(1).default(10_000),
+  /** BRIDGE_REDIS_URL (cluster.redisUrl) and the cluster's key prefix and timings; no redisUrl: the single node. */
+  cluster: clusterConfigSchema.prefault({}),
 });
 
 export type BridgeConfig = z.output<typeof bridgeConfigSchema>;
@@ -88,6 +91,7 @@ const DEFAULT_DATA_DIR = "./data";
 const envSchema = z.object({
   ...Object.fromEntries(Object.entries(ENV_KEYS).map(([variable, key]) => [variable, fromText(bridgeConfigSchema.shape[key].unwrap())])),
   DATA_DIR: z.string().min(1).optional(),
+  BRIDGE_REDIS_URL: redisUrlSchema.optional(),
 });
 
 /** A string field stays a string; a number field is coerced from the variable's text first. */
@@ -98,7 +102,8 @@ function fromText(field: z.ZodString | z.ZodNumber) {
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
 export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | undefined = readFdLimit()): BridgeConfig {
   // An empty BRIDGE_PUBLIC_URL means unset, as the server reads it.
-  const parsed = envSchema.safeParse(env.BRIDGE_PUBLIC_URL === "" ? { ...env, BRIDGE_PUBLIC_URL: undefined } : env);
+  // An empty BRIDGE_REDIS_URL means unset too: the single node.
+  const parsed = envSchema.safeParse({ ...env, BRIDGE_PUBLIC_URL: env.BRIDGE_PUBLIC_URL || undefined, BRIDGE_REDIS_URL: env.BRIDGE_REDIS_URL || undefined });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);
@@ -108,6 +113,7 @@ export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: 
   return bridgeConfigSchema.parse({
     maxSockets: socketCapFor(fdLimit),
     ...fromEnv,
+    ...(parsed.data.BRIDGE_REDIS_URL === undefined ? {} : { cluster: { redisUrl: parsed.data.BRIDGE_REDIS_URL } }),
     dataDir: join(parsed.data.DATA_DIR ?? DEFAULT_DATA_DIR, "bridge"),
   });
 }

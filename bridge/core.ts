@@ -6,6 +6,7 @@ import type { BridgeMetrics } from "./metrics.ts";
 import type { AddressRateLimiter } from "./rate-limiter.ts";
 import type { Connection } from "./socket/connection.ts";
 import type { Registry } from "./state/registry.ts";
+import type { ClusterNode } from "./cluster/cluster-node.ts";
 
 export interface BridgeCore {
   config: BridgeConfig;
@@ -13,6 +14,8 @@ export interface BridgeCore {
   log: BridgeLogger;
   metrics: BridgeMetrics;
   registry: Registry;
+  /** Set when BRIDGE_REDIS_URL is: this bridge is one node of a cluster (bridge/cluster/). */
+  cluster: ClusterNode | undefined;
   pairingLimiter: AddressRateLimiter;
   /** Counts a failed pairing attempt against its address and logs it (never the code). */
   limiterFailure(connection: Connection, reason: string): void;

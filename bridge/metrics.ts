@@ -1,4 +1,5 @@
 // Counters and gauges for GET /metrics in the Prometheus text format. Plain numbers: the hot path only adds.
+import type { ClusterFigures } from "./cluster/figures.ts";
 export class BridgeMetrics {
   socketsOpen = 0;
   socketsTotal = 0;
@@ -18,6 +19,8 @@ export class BridgeMetrics {
   pairingFailures = 0;
   pairingRateLimited = 0;
   serverRegistrationsRefused = 0;
+  /** A cluster node's figures (bridge/cluster/figures.ts), rendered after the node's own. */
+  cluster: ClusterFigures | undefined;
 
   constructor(private readonly topicCount: () => number, private readonly serverCount: () => number) {}
 
@@ -45,6 +48,7 @@ export class BridgeMetrics {
     counter("bridge_pairing_failures_total", "Pairing joins refused (bad, expired or unknown code).", this.pairingFailures);
     counter("bridge_pairing_rate_limited_total", "Pairing joins refused by the rate limit.", this.pairingRateLimited);
     counter("bridge_server_registrations_refused_total", "Server joins for a new id refused: the server cap reached, or the address's registration rate.", this.serverRegistrationsRefused);
+    this.cluster?.render(counter, gauge);
     return `${lines.join("\n")}\n`;
   }
 }

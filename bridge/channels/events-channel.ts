@@ -4,6 +4,8 @@
 // call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
 import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
+import type { ClusterNode } from "../cluster/cluster-node.ts";
+import type { HistoryRead } from "../cluster/history.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -23,9 +25,11 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
       const params = eventsJoinParamsSchema.safeParse(frame.payload);
       if (!params.success) return refused("invalid_params", "events join with invalid params");
       if (!connection.tokenHash) return refused("unauthorized", "events join without a device token");
-      const device = core.registry.device(connection.tokenHash);
-      if (!device) return refused("unauthorized", "events join with an unknown or revoked token");
-      if (device.serverId !== serverId) return refused("unauthorized", "events join with another server's token");
+      // Scoped to this server: what another server grants never decides who joins this topic.
+      if (core.registry.deviceOf(serverId, connection.tokenHash) === undefined) {
+        const reason = core.registry.knowsToken(connection.tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token";
+        return refused("unauthorized", reason);
+      }
       const state = core.registry.get(serverId)!;
       const entry = {
         joinRef: frame.joinRef,
@@ -39,7 +43,9 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
           relay.appGone(connection);
         },
       };
-      return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id, params.data.epoch) };
+      const { since_id: sinceId, epoch } = params.data;
+      const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, sinceId, epoch) : replayOutcome(core, connection, state, sinceId, epoch);
+      return { entry, outcome };
     },
   };
 }
@@ -69,6 +75,35 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
       state.topic.add(connection);
     },
   };
+}
+
+/**
+ * A cluster node's replay comes from the shared history (bridge/cluster/history.ts). The socket is held on the topic
+ * first (what is broadcast meanwhile queues), then the history is read; the reply sends the replay, then the queued
+ * events it did not hold: nothing lost between the read and the subscription, nothing twice. Redis not answering is
+ * a gap, never a failed join.
+ */
+async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, connection: Connection, state: ServerState, sinceId: string | undefined, epoch: string | undefined): Promise<JoinOutcome> {
+  state.topic.hold(connection);
+  let read: HistoryRead;
+  try {
+    read = await cluster.read(state.id, sinceId);
+  } catch (error) {
+    core.log.log("warn", "replay read failed; answered gap", { socket: connection.id, server_id: state.id, error: error instanceof Error ? error.message : String(error) });
+    read = { meta: state.epoch !== undefined && state.lastId !== undefined ? { epoch: state.epoch, lastId: state.lastId } : undefined, events: undefined };
+  }
+  const known = { last_event_id: read.meta?.lastId ?? null, epoch: read.meta?.epoch ?? null };
+  const subscribeAfter = (events: readonly BufferedEvent[], afterId: string | undefined) => () => state.topic.release(connection, events, afterId);
+  if (sinceId === undefined) return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
+  const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
+  const held = otherStore ? undefined : read.events;
+  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 ? held : undefined;
+  if (missing === undefined) {
+    core.metrics.replayMisses++;
+    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
+  }
+  core.metrics.replayHits++;
+  return { status: "ok", response: { replay: "complete", replayed: missing.length, ...known }, afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId) };
 }
 
 /** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */

@@ -7,6 +7,7 @@
 // bridge restart in servers.json) is answered `server_unavailable`: retryable, the code kept, no failure counted;
 // only a code the bridge holds gets this answer, so every wrong guess is still counted.
 import { normalizePairingCode, pairingJoinParamsSchema, type Frame, type PairResult } from "../../client/wire/frames.ts";
+import type { ClusterNode } from "../cluster/cluster-node.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -32,6 +33,7 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         core.limiterFailure(connection, reason);
         return refuse(reason);
       };
+      if (core.cluster) return { entry, outcome: clusterPairing(core, core.cluster, pending, connection, frame, fail, (next) => (cancel = next)) };
       if (core.pairingLimiter.limited(connection.address)) {
         core.metrics.pairingRateLimited++;
         core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
@@ -58,6 +60,40 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };
     },
   };
+}
+
+/**
+ * The same steps on a cluster node: the limit counted in Redis, the code taken off every node at once (HDEL: one
+ * taker), and the request forwarded to whichever node holds the server's link.
+ */
+async function clusterPairing(core: BridgeCore, cluster: ClusterNode, pending: PendingPairs, connection: Connection, frame: Frame, fail: (reason: "invalid_code" | "expired" | "invalid_params") => JoinOutcome, setCancel: (cancel: () => void) => void): Promise<JoinOutcome> {
+  if (await cluster.pairingLimiter.limited(connection.address)) {
+    core.metrics.pairingRateLimited++;
+    core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
+    return refuse("rate_limited");
+  }
+  const params = pairingJoinParamsSchema.safeParse(frame.payload);
+  if (!params.success) return fail("invalid_params");
+  const code = normalizePairingCode(params.data.code);
+  const codeHash = sha256Hex(code);
+  const found = core.registry.findCode(codeHash);
+  if (!found) return fail("invalid_code");
+  const { state } = found;
+  if (found.expiresAt <= core.clock.now()) {
+    core.registry.takeCode(state, codeHash);
+    return fail("expired");
+  }
+  const linked = (state.link && !state.link.connection.closed) || (await cluster.links.owner(state.id)) !== undefined;
+  if (!linked) {
+    core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: state.id });
+    return refuse("server_unavailable");
+  }
+  // Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it.
+  if (!(await cluster.store.takeCode(state.id, codeHash))) return fail("invalid_code");
+  core.registry.dropCode(state, codeHash);
+  const asked = pending.ask(state, connection, code, params.data.device_name, core.config.pairingTimeoutMs, (payload) => cluster.toServer(state, "pair_request", payload));
+  setCancel(asked.cancel);
+  return toOutcome(core, connection, state.id, await asked.result);
 }
 
 function toOutcome(core: BridgeCore, connection: Connection, serverId: string, result: PairResult): JoinOutcome {

@@ -12,14 +12,16 @@ import {
   serverSessionEventSchema,
   type Frame,
   type PairResult,
-  BRIDGE_CLOSE,
+  type ServerJoinParams,
 } from "../../client/wire/frames.ts";
+import { clusterServerJoin } from "../cluster/server-join.ts";
 import { after, type Clock } from "../clock.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
-import type { Connection } from "../socket/connection.ts";
+import type { ChannelEntry, Connection } from "../socket/connection.ts";
+import { deliverEvent } from "../fanout/deliver.ts";
 import type { ServerState } from "../state/registry.ts";
 import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types.ts";
 
@@ -34,14 +36,14 @@ export class PendingPairs {
    * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
    * away).
    */
-  ask(state: ServerState, app: Connection, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
-    const link = state.link!;
+  ask(state: ServerState, app: Connection, code: string, deviceName: string, timeoutMs: number, deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = sendToLink(state)): { result: Promise<PairResult>; cancel: () => void } {
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
       const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
       this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
-    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
+    const unavailable = { request_id: requestId, status: "error", reason: "server_unavailable" } as const;
+    void Promise.resolve(deliver({ request_id: requestId, code, device_name: deviceName })).then((delivered) => delivered || this.settle(requestId, unavailable));
     return { result, cancel: () => this.forget(requestId) };
   }
 
@@ -74,6 +76,16 @@ export class PendingPairs {
   }
 }
 
+/** How a pairing request reaches the server's link on this bridge. */
+function sendToLink(state: ServerState) {
+  return (payload: Record<string, unknown>): boolean => {
+    const link = state.link;
+    if (!link) return false;
+    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload });
+    return true;
+  };
+}
+
 export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: ApiRelay): TopicHandler {
   const { config } = core;
   // The cap bounds registrations overall; this bounds one address's share of it.
@@ -95,6 +107,7 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: Ap
         core.log.log("warn", "server join with invalid params", { socket: connection.id, address: connection.address, topic: frame.topic });
         return { entry: inertEntry(frame.joinRef), outcome: refuse("unauthorized") };
       }
+      if (core.cluster) return clusterServerJoin(core, core.cluster, connection, frame, serverId, params.data, (state) => linkServer(core, pending, relay, connection, frame.joinRef, state, params.data));
       const refusal = core.registry.has(serverId) ? undefined : registrationRefusal(connection);
       if (refusal) {
         core.metrics.serverRegistrationsRefused++;
@@ -107,25 +120,39 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: Ap
         core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId });
         return { entry: inertEntry(frame.joinRef), outcome: refuse(auth.reason) };
       }
-      const state = auth.state;
-      state.link = { connection, joinRef: frame.joinRef };
-      core.registry.applyGrants(state, params.data.devices, params.data.codes);
-      const resumeAfter = core.registry.resume(state, params.data.epoch, params.data.cursor);
-      core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
-      const entry = {
-        joinRef: frame.joinRef,
-        handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
-        terminate: () => {
-          if (state.link?.connection !== connection) return;
-          state.link = undefined;
-          pending.failAll(serverId);
-          relay.serverGone(serverId);
-          core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
-        },
-      };
-      return { entry, outcome: { status: "ok", response: { resume_after: resumeAfter } } };
+      const linked = linkServer(core, pending, relay, connection, frame.joinRef, auth.state, params.data);
+      return { entry: linked.entry, outcome: { status: "ok", response: { resume_after: linked.resumeAfter } } };
     },
   };
+}
+
+/**
+ * Makes `connection` the server's link once it is authenticated (and, in a cluster, its link claimed): takes its
+ * grants, decides where it resumes, and gives the router the channel's entry.
+ */
+export function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, connection: Connection, joinRef: string | null, state: ServerState, params: ServerJoinParams): { entry: ChannelEntry; resumeAfter: string } {
+  const serverId = state.id;
+  state.link = { connection, joinRef };
+  core.registry.applyGrants(state, params.devices, params.codes);
+  const continues = core.registry.continues(state, params.epoch, params.cursor);
+  const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;
+  const resumeAfter = core.registry.resume(state, params.epoch, params.cursor);
+  // Every node's view of the history starts over with it (ordered before this link's first event).
+  if (core.cluster && !continues) void core.cluster.resetHistory(state, params.epoch, resumeAfter, storeChanged);
+  core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
+  const entry = {
+    joinRef,
+    handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
+    terminate: () => {
+      if (state.link?.connection !== connection) return;
+      state.link = undefined;
+      pending.failAll(serverId);
+      relay.serverGone(serverId);
+      core.cluster?.unlinked(state);
+      core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
+    },
+  };
+  return { entry, resumeAfter };
 }
 
 function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: ApiRelay, connection: Connection, state: ServerState, frame: Frame): void {
@@ -134,7 +161,13 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
     case "session_event": {
       const parsed = serverSessionEventSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      relay(core, state, parsed.data.event.event_id, frame.payload, parsed.data.after);
+      const event = { id: parsed.data.event.event_id, payloadJson: JSON.stringify({ event: frame.payload.event }) };
+      const prev = state.lastId;
+      const arrival = deliverEvent(core, state, event, parsed.data.after);
+      // A cluster node acks once the event is in the shared history, so the server resends it if this node dies first.
+      if (core.cluster && arrival !== "duplicate" && arrival !== "late") {
+        return void core.cluster.append(state, event, arrival === "after_hole" ? parsed.data.after! : (prev ?? event.id)).then(() => reply("ok", {}));
+      }
       return reply("ok", {});
     }
     case "grants": {
@@ -149,15 +182,21 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       const parsed = pairResultSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
       if (pending.settle(parsed.data.request_id, parsed.data) || parsed.data.status !== "ok") return reply("ok", {});
-      // The app left (or the wait timed out) while the server was redeeming: the device exists but nobody holds its
-      // token. "abandoned" tells the server to revoke it.
-      core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: parsed.data.device_id });
-      return reply("error", { reason: "abandoned" });
+      // In a cluster the app may wait on the node that forwarded the request: its answer is that node's to take.
+      if (core.cluster) {
+        const result = parsed.data;
+        return void core.cluster.routeAnswer(state, "pair_result", result).then((taken) => {
+          if (taken === true) reply("ok", {});
+          else abandoned(core, state, result, reply);
+        });
+      }
+      abandoned(core, state, parsed.data, reply);
+      return;
     }
     case "api_result": {
       const parsed = apiResultSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      apiRelay.answer(state, parsed.data);
+      if (!apiRelay.answer(state, parsed.data) && core.cluster) void core.cluster.routeAnswer(state, "api_result", parsed.data);
       return reply("ok", {});
     }
     default:
@@ -167,23 +206,10 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
 }
 
 /**
- * Broadcasts an event once, in order. An id at or below the newest received (the server resending unacked pushes, or
- * a stale push arriving late) is never relayed; one after a hole (its `after` beyond what arrived) first sends the
- * subscribers away: they rejoin from their cursor, before the hole, and are told `gap`.
+ * The app left (or the wait timed out) while the server was redeeming: the device exists but nobody holds its token.
+ * "abandoned" tells the server to revoke it.
  */
-function relay(core: BridgeCore, state: ServerState, eventId: string, payload: Record<string, unknown>, after: string | undefined): void {
-  const buffered = { id: eventId, payloadJson: JSON.stringify({ event: payload.event }) };
-  const arrival = state.buffer.push(buffered, after);
-  if (arrival === "duplicate" || arrival === "late") {
-    core.metrics.duplicateEvents++;
-    if (arrival === "late") core.log.log("warn", "event arrived behind newer ones; replay before it is a gap", { server_id: state.id, event_id: eventId, last_id: state.lastId ?? null });
-    return;
-  }
-  if (arrival === "after_hole") {
-    core.log.log("warn", "hole in the server's events; subscribers sent to rejoin", { server_id: state.id, event_id: eventId, after: after ?? null, last_id: state.lastId ?? null });
-    state.topic.closeAll(BRIDGE_CLOSE.restart, "hole in the event sequence");
-  }
-  state.lastId = eventId;
-  state.topic.broadcast(buffered);
-  core.metrics.eventsRelayed++;
+function abandoned(core: BridgeCore, state: ServerState, result: Extract<PairResult, { status: "ok" }>, reply: (status: "ok" | "error", response: Record<string, unknown>) => void): void {
+  core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: result.device_id });
+  reply("error", { reason: "abandoned" });
 }

@@ -7,6 +7,8 @@ export const LONGPOLL_PATH = "/socket/longpoll";
 
 export interface HttpRoutes {
   metrics: BridgeMetrics;
+  /** GET /health's body (a cluster node asks Redis). */
+  health(): Promise<Record<string, unknown>>;
   /** The app's files (http/static.ts); `path` is the request's path, still percent-encoded. */
   appFiles(request: IncomingMessage, response: ServerResponse, path: string): Promise<void>;
   /** Phoenix's long-poll transport (transport/longpoll.ts). */
@@ -20,9 +22,8 @@ export function httpHandler(routes: HttpRoutes) {
     const url = parseTarget(request.url ?? "/");
     if (!url) return sendError(response, 400, "bad_request", "bad request target");
     const path = url.pathname;
-    if (request.method === "GET" && path === "/health") return send(response, 200, "application/json", JSON.stringify({ ok: true }));
     if (request.method === "GET" && path === "/metrics") return send(response, 200, "text/plain; version=0.0.4", routes.metrics.render());
-    const work = path === LONGPOLL_PATH ? routes.longPoll(request, response, url) : request.method === "GET" || request.method === "HEAD" ? routes.appFiles(request, response, path) : undefined;
+    const work = request.method === "GET" && path === "/health" ? routes.health().then((body) => send(response, 200, "application/json", JSON.stringify(body))) : path === LONGPOLL_PATH ? routes.longPoll(request, response, url) : request.method === "GET" || request.method === "HEAD" ? routes.appFiles(request, response, path) : undefined;
     if (!work) return notFound(response, `${request.method} ${path}`);
     work.catch((error: unknown) => {
       routes.failed(error);

@@ -44,37 +44,44 @@ export class ApiRelay {
 
   /** An app's `api` push on its server's topic. The token was checked at join; it is checked again now. */
   forward(app: Connection, state: ServerState, push: Frame): void {
-    const device = app.tokenHash === undefined ? undefined : this.core.registry.device(app.tokenHash);
-    if (!device || device.serverId !== state.id) return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
+    const deviceId = app.tokenHash === undefined ? undefined : this.core.registry.deviceOf(state.id, app.tokenHash);
+    if (deviceId === undefined) return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
     const call = apiPushSchema.safeParse(push.payload);
     if (!call.success) return this.refuse(app, push, "invalid_request", "relay call malformed", { problem: call.error.issues[0]?.message });
     if (asksLongPoll(call.data.path)) return this.refuse(app, push, "invalid_request", "relay call asked for a long-poll (wait_ms)");
     if (jsonBytes(call.data.body) > RELAY_MAX_BODY_BYTES) return this.refuse(app, push, "too_large", "relay call body too large");
+    // In a cluster the link may be on another node: the forwarded request fails at once when no node holds it.
     const link = state.link;
-    if (!link) return this.refuse(app, push, "server_unavailable", "relay call to a server that is away");
+    if (!link && !this.core.cluster) return this.refuse(app, push, "server_unavailable", "relay call to a server that is away");
     if (!this.limits.admit(socketKey(app), serverKey(state.id))) return this.refuse(app, push, "rate_limited", "relay call rate limited");
     const requestId = randomUUID();
     const cancelTimeout = after(this.core.clock, this.config.timeoutMs, () => this.fail(requestId, "timeout"));
-    this.pending.set(requestId, { app, push, serverId: state.id, deviceId: device.deviceId, tokenHash: app.tokenHash!, cancelTimeout });
-    const payload = { request_id: requestId, device_id: device.deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
-    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "api_request", payload });
+    this.pending.set(requestId, { app, push, serverId: state.id, deviceId, tokenHash: app.tokenHash!, cancelTimeout });
+    const payload = { request_id: requestId, device_id: deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
+    if (link) link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "api_request", payload });
+    else void this.core.cluster!.toServer(state, "api_request", payload).then((delivered) => delivered || this.fail(requestId, "server_unavailable"));
   }
 
-  /** The server's `api_result`: answered to the app that asked, if it is still there and still granted. */
-  answer(state: ServerState, result: ApiResult): void {
+  /**
+   * The server's `api_result`: answered to the app that asked, if it is still there and still granted. False when
+   * the call is not this bridge's (in a cluster, another node's).
+   */
+  answer(state: ServerState, result: ApiResult): boolean {
     const call = this.pending.get(result.request_id);
-    if (!call || call.serverId !== state.id) return;
+    if (!call || call.serverId !== state.id) return false;
     this.forget(result.request_id, call);
-    if (!call.app.open) return;
+    if (!call.app.open) return true;
     // Revoked while the call was in flight (its socket is normally closed with 4001 already): never answered.
-    const device = this.core.registry.device(call.tokenHash);
-    if (!device || device.deviceId !== call.deviceId) {
+    if (this.core.registry.deviceOf(state.id, call.tokenHash) !== call.deviceId) {
       this.core.log.log("warn", "relay answer for a revoked device dropped", { socket: call.app.id, server_id: state.id, device_id: call.deviceId });
-      return;
+      return true;
     }
-    if ("reason" in result) return this.reply(call, "error", { reason: result.reason });
-    const { request_id: _requestId, ...answer } = result;
-    this.reply(call, "ok", answer);
+    if ("reason" in result) this.reply(call, "error", { reason: result.reason });
+    else {
+      const { request_id: _requestId, ...answer } = result;
+      this.reply(call, "ok", answer);
+    }
+    return true;
   }
 
   /** The server's channel ended: whatever it was asked is answered `server_unavailable`. */

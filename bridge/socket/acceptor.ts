@@ -42,7 +42,7 @@ export class SocketAcceptor {
     if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
     const address = peerAddress(request.socket.remoteAddress);
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined };
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;
@@ -62,7 +62,7 @@ export class SocketAcceptor {
    */
   openPeer(transport: PeerTransport, vsn: Vsn, address: string, token: string | undefined): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
     const tokenHash = token === undefined ? undefined : sha256Hex(token);
-    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.device(tokenHash) !== undefined ? tokenHash : undefined };
+    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined };
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;

@@ -58,18 +58,20 @@ export class DeviceSightings {
   private connectedDevices(serverId: string): string[] {
     const ids = new Set<string>();
     for (const tokenHash of this.registry.connectedTokens()) {
-      const device = this.registry.device(tokenHash);
-      if (device?.serverId === serverId) ids.add(device.deviceId);
+      const deviceId = this.registry.deviceOf(serverId, tokenHash);
+      if (deviceId !== undefined) ids.add(deviceId);
     }
     return [...ids];
   }
 
   private noteToken(tokenHash: string | undefined): void {
-    const device = tokenHash === undefined ? undefined : this.registry.device(tokenHash);
-    if (!device || this.stopped.signal.aborted) return;
-    let ids = this.pending.get(device.serverId);
-    if (!ids) this.pending.set(device.serverId, (ids = new Set()));
-    ids.add(device.deviceId);
-    this.cancelFlush ??= after(this.clock, FLUSH_MS, () => this.flush());
+    if (tokenHash === undefined || this.stopped.signal.aborted) return;
+    // Each server granting the hash hears of it (normally one: a hash is a secret token's).
+    for (const [serverId, deviceId] of this.registry.grantsOf(tokenHash)) {
+      let ids = this.pending.get(serverId);
+      if (!ids) this.pending.set(serverId, (ids = new Set()));
+      ids.add(deviceId);
+      this.cancelFlush ??= after(this.clock, FLUSH_MS, () => this.flush());
+    }
   }
 }

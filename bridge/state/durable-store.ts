@@ -14,8 +14,19 @@ const fileSchema = z.object({
   ),
 });
 export type DurableState = z.infer<typeof fileSchema>;
+export type ServerRecord = DurableState["servers"][string];
 
-export class DurableStore {
+/** What changed in the registry, for a store that writes per server (the cluster's, bridge/cluster/registry-store.ts). */
+export type RegistryChange = { kind: "registered" | "grants"; serverId: string } | { kind: "code_taken"; serverId: string; codeHash: string };
+
+/** Where the registry keeps its records: this file for the single node, Redis for a cluster. */
+export interface RegistryStore {
+  load(): DurableState;
+  /** `snapshot` is every server's record now; a store that writes per server looks at `change` instead. */
+  save(snapshot: () => DurableState, change: RegistryChange): void;
+}
+
+export class DurableStore implements RegistryStore {
   private readonly file: string;
 
   constructor(private readonly dir: string) {
@@ -34,7 +45,8 @@ export class DurableStore {
     return parsed.data;
   }
 
-  save(state: DurableState): void {
+  save(snapshot: () => DurableState): void {
+    const state = snapshot();
     mkdirSync(this.dir, { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });

@@ -35,6 +35,12 @@ export interface ConnectOptions {
   /** Defaults to the global WebSocket; Node 20 has none, pass `ws`'s. */
   WebSocket?: WebSocketConstructor;
   /**
+   * The bridge URLs to use instead of the credentials' `bridge_url` (itself one URL or several separated by commas):
+   * the nodes of a bridge cluster, tried in order; when the one in use fails the next is tried (docs/client.md
+   * "Several bridge URLs").
+   */
+  bridgeUrls?: readonly string[];
+  /**
    * Credentials and the dismissal cache; defaults to memory (nothing survives a restart). When the device is
    * revoked, the credentials saved here (if they are this client's) are removed before the status says so.
    */
@@ -121,7 +127,7 @@ export class ChatClient extends ServerApi {
     }));
     const bridge = new BridgeConnection(
       {
-        url: credentials.bridge_url,
+        url: options.bridgeUrls ?? credentials.bridge_url,
         serverId: credentials.server_id,
         token: credentials.device_token,
         WebSocket: options.WebSocket,

@@ -3,14 +3,19 @@
 // otherwise rejoin a refused topic forever (notes/phoenix-client.md). One refusal is not final: `server_unavailable`
 // (the code is valid but its server has not (re)joined the bridge yet, e.g. right after a bridge restart) is retried
 // on the same socket, with backoff on the injected timers, for up to `retryUnavailableForMs`.
+// With several bridge URLs (a cluster's nodes), a bridge that cannot be reached is skipped for the next one.
 import { Socket, type Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
 import { DEFAULT_LONGPOLL_FALLBACK_MS, type WebSocketConstructor } from "../transport/bridge.ts";
+import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
 import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
 
 export interface PairOptions {
-  /** The bridge's phoenix endpoint, e.g. ws://192.168.1.5:4000/socket. */
+  /**
+   * The bridge's phoenix endpoint, e.g. ws://192.168.1.5:4000/socket, or several separated by commas (a cluster's
+   * nodes: each is tried in turn while the bridge is unreachable). The credentials keep it as given.
+   */
   bridgeUrl: string;
   code: string;
   deviceName: string;
@@ -36,12 +41,25 @@ export class PairingError extends Error {
 export const PAIR_RETRY_FOR_MS = 30_000;
 const PAIR_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000];
 
-export function pair(options: PairOptions): Promise<Credentials> {
+export async function pair(options: PairOptions): Promise<Credentials> {
+  const urls = bridgeUrlsOf(options.bridgeUrl);
+  for (const [index, url] of urls.entries()) {
+    try {
+      return await pairAt(url, options);
+    } catch (error) {
+      const last = index === urls.length - 1;
+      if (last || !(error instanceof PairingError) || error.reason !== "bridge_unreachable") throw error;
+    }
+  }
+  throw new PairingError("bridge_unreachable");
+}
+
+function pairAt(url: string, options: PairOptions): Promise<Credentials> {
   const timers = options.timers ?? systemTimers;
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
   // Where WebSockets are blocked, pairing goes over the bridge's long-poll like the live feed (transport/bridge.ts).
-  const socket = new Socket(options.bridgeUrl, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
+  const socket = new Socket(url, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
   return new Promise<Credentials>((resolve, reject) => {
     let settled = false;
     let channel: Channel | undefined;

@@ -7,7 +7,12 @@
 // feed, the server's HTTP long-poll (the machine's `polling`). Liveness (transport/liveness.ts) and the reconnect
 // schedule (util/timers.ts reconnectDelayMs) are the library's, so a dead link and a restarted bridge are noticed
 // in seconds, not phoenix's minute.
+//
+// Several bridge URLs (the nodes of a cluster): the socket uses one at a time and, whenever the one in use fails
+// (refused, closed, or found dead by liveness), its next attempt goes to the next URL, on the same reconnect
+// schedule. The channel rejoins there with the cursor, so the new node replays the gap or says `gap`.
 import { Socket, type Channel } from "phoenix";
+import { BridgeUrlRing } from "./bridge-urls.ts";
 import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
@@ -18,7 +23,8 @@ import { eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
 
 export interface BridgeOptions {
-  url: string;
+  /** One bridge URL, several separated by commas, or a list: tried in order, moving on when one fails. */
+  url: string | readonly string[];
   serverId: string;
   token: string;
   WebSocket?: WebSocketConstructor;
@@ -27,7 +33,10 @@ export interface BridgeOptions {
   /** The store the cursor belongs to (from GET /events), read on every (re)join: another epoch is never replayed. */
   epoch?: () => string | undefined;
   heartbeatIntervalMs?: number;
-  /** The socket's reconnect schedule (on phoenix's timers): defaults to reconnectDelayMs (quick, then jittered backoff). */
+  /**
+   * The socket's reconnect schedule (on phoenix's timers), given the attempts since a socket last opened, on any
+   * URL: defaults to reconnectDelayMs (quick, then jittered backoff).
+   */
   reconnectAfterMs?: (tries: number) => number;
   /** When the link is declared dead (on `timers`): default DEFAULT_LIVENESS, noticed within 10 s. */
   liveness?: LivenessTimings;
@@ -49,6 +58,12 @@ export interface BridgeHandlers {
   malformed(payload: unknown): void;
 }
 
+/** The two fields of phoenix's Socket (1.8, socket.js) that say where and how its next connection goes. */
+interface Retargetable {
+  endPoint: string;
+  transport: unknown;
+}
+
 export class BridgeConnection {
   private socket: Socket | undefined;
   private channel: Channel | undefined;
@@ -56,29 +71,42 @@ export class BridgeConnection {
   /** The socket or channel went down since the last join: a relayed call fails at once instead of waiting. */
   private down = false;
   private watch: LinkWatch | undefined;
+  private readonly urls: BridgeUrlRing;
+  /** Reconnect attempts since a socket last opened. Phoenix's own count restarts on every long-poll fallback, which
+   * a rotation to a new URL brings about each time, so the schedule would never leave its quick attempts. */
+  private attempts = 0;
+  /** The transport phoenix starts with (the WebSocket), offered again at each new URL. */
+  private primaryTransport: unknown;
 
   constructor(
     private readonly options: BridgeOptions,
     private readonly handlers: BridgeHandlers,
-  ) {}
+  ) {
+    this.urls = new BridgeUrlRing(options.url);
+  }
 
   /** Opens the socket and joins; idempotent. Phoenix then reconnects and rejoins by itself until close(). */
   connect(): void {
     if (this.socket || this.ended) return;
     const { options } = this;
-    const socket = new Socket(options.url, {
+    const schedule = options.reconnectAfterMs ?? ((tries: number) => reconnectDelayMs(tries));
+    const socket = new Socket(this.urls.current, {
       // The token goes as phoenix 1.8's subprotocol (`base64url.bearer.phx.<base64>`), not in the URL's query, which
       // proxies and access logs record. The bridge also still reads `?token=` for stock apps.
       authToken: options.token,
       ...(options.WebSocket ? { transport: options.WebSocket } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
-      reconnectAfterMs: options.reconnectAfterMs ?? ((tries: number) => reconnectDelayMs(tries)),
+      reconnectAfterMs: () => schedule(++this.attempts),
       longPollFallbackMs: options.longPollFallbackMs ?? DEFAULT_LONGPOLL_FALLBACK_MS,
     });
     this.socket = socket;
+    this.primaryTransport = (socket as unknown as Retargetable).transport;
     const watch = new LinkWatch(options.timers ?? systemTimers, options.liveness ?? DEFAULT_LIVENESS, () => socket.ping(() => undefined), () => this.onDeadLink(socket));
     this.watch = watch;
-    socket.onOpen(() => watch.start());
+    socket.onOpen(() => {
+      this.attempts = 0;
+      watch.start();
+    });
     socket.onMessage(() => watch.heard());
     socket.onError(() => {
       watch.stop();
@@ -87,6 +115,7 @@ export class BridgeConnection {
     socket.onClose((event: { code?: number }) => {
       watch.stop();
       this.onClose(event.code);
+      if (!this.ended) this.moveToNextUrl(socket);
     });
     this.channel = this.join(socket);
     socket.connect();
@@ -181,8 +210,21 @@ export class BridgeConnection {
   private onDeadLink(socket: Socket): void {
     if (this.ended || socket !== this.socket) return;
     this.reportDown("heartbeat_timeout");
+    this.moveToNextUrl(socket);
     socket.disconnect();
     socket.connect();
+  }
+
+  /**
+   * Points the socket's next connection at the next URL. Phoenix builds the URL from `endPoint` on every connection
+   * (socket.js endPointURL), so the rejoin with its cursor stays phoenix's own. A long-poll
+   * fallback learnt at the failed URL says nothing about the next one: it is offered the WebSocket again.
+   */
+  private moveToNextUrl(socket: Socket): void {
+    if (!this.urls.rotates || socket !== this.socket) return;
+    const target = socket as unknown as Retargetable;
+    target.endPoint = `${this.urls.advance()}/websocket`;
+    target.transport = this.primaryTransport;
   }
 
   /** Leave and disconnect, so phoenix stops rejoining and reconnecting (notes/phoenix-client.md). */

@@ -1,0 +1,123 @@
+// Each server's replay history in Redis: a Stream of its last events and a small meta hash, written only by the node
+// holding the server's link, read by any node a join with since_id reaches. Stream entry ids are the event ids
+// (`<n>-1`), so "after since_id" is one exclusive XRANGE. Every entry carries `prev`, the id it follows: events
+// between `prev` and it do not exist. A replay is complete only when the first entry after since_id follows it
+// (prev ≤ since_id) and each next entry follows the one before: what was trimmed (the bounds), lost (Redis restarted
+// empty) or never came (a hole) shows as a broken chain, and the join is answered `gap`.
+//
+// Appending is one Lua script, atomic: XADD, trim to both bounds (events and payload bytes, exactly), update the
+// meta, count it, and PUBLISH it on the events channel, so every node sees events in the order the stream holds them.
+import type { Redis } from "ioredis";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import type { ClusterKeys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
+import { encodeClusterEvent, encodeClusterReset } from "./wire.ts";
+
+const APPEND = new LuaScript(`
+local added = redis.pcall('XADD', KEYS[1], ARGV[1], 'id', ARGV[2], 'prev', ARGV[3], 'p', ARGV[4])
+if type(added) == 'table' and added.err then return 0 end
+local bytes = redis.call('HINCRBY', KEYS[2], 'bytes', string.len(ARGV[4]))
+redis.call('HSET', KEYS[2], 'last_id', ARGV[2], 'epoch', ARGV[7])
+local maxEvents = tonumber(ARGV[5])
+local maxBytes = tonumber(ARGV[6])
+while redis.call('XLEN', KEYS[1]) > maxEvents or bytes > maxBytes do
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+  if #oldest == 0 then break end
+  local fields = oldest[1][2]
+  local size = 0
+  for i = 1, #fields, 2 do if fields[i] == 'p' then size = string.len(fields[i + 1]) end end
+  bytes = redis.call('HINCRBY', KEYS[2], 'bytes', -size)
+  redis.call('XDEL', KEYS[1], oldest[1][1])
+end
+redis.call('INCR', KEYS[3])
+redis.call('PUBLISH', ARGV[8], ARGV[9])
+return 1
+`);
+
+const RESET = new LuaScript(`
+redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[2], 'last_id', ARGV[1], 'epoch', ARGV[2], 'bytes', 0)
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+`);
+
+/** What Redis knows of a server's events: its store's epoch and the last id relayed. */
+export interface HistoryMeta {
+  epoch: string;
+  lastId: string;
+}
+
+/** A replay read: the meta (undefined when Redis holds none) and the events after since_id, or undefined for a gap. */
+export interface HistoryRead {
+  meta: HistoryMeta | undefined;
+  events: BufferedEvent[] | undefined;
+}
+
+export class History {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly nodeId: string,
+    private readonly bounds: { events: number; bytes: number },
+  ) {}
+
+  /** Appends and publishes one event; `prev` is the id it follows. False when the stream already holds a newer id. */
+  async append(serverId: string, event: BufferedEvent, prev: string, epoch: string): Promise<boolean> {
+    const message = encodeClusterEvent(this.nodeId, serverId, event, prev);
+    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.relayed];
+    const args = [streamId(event.id), event.id, prev, event.payloadJson, this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message];
+    return (await APPEND.run(this.redis, keys, args)) === 1;
+  }
+
+  /** Starts the history over after `afterId` (the server's store changed, or the bridge lost track), telling every node. */
+  async reset(serverId: string, epoch: string, afterId: string, storeChanged: boolean): Promise<void> {
+    const message = encodeClusterReset(this.nodeId, serverId, epoch, afterId, storeChanged);
+    await RESET.run(this.redis, [this.keys.history(serverId), this.keys.historyMeta(serverId)], [afterId, epoch, this.keys.eventsChannel, message]);
+  }
+
+  async meta(serverId: string): Promise<HistoryMeta | undefined> {
+    const [epoch, lastId] = await this.redis.hmget(this.keys.historyMeta(serverId), "epoch", "last_id");
+    return epoch && lastId ? { epoch, lastId } : undefined;
+  }
+
+  /** The meta and, with `sinceId`, the events after it when the stream vouches for all of them (one MULTI: a consistent view). */
+  async read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
+    const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id");
+    if (sinceId !== undefined) transaction.xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+");
+    const results = (await transaction.exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
+    const [epoch, lastId] = results[0]![1] as Array<string | null>;
+    const meta = epoch && lastId ? { epoch, lastId } : undefined;
+    if (sinceId === undefined || !meta) return { meta, events: undefined };
+    const entries = results[1]![1] as Array<[string, string[]]>;
+    return { meta, events: continuousAfter(sinceId, meta.lastId, entries.map(toEntry)) };
+  }
+}
+
+interface Entry {
+  event: BufferedEvent;
+  prev: string;
+}
+
+/** The events after `sinceId` when they form an unbroken chain from it to the last id; undefined for a gap. */
+function continuousAfter(sinceId: string, lastId: string, entries: Entry[]): BufferedEvent[] | undefined {
+  if (entries.length === 0) return sinceId >= lastId ? [] : undefined;
+  let follows = sinceId;
+  for (const entry of entries) {
+    if (entry.prev > follows) return undefined;
+    follows = entry.event.id;
+  }
+  return follows === lastId ? entries.map((entry) => entry.event) : undefined;
+}
+
+function toEntry([, fields]: [string, string[]]): Entry {
+  const values: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) values[fields[i]!] = fields[i + 1]!;
+  return { event: { id: values.id ?? "", payloadJson: values.p ?? "null" }, prev: values.prev ?? "" };
+}
+
+/** A Redis stream id for an event id (20 decimal digits, a safe integer): `<n>-1`, never the reserved 0-0. */
+function streamId(eventId: string): string {
+  return `${BigInt(eventId)}-1`;
+}

@@ -1,0 +1,76 @@
+// A node's inbox: requests another node sends it (a frame for a server link this node holds, the answer to a
+// request a node forwarded) and their replies, over Redis pub/sub on `…:inbox:<node id>`. A request nobody
+// receives (its node is gone) is answered undefined at once; one unanswered within the timeout, undefined then.
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { ClusterKeys } from "./keys.ts";
+
+const envelopeSchema = z.union([
+  z.object({ id: z.string(), from: z.string(), request: z.unknown() }),
+  z.object({ re: z.string(), reply: z.unknown() }),
+]);
+
+export type InboxHandler = (request: unknown, from: string) => Promise<unknown>;
+
+export class Inbox {
+  private readonly waiting = new Map<string, { resolve: (reply: unknown) => void; timer: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly nodeId: string,
+    private readonly timeoutMs: number,
+    private readonly handle: InboxHandler,
+    private readonly failed: (error: unknown) => void,
+  ) {}
+
+  get channel(): string {
+    return this.keys.inbox(this.nodeId);
+  }
+
+  /** Sends `request` to `node`'s inbox; resolves with its reply, or undefined (gone, or no answer in time). */
+  async call(node: string, request: unknown): Promise<unknown> {
+    const id = randomUUID();
+    const reply = new Promise<unknown>((resolve) => {
+      const timer = setTimeout(() => this.settle(id, undefined), this.timeoutMs);
+      timer.unref();
+      this.waiting.set(id, { resolve, timer });
+    });
+    const receivers = await this.redis.publish(this.keys.inbox(node), JSON.stringify({ id, from: this.nodeId, request })).catch((error: unknown) => {
+      this.failed(error);
+      return 0;
+    });
+    if (receivers === 0) this.settle(id, undefined);
+    return reply;
+  }
+
+  /** A message on this node's inbox channel. */
+  receive(text: string): void {
+    let parsed;
+    try {
+      parsed = envelopeSchema.safeParse(JSON.parse(text));
+    } catch {
+      return;
+    }
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if ("re" in message) return this.settle(message.re, message.reply);
+    this.handle(message.request, message.from)
+      .then((reply) => this.redis.publish(this.keys.inbox(message.from), JSON.stringify({ re: message.id, reply })))
+      .catch(this.failed);
+  }
+
+  /** Every wait ends (the node is closing). */
+  close(): void {
+    for (const id of [...this.waiting.keys()]) this.settle(id, undefined);
+  }
+
+  private settle(id: string, reply: unknown): void {
+    const waiter = this.waiting.get(id);
+    if (!waiter) return;
+    clearTimeout(waiter.timer);
+    this.waiting.delete(id);
+    waiter.resolve(reply);
+  }
+}

@@ -1,0 +1,86 @@
+// The registry's records in Redis (the cluster's counterpart of servers.json): credential hashes in one hash
+// (trust on first use is an HSETNX, so two nodes registering one id at once agree on its first credential), each
+// server's device grants and pairing codes in hashes of their own. A write is followed by a message on the control
+// channel naming the server; every other node reloads that record (bridge/cluster/registry-sync.ts), which is how a
+// revocation reaches sockets on every node. Registry writes are rare (registrations, grants, codes), never per event.
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { ServerRecord } from "../state/durable-store.ts";
+import type { DurableState, RegistryChange, RegistryStore } from "../state/durable-store.ts";
+import type { ClusterKeys } from "./keys.ts";
+
+/** The control channel's one message: a server's record changed on `node`. */
+export const controlMessageSchema = z.object({ node: z.string(), server_id: z.string() });
+
+export class RedisRegistryStore implements RegistryStore {
+  /** Filled by `preload` before the registry is built (the registry loads synchronously). */
+  private initial: DurableState = { servers: {} };
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly nodeId: string,
+    private readonly failed: (what: string, error: unknown) => void,
+  ) {}
+
+  async preload(): Promise<void> {
+    const credentials = await this.redis.hgetall(this.keys.credentials);
+    const servers: DurableState["servers"] = {};
+    for (const serverId of Object.keys(credentials)) {
+      const record = await this.read(serverId);
+      if (record) servers[serverId] = record;
+    }
+    this.initial = { servers };
+  }
+
+  load(): DurableState {
+    return this.initial;
+  }
+
+  save(snapshot: () => DurableState, change: RegistryChange): void {
+    const write = change.kind === "code_taken" ? this.redis.hdel(this.keys.codes(change.serverId), change.codeHash).then(() => undefined) : this.write(change.serverId, snapshot().servers[change.serverId]);
+    write.then(() => this.announce(change.serverId)).catch((error: unknown) => this.failed(`registry ${change.kind} for ${change.serverId}`, error));
+  }
+
+  /** Registers `serverId` with `credentialHash` unless it is registered already; answers the credential that holds. */
+  async claim(serverId: string, credentialHash: string): Promise<string> {
+    const created = await this.redis.hsetnx(this.keys.credentials, serverId, credentialHash);
+    if (created === 1) return credentialHash;
+    return (await this.redis.hget(this.keys.credentials, serverId)) ?? credentialHash;
+  }
+
+  /** Takes a pairing code off every node at once: true for exactly one taker. */
+  async takeCode(serverId: string, codeHash: string): Promise<boolean> {
+    const taken = (await this.redis.hdel(this.keys.codes(serverId), codeHash)) === 1;
+    if (taken) await this.announce(serverId);
+    return taken;
+  }
+
+  /** One server's record as Redis holds it; undefined when it is not registered. */
+  async read(serverId: string): Promise<ServerRecord | undefined> {
+    const [credential, devices, codes] = await Promise.all([
+      this.redis.hget(this.keys.credentials, serverId),
+      this.redis.hgetall(this.keys.devices(serverId)),
+      this.redis.hgetall(this.keys.codes(serverId)),
+    ]);
+    if (!credential) return undefined;
+    return {
+      credential_hash: credential,
+      devices: Object.entries(devices).map(([token_hash, device_id]) => ({ token_hash, device_id })),
+      codes: Object.entries(codes).flatMap(([code_hash, expires]) => (Number.isFinite(Number(expires)) ? [{ code_hash, expires_at: Number(expires) }] : [])),
+    };
+  }
+
+  /** Writes a record whole (a registration, new grants, or every record again after Redis lost them). */
+  async write(serverId: string, record: ServerRecord | undefined): Promise<void> {
+    if (!record) return;
+    const transaction = this.redis.multi().hsetnx(this.keys.credentials, serverId, record.credential_hash).del(this.keys.devices(serverId), this.keys.codes(serverId));
+    if (record.devices.length > 0) transaction.hset(this.keys.devices(serverId), Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grant.device_id])));
+    if (record.codes.length > 0) transaction.hset(this.keys.codes(serverId), Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])));
+    await transaction.exec();
+  }
+
+  async announce(serverId: string): Promise<void> {
+    await this.redis.publish(this.keys.controlChannel, JSON.stringify({ node: this.nodeId, server_id: serverId }));
+  }
+}

@@ -1,0 +1,36 @@
+// The messages nodes publish to each other on the events channel, as compact text (they are on the hot path: no
+// JSON parse of the event's payload, which goes on to the sockets as it came). Fields are separated by newlines,
+// which JSON text never holds raw; the payload is last.
+//
+//   e\n<node>\n<server>\n<event id>\n<prev id>\n<payload json>     an event, following <prev id>
+//   r\n<node>\n<server>\n<epoch>\n<after id>\n<1|0>               the history restarted after <after id> (1: a new store)
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+
+export type ClusterMessage =
+  | { kind: "event"; node: string; serverId: string; event: BufferedEvent; prev: string }
+  | { kind: "reset"; node: string; serverId: string; epoch: string; afterId: string; storeChanged: boolean };
+
+export function encodeClusterEvent(node: string, serverId: string, event: BufferedEvent, prev: string): string {
+  return `e\n${node}\n${serverId}\n${event.id}\n${prev}\n${event.payloadJson}`;
+}
+
+export function encodeClusterReset(node: string, serverId: string, epoch: string, afterId: string, storeChanged: boolean): string {
+  return `r\n${node}\n${serverId}\n${epoch}\n${afterId}\n${storeChanged ? 1 : 0}`;
+}
+
+/** Undefined for anything malformed (another version's message): it is dropped, never thrown. */
+export function decodeClusterMessage(text: string): ClusterMessage | undefined {
+  const fields: string[] = [];
+  let start = 0;
+  for (let i = 0; i < 5; i++) {
+    const end = text.indexOf("\n", start);
+    if (end < 0) return undefined;
+    fields.push(text.slice(start, end));
+    start = end + 1;
+  }
+  const last = text.slice(start);
+  const [kind, node, serverId, a, b] = fields as [string, string, string, string, string];
+  if (kind === "e") return { kind: "event", node, serverId, event: { id: a, payloadJson: last }, prev: b };
+  if (kind === "r") return { kind: "reset", node, serverId, epoch: a, afterId: b, storeChanged: last === "1" };
+  return undefined;
+}

@@ -3,12 +3,13 @@
 // (older than the buffer, another store's epoch, or too many bytes to write in one turn). Its one push is `api`, a
 // call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
 import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
+import type { DeviceMode } from "../../client/wire/e2e.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
-import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import { heldBytes, type BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
 import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
@@ -39,25 +40,27 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
           relay.appGone(connection);
         },
       };
-      return { entry, outcome: replayOutcome(core, connection, state, params.data.since_id, params.data.epoch) };
+      return { entry, outcome: replayOutcome(core, connection, state, device.mode, params.data.since_id, params.data.epoch) };
     },
   };
 }
 
-function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
+function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
   const known = { last_event_id: state.lastId ?? null, epoch: state.epoch ?? null };
+  const subscribe = () => state.topic.add(connection, mode);
   if (sinceId === undefined) {
-    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribe };
   }
   // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the buffer
   // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
   const otherStore = epoch !== undefined && epoch !== state.epoch;
   const held = otherStore ? undefined : state.buffer.after(sinceId);
   // A replay is written in one turn: one that would fill half the slow-consumer bound goes over HTTP (paged) instead.
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 ? held : undefined;
+  // So does one holding an event without this device's form (sent sealed only before a plain device paired).
+  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribe };
   }
   core.metrics.replayHits++;
   return {
@@ -65,15 +68,19 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
     response: { replay: "complete", replayed: missing.length, ...known },
     // Replay and subscription happen in one turn of the event loop: no live event can slip between them.
     afterReply: () => {
-      for (const event of missing) state.topic.sendTo(connection, event);
-      state.topic.add(connection);
+      for (const event of missing) state.topic.sendTo(connection, event, mode);
+      subscribe();
     },
   };
+}
+
+function hasForm(event: BufferedEvent, mode: DeviceMode): boolean {
+  return (mode === "e2e" ? event.sealedJson : event.payloadJson) !== undefined;
 }
 
 /** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */
 function replayBytes(events: readonly BufferedEvent[]): number {
   let total = 0;
-  for (const event of events) total += event.payloadJson.length + 100;
+  for (const event of events) total += heldBytes(event) + 100;
   return total;
 }

@@ -21,6 +21,7 @@ import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { ServerState } from "../state/registry.ts";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types.ts";
 
 /** Pairing requests waiting for their server's answer, by request id. */
@@ -34,14 +35,14 @@ export class PendingPairs {
    * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
    * away).
    */
-  ask(state: ServerState, app: Connection, code: string, deviceName: string, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
+  ask(state: ServerState, app: Connection, code: string, deviceName: string, deviceKey: string | undefined, timeoutMs: number): { result: Promise<PairResult>; cancel: () => void } {
     const link = state.link!;
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
       const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
       this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
-    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName } });
+    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload: { request_id: requestId, code, device_name: deviceName, ...(deviceKey === undefined ? {} : { device_key: deviceKey }) } });
     return { result, cancel: () => this.forget(requestId) };
   }
 
@@ -134,7 +135,8 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
     case "session_event": {
       const parsed = serverSessionEventSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      relay(core, state, parsed.data.event.event_id, frame.payload, parsed.data.after);
+      const { event, sealed, after } = parsed.data;
+      relay(core, state, (event ?? sealed)!.event_id, frame.payload, after);
       return reply("ok", {});
     }
     case "grants": {
@@ -172,7 +174,12 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
  * subscribers away: they rejoin from their cursor, before the hole, and are told `gap`.
  */
 function relay(core: BridgeCore, state: ServerState, eventId: string, payload: Record<string, unknown>, after: string | undefined): void {
-  const buffered = { id: eventId, payloadJson: JSON.stringify({ event: payload.event }) };
+  // Each form the server sent is serialized once; the sealed one is all an encrypting device ever gets.
+  const buffered: BufferedEvent = {
+    id: eventId,
+    ...(payload.event === undefined ? {} : { payloadJson: JSON.stringify({ event: payload.event }) }),
+    ...(payload.sealed === undefined ? {} : { sealedJson: JSON.stringify(payload.sealed) }),
+  };
   const arrival = state.buffer.push(buffered, after);
   if (arrival === "duplicate" || arrival === "late") {
     core.metrics.duplicateEvents++;

@@ -1,12 +1,17 @@
 // Subscribers of one `events:server:<id>` topic. A broadcast is serialized and framed (WebSocket header included)
-// once per protocol version and the same Buffer goes to every socket (the hot path of the relay: no per-socket
-// JSON or framing work).
+// once per protocol version and form and the same Buffer goes to every socket (the hot path of the relay: no
+// per-socket JSON, framing or crypto work). Plain devices get `session_event {event}`; encrypting devices get
+// `sealed_event {event_id, key_id, nonce, ciphertext}` (docs/security.md), never the plaintext.
+import type { DeviceMode } from "../../client/wire/e2e.ts";
+import { BRIDGE_CLOSE } from "../../client/wire/close-codes.ts";
 import type { Connection } from "../socket/connection.ts";
 import { textFrame } from "../protocol/ws-frame.ts";
 import type { BufferedEvent } from "./replay-buffer.ts";
 
 export class EventTopic {
+  /** Plain subscribers (the name the fan-out benchmark reads). */
   private readonly subscribers = new Set<Connection>();
+  private readonly sealedSubscribers = new Set<Connection>();
   private readonly topicJson: string;
 
   constructor(readonly topic: string) {
@@ -14,47 +19,63 @@ export class EventTopic {
   }
 
   /** Subscribes a socket; one already closed (its channels ended) is never added, or it would stay forever. */
-  add(connection: Connection): void {
-    if (!connection.closed) this.subscribers.add(connection);
+  add(connection: Connection, mode: DeviceMode = "plain"): void {
+    if (!connection.closed) (mode === "e2e" ? this.sealedSubscribers : this.subscribers).add(connection);
   }
 
   remove(connection: Connection): void {
     this.subscribers.delete(connection);
+    this.sealedSubscribers.delete(connection);
   }
 
   get size(): number {
-    return this.subscribers.size;
+    return this.subscribers.size + this.sealedSubscribers.size;
   }
 
-  /** Sends one event to every subscriber; a socket that falls too far behind closes itself (Connection). */
+  /** Sends one event to every subscriber in its form; a socket that falls too far behind closes itself (Connection). */
   broadcast(event: BufferedEvent): void {
-    if (this.subscribers.size === 0) return;
-    let v2: Buffer | undefined;
-    let v1: Buffer | undefined;
-    for (const connection of this.subscribers) {
-      if (connection.vsn === "2.0.0") connection.sendFramed((v2 ??= textFrame(this.encodeV2(event))));
-      else connection.sendFramed((v1 ??= textFrame(this.encodeV1(event))));
-    }
+    if (this.subscribers.size > 0) this.fanOut(this.subscribers, event, "plain");
+    if (this.sealedSubscribers.size > 0) this.fanOut(this.sealedSubscribers, event, "e2e");
   }
 
   /** Closes every subscriber's socket (they reconnect and rejoin) and forgets them. */
   closeAll(code: number, reason: string): void {
-    const subscribers = [...this.subscribers];
+    const subscribers = [...this.subscribers, ...this.sealedSubscribers];
     this.subscribers.clear();
+    this.sealedSubscribers.clear();
     for (const connection of subscribers) connection.close(code, reason);
   }
 
-  /** One event to one socket (replay after a join). */
-  sendTo(connection: Connection, event: BufferedEvent): void {
-    connection.sendEncoded(connection.vsn === "2.0.0" ? this.encodeV2(event) : this.encodeV1(event));
+  /** One event to one socket (replay after a join); false when the event lacks the form this device is sent. */
+  sendTo(connection: Connection, event: BufferedEvent, mode: DeviceMode = "plain"): boolean {
+    const text = this.encode(event, mode, connection.vsn);
+    if (text === undefined) return false;
+    connection.sendEncoded(text);
+    return true;
+  }
+
+  private fanOut(subscribers: Set<Connection>, event: BufferedEvent, mode: DeviceMode): void {
+    if ((mode === "plain" ? event.payloadJson : event.sealedJson) === undefined) {
+      // The server sent this event without the form these devices need (a plain device paired while pushes
+      // sealed only were in flight): skipping it would leave a hole they trust. They rejoin, and are told `gap`.
+      const left = [...subscribers];
+      subscribers.clear();
+      for (const connection of left) connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
+      return;
+    }
+    let v2: Buffer | undefined;
+    let v1: Buffer | undefined;
+    for (const connection of subscribers) {
+      if (connection.vsn === "2.0.0") connection.sendFramed((v2 ??= textFrame(this.encode(event, mode, "2.0.0")!)));
+      else connection.sendFramed((v1 ??= textFrame(this.encode(event, mode, "1.0.0")!)));
+    }
   }
 
   // A broadcast carries null refs: the client accepts it whatever the channel's current join_ref is.
-  private encodeV2(event: BufferedEvent): string {
-    return `[null,null,${this.topicJson},"session_event",${event.payloadJson}]`;
-  }
-
-  private encodeV1(event: BufferedEvent): string {
-    return `{"join_ref":null,"ref":null,"topic":${this.topicJson},"event":"session_event","payload":${event.payloadJson}}`;
+  private encode(event: BufferedEvent, mode: DeviceMode, vsn: string): string | undefined {
+    const [name, payload] = mode === "plain" ? ["session_event", event.payloadJson] : ["sealed_event", event.sealedJson];
+    if (payload === undefined) return undefined;
+    if (vsn === "2.0.0") return `[null,null,${this.topicJson},"${name}",${payload}]`;
+    return `{"join_ref":null,"ref":null,"topic":${this.topicJson},"event":"${name}","payload":${payload}}`;
   }
 }

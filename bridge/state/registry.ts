@@ -5,6 +5,7 @@
 // A device token hash belongs to the server that first granted it: another server listing it is ignored for that
 // device (and reported), else any registered server could take a device off its own topic by claiming its hash and
 // then get its sockets closed with 4001 by withdrawing the claim.
+import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
@@ -23,6 +24,8 @@ export interface ServerState {
   credentialHash: string;
   /** token hash → device id */
   devices: Map<string, string>;
+  /** token hash → what the device is sent (grants without a mode: plain) */
+  modes: Map<string, DeviceMode>;
   /** code hash → expiry (ms since epoch) */
   codes: Map<string, number>;
   link: ServerLink | undefined;
@@ -49,7 +52,7 @@ export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason:
 
 export class Registry {
   private readonly servers = new Map<string, ServerState>();
-  private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string }>();
+  private readonly deviceIndex = new Map<string, { serverId: string; deviceId: string; mode: DeviceMode }>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
   private readonly onRevoked: (connection: Connection) => void;
@@ -132,7 +135,7 @@ export class Registry {
     return closed;
   }
 
-  device(tokenHash: string): { serverId: string; deviceId: string } | undefined {
+  device(tokenHash: string): { serverId: string; deviceId: string; mode: DeviceMode } | undefined {
     return this.deviceIndex.get(tokenHash);
   }
 
@@ -185,6 +188,7 @@ export class Registry {
       id,
       credentialHash,
       devices: new Map(),
+      modes: new Map(),
       codes: new Map(),
       link: undefined,
       epoch: undefined,
@@ -199,14 +203,16 @@ export class Registry {
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     for (const hash of state.devices.keys()) this.deviceIndex.delete(hash);
     state.devices = new Map();
-    for (const { token_hash: hash, device_id: deviceId } of devices) {
+    state.modes = new Map();
+    for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
       const owner = this.deviceIndex.get(hash)?.serverId;
       if (owner !== undefined && owner !== state.id) {
         this.onForeignGrant({ serverId: state.id, deviceId, owner });
         continue;
       }
       state.devices.set(hash, deviceId);
-      this.deviceIndex.set(hash, { serverId: state.id, deviceId });
+      state.modes.set(hash, mode);
+      this.deviceIndex.set(hash, { serverId: state.id, deviceId, mode });
     }
   }
 
@@ -215,7 +221,7 @@ export class Registry {
     for (const state of this.servers.values()) {
       servers[state.id] = {
         credential_hash: state.credentialHash,
-        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
+        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, mode: state.modes.get(token_hash) ?? "plain" })),
         codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       };
     }

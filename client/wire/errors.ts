@@ -32,7 +32,7 @@ export const HTTP_ERRORS = {
   index_out_of_range: { status: 400, meaning: "a message index to delete is past the end of the session; nothing is deleted" },
   sealed_request_invalid: {
     status: 400,
-    meaning: "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is older or newer than 5 minutes, or its inner call is malformed (docs/security.md)",
+    meaning: "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is stale (at or before the device's calls the server no longer remembers one by one), or its inner call is malformed (docs/security.md)",
   },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },

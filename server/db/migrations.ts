@@ -145,6 +145,8 @@ export const migrations: readonly string[] = [
   // one); the content keys events are sealed with, a new one on every revocation.
   `
   ALTER TABLE devices ADD COLUMN public_key TEXT;
+  -- The newest time a sealed relayed call of the device carried (its clock): older ones are refused after a restart.
+  ALTER TABLE devices ADD COLUMN relay_floor INTEGER;
   CREATE TABLE content_keys (
     key_id INTEGER PRIMARY KEY,
     key BLOB NOT NULL,

@@ -1,42 +1,62 @@
-// Refuses a sealed relayed call that was already run (a bridge replaying a captured request) or that is stale. Each
-// sealed request carries a fresh random id and the time it was made: ids are remembered for the accepted window, so
-// a replay inside it is caught by id and one outside it by time. Bounded: past `capacity` ids in the window the
-// oldest go and the window shrinks to what is remembered (older requests are then refused as stale).
-export const REQUEST_WINDOW_MS = 5 * 60 * 1000;
-const CAPACITY = 100_000;
+// Refuses a sealed relayed call that was already run: a bridge replaying a captured request. Each sealed call
+// carries a fresh random id and the time the device made it, by the device's clock, so nothing depends on the
+// device's and the server's clocks agreeing. Per device the guard remembers the ids of its newest calls; past that
+// bound the oldest id goes and the device's floor rises to its time: a call at or below the floor is refused as
+// stale, so a forgotten id cannot come back. The newest time each device used is written to its row, and a restart
+// starts from it as the floor, so a call captured before a restart is refused after it too.
+export const IDS_PER_DEVICE = 2000;
+/** Devices whose ids are held at once; a device evicted here keeps its persisted floor. */
+const DEVICES_HELD = 1000;
 
 export type ReplayVerdict = "fresh" | "replayed" | "stale";
 
+export interface FloorStore {
+  /** The newest call time stored for a device (0 when none). */
+  load(deviceId: string): number;
+  save(deviceId: string, madeAt: number): void;
+}
+
+interface DeviceCalls {
+  /** call id → its time; Map keeps arrival order, so the oldest come first. */
+  ids: Map<string, number>;
+  /** Calls at or below this time are refused. */
+  floor: number;
+  /** The newest time accepted (what is persisted). */
+  newest: number;
+}
+
 export class ReplayGuard {
-  /** request id → when it was accepted; Map keeps insertion order, so the oldest come first. */
-  private readonly seen = new Map<string, number>();
-  /** Requests made before this are stale (moves up when ids are evicted for capacity). */
-  private floor = Number.NEGATIVE_INFINITY;
+  private readonly devices = new Map<string, DeviceCalls>();
 
   constructor(
-    private readonly now: () => number,
-    private readonly windowMs = REQUEST_WINDOW_MS,
-    private readonly capacity = CAPACITY,
+    private readonly floors: FloorStore,
+    private readonly idsPerDevice = IDS_PER_DEVICE,
   ) {}
 
-  check(id: string, madeAt: number): ReplayVerdict {
-    const now = this.now();
-    this.forgetBefore(now - this.windowMs);
-    if (Math.abs(now - madeAt) > this.windowMs || madeAt < this.floor) return "stale";
-    if (this.seen.has(id)) return "replayed";
-    if (this.seen.size >= this.capacity) {
-      const [oldestId, oldestAt] = this.seen.entries().next().value!;
-      this.seen.delete(oldestId);
-      this.floor = Math.max(this.floor, oldestAt);
+  check(deviceId: string, id: string, madeAt: number): ReplayVerdict {
+    const calls = this.callsOf(deviceId);
+    if (calls.ids.has(id)) return "replayed";
+    if (madeAt <= calls.floor) return "stale";
+    if (calls.ids.size >= this.idsPerDevice) {
+      const [oldestId, oldestAt] = calls.ids.entries().next().value!;
+      calls.ids.delete(oldestId);
+      calls.floor = Math.max(calls.floor, oldestAt);
     }
-    this.seen.set(id, now);
+    calls.ids.set(id, madeAt);
+    if (madeAt > calls.newest) {
+      calls.newest = madeAt;
+      this.floors.save(deviceId, madeAt);
+    }
     return "fresh";
   }
 
-  private forgetBefore(cutoff: number): void {
-    for (const [id, at] of this.seen) {
-      if (at >= cutoff) break;
-      this.seen.delete(id);
-    }
+  private callsOf(deviceId: string): DeviceCalls {
+    let calls = this.devices.get(deviceId);
+    if (calls) return calls;
+    const stored = this.floors.load(deviceId);
+    calls = { ids: new Map(), floor: stored, newest: stored };
+    if (this.devices.size >= DEVICES_HELD) this.devices.delete(this.devices.keys().next().value!);
+    this.devices.set(deviceId, calls);
+    return calls;
   }
 }

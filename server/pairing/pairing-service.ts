@@ -137,6 +137,12 @@ export class PairingService {
     return this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL").get(deviceId)?.public_key ?? undefined;
   }
 
+  /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
+  readonly relayFloors = {
+    load: (deviceId: string): number => this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?").get(deviceId)?.relay_floor ?? 0,
+    save: (deviceId: string, madeAt: number): void => void this.db.prepare("UPDATE devices SET relay_floor = ? WHERE id = ?").run(madeAt, deviceId),
+  };
+
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */
   hasPlainDevices(): boolean {
     this.plainLive ??= this.db.prepare("SELECT 1 FROM devices WHERE revoked_at IS NULL AND public_key IS NULL LIMIT 1").get() !== undefined;

@@ -17,7 +17,7 @@ import { ReplayGuard } from "../../e2e/replay-guard.ts";
 import { parseInput } from "../validate.ts";
 
 export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const guard = new ReplayGuard(() => ctx.clock.now());
+  const guard = new ReplayGuard(ctx.pairing.relayFloors);
 
   /** The calling device and its public key; the admin token and plain devices have none. */
   const e2eDevice = (request: FastifyRequest): { deviceId: string; publicKey: string } => {
@@ -37,12 +37,12 @@ export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const sealed = parseInput(sealedSchema, request.body, "body");
     const key = ctx.e2e.relayKey(publicKey);
     const call = openCall(ctx, key, deviceId, sealed);
-    const verdict = guard.check(call.id, call.ts);
+    const verdict = guard.check(deviceId, call.id, call.ts);
     if (verdict !== "fresh") {
       ctx.e2e.rejected(verdict === "replayed" ? "replayed" : "stale");
       request.log.warn({ device_id: deviceId, verdict }, "sealed relayed call refused");
       if (verdict === "replayed") throw conflict("sealed_request_replayed", "this sealed call was already run");
-      throw invalid("sealed_request_invalid", "the sealed call is stale: made more than 5 minutes from now");
+      throw invalid("sealed_request_invalid", "the sealed call is stale: older than the device's calls the server remembers");
     }
     const result = await runRelayedCall(ctx, app, { request_id: call.id, device_id: deviceId, method: call.method, path: call.path, ...(call.body === undefined ? {} : { body: call.body }) });
     const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };

@@ -1,7 +1,8 @@
 // The public entry of the client library: what an app imports (browser, React Native, Node).
 export { connect, ChatClient, type ConnectOptions, type ClientProblem, type LoadedMessages } from "./connection/client.ts";
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
-export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, type Credentials } from "./connection/credentials.ts";
+export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, serverFingerprint, type Credentials } from "./connection/credentials.ts";
+export { fingerprint } from "./crypto/index.ts";
 export type { ConnectionStatus, StatusStopReason } from "./connection/machine.ts";
 export { ServerApi, type SendOptions, type SendResult, type AttachmentInput } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nscan it with the phone's camera, or open:\n  ${pairing.pair_url}\n\n` +
       `pairing code: ${pairing.code}\nexpires at:   ${pairing.expires_at} (single use)\n` +
-      `server:       ${pairing.server_id} (${pairing.server_url})\nbridge:       ${pairing.bridge_url}\n`,
+      `server:       ${pairing.server_id} (${pairing.server_url})\nbridge:       ${pairing.bridge_url}\n` +
+      // Compared by eye when a phone pairs by typed code (the QR code carries the key itself): docs/security.md.
+      (pairing.fingerprint ? `fingerprint:  ${pairing.fingerprint} (the server key; the app shows it after pairing)\n` : ""),
   );
 }
 

@@ -14,6 +14,7 @@ import { registerSessionRoutes } from "./http/routes/sessions.ts";
 import { registerNotificationRoutes } from "./http/routes/notifications.ts";
 import { noteDevicesSeen } from "./pairing/pairing-service.ts";
 import { registerPairingRoutes } from "./http/routes/pairing.ts";
+import { registerE2eRoutes } from "./http/routes/e2e.ts";
 import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
@@ -42,6 +43,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerSessionRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
   registerPairingRoutes(app, ctx);
+  registerE2eRoutes(app, ctx);
   registerAssetRoutes(app, ctx);
   registerRequestRoutes(app, ctx);
   registerProviderRoutes(app, ctx);

@@ -15,6 +15,7 @@ import type { AssetStore } from "./assets/store.ts";
 import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
+import type { EndToEnd } from "./e2e/end-to-end.ts";
 
 export interface ServerContext {
   config: Config;
@@ -30,6 +31,8 @@ export interface ServerContext {
   auth: Authenticator;
   /** Pairing codes and devices; the pairing routes, the auth hook and the forwarder share it. */
   pairing: PairingService;
+  /** The server's key pair, the content keys and every seal (docs/security.md). */
+  e2e: EndToEnd;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Public addresses: told to apps when they pair; `bridge` empty when the server runs without a bridge. */

@@ -29,6 +29,9 @@ import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
+import { ContentKeys } from "./e2e/content-keys.ts";
+import { EndToEnd } from "./e2e/end-to-end.ts";
+import { ensureServerKey } from "./e2e/server-key.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -103,6 +106,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   // Before anything can publish: what an earlier owner epoch left pending ends now (SPEC.md until_server_restart).
   expireFromEarlierOwners(sessions, notifications);
+  const pairing = new PairingService(db, () => clock.now());
+  const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), config.bridge.require_e2e);
+  // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
+  pairing.onRevoke(() => e2e.contentKeys.rotate());
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();
@@ -130,7 +137,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     auth: new Authenticator(db, admin.hash),
-    pairing: new PairingService(db, () => clock.now()),
+    pairing,
+    e2e,
     clock,
     log,
     shutdown: shutdown.signal,

@@ -3,6 +3,7 @@
 // (older than the buffer, another store's epoch, or too many bytes to write in one turn). Its one push is `api`, a
 // call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
 import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
+import type { DeviceMode } from "../../client/wire/e2e.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { ClusterNode } from "../cluster/cluster-node.ts";
 import type { HistoryRead } from "../cluster/history.ts";
@@ -10,7 +11,7 @@ import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
-import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import { heldBytes, type BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
 import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
@@ -43,27 +44,30 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
           relay.appGone(connection);
         },
       };
+      const mode = core.registry.modeOf(serverId, connection.tokenHash);
       const { since_id: sinceId, epoch } = params.data;
-      const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, sinceId, epoch) : replayOutcome(core, connection, state, sinceId, epoch);
+      const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, mode, sinceId, epoch) : replayOutcome(core, connection, state, mode, sinceId, epoch);
       return { entry, outcome };
     },
   };
 }
 
-function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
+function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
   const known = { last_event_id: state.lastId ?? null, epoch: state.epoch ?? null };
+  const subscribe = () => state.topic.add(connection, mode);
   if (sinceId === undefined) {
-    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribe };
   }
   // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the buffer
   // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
   const otherStore = epoch !== undefined && epoch !== state.epoch;
   const held = otherStore ? undefined : state.buffer.after(sinceId);
   // A replay is written in one turn: one that would fill half the slow-consumer bound goes over HTTP (paged) instead.
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 ? held : undefined;
+  // So does one holding an event without this device's form (sent sealed only before a plain device paired).
+  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: () => state.topic.add(connection) };
+    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribe };
   }
   core.metrics.replayHits++;
   return {
@@ -71,8 +75,8 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
     response: { replay: "complete", replayed: missing.length, ...known },
     // Replay and subscription happen in one turn of the event loop: no live event can slip between them.
     afterReply: () => {
-      for (const event of missing) state.topic.sendTo(connection, event);
-      state.topic.add(connection);
+      for (const event of missing) state.topic.sendTo(connection, event, mode);
+      subscribe();
     },
   };
 }
@@ -83,8 +87,8 @@ function replayOutcome(core: BridgeCore, connection: Connection, state: ServerSt
  * events it did not hold: nothing lost between the read and the subscription, nothing twice. Redis not answering is
  * a gap, never a failed join.
  */
-async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, connection: Connection, state: ServerState, sinceId: string | undefined, epoch: string | undefined): Promise<JoinOutcome> {
-  state.topic.hold(connection);
+async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): Promise<JoinOutcome> {
+  state.topic.hold(connection, mode);
   let read: HistoryRead;
   try {
     read = await cluster.read(state.id, sinceId);
@@ -97,7 +101,7 @@ async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, conn
   if (sinceId === undefined) return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
   const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
   const held = otherStore ? undefined : read.events;
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 ? held : undefined;
+  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
     return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
@@ -106,9 +110,13 @@ async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, conn
   return { status: "ok", response: { replay: "complete", replayed: missing.length, ...known }, afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId) };
 }
 
+function hasForm(event: BufferedEvent, mode: DeviceMode): boolean {
+  return (mode === "e2e" ? event.sealedJson : event.payloadJson) !== undefined;
+}
+
 /** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */
 function replayBytes(events: readonly BufferedEvent[]): number {
   let total = 0;
-  for (const event of events) total += event.payloadJson.length + 100;
+  for (const event of events) total += heldBytes(event) + 100;
   return total;
 }

@@ -55,7 +55,7 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       }
       // Single use on the bridge too: a second attempt with this code, even a concurrent one, finds nothing.
       core.registry.takeCode(found.state, codeHash);
-      const asked = pending.ask(found.state, connection, code, params.data.device_name, core.config.pairingTimeoutMs);
+      const asked = pending.ask(found.state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs);
       cancel = asked.cancel;
       return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };
     },
@@ -91,7 +91,7 @@ async function clusterPairing(core: BridgeCore, cluster: ClusterNode, pending: P
   // Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it.
   if (!(await cluster.store.takeCode(state.id, codeHash))) return fail("invalid_code");
   core.registry.dropCode(state, codeHash);
-  const asked = pending.ask(state, connection, code, params.data.device_name, core.config.pairingTimeoutMs, (payload) => cluster.toServer(state, "pair_request", payload));
+  const asked = pending.ask(state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs, (payload) => cluster.toServer(state, "pair_request", payload));
   setCancel(asked.cancel);
   return toOutcome(core, connection, state.id, await asked.result);
 }
@@ -101,6 +101,7 @@ function toOutcome(core: BridgeCore, connection: Connection, serverId: string, r
     if (result.reason === "invalid_code" || result.reason === "expired") core.limiterFailure(connection, result.reason);
     return refuse(result.reason);
   }
-  core.log.log("info", "device paired", { server_id: serverId, device_id: result.device_id, address: connection.address });
-  return { status: "ok", response: { server_id: serverId, device_id: result.device_id, device_token: result.device_token, server_url: result.server_url } };
+  core.log.log("info", "device paired", { server_id: serverId, device_id: result.device_id, address: connection.address, mode: "sealed" in result ? "e2e" : "plain" });
+  const { request_id: _request, status: _status, ...answer } = result;
+  return { status: "ok", response: { server_id: serverId, ...answer } };
 }

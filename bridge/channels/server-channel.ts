@@ -23,6 +23,7 @@ import { replyFrame } from "../protocol/serializer.ts";
 import type { ChannelEntry, Connection } from "../socket/connection.ts";
 import { deliverEvent } from "../fanout/deliver.ts";
 import type { ServerState } from "../state/registry.ts";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types.ts";
 
 /** Pairing requests waiting for their server's answer, by request id. */
@@ -36,14 +37,15 @@ export class PendingPairs {
    * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
    * away).
    */
-  ask(state: ServerState, app: Connection, code: string, deviceName: string, timeoutMs: number, deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = sendToLink(state)): { result: Promise<PairResult>; cancel: () => void } {
+  ask(state: ServerState, app: Connection, code: string, deviceName: string, deviceKey: string | undefined, timeoutMs: number, deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = sendToLink(state)): { result: Promise<PairResult>; cancel: () => void } {
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
       const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
       this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
     const unavailable = { request_id: requestId, status: "error", reason: "server_unavailable" } as const;
-    void Promise.resolve(deliver({ request_id: requestId, code, device_name: deviceName })).then((delivered) => delivered || this.settle(requestId, unavailable));
+    const payload = { request_id: requestId, code, device_name: deviceName, ...(deviceKey === undefined ? {} : { device_key: deviceKey }) };
+    void Promise.resolve(deliver(payload)).then((delivered) => delivered || this.settle(requestId, unavailable));
     return { result, cancel: () => this.forget(requestId) };
   }
 
@@ -161,12 +163,13 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
     case "session_event": {
       const parsed = serverSessionEventSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      const event = { id: parsed.data.event.event_id, payloadJson: JSON.stringify({ event: frame.payload.event }) };
+      const { event: plain, sealed, after } = parsed.data;
+      const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload);
       const prev = state.lastId;
-      const arrival = deliverEvent(core, state, event, parsed.data.after);
+      const arrival = deliverEvent(core, state, event, after);
       // A cluster node acks once the event is in the shared history, so the server resends it if this node dies first.
       if (core.cluster && arrival !== "duplicate" && arrival !== "late") {
-        return void core.cluster.append(state, event, arrival === "after_hole" ? parsed.data.after! : (prev ?? event.id)).then(() => reply("ok", {}));
+        return void core.cluster.append(state, event, arrival === "after_hole" ? after! : (prev ?? event.id)).then(() => reply("ok", {}));
       }
       return reply("ok", {});
     }
@@ -212,4 +215,13 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
 function abandoned(core: BridgeCore, state: ServerState, result: Extract<PairResult, { status: "ok" }>, reply: (status: "ok" | "error", response: Record<string, unknown>) => void): void {
   core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: result.device_id });
   reply("error", { reason: "abandoned" });
+}
+
+/** Each form the server sent, serialized once; the sealed one is all an encrypting device ever gets. */
+function bufferedForms(eventId: string, payload: Record<string, unknown>): BufferedEvent {
+  return {
+    id: eventId,
+    ...(payload.event === undefined ? {} : { payloadJson: JSON.stringify({ event: payload.event }) }),
+    ...(payload.sealed === undefined ? {} : { sealedJson: JSON.stringify(payload.sealed) }),
+  };
 }

@@ -11,7 +11,7 @@ import type { Redis } from "ioredis";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ClusterKeys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
-import { encodeClusterEvent, encodeClusterReset } from "./wire.ts";
+import { decodeForms, encodeClusterEvent, encodeClusterReset, encodeForms } from "./wire.ts";
 
 const APPEND = new LuaScript(`
 local added = redis.pcall('XADD', KEYS[1], ARGV[1], 'id', ARGV[2], 'prev', ARGV[3], 'p', ARGV[4])
@@ -66,7 +66,7 @@ export class History {
   async append(serverId: string, event: BufferedEvent, prev: string, epoch: string): Promise<boolean> {
     const message = encodeClusterEvent(this.nodeId, serverId, event, prev);
     const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.relayed];
-    const args = [streamId(event.id), event.id, prev, event.payloadJson, this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message];
+    const args = [streamId(event.id), event.id, prev, encodeForms(event), this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message];
     return (await APPEND.run(this.redis, keys, args)) === 1;
   }
 
@@ -114,7 +114,7 @@ function continuousAfter(sinceId: string, lastId: string, entries: Entry[]): Buf
 function toEntry([, fields]: [string, string[]]): Entry {
   const values: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) values[fields[i]!] = fields[i + 1]!;
-  return { event: { id: values.id ?? "", payloadJson: values.p ?? "null" }, prev: values.prev ?? "" };
+  return { event: decodeForms(values.id ?? "", values.p ?? ""), prev: values.prev ?? "" };
 }
 
 /** A Redis stream id for an event id (20 decimal digits, a safe integer): `<n>-1`, never the reserved 0-0. */

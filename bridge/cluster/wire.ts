@@ -2,16 +2,31 @@
 // JSON parse of the event's payload, which goes on to the sockets as it came). Fields are separated by newlines,
 // which JSON text never holds raw; the payload is last.
 //
-//   e\n<node>\n<server>\n<event id>\n<prev id>\n<payload json>     an event, following <prev id>
+//   e\n<node>\n<server>\n<event id>\n<prev id>\n<forms>            an event, following <prev id>
 //   r\n<node>\n<server>\n<epoch>\n<after id>\n<1|0>               the history restarted after <after id> (1: a new store)
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+
+/**
+ * An event's forms as one text: `<plain json>\n<sealed json>`, either side empty when the server did not send that
+ * form (docs/security.md: plaintext only while a plain device is paired). JSON text never holds a raw newline.
+ */
+export function encodeForms(event: BufferedEvent): string {
+  return `${event.payloadJson ?? ""}\n${event.sealedJson ?? ""}`;
+}
+
+export function decodeForms(id: string, forms: string): BufferedEvent {
+  const split = forms.indexOf("\n");
+  const plain = split < 0 ? forms : forms.slice(0, split);
+  const sealed = split < 0 ? "" : forms.slice(split + 1);
+  return { id, ...(plain === "" ? {} : { payloadJson: plain }), ...(sealed === "" ? {} : { sealedJson: sealed }) };
+}
 
 export type ClusterMessage =
   | { kind: "event"; node: string; serverId: string; event: BufferedEvent; prev: string }
   | { kind: "reset"; node: string; serverId: string; epoch: string; afterId: string; storeChanged: boolean };
 
 export function encodeClusterEvent(node: string, serverId: string, event: BufferedEvent, prev: string): string {
-  return `e\n${node}\n${serverId}\n${event.id}\n${prev}\n${event.payloadJson}`;
+  return `e\n${node}\n${serverId}\n${event.id}\n${prev}\n${encodeForms(event)}`;
 }
 
 export function encodeClusterReset(node: string, serverId: string, epoch: string, afterId: string, storeChanged: boolean): string {
@@ -30,7 +45,7 @@ export function decodeClusterMessage(text: string): ClusterMessage | undefined {
   }
   const last = text.slice(start);
   const [kind, node, serverId, a, b] = fields as [string, string, string, string, string];
-  if (kind === "e") return { kind: "event", node, serverId, event: { id: a, payloadJson: last }, prev: b };
+  if (kind === "e") return { kind: "event", node, serverId, event: decodeForms(a, last), prev: b };
   if (kind === "r") return { kind: "reset", node, serverId, epoch: a, afterId: b, storeChanged: last === "1" };
   return undefined;
 }

@@ -6,8 +6,16 @@
 // event arriving behind newer ones (out of order, so it was missing when they came) moves the range past it.
 export interface BufferedEvent {
   id: string;
-  /** `{"event": ...}` serialized once: replay and broadcast reuse it. */
-  payloadJson: string;
+  /** `{"event": ...}` serialized once: replay and broadcast to plain devices reuse it. Absent when the server sent
+   * only the sealed form (no plain device was paired: docs/security.md). */
+  payloadJson?: string;
+  /** `{event_id, key_id, nonce, ciphertext}` serialized once, for encrypting devices (`sealed_event`). */
+  sealedJson?: string;
+}
+
+/** What an event costs the buffer's size bound: both its forms. */
+export function heldBytes(event: BufferedEvent): number {
+  return (event.payloadJson?.length ?? 0) + (event.sealedJson?.length ?? 0);
 }
 
 /**
@@ -62,7 +70,7 @@ export class ReplayBuffer {
 
   private append(event: BufferedEvent): void {
     this.items.push(event);
-    this.bytes += event.payloadJson.length;
+    this.bytes += heldBytes(event);
     // The oldest go until both bounds hold (an event alone over maxBytes evicts itself, as with a capacity of 0).
     while (this.size > this.capacity || this.bytes > this.maxBytes) this.evictOldest();
     // Compact once the evicted slots outnumber the live ones: amortized O(1) per push, the array at most twice the
@@ -122,7 +130,7 @@ export class ReplayBuffer {
     const oldest = this.items[this.head]!;
     this.items[this.head] = undefined;
     this.head++;
-    this.bytes -= oldest.payloadJson.length;
+    this.bytes -= heldBytes(oldest);
     // Evicting the oldest moves the complete range forward past it.
     this.coveredAfter = oldest.id;
   }

@@ -5,6 +5,7 @@
 // A device token hash is scoped to the server that granted it: a device is looked up per (server, hash), so what one
 // server grants or withdraws never changes what another server's device may join, whichever granted first; and a
 // withdrawal closes only the sockets on the withdrawing server's topic (or those no server grants any more).
+import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
@@ -23,6 +24,8 @@ export interface ServerState {
   credentialHash: string;
   /** token hash → device id */
   devices: Map<string, string>;
+  /** token hash → what the device is sent (grants without a mode: plain) */
+  modes: Map<string, DeviceMode>;
   /** code hash → expiry (ms since epoch) */
   codes: Map<string, number>;
   link: ServerLink | undefined;
@@ -164,6 +167,11 @@ export class Registry {
     return this.servers.get(serverId)?.devices.get(tokenHash);
   }
 
+  /** What `serverId`'s device with this token hash is sent: sealed events (e2e) or plaintext. */
+  modeOf(serverId: string, tokenHash: string): DeviceMode {
+    return this.servers.get(serverId)?.modes.get(tokenHash) ?? "plain";
+  }
+
   /** Whether any server grants this token hash (a paired device's socket, for admission). */
   knowsToken(tokenHash: string): boolean {
     return this.grantsByToken.has(tokenHash);
@@ -228,6 +236,7 @@ export class Registry {
       id,
       credentialHash,
       devices: new Map(),
+      modes: new Map(),
       codes: new Map(),
       link: undefined,
       epoch: undefined,
@@ -242,8 +251,10 @@ export class Registry {
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     for (const hash of state.devices.keys()) this.ungrant(hash, state.id);
     state.devices = new Map();
-    for (const { token_hash: hash, device_id: deviceId } of devices) {
+    state.modes = new Map();
+    for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
       state.devices.set(hash, deviceId);
+      state.modes.set(hash, mode);
       let granting = this.grantsByToken.get(hash);
       if (!granting) this.grantsByToken.set(hash, (granting = new Map()));
       for (const owner of granting.keys()) if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
@@ -261,7 +272,7 @@ export class Registry {
   record(state: ServerState): ServerRecord {
     return {
       credential_hash: state.credentialHash,
-      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash })),
+      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, mode: state.modes.get(token_hash) ?? "plain" })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
     };
   }

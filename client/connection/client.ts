@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { formatEventId, parseEventId } from "../wire/event-id.ts";
 import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
+import { isTruncatedEvent } from "../wire/frames.ts";
 import { ListenerRegistry, type ListenOptions } from "../events/listeners.ts";
 import type { EventOfType, KnownEventType } from "../events/narrow.ts";
 import { NotificationCenter } from "../notifications/center.ts";
@@ -20,11 +21,14 @@ import { ServerApi } from "../api/server-api.ts";
 import { RouteChoice, type Route } from "../api/route-choice.ts";
 import { PushWaiter, RelayApi } from "../transport/relay.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
-import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, systemTimers, type Timers } from "../util/timers.ts";
+import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, sleep, systemTimers, type Timers } from "../util/timers.ts";
 import { connectionIdOf, forgetCredentials, loadCredentials, type Credentials } from "./credentials.ts";
 import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
 import { EventSequencer } from "./sequencer.ts";
+import { SealedEvents } from "./sealed-events.ts";
+import { contentKeysAnswerSchema, type SealedEvent } from "../wire/e2e.ts";
+import { SealedRelayChannel } from "../transport/sealed-relay.ts";
 
 /** The longest long-poll window the server accepts (GET /events wait_ms). */
 export const MAX_POLL_WAIT_MS = 30_000;
@@ -95,6 +99,8 @@ export class ChatClient extends ServerApi {
   private readonly reader: EventReader;
   private readonly sequencer: EventSequencer;
   private readonly driver: ConnectionDriver;
+  /** Opens sealed pushes; undefined for a plain device (credentials without `e2e`). */
+  private readonly sealed: SealedEvents | undefined;
   /** Per session: events up to this id are reflected in a snapshot the app loaded (SPEC GET /events rule 4). */
   private readonly floors = new Map<string, string>();
 
@@ -146,6 +152,10 @@ export class ChatClient extends ServerApi {
           this.sequencer.push(event);
           pushes.pushed();
         },
+        sealed: (envelope) => {
+          this.openSealed(envelope);
+          pushes.pushed();
+        },
         refused: (reason) => this.driver.send({ type: "auth_failed", reason }),
         malformed: (payload) => this.report("malformed bridge push skipped", payload),
       },
@@ -154,11 +164,23 @@ export class ChatClient extends ServerApi {
     this.routes = new RouteChoice({
       route: options.route ?? "auto",
       direct: new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch }),
-      relay: new RelayApi(bridge, pushes, options.relayTimeoutMs),
+      // An encrypting device seals every relayed call to the server's key (transport/sealed-relay.ts).
+      relay: new RelayApi(credentials.e2e ? new SealedRelayChannel(bridge, credentials, credentials.e2e, timers) : bridge, pushes, options.relayTimeoutMs),
       timers,
       directProbeMs: options.directProbeMs,
       switched: (to, why) => this.report(`server calls now go ${to === "relay" ? "through the bridge relay" : "straight to server_url"}`, why),
     });
+    this.sealed = credentials.e2e
+      ? new SealedEvents({
+          serverId: credentials.server_id,
+          deviceId: credentials.device_id,
+          deviceSecretKey: credentials.e2e.device_secret_key,
+          fetchKeys: async (signal) => (await this.request("GET", "/e2e/keys", contentKeysAnswerSchema, { signal })).keys,
+          report: (message, detail) => this.report(message, detail),
+          timers,
+          retryDelaysMs: this.retryDelaysMs,
+        })
+      : undefined;
     this.driver = new ConnectionDriver({
       reader,
       sequencer: this.sequencer,
@@ -281,17 +303,7 @@ export class ChatClient extends ServerApi {
           return undefined;
         }
         this.report("fetching a truncated bridge push failed (retrying)", error);
-        await new Promise<void>((resolve, reject) => {
-          const onAbort = () => {
-            this.timers.clearTimeout(handle);
-            reject(signal.reason);
-          };
-          const handle = this.timers.setTimeout(() => {
-            signal.removeEventListener("abort", onAbort);
-            resolve();
-          }, backoffDelay(this.retryDelaysMs, attempt));
-          signal.addEventListener("abort", onAbort, { once: true });
-        });
+        await sleep(this.timers, backoffDelay(this.retryDelaysMs, attempt), signal);
       }
     }
   }
@@ -310,6 +322,29 @@ export class ChatClient extends ServerApi {
   private async forgetOwnCredentials(): Promise<void> {
     const stored = await loadCredentials(this.storage);
     if (stored && stored.device_token === this.credentials.device_token && connectionIdOf(stored) === this.connectionId) await forgetCredentials(this.storage);
+  }
+
+  /**
+   * A sealed push goes to the sequencer opened: at once when its key is held, else in its place while the key is
+   * fetched. One that does not open is never delivered: the sequencer fetches the real event over HTTP, as for a
+   * truncated push (a stub of its id).
+   */
+  private openSealed(envelope: SealedEvent): void {
+    if (!this.sealed) return this.report("a sealed push reached a device paired in clear; skipped", envelope);
+    const opened = this.sealed.openNow(envelope);
+    if (opened === "refused") return this.sequencer.push(stubOf(envelope));
+    if (opened !== "unknown_key") return this.sequencer.push(opened);
+    const sealed = this.sealed;
+    this.sequencer.pushLater(envelope.event_id, async (signal) => {
+      const later = await sealed.openLater(envelope, signal);
+      const event = later === "refused" ? stubOf(envelope) : later;
+      return isTruncatedEvent(event) ? this.fetchWhole(event, signal) : event;
+    });
+  }
+
+  /** Sealed events that did not open (tampered, moved, wrongly keyed): reported through onProblem, counted here. */
+  get sealedRefused(): number {
+    return this.sealed?.refused ?? 0;
   }
 
   private deliver(event: AnyEvent): void {
@@ -331,6 +366,11 @@ export class ChatClient extends ServerApi {
   private report(message: string, detail: unknown): void {
     this.problems.emit({ message, detail });
   }
+}
+
+/** The stand-in for a sealed event that did not open: its id alone, fetched whole over HTTP like a truncated push. */
+function stubOf(envelope: SealedEvent): AnyEvent {
+  return { event_id: envelope.event_id, type: "sealed", truncated: true } as unknown as AnyEvent;
 }
 
 /** Connects with paired credentials and starts at once; watch `client.status`, then `client.on(...)`. */

@@ -1,6 +1,8 @@
 // What pairing yields and connect() needs. Kept in the app's storage adapter between runs; validated on the way
 // back in, so a corrupted or older entry reads as "not paired" instead of crashing the app.
 import { z } from "zod";
+import { publicKeySchema } from "../wire/e2e.ts";
+import { fingerprint } from "../crypto/index.ts";
 import type { StorageAdapter } from "../storage/storage.ts";
 
 export const credentialsSchema = z.object({
@@ -11,6 +13,11 @@ export const credentialsSchema = z.object({
   device_token: z.string().min(1),
   /** The server's HTTP base URL, for snapshots, dismissals and the fallback feed. */
   server_url: z.string().min(1),
+  /**
+   * End-to-end encryption (docs/security.md): the device's X25519 secret key and the server key it trusts (pair_url's
+   * `key`, or the one the pairing answer named, its fingerprint shown). Absent: a plain device.
+   */
+  e2e: z.object({ device_secret_key: publicKeySchema, server_key: publicKeySchema }).optional(),
 });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
@@ -38,4 +45,12 @@ export async function forgetCredentials(storage: StorageAdapter): Promise<void> 
 /** The identity that owns per-connection state (dismissal cache, effect dedupe): one server, one device. */
 export function connectionIdOf(credentials: Credentials): string {
   return `${credentials.server_id}/${credentials.device_id}`;
+}
+
+/**
+ * The fingerprint of the server key an encrypting device trusts, to compare with `npm run pair` and the Devices
+ * screen (it matters most after pairing by typed code); undefined for a plain device.
+ */
+export function serverFingerprint(credentials: Credentials): string | undefined {
+  return credentials.e2e ? fingerprint(credentials.e2e.server_key) : undefined;
 }

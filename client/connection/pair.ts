@@ -10,6 +10,7 @@ import { DEFAULT_LONGPOLL_FALLBACK_MS, type WebSocketConstructor } from "../tran
 import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
 import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
+import { DeviceKeys } from "./pair-e2e.ts";
 
 export interface PairOptions {
   /**
@@ -19,6 +20,14 @@ export interface PairOptions {
   bridgeUrl: string;
   code: string;
   deviceName: string;
+  /**
+   * The server's public key from pair_url's `key` (parsePairUrl): the answer must be proven to come from it, or the
+   * pairing fails with `server_key_mismatch`. Without it (a typed code) the answer's key is taken; show its
+   * fingerprint (`serverFingerprint(credentials)`) for the person to compare.
+   */
+  serverKey?: string;
+  /** Pair end-to-end encrypted (default true): the device makes a key pair and the bridge relays ciphertext only. */
+  e2e?: boolean;
   WebSocket?: WebSocketConstructor;
   /** How long to wait for the bridge's answer to one attempt (default 10 s). */
   timeoutMs?: number;
@@ -29,7 +38,11 @@ export interface PairOptions {
   timers?: Timers;
 }
 
-export type PairFailure = PairingErrorReason | "timeout" | "bridge_unreachable" | "protocol";
+/**
+ * `server_key_mismatch`: the answer was not sealed by the server key the device trusts (a bridge in the middle);
+ * `not_encrypted`: an encrypted pairing was answered in clear (a bridge that dropped the device key).
+ */
+export type PairFailure = PairingErrorReason | "timeout" | "bridge_unreachable" | "protocol" | "server_key_mismatch" | "not_encrypted";
 
 export class PairingError extends Error {
   override readonly name = "PairingError";
@@ -54,10 +67,23 @@ export async function pair(options: PairOptions): Promise<Credentials> {
   throw new PairingError("bridge_unreachable");
 }
 
+/** The credentials an ok reply gives: sealed ones opened against the trusted key; plain ones only when asked for. */
+function credentialsFrom(response: unknown, options: PairOptions, keys: DeviceKeys | undefined): Credentials | PairingError {
+  if (keys) {
+    const opened = keys.open(response, options.bridgeUrl, options.serverKey);
+    if (typeof opened !== "string") return opened;
+    // A reply in clear to an encrypted pairing: the device key never reached the server.
+    return new PairingError(opened === "protocol" && pairingOkSchema.safeParse(response).success ? "not_encrypted" : opened);
+  }
+  const ok = pairingOkSchema.safeParse(response);
+  return ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol");
+}
+
 function pairAt(url: string, options: PairOptions): Promise<Credentials> {
   const timers = options.timers ?? systemTimers;
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
+  const keys = options.e2e === false ? undefined : new DeviceKeys();
   // Where WebSockets are blocked, pairing goes over the bridge's long-poll like the live feed (transport/bridge.ts).
   const socket = new Socket(url, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
   return new Promise<Credentials>((resolve, reject) => {
@@ -74,13 +100,12 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
       else resolve(outcome);
     };
     const attempt = (tries: number) => {
-      channel = socket.channel("pairing", { code: options.code, device_name: options.deviceName });
+      channel = socket.channel("pairing", { code: options.code, device_name: options.deviceName, ...keys?.joinParams });
       const current = channel;
       current
         .join(options.timeoutMs ?? 10_000)
         .receive("ok", (response: unknown) => {
-          const ok = pairingOkSchema.safeParse(response);
-          finish(ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol"));
+          finish(credentialsFrom(response, options, keys));
         })
         .receive("error", (response: unknown) => {
           const parsed = pairingErrorReasonSchema.safeParse((response as { reason?: unknown } | undefined)?.reason);

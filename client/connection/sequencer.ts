@@ -10,7 +10,9 @@
 //
 // A bridge push may be a stub (`truncated: true`: the event was too big for one frame). It is resolved to the
 // whole event (fetched over HTTP by `resolve`) before it goes on, and the pushes behind it wait in arrival order,
-// so listeners still hear every event once and in order, and never the stub.
+// so listeners still hear every event once and in order, and never the stub. A sealed push whose content key the
+// device does not hold yet (end-to-end encryption, docs/security.md) waits in that same queue (`pushLater`) while
+// the key is fetched: nothing behind it overtakes it.
 import type { AnyEvent } from "../wire/events.ts";
 import { isTruncatedEvent } from "../wire/frames.ts";
 
@@ -67,9 +69,23 @@ export class EventSequencer {
     if (!stub && this.queued.length === 0) return this.pass(event);
     const item: Queued = { event, ready: !stub };
     this.queued.push(item);
-    if (!stub) return;
+    if (stub) this.settleLater(item, (signal) => this.resolve(event, signal));
+  }
+
+  /** A push whose event is known only later (`whole`: undefined when it cannot be had); it keeps its place. */
+  pushLater(eventId: string, whole: (signal: AbortSignal) => Promise<AnyEvent | undefined>): void {
+    if (this.cursorId !== undefined && eventId <= this.cursorId) {
+      this.duplicates++;
+      return;
+    }
+    const item: Queued = { event: undefined, ready: false };
+    this.queued.push(item);
+    this.settleLater(item, whole);
+  }
+
+  private settleLater(item: Queued, whole: (signal: AbortSignal) => Promise<AnyEvent | undefined>): void {
     const { signal } = this.resolving;
-    this.resolve(event, signal).then(
+    whole(signal).then(
       (whole) => {
         if (signal.aborted) return;
         item.event = whole;

@@ -17,7 +17,8 @@ import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from ".
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
 import { BRIDGE_CLOSE, closeCodeRule } from "../wire/close-codes.ts";
-import { eventsJoinOkSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
+import { eventsJoinOkSchema, sealedEventPushSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
+import type { SealedEvent } from "../wire/e2e.ts";
 
 /** A WebSocket constructor: the browser's, React Native's, or `ws` in Node (Node 20 has none built in). */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
@@ -52,6 +53,8 @@ export interface BridgeHandlers {
   joined(replay: "complete" | "gap"): void;
   down(reason: string): void;
   event(event: AnyEvent): void;
+  /** A sealed push (`sealed_event`, end-to-end encryption): the caller opens it. */
+  sealed?(envelope: SealedEvent): void;
   /** The bridge will never accept this token again: stop, do not retry. */
   refused(reason: "revoked" | "unauthorized"): void;
   /** A push that failed the common-field check: reported, then dropped. */
@@ -156,6 +159,7 @@ export class BridgeConnection {
       return { ...(sinceId === undefined ? {} : { since_id: sinceId }), ...(epoch === undefined ? {} : { epoch }) };
     });
     channel.on("session_event", (payload: unknown) => this.onPush(payload));
+    channel.on("sealed_event", (payload: unknown) => this.onSealedPush(payload));
     channel.onError(() => this.reportDown("channel_error"));
     channel
       .join()
@@ -190,6 +194,13 @@ export class BridgeConnection {
     if (!parsed.success) return this.handlers.malformed(payload);
     // The raw event object goes on (extra fields intact); the schema only vouched for its common fields.
     this.handlers.event((payload as { event: AnyEvent }).event);
+  }
+
+  private onSealedPush(payload: unknown): void {
+    if (this.ended) return;
+    const parsed = sealedEventPushSchema.safeParse(payload);
+    if (!parsed.success || !this.handlers.sealed) return this.handlers.malformed(payload);
+    this.handlers.sealed(parsed.data);
   }
 
   /** What a close means is the table's (wire/close-codes.ts): come back, stay away, or give up the token. */

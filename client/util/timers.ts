@@ -23,6 +23,21 @@ export function backoffDelay(delays: readonly number[], attempt: number): number
  * The bridge link's heartbeat (transport/liveness.ts): a ping after this much silence, and the link is dead when
  * nothing answers within the timeout. A link that dies is noticed within interval + timeout = 10 s (issue 14: 15 s).
  */
+/** Resolves after `ms` on `timers`; rejects with the signal's reason when it aborts first. */
+export function sleep(timers: Timers, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      reject(signal.reason);
+    };
+    const handle = timers.setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 export const DEFAULT_LIVENESS = { intervalMs: 5000, timeoutMs: 5000 } as const;
 
 /** Reconnect attempts this quick (≤ 1 s apart) before the backoff grows: a bridge restart is seen within 1 s. */

@@ -109,6 +109,9 @@ export const pairingCreatedSchema = z.looseObject({
   bridge_url: z.string(),
   server_url: z.string(),
   pair_url: z.string(),
+  /** The server's X25519 public key (also pair_url's `key`) and its fingerprint; older servers omit them. */
+  server_key: z.string().optional(),
+  fingerprint: z.string().optional(),
 });
 export type PairingCreated = z.infer<typeof pairingCreatedSchema>;
 
@@ -120,6 +123,8 @@ export const deviceRecordSchema = z.looseObject({
   revoked_at: z.string().nullable(),
   /** A socket open on the bridge now; null: unknown (the server has no bridge link). Older servers omit it. */
   connected: z.boolean().nullable().optional(),
+  /** `e2e`: gets sealed events (paired with a key); `plain`: gets them in clear. Older servers omit it. */
+  mode: z.enum(["e2e", "plain"]).optional(),
 });
 export type DeviceRecord = z.infer<typeof deviceRecordSchema>;
 export const deviceListSchema = z.looseObject({ devices: z.array(deviceRecordSchema) });

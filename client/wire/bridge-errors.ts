@@ -39,8 +39,12 @@ export const BRIDGE_REASONS = {
   timeout: { where: "an app's `api` push", meaning: "the server did not answer the relayed call within the relay's timeout (30 s)" },
   too_large: { where: "an app's `api` push", meaning: "the relayed call's request or response body is over one frame (`RELAY_MAX_BODY_BYTES`)" },
   read_only: { where: "an app's push on `events:server:<id>` other than `api`", meaning: "apps only receive on this topic, and call the API with `api`" },
-  invalid_event: { where: "the server's `session_event` push", meaning: "the payload is not `{event, after?}` with a valid event" },
+  invalid_event: { where: "the server's `session_event` push", meaning: "the payload is not `{event?, sealed?, after?}` with a valid event or sealed event (at least one, of one id)" },
   unknown_event: { where: "a push on `server:<id>`", meaning: "the bridge does not know this event" },
+  e2e_required: {
+    where: "join of `pairing`; the server's `pair_result`",
+    meaning: "the server's config sets `bridge.require_e2e`: a device must pair with its public key (`device_key`); plain pairing is refused and the code is spent",
+  },
   abandoned: { where: "the server's ok `pair_result`", meaning: "nobody waits for this pairing any more: the server revokes the device it created" },
 } as const satisfies Record<string, BridgeReasonRule>;
 

@@ -30,10 +30,15 @@ export const HTTP_ERRORS = {
   media_type_mismatch: { status: 400, meaning: "an attachment's declared media type is not what its bytes are; `details` has both" },
   unknown_endpoint: { status: 400, meaning: "the provider has no endpoint with this label" },
   index_out_of_range: { status: 400, meaning: "a message index to delete is past the end of the session; nothing is deleted" },
+  sealed_request_invalid: {
+    status: 400,
+    meaning: "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is stale (at or before the device's calls the server no longer remembers one by one), or its inner call is malformed (docs/security.md)",
+  },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
+  not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
   // 404: no such thing
   route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
   session_not_found: { status: 404, meaning: "no session with this id" },
@@ -53,6 +58,7 @@ export const HTTP_ERRORS = {
   request_timeout: { status: 408, meaning: "the headers or the whole request were not received in time (connection closed)" },
   request_in_progress: { status: 409, meaning: "the session already has a request in flight; `details.request_id` names it" },
   request_finished: { status: 409, meaning: "the request to cancel has already finished" },
+  sealed_request_replayed: { status: 409, meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused" },
   cursor_expired: { status: 410, meaning: "`since_id` (or the session's cursor) is older than the retained log, or `epoch` is not the store's: reload snapshots" },
   payload_too_large: { status: 413, meaning: "the body exceeds the route's body limit" },
   attachment_too_large: { status: 413, meaning: "the decoded attachment exceeds `assets.max_bytes`; `details` has both sizes" },

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { anyEventSchema } from "./events.ts";
 import { eventIdSchema } from "./event-id.ts";
+import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
 
 /** Topic and event names are short: Phoenix's binary framing caps them at 255 bytes, we do too. */
 const nameSchema = z.string().min(1).max(255);
@@ -64,10 +65,12 @@ export function normalizePairingCode(input: string): string {
 export const pairingJoinParamsSchema = z.object({
   code: z.string().min(1).max(64),
   device_name: z.string().trim().min(1).max(100),
+  /** The device's X25519 public key: the device pairs end-to-end encrypted (docs/security.md); absent: plain. */
+  device_key: publicKeySchema.optional(),
 });
 export type PairingJoinParams = z.infer<typeof pairingJoinParamsSchema>;
 
-export const pairingErrorReasonSchema = z.enum(["invalid_code", "expired", "rate_limited", "server_unavailable", "invalid_params"]);
+export const pairingErrorReasonSchema = z.enum(["invalid_code", "expired", "rate_limited", "server_unavailable", "invalid_params", "e2e_required"]);
 export type PairingErrorReason = z.infer<typeof pairingErrorReasonSchema>;
 
 export const pairingOkSchema = z.object({
@@ -77,6 +80,21 @@ export const pairingOkSchema = z.object({
   server_url: z.string(),
 });
 export type PairingOk = z.infer<typeof pairingOkSchema>;
+
+/**
+ * The ok reply to a pairing join with `device_key`: no token in clear. `sealed` holds the credentials (token
+ * included) under the key the server's secret and the device's key derive: it opens only against the server key the
+ * device trusts (pair_url's `key`), so it proves the answer came from that server. `server_key` is what the bridge
+ * says the server's key is, trusted only when pairing by typed code (its fingerprint is shown to compare).
+ */
+export const pairingSealedOkSchema = z.object({
+  server_id: z.string(),
+  device_id: z.string(),
+  server_url: z.string(),
+  server_key: publicKeySchema,
+  sealed: sealedSchema,
+});
+export type PairingSealedOk = z.infer<typeof pairingSealedOkSchema>;
 
 // --- topic `events:server:<id>` ------------------------------------------------------------------------------
 /**
@@ -107,7 +125,19 @@ export type SessionEventPayload = z.infer<typeof sessionEventPayloadSchema>;
  * join's `resume_after` for the first). An `after` beyond what the bridge received is a hole it must not replay
  * over. Optional: a server that omits it is taken at its word, as before. Apps never see `after`.
  */
-export const serverSessionEventSchema = sessionEventPayloadSchema.extend({ after: eventIdSchema.optional() });
+export const serverSessionEventSchema = z
+  .object({
+    /** The event in clear: only while a plain device is paired (docs/security.md). */
+    event: anyEventSchema.optional(),
+    /** The event sealed once for every encrypting device. */
+    sealed: sealedEventSchema.optional(),
+    after: eventIdSchema.optional(),
+  })
+  .refine((payload) => payload.event !== undefined || payload.sealed !== undefined, "a session_event carries event, sealed or both")
+  .refine((payload) => !payload.event || !payload.sealed || payload.event.event_id === payload.sealed.event_id, "event and sealed name one event id");
+
+/** Bridge → encrypting device `sealed_event`: the sealed event alone. */
+export const sealedEventPushSchema = sealedEventSchema;
 
 /**
  * What the forwarder pushes in place of an event whose serialization passes MAX_EVENT_BYTES: the common fields and
@@ -139,7 +169,8 @@ export function isTruncatedEvent(event: object): event is TruncatedEvent {
 }
 
 // --- topic `server:<id>` (the server's own channel) ----------------------------------------------------------
-export const deviceGrantSchema = z.object({ device_id: z.string().min(1).max(100), token_hash: z.string().regex(/^[0-9a-f]{64}$/) });
+/** `mode`: what the device is sent (absent: plain, as from servers before end-to-end encryption). */
+export const deviceGrantSchema = z.object({ device_id: z.string().min(1).max(100), token_hash: z.string().regex(/^[0-9a-f]{64}$/), mode: deviceModeSchema.optional() });
 export type DeviceGrant = z.infer<typeof deviceGrantSchema>;
 
 export const codeGrantSchema = z.object({ code_hash: z.string().regex(/^[0-9a-f]{64}$/), expires_at: z.number().int() });
@@ -162,7 +193,7 @@ export const serverJoinOkSchema = z.object({ resume_after: eventIdSchema });
 export const grantsPayloadSchema = z.object({ devices: z.array(deviceGrantSchema).max(10_000), codes: z.array(codeGrantSchema).max(10_000) });
 
 /** Bridge → server `pair_request`: an app joined `pairing` with a code this server registered. */
-export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string() });
+export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string(), device_key: publicKeySchema.optional() });
 export type PairRequest = z.infer<typeof pairRequestSchema>;
 
 /**
@@ -178,6 +209,8 @@ export type DevicesSeen = z.infer<typeof devicesSeenSchema>;
 /** Server → bridge `pair_result`: the answer the bridge hands to the waiting app. */
 export const pairResultSchema = z.union([
   z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), device_token: z.string(), server_url: z.string() }),
+  // A device that paired with a key: its token only inside `sealed` (pairingSealedOkSchema).
+  z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), server_url: z.string(), server_key: publicKeySchema, sealed: sealedSchema }),
   z.object({ request_id: z.string(), status: z.literal("error"), reason: pairingErrorReasonSchema }),
 ]);
 export type PairResult = z.infer<typeof pairResultSchema>;

@@ -65,6 +65,13 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    bridge: z
+      .object({
+        /** Refuse pairing without a device key: every device then gets sealed events only (docs/security.md). */
+        require_e2e: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

@@ -141,4 +141,16 @@ export const migrations: readonly string[] = [
   DROP TABLE temp.old_items;
   DROP TABLE temp.distinct_bodies;
   `,
+  // 7: end-to-end encryption (docs/security.md). A device's X25519 public key (NULL: a plain device, paired without
+  // one); the content keys events are sealed with, a new one on every revocation.
+  `
+  ALTER TABLE devices ADD COLUMN public_key TEXT;
+  -- The newest time a sealed relayed call of the device carried (its clock): older ones are refused after a restart.
+  ALTER TABLE devices ADD COLUMN relay_floor INTEGER;
+  CREATE TABLE content_keys (
+    key_id INTEGER PRIMARY KEY,
+    key BLOB NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -1,12 +1,12 @@
 // The event pump: pushes every stored event to the bridge as `session_event` {event, after} in id order, woken by
 // each commit and each ack (never a poll timer), with up to `window` pushes in flight, only while the link is open.
 // The cursor advances on the bridge's acks; each join resends strictly from what the bridge says it relayed.
-import { MAX_EVENT_BYTES, truncatedStubOf } from "../../client/wire/frames.ts";
 import { formatEventId, parseEventId, type AnyEvent } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
 import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 import type { ForwarderCursor } from "./cursor.ts";
+import type { EventFormer } from "./event-forms.ts";
 
 export interface EventPumpOptions {
   /** Pushes in flight before waiting for acks. */
@@ -31,6 +31,8 @@ export class EventPump {
     private readonly cursor: ForwarderCursor,
     private readonly log: ServerContext["log"],
     private readonly options: EventPumpOptions,
+    /** Each event's sealed form, and its plain one while a plain device is paired (event-forms.ts). */
+    private readonly former: EventFormer,
   ) {}
 
   /** A join succeeded: the bridge holds everything through `resumeAfter`; pushing resumes after it. */
@@ -87,7 +89,7 @@ export class EventPump {
       this.pump();
     };
     this.link
-      .push("session_event", { event: this.fitted(event), after }, this.options.ackTimeoutMs)
+      .push("session_event", { ...this.former.forms(event), after }, this.options.ackTimeoutMs)
       .receive("ok", () => settled(true))
       .receive("error", () => settled(false))
       .receive("timeout", () => {
@@ -107,17 +109,5 @@ export class EventPump {
       current.sentThrough = this.events.oldestValidCursor;
       return this.events.list({ sinceId: current.sentThrough, limit }).events;
     }
-  }
-
-  /**
-   * The event, or its stub when it would not fit in one bridge frame (a message_appended carries the whole session,
-   * an image_data data URL may be megabytes). Pushing it whole would make the bridge close the socket (1009) and the
-   * resend after every reconnect would jam the link for good; the stub keeps its place and the apps fetch it over HTTP.
-   */
-  private fitted(event: AnyEvent): AnyEvent {
-    const bytes = Buffer.byteLength(JSON.stringify(event));
-    if (bytes <= MAX_EVENT_BYTES) return event;
-    this.log.warn({ event_id: event.event_id, type: event.type, bytes, limit: MAX_EVENT_BYTES }, "event too big for a bridge frame; pushing a truncated stub");
-    return truncatedStubOf(event);
   }
 }

@@ -14,6 +14,7 @@ import { ApiRelayAnswers, type InjectTarget } from "./api-relay.ts";
 import { BridgeLink } from "./bridge-link.ts";
 import { ForwarderCursor } from "./cursor.ts";
 import { EventPump } from "./event-pump.ts";
+import { EventFormer } from "./event-forms.ts";
 import { GrantsFeed } from "./grants.ts";
 import { PairingAnswers } from "./pairing-answers.ts";
 
@@ -65,8 +66,8 @@ class BridgeForwarder implements Forwarder {
     this.pump = new EventPump(this.link, ctx.events, this.cursor, ctx.log, {
       window: options.window ?? DEFAULT_WINDOW,
       ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
-    });
-    const answers = new PairingAnswers(ctx.pairing, this.link, pairingUrls(ctx).serverUrl, ctx.log);
+    }, new EventFormer(ctx.e2e, ctx.pairing, ctx.log));
+    const answers = new PairingAnswers(ctx.pairing, ctx.e2e, this.link, pairingUrls(ctx).serverUrl, ctx.log);
 
     this.link.onJoin({
       joined: (resumeAfter) => {

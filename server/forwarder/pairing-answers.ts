@@ -4,11 +4,13 @@
 import { pairRequestSchema } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
 import type { PairingService } from "../pairing/pairing-service.ts";
+import type { EndToEnd } from "../e2e/end-to-end.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 
 export class PairingAnswers {
   constructor(
     private readonly pairing: PairingService,
+    private readonly e2e: EndToEnd,
     private readonly link: BridgeLink,
     /** Where apps find this server, told to a newly paired app. */
     private readonly serverUrl: string,
@@ -29,18 +31,31 @@ export class PairingAnswers {
   private redeem(payload: unknown): void {
     const request = pairRequestSchema.safeParse(payload);
     if (!request.success) return this.log.warn("pair_request not understood");
-    const { request_id, code, device_name } = request.data;
+    const { request_id, code, device_name, device_key } = request.data;
+    if (device_key === undefined && this.e2e.requireE2e) {
+      // bridge.require_e2e: a device that cannot read sealed events is never paired (the bridge spent the code).
+      this.log.warn("plain pairing refused: the config requires end-to-end encryption");
+      this.link.push("pair_result", { request_id, status: "error", reason: "e2e_required" });
+      return;
+    }
     // redeem() announces the change first, so the grants push (with the new device) precedes this answer.
-    const result = this.pairing.redeem(code, device_name);
+    const result = this.pairing.redeem(code, device_name, device_key);
     if (!result.ok) {
       this.log.warn({ reason: result.reason }, "pairing attempt refused");
       this.link.push("pair_result", { request_id, status: "error", reason: result.reason });
       return;
     }
     const deviceId = result.device_id;
-    this.log.info({ device_id: deviceId }, "device paired through the bridge");
+    this.log.info({ device_id: deviceId, mode: device_key === undefined ? "plain" : "e2e" }, "device paired through the bridge");
+    const credentials = { server_id: this.e2e.serverId, device_id: deviceId, device_token: result.device_token, server_url: this.serverUrl };
+    // With a device key the token goes sealed: the bridge hands on what it cannot read, and the device opens it only
+    // against the server key it trusts, which proves the answer is this server's.
+    const answer =
+      device_key === undefined
+        ? { device_token: result.device_token }
+        : { server_key: this.e2e.publicKey, sealed: this.e2e.sealPairing(device_key, deviceId, JSON.stringify(credentials)) };
     this.link
-      .push("pair_result", { request_id, status: "ok", device_id: deviceId, device_token: result.device_token, server_url: this.serverUrl })
+      .push("pair_result", { request_id, status: "ok", device_id: deviceId, server_url: this.serverUrl, ...answer })
       .receive("error", (response: { reason?: string }) => this.refused(deviceId, response?.reason))
       .receive("timeout", () => this.log.warn({ device_id: deviceId }, "pair_result not acknowledged; the device stays (the admin may revoke it)"));
   }

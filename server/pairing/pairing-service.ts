@@ -3,6 +3,7 @@
 // Every change is announced to listeners (the forwarder), which hand the new grants to the bridge at once.
 import type { FastifyBaseLogger } from "fastify";
 import { randomUUID } from "node:crypto";
+import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wire/frames.ts";
 import { generateToken, hashToken } from "../auth/tokens.ts";
 import type { Db } from "../db/database.ts";
@@ -21,14 +22,19 @@ export interface DeviceRecord {
   revoked_at: string | null;
   /** Whether the device has a socket open on the bridge now; null while the server is not linked to a bridge. */
   connected: boolean | null;
+  /** `e2e`: paired with a public key, gets sealed events; `plain`: paired without one (docs/security.md). */
+  mode: DeviceMode;
 }
 
-type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; revoked_at: number | null };
+type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; revoked_at: number | null; public_key: string | null };
 
 export type Redemption = { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
   private readonly listeners = new ListenerSet<void>();
+  private readonly revocations = new ListenerSet<string>();
+  /** Whether a live device is plain (the forwarder then sends plaintext too); undefined: read it again. */
+  private plainLive: boolean | undefined;
   /** device id → the last_seen_at this process last wrote for it. */
   private readonly seenWritten = new Map<string, number>();
   /** Devices the bridge last said have a socket open; undefined while no bridge link says anything. */
@@ -51,7 +57,7 @@ export class PairingService {
   }
 
   /** Redeems a code into a device, in one transaction: a code is used at most once, even by concurrent attempts. */
-  redeem(code: string, deviceName: string): Redemption {
+  redeem(code: string, deviceName: string, publicKey?: string): Redemption {
     const now = this.now();
     const result = this.db.transaction((): Redemption => {
       const row = this.db.prepare<[string], { expires_at: number; used_at: number | null }>("SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?").get(hashPairingCode(code));
@@ -60,7 +66,9 @@ export class PairingService {
       this.db.prepare("UPDATE pairing_codes SET used_at = ? WHERE code_hash = ?").run(now, hashPairingCode(code));
       const deviceId = `dev_${randomUUID()}`;
       const token = generateToken(32);
-      this.db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)").run(deviceId, deviceName, hashToken(token), now);
+      this.db
+        .prepare("INSERT INTO devices (id, name, token_hash, created_at, public_key) VALUES (?, ?, ?, ?, ?)")
+        .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null);
       return { ok: true, device_id: deviceId, device_token: token };
     }).immediate();
     this.changed();
@@ -68,7 +76,7 @@ export class PairingService {
   }
 
   listDevices(): DeviceRecord[] {
-    const rows = this.db.prepare<[], DeviceRow>("SELECT id, name, created_at, last_seen_at, revoked_at FROM devices ORDER BY created_at, id").all();
+    const rows = this.db.prepare<[], DeviceRow>("SELECT id, name, created_at, last_seen_at, revoked_at, public_key FROM devices ORDER BY created_at, id").all();
     return rows.map((row) => ({
       device_id: row.id,
       name: row.name,
@@ -76,6 +84,7 @@ export class PairingService {
       last_seen_at: iso(row.last_seen_at),
       revoked_at: iso(row.revoked_at),
       connected: this.connectedNow === undefined ? null : this.connectedNow.has(row.id),
+      mode: row.public_key === null ? "plain" : "e2e",
     }));
   }
 
@@ -90,6 +99,8 @@ export class PairingService {
     if (!exists) return false;
     this.db.prepare("UPDATE devices SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?").run(this.now(), deviceId);
     this.seenWritten.delete(deviceId);
+    // Before the change is announced: nothing is sealed for the remaining devices under a key the revoked one holds.
+    this.revocations.notify(deviceId);
     this.changed();
     return true;
   }
@@ -111,18 +122,44 @@ export class PairingService {
 
   /** What the bridge needs to authorize apps: live device token hashes and unexpired unused code hashes. */
   grants(): { devices: DeviceGrant[]; codes: CodeGrant[] } {
-    const devices = this.db.prepare<[], { device_id: string; token_hash: string }>("SELECT id AS device_id, token_hash FROM devices WHERE revoked_at IS NULL").all();
+    const devices = this.db
+      .prepare<[], { device_id: string; token_hash: string; public_key: string | null }>("SELECT id AS device_id, token_hash, public_key FROM devices WHERE revoked_at IS NULL")
+      .all()
+      .map(({ device_id, token_hash, public_key }): DeviceGrant => ({ device_id, token_hash, mode: public_key === null ? "plain" : "e2e" }));
     const codes = this.db
       .prepare<[number], { code_hash: string; expires_at: number }>("SELECT code_hash, expires_at FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?")
       .all(this.now());
     return { devices, codes };
   }
 
+  /** A live device's public key; undefined for a plain, revoked or unknown device. */
+  publicKeyOf(deviceId: string): string | undefined {
+    return this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL").get(deviceId)?.public_key ?? undefined;
+  }
+
+  /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
+  readonly relayFloors = {
+    load: (deviceId: string): number => this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?").get(deviceId)?.relay_floor ?? 0,
+    save: (deviceId: string, madeAt: number): void => void this.db.prepare("UPDATE devices SET relay_floor = ? WHERE id = ?").run(madeAt, deviceId),
+  };
+
+  /** Whether some live device is plain: only then does the bridge need an event's plaintext. */
+  hasPlainDevices(): boolean {
+    this.plainLive ??= this.db.prepare("SELECT 1 FROM devices WHERE revoked_at IS NULL AND public_key IS NULL LIMIT 1").get() !== undefined;
+    return this.plainLive;
+  }
+
   onChange(listener: () => void): () => void {
     return this.listeners.subscribe(listener);
   }
 
+  /** Hears each revocation before the change is announced (the content key rotates there). */
+  onRevoke(listener: (deviceId: string) => void): () => void {
+    return this.revocations.subscribe(listener);
+  }
+
   private changed(): void {
+    this.plainLive = undefined;
     this.listeners.notify();
   }
 }

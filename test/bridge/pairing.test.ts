@@ -25,7 +25,7 @@ describe("pairing requests given up on", () => {
     const state = { id: "srv1", link: { connection: { send: (frame: unknown) => sent.push(frame) }, joinRef: "1" } } as unknown as ServerState;
     const clock = new ManualClock();
     const app = { open: true } as Connection;
-    const asked = new PendingPairs(clock).ask(state, app, "AAAAABBBBB", "phone", 600_000);
+    const asked = new PendingPairs(clock).ask(state, app, "AAAAABBBBB", "phone", undefined, 600_000);
     expect(sent).toHaveLength(1);
     expect(clock.sleepingFor(600_000)).toBe(1);
     asked.cancel();

@@ -81,7 +81,7 @@ describe("ReplayBuffer", () => {
     }
     const held = buffer.after(id(5000 - buffer.size))!;
     expect(ids(held)).toEqual(Array.from({ length: buffer.size }, (_, k) => id(5001 - buffer.size + k)));
-    expect(held.reduce((sum, e) => sum + e.payloadJson.length, 0)).toBe(buffer.payloadBytes);
+    expect(held.reduce((sum, e) => sum + e.payloadJson!.length, 0)).toBe(buffer.payloadBytes);
     expect(buffer.after(id(4999 - buffer.size))).toBeUndefined();
     buffer.reset(id(5000));
     expect(buffer.payloadBytes).toBe(0);

@@ -30,10 +30,10 @@ afterEach(async () => {
 async function pairedThroughLink(s: Stack, admin: AdminClient): Promise<Credentials> {
   const created = await admin.createPairing();
   const link = parsePairUrl(created.pair_url);
-  expect(link).toEqual({ code: created.code, bridge: s.bridgeUrl });
+  expect(link).toEqual({ code: created.code, bridge: s.bridgeUrl, key: created.server_key });
   // The code reaches the bridge through the forwarder a moment after POST /pairing.
   await until(() => s.bridge?.core.registry.findCode(hashPairingCode(link!.code)) !== undefined, "code registered on the bridge");
-  const credentials = await pair({ bridgeUrl: link!.bridge, code: link!.code, deviceName: "phone", WebSocket: NodeWebSocket });
+  const credentials = await pair({ bridgeUrl: link!.bridge, code: link!.code, deviceName: "phone", serverKey: link!.key, WebSocket: NodeWebSocket });
   return { ...credentials, server_url: s.serverUrl };
 }
 
@@ -43,14 +43,15 @@ describe("pair_url", () => {
     const admin = new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN });
     const created = await admin.createPairing();
     // The app is served by the server: its URL is the server's public URL (the stack's public_url).
-    expect(created.pair_url).toBe(`http://127.0.0.1:1/#/pair?code=${created.code}&bridge=${encodeURIComponent(stack.bridgeUrl)}`);
+    expect(created.pair_url).toBe(`http://127.0.0.1:1/#/pair?code=${created.code}&bridge=${encodeURIComponent(stack.bridgeUrl)}&key=${created.server_key}`);
     const credentials = await pairedThroughLink(stack, admin);
     const devices = await admin.listDevices();
     expect(devices.map((device) => device.device_id)).toContain(credentials.device_id);
   });
 
   it("parsePairUrl reads a fragment alone and the optional key, and says undefined for anything else", () => {
-    expect(parsePairUrl("#/pair?code=AB12&bridge=wss%3A%2F%2Frelay.example%2Fsocket&key=abc_-1")).toEqual({ code: "AB12", bridge: "wss://relay.example/socket", key: "abc_-1" });
+    const key = "abc_-1".padEnd(43, "Q");
+    expect(parsePairUrl(`#/pair?code=AB12&bridge=wss%3A%2F%2Frelay.example%2Fsocket&key=${key}`)).toEqual({ code: "AB12", bridge: "wss://relay.example/socket", key });
     for (const url of [
       "http://host/",
       "http://host/#/sessions",
@@ -58,6 +59,7 @@ describe("pair_url", () => {
       "http://host/#/pair?bridge=ws%3A%2F%2Fh%2Fsocket",
       "http://host/#/pair?code=AB12&bridge=javascript%3Aalert(1)",
       "http://host/#/pair?code=AB12&bridge=ws%3A%2F%2Fh%2Fsocket&key=not%20base64url",
+      "http://host/#/pair?code=AB12&bridge=ws%3A%2F%2Fh%2Fsocket&key=abc_-1",
       `http://host/#/pair?code=${"A".repeat(101)}&bridge=ws%3A%2F%2Fh%2Fsocket`,
     ]) {
       expect(parsePairUrl(url), url).toBeUndefined();

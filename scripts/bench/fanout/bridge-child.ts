@@ -25,8 +25,9 @@ let bufferedMax = 0;
 const original = EventTopic.prototype.broadcast;
 EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEvent): void {
   const start = wallNow();
-  const at = event.payloadJson.indexOf('"sent_at":');
-  if (at >= 0) arrivals.push(start - Number.parseFloat(event.payloadJson.slice(at + 10, at + 40)));
+  const plain = event.payloadJson ?? "";
+  const at = plain.indexOf('"sent_at":');
+  if (at >= 0) arrivals.push(start - Number.parseFloat(plain.slice(at + 10, at + 40)));
   original.call(this, event);
   // The writes leave in a microtask queued by the first send (Connection's uncork); this one runs after it.
   queueMicrotask(() => {

@@ -17,7 +17,7 @@ const send = (message: unknown) => process.send!(message);
 process.on("message", (message) => {
   const parsed = toBridge.parse(message);
   if (answerMeter(parsed, meter, send) || parsed.type !== "known") return;
-  send({ type: "known", count: parsed.token_hashes.filter((hash) => bridge.core.registry.device(hash)).length });
+  send({ type: "known", count: parsed.token_hashes.filter((hash) => bridge.core.registry.knowsToken(hash)).length });
 });
 process.on("disconnect", () =>
   void bridge.close().then(() => {

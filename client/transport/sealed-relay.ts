@@ -1,0 +1,51 @@
+// The API relay of an encrypting device (docs/security.md "Relay"): every `api` push is sealed to the server's key
+// before it reaches the bridge. The call (method, path, body) goes inside, with a fresh random id and the time, as
+// the body of an ordinary `api` push to POST /e2e/relay, so the bridge applies its size, rate and in-flight limits
+// unchanged and learns only that this device made a call of this size. The server answers the route's status and
+// body sealed to this device and bound to the call's id; this wrapper opens it and hands RelayApi exactly what an
+// unsealed relay would have answered. A reply that does not open is a `protocol` failure, never a body.
+import { randomBytes } from "@noble/hashes/utils.js";
+import { openResponse, publicKeyOf, sealRequest, sharedKey, toBase64Url, CryptoError } from "../crypto/index.ts";
+import { E2E_RELAY_PATH, sealedSchema } from "../wire/e2e.ts";
+import { relayAnswerSchema, relayErrorReasonSchema } from "../wire/frames.ts";
+import type { Credentials } from "../connection/credentials.ts";
+import type { Timers } from "../util/timers.ts";
+import type { PushReply, RelayChannel } from "./relay.ts";
+
+export class SealedRelayChannel implements RelayChannel {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly inner: RelayChannel,
+    private readonly credentials: Pick<Credentials, "server_id" | "device_id">,
+    e2e: NonNullable<Credentials["e2e"]>,
+    private readonly timers: Timers,
+  ) {
+    const { device_secret_key, server_key } = e2e;
+    const devicePublic = publicKeyOf(device_secret_key);
+    this.key = sharedKey(device_secret_key, server_key, "relay", server_key, devicePublic);
+  }
+
+  async push(event: string, payload: object, timeoutMs: number): Promise<PushReply> {
+    if (event !== "api") return this.inner.push(event, payload, timeoutMs);
+    const { server_id, device_id } = this.credentials;
+    const id = toBase64Url(randomBytes(18));
+    const call = JSON.stringify({ id, ts: Math.round(this.timers.now()), ...payload });
+    const sealed = sealRequest(this.key, server_id, device_id, call);
+    const reply = await this.inner.push("api", { method: "POST", path: E2E_RELAY_PATH, body: sealed }, timeoutMs);
+    if (reply.status !== "ok") return reply;
+    const outer = relayAnswerSchema.safeParse(reply.response);
+    // The relay route itself refused (a 4xx in the documented error shape): RelayApi reports it as that response.
+    if (!outer.success || outer.data.status !== 200) return reply;
+    const body = sealedSchema.safeParse(outer.data.body);
+    if (!body.success) return { status: "error", response: { reason: "protocol" } };
+    try {
+      const answer = JSON.parse(openResponse(this.key, server_id, device_id, id, body.data)) as unknown;
+      const reason = relayErrorReasonSchema.safeParse((answer as { reason?: unknown } | null)?.reason);
+      return reason.success ? { status: "error", response: { reason: reason.data } } : { status: "ok", response: answer };
+    } catch (error) {
+      if (error instanceof CryptoError || error instanceof SyntaxError) return { status: "error", response: { reason: "protocol" } };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// The server's end of end-to-end encryption (docs/security.md): its key pair, the content keys, and every seal the
+// server makes: each event once (for all encrypting devices), the content keys to each device, the pairing answer,
+// and the relay keys it shares with each device.
+import {
+  fingerprint,
+  sealContentKey,
+  sealCredentials,
+  sealEvent,
+  sharedKey,
+  type EventEnvelope,
+  type KeyPair,
+  type Sealed,
+} from "../../client/crypto/index.ts";
+import type { SealedContentKey } from "../../client/wire/e2e.ts";
+import type { ContentKeys } from "./content-keys.ts";
+
+/** Relay keys kept per device public key; a handful of devices use them, the bound only caps a flood of keys. */
+const RELAY_KEYS_CACHED = 1000;
+
+export class EndToEnd {
+  readonly fingerprint: string;
+  /** Sealed input refused, by why (a figure for logs and tests: the server has no /metrics). */
+  readonly rejections = { tampered: 0, replayed: 0, stale: 0 };
+  private readonly relayKeys = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly serverId: string,
+    private readonly keyPair: KeyPair,
+    readonly contentKeys: ContentKeys,
+    /** The config's bridge.require_e2e: pairing without a device key is refused. */
+    readonly requireE2e: boolean,
+  ) {
+    this.fingerprint = fingerprint(keyPair.publicKey);
+  }
+
+  rejected(why: keyof EndToEnd["rejections"]): void {
+    this.rejections[why]++;
+  }
+
+  get publicKey(): string {
+    return this.keyPair.publicKey;
+  }
+
+  /** Seals one event's JSON under the current content key: once, whatever the number of devices. */
+  sealEvent(eventId: string, eventJson: string): EventEnvelope {
+    const { keyId, key } = this.contentKeys.current();
+    return sealEvent(key, keyId, this.serverId, eventId, eventJson);
+  }
+
+  /** The newest content keys, each sealed to the device's public key (bound to this server and that device). */
+  keysFor(deviceId: string, devicePublic: string): SealedContentKey[] {
+    return this.contentKeys.recentKeys().map(({ keyId, key }) => ({ key_id: keyId, box: sealContentKey(devicePublic, this.serverId, deviceId, keyId, key) }));
+  }
+
+  /**
+   * The pairing answer's proof: the new device's credentials sealed under the key this server's secret and the
+   * device's key derive. Only the holder of the QR's server key can make it; the bridge can neither forge nor read it.
+   */
+  sealPairing(devicePublic: string, deviceId: string, credentialsJson: string): Sealed {
+    const key = sharedKey(this.keyPair.secretKey, devicePublic, "pairing", this.keyPair.publicKey, devicePublic);
+    return sealCredentials(key, this.serverId, deviceId, credentialsJson);
+  }
+
+  /** The key relayed calls to and from this device are sealed with (static-static X25519, HKDF). */
+  relayKey(devicePublic: string): Uint8Array {
+    let key = this.relayKeys.get(devicePublic);
+    if (key) return key;
+    key = sharedKey(this.keyPair.secretKey, devicePublic, "relay", this.keyPair.publicKey, devicePublic);
+    if (this.relayKeys.size >= RELAY_KEYS_CACHED) this.relayKeys.delete(this.relayKeys.keys().next().value!);
+    this.relayKeys.set(devicePublic, key);
+    return key;
+  }
+}

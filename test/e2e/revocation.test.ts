@@ -1,0 +1,109 @@
+// Key lifecycle (docs/security.md S5-S6): a revocation rotates the content key. A revoked device, holding every key
+// it ever had and the bridge's whole replay buffer, opens nothing published after its revocation; the devices that
+// remain lose no event while the key rotates under concurrent publishing.
+import { afterEach, describe, expect, it } from "vitest";
+import { openContentKey, openEvent } from "../../client/crypto/index.ts";
+import { connect, type ChatClient, type Credentials } from "../../client/index.ts";
+import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
+import type { AnyEvent } from "../../client/wire/events.ts";
+import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+
+let stack: Stack | undefined;
+const clients: ChatClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await stack?.close();
+  stack = undefined;
+});
+
+/** Every content key a device can fetch with its token now (what a stolen phone holds before its revocation). */
+async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, Uint8Array>> {
+  const answer = await s.server.request({ method: "GET", url: "/e2e/keys", token: credentials.device_token });
+  expect(answer.status).toBe(200);
+  const keys = new Map<number, Uint8Array>();
+  for (const { key_id, box } of contentKeysAnswerSchema.parse(answer.json).keys) {
+    keys.set(key_id, openContentKey(credentials.e2e!.device_secret_key, "srv1", credentials.device_id, key_id, box));
+  }
+  return keys;
+}
+
+/** The bridge's whole replay buffer, sealed forms. */
+function bufferedSealed(s: Stack): SealedEvent[] {
+  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }).items;
+  return items.filter((item) => item?.sealedJson !== undefined).map((item) => JSON.parse(item!.sealedJson!) as SealedEvent);
+}
+
+/** What a device with `keys` opens of `sealed`: the event ids it can read. */
+function readable(sealed: SealedEvent[], keys: Map<number, Uint8Array>): string[] {
+  const opened: string[] = [];
+  for (const envelope of sealed) {
+    for (const key of keys.values()) {
+      try {
+        openEvent(key, "srv1", envelope);
+        opened.push(envelope.event_id);
+        break;
+      } catch {
+        // not under this key
+      }
+    }
+  }
+  return opened;
+}
+
+describe("revocation", () => {
+  it("S5: a revoked device given the bridge's whole buffer opens nothing published after its revocation", async () => {
+    stack = await Stack.start();
+    const stolen = await stack.pair("stolen phone");
+    const kept = await stack.pair("kept phone");
+    const client = connect(kept, FAST_RECONNECT);
+    clients.push(client);
+    const heard: AnyEvent[] = [];
+    client.on("*", (event) => heard.push(event));
+    await untilLive(client);
+    const sessionId = await stack.createSession();
+    await stack.append(sessionId, "before the revocation");
+    const stolenKeys = await keysOf(stack, stolen);
+    const lastBefore = stack.latestId();
+    const revoked = await stack.server.request({ method: "DELETE", url: `/devices/${stolen.device_id}` });
+    expect(revoked.status).toBe(200);
+    await stack.append(sessionId, "AFTER-REVOCATION");
+    await until(() => heard.some((event) => JSON.stringify(event).includes("AFTER-REVOCATION")), "the kept device read the later message");
+    await until(() => stack!.bridge!.core.registry.get("srv1")!.lastId === stack!.latestId(), "the bridge holds every event");
+
+    const sealed = bufferedSealed(stack);
+    const after = sealed.filter((envelope) => envelope.event_id > lastBefore);
+    expect(after.length).toBeGreaterThan(0);
+    // It could read what came before (it was paired then), and nothing after.
+    expect(readable(sealed.filter((envelope) => envelope.event_id <= lastBefore), stolenKeys).length).toBeGreaterThan(0);
+    expect(readable(after, stolenKeys)).toEqual([]);
+    // Nor can it fetch the new key: its token is refused.
+    const refused = await stack.server.request({ method: "GET", url: "/e2e/keys", token: stolen.device_token });
+    expect(refused.status).toBe(401);
+  });
+
+  it("S6: key rotation under concurrent publishing loses no event for the devices that remain", async () => {
+    stack = await Stack.start();
+    const leaving = await stack.pair("leaving");
+    const staying = [await stack.pair("a"), await stack.pair("b")];
+    const heard = staying.map(() => [] as string[]);
+    for (const [index, credentials] of staying.entries()) {
+      const client = connect(credentials, FAST_RECONNECT);
+      clients.push(client);
+      client.on("*", (event) => heard[index]!.push(event.event_id));
+      await untilLive(client);
+    }
+    const from = stack.latestId();
+    const sessionId = await stack.createSession();
+    const publishing = (async () => {
+      for (let round = 0; round < 60; round++) await stack!.append(sessionId, `message ${round}`);
+    })();
+    await until(() => stack!.server.runtime.ctx.events.latestId > Number(from) + 40, "publishing under way");
+    const keyBefore = stack.server.runtime.ctx.e2e.contentKeys.current().keyId;
+    await stack.server.request({ method: "DELETE", url: `/devices/${leaving.device_id}` });
+    expect(stack.server.runtime.ctx.e2e.contentKeys.current().keyId).toBeGreaterThan(keyBefore);
+    await publishing;
+    const expected = (await stack.storeEvents(from)).map((event) => event.event_id);
+    for (const ids of heard) await until(() => ids.length >= expected.length, "every event delivered", 15_000);
+    for (const ids of heard) expect(ids.filter((id) => id > from)).toEqual(expected);
+  });
+});

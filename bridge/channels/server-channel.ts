@@ -197,10 +197,15 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       return;
     }
     case "api_result": {
+      // The server sends its answers without a ref (fire and forget, one frame per call less both ways); one with a
+      // ref is acknowledged as any push.
       const parsed = apiResultSchema.safeParse(frame.payload);
-      if (!parsed.success) return reply("error", { reason: "invalid_params" });
+      if (!parsed.success) {
+        core.log.log("warn", "api_result not understood", { server_id: state.id, problem: parsed.error.issues[0]?.message });
+        return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
+      }
       if (!apiRelay.answer(state, parsed.data) && core.cluster) void core.cluster.routeAnswer(state, "api_result", parsed.data);
-      return reply("ok", {});
+      return frame.ref === null ? undefined : reply("ok", {});
     }
     default:
       core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });

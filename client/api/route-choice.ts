@@ -4,7 +4,9 @@
 // back as soon as it answers). A call is moved to the relay after a failed direct attempt only when repeating it
 // cannot run an action twice: reads, sends (their client_request_id makes a repeat answer the first request_id),
 // and any call whose connection was refused (it never reached the server). Any other call's failure is thrown as is;
-// the next call goes over the relay.
+// the next call goes over the relay. Once direct has failed, it is probed again only by a call that is safe to
+// repeat: a browser's failed fetch is a bare TypeError that cannot say the request never left, so an action used as
+// the probe would fail every `directProbeMs` while server_url stays unreachable.
 import type { z } from "zod";
 import { NetworkError } from "../transport/errors.ts";
 import type { Requester, RequestOptions } from "../transport/http.ts";
@@ -43,7 +45,8 @@ export class RouteChoice implements Requester {
 
   async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
     const { direct, relay } = this.options;
-    if (this.current === "relay") return relay.request(method, path, schema, options);
+    const unconfirmed = this.directDownUntil !== undefined;
+    if (this.current === "relay" || (unconfirmed && !repeatable(method, options))) return relay.request(method, path, schema, options);
     try {
       const answer = await direct.request(method, path, schema, options);
       if (this.directDownUntil !== undefined) this.options.switched?.("direct", undefined);
@@ -60,10 +63,14 @@ export class RouteChoice implements Requester {
 }
 
 function safeToRepeat(method: string, options: RequestOptions | undefined, error: NetworkError): boolean {
+  return repeatable(method, options) || neverSent(error);
+}
+
+/** A read, or a send with its client_request_id: running it twice does nothing twice. */
+function repeatable(method: string, options: RequestOptions | undefined): boolean {
   if (method === "GET") return true;
   const body = options?.body as { client_request_id?: unknown } | undefined;
-  if (typeof body?.client_request_id === "string") return true;
-  return neverSent(error);
+  return typeof body?.client_request_id === "string";
 }
 
 function neverSent(error: unknown): boolean {

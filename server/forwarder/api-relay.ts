@@ -24,7 +24,7 @@ export class ApiRelayAnswers {
     void runRelayedCall(this.ctx, this.app, payload).then((result) => {
       // The bridge forgot the calls of a link that dropped (it answered them server_unavailable): pushing on the
       // next join would only be queued and ignored.
-      if (result && this.link.isOpen()) this.link.push("api_result", result);
+      if (result && this.link.isOpen()) this.link.send("api_result", result);
     });
   }
 }

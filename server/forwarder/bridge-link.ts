@@ -61,6 +61,16 @@ export class BridgeLink {
     return this.channel.push(event, payload, timeoutMs);
   }
 
+  /**
+   * A push that expects no reply (no ref): no Push, timer or reply binding on this side, no ack frame from the
+   * bridge. For the relayed calls' answers, whose delivery the app's own reply confirms.
+   */
+  send(event: string, payload: object): void {
+    // joinRef() is phoenix.js's (the current join's ref), missing from @types/phoenix.
+    const joinRef = (this.channel as Channel & { joinRef(): string }).joinRef();
+    this.socket.push({ topic: this.channel.topic, event, payload, ref: null, join_ref: joinRef });
+  }
+
   on(event: string, handler: (payload: unknown) => void): void {
     this.channel.on(event, handler);
   }

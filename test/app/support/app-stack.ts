@@ -16,29 +16,33 @@ const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 export class AppStack extends Stack {
   backend!: ScriptedBackend;
   private config: ConfigInput = {};
+  /** The server's `public_url` (server_url and pair_url are built on it); unset: its own URL. */
+  private publicUrl: string | undefined;
 
-  static async startApp(config: ConfigInput = {}): Promise<AppStack> {
+  static async startApp(config: ConfigInput = {}, options: { publicUrl?: string } = {}): Promise<AppStack> {
     const stack = new AppStack();
     stack.backend = await startScriptedBackend();
     stack.config = config;
+    stack.publicUrl = options.publicUrl;
     await stack.startBridge();
     await stack.startServer();
     return stack;
   }
 
-  /** The server, its own URL as public URL (pair_url and server_url point at the app's origin). */
+  /** The server, its own URL as public URL unless told another (pair_url and server_url point at the app's origin). */
   override async startServer(): Promise<void> {
     if (this.serverPort === 0) this.serverPort = await freePort();
     const config: ConfigInput = {
       providers: { default: { provider: "reference_compatible", model: "scripted", base_url: this.backend.url } },
       plugins: ["./app-tools.ts"],
       ...this.config,
-      server: { server_id: "srv1", public_url: this.serverUrl },
+      server: { server_id: "srv1", public_url: this.publicUrl ?? this.serverUrl },
     };
     this.server = await startTestServer(config, { dataDir: this.serverDir, bridgeUrl: this.bridgeUrl, configDir: FIXTURES });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
-    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20 });
+    // With the app, the forwarder runs the calls the app relays through the bridge (as `npm start` does).
+    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20, app: this.server.runtime.app });
   }
 
   /** POST /pairing as the admin, once the bridge knows the code: {code, pair_url, ...}. */

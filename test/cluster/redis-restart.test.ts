@@ -45,4 +45,22 @@ describe("Redis restarted empty", () => {
     expect((await appOn(c.url, phone.token)).joined.status).toBe("ok");
     expect((await fakeServer(c.url)).joined).toEqual({ status: "error", response: { reason: "already_connected" } });
   });
+
+  it("B114: /health says whether Redis answers and /metrics shows the cluster's figures; a node rides out Redis being away", async () => {
+    const [a, b] = await clusterNodes(redis, 2);
+    const server = await fakeServer(a!.url, { devices: [phone.grant] });
+    expect(server.joined.status).toBe("ok");
+    const health = async () => (await fetch(`${a!.httpUrl}/health`)).json();
+    expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
+    const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await (await fetch(`${b!.httpUrl}/metrics`)).text())?.[1]);
+    await until(() => b!.core.cluster!.figures.nodes === 2 && b!.core.cluster!.figures.linkedServers === 1, "the figures refreshed");
+    expect(await metric("bridge_cluster_nodes")).toBe(2);
+    expect(await metric("bridge_cluster_servers_linked")).toBe(1);
+
+    await redis.kill();
+    expect(await health()).toEqual({ ok: true, node: "node0", redis: "unreachable" });
+    await redis.restart();
+    await until(() => a!.core.cluster!.figures.epochChanges >= 1, "node A back on the new Redis", 10_000);
+    expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
+  });
 });

@@ -120,15 +120,15 @@ function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcce
 
 /**
  * The parts every channel handler shares. With BRIDGE_REDIS_URL the registry's records come from Redis (the node
- * connects and loads them first) and each server's buffer only orders its events: replays read the shared history.
+ * connects and loads them first); each server's buffer still tells a resend from a late event, while replays read
+ * the shared history.
  */
 async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): Promise<BridgeCore> {
   let registry: Registry | undefined;
   const metrics = new BridgeMetrics(() => registry?.activeTopics ?? 0, () => registry?.connectedServers ?? 0);
   const cluster = config.cluster.redisUrl === undefined ? undefined : new ClusterNode(config, config.cluster.redisUrl, clock, log, metrics);
   await cluster?.start();
-  const replay = cluster ? { events: 0, bytes: 0 } : { events: config.replayEvents, bytes: config.replayBytes };
-  registry = new Registry(cluster?.store ?? new DurableStore(config.dataDir), replay, {
+  registry = new Registry(cluster?.store ?? new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
     onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
   });
   cluster?.bind(registry);

@@ -168,6 +168,7 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       const prev = state.lastId;
       const arrival = deliverEvent(core, state, event, after);
       // A cluster node acks once the event is in the shared history, so the server resends it if this node dies first.
+      if (core.cluster && arrival === "late") return void core.cluster.lateArrival(state).then(() => reply("ok", {}));
       if (core.cluster && arrival !== "duplicate" && arrival !== "late") {
         return void core.cluster.append(state, event, arrival === "after_hole" ? after! : (prev ?? event.id)).then(() => reply("ok", {}));
       }

@@ -121,6 +121,11 @@ export class ClusterNode {
     await this.history.reset(state.id, epoch, afterId, storeChanged).catch((error: unknown) => this.failed("history reset", error));
   }
 
+  /** An event came behind newer ones on the link here: the shared history no longer vouches for what is before. */
+  async lateArrival(state: ServerState): Promise<void> {
+    if (state.lastId !== undefined) await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
+  }
+
   /** The link here ended: another node may take it at once. */
   unlinked(state: ServerState): void {
     void this.links.release(state.id).catch((error: unknown) => this.failed("link release", error));

@@ -76,6 +76,14 @@ export class History {
     await RESET.run(this.redis, [this.keys.history(serverId), this.keys.historyMeta(serverId)], [afterId, epoch, this.keys.eventsChannel, message]);
   }
 
+  /**
+   * An event arrived behind newer ones on the link (docs/bridge.md B40): the history cannot vouch for anything up to
+   * `newestId` any more (the late event is missing from it), so replays from before it are gaps.
+   */
+  async cutBefore(serverId: string, newestId: string): Promise<void> {
+    await this.redis.hset(this.keys.historyMeta(serverId), "covered_after", newestId);
+  }
+
   async meta(serverId: string): Promise<HistoryMeta | undefined> {
     const [epoch, lastId] = await this.redis.hmget(this.keys.historyMeta(serverId), "epoch", "last_id");
     return epoch && lastId ? { epoch, lastId } : undefined;
@@ -83,13 +91,14 @@ export class History {
 
   /** The meta and, with `sinceId`, the events after it when the stream vouches for all of them (one MULTI: a consistent view). */
   async read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
-    const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id");
+    const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id", "covered_after");
     if (sinceId !== undefined) transaction.xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+");
     const results = (await transaction.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
-    const [epoch, lastId] = results[0]![1] as Array<string | null>;
+    const [epoch, lastId, coveredAfter] = results[0]![1] as Array<string | null>;
     const meta = epoch && lastId ? { epoch, lastId } : undefined;
     if (sinceId === undefined || !meta) return { meta, events: undefined };
+    if (coveredAfter && sinceId < coveredAfter) return { meta, events: undefined };
     const entries = results[1]![1] as Array<[string, string[]]>;
     return { meta, events: continuousAfter(sinceId, meta.lastId, entries.map(toEntry)) };
   }

@@ -27,6 +27,8 @@ const parseReceiver = (m: unknown) => fromReceivers.parse(m);
 const parseBridge = (m: unknown) => fromBridgeChild.parse(m);
 
 async function main(): Promise<void> {
+  // BENCH_CLUSTER=1: two bridge nodes sharing a redis-server against one node, in the same run (fanout/cluster.ts).
+  if (process.env.BENCH_CLUSTER === "1") return (await import("./fanout/cluster.ts")).runClusterBench();
   const bridgeProc = child("bridge-child.ts");
   const ready = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
   if (ready.type !== "ready") throw new Error("bridge child did not start");

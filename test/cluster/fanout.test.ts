@@ -84,4 +84,16 @@ describe("a cluster of bridge nodes", () => {
     const next = await fakeServer(b!.url);
     expect(next.joined.status).toBe("ok");
   });
+
+  it("B104: an event arriving behind newer ones on the link makes replays from before it a gap on every node", async () => {
+    const [a, b] = await clusterNodes(redis, 2);
+    const server = await fakeServer(a!.url, { devices: [phone.grant], cursor: 516 });
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
+    // Issue 11's order: stale 541, 542 ahead of the resend from the cursor; 517 comes late.
+    await push(server, 541, 542);
+    expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({ replay: "complete", replayed: 2 });
+    expect((await pushOnce(server.channel, "session_event", { event: testEvent(517) })).status).toBe("ok");
+    expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({ replay: "gap" });
+    expect((await appOn(b!.url, phone.token, { since_id: 542 })).joined.response).toMatchObject({ replay: "complete", replayed: 0 });
+  });
 });

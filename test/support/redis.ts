@@ -15,6 +15,8 @@ export interface TestRedis {
   port: number;
   /** Stops it (SIGKILL: nothing kept) and starts an empty one on the same port. */
   restart(): Promise<void>;
+  /** Stops it (SIGKILL) until the next restart(): Redis unreachable. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startRedis(): Promise<TestRedis> {
       await stopChild();
       child = await launch(dir, port);
     },
+    kill: stopChild,
     stop: async () => {
       await stopChild();
       rmSync(dir, { recursive: true, force: true });

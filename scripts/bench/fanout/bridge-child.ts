@@ -4,13 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import { startBridge } from "../../../bridge/bridge.ts";
-import { defaultBridgeConfig } from "../../../bridge/config.ts";
+import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
 import { EventTopic } from "../../../bridge/fanout/topic.ts";
 import type { BufferedEvent } from "../../../bridge/fanout/replay-buffer.ts";
 import { processLog } from "../../../bridge/log.ts";
+import { scheduleSlots } from "./schedule.ts";
 import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol.ts";
 
-const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: processLog({ level: "error" }) });
+// BENCH_BRIDGE_CONFIG: JSON overrides of the bridge's config (e.g. more server registrations per address).
+const overrides = JSON.parse(process.env.BENCH_BRIDGE_CONFIG ?? "{}") as Partial<BridgeConfig>;
+const bridge = await startBridge({ config: defaultBridgeConfig({ ...overrides, port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: processLog({ level: "error" }) });
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
 await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;
@@ -32,6 +35,8 @@ EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEven
   // The writes leave in a microtask queued by the first send (Connection's uncork); this one runs after it.
   queueMicrotask(() => {
     durations.push(wallNow() - start);
+    // A pass over every subscriber per event: the bridge's own work again, so only when the diagnostics are asked for.
+    if (!process.env.BENCH_DIAG) return;
     const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
     for (const connection of subscribers) if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
   });
@@ -71,14 +76,30 @@ process.on("message", (message) => {
     };
     return send({ type: "stats", bridge: stats });
   }
+  if (parsed.type === "raw_paced") return void rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes).then(() => send({ type: "raw_done" }));
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
 });
+
+/** One baseline frame of about `bytes`, stamped now. */
+function rawFrame(i: number, bytes: number): Buffer {
+  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: performance.timeOrigin + performance.now(), pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
+}
+
+/** The baseline at a steady rate, on the same staggered schedule as the benchmark's servers (scheduleSlots). */
+async function rawPaced(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
+  const clients = [...raw.clients] as WebSocket[];
+  const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g));
+  await scheduleSlots(frames * groups, rate * groups, (slot) => {
+    const frame = rawFrame(Math.floor(slot / groups), bytes);
+    for (const client of members[slot % groups]!) client.send(frame, { binary: false });
+  });
+}
 
 /** The baseline: the same-size frame to every client, bytes encoded once, pausing only when buffers fill. */
 async function rawBroadcast(frames: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
   for (let i = 0; i < frames; i++) {
-    const frame = Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: performance.timeOrigin + performance.now(), pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
+    const frame = rawFrame(i, bytes);
     for (const client of clients) client.send(frame, { binary: false });
     if (i % 20 === 19) {
       while (clients.some((client) => client.bufferedAmount > 1024 * 1024)) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -9,14 +9,19 @@ export const processStats = z.object({ cpu_user_ms: z.number(), cpu_sys_ms: z.nu
 export type ProcessStats = z.infer<typeof processStats>;
 
 export const toReceivers = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("connect"), url: z.string(), topic: z.string(), tokens: z.array(z.string()), join: z.boolean() }),
+  /** `topics`, when given, is each token's topic (tokens of several servers); else every token joins `topic`. */
+  z.object({ type: z.literal("connect"), url: z.string(), topic: z.string(), topics: z.array(z.string()).optional(), tokens: z.array(z.string()), join: z.boolean() }),
   z.object({ type: z.literal("mode"), mode: z.enum(["latency", "count"]) }),
-  z.object({ type: z.literal("report") }),
+  /** `latencies: false` leaves the samples out (a drain polling 2 million of them would measure its own IPC). */
+  z.object({ type: z.literal("report"), latencies: z.boolean().optional() }),
+  /** Closes every socket (answered `closed`): the next set of sockets gets the descriptors back. */
+  z.object({ type: z.literal("close") }),
 ]);
 export type ToReceivers = z.infer<typeof toReceivers>;
 
 export const fromReceivers = z.discriminatedUnion("type", [
   z.object({ type: z.literal("connected"), sockets: z.number() }),
+  z.object({ type: z.literal("closed") }),
   z.object({
     type: z.literal("report"),
     deliveries: z.number(),
@@ -35,6 +40,11 @@ export type FromReceivers = z.infer<typeof fromReceivers>;
 export const toBridgeChild = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rss") }),
   z.object({ type: z.literal("raw_broadcast"), frames: z.number(), bytes: z.number() }),
+  /**
+   * The baseline at a steady rate: the clients in `groups` (like topics), each group sent `frames` frames at `rate`
+   * per second, the groups' sends staggered over the period; each frame stamped `sent_at` when sent.
+   */
+  z.object({ type: z.literal("raw_paced"), frames: z.number(), rate: z.number(), groups: z.number().int().min(1), bytes: z.number() }),
   /** Starts a new phase: resets the CPU, loop delay and broadcast timings. */
   z.object({ type: z.literal("phase") }),
   z.object({ type: z.literal("stats") }),
@@ -62,6 +72,7 @@ export const fromBridgeChild = z.discriminatedUnion("type", [
   z.object({ type: z.literal("raw_done") }),
   z.object({ type: z.literal("stats"), bridge: bridgeStats }),
 ]);
+export type FromBridgeChild = z.infer<typeof fromBridgeChild>;
 
 /** CPU and loop delay since the last `reset()`, for one process. */
 export function phaseMeter(): { reset(): void; read(): ProcessStats } {

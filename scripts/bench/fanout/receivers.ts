@@ -43,34 +43,68 @@ function onFrame(ws: WebSocket, data: Buffer): void {
   }
 }
 
-async function connect(url: string, topic: string, tokens: string[], join: boolean): Promise<void> {
-  await Promise.all(
-    tokens.map(
-      (token) =>
-        new Promise<void>((resolve, reject) => {
-          const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
-          ws.once("error", reject);
-          ws.on("close", (code: number) => void (closes[String(code)] = (closes[String(code)] ?? 0) + 1));
-          ws.once("open", () => {
-            sockets.push(ws);
-            if (!join) return resolve();
-            ws.send(JSON.stringify(["1", "1", topic, "phx_join", {}]));
-            ws.once("message", () => {
-              ws.on("message", (data: Buffer) => onFrame(ws, data));
-              resolve();
-            });
-          });
-          if (!join) ws.on("message", (data: Buffer) => onFrame(ws, data));
-        }),
-    ),
-  );
-  setInterval(() => sockets.forEach((ws, i) => ws.readyState === ws.OPEN && ws.send(JSON.stringify([null, `hb${i}`, "phoenix", "heartbeat", {}]))), 20_000).unref();
+/** Connections opened at once: 10,000 simultaneous SYNs overflow the listen backlog and wait out SYN retries. */
+const CONNECTING_AT_ONCE = 200;
+/** Each socket heartbeats every 20 s (the bridge drops a socket silent for 60 s), spread over the period in ticks. */
+const HEARTBEAT_PERIOD_MS = 20_000;
+const HEARTBEAT_TICK_MS = 250;
+
+async function connect(url: string, topic: string, topics: string[] | undefined, tokens: string[], join: boolean): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tokens.length) {
+      const index = next++;
+      await openWithRetries(url, topics?.[index] ?? topic, tokens[index]!, join);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONNECTING_AT_ONCE, tokens.length) }, worker));
+  // Round-robin, a slice per tick: heartbeats spread evenly instead of every socket's in one burst.
+  const perTick = Math.max(1, Math.ceil((sockets.length * HEARTBEAT_TICK_MS) / HEARTBEAT_PERIOD_MS));
+  let cursor = 0;
+  setInterval(() => {
+    for (let k = 0; k < perTick && sockets.length > 0; k++, cursor++) {
+      const ws = sockets[cursor % sockets.length]!;
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify([null, `hb${cursor}`, "phoenix", "heartbeat", {}]));
+    }
+  }, HEARTBEAT_TICK_MS).unref();
   send({ type: "connected", sockets: sockets.length });
+}
+
+/** A loaded bridge may reset a connection while it accepts thousands: try again, a few times, then fail loudly. */
+async function openWithRetries(url: string, topic: string, token: string, join: boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await open(url, topic, token, join);
+    } catch (error) {
+      if (attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
+function open(url: string, topic: string, token: string, join: boolean): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
+    // An error before the open fails this attempt; after it, the close that follows is what counts.
+    ws.on("error", (error) => reject(error));
+    ws.on("close", (code: number) => void (closes[String(code)] = (closes[String(code)] ?? 0) + 1));
+    ws.once("open", () => {
+      sockets.push(ws);
+      if (!join) return resolve();
+      ws.send(JSON.stringify(["1", "1", topic, "phx_join", {}]));
+      ws.once("message", () => {
+        ws.on("message", (data: Buffer) => onFrame(ws, data));
+        resolve();
+      });
+    });
+    if (!join) ws.on("message", (data: Buffer) => onFrame(ws, data));
+  });
 }
 
 process.on("message", (message) => {
   const parsed = toReceivers.parse(message);
-  if (parsed.type === "connect") return void connect(parsed.url, parsed.topic, parsed.tokens, parsed.join);
+  if (parsed.type === "connect") return void connect(parsed.url, parsed.topic, parsed.topics, parsed.tokens, parsed.join);
+  if (parsed.type === "close") return void closeAll().then(() => send({ type: "closed" }));
   if (parsed.type === "mode") {
     mode = parsed.mode;
     deliveries = 0;
@@ -82,6 +116,12 @@ process.on("message", (message) => {
     meter.reset();
     return;
   }
-  send({ type: "report", deliveries, first, last, latencies, misordered, closes, stats: meter.read() });
+  send({ type: "report", deliveries, first, last, latencies: parsed.latencies === false ? [] : latencies, misordered, closes, stats: meter.read() });
 });
 process.on("disconnect", () => process.exit(0));
+
+/** Closes every socket and waits until they are gone (their descriptors free on both sides). */
+async function closeAll(): Promise<void> {
+  const open = sockets.splice(0);
+  await Promise.all(open.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : (ws.once("close", () => resolve()), ws.terminate())))));
+}

@@ -1,0 +1,129 @@
+// Fan-out at scale (docs/bridge.md "Benchmark at 10,000 sockets"): 10,000 paired sockets on one bridge process, each
+// getting 20 events/s (200,000 deliveries/s), receivers in separate processes; the latency from store commit to
+// receipt (p50, p99) and the bridge's RSS per idle socket. Beside it, in the same run, the same load from a raw `ws`
+// broadcaster to the same receivers (the machine's own floor). Prints ONE JSON line.
+//
+// The sockets are spread over servers of 1,000 devices (one server's grants must fit a 1 MiB frame), each server
+// publishing 20 events/s, the servers' events staggered over the period as independent servers' are.
+// Needs 10,000 descriptors in the bridge child and ~2,500 per receiver process (`ulimit -n` 20000 is enough).
+import { loadavg } from "node:os";
+import { percentile } from "./stats.ts";
+import { startBenchServer, untilServersJoined, type BenchServer } from "./fanout/bench-servers.ts";
+import { bridgeRss, forkChild, nextMessage, parseBridge, round2, sleep } from "./fanout/processes.ts";
+import { phaseMeter, type BridgeStats } from "./fanout/protocol.ts";
+import { ReceiverPool, type PoolReport } from "./fanout/receiver-pool.ts";
+import { scheduleSlots } from "./fanout/schedule.ts";
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
+const DEVICES_PER_SERVER = Number(process.env.BENCH_DEVICES_PER_SERVER ?? 1000);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const RECEIVER_PROCESSES = Number(process.env.BENCH_RECEIVER_PROCESSES ?? 4);
+const BASELINE = process.env.BENCH_BASELINE !== "0";
+/** Bytes of a raw baseline frame: the size of the bridge's frames for these events. */
+const FRAME_BYTES = 318;
+
+async function main(): Promise<void> {
+  const serverCount = Math.ceil(SOCKETS / DEVICES_PER_SERVER);
+  const bridgeProc = forkChild("bridge-child.ts", {
+    // One address registers every benchmark server (the default allows 5 new ids an hour per address).
+    BENCH_BRIDGE_CONFIG: JSON.stringify({ serverRegistrationsPerAddress: serverCount + 5, maxServers: Math.max(100, serverCount + 5) }),
+  });
+  const ready = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
+  if (ready.type !== "ready") throw new Error("bridge child did not start");
+
+  const servers: BenchServer[] = [];
+  for (let s = 0; s < serverCount; s++) servers.push(startBenchServer(`bench-${s}`, Math.min(DEVICES_PER_SERVER, SOCKETS - s * DEVICES_PER_SERVER), ready.url));
+  await untilServersJoined(ready.url, serverCount);
+  const topicOfToken = new Map(servers.flatMap((server) => server.tokens.map((token) => [token, server.topic] as const)));
+  const tokens = [...topicOfToken.keys()];
+
+  const pool = new ReceiverPool(RECEIVER_PROCESSES);
+  const rssBefore = await bridgeRss(bridgeProc);
+  await pool.connect(ready.url, tokens, (token) => topicOfToken.get(token)!);
+  await sleep(2000);
+  const rssAfter = await bridgeRss(bridgeProc);
+
+  const bridgeStats = async (): Promise<BridgeStats> => {
+    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "stats");
+    bridgeProc.send({ type: "stats" });
+    const message = await reply;
+    if (message.type !== "stats") throw new Error("no stats");
+    return message.bridge;
+  };
+  const parentMeter = phaseMeter();
+  const phase = () => {
+    bridgeProc.send({ type: "phase" });
+    parentMeter.reset();
+  };
+  // Every server publishes RATE events/s; slot k goes to server k % servers, so their events interleave evenly.
+  const paced = (seconds: number) => scheduleSlots(RATE * seconds * serverCount, RATE * serverCount, (slot) => servers[slot % serverCount]!.publish());
+
+  pool.mode("latency");
+  await paced(WARMUP_SECONDS);
+  await pool.drain(RATE * WARMUP_SECONDS * tokens.length);
+  pool.mode("latency");
+  phase();
+  await sleep(50);
+  await paced(STEADY_SECONDS);
+  const steady = await pool.drain(RATE * STEADY_SECONDS * tokens.length);
+  const steadyBridge = await bridgeStats();
+  const steadyDiag = { bridge: steadyBridge, server: parentMeter.read(), receivers: steady.receivers, closes: steady.closes, load: loadavg()[0] };
+
+  let baseline: (PoolReport & { complete: boolean }) | undefined;
+  if (BASELINE) {
+    // The same receivers, the same schedule, from a raw ws broadcaster: the bridge's sockets close first, so the
+    // bridge child's descriptors suffice for the raw server's.
+    await pool.close();
+    await pool.connect(ready.rawUrl, tokens);
+    await sleep(1000);
+    const rawPaced = async (seconds: number) => {
+      const done = nextMessage(bridgeProc, parseBridge, (m) => m.type === "raw_done");
+      bridgeProc.send({ type: "raw_paced", frames: RATE * seconds, rate: RATE, groups: serverCount, bytes: FRAME_BYTES });
+      await done;
+    };
+    pool.mode("latency");
+    await rawPaced(WARMUP_SECONDS);
+    await pool.drain(RATE * WARMUP_SECONDS * tokens.length);
+    pool.mode("latency");
+    await rawPaced(STEADY_SECONDS);
+    baseline = await pool.drain(RATE * STEADY_SECONDS * tokens.length);
+  }
+
+  const ms = (samples: readonly number[], p: number) => round2(percentile(samples, p));
+  const cpuUs = (cpuMs: number, deliveries: number) => round2((cpuMs * 1000) / Math.max(1, deliveries));
+  process.stdout.write(
+    `${JSON.stringify({
+      bench: "fanout-10k",
+      sockets: tokens.length,
+      servers: serverCount,
+      events_per_s_per_socket: RATE,
+      deliveries_per_s_target: RATE * tokens.length,
+      steady_seconds: STEADY_SECONDS,
+      steady_deliveries: steady.deliveries,
+      steady_expected: RATE * STEADY_SECONDS * tokens.length,
+      latency_p50_ms: ms(steady.latencies, 50),
+      latency_p99_ms: ms(steady.latencies, 99),
+      latency_max_ms: ms(steady.latencies, 100),
+      ...(baseline
+        ? { raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
+        : {}),
+      bridge_cpu_us_per_delivery: { user: cpuUs(steadyBridge.stats.cpu_user_ms, steady.deliveries), sys: cpuUs(steadyBridge.stats.cpu_sys_ms, steady.deliveries) },
+      bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
+      misordered: steady.misordered,
+      receiver_closes: steady.closes,
+      steady_complete: steady.complete,
+      load_average_1m: round2(loadavg()[0]!),
+      ...(process.env.BENCH_DIAG ? { diag: { steady: steadyDiag } } : {}),
+    })}\n`,
+  );
+  pool.stop();
+  for (const server of servers) await server.close();
+  bridgeProc.disconnect();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -221,7 +221,8 @@ export class Registry {
     for (const state of this.servers.values()) {
       servers[state.id] = {
         credential_hash: state.credentialHash,
-        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, mode: state.modes.get(token_hash) ?? "plain" })),
+        // Plain is the default: only an encrypting device's mode is written.
+        devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, ...(state.modes.get(token_hash) === "e2e" ? { mode: "e2e" as const } : {}) })),
         codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       };
     }

@@ -28,7 +28,7 @@ describe("grants between servers", () => {
     const intruder = await fakeServer(bridge.url, { serverId: "srv2", credential: OTHER_CREDENTIAL, devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }] });
     expect(intruder.joined.status).toBe("ok");
     expect(await pushOnce(intruder.channel, "grants", { devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }], codes: [] })).toEqual({ status: "ok", response: {} });
-    expect(bridge.core.registry.device(phone.grant.token_hash)).toEqual({ serverId: "srv1", deviceId: "d1" });
+    expect(bridge.core.registry.device(phone.grant.token_hash)).toEqual({ serverId: "srv1", deviceId: "d1", mode: "plain" });
     // ...so the phone still joins its own topic and not the intruder's,
     const again = phoenixSocket(bridge.url, { params: { token: phone.token } });
     expect((await joinOnce(again.channel("events:server:srv1"))).status).toBe("ok");
@@ -59,6 +59,6 @@ describe("grants between servers", () => {
     const second = await fakeServer(bridge.url, { serverId: "srv2", credential: OTHER_CREDENTIAL });
     await pushOnce(first.channel, "grants", { devices: [], codes: [] });
     await pushOnce(second.channel, "grants", { devices: [phone.grant], codes: [] });
-    expect(bridge.core.registry.device(phone.grant.token_hash)).toEqual({ serverId: "srv2", deviceId: "d1" });
+    expect(bridge.core.registry.device(phone.grant.token_hash)).toEqual({ serverId: "srv2", deviceId: "d1", mode: "plain" });
   });
 });

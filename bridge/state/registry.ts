@@ -268,11 +268,11 @@ export class Registry {
     if (granting?.size === 0) this.grantsByToken.delete(tokenHash);
   }
 
-  /** One server's record as the store keeps it. */
+  /** One server's record as the store keeps it. Plain is the default: only an encrypting device's mode is written. */
   record(state: ServerState): ServerRecord {
     return {
       credential_hash: state.credentialHash,
-      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, mode: state.modes.get(token_hash) ?? "plain" })),
+      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, ...(state.modes.get(token_hash) === "e2e" ? { mode: "e2e" as const } : {}) })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
     };
   }

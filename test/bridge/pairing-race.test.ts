@@ -30,7 +30,7 @@ describe("a valid code while its server is away (B60)", () => {
     first.server.socket.disconnect();
     await first.bridge.close();
     const bridge = await testBridge({}, first.bridge.dataDir);
-    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", WebSocket: Ws, retryDelaysMs: [20] });
+    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", e2e: false, WebSocket: Ws, retryDelaysMs: [20] });
     await until(() => bridge.log.records.filter((record) => record.msg === "pairing code for a server not joined yet").length >= 2, "two attempts answered server_unavailable");
     expect(bridge.core.metrics.pairingFailures).toBe(0);
 
@@ -78,7 +78,7 @@ describe("pairing where WebSockets are blocked (C74)", () => {
         super(url.replace(/:\d+\//, ":1/"), protocols);
       }
     } as unknown as WebSocketConstructor;
-    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", WebSocket: Blocked });
+    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", e2e: false, WebSocket: Blocked });
     await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll");
     const requestId = server.pairRequests[0]!.request_id as string;
     await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });

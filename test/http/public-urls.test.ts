@@ -50,6 +50,6 @@ describe("POST /pairing with HOST=0.0.0.0", () => {
     const bridgeHost = firstLanAddress() ?? "127.0.0.1";
     expect(created).toMatchObject({ server_url: `http://${address}:8787`, bridge_url: `ws://${bridgeHost}:9/socket` });
     expect(created.pair_url.startsWith(`http://${address}:8787/#/pair?`)).toBe(true);
-    expect(parsePairUrl(created.pair_url)).toEqual({ code: created.code, bridge: `ws://${bridgeHost}:9/socket` });
+    expect(parsePairUrl(created.pair_url)).toEqual({ code: created.code, bridge: `ws://${bridgeHost}:9/socket`, key: created.server_key });
   });
 });

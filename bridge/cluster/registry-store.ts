@@ -5,9 +5,31 @@
 // revocation reaches sockets on every node. Registry writes are rare (registrations, grants, codes), never per event.
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import type { DeviceGrant } from "../../client/wire/frames.ts";
 import type { ServerRecord } from "../state/durable-store.ts";
 import type { DurableState, RegistryChange, RegistryStore } from "../state/durable-store.ts";
 import type { ClusterKeys } from "./keys.ts";
+
+/** A device grant's value in its server's hash: `[device_id]`, or `[device_id, "e2e"]` for an encrypting device. */
+const grantValueSchema = z.union([z.tuple([z.string().min(1)]), z.tuple([z.string().min(1), z.literal("e2e")])]);
+
+function grantValue(grant: DeviceGrant): string {
+  return JSON.stringify(grant.mode === "e2e" ? [grant.device_id, "e2e"] : [grant.device_id]);
+}
+
+/** A stored grant, or none when the value is not one this version wrote (dropped, never thrown). */
+function grantFrom(tokenHash: string, value: string): DeviceGrant[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [];
+  }
+  const grant = grantValueSchema.safeParse(parsed);
+  if (!grant.success) return [];
+  const [deviceId, mode] = grant.data;
+  return [{ token_hash: tokenHash, device_id: deviceId, ...(mode === undefined ? {} : { mode }) }];
+}
 
 /** The control channel's one message: a server's record changed on `node`. */
 export const controlMessageSchema = z.object({ node: z.string(), server_id: z.string() });
@@ -66,7 +88,7 @@ export class RedisRegistryStore implements RegistryStore {
     if (!credential) return undefined;
     return {
       credential_hash: credential,
-      devices: Object.entries(devices).map(([token_hash, device_id]) => ({ token_hash, device_id })),
+      devices: Object.entries(devices).flatMap(([token_hash, value]) => grantFrom(token_hash, value)),
       codes: Object.entries(codes).flatMap(([code_hash, expires]) => (Number.isFinite(Number(expires)) ? [{ code_hash, expires_at: Number(expires) }] : [])),
     };
   }
@@ -75,7 +97,7 @@ export class RedisRegistryStore implements RegistryStore {
   async write(serverId: string, record: ServerRecord | undefined): Promise<void> {
     if (!record) return;
     const transaction = this.redis.multi().hsetnx(this.keys.credentials, serverId, record.credential_hash).del(this.keys.devices(serverId), this.keys.codes(serverId));
-    if (record.devices.length > 0) transaction.hset(this.keys.devices(serverId), Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grant.device_id])));
+    if (record.devices.length > 0) transaction.hset(this.keys.devices(serverId), Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grantValue(grant)])));
     if (record.codes.length > 0) transaction.hset(this.keys.codes(serverId), Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])));
     await transaction.exec();
   }

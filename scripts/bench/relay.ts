@@ -5,22 +5,23 @@
 // 50-app phases, and the load average. As deployed, the bridge, the server (with its forwarder) and the apps run
 // in separate processes (scripts/bench/relay/*-child.ts), each on its own core when the machine has them. The
 // relay's rate bounds are lifted here: this measures its cost, not them.
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500]   (BENCH_APP_PROCESSES=1,
-// BENCH_CPU_PROF=<dir> for a V8 profile per child)
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only relay|direct]
+// (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only to profile one route)
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
-import { fromApps, fromBridge, fromServer, type Route, type ToApps } from "./relay/protocol.ts";
+import { fromApps, fromBridge, fromServer, routeSchema, type Route, type ToApps } from "./relay/protocol.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" } } });
+const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" } } });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
+const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
 const here = fileURLToPath(new URL("./relay/", import.meta.url));
 
 const parseApps = (m: unknown) => fromApps.parse(m);
@@ -84,22 +85,21 @@ async function main(): Promise<void> {
   };
 
   const figures: Record<string, unknown> = {};
+  const routes = ONLY ? [ONLY] : (["direct", "relay"] as const);
   for (const apps of [1, DEVICES]) {
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
-    await run("direct", apps, WARMUP);
-    await run("relay", apps, WARMUP);
-    const direct = await cpuOf("direct", apps);
-    const relay = await cpuOf("relay", apps);
-    const d = direct.measured.latencies;
-    const r = relay.measured.latencies;
-    figures[`direct_p50_ms_${apps}`] = round(percentile(d, 50));
-    figures[`direct_p99_ms_${apps}`] = round(percentile(d, 99));
-    figures[`relay_p50_ms_${apps}`] = round(percentile(r, 50));
-    figures[`relay_p99_ms_${apps}`] = round(percentile(r, 99));
-    figures[`relay_adds_p50_ms_${apps}`] = round(percentile(r, 50) - percentile(d, 50));
-    figures[`direct_req_per_s_${apps}`] = Math.round(direct.measured.perSecond);
-    figures[`relay_req_per_s_${apps}`] = Math.round(relay.measured.perSecond);
-    if (apps === DEVICES) figures.cpu_us_per_call_50 = { direct: perCall(direct.cpu), relay: perCall(relay.cpu) };
+    for (const route of routes) await run(route, apps, WARMUP);
+    const measured: Partial<Record<Route, Awaited<ReturnType<typeof cpuOf>>>> = {};
+    for (const route of routes) measured[route] = await cpuOf(route, apps);
+    for (const route of routes) {
+      const latencies = measured[route]!.measured.latencies;
+      figures[`${route}_p50_ms_${apps}`] = round(percentile(latencies, 50));
+      figures[`${route}_p99_ms_${apps}`] = round(percentile(latencies, 99));
+      figures[`${route}_req_per_s_${apps}`] = Math.round(measured[route]!.measured.perSecond);
+    }
+    const { direct, relay } = measured;
+    if (direct && relay) figures[`relay_adds_p50_ms_${apps}`] = round(percentile(relay.measured.latencies, 50) - percentile(direct.measured.latencies, 50));
+    if (apps === DEVICES) figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
   }
 
   all.forEach((proc) => proc.disconnect());

@@ -16,6 +16,7 @@ import type { BridgeLogger } from "../log.ts";
 import type { BridgeMetrics } from "../metrics.ts";
 import type { Registry, ServerState } from "../state/registry.ts";
 import { ClusterFigures } from "./figures.ts";
+import { ClusterSightings } from "./sightings.ts";
 import { History, type HistoryRead } from "./history.ts";
 import { Inbox } from "./inbox.ts";
 import { ClusterKeys } from "./keys.ts";
@@ -37,6 +38,7 @@ export class ClusterNode {
   readonly pairingLimiter: RedisRateLimiter;
   readonly registrationLimiter: RedisRateLimiter;
   readonly figures = new ClusterFigures();
+  readonly sightings: ClusterSightings;
   /** Set by the router: who takes a forwarded request's answer here. */
   readonly answerHandlers: Partial<Record<AnswerEvent, AnswerHandler>> = {};
 
@@ -71,6 +73,7 @@ export class ClusterNode {
     const pairingRule = { perAddress: config.pairingFailuresPerAddress, overall: config.pairingFailuresOverall, windowMs: config.pairingWindowMs, maxAddresses: config.pairingFailingAddresses };
     this.pairingLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "pairing", pairingRule, failed("pairing limit"));
     const registrationRule = { perAddress: config.serverRegistrationsPerAddress, overall: Number.POSITIVE_INFINITY, windowMs: config.serverRegistrationWindowMs, maxAddresses: Number.POSITIVE_INFINITY };
+    this.sightings = new ClusterSightings(this.commands, this.keys, this.nodeId, (state, event, payload) => this.toServer(state, event, payload), failed("sightings"));
     this.registrationLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "registration", registrationRule, failed("registration limit"));
   }
 

@@ -107,4 +107,24 @@ describe("revocation and limits across nodes", () => {
     expect((await fakeServer(a!.url, { serverId: "one" })).joined.status).toBe("ok");
     expect((await fakeServer(b!.url, { serverId: "two" })).joined).toEqual({ status: "error", response: { reason: "rate_limited" } });
   });
+
+  it("B110: tells the server which devices are connected on any node (devices_seen), through the node holding its link", async () => {
+    const [a, b] = await clusterNodes(redis, 2);
+    const phone = device("dev_phone");
+    const tablet = device("dev_tablet");
+    const server = await fakeServer(a!.url, { devices: [phone.grant, tablet.grant] });
+    const seen: Array<{ device_ids: string[]; connected: string[] }> = [];
+    server.channel.on("devices_seen", (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload));
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
+    await until(() => b!.core.cluster!.figures.nodes === 2 && a!.core.cluster!.figures.nodes === 2, "both nodes alive in the figures");
+    await appOn(b!.url, phone.token);
+    b!.sightings.flush();
+    await until(() => seen.length === 1, "devices_seen from node B reached the server on A");
+    expect(seen[0]).toEqual({ device_ids: ["dev_phone"], connected: ["dev_phone"] });
+    await appOn(a!.url, tablet.token);
+    a!.sightings.flush();
+    await until(() => seen.length === 2, "devices_seen from node A");
+    expect(seen[1]!.device_ids).toEqual(["dev_tablet"]);
+    expect(seen[1]!.connected.sort()).toEqual(["dev_phone", "dev_tablet"]);
+  });
 });

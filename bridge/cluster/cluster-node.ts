@@ -251,14 +251,14 @@ export class ClusterNode {
     if (this.closing || !this.registry) return;
     try {
       await this.checkEpoch();
-      for (const state of this.registry.states()) {
-        if (!state.link || state.link.connection.closed) continue;
-        if (!(await this.links.claim(state.id))) {
-          // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-          this.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
-          state.link.connection.close(BRIDGE_CLOSE.restart, "link moved to another node");
-        }
-      }
+      const linked = [...this.registry.states()].filter((state) => state.link && !state.link.connection.closed);
+      const claimed = await Promise.all(linked.map((state) => this.links.claim(state.id)));
+      linked.forEach((state, i) => {
+        if (claimed[i] || !state.link) return;
+        // Another node holds it now (this node was cut off longer than the TTL): this link must go.
+        this.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
+        state.link.connection.close(BRIDGE_CLOSE.restart, "link moved to another node");
+      });
       await this.figures.refresh(this.commands, this.keys, this.nodeId, this.config.cluster.linkTtlMs);
     } catch (error) {
       this.failed("heartbeat", error);

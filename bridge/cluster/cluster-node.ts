@@ -65,6 +65,9 @@ export class ClusterNode {
     this.keys = new ClusterKeys(cluster.keyPrefix);
     this.commands = redisClient(redisUrl, `bridge-${this.nodeId}`);
     this.subscriber = redisClient(redisUrl, `bridge-${this.nodeId}-sub`);
+    // ioredis reports connection trouble as events; unheard, they would be printed as unhandled.
+    this.commands.on("error", (error: Error) => this.failed("redis connection", error));
+    this.subscriber.on("error", (error: Error) => this.failed("redis subscriber", error));
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
     this.store = new RedisRegistryStore(this.commands, this.keys, this.nodeId, (what, error) => this.failed(what, error));
     this.history = new History(this.commands, this.keys, this.nodeId, { events: config.replayEvents, bytes: config.replayBytes });
@@ -79,16 +82,21 @@ export class ClusterNode {
 
   /** Connects, learns the cluster's epoch and loads the registry's records (before the registry is built). */
   async start(): Promise<void> {
-    await connectRedis(this.commands, this.redisUrl);
-    await connectRedis(this.subscriber, this.redisUrl);
+    try {
+      await connectRedis(this.commands, this.redisUrl);
+      await connectRedis(this.subscriber, this.redisUrl);
+    } catch (error) {
+      this.closing = true;
+      this.commands.disconnect();
+      this.subscriber.disconnect();
+      throw error;
+    }
     await this.checkEpoch();
     await this.store.preload();
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.inbox.channel);
     // After a reconnect, the epoch tells whether Redis kept its data.
     this.commands.on("ready", () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)));
-    this.commands.on("error", (error: Error) => this.failed("redis connection", error));
-    this.subscriber.on("error", (error: Error) => this.failed("redis subscriber", error));
     this.log.log("info", "cluster node started", { node: this.nodeId, redis: redactedUrl(this.redisUrl), epoch: this.epoch ?? null });
   }
 

@@ -62,7 +62,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
   const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = await buildCore(config, clock, log);
-  const sightings = new DeviceSightings(core.registry, clock);
+  const sightings = new DeviceSightings(core.registry, clock, core.cluster?.sightings);
   const router = new Router(core);
   const acceptor = new SocketAcceptor(core, log, router, sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);

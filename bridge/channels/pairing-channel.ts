@@ -33,7 +33,14 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         core.limiterFailure(connection, reason);
         return refuse(reason);
       };
-      if (core.cluster) return { entry, outcome: clusterPairing(core, core.cluster, pending, connection, frame, fail, (next) => (cancel = next)) };
+      if (core.cluster) {
+        const outcome = clusterPairing(core, core.cluster, pending, connection, frame, fail, (next) => (cancel = next)).catch((error: unknown) => {
+          // Redis not answering: a retryable refusal, never a failed socket.
+          core.log.log("warn", "pairing through the cluster failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
+          return refuse("server_unavailable");
+        });
+        return { entry, outcome };
+      }
       if (core.pairingLimiter.limited(connection.address)) {
         core.metrics.pairingRateLimited++;
         core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });

@@ -16,6 +16,7 @@ import type { BridgeLogger } from "../log.ts";
 import type { BridgeMetrics } from "../metrics.ts";
 import type { Registry, ServerState } from "../state/registry.ts";
 import { ClusterFigures } from "./figures.ts";
+import { ClusterSightings } from "./sightings.ts";
 import { History, type HistoryRead } from "./history.ts";
 import { Inbox } from "./inbox.ts";
 import { ClusterKeys } from "./keys.ts";
@@ -37,6 +38,7 @@ export class ClusterNode {
   readonly pairingLimiter: RedisRateLimiter;
   readonly registrationLimiter: RedisRateLimiter;
   readonly figures = new ClusterFigures();
+  readonly sightings: ClusterSightings;
   /** Set by the router: who takes a forwarded request's answer here. */
   readonly answerHandlers: Partial<Record<AnswerEvent, AnswerHandler>> = {};
 
@@ -63,6 +65,9 @@ export class ClusterNode {
     this.keys = new ClusterKeys(cluster.keyPrefix);
     this.commands = redisClient(redisUrl, `bridge-${this.nodeId}`);
     this.subscriber = redisClient(redisUrl, `bridge-${this.nodeId}-sub`);
+    // ioredis reports connection trouble as events; unheard, they would be printed as unhandled.
+    this.commands.on("error", (error: Error) => this.failed("redis connection", error));
+    this.subscriber.on("error", (error: Error) => this.failed("redis subscriber", error));
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
     this.store = new RedisRegistryStore(this.commands, this.keys, this.nodeId, (what, error) => this.failed(what, error));
     this.history = new History(this.commands, this.keys, this.nodeId, { events: config.replayEvents, bytes: config.replayBytes });
@@ -71,21 +76,27 @@ export class ClusterNode {
     const pairingRule = { perAddress: config.pairingFailuresPerAddress, overall: config.pairingFailuresOverall, windowMs: config.pairingWindowMs, maxAddresses: config.pairingFailingAddresses };
     this.pairingLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "pairing", pairingRule, failed("pairing limit"));
     const registrationRule = { perAddress: config.serverRegistrationsPerAddress, overall: Number.POSITIVE_INFINITY, windowMs: config.serverRegistrationWindowMs, maxAddresses: Number.POSITIVE_INFINITY };
+    this.sightings = new ClusterSightings(this.commands, this.keys, this.nodeId, (state, event, payload) => this.toServer(state, event, payload), failed("sightings"));
     this.registrationLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "registration", registrationRule, failed("registration limit"));
   }
 
   /** Connects, learns the cluster's epoch and loads the registry's records (before the registry is built). */
   async start(): Promise<void> {
-    await connectRedis(this.commands, this.redisUrl);
-    await connectRedis(this.subscriber, this.redisUrl);
+    try {
+      await connectRedis(this.commands, this.redisUrl);
+      await connectRedis(this.subscriber, this.redisUrl);
+    } catch (error) {
+      this.closing = true;
+      this.commands.disconnect();
+      this.subscriber.disconnect();
+      throw error;
+    }
     await this.checkEpoch();
     await this.store.preload();
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.inbox.channel);
     // After a reconnect, the epoch tells whether Redis kept its data.
     this.commands.on("ready", () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)));
-    this.commands.on("error", (error: Error) => this.failed("redis connection", error));
-    this.subscriber.on("error", (error: Error) => this.failed("redis subscriber", error));
     this.log.log("info", "cluster node started", { node: this.nodeId, redis: redactedUrl(this.redisUrl), epoch: this.epoch ?? null });
   }
 
@@ -248,14 +259,14 @@ export class ClusterNode {
     if (this.closing || !this.registry) return;
     try {
       await this.checkEpoch();
-      for (const state of this.registry.states()) {
-        if (!state.link || state.link.connection.closed) continue;
-        if (!(await this.links.claim(state.id))) {
-          // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-          this.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
-          state.link.connection.close(BRIDGE_CLOSE.restart, "link moved to another node");
-        }
-      }
+      const linked = [...this.registry.states()].filter((state) => state.link && !state.link.connection.closed);
+      const claimed = await Promise.all(linked.map((state) => this.links.claim(state.id)));
+      linked.forEach((state, i) => {
+        if (claimed[i] || !state.link) return;
+        // Another node holds it now (this node was cut off longer than the TTL): this link must go.
+        this.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
+        state.link.connection.close(BRIDGE_CLOSE.restart, "link moved to another node");
+      });
       await this.figures.refresh(this.commands, this.keys, this.nodeId, this.config.cluster.linkTtlMs);
     } catch (error) {
       this.failed("heartbeat", error);

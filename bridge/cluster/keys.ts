@@ -39,6 +39,10 @@ export class ClusterKeys {
   historyMeta(serverId: string): string {
     return `${this.prefix}:history-meta:${serverId}`;
   }
+  /** Hash: node id → the server's devices connected on that node (JSON list), for `devices_seen`. */
+  connected(serverId: string): string {
+    return `${this.prefix}:connected:${serverId}`;
+  }
   /** Counter: events relayed by the whole cluster. */
   get relayed(): string {
     return `${this.prefix}:relayed`;

@@ -33,6 +33,9 @@ export function encodeClusterReset(node: string, serverId: string, epoch: string
   return `r\n${node}\n${serverId}\n${epoch}\n${afterId}\n${storeChanged ? 1 : 0}`;
 }
 
+const EVENT_ID = /^\d{20}$/;
+const SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Undefined for anything malformed (another version's message): it is dropped, never thrown. */
 export function decodeClusterMessage(text: string): ClusterMessage | undefined {
   const fields: string[] = [];
@@ -45,6 +48,7 @@ export function decodeClusterMessage(text: string): ClusterMessage | undefined {
   }
   const last = text.slice(start);
   const [kind, node, serverId, a, b] = fields as [string, string, string, string, string];
+  if (!SERVER_ID.test(serverId) || !EVENT_ID.test(b) || (kind === "e" && !EVENT_ID.test(a))) return undefined;
   if (kind === "e") return { kind: "event", node, serverId, event: decodeForms(a, last), prev: b };
   if (kind === "r") return { kind: "reset", node, serverId, epoch: a, afterId: b, storeChanged: last === "1" };
   return undefined;

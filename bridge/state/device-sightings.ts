@@ -5,6 +5,7 @@
 // joins covers every device still connected. Nothing here touches the fan-out path.
 import { after, every, type Clock } from "../clock.ts";
 import type { Connection } from "../socket/connection.ts";
+import type { ClusterSightings } from "../cluster/sightings.ts";
 import type { Registry } from "./registry.ts";
 
 const FLUSH_MS = 1000;
@@ -21,6 +22,8 @@ export class DeviceSightings {
   constructor(
     private readonly registry: Registry,
     private readonly clock: Clock,
+    /** A cluster node's way (bridge/cluster/sightings.ts): connected devices counted over all nodes, sent to the link wherever it is. */
+    private readonly cluster?: ClusterSightings,
   ) {
     every(clock, SWEEP_MS, () => this.sweep(), this.stopped.signal);
   }
@@ -42,7 +45,12 @@ export class DeviceSightings {
     const pending = this.pending;
     this.pending = new Map();
     for (const [serverId, deviceIds] of pending) {
-      const link = this.registry.get(serverId)?.link;
+      const state = this.registry.get(serverId);
+      if (this.cluster && state) {
+        this.cluster.report(state, [...deviceIds], this.connectedDevices(serverId));
+        continue;
+      }
+      const link = state?.link;
       if (!link || link.connection.closed) continue;
       const payload = { device_ids: [...deviceIds], connected: this.connectedDevices(serverId) };
       link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${serverId}`, event: "devices_seen", payload });

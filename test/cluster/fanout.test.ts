@@ -2,18 +2,12 @@
 // get its events live, in order, exactly once; a join with since_id on any node replays from the shared history or
 // answers `gap`; one live link per server across nodes. A real redis-server, in-process nodes, official phoenix
 // clients.
-import { afterAll, beforeAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
-import { device, fakeServer, pushOnce, runCleanups, testEvent, until, CREDENTIAL } from "../bridge/helpers.ts";
-import type { TestRedis } from "../support/redis.ts";
-import { appOn, clusterNodes, ids, sharedRedis } from "./support.ts";
+import { device, fakeServer, pushOnce, testEvent, until, CREDENTIAL } from "../bridge/helpers.ts";
+import { appOn, clusterNodes, ids, useRedis } from "./support.ts";
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await sharedRedis();
-});
-afterAll(async () => redis.stop());
-afterEach(runCleanups);
+const redisOf = useRedis();
 
 const phone = device("dev_phone");
 
@@ -23,7 +17,7 @@ async function push(server: Awaited<ReturnType<typeof fakeServer>>, first: numbe
 
 describe("a cluster of bridge nodes", () => {
   it("B100: delivers a server's events from node A to apps on node B live, in order, exactly once", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     expect(server.joined.status).toBe("ok");
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
@@ -39,7 +33,7 @@ describe("a cluster of bridge nodes", () => {
   });
 
   it("B101: replays from the shared history on a node the server never joined, then goes on live without a repeat", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
@@ -52,7 +46,7 @@ describe("a cluster of bridge nodes", () => {
   });
 
   it("B102: answers `gap` when the history does not reach back (BRIDGE_REPLAY_EVENTS, BRIDGE_REPLAY_BYTES, another epoch)", async () => {
-    const [a, b] = await clusterNodes(redis, 2, { replayEvents: 5 });
+    const [a, b] = await clusterNodes(redisOf(), 2, { replayEvents: 5 });
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
@@ -61,7 +55,7 @@ describe("a cluster of bridge nodes", () => {
     expect((await appOn(b!.url, phone.token, { since_id: 15, epoch: "another-store" })).joined.response).toMatchObject({ replay: "gap" });
 
     // ~100 bytes of payload each: 300 bytes hold two or three of them.
-    const [c, d] = await clusterNodes(redis, 2, { replayBytes: 300 });
+    const [c, d] = await clusterNodes(redisOf(), 2, { replayBytes: 300 });
     const other = await fakeServer(c!.url, { devices: [phone.grant], serverId: "srv2" });
     await push(other, 1, 10);
     await until(() => d!.core.registry.deviceOf("srv2", phone.grant.token_hash) !== undefined, "the grant reached node D");
@@ -70,7 +64,7 @@ describe("a cluster of bridge nodes", () => {
   });
 
   it("B103: holds one live link per server across nodes: a second join on another node is already_connected", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const first = await fakeServer(a!.url);
     expect(first.joined.status).toBe("ok");
     const twin = await fakeServer(b!.url);
@@ -86,7 +80,7 @@ describe("a cluster of bridge nodes", () => {
   });
 
   it("B104: an event arriving behind newer ones on the link makes replays from before it a gap on every node", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant], cursor: 516 });
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
     // Issue 11's order: stale 541, 542 ahead of the resend from the cursor; 517 comes late.

@@ -6,31 +6,25 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect } from "../../client/connection/client.ts";
 import { pair } from "../../client/connection/pair.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
-import { cleanups, runCleanups, until } from "../bridge/helpers.ts";
+import { cleanups, until } from "../bridge/helpers.ts";
 import { FAST_RECONNECT, untilLive } from "../client/support/stack.ts";
-import type { TestRedis } from "../support/redis.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { startBalancer } from "./balancer.ts";
-import { clusterNode, FAST_CLUSTER, sharedRedis } from "./support.ts";
+import { clusterNode, FAST_CLUSTER, useRedis } from "./support.ts";
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await sharedRedis();
-});
-afterAll(async () => redis.stop());
-afterEach(runCleanups);
+const redisOf = useRedis();
 
 /** Node A as a child process; resolves once it listens. */
 async function nodeProcess(keyPrefix: string, nodeId: string): Promise<{ child: ChildProcess; port: number; url: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "cluster-node-"));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const config = { port: 0, dataDir, cluster: { redisUrl: redis.url, keyPrefix, nodeId, ...FAST_CLUSTER } };
+  const config = { port: 0, dataDir, cluster: { redisUrl: redisOf().url, keyPrefix, nodeId, ...FAST_CLUSTER } };
   const child = spawn(process.execPath, ["--import", "tsx", "test/cluster/node-process.ts", JSON.stringify(config)], { stdio: ["ignore", "pipe", "inherit"] });
   cleanups.push(() => void child.kill("SIGKILL"));
   const port = await new Promise<number>((resolve, reject) => {
@@ -54,7 +48,7 @@ describe("a node killed", () => {
   it("B111: apps move to another node and resume, the server's link rejoins there: nothing lost, nothing twice", async () => {
     const keyPrefix = `kill${Date.now()}`;
     const a = await nodeProcess(keyPrefix, "nodeA");
-    const b = await clusterNode(redis, keyPrefix, "nodeB");
+    const b = await clusterNode(redisOf(), keyPrefix, "nodeB");
     const balancer = await startBalancer([a.port, b.port]);
     cleanups.push(() => balancer.close());
 

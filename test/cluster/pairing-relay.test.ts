@@ -1,24 +1,18 @@
 // Pairing, the API relay and revocation across nodes (docs/bridge.md "Cluster", B105–B110): the server is linked on
 // node A, the app talks to node B. A real server (SQLite in a temp dir, its forwarder relaying calls), a real
 // redis-server, the client library's pair() and official phoenix sockets.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pair } from "../../client/connection/pair.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
-import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, until, type TestBridge } from "../bridge/helpers.ts";
+import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, until, type TestBridge } from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
-import type { TestRedis } from "../support/redis.ts";
 import { startTestServer } from "../support/server.ts";
-import { appOn, clusterNodes, sharedRedis } from "./support.ts";
+import { appOn, clusterNodes, useRedis } from "./support.ts";
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await sharedRedis();
-});
-afterAll(async () => redis.stop());
-afterEach(runCleanups);
+const redisOf = useRedis();
 
 /** A real server whose forwarder joins node `a` and runs the calls apps relay. */
 async function serverOn(a: TestBridge) {
@@ -39,7 +33,7 @@ async function codeOn(server: Awaited<ReturnType<typeof startTestServer>>, node:
 
 describe("pairing and relayed calls through another node", () => {
   it("B105: pairs through node B with the server linked on node A, and the token works on B", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await serverOn(a!);
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
@@ -53,7 +47,7 @@ describe("pairing and relayed calls through another node", () => {
   });
 
   it("B106: relays an app's API call on node B to the server on node A and answers it", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await serverOn(a!);
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
@@ -68,7 +62,7 @@ describe("pairing and relayed calls through another node", () => {
   });
 
   it("B107: a code taken on one node is gone on every node: of two attempts at once, one reaches the server", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const code = "AAAAABBBBB";
     const server = await fakeServer(a!.url, { codes: [{ code_hash: sha256Hex(code), expires_at: a!.clock.now() + 600_000 }] });
     await until(() => b!.core.registry.findCode(sha256Hex(code)) !== undefined, "the code reached node B");
@@ -83,7 +77,7 @@ describe("pairing and relayed calls through another node", () => {
 describe("revocation and limits across nodes", () => {
   it("B108: withdrawing a grant on node A closes the device's sockets on every node at once (pushed, not polled)", async () => {
     // A heartbeat of a minute: only the control channel can carry the revocation in time.
-    const [a, b, c] = await clusterNodes(redis, 3, { cluster: { heartbeatMs: 60_000, linkTtlMs: 180_000 } });
+    const [a, b, c] = await clusterNodes(redisOf(), 3, { cluster: { heartbeatMs: 60_000, linkTtlMs: 180_000 } });
     const phone = device("dev_phone");
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await until(() => [b!, c!].every((node) => node.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined), "the grant reached every node");
@@ -95,7 +89,7 @@ describe("revocation and limits across nodes", () => {
   });
 
   it("B109: counts failed pairing attempts and new registrations cluster-wide", async () => {
-    const [a, b] = await clusterNodes(redis, 2, { pairingFailuresPerAddress: 3, serverRegistrationsPerAddress: 1 });
+    const [a, b] = await clusterNodes(redisOf(), 2, { pairingFailuresPerAddress: 3, serverRegistrationsPerAddress: 1 });
     const attempt = (node: TestBridge) => joinOnce(phoenixSocket(node.url).channel("pairing", { code: "ZZZZZZZZZZ", device_name: "x" }));
     expect((await attempt(a!)).response).toEqual({ reason: "invalid_code" });
     expect((await attempt(a!)).response).toEqual({ reason: "invalid_code" });
@@ -106,5 +100,25 @@ describe("revocation and limits across nodes", () => {
 
     expect((await fakeServer(a!.url, { serverId: "one" })).joined.status).toBe("ok");
     expect((await fakeServer(b!.url, { serverId: "two" })).joined).toEqual({ status: "error", response: { reason: "rate_limited" } });
+  });
+
+  it("B110: tells the server which devices are connected on any node (devices_seen), through the node holding its link", async () => {
+    const [a, b] = await clusterNodes(redisOf(), 2);
+    const phone = device("dev_phone");
+    const tablet = device("dev_tablet");
+    const server = await fakeServer(a!.url, { devices: [phone.grant, tablet.grant] });
+    const seen: Array<{ device_ids: string[]; connected: string[] }> = [];
+    server.channel.on("devices_seen", (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload));
+    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
+    await until(() => b!.core.cluster!.figures.nodes === 2 && a!.core.cluster!.figures.nodes === 2, "both nodes alive in the figures");
+    await appOn(b!.url, phone.token);
+    b!.sightings.flush();
+    await until(() => seen.length === 1, "devices_seen from node B reached the server on A");
+    expect(seen[0]).toEqual({ device_ids: ["dev_phone"], connected: ["dev_phone"] });
+    await appOn(a!.url, tablet.token);
+    a!.sightings.flush();
+    await until(() => seen.length === 2, "devices_seen from node A");
+    expect(seen[1]!.device_ids).toEqual(["dev_tablet"]);
+    expect(seen[1]!.connected.sort()).toEqual(["dev_phone", "dev_tablet"]);
   });
 });

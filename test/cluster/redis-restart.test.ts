@@ -2,24 +2,18 @@
 // the registry back and re-claim their links; live fan-out goes on; a replay from before the restart is a gap, one
 // after the history built up again is complete; nothing crashes. The file's own redis-server, killed and started
 // again empty on the same port.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
-import { device, fakeServer, pushOnce, runCleanups, testEvent, until } from "../bridge/helpers.ts";
-import type { TestRedis } from "../support/redis.ts";
-import { appOn, clusterNode, clusterNodes, ids, sharedRedis } from "./support.ts";
+import { device, fakeServer, pushOnce, testEvent, until } from "../bridge/helpers.ts";
+import { appOn, clusterNode, clusterNodes, ids, useRedis } from "./support.ts";
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await sharedRedis();
-});
-afterAll(async () => redis.stop());
-afterEach(runCleanups);
+const redisOf = useRedis();
 
 const phone = device("dev_phone");
 
 describe("Redis restarted empty", () => {
   it("B113: live fan-out goes on, replays from before answer gap until history builds up again, the registry is written back", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
     const live = await appOn(b!.url, phone.token);
@@ -29,7 +23,7 @@ describe("Redis restarted empty", () => {
     await push(1, 10);
     await until(() => live.received.length === 10, "10 events live on B");
 
-    await redis.restart();
+    await redisOf().restart();
     await until(() => a!.core.cluster!.figures.epochChanges >= 1 && b!.core.cluster!.figures.epochChanges >= 1, "both nodes saw the new epoch", 10_000);
     await push(11, 20);
     await until(() => live.received.length === 20, "live fan-out after the restart", 10_000);
@@ -41,13 +35,13 @@ describe("Redis restarted empty", () => {
 
     // The registry and the link claim are back in Redis: a node started now knows the device, and the server's
     // credential cannot be used on it while the link lives on A.
-    const c = await clusterNode(redis, a!.core.config.cluster.keyPrefix, "late");
+    const c = await clusterNode(redisOf(), a!.core.config.cluster.keyPrefix, "late");
     expect((await appOn(c.url, phone.token)).joined.status).toBe("ok");
     expect((await fakeServer(c.url)).joined).toEqual({ status: "error", response: { reason: "already_connected" } });
   });
 
   it("B114: /health says whether Redis answers and /metrics shows the cluster's figures; a node rides out Redis being away", async () => {
-    const [a, b] = await clusterNodes(redis, 2);
+    const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     expect(server.joined.status).toBe("ok");
     const health = async () => (await fetch(`${a!.httpUrl}/health`)).json();
@@ -57,9 +51,9 @@ describe("Redis restarted empty", () => {
     expect(await metric("bridge_cluster_nodes")).toBe(2);
     expect(await metric("bridge_cluster_servers_linked")).toBe(1);
 
-    await redis.kill();
+    await redisOf().kill();
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "unreachable" });
-    await redis.restart();
+    await redisOf().restart();
     await until(() => a!.core.cluster!.figures.epochChanges >= 1, "node A back on the new Redis", 10_000);
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
   });

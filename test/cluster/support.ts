@@ -6,14 +6,22 @@ import type { Channel, Socket } from "phoenix";
 import type { ClusterConfig } from "../../bridge/cluster/cluster-config.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
 import { formatEventId } from "../../client/wire/index.ts";
-import { cleanups, joinOnce, phoenixSocket, testBridge, type TestBridge } from "../bridge/helpers.ts";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { cleanups, joinOnce, phoenixSocket, runCleanups, testBridge, type TestBridge } from "../bridge/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 
 /** Timings short enough for tests: a killed node's links free up after ~1 s. */
 export const FAST_CLUSTER = { linkTtlMs: 900, heartbeatMs: 150, inboxTimeoutMs: 2000 };
 
-export async function sharedRedis(): Promise<TestRedis> {
-  return startRedis();
+/** One redis-server for a test file: started before its tests, stopped after; the getter reads it in a test. */
+export function useRedis(): () => TestRedis {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => redis?.stop());
+  afterEach(runCleanups);
+  return () => redis!;
 }
 
 /** `count` nodes of one cluster (a fresh key prefix) on `redis`. */

@@ -49,6 +49,8 @@ interface SetupResult {
   latency_p99_ms: number;
   misordered: number;
   complete: boolean;
+  /** Receiver sockets the bridge closed (slow consumers on a loaded machine), since the start. */
+  closes: number;
 }
 
 /** One setup: its nodes, a server, SOCKETS paired receivers split over the nodes, a steady phase, then bursts. */
@@ -93,6 +95,7 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
       last: Math.max(...reports.map((m) => m.last)),
       latencies: reports.flatMap((m) => m.latencies),
       misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
+      closes: reports.reduce((sum, m) => sum + Object.values(m.closes).reduce((a, b) => a + b, 0), 0),
     };
   };
   const drain = async (expected: number) => {
@@ -135,13 +138,14 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
     misordered += burst.misordered;
     complete &&= burst.complete;
   }
+  const closes = (await report()).closes;
   receivers.forEach((r) => r.disconnect());
   await forwarder.stop();
   await runtime.close();
   nodes.forEach((node) => node.disconnect());
   rmSync(dataDir, { recursive: true, force: true });
   await sleep(300);
-  return { saturation_deliveries_per_s: rates, latency_p50_ms: pct(50), latency_p99_ms: pct(99), misordered, complete };
+  return { saturation_deliveries_per_s: rates, latency_p50_ms: pct(50), latency_p99_ms: pct(99), misordered, complete, closes };
 }
 
 export async function runClusterBench(): Promise<void> {
@@ -169,6 +173,7 @@ export async function runClusterBench(): Promise<void> {
       steady_events_per_s: STEADY_RATE,
       misordered: single.misordered + two.misordered,
       complete: single.complete && two.complete,
+      receiver_closes: { single: single.closes, cluster: two.closes },
       load_average_1m: round(loadavg()[0]!),
     })}\n`,
   );

@@ -5,8 +5,10 @@
 //
 // The sockets are spread over servers of 1,000 devices (one server's grants must fit a 1 MiB frame), each server
 // publishing 20 events/s, the servers' events staggered over the period as independent servers' are.
-// Needs 10,000 descriptors in the bridge child and ~2,500 per receiver process (`ulimit -n` 20000 is enough).
+// Needs a descriptor per socket in the bridge child (and in the receivers, a share each): Node raises the soft limit
+// to the hard one at start, so a hard `ulimit -Hn` of 20000 is enough (docs/bridge.md says how to raise it).
 import { loadavg } from "node:os";
+import { readFdLimit } from "../../bridge/socket/fd-limit.ts";
 import { percentile } from "./stats.ts";
 import { startBenchServer, untilServersJoined, type BenchServer } from "./fanout/bench-servers.ts";
 import { bridgeRss, forkChild, nextMessage, parseBridge, round2, sleep } from "./fanout/processes.ts";
@@ -24,7 +26,14 @@ const BASELINE = process.env.BENCH_BASELINE !== "0";
 /** Bytes of a raw baseline frame: the size of the bridge's frames for these events. */
 const FRAME_BYTES = 318;
 
+/** Descriptors the bridge child needs beyond its sockets (listening sockets, servers' links, stdio, files). */
+const FD_HEADROOM = 1000;
+
 async function main(): Promise<void> {
+  const fdLimit = readFdLimit();
+  if (fdLimit !== undefined && fdLimit < SOCKETS + FD_HEADROOM) {
+    throw new Error(`descriptor limit ${fdLimit} is below ${SOCKETS + FD_HEADROOM}: raise it (ulimit -n 20000; docs/bridge.md "Benchmark at 10,000 sockets")`);
+  }
   const serverCount = Math.ceil(SOCKETS / DEVICES_PER_SERVER);
   const bridgeProc = forkChild("bridge-child.ts", {
     // One address registers every benchmark server (the default allows 5 new ids an hour per address).

@@ -58,17 +58,23 @@ async function connect(url: string, topic: string, topics: string[] | undefined,
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONNECTING_AT_ONCE, tokens.length) }, worker));
-  // Round-robin, a slice per tick: heartbeats spread evenly instead of every socket's in one burst.
-  const perTick = Math.max(1, Math.ceil((sockets.length * HEARTBEAT_TICK_MS) / HEARTBEAT_PERIOD_MS));
-  let cursor = 0;
-  setInterval(() => {
-    for (let k = 0; k < perTick && sockets.length > 0; k++, cursor++) {
-      const ws = sockets[cursor % sockets.length]!;
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify([null, `hb${cursor}`, "phoenix", "heartbeat", {}]));
-    }
-  }, HEARTBEAT_TICK_MS).unref();
   send({ type: "connected", sockets: sockets.length });
 }
+
+// Heartbeats round-robin, spread evenly instead of every socket's in one burst. How many are due follows the clock,
+// not the ticks: a receiver loop delayed for seconds catches up instead of stretching the period past the bridge's
+// 60 s idle timeout. It runs from the start, so sockets open while thousands still connect are not left silent.
+const heartbeatsFrom = performance.now();
+let heartbeatsSent = 0;
+setInterval(() => {
+  const count = sockets.length;
+  if (count === 0) return;
+  const due = Math.floor(((performance.now() - heartbeatsFrom) / HEARTBEAT_PERIOD_MS) * count);
+  for (; heartbeatsSent < due; heartbeatsSent++) {
+    const ws = sockets[heartbeatsSent % count]!;
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify([null, `hb${heartbeatsSent}`, "phoenix", "heartbeat", {}]));
+  }
+}, HEARTBEAT_TICK_MS).unref();
 
 /** A loaded bridge may reset a connection while it accepts thousands: try again, a few times, then fail loudly. */
 async function openWithRetries(url: string, topic: string, token: string, join: boolean): Promise<void> {

@@ -9,7 +9,15 @@ export const processStats = z.object({ cpu_user_ms: z.number(), cpu_sys_ms: z.nu
 export type ProcessStats = z.infer<typeof processStats>;
 
 export const toReceivers = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("connect"), url: z.string(), topic: z.string(), tokens: z.array(z.string()), join: z.boolean() }),
+  z.object({
+    type: z.literal("connect"),
+    url: z.string(),
+    topic: z.string(),
+    tokens: z.array(z.string()),
+    join: z.boolean(),
+    /** e2e mode: the content key to open sealed pushes with (e2e.ts). */
+    e2e: z.object({ server_id: z.string(), key_id: z.number(), key: z.string() }).optional(),
+  }),
   z.object({ type: z.literal("mode"), mode: z.enum(["latency", "count"]) }),
   z.object({ type: z.literal("report") }),
 ]);

@@ -4,6 +4,8 @@
 // both per concurrency, what the relay adds at p50, and the relay's throughput at 50 apps. The server, its
 // forwarder and the bridge run in this one process (as `npm start` runs two, this shares their cores: a loaded
 // machine shows in both figures alike). The relay's rate bounds are lifted here: this measures its cost, not them.
+// Both modes: plain apps push `api` in clear; encrypting apps (`e2e_relay_*`) seal each call to the server's key and
+// open the sealed answer (client/transport/sealed-relay.ts), as the library does for a device paired with a key.
 // Usage: node --import tsx scripts/bench/relay.ts [--requests 2000] [--warmup 300]
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -19,6 +21,7 @@ import { hashToken } from "../../server/auth/tokens.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 import { percentile } from "./stats.ts";
+import { deviceKeyFor, sealedRelayCall } from "./fanout/e2e.ts";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "2000" }, warmup: { type: "string", default: "300" } } });
 const REQUESTS = Number(values.requests);
@@ -98,6 +101,7 @@ async function main() {
   const dispatcher = new Agent({ connections: 60 });
   const direct = tokens.map((token) => directCall(base, dispatcher, token, path));
   const relayed = channels.map((channel) => relayCall(channel, path));
+  const sealed = await encryptingApps(bridge.url, ctx, path, sockets, (token) => bridge.core.registry.device(hashToken(token)) !== undefined);
 
   const figures: Record<string, number> = {};
   for (const apps of [1, 50]) {
@@ -114,6 +118,13 @@ async function main() {
     figures[`relay_adds_p50_ms_${apps}`] = round(percentile(r.latencies, 50) - percentile(d.latencies, 50));
     figures[`direct_req_per_s_${apps}`] = Math.round(REQUESTS / d.seconds);
     figures[`relay_req_per_s_${apps}`] = Math.round(REQUESTS / r.seconds);
+    await run(sealed.slice(0, apps), WARMUP);
+    const e = await run(sealed.slice(0, apps), REQUESTS);
+    figures[`e2e_relay_p50_ms_${apps}`] = round(percentile(e.latencies, 50));
+    figures[`e2e_relay_p99_ms_${apps}`] = round(percentile(e.latencies, 99));
+    figures[`e2e_relay_adds_p50_ms_${apps}`] = round(percentile(e.latencies, 50) - percentile(r.latencies, 50));
+    figures[`e2e_relay_req_per_s_${apps}`] = Math.round(REQUESTS / e.seconds);
+    figures[`e2e_relay_ratio_to_plain_${apps}`] = round(r.seconds / e.seconds);
   }
 
   for (const socket of sockets) socket.disconnect();
@@ -125,6 +136,23 @@ async function main() {
   const load = loadavg()[0]!;
   process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, ...figures, relay_bounds: RELAY_BOUNDS, load_average_1m: Math.round(load * 10) / 10 })}\n`);
   process.exit(0);
+}
+
+/** 50 apps paired with a key (end-to-end encryption), each a sealed relayed call on its own socket. */
+async function encryptingApps(url: string, ctx: ReturnType<typeof createRuntime>["ctx"], path: string, sockets: Socket[], granted: (token: string) => boolean): Promise<Call[]> {
+  const calls: Call[] = [];
+  for (let i = 0; i < 50; i++) {
+    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `e2e app ${i}`, deviceKeyFor("e2e"));
+    if (!redeemed.ok) throw new Error("pairing failed");
+    while (!granted(redeemed.device_token)) await new Promise((r) => setTimeout(r, 20));
+    const socket = new Socket(url, { transport: WebSocket as unknown as new (endpoint: string) => object, authToken: redeemed.device_token });
+    socket.connect();
+    sockets.push(socket);
+    const channel = socket.channel(`events:server:${ctx.serverId}`, {});
+    await new Promise<void>((resolve, reject) => channel.join().receive("ok", () => resolve()).receive("error", (e: unknown) => reject(new Error(JSON.stringify(e)))));
+    calls.push(sealedRelayCall(channel, ctx.serverId, redeemed.device_id, ctx.e2e.publicKey, path));
+  }
+  return calls;
 }
 
 await main();

@@ -32,6 +32,7 @@ import { advertisedUrls } from "./pairing/urls.ts";
 import { ContentKeys } from "./e2e/content-keys.ts";
 import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
+import { ReplayGuard } from "./e2e/replay-guard.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -107,7 +108,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Before anything can publish: what an earlier owner epoch left pending ends now (SPEC.md until_server_restart).
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
-  const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), config.bridge.require_e2e);
+  const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
   // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
   pairing.onRevoke(() => e2e.contentKeys.rotate());
   const actions = new ActionRegistry();

@@ -20,7 +20,7 @@ export function App({ ready }: { ready: boolean }) {
   useEffect(() => (current ? startSync(current) : undefined), [current]);
   if (!ready) return null;
   if (now.name === "devices") return <Framed>{<DevicesScreen />}</Framed>;
-  if (!current || now.name === "pair") return now.name === "pair" ? <PairScreen code={now.code} bridge={now.bridge} /> : <PairScreen />;
+  if (!current || now.name === "pair") return now.name === "pair" ? <PairScreen code={now.code} bridge={now.bridge} serverKey={now.key} /> : <PairScreen />;
   return (
     <Framed>
       <Main route={now} />

@@ -1,6 +1,9 @@
 // Fan-out benchmark (docs/bridge.md "Benchmark"): one server topic, 1,000 paired sockets in a separate process,
 // events published into the server's store at 20/s (20,000 deliveries/s), then as fast as the pipeline goes; beside
-// a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Prints ONE JSON line.
+// a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Both modes run, each with its own server
+// and raw baseline: plain devices (session_event), then end-to-end encrypting ones (sealed_event, fanout/e2e.ts); the
+// e2e figures and their cost against plain go under `e2e`. Prints ONE JSON line.
+import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +14,7 @@ import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
+import { deviceKeyFor, receiverKey, type BenchMode } from "./fanout/e2e.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const RECEIVER_PROCESSES = 2;
@@ -32,6 +36,19 @@ async function main(): Promise<void> {
   const bridgeProc = child("bridge-child.ts");
   const ready = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
   if (ready.type !== "ready") throw new Error("bridge child did not start");
+  const plain = await runMode(bridgeProc, ready.url, ready.rawUrl, "plain");
+  const e2e = await runMode(bridgeProc, ready.url, ready.rawUrl, "e2e");
+  const cost = {
+    saturation_ratio_to_plain: round((e2e.saturation_deliveries_per_s as number) / (plain.saturation_deliveries_per_s as number)),
+    latency_p50_adds_ms: round((e2e.latency_p50_ms as number) - (plain.latency_p50_ms as number)),
+  };
+  process.stdout.write(`${JSON.stringify({ ...plain, e2e: { ...e2e, ...cost } })}\n`);
+  bridgeProc.disconnect();
+}
+
+async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mode: BenchMode): Promise<Record<string, unknown>> {
+  const ready = { url, rawUrl };
+  const serverId = mode === "plain" ? "bench" : "bench-e2e";
   const rss = async () => {
     const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "rss");
     bridgeProc.send({ type: "rss" });
@@ -40,12 +57,12 @@ async function main(): Promise<void> {
   };
 
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
+  const runtime = createRuntime({ config: parseConfig({ server: { server_id: serverId } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
   const ctx = runtime.ctx;
   const pairing = ctx.pairing;
   const tokens: string[] = [];
   for (let i = 0; i < SOCKETS; i++) {
-    const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`);
+    const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`, deviceKeyFor(mode));
     if (redeemed.ok) tokens.push(redeemed.device_token);
   }
   const ackTimeoutMs = process.env.BENCH_ACK_TIMEOUT_MS ? Number(process.env.BENCH_ACK_TIMEOUT_MS) : undefined;
@@ -62,7 +79,8 @@ async function main(): Promise<void> {
   await Promise.all(
     receivers.map((r, i) => {
       const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
-      r.send({ type: "connect", url: ready.url, topic: "events:server:bench", tokens: share(tokens, i), join: true } satisfies ToReceivers);
+      const e2e = mode === "e2e" ? { e2e: receiverKey(serverId, ctx.e2e.contentKeys) } : {};
+      r.send({ type: "connect", url: ready.url, topic: `events:server:${serverId}`, tokens: share(tokens, i), join: true, ...e2e } satisfies ToReceivers);
       return done;
     }),
   );
@@ -167,9 +185,9 @@ async function main(): Promise<void> {
   const rawRate = raw.deliveries / ((raw.last - raw.first) / 1000);
 
   const sample = JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD } }]);
-  process.stdout.write(
-    `${JSON.stringify({
+  const figures = {
       bench: "fanout",
+      mode,
       sockets: tokens.length,
       frame_bytes: sample.length,
       steady_events_per_s: STEADY_RATE,
@@ -190,13 +208,12 @@ async function main(): Promise<void> {
       raw_complete: raw.complete,
       load_average_1m: round(loadavg()[0]!),
       ...(process.env.BENCH_DIAG ? { diag: { steady: { ...steadyDiag, latency: steadyTail }, saturation: saturatedDiag, raw: rawDiag } } : {}),
-    })}\n`,
-  );
+  };
   receivers.forEach((r) => r.disconnect());
   await forwarder.stop();
   await runtime.close();
-  bridgeProc.disconnect();
   rmSync(dataDir, { recursive: true, force: true });
+  return figures;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

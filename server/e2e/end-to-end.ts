@@ -13,6 +13,7 @@ import {
 } from "../../client/crypto/index.ts";
 import type { SealedContentKey } from "../../client/wire/e2e.ts";
 import type { ContentKeys } from "./content-keys.ts";
+import type { ReplayGuard } from "./replay-guard.ts";
 
 /** Relay keys kept per device public key; a handful of devices use them, the bound only caps a flood of keys. */
 const RELAY_KEYS_CACHED = 1000;
@@ -27,6 +28,8 @@ export class EndToEnd {
     readonly serverId: string,
     private readonly keyPair: KeyPair,
     readonly contentKeys: ContentKeys,
+    /** Sealed relayed calls already run, per device (replays are refused). */
+    readonly calls: ReplayGuard,
     /** The config's bridge.require_e2e: pairing without a device key is refused. */
     readonly requireE2e: boolean,
   ) {

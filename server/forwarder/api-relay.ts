@@ -8,6 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { apiRequestSchema, asksLongPoll, RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
 import type { BridgeLink } from "./bridge-link.ts";
+import { E2E_RELAY_PATH } from "../../client/wire/e2e.ts";
+import { runSealedCall } from "../e2e/sealed-calls.ts";
 
 /** What the relay needs of the HTTP app: running a request in-process. */
 export type InjectTarget = Pick<FastifyInstance, "inject">;
@@ -41,6 +43,8 @@ export async function runRelayedCall(ctx: ServerContext, app: InjectTarget, payl
   // The bridge refuses long-polls already; a server never holds an inject open for a wait it cannot relay.
   if (asksLongPoll(call.path)) return { request_id: call.request_id, reason: "invalid_request" };
   try {
+    // A sealed call (end-to-end encryption) is opened and run here, without a round through its own route.
+    if (call.method === "POST" && call.path === E2E_RELAY_PATH) return { request_id: call.request_id, ...(await runSealedCall(ctx, (inner) => runRelayedCall(ctx, app, inner), call.device_id, call.body)) };
     return await inject(ctx, app, call);
   } catch (error) {
     ctx.log.error({ err: error, request_id: call.request_id }, "a relayed call failed inside the server");

@@ -7,6 +7,7 @@ import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wire/frames.ts";
 import { generateToken, hashToken } from "../auth/tokens.ts";
 import type { Db } from "../db/database.ts";
+import type { Statement } from "better-sqlite3";
 import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
@@ -132,15 +133,25 @@ export class PairingService {
     return { devices, codes };
   }
 
+  // Read on every sealed relayed call: prepared once, on first use.
+  private get statements() {
+    return (this.prepared ??= {
+      publicKey: this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL"),
+      floorRead: this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?"),
+      floorWrite: this.db.prepare<[number, string]>("UPDATE devices SET relay_floor = ? WHERE id = ?"),
+    });
+  }
+  private prepared: { publicKey: Statement<[string], { public_key: string | null }>; floorRead: Statement<[string], { relay_floor: number | null }>; floorWrite: Statement<[number, string]> } | undefined;
+
   /** A live device's public key; undefined for a plain, revoked or unknown device. */
   publicKeyOf(deviceId: string): string | undefined {
-    return this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL").get(deviceId)?.public_key ?? undefined;
+    return this.statements.publicKey.get(deviceId)?.public_key ?? undefined;
   }
 
   /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
   readonly relayFloors = {
-    load: (deviceId: string): number => this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?").get(deviceId)?.relay_floor ?? 0,
-    save: (deviceId: string, madeAt: number): void => void this.db.prepare("UPDATE devices SET relay_floor = ? WHERE id = ?").run(madeAt, deviceId),
+    load: (deviceId: string): number => this.statements.floorRead.get(deviceId)?.relay_floor ?? 0,
+    save: (deviceId: string, madeAt: number): void => void this.statements.floorWrite.run(madeAt, deviceId),
   };
 
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */

@@ -4,22 +4,17 @@
 // Redis (node B sends it `sealed_event`, never `session_event`, live and in a replay). A real redis-server, the real
 // server and forwarder, the client library.
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { connect, type ChatClient } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
-import type { TestRedis } from "../support/redis.ts";
-import { clusterNode, FAST_CLUSTER, sharedRedis } from "./support.ts";
+import { clusterNode, FAST_CLUSTER, useRedis } from "./support.ts";
 import type { TestBridge } from "../bridge/helpers.ts";
-import { cleanups, joinOnce, phoenixSocket, runCleanups } from "../bridge/helpers.ts";
+import { cleanups, joinOnce, phoenixSocket } from "../bridge/helpers.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { BridgeCapture } from "../e2e/capture.ts";
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await sharedRedis();
-});
-afterAll(async () => redis.stop());
+const redisOf = useRedis();
 
 let stack: Stack | undefined;
 let client: ChatClient | undefined;
@@ -31,7 +26,6 @@ afterEach(async () => {
   client = undefined;
   await stack?.close();
   stack = undefined;
-  await runCleanups();
 });
 
 /** Everything Redis holds under `prefix`, as text: strings, hashes, lists, sets, sorted sets and streams. */
@@ -68,6 +62,7 @@ async function listenToRedis(url: string): Promise<{ messages: string[]; stop: (
 
 describe("an encrypting device on another node than its server", () => {
   it("gets the marker while Redis and the nodes hold none of it; its mode survives Redis (sealed_event live and in a replay)", async () => {
+    const redis = redisOf();
     const keyPrefix = `e2e${Date.now().toString(36)}`;
     const cluster = { redisUrl: redis.url, keyPrefix, nodeId: "node-a", ...FAST_CLUSTER };
     const published = await listenToRedis(redis.url);

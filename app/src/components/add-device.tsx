@@ -25,6 +25,11 @@ export function AddDevice({ code, onNewCode, onClose }: { code: PairingCreated; 
             Expires in {Math.floor(left / 60)}:{String(left % 60).padStart(2, "0")}
           </p>
           <p class="muted small">Or open this app on the device, choose “Enter a code” and type the code.</p>
+          {code.fingerprint && (
+            <p class="muted small">
+              Server fingerprint: <span aria-label="Server fingerprint">{code.fingerprint}</span>
+            </p>
+          )}
         </>
       ) : (
         <p class="notice warning">This code has expired.</p>

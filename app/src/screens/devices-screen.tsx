@@ -93,6 +93,8 @@ function DeviceRow({ device, onRevoke }: { device: DeviceRecord; onRevoke: () =>
           <dd>{device.last_seen_at ? relativeTime(device.last_seen_at) : "never"}</dd>
           <dt>Connected</dt>
           <dd>{device.connected == null ? "unknown" : device.connected ? "yes, now" : "no"}</dd>
+          <dt>Encryption</dt>
+          <dd>{device.mode === "plain" ? "none: the bridge sees its messages" : device.mode === "e2e" ? "end-to-end" : "unknown"}</dd>
         </dl>
       </div>
       <button type="button" class="danger" onClick={onRevoke} aria-label={`Revoke ${device.name}`}>

@@ -2,7 +2,7 @@
 // the device name prefilled; otherwise the code and the bridge address are typed. Every failure says what
 // happened and what to do next.
 import { useState } from "preact/hooks";
-import { pair, parsePairUrl } from "../../../client/index.ts";
+import { pair, parsePairUrl, serverFingerprint, type Credentials } from "../../../client/index.ts";
 import { adopt, revokedNotice } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
 import { navigate } from "../state/router.ts";
@@ -11,15 +11,19 @@ import { defaultBridgeUrl, defaultDeviceName } from "../state/device-name.ts";
 interface Props {
   code?: string;
   bridge?: string;
+  /** pair_url's `key`: with it the library proves the answer is the server's; without it the fingerprint is shown. */
+  serverKey?: string;
 }
 
-export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
+export function PairScreen({ code: linkedCode, bridge: linkedBridge, serverKey: linkedKey }: Props) {
   const fromLink = linkedCode !== undefined && linkedBridge !== undefined;
   const [code, setCode] = useState(linkedCode ?? "");
   const [bridge, setBridge] = useState(linkedBridge ?? defaultBridgeUrl());
   const [name, setName] = useState(defaultDeviceName());
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
+  /** Paired by typed code: the server key's fingerprint, shown to compare before going on. */
+  const [paired, setPaired] = useState<Credentials | undefined>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -28,7 +32,9 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
     // A pasted pairing link carries both the code and the bridge.
     const link = parsePairUrl(code.trim());
     try {
-      const credentials = await pair({ bridgeUrl: link?.bridge ?? bridge.trim(), code: (link?.code ?? code.trim()).toUpperCase(), deviceName: name.trim() || defaultDeviceName() });
+      const serverKey = link ? link.key : linkedKey;
+      const credentials = await pair({ bridgeUrl: link?.bridge ?? bridge.trim(), code: (link?.code ?? code.trim()).toUpperCase(), deviceName: name.trim() || defaultDeviceName(), serverKey });
+      if (serverKey === undefined && serverFingerprint(credentials)) return setPaired(credentials);
       await adopt(credentials);
       navigate({ name: "sessions" }, { replace: true });
     } catch (error) {
@@ -37,6 +43,8 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
       setBusy(false);
     }
   };
+
+  if (paired) return <PairedStep credentials={paired} />;
 
   return (
     <main class="pair-screen">
@@ -89,6 +97,32 @@ export function PairScreen({ code: linkedCode, bridge: linkedBridge }: Props) {
             On the server's own machine? <a href="#/devices">Manage devices</a> with the admin token to show a QR code.
           </p>
         )}
+      </div>
+    </main>
+  );
+}
+
+/**
+ * After pairing by typed code the device trusted the server key the bridge passed on: its fingerprint is shown to
+ * compare with `npm run pair` and the Devices screen before the app goes on (docs/security.md "Pairing").
+ */
+function PairedStep({ credentials }: { credentials: Credentials }) {
+  const proceed = async () => {
+    await adopt(credentials);
+    navigate({ name: "sessions" }, { replace: true });
+  };
+  return (
+    <main class="pair-screen">
+      <div class="pair-card">
+        <h1>Paired</h1>
+        <p class="lead">Check that this fingerprint is the one npm run pair (or Devices → Add device) shows for your server:</p>
+        <p class="code" aria-label="Server fingerprint">
+          {serverFingerprint(credentials)}
+        </p>
+        <p class="muted small">If it differs, someone between this device and your server answered instead of it: remove this device under Devices.</p>
+        <button type="button" class="primary large" onClick={() => void proceed()}>
+          Continue
+        </button>
       </div>
     </main>
   );

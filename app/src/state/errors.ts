@@ -31,5 +31,11 @@ export function pairingFailureText(reason: PairingError["reason"]): string {
       return "The device name or code was refused. Use a shorter name and check the code.";
     case "protocol":
       return "The bridge answered something this app does not understand. Update the app or the server.";
+    case "server_key_mismatch":
+      return "The answer did not come from the server in the pairing link: something between this device and your server answered instead. Do not use this network; create a new code and try again.";
+    case "not_encrypted":
+      return "The answer came back without encryption, so the pairing was stopped. Remove the new device under Devices, then pair again.";
+    case "e2e_required":
+      return "Your server only pairs devices that encrypt end to end. Use this app, or update it.";
   }
 }

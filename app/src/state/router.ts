@@ -7,13 +7,15 @@ export type Route =
   | { name: "sessions" }
   | { name: "chat"; session_id: string }
   | { name: "new_chat" }
-  | { name: "pair"; code?: string; bridge?: string }
+  | { name: "pair"; code?: string; bridge?: string; key?: string }
   | { name: "devices" }
   | { name: "history" };
 
 const pairQuerySchema = z.object({
   code: z.string().trim().min(1).max(64).optional(),
   bridge: z.string().trim().regex(/^wss?:\/\//i, "must be a ws:// or wss:// URL").max(2048).optional(),
+  /** The server's public key: the pairing answer must be proven to come from it (docs/security.md). */
+  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
 });
 
 export function parseRoute(hash: string): Route {

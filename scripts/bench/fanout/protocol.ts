@@ -10,7 +10,16 @@ export type ProcessStats = z.infer<typeof processStats>;
 
 export const toReceivers = z.discriminatedUnion("type", [
   /** `topics`, when given, is each token's topic (tokens of several servers); else every token joins `topic`. */
-  z.object({ type: z.literal("connect"), url: z.string(), topic: z.string(), topics: z.array(z.string()).optional(), tokens: z.array(z.string()), join: z.boolean() }),
+  z.object({
+    type: z.literal("connect"),
+    url: z.string(),
+    topic: z.string(),
+    topics: z.array(z.string()).optional(),
+    tokens: z.array(z.string()),
+    join: z.boolean(),
+    /** e2e mode: the content key to open sealed pushes with (e2e.ts). */
+    e2e: z.object({ server_id: z.string(), key_id: z.number(), key: z.string() }).optional(),
+  }),
   z.object({ type: z.literal("mode"), mode: z.enum(["latency", "count"]) }),
   /** `latencies: false` leaves the samples out (a drain polling 2 million of them would measure its own IPC). */
   z.object({ type: z.literal("report"), latencies: z.boolean().optional() }),

@@ -2,8 +2,11 @@
 // heartbeat), counting deliveries and, in latency mode, the time from store commit (`sent_at`) to receipt.
 import { WebSocket } from "ws";
 import { phaseMeter, toReceivers, wallNow, type FromReceivers } from "./protocol.ts";
+import { sentAtOfSealed, type ReceiverKey } from "./e2e.ts";
 
 let mode: "latency" | "count" = "latency";
+/** Set in e2e mode: pushes are sealed and latency needs them opened. */
+let receiverKey: ReceiverKey | undefined;
 let deliveries = 0;
 let first = 0;
 let last = 0;
@@ -37,7 +40,10 @@ function onFrame(ws: WebSocket, data: Buffer): void {
     if (previous !== undefined && id <= previous) misordered++;
     lastIds.set(ws, id);
   }
-  if (mode === "latency") {
+  if (mode === "latency" && receiverKey) {
+    const sentAt = sentAtOfSealed(data, receiverKey);
+    if (sentAt !== undefined) latencies.push(now - sentAt);
+  } else if (mode === "latency") {
     const at = data.indexOf(SENT_AT);
     if (at >= 0) latencies.push(now - Number.parseFloat(data.toString("latin1", at + 10, at + 40)));
   }
@@ -109,7 +115,10 @@ function open(url: string, topic: string, token: string, join: boolean): Promise
 
 process.on("message", (message) => {
   const parsed = toReceivers.parse(message);
-  if (parsed.type === "connect") return void connect(parsed.url, parsed.topic, parsed.topics, parsed.tokens, parsed.join);
+  if (parsed.type === "connect") {
+    receiverKey = parsed.e2e;
+    return void connect(parsed.url, parsed.topic, parsed.topics, parsed.tokens, parsed.join);
+  }
   if (parsed.type === "close") return void closeAll().then(() => send({ type: "closed" }));
   if (parsed.type === "mode") {
     mode = parsed.mode;

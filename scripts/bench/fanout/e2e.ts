@@ -1,0 +1,80 @@
+// End-to-end encryption in the benchmarks (docs/security.md "Speed"): what the fan-out receivers and the relay
+// benchmark need to act as encrypting devices. Devices are paired with one bench key pair (the server seals per
+// event, not per device, so one key or a thousand cost it the same); receivers get the content key handed over
+// instead of fetching GET /e2e/keys, and open a push only where a figure needs its content (latency's sent_at),
+// as the plain receivers scan bytes instead of parsing JSON.
+import type { Channel } from "phoenix";
+import { fromBase64Url, generateKeyPair, openEvent, toBase64Url, type EventEnvelope } from "../../../client/crypto/index.ts";
+import { SealedRelayChannel } from "../../../client/transport/sealed-relay.ts";
+import { systemTimers } from "../../../client/util/timers.ts";
+import type { ContentKeys } from "../../../server/e2e/content-keys.ts";
+
+export type BenchMode = "plain" | "e2e";
+
+/** The public key every bench device pairs with in e2e mode, and its secret for the relay's sealing. */
+export const BENCH_DEVICE_KEYS = generateKeyPair();
+
+export function deviceKeyFor(mode: BenchMode): string | undefined {
+  return mode === "e2e" ? BENCH_DEVICE_KEYS.publicKey : undefined;
+}
+
+/** What a receiver needs to open sealed pushes: the server id (bound in) and the current content key. */
+export interface ReceiverKey {
+  server_id: string;
+  key_id: number;
+  key: string;
+}
+
+export function receiverKey(serverId: string, keys: ContentKeys): ReceiverKey {
+  const { keyId, key } = keys.current();
+  return { server_id: serverId, key_id: keyId, key: toBase64Url(key) };
+}
+
+const decodedKeys = new WeakMap<ReceiverKey, Uint8Array>();
+
+/** The key's bytes, decoded once per receiver key. */
+function keyBytes(receiver: ReceiverKey): Uint8Array {
+  let bytes = decodedKeys.get(receiver);
+  if (!bytes) decodedKeys.set(receiver, (bytes = fromBase64Url(receiver.key)!));
+  return bytes;
+}
+
+const PAYLOAD_AT = Buffer.from('"sealed_event",');
+
+/** The last frame opened: each receiver process stands for many devices, each of which opens an event once. */
+let lastOpened: { frame: Buffer; sentAt: number | undefined } | undefined;
+
+/**
+ * The `sent_at` inside a `sealed_event` frame (opened like the library opens it); undefined for other frames. The
+ * bridge writes one Buffer to every socket, and a real device opens only its own copy: the same bytes arriving on
+ * this process's other sockets are opened once, so the figure is one device's cost, not fifty devices' on one core.
+ */
+export function sentAtOfSealed(frame: Buffer, receiver: ReceiverKey): number | undefined {
+  const at = frame.indexOf(PAYLOAD_AT);
+  if (at < 0) return undefined;
+  if (lastOpened && lastOpened.frame.equals(frame)) return lastOpened.sentAt;
+  const envelope = JSON.parse(frame.toString("utf8", at + PAYLOAD_AT.length, frame.length - 1)) as EventEnvelope;
+  const event = JSON.parse(openEvent(keyBytes(receiver), receiver.server_id, envelope)) as { sent_at?: number };
+  lastOpened = { frame: Buffer.from(frame), sentAt: event.sent_at };
+  return event.sent_at;
+}
+
+/** A relayed GET as an encrypting app makes it: sealed to the server's key, the answer opened. */
+export function sealedRelayCall(channel: Channel, serverId: string, deviceId: string, serverKey: string, path: string): () => Promise<void> {
+  const pushes = {
+    push: (event: string, payload: object, timeoutMs: number) =>
+      new Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }>((resolve) => {
+        channel
+          .push(event, payload, timeoutMs)
+          .receive("ok", (response: unknown) => resolve({ status: "ok", response }))
+          .receive("error", (response: unknown) => resolve({ status: "error", response }))
+          .receive("timeout", () => resolve({ status: "timeout", response: {} }));
+      }),
+  };
+  const sealed = new SealedRelayChannel(pushes, { server_id: serverId, device_id: deviceId }, { device_secret_key: BENCH_DEVICE_KEYS.secretKey, server_key: serverKey }, systemTimers);
+  return async () => {
+    const reply = await sealed.push("api", { method: "GET", path }, 30_000);
+    const status = (reply.response as { status?: number } | null)?.status;
+    if (reply.status !== "ok" || status !== 200) throw new Error(`sealed relay answered ${reply.status} ${JSON.stringify(reply.response).slice(0, 200)}`);
+  };
+}

@@ -27,8 +27,9 @@ export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, 
       server_id: ctx.serverId,
       bridge_url: urls.bridgeUrl,
       server_url: urls.serverUrl,
-      // The app is served by this server at `/`, so its URL is the server's public URL.
-      pair_url: buildPairUrl(urls.serverUrl, { code, bridge: urls.bridgeUrl }),
+      // The app is served by this server at `/` (its URL is the server's public URL), and by the bridge: server.app_url
+      // names the bridge's for phones that reach only the bridge, while server_url still names this server.
+      pair_url: buildPairUrl(urls.appUrl ?? urls.serverUrl, { code, bridge: urls.bridgeUrl }),
     });
   });
 

@@ -36,8 +36,8 @@ export interface ServerContext {
   clock: Clock;
   log: FastifyBaseLogger;
   /** Public addresses: told to apps when they pair; `bridge` empty when the server runs without a bridge. */
-  /** server: where apps reach this server; bridge: where the forwarder finds the bridge; bridgePublic: the bridge URL apps are given, when it differs (pairing/urls.ts). */
-  urls: { server: string; bridge: string; bridgePublic?: string };
+  /** server: where apps reach this server; bridge: where the forwarder finds the bridge; bridgePublic: the bridge URL apps are given, when it differs; app: where pair_url opens the app, when not at server (pairing/urls.ts). */
+  urls: { server: string; bridge: string; bridgePublic?: string; app?: string };
   /** Aborted when the server begins to shut down: background work ends with it. */
   shutdown: AbortSignal;
   /** Application and session notifications (server/notifications/). */

@@ -143,7 +143,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     shutdown: shutdown.signal,
-    urls: { server: advertised.serverUrl, bridge: options.bridgeUrl ?? "", bridgePublic: advertised.bridgeUrl },
+    urls: { server: advertised.serverUrl, bridge: options.bridgeUrl ?? "", bridgePublic: advertised.bridgeUrl, ...(config.server.app_url ? { app: config.server.app_url } : {}) },
     notifications,
     actions,
     assets,

@@ -31,6 +31,9 @@ export const configSchema = z
       .object({
         server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "use 1-64 letters, digits, '-' or '_'").optional(),
         public_url: z.string().url().optional(),
+        // Where pair_url opens the app, when not at public_url: the bridge's app URL, for phones that reach only the
+        // bridge. public_url stays the server_url apps call directly (docs/bridge.md "The app on the bridge").
+        app_url: z.string().url().optional(),
       })
       .strict()
       .prefault({}),

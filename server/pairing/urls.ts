@@ -8,6 +8,8 @@ import type { ServerContext } from "../context.ts";
 export interface PairingUrls {
   bridgeUrl: string;
   serverUrl: string;
+  /** Where pair_url opens the app (the config's server.app_url); unset: serverUrl, as the server serves the app. */
+  appUrl?: string;
 }
 
 export interface AdvertiseInput {
@@ -62,5 +64,5 @@ function withHost(url: string, host: string, replaceable: ReadonlySet<string>): 
 }
 
 export function pairingUrls(ctx: Pick<ServerContext, "urls">): PairingUrls {
-  return { bridgeUrl: ctx.urls.bridgePublic ?? ctx.urls.bridge, serverUrl: ctx.urls.server };
+  return { bridgeUrl: ctx.urls.bridgePublic ?? ctx.urls.bridge, serverUrl: ctx.urls.server, ...(ctx.urls.app ? { appUrl: ctx.urls.app } : {}) };
 }

@@ -4,7 +4,6 @@
 // dismissed. The server's public URL, which pairing hands the app as server_url, is a port nothing listens on.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildPairUrl } from "../../client/index.ts";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { closedPort } from "../relay/stack.ts";
 import { AppStack } from "./support/app-stack.ts";
@@ -24,7 +23,8 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 beforeAll(async () => {
   unreachable = `http://127.0.0.1:${await closedPort()}`;
-  [stack, browser] = await Promise.all([AppStack.startApp({}, { publicUrl: unreachable }), launchBrowser()]);
+  // server.public_url (handed to apps as server_url) is unreachable; server.app_url sends pair_url to the bridge.
+  [stack, browser] = await Promise.all([AppStack.startApp({}, { publicUrl: unreachable, appOnBridge: true }), launchBrowser()]);
   ({ page, errors } = await openPage(browser, PHONE));
   page.on("request", (request) => void (request.url().startsWith(unreachable) && direct.push(request.url())));
 });
@@ -34,7 +34,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const bridgeAppUrl = () => stack.bridgeUrl.replace(/^ws/, "http").replace(/\/socket$/, "/");
 const message = () => page.getByRole("textbox", { name: "Message" });
 
 async function sessionMessages(sessionId: string): Promise<Array<{ role: string; content: string; metadata?: { attachments?: unknown[] } }>> {
@@ -45,9 +44,10 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   it("pairs from pair_url on the bridge's own URL, lists the sessions and opens a chat", async () => {
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "an earlier question");
-    const { code } = await stack.createPairing();
-    // pair_url as a server whose public URL is the bridge's app would hand out (docs/bridge.md "The app").
-    await page.goto(buildPairUrl(bridgeAppUrl(), { code, bridge: stack.bridgeUrl }));
+    // The server's own pair_url (the QR code), which opens the app on the bridge (server.app_url).
+    const { pair_url } = await stack.createPairing();
+    expect(pair_url.startsWith(`${stack.bridgeAppUrl}#/pair?`)).toBe(true);
+    await page.goto(pair_url);
     await page.getByRole("button", { name: "Pair", exact: true }).click();
     await page.locator('.connection[data-state="live"]').waitFor();
     // The saved pairing names the unreachable server_url (whatever the app's storage key).

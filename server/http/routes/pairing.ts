@@ -27,9 +27,10 @@ export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, 
       server_id: ctx.serverId,
       bridge_url: urls.bridgeUrl,
       server_url: urls.serverUrl,
-      // The app is served by this server at `/`, so its URL is the server's public URL. `key` lets the device prove
-      // the pairing answer came from this server, not from the bridge (docs/security.md).
-      pair_url: buildPairUrl(urls.serverUrl, { code, bridge: urls.bridgeUrl, key: ctx.e2e.publicKey }),
+      // The app is served by this server at `/` (its URL is the server's public URL), and by the bridge: server.app_url
+      // names the bridge's for phones that reach only the bridge, while server_url still names this server. `key`
+      // lets the device prove the pairing answer came from this server, not from the bridge (docs/security.md).
+      pair_url: buildPairUrl(urls.appUrl ?? urls.serverUrl, { code, bridge: urls.bridgeUrl, key: ctx.e2e.publicKey }),
       server_key: ctx.e2e.publicKey,
       fingerprint: ctx.e2e.fingerprint,
     });

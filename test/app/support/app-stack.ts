@@ -16,14 +16,17 @@ const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 export class AppStack extends Stack {
   backend!: ScriptedBackend;
   private config: ConfigInput = {};
-  /** The server's `public_url` (server_url and pair_url are built on it); unset: its own URL. */
+  /** The server's `public_url` (server_url, and pair_url unless appOnBridge); unset: its own URL. */
   private publicUrl: string | undefined;
+  /** Whether pair_url opens the app on the bridge (the server's `app_url` is the bridge's app URL). */
+  private appOnBridge = false;
 
-  static async startApp(config: ConfigInput = {}, options: { publicUrl?: string } = {}): Promise<AppStack> {
+  static async startApp(config: ConfigInput = {}, options: { publicUrl?: string; appOnBridge?: boolean } = {}): Promise<AppStack> {
     const stack = new AppStack();
     stack.backend = await startScriptedBackend();
     stack.config = config;
     stack.publicUrl = options.publicUrl;
+    stack.appOnBridge = options.appOnBridge ?? false;
     await stack.startBridge();
     await stack.startServer();
     return stack;
@@ -36,13 +39,18 @@ export class AppStack extends Stack {
       providers: { default: { provider: "reference_compatible", model: "scripted", base_url: this.backend.url } },
       plugins: ["./app-tools.ts"],
       ...this.config,
-      server: { server_id: "srv1", public_url: this.publicUrl ?? this.serverUrl },
+      server: { server_id: "srv1", public_url: this.publicUrl ?? this.serverUrl, ...(this.appOnBridge ? { app_url: this.bridgeAppUrl } : {}) },
     };
     this.server = await startTestServer(config, { dataDir: this.serverDir, bridgeUrl: this.bridgeUrl, configDir: FIXTURES });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
     // With the app, the forwarder runs the calls the app relays through the bridge (as `npm start` does).
     this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20, app: this.server.runtime.app });
+  }
+
+  /** The app as the bridge serves it: http(s) on the bridge's port, at `/`. */
+  get bridgeAppUrl(): string {
+    return this.bridgeUrl.replace(/^ws/, "http").replace(/\/socket$/, "/");
   }
 
   /** POST /pairing as the admin, once the bridge knows the code: {code, pair_url, ...}. */

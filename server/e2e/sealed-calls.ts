@@ -8,10 +8,13 @@
 import { CryptoError, openRequest, sealResponse } from "../../client/crypto/index.ts";
 import { E2E_RELAY_PATH, innerRequestSchema, sealedSchema, type InnerRequest } from "../../client/wire/e2e.ts";
 import type { HttpErrorCode } from "../../client/wire/errors.ts";
-import { relayPathSchema, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
+import { RELAY_MAX_BODY_BYTES, relayPathSchema, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
 import { errorBody } from "../http/errors.ts";
 import { statusOf } from "../../client/wire/errors.ts";
+
+/** The sealed answer's fields around its ciphertext (`{"nonce": ..., "ciphertext": ...}`). */
+const SEALED_ENVELOPE_BYTES = 100;
 
 export interface SealedCallAnswer {
   status: number;
@@ -45,7 +48,12 @@ export async function runSealedCall(ctx: ServerContext, run: RunCall, deviceId: 
   const { method, path, body: callBody } = call;
   const result = await run({ request_id: call.id, device_id: deviceId, method, path, ...(callBody === undefined ? {} : { body: callBody }) });
   const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };
-  return { status: 200, body: sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify(answer)) };
+  const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify(answer));
+  // Sealing grows the answer by a third (base64): one that fit in clear may not fit in a bridge frame any more, and
+  // sent whole it would make the bridge close the server's socket (1009).
+  if (sealedAnswer.ciphertext.length + SEALED_ENVELOPE_BYTES <= RELAY_MAX_BODY_BYTES) return { status: 200, body: sealedAnswer };
+  ctx.log.warn({ device_id: deviceId, bytes: sealedAnswer.ciphertext.length }, "sealed relayed answer too large for a bridge frame");
+  return { status: 200, body: sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify({ reason: "too_large" })) };
 }
 
 /** The call inside a sealed body; undefined when it does not open or holds no valid call. */

@@ -27,29 +27,55 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
       if (!params.success) return refused("invalid_params", "events join with invalid params");
       if (!connection.tokenHash) return refused("unauthorized", "events join without a device token");
       // Scoped to this server: what another server grants never decides who joins this topic.
-      if (core.registry.deviceOf(serverId, connection.tokenHash) === undefined) {
-        const reason = core.registry.knowsToken(connection.tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token";
-        return refused("unauthorized", reason);
+      const tokenHash = connection.tokenHash;
+      if (core.registry.deviceOf(serverId, tokenHash) === undefined) {
+        if (!core.cluster) return refusedDevice(core, tokenHash, refused);
+        // A grant another node wrote moments ago (a device that just paired there) may not have reached this node yet:
+        // read the server's record from Redis before refusing, since a refusal makes the library forget its
+        // credentials for good.
+        const cluster = core.cluster;
+        let joined: JoinAttempt | undefined;
+        const outcome = cluster.refresh(serverId).then(() => {
+          if (core.registry.deviceOf(serverId, tokenHash) === undefined) return refusedDevice(core, tokenHash, refused).outcome;
+          joined = admit(core, relay, connection, frame, serverId, params.data);
+          return joined.outcome;
+        });
+        const entry = {
+          joinRef: frame.joinRef,
+          handleIn: (pushed: Frame) => joined?.entry.handleIn(pushed),
+          terminate: (reason: string) => joined?.entry.terminate(reason),
+        };
+        return { entry, outcome };
       }
-      const state = core.registry.get(serverId)!;
-      const entry = {
-        joinRef: frame.joinRef,
-        handleIn: (pushed: Frame) => {
-          if (pushed.event === "api") return relay.forward(connection, state, pushed);
-          core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
-          connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
-        },
-        terminate: () => {
-          state.topic.remove(connection);
-          relay.appGone(connection);
-        },
-      };
-      const mode = core.registry.modeOf(serverId, connection.tokenHash);
-      const { since_id: sinceId, epoch } = params.data;
-      const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, mode, sinceId, epoch) : replayOutcome(core, connection, state, mode, sinceId, epoch);
-      return { entry, outcome };
+      return admit(core, relay, connection, frame, serverId, params.data);
     },
   };
+}
+
+function refusedDevice(core: BridgeCore, tokenHash: string, refused: (reason: BridgeReason, logMsg: string) => JoinAttempt): JoinAttempt {
+  const reason = core.registry.knowsToken(tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token";
+  return refused("unauthorized", reason);
+}
+
+/** A device of this server joins: its channel entry, and its replay (from the buffer, or the cluster's history). */
+function admit(core: BridgeCore, relay: ApiRelay, connection: Connection, frame: Frame, serverId: string, params: { since_id?: string | undefined; epoch?: string | undefined }): JoinAttempt {
+  const state = core.registry.get(serverId)!;
+  const entry = {
+    joinRef: frame.joinRef,
+    handleIn: (pushed: Frame) => {
+      if (pushed.event === "api") return relay.forward(connection, state, pushed);
+      core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
+      connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
+    },
+    terminate: () => {
+      state.topic.remove(connection);
+      relay.appGone(connection);
+    },
+  };
+  const mode = core.registry.modeOf(serverId, connection.tokenHash!);
+  const { since_id: sinceId, epoch } = params;
+  const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, mode, sinceId, epoch) : replayOutcome(core, connection, state, mode, sinceId, epoch);
+  return { entry, outcome };
 }
 
 function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {

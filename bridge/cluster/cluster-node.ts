@@ -214,9 +214,14 @@ export class ClusterNode {
   }
 
   private onControl(text: string): void {
-    const parsed = controlMessageSchema.safeParse(JSON.parse(text));
+    const parsed = controlMessageSchema.safeParse(parseJson(text));
     if (!parsed.success || parsed.data.node === this.nodeId) return;
     void this.reload(parsed.data.server_id);
+  }
+
+  /** Reads a server's record from Redis now (a join by a device this node has not heard of yet). */
+  refresh(serverId: string): Promise<void> {
+    return this.reload(serverId);
   }
 
   /** Takes another node's write of a server's record into this node's view; revoked devices' sockets close here. */
@@ -311,4 +316,13 @@ export function syncHistory(state: ServerState, epoch: string, afterId: string, 
   state.epoch = epoch;
   state.lastId = afterId;
   state.buffer.reset(afterId);
+}
+
+/** Undefined for text that is not JSON: a malformed message on Redis is dropped, never thrown. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -80,6 +80,7 @@ export class BridgeConnection {
   private attempts = 0;
   /** The transport phoenix starts with (the WebSocket), offered again at each new URL. */
   private primaryTransport: unknown;
+  private urlMoves = 0;
 
   constructor(
     private readonly options: BridgeOptions,
@@ -221,20 +222,23 @@ export class BridgeConnection {
   private onDeadLink(socket: Socket): void {
     if (this.ended || socket !== this.socket) return;
     this.reportDown("heartbeat_timeout");
-    this.moveToNextUrl(socket);
+    // A transport that reports its close synchronously (long-poll) has moved on already, in onClose: once per link.
+    const moves = this.urlMoves;
     socket.disconnect();
+    if (this.urlMoves === moves) this.moveToNextUrl(socket);
     socket.connect();
   }
 
   /**
    * Points the socket's next connection at the next URL. Phoenix builds the URL from `endPoint` on every connection
-   * (socket.js endPointURL), so the rejoin with its cursor stays phoenix's own. A long-poll
-   * fallback learnt at the failed URL says nothing about the next one: it is offered the WebSocket again.
+   * (socket.js endPointURL), so the rejoin with its cursor stays phoenix's own. A long-poll fallback learnt at the
+   * failed URL says nothing about the next one: it is offered the WebSocket again.
    */
   private moveToNextUrl(socket: Socket): void {
     if (!this.urls.rotates || socket !== this.socket) return;
     const target = socket as unknown as Retargetable;
     target.endPoint = `${this.urls.advance()}/websocket`;
+    this.urlMoves++;
     target.transport = this.primaryTransport;
   }
 

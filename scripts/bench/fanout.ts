@@ -184,7 +184,9 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
   const rawDiag = { bridge: (await bridgeStats()).stats, receivers: raw.receivers, closes: raw.closes, load: loadavg()[0] };
   const rawRate = raw.deliveries / ((raw.last - raw.first) / 1000);
 
-  const sample = JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD } }]);
+  const sampleEvent = { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD };
+  const sealedSample = mode === "e2e" ? ["sealed_event", ctx.e2e.sealEvent(sampleEvent.event_id, JSON.stringify(sampleEvent))] : ["session_event", { event: sampleEvent }];
+  const sample = JSON.stringify([null, null, `events:server:${serverId}`, ...sealedSample]);
   const figures = {
       bench: "fanout",
       mode,

@@ -4,13 +4,17 @@
 // both per concurrency, what the relay adds at p50, the throughput of both, the CPU each process spent in the
 // 50-app phases, and the load average. As deployed, the bridge, the server (with its forwarder) and the apps run
 // in separate processes (scripts/bench/relay/*-child.ts), each on its own core when the machine has them. The
-// relay's rate bounds are lifted here: this measures its cost, not them.
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only relay|direct]
+// relay's rate bounds are lifted here: this measures its cost, not them. Both modes of issue 15 in one run: plain
+// apps push `api` in clear; encrypting apps (`e2e_relay_*`, devices paired with a key) seal each call to the server's
+// key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
+// and the throughput ratio e2e/plain.
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only relay|direct|e2e_relay]
 // (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only to profile one route)
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { generateKeyPair } from "../../client/crypto/index.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import { fromApps, fromBridge, fromServer, routeSchema, type Route, type ToApps } from "./relay/protocol.ts";
@@ -43,11 +47,13 @@ async function main(): Promise<void> {
   const appProcs = Array.from({ length: APP_PROCESSES }, () => forkChild(here, "apps-child.ts"));
   const bridgeReady = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
   if (bridgeReady.type !== "ready") throw new Error("the bridge child did not start");
-  const server = await ask(serverProc, parseServer, { type: "start", bridge_url: bridgeReady.url, devices: DEVICES }, "ready");
+  // The encrypting apps' key pair: the server pairs their devices with its public half, the apps seal with the secret.
+  const deviceKeys = generateKeyPair();
+  const server = await ask(serverProc, parseServer, { type: "start", bridge_url: bridgeReady.url, devices: DEVICES, device_key: deviceKeys.publicKey }, "ready");
   if (server.type !== "ready") throw new Error("the server child did not start");
 
   // The apps join once the bridge grants every token (the server's `grants` push follows its join).
-  const hashes = server.tokens.map(hashToken);
+  const hashes = [...server.tokens, ...server.e2e.devices.map((device) => device.token)].map(hashToken);
   for (let tries = 0; ; tries++) {
     const known = await ask(bridgeProc, parseBridge, { type: "known", token_hashes: hashes }, "known");
     if (known.type === "known" && known.count === hashes.length) break;
@@ -56,8 +62,9 @@ async function main(): Promise<void> {
   }
   await Promise.all(
     appProcs.map((proc, i) => {
-      const tokens = server.tokens.filter((_, k) => k % APP_PROCESSES === i);
-      return ask(proc, parseApps, { type: "connect", bridge_url: bridgeReady.url, server_url: server.url, server_id: server.server_id, path: server.path, tokens } satisfies ToApps, "connected");
+      const mine = <T>(list: T[]) => list.filter((_, k) => k % APP_PROCESSES === i);
+      const e2e = { device_secret_key: deviceKeys.secretKey, server_key: server.e2e.server_key, devices: mine(server.e2e.devices) };
+      return ask(proc, parseApps, { type: "connect", bridge_url: bridgeReady.url, server_url: server.url, server_id: server.server_id, path: server.path, tokens: mine(server.tokens), e2e } satisfies ToApps, "connected");
     }),
   );
 
@@ -85,7 +92,7 @@ async function main(): Promise<void> {
   };
 
   const figures: Record<string, unknown> = {};
-  const routes = ONLY ? [ONLY] : (["direct", "relay"] as const);
+  const routes = ONLY ? [ONLY] : routeSchema.options;
   for (const apps of [1, DEVICES]) {
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
     for (const route of routes) await run(route, apps, WARMUP);
@@ -97,8 +104,13 @@ async function main(): Promise<void> {
       figures[`${route}_p99_ms_${apps}`] = round(percentile(latencies, 99));
       figures[`${route}_req_per_s_${apps}`] = Math.round(measured[route]!.measured.perSecond);
     }
-    const { direct, relay } = measured;
-    if (direct && relay) figures[`relay_adds_p50_ms_${apps}`] = round(percentile(relay.measured.latencies, 50) - percentile(direct.measured.latencies, 50));
+    const p50 = (route: Route) => percentile(measured[route]!.measured.latencies, 50);
+    const { direct, relay, e2e_relay } = measured;
+    if (direct && relay) figures[`relay_adds_p50_ms_${apps}`] = round(p50("relay") - p50("direct"));
+    if (relay && e2e_relay) {
+      figures[`e2e_relay_adds_p50_ms_${apps}`] = round(p50("e2e_relay") - p50("relay"));
+      figures[`e2e_relay_ratio_to_plain_${apps}`] = round(e2e_relay.measured.perSecond / relay.measured.perSecond);
+    }
     if (apps === DEVICES) figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
   }
 

@@ -11,7 +11,7 @@ import type { ContentKeys } from "../../../server/e2e/content-keys.ts";
 
 export type BenchMode = "plain" | "e2e";
 
-/** The public key every bench device pairs with in e2e mode, and its secret for the relay's sealing. */
+/** The public key every fan-out bench device pairs with in e2e mode (the relay benchmark hands its apps their own). */
 export const BENCH_DEVICE_KEYS = generateKeyPair();
 
 export function deviceKeyFor(mode: BenchMode): string | undefined {
@@ -59,8 +59,16 @@ export function sentAtOfSealed(frame: Buffer, receiver: ReceiverKey): number | u
   return event.sent_at;
 }
 
+/** What an encrypting app holds: its device (paired with `device_secret_key`'s public key) and the server's key. */
+export interface SealingApp {
+  server_id: string;
+  device_id: string;
+  device_secret_key: string;
+  server_key: string;
+}
+
 /** A relayed GET as an encrypting app makes it: sealed to the server's key, the answer opened. */
-export function sealedRelayCall(channel: Channel, serverId: string, deviceId: string, serverKey: string, path: string): () => Promise<void> {
+export function sealedRelayCall(channel: Channel, app: SealingApp, path: string): () => Promise<void> {
   const pushes = {
     push: (event: string, payload: object, timeoutMs: number) =>
       new Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }>((resolve) => {
@@ -71,7 +79,8 @@ export function sealedRelayCall(channel: Channel, serverId: string, deviceId: st
           .receive("timeout", () => resolve({ status: "timeout", response: {} }));
       }),
   };
-  const sealed = new SealedRelayChannel(pushes, { server_id: serverId, device_id: deviceId }, { device_secret_key: BENCH_DEVICE_KEYS.secretKey, server_key: serverKey }, systemTimers);
+  const { server_id, device_id, device_secret_key, server_key } = app;
+  const sealed = new SealedRelayChannel(pushes, { server_id, device_id }, { device_secret_key, server_key }, systemTimers);
   return async () => {
     const reply = await sealed.push("api", { method: "GET", path }, 30_000);
     const status = (reply.response as { status?: number } | null)?.status;

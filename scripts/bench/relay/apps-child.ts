@@ -1,16 +1,18 @@
 // Apps in their own process: per device, an official phoenix client joined to `events:server:<id>` (the relay) and
-// an undici keep-alive request (direct HTTP), each app sending its next call when the last answered.
+// an undici keep-alive request (direct HTTP), each app sending its next call when the last answered. Encrypting apps
+// (`e2e_relay`) each have their own device and socket, and seal each call as the library does (SealedRelayChannel).
 import { Socket, type Channel } from "phoenix";
 import { Agent, request } from "undici";
 import { WebSocket } from "ws";
+import { sealedRelayCall } from "../fanout/e2e.ts";
 import { phaseMeter, wallNow } from "../fanout/protocol.ts";
-import { answerMeter, toApps, type Route } from "./protocol.ts";
+import { answerMeter, toApps, type Route, type ToApps } from "./protocol.ts";
 
 type Call = () => Promise<void>;
 
 const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);
-const calls: Record<Route, Call[]> = { direct: [], relay: [] };
+const calls: Record<Route, Call[]> = { direct: [], relay: [], e2e_relay: [] };
 
 function relayCall(channel: Channel, path: string): Call {
   return () =>
@@ -55,16 +57,22 @@ async function run(list: Call[], total: number): Promise<void> {
   send({ type: "ran", latencies, start, end: wallNow() });
 }
 
+async function connect(to: Extract<ToApps, { type: "connect" }>): Promise<void> {
+  const { server_id, path, e2e } = to;
+  const topic = `events:server:${server_id}`;
+  const dispatcher = new Agent({ connections: to.tokens.length + 10 });
+  calls.direct = to.tokens.map((token) => directCall(`${to.server_url}${path}`, dispatcher, token));
+  const plain = await Promise.all(to.tokens.map((token) => join(to.bridge_url, topic, token)));
+  calls.relay = plain.map((channel) => relayCall(channel, path));
+  const sealing = await Promise.all(e2e.devices.map(async ({ token, device_id }) => ({ channel: await join(to.bridge_url, topic, token), device_id })));
+  calls.e2e_relay = sealing.map(({ channel, device_id }) => sealedRelayCall(channel, { server_id, device_id, device_secret_key: e2e.device_secret_key, server_key: e2e.server_key }, path));
+  send({ type: "connected" });
+}
+
 process.on("message", (message) => {
   const parsed = toApps.parse(message);
   if (answerMeter(parsed, meter, send)) return;
   if (parsed.type === "run") return void run(calls[parsed.route].slice(0, parsed.apps), parsed.total);
-  if (parsed.type !== "connect") return;
-  const dispatcher = new Agent({ connections: parsed.tokens.length + 10 });
-  calls.direct = parsed.tokens.map((token) => directCall(`${parsed.server_url}${parsed.path}`, dispatcher, token));
-  void Promise.all(parsed.tokens.map((token) => join(parsed.bridge_url, `events:server:${parsed.server_id}`, token))).then((channels) => {
-    calls.relay = channels.map((channel) => relayCall(channel, parsed.path));
-    send({ type: "connected" });
-  });
+  if (parsed.type === "connect") void connect(parsed);
 });
 process.on("disconnect", () => process.exit(0));

@@ -14,18 +14,41 @@ export const fromBridge = z.discriminatedUnion("type", [
   statsMessage,
 ]);
 
-export const toServer = z.discriminatedUnion("type", [...meterRequests, z.object({ type: z.literal("start"), bridge_url: z.string(), devices: z.number() })]);
+/** A device paired with a key (end-to-end encryption): its token for the bridge, its id bound into each sealed call. */
+const sealingDevice = z.object({ token: z.string(), device_id: z.string() });
+
+export const toServer = z.discriminatedUnion("type", [
+  ...meterRequests,
+  /** `devices` plain devices, and as many more paired with `device_key` (the encrypting apps' public key). */
+  z.object({ type: z.literal("start"), bridge_url: z.string(), devices: z.number(), device_key: z.string() }),
+]);
 export const fromServer = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("ready"), url: z.string(), server_id: z.string(), path: z.string(), tokens: z.array(z.string()) }),
+  z.object({
+    type: z.literal("ready"),
+    url: z.string(),
+    server_id: z.string(),
+    path: z.string(),
+    tokens: z.array(z.string()),
+    e2e: z.object({ server_key: z.string(), devices: z.array(sealingDevice) }),
+  }),
   statsMessage,
 ]);
 
-export const routeSchema = z.enum(["direct", "relay"]);
+/** `e2e_relay`: the relay as an encrypting app uses it, each call sealed to the server's key and its answer opened. */
+export const routeSchema = z.enum(["direct", "relay", "e2e_relay"]);
 export type Route = z.infer<typeof routeSchema>;
 
 export const toApps = z.discriminatedUnion("type", [
   ...meterRequests,
-  z.object({ type: z.literal("connect"), bridge_url: z.string(), server_url: z.string(), server_id: z.string(), path: z.string(), tokens: z.array(z.string()) }),
+  z.object({
+    type: z.literal("connect"),
+    bridge_url: z.string(),
+    server_url: z.string(),
+    server_id: z.string(),
+    path: z.string(),
+    tokens: z.array(z.string()),
+    e2e: z.object({ device_secret_key: z.string(), server_key: z.string(), devices: z.array(sealingDevice) }),
+  }),
   /** `apps` of this process's apps each send their next call when the last answered, `total` calls in all. */
   z.object({ type: z.literal("run"), route: routeSchema, apps: z.number().int().min(1), total: z.number().int().min(1) }),
 ]);

@@ -1,5 +1,6 @@
 // The server under test in its own process: HTTP on loopback and its forwarder's link to the bridge, a session of
-// ten messages to read, and paired devices whose tokens the apps use.
+// ten messages to read, and paired devices whose tokens the apps use: plain ones, and as many paired with the
+// encrypting apps' public key (end-to-end encryption).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,25 +18,30 @@ const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);
 let stopForwarder: (() => Promise<void>) | undefined;
 
-function seed(devices: number): { path: string; tokens: string[] } {
+/** `count` devices paired by code, with `deviceKey` when given (then they are encrypting devices). */
+function pair(count: number, name: string, deviceKey?: string): { token: string; device_id: string }[] {
+  return Array.from({ length: count }, (_, i) => {
+    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `${name} ${i}`, deviceKey);
+    if (!redeemed.ok) throw new Error("pairing failed");
+    return { token: redeemed.device_token, device_id: redeemed.device_id };
+  });
+}
+
+function seed(devices: number, deviceKey: string) {
   const session = ctx.sessions.create();
   for (let i = 0; i < 10; i++) ctx.sessions.append(session.id, { role: i % 2 === 0 ? "user" : "assistant", content: `message ${i} `.repeat(20), metadata: {} });
-  const tokens: string[] = [];
-  for (let i = 0; i < devices; i++) {
-    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `app ${i}`);
-    if (!redeemed.ok) throw new Error("pairing failed");
-    tokens.push(redeemed.device_token);
-  }
-  return { path: `/sessions/${session.id}/messages`, tokens };
+  const tokens = pair(devices, "app").map((device) => device.token);
+  const e2e = { server_key: ctx.e2e.publicKey, devices: pair(devices, "e2e app", deviceKey) };
+  return { path: `/sessions/${session.id}/messages`, tokens, e2e };
 }
 
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
   if (answerMeter(parsed, meter, send) || parsed.type !== "start") return;
-  const { path, tokens } = seed(parsed.devices);
+  const { path, tokens, e2e } = seed(parsed.devices, parsed.device_key);
   const forwarder = startForwarder(ctx, { bridgeUrl: parsed.bridge_url, app: runtime.app });
   stopForwarder = () => forwarder.stop();
-  send({ type: "ready", url, server_id: ctx.serverId, path, tokens });
+  send({ type: "ready", url, server_id: ctx.serverId, path, tokens, e2e });
 });
 process.on("disconnect", () =>
   void (async () => {

@@ -165,6 +165,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await runner.shutdown();
       await forwarder.stop();
       await app.close();
+      e2e.calls.flush();
       transactor.commitGroup();
       await checkpointer.stop();
       db.close();

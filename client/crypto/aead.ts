@@ -2,7 +2,7 @@
 // safe at that length, so no counter has to be kept across restarts or devices. The associated data binds a
 // ciphertext to where it belongs (an event id, a key id, a request); opened anywhere else it fails.
 import { xchacha20poly1305 } from "@noble/ciphers/chacha.js";
-import { randomBytes } from "@noble/hashes/utils.js";
+import { randomBytes } from "./random.ts";
 import { fromBase64Url, toBase64Url } from "./bytes.ts";
 import { CryptoError } from "./keys.ts";
 

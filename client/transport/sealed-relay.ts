@@ -4,8 +4,7 @@
 // unchanged and learns only that this device made a call of this size. The server answers the route's status and
 // body sealed to this device and bound to the call's id; this wrapper opens it and hands RelayApi exactly what an
 // unsealed relay would have answered. A reply that does not open is a `protocol` failure, never a body.
-import { randomBytes } from "@noble/hashes/utils.js";
-import { openResponse, publicKeyOf, sealRequest, sharedKey, toBase64Url, CryptoError } from "../crypto/index.ts";
+import { openResponse, publicKeyOf, randomBytes, sealRequest, sharedKey, toBase64Url, CryptoError } from "../crypto/index.ts";
 import { E2E_RELAY_PATH, sealedSchema } from "../wire/e2e.ts";
 import { relayAnswerSchema, relayErrorReasonSchema } from "../wire/frames.ts";
 import type { Credentials } from "../connection/credentials.ts";

@@ -4,6 +4,11 @@
 // bound the oldest id goes and the device's floor rises to its time: a call at or below the floor is refused as
 // stale, so a forgotten id cannot come back. The newest time each device used is written to its row, and a restart
 // starts from it as the floor, so a call captured before a restart is refused after it too.
+//
+// That write is coalesced: a fresh call queues its device's newest time, and one transaction writes every queued
+// device once per event-loop turn (setImmediate). A caller awaits `persisted()` before it runs the call, so no call
+// takes effect before its floor is on disk: a crash cannot let a run call be replayed after a restart. (One SQLite
+// UPDATE per call was ~150 µs of the server's CPU per sealed relayed call.)
 export const IDS_PER_DEVICE = 2000;
 /** Devices whose ids are held at once; a device evicted here keeps its persisted floor. */
 const DEVICES_HELD = 1000;
@@ -13,7 +18,8 @@ export type ReplayVerdict = "fresh" | "replayed" | "stale";
 export interface FloorStore {
   /** The newest call time stored for a device (0 when none). */
   load(deviceId: string): number;
-  save(deviceId: string, madeAt: number): void;
+  /** Writes every device's newest time at once (one transaction). */
+  saveAll(floors: ReadonlyMap<string, number>): void;
 }
 
 interface DeviceCalls {
@@ -27,6 +33,9 @@ interface DeviceCalls {
 
 export class ReplayGuard {
   private readonly devices = new Map<string, DeviceCalls>();
+  /** Newest times accepted since the last write, per device; written by the pending flush. */
+  private unsaved = new Map<string, number>();
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly floors: FloorStore,
@@ -45,9 +54,40 @@ export class ReplayGuard {
     calls.ids.set(id, madeAt);
     if (madeAt > calls.newest) {
       calls.newest = madeAt;
-      this.floors.save(deviceId, madeAt);
+      this.unsaved.set(deviceId, madeAt);
+      this.flushing ??= this.flushSoon();
     }
     return "fresh";
+  }
+
+  /** Resolves once every time accepted so far is written (rejects when the write failed): run a call only then. */
+  persisted(): Promise<void> {
+    return this.flushing ?? Promise.resolve();
+  }
+
+  /** Writes what is queued now (closing: before the database closes). */
+  flush(): void {
+    if (this.unsaved.size === 0) return;
+    const queued = this.unsaved;
+    this.unsaved = new Map();
+    this.floors.saveAll(queued);
+  }
+
+  private flushSoon(): Promise<void> {
+    const flushing = new Promise<void>((resolve, reject) => setImmediate(() => this.flushQueued(resolve, reject)));
+    // A failed write reaches each caller through persisted(); never an unhandled rejection that ends the process.
+    flushing.catch(() => undefined);
+    return flushing;
+  }
+
+  private flushQueued(resolve: () => void, reject: (error: unknown) => void): void {
+    this.flushing = undefined;
+    try {
+      this.flush();
+      resolve();
+    } catch (error) {
+      reject(error);
+    }
   }
 
   private callsOf(deviceId: string): DeviceCalls {

@@ -45,6 +45,8 @@ export async function runSealedCall(ctx: ServerContext, run: RunCall, deviceId: 
     if (verdict === "replayed") return refusal("sealed_request_replayed", "this sealed call was already run");
     return refusal("sealed_request_invalid", "the sealed call is stale: older than the device's calls the server remembers");
   }
+  // The device's new floor is on disk before the call runs, so a restart cannot make it runnable again.
+  await ctx.e2e.calls.persisted();
   const { method, path, body: callBody } = call;
   const result = await run({ request_id: call.id, device_id: deviceId, method, path, ...(callBody === undefined ? {} : { body: callBody }) });
   const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };

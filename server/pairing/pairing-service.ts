@@ -40,6 +40,9 @@ export class PairingService {
   private readonly seenWritten = new Map<string, number>();
   /** Devices the bridge last said have a socket open; undefined while no bridge link says anything. */
   private connectedNow: ReadonlySet<string> | undefined;
+  /** Live devices' public keys, read on every sealed relayed call. A device id never changes key (pairing again
+   *  makes a new id), so only revoke() removes one; only live e2e devices are held, so it is as small as the list. */
+  private readonly publicKeys = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -100,6 +103,7 @@ export class PairingService {
     if (!exists) return false;
     this.db.prepare("UPDATE devices SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?").run(this.now(), deviceId);
     this.seenWritten.delete(deviceId);
+    this.publicKeys.delete(deviceId);
     // Before the change is announced: nothing is sealed for the remaining devices under a key the revoked one holds.
     this.revocations.notify(deviceId);
     this.changed();
@@ -145,13 +149,20 @@ export class PairingService {
 
   /** A live device's public key; undefined for a plain, revoked or unknown device. */
   publicKeyOf(deviceId: string): string | undefined {
-    return this.statements.publicKey.get(deviceId)?.public_key ?? undefined;
+    const held = this.publicKeys.get(deviceId);
+    if (held !== undefined) return held;
+    const stored = this.statements.publicKey.get(deviceId)?.public_key ?? undefined;
+    if (stored !== undefined) this.publicKeys.set(deviceId, stored);
+    return stored;
   }
 
   /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
   readonly relayFloors = {
     load: (deviceId: string): number => this.statements.floorRead.get(deviceId)?.relay_floor ?? 0,
-    save: (deviceId: string, madeAt: number): void => void this.statements.floorWrite.run(madeAt, deviceId),
+    saveAll: (floors: ReadonlyMap<string, number>): void =>
+      this.db.transaction(() => {
+        for (const [deviceId, madeAt] of floors) this.statements.floorWrite.run(madeAt, deviceId);
+      })(),
   };
 
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */

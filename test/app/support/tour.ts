@@ -79,6 +79,18 @@ export const STOPS: Stop[] = [
     },
   },
   {
+    name: "pair-fingerprint",
+    paired: false,
+    async visit(page, stack) {
+      const { code } = await stack.createPairing();
+      await page.goto(`${stack.serverUrl}/#/pair`);
+      await page.getByLabel("Pairing code").fill(code);
+      await page.getByLabel("Bridge address").fill(stack.bridgeUrl);
+      await page.getByRole("button", { name: "Pair", exact: true }).click();
+      await page.getByLabel("Server fingerprint").waitFor();
+    },
+  },
+  {
     name: "chats",
     paired: true,
     async visit(page, stack) {

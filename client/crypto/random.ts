@@ -7,7 +7,7 @@ const POOL_BYTES = 4096;
 /** The most getRandomValues fills at once (the Web Crypto limit). */
 const MAX_FILL = 65536;
 
-let pool = new Uint8Array(0);
+let pool: Uint8Array = new Uint8Array(0);
 let taken = 0;
 
 export function randomBytes(length: number): Uint8Array {

@@ -116,7 +116,7 @@ function PairedStep({ credentials }: { credentials: Credentials }) {
       <div class="pair-card">
         <h1>Paired</h1>
         <p class="lead">Check that this fingerprint is the one npm run pair (or Devices → Add device) shows for your server:</p>
-        <p class="code" aria-label="Server fingerprint">
+        <p class="code fingerprint" aria-label="Server fingerprint">
           {serverFingerprint(credentials)}
         </p>
         <p class="muted small">If it differs, someone between this device and your server answered instead of it: remove this device under Devices.</p>

@@ -101,7 +101,8 @@ async function setUp() {
   stack.forwarderUrl = serverProxy.url;
   await stack.startServer();
   const credentials = { ...(await stack.pair("library")), bridge_url: appProxy.url };
-  const naiveCredentials = await stack.pair("naive");
+  // A stock phoenix client pairs without a device key: it is a plain device, sent `session_event {event}`.
+  const naiveCredentials = await stack.pair("naive", { e2e: false });
   const http = switchableFetch();
   const client: ChatClient = connect(credentials, { ...FAST_RECONNECT, fetch: http.fetch, pollWaitMs: 2000 });
   cleanup.push(() => client.close());

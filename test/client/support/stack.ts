@@ -106,9 +106,10 @@ export class Stack {
   }
 
   /** Pairs through the client library; server_url points at this test's real port. */
-  async pair(deviceName = "phone"): Promise<Credentials> {
+  /** `e2e: false` pairs as a stock phoenix client does (no device key): the device is sent plaintext `session_event`s. */
+  async pair(deviceName = "phone", options: { e2e?: boolean } = {}): Promise<Credentials> {
     const code = await this.pairingCode();
-    const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket });
+    const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket, ...options });
     return { ...credentials, server_url: this.serverUrl };
   }
 

@@ -4,7 +4,7 @@
 // random port, the server linked on node A and the receivers split between A and B. Saturation deliveries/s is the
 // median of BENCH_ROUNDS bursts per setup; the steady phase (20 events/s) gives the cluster's latency tail. Prints
 // ONE JSON line.
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { parseConfig } from "../../../server/config/load.ts";
 import { startForwarder } from "../../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../../server/runtime.ts";
 import { startRedis } from "../../../test/support/redis.ts";
+import { forkChild, nextMessage as next } from "../child-process.ts";
 import { fromReceivers, wallNow, type ToReceivers } from "./protocol.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -27,21 +28,7 @@ const here = fileURLToPath(new URL("./", import.meta.url));
 
 const fromNode = z.discriminatedUnion("type", [z.object({ type: z.literal("ready"), url: z.string() }), z.object({ type: z.literal("devices"), count: z.number() })]);
 
-function child(file: string, args: string[] = []): ChildProcess {
-  return fork(join(here, file), args, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-function next<T>(proc: ChildProcess, parse: (m: unknown) => T, accept: (m: T) => boolean): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (message: unknown) => {
-      const parsed = parse(message);
-      if (!accept(parsed)) return;
-      proc.off("message", listener);
-      resolve(parsed);
-    };
-    proc.on("message", listener);
-  });
-}
+const child = (file: string, args: string[] = []): ChildProcess => forkChild(here, file, { args });
 
 interface SetupResult {
   saturation_deliveries_per_s: number[];

@@ -1,30 +1,17 @@
-// The fan-out benchmarks' child processes: forked with tsx (and a CPU profile per child when BENCH_CPU_PROF=<dir>),
-// and awaited one validated IPC message at a time.
-import { fork, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+// The fan-out benchmarks' child processes (forked and awaited by scripts/bench/child-process.ts), the parsers of
+// their messages, and the small helpers the fan-out benchmarks share.
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { forkChild as forkIn, nextMessage } from "../child-process.ts";
 import { fromBridgeChild, fromReceivers, type FromBridgeChild, type FromReceivers } from "./protocol.ts";
+
+export { nextMessage };
 
 const here = fileURLToPath(new URL("./", import.meta.url));
 
 /** Forks `scripts/bench/fanout/<file>`; `env` is added to the parent's environment. */
 export function forkChild(file: string, env: Record<string, string> = {}): ChildProcess {
-  const dir = process.env.BENCH_CPU_PROF;
-  const prof = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
-  return fork(join(here, file), [], { execArgv: ["--import", "tsx", ...prof], env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-/** The next message from `proc` that `accept` takes (parsed with `parse`; others are left to other listeners). */
-export function nextMessage<T>(proc: ChildProcess, parse: (m: unknown) => T, accept: (m: T) => boolean): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (message: unknown) => {
-      const parsed = parse(message);
-      if (!accept(parsed)) return;
-      proc.off("message", listener);
-      resolve(parsed);
-    };
-    proc.on("message", listener);
-  });
+  return forkIn(here, file, { env });
 }
 
 export const parseReceiver = (m: unknown): FromReceivers => fromReceivers.parse(m);

@@ -15,6 +15,7 @@ import { createRuntime } from "../../server/runtime.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
 import { deviceKeyFor, receiverKey, type BenchMode } from "./fanout/e2e.ts";
+import { sumReports } from "./fanout/receiver-pool.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const RECEIVER_PROCESSES = 2;
@@ -91,18 +92,7 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
     const replies = receivers.map((r) => nextMessage(r, parseReceiver, (m) => m.type === "report"));
     toAll({ type: "report" });
     const all = await Promise.all(replies);
-    const reports = all.flatMap((m) => (m.type === "report" ? [m] : []));
-    const closes: Record<string, number> = {};
-    for (const m of reports) for (const [code, n] of Object.entries(m.closes)) closes[code] = (closes[code] ?? 0) + n;
-    return {
-      deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
-      first: Math.min(...reports.map((m) => m.first || Infinity)),
-      last: Math.max(...reports.map((m) => m.last)),
-      latencies: reports.flatMap((m) => m.latencies),
-      closes,
-      misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
-      receivers: reports.map((m) => m.stats),
-    };
+    return sumReports(all.flatMap((m) => (m.type === "report" ? [m] : [])));
   };
   // Waits until every delivery arrived; gives up only after 10 s without progress (and says so: `complete`).
   const drain = async (expected: number) => {

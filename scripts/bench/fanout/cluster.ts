@@ -17,6 +17,7 @@ import { createRuntime } from "../../../server/runtime.ts";
 import { startRedis } from "../../../test/support/redis.ts";
 import { forkChild, nextMessage as next } from "../child-process.ts";
 import { fromReceivers, wallNow, type ToReceivers } from "./protocol.ts";
+import { sumReports } from "./receiver-pool.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const STEADY_RATE = 20;
@@ -75,15 +76,8 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
   const report = async () => {
     const replies = receivers.map((r) => next(r, (m) => fromReceivers.parse(m), (m) => m.type === "report"));
     toAll({ type: "report" });
-    const reports = (await Promise.all(replies)).flatMap((m) => (m.type === "report" ? [m] : []));
-    return {
-      deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
-      first: Math.min(...reports.map((m) => m.first || Infinity)),
-      last: Math.max(...reports.map((m) => m.last)),
-      latencies: reports.flatMap((m) => m.latencies),
-      misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
-      closes: reports.reduce((sum, m) => sum + Object.values(m.closes).reduce((a, b) => a + b, 0), 0),
-    };
+    const summed = sumReports((await Promise.all(replies)).flatMap((m) => (m.type === "report" ? [m] : [])));
+    return { ...summed, closes: Object.values(summed.closes).reduce((a, b) => a + b, 0) };
   };
   const drain = async (expected: number) => {
     let latest = await report();

@@ -2,7 +2,7 @@
 // and collect their reports (summed), or wait until every expected delivery arrived.
 import type { ChildProcess } from "node:child_process";
 import { forkChild, nextMessage, parseReceiver, sleep } from "./processes.ts";
-import type { ToReceivers } from "./protocol.ts";
+import type { FromReceivers, ToReceivers } from "./protocol.ts";
 
 export interface PoolReport {
   deliveries: number;
@@ -12,6 +12,21 @@ export interface PoolReport {
   closes: Record<string, number>;
   misordered: number;
   receivers: unknown[];
+}
+
+/** The receiver processes' reports as one: counts summed, close codes counted across processes, samples joined. */
+export function sumReports(reports: ReadonlyArray<Extract<FromReceivers, { type: "report" }>>): PoolReport {
+  const closes: Record<string, number> = {};
+  for (const m of reports) for (const [code, n] of Object.entries(m.closes)) closes[code] = (closes[code] ?? 0) + n;
+  return {
+    deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
+    first: Math.min(...reports.map((m) => m.first || Infinity)),
+    last: Math.max(...reports.map((m) => m.last)),
+    latencies: reports.flatMap((m) => m.latencies),
+    closes,
+    misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
+    receivers: reports.map((m) => m.stats),
+  };
 }
 
 export class ReceiverPool {
@@ -42,18 +57,7 @@ export class ReceiverPool {
   async report(withLatencies = true): Promise<PoolReport> {
     const replies = this.procs.map((proc) => nextMessage(proc, parseReceiver, (m) => m.type === "report"));
     for (const proc of this.procs) proc.send({ type: "report", latencies: withLatencies } satisfies ToReceivers);
-    const reports = (await Promise.all(replies)).flatMap((m) => (m.type === "report" ? [m] : []));
-    const closes: Record<string, number> = {};
-    for (const m of reports) for (const [code, n] of Object.entries(m.closes)) closes[code] = (closes[code] ?? 0) + n;
-    return {
-      deliveries: reports.reduce((sum, m) => sum + m.deliveries, 0),
-      first: Math.min(...reports.map((m) => m.first || Infinity)),
-      last: Math.max(...reports.map((m) => m.last)),
-      latencies: reports.flatMap((m) => m.latencies),
-      closes,
-      misordered: reports.reduce((sum, m) => sum + m.misordered, 0),
-      receivers: reports.map((m) => m.stats),
-    };
+    return sumReports((await Promise.all(replies)).flatMap((m) => (m.type === "report" ? [m] : [])));
   }
 
   /** Waits until `expected` deliveries arrived; gives up after `stallMs` without progress and says so (`complete`). */

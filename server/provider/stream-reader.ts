@@ -9,7 +9,7 @@ import { redact } from "./debug.ts";
 import { ProviderError, errorMessageOf, excerpt } from "./errors.ts";
 import { SseParser, type SseEvent } from "./sse.ts";
 import { IdleWatchdog } from "./timeouts.ts";
-import { release } from "./transport.ts";
+import { drainAfterDone, release } from "./transport.ts";
 import type { ProviderDelta, ProviderLog } from "./types.ts";
 
 /** The stream broke after it began: eligible for stream recovery. */
@@ -112,8 +112,8 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
       pending = chunk.value;
     }
     // [DONE] ends the stream at once; the rest of the body is not awaited (a backend may keep the connection open
-    // and send keep-alives after it, which would hold `done` back). Releasing it below does not cost the
-    // connection when the response has already ended: undici only closes a socket whose response is unfinished.
+    // and send keep-alives after it, which would hold `done` back). It is read in the background instead, below,
+    // so that the connection is kept when the body ends just after [DONE], as it almost always does.
   } catch (error) {
     if (error instanceof ProviderError || error instanceof MidStreamError) throw error;
     if (ctx.callerSignal.aborted) throw aborted();
@@ -122,7 +122,8 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
     throw new ProviderError("invalid_chunk", `handling a stream chunk from ${ctx.url} failed: ${excerpt(String((error as Error)?.message ?? error))}`, { cause: error });
   } finally {
     watchdog.stop();
-    if (!ended) release(opened.response.body);
+    if (finished && !failure && !ended) drainAfterDone(opened.response.body, opened.iterator);
+    else if (!ended) release(opened.response.body);
     opened.unlink();
   }
 }

@@ -75,6 +75,38 @@ export function release(body: HttpResponse["body"]): void {
   body.destroy();
 }
 
+/** How long, and how many bytes, a body is still read after the stream said [DONE] (see drainAfterDone). */
+export const AFTER_DONE_GRACE_MS = 1_000;
+export const AFTER_DONE_MAX_BYTES = 64 * 1024;
+
+/**
+ * Reads what is left of a body after [DONE], in the background, so the connection goes back to undici's pool: a
+ * body released before undici saw its end (the chunked terminator often arrives in a read of its own) costs the
+ * socket. A backend that keeps the body open after [DONE] (keep-alive comments) is cut after a short grace or a
+ * few KiB. The grace is on a real, unref'd timer, not the injected Clock: it bounds resource use, not anything a
+ * caller sees, and `done` is already out when it runs.
+ */
+export function drainAfterDone(body: HttpResponse["body"], iterator: AsyncIterator<Buffer>): void {
+  const timer = setTimeout(() => release(body), AFTER_DONE_GRACE_MS);
+  timer.unref();
+  void (async () => {
+    let bytes = 0;
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        bytes += next.value.length;
+        if (bytes > AFTER_DONE_MAX_BYTES) {
+          release(body);
+          return;
+        }
+      }
+    } catch {
+      // Released by the grace timer (or the peer reset): the socket is gone either way.
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+}
+
 const MAX_ERROR_BODY = 64 * 1024;
 
 /** Reads at most MAX_ERROR_BODY bytes of a body (for error messages), then releases the rest. */

@@ -40,8 +40,11 @@ export class SealedRelayChannel implements RelayChannel {
     if (!body.success) return { status: "error", response: { reason: "protocol" } };
     try {
       const answer = JSON.parse(openResponse(this.key, server_id, device_id, id, body.data)) as unknown;
-      const reason = relayErrorReasonSchema.safeParse((answer as { reason?: unknown } | null)?.reason);
-      return reason.success ? { status: "error", response: { reason: reason.data } } : { status: "ok", response: answer };
+      // Only a refusal carries `reason` (a route's answer is {status, body}): no failing parse on every answer,
+      // which costs zod an error object each time.
+      if (answer === null || typeof answer !== "object" || !("reason" in answer)) return { status: "ok", response: answer };
+      const reason = relayErrorReasonSchema.safeParse(answer.reason);
+      return { status: "error", response: { reason: reason.success ? reason.data : "protocol" } };
     } catch (error) {
       if (error instanceof CryptoError || error instanceof SyntaxError) return { status: "error", response: { reason: "protocol" } };
       throw error;

@@ -1,8 +1,9 @@
 // Bytes to base64 and back, standard (padded: attachments) and base64url without padding (the crypto module's
 // wire encoding). Every sealed relayed call encodes and decodes several of these, so both directions are
-// table-driven (no regex, no argument spread, no intermediate binary string); where Node's Buffer exists (server,
-// library under Node) its native encoder does the encoding. Decoding is strict: any character outside the alphabet,
-// misplaced padding or an impossible length is refused. The same code runs in browsers and React Native.
+// table-driven (no argument spread, no intermediate binary string); where Node's Buffer exists (server, library
+// under Node) its native code does the work. Decoding is strict: any character outside the alphabet, misplaced
+// padding or an impossible length is refused (Buffer's decoder skips such characters, so on Node the text is checked
+// first, by one native regex test). The same code runs in browsers and React Native.
 const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -17,7 +18,11 @@ const URL_SAFE_VALUES = decodeTable(URL_SAFE);
 
 interface NodeBuffer {
   from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: string): string };
+  from(text: string, encoding: "base64" | "base64url"): Uint8Array;
 }
+/** The whole of an unpadded text in each alphabet (what Buffer would decode without skipping anything). */
+const STANDARD_TEXT = /^[A-Za-z0-9+/]*$/;
+const URL_SAFE_TEXT = /^[A-Za-z0-9_-]*$/;
 const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
 
 export function bytesToBase64(bytes: Uint8Array): string {
@@ -29,7 +34,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
 export function base64ToBytes(text: string): Uint8Array {
   let end = text.length;
   if (end % 4 === 0 && text.charCodeAt(end - 1) === 61 /* = */) end -= text.charCodeAt(end - 2) === 61 ? 2 : 1;
-  const bytes = decode(text, end, STANDARD_VALUES);
+  const bytes = decodeText(end === text.length ? text : text.slice(0, end), STANDARD_VALUES, STANDARD_TEXT, "base64");
   if (!bytes) throw new SyntaxError("not base64");
   return bytes;
 }
@@ -41,7 +46,17 @@ export function bytesToBase64Url(bytes: Uint8Array): string {
 
 /** Undefined for text that is not unpadded base64url. */
 export function base64UrlToBytes(text: string): Uint8Array | undefined {
-  return decode(text, text.length, URL_SAFE_VALUES);
+  return decodeText(text, URL_SAFE_VALUES, URL_SAFE_TEXT, "base64url");
+}
+
+/** Unpadded `text` decoded, natively where Buffer exists; undefined when it is not in the alphabet or has a length
+ *  no encoding produces. */
+function decodeText(text: string, values: Int16Array, alphabet: RegExp, encoding: "base64" | "base64url"): Uint8Array | undefined {
+  if (!nodeBuffer) return decode(text, text.length, values);
+  if (text.length % 4 === 1 || !alphabet.test(text)) return undefined;
+  const bytes = nodeBuffer.from(text, encoding);
+  // A plain Uint8Array over the same memory: callers compare and store bytes, never Buffer's methods.
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function encode(bytes: Uint8Array, alphabet: string, pad: boolean): string {

@@ -11,6 +11,7 @@ import type { HttpErrorCode } from "../../client/wire/errors.ts";
 import { RELAY_MAX_BODY_BYTES, relayPathSchema, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
 import { errorBody } from "../http/errors.ts";
+import { withJsonBody } from "../forwarder/json-text.ts";
 import { statusOf } from "../../client/wire/errors.ts";
 
 /** The sealed answer's fields around its ciphertext (`{"nonce": ..., "ciphertext": ...}`). */
@@ -50,7 +51,7 @@ export async function runSealedCall(ctx: ServerContext, run: RunCall, deviceId: 
   const { method, path, body: callBody } = call;
   const result = await run({ request_id: call.id, device_id: deviceId, method, path, ...(callBody === undefined ? {} : { body: callBody }) });
   const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };
-  const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify(answer));
+  const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, withJsonBody(answer));
   // Sealing grows the answer by a third (base64): one that fit in clear may not fit in a bridge frame any more, and
   // sent whole it would make the bridge close the server's socket (1009).
   if (sealedAnswer.ciphertext.length + SEALED_ENVELOPE_BYTES <= RELAY_MAX_BODY_BYTES) return { status: 200, body: sealedAnswer };

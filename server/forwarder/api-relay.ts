@@ -10,6 +10,7 @@ import type { ServerContext } from "../context.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 import { E2E_RELAY_PATH } from "../../client/wire/e2e.ts";
 import { runSealedCall } from "../e2e/sealed-calls.ts";
+import { JsonText, withJsonBody } from "./json-text.ts";
 
 /** What the relay needs of the HTTP app: running a request in-process. */
 export type InjectTarget = Pick<FastifyInstance, "inject">;
@@ -26,12 +27,13 @@ export class ApiRelayAnswers {
     void runRelayedCall(this.ctx, this.app, payload).then((result) => {
       // The bridge forgot the calls of a link that dropped (it answered them server_unavailable): pushing on the
       // next join would only be queued and ignored.
-      if (result && this.link.isOpen()) this.link.send("api_result", result);
+      if (result && this.link.isOpen()) this.link.send("api_result", new JsonText(withJsonBody(result)));
     });
   }
 }
 
-/** Runs one relayed call and resolves with its `api_result`; never rejects. */
+/** Runs one relayed call and resolves with its `api_result` (a JSON body as the route's own text: JsonText); never
+ *  rejects. */
 export async function runRelayedCall(ctx: ServerContext, app: InjectTarget, payload: unknown): Promise<ApiResult | undefined> {
   const parsed = apiRequestSchema.safeParse(payload);
   if (!parsed.success) {
@@ -72,6 +74,6 @@ async function inject(ctx: ServerContext, app: InjectTarget, call: ApiRequest): 
     return { request_id: call.request_id, reason: "too_large" };
   }
   if (!isJson) return { request_id: call.request_id, status: response.statusCode, body: text, content_type: type, body_encoding: "base64" };
-  const body = text === "" ? null : (JSON.parse(text) as unknown);
-  return { request_id: call.request_id, status: response.statusCode, body };
+  // Fastify serialized this body as JSON: it goes into the frame as that text (json-text.ts).
+  return { request_id: call.request_id, status: response.statusCode, body: new JsonText(text === "" ? "null" : text) };
 }

@@ -6,6 +6,7 @@ import { Socket, type Channel, type Push } from "phoenix";
 import { serverJoinOkSchema } from "../../client/wire/frames.ts";
 import { parseEventId } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
+import { encodeFrame, type Frame } from "./json-text.ts";
 import { TurnCorkedWebSocket } from "./turn-corked-websocket.ts";
 
 export interface BridgeLinkOptions {
@@ -37,6 +38,8 @@ export class BridgeLink {
     const backoff = options.reconnectAfterMs;
     this.socket = new Socket(options.url, {
       transport: TurnCorkedWebSocket as unknown as new (endpoint: string) => object,
+      // Relayed answers arrive already serialized (json-text.ts): spliced into the frame, not parsed again.
+      encode: (message: object, callback: (encoded: string) => void) => encodeFrame(message as Frame, callback),
       ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);

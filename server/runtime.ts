@@ -111,6 +111,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
   // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
   pairing.onRevoke(() => e2e.contentKeys.rotate());
+  const auth = new Authenticator(db, admin.hash);
+  // Its token stops working at once: the authenticator's memory of live devices goes with the revocation.
+  pairing.onRevoke(() => auth.forget());
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();
@@ -137,7 +140,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     transactor,
     events,
     sessions,
-    auth: new Authenticator(db, admin.hash),
+    auth,
     pairing,
     e2e,
     clock,

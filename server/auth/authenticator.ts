@@ -4,9 +4,19 @@ import { generateToken, hashToken, sameHash } from "./tokens.ts";
 
 export type Principal = { kind: "admin" } | { kind: "device"; deviceId: string };
 
+/** Live devices remembered at most (each a token hash and an id): past it the memory starts over. */
+const REMEMBERED_DEVICES = 10_000;
+
 export class Authenticator {
   private readonly deviceByHash;
   private readonly liveDevice;
+  /**
+   * What SQLite said of live devices: token hash → device id, and the ids. Every request asks (a point query of a few
+   * µs each, per relayed call too); only answers naming a live device are kept, so unknown tokens cannot grow it, and
+   * `forget()` runs on every revocation (runtime.ts), before the next request is authorized.
+   */
+  private readonly liveByHash = new Map<string, string>();
+  private readonly liveIds = new Set<string>();
   /**
    * Names a device for a call the bridge relayed (server/forwarder/api-relay.ts runs it in-process): random per
    * process and never sent anywhere, so only this process can present it. The device is checked as its token would be.
@@ -29,12 +39,39 @@ export class Authenticator {
   /** The principal a bearer token names, or undefined for a missing, wrong or revoked token. */
   identify(authorization: string | undefined): Principal | undefined {
     const relayed = /^Relay ([0-9a-f]{64}) (\S+)$/.exec(authorization ?? "");
-    if (relayed) return sameHash(relayed[1]!, this.relaySecret) && this.liveDevice.get(relayed[2]!) ? { kind: "device", deviceId: relayed[2]! } : undefined;
+    if (relayed) return sameHash(relayed[1]!, this.relaySecret) && this.isLive(relayed[2]!) ? { kind: "device", deviceId: relayed[2]! } : undefined;
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (!token) return undefined;
     const hash = hashToken(token);
     if (sameHash(hash, this.adminTokenHash)) return { kind: "admin" };
-    const device = this.deviceByHash.get(hash);
-    return device ? { kind: "device", deviceId: device.id } : undefined;
+    const deviceId = this.deviceOf(hash);
+    return deviceId === undefined ? undefined : { kind: "device", deviceId };
+  }
+
+  /** Drops what it remembers of live devices: call it whenever a device is revoked. */
+  forget(): void {
+    this.liveByHash.clear();
+    this.liveIds.clear();
+  }
+
+  private deviceOf(hash: string): string | undefined {
+    const known = this.liveByHash.get(hash);
+    if (known !== undefined) return known;
+    const id = this.deviceByHash.get(hash)?.id;
+    if (id !== undefined) this.remember(hash, id);
+    return id;
+  }
+
+  private isLive(deviceId: string): boolean {
+    if (this.liveIds.has(deviceId)) return true;
+    const live = this.liveDevice.get(deviceId) !== undefined;
+    if (live) this.remember(undefined, deviceId);
+    return live;
+  }
+
+  private remember(hash: string | undefined, deviceId: string): void {
+    if (this.liveIds.size >= REMEMBERED_DEVICES) this.forget();
+    if (hash !== undefined) this.liveByHash.set(hash, deviceId);
+    this.liveIds.add(deviceId);
   }
 }

@@ -1,0 +1,39 @@
+// The authenticator remembers live devices (server/auth/authenticator.ts): a token that just worked, over HTTP and as
+// a relayed call, stops working the moment its device is revoked, and an unknown token is never remembered.
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.runtime.close();
+  server = undefined;
+});
+
+describe("authentication after a revocation (H5)", () => {
+  it("refuses a token and a relayed call at once after its device is revoked, though both were just accepted", async () => {
+    server = await startTestServer();
+    const { ctx } = server.runtime;
+    const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
+    if (!paired.ok) throw new Error("pairing failed");
+    const other = ctx.pairing.redeem(ctx.pairing.createCode().code, "tablet");
+    if (!other.ok) throw new Error("pairing failed");
+    const relayed = ctx.auth.relayAuthorization(paired.device_id);
+    for (let i = 0; i < 2; i++) {
+      expect((await server.request({ method: "GET", url: "/sessions", token: paired.device_token })).status).toBe(200);
+      expect(ctx.auth.identify(relayed)).toEqual({ kind: "device", deviceId: paired.device_id });
+    }
+    expect((await server.request({ method: "DELETE", url: `/devices/${paired.device_id}` })).status).toBe(200);
+    const after = await server.request({ method: "GET", url: "/sessions", token: paired.device_token });
+    expect(after.status).toBe(401);
+    expect(ctx.auth.identify(relayed)).toBeUndefined();
+    // The other device is unaffected.
+    expect((await server.request({ method: "GET", url: "/sessions", token: other.device_token })).status).toBe(200);
+    expect(ctx.auth.identify(ctx.auth.relayAuthorization(other.device_id))).toEqual({ kind: "device", deviceId: other.device_id });
+  });
+
+  it("accepts no token it does not know, however often it is tried", async () => {
+    server = await startTestServer();
+    for (let i = 0; i < 3; i++) expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);
+    expect(server.runtime.ctx.auth.identify(server.runtime.ctx.auth.relayAuthorization("dev_unknown"))).toBeUndefined();
+  });
+});

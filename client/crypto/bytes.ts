@@ -5,9 +5,11 @@ import { base64UrlToBytes, bytesToBase64Url } from "../util/base64.ts";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
+/** Node's Buffer where it exists: its UTF-8 encoder is several times faster than TextEncoder's on Node 20. */
+const nodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "utf8"): Uint8Array } }).Buffer;
 
 export function utf8(text: string): Uint8Array {
-  return utf8Encoder.encode(text);
+  return nodeBuffer ? nodeBuffer.from(text, "utf8") : utf8Encoder.encode(text);
 }
 
 /** Throws on bytes that are not UTF-8 (a decrypted payload that is not text was never ours). */

@@ -137,15 +137,25 @@ export class PairingService {
     return { devices, codes };
   }
 
-  // Read on every sealed relayed call: prepared once, on first use.
+  // Used on every sealed relayed call: prepared once, on first use (the floors' transaction function too).
   private get statements() {
-    return (this.prepared ??= {
+    if (this.prepared) return this.prepared;
+    const floorWrite = this.db.prepare<[number, string]>("UPDATE devices SET relay_floor = ? WHERE id = ?");
+    return (this.prepared = {
       publicKey: this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL"),
       floorRead: this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?"),
-      floorWrite: this.db.prepare<[number, string]>("UPDATE devices SET relay_floor = ? WHERE id = ?"),
+      floorsWrite: this.db.transaction((floors: ReadonlyMap<string, number>) => {
+        for (const [deviceId, madeAt] of floors) floorWrite.run(madeAt, deviceId);
+      }),
     });
   }
-  private prepared: { publicKey: Statement<[string], { public_key: string | null }>; floorRead: Statement<[string], { relay_floor: number | null }>; floorWrite: Statement<[number, string]> } | undefined;
+  private prepared:
+    | {
+        publicKey: Statement<[string], { public_key: string | null }>;
+        floorRead: Statement<[string], { relay_floor: number | null }>;
+        floorsWrite: (floors: ReadonlyMap<string, number>) => void;
+      }
+    | undefined;
 
   /** A live device's public key; undefined for a plain, revoked or unknown device. */
   publicKeyOf(deviceId: string): string | undefined {
@@ -159,10 +169,7 @@ export class PairingService {
   /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
   readonly relayFloors = {
     load: (deviceId: string): number => this.statements.floorRead.get(deviceId)?.relay_floor ?? 0,
-    saveAll: (floors: ReadonlyMap<string, number>): void =>
-      this.db.transaction(() => {
-        for (const [deviceId, madeAt] of floors) this.statements.floorWrite.run(madeAt, deviceId);
-      })(),
+    saveAll: (floors: ReadonlyMap<string, number>): void => this.statements.floorsWrite(floors),
   };
 
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */

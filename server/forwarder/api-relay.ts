@@ -1,6 +1,7 @@
 // The server's side of the API relay (docs/bridge.md "Relay"): the bridge forwards an app's call as `api_request`
-// {request_id, device_id, method, path, body?}; the route runs in-process (Fastify's inject, so the same routing,
-// validation, hooks and error bodies as over HTTP), authorized as that device's token would be (the auth hook
+// {request_id, device_id, method, path, body?}; the route runs in-process (http/in-process-request.ts: Fastify's own
+// router, so the same routing, validation, hooks and error bodies as over HTTP), authorized as that device's token
+// would be (the auth hook
 // sees Authenticator.relayAuthorization: admin routes answer the device's 403, a revoked device 401), and the answer
 // goes back as `api_result`. A response too big for one bridge frame is answered `too_large` instead: sent whole it
 // would make the bridge close the server's socket (1009).
@@ -11,15 +12,16 @@ import type { BridgeLink } from "./bridge-link.ts";
 import { E2E_RELAY_PATH } from "../../client/wire/e2e.ts";
 import { runSealedCall } from "../e2e/sealed-calls.ts";
 import { JsonText, withJsonBody } from "./json-text.ts";
+import { runInProcess } from "../http/in-process-request.ts";
 
-/** What the relay needs of the HTTP app: running a request in-process. */
-export type InjectTarget = Pick<FastifyInstance, "inject">;
+/** What the relay needs of the HTTP app: its router, to run a request in-process. */
+export type RoutingTarget = Pick<FastifyInstance, "routing">;
 
 /** Answers the `api_request`s the bridge sends on the server's channel. */
 export class ApiRelayAnswers {
   constructor(
     private readonly ctx: ServerContext,
-    private readonly app: InjectTarget,
+    private readonly app: RoutingTarget,
     private readonly link: BridgeLink,
   ) {}
 
@@ -34,7 +36,7 @@ export class ApiRelayAnswers {
 
 /** Runs one relayed call and resolves with its `api_result` (a JSON body as the route's own text: JsonText); never
  *  rejects. */
-export async function runRelayedCall(ctx: ServerContext, app: InjectTarget, payload: unknown): Promise<ApiResult | undefined> {
+export async function runRelayedCall(ctx: ServerContext, app: RoutingTarget, payload: unknown): Promise<ApiResult | undefined> {
   const parsed = apiRequestSchema.safeParse(payload);
   if (!parsed.success) {
     ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "api_request not understood");
@@ -54,20 +56,18 @@ export async function runRelayedCall(ctx: ServerContext, app: InjectTarget, payl
   }
 }
 
-async function inject(ctx: ServerContext, app: InjectTarget, call: ApiRequest): Promise<ApiResult> {
+async function inject(ctx: ServerContext, app: RoutingTarget, call: ApiRequest): Promise<ApiResult> {
   const hasBody = call.body !== undefined;
-  const response = await app.inject({
-    // These options are built here from a validated call: light-my-request's own check of them (ajv) is waste.
-    validate: false,
+  const response = await runInProcess(app, {
     method: call.method,
     url: call.path,
     headers: { authorization: ctx.auth.relayAuthorization(call.device_id), ...(hasBody ? { "content-type": "application/json" } : {}) },
-    ...(hasBody ? { payload: JSON.stringify(call.body) } : {}),
+    ...(hasBody ? { body: JSON.stringify(call.body) } : {}),
   });
   const contentType = response.headers["content-type"];
   const type = typeof contentType === "string" ? contentType : undefined;
   const isJson = type === undefined || /^application\/(.+\+)?json\b/.test(type);
-  const text = isJson ? response.body : response.rawPayload.toString("base64");
+  const text = response.body.toString(isJson ? "utf8" : "base64");
   // The JSON text is measured before parsing: parsing and re-serializing a huge body only to refuse it is waste.
   if (Buffer.byteLength(text) > RELAY_MAX_BODY_BYTES) {
     ctx.log.warn({ request_id: call.request_id, path: call.path.split("?", 1)[0], bytes: Buffer.byteLength(text) }, "relayed answer too large for a bridge frame");

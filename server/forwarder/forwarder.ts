@@ -10,7 +10,7 @@ import type { ServerContext } from "../context.ts";
 import { Meta } from "../db/meta.ts";
 import { noteDevicesSeen } from "../pairing/pairing-service.ts";
 import { pairingUrls } from "../pairing/urls.ts";
-import { ApiRelayAnswers, type InjectTarget } from "./api-relay.ts";
+import { ApiRelayAnswers, type RoutingTarget } from "./api-relay.ts";
 import { BridgeLink } from "./bridge-link.ts";
 import { ForwarderCursor } from "./cursor.ts";
 import { EventPump } from "./event-pump.ts";
@@ -28,7 +28,7 @@ export interface ForwarderOptions {
   /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
   reconnectAfterMs?: (tries: number) => number;
   /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
-  app?: InjectTarget;
+  app?: RoutingTarget;
 }
 
 export interface Forwarder {

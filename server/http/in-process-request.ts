@@ -27,8 +27,11 @@ export interface InProcessResponse {
   body: Buffer;
 }
 
-/** What a request's `socket` tells Fastify (request.ip, request.protocol): a loopback peer, not encrypted. */
-const PEER = Object.freeze(Object.assign(new EventEmitter(), { remoteAddress: "127.0.0.1", remotePort: 0, encrypted: false, destroyed: false }));
+/** What a request's `socket` tells Fastify (request.ip, request.protocol): a loopback peer, not encrypted. One per
+ *  request, as a socket is: whatever listens on it goes with the request. */
+function loopbackPeer(): EventEmitter {
+  return Object.assign(new EventEmitter(), { remoteAddress: "127.0.0.1", remotePort: 0, encrypted: false, destroyed: false });
+}
 
 /** The request Fastify reads: a one-chunk stream when there is a body (the content-type parsers read it so). */
 function incoming(request: InProcessRequest): IncomingMessage {
@@ -50,7 +53,7 @@ function incoming(request: InProcessRequest): IncomingMessage {
     method: request.method,
     url: request.url,
     headers,
-    socket: PEER,
+    socket: loopbackPeer(),
     httpVersion: "1.1",
     httpVersionMajor: 1,
     httpVersionMinor: 1,

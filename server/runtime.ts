@@ -109,11 +109,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
+  const auth = new Authenticator(db, admin.hash);
+  // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
+  // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
+  pairing.onRevoke(() => auth.forget());
   // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
   pairing.onRevoke(() => e2e.contentKeys.rotate());
-  const auth = new Authenticator(db, admin.hash);
-  // Its token stops working at once: the authenticator's memory of live devices goes with the revocation.
-  pairing.onRevoke(() => auth.forget());
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();

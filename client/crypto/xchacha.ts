@@ -77,7 +77,24 @@ function nodeCrypto(): NodeCrypto | undefined {
   return crypto?.getCiphers().includes("chacha20-poly1305") && littleEndian ? crypto : undefined;
 }
 
-const native = nodeCrypto();
+/** Whether `candidate` seals and opens as noble does (once, at load: a runtime could list the cipher yet not run it). */
+function agreesWithNoble(candidate: XChaCha): boolean {
+  try {
+    const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const nonce = Uint8Array.from({ length: 24 }, (_, i) => 64 + i);
+    const aad = Uint8Array.of(1, 2, 3);
+    const plaintext = Uint8Array.from({ length: 100 }, (_, i) => i * 7);
+    const sealed = candidate.encrypt(key, nonce, aad, plaintext);
+    const expected = nobleXChaCha.encrypt(key, nonce, aad, plaintext);
+    const opened = candidate.decrypt(key, nonce, aad, expected);
+    return sealed.length === expected.length && sealed.every((byte, i) => byte === expected[i]) && opened.length === plaintext.length && opened.every((byte, i) => byte === plaintext[i]);
+  } catch {
+    return false;
+  }
+}
 
-/** The implementation this platform uses: Node's OpenSSL where it has one, noble otherwise. */
-export const xchacha: XChaCha = native ? nodeXChaCha(native) : nobleXChaCha;
+const native = nodeCrypto();
+const nativeXChaCha = native ? nodeXChaCha(native) : undefined;
+
+/** The implementation this platform uses: Node's OpenSSL where it has one that agrees with noble, noble otherwise. */
+export const xchacha: XChaCha = nativeXChaCha && agreesWithNoble(nativeXChaCha) ? nativeXChaCha : nobleXChaCha;

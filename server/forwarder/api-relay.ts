@@ -74,6 +74,9 @@ async function inject(ctx: ServerContext, app: RoutingTarget, call: ApiRequest):
     return { request_id: call.request_id, reason: "too_large" };
   }
   if (!isJson) return { request_id: call.request_id, status: response.statusCode, body: text, content_type: type, body_encoding: "base64" };
-  // Fastify serialized this body as JSON: it goes into the frame as that text (json-text.ts).
+  // The route's text goes into the frame as is (json-text.ts), not serialized again. It is parsed once to check it:
+  // a route that sent something else under a JSON type fails this call (500), not the server's link to the bridge
+  // (which closes a link that sends a frame it cannot decode).
+  if (text !== "") JSON.parse(text);
   return { request_id: call.request_id, status: response.statusCode, body: new JsonText(text === "" ? "null" : text) };
 }

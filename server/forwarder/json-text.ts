@@ -1,7 +1,7 @@
-// JSON already serialized, carried to where it is written so it is spliced in as is instead of parsed and serialized
-// again. A relayed route's body is the text Fastify serialized; the relay used to JSON.parse it into the answer only
-// for the frame (or the sealed answer) to JSON.stringify it back, about 10 µs of the server's CPU per call on a page
-// of ten messages. Only text that is known to be JSON goes in: a route's body with a JSON content type.
+// JSON already serialized, carried to where it is written so it is spliced in as is instead of serialized again. A
+// relayed route's body is the text Fastify serialized; the relay used to JSON.parse it into the answer only for the
+// frame (or the sealed answer) to JSON.stringify it back. Only text checked to be JSON goes in (api-relay.ts parses
+// it once): spliced text that is not JSON would make a frame the bridge cannot decode.
 export class JsonText {
   constructor(readonly json: string) {}
 }

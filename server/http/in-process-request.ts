@@ -129,6 +129,12 @@ class CollectedResponse extends Writable {
     this.headersSent = true;
     callback();
   }
+
+  /** Destroyed (a route failed after its headers): 'close' without 'error', as a ServerResponse whose socket is
+   *  destroyed, so the onResponse hooks do not log a request that never completed. runInProcess rejects on it. */
+  override _destroy(_error: Error | null, callback: (error?: Error | null) => void): void {
+    callback(null);
+  }
 }
 
 /** Runs `request` through `app` and resolves with its answer; rejects when the response is destroyed unfinished. */
@@ -139,7 +145,9 @@ export function runInProcess(app: Pick<FastifyInstance, "routing">, request: InP
     response.once("close", () => {
       if (!response.writableFinished) reject(new Error("the response was destroyed before it was complete"));
     });
-    response.on("error", () => undefined); // its 'close' rejects
+    // Nothing Fastify does should make it emit 'error' (its destroy does not, above); a listener keeps a stray one
+    // from ending the process, and its 'close' rejects.
+    response.on("error", () => undefined);
     app.routing(incoming(request), response as unknown as ServerResponse);
   });
 }

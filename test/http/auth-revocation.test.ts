@@ -31,6 +31,20 @@ describe("authentication after a revocation (H5)", () => {
     expect(ctx.auth.identify(ctx.auth.relayAuthorization(other.device_id))).toEqual({ kind: "device", deviceId: other.device_id });
   });
 
+  it("refuses the token even when a later step of the revocation fails (the content key's rotation)", async () => {
+    server = await startTestServer();
+    const { ctx } = server.runtime;
+    const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
+    if (!paired.ok) throw new Error("pairing failed");
+    expect((await server.request({ method: "GET", url: "/sessions", token: paired.device_token })).status).toBe(200);
+    ctx.e2e.contentKeys.rotate = () => {
+      throw new Error("disk full");
+    };
+    expect(() => ctx.pairing.revoke(paired.device_id)).toThrow("disk full");
+    expect((await server.request({ method: "GET", url: "/sessions", token: paired.device_token })).status).toBe(401);
+    expect(ctx.auth.identify(ctx.auth.relayAuthorization(paired.device_id))).toBeUndefined();
+  });
+
   it("accepts no token it does not know, however often it is tried", async () => {
     server = await startTestServer();
     for (let i = 0; i < 3; i++) expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);

@@ -27,3 +27,25 @@ describe("JSON text spliced as is (B163)", () => {
     expect(spliced).toBe(plain);
   });
 });
+
+describe("a route that answers something else under a JSON type (B163)", () => {
+  it("fails that call with 500 internal_error instead of sending a frame the bridge cannot decode", async () => {
+    const { default: Fastify } = await import("fastify");
+    const { startTestServer } = await import("../support/server.ts");
+    const { runRelayedCall } = await import("../../server/forwarder/api-relay.ts");
+    const server = await startTestServer();
+    const broken = Fastify();
+    broken.get("/broken", async (_request, reply) => reply.type("application/json").send("not json"));
+    broken.get("/fine", async () => ({ ok: true }));
+    await broken.ready();
+    try {
+      const call = { request_id: "r1", device_id: "dev_x", method: "GET" as const };
+      expect(await runRelayedCall(server.runtime.ctx, broken, { ...call, path: "/broken" })).toMatchObject({ request_id: "r1", status: 500, body: { error: { code: "internal_error" } } });
+      const fine = await runRelayedCall(server.runtime.ctx, broken, { ...call, path: "/fine" });
+      expect(withJsonBody(fine!)).toBe('{"request_id":"r1","status":200,"body":{"ok":true}}');
+    } finally {
+      await broken.close();
+      await server.runtime.close();
+    }
+  });
+});

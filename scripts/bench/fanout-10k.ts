@@ -11,8 +11,8 @@ import { loadavg } from "node:os";
 import { readFdLimit } from "../../bridge/socket/fd-limit.ts";
 import { percentile } from "./stats.ts";
 import { startBenchServer, untilServersJoined, type BenchServer } from "./fanout/bench-servers.ts";
-import { bridgeRss, forkChild, nextMessage, parseBridge, round2, sleep } from "./fanout/processes.ts";
-import { phaseMeter, type BridgeStats } from "./fanout/protocol.ts";
+import { bridgeRss, bridgeStatsOf, forkChild, nextMessage, parseBridge, round2, sleep } from "./fanout/processes.ts";
+import { phaseMeter } from "./fanout/protocol.ts";
 import { ReceiverPool, type PoolReport } from "./fanout/receiver-pool.ts";
 import { scheduleSlots } from "./fanout/schedule.ts";
 
@@ -54,13 +54,7 @@ async function main(): Promise<void> {
   await sleep(2000);
   const rssAfter = await bridgeRss(bridgeProc);
 
-  const bridgeStats = async (): Promise<BridgeStats> => {
-    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "stats");
-    bridgeProc.send({ type: "stats" });
-    const message = await reply;
-    if (message.type !== "stats") throw new Error("no stats");
-    return message.bridge;
-  };
+  const bridgeStats = () => bridgeStatsOf(bridgeProc);
   const parentMeter = phaseMeter();
   const phase = () => {
     bridgeProc.send({ type: "phase" });

@@ -3,17 +3,16 @@
 // a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Both modes run, each with its own server
 // and raw baseline: plain devices (session_event), then end-to-end encrypting ones (sealed_event, fanout/e2e.ts); the
 // e2e figures and their cost against plain go under `e2e`. Prints ONE JSON line.
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { parseConfig } from "../../server/config/load.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../server/runtime.ts";
-import { forkChild, nextMessage } from "./child-process.ts";
-import { fromBridgeChild, fromReceivers, phaseMeter, wallNow, type BridgeStats, type ToReceivers } from "./fanout/protocol.ts";
+import { bridgeRss, bridgeStatsOf, forkChild as child, nextMessage, parseBridge, parseReceiver } from "./fanout/processes.ts";
+import { phaseMeter, wallNow, type ToReceivers } from "./fanout/protocol.ts";
 import { deviceKeyFor, receiverKey, type BenchMode } from "./fanout/e2e.ts";
 import { sumReports } from "./fanout/receiver-pool.ts";
 
@@ -24,12 +23,6 @@ const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SATURATION_EVENTS = Number(process.env.BENCH_SATURATION_EVENTS ?? 1000);
 const PAD = "x".repeat(110);
-const here = fileURLToPath(new URL("./fanout/", import.meta.url));
-
-const child = (file: string) => forkChild(here, file);
-
-const parseReceiver = (m: unknown) => fromReceivers.parse(m);
-const parseBridge = (m: unknown) => fromBridgeChild.parse(m);
 
 async function main(): Promise<void> {
   // BENCH_CLUSTER=1: two bridge nodes sharing a redis-server against one node, in the same run (fanout/cluster.ts).
@@ -50,12 +43,7 @@ async function main(): Promise<void> {
 async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mode: BenchMode): Promise<Record<string, unknown>> {
   const ready = { url, rawUrl };
   const serverId = mode === "plain" ? "bench" : "bench-e2e";
-  const rss = async () => {
-    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "rss");
-    bridgeProc.send({ type: "rss" });
-    const message = await reply;
-    return message.type === "rss" ? message.rss : 0;
-  };
+  const rss = () => bridgeRss(bridgeProc);
 
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
   const runtime = createRuntime({ config: parseConfig({ server: { server_id: serverId } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
@@ -106,13 +94,7 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
     }
     return { ...latest, complete: latest.deliveries === expected };
   };
-  const bridgeStats = async (): Promise<BridgeStats> => {
-    const reply = nextMessage(bridgeProc, parseBridge, (m) => m.type === "stats");
-    bridgeProc.send({ type: "stats" });
-    const message = await reply;
-    if (message.type !== "stats") throw new Error("no stats");
-    return message.bridge;
-  };
+  const bridgeStats = () => bridgeStatsOf(bridgeProc);
   const parentMeter = phaseMeter();
   const phase = () => {
     bridgeProc.send({ type: "phase" });

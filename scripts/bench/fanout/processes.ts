@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { forkChild as forkIn, nextMessage } from "../child-process.ts";
-import { fromBridgeChild, fromReceivers, type FromBridgeChild, type FromReceivers } from "./protocol.ts";
+import { fromBridgeChild, fromReceivers, type BridgeStats, type FromBridgeChild, type FromReceivers } from "./protocol.ts";
 
 export { nextMessage };
 
@@ -23,6 +23,15 @@ export async function bridgeRss(bridge: ChildProcess): Promise<number> {
   bridge.send({ type: "rss" });
   const message = await reply;
   return message.type === "rss" ? message.rss : 0;
+}
+
+/** Asks the bridge child for its counters and CPU since the last phase. */
+export async function bridgeStatsOf(bridge: ChildProcess): Promise<BridgeStats> {
+  const reply = nextMessage(bridge, parseBridge, (m) => m.type === "stats");
+  bridge.send({ type: "stats" });
+  const message = await reply;
+  if (message.type !== "stats") throw new Error("the bridge child sent no stats");
+  return message.bridge;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

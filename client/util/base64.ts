@@ -4,6 +4,8 @@
 // under Node) its native code does the work. Decoding is strict: any character outside the alphabet, misplaced
 // padding or an impossible length is refused (Buffer's decoder skips such characters, so on Node the text is checked
 // first, by one native regex test). The same code runs in browsers and React Native.
+import { nodeBuffer } from "./node-buffer.ts";
+
 const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -16,14 +18,9 @@ function decodeTable(alphabet: string): Int16Array {
 const STANDARD_VALUES = decodeTable(STANDARD);
 const URL_SAFE_VALUES = decodeTable(URL_SAFE);
 
-interface NodeBuffer {
-  from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: string): string };
-  from(text: string, encoding: "base64" | "base64url"): Uint8Array;
-}
 /** The whole of an unpadded text in each alphabet (what Buffer would decode without skipping anything). */
 const STANDARD_TEXT = /^[A-Za-z0-9+/]*$/;
 const URL_SAFE_TEXT = /^[A-Za-z0-9_-]*$/;
-const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
 
 export function bytesToBase64(bytes: Uint8Array): string {
   return nodeBuffer ? nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : encode(bytes, STANDARD, true);
@@ -52,7 +49,7 @@ export function base64UrlToBytes(text: string): Uint8Array | undefined {
 /** Unpadded `text` decoded, natively where Buffer exists; undefined when it is not in the alphabet or has a length
  *  no encoding produces. */
 function decodeText(text: string, values: Int16Array, alphabet: RegExp, encoding: "base64" | "base64url"): Uint8Array | undefined {
-  if (!nodeBuffer) return decode(text, text.length, values);
+  if (!nodeBuffer) return decode(text, values);
   if (text.length % 4 === 1 || !alphabet.test(text)) return undefined;
   const bytes = nodeBuffer.from(text, encoding);
   // A plain Uint8Array over the same memory: callers compare and store bytes, never Buffer's methods.
@@ -77,9 +74,10 @@ function encode(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   return out;
 }
 
-/** The first `end` characters of `text` decoded; undefined for a character outside the table or a length no
- *  encoding produces (one character left over). Leftover low bits of the last character are ignored, as atob does. */
-function decode(text: string, end: number, values: Int16Array): Uint8Array | undefined {
+/** `text` decoded; undefined for a character outside the table or a length no encoding produces (one character
+ *  left over). Leftover low bits of the last character are ignored, as atob does. */
+function decode(text: string, values: Int16Array): Uint8Array | undefined {
+  const end = text.length;
   if (end % 4 === 1) return undefined;
   const bytes = new Uint8Array(Math.floor((end * 3) / 4));
   let written = 0;

@@ -8,3 +8,5 @@ export * from "./api.ts";
 export * from "./frames.ts";
 export * from "./notification.ts";
 export * from "./pair-url.ts";
+export * from "./server-status.ts";
+export * from "./app-config.ts";

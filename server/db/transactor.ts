@@ -25,6 +25,11 @@ export class Transactor {
     },
   ) {}
 
+  /** Whether a write transaction or group is open: state read now may not be committed yet. */
+  get writing(): boolean {
+    return this.depth > 0 || this.groupOpen;
+  }
+
   /** Runs `work` in a write transaction; nested calls join the outer one (as savepoints). */
   run<T>(work: () => T): T {
     if (this.depth > 0) return this.nested(work);

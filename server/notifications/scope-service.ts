@@ -116,7 +116,7 @@ export class ScopeService {
   }
 
   /** list() as JSON array text, for routes (no parse and re-serialize of every record). */
-  listJson(includeTerminal = false): string {
+  listJson(includeTerminal = false): string | Uint8Array {
     return this.store.read((collection) => collection.listJson({ includeTerminal }));
   }
 

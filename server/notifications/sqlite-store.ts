@@ -4,10 +4,12 @@
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
+import { ActiveListView } from "./active-list-view.ts";
 import { isActive } from "./lifecycle.ts";
 import type { TransactionalNotificationStore, ListOptions } from "./store.ts";
 
 type BodyRow = { body: string };
+type IdBodyRow = { id: string; body: string };
 type StateRow = { active: number; terminal_seq: number | null };
 
 export class SqliteNotificationStore implements TransactionalNotificationStore {
@@ -21,6 +23,7 @@ export class SqliteNotificationStore implements TransactionalNotificationStore {
   private readonly maxTerminalSeq;
   private readonly upsert;
   private readonly deleteTerminalThrough;
+  private readonly activeList: ActiveListView;
 
   constructor(
     db: Db,
@@ -41,6 +44,8 @@ export class SqliteNotificationStore implements TransactionalNotificationStore {
          retention_policy = excluded.retention_policy, terminal_seq = excluded.terminal_seq, body = excluded.body`,
     );
     this.deleteTerminalThrough = db.prepare<[number]>(`DELETE FROM ${table} WHERE terminal_seq IS NOT NULL AND terminal_seq <= ?`);
+    const activeRows = db.prepare<[], IdBodyRow>(`SELECT id, body FROM ${table} WHERE active = 1 ORDER BY rowid`);
+    this.activeList = new ActiveListView(transactor, () => activeRows.all());
   }
 
   transaction<T>(work: () => T): T {
@@ -60,14 +65,20 @@ export class SqliteNotificationStore implements TransactionalNotificationStore {
     const previous = this.stateById.get(record.id);
     // A record is numbered once, when it first becomes terminal; terminal states are final, so it keeps it.
     const seq = active ? null : (previous?.terminal_seq ?? (this.maxTerminalSeq.get()?.seq ?? 0) + 1);
-    this.upsert.run(record.id, record.key, active ? 1 : 0, record.request_id ?? null, record.retention.policy, seq, JSON.stringify(record));
+    const body = JSON.stringify(record);
+    this.upsert.run(record.id, record.key, active ? 1 : 0, record.request_id ?? null, record.retention.policy, seq, body);
+    this.activeList.recordChanged(record.id, active, body);
   }
 
   list({ includeTerminal }: ListOptions): NotificationRecord[] {
     return (includeTerminal ? this.listAll : this.listActive).all().map(parseRow);
   }
 
-  listJson({ includeTerminal }: ListOptions): string {
+  listJson({ includeTerminal }: ListOptions): string | Uint8Array {
+    if (!includeTerminal) {
+      const maintained = this.activeList.json();
+      if (maintained !== undefined) return maintained;
+    }
     // Bodies are stored as JSON already: splice them into one array instead of a parse/stringify round trip.
     return `[${(includeTerminal ? this.listAll : this.listActive)
       .all()

@@ -16,8 +16,11 @@ export interface NotificationStore {
   put(record: NotificationRecord): void;
   /** Active records in creation order; with includeTerminal, terminal ones too. */
   list(options: ListOptions): NotificationRecord[];
-  /** The same list as a JSON array text: lets a route answer without parsing and re-serializing records. */
-  listJson(options: ListOptions): string;
+  /**
+   * The same list as a JSON array (text, or its UTF-8 bytes): lets a route answer without parsing and
+   * re-serializing records.
+   */
+  listJson(options: ListOptions): string | Uint8Array;
   /** Active records tied to a request (candidates for until_request_complete). */
   activeForRequest(requestId: string): NotificationRecord[];
   /** Active records whose retention is until_server_restart. */

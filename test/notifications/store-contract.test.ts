@@ -29,6 +29,11 @@ const implementations: Record<string, () => TransactionalNotificationStore> = {
   },
 };
 
+function listed(store: TransactionalNotificationStore, includeTerminal: boolean): NotificationRecord[] {
+  const json = store.listJson({ includeTerminal });
+  return JSON.parse(typeof json === "string" ? json : Buffer.from(json).toString("utf8")) as NotificationRecord[];
+}
+
 let seq = 0;
 function record(fields: Partial<NotificationRecord> = {}): NotificationRecord {
   seq++;
@@ -63,7 +68,40 @@ describe.each(Object.keys(implementations))("application notification store cont
     expect(store.get(a.id)).toMatchObject({ revision: 2, title: "changed" });
     expect(store.list({ includeTerminal: false }).map((r) => r.id)).toEqual([a.id, b.id]);
     expect(store.get("missing")).toBeUndefined();
-    expect(JSON.parse(store.listJson({ includeTerminal: true }))).toEqual(store.list({ includeTerminal: true }));
+    expect(listed(store, true)).toEqual(store.list({ includeTerminal: true }));
+  });
+
+  it("lists the same active records as JSON as list() does, through every kind of change", () => {
+    const store = make();
+    const [a, b, c] = [record(), record(), record()];
+    expect(listed(store, false)).toEqual([]);
+    store.put(a);
+    store.put(b);
+    expect(listed(store, false)).toEqual([a, b]);
+    store.put({ ...a, revision: 2, title: "changed" }); // an update keeps its place
+    store.put(c);
+    store.put({ ...b, revision: 2, status: "dismissed" }); // a terminal record leaves the active list
+    expect(listed(store, false)).toEqual(store.list({ includeTerminal: false }));
+    expect(listed(store, false).map((r) => r.id)).toEqual([a.id, c.id]);
+    expect(listed(store, true)).toEqual(store.list({ includeTerminal: true }));
+  });
+
+  it("keeps a rolled-back change out of the JSON list, and shows a write's own change inside it", () => {
+    const store = make();
+    const a = record();
+    store.put(a);
+    expect(listed(store, false)).toEqual([a]);
+    const b = record();
+    expect(() =>
+      store.transaction(() => {
+        store.put(b);
+        store.put({ ...a, revision: 2, status: "dismissed" });
+        expect(listed(store, false)).toEqual([b]);
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(listed(store, false)).toEqual([a]);
+    expect(store.list({ includeTerminal: false })).toEqual([a]);
   });
 
   it("finds the active occurrence of a key, and none once it is terminal", () => {

@@ -4,7 +4,7 @@ import type { Clock } from "../../../server/clock.ts";
 import type { ConfigInput } from "../../../server/config/schema.ts";
 import type { PushService } from "../../../server/push/push-service.ts";
 import { createNotificationApi, type NotificationApi } from "../../../server/notifications/api.ts";
-import { TestClock } from "../../notifications/helpers.ts";
+import { GateClock } from "./gate-clock.ts";
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import { PushServiceStandIn, type TestSubscription } from "./push-service.ts";
 
@@ -24,7 +24,7 @@ export class PushHarness {
     readonly api: NotificationApi,
   ) {}
 
-  static async start(push: Record<string, unknown> = {}, config: ConfigInput = {}, clock: Clock & { time: number } = new TestClock()): Promise<PushHarness> {
+  static async start(push: Record<string, unknown> = {}, config: ConfigInput = {}, clock: Clock & { time: number } = new GateClock(20_000)): Promise<PushHarness> {
     const service = await PushServiceStandIn.start();
     const server = await startTestServer({ ...config, push: { ...PUSH_CONFIG, ...push } as ConfigInput["push"] }, { clock });
     return new PushHarness(server, service, clock, createNotificationApi(server.runtime.ctx.notifications, "test-plugin"));

@@ -131,15 +131,19 @@ export class DeliveryQueue {
         this.counts.refused++;
         return this.deps.log.warn({ device_id: lane.deviceId, status: outcome.status }, "push service refused a push");
       }
-      // A newer state of the same record is waiting: it replaces this one rather than waiting behind its retries.
-      const superseded = delivery.coalesce && lane.queue.some((queued) => queued.coalesce && queued.tag === delivery.tag);
-      if (attempt >= this.limits.maxAttempts || superseded) {
-        this.counts.dropped++;
-        return this.deps.log.warn({ device_id: lane.deviceId, status: outcome.status, problem: outcome.problem, attempts: attempt }, "push given up");
-      }
+      if (attempt >= this.limits.maxAttempts) return this.giveUp(lane, attempt, outcome.status, outcome.problem);
       this.counts.retried++;
       await this.deps.clock.sleep(outcome.afterMs ?? this.limits.backoffMs * 2 ** (attempt - 1), this.deps.signal);
+      // While it waited, its device may have been revoked, or a newer state of the same record queued behind it: that
+      // one replaces it rather than waiting behind its retries.
+      if (lane.cancelled) return;
+      if (delivery.coalesce && lane.queue.some((queued) => queued.coalesce && queued.tag === delivery.tag)) return this.giveUp(lane, attempt, outcome.status, "superseded");
     }
+  }
+
+  private giveUp(lane: Lane, attempts: number, status: number | undefined, problem: string | undefined): void {
+    this.counts.dropped++;
+    this.deps.log.warn({ device_id: lane.deviceId, status, problem, attempts }, "push given up");
   }
 
   private gone(lane: Lane, endpoint: string, status: number): void {

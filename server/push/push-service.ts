@@ -118,9 +118,14 @@ export class PushService {
     }
   }
 
+  /** Resolves once every event committed so far has been read (its pushes queued). */
+  async caughtUp(): Promise<void> {
+    while (this.cursor < this.deps.events.latestId || this.draining) await (this.draining ?? this.drain());
+  }
+
   /** Resolves once every committed event has been read and every push it made was sent or given up. */
   async settled(): Promise<void> {
-    while (this.cursor < this.deps.events.latestId || this.draining) await (this.draining ?? this.drain());
+    await this.caughtUp();
     await this.queue.idle();
   }
 

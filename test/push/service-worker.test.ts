@@ -10,6 +10,14 @@ import { launchBrowser, PHONE } from "../app/support/browser.ts";
 import { until } from "../client/support/stack.ts";
 import { PushHarness, type TestDevice } from "./support/harness.ts";
 
+/** What the tests use of the worker's global scope (the root tsconfig has no WebWorker lib). */
+type WorkerScope = {
+  registration: { getNotifications(): Promise<Notification[]> };
+  clients: { matchAll(options: object): Promise<Array<{ focused: boolean; visibilityState: string }>> };
+  dispatchEvent(event: Event): boolean;
+};
+declare const NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+
 let browser: Browser;
 let h: PushHarness;
 let phone: TestDevice;
@@ -64,7 +72,7 @@ type Shown = { title: string; body: string; tag: string; silent: boolean | null;
 
 function shown(): Promise<Shown[]> {
   return worker.evaluate(async () =>
-    (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => ({
+    (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => ({
       title: n.title,
       body: n.body,
       tag: n.tag,
@@ -111,7 +119,7 @@ it("a tap on a reply's notification takes the open window to that chat", async (
   await deliver({ v: 1, type: "reply", tag: "reply:s-42", title: "New reply", session_id: "s-42" });
   await shownWhen((list) => list.length === 1);
   await worker.evaluate(async () => {
-    const sw = self as unknown as ServiceWorkerGlobalScope;
+    const sw = self as unknown as WorkerScope;
     const [notification] = await sw.registration.getNotifications();
     sw.dispatchEvent(new NotificationEvent("notificationclick", { notification: notification! }));
   });
@@ -157,7 +165,7 @@ it("'revoked' deletes the app's IndexedDB databases and caches, tells the open w
 it("a reply marked skip_if_focused is not shown while a window of the app is focused, and is shown when none is", async () => {
   await openApp();
   await page.bringToFront();
-  const focused = await worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).clients.matchAll({ type: "window" })).map((c) => [c.focused, c.visibilityState]));
+  const focused = await worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: "window" })).map((c) => [c.focused, c.visibilityState]));
   expect(focused).toEqual([[true, "visible"]]);
   await deliver({ v: 1, type: "reply", tag: "reply:s-1", title: "New reply", session_id: "s-1", skip_if_focused: true });
   // A second push delivered after it: once its notification is there, the skipped one would have been shown too.

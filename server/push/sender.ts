@@ -31,7 +31,13 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Retry-After beyond this is not waited for (the delivery gives up instead). */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
+/** A VAPID JWT is valid this long (push services refuse more than 24 h) and renewed this long before it ends. */
+const JWT_LIFETIME_SECONDS = 12 * 3600;
+const JWT_RENEW_BEFORE_SECONDS = 3600;
+const MAX_AUDIENCES = 1000;
+
 export class PushSender {
+  private readonly authorizations = new Map<string, { header: string; expiresAt: number }>();
   private readonly agent = new Agent({ connectTimeout: 10_000, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: 30_000 });
 
   constructor(
@@ -41,7 +47,7 @@ export class PushSender {
 
   async send(subscription: StoredSubscription, payload: string, options: SendOptions): Promise<SendOutcome> {
     const details = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: subscription.keys }, payload, {
-      vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+      headers: { Authorization: this.authorizationFor(subscription.endpoint) },
       contentEncoding: "aes128gcm",
       TTL: options.ttlSeconds,
       urgency: options.urgency,
@@ -57,6 +63,24 @@ export class PushSender {
       if (options.signal.aborted) throw error;
       return { kind: "retry", problem: (error as Error).message };
     }
+  }
+
+  /**
+   * The VAPID Authorization of a push service (RFC 8292: a JWT for the endpoint's origin), signed once and reused until
+   * an hour before it expires, instead of a signature per push. Its expiry is wall-clock time: the push service checks
+   * it against its own clock.
+   */
+  private authorizationFor(endpoint: string): string {
+    const audience = new URL(endpoint).origin;
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const held = this.authorizations.get(audience);
+    if (held && held.expiresAt - nowSeconds > JWT_RENEW_BEFORE_SECONDS) return held.header;
+    const expiresAt = nowSeconds + JWT_LIFETIME_SECONDS;
+    const { Authorization } = webpush.getVapidHeaders(audience, this.subject, this.keys.publicKey, this.keys.privateKey, "aes128gcm", expiresAt) as { Authorization: string };
+    // Push services are a handful of origins; a flood of distinct ones only costs re-signing.
+    if (this.authorizations.size >= MAX_AUDIENCES) this.authorizations.clear();
+    this.authorizations.set(audience, { header: Authorization, expiresAt });
+    return Authorization;
   }
 
   close(): Promise<void> {

@@ -1,6 +1,6 @@
 // Web Push benchmark (issue 24): the time from the commit that triggers a push to the push service receiving it,
-// p50 and p99 over 1,000 pushes to 100 devices (10 warning notifications, each pushed to the 100 devices' subscriptions,
-// one at a time). The push service is a loopback receiver in its own process that notes each request's arrival
+// p50 and p99 over 1,000 pushes to 100 devices (10 warning notifications, each pushed to the 100 devices'
+// subscriptions, one at a time). The push service is a loopback receiver in its own process that notes each request's arrival
 // (the Topic header names the notification) and answers 201; decrypting is not its part (the tests' web-push-testing
 // checks that). Baseline in the same run: the same pushes built by web-push and posted with undici by a plain loop
 // at the same concurrency, starting at the moment the commit would have: what the server's reading of the log, fan

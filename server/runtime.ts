@@ -33,6 +33,7 @@ import { ContentKeys } from "./e2e/content-keys.ts";
 import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
+import { createPushService } from "./push/index.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -115,6 +116,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   pairing.onRevoke(() => auth.forget());
   // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
   pairing.onRevoke(() => e2e.contentKeys.rotate());
+  // Web Push (docs/push.md), when configured; its revocation listener comes after the two above.
+  const push = createPushService({ config: config.push, dataDir, db, events, pairing, sessions, clock, log, shutdown: shutdown.signal });
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();
@@ -153,6 +156,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     assets,
     plugins,
     runner,
+    push,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -168,6 +172,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
       await forwarder.stop();
+      await push?.close();
       await app.close();
       e2e.calls.flush();
       transactor.commitGroup();

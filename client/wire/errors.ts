@@ -34,11 +34,16 @@ export const HTTP_ERRORS = {
     status: 400,
     meaning: "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is stale (at or before the device's calls the server no longer remembers one by one), or its inner call is malformed (docs/security.md)",
   },
+  push_endpoint_not_allowed: {
+    status: 400,
+    meaning: "a push subscription's endpoint is not https: on one of `push.allowed_hosts` (docs/push.md); `details` names the field",
+  },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
   not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
+  device_token_required: { status: 403, meaning: "the route acts for one paired device (its push subscriptions and settings); the admin token has none" },
   // 404: no such thing
   route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
   session_not_found: { status: 404, meaning: "no session with this id" },
@@ -53,6 +58,7 @@ export const HTTP_ERRORS = {
   action_not_found: { status: 404, meaning: "no action with this name in this scope" },
   unknown_action: { status: 404, meaning: "the attachments extension has no action with this name" },
   provider_not_found: { status: 404, meaning: "no provider with this id in the config" },
+  push_not_configured: { status: 404, meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
   request_timeout: { status: 408, meaning: "the headers or the whole request were not received in time (connection closed)" },

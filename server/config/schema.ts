@@ -3,6 +3,7 @@
 // absent object is `prefault({})`, which parses `{}` through the object and so takes the keys' own defaults.
 import { z } from "zod";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
+import { pushConfigSchema } from "./push.ts";
 
 const agentSchema = providerOverridesSchema
   .extend({
@@ -75,6 +76,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Web Push to closed apps (server/config/push.ts, docs/push.md); absent: nothing is pushed. */
+    push: pushConfigSchema.optional(),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

@@ -153,4 +153,20 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
+  // 8: Web Push (docs/push.md). A browser's subscription belongs to the device that registered it and goes with it
+  // when the device is revoked; `preview` is the device's choice to receive text in its pushes (off by default).
+  `
+  CREATE TABLE push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    device_id TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX push_subscriptions_by_device ON push_subscriptions (device_id);
+  CREATE TABLE push_device_settings (
+    device_id TEXT PRIMARY KEY,
+    preview INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

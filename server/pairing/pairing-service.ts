@@ -97,6 +97,11 @@ export class PairingService {
     this.connectedNow = deviceIds === undefined ? undefined : new Set(deviceIds);
   }
 
+  /** Devices with a socket open on the bridge, as it last said; undefined while no bridge link says anything. */
+  connectedDevices(): ReadonlySet<string> | undefined {
+    return this.connectedNow;
+  }
+
   /** Revokes a device; false when there is no such device. Revoking twice is not an error. */
   revoke(deviceId: string): boolean {
     const exists = this.db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ?").get(deviceId);

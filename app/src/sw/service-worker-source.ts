@@ -1,7 +1,8 @@
 // The service worker's source, generated at build time with the bundle's file list. It caches the app shell so
 // the app opens offline (pages: network first, the cached shell when the server is unreachable; assets: cache
 // first); API calls are never cached here (the app
-// keeps its own last-loaded sessions for the read-only offline view).
+// keeps its own last-loaded sessions for the read-only offline view). Web Push is handled by push-handler.ts.
+import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";
 
 /** Plain JavaScript run by the browser as sw.js; `files` are paths relative to the app's root. */
 export function serviceWorkerSource(files: readonly string[]): string {
@@ -35,7 +36,7 @@ self.addEventListener("fetch", (event) => {
   // Hashed assets never change: the cache first.
   event.respondWith(caches.open(CACHE).then(async (cache) => (await cache.match(request.url)) || fetch(request)));
 });
-`;
+${PUSH_HANDLER_SOURCE}`;
 }
 
 /** A short stable fingerprint (FNV-1a) so a new build gets a new cache name. */

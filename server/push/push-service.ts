@@ -1,0 +1,192 @@
+// Web Push to closed apps (docs/push.md): reads each committed event once, in order, from the event log (woken by
+// the store's commit signal, like the forwarder), turns the ones that matter into pushes (triggers.ts), and hands
+// one delivery per subscription to the queue, with each device's privacy choice applied. It also owns the
+// subscriptions and settings the /push routes change, and the "revoked" push a device gets when it is removed.
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../clock.ts";
+import type { PushConfig } from "../config/push.ts";
+import type { Db } from "../db/database.ts";
+import type { EventStore } from "../events/event-store.ts";
+import type { PairingService } from "../pairing/pairing-service.ts";
+import { DeliveryQueue, DEFAULT_LIMITS, type DeliveryLimits } from "./delivery-queue.ts";
+import { endpointProblem } from "./endpoint-policy.ts";
+import { REVOKED_BODY, REVOKED_TITLE, type PushPayload } from "./payload.ts";
+import { PushSender, topicOf, type SendOutcome, type SendOptions } from "./sender.ts";
+import { SubscriptionStore, type StoredSubscription } from "./subscription-store.ts";
+import { PushTriggers, type LogEvent, type PushIntent } from "./triggers.ts";
+import type { VapidKeys } from "./vapid-keys.ts";
+
+/** The event types a trigger reads; the reader skips the rest (streamed partials are most of the log). */
+const READ_TYPES = [
+  "final",
+  "request_cancelled",
+  "error",
+  "request_completed",
+  "session_deleted",
+  "application_notification_created",
+  "application_notification_updated",
+  "application_notification_dismissed",
+  "application_notification_expired",
+  "session_notification_created",
+  "session_notification_updated",
+  "session_notification_resolved",
+  "session_notification_dismissed",
+  "session_notification_expired",
+];
+const PAGE = 500;
+/** A revoked device's push waits at most this long at the push service for the phone to come online. */
+const REVOKED_TTL_SECONDS = 28 * 24 * 3600;
+
+export interface PushServiceDeps {
+  db: Db;
+  events: EventStore;
+  pairing: PairingService;
+  config: PushConfig;
+  keys: VapidKeys;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  shutdown: AbortSignal;
+  /** A chat's title for previews (undefined: none, or the chat is gone). */
+  chatTitle: (sessionId: string) => string | undefined;
+  /** Tests and the benchmark replace the sender or the limits; the default posts with undici. */
+  send?: (subscription: StoredSubscription, payload: string, options: SendOptions) => Promise<SendOutcome>;
+  limits?: Partial<DeliveryLimits>;
+}
+
+export class PushService {
+  readonly subscriptions: SubscriptionStore;
+  readonly queue: DeliveryQueue;
+  private readonly triggers: PushTriggers;
+  private readonly sender: PushSender;
+  private readonly readPage;
+  /** Events after this id are not read yet: a start pushes nothing for what happened while the server was down. */
+  private cursor: number;
+  private draining: Promise<void> | undefined;
+  private drainAgain = false;
+  private readonly unsubscribe: () => void;
+  /** Subscriptions and preview choices, read again after every change. */
+  private cached: { subscriptions: StoredSubscription[]; previews: Set<string> } | undefined;
+
+  constructor(private readonly deps: PushServiceDeps) {
+    const { db, config, clock } = deps;
+    this.subscriptions = new SubscriptionStore(db, () => clock.now());
+    this.sender = new PushSender(deps.keys, config.subject);
+    this.triggers = new PushTriggers(config, () => clock.now(), deps.chatTitle);
+    this.queue = new DeliveryQueue(
+      {
+        send: deps.send ?? ((subscription, payload, options) => this.sender.send(subscription, payload, options)),
+        refuse: (endpoint) => endpointProblem(endpoint, config),
+        gone: (endpoint) => this.changed(() => this.subscriptions.removeEndpoint(endpoint)),
+        clock,
+        log: deps.log,
+        signal: deps.shutdown,
+      },
+      { ...DEFAULT_LIMITS, ...deps.limits },
+    );
+    // Bodies are read as stored, without the session versions list() puts back: no trigger needs them.
+    this.readPage = db.prepare<[number, number], { id: number; body: string }>(
+      `SELECT id, body FROM events WHERE id > ? AND type IN (${READ_TYPES.map((type) => `'${type}'`).join(", ")}) ORDER BY id LIMIT ?`,
+    );
+    this.cursor = deps.events.latestId;
+    this.unsubscribe = deps.events.commits.subscribe(() => this.wake());
+    deps.shutdown.addEventListener("abort", () => this.unsubscribe(), { once: true });
+  }
+
+  get publicKey(): string {
+    return this.deps.keys.publicKey;
+  }
+
+  /** Runs `change` to the stored subscriptions and forgets what was cached of them. */
+  changed<T>(change: () => T): T {
+    try {
+      return change();
+    } finally {
+      this.cached = undefined;
+    }
+  }
+
+  /**
+   * A device was revoked: its subscriptions and settings go, whatever was waiting for it is dropped, and each of its
+   * subscriptions gets one "revoked" push, so its service worker wipes the saved chats even while the app is closed.
+   */
+  revoked(deviceId: string): void {
+    const gone = this.changed(() => this.subscriptions.removeDevice(deviceId));
+    this.queue.dropDevice(deviceId);
+    const payload: PushPayload = { v: 1, type: "revoked", tag: "revoked", title: REVOKED_TITLE, body: REVOKED_BODY };
+    for (const subscription of gone) {
+      this.queue.enqueue({ subscription, tag: "revoked", payload: JSON.stringify(payload), urgency: "high", ttlSeconds: REVOKED_TTL_SECONDS, coalesce: false });
+    }
+  }
+
+  /** Resolves once every event committed so far has been read (its pushes queued). */
+  async caughtUp(): Promise<void> {
+    while (this.cursor < this.deps.events.latestId || this.draining) await (this.draining ?? this.drain());
+  }
+
+  /** Resolves once every committed event has been read and every push it made was sent or given up. */
+  async settled(): Promise<void> {
+    await this.caughtUp();
+    await this.queue.idle();
+  }
+
+  private wake(): void {
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    // After the committing code's turn: a commit is never slowed by the pushes it causes.
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      do {
+        this.drainAgain = false;
+        this.readAll();
+      } while (this.drainAgain);
+    } catch (error) {
+      this.deps.log.error({ err: error }, "reading events for push failed");
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private readAll(): void {
+    for (;;) {
+      if (this.deps.shutdown.aborted) return;
+      // Pruned away under us (a huge burst): go on from what is left; push is best effort.
+      this.cursor = Math.max(this.cursor, this.deps.events.oldestValidCursor);
+      const rows = this.readPage.all(this.cursor, PAGE);
+      for (const row of rows) {
+        this.cursor = row.id;
+        for (const intent of this.triggers.intentsOf(JSON.parse(row.body) as LogEvent)) this.fanOut(intent);
+      }
+      if (rows.length < PAGE) {
+        this.cursor = Math.max(this.cursor, this.deps.events.latestId);
+        return;
+      }
+    }
+  }
+
+  private fanOut(intent: PushIntent): void {
+    const { subscriptions, previews } = (this.cached ??= { subscriptions: this.subscriptions.all(), previews: this.subscriptions.previewDevices() });
+    // Who has a live connection is what the bridge last said; without a bridge link nobody knows, and the service
+    // worker is asked to skip the notification when a window of the app is focused instead.
+    const connected = intent.audience === "offline" ? this.deps.pairing.connectedDevices() : undefined;
+    const topic = intent.coalesce ? topicOf(intent.tag) : undefined;
+    const unknown = intent.audience === "offline" && connected === undefined;
+    const textOf = (payload: PushPayload) => JSON.stringify(unknown ? { ...payload, skip_if_focused: true } : payload);
+    const plain = textOf(intent.plain);
+    let preview: string | undefined;
+    for (const subscription of subscriptions) {
+      if (connected?.has(subscription.device_id)) continue;
+      const payload = previews.has(subscription.device_id) ? (preview ??= textOf(intent.preview())) : plain;
+      this.queue.enqueue({ subscription, tag: intent.tag, payload, urgency: intent.urgency, ttlSeconds: intent.ttlSeconds, coalesce: intent.coalesce, ...(topic ? { topic } : {}) });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await this.sender.close();
+  }
+}

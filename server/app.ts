@@ -20,6 +20,7 @@ import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
+import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -48,6 +49,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerRequestRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
+  registerAppConfigRoute(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

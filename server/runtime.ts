@@ -2,7 +2,6 @@
 // context and the HTTP app. main.ts adds the process concerns (listening, signals); tests call this directly.
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { join } from "node:path";
-import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
@@ -11,11 +10,11 @@ import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
 import { DEFAULT_SERVER_URL } from "./config/load.ts";
+import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
 import type { ServerContext } from "./context.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { openDatabase } from "./db/database.ts";
-import { Meta } from "./db/meta.ts";
 import { Transactor } from "./db/transactor.ts";
 import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -75,6 +74,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const log = options.log ?? pino({ level: "silent" });
   const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openDatabase(databaseFile);
+  let serverId: string;
+  try {
+    serverId = resolveServerId(db, config.server.server_id);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const checkpointer = startCheckpointer(db, databaseFile, 250, (error) => log.warn({ err: error }, "WAL checkpoints moved back to the main thread"));
   const transactor = new Transactor(db, (error) => log.error({ err: error }, "group commit of events failed; they were never visible"));
   const events = new EventStore(
@@ -94,7 +100,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     publicUrl: config.server.public_url,
     bridgePublicUrl: options.bridgePublicUrl,
   });
-  const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
   const notifications = new NotificationService({
     store: new SqliteNotificationStore(db, transactor),
     sessions,

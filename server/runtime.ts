@@ -6,6 +6,7 @@ import pino from "pino";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
 import { Authenticator } from "./auth/authenticator.ts";
+import { generateToken } from "./auth/tokens.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
@@ -62,6 +63,8 @@ export interface Runtime {
   app: FastifyInstance;
   /** The admin token in clear when this start generated it (print it once), else undefined. */
   generatedAdminToken: string | undefined;
+  /** This process's local admin token (auth/local-admin.ts): main.ts writes it to DATA_DIR once listening. */
+  localAdminToken: string;
   /** Ends background work, closes the HTTP server and the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -114,7 +117,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
-  const auth = new Authenticator(db, admin.hash);
+  const localAdminToken = generateToken(32);
+  const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -179,5 +183,5 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await checkpointer.stop();
       db.close();
     })());
-  return { ctx, app, generatedAdminToken: admin.generated, close };
+  return { ctx, app, generatedAdminToken: admin.generated, localAdminToken, close };
 }

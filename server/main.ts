@@ -26,9 +26,10 @@ async function main(): Promise<void> {
     process.stdout.write(`admin token (shown once, stored hashed in ${env.dataDir}): ${runtime.generatedAdminToken}\n`);
   }
   const address = await runtime.app.listen({ host: env.host, port: env.port });
-  process.stdout.write(`server listening on ${address} (server_id ${runtime.ctx.serverId})\n`);
   const localUrl = loopbackUrl(env.host, (runtime.app.server.address() as AddressInfo).port);
   writeLocalAdmin(env.dataDir, { url: localUrl, token: runtime.localAdminToken, pid: process.pid, admin_token_from_environment: env.adminToken !== undefined });
+  // After the local file: whoever waits for this line finds the file in place.
+  process.stdout.write(`server listening on ${address} (server_id ${runtime.ctx.serverId})\n`);
   const listening: ListeningMessage = { type: "server_listening", url: localUrl, server_id: runtime.ctx.serverId };
   process.send?.(listening);
   // `npm run admin-token -- --reset` wrote a new hash: the old token stops working now, not at the next start.

@@ -4,30 +4,18 @@
 // (scripts/start/first-run.ts) while no device is paired, or always with `npm start -- --pair`; a restart offers none.
 import { fileURLToPath } from "node:url";
 import type { ListeningMessage } from "../server/main.ts";
-import { readEnvironment } from "../server/config/load.ts";
 import { ensureAppBuilt } from "./build-app.ts";
-import { offerFirstRunLink } from "./start/first-run.ts";
 import { SupervisedChild } from "./start/supervised-child.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const force = process.argv.slice(2).includes("--pair");
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 
-// Read as the server will: a bad value stops here with the same one line.
-let env;
-try {
-  env = readEnvironment();
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(2);
-}
-
 // The companion app is served at the server's /: build it first when app/dist is missing or older than app/.
 if (await ensureAppBuilt()) say("companion app built (app/dist)");
 
 let exitCode = 0;
 const guard = ["--import", "tsx", "--import", "./scripts/start/orphan-guard.ts"];
-const childEnv = process.env;
 const stopAllOnFatal = (code: number) => {
   exitCode = code;
   void stopAll("SIGTERM");
@@ -37,22 +25,15 @@ const server = new SupervisedChild({
   name: "server",
   args: [...guard, "server/main.ts"],
   cwd: root,
-  env: childEnv,
+  env: process.env,
   say,
   onFatal: stopAllOnFatal,
   onMessage: (message, firstStart) => {
     if (!firstStart || !isListening(message)) return;
-    offerFirstRunLink({
-      dataDir: env.dataDir,
-      serverUrl: message.url,
-      localBridgeUrl: env.bridgePublicUrl ?? env.bridgeUrl,
-      force,
-      terminal: process.stdout.isTTY === true,
-      write: (text) => process.stdout.write(text),
-    }).catch((error: unknown) => say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`));
+    offerLink(message).catch((error: unknown) => say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`));
   },
 });
-const bridge = new SupervisedChild({ name: "bridge", args: [...guard, "bridge/main.ts"], cwd: root, env: childEnv, say, onFatal: stopAllOnFatal });
+const bridge = new SupervisedChild({ name: "bridge", args: [...guard, "bridge/main.ts"], cwd: root, env: process.env, say, onFatal: stopAllOnFatal });
 const children = [server, bridge];
 
 let stopping: Promise<void> | undefined;
@@ -68,6 +49,22 @@ function stopAll(signal: NodeJS.Signals): Promise<void> {
 process.on("SIGINT", () => void stopAll("SIGINT"));
 process.on("SIGTERM", () => void stopAll("SIGTERM"));
 for (const child of children) child.start();
+// Loaded while the children start: nothing of it is needed before the server listens. The children read (and refuse)
+// the environment themselves; a bad value is their exit code 2, which stops everything.
+const firstRunParts = Promise.all([import("./start/first-run.ts"), import("../server/config/load.ts")]);
+
+async function offerLink(listening: ListeningMessage): Promise<void> {
+  const [{ offerFirstRunLink }, { readEnvironment }] = await firstRunParts;
+  const env = readEnvironment();
+  await offerFirstRunLink({
+    dataDir: env.dataDir,
+    serverUrl: listening.url,
+    localBridgeUrl: env.bridgePublicUrl ?? env.bridgeUrl,
+    force,
+    terminal: process.stdout.isTTY === true,
+    write: (text) => process.stdout.write(text),
+  });
+}
 
 function isListening(message: unknown): message is ListeningMessage {
   return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "server_listening" && typeof (message as { url?: unknown }).url === "string";

@@ -49,7 +49,7 @@ export async function offerFirstRunLink(input: FirstRunInput): Promise<"printed"
     input.write(`pairing link written to ${file} (not a terminal)\n`);
     return "written";
   }
-  if (phone) qrcode.generate(phone.pair_url, { small: true }, (qr) => lines.splice(lines.length - 1, 0, qr));
+  if (phone) qrcode.generate(phone.pair_url, { small: true }, (qr) => lines.push(qr));
   input.write(lines.join("\n") + "\n");
   return "printed";
 }

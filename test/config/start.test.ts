@@ -1,13 +1,18 @@
 // `npm start` as a user meets it (docs/security.md "npm start", "First run"): the real supervisor with the real
 // server and bridge. Killing the bridge leaves the server answering and brings the bridge back; killing the server
 // takes what it started with it (its process group) and brings it back without a second pairing link; SIGTERM stops
-// everything. Not a terminal here, so the first-run link goes to DATA_DIR/pair-link.txt, 0600.
+// everything. Not a terminal here, so the first-run link goes to DATA_DIR/pair-link.txt, 0600; the link pairs.
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { pair } from "../../client/index.ts";
+import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
+import { parsePairUrl } from "../../client/wire/index.ts";
 import { tempDir } from "../support/server.ts";
 import { answers, freePort, goneWithin, isAlive, run, type Run } from "./support/processes.ts";
 
+const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 const dirs: string[] = [];
 const runs: Run[] = [];
 afterEach(async () => {
@@ -47,6 +52,11 @@ describe("npm start", { timeout: 180_000 }, () => {
     expect(readFileSync(linkFile, "utf8")).toMatch(new RegExp(`^Open ${server}/#/pair\\?code=[0-9A-Z]{5}-[0-9A-Z]{5}&bridge=${bridgeUrl.replace(/%/g, "%")}&key=`));
     expect(start.output()).not.toMatch(/Open http/);
     await answers(bridgeHealth);
+    // The link pairs: its code, bridge and key, through the real bridge to the real server, encrypted.
+    const link = parsePairUrl(readFileSync(linkFile, "utf8").match(/^Open (\S+)$/m)![1]!)!;
+    const credentials = await pair({ bridgeUrl: link.bridge, code: link.code, serverKey: link.key!, deviceName: "this browser", WebSocket: NodeWebSocket });
+    expect(credentials.server_url).toBe(server);
+    expect(credentials.e2e).toBeDefined();
 
     // The bridge dies: the server keeps answering, the bridge comes back under a new pid.
     const bridgePid = Number((await start.waitFor(/bridge started \(pid (\d+)\)/))[1]);

@@ -66,3 +66,21 @@ describe("server.server_id", () => {
     expect((await restartOn(dir, "cabin")).runtime.ctx.serverId).toBe("cabin");
   });
 });
+
+describe("server.server_id on a database from before the check", () => {
+  it("takes the configured id the older version used, with its devices, without refusing", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    // An older version: a generated id in meta from a start without config, then the config's "home", devices paired.
+    const first = await startOn(dir);
+    pairOne(first);
+    first.runtime.ctx.db.prepare("DELETE FROM meta WHERE key = 'server_id_in_use'").run();
+    expect((await restartOn(dir, "home")).runtime.ctx.serverId).toBe("home");
+    // From now on "home" is the id in use: the generated one would strand the devices.
+    const refusal = await restartOn(dir, first.runtime.ctx.serverId).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ConfigError);
+  });
+});

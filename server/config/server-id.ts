@@ -1,7 +1,7 @@
 // Which server id this start uses. The id names the bridge topic every paired device listens on, so it must not
 // change under them: devices paired under one id would sit on a dead topic, told nothing. The id in use is kept in
-// the database (meta `server_id_in_use`); `server.server_id` in the config may set it only while no live device is paired
-// under another, and otherwise stops the start with one line saying how out (docs/security.md "Server id").
+// the database (meta `server_id_in_use`); `server.server_id` in the config may set it only while no live device is
+// paired under another, and otherwise stops the start with one line saying how out (docs/security.md "Server id").
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/database.ts";
 import { Meta } from "../db/meta.ts";

@@ -2,8 +2,8 @@
 // `request_completed`. The `active_requests` table knows them: its row is written in the transaction of
 // `request_started` and deleted in the transaction of `request_completed`, so a row found at start names a
 // request no process is running any more. Recovery ends each one the way a failure would (docs/runner.md
-// "Crash recovery"), keeping the text the cut phase had shown, in one transaction per request, so a crash during recovery leaves the row for the next
-// start and never publishes an ending twice.
+// "Crash recovery"), keeping the text the cut phase had shown, in one transaction per request, so a crash during
+// recovery leaves the row for the next start and never publishes an ending twice.
 import { partialEvent, type AnyEvent, type Message } from "../../client/wire/index.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/database.ts";

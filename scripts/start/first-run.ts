@@ -4,6 +4,7 @@
 // use. When phones are given other addresses than this machine's loopback (HOST=0.0.0.0, server.public_url,
 // server.app_url), a second code's link is printed for them too, with its QR code. The admin calls use the local
 // token the server wrote to DATA_DIR (server/auth/local-admin.ts).
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import qrcode from "qrcode-terminal";
 import { buildPairUrl, deviceListSchema, pairingCreatedSchema, type PairingCreated } from "../../client/wire/index.ts";
@@ -29,6 +30,9 @@ export async function offerFirstRunLink(input: FirstRunInput): Promise<"printed"
   if (!local) throw new Error(`no local-admin.json in ${input.dataDir}: the server did not write it`);
   const call = (method: string, path: string) =>
     fetch(`${input.serverUrl}${path}`, { method, headers: { authorization: `Bearer ${local.token}`, ...(method === "POST" ? { "content-type": "application/json" } : {}) }, ...(method === "POST" ? { body: "{}" } : {}) });
+  const file = join(input.dataDir, PAIR_LINK_FILE);
+  // A link left by an earlier start is spent or expired by now: only this start's link may be found there.
+  rmSync(file, { force: true });
   if (!input.force && (await livePairedDevices(call)) > 0) return "paired already";
   if (input.localBridgeUrl === "") {
     input.write("No pairing link: BRIDGE_URL is empty, and devices pair through the bridge.\n");
@@ -44,7 +48,6 @@ export async function offerFirstRunLink(input: FirstRunInput): Promise<"printed"
     lines.push(`On a phone on the same network, scan this or open: ${phone.pair_url}`);
   }
   if (!input.terminal) {
-    const file = join(input.dataDir, PAIR_LINK_FILE);
     writePrivateFileAtomically(file, lines.join("\n") + "\n");
     input.write(`pairing link written to ${file} (not a terminal)\n`);
     return "written";

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parsePairUrl } from "../../client/wire/index.ts";
 import { writeLocalAdmin } from "../../server/auth/local-admin.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
-import { offerFirstRunLink } from "../../scripts/start/first-run.ts";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { offerFirstRunLink, PAIR_LINK_FILE } from "../../scripts/start/first-run.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { freePort } from "./support/processes.ts";
 
@@ -49,7 +51,9 @@ describe("the first-run link", () => {
     const where = await listening();
     const { code } = server!.runtime.ctx.pairing.createCode();
     server!.runtime.ctx.pairing.redeem(code, "phone");
+    writeFileSync(join(where.dataDir, PAIR_LINK_FILE), "Open http://127.0.0.1:1/#/pair?code=SPENT-SPENT\n");
     expect((await offer(where)).outcome).toBe("paired already");
+    expect(existsSync(join(where.dataDir, PAIR_LINK_FILE))).toBe(false); // a spent link is not left to be found
     expect((await offer(where, true)).text).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/#\/pair\?code=/m);
   });
 

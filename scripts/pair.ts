@@ -1,14 +1,13 @@
-// `npm run pair`: asks the running server for a pairing code (POST /pairing with ADMIN_TOKEN) and shows its
-// pair_url as a QR code in the terminal: a phone's camera opens the app at that link and pairs with one tap.
-// The code and its expiry are printed too, for typing the code by hand. The answer is checked with the client
-// library's schema (client/wire), the one definition of that body.
+// `npm run pair`: asks the running server for a pairing code (POST /pairing) and shows its pair_url as a QR code
+// in the terminal: a phone's camera opens the app at that link and pairs with one tap. The code and its expiry are
+// printed too, for typing the code by hand. The owner of DATA_DIR needs no ADMIN_TOKEN: the server's local admin
+// token is read from DATA_DIR (owner-access.ts). The answer is checked with the client library's schema (client/wire).
 import qrcode from "qrcode-terminal";
 import { pairingCreatedSchema } from "../client/wire/index.ts";
+import { serverAccess } from "./owner-access.ts";
 
 async function main(): Promise<void> {
-  const token = process.env.ADMIN_TOKEN;
-  if (!token) throw new Error("ADMIN_TOKEN: set it to the admin token the server printed at its first start");
-  const base = process.env.SERVER_URL ?? `http://${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? "8787"}`;
+  const { url: base, token } = serverAccess();
   const response = await fetch(`${base}/pairing`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
   if (response.status !== 201) throw new Error(`POST ${base}/pairing answered ${response.status}: ${await response.text()}`);
   const pairing = pairingCreatedSchema.parse(await response.json());

@@ -1,43 +1,71 @@
-// `npm start`: the server and the bridge, two processes, one command (DESIGN.md "Start"). Each child gets the
-// same environment; a signal reaches both; when one exits the other is stopped, and the exit code is the first
-// non-zero one.
-import { spawn, type ChildProcess } from "node:child_process";
+// `npm start`: the server and the bridge, two processes, one command, kept up (docs/security.md "npm start"). Each
+// child runs in its own process group and is restarted with backoff when it exits; the other keeps serving.
+// SIGINT/SIGTERM stop both (and whatever they started). Once the server first answers, the first-run link is offered
+// (scripts/start/first-run.ts) while no device is paired, or always with `npm start -- --pair`; a restart offers none.
 import { fileURLToPath } from "node:url";
+import type { ListeningMessage } from "../server/main.ts";
 import { ensureAppBuilt } from "./build-app.ts";
+import { SupervisedChild } from "./start/supervised-child.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const entries = { server: "server/main.ts", bridge: "bridge/main.ts" } as const;
+const force = process.argv.slice(2).includes("--pair");
+const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 
 // The companion app is served at the server's /: build it first when app/dist is missing or older than app/.
-if (await ensureAppBuilt()) process.stdout.write("companion app built (app/dist)\n");
-
-const children = Object.entries(entries).map(([name, entry]) => {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: process.env, stdio: "inherit" });
-  return { name, child };
-});
+if (await ensureAppBuilt()) say("companion app built (app/dist)");
 
 let exitCode = 0;
-let stopping = false;
+const guard = ["--import", "tsx", "--import", "./scripts/start/orphan-guard.ts"];
+const stopAllOnFatal = (code: number) => {
+  exitCode = code;
+  void stopAll("SIGTERM");
+};
 
-function stopAll(signal: NodeJS.Signals): void {
-  stopping = true;
-  for (const { child } of children) if (isRunning(child)) child.kill(signal);
+const server = new SupervisedChild({
+  name: "server",
+  args: [...guard, "server/main.ts"],
+  cwd: root,
+  env: process.env,
+  say,
+  onFatal: stopAllOnFatal,
+  onMessage: (message, firstStart) => {
+    if (!firstStart || !isListening(message)) return;
+    offerLink(message).catch((error: unknown) => say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`));
+  },
+});
+const bridge = new SupervisedChild({ name: "bridge", args: [...guard, "bridge/main.ts"], cwd: root, env: process.env, say, onFatal: stopAllOnFatal });
+const children = [server, bridge];
+
+let stopping: Promise<void> | undefined;
+function stopAll(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) {
+    // A second Ctrl-C: no more waiting.
+    for (const child of children) child.kill();
+    return stopping;
+  }
+  return (stopping = Promise.all(children.map((child) => child.stop(signal))).then(() => process.exit(exitCode)));
 }
 
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
-}
+process.on("SIGINT", () => void stopAll("SIGINT"));
+process.on("SIGTERM", () => void stopAll("SIGTERM"));
+for (const child of children) child.start();
+// Loaded while the children start: nothing of it is needed before the server listens. The children read (and refuse)
+// the environment themselves; a bad value is their exit code 2, which stops everything.
+const firstRunParts = Promise.all([import("./start/first-run.ts"), import("../server/config/load.ts")]);
 
-for (const { name, child } of children) {
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      process.stderr.write(`${name} exited (${signal ?? code}); stopping the others\n`);
-      stopAll("SIGTERM");
-    }
-    if (code && !exitCode) exitCode = code;
-    if (children.every(({ child: c }) => !isRunning(c))) process.exit(exitCode);
+async function offerLink(listening: ListeningMessage): Promise<void> {
+  const [{ offerFirstRunLink }, { readEnvironment }] = await firstRunParts;
+  const env = readEnvironment();
+  await offerFirstRunLink({
+    dataDir: env.dataDir,
+    serverUrl: listening.url,
+    localBridgeUrl: env.bridgePublicUrl ?? env.bridgeUrl,
+    force,
+    terminal: process.stdout.isTTY === true,
+    write: (text) => process.stdout.write(text),
   });
 }
 
-process.on("SIGINT", () => stopAll("SIGINT"));
-process.on("SIGTERM", () => stopAll("SIGTERM"));
+function isListening(message: unknown): message is ListeningMessage {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "server_listening" && typeof (message as { url?: unknown }).url === "string";
+}

@@ -21,6 +21,7 @@ import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
 import { registerPushRoutes } from "./http/routes/push.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
+import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -50,6 +51,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
   registerPushRoutes(app, ctx);
+  registerAppConfigRoute(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -2,20 +2,20 @@
 // context and the HTTP app. main.ts adds the process concerns (listening, signals); tests call this directly.
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { join } from "node:path";
-import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
 import { Authenticator } from "./auth/authenticator.ts";
+import { generateToken } from "./auth/tokens.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { resolveAgents } from "./config/agents.ts";
 import { DEFAULT_SERVER_URL } from "./config/load.ts";
+import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
 import type { ServerContext } from "./context.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
 import { openDatabase } from "./db/database.ts";
-import { Meta } from "./db/meta.ts";
 import { Transactor } from "./db/transactor.ts";
 import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -64,6 +64,8 @@ export interface Runtime {
   app: FastifyInstance;
   /** The admin token in clear when this start generated it (print it once), else undefined. */
   generatedAdminToken: string | undefined;
+  /** This process's local admin token (auth/local-admin.ts): main.ts writes it to DATA_DIR once listening. */
+  localAdminToken: string;
   /** Ends background work, closes the HTTP server and the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -76,6 +78,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const log = options.log ?? pino({ level: "silent" });
   const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openDatabase(databaseFile);
+  let serverId: string;
+  try {
+    serverId = resolveServerId(db, config.server.server_id);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const checkpointer = startCheckpointer(db, databaseFile, 250, (error) => log.warn({ err: error }, "WAL checkpoints moved back to the main thread"));
   const transactor = new Transactor(db, (error) => log.error({ err: error }, "group commit of events failed; they were never visible"));
   const events = new EventStore(
@@ -95,7 +104,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     publicUrl: config.server.public_url,
     bridgePublicUrl: options.bridgePublicUrl,
   });
-  const serverId = config.server.server_id ?? new Meta(db).getOrCreate("server_id", () => `srv_${randomUUID().slice(0, 8)}`);
   const notifications = new NotificationService({
     store: new SqliteNotificationStore(db, transactor),
     sessions,
@@ -110,7 +118,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
-  const auth = new Authenticator(db, admin.hash);
+  const localAdminToken = generateToken(32);
+  const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -179,5 +188,5 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await checkpointer.stop();
       db.close();
     })());
-  return { ctx, app, generatedAdminToken: admin.generated, close };
+  return { ctx, app, generatedAdminToken: admin.generated, localAdminToken, close };
 }

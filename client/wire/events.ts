@@ -22,9 +22,11 @@ const inSession = { session_id: z.string() };
 
 // Request lifecycle
 export const requestStartedEvent = eventType("request_started", { ...inRequest, stream: z.boolean() });
-export const requestCancelledEvent = eventType("request_cancelled", inRequest);
+/** `reason` (issue 20): "user" for the person's Stop, "shutdown" for a server shutdown; absent from older servers. */
+export const requestCancelledEvent = eventType("request_cancelled", { ...inRequest, reason: z.enum(["user", "shutdown"]).optional() });
 export const requestCompletedEvent = eventType("request_completed", inRequest);
-export const errorEvent = eventType("error", { ...inRequest, detail: z.string() });
+/** `reason` "crash": the request was found unfinished when the server started again after a crash. */
+export const errorEvent = eventType("error", { ...inRequest, detail: z.string(), reason: z.literal("crash").optional() });
 
 // Assistant streaming
 export const assistantMessageEvent = eventType("assistant_message", { ...inRequest, phase: z.enum(["start", "end"]) });

@@ -37,6 +37,8 @@ export type Scenario =
       writeSize?: number;
       /** Real delay before the first body byte (CLI trials; tests use `hang` with a clock instead). */
       firstByteDelayMs?: number;
+      /** Real delay between writes, so a person sees the reply stream and can press Stop (the CLI's --delay-ms). */
+      delayMs?: number;
       /** Stop after this many parts and hand a PauseControl to `onPause` / backend.nextPause(). */
       pauseAfter?: number;
       /** Stop after this many parts and destroy the socket at once (CLI trials). */

@@ -14,6 +14,8 @@ export interface ScriptedBackendOptions {
   fallback?: Scenario;
   /** Body of GET <prefix>/models, or a scenario for it. Default: two models. */
   models?: unknown;
+  /** How a paced stream (`delayMs`) waits between writes; real timers unless a test counts the waits. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface ScriptedBackend {
@@ -47,6 +49,7 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
   let fallback = options.fallback;
   let models: unknown = options.models ?? DEFAULT_MODELS;
 
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const onPause = (control: PauseControl): void => {
     const waiter = pauseWaiters.shift();
     if (waiter) waiter(control);
@@ -67,11 +70,11 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     }
     if (req.method === "POST" && path === `${prefix}/chat/completions`) {
       const scenario = queue.shift() ?? fallback ?? { kind: "status", status: 500, body: { error: { message: "scripted backend: no scenario left in the queue" } } };
-      return play(scenario, req, res, onPause);
+      return play(scenario, req, res, onPause, sleep);
     }
     if (req.method === "GET" && path === `${prefix}/models`) {
       const scenario = isScenario(models) ? models : ({ kind: "json", body: models } as const);
-      return play(scenario, req, res, onPause);
+      return play(scenario, req, res, onPause, sleep);
     }
     res.writeHead(404, { "content-type": "text/html" }).end(HTML_404);
   }
@@ -101,7 +104,9 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
   };
 }
 
-async function play(scenario: Scenario, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void): Promise<void> {
+type Sleep = (ms: number) => Promise<void>;
+
+async function play(scenario: Scenario, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void, sleep: Sleep): Promise<void> {
   switch (scenario.kind) {
     case "json":
       res.writeHead(scenario.status ?? 200, { "content-type": "application/json", ...scenario.headers }).end(JSON.stringify(scenario.body));
@@ -127,18 +132,19 @@ async function play(scenario: Scenario, req: IncomingMessage, res: ServerRespons
       res.end();
       return;
     case "stream":
-      return playStream(scenario, req, res, onPause);
+      return playStream(scenario, req, res, onPause, sleep);
   }
 }
 
-async function playStream(scenario: Scenario & { kind: "stream" }, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void): Promise<void> {
+async function playStream(scenario: Scenario & { kind: "stream" }, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void, sleep: Sleep): Promise<void> {
   res.writeHead(scenario.status ?? 200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...scenario.headers });
   res.flushHeaders();
   if (scenario.firstByteDelayMs) await new Promise((r) => setTimeout(r, scenario.firstByteDelayMs));
   const encoded = encodeParts(scenario.parts, scenario.eol ?? "\n", scenario.done ?? true);
   const stopAt = scenario.pauseAfter ?? scenario.destroyAfter ?? encoded.length;
   const toWrites = (texts: string[]) => (scenario.writeSize ? splitBytes(texts.join(""), scenario.writeSize) : texts.map((t) => Buffer.from(t)));
-  await writeAll(res, toWrites(encoded.slice(0, stopAt)));
+  const pace = { delayMs: scenario.delayMs ?? 0, sleep };
+  await writeAll(res, toWrites(encoded.slice(0, stopAt)), pace);
   if (scenario.destroyAfter !== undefined) {
     setTimeout(() => req.socket.destroy(), 20);
     return;
@@ -151,7 +157,7 @@ async function playStream(scenario: Scenario & { kind: "stream" }, req: Incoming
           resolve();
         },
         resume: () => {
-          void writeAll(res, toWrites(encoded.slice(stopAt))).then(() => res.end(), () => res.destroy());
+          void writeAll(res, toWrites(encoded.slice(stopAt)), pace).then(() => res.end(), () => res.destroy());
           resolve();
         },
       }),
@@ -161,9 +167,13 @@ async function playStream(scenario: Scenario & { kind: "stream" }, req: Incoming
   res.end();
 }
 
-/** Writes in order, waiting for drain: a byte-by-byte body must not buffer megabytes in memory. */
-async function writeAll(res: ServerResponse, writes: Buffer[]): Promise<void> {
-  for (const piece of writes) {
+/**
+ * Writes in order, waiting for drain: a byte-by-byte body must not buffer megabytes in memory. `delayMs` waits that
+ * long before each write after the first (a paced stream for people to watch).
+ */
+async function writeAll(res: ServerResponse, writes: Buffer[], pace?: { delayMs: number; sleep: Sleep }): Promise<void> {
+  for (const [index, piece] of writes.entries()) {
+    if (pace && pace.delayMs > 0 && index > 0) await pace.sleep(pace.delayMs);
     if (res.destroyed) return;
     if (!res.write(piece)) {
       await new Promise<void>((resolve) => {

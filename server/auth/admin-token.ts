@@ -1,8 +1,10 @@
 // The admin token (DESIGN.md): ADMIN_TOKEN when set, else generated at first start, printed once, and kept
 // only as a hash in DATA_DIR. Later starts read the hash; the token itself is never written anywhere.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+// `npm run admin-token -- --reset` replaces the hash (resetAdminToken) and tells a running server to read it again.
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makePrivateDir, PRIVATE_FILE_MODE, restrictFile } from "../db/file-modes.ts";
+import { makePrivateDir, restrictFile } from "../db/file-modes.ts";
+import { writePrivateFileAtomically } from "./local-admin.ts";
 import { generateToken, hashToken } from "./tokens.ts";
 
 export interface AdminToken {
@@ -13,15 +15,29 @@ export interface AdminToken {
 
 export const ADMIN_TOKEN_FILE = "admin-token.sha256";
 
+/** The signal that makes a running server read the admin token's hash again (scripts/admin-token.ts sends it). */
+export const RELOAD_ADMIN_TOKEN_SIGNAL = "SIGUSR2";
+
 export function ensureAdminToken(dataDir: string, fromEnvironment: string | undefined): AdminToken {
   if (fromEnvironment) return { hash: hashToken(fromEnvironment), generated: undefined };
+  const stored = readAdminTokenHash(dataDir);
+  if (stored !== undefined) return { hash: stored, generated: undefined };
+  const token = resetAdminToken(dataDir);
+  return { hash: hashToken(token), generated: token };
+}
+
+/** The stored hash, or undefined when there is none. */
+export function readAdminTokenHash(dataDir: string): string | undefined {
   const file = join(dataDir, ADMIN_TOKEN_FILE);
-  if (existsSync(file)) {
-    restrictFile(file); // a hash left readable by an older start or a copy
-    return { hash: readFileSync(file, "utf8").trim(), generated: undefined };
-  }
+  if (!existsSync(file)) return undefined;
+  restrictFile(file); // a hash left readable by an older start or a copy
+  return readFileSync(file, "utf8").trim();
+}
+
+/** Makes a new admin token, stores only its hash (replacing the old one whole), and returns it in clear. */
+export function resetAdminToken(dataDir: string): string {
   const token = generateToken();
   makePrivateDir(dataDir);
-  writeFileSync(file, hashToken(token) + "\n", { mode: PRIVATE_FILE_MODE });
-  return { hash: hashToken(token), generated: token };
+  writePrivateFileAtomically(join(dataDir, ADMIN_TOKEN_FILE), hashToken(token) + "\n");
+  return token;
 }

@@ -23,10 +23,15 @@ export class Authenticator {
    */
   private readonly relaySecret = hashToken(generateToken(32)); // 64 hex digits
 
+  /** The owner's local token of this process (auth/local-admin.ts): admin too, while this process runs. */
+  private readonly localAdminHash: string;
+
   constructor(
     db: Db,
-    private readonly adminTokenHash: string,
+    private adminTokenHash: string,
+    localAdminToken: string = generateToken(32),
   ) {
+    this.localAdminHash = hashToken(localAdminToken);
     this.deviceByHash = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL");
     this.liveDevice = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL");
   }
@@ -43,9 +48,14 @@ export class Authenticator {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (!token) return undefined;
     const hash = hashToken(token);
-    if (sameHash(hash, this.adminTokenHash)) return { kind: "admin" };
+    if (sameHash(hash, this.adminTokenHash) || sameHash(hash, this.localAdminHash)) return { kind: "admin" };
     const deviceId = this.deviceOf(hash);
     return deviceId === undefined ? undefined : { kind: "device", deviceId };
+  }
+
+  /** A new admin token's hash (`npm run admin-token -- --reset`): the old token stops working at once. */
+  setAdminTokenHash(hash: string): void {
+    this.adminTokenHash = hash;
   }
 
   /** Drops what it remembers of live devices: call it whenever a device is revoked. */

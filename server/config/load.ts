@@ -4,7 +4,11 @@ import { dirname, resolve } from "node:path";
 import type { z } from "zod";
 import { configSchema, type Config } from "./schema.ts";
 
-export const DEFAULT_BRIDGE_URL = "ws://127.0.0.1:4000/socket";
+const DEFAULT_BRIDGE_PORT = 4000;
+/** Where the server finds a bridge on BRIDGE_PORT of this machine: BRIDGE_URL's default follows BRIDGE_PORT. */
+export function defaultBridgeUrl(bridgePort: number = DEFAULT_BRIDGE_PORT): string {
+  return `ws://127.0.0.1:${bridgePort}/socket`;
+}
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 8787;
 
@@ -32,12 +36,13 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
   const host = env.HOST || DEFAULT_HOST;
   const configPath = env.CONFIG || (existsSync("config.json") ? "config.json" : undefined);
   const port = parsePort("PORT", env.PORT, DEFAULT_PORT);
+  const bridgePort = parsePort("BRIDGE_PORT", env.BRIDGE_PORT, DEFAULT_BRIDGE_PORT);
   return {
     host,
     port,
     serverUrl: serverUrlOf(host, port),
-    bridgePort: parsePort("BRIDGE_PORT", env.BRIDGE_PORT, 4000),
-    bridgeUrl: env.BRIDGE_URL ?? DEFAULT_BRIDGE_URL,
+    bridgePort,
+    bridgeUrl: env.BRIDGE_URL ?? defaultBridgeUrl(bridgePort),
     bridgePublicUrl: env.BRIDGE_PUBLIC_URL || undefined,
     dataDir: resolve(env.DATA_DIR || "./data"),
     configPath: configPath ? resolve(configPath) : undefined,

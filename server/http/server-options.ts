@@ -29,7 +29,9 @@ export interface ConnectionLimits {
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
-  requestTimeoutMs: 120_000,
+  // A body trickled in a byte at a time is cut here, as headers are at headersTimeoutMs. 60 s still carries the
+  // largest attachment (assets.max_bytes, 10 MiB) at about 1.5 Mbit/s.
+  requestTimeoutMs: 60_000,
   idleTimeoutMs: MAX_WAIT_MS + 30_000,
   // Above the 60 s idle timeout of common reverse proxies (nginx, ALB), so the proxy, not we, closes first.
   keepAliveTimeoutMs: 72_000,

@@ -53,12 +53,14 @@ export class RunEvents {
     return { type: "tool_results", ...this.ids, messages };
   }
 
-  cancelled(): void {
-    this.events.publish({ type: "request_cancelled", ...this.ids });
+  /** `reason`: the person's Stop ("user") or the server shutting down ("shutdown"). */
+  cancelled(reason: "user" | "shutdown"): void {
+    this.events.publish({ type: "request_cancelled", ...this.ids, reason });
   }
 
-  error(detail: string): void {
-    this.events.publish({ type: "error", ...this.ids, detail });
+  /** `reason` "crash": the request was found unfinished at start (recovery.ts). */
+  error(detail: string, reason?: "crash"): void {
+    this.events.publish({ type: "error", ...this.ids, detail, ...(reason ? { reason } : {}) });
   }
 
   completed(): void {

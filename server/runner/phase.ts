@@ -5,6 +5,7 @@
 import type { Message } from "../../client/wire/index.ts";
 import type { Provider, ProviderDelta, ProviderRequest } from "../provider/index.ts";
 import type { RunEvents } from "./events.ts";
+import { interruptedReply, type InterruptionReason } from "./interruption.ts";
 
 export type Done = Extract<ProviderDelta, { type: "done" }>;
 
@@ -29,9 +30,8 @@ export class PhaseBuffer {
   }
 
   /** The streamed part as an assistant message marked interrupted, or undefined when nothing was streamed. */
-  interrupted(reason: string): Message | undefined {
-    if (this.content === "" && Object.keys(this.reasoning).length === 0) return undefined;
-    return { role: "assistant", content: this.content, metadata: { ...this.reasoning, interrupted: true, interrupted_reason: reason } };
+  interrupted(reason: InterruptionReason): Message | undefined {
+    return interruptedReply(this.content, this.reasoning, reason);
   }
 }
 

@@ -2,9 +2,9 @@
 // `request_completed`. The `active_requests` table knows them: its row is written in the transaction of
 // `request_started` and deleted in the transaction of `request_completed`, so a row found at start names a
 // request no process is running any more. Recovery ends each one the way a failure would (docs/runner.md
-// "Crash recovery"), in one transaction per request, so a crash during recovery leaves the row for the next
-// start and never publishes an ending twice.
-import type { AnyEvent, Message } from "../../client/wire/index.ts";
+// "Crash recovery"), keeping the text the cut phase had shown, in one transaction per request, so a crash during
+// recovery leaves the row for the next start and never publishes an ending twice.
+import { partialEvent, type AnyEvent, type Message } from "../../client/wire/index.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
@@ -14,8 +14,9 @@ import type { NotificationService } from "../notifications/notification-service.
 import { expireForCompletedRequest } from "../notifications/retention.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { RunEvents } from "./events.ts";
+import { interruptedReply } from "./interruption.ts";
 
-export const SERVER_STOPPED_DETAIL = "the server stopped while this request was running; it did not finish";
+export const SERVER_STOPPED_DETAIL = "The server restarted before this reply finished.";
 const UNFINISHED_TOOL_CALL = "The tool call did not finish: the server stopped while it was running.";
 
 export class ActiveRequests {
@@ -75,13 +76,57 @@ function endInterrupted(ctx: RecoveryContext, active: ActiveRequests, requestId:
   const out = new RunEvents(ctx.events, sessionId, requestId);
   const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER, maxBytes: Number.POSITIVE_INFINITY }).events;
   const open = openStreams(seen);
-  // A phase cut off mid-stream: its reply was never saved (no `final`), so the stream is only closed.
   if (open.assistantMessage) out.assistantMessage("end");
+  // A phase cut off mid-stream: its reply was never saved (no `final`). What its partials showed is kept, as a
+  // user's Stop keeps it, marked interrupted by the crash.
+  const shown = unsavedReply(seen);
+  if (shown) keepShownReply(ctx, out, sessionId, shown);
   answerUnfinishedToolCalls(ctx, out, requestId, sessionId, open.toolPartials);
-  out.error(SERVER_STOPPED_DETAIL);
+  out.error(SERVER_STOPPED_DETAIL, "crash");
   expireForCompletedRequest(ctx, requestId, sessionId);
   out.completed();
   active.delete(requestId);
+}
+
+/**
+ * The text the last phase streamed that no `final` saved: the partials after its `assistant_message` start (a
+ * recovery marker starts the text over, as the live phase's buffer does). Undefined when the phase was saved.
+ */
+function unsavedReply(events: AnyEvent[]): Message | undefined {
+  let content = "";
+  let reasoning: Record<string, string> = {};
+  let unsaved = false;
+  for (const event of events) {
+    if (event.type === "assistant_message" && event.phase === "start") [content, reasoning, unsaved] = ["", {}, true];
+    else if (event.type === "final") unsaved = false;
+    else if (event.type === "partial" && unsaved) {
+      const partial = partialEvent.safeParse(event);
+      if (!partial.success) continue;
+      const metadata = partial.data.message.metadata ?? {};
+      if (isRecord(metadata.recovery) && metadata.recovery.restart === true) [content, reasoning] = ["", {}];
+      content += partial.data.message.content;
+      for (const [key, value] of Object.entries(metadata)) {
+        if (typeof value === "string" && key !== "retry" && key !== "recovery") reasoning[key] = (reasoning[key] ?? "") + value;
+      }
+    }
+  }
+  return unsaved ? interruptedReply(content, reasoning, "crash") : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** Appends the shown reply with its `final`, in the session's transaction, as the live run's phase would have. */
+function keepShownReply(ctx: RecoveryContext, out: RunEvents, sessionId: string, reply: Message): void {
+  try {
+    ctx.sessions.change(sessionId, (current) => ({ next: { ...current, messages: [...current.messages, reply] }, events: () => [out.final([reply])], result: () => undefined }), {
+      requestId: out.requestId,
+    });
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "not_found") return; // the session is gone: nothing to keep
+    throw error;
+  }
 }
 
 /** What the request's events left open: an `assistant_message` without its end, tool_partial streams. */

@@ -14,6 +14,7 @@ import type { SessionService } from "../sessions/session-service.ts";
 import type { CheckpointSignal } from "./checkpoints.ts";
 import type { RunEvents } from "./events.ts";
 import { PhaseBuffer, streamPhase } from "./phase.ts";
+import { stopReasonOf } from "./interruption.ts";
 import { runToolRound } from "./tool-calls.ts";
 
 export interface RunDeps {
@@ -55,9 +56,9 @@ export async function runRequest(deps: RunDeps, run: RunState, out: RunEvents): 
   try {
     try {
       await loop(deps, run, out);
-      if (run.signal.aborted) out.cancelled();
+      if (run.signal.aborted) out.cancelled(stopReasonOf(run.signal));
     } catch (error) {
-      if (run.signal.aborted) out.cancelled();
+      if (run.signal.aborted) out.cancelled(stopReasonOf(run.signal));
       else out.error(describe(error, deps.log));
     }
   } finally {
@@ -107,7 +108,7 @@ async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: Return
   try {
     done = await streamPhase({ provider: deps.provider, request, events: out, log: deps.log }, buffer);
   } catch (error) {
-    const partial = buffer.interrupted(run.signal.aborted ? "cancelled" : "error");
+    const partial = buffer.interrupted(run.signal.aborted ? stopReasonOf(run.signal) : "error");
     if (partial) persist(deps, run, [partial], (m) => out.final(m));
     throw error;
   }

@@ -22,6 +22,7 @@ import { CheckpointSignal } from "./checkpoints.ts";
 import { ClientRequestIds } from "./client-request-ids.ts";
 import { RunEvents } from "./events.ts";
 import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
+import { RunStopped } from "./interruption.ts";
 import { runRequest, type RunState } from "./run.ts";
 
 export interface RunnerParts {
@@ -95,7 +96,7 @@ export class RequestRunner {
       const run = this.active.get(checkpoint.request_id);
       if (run) run.live = checkpoint.session;
     });
-    ctx.shutdown.addEventListener("abort", () => this.abortAll("the server is shutting down"), { once: true });
+    ctx.shutdown.addEventListener("abort", () => this.abortAll(), { once: true });
   }
 
   /** The request in flight for a session, if any. */
@@ -134,7 +135,7 @@ export class RequestRunner {
   /** Aborts a run of this session: not_found for an unknown one, conflict request_finished for one that already ended. */
   cancel(sessionId: string, requestId: string): void {
     const run = this.active.get(requestId);
-    if (run && run.session_id === sessionId) return run.controller.abort(new Error("cancelled by the client"));
+    if (run && run.session_id === sessionId) return run.controller.abort(new RunStopped("user"));
     this.ctx.sessions.get(sessionId);
     if (this.finished(sessionId, requestId)) throw conflict("request_finished", `request ${requestId} already finished; there is nothing to cancel`);
     throw notFound("request_not_found", `session ${sessionId} has no request "${requestId}"`);
@@ -142,7 +143,7 @@ export class RequestRunner {
 
   /** Cancels every run and waits until each has published request_completed. */
   async shutdown(): Promise<void> {
-    this.abortAll("the server is shutting down");
+    this.abortAll();
     await Promise.all([...this.active.values()].map((run) => run.done));
   }
 
@@ -232,8 +233,8 @@ export class RequestRunner {
     return provider;
   }
 
-  private abortAll(reason: string): void {
-    for (const run of this.active.values()) run.controller.abort(new Error(reason));
+  private abortAll(): void {
+    for (const run of this.active.values()) run.controller.abort(new RunStopped("shutdown"));
   }
 
   private remember(requestId: string, sessionId: string): void {

@@ -5,7 +5,8 @@ import { execFile } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
+import { rmSync } from "node:fs";
+import { ADMIN_TOKEN, startTestServer, tempDir, type TestServer } from "../support/server.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let server: TestServer | undefined;
@@ -36,9 +37,11 @@ describe("npm run pair", () => {
     expect(run.stdout.indexOf("▄")).toBeLessThan(run.stdout.indexOf("pairing code"));
   });
 
-  it("says what is missing without ADMIN_TOKEN", { timeout: 120_000 }, async () => {
-    const run = await runPair({ ADMIN_TOKEN: "", SERVER_URL: "http://127.0.0.1:9" });
+  it("says what is missing without ADMIN_TOKEN and without a server running on DATA_DIR", { timeout: 120_000 }, async () => {
+    const dataDir = tempDir();
+    const run = await runPair({ ADMIN_TOKEN: "", SERVER_URL: "http://127.0.0.1:9", DATA_DIR: dataDir });
+    rmSync(dataDir, { recursive: true, force: true });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^ADMIN_TOKEN: /);
+    expect(run.stderr).toMatch(/^no server is running on .*: start it with npm start, or set ADMIN_TOKEN/);
   });
 });

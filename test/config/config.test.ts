@@ -89,4 +89,9 @@ describe("environment", () => {
     expect(readEnvironment({ BRIDGE_URL: "" }).bridgeUrl).toBe("");
     expect(() => readEnvironment({ PORT: "http" })).toThrow(/PORT/);
   });
+
+  it("points BRIDGE_URL's default at BRIDGE_PORT, and an explicit BRIDGE_URL wins", () => {
+    expect(readEnvironment({ BRIDGE_PORT: "5000" }).bridgeUrl).toBe("ws://127.0.0.1:5000/socket");
+    expect(readEnvironment({ BRIDGE_PORT: "5000", BRIDGE_URL: "ws://relay.lan:4000/socket" }).bridgeUrl).toBe("ws://relay.lan:4000/socket");
+  });
 });

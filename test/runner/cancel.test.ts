@@ -33,8 +33,10 @@ it("cancel mid-stream aborts the backend request and keeps the streamed text, ma
   expect((await messagesOf(server, sid))[1]).toEqual({
     role: "assistant",
     content: "Once upon",
-    metadata: { reasoning_content: "hmm ", interrupted: true, interrupted_reason: "cancelled" },
+    metadata: { reasoning_content: "hmm ", interrupted: "user", interrupted_reason: "cancelled" },
   });
+  // The person's Stop, as the event says (issue 20 item 9).
+  expect(events.find((e) => e.type === "request_cancelled")).toMatchObject({ reason: "user" });
   // The paused backend stream was abandoned by the client: the rest never arrives.
   expect(contentOfPartials(eventsOf(server, rid))).toBe("Once upon");
 
@@ -116,7 +118,8 @@ it("shutdown cancels in-flight runs the same way before the database closes", as
   try {
     const events = eventsOf(again, rid);
     expect(shapeOf(events).slice(-4)).toEqual(["final", "checkpoint", "request_cancelled", "request_completed"]);
-    expect((await messagesOf(again, sid))[1]).toMatchObject({ content: "Half", metadata: { interrupted: true } });
+    expect((await messagesOf(again, sid))[1]).toMatchObject({ content: "Half", metadata: { interrupted: "shutdown" } });
+    expect(events.find((e) => e.type === "request_cancelled")).toMatchObject({ reason: "shutdown" });
   } finally {
     await again.close(true);
   }

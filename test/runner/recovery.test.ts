@@ -37,7 +37,7 @@ afterEach(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-it("a request cut off mid-stream gets error + request_completed at the next start, once; the session stays usable", async () => {
+it("a request cut off mid-stream keeps its shown text and gets error + request_completed at the next start, once; the session stays usable", async () => {
   const first = await start();
   backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }], pauseAfter: 1 });
   const sid = await createSession(first);
@@ -48,10 +48,13 @@ it("a request cut off mid-stream gets error + request_completed at the next star
   const second = await start(first.dataDir);
   expect(second.runtime.ctx.runner.recovered).toEqual([rid]);
   const events = eventsOf(second, rid);
-  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "error", "request_completed"]);
-  expect(events.find((e) => e.type === "error")!.detail).toBe(SERVER_STOPPED_DETAIL);
-  // Nothing of the cut phase was saved; the session is as it was before the phase.
-  expect((await messagesOf(second, sid)).map((m) => m.role)).toEqual(["user"]);
+  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "error", "request_completed"]);
+  expect(events.find((e) => e.type === "error")).toMatchObject({ detail: SERVER_STOPPED_DETAIL, reason: "crash" });
+  // What the cut phase had shown is kept, marked interrupted by the crash (issue 20 item 9).
+  expect(await messagesOf(second, sid)).toEqual([
+    expect.objectContaining({ role: "user" }),
+    { role: "assistant", content: "Half", metadata: { interrupted: "crash", interrupted_reason: "server_stopped" } },
+  ]);
   // The session is idle again and the next request runs.
   backend.script(dialectStream("openai", { content: "fine" }));
   const next = await send(second, sid, { content: "again" });

@@ -1,0 +1,26 @@
+// GET /app-config.json (no token): where the app served from here finds its server and bridge, so a pairing screen
+// is right with any BRIDGE_PORT, BRIDGE_PUBLIC_URL or server.app_url (docs/security.md "What the app is told"). The
+// body follows client/wire/app-config.ts. It names no secret: never a token, never a key (a key the app did not get
+// from the QR code or the printed link is confirmed by its fingerprint).
+import type { FastifyInstance } from "fastify";
+import { appConfigSchema, type AppConfig } from "../../../client/wire/app-config.ts";
+import type { ServerContext } from "../../context.ts";
+import { pairingUrls } from "../../pairing/urls.ts";
+
+export function appConfigOf(ctx: Pick<ServerContext, "serverId" | "urls">): AppConfig {
+  const urls = pairingUrls(ctx);
+  return appConfigSchema.parse({
+    server_id: ctx.serverId,
+    server_url: urls.serverUrl,
+    bridge_url: urls.bridgeUrl === "" ? null : urls.bridgeUrl,
+    app_url: urls.appUrl ?? urls.serverUrl,
+  });
+}
+
+export function registerAppConfigRoute(app: FastifyInstance, ctx: ServerContext): void {
+  // Computed once: every value is fixed at start. appFile: served without a token, like the app's own files.
+  const body = JSON.stringify(appConfigOf(ctx));
+  app.get("/app-config.json", { config: { appFile: true } }, async (_request, reply) =>
+    reply.type("application/json; charset=utf-8").header("cache-control", "no-cache").send(body),
+  );
+}

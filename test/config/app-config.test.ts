@@ -1,0 +1,46 @@
+// GET /app-config.json: what the app served by this server is told about where its server and bridge are. Served
+// without a token, shaped by client/wire/app-config.ts, following BRIDGE_PUBLIC_URL and server.app_url, and never
+// carrying the server's key (docs/security.md "What the app is told").
+import { afterEach, describe, expect, it } from "vitest";
+import { appConfigSchema } from "../../client/wire/app-config.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("GET /app-config.json", () => {
+  it("answers without a token with the server's id and the URLs apps use, and no key", async () => {
+    server = await startTestServer({ server: { server_id: "home" } }, { serverUrl: "http://127.0.0.1:8787", bridgeUrl: "ws://127.0.0.1:5000/socket" });
+    const response = await server.request({ method: "GET", url: "/app-config.json", token: null });
+    expect(response.status).toBe(200);
+    expect(appConfigSchema.parse(response.json)).toEqual({
+      server_id: "home",
+      server_url: "http://127.0.0.1:8787",
+      bridge_url: "ws://127.0.0.1:5000/socket",
+      app_url: "http://127.0.0.1:8787",
+    });
+    const key = server.runtime.ctx.e2e.publicKey;
+    expect(response.text).not.toContain(key);
+    expect(response.text).not.toMatch(/key|token|fingerprint/i);
+  });
+
+  it("gives BRIDGE_PUBLIC_URL and server.app_url when they are set, and a null bridge without one", async () => {
+    server = await startTestServer(
+      { server: { server_id: "home", public_url: "https://chat.example.com", app_url: "https://relay.example.com/" } },
+      { bridgeUrl: "ws://127.0.0.1:4000/socket", bridgePublicUrl: "wss://relay.example.com/socket" },
+    );
+    expect((await server.request({ method: "GET", url: "/app-config.json", token: null })).json).toEqual({
+      server_id: "home",
+      server_url: "https://chat.example.com",
+      bridge_url: "wss://relay.example.com/socket",
+      app_url: "https://relay.example.com/",
+    });
+    await server.close();
+    server = await startTestServer({}, { bridgeUrl: "" });
+    const alone = (await server.request({ method: "GET", url: "/app-config.json", token: null })).json;
+    expect(alone).toMatchObject({ server_id: server.runtime.ctx.serverId, bridge_url: null });
+  });
+});

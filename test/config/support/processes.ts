@@ -1,0 +1,90 @@
+// Helpers for tests that run the real entry points (`npm start`'s supervisor, server/main.ts) as child processes:
+// free loopback ports, output to wait on, and checks that a process is gone. Every wait is for an event or an
+// answer, never a fixed time.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface Run {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the first match of `pattern` in the output after `from` characters (default: anywhere). */
+  waitFor(pattern: RegExp, from?: number): Promise<RegExpMatchArray>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function run(args: string[], env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of [...waiters]) waiter();
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    output: () => output,
+    exit,
+    waitFor: (pattern, from = 0) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output.slice(from).match(pattern);
+          if (match) {
+            waiters.delete(check);
+            return resolve(match);
+          }
+          if (child.exitCode !== null || child.signalCode !== null) {
+            waiters.delete(check);
+            return reject(new Error(`exited before ${pattern}:\n${output}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `pid` is gone within `ms` (a process that is not our child has no exit event here; a killed one takes a
+ * moment to be reaped). A generous bound: it only has to tell "gone" from "left running".
+ */
+export async function goneWithin(pid: number, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return !isAlive(pid);
+}
+
+/** Resolves with the first 200 answer of GET `url` (a restarting process refuses connections until it listens). */
+export async function answers(url: string): Promise<Response> {
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return response;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -75,6 +75,15 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    titles: z
+      .object({
+        /** A session's title is written by the model after its first reply; off: its first message names it. */
+        enabled: z.boolean().default(true),
+        /** The model asked for titles (a small fast one will do); default: the session's own model. */
+        title_model: z.string().min(1).max(200).optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

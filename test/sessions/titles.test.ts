@@ -105,7 +105,7 @@ describe("titles written by the model", () => {
     const third = await newSession(s);
     await send(s, third, "third", "3", { kind: "json", body: completion({ content: "Third" }) });
     await eventWhere(s, (e) => e.type === "session_updated" && e.session_id === third);
-    expect(completionBodies(s.backend).map((b) => (b as { model: string }).model)).toEqual(["scripted", "tiny-titler", "scripted", "scripted", "tiny-titler"]);
+    expect((completionBodies(s.backend) as Array<Record<string, unknown>>).map((b) => b.model)).toEqual(["scripted", "tiny-titler", "scripted", "scripted", "tiny-titler"]);
     expect(await titleOf(s, failing)).toBeUndefined();
     expect(await titleOf(s, renamed)).toBe("Mine");
     expect((await allEvents(s)).filter((e) => e.type === "error")).toEqual([]);

@@ -56,9 +56,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   app.delete("/sessions/:session_id", async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     parseInput(deleteSessionBody, request.body, "body");
-    sessions.get(session_id);
+    sessions.requireExists(session_id);
     // Nothing awaits between the last check and the delete: a send that slipped in meanwhile is stopped too.
-    while (ctx.runner.activeRequest(session_id) !== undefined) await ctx.runner.stopSession(session_id);
+    do await ctx.runner.stopSession(session_id);
+    while (ctx.runner.activeRequest(session_id) !== undefined);
     const lineage = sessions.lineage(session_id);
     sessions.delete(session_id);
     ctx.assets.purgeDeleted(lineage);

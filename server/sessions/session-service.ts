@@ -112,8 +112,9 @@ export class SessionService {
   }
 
   /**
-   * Renames (a title; null: back to the first user message) and/or sets the model override (null: the agent's
-   * model again), publishing `session_updated` with the saved version. Absent fields are left as they are.
+   * Renames (a title; null: back to the first user message), sets the model override (null: the agent's model
+   * again), archived, pinned and the saved request options (null: none), publishing `session_updated` with the saved
+   * version. Absent fields are left as they are. `messages` (the version switch) replaces the shown path too.
    */
   update(sessionId: string, patch: SessionUpdate, messages?: Message[]): Session {
     return this.change(sessionId, (session) => ({
@@ -141,7 +142,7 @@ export class SessionService {
    */
   delete(sessionId: string): void {
     this.transactor.run(() => {
-      this.require(sessionId);
+      this.requireExists(sessionId);
       this.store.delete(sessionId);
       this.events.tombstoneSession(sessionId);
       this.events.publish({ type: "session_deleted", session_id: sessionId });

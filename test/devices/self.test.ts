@@ -45,6 +45,9 @@ describe("/devices/self", () => {
     const renamed = await call(base, "PATCH", "/devices/self", phone.token, { name: "  Anna's phone  " });
     expect(renamed.status).toBe(200);
     expect(renamed.json.device).toMatchObject({ device_id: phone.deviceId, name: "Anna's phone", revoked_at: null });
+    const own = await call(base, "GET", "/devices/self", phone.token);
+    expect([own.status, own.json.device.device_id, own.json.device.name]).toEqual([200, phone.deviceId, "Anna's phone"]);
+    expect((await call(base, "GET", "/devices/self", ADMIN_TOKEN)).status).toBe(403);
     const devices = (await call(base, "GET", "/devices", ADMIN_TOKEN)).json.devices as Array<{ device_id: string; name: string }>;
     expect(devices.map((d) => [d.device_id, d.name])).toEqual([
       [phone.deviceId, "Anna's phone"],

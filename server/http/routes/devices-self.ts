@@ -1,6 +1,6 @@
-// A device acting on itself (docs/sessions.md "This device"): PATCH /devices/self {name} renames the calling device,
-// DELETE /devices/self revokes it, here and on the bridge (the same revocation as the admin's DELETE /devices/{id}),
-// so "Unpair this device" really unpairs. Only a device token names a device: the admin token is refused with 403.
+// A device acting on itself (docs/sessions.md "This device"): GET /devices/self reads the calling device's record,
+// PATCH /devices/self {name} renames it, DELETE /devices/self revokes it, here and on the bridge (the same revocation
+// as the admin's DELETE /devices/{id}), so "Unpair this device" really unpairs. Only a device token names a device: the admin token is refused with 403.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.ts";
@@ -13,6 +13,14 @@ const emptyBody = z.object({}).strict().optional();
 
 export function registerDeviceSelfRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { pairing } = ctx;
+
+  // What the device's settings screen shows (its name, mode, when it paired); GET /devices stays the admin's.
+  app.get("/devices/self", async (request) => {
+    const deviceId = callingDevice(request);
+    const device = pairing.device(deviceId);
+    if (!device) throw notFound("device_not_found", `no device ${deviceId}`);
+    return { device };
+  });
 
   app.patch("/devices/self", async (request) => {
     const deviceId = callingDevice(request);

@@ -16,7 +16,7 @@ export class SessionEraser {
   private readonly deletedAt;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly messages: MessageLog,
   ) {
     this.bodiesOf = db.prepare<[string], { message_id: number }>("SELECT DISTINCT message_id FROM session_messages WHERE session_id = ?");
@@ -36,14 +36,35 @@ export class SessionEraser {
     this.deletedAt = db.prepare<[string], { deleted_at: number | null }>("SELECT deleted_at FROM sessions WHERE id = ?");
   }
 
-  /** Call inside a transaction: a crash leaves the session whole or gone, never half erased. */
-  erase(sessionId: string, now: number): void {
-    const bodies = this.bodiesOf.all(sessionId).map((row) => row.message_id);
-    this.deleteRows.run(sessionId);
-    for (const id of bodies) this.deleteOrphanBody.run(id, id);
-    this.deleteVersions.run(sessionId);
-    this.markDeleted.run(now, sessionId);
-    this.messages.evict(bodies);
+  /**
+   * Call inside a transaction: a crash leaves the session whole or gone, never half erased. The caller's other
+   * deletions of the session's content (its events' bodies) go inside `alsoOverwrite`, so they are zeroed too.
+   */
+  erase(sessionId: string, now: number, alsoOverwrite: () => void = () => {}): void {
+    this.overwritingFreedSpace(() => {
+      const bodies = this.bodiesOf.all(sessionId).map((row) => row.message_id);
+      this.deleteRows.run(sessionId);
+      for (const id of bodies) this.deleteOrphanBody.run(id, id);
+      this.deleteVersions.run(sessionId);
+      this.markDeleted.run(now, sessionId);
+      alsoOverwrite();
+      this.messages.evict(bodies);
+    });
+  }
+
+  /**
+   * SQLite's secure_delete, for this deletion only: the freed space is overwritten with zeros instead of keeping the
+   * old text in free pages, so a deleted chat is gone from the file once the WAL is checkpointed. Only here: event
+   * pruning and every other delete keep the cheaper default.
+   */
+  private overwritingFreedSpace(erase: () => void): void {
+    const before = this.db.pragma("secure_delete", { simple: true }) as number;
+    this.db.pragma("secure_delete = ON");
+    try {
+      erase();
+    } finally {
+      this.db.pragma(`secure_delete = ${before}`);
+    }
   }
 
   /** The session, then each session it was forked from, nearest first; deleted ones included, cycles cut. */

@@ -143,8 +143,7 @@ export class SessionService {
   delete(sessionId: string): void {
     this.transactor.run(() => {
       this.requireExists(sessionId);
-      this.store.delete(sessionId);
-      this.events.tombstoneSession(sessionId);
+      this.store.delete(sessionId, () => this.events.tombstoneSession(sessionId));
       this.events.publish({ type: "session_deleted", session_id: sessionId });
     });
   }

@@ -96,8 +96,8 @@ export class SessionStore {
    * Removes a session's versions and messages (bodies no other session shares) and marks its row deleted; the row
    * stays so forks still know where they came from. Call inside the transaction that publishes session_deleted.
    */
-  delete(sessionId: string): void {
-    this.eraser.erase(sessionId, this.now());
+  delete(sessionId: string, alsoOverwrite?: () => void): void {
+    this.eraser.erase(sessionId, this.now(), alsoOverwrite);
   }
 
   /** The session and the sessions it was forked from, nearest first, deleted ones included (session-eraser.ts). */

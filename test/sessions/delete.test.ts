@@ -1,7 +1,7 @@
 // DELETE /sessions/{id} over a listening server and a SQLite file (docs/sessions.md "Delete", D1-D6): the running
 // request ends first, session_deleted is published, every later read answers 404, the session's events keep their
 // ids as tombstones, its content is in no table any more, and its attachments go unless a live fork still uses them.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
@@ -83,6 +83,22 @@ describe("DELETE /sessions/{id}", () => {
     expect(rowsHolding(stack, "other answer stays").length).toBeGreaterThan(0);
     expect(existsSync(join(stack.server.dataDir, "assets", sid))).toBe(false);
     expect(stack.server.runtime.ctx.db.prepare("SELECT count(*) AS n FROM assets WHERE id = ?").get(asset)).toEqual({ n: 0 });
+  });
+
+  it("D8: a deleted long message is gone from the database file itself once the WAL is checkpointed", async () => {
+    const sid = await newSession(stack);
+    const keep = await newSession(stack);
+    // Long enough to need overflow pages, which a plain delete would leave readable on the free list.
+    await expectStatus(call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: "zebra-secret-42 ".repeat(2000) }), 201);
+    await expectStatus(call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "kept-text-77" }), 201);
+    await expectStatus(call(stack, "DELETE", `/sessions/${sid}`), 204);
+    stack.server.runtime.ctx.transactor.commitGroup();
+    expect(stack.server.runtime.ctx.db.pragma("wal_checkpoint(TRUNCATE)")).toEqual([expect.objectContaining({ busy: 0 })]);
+    const file = readFileSync(join(stack.server.dataDir, "server.sqlite"));
+    // The long message lived on overflow pages, which the delete zeroes as it frees them. (Short texts can leave copies
+    // in the unused space of pages that split earlier; only a VACUUM rewrites those: docs/sessions.md "Delete".)
+    expect(file.includes("zebra-secret-42")).toBe(false);
+    expect(file.includes("kept-text-77")).toBe(true);
   });
 
   it("D4: cancels a running request first: request_cancelled and request_completed, then session_deleted", async () => {

@@ -17,6 +17,8 @@ import { registerPairingRoutes } from "./http/routes/pairing.ts";
 import { registerE2eRoutes } from "./http/routes/e2e.ts";
 import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
+import { registerTurnRoutes } from "./http/routes/turns.ts";
+import { registerDeviceSelfRoutes } from "./http/routes/devices-self.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
 import { registerPushRoutes } from "./http/routes/push.ts";
@@ -48,6 +50,8 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerE2eRoutes(app, ctx);
   registerAssetRoutes(app, ctx);
   registerRequestRoutes(app, ctx);
+  registerTurnRoutes(app, ctx);
+  registerDeviceSelfRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
   registerPushRoutes(app, ctx);

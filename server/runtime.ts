@@ -142,6 +142,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     assets,
     plugins,
     maxToolIterations: config.runner.max_tool_iterations,
+    titles: { enabled: config.titles.enabled, model: config.titles.title_model },
   });
   const ctx: ServerContext = {
     config,

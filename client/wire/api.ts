@@ -16,6 +16,9 @@ export const sessionSummarySchema = z.looseObject({
   updated_at: z.string(),
   message_count: z.number().int().nonnegative(),
   source_session_id: z.string().optional(),
+  /** Older servers omit them (read as false). */
+  archived: z.boolean().optional(),
+  pinned: z.boolean().optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -30,6 +33,8 @@ export function sessionSummaryOf(session: Session): SessionSummary {
     updated_at: session.updated_at,
     message_count: session.messages.length,
     ...(session.source_session_id ? { source_session_id: session.source_session_id } : {}),
+    archived: session.archived === true,
+    pinned: session.pinned === true,
   };
 }
 
@@ -37,11 +42,17 @@ export const sessionListSchema = z.looseObject({ sessions: z.array(sessionSummar
 export const sessionEnvelopeSchema = z.looseObject({ session: sessionSchema });
 export const appendedMessageSchema = z.looseObject({ session: sessionSchema, message: messageSchema });
 
-/** PATCH /sessions/{id}: a title (null: back to the first user message) and a model override (null: clear). */
+/**
+ * PATCH /sessions/{id}: a title (null: back to the first user message), a model override (null: clear), archived and
+ * pinned, and request options saved with the session (null: clear; an object replaces the saved one).
+ */
 export const sessionUpdateSchema = z
   .object({
     title: z.string().trim().min(1).max(200).nullable().optional(),
     model: z.string().trim().min(1).max(200).nullable().optional(),
+    archived: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    request_options: z.record(z.string(), z.unknown()).nullable().optional(),
   })
   .strict();
 export type SessionUpdate = z.infer<typeof sessionUpdateSchema>;

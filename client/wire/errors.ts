@@ -42,8 +42,8 @@ export const HTTP_ERRORS = {
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
+  device_token_required: { status: 403, meaning: "the route acts on the calling device (/devices/self, its push subscriptions and settings); the admin token names no device" },
   not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
-  device_token_required: { status: 403, meaning: "the route acts for one paired device (its push subscriptions and settings); the admin token has none" },
   // 404: no such thing
   route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
   session_not_found: { status: 404, meaning: "no session with this id" },

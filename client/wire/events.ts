@@ -86,6 +86,12 @@ export const messagesDeletedEvent = eventType("messages_deleted", {
 /** PATCH /sessions/{id} renamed the session or changed its model override (`session` is the saved version). */
 export const sessionUpdatedEvent = eventType("session_updated", { ...inSession, session: sessionSchema });
 
+/**
+ * DELETE /sessions/{id}: the session and its content are gone (its earlier events are tombstones now). Whatever keeps
+ * per-session data (search, replay, push, app caches) drops it on this event.
+ */
+export const sessionDeletedEvent = eventType("session_deleted", inSession);
+
 export const coreEventSchemas = [
   requestStartedEvent,
   requestCancelledEvent,
@@ -103,6 +109,7 @@ export const coreEventSchemas = [
   messageModifiedEvent,
   messagesDeletedEvent,
   sessionUpdatedEvent,
+  sessionDeletedEvent,
 ] as const;
 
 export const coreEventSchema = z.discriminatedUnion("type", coreEventSchemas);

@@ -7,12 +7,46 @@ export type Role = z.infer<typeof roleSchema>;
 /** Open metadata: provider-specific fields (tool_calls, reasoning, usage, ...) ride along untouched. */
 export const metadataSchema = z.record(z.string(), z.unknown());
 
-export const messageSchema = z.object({
+/**
+ * A message. `version`/`versions` (1-based) sit on every message of a turn (a user message and the replies up to the
+ * next user message) that has more than one version: regenerate and edit-and-resend keep the replaced branch. The
+ * turn's user message also holds `other_versions`: each hidden branch from that turn to its end, as it was left
+ * (docs/sessions.md "Versions").
+ */
+export interface Message {
+  role: Role;
+  content: string;
+  metadata?: Record<string, unknown> | undefined;
+  version?: number | undefined;
+  versions?: number | undefined;
+  other_versions?: HiddenVersion[] | undefined;
+}
+
+/** A version of a turn that is not shown: its messages from the turn's user message to the end of that branch. */
+export interface HiddenVersion {
+  version: number;
+  messages: Message[];
+}
+
+const versionNumberSchema = z.number().int().positive();
+
+export const messageSchema: z.ZodType<Message> = z.object({
   role: roleSchema,
   content: z.string(),
   metadata: metadataSchema.optional(),
+  version: versionNumberSchema.optional(),
+  versions: versionNumberSchema.optional(),
+  get other_versions() {
+    return z.array(hiddenVersionSchema).optional();
+  },
 });
-export type Message = z.infer<typeof messageSchema>;
+
+export const hiddenVersionSchema: z.ZodType<HiddenVersion> = z.object({
+  version: versionNumberSchema,
+  get messages() {
+    return z.array(messageSchema);
+  },
+});
 
 export const sessionSchema = z.looseObject({
   id: z.string(),
@@ -26,6 +60,12 @@ export const sessionSchema = z.looseObject({
   title: z.string().optional(),
   /** Overrides the agent's model for this session's requests (PATCH /sessions/{id}). */
   model: z.string().optional(),
+  /** Left out of GET /sessions unless asked for (`archived=only|include`); absent: false. */
+  archived: z.boolean().optional(),
+  /** Listed before the others; absent: false. */
+  pinned: z.boolean().optional(),
+  /** Merged into every request of the session, under a send's own (PATCH /sessions/{id}). */
+  request_options: z.record(z.string(), z.unknown()).optional(),
   messages: z.array(messageSchema),
   metadata: metadataSchema,
 });

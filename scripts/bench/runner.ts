@@ -78,7 +78,8 @@ function timed(provider: Provider, arrivals: Map<string, number[]>): Provider {
 
 async function round(backend: Backend) {
   const dataDir = tempDir("bench-runner-");
-  const config = parseConfig({ providers: { default: { provider: "reference_compatible", model: "bench", base_url: backend.url } } });
+  // Titles off: a title request after each first reply is not what this bench measures.
+  const config = parseConfig({ providers: { default: { provider: "reference_compatible", model: "bench", base_url: backend.url } }, titles: { enabled: false } });
   const runtime = createRuntime({ config, dataDir, adminToken: TOKEN });
   await runtime.app.ready();
   const { ctx, app } = runtime;

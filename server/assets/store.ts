@@ -27,7 +27,7 @@ export interface AssetStoreParts {
   db: Db;
   transactor: Transactor;
   /** Owners and fork lineage: an asset belongs to a session. */
-  sessions: Pick<SessionService, "get">;
+  sessions: Pick<SessionService, "get" | "lineage" | "isGone">;
   clock: Clock;
   /** DATA_DIR: the bytes live under its assets/ folder. */
   dataDir: string;
@@ -44,6 +44,7 @@ export class AssetStore {
   private readonly insert;
   private readonly select;
   private readonly remove;
+  private readonly removeOfSession;
 
   constructor(private readonly ctx: AssetStoreParts) {
     this.maxBytes = ctx.maxBytes;
@@ -54,6 +55,7 @@ export class AssetStore {
     );
     this.select = ctx.db.prepare<[string], Row>("SELECT id, session_id, media_type, size, filename FROM assets WHERE id = ?");
     this.remove = ctx.db.prepare<[string]>("DELETE FROM assets WHERE id = ?");
+    this.removeOfSession = ctx.db.prepare<[string]>("DELETE FROM assets WHERE session_id = ?");
   }
 
   /** Checks an image against the size limit and its declared type; returns the type its bytes have. */
@@ -106,14 +108,23 @@ export class AssetStore {
     return info;
   }
 
-  /** The session and the sessions it was forked from, nearest first (not_found for an unknown session). */
-  private lineage(sessionId: string): string[] {
-    const chain = [sessionId];
-    let source = this.ctx.sessions.get(sessionId).source_session_id;
-    while (source !== undefined && !chain.includes(source)) {
-      chain.push(source);
-      source = this.ctx.sessions.get(source).source_session_id;
+  /**
+   * After a session was deleted (`lineage`: it, then the sessions it was forked from): removes the attachments of
+   * each one that is deleted and has no live fork left to use them, nearest first, up to the first that stays.
+   */
+  purgeDeleted(lineage: readonly string[]): void {
+    for (const sessionId of lineage) {
+      if (!this.ctx.sessions.isGone(sessionId)) return;
+      this.ctx.transactor.run(() => this.removeOfSession.run(sessionId));
+      rmSync(join(this.root, sessionId), { recursive: true, force: true });
     }
-    return chain;
+  }
+
+  /**
+   * The session and the sessions it was forked from, nearest first (not_found for an unknown session). A deleted
+   * source stays in the chain: its attachments live on while a fork of it does.
+   */
+  private lineage(sessionId: string): string[] {
+    return this.ctx.sessions.lineage(sessionId);
   }
 }

@@ -78,6 +78,15 @@ export const configSchema = z
       .prefault({}),
     /** Web Push to closed apps (server/config/push.ts, docs/push.md); absent: nothing is pushed. */
     push: pushConfigSchema.optional(),
+    titles: z
+      .object({
+        /** A session's title is written by the model after its first reply; off: its first message names it. */
+        enabled: z.boolean().default(true),
+        /** The model asked for titles (a small fast one will do); default: the session's own model. */
+        title_model: z.string().min(1).max(200).optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

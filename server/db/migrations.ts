@@ -169,4 +169,16 @@ export const migrations: readonly string[] = [
     preview INTEGER NOT NULL
   ) STRICT;
   `,
+  // 9: deleting sessions (docs/sessions.md "Delete"). A deleted session keeps its row, marked, so forks still find the
+  // sessions they came from (their attachments' owners); its versions, messages and events' bodies are gone.
+  // source_session_id mirrors the first version's field, so lineage and descendants are index lookups.
+  `
+  ALTER TABLE sessions ADD COLUMN deleted_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN source_session_id TEXT;
+  UPDATE sessions SET source_session_id = (
+    SELECT json_extract(v.body, '$.source_session_id') FROM session_versions v WHERE v.session_id = sessions.id AND v.version = 1
+  );
+  CREATE INDEX sessions_by_source ON sessions (source_session_id) WHERE source_session_id IS NOT NULL;
+  CREATE INDEX session_messages_by_body ON session_messages (message_id);
+  `,
 ];

@@ -5,6 +5,7 @@
 // index of its message) in the log; list() puts the full session back, and caps a page by bytes as well as by
 // count (docs/events.md "Storage", "Page size").
 import { randomUUID } from "node:crypto";
+import type { Statement } from "better-sqlite3";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
@@ -168,6 +169,20 @@ export class EventStore {
     // One read transaction: the events and the session versions they refer to come from one snapshot.
     return this.transactor.read(() => this.readPage(query, query.maxBytes ?? this.maxPageBytes));
   }
+
+  /**
+   * Empties the bodies of a session's events (a deleted session, docs/sessions.md "Delete"): each keeps its id and
+   * reads back as `{event_id, type: "tombstone"}`, so cursors stay valid and no page carries the session's content.
+   * Call inside the transaction that deletes the session.
+   */
+  tombstoneSession(sessionId: string): number {
+    this.tombstone ??= this.db.prepare<[string]>(
+      `UPDATE events SET type = 'tombstone', request_id = NULL, body = '{"type":"tombstone"}', session_version = NULL,
+       message_index = NULL WHERE session_id = ? AND type <> 'tombstone'`,
+    );
+    return this.tombstone.run(sessionId).changes;
+  }
+  private tombstone: Statement<[string]> | undefined;
 
   /** The oldest retained event of a request (optionally within one session), or undefined when none is left. */
   firstOfRequest(requestId: string, sessionId?: string): AnyEvent | undefined {

@@ -102,6 +102,18 @@ export class PairingService {
     return this.connectedNow;
   }
 
+  /** Renames a live device; false when there is no such device or it was revoked. */
+  rename(deviceId: string, name: string): boolean {
+    const changed = this.db.prepare("UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL").run(name, deviceId).changes > 0;
+    if (changed) this.changed();
+    return changed;
+  }
+
+  /** One device as listDevices shows it, or undefined. */
+  device(deviceId: string): DeviceRecord | undefined {
+    return this.listDevices().find((device) => device.device_id === deviceId);
+  }
+
   /** Revokes a device; false when there is no such device. Revoking twice is not an error. */
   revoke(deviceId: string): boolean {
     const exists = this.db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ?").get(deviceId);

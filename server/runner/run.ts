@@ -11,6 +11,7 @@ import { ProviderError, type Provider, type ToolCall } from "../provider/index.t
 import { ToolRegistry } from "../plugins/tool-registry.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import type { SessionService } from "../sessions/session-service.ts";
+import { stampAppended } from "../sessions/turn-versions.ts";
 import type { CheckpointSignal } from "./checkpoints.ts";
 import type { RunEvents } from "./events.ts";
 import { PhaseBuffer, streamPhase } from "./phase.ts";
@@ -124,7 +125,11 @@ async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: Return
 function persist(deps: RunDeps, run: RunState, messages: Message[], event: (messages: Message[]) => PublishInput): void {
   const saved = deps.sessions.change(
     run.session_id,
-    (current) => ({ next: { ...current, messages: [...current.messages, ...messages] }, events: () => [event(messages)], result: (s) => s }),
+    (current) => {
+      // Replies of a turn that has versions carry its version (server/sessions/turn-versions.ts).
+      const stamped = stampAppended(current.messages, messages);
+      return { next: { ...current, messages: [...current.messages, ...stamped] }, events: () => [event(stamped)], result: (s) => s };
+    },
     { requestId: run.request_id },
   );
   deps.checkpoints.emit(run.session_id, run.request_id, saved);

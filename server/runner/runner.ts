@@ -24,6 +24,7 @@ import { RunEvents } from "./events.ts";
 import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
 import { RunStopped } from "./interruption.ts";
 import { runRequest, type RunState } from "./run.ts";
+import { TitleWriter, type TitleSettings } from "./titles.ts";
 
 export interface RunnerParts {
   events: EventStore;
@@ -41,14 +42,21 @@ export interface RunnerParts {
   plugins: Pick<PluginLoader, "tools" | "load">;
   /** Bound on model/tool rounds in one request (config runner.max_tool_iterations). */
   maxToolIterations: number;
+  /** Titles written by the model after a session's first reply (config titles); default on. */
+  titles?: TitleSettings;
 }
 
-export interface SendInput {
+/** What every start takes: streaming, options over the session's, and (regenerate) a model for this answer. */
+export interface TurnInput {
+  stream: boolean;
+  request_options?: Record<string, unknown> | undefined;
+  model?: string | undefined;
+}
+
+export interface SendInput extends TurnInput {
   content: string;
   /** Already validated by the route (send-input.ts); stored as the user message's metadata.attachments. */
   attachments: Array<Record<string, unknown>>;
-  stream: boolean;
-  request_options?: Record<string, unknown> | undefined;
 }
 
 /** Builds the provider of an agent. Replaceable so a benchmark can time deltas at the adapter's edge. */
@@ -77,6 +85,8 @@ export class RequestRunner {
   private readonly activeRequests: ActiveRequests;
   /** Request ids this runner ended at start because a previous process was cut off while running them. */
   readonly recovered: readonly string[];
+  /** Writes a session's title after its first reply, outside any run (titles.ts). */
+  private readonly titles: TitleWriter;
 
   constructor(private readonly ctx: RunnerParts) {
     this.activeRequests = new ActiveRequests(ctx.transactor.db);
@@ -92,6 +102,7 @@ export class RequestRunner {
           return { media_type: info.media_type, bytes };
         },
       });
+    this.titles = new TitleWriter(ctx.titles ?? { enabled: true }, ctx.sessions, (agent) => this.providerOf(agent), ctx.log);
     this.checkpoints.subscribe((checkpoint) => {
       const run = this.active.get(checkpoint.request_id);
       if (run) run.live = checkpoint.session;
@@ -109,6 +120,40 @@ export class RequestRunner {
    * Input is validated by the route; here only what depends on the run registry is refused.
    */
   start(sessionId: string, agent: ResolvedAgent, input: SendInput): string {
+    return this.begin(sessionId, agent, input, (requestId) => {
+      const metadata: Record<string, unknown> = { request_id: requestId };
+      if (input.attachments.length > 0) metadata.attachments = input.attachments;
+      return this.ctx.sessions.append(sessionId, { role: "user", content: input.content, metadata }).session;
+    });
+  }
+
+  /**
+   * Starts a request whose history is the session rewritten by `rewrite` (regenerate, edit-and-resend: a new branch
+   * of a turn, server/sessions/turn-versions.ts), saved with `session_updated` in the transaction of request_started.
+   */
+  startTurn(sessionId: string, agent: ResolvedAgent, input: TurnInput, rewrite: (session: Session, requestId: string) => Message[]): string {
+    return this.begin(sessionId, agent, input, (requestId) =>
+      this.ctx.sessions.change(sessionId, (session) => ({
+        next: { ...session, messages: rewrite(session, requestId) },
+        events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+        result: (saved) => saved,
+      })),
+    );
+  }
+
+  /** Cancels the session's request (and its title) and waits until it has ended, also one started meanwhile. */
+  async stopSession(sessionId: string): Promise<void> {
+    this.titles.cancel(sessionId);
+    for (let requestId = this.busySessions.get(sessionId); requestId !== undefined; requestId = this.busySessions.get(sessionId)) {
+      const run = this.active.get(requestId);
+      if (!run) return;
+      run.controller.abort(new Error("the session is being deleted"));
+      await run.done;
+    }
+  }
+
+  /** The checks every start makes, then the first save, request_started and the active row in one transaction. */
+  private begin(sessionId: string, agent: ResolvedAgent, input: TurnInput, save: (requestId: string) => Session): string {
     if (this.ctx.shutdown.aborted) throw unavailable("shutting_down", "the server is shutting down; send again after it restarts");
     const busy = this.busySessions.get(sessionId);
     if (busy) throw conflict("request_in_progress", `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`, { request_id: busy });
@@ -119,11 +164,8 @@ export class RequestRunner {
         this.activeRequests.delete(requestId);
       }),
     );
-    const metadata: Record<string, unknown> = { request_id: requestId };
-    if (input.attachments.length > 0) metadata.attachments = input.attachments;
-    const user: Message = { role: "user", content: input.content, metadata };
     const live = this.ctx.transactor.run(() => {
-      const { session } = this.ctx.sessions.append(sessionId, user);
+      const session = save(requestId);
       this.ctx.events.publish(events.requestStarted(input.stream));
       this.activeRequests.add(requestId, sessionId, this.ctx.clock.now());
       return session;
@@ -145,17 +187,20 @@ export class RequestRunner {
   async shutdown(): Promise<void> {
     this.abortAll();
     await Promise.all([...this.active.values()].map((run) => run.done));
+    await this.titles.close();
   }
 
-  private launch(agent: ResolvedAgent, events: RunEvents, live: Session, input: SendInput): void {
+  private launch(agent: ResolvedAgent, events: RunEvents, live: Session, input: TurnInput): void {
     const controller = new AbortController();
     const run: ActiveRun = {
       request_id: events.requestId,
       session_id: events.sessionId,
       stream: input.stream,
-      request_options: input.request_options,
-      // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases.
-      model: live.model,
+      // The session's saved options, under the send's own (docs/sessions.md "Request options").
+      request_options: live.request_options || input.request_options ? { ...live.request_options, ...input.request_options } : undefined,
+      // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases. A
+      // regenerate may name a model for this one answer.
+      model: input.model ?? live.model,
       signal: controller.signal,
       live,
       controller,
@@ -192,6 +237,8 @@ export class RequestRunner {
       this.active.delete(run.request_id);
       this.busySessions.delete(run.session_id);
       this.remember(run.request_id, run.session_id);
+      // After request_completed and with the session free: the title request never delays or joins the user's.
+      if (!run.signal.aborted) this.titles.afterRequest(agent, run.session_id);
     }
   }
 
@@ -235,6 +282,7 @@ export class RequestRunner {
 
   private abortAll(): void {
     for (const run of this.active.values()) run.controller.abort(new RunStopped("shutdown"));
+    void this.titles.close();
   }
 
   private remember(requestId: string, sessionId: string): void {

@@ -39,13 +39,16 @@ export type SendBody = z.infer<typeof sendBodySchema>;
 /** Throws a DomainError for the first attachment or request option the send cannot use. */
 export function checkSend(body: SendBody, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {
   body.attachments.forEach((attachment, index) => checkAttachment(attachment, index, sessionId, agent, assets));
-  if (body.request_options) {
-    try {
-      mergeRequestOptions(agent.settings, body.request_options);
-    } catch (error) {
-      if (error instanceof ProviderError) throw invalid("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
-      throw error;
-    }
+  if (body.request_options) checkRequestOptions(agent, body.request_options);
+}
+
+/** Refuses request options the agent's provider would refuse (reserved keys...), as 400 at `body.request_options`. */
+export function checkRequestOptions(agent: ResolvedAgent, options: Record<string, unknown>): void {
+  try {
+    mergeRequestOptions(agent.settings, options);
+  } catch (error) {
+    if (error instanceof ProviderError) throw invalid("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
+    throw error;
   }
 }
 

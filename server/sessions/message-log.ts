@@ -115,6 +115,11 @@ export class MessageLog {
     return messageId;
   }
 
+  /** Drops parsed bodies from the head cache (their rows were deleted): deleted content leaves memory too. */
+  evict(messageIds: Iterable<number>): void {
+    for (const id of messageIds) this.parsed.delete(id);
+  }
+
   private load(messageId: number): Message {
     const body = this.selectBody.get(messageId)!.body;
     const message = deepFreeze(JSON.parse(body) as Message);
@@ -137,6 +142,13 @@ class ParsedBodies {
     this.entries.delete(messageId);
     this.entries.set(messageId, entry);
     return entry.message;
+  }
+
+  delete(messageId: number): void {
+    const entry = this.entries.get(messageId);
+    if (!entry) return;
+    this.entries.delete(messageId);
+    this.size -= entry.size;
   }
 
   set(messageId: number, message: Message, size: number): void {

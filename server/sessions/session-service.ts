@@ -4,11 +4,13 @@
 // effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
 import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
-import { formatEventId, sessionSummaryOf } from "../../client/wire/index.ts";
+import { formatEventId, sessionSummaryOf, sessionTitle } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
+import { normalizeTurns, stampAppended } from "./turn-versions.ts";
+import { switched } from "./turns.ts";
 
 export interface MessagesSnapshot {
   session_id: string;
@@ -36,12 +38,16 @@ export class SessionService {
     return this.store.list();
   }
 
-  /** What a session list shows, newest activity first; never the messages (docs/client.md "Sessions"). */
-  listSummaries(): SessionSummary[] {
+  /**
+   * What a session list shows: pinned first, then newest activity first; never the messages (docs/client.md
+   * "Sessions"). Archived sessions are left out unless `archived` is "include" (all) or "only" (them alone).
+   */
+  listSummaries(archived: ArchivedFilter = "exclude"): SessionSummary[] {
     return this.store
       .list()
+      .filter((session) => archived === "include" || (session.archived === true) === (archived === "only"))
       .map(sessionSummaryOf)
-      .sort((a, b) => (a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1));
+      .sort(listOrder);
   }
 
   get(sessionId: string): Session {
@@ -70,7 +76,8 @@ export class SessionService {
       const source = this.require(sourceId).session;
       // Notifications belong to the occurrence in the source session; the fork starts without them.
       const { notifications: _notifications, ...metadata } = source.metadata;
-      const session = this.store.create({ agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id });
+      const fields = { agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id, ...forkFields(source) };
+      const session = this.store.create(fields);
       this.publishWithCheckpoint(session, [
         { type: "session_created", session_id: session.id, agent_id: session.agent_id, source_session_id: source.id, session },
       ]);
@@ -79,14 +86,16 @@ export class SessionService {
   }
 
   append(sessionId: string, message: Message): { session: Session; message: Message } {
-    const stored: Message = { role: message.role, content: message.content, metadata: message.metadata ?? {} };
-    return this.change(sessionId, (session) => ({
-      next: { ...session, messages: [...session.messages, stored] },
-      events: (saved) => [
-        { type: "message_appended", session_id: saved.id, role: stored.role, content: stored.content, metadata: stored.metadata, message: stored, session: saved },
-      ],
-      result: (saved) => ({ session: saved, message: stored }),
-    }));
+    const plain: Message = { role: message.role, content: message.content, metadata: message.metadata ?? {} };
+    return this.change(sessionId, (session) => {
+      const [stored] = stampAppended(session.messages, [plain]) as [Message];
+      const appended = { type: "message_appended", session_id: session.id, role: stored.role, content: stored.content, metadata: stored.metadata };
+      return {
+        next: { ...session, messages: [...session.messages, stored] },
+        events: (saved) => [{ ...appended, message: stored, session: saved }],
+        result: (saved) => ({ session: saved, message: stored }),
+      };
+    });
   }
 
   modify(sessionId: string, index: number, content: string): Session {
@@ -103,15 +112,69 @@ export class SessionService {
   }
 
   /**
-   * Renames (a title; null: back to the first user message) and/or sets the model override (null: the agent's
-   * model again), publishing `session_updated` with the saved version. Absent fields are left as they are.
+   * Renames (a title; null: back to the first user message), sets the model override (null: the agent's model
+   * again), archived, pinned and the saved request options (null: none), publishing `session_updated` with the saved
+   * version. Absent fields are left as they are. `messages` (the version switch) replaces the shown path too.
    */
-  update(sessionId: string, patch: SessionUpdate): Session {
+  update(sessionId: string, patch: SessionUpdate, messages?: Message[]): Session {
     return this.change(sessionId, (session) => ({
-      next: withField(withField(session, "title", patch.title), "model", patch.model),
+      next: applyUpdate(messages ? { ...session, messages } : session, patch),
       events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
       result: (saved) => saved,
     }));
+  }
+
+  /**
+   * Sets a title only while the session has none (a model-written title must never replace one the user gave, even
+   * one given while the title was being written). Returns the saved session, or undefined when it was left alone.
+   */
+  titleIfUntitled(sessionId: string, title: string): Session | undefined {
+    return this.transactor.run(() => {
+      const current = this.store.get(sessionId)?.session;
+      if (!current || current.title !== undefined) return undefined;
+      return this.update(sessionId, { title });
+    });
+  }
+
+  /**
+   * Deletes a session: its content leaves the store (versions, messages, event bodies as tombstones) and
+   * `session_deleted` is published, in one transaction. The caller stops its requests first (routes/sessions.ts).
+   */
+  delete(sessionId: string): void {
+    this.transactor.run(() => {
+      this.requireExists(sessionId);
+      this.store.delete(sessionId, () => this.events.tombstoneSession(sessionId));
+      this.events.publish({ type: "session_deleted", session_id: sessionId });
+    });
+  }
+
+  /** not_found unless the session exists (deleted ones do not); reads no messages, so a poll can afford it. */
+  requireExists(sessionId: string): void {
+    if (!this.store.exists(sessionId)) throw notFound("session_not_found", `no session "${sessionId}"`);
+  }
+
+  /** Whether the session was deleted and no session forked from it (directly or not) is left. */
+  isGone(sessionId: string): boolean {
+    return this.store.isDeleted(sessionId) && !this.store.hasLiveDescendant(sessionId);
+  }
+
+  /** The session and the sessions it was forked from, nearest first, deleted ones included (not_found when unknown). */
+  lineage(sessionId: string): string[] {
+    this.require(sessionId);
+    return this.store.lineage(sessionId);
+  }
+
+  /**
+   * Shows another version of the turn holding message `index` (turns.ts), publishing `session_updated`. Showing the
+   * version already shown changes nothing and publishes nothing.
+   */
+  showVersion(sessionId: string, index: number, version: number): Session {
+    return this.transactor.run(() => {
+      const current = this.require(sessionId).session;
+      const messages = switched(current.messages, index, version);
+      if (messages.every((message, i) => message === current.messages[i])) return current;
+      return this.update(sessionId, {}, messages);
+    });
   }
 
   /** Deletes the messages at `indices` (unique: the route checks); any index out of range refuses the whole call. */
@@ -128,7 +191,7 @@ export class SessionService {
       const doomed = new Set(indices);
       const sorted = [...doomed].sort((a, b) => a - b);
       return {
-        next: { ...session, messages: session.messages.filter((_, i) => !doomed.has(i)) },
+        next: { ...session, messages: normalizeTurns(session.messages.filter((_, i) => !doomed.has(i))) },
         events: (saved) => [{ type: "messages_deleted", session_id: saved.id, indices: sorted, session: saved }],
         result: (saved) => saved,
       };
@@ -174,9 +237,39 @@ function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | un
 }
 
 
-/** `undefined` leaves the field, `null` removes it, a string sets it. */
-function withField(session: Session, key: "title" | "model", value: string | null | undefined): Session {
+export type ArchivedFilter = "exclude" | "include" | "only";
+
+/** Pinned first, then the newest activity. */
+function listOrder(a: SessionSummary, b: SessionSummary): number {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  return a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1;
+}
+
+/** A fork is titled after its source ("<title> (fork)") and keeps its model and request options, not its pin. */
+function forkFields(source: Session): Pick<Session, "title" | "model" | "request_options"> {
+  const title = sessionTitle(source);
+  return {
+    ...(title !== "" ? { title: `${[...title].slice(0, 193).join("").trimEnd()} (fork)` } : {}),
+    ...(source.model !== undefined ? { model: source.model } : {}),
+    ...(source.request_options !== undefined ? { request_options: source.request_options } : {}),
+  };
+}
+
+function applyUpdate(session: Session, patch: SessionUpdate): Session {
+  let next = withField(withField(session, "title", patch.title), "model", patch.model);
+  // false is stored as absence, so a session that was never archived and one unarchived serialize alike.
+  if (patch.archived !== undefined) next = withField(next, "archived", patch.archived || null);
+  if (patch.pinned !== undefined) next = withField(next, "pinned", patch.pinned || null);
+  const options = patch.request_options;
+  if (options !== undefined) next = withField(next, "request_options", options === null || Object.keys(options).length === 0 ? null : options);
+  return next;
+}
+
+type OptionalField = "title" | "model" | "archived" | "pinned" | "request_options";
+
+/** `undefined` leaves the field, `null` removes it, a value sets it. */
+function withField<K extends OptionalField>(session: Session, key: K, value: Session[K] | null | undefined): Session {
   if (value === undefined) return session;
   const { [key]: _dropped, ...rest } = session;
-  return value === null ? rest : { ...rest, [key]: value };
+  return (value === null ? rest : { ...rest, [key]: value }) as Session;
 }

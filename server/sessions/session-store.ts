@@ -4,11 +4,20 @@
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
+import { SessionEraser } from "./session-eraser.ts";
 import { SessionVersions, withMessages } from "./session-versions.ts";
 
 export interface SessionSnapshot {
   session: Session;
   cursorEventId: number;
+}
+
+/** What a new session starts with (a fork: its source's messages, title, model and request options). */
+export interface NewSession extends Partial<Pick<Session, "title" | "model" | "request_options">> {
+  agent_id: string;
+  messages?: Message[];
+  metadata?: Record<string, unknown>;
+  source_session_id?: string;
 }
 
 type HeadRow = { id: string; body: string; cursor_event_id: number };
@@ -20,6 +29,7 @@ export class SessionStore {
   private readonly insertSession;
   private readonly moveHead;
   private readonly moveCursor;
+  private readonly eraser: SessionEraser;
 
   constructor(
     db: Db,
@@ -28,11 +38,12 @@ export class SessionStore {
     this.versions = new SessionVersions(db);
     const head = `SELECT s.id, v.body, s.cursor_event_id FROM sessions s
        JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version`;
-    this.selectHead = db.prepare<[string], HeadRow>(`${head} WHERE s.id = ?`);
-    this.selectAll = db.prepare<[], HeadRow>(`${head} ORDER BY s.created_at DESC, s.id`);
-    this.insertSession = db.prepare<[string, string, number]>(
-      "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, ?, ?, 0, 0)",
+    this.selectHead = db.prepare<[string], HeadRow>(`${head} WHERE s.id = ? AND s.deleted_at IS NULL`);
+    this.selectAll = db.prepare<[], HeadRow>(`${head} WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id`);
+    this.insertSession = db.prepare<[string, string, number, string | null]>(
+      "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id) VALUES (?, ?, ?, 0, 0, ?)",
     );
+    this.eraser = new SessionEraser(db, this.versions.messages);
     this.moveHead = db.prepare<[number, string]>("UPDATE sessions SET head_version = ? WHERE id = ?");
     this.moveCursor = db.prepare<[number, string, number]>("UPDATE sessions SET cursor_event_id = ? WHERE id = ? AND cursor_event_id < ?");
   }
@@ -52,10 +63,10 @@ export class SessionStore {
   }
 
   /** Inserts a new session at version 1. Call inside a transaction together with its events. */
-  create(fields: { agent_id: string; messages?: Message[]; metadata?: Record<string, unknown>; source_session_id?: string }): Session {
+  create(fields: NewSession): Session {
     const createdAt = this.now();
     const id = randomUUID();
-    this.insertSession.run(id, fields.agent_id, createdAt);
+    this.insertSession.run(id, fields.agent_id, createdAt, fields.source_session_id ?? null);
     const iso = new Date(createdAt).toISOString();
     const session: Session = {
       id,
@@ -64,6 +75,9 @@ export class SessionStore {
       created_at: iso,
       updated_at: iso,
       ...(fields.source_session_id ? { source_session_id: fields.source_session_id } : {}),
+      ...(fields.title !== undefined ? { title: fields.title } : {}),
+      ...(fields.model !== undefined ? { model: fields.model } : {}),
+      ...(fields.request_options !== undefined ? { request_options: fields.request_options } : {}),
       messages: fields.messages ?? [],
       metadata: fields.metadata ?? {},
     };
@@ -76,6 +90,33 @@ export class SessionStore {
     this.versions.write(saved, this.now());
     this.moveHead.run(saved.version, saved.id);
     return saved;
+  }
+
+  /**
+   * Removes a session's versions and messages (bodies no other session shares) and marks its row deleted; the row
+   * stays so forks still know where they came from. Call inside the transaction that publishes session_deleted.
+   */
+  delete(sessionId: string, alsoOverwrite?: () => void): void {
+    this.eraser.erase(sessionId, this.now(), alsoOverwrite);
+  }
+
+  /** The session and the sessions it was forked from, nearest first, deleted ones included (session-eraser.ts). */
+  lineage(sessionId: string): string[] {
+    return this.eraser.lineage(sessionId);
+  }
+
+  /** Whether a session that is not deleted was forked from `sessionId`, directly or through other forks. */
+  hasLiveDescendant(sessionId: string): boolean {
+    return this.eraser.hasLiveDescendant(sessionId);
+  }
+
+  /** Whether the session exists and is not deleted (a point query: no messages are read). */
+  exists(sessionId: string): boolean {
+    return this.eraser.isLive(sessionId);
+  }
+
+  isDeleted(sessionId: string): boolean {
+    return this.eraser.isDeleted(sessionId);
   }
 
   /** Records that the head version reflects every event up to `eventId`. The cursor never moves back. */

@@ -40,6 +40,8 @@ describe("session list (S1)", () => {
       created_at: older.created_at,
       updated_at: new Date(stack.server.clock.t).toISOString(),
       message_count: 2,
+      archived: false,
+      pinned: false,
     });
     expect([...sessions[0]!.title]).toHaveLength(80);
     expect(sessions[1]).toMatchObject({ title: "", agent_id: "coder", message_count: 0 });

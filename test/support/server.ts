@@ -24,7 +24,8 @@ export function tempDir(prefix = "chat-test-"): string {
 
 export async function startTestServer(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const runtime = createRuntime({ config: parseConfig(config), dataDir, adminToken: ADMIN_TOKEN, ...options });
+  // Titles written by the model are off unless a test asks: their completion would take a scripted scenario.
+  const runtime = createRuntime({ config: parseConfig({ titles: { enabled: false }, ...config }), dataDir, adminToken: ADMIN_TOKEN, ...options });
   await runtime.app.ready();
   return {
     runtime,

@@ -42,6 +42,8 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
       const latest = formatEventId(ctx.events.latestId);
       return { events: [], latest_event_id: latest, next_since_id: latest, ...base };
     }
+    // A deleted (or unknown) session has no events to read: 404, as its other routes answer.
+    if (query.session_id !== undefined) ctx.sessions.requireExists(query.session_id);
     const sinceId = query.since_id !== undefined ? parseEventId(query.since_id)! : startOf(ctx, query.session_id);
     const list: ListQuery = { sinceId, sessionId: query.session_id, requestId: query.request_id, limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage) };
     const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
 import { parseInput } from "../validate.ts";
+import { checkRequestOptions } from "../../runner/send-input.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const messageParams = z
@@ -11,6 +12,8 @@ const messageParams = z
   .strict();
 
 const createBody = z.object({ agent_id: z.string().min(1).optional() }).strict().default({});
+const listQuery = z.object({ archived: z.enum(["only", "include"]).optional() }).strict();
+const deleteSessionBody = z.object({}).strict().optional();
 const forkBody = z.object({}).strict().default({});
 const appendBody = z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict();
 const modifyBody = z.object({ content: z.string() }).strict();
@@ -23,7 +26,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   const { sessions } = ctx;
 
   // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
-  app.get("/sessions", async () => ({ sessions: sessions.listSummaries() }));
+  app.get("/sessions", async (request) => {
+    const query = parseInput(listQuery, request.query, "query");
+    return { sessions: sessions.listSummaries(query.archived === undefined ? "exclude" : query.archived) };
+  });
 
   app.post("/sessions", async (request, reply) => {
     const body = parseInput(createBody, request.body, "body");
@@ -38,7 +44,27 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   app.patch("/sessions/:session_id", async (request) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const body = parseInput(sessionUpdateSchema, request.body, "body");
+    if (body.request_options) {
+      const agent = ctx.agents.get(sessions.get(session_id).agent_id);
+      if (agent) checkRequestOptions(agent, body.request_options);
+    }
     return { session: sessions.update(session_id, body) };
+  });
+
+  // docs/sessions.md "Delete": the running request ends first (request_cancelled, request_completed), then the
+  // content goes in one transaction with session_deleted, then the attachments no live fork can still use.
+  app.delete("/sessions/:session_id", async (request, reply) => {
+    const { session_id } = parseInput(sessionParams, request.params, "params");
+    parseInput(deleteSessionBody, request.body, "body");
+    sessions.requireExists(session_id);
+    // Nothing awaits between the last check and the delete: a send that slipped in meanwhile is stopped too.
+    do await ctx.runner.stopSession(session_id);
+    while (ctx.runner.activeRequest(session_id) !== undefined);
+    const lineage = sessions.lineage(session_id);
+    sessions.delete(session_id);
+    ctx.assets.purgeDeleted(lineage);
+    request.log.info({ session_id }, "session deleted");
+    return reply.status(204).send();
   });
 
   app.post("/sessions/:session_id/fork", async (request, reply) => {

@@ -156,7 +156,8 @@ export class ChatClient extends ServerApi {
         joined: (replay, serverOnline) => this.driver.send({ type: "bridge_joined", replay, serverOnline }),
         down: () => this.driver.send({ type: "bridge_down" }),
         serverStatus: (status) => this.driver.send({ type: "server_status", online: status.online, since: status.since }),
-        transport: (verdict) => this.report(TRANSPORT_NOTES[verdict], verdict),
+        // A bridge that is down is the reconnect schedule's business; a change of transport is worth a note.
+        transport: (verdict) => verdict !== "bridge_down" && this.report(TRANSPORT_NOTES[verdict], verdict),
         event: (event) => {
           this.sequencer.push(event);
           pushes.pushed();
@@ -393,7 +394,6 @@ export class ChatClient extends ServerApi {
 
 /** What onProblem says when the bridge transport is chosen (transport/transport-choice.ts). */
 const TRANSPORT_NOTES = {
-  bridge_down: "the bridge refused the WebSocket and its HTTP does not answer: the bridge is down; reconnecting",
   upgrade_refused: "WebSockets to the bridge are refused while its HTTP answers: using the bridge's long-poll",
   websocket_back: "a WebSocket to the bridge opened again: leaving the long-poll",
 } as const;

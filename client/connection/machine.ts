@@ -105,8 +105,15 @@ const afterCatchUp: Handler<"caught_up"> = (context) => {
   return go("joining", [{ type: "connect_bridge" }])(context);
 };
 
+/**
+ * HTTP failed: retry with backoff. The bridge is connected too (a no-op when it is already): its join reply says
+ * whether the server is what is missing (`server_online`), so an app that starts while its server is down reads
+ * "Server offline", not a bare "Offline".
+ */
 const httpFailed: Handler<"http_failed"> = (context) =>
-  go("offline", [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }], { failures: context.failures + 1 })(context);
+  go("offline", [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }, { type: "connect_bridge" }], {
+    failures: context.failures + 1,
+  })(context);
 
 /** 410: the cursor points into a pruned or replaced log. Start over from the head, with fresh snapshots. */
 const expired = go("catching_up", [{ type: "stop_poll" }, { type: "reset_cursor" }, { type: "reload_snapshots" }, { type: "catch_up" }]);

@@ -52,7 +52,7 @@ const rows: Row[] = [
   ["catching_up", { failures: 3 }, { type: "caught_up" }, "joining", e("connect_bridge"), { failures: 3 }],
   ["catching_up", { bridgeJoined: true, failures: 3 }, { type: "caught_up" }, "live", e("trust_bridge"), { failures: 0 }],
   ["catching_up", { failures: 3 }, { type: "polled" }, "catching_up", e(), { failures: 3 }],
-  ["catching_up", { failures: 2 }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 3 }],
+  ["catching_up", { failures: 2 }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry", "connect_bridge"), { failures: 3 }],
   ["catching_up", {}, { type: "retry_due" }, "catching_up", e()],
   ["catching_up", {}, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
   ["catching_up", {}, complete, "catching_up", e(), { bridgeJoined: true }],
@@ -100,7 +100,7 @@ const rows: Row[] = [
   // polling
   ["polling", { bridgeDown: true }, { type: "start" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "caught_up" }, "polling", e()],
-  ["polling", { bridgeDown: true }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry"), { failures: 1 }],
+  ["polling", { bridgeDown: true }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry", "connect_bridge"), { failures: 1 }],
   ["polling", { bridgeDown: true, failures: 3 }, { type: "polled" }, "polling", e(), { failures: 0 }],
   ["polling", { bridgeDown: true }, { type: "retry_due" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],

@@ -83,6 +83,11 @@ export class ManualTimers implements Timers {
     this.due.delete(handle as number);
   }
 
+  /** How many timers are set and not yet run or cleared (a test waits for the one it means to release). */
+  get pending(): number {
+    return this.due.size;
+  }
+
   advance(ms: number): void {
     const end = this.current + ms;
     for (;;) {

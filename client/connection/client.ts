@@ -106,7 +106,7 @@ export class ChatClient extends ServerApi {
   private readonly driver: ConnectionDriver;
   /** Opens sealed pushes; undefined for a plain device (credentials without `e2e`). */
   private readonly sealed: SealedEvents | undefined;
-  /** Per session: events up to this id are reflected in a snapshot the app loaded (SPEC GET /events rule 4). */
+  /** Per session: events up to this id are reflected in a snapshot the app loaded (docs/client.md "Listen"). */
   private readonly floors = new Map<string, string>();
 
   constructor(
@@ -381,7 +381,7 @@ export class ChatClient extends ServerApi {
     } catch (error) {
       this.report("the notification center failed on an event", { error, event });
     }
-    // The loadMessages floor gates the app's listeners only (SPEC GET /events rule 4).
+    // The loadMessages floor gates the app's listeners only (docs/client.md "Listen").
     const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
     if (floor !== undefined && event.event_id <= floor) return;
     this.listeners.dispatch(event);

@@ -238,7 +238,7 @@ export const transitions: { [S in MachineState]: Row } = {
     caught_up: stay("offline"),
     http_failed: stay("offline"),
     polled: stay("offline"),
-    // Back from offline is a reconnect: snapshots are the authority again (SPEC notification rule 2).
+    // Back from offline is a reconnect: snapshots are the authority again (notification rule 2, docs/client.md "The rules, numbered").
     retry_due: go("catching_up", [{ type: "reload_snapshots" }, { type: "catch_up" }]),
     cursor_expired: stay("offline"),
     // A join saying the server is offline changes nothing here: the retry is already scheduled.

@@ -1,4 +1,4 @@
-// Dismissing (SPEC UI rules 5-6). Mobile: hide the exact displayed revision first (a cache entry), then ask the
+// Dismissing (UI rules 5-6, docs/client.md "The rules, numbered"). Mobile: hide the exact displayed revision first (a cache entry), then ask the
 // server; on failure keep it hidden and retry that same revision on reconnect or rehydration. Desktop: the record
 // stays visible until the server says yes. Either way a 409 body is the current record and is applied as such.
 import { NetworkError, ResponseError, ServerOfflineError } from "../transport/errors.ts";
@@ -35,7 +35,7 @@ export function dismissPath(scope: ScopeRef, id: string): string {
     : `/sessions/${encodeURIComponent(scope.session_id)}/notifications/${encoded}/dismiss`;
 }
 
-/** The dismiss answer is not fixed by SPEC.md: accept the record itself or `{notification: record}`. */
+/** The dismiss answer's shape is not fixed: accept the record itself or `{notification: record}`. */
 const dismissAnswerSchema = z.unknown();
 
 function recordFrom(body: unknown): ClientRecord | undefined {

@@ -279,7 +279,7 @@ export class BridgeConnection {
     this.choice?.reset();
   }
 
-  /** Leave and disconnect, so phoenix stops rejoining and reconnecting (notes/phoenix-client.md). */
+  /** Leave and disconnect, so phoenix stops rejoining and reconnecting (it would rejoin a refused topic forever). */
   private refuse(reason: "revoked" | "unauthorized"): void {
     this.close();
     this.handlers.refused(reason);

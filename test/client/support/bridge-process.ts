@@ -92,7 +92,7 @@ export class ProcessBridgeStack extends Stack {
 
 /** What a tapped `ws` saw: every socket it opened, in order, and the pushes each received. */
 export interface Tap {
-  sockets: { url: string; pushes: number }[];
+  sockets: { url: string; opened: boolean; pushes: number }[];
 }
 
 /** A `ws` WebSocket that counts the `session_event`/`sealed_event` frames (phoenix vsn 2 arrays) it receives. */
@@ -100,8 +100,9 @@ export function tappedWebSocket(tap: Tap): WebSocketConstructor {
   class TappedWebSocket extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
       super(url, protocols);
-      const entry = { url, pushes: 0 };
+      const entry = { url, opened: false, pushes: 0 };
       tap.sockets.push(entry);
+      this.on("open", () => (entry.opened = true));
       this.on("message", (data) => {
         const frame = safeJson(String(data));
         if (Array.isArray(frame) && (frame[3] === "session_event" || frame[3] === "sealed_event")) entry.pushes++;

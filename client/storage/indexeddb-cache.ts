@@ -120,7 +120,12 @@ export function wipeCache(options: Pick<CacheOptions, "name" | "indexedDB"> = {}
   });
 }
 
-function openDb(factory: IDBFactory, name: string, version: number | undefined, stores: readonly string[]): Promise<IDBDatabase> {
+function openDb(
+  factory: IDBFactory,
+  name: string,
+  version: number | undefined,
+  stores: readonly string[],
+): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = version === undefined ? factory.open(name) : factory.open(name, version);
     request.onupgradeneeded = () => {

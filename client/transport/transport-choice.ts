@@ -211,7 +211,10 @@ export class TransportChoice {
   private tryWebSocket(): void {
     const socket = this.socket;
     if (this.closed || !socket || !this.onLongPoll) return;
-    const protocols = this.options.token === undefined ? undefined : ["phoenix", `${AUTH_TOKEN_PREFIX}${btoa(this.options.token).replace(/=/g, "")}`];
+    const protocols =
+      this.options.token === undefined
+        ? undefined
+        : ["phoenix", `${AUTH_TOKEN_PREFIX}${btoa(this.options.token).replace(/=/g, "")}`];
     let trial: OwnWebSocket;
     try {
       trial = new this.options.WebSocket(socket.endPointURL(), protocols) as OwnWebSocket;

@@ -46,7 +46,9 @@ describe("an insecure origin", () => {
         const paired = await lib.pair({ bridgeUrl, code, deviceName: "phone on the LAN" });
         const client = lib.connect({ ...paired, server_url: serverUrl });
         try {
-          await new Promise<void>((resolve) => client.status.subscribe((status) => status.state === "live" && resolve()));
+          await new Promise<void>((resolve) =>
+            client.status.subscribe((status) => status.state === "live" && resolve()),
+          );
           const session = await client.createSession();
           const answer = await client.send(session.id, { content: "hello from http://lan.test" });
           return { answer, badge: lib.connectionBadge(client.status.get()).label, encrypted: paired.e2e !== undefined };
@@ -68,7 +70,8 @@ describe("an insecure origin", () => {
       return { id: lib.randomId("draft_"), uuids: Array.from({ length: 64 }, () => lib.randomUuid()) };
     });
     expect(ids.id).toMatch(/^draft_[0-9a-f]{32}$/);
-    for (const uuid of ids.uuids) expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const uuid of ids.uuids)
+      expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(ids.uuids).size).toBe(64);
   });
 
@@ -80,7 +83,8 @@ describe("an insecure origin", () => {
       document.addEventListener("copy", () => (state.selected = String(document.getSelection())));
       const button = document.createElement("button");
       button.textContent = "Copy";
-      button.onclick = () => void lib.copyText("http://192.168.1.5:8787/#/pair?code=7K3QF-9MXTA").then((copied) => (state.copied = copied));
+      button.onclick = () =>
+        void lib.copyText("http://192.168.1.5:8787/#/pair?code=7K3QF-9MXTA").then((copied) => (state.copied = copied));
       document.body.append(button);
     });
     await page.getByRole("button", { name: "Copy" }).click();
@@ -102,7 +106,11 @@ describe("the IndexedDB cache (C170)", () => {
       await cache.put("sessions", "list", [{ id: "s1", title: "Plans" }]);
       await cache.put("transcripts", "s1", { messages: [{ role: "user", content: "hi" }] });
       const other = await lib.IndexedDbCache.open();
-      const read = { list: await other.get("sessions", "list"), transcript: await other.get("transcripts", "s1"), keys: await other.keys("transcripts") };
+      const read = {
+        list: await other.get("sessions", "list"),
+        transcript: await other.get("transcripts", "s1"),
+        keys: await other.keys("transcripts"),
+      };
       await cache.delete("transcripts", "s1");
       const afterDelete = await other.keys("transcripts");
       // The other connection closes itself, so the wipe is not blocked by it.
@@ -120,9 +128,18 @@ describe("the IndexedDB cache (C170)", () => {
       const freshOpen = fresh.isOpen;
       return { read, afterDelete, otherOpen, closedCall, databases, empty, freshOpen, name: lib.CACHE_DB_NAME };
     });
-    expect(outcome.read).toEqual({ list: [{ id: "s1", title: "Plans" }], transcript: { messages: [{ role: "user", content: "hi" }] }, keys: ["s1"] });
+    expect(outcome.read).toEqual({
+      list: [{ id: "s1", title: "Plans" }],
+      transcript: { messages: [{ role: "user", content: "hi" }] },
+      keys: ["s1"],
+    });
     expect(outcome.afterDelete).toEqual([]);
-    expect(outcome).toMatchObject({ otherOpen: false, closedCall: "CacheUnavailableError", freshOpen: false, empty: { list: undefined, keys: [] } });
+    expect(outcome).toMatchObject({
+      otherOpen: false,
+      closedCall: "CacheUnavailableError",
+      freshOpen: false,
+      empty: { list: undefined, keys: [] },
+    });
     expect(outcome.databases).not.toContain(outcome.name);
   });
 });

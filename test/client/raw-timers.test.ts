@@ -21,18 +21,28 @@ const RAW_TIME = [
 
 /** The source without comments (a comment may name setTimeout), line breaks kept for line numbers. */
 function code(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, " ")).replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, " "))
+    .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 }
 
 function rawTimers(file: string, text: string): string[] {
   return code(text)
     .split("\n")
-    .flatMap((line, index) => (RAW_TIME.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1}: ${line.trim()}`] : []));
+    .flatMap((line, index) =>
+      RAW_TIME.some((pattern) => pattern.test(line)) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+    );
 }
 
 describe("time in the client library", () => {
   it("finds raw timers where they are (the patterns work)", () => {
-    const planted = ["setTimeout(run, 5);", "const t = globalThis.setInterval(tick, 1000);", "const at = Date.now();", "new Date()", "performance.now()"];
+    const planted = [
+      "setTimeout(run, 5);",
+      "const t = globalThis.setInterval(tick, 1000);",
+      "const at = Date.now();",
+      "new Date()",
+      "performance.now()",
+    ];
     expect(planted.map((line) => rawTimers("planted.ts", line).length)).toEqual([1, 1, 1, 1, 1]);
     expect(rawTimers("fine.ts", "this.timers.setTimeout(run, 5); // setTimeout(x)\nnew Date(iso)")).toEqual([]);
     expect(rawTimers(CLOCK_MODULE, readFileSync(join(ROOT, CLOCK_MODULE), "utf8")).length).toBeGreaterThan(0);

@@ -34,7 +34,8 @@ const UP_SINCE = "2026-11-27T07:05:00.000Z";
 /** A fetch the test can switch off, as a server process that is gone. */
 function switchableFetch() {
   const state = { down: false };
-  const fetch: FetchLike = (input, init) => (state.down ? Promise.reject(new TypeError("fetch failed")) : globalThis.fetch(input, init));
+  const fetch: FetchLike = (input, init) =>
+    state.down ? Promise.reject(new TypeError("fetch failed")) : globalThis.fetch(input, init);
   return { state, fetch };
 }
 
@@ -44,8 +45,22 @@ async function started(bridgeOptions: FakeBridgeOptions, options: Partial<Connec
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
   const http = switchableFetch();
-  const credentials = { bridge_url: bridge.url, server_id: "srv1", device_id: "dev_1", device_token: ADMIN_TOKEN, server_url: serverUrl };
-  client = connect(credentials, { WebSocket: NodeWebSocket, reconnectAfterMs: () => 20, retryDelaysMs: [20], pollWaitMs: 500, route: "direct", fetch: http.fetch, ...options });
+  const credentials = {
+    bridge_url: bridge.url,
+    server_id: "srv1",
+    device_id: "dev_1",
+    device_token: ADMIN_TOKEN,
+    server_url: serverUrl,
+  };
+  client = connect(credentials, {
+    WebSocket: NodeWebSocket,
+    reconnectAfterMs: () => 20,
+    retryDelaysMs: [20],
+    pollWaitMs: 500,
+    route: "direct",
+    fetch: http.fetch,
+    ...options,
+  });
   const statuses: ConnectionStatus[] = [];
   client.status.subscribe((status) => statuses.push(status));
   const heard: AnyEvent[] = [];

@@ -65,45 +65,53 @@ async function started(route: Route, timers: ManualTimers) {
 }
 
 describe("while on the bridge's long-poll (C166)", () => {
-  it("tries a WebSocket every 60 s and moves back to it once one opens; the pushes then come over it", { timeout: 60_000 }, async () => {
-    expect(DEFAULT_RETRY_WEBSOCKET_MS).toBe(60_000);
-    const route: Route = { blockedTo: "127.0.0.1:1", opened: 0, pushes: 0 };
-    const timers = new ManualTimers();
-    const { stack, client, heard } = await started(route, timers);
-    await untilLive(client);
-    expect(stack.bridge!.longPoll.size).toBe(1);
+  it(
+    "tries a WebSocket every 60 s and moves back to it once one opens; the pushes then come over it",
+    { timeout: 60_000 },
+    async () => {
+      expect(DEFAULT_RETRY_WEBSOCKET_MS).toBe(60_000);
+      const route: Route = { blockedTo: "127.0.0.1:1", opened: 0, pushes: 0 };
+      const timers = new ManualTimers();
+      const { stack, client, heard } = await started(route, timers);
+      await untilLive(client);
+      expect(stack.bridge!.longPoll.size).toBe(1);
 
-    // WebSockets pass again; nothing changes before the minute is up.
-    route.blockedTo = undefined;
-    await advance(timers, DEFAULT_RETRY_WEBSOCKET_MS - 1000);
-    expect([route.opened, stack.bridge!.longPoll.size]).toEqual([0, 1]);
+      // WebSockets pass again; nothing changes before the minute is up.
+      route.blockedTo = undefined;
+      await advance(timers, DEFAULT_RETRY_WEBSOCKET_MS - 1000);
+      expect([route.opened, stack.bridge!.longPoll.size]).toEqual([0, 1]);
 
-    await advance(timers, 1000);
-    // The WebSocket tried (closed at once) and the socket's own: live over it.
-    await until(() => route.opened >= 2 && client.status.get().state === "live", "live over a WebSocket");
-    const sessionId = await stack.createSession();
-    await stack.append(sessionId, "over the WebSocket");
-    await until(() => heard.some((event) => event.type === "message_appended"), "the event");
-    expect(route.pushes).toBeGreaterThan(0);
-  });
+      await advance(timers, 1000);
+      // The WebSocket tried (closed at once) and the socket's own: live over it.
+      await until(() => route.opened >= 2 && client.status.get().state === "live", "live over a WebSocket");
+      const sessionId = await stack.createSession();
+      await stack.append(sessionId, "over the WebSocket");
+      await until(() => heard.some((event) => event.type === "message_appended"), "the event");
+      expect(route.pushes).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("an upgrade held without an answer (C167)", () => {
-  it("counts as refused after the open timeout while the long-poll answers, and the client goes live over long-poll", { timeout: 60_000 }, async () => {
-    // A proxy that takes the connection and never answers the upgrade.
-    holder = createServer((socket) => void held.push(socket));
-    await new Promise<void>((resolve) => holder!.listen(0, "127.0.0.1", resolve));
-    const route: Route = { blockedTo: `127.0.0.1:${(holder.address() as AddressInfo).port}`, opened: 0, pushes: 0 };
-    const timers = new ManualTimers();
-    const { stack, client } = await started(route, timers);
-    await until(() => held.length === 1, "the first upgrade held");
-    // Two held attempts, each given up after the open timeout, the long-poll endpoint answering each time.
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      await until(() => held.length === attempt, `attempt ${attempt} held`);
-      expect(stack.bridge!.longPoll.size).toBe(0);
-      await advance(timers, DEFAULT_OPEN_TIMEOUT_MS);
-    }
-    await untilLive(client);
-    expect([route.opened, stack.bridge!.longPoll.size]).toEqual([0, 1]);
-  });
+  it(
+    "counts as refused after the open timeout while the long-poll answers, and the client goes live over long-poll",
+    { timeout: 60_000 },
+    async () => {
+      // A proxy that takes the connection and never answers the upgrade.
+      holder = createServer((socket) => void held.push(socket));
+      await new Promise<void>((resolve) => holder!.listen(0, "127.0.0.1", resolve));
+      const route: Route = { blockedTo: `127.0.0.1:${(holder.address() as AddressInfo).port}`, opened: 0, pushes: 0 };
+      const timers = new ManualTimers();
+      const { stack, client } = await started(route, timers);
+      await until(() => held.length === 1, "the first upgrade held");
+      // Two held attempts, each given up after the open timeout, the long-poll endpoint answering each time.
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        await until(() => held.length === attempt, `attempt ${attempt} held`);
+        expect(stack.bridge!.longPoll.size).toBe(0);
+        await advance(timers, DEFAULT_OPEN_TIMEOUT_MS);
+      }
+      await untilLive(client);
+      expect([route.opened, stack.bridge!.longPoll.size]).toEqual([0, 1]);
+    },
+  );
 });

@@ -19,7 +19,13 @@ export class BridgeProcess {
   /** Starts `bridge/main.ts` on 127.0.0.1:`port` (0: any) with `dataDir`; resolves once it listens. */
   static async start(dataDir: string, port = 0): Promise<BridgeProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", "bridge/main.ts"], {
-      env: { ...process.env, BRIDGE_PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, BRIDGE_MAX_SOCKETS: "256" },
+      env: {
+        ...process.env,
+        BRIDGE_PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        BRIDGE_MAX_SOCKETS: "256",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -27,7 +33,11 @@ export class BridgeProcess {
     child.stderr!.on("data", (chunk) => void (output += String(chunk)));
     const listening = /bridge listening on ws:\/\/127\.0\.0\.1:(\d+)\//;
     try {
-      await until(() => listening.test(output) || child.exitCode !== null, "the bridge process listens", BRIDGE_START_MS);
+      await until(
+        () => listening.test(output) || child.exitCode !== null,
+        "the bridge process listens",
+        BRIDGE_START_MS,
+      );
     } catch (error) {
       child.kill("SIGKILL");
       throw error;

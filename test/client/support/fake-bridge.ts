@@ -46,7 +46,8 @@ export class FakeBridge {
 
   /** Pushes `event` with `payload` on every joined events channel. */
   push(event: string, payload: unknown): void {
-    for (const [socket, join] of this.joins) socket.send(JSON.stringify([join.joinRef, null, join.topic, event, payload] satisfies Frame));
+    for (const [socket, join] of this.joins)
+      socket.send(JSON.stringify([join.joinRef, null, join.topic, event, payload] satisfies Frame));
   }
 
   get joined(): number {
@@ -75,7 +76,12 @@ export class FakeBridge {
         this.joinCount++;
         this.joins.set(socket, { joinRef, topic });
         const online = this.options.serverOnline;
-        return reply("ok", { replay: "complete", replayed: 0, last_event_id: null, ...(online === undefined ? {} : { server_online: online }) });
+        return reply("ok", {
+          replay: "complete",
+          replayed: 0,
+          last_event_id: null,
+          ...(online === undefined ? {} : { server_online: online }),
+        });
       }
       if (event === "phx_leave") {
         this.joins.delete(socket);

@@ -108,6 +108,14 @@ describe("the server's status from the bridge", () => {
     expect(client.status.get()).toEqual({ state: "live", server: { online: true, since: UP_SINCE } });
     expect(badgeOf(client)).toBe("Live");
     await expect(client.listSessions()).resolves.toHaveLength(1);
+    // Live means the bridge's pushes are trusted again: an event pushed now is delivered at once.
+    await appendMessage(server, "after the link came back");
+    const page = await server.request({ method: "GET", url: "/events?since_id=0&limit=1000" });
+    const latest = (page.json as { events: AnyEvent[] }).events
+      .filter((event) => event.type === "message_appended")
+      .at(-1)!;
+    bridge.push("session_event", { event: latest });
+    await until(() => heard.some((event) => event.event_id === latest.event_id), "the pushed event");
   });
 
   it("a join that says the server is offline never goes live (C164)", async () => {

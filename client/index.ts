@@ -3,22 +3,26 @@ export { connect, ChatClient, type ConnectOptions, type ClientProblem, type Load
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
 export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, serverFingerprint, type Credentials } from "./connection/credentials.ts";
 export { fingerprint } from "./crypto/index.ts";
-export type { ConnectionStatus, StatusStopReason } from "./connection/machine.ts";
+export type { ConnectionStatus, StatusStopReason, ServerLink } from "./connection/machine.ts";
+export { connectionBadge, CONNECTION_BADGE_LABELS, type ConnectionBadge, type ConnectionBadgeKind, type ConnectionBadgeLabel, type BadgeContext } from "./connection/badge.ts";
 export { ServerApi, type SendOptions, type SendResult, type AttachmentInput } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";
 export { memoryStorage, webStorage, asyncStorage, type StorageAdapter, type SyncStorageLike, type AsyncStorageLike } from "./storage/storage.ts";
+export { IndexedDbCache, wipeCache, CacheUnavailableError, CACHE_DB_NAME, DEFAULT_CACHE_STORES, type CacheOptions } from "./storage/indexeddb-cache.ts";
 export type { NotificationCenter, PresentedNotification } from "./notifications/center.ts";
 export type { DismissMode, DismissResult } from "./notifications/dismissal.ts";
 export type { Invalidations, Invalidation, InvalidationTarget, ReloadClaim } from "./notifications/invalidations.ts";
 export { decidePresentation, actionResponseOwner, type PresentationDecision, type Platform } from "./notifications/presentation.ts";
 export type { ClientRecord, ScopeRef } from "./notifications/record.ts";
-export { NetworkError, ResponseError, UnauthorizedError, CursorExpiredResponseError, ProtocolError } from "./transport/errors.ts";
+export { NetworkError, ResponseError, UnauthorizedError, CursorExpiredResponseError, ProtocolError, ServerOfflineError } from "./transport/errors.ts";
 /** @deprecated aliases of ResponseError and CursorExpiredResponseError, kept for apps written against 0.1. */
 export { HttpError, CursorExpiredError } from "./transport/errors.ts";
 export type { FetchLike, BinaryBody, Requester, RequestOptions } from "./transport/http.ts";
 export type { WebSocketConstructor } from "./transport/bridge.ts";
 export type { Observable, Disposer } from "./util/observable.ts";
 export { systemTimers, type Timers } from "./util/timers.ts";
+export { randomId, randomUuid } from "./util/ids.ts";
+export { copyText } from "./util/clipboard.ts";
 export * from "./wire/index.ts";

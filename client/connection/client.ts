@@ -14,12 +14,12 @@ import type { DismissMode } from "../notifications/dismissal.ts";
 import { memoryStorage, type StorageAdapter } from "../storage/storage.ts";
 import { BridgeConnection, type WebSocketConstructor } from "../transport/bridge.ts";
 import type { LivenessTimings } from "../transport/liveness.ts";
-import { isPermanentRefusal, UnauthorizedError } from "../transport/errors.ts";
+import { isPermanentRefusal, NetworkError, ServerOfflineError, UnauthorizedError } from "../transport/errors.ts";
 import { EventReader } from "../transport/event-reader.ts";
 import { HttpApi, type FetchLike, type RequestOptions } from "../transport/http.ts";
 import { ServerApi } from "../api/server-api.ts";
 import { RouteChoice, type Route } from "../api/route-choice.ts";
-import { PushWaiter, RelayApi } from "../transport/relay.ts";
+import { PushWaiter, RelayApi, RelayError } from "../transport/relay.ts";
 import { Emitter, Signal, type Disposer, type Observable } from "../util/observable.ts";
 import { backoffDelay, DEFAULT_RETRY_DELAYS_MS, sleep, systemTimers, type Timers } from "../util/timers.ts";
 import { connectionIdOf, forgetCredentials, loadCredentials, type Credentials } from "./credentials.ts";
@@ -69,8 +69,13 @@ export interface ConnectOptions {
   relayTimeoutMs?: number;
   /** When a silent bridge link is declared dead, on `timers` (default 5 s of silence, then 5 s for a ping's answer). */
   liveness?: LivenessTimings;
-  /** How long a WebSocket may take to open before the bridge's long-poll is used instead (default 5000). */
+  /**
+   * How long a WebSocket may take to open before the attempt counts as failed (default 5000). The bridge's long-poll
+   * is used only when WebSocket attempts fail while its long-poll endpoint answers (docs/client.md "Transport choice").
+   */
   longPollFallbackMs?: number;
+  /** While on the bridge's long-poll, how often a WebSocket is tried again (ms, on `timers`). Default 60 000. */
+  retryWebSocketMs?: number;
 }
 
 /** Something went wrong that the client handled itself (retrying, skipping a malformed item); for logs. */
@@ -101,7 +106,7 @@ export class ChatClient extends ServerApi {
   private readonly driver: ConnectionDriver;
   /** Opens sealed pushes; undefined for a plain device (credentials without `e2e`). */
   private readonly sealed: SealedEvents | undefined;
-  /** Per session: events up to this id are reflected in a snapshot the app loaded (SPEC GET /events rule 4). */
+  /** Per session: events up to this id are reflected in a snapshot the app loaded (docs/client.md "Listen"). */
   private readonly floors = new Map<string, string>();
 
   constructor(
@@ -143,11 +148,16 @@ export class ChatClient extends ServerApi {
         reconnectAfterMs: options.reconnectAfterMs,
         liveness: options.liveness,
         longPollFallbackMs: options.longPollFallbackMs,
+        retryWebSocketMs: options.retryWebSocketMs,
+        fetch: options.fetch,
         timers,
       },
       {
-        joined: (replay) => this.driver.send({ type: "bridge_joined", replay }),
+        joined: (replay, serverOnline) => this.driver.send({ type: "bridge_joined", replay, serverOnline }),
         down: () => this.driver.send({ type: "bridge_down" }),
+        serverStatus: (status) => this.driver.send({ type: "server_status", online: status.online, since: status.since }),
+        // A bridge that is down is the reconnect schedule's business; a change of transport is worth a note.
+        transport: (verdict) => verdict !== "bridge_down" && this.report(TRANSPORT_NOTES[verdict], verdict),
         event: (event) => {
           this.sequencer.push(event);
           pushes.pushed();
@@ -225,8 +235,22 @@ export class ChatClient extends ServerApi {
       return await this.routes.request(method, path, schema, options);
     } catch (error) {
       if (error instanceof UnauthorizedError) this.driver.send({ type: "auth_failed", reason: "unauthorized" });
-      throw error;
+      throw options?.signal?.aborted ? error : this.serverOfflineOr(error, `${method} ${path}`);
     }
+  }
+
+  /**
+   * A call that could not reach the server is a ServerOfflineError when the server is what is missing: the bridge
+   * says its link is down, or the relay found no server. Otherwise the error stays what it was (a NetworkError: this
+   * device cannot reach anything).
+   */
+  private serverOfflineOr(error: unknown, what: string): unknown {
+    if (!(error instanceof NetworkError)) return error;
+    const server = this.driver.current.context.server;
+    const noServer = error instanceof RelayError && error.reason === "server_unavailable";
+    if (server?.online !== false && !noServer) return error;
+    const since = server?.online === false ? server.since : undefined;
+    return new ServerOfflineError(`${what}: the server is offline${since ? ` (since ${since})` : ""}`, since, { cause: error });
   }
 
   /** Listens for one event type (validated against its schema) or "*" (every event); returns the disposer. */
@@ -357,7 +381,7 @@ export class ChatClient extends ServerApi {
     } catch (error) {
       this.report("the notification center failed on an event", { error, event });
     }
-    // The loadMessages floor gates the app's listeners only (SPEC GET /events rule 4).
+    // The loadMessages floor gates the app's listeners only (docs/client.md "Listen").
     const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
     if (floor !== undefined && event.event_id <= floor) return;
     this.listeners.dispatch(event);
@@ -367,6 +391,12 @@ export class ChatClient extends ServerApi {
     this.problems.emit({ message, detail });
   }
 }
+
+/** What onProblem says when the bridge transport is chosen (transport/transport-choice.ts). */
+const TRANSPORT_NOTES = {
+  upgrade_refused: "WebSockets to the bridge are refused while its HTTP answers: using the bridge's long-poll",
+  websocket_back: "a WebSocket to the bridge opened again: leaving the long-poll",
+} as const;
 
 /** The stand-in for a sealed event that did not open: its id alone, fetched whole over HTTP like a truncated push. */
 function stubOf(envelope: SealedEvent): AnyEvent {

@@ -3,7 +3,7 @@
 import { CursorExpiredResponseError, UnauthorizedError } from "../transport/errors.ts";
 import type { EventReader } from "../transport/event-reader.ts";
 import { backoffDelay, type Timers } from "../util/timers.ts";
-import { initialSnapshot, transition, type Effect, type MachineInput, type Snapshot } from "./machine.ts";
+import { initialSnapshot, sameStatus, statusOf, transition, type Effect, type MachineInput, type Snapshot } from "./machine.ts";
 import type { EventSequencer } from "./sequencer.ts";
 
 export interface DriverDeps {
@@ -51,7 +51,8 @@ export class ConnectionDriver {
     // Effects call out to app code (onReset, status subscribers): one that throws must not skip the effects after
     // it (a reset without its catch-up would be stuck) nor escape into the transport callback that sent the input.
     for (const effect of result.effects) this.guarded(() => this.run(effect));
-    if (result.state !== before.state) this.guarded(() => this.deps.changed(this.snapshot));
+    // Published when what the app sees changes: the state, or what is known of the server's link.
+    if (!sameStatus(statusOf(before), statusOf(this.snapshot))) this.guarded(() => this.deps.changed(this.snapshot));
   }
 
   private run(effect: Effect): void {

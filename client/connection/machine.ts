@@ -6,7 +6,8 @@
 //   catching_up  HTTP reads from the cursor until has_more is false; bridge pushes are held back.
 //   joining      the bridge channel join is in flight; pushes are held back until the reply says replay complete.
 //   live         the bridge is trusted: every push goes straight through (deduplicated by event id).
-//   polling      the bridge is down; HTTP long-polls. Phoenix keeps reconnecting the socket in the background.
+//   polling      the bridge is down, or says the server's link to it is down (nothing would be pushed); HTTP
+//                long-polls. Phoenix keeps reconnecting the socket in the background.
 //   offline      HTTP failed too; a retry is scheduled with backoff.
 //   stopped      for good (closed by the app, or the device token is no longer valid).
 
@@ -22,6 +23,17 @@ export interface MachineContext {
   /** Consecutive HTTP failures, for backoff. */
   failures: number;
   stopReason?: StopReason;
+  /**
+   * What the joined bridge last said about the server's link to it (join reply `server_online`, `server_status`
+   * pushes); undefined while not said (an older bridge) or not known (the bridge is down).
+   */
+  server?: ServerLink;
+}
+
+/** The server's link to the bridge, as the bridge reports it; `since` is when it last changed (ISO 8601). */
+export interface ServerLink {
+  online: boolean;
+  since?: string;
 }
 
 export type MachineInput =
@@ -32,8 +44,10 @@ export type MachineInput =
   | { type: "polled" }
   | { type: "retry_due" }
   | { type: "cursor_expired" }
-  | { type: "bridge_joined"; replay: "complete" | "gap" }
+  | { type: "bridge_joined"; replay: "complete" | "gap"; serverOnline?: boolean }
   | { type: "bridge_down" }
+  /** The bridge pushed `server_status`: the server's link went up or down. */
+  | { type: "server_status"; online: boolean; since?: string }
   | { type: "auth_failed"; reason: "revoked" | "unauthorized" }
   | { type: "stop" };
 
@@ -85,25 +99,66 @@ const stopped = (state: MachineState): Pick<Row, "stop" | "auth_failed"> => ({
  * still back off (the count resets on going live or on a poll that answered).
  */
 const afterCatchUp: Handler<"caught_up"> = (context) => {
-  if (context.bridgeJoined) return go("live", [{ type: "trust_bridge" }], { failures: 0 })(context);
-  if (context.bridgeDown) return go("polling", [{ type: "start_poll" }])(context);
+  if (context.bridgeJoined && !serverOff(context)) return go("live", [{ type: "trust_bridge" }], { failures: 0 })(context);
+  // Joined, but the bridge has no link to the server: nothing will be pushed, so HTTP polls.
+  if (context.bridgeDown || context.bridgeJoined) return go("polling", [{ type: "start_poll" }])(context);
   return go("joining", [{ type: "connect_bridge" }])(context);
 };
 
+/**
+ * HTTP failed: retry with backoff. The bridge is connected too (a no-op when it is already): its join reply says
+ * whether the server is what is missing (`server_online`), so an app that starts while its server is down reads
+ * "Server offline", not a bare "Offline".
+ */
 const httpFailed: Handler<"http_failed"> = (context) =>
-  go("offline", [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }], { failures: context.failures + 1 })(context);
+  go("offline", [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }, { type: "connect_bridge" }], {
+    failures: context.failures + 1,
+  })(context);
 
 /** 410: the cursor points into a pruned or replaced log. Start over from the head, with fresh snapshots. */
 const expired = go("catching_up", [{ type: "stop_poll" }, { type: "reset_cursor" }, { type: "reload_snapshots" }, { type: "catch_up" }]);
 
-const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
-  go(state, [{ type: "distrust_bridge" }], { bridgeJoined: false, bridgeDown: true });
+/** The bridge says the server's link to it is down: its pushes cannot carry anything now. */
+const serverOff = (context: MachineContext): boolean => context.server?.online === false;
 
-/** A join reply while HTTP was not running: complete → live; gap → fill it over HTTP first. */
-const joinedFrom = (extra: Effect[]): Handler<"bridge_joined"> => (context, input) =>
-  input.replay === "complete"
-    ? go("live", [...extra, { type: "trust_bridge" }], { bridgeJoined: true, bridgeDown: false, failures: 0 })(context)
-    : go("catching_up", [...extra, { type: "catch_up" }], { bridgeJoined: true, bridgeDown: false })(context);
+/** The server's link as a join reply states it (undefined: an older bridge that does not say). */
+const linkOf = (input: { serverOnline?: boolean }): ServerLink | undefined => (input.serverOnline === undefined ? undefined : { online: input.serverOnline });
+
+/** With the bridge down nothing is known of the server's link either. */
+const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
+  go(state, [{ type: "distrust_bridge" }], { bridgeJoined: false, bridgeDown: true, server: undefined });
+
+/**
+ * A join reply while HTTP was not running: complete → live; gap → fill it over HTTP first. A join that says the
+ * server is offline is not live: `offServer` says where it goes instead (the bridge has nothing to push).
+ */
+const joinedFrom =
+  (extra: Effect[], offServer: (context: MachineContext) => Transition): Handler<"bridge_joined"> =>
+  (context, input) => {
+    const joined = { bridgeJoined: true, bridgeDown: false, server: linkOf(input) };
+    if (input.serverOnline === false) return offServer({ ...context, ...joined });
+    return input.replay === "complete"
+      ? go("live", [...extra, { type: "trust_bridge" }], { ...joined, failures: 0 })(context)
+      : go("catching_up", [...extra, { type: "catch_up" }], joined)(context);
+  };
+
+/** A `server_status` push that changes nothing but what is known. */
+const noteServerIn =
+  (state: MachineState): Handler<"server_status"> =>
+  (context, input) =>
+    go(state, [], { server: { online: input.online, ...(input.since === undefined ? {} : { since: input.since }) } })(context);
+
+/**
+ * The server's link came back while the bridge is joined: what it stored meanwhile reaches the bridge again, but
+ * the app reads it over HTTP before trusting the pushes (as for a `gap` join), then goes live.
+ */
+const serverBack =
+  (state: MachineState, extra: Effect[]): Handler<"server_status"> =>
+  (context, input) => {
+    const noted = noteServerIn(state)(context, input);
+    if (!input.online || !context.bridgeJoined) return noted;
+    return { ...noted, state: "catching_up", effects: [...extra, { type: "catch_up" }] };
+  };
 
 export const transitions: { [S in MachineState]: Row } = {
   idle: {
@@ -115,6 +170,7 @@ export const transitions: { [S in MachineState]: Row } = {
     cursor_expired: stay("idle"),
     bridge_joined: stay("idle"),
     bridge_down: bridgeDown("idle"),
+    server_status: noteServerIn("idle"),
     ...stopped("idle"),
   },
   catching_up: {
@@ -128,8 +184,10 @@ export const transitions: { [S in MachineState]: Row } = {
     // missed what was stored while the page in flight was read, and no push of it comes: read once more after
     // the join (the new catch-up replaces the running one and starts from the cursor it reached).
     bridge_joined: (context, input) =>
-      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], { bridgeJoined: true, bridgeDown: false })(context),
+      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], { bridgeJoined: true, bridgeDown: false, server: linkOf(input) })(context),
     bridge_down: bridgeDown("catching_up"),
+    // Where it goes once caught up follows from what is known then (afterCatchUp).
+    server_status: noteServerIn("catching_up"),
     ...stopped("catching_up"),
   },
   joining: {
@@ -139,8 +197,9 @@ export const transitions: { [S in MachineState]: Row } = {
     polled: stay("joining"),
     retry_due: stay("joining"),
     cursor_expired: stay("joining"),
-    bridge_joined: joinedFrom([]),
-    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true }),
+    bridge_joined: joinedFrom([], go("polling", [{ type: "start_poll" }])),
+    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true, server: undefined }),
+    server_status: noteServerIn("joining"),
     ...stopped("joining"),
   },
   live: {
@@ -151,8 +210,14 @@ export const transitions: { [S in MachineState]: Row } = {
     retry_due: stay("live"),
     cursor_expired: stay("live"),
     // A rejoin we did not see drop (phx_error then rejoin): start over from what the reply says.
-    bridge_joined: joinedFrom([{ type: "distrust_bridge" }]),
-    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true }),
+    bridge_joined: joinedFrom([{ type: "distrust_bridge" }], go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }])),
+    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true, server: undefined }),
+    // The server's link went down: nothing more will be pushed. Not live any more; HTTP polls (it may still reach
+    // the server directly). The channel stays joined.
+    server_status: (context, input) =>
+      input.online
+        ? noteServerIn("live")(context, input)
+        : { ...noteServerIn("polling")(context, input), effects: [{ type: "distrust_bridge" }, { type: "start_poll" }] },
     ...stopped("live"),
   },
   polling: {
@@ -162,8 +227,10 @@ export const transitions: { [S in MachineState]: Row } = {
     polled: go("polling", [], { failures: 0 }),
     retry_due: stay("polling"),
     cursor_expired: expired,
-    bridge_joined: joinedFrom([{ type: "stop_poll" }]),
-    bridge_down: stay("polling"),
+    bridge_joined: joinedFrom([{ type: "stop_poll" }], go("polling")),
+    // Forgets a join (one whose server was offline) and what it said; the sequencer is already distrusted.
+    bridge_down: go("polling", [], { bridgeJoined: false, bridgeDown: true, server: undefined }),
+    server_status: serverBack("polling", [{ type: "stop_poll" }]),
     ...stopped("polling"),
   },
   offline: {
@@ -171,12 +238,15 @@ export const transitions: { [S in MachineState]: Row } = {
     caught_up: stay("offline"),
     http_failed: stay("offline"),
     polled: stay("offline"),
-    // Back from offline is a reconnect: snapshots are the authority again (SPEC notification rule 2).
+    // Back from offline is a reconnect: snapshots are the authority again (notification rule 2, docs/client.md "The rules, numbered").
     retry_due: go("catching_up", [{ type: "reload_snapshots" }, { type: "catch_up" }]),
     cursor_expired: stay("offline"),
-    bridge_joined: joinedFrom([{ type: "cancel_retry" }, { type: "reload_snapshots" }]),
+    // A join saying the server is offline changes nothing here: the retry is already scheduled.
+    bridge_joined: joinedFrom([{ type: "cancel_retry" }, { type: "reload_snapshots" }], go("offline")),
     // The socket that joined is gone: forget the join, or the next caught_up would go live on a dead socket.
     bridge_down: bridgeDown("offline"),
+    // Back from offline is a reconnect (snapshots again), as retry_due is.
+    server_status: serverBack("offline", [{ type: "cancel_retry" }, { type: "reload_snapshots" }]),
     ...stopped("offline"),
   },
   stopped: {
@@ -188,6 +258,7 @@ export const transitions: { [S in MachineState]: Row } = {
     cursor_expired: stay("stopped"),
     bridge_joined: stay("stopped"),
     bridge_down: stay("stopped"),
+    server_status: stay("stopped"),
     ...stopped("stopped"),
   },
 };
@@ -204,19 +275,32 @@ export function transition(snapshot: Snapshot, input: MachineInput): Transition 
  */
 export type StatusStopReason = "closed" | "revoked";
 
-/** What the app sees: the machine's state folded into the five documented statuses. */
+/**
+ * What the app sees: the machine's state folded into the five documented statuses, with `server` once the bridge has
+ * said whether the server's link to it is up (absent while the bridge is down or does not say). `live` is only ever
+ * shown with the server online or unknown: a bridge without its server pushes nothing.
+ */
 export type ConnectionStatus =
-  | { state: "live" | "catching_up" | "polling" | "offline" }
+  | { state: "live" | "catching_up" | "polling" | "offline"; server?: ServerLink }
   | { state: "stopped"; reason: StatusStopReason };
 
 export function statusOf(snapshot: Snapshot): ConnectionStatus {
+  const server = snapshot.context.server;
+  const withServer = <S extends ConnectionStatus["state"]>(state: S) => ({ state, ...(server ? { server: { ...server } } : {}) });
   switch (snapshot.state) {
     case "idle":
     case "joining":
-      return { state: "catching_up" };
+      return withServer("catching_up");
     case "stopped":
       return { state: "stopped", reason: (snapshot.context.stopReason ?? "closed") === "closed" ? "closed" : "revoked" };
     default:
-      return { state: snapshot.state };
+      return withServer(snapshot.state);
   }
+}
+
+/** Whether two statuses say the same (the driver publishes a status only when it changes). */
+export function sameStatus(a: ConnectionStatus, b: ConnectionStatus): boolean {
+  if (a.state !== b.state) return false;
+  if (a.state === "stopped" || b.state === "stopped") return (a as { reason?: string }).reason === (b as { reason?: string }).reason;
+  return a.server?.online === b.server?.online && a.server?.since === b.server?.since;
 }

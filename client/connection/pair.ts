@@ -1,12 +1,12 @@
 // Pairing: an app with a code from the server's admin joins the bridge's `pairing` topic and gets its device
 // credentials back. On any refusal the channel is left and the socket closed, because the official client would
-// otherwise rejoin a refused topic forever (notes/phoenix-client.md). One refusal is not final: `server_unavailable`
+// otherwise rejoin a refused topic forever. One refusal is not final: `server_unavailable`
 // (the code is valid but its server has not (re)joined the bridge yet, e.g. right after a bridge restart) is retried
 // on the same socket, with backoff on the injected timers, for up to `retryUnavailableForMs`.
 // With several bridge URLs (a cluster's nodes), a bridge that cannot be reached is skipped for the next one.
 import { Socket, type Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
-import { DEFAULT_LONGPOLL_FALLBACK_MS, type WebSocketConstructor } from "../transport/bridge.ts";
+import { TransportChoice, type WebSocketConstructor } from "../transport/transport-choice.ts";
 import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
 import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
@@ -31,7 +31,7 @@ export interface PairOptions {
   WebSocket?: WebSocketConstructor;
   /** How long to wait for the bridge's answer to one attempt (default 10 s). */
   timeoutMs?: number;
-  /** How long `server_unavailable` is retried before it is the answer (default 30 s). */
+  /** How long `server_unavailable` is retried before it is the answer (default 10 s). */
   retryUnavailableForMs?: number;
   /** Delays between those retries (default 250 ms, 500 ms, 1 s, then every 2 s). */
   retryDelaysMs?: readonly number[];
@@ -51,7 +51,7 @@ export class PairingError extends Error {
   }
 }
 
-export const PAIR_RETRY_FOR_MS = 30_000;
+export const PAIR_RETRY_FOR_MS = 10_000;
 const PAIR_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000];
 
 export async function pair(options: PairOptions): Promise<Credentials> {
@@ -84,8 +84,13 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
   const keys = options.e2e === false ? undefined : new DeviceKeys();
-  // Where WebSockets are blocked, pairing goes over the bridge's long-poll like the live feed (transport/bridge.ts).
-  const socket = new Socket(url, { ...(options.WebSocket ? { transport: options.WebSocket } : {}), longPollFallbackMs: DEFAULT_LONGPOLL_FALLBACK_MS });
+  // Where the upgrade is refused while the bridge's HTTP answers, pairing goes over the bridge's long-poll like the
+  // live feed (transport/transport-choice.ts); a WebSocket refused with no HTTP answering is an unreachable bridge.
+  const webSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  let unreachable = () => {};
+  const choice = webSocket ? new TransportChoice({ WebSocket: webSocket, timers, decided: (verdict) => verdict === "bridge_down" && unreachable() }) : undefined;
+  const socket = new Socket(url, choice ? { transport: choice.transport } : {});
+  choice?.attach(socket);
   return new Promise<Credentials>((resolve, reject) => {
     let settled = false;
     let channel: Channel | undefined;
@@ -94,6 +99,7 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
       if (settled) return;
       settled = true;
       if (retry !== undefined) timers.clearTimeout(retry);
+      choice?.close();
       channel?.leave();
       socket.disconnect();
       if (outcome instanceof PairingError) reject(outcome);
@@ -120,10 +126,10 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
         })
         .receive("timeout", () => finish(new PairingError("timeout")));
     };
-    // The first error may be a blocked WebSocket, on which phoenix falls back to long-poll; a second is the bridge.
-    let errors = 0;
+    unreachable = () => finish(new PairingError("bridge_unreachable"));
+    // Over long-poll an error is a request the bridge did not answer.
     socket.onError(() => {
-      if (++errors > 1) finish(new PairingError("bridge_unreachable"));
+      if (!choice || choice.onLongPoll) unreachable();
     });
     attempt(0);
     socket.connect();

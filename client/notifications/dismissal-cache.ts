@@ -1,4 +1,4 @@
-// The mobile dismissal cache (SPEC UI rule 5; fields from SPEC "Dismissal cache entry"). An entry pins the exact
+// The mobile dismissal cache (UI rule 5, docs/client.md "The rules, numbered" and "Dismiss"). An entry pins the exact
 // revision the user dismissed: the record stays hidden at that revision, the dismiss is retried with that same
 // expected_revision until the server settles it, and the entry is never moved to a newer revision. It is kept in
 // the app's storage, per owning connection, so a restart (rehydration) retries too.

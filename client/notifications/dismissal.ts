@@ -1,7 +1,7 @@
-// Dismissing (SPEC UI rules 5-6). Mobile: hide the exact displayed revision first (a cache entry), then ask the
+// Dismissing (UI rules 5-6, docs/client.md "The rules, numbered"). Mobile: hide the exact displayed revision first (a cache entry), then ask the
 // server; on failure keep it hidden and retry that same revision on reconnect or rehydration. Desktop: the record
 // stays visible until the server says yes. Either way a 409 body is the current record and is applied as such.
-import { NetworkError, ResponseError } from "../transport/errors.ts";
+import { NetworkError, ResponseError, ServerOfflineError } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
 import type { Timers } from "../util/timers.ts";
 import { z } from "zod";
@@ -35,7 +35,7 @@ export function dismissPath(scope: ScopeRef, id: string): string {
     : `/sessions/${encodeURIComponent(scope.session_id)}/notifications/${encoded}/dismiss`;
 }
 
-/** The dismiss answer is not fixed by SPEC.md: accept the record itself or `{notification: record}`. */
+/** The dismiss answer's shape is not fixed: accept the record itself or `{notification: record}`. */
 const dismissAnswerSchema = z.unknown();
 
 function recordFrom(body: unknown): ClientRecord | undefined {
@@ -53,7 +53,7 @@ export async function sendDismiss(host: DismissHost, scope: ScopeRef, id: string
     return { kind: "dismissed", record: recordFrom(body) };
   } catch (error) {
     if (error instanceof ResponseError && error.status === 409) return { kind: "conflict", record: recordFrom(error.body) };
-    if (error instanceof NetworkError || (error instanceof ResponseError && error.status >= 500)) return { kind: "unreachable", error };
+    if (error instanceof NetworkError || error instanceof ServerOfflineError || (error instanceof ResponseError && error.status >= 500)) return { kind: "unreachable", error };
     throw error;
   }
 }

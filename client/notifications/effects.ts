@@ -1,4 +1,4 @@
-// Observing ui_effects (SPEC UI rules 1-2). An effect is a command of the revision that carries it: it executes
+// Observing ui_effects (UI rules 1-2, docs/client.md "The rules, numbered"). An effect is a command of the revision that carries it: it executes
 // once per (connection, scope, notification id, revision), only while that revision is pending, and turns into
 // invalidations of the targets it names. Records from history (include_terminal) never come here.
 import type { Invalidations, InvalidationSource } from "./invalidations.ts";

@@ -1,4 +1,4 @@
-// Invalidation state (SPEC UI rule 3), kept per connection: one slot per session id, one for the session list,
+// Invalidation state (UI rule 3, docs/client.md "The rules, numbered"), kept per connection: one slot per session id, one for the session list,
 // one for application actions. A slot stays pending until a consumer reloads authoritative state successfully.
 // Each invalidation gets a local revision; a reload claims exactly that revision (at most one claim per revision),
 // so a newer invalidation supersedes it and a late acknowledgment of the older one cannot clear the newer.

@@ -1,4 +1,4 @@
-// Presentation rules (SPEC.md "Presentation"): explicit supported values win; session notifications default to
+// Presentation rules (docs/client.md "Notifications"): explicit supported values win; session notifications default to
 // inline, direct action responses to modal, application notifications to banner and never inline; desktop shows
 // modal as inline in its rail; an unknown value is reported, never shown with borrowed semantics.
 import type { Presentation } from "../wire/notification.ts";

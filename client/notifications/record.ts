@@ -1,5 +1,5 @@
 // How the client reads notification records. The wire schema (wire/notification.ts) is used with one relaxation:
-// `display.presentation` may be any string or absent, because SPEC.md asks consumers to report an unknown
+// `display.presentation` may be any string or absent, because consumers are to report an unknown
 // presentation (and default a missing one), not to lose the record. Anything else malformed is dropped.
 import { z } from "zod";
 import { notificationRecordSchema, type NotificationRecord } from "../wire/notification.ts";
@@ -30,7 +30,7 @@ export function isTerminal(record: ClientRecord): boolean {
   return TERMINAL.has(record.status);
 }
 
-/** Pending revisions are the ones that may show as new and execute ui_effects (SPEC UI rule 1). */
+/** Pending revisions are the ones that may show as new and execute ui_effects (UI rule 1, docs/client.md "The rules, numbered"). */
 export function isPendingRevision(record: ClientRecord): boolean {
   return record.status === "pending" || record.status === "pending_response";
 }

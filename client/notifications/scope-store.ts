@@ -1,5 +1,5 @@
 // The records of one scope (the application, or one session), as this connection knows them. Snapshots are the
-// authority (SPEC notification rule 2); events only accelerate. Neither ever moves a record to an older revision:
+// authority (notification rule 2, docs/client.md "The rules, numbered"); events only accelerate. Neither ever moves a record to an older revision:
 // a snapshot taken before an event we already applied loses to that event for that record. Terminal records are
 // kept as tombstones (so a late, older copy cannot bring one back) and filtered from `active()`.
 import { compareRevisions, isTerminal, revisionOf, type ClientRecord } from "./record.ts";
@@ -23,7 +23,7 @@ export class ScopeStore {
     return [...this.records.values()].filter((record) => !isTerminal(record));
   }
 
-  /** Upsert by id (SPEC notification rule 1); returns false for a copy that is not newer than what we hold. */
+  /** Upsert by id (notification rule 1); returns false for a copy that is not newer than what we hold. */
   upsert(record: ClientRecord): boolean {
     const current = this.records.get(record.id);
     if (current && compareRevisions(revisionOf(record), revisionOf(current)) <= 0) return false;

@@ -2,9 +2,10 @@
 // only translates phoenix callbacks into four facts the connection machine understands (joined with a replay
 // verdict, down, event, refused for good); it decides nothing about ordering.
 //
-// The route to the bridge, in order: a WebSocket; Phoenix's long-poll on the bridge when WebSockets are blocked
-// (phoenix's own `longPollFallbackMs`: the upgrade fails, or does not open in time); and, while neither carries the
-// feed, the server's HTTP long-poll (the machine's `polling`). Liveness (transport/liveness.ts) and the reconnect
+// The route to the bridge, in order: a WebSocket; Phoenix's long-poll on the bridge when the upgrade is refused while
+// the bridge's HTTP answers (transport/transport-choice.ts, never phoenix's `longPollFallbackMs`, which leaves the
+// WebSocket for good after one refused reconnect); and, while neither carries the feed, the server's HTTP long-poll
+// (the machine's `polling`). Liveness (transport/liveness.ts) and the reconnect
 // schedule (util/timers.ts reconnectDelayMs) are the library's, so a dead link and a restarted bridge are noticed
 // in seconds, not phoenix's minute.
 //
@@ -13,15 +14,17 @@
 // schedule. The channel rejoins there with the cursor, so the new node replays the gap or says `gap`.
 import { Socket, type Channel } from "phoenix";
 import { BridgeUrlRing } from "./bridge-urls.ts";
+import type { FetchLike } from "./http.ts";
+import { DEFAULT_OPEN_TIMEOUT_MS, TransportChoice, type TransportVerdict, type WebSocketConstructor } from "./transport-choice.ts";
 import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
 import { BRIDGE_CLOSE, closeCodeRule } from "../wire/close-codes.ts";
 import { eventsJoinOkSchema, sealedEventPushSchema, sessionEventPayloadSchema } from "../wire/frames.ts";
+import { SERVER_STATUS_EVENT, serverStatusSchema, type ServerStatus } from "../wire/server-status.ts";
 import type { SealedEvent } from "../wire/e2e.ts";
 
-/** A WebSocket constructor: the browser's, React Native's, or `ws` in Node (Node 20 has none built in). */
-export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
+export type { WebSocketConstructor } from "./transport-choice.ts";
 
 export interface BridgeOptions {
   /** One bridge URL, several separated by commas, or a list: tried in order, moving on when one fails. */
@@ -41,16 +44,28 @@ export interface BridgeOptions {
   reconnectAfterMs?: (tries: number) => number;
   /** When the link is declared dead (on `timers`): default DEFAULT_LIVENESS, noticed within 10 s. */
   liveness?: LivenessTimings;
-  /** How long a WebSocket may take to open before phoenix falls back to long-poll (an upgrade refused falls back at once). */
+  /**
+   * How long a WebSocket may take to open before the attempt counts as failed (then, if the bridge's long-poll
+   * answers, as refused: transport/transport-choice.ts).
+   */
   longPollFallbackMs?: number;
+  /** While on the bridge's long-poll, how often a WebSocket is tried again (default 60 000, on `timers`). */
+  retryWebSocketMs?: number;
+  /** For asking the bridge's long-poll endpoint whether it answers (default the global fetch). */
+  fetch?: FetchLike;
   timers?: Timers;
 }
 
-/** A WebSocket that has not opened by then is taken as blocked (a proxy that holds upgrades). */
-export const DEFAULT_LONGPOLL_FALLBACK_MS = 5000;
+/** A WebSocket that has not opened by then is a failed attempt (a proxy that holds upgrades). */
+export const DEFAULT_LONGPOLL_FALLBACK_MS = DEFAULT_OPEN_TIMEOUT_MS;
 
 export interface BridgeHandlers {
-  joined(replay: "complete" | "gap"): void;
+  /** `serverOnline`: the join reply's `server_online` (absent from older bridges). */
+  joined(replay: "complete" | "gap", serverOnline?: boolean): void;
+  /** The bridge's `server_status` push: the server's link to the bridge went up or down. */
+  serverStatus?(status: ServerStatus): void;
+  /** Which transport was chosen, and why (for onProblem). */
+  transport?(verdict: TransportVerdict): void;
   down(reason: string): void;
   event(event: AnyEvent): void;
   /** A sealed push (`sealed_event`, end-to-end encryption): the caller opens it. */
@@ -61,10 +76,9 @@ export interface BridgeHandlers {
   malformed(payload: unknown): void;
 }
 
-/** The two fields of phoenix's Socket (1.8, socket.js) that say where and how its next connection goes. */
+/** The field of phoenix's Socket (1.8, socket.js) that says where its next connection goes. */
 interface Retargetable {
   endPoint: string;
-  transport: unknown;
 }
 
 export class BridgeConnection {
@@ -78,8 +92,8 @@ export class BridgeConnection {
   /** Reconnect attempts since a socket last opened. Phoenix's own count restarts on every long-poll fallback, which
    * a rotation to a new URL brings about each time, so the schedule would never leave its quick attempts. */
   private attempts = 0;
-  /** The transport phoenix starts with (the WebSocket), offered again at each new URL. */
-  private primaryTransport: unknown;
+  /** WebSocket or long-poll; undefined when there is no WebSocket at all (phoenix then long-polls). */
+  private choice: TransportChoice | undefined;
   private urlMoves = 0;
 
   constructor(
@@ -94,18 +108,31 @@ export class BridgeConnection {
     if (this.socket || this.ended) return;
     const { options } = this;
     const schedule = options.reconnectAfterMs ?? ((tries: number) => reconnectDelayMs(tries));
+    const timers = options.timers ?? systemTimers;
+    const webSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    const choice = webSocket
+      ? new TransportChoice({
+          WebSocket: webSocket,
+          timers,
+          fetch: options.fetch,
+          token: options.token,
+          openTimeoutMs: options.longPollFallbackMs,
+          retryWebSocketMs: options.retryWebSocketMs,
+          decided: (verdict) => this.handlers.transport?.(verdict),
+        })
+      : undefined;
+    this.choice = choice;
     const socket = new Socket(this.urls.current, {
       // The token goes as phoenix 1.8's subprotocol (`base64url.bearer.phx.<base64>`), not in the URL's query, which
       // proxies and access logs record. The bridge also still reads `?token=` for stock apps.
       authToken: options.token,
-      ...(options.WebSocket ? { transport: options.WebSocket } : {}),
+      ...(choice ? { transport: choice.transport } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       reconnectAfterMs: () => schedule(++this.attempts),
-      longPollFallbackMs: options.longPollFallbackMs ?? DEFAULT_LONGPOLL_FALLBACK_MS,
     });
     this.socket = socket;
-    this.primaryTransport = (socket as unknown as Retargetable).transport;
-    const watch = new LinkWatch(options.timers ?? systemTimers, options.liveness ?? DEFAULT_LIVENESS, () => socket.ping(() => undefined), () => this.onDeadLink(socket));
+    choice?.attach(socket);
+    const watch = new LinkWatch(timers, options.liveness ?? DEFAULT_LIVENESS, () => socket.ping(() => undefined), () => this.onDeadLink(socket));
     this.watch = watch;
     socket.onOpen(() => {
       this.attempts = 0;
@@ -146,6 +173,7 @@ export class BridgeConnection {
   close(): void {
     this.ended = true;
     this.watch?.stop();
+    this.choice?.close();
     this.channel?.leave();
     this.socket?.disconnect();
     this.channel = undefined;
@@ -161,6 +189,7 @@ export class BridgeConnection {
     });
     channel.on("session_event", (payload: unknown) => this.onPush(payload));
     channel.on("sealed_event", (payload: unknown) => this.onSealedPush(payload));
+    channel.on(SERVER_STATUS_EVENT, (payload: unknown) => this.onServerStatus(payload));
     channel.onError(() => this.reportDown("channel_error"));
     channel
       .join()
@@ -178,7 +207,15 @@ export class BridgeConnection {
     // naming another store than ours: the HTTP catch-up then meets the epoch mismatch (410) and starts over.
     const ours = this.options.epoch?.();
     const otherStore = reply.success && typeof reply.data.epoch === "string" && ours !== undefined && reply.data.epoch !== ours;
-    this.handlers.joined(reply.success && reply.data.replay === "complete" && !otherStore ? "complete" : "gap");
+    const serverOnline = reply.success ? reply.data.server_online : undefined;
+    this.handlers.joined(reply.success && reply.data.replay === "complete" && !otherStore ? "complete" : "gap", serverOnline);
+  }
+
+  private onServerStatus(payload: unknown): void {
+    if (this.ended) return;
+    const parsed = serverStatusSchema.safeParse(payload);
+    if (!parsed.success) return this.handlers.malformed(payload);
+    this.handlers.serverStatus?.(parsed.data);
   }
 
   private onJoinError(response: unknown): void {
@@ -231,18 +268,18 @@ export class BridgeConnection {
 
   /**
    * Points the socket's next connection at the next URL. Phoenix builds the URL from `endPoint` on every connection
-   * (socket.js endPointURL), so the rejoin with its cursor stays phoenix's own. A long-poll fallback learnt at the
-   * failed URL says nothing about the next one: it is offered the WebSocket again.
+   * (socket.js endPointURL), so the rejoin with its cursor stays phoenix's own. A long-poll learnt at the failed URL
+   * says nothing about the next one: it is offered the WebSocket again.
    */
   private moveToNextUrl(socket: Socket): void {
     if (!this.urls.rotates || socket !== this.socket) return;
     const target = socket as unknown as Retargetable;
     target.endPoint = `${this.urls.advance()}/websocket`;
     this.urlMoves++;
-    target.transport = this.primaryTransport;
+    this.choice?.reset();
   }
 
-  /** Leave and disconnect, so phoenix stops rejoining and reconnecting (notes/phoenix-client.md). */
+  /** Leave and disconnect, so phoenix stops rejoining and reconnecting (it would rejoin a refused topic forever). */
   private refuse(reason: "revoked" | "unauthorized"): void {
     this.close();
     this.handlers.refused(reason);

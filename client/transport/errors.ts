@@ -1,6 +1,7 @@
 // What can go wrong talking to the server, as classes an app can tell apart with `instanceof`. A failed answer keeps
 // the server's `code` (one of client/wire/errors.ts's registry, or a newer server's) for the app to match on.
 import type { ErrorBody } from "../wire/errors.ts";
+import type { LibraryErrorCode } from "../wire/library-errors.ts";
 
 /** The server could not be reached, or the request was aborted or timed out. Retrying later may help. */
 export class NetworkError extends Error {
@@ -40,6 +41,25 @@ export type HttpError = ResponseError;
 export const CursorExpiredError = CursorExpiredResponseError;
 /** @deprecated Renamed CursorExpiredResponseError. */
 export type CursorExpiredError = CursorExpiredResponseError;
+
+/**
+ * The server is offline: a call failed to reach it while the bridge says the server's link is down, or the bridge
+ * relay found no server to ask (`server_unavailable`). Not a NetworkError: this device's network is fine, and "check
+ * your connection" would be the wrong advice. Its `code` is `server_offline` (client/wire/library-errors.ts); the
+ * failure it replaces is its `cause`. Retry once `client.status` says the server is back (`server.online`).
+ */
+export class ServerOfflineError extends Error {
+  override readonly name = "ServerOfflineError";
+  readonly code: LibraryErrorCode = "server_offline";
+  constructor(
+    message: string,
+    /** When the server's link went down, as the bridge said (ISO 8601), if it said. */
+    readonly since?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
 
 /** A 2xx answer whose body does not match the contract: the server speaks another version. */
 export class ProtocolError extends Error {

@@ -19,10 +19,6 @@ export function backoffDelay(delays: readonly number[], attempt: number): number
   return delays[Math.min(attempt, delays.length - 1)] ?? 1000;
 }
 
-/**
- * The bridge link's heartbeat (transport/liveness.ts): a ping after this much silence, and the link is dead when
- * nothing answers within the timeout. A link that dies is noticed within interval + timeout = 10 s (issue 14: 15 s).
- */
 /** Resolves after `ms` on `timers`; rejects with the signal's reason when it aborts first. */
 export function sleep(timers: Timers, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -38,26 +34,32 @@ export function sleep(timers: Timers, ms: number, signal: AbortSignal): Promise<
   });
 }
 
+/**
+ * The bridge link's heartbeat (transport/liveness.ts): a ping after this much silence, and the link is dead when
+ * nothing answers within the timeout. A link that dies is noticed within interval + timeout = 10 s (at most 15 s).
+ */
 export const DEFAULT_LIVENESS = { intervalMs: 5000, timeoutMs: 5000 } as const;
 
-/** Reconnect attempts this quick (≤ 1 s apart) before the backoff grows: a bridge restart is seen within 1 s. */
+/** The first reconnect attempts (each drawn from its upper half): a bridge restart is seen within 1 s. */
 const QUICK_RECONNECT_MS: readonly number[] = [50, 100, 250, 500];
 /** Attempts made at most ~1 s apart in all: about 15 s of a bridge restarting. */
 const QUICK_TRIES = 18;
 const SLOW_FIRST_MS = 2000;
-const SLOW_MAX_MS = 30_000;
+/** The longest wait between two attempts: a bridge back after a long outage is found within 5 s. */
+export const RECONNECT_MAX_MS = 5000;
 
 /**
- * The bridge socket's reconnect schedule for attempt `tries` (1 = the first after a drop): 50, 100, 250, 500 ms,
- * then 0.75-1 s until ~15 s have passed, so an app is live within 1 s of a restarted bridge answering; then a full
- * jittered exponential backoff (2, 4, 8, 16, 30 s caps, each drawn from its upper half) so a bridge that stays down
- * is not hammered and apps that lost it together do not come back in step. `random` is injected for tests.
+ * The bridge socket's reconnect schedule for attempt `tries` (1 = the first after a drop): about 50, 100, 250,
+ * 500 ms, then 0.75-1 s until ~15 s have passed, so an app is live within 1 s of a restarted bridge answering; then
+ * a jittered backoff (2, 4, then 5 s caps). Every delay is drawn from the upper half of its step (`random` is
+ * injected for tests), so apps that lost the bridge together do not come back in step (10,000 sockets spread over
+ * half a step instead of arriving in the same millisecond), and none waits more than RECONNECT_MAX_MS.
  */
 export function reconnectDelayMs(tries: number, random: () => number = Math.random): number {
   const quick = QUICK_RECONNECT_MS[tries - 1];
-  if (quick !== undefined) return quick;
+  if (quick !== undefined) return Math.round(quick / 2 + (quick / 2) * random());
   if (tries <= QUICK_TRIES) return Math.round(750 + 250 * random());
-  const cap = Math.min(SLOW_MAX_MS, SLOW_FIRST_MS * 2 ** (tries - QUICK_TRIES - 1));
+  const cap = Math.min(RECONNECT_MAX_MS, SLOW_FIRST_MS * 2 ** (tries - QUICK_TRIES - 1));
   return Math.round(cap / 2 + (cap / 2) * random());
 }
 
@@ -79,6 +81,11 @@ export class ManualTimers implements Timers {
 
   clearTimeout(handle: unknown): void {
     this.due.delete(handle as number);
+  }
+
+  /** How many timers are set and not yet run or cleared (a test waits for the one it means to release). */
+  get pending(): number {
+    return this.due.size;
   }
 
   advance(ms: number): void {

@@ -1,4 +1,4 @@
-// SPEC.md notification rules 1-4 and "UI effects and dismissal behavior" rules 1-8, one table-driven test each,
+// Notification rules 1-4 and UI rules 1-8 (docs/client.md "The rules, numbered"), one table-driven test each,
 // on the notification center with a scripted HTTP peer (the real-server versions are in the fault suites).
 import { describe, expect, it } from "vitest";
 import { NotificationCenter } from "../../client/notifications/center.ts";
@@ -27,7 +27,7 @@ function harness(mode: DismissMode = "mobile", storage: StorageAdapter = memoryS
 }
 
 describe("notification list answers", () => {
-  // SPEC.md: the list routes answer "a list of notification records" (a bare array); servers before that change
+  // The list routes answer "a list of notification records" (a bare array); servers before that change
   // answered {notifications: [...]}. Both load the same snapshot, record by record.
   it.each([
     ["a bare array", (records: unknown[]) => records],

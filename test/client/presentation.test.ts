@@ -1,4 +1,4 @@
-// Presentation defaults and normalization (SPEC.md "Presentation").
+// Presentation defaults and normalization (docs/client.md "Notifications").
 import { describe, expect, it } from "vitest";
 import { actionResponseOwner, decidePresentation, type Origin, type Platform } from "../../client/notifications/presentation.ts";
 

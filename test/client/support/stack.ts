@@ -108,7 +108,11 @@ export class Stack {
   /** Pairs through the client library; server_url points at this test's real port. */
   /** `e2e: false` pairs as a stock phoenix client does (no device key): the device is sent plaintext `session_event`s. */
   async pair(deviceName = "phone", options: { e2e?: boolean } = {}): Promise<Credentials> {
-    const code = await this.pairingCode();
+    return this.pairWith(await this.pairingCode(), deviceName, options);
+  }
+
+  /** Pairs with a code already made; server_url points at this test's real port. */
+  async pairWith(code: string, deviceName: string, options: { e2e?: boolean } = {}): Promise<Credentials> {
     const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket, ...options });
     return { ...credentials, server_url: this.serverUrl };
   }

@@ -7,13 +7,14 @@
 // bridge restart in servers.json) is answered `server_unavailable`: retryable, the code kept, no failure counted;
 // only a code the bridge holds gets this answer, so every wrong guess is still counted.
 import { normalizePairingCode, pairingJoinParamsSchema, type Frame, type PairResult } from "../../client/wire/frames.ts";
-import type { ClusterNode } from "../cluster/cluster-node.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { PendingPairs } from "./server-channel.ts";
 import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
+
+type PairingFailure = "invalid_code" | "expired" | "invalid_params";
 
 export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHandler {
   return {
@@ -29,52 +30,29 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         },
         terminate: () => cancel(),
       };
-      const fail = (reason: "invalid_code" | "expired" | "invalid_params"): JoinOutcome => {
-        core.limiterFailure(connection, reason);
-        return refuse(reason);
-      };
-      if (core.cluster) {
-        const outcome = clusterPairing(core, core.cluster, pending, connection, frame, fail, (next) => (cancel = next)).catch((error: unknown) => {
-          // Redis not answering: a retryable refusal, never a failed socket.
-          core.log.log("warn", "pairing through the cluster failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
-          return refuse("server_unavailable");
-        });
-        return { entry, outcome };
-      }
-      if (core.pairingLimiter.limited(connection.address)) {
-        core.metrics.pairingRateLimited++;
-        core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
-        return { entry, outcome: refuse("rate_limited") };
-      }
-      const params = pairingJoinParamsSchema.safeParse(frame.payload);
-      if (!params.success) return { entry, outcome: fail("invalid_params") };
-      const code = normalizePairingCode(params.data.code);
-      const found = core.registry.findCode(sha256Hex(code));
-      if (!found) return { entry, outcome: fail("invalid_code") };
-      const codeHash = sha256Hex(code);
-      if (found.expiresAt <= core.clock.now()) {
-        core.registry.takeCode(found.state, codeHash);
-        return { entry, outcome: fail("expired") };
-      }
-      if (!found.state.link) {
-        core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: found.state.id });
-        return { entry, outcome: refuse("server_unavailable") };
-      }
-      // Single use on the bridge too: a second attempt with this code, even a concurrent one, finds nothing.
-      core.registry.takeCode(found.state, codeHash);
-      const asked = pending.ask(found.state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs);
-      cancel = asked.cancel;
-      return { entry, outcome: asked.result.then((result) => toOutcome(core, connection, found.state.id, result)) };
+      const attempt = pair(core, pending, connection, frame, (next) => (cancel = next)).catch((error: unknown): JoinOutcome => {
+        // The shared state not answering (Redis away): a retryable refusal, never a failed socket.
+        core.log.log("warn", "pairing through the shared state failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
+        return refuse("server_unavailable");
+      });
+      // Turning the server's answer into the reply is the bridge's own work: a failure there is a bug (1011).
+      const outcome = attempt.then((done) => ("answer" in done ? toOutcome(core, connection, done.serverId, done.answer) : done));
+      return { entry, outcome };
     },
   };
 }
 
 /**
- * The same steps on a cluster node: the limit counted in Redis, the code taken off every node at once (HDEL: one
- * taker), and the request forwarded to whichever node holds the server's link.
+ * The one pairing path, on either shared state: the limit, the params, the code (found, unexpired), the server's
+ * link somewhere, the code taken for good (one taker across nodes), and the request forwarded to the link.
  */
-async function clusterPairing(core: BridgeCore, cluster: ClusterNode, pending: PendingPairs, connection: Connection, frame: Frame, fail: (reason: "invalid_code" | "expired" | "invalid_params") => JoinOutcome, setCancel: (cancel: () => void) => void): Promise<JoinOutcome> {
-  if (await cluster.pairingLimiter.limited(connection.address)) {
+async function pair(core: BridgeCore, pending: PendingPairs, connection: Connection, frame: Frame, setCancel: (cancel: () => void) => void): Promise<JoinOutcome | { serverId: string; answer: PairResult }> {
+  const { shared } = core;
+  const fail = (reason: PairingFailure): JoinOutcome => {
+    core.limiterFailure(connection, reason);
+    return refuse(reason);
+  };
+  if (await shared.pairingLimited(connection.address)) {
     core.metrics.pairingRateLimited++;
     core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
     return refuse("rate_limited");
@@ -90,17 +68,15 @@ async function clusterPairing(core: BridgeCore, cluster: ClusterNode, pending: P
     core.registry.takeCode(state, codeHash);
     return fail("expired");
   }
-  const linked = (state.link && !state.link.connection.closed) || (await cluster.links.owner(state.id)) !== undefined;
-  if (!linked) {
+  if (!(await shared.linkStatus(state)).online) {
     core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: state.id });
     return refuse("server_unavailable");
   }
-  // Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it.
-  if (!(await cluster.store.takeCode(state.id, codeHash))) return fail("invalid_code");
-  core.registry.dropCode(state, codeHash);
-  const asked = pending.ask(state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs, (payload) => cluster.toServer(state, "pair_request", payload));
+  // Single use: a second attempt with this code, even a concurrent one on another node, finds nothing.
+  if (!(await shared.takeCode(state, codeHash))) return fail("invalid_code");
+  const asked = pending.ask(state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs, (payload) => shared.toServer(state, "pair_request", payload));
   setCancel(asked.cancel);
-  return toOutcome(core, connection, state.id, await asked.result);
+  return { serverId: state.id, answer: await asked.result };
 }
 
 function toOutcome(core: BridgeCore, connection: Connection, serverId: string, result: PairResult): JoinOutcome {

@@ -1,7 +1,7 @@
 // Dispatches a socket's frames the way Phoenix does: heartbeats on `phoenix`, joins by topic pattern (unknown
 // topics get "unmatched topic"), leaves answered ok then closed, duplicate joins end the old channel with
 // phx_close under its old join_ref, and a push on a topic the socket has not joined is refused.
-import { apiResultSchema, BRIDGE_CLOSE, pairResultSchema, type Frame } from "../../client/wire/frames.ts";
+import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -15,19 +15,8 @@ export class Router {
   private readonly routes: Array<[RegExp, TopicHandler]>;
 
   constructor(private readonly core: BridgeCore) {
-    const pending = new PendingPairs(core.clock);
+    const pending = new PendingPairs(core.clock, core.answers);
     const relay = new ApiRelay(core);
-    if (core.cluster) {
-      // Answers given on this node's server links to requests another node forwarded come back to their waiters here.
-      core.cluster.answerHandlers.pair_result = (_state, payload) => {
-        const result = pairResultSchema.safeParse(payload);
-        return result.success && pending.settle(result.data.request_id, result.data);
-      };
-      core.cluster.answerHandlers.api_result = (state, payload) => {
-        const result = apiResultSchema.safeParse(payload);
-        return result.success && relay.answer(state, result.data);
-      };
-    }
     this.routes = [
       [/^pairing$/, pairingChannel(core, pending)],
       [/^events:server:([A-Za-z0-9_-]{1,64})$/, eventsChannel(core, relay)],

@@ -39,6 +39,10 @@ export class ClusterKeys {
   historyMeta(serverId: string): string {
     return `${this.prefix}:history-meta:${serverId}`;
   }
+  /** Hash: event id → the id it follows, for events a deleted session's removal took out of the history's chain. */
+  historyGone(serverId: string): string {
+    return `${this.prefix}:history-gone:${serverId}`;
+  }
   /** Hash: node id → the server's devices connected on that node (JSON list), for `devices_seen`. */
   connected(serverId: string): string {
     return `${this.prefix}:connected:${serverId}`;

@@ -95,6 +95,15 @@ export async function until(check: () => boolean, what: string, limitMs = 5000):
   }
 }
 
+/** `until` for a check that must ask something asynchronous (a count kept in Redis). */
+export async function untilAsync(check: () => Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > limitMs) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export function testEvent(sequence: number, extra: Record<string, unknown> = {}) {
   return { event_id: formatEventId(sequence), type: "session_created", session_id: `s${sequence}`, ...extra };
 }

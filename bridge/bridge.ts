@@ -79,7 +79,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   );
   http.on("upgrade", acceptor.upgrade);
   await listen(http, config);
-  const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
+  // Often enough that a silent server link is found within a fifteenth of its timeout past it.
+  const sweepEvery = options.sweepEveryMs ?? Math.max(1, Math.floor(Math.min(5000, config.idleTimeoutMs / 4, config.serverLinkTimeoutMs / 15)));
   if (sweepEvery > 0) idle.start(sweepEvery);
 
   const close = async () => {

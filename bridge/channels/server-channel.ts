@@ -159,6 +159,8 @@ function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, co
   const serverId = state.id;
   const link = new ServerLink(serverId, connection, joinRef, core.clock.now());
   state.link = link;
+  // A link that goes silent (its packets dropped, no close) is down well before an app's socket would be.
+  connection.idleLimitMs = core.config.serverLinkTimeoutMs;
   core.registry.applyGrants(state, params.devices, params.codes);
   const continues = core.registry.continues(state, params.epoch, params.cursor);
   const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;

@@ -27,6 +27,8 @@ export interface ForwarderOptions {
   ackTimeoutMs?: number;
   /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
   reconnectAfterMs?: (tries: number) => number;
+  /** How often the link heartbeats (at most 5 s); a heartbeat unanswered by the next one reconnects. */
+  heartbeatMs?: number;
   /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
   app?: RoutingTarget;
 }
@@ -61,7 +63,7 @@ class BridgeForwarder implements Forwarder {
     // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
     // bridge would drop every device).
     const joinParams = () => ({ credential, epoch: ctx.events.epoch, cursor: this.cursor.formatted, ...this.grants.read() });
-    this.link = new BridgeLink({ url, topic: `server:${ctx.serverId}`, joinParams, reconnectAfterMs: options.reconnectAfterMs }, ctx.log);
+    this.link = new BridgeLink({ url, topic: `server:${ctx.serverId}`, joinParams, reconnectAfterMs: options.reconnectAfterMs, heartbeatMs: options.heartbeatMs }, ctx.log);
     this.grants = new GrantsFeed(ctx.pairing, this.link, ctx.log);
     this.pump = new EventPump(this.link, ctx.events, this.cursor, ctx.log, {
       window: options.window ?? DEFAULT_WINDOW,

@@ -62,7 +62,7 @@ async function pair(core: BridgeCore, pending: PendingPairs, connection: Connect
   const code = normalizePairingCode(params.data.code);
   const codeHash = sha256Hex(code);
   const found = core.registry.findCode(codeHash);
-  if (!found) return fail("invalid_code");
+  if (!found) return (await unheardCode(core, connection, params.data.server_id)) ?? fail("invalid_code");
   const { state } = found;
   if (found.expiresAt <= core.clock.now()) {
     core.registry.takeCode(state, codeHash);
@@ -77,6 +77,20 @@ async function pair(core: BridgeCore, pending: PendingPairs, connection: Connect
   const asked = pending.ask(state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs, (payload) => shared.toServer(state, "pair_request", payload));
   setCancel(asked.cancel);
   return { serverId: state.id, answer: await asked.result };
+}
+
+/**
+ * A code the bridge has not heard of, for the server the app names, when that server's link is not up: the server
+ * may have made it before its first link (its grants come with its join), so the answer is `server_unavailable`,
+ * retryable and not counted. No guess can pair meanwhile (nobody is there to redeem it) and nothing is consumed; once
+ * the link is up, an unknown code is `invalid_code` and counted as before.
+ */
+async function unheardCode(core: BridgeCore, connection: Connection, serverId: string | undefined): Promise<JoinOutcome | undefined> {
+  if (serverId === undefined) return undefined;
+  const state = core.registry.get(serverId);
+  if (state && (await core.shared.linkStatus(state)).online) return undefined;
+  core.log.log("info", "pairing code not heard of yet, for a server not linked", { socket: connection.id, server_id: serverId });
+  return refuse("server_unavailable");
 }
 
 function toOutcome(core: BridgeCore, connection: Connection, serverId: string, result: PairResult): JoinOutcome {

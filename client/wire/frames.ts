@@ -67,6 +67,12 @@ export const pairingJoinParamsSchema = z.object({
   device_name: z.string().trim().min(1).max(100),
   /** The device's X25519 public key: the device pairs end-to-end encrypted (docs/security.md); absent: plain. */
   device_key: publicKeySchema.optional(),
+  /**
+   * The server the code is for, when the app knows it (`GET /app-config.json`, a link's own parameter). A code the
+   * bridge has not heard of, for a server whose link is not up, is then `server_unavailable` (retryable): the server
+   * made it before its first link and sends it when it joins. Without it such a code is `invalid_code`.
+   */
+  server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
 });
 export type PairingJoinParams = z.infer<typeof pairingJoinParamsSchema>;
 

@@ -71,6 +71,24 @@ describe.each([
     expect(await tryCode(bridge, "CCCCCDDDDD")).toEqual({ status: "error", response: { reason: "server_unavailable" } });
   });
 
+  it("S10: a code the bridge has not heard of, for a named server not linked yet, is server_unavailable and not counted", async () => {
+    const bridge = await rig();
+    const early = (code: string) => joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone", server_id: "srv1" }));
+    // The server made the code before its first link: the bridge has never heard of either.
+    expect(await early(CODE)).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    expect(bridge.core.metrics.pairingFailures).toBe(0);
+    // Without the server's id the bridge cannot tell it from a guess.
+    expect(await tryCode(bridge)).toEqual({ status: "error", response: { reason: "invalid_code" } });
+    const server = await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });
+    server.channel.on("pair_request", (request: { request_id: string }) => {
+      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" });
+    });
+    expect((await early(CODE)).status).toBe("ok");
+    // Once the link is up, an unknown code is a counted guess again.
+    expect(await early("ZZZZZ00000")).toEqual({ status: "error", response: { reason: "invalid_code" } });
+    expect(bridge.core.metrics.pairingFailures).toBe(2);
+  });
+
   it("S3: counts failed pairing attempts per address: past the limit even a valid code is rate_limited", async () => {
     const bridge = await rig({ pairingFailuresPerAddress: 2 });
     await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });

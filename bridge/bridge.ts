@@ -69,6 +69,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
   const longPoll = longPollEndpoint(core, router, acceptor);
   const http = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node checks both timeouts this often (its default, 30 s, would let them overrun by that much).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4))),
+    },
     httpHandler({
       metrics: core.metrics,
       health: () => core.shared.health(),

@@ -63,6 +63,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
   const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = await buildCore(config, clock, log);
+  let appUrl = "";
   const sightings = new DeviceSightings(core.shared, clock);
   const router = new Router(core);
   const acceptor = new SocketAcceptor(core, log, router, sightings);
@@ -80,6 +81,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       health: () => core.shared.health(),
       appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
+      // The app's URL is known once the port is: requests come after listen().
+      appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
       failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
     }),
   );
@@ -101,8 +104,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `ws://${host}:${port}/socket`;
   const publicUrl = config.publicUrl ?? url;
+  appUrl = appUrlFor(publicUrl);
   const sweepIdle = () => idle.sweep() + longPoll.sweep();
-  return { url, publicUrl, appUrl: appUrlFor(publicUrl), httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
+  return { url, publicUrl, appUrl, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
 }
 
 /** Long-poll sessions admitted and tracked by the acceptor, their frames routed like a WebSocket's. */

@@ -162,6 +162,7 @@ function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, co
   // A link that goes silent (its packets dropped, no close) is down well before an app's socket would be.
   connection.idleLimitMs = core.config.serverLinkTimeoutMs;
   core.registry.applyGrants(state, params.devices, params.codes);
+  if (params.app_config) core.registry.setAppConfig(state, params.app_config);
   const continues = core.registry.continues(state, params.epoch, params.cursor);
   const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;
   const resumeAfter = core.registry.resume(state, params.epoch, params.cursor);

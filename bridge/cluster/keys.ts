@@ -15,6 +15,10 @@ export class ClusterKeys {
   devices(serverId: string): string {
     return `${this.prefix}:devices:${serverId}`;
   }
+  /** Hash: server id → its app config (JSON), what GET /app-config.json answers for it. */
+  get appConfigs(): string {
+    return `${this.prefix}:app-configs`;
+  }
   /** Hash: pairing code hash → expiry; HDEL takes a code exactly once across nodes. */
   codes(serverId: string): string {
     return `${this.prefix}:codes:${serverId}`;

@@ -5,6 +5,7 @@
 // A device token hash is scoped to the server that granted it: a device is looked up per (server, hash), so what one
 // server grants or withdraws never changes what another server's device may join, whichever granted first; and a
 // withdrawal closes only the sockets on the withdrawing server's topic (or those no server grants any more).
+import type { AppConfig } from "../../client/wire/app-config.ts";
 import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
@@ -32,6 +33,8 @@ export class ServerState {
   epoch: string | undefined;
   /** Highest event id relayed since this bridge started; undefined until the server first joins. */
   lastId: string | undefined;
+  /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
+  appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
   readonly topic: EventTopic;
 
@@ -88,6 +91,7 @@ export class Registry {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);
       state.codes = new Map(record.codes.map((code) => [code.code_hash, code.expires_at]));
+      state.appConfig = record.app_config;
     }
   }
 
@@ -152,6 +156,20 @@ export class Registry {
     return closed;
   }
 
+  /** Keeps what the server's join said about its app (persisted when it changed). */
+  setAppConfig(state: ServerState, config: AppConfig): void {
+    if (JSON.stringify(state.appConfig) === JSON.stringify(config)) return;
+    state.appConfig = config;
+    this.persist({ kind: "app_config", serverId: state.id });
+  }
+
+  /** The app config of `serverId`, or, without one, of the one server whose app is served at `appUrl`. */
+  appConfigFor(serverId: string | undefined, appUrl: string): AppConfig | undefined {
+    if (serverId !== undefined) return this.servers.get(serverId)?.appConfig;
+    const serving = [...this.servers.values()].flatMap((state) => (state.appConfig && sameUrl(state.appConfig.app_url, appUrl) ? [state.appConfig] : []));
+    return serving.length === 1 ? serving[0] : undefined;
+  }
+
   /**
    * A server's record as another node of the cluster wrote it (bridge/cluster/registry-sync.ts): taken into this
    * node's view, nothing written back; sockets here of devices it no longer lists are closed at once.
@@ -159,6 +177,7 @@ export class Registry {
   applyRecord(serverId: string, record: ServerRecord): number {
     const state = this.servers.get(serverId) ?? this.create(serverId, record.credential_hash);
     state.credentialHash = record.credential_hash;
+    state.appConfig = record.app_config;
     return this.replaceGrants(state, record.devices, record.codes);
   }
 
@@ -279,6 +298,7 @@ export class Registry {
       credential_hash: state.credentialHash,
       devices: [...state.devices].map(([token_hash, grant]) => ({ device_id: grant.device_id, token_hash, ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}) })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
+      ...(state.appConfig ? { app_config: state.appConfig } : {}),
     };
   }
 
@@ -296,4 +316,9 @@ export class Registry {
     for (const state of this.servers.values()) servers[state.id] = this.record(state);
     return { servers };
   }
+}
+
+/** Two app URLs name the same place (a trailing slash aside). */
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 }

@@ -3,6 +3,7 @@
 // library validate what the bridge answers. vsn 2.0.0 frames are JSON arrays, vsn 1.0.0 frames JSON objects.
 import { z } from "zod";
 import { anyEventSchema } from "./events.ts";
+import { appConfigSchema } from "./app-config.ts";
 import { eventIdSchema } from "./event-id.ts";
 import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
 
@@ -191,6 +192,8 @@ export const serverJoinParamsSchema = z.object({
   cursor: eventIdSchema,
   devices: z.array(deviceGrantSchema).max(10_000),
   codes: z.array(codeGrantSchema).max(10_000),
+  /** What `GET /app-config.json` answers for this server (on the bridge too, when it serves the server's app). */
+  app_config: appConfigSchema.optional(),
 });
 export type ServerJoinParams = z.infer<typeof serverJoinParamsSchema>;
 

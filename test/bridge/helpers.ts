@@ -123,6 +123,8 @@ export interface FakeServerOptions {
   codes?: Array<{ code_hash: string; expires_at: number }>;
   cursor?: number;
   epoch?: string;
+  /** What the server says GET /app-config.json answers for it. */
+  appConfig?: Record<string, unknown>;
 }
 
 /** A server peer built with the phoenix client: joins `server:<id>` and can push events and grants. */
@@ -135,6 +137,7 @@ export async function fakeServer(url: string, options: FakeServerOptions = {}) {
     cursor: formatEventId(options.cursor ?? 0),
     devices: options.devices ?? [],
     codes: options.codes ?? [],
+    ...(options.appConfig ? { app_config: options.appConfig } : {}),
   };
   const channel = socket.channel(`server:${serverId}`, params);
   const pairRequests: Array<Record<string, unknown>> = [];

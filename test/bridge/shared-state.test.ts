@@ -89,6 +89,14 @@ describe.each([
     expect(bridge.core.metrics.pairingFailures).toBe(2);
   });
 
+  it("S11: keeps the app config a server's join carries and answers it on GET /app-config.json", async () => {
+    const bridge = await rig();
+    const config = { server_id: "srv1", server_url: "http://192.168.1.5:8787", bridge_url: bridge.url, app_url: bridge.appUrl };
+    expect((await fakeServer(bridge.url, { appConfig: config })).joined.status).toBe("ok");
+    const response = await fetch(`${bridge.httpUrl}/app-config.json`);
+    expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: config });
+  });
+
   it("S3: counts failed pairing attempts per address: past the limit even a valid code is rate_limited", async () => {
     const bridge = await rig({ pairingFailuresPerAddress: 2 });
     await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });

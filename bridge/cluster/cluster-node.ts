@@ -371,10 +371,23 @@ export class ClusterNode implements SharedState {
         this.parts.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
         state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
       });
+      await this.noticeLapsedLinks();
       await this.figures.refresh(this.commands, this.keys, this.nodeId, this.config.cluster.linkTtlMs, systemClock.now());
     } catch (error) {
       this.failed("heartbeat", error);
     }
+  }
+
+  /**
+   * A node killed says nothing: its links' claims lapse. Every server this node's apps hear as online through another
+   * node is checked; a claim nobody holds any more is pushed to them as offline.
+   */
+  private async noticeLapsedLinks(): Promise<void> {
+    const heard = [...this.registry.states()].filter((state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online);
+    const owners = await Promise.all(heard.map((state) => this.links.owner(state.id)));
+    heard.forEach((state, i) => {
+      if (owners[i] === undefined && !state.liveLink) this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
+    });
   }
 
   /** Learns the cluster's epoch; a changed or missing one means Redis lost its data: write this node's view back. */

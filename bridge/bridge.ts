@@ -137,11 +137,12 @@ function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcce
 async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): Promise<BridgeCore> {
   const answers = new AnswerDesk();
   const statuses = new StatusPushes(clock);
-  const figures = { shared: undefined as SharedState | undefined };
-  const metrics = new BridgeMetrics(() => figures.shared?.registry.activeTopics ?? 0, () => figures.shared?.registry.connectedServers ?? 0);
+  // The metrics count what the shared state holds once it exists (a cluster node counts into them as it starts).
+  let counted: SharedState | undefined;
+  const metrics = new BridgeMetrics(() => counted?.registry.activeTopics ?? 0, () => counted?.registry.connectedServers ?? 0);
   const redisUrl = config.cluster.redisUrl;
   const shared: SharedState = redisUrl === undefined ? new MemoryState(config, clock, log, statuses) : await ClusterNode.start(config, redisUrl, { clock, log, metrics, answers, statuses });
-  figures.shared = shared;
+  counted = shared;
   if (shared instanceof ClusterNode) metrics.cluster = shared.figures;
   return {
     config,

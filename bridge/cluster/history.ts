@@ -9,6 +9,7 @@
 // meta, count it, and PUBLISH it on the events channel, so every node sees events in the order the stream holds them.
 import type { Redis } from "ioredis";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import type { HistoryRead } from "../state/shared-state.ts";
 import type { ClusterKeys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { decodeForms, encodeClusterEvent, encodeClusterReset, encodeForms } from "./wire.ts";
@@ -75,12 +76,6 @@ return 1
 export interface HistoryMeta {
   epoch: string;
   lastId: string;
-}
-
-/** A replay read: the meta (undefined when Redis holds none) and the events after since_id, or undefined for a gap. */
-export interface HistoryRead {
-  meta: HistoryMeta | undefined;
-  events: BufferedEvent[] | undefined;
 }
 
 export class History {

@@ -1,7 +1,7 @@
 // The registry's records in Redis (the cluster's counterpart of servers.json): credential hashes in one hash
 // (trust on first use is an HSETNX, so two nodes registering one id at once agree on its first credential), each
 // server's device grants and pairing codes in hashes of their own. A write is followed by a message on the control
-// channel naming the server; every other node reloads that record (bridge/cluster/registry-sync.ts), which is how a
+// channel naming the server; every other node reloads that record (bridge/cluster/cluster-node.ts, `reload`), which is how a
 // revocation reaches sockets on every node. Registry writes are rare (registrations, grants, codes), never per event.
 import type { Redis } from "ioredis";
 import { z } from "zod";

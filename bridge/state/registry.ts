@@ -171,7 +171,7 @@ export class Registry {
   }
 
   /**
-   * A server's record as another node of the cluster wrote it (bridge/cluster/registry-sync.ts): taken into this
+   * A server's record as another node of the cluster wrote it (bridge/cluster/cluster-node.ts, `reload`): taken into this
    * node's view, nothing written back; sockets here of devices it no longer lists are closed at once.
    */
   applyRecord(serverId: string, record: ServerRecord): number {

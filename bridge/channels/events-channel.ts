@@ -38,7 +38,14 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
  * refusal, since a device that just paired on another node may not have reached this one, and a refusal makes the
  * library forget its credentials for good), then the replay.
  */
-async function joinEvents(core: BridgeCore, relay: ApiRelay, connection: Connection, frame: Frame, serverId: string, admit: (entry: ChannelEntry) => void): Promise<JoinOutcome> {
+async function joinEvents(
+  core: BridgeCore,
+  relay: ApiRelay,
+  connection: Connection,
+  frame: Frame,
+  serverId: string,
+  admit: (entry: ChannelEntry) => void,
+): Promise<JoinOutcome> {
   const refused = (reason: BridgeReason, logMsg: string): JoinOutcome => {
     core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
     return refuse(reason);
@@ -51,14 +58,23 @@ async function joinEvents(core: BridgeCore, relay: ApiRelay, connection: Connect
   if (core.registry.grantOf(serverId, tokenHash) === undefined) await core.shared.refresh(serverId);
   const grant = core.registry.grantOf(serverId, tokenHash);
   if (grant === undefined) {
-    return refused("unauthorized", core.registry.knowsToken(tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token");
+    return refused(
+      "unauthorized",
+      core.registry.knowsToken(tokenHash)
+        ? "events join with another server's token"
+        : "events join with an unknown or revoked token",
+    );
   }
   const state = core.registry.get(serverId)!;
   admit({
     joinRef: frame.joinRef,
     handleIn: (pushed: Frame) => {
       if (pushed.event === "api") return relay.forward(connection, state, pushed);
-      core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
+      core.log.log("warn", "app push on a read-only topic refused", {
+        socket: connection.id,
+        topic: pushed.topic,
+        event: pushed.event,
+      });
       connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
     },
     terminate: () => {
@@ -77,31 +93,76 @@ async function joinEvents(core: BridgeCore, relay: ApiRelay, connection: Connect
  * (written in one turn; HTTP pages it), and when an event lacks this device's form. A failed read is a gap, never a
  * failed join. The reply says whether the server's link is up (`server_online`).
  */
-async function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, mode: DeviceMode, { since_id: sinceId, epoch }: EventsParams): Promise<JoinOutcome> {
+async function replayOutcome(
+  core: BridgeCore,
+  connection: Connection,
+  state: ServerState,
+  mode: DeviceMode,
+  { since_id: sinceId, epoch }: EventsParams,
+): Promise<JoinOutcome> {
   state.topic.hold(connection, mode);
-  const [read, link] = await Promise.all([readHistory(core, connection, state, sinceId), core.shared.linkStatus(state)]);
-  const known = { last_event_id: read.meta?.lastId ?? null, epoch: read.meta?.epoch ?? null, server_online: link.online };
-  const subscribeAfter = (events: readonly BufferedEvent[], afterId: string | undefined) => () => state.topic.release(connection, events, afterId);
-  if (sinceId === undefined) return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
+  const [read, link] = await Promise.all([
+    readHistory(core, connection, state, sinceId),
+    core.shared.linkStatus(state),
+  ]);
+  const known = {
+    last_event_id: read.meta?.lastId ?? null,
+    epoch: read.meta?.epoch ?? null,
+    server_online: link.online,
+  };
+  const subscribeAfter = (events: readonly BufferedEvent[], afterId: string | undefined) => () =>
+    state.topic.release(connection, events, afterId);
+  if (sinceId === undefined)
+    return {
+      status: "ok",
+      response: { replay: "none", replayed: 0, ...known },
+      afterReply: subscribeAfter([], read.meta?.lastId),
+    };
   // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the history
   // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
   const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
   const held = otherStore ? undefined : read.events;
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
+  const missing =
+    held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode))
+      ? held
+      : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
+    return {
+      status: "ok",
+      response: { replay: "gap", replayed: 0, ...known },
+      afterReply: subscribeAfter([], read.meta?.lastId),
+    };
   }
   core.metrics.replayHits++;
-  return { status: "ok", response: { replay: "complete", replayed: missing.length, ...known }, afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId) };
+  return {
+    status: "ok",
+    response: { replay: "complete", replayed: missing.length, ...known },
+    afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId),
+  };
 }
 
-async function readHistory(core: BridgeCore, connection: Connection, state: ServerState, sinceId: string | undefined): Promise<HistoryRead> {
+async function readHistory(
+  core: BridgeCore,
+  connection: Connection,
+  state: ServerState,
+  sinceId: string | undefined,
+): Promise<HistoryRead> {
   try {
     return await core.shared.read(state, sinceId);
   } catch (error) {
-    core.log.log("warn", "replay read failed; answered gap", { socket: connection.id, server_id: state.id, error: error instanceof Error ? error.message : String(error) });
-    return { meta: state.epoch !== undefined && state.lastId !== undefined ? { epoch: state.epoch, lastId: state.lastId } : undefined, events: undefined };
+    core.log.log("warn", "replay read failed; answered gap", {
+      socket: connection.id,
+      server_id: state.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return {
+      meta:
+        state.epoch !== undefined && state.lastId !== undefined
+          ? { epoch: state.epoch, lastId: state.lastId }
+          : undefined,
+      events: undefined,
+    };
   }
 }
 

@@ -6,7 +6,12 @@
 // its first use that reaches its server. A valid code whose server has not (re)joined the bridge (codes survive a
 // bridge restart in servers.json) is answered `server_unavailable`: retryable, the code kept, no failure counted;
 // only a code the bridge holds gets this answer, so every wrong guess is still counted.
-import { normalizePairingCode, pairingJoinParamsSchema, type Frame, type PairResult } from "../../client/wire/frames.ts";
+import {
+  normalizePairingCode,
+  pairingJoinParamsSchema,
+  type Frame,
+  type PairResult,
+} from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { sha256Hex } from "../hash.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -25,18 +30,29 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         joinRef: frame.joinRef,
         // A pairing socket holds no device: it may not call the server's API (nor push anything else).
         handleIn: (pushed: Frame) => {
-          core.log.log("warn", "push on the pairing topic refused", { socket: connection.id, address: connection.address, event: pushed.event });
+          core.log.log("warn", "push on the pairing topic refused", {
+            socket: connection.id,
+            address: connection.address,
+            event: pushed.event,
+          });
           connection.send(replyFrame(pushed, "error", { reason: "invalid_request" }));
         },
         terminate: () => cancel(),
       };
-      const attempt = pair(core, pending, connection, frame, (next) => (cancel = next)).catch((error: unknown): JoinOutcome => {
-        // The shared state not answering (Redis away): a retryable refusal, never a failed socket.
-        core.log.log("warn", "pairing through the shared state failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
-        return refuse("server_unavailable");
-      });
+      const attempt = pair(core, pending, connection, frame, (next) => (cancel = next)).catch(
+        (error: unknown): JoinOutcome => {
+          // The shared state not answering (Redis away): a retryable refusal, never a failed socket.
+          core.log.log("warn", "pairing through the shared state failed", {
+            socket: connection.id,
+            error: error instanceof Error ? error.message : String(error),
+          });
+          return refuse("server_unavailable");
+        },
+      );
       // Turning the server's answer into the reply is the bridge's own work: a failure there is a bug (1011).
-      const outcome = attempt.then((done) => ("answer" in done ? toOutcome(core, connection, done.serverId, done.answer) : done));
+      const outcome = attempt.then((done) =>
+        "answer" in done ? toOutcome(core, connection, done.serverId, done.answer) : done,
+      );
       return { entry, outcome };
     },
   };
@@ -46,7 +62,13 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
  * The one pairing path, on either shared state: the limit, the params, the code (found, unexpired), the server's
  * link somewhere, the code taken for good (one taker across nodes), and the request forwarded to the link.
  */
-async function pair(core: BridgeCore, pending: PendingPairs, connection: Connection, frame: Frame, setCancel: (cancel: () => void) => void): Promise<JoinOutcome | { serverId: string; answer: PairResult }> {
+async function pair(
+  core: BridgeCore,
+  pending: PendingPairs,
+  connection: Connection,
+  frame: Frame,
+  setCancel: (cancel: () => void) => void,
+): Promise<JoinOutcome | { serverId: string; answer: PairResult }> {
   const { shared } = core;
   const fail = (reason: PairingFailure): JoinOutcome => {
     core.limiterFailure(connection, reason);
@@ -74,7 +96,15 @@ async function pair(core: BridgeCore, pending: PendingPairs, connection: Connect
   }
   // Single use: a second attempt with this code, even a concurrent one on another node, finds nothing.
   if (!(await shared.takeCode(state, codeHash))) return fail("invalid_code");
-  const asked = pending.ask(state, connection, code, params.data.device_name, params.data.device_key, core.config.pairingTimeoutMs, (payload) => shared.toServer(state, "pair_request", payload));
+  const asked = pending.ask(
+    state,
+    connection,
+    code,
+    params.data.device_name,
+    params.data.device_key,
+    core.config.pairingTimeoutMs,
+    (payload) => shared.toServer(state, "pair_request", payload),
+  );
   setCancel(asked.cancel);
   return { serverId: state.id, answer: await asked.result };
 }
@@ -85,11 +115,18 @@ async function pair(core: BridgeCore, pending: PendingPairs, connection: Connect
  * retryable and not counted. No guess can pair meanwhile (nobody is there to redeem it) and nothing is consumed; once
  * the link is up, an unknown code is `invalid_code` and counted as before.
  */
-async function unheardCode(core: BridgeCore, connection: Connection, serverId: string | undefined): Promise<JoinOutcome | undefined> {
+async function unheardCode(
+  core: BridgeCore,
+  connection: Connection,
+  serverId: string | undefined,
+): Promise<JoinOutcome | undefined> {
   if (serverId === undefined) return undefined;
   const state = core.registry.get(serverId);
   if (state && (await core.shared.linkStatus(state)).online) return undefined;
-  core.log.log("info", "pairing code not heard of yet, for a server not linked", { socket: connection.id, server_id: serverId });
+  core.log.log("info", "pairing code not heard of yet, for a server not linked", {
+    socket: connection.id,
+    server_id: serverId,
+  });
   return refuse("server_unavailable");
 }
 
@@ -98,7 +135,12 @@ function toOutcome(core: BridgeCore, connection: Connection, serverId: string, r
     if (result.reason === "invalid_code" || result.reason === "expired") core.limiterFailure(connection, result.reason);
     return refuse(result.reason);
   }
-  core.log.log("info", "device paired", { server_id: serverId, device_id: result.device_id, address: connection.address, mode: "sealed" in result ? "e2e" : "plain" });
+  core.log.log("info", "device paired", {
+    server_id: serverId,
+    device_id: result.device_id,
+    address: connection.address,
+    mode: "sealed" in result ? "e2e" : "plain",
+  });
   const { request_id: _request, status: _status, ...answer } = result;
   return { status: "ok", response: { server_id: serverId, ...answer } };
 }

@@ -59,11 +59,14 @@ export class Router {
     if (attempt.outcome instanceof Promise) {
       attempt.outcome.then(settle).catch((error: unknown) => {
         // A bug in a handler's deferred join must not become an unhandled rejection (it would end the process).
-        this.core.log.log("error", "join handler failed", { socket: connection.id, topic: frame.topic, error: error instanceof Error ? error.message : String(error) });
+        this.core.log.log("error", "join handler failed", {
+          socket: connection.id,
+          topic: frame.topic,
+          error: error instanceof Error ? error.message : String(error),
+        });
         connection.close(BRIDGE_CLOSE.internalError, "internal error");
       });
-    }
-    else settle(attempt.outcome);
+    } else settle(attempt.outcome);
   }
 
   private answerJoin(connection: Connection, frame: Frame, outcome: JoinOutcome): void {
@@ -79,7 +82,8 @@ export class Router {
     const entry = connection.channels.get(frame.topic);
     connection.send(replyFrame(frame, "ok", {}));
     // A leave under an older join_ref is for a channel already replaced (as Phoenix does, it ends nothing now).
-    if (entry && (frame.joinRef === null || frame.joinRef === entry.joinRef)) this.close(connection, frame.topic, entry, "left");
+    if (entry && (frame.joinRef === null || frame.joinRef === entry.joinRef))
+      this.close(connection, frame.topic, entry, "left");
   }
 
   /** Ends a channel and tells the client with phx_close under the channel's own join_ref. */
@@ -92,7 +96,11 @@ export class Router {
   private push(connection: Connection, frame: Frame): void {
     const entry = connection.channels.get(frame.topic);
     if (!entry || (frame.joinRef !== null && frame.joinRef !== entry.joinRef)) {
-      this.core.log.log("warn", "push on a topic the socket has not joined", { socket: connection.id, topic: frame.topic, event: frame.event });
+      this.core.log.log("warn", "push on a topic the socket has not joined", {
+        socket: connection.id,
+        topic: frame.topic,
+        event: frame.event,
+      });
       return connection.send(replyFrame(frame, "error", { reason: "unmatched topic" }));
     }
     entry.handleIn(frame);

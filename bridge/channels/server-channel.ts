@@ -29,7 +29,10 @@ import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from ".
 
 /** Pairing requests waiting for their server's answer, by request id. */
 export class PendingPairs {
-  private readonly waiting = new Map<string, { serverId: string; app: Connection; resolve: (result: PairResult) => void; cancelTimeout: () => void }>();
+  private readonly waiting = new Map<
+    string,
+    { serverId: string; app: Connection; resolve: (result: PairResult) => void; cancelTimeout: () => void }
+  >();
 
   /**
    * The wait for the server's answer runs on the bridge's clock. Answers given on another node's link reach the
@@ -49,14 +52,30 @@ export class PendingPairs {
    * Forwards `app`'s pairing attempt to the server's link through `deliver` (the shared state's way; the link on
    * this node by default); resolves with its answer (or an error when it goes away).
    */
-  ask(state: ServerState, app: Connection, code: string, deviceName: string, deviceKey: string | undefined, timeoutMs: number, deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = (payload) => state.push("pair_request", payload)): { result: Promise<PairResult>; cancel: () => void } {
+  ask(
+    state: ServerState,
+    app: Connection,
+    code: string,
+    deviceName: string,
+    deviceKey: string | undefined,
+    timeoutMs: number,
+    deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = (payload) =>
+      state.push("pair_request", payload),
+  ): { result: Promise<PairResult>; cancel: () => void } {
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
-      const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
+      const cancelTimeout = after(this.clock, timeoutMs, () =>
+        this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }),
+      );
       this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
     const unavailable = { request_id: requestId, status: "error", reason: "server_unavailable" } as const;
-    const payload = { request_id: requestId, code, device_name: deviceName, ...(deviceKey === undefined ? {} : { device_key: deviceKey }) };
+    const payload = {
+      request_id: requestId,
+      code,
+      device_name: deviceName,
+      ...(deviceKey === undefined ? {} : { device_key: deviceKey }),
+    };
     void Promise.resolve(deliver(payload)).then((delivered) => delivered || this.settle(requestId, unavailable));
     return { result, cancel: () => this.forget(requestId) };
   }
@@ -85,7 +104,8 @@ export class PendingPairs {
   /** The server's channel ended: every request it had is answered `server_unavailable`. */
   failAll(serverId: string): void {
     for (const [requestId, waiter] of this.waiting) {
-      if (waiter.serverId === serverId) this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" });
+      if (waiter.serverId === serverId)
+        this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" });
     }
   }
 }
@@ -107,11 +127,18 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: Ap
           linked?.terminate(reason);
         },
       };
-      const outcome = joinServer(core, connection, frame, serverId, () => ended, (state, params) => {
-        const link = linkServer(core, pending, relay, connection, frame.joinRef, state, params);
-        linked = link.entry;
-        return link.resumeAfter;
-      });
+      const outcome = joinServer(
+        core,
+        connection,
+        frame,
+        serverId,
+        () => ended,
+        (state, params) => {
+          const link = linkServer(core, pending, relay, connection, frame.joinRef, state, params);
+          linked = link.entry;
+          return link.resumeAfter;
+        },
+      );
       return { entry, outcome };
     },
   };
@@ -121,7 +148,14 @@ export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: Ap
  * The one server join, on either shared state: params, registration within bounds (trust on first use), credential,
  * the link's claim (one live link per server across nodes), the shared history's resume point, then the link.
  */
-async function joinServer(core: BridgeCore, connection: Connection, frame: Frame, serverId: string, ended: () => boolean, link: (state: ServerState, params: ServerJoinParams) => string): Promise<JoinOutcome> {
+async function joinServer(
+  core: BridgeCore,
+  connection: Connection,
+  frame: Frame,
+  serverId: string,
+  ended: () => boolean,
+  link: (state: ServerState, params: ServerJoinParams) => string,
+): Promise<JoinOutcome> {
   const refused = (reason: ServerRefusal, msg: string): JoinOutcome => {
     core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId, reason });
     return refuse(reason);
@@ -135,7 +169,13 @@ async function joinServer(core: BridgeCore, connection: Connection, frame: Frame
     return refused(refusal, "server registration refused");
   }
   const auth = core.registry.authenticateServer(serverId, params.data.credential);
-  if (!auth.ok) return refused(auth.reason, auth.reason === "already_connected" ? "server credential replayed while its channel is live" : "server join with a wrong credential");
+  if (!auth.ok)
+    return refused(
+      auth.reason,
+      auth.reason === "already_connected"
+        ? "server credential replayed while its channel is live"
+        : "server join with a wrong credential",
+    );
   const { state } = auth;
   if (!(await shared.claimLink(state))) return refused("already_connected", "server already linked on another node");
   if (ended() || connection.closed) {
@@ -155,7 +195,15 @@ async function joinServer(core: BridgeCore, connection: Connection, frame: Frame
  * Makes `connection` the server's link once it is authenticated and its link claimed: takes its grants, decides
  * where it resumes, tells the server's apps it is online, and gives the router the channel's entry.
  */
-function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, connection: Connection, joinRef: string | null, state: ServerState, params: ServerJoinParams): { entry: ChannelEntry; resumeAfter: string } {
+function linkServer(
+  core: BridgeCore,
+  pending: PendingPairs,
+  relay: ApiRelay,
+  connection: Connection,
+  joinRef: string | null,
+  state: ServerState,
+  params: ServerJoinParams,
+): { entry: ChannelEntry; resumeAfter: string } {
   const serverId = state.id;
   const link = new ServerLink(serverId, connection, joinRef, core.clock.now());
   state.link = link;
@@ -186,8 +234,16 @@ function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, co
   return { entry, resumeAfter };
 }
 
-function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: ApiRelay, connection: Connection, state: ServerState, frame: Frame): void {
-  const reply = (status: "ok" | "error", response: Record<string, unknown>) => connection.send(replyFrame(frame, status, response));
+function handleServerPush(
+  core: BridgeCore,
+  pending: PendingPairs,
+  apiRelay: ApiRelay,
+  connection: Connection,
+  state: ServerState,
+  frame: Frame,
+): void {
+  const reply = (status: "ok" | "error", response: Record<string, unknown>) =>
+    connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
       const parsed = serverSessionEventSchema.safeParse(frame.payload);
@@ -196,7 +252,8 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload, plain?.session_id);
       const prev = state.lastId;
       const arrival = deliverEvent(core, state, event, after);
-      if (arrival !== "duplicate" && plain?.type === "session_deleted" && typeof plain.session_id === "string") forgetSession(core, state, plain.session_id);
+      if (arrival !== "duplicate" && plain?.type === "session_deleted" && typeof plain.session_id === "string")
+        forgetSession(core, state, plain.session_id);
       // A shared history that must hold the event before the ack gets it first (the server resends it otherwise).
       const kept = core.shared.keep(state, event, arrival, arrival === "after_hole" ? after! : (prev ?? event.id));
       if (kept) return void kept.then(() => reply("ok", {}));
@@ -226,7 +283,10 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       // ref is acknowledged as any push.
       const parsed = apiResultSchema.safeParse(frame.payload);
       if (!parsed.success) {
-        core.log.log("warn", "api_result not understood", { server_id: state.id, problem: parsed.error.issues[0]?.message });
+        core.log.log("warn", "api_result not understood", {
+          server_id: state.id,
+          problem: parsed.error.issues[0]?.message,
+        });
         return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
       }
       if (!apiRelay.answer(state, parsed.data)) void core.shared.routeAnswer(state, "api_result", parsed.data);
@@ -242,8 +302,16 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
  * The app left (or the wait timed out) while the server was redeeming: the device exists but nobody holds its token.
  * "abandoned" tells the server to revoke it.
  */
-function abandoned(core: BridgeCore, state: ServerState, result: Extract<PairResult, { status: "ok" }>, reply: (status: "ok" | "error", response: Record<string, unknown>) => void): void {
-  core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: result.device_id });
+function abandoned(
+  core: BridgeCore,
+  state: ServerState,
+  result: Extract<PairResult, { status: "ok" }>,
+  reply: (status: "ok" | "error", response: Record<string, unknown>) => void,
+): void {
+  core.log.log("warn", "pair_result for a pairing nobody waits for", {
+    server_id: state.id,
+    device_id: result.device_id,
+  });
   reply("error", { reason: "abandoned" });
 }
 

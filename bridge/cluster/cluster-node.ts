@@ -21,7 +21,14 @@ import type { BridgeLogger } from "../log.ts";
 import type { BridgeMetrics } from "../metrics.ts";
 import type { AnswerDesk } from "../state/answer-desk.ts";
 import { Registry, type ServerState } from "../state/registry.ts";
-import type { AnswerEvent, HistoryRead, LinkStatus, RegistrationRefusal, SharedState, ToServerEvent } from "../state/shared-state.ts";
+import type {
+  AnswerEvent,
+  HistoryRead,
+  LinkStatus,
+  RegistrationRefusal,
+  SharedState,
+  ToServerEvent,
+} from "../state/shared-state.ts";
 import type { StatusPushes } from "../state/status-pushes.ts";
 import { ClusterFigures } from "./figures.ts";
 import { ClusterSightings } from "./sightings.ts";
@@ -116,19 +123,70 @@ export class ClusterNode implements SharedState {
     this.store = connected.store;
     this.epoch = connected.epoch;
     this.figures = figures;
-    this.registry = new Registry(this.store, { events: config.replayEvents, bytes: config.replayBytes }, {
-      onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
-    });
+    this.registry = new Registry(
+      this.store,
+      { events: config.replayEvents, bytes: config.replayBytes },
+      {
+        onForeignGrant: ({ serverId, deviceId, owner }) =>
+          log.log("warn", "grant lists a token hash another server grants too", {
+            server_id: serverId,
+            device_id: deviceId,
+            owner,
+          }),
+      },
+    );
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
     const cluster = config.cluster;
-    this.history = new History(this.commands, this.keys, this.nodeId, { events: config.replayEvents, bytes: config.replayBytes });
+    this.history = new History(this.commands, this.keys, this.nodeId, {
+      events: config.replayEvents,
+      bytes: config.replayBytes,
+    });
     this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs, systemClock);
-    this.inbox = new Inbox(this.commands, this.keys, this.nodeId, cluster.inboxTimeoutMs, systemClock, (request, from) => this.handleRequest(request, from), failed("inbox"));
-    const pairingRule = { perAddress: config.pairingFailuresPerAddress, overall: config.pairingFailuresOverall, windowMs: config.pairingWindowMs, maxAddresses: config.pairingFailingAddresses };
-    this.pairingLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "pairing", pairingRule, failed("pairing limit"));
-    const registrationRule = { perAddress: config.serverRegistrationsPerAddress, overall: Number.POSITIVE_INFINITY, windowMs: config.serverRegistrationWindowMs, maxAddresses: Number.POSITIVE_INFINITY };
-    this.registrationLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "registration", registrationRule, failed("registration limit"));
-    this.sightings = new ClusterSightings(this.commands, this.keys, this.nodeId, systemClock, (state, event, payload) => this.toServer(state, event, payload), failed("sightings"));
+    this.inbox = new Inbox(
+      this.commands,
+      this.keys,
+      this.nodeId,
+      cluster.inboxTimeoutMs,
+      systemClock,
+      (request, from) => this.handleRequest(request, from),
+      failed("inbox"),
+    );
+    const pairingRule = {
+      perAddress: config.pairingFailuresPerAddress,
+      overall: config.pairingFailuresOverall,
+      windowMs: config.pairingWindowMs,
+      maxAddresses: config.pairingFailingAddresses,
+    };
+    this.pairingLimiter = new RedisRateLimiter(
+      this.commands,
+      this.keys,
+      clock,
+      "pairing",
+      pairingRule,
+      failed("pairing limit"),
+    );
+    const registrationRule = {
+      perAddress: config.serverRegistrationsPerAddress,
+      overall: Number.POSITIVE_INFINITY,
+      windowMs: config.serverRegistrationWindowMs,
+      maxAddresses: Number.POSITIVE_INFINITY,
+    };
+    this.registrationLimiter = new RedisRateLimiter(
+      this.commands,
+      this.keys,
+      clock,
+      "registration",
+      registrationRule,
+      failed("registration limit"),
+    );
+    this.sightings = new ClusterSightings(
+      this.commands,
+      this.keys,
+      this.nodeId,
+      systemClock,
+      (state, event, payload) => this.toServer(state, event, payload),
+      failed("sightings"),
+    );
   }
 
   /** Subscribes to the cluster's channels and starts the heartbeat. */
@@ -136,10 +194,17 @@ export class ClusterNode implements SharedState {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.inbox.channel);
     // After a reconnect, the epoch tells whether Redis kept its data.
-    this.commands.on("ready", () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)));
+    this.commands.on(
+      "ready",
+      () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)),
+    );
     every(systemClock, this.config.cluster.heartbeatMs, () => void this.beat(), this.stopped.signal);
     void this.beat();
-    this.parts.log.log("info", "cluster node started", { node: this.nodeId, redis: redactedUrl(redisUrl), epoch: this.epoch ?? null });
+    this.parts.log.log("info", "cluster node started", {
+      node: this.nodeId,
+      redis: redactedUrl(redisUrl),
+      epoch: this.epoch ?? null,
+    });
   }
 
   pairingLimited(address: string): Promise<boolean> {
@@ -151,7 +216,11 @@ export class ClusterNode implements SharedState {
   }
 
   /** Trust on first use cluster-wide: HSETNX, so two nodes registering one id agree on its first credential. */
-  async registerServer(serverId: string, credentialHash: string, address: string): Promise<RegistrationRefusal | undefined> {
+  async registerServer(
+    serverId: string,
+    credentialHash: string,
+    address: string,
+  ): Promise<RegistrationRefusal | undefined> {
     let record = await this.store.read(serverId);
     if (!record) {
       if (this.registry.registeredServers >= this.config.maxServers) return "registration_closed";
@@ -179,12 +248,15 @@ export class ClusterNode implements SharedState {
    */
   async adoptHistory(state: ServerState): Promise<void> {
     const meta = await this.history.meta(state.id);
-    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId)) syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
+    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId))
+      syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
   }
 
   /** Every node's view of the history starts over with it (ordered before this link's first event). */
   restartHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): void {
-    void this.history.reset(state.id, epoch, afterId, storeChanged).catch((error: unknown) => this.failed("history reset", error));
+    void this.history
+      .reset(state.id, epoch, afterId, storeChanged)
+      .catch((error: unknown) => this.failed("history reset", error));
   }
 
   /** This node's link, else whether another node holds the claim (Redis), else what this node last heard. */
@@ -192,14 +264,17 @@ export class ClusterNode implements SharedState {
     const known = this.parts.statuses.statusOf(state);
     if (state.liveLink) return known;
     const owner = await this.links.owner(state.id).catch(() => undefined);
-    if (owner === undefined || owner === this.nodeId) return known.online ? { online: false, since: this.parts.clock.now() } : known;
+    if (owner === undefined || owner === this.nodeId)
+      return known.online ? { online: false, since: this.parts.clock.now() } : known;
     return known.online ? known : { online: true, since: this.parts.clock.now() };
   }
 
   /** Tells this node's apps, then every other node's (one message on the events channel, in order with events). */
   linkChanged(state: ServerState, status: LinkStatus): void {
     this.parts.statuses.changed(state, status);
-    void this.commands.publish(this.keys.eventsChannel, encodeClusterLink(this.nodeId, state.id, status.online, status.since)).catch((error: unknown) => this.failed("link status", error));
+    void this.commands
+      .publish(this.keys.eventsChannel, encodeClusterLink(this.nodeId, state.id, status.online, status.since))
+      .catch((error: unknown) => this.failed("link status", error));
   }
 
   /**
@@ -210,17 +285,31 @@ export class ClusterNode implements SharedState {
     if (state.liveLink) return state.push(event, payload);
     const owner = await this.links.owner(state.id).catch(() => undefined);
     if (owner === undefined || owner === this.nodeId) return false;
-    const reply = await this.inbox.call(owner, { kind: "to_server", server_id: state.id, event, payload } satisfies InboxRequest);
+    const reply = await this.inbox.call(owner, {
+      kind: "to_server",
+      server_id: state.id,
+      event,
+      payload,
+    } satisfies InboxRequest);
     return (reply as { delivered?: boolean } | undefined)?.delivered === true;
   }
 
-  async routeAnswer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean | undefined> {
+  async routeAnswer(
+    state: ServerState,
+    event: AnswerEvent,
+    payload: Record<string, unknown>,
+  ): Promise<boolean | undefined> {
     const requestId = typeof payload.request_id === "string" ? payload.request_id : undefined;
     const route = requestId === undefined ? undefined : this.answerRoutes.get(requestId);
     if (!route) return undefined;
     route.forget();
     this.answerRoutes.delete(requestId!);
-    const reply = await this.inbox.call(route.node, { kind: "answer", server_id: state.id, event, payload } satisfies InboxRequest);
+    const reply = await this.inbox.call(route.node, {
+      kind: "answer",
+      server_id: state.id,
+      event,
+      payload,
+    } satisfies InboxRequest);
     return (reply as { taken?: boolean } | undefined)?.taken === true;
   }
 
@@ -249,7 +338,9 @@ export class ClusterNode implements SharedState {
 
   forgetSession(state: ServerState, sessionId: string): void {
     state.buffer.drop((event) => event.sessionId === sessionId);
-    void this.history.forgetSession(state.id, sessionId).catch((error: unknown) => this.failed("history forget", error));
+    void this.history
+      .forgetSession(state.id, sessionId)
+      .catch((error: unknown) => this.failed("history forget", error));
   }
 
   reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
@@ -260,7 +351,13 @@ export class ClusterNode implements SharedState {
   async health(): Promise<Record<string, unknown>> {
     let cancel = () => undefined as void;
     const timeout = new Promise<boolean>((resolve) => (cancel = after(systemClock, 500, () => resolve(false))));
-    const answers = await Promise.race([this.commands.ping().then(() => true, () => false), timeout]);
+    const answers = await Promise.race([
+      this.commands.ping().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
     cancel();
     return { ok: true, node: this.nodeId, redis: answers ? "ok" : "unreachable" };
   }
@@ -288,7 +385,8 @@ export class ClusterNode implements SharedState {
 
   /** An event came behind newer ones on the link here: the shared history no longer vouches for what is before. */
   private async lateArrival(state: ServerState): Promise<void> {
-    if (state.lastId !== undefined) await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
+    if (state.lastId !== undefined)
+      await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
   }
 
   private receive(channel: string, text: string): void {
@@ -332,7 +430,12 @@ export class ClusterNode implements SharedState {
       if (!record) return;
       const closed = this.registry.applyRecord(serverId, record);
       this.parts.metrics.revokedCloses += closed;
-      if (closed > 0) this.parts.log.log("info", "revoked device sockets closed", { server_id: serverId, sockets: closed, node: this.nodeId });
+      if (closed > 0)
+        this.parts.log.log("info", "revoked device sockets closed", {
+          server_id: serverId,
+          sockets: closed,
+          node: this.nodeId,
+        });
     } catch (error) {
       this.failed("registry reload", error);
     }
@@ -353,7 +456,9 @@ export class ClusterNode implements SharedState {
 
   /** Remembers who forwarded a request, as long as its answer may come (the longest of the waits). */
   private rememberRoute(requestId: string, node: string): void {
-    const ttl = Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) + this.config.cluster.inboxTimeoutMs;
+    const ttl =
+      Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) +
+      this.config.cluster.inboxTimeoutMs;
     const forget = after(systemClock, ttl, () => this.answerRoutes.delete(requestId));
     this.answerRoutes.set(requestId, { node, forget });
   }
@@ -368,11 +473,20 @@ export class ClusterNode implements SharedState {
       linked.forEach((state, i) => {
         if (claimed[i] || !state.link) return;
         // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-        this.parts.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
+        this.parts.log.log("warn", "server link taken over by another node; closing it here", {
+          server_id: state.id,
+          node: this.nodeId,
+        });
         state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
       });
       await this.noticeLapsedLinks();
-      await this.figures.refresh(this.commands, this.keys, this.nodeId, this.config.cluster.linkTtlMs, systemClock.now());
+      await this.figures.refresh(
+        this.commands,
+        this.keys,
+        this.nodeId,
+        this.config.cluster.linkTtlMs,
+        systemClock.now(),
+      );
     } catch (error) {
       this.failed("heartbeat", error);
     }
@@ -383,10 +497,13 @@ export class ClusterNode implements SharedState {
    * node is checked; a claim nobody holds any more is pushed to them as offline.
    */
   private async noticeLapsedLinks(): Promise<void> {
-    const heard = [...this.registry.states()].filter((state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online);
+    const heard = [...this.registry.states()].filter(
+      (state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online,
+    );
     const owners = await Promise.all(heard.map((state) => this.links.owner(state.id)));
     heard.forEach((state, i) => {
-      if (owners[i] === undefined && !state.liveLink) this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
+      if (owners[i] === undefined && !state.liveLink)
+        this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
     });
   }
 
@@ -398,7 +515,11 @@ export class ClusterNode implements SharedState {
     this.epoch = current;
     if (known === undefined) return;
     this.figures.epochChanges++;
-    this.parts.log.log("warn", "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over", { node: this.nodeId, epoch: current });
+    this.parts.log.log(
+      "warn",
+      "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
+      { node: this.nodeId, epoch: current },
+    );
     for (const state of this.registry.states()) await this.store.write(state.id, this.registry.record(state));
   }
 
@@ -419,7 +540,11 @@ async function learnEpoch(redis: Redis, keys: ClusterKeys): Promise<string | und
 
 function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {
   figures.redisErrors++;
-  log.log("warn", "cluster: redis operation failed", { node: nodeId, what, error: error instanceof Error ? error.message : String(error) });
+  log.log("warn", "cluster: redis operation failed", {
+    node: nodeId,
+    what,
+    error: error instanceof Error ? error.message : String(error),
+  });
 }
 
 /**

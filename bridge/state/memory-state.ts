@@ -22,12 +22,32 @@ export class MemoryState implements SharedState {
     log: BridgeLogger,
     private readonly statuses: StatusPushes,
   ) {
-    this.registry = new Registry(new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
-      onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
-    });
-    this.pairing = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs, config.pairingFailingAddresses);
+    this.registry = new Registry(
+      new DurableStore(config.dataDir),
+      { events: config.replayEvents, bytes: config.replayBytes },
+      {
+        onForeignGrant: ({ serverId, deviceId, owner }) =>
+          log.log("warn", "grant lists a token hash another server grants too", {
+            server_id: serverId,
+            device_id: deviceId,
+            owner,
+          }),
+      },
+    );
+    this.pairing = new AddressRateLimiter(
+      clock,
+      config.pairingFailuresPerAddress,
+      config.pairingFailuresOverall,
+      config.pairingWindowMs,
+      config.pairingFailingAddresses,
+    );
     // The cap bounds registrations overall; this bounds one address's share of it.
-    this.registrations = new AddressRateLimiter(clock, config.serverRegistrationsPerAddress, Number.POSITIVE_INFINITY, config.serverRegistrationWindowMs);
+    this.registrations = new AddressRateLimiter(
+      clock,
+      config.serverRegistrationsPerAddress,
+      Number.POSITIVE_INFINITY,
+      config.serverRegistrationWindowMs,
+    );
   }
 
   async pairingLimited(address: string): Promise<boolean> {
@@ -39,7 +59,11 @@ export class MemoryState implements SharedState {
   }
 
   /** Decided and registered in one turn: two joins racing for the last place cannot both take it. */
-  async registerServer(serverId: string, credentialHash: string, address: string): Promise<RegistrationRefusal | undefined> {
+  async registerServer(
+    serverId: string,
+    credentialHash: string,
+    address: string,
+  ): Promise<RegistrationRefusal | undefined> {
     if (this.registry.has(serverId)) return undefined;
     if (this.registry.registeredServers >= this.config.maxServers) return "registration_closed";
     if (this.registrations.limited(address)) return "rate_limited";
@@ -89,7 +113,10 @@ export class MemoryState implements SharedState {
   }
 
   async read(state: ServerState, sinceId: string | undefined): Promise<HistoryRead> {
-    const meta = state.epoch !== undefined && state.lastId !== undefined ? { epoch: state.epoch, lastId: state.lastId } : undefined;
+    const meta =
+      state.epoch !== undefined && state.lastId !== undefined
+        ? { epoch: state.epoch, lastId: state.lastId }
+        : undefined;
     return { meta, events: sinceId === undefined || !meta ? undefined : state.buffer.after(sinceId) };
   }
 

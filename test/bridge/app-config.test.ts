@@ -18,10 +18,18 @@ describe("GET /app-config.json on the bridge", () => {
     const bridge = await testBridge();
     expect((await appConfigOf(bridge)).status).toBe(404);
     await serverPeer(bridge.url);
-    await until(() => bridge.core.registry.get("srv1")?.appConfig !== undefined, "the server's join reached the bridge");
+    await until(
+      () => bridge.core.registry.get("srv1")?.appConfig !== undefined,
+      "the server's join reached the bridge",
+    );
     const answered = await appConfigOf(bridge, "?server_id=srv1");
     expect(answered.status).toBe(200);
-    expect(appConfigSchema.parse(answered.body)).toEqual({ server_id: "srv1", server_url: "http://127.0.0.1:8787", bridge_url: bridge.url, app_url: "http://127.0.0.1:8787/" });
+    expect(appConfigSchema.parse(answered.body)).toEqual({
+      server_id: "srv1",
+      server_url: "http://127.0.0.1:8787",
+      bridge_url: bridge.url,
+      app_url: "http://127.0.0.1:8787/",
+    });
     expect((await appConfigOf(bridge, "?server_id=nobody")).status).toBe(404);
     // The server's app is served by the server, not here: without a server_id the bridge has none to give.
     expect((await appConfigOf(bridge)).status).toBe(404);
@@ -29,7 +37,12 @@ describe("GET /app-config.json on the bridge", () => {
 
   it("B175: answers, without a token, for the server whose app it serves, and still after a restart of the bridge", async () => {
     const first = await testBridge();
-    const config = { server_id: "srv1", server_url: "http://192.168.1.5:8787", bridge_url: "wss://relay.example.com/socket", app_url: first.appUrl };
+    const config = {
+      server_id: "srv1",
+      server_url: "http://192.168.1.5:8787",
+      bridge_url: "wss://relay.example.com/socket",
+      app_url: first.appUrl,
+    };
     const server = await fakeServer(first.url, { appConfig: config });
     expect(server.joined.status).toBe("ok");
     await fakeServer(first.url, { serverId: "srv2", credential: "other-server-".padEnd(48, "o") });

@@ -14,7 +14,10 @@ afterEach(runCleanups);
 async function pairedApp(bridge: TestBridge, peer: ServerPeer) {
   const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
   const code = created.json.code as string;
-  await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+  await until(
+    () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+    "code registered on the bridge",
+  );
   const pairing = phoenixSocket(bridge.url);
   const paired = await joinOnce(pairing.channel("pairing", { code, device_name: "phone" }));
   pairing.disconnect();

@@ -3,7 +3,17 @@
 // longer names the device that made the call: here the server's next grants give the same token hash to another
 // device id while the call is in flight. The answer, meant for the first device, must not reach the socket.
 import { afterEach, describe, expect, it } from "vitest";
-import { device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until } from "./helpers.ts";
+import {
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+} from "./helpers.ts";
 
 afterEach(runCleanups);
 
@@ -13,7 +23,10 @@ describe("the relay's grant re-check", () => {
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     const requests: Array<{ request_id: string; device_id: string }> = [];
-    server.channel.on("api_request", (request: { request_id: string; device_id: string }) => void requests.push(request));
+    server.channel.on(
+      "api_request",
+      (request: { request_id: string; device_id: string }) => void requests.push(request),
+    );
     const socket = phoenixSocket(bridge.url, { params: { token: phone.token } });
     const channel = socket.channel("events:server:srv1", {});
     const events: string[] = [];
@@ -21,13 +34,25 @@ describe("the relay's grant re-check", () => {
     expect((await joinOnce(channel)).status).toBe("ok");
 
     const replies: unknown[] = [];
-    channel.push("api", { method: "GET", path: "/sessions" }).receive("ok", (reply: unknown) => void replies.push(reply)).receive("error", (reply: unknown) => void replies.push(reply));
+    channel
+      .push("api", { method: "GET", path: "/sessions" })
+      .receive("ok", (reply: unknown) => void replies.push(reply))
+      .receive("error", (reply: unknown) => void replies.push(reply));
     await until(() => requests.length === 1, "the call reached the server");
     expect(requests[0]!.device_id).toBe("d1");
 
     // The same token now names d2: the socket is not closed (its hash is still granted), but the call was d1's.
-    expect(await pushOnce(server.channel, "grants", { devices: [{ device_id: "d2", token_hash: phone.grant.token_hash }], codes: [] })).toEqual({ status: "ok", response: {} });
-    server.channel.push("api_result", { request_id: requests[0]!.request_id, status: 200, body: { sessions: ["d1's"] } });
+    expect(
+      await pushOnce(server.channel, "grants", {
+        devices: [{ device_id: "d2", token_hash: phone.grant.token_hash }],
+        codes: [],
+      }),
+    ).toEqual({ status: "ok", response: {} });
+    server.channel.push("api_result", {
+      request_id: requests[0]!.request_id,
+      status: 200,
+      body: { sessions: ["d1's"] },
+    });
     // An event pushed after the answer reaches the socket after anything the answer would have sent it.
     expect((await pushOnce(server.channel, "session_event", { event: testEvent(1) })).status).toBe("ok");
     await until(() => events.length === 1, "the next event reached the socket");

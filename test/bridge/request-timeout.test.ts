@@ -16,7 +16,9 @@ describe("a trickled request body", () => {
     socket.on("data", (data) => void (answer += data.toString()));
     socket.on("close", () => void (closed = true));
     socket.on("error", () => undefined);
-    socket.write(`POST /socket/longpoll?vsn=2.0.0&token=${opened.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[`);
+    socket.write(
+      `POST /socket/longpoll?vsn=2.0.0&token=${opened.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[`,
+    );
     // One byte every 20 ms: 100,000 bytes would take over half an hour.
     const trickle = setInterval(() => void (closed || socket.write(" ")), 20);
     try {

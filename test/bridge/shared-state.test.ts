@@ -9,7 +9,19 @@ import { formatEventId } from "../../client/wire/index.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
-import { device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until, untilAsync, type TestBridge } from "./helpers.ts";
+import {
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+  untilAsync,
+  type TestBridge,
+} from "./helpers.ts";
 
 let redis: TestRedis | undefined;
 beforeAll(async () => {
@@ -23,10 +35,23 @@ type Rig = (overrides?: Partial<BridgeConfig>) => Promise<TestBridge>;
 const memory: Rig = (overrides = {}) => testBridge(overrides);
 // A cluster of one node under a key prefix of its own, with short link timings (as test/cluster/support.ts).
 const cluster: Rig = (overrides = {}) =>
-  testBridge({ ...overrides, cluster: { redisUrl: redis!.url, keyPrefix: `s${randomUUID().slice(0, 8)}`, nodeId: "n1", linkTtlMs: 900, heartbeatMs: 150, inboxTimeoutMs: 2000 } });
+  testBridge({
+    ...overrides,
+    cluster: {
+      redisUrl: redis!.url,
+      keyPrefix: `s${randomUUID().slice(0, 8)}`,
+      nodeId: "n1",
+      linkTtlMs: 900,
+      heartbeatMs: 150,
+      inboxTimeoutMs: 2000,
+    },
+  });
 
 const CODE = "AAAAABBBBB";
-const codeGrant = (bridge: TestBridge, code = CODE) => ({ code_hash: sha256Hex(code), expires_at: bridge.clock.now() + 600_000 });
+const codeGrant = (bridge: TestBridge, code = CODE) => ({
+  code_hash: sha256Hex(code),
+  expires_at: bridge.clock.now() + 600_000,
+});
 
 /** An app socket joined to the server's topic, recording events, statuses and closes. */
 async function appOn(bridge: TestBridge, token: string, params: Record<string, unknown> = {}) {
@@ -51,29 +76,54 @@ describe.each([
 ] as const)("shared state: %s", (_name, rig) => {
   it("S1: registers a server on first use, refuses a wrong credential, a second live link and ids past the cap", async () => {
     const bridge = await rig({ maxServers: 2 });
-    expect((await fakeServer(bridge.url)).joined).toEqual({ status: "ok", response: { resume_after: formatEventId(0) } });
-    expect((await fakeServer(bridge.url)).joined).toEqual({ status: "error", response: { reason: "already_connected" } });
-    expect((await fakeServer(bridge.url, { credential: "x".repeat(48) })).joined).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect((await fakeServer(bridge.url)).joined).toEqual({
+      status: "ok",
+      response: { resume_after: formatEventId(0) },
+    });
+    expect((await fakeServer(bridge.url)).joined).toEqual({
+      status: "error",
+      response: { reason: "already_connected" },
+    });
+    expect((await fakeServer(bridge.url, { credential: "x".repeat(48) })).joined).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
     expect((await fakeServer(bridge.url, { serverId: "srv2" })).joined.status).toBe("ok");
-    expect((await fakeServer(bridge.url, { serverId: "srv3" })).joined).toEqual({ status: "error", response: { reason: "registration_closed" } });
+    expect((await fakeServer(bridge.url, { serverId: "srv3" })).joined).toEqual({
+      status: "error",
+      response: { reason: "registration_closed" },
+    });
   });
 
   it("S2: pairs with a code once; a second try is invalid_code; a code whose server is away is server_unavailable", async () => {
     const bridge = await rig();
     const server = await fakeServer(bridge.url, { codes: [codeGrant(bridge), codeGrant(bridge, "CCCCCDDDDD")] });
     server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" });
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: "d1",
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
     });
-    expect(await tryCode(bridge)).toEqual({ status: "ok", response: { server_id: "srv1", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" } });
+    expect(await tryCode(bridge)).toEqual({
+      status: "ok",
+      response: { server_id: "srv1", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" },
+    });
     expect(await tryCode(bridge)).toEqual({ status: "error", response: { reason: "invalid_code" } });
     server.socket.disconnect();
     await until(() => bridge.core.registry.connectedServers === 0, "the server's link ended");
-    expect(await tryCode(bridge, "CCCCCDDDDD")).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    expect(await tryCode(bridge, "CCCCCDDDDD")).toEqual({
+      status: "error",
+      response: { reason: "server_unavailable" },
+    });
   });
 
   it("S10: a code the bridge has not heard of, for a named server not linked yet, is server_unavailable and not counted", async () => {
     const bridge = await rig();
-    const early = (code: string) => joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone", server_id: "srv1" }));
+    const early = (code: string) =>
+      joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone", server_id: "srv1" }));
     // The server made the code before its first link: the bridge has never heard of either.
     expect(await early(CODE)).toEqual({ status: "error", response: { reason: "server_unavailable" } });
     expect(bridge.core.metrics.pairingFailures).toBe(0);
@@ -81,7 +131,13 @@ describe.each([
     expect(await tryCode(bridge)).toEqual({ status: "error", response: { reason: "invalid_code" } });
     const server = await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });
     server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" });
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: "d1",
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
     });
     expect((await early(CODE)).status).toBe("ok");
     // Once the link is up, an unknown code is a counted guess again.
@@ -91,7 +147,12 @@ describe.each([
 
   it("S11: keeps the app config a server's join carries and answers it on GET /app-config.json", async () => {
     const bridge = await rig();
-    const config = { server_id: "srv1", server_url: "http://192.168.1.5:8787", bridge_url: bridge.url, app_url: bridge.appUrl };
+    const config = {
+      server_id: "srv1",
+      server_url: "http://192.168.1.5:8787",
+      bridge_url: bridge.url,
+      app_url: bridge.appUrl,
+    };
     expect((await fakeServer(bridge.url, { appConfig: config })).joined.status).toBe("ok");
     const response = await fetch(`${bridge.httpUrl}/app-config.json`);
     expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: config });
@@ -110,13 +171,24 @@ describe.each([
     const bridge = await rig({ replayEvents: 3 });
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
-    for (let n = 1; n <= 5; n++) expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
+    for (let n = 1; n <= 5; n++)
+      expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
     const covered = await appOn(bridge, phone.token, { since_id: formatEventId(3), epoch: "epoch-1" });
-    expect(covered.joined.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true });
+    expect(covered.joined.response).toEqual({
+      replay: "complete",
+      replayed: 2,
+      last_event_id: formatEventId(5),
+      epoch: "epoch-1",
+      server_online: true,
+    });
     await until(() => covered.received.length === 2, "the replay");
     expect(covered.received).toEqual([formatEventId(4), formatEventId(5)]);
-    expect((await appOn(bridge, phone.token, { since_id: formatEventId(1), epoch: "epoch-1" })).joined.response).toMatchObject({ replay: "gap" });
-    expect((await appOn(bridge, phone.token, { since_id: formatEventId(4), epoch: "epoch-0" })).joined.response).toMatchObject({ replay: "gap" });
+    expect(
+      (await appOn(bridge, phone.token, { since_id: formatEventId(1), epoch: "epoch-1" })).joined.response,
+    ).toMatchObject({ replay: "gap" });
+    expect(
+      (await appOn(bridge, phone.token, { since_id: formatEventId(4), epoch: "epoch-0" })).joined.response,
+    ).toMatchObject({ replay: "gap" });
   });
 
   it("S5: a device the server withdraws is closed with 4001 and refused after; an unknown token is unauthorized", async () => {
@@ -125,10 +197,19 @@ describe.each([
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     const app = await appOn(bridge, phone.token);
     expect(app.joined.status).toBe("ok");
-    expect(await pushOnce(server.channel, "grants", { devices: [], codes: [] })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(server.channel, "grants", { devices: [], codes: [] })).toEqual({
+      status: "ok",
+      response: {},
+    });
     await until(() => app.closes.includes(BRIDGE_CLOSE.deviceRevoked), "the withdrawn device's socket closed");
-    expect((await appOn(bridge, phone.token)).joined).toEqual({ status: "error", response: { reason: "unauthorized" } });
-    expect((await appOn(bridge, "nobody-".padEnd(48, "n"))).joined).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect((await appOn(bridge, phone.token)).joined).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
+    expect((await appOn(bridge, "nobody-".padEnd(48, "n"))).joined).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
   });
 
   it("S6: reports the devices seen and connected to their server (devices_seen)", async () => {
@@ -136,7 +217,10 @@ describe.each([
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     const seen: Array<{ device_ids: string[]; connected: string[] }> = [];
-    server.channel.on("devices_seen", (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload));
+    server.channel.on(
+      "devices_seen",
+      (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload),
+    );
     await appOn(bridge, phone.token);
     bridge.sightings.flush();
     await until(() => seen.length === 1, "devices_seen reached the server");
@@ -164,7 +248,13 @@ describe.each([
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     const push = async (n: number, sessionId: string, type = "message_appended") =>
-      expect((await pushOnce(server.channel, "session_event", { event: { event_id: formatEventId(n), type, session_id: sessionId } })).status).toBe("ok");
+      expect(
+        (
+          await pushOnce(server.channel, "session_event", {
+            event: { event_id: formatEventId(n), type, session_id: sessionId },
+          })
+        ).status,
+      ).toBe("ok");
     await push(1, "keep");
     await push(2, "gone");
     await push(3, "keep");
@@ -181,13 +271,22 @@ describe.each([
     const phone = device("d1");
     const server = await fakeServer(bridge.url, { devices: [phone.grant] });
     server.channel.on("api_request", (request: { request_id: string; device_id: string }) => {
-      server.channel.push("api_result", { request_id: request.request_id, status: 200, body: { device: request.device_id } });
+      server.channel.push("api_result", {
+        request_id: request.request_id,
+        status: 200,
+        body: { device: request.device_id },
+      });
     });
     const app = await appOn(bridge, phone.token);
-    expect(await pushOnce(app.channel, "api", { method: "GET", path: "/sessions" })).toEqual({ status: "ok", response: { status: 200, body: { device: "d1" } } });
+    expect(await pushOnce(app.channel, "api", { method: "GET", path: "/sessions" })).toEqual({
+      status: "ok",
+      response: { status: 200, body: { device: "d1" } },
+    });
     server.socket.disconnect();
     await until(() => bridge.core.registry.connectedServers === 0, "the server's link ended");
-    expect(await pushOnce(app.channel, "api", { method: "GET", path: "/sessions" })).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    expect(await pushOnce(app.channel, "api", { method: "GET", path: "/sessions" })).toEqual({
+      status: "error",
+      response: { reason: "server_unavailable" },
+    });
   });
 });
-

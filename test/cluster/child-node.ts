@@ -7,11 +7,17 @@ import { join } from "node:path";
 import { cleanups } from "../bridge/helpers.ts";
 import { FAST_CLUSTER } from "./support.ts";
 
-export async function childNode(redisUrl: string, keyPrefix: string, nodeId: string): Promise<{ child: ChildProcess; port: number; url: string }> {
+export async function childNode(
+  redisUrl: string,
+  keyPrefix: string,
+  nodeId: string,
+): Promise<{ child: ChildProcess; port: number; url: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "cluster-node-"));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = { port: 0, dataDir, cluster: { redisUrl, keyPrefix, nodeId, ...FAST_CLUSTER } };
-  const child = spawn(process.execPath, ["--import", "tsx", "test/cluster/node-process.ts", JSON.stringify(config)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "test/cluster/node-process.ts", JSON.stringify(config)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   cleanups.push(() => void child.kill("SIGKILL"));
   const port = await new Promise<number>((resolve, reject) => {
     let text = "";

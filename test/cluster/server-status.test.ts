@@ -14,7 +14,10 @@ describe("server status in a cluster", () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const phone = device("d1");
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grants reached node B",
+    );
     const socket = phoenixSocket(b!.url, { params: { token: phone.token } });
     const channel = socket.channel("events:server:srv1", {});
     const statuses: Array<{ online: boolean }> = [];
@@ -35,7 +38,10 @@ describe("server status in a cluster", () => {
     const b = await clusterNode(redisOf(), keyPrefix, "nodeB");
     const phone = device("d1");
     await fakeServer(a.url, { devices: [phone.grant] });
-    await until(() => b.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
+    await until(
+      () => b.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grants reached node B",
+    );
     const socket = phoenixSocket(b.url, { params: { token: phone.token } });
     const channel = socket.channel("events:server:srv1", {});
     const statuses: Array<{ online: boolean }> = [];

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { WebSocketServer } from "ws";
 import { BRIDGE_CLOSE } from "../client/wire/frames.ts";
 import { Router } from "./channels/router.ts";
-import { systemClock, type Clock } from "./clock.ts";
+import { after, systemClock, type Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { httpHandler, notFound } from "./http/routes.ts";
@@ -18,13 +18,14 @@ import { receiveFrame } from "./socket/frame-wiring.ts";
 import { LongPollEndpoint } from "./transport/longpoll.ts";
 import { processLog, PeerLogBudget, type BridgeLogger } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
-import { AddressRateLimiter } from "./rate-limiter.ts";
 import { SocketAcceptor } from "./socket/acceptor.ts";
 import type { Connection } from "./socket/connection.ts";
 import { IdleSweep } from "./socket/idle-sweep.ts";
 import { DeviceSightings } from "./state/device-sightings.ts";
-import { DurableStore } from "./state/durable-store.ts";
-import { Registry } from "./state/registry.ts";
+import { AnswerDesk } from "./state/answer-desk.ts";
+import { MemoryState } from "./state/memory-state.ts";
+import type { SharedState } from "./state/shared-state.ts";
+import { StatusPushes } from "./state/status-pushes.ts";
 import { ClusterNode } from "./cluster/cluster-node.ts";
 
 export interface BridgeOptions {
@@ -62,23 +63,33 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
   const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
   const core = await buildCore(config, clock, log);
-  const sightings = new DeviceSightings(core.registry, clock, core.cluster?.sightings);
+  let appUrl = "";
+  const sightings = new DeviceSightings(core.shared, clock);
   const router = new Router(core);
   const acceptor = new SocketAcceptor(core, log, router, sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
   const longPoll = longPollEndpoint(core, router, acceptor);
   const http = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node checks both timeouts this often (its default, 30 s, would let them overrun by that much).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4))),
+    },
     httpHandler({
       metrics: core.metrics,
-      health: healthOf(core),
+      health: () => core.shared.health(),
       appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
+      // The app's URL is known once the port is: requests come after listen().
+      appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
       failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
     }),
   );
   http.on("upgrade", acceptor.upgrade);
   await listen(http, config);
-  const sweepEvery = options.sweepEveryMs ?? Math.min(5000, Math.max(1, Math.floor(config.idleTimeoutMs / 4)));
+  // Often enough that a silent server link is found within a fifteenth of its timeout past it.
+  const sweepEvery = options.sweepEveryMs ?? Math.max(1, Math.floor(Math.min(5000, config.idleTimeoutMs / 4, config.serverLinkTimeoutMs / 15)));
   if (sweepEvery > 0) idle.start(sweepEvery);
 
   const close = async () => {
@@ -87,14 +98,15 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     sightings.flush();
     sightings.stop();
     await closeSockets(acceptor.open, acceptor.wss, http);
-    await core.cluster?.close();
+    await core.shared.close();
   };
   const port = (http.address() as AddressInfo).port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `ws://${host}:${port}/socket`;
   const publicUrl = config.publicUrl ?? url;
+  appUrl = appUrlFor(publicUrl);
   const sweepIdle = () => idle.sweep() + longPoll.sweep();
-  return { url, publicUrl, appUrl: appUrlFor(publicUrl), httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
+  return { url, publicUrl, appUrl, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
 }
 
 /** Long-poll sessions admitted and tracked by the acceptor, their frames routed like a WebSocket's. */
@@ -119,43 +131,32 @@ function longPollEndpoint(core: BridgeCore, router: Router, acceptor: SocketAcce
 }
 
 /**
- * The parts every channel handler shares. With BRIDGE_REDIS_URL the registry's records come from Redis (the node
- * connects and loads them first); each server's buffer still tells a resend from a late event, while replays read
- * the shared history.
+ * The parts every channel handler shares, around the shared state: in memory on a single node, or, with
+ * BRIDGE_REDIS_URL, a cluster node (it connects and reads the registry's records from Redis first).
  */
 async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger): Promise<BridgeCore> {
-  let registry: Registry | undefined;
-  const metrics = new BridgeMetrics(() => registry?.activeTopics ?? 0, () => registry?.connectedServers ?? 0);
-  const cluster = config.cluster.redisUrl === undefined ? undefined : new ClusterNode(config, config.cluster.redisUrl, clock, log, metrics);
-  await cluster?.start();
-  registry = new Registry(cluster?.store ?? new DurableStore(config.dataDir), { events: config.replayEvents, bytes: config.replayBytes }, {
-    onForeignGrant: ({ serverId, deviceId, owner }) => log.log("warn", "grant lists a token hash another server grants too", { server_id: serverId, device_id: deviceId, owner }),
-  });
-  cluster?.bind(registry);
-  metrics.cluster = cluster?.figures;
-  // Pairing counts failed attempts only (limiterFailure below).
-  const pairingLimiter = new AddressRateLimiter(clock, config.pairingFailuresPerAddress, config.pairingFailuresOverall, config.pairingWindowMs, config.pairingFailingAddresses);
+  const answers = new AnswerDesk();
+  const statuses = new StatusPushes(clock);
+  // The metrics count what the shared state holds once it exists (a cluster node counts into them as it starts).
+  let counted: SharedState | undefined;
+  const metrics = new BridgeMetrics(() => counted?.registry.activeTopics ?? 0, () => counted?.registry.connectedServers ?? 0);
+  const redisUrl = config.cluster.redisUrl;
+  const shared: SharedState = redisUrl === undefined ? new MemoryState(config, clock, log, statuses) : await ClusterNode.start(config, redisUrl, { clock, log, metrics, answers, statuses });
+  counted = shared;
+  if (shared instanceof ClusterNode) metrics.cluster = shared.figures;
   return {
     config,
     clock,
     log,
     metrics,
-    registry,
-    cluster,
-    pairingLimiter,
+    shared,
+    registry: shared.registry,
+    answers,
     limiterFailure(connection, reason) {
-      (cluster?.pairingLimiter ?? pairingLimiter).record(connection.address);
+      shared.pairingFailed(connection.address);
       metrics.pairingFailures++;
       log.log("warn", "pairing attempt failed", { socket: connection.id, address: connection.address, reason });
     },
-  };
-}
-
-/** GET /health: `{ok: true}`; a cluster node adds whether Redis answers (it still serves its sockets when not). */
-function healthOf(core: BridgeCore): () => Promise<Record<string, unknown>> {
-  return async () => {
-    if (!core.cluster) return { ok: true };
-    return { ok: true, node: core.cluster.nodeId, redis: (await core.cluster.redisAnswers()) ? "ok" : "unreachable" };
   };
 }
 
@@ -170,9 +171,9 @@ async function listen(http: Server, config: BridgeConfig): Promise<void> {
 async function closeSockets(open: Iterable<Connection>, wss: WebSocketServer, http: Server): Promise<void> {
   for (const connection of open) connection.close(BRIDGE_CLOSE.goingAway, "bridge shutting down");
   // A deadline, so shutdown never hangs on a peer that does not answer the close frame.
-  const deadline = setTimeout(() => wss.clients.forEach((ws) => ws.terminate()), 500);
+  const cancelDeadline = after(systemClock, 500, () => wss.clients.forEach((ws) => ws.terminate()));
   await new Promise<void>((resolve) => wss.close(() => resolve()));
   await new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
-  clearTimeout(deadline);
+  cancelDeadline();
 }

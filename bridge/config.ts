@@ -46,6 +46,19 @@ export const bridgeConfigSchema = z.strictObject({
   maxChannelsPerSocket: count(1).default(100),
   /** A socket silent for longer than this is closed: the client heartbeats every 30 s. */
   idleTimeoutMs: count(1).default(60_000),
+  /**
+   * A server's link silent for longer than this is down (closed, its apps told offline): the forwarder heartbeats
+   * every 5 s, so a link whose packets are dropped without a close reads offline within this.
+   */
+  serverLinkTimeoutMs: count(1).default(15_000),
+  /** Time from an HTTP request's first byte to its last header. */
+  headersTimeoutMs: count(1).default(10_000),
+  /**
+   * Time to receive a whole HTTP request, body included (a long-poll POST is at most 4 frames' worth): a body sent at
+   * a trickle is cut (408) instead of holding its connection and buffer. A held long-poll GET is not counted: its
+   * request is in once its headers are.
+   */
+  requestTimeoutMs: count(1).default(30_000),
   /** A socket whose unsent bytes pass this is a slow consumer and is closed. */
   maxBufferedBytes: count(1).default(4 * 1024 * 1024),
   /** How long a pairing join waits for the server's answer. */

@@ -3,20 +3,22 @@ import type { Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeLogger } from "./log.ts";
 import type { BridgeMetrics } from "./metrics.ts";
-import type { AddressRateLimiter } from "./rate-limiter.ts";
 import type { Connection } from "./socket/connection.ts";
+import type { AnswerDesk } from "./state/answer-desk.ts";
 import type { Registry } from "./state/registry.ts";
-import type { ClusterNode } from "./cluster/cluster-node.ts";
+import type { SharedState } from "./state/shared-state.ts";
 
 export interface BridgeCore {
   config: BridgeConfig;
   clock: Clock;
   log: BridgeLogger;
   metrics: BridgeMetrics;
+  /** What the bridge shares with its cluster (state/shared-state.ts): in memory on one node, or Redis. */
+  shared: SharedState;
+  /** This node's view of the servers (`shared.registry`). */
   registry: Registry;
-  /** Set when BRIDGE_REDIS_URL is: this bridge is one node of a cluster (bridge/cluster/). */
-  cluster: ClusterNode | undefined;
-  pairingLimiter: AddressRateLimiter;
+  /** Where a server's answers find the waiter that asked on this node. */
+  answers: AnswerDesk;
   /** Counts a failed pairing attempt against its address and logs it (never the code). */
   limiterFailure(connection: Connection, reason: string): void;
 }

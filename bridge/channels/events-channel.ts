@@ -5,139 +5,165 @@
 import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
 import type { DeviceMode } from "../../client/wire/e2e.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
-import type { ClusterNode } from "../cluster/cluster-node.ts";
-import type { HistoryRead } from "../cluster/history.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
-import type { Connection } from "../socket/connection.ts";
+import type { ChannelEntry, Connection } from "../socket/connection.ts";
 import { heldBytes, type BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
-import { inertEntry, refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
+import { hasForm, type HistoryRead } from "../state/shared-state.ts";
+import { refuse, type JoinOutcome, type TopicHandler } from "./types.ts";
+
+type EventsParams = { since_id?: string | undefined; epoch?: string | undefined };
 
 export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
   return {
-    join(connection, frame, match): JoinAttempt {
+    join(connection, frame, match) {
       const serverId = match[1]!;
-      const refused = (reason: BridgeReason, logMsg: string): JoinAttempt => {
-        core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
-        return { entry: inertEntry(frame.joinRef), outcome: refuse(reason) };
+      // The router needs the entry now; the device's own exists once it is admitted.
+      let admitted: ChannelEntry | undefined;
+      const entry: ChannelEntry = {
+        joinRef: frame.joinRef,
+        handleIn: (pushed) => admitted?.handleIn(pushed),
+        terminate: (reason) => admitted?.terminate(reason),
       };
-      const params = eventsJoinParamsSchema.safeParse(frame.payload);
-      if (!params.success) return refused("invalid_params", "events join with invalid params");
-      if (!connection.tokenHash) return refused("unauthorized", "events join without a device token");
-      // Scoped to this server: what another server grants never decides who joins this topic.
-      const tokenHash = connection.tokenHash;
-      if (core.registry.deviceOf(serverId, tokenHash) === undefined) {
-        if (!core.cluster) return refusedDevice(core, tokenHash, refused);
-        // A grant another node wrote moments ago (a device that just paired there) may not have reached this node yet:
-        // read the server's record from Redis before refusing, since a refusal makes the library forget its
-        // credentials for good.
-        const cluster = core.cluster;
-        let joined: JoinAttempt | undefined;
-        const outcome = cluster.refresh(serverId).then(() => {
-          if (core.registry.deviceOf(serverId, tokenHash) === undefined) return refusedDevice(core, tokenHash, refused).outcome;
-          joined = admit(core, relay, connection, frame, serverId, params.data);
-          return joined.outcome;
-        });
-        const entry = {
-          joinRef: frame.joinRef,
-          handleIn: (pushed: Frame) => joined?.entry.handleIn(pushed),
-          terminate: (reason: string) => joined?.entry.terminate(reason),
-        };
-        return { entry, outcome };
-      }
-      return admit(core, relay, connection, frame, serverId, params.data);
+      const outcome = joinEvents(core, relay, connection, frame, serverId, (next) => (admitted = next));
+      return { entry, outcome };
     },
   };
 }
 
-function refusedDevice(core: BridgeCore, tokenHash: string, refused: (reason: BridgeReason, logMsg: string) => JoinAttempt): JoinAttempt {
-  const reason = core.registry.knowsToken(tokenHash) ? "events join with another server's token" : "events join with an unknown or revoked token";
-  return refused("unauthorized", reason);
-}
-
-/** A device of this server joins: its channel entry, and its replay (from the buffer, or the cluster's history). */
-function admit(core: BridgeCore, relay: ApiRelay, connection: Connection, frame: Frame, serverId: string, params: { since_id?: string | undefined; epoch?: string | undefined }): JoinAttempt {
+/**
+ * The one events join: params, the device's grant on this server (read again from the shared state before a
+ * refusal, since a device that just paired on another node may not have reached this one, and a refusal makes the
+ * library forget its credentials for good), then the replay.
+ */
+async function joinEvents(
+  core: BridgeCore,
+  relay: ApiRelay,
+  connection: Connection,
+  frame: Frame,
+  serverId: string,
+  admit: (entry: ChannelEntry) => void,
+): Promise<JoinOutcome> {
+  const refused = (reason: BridgeReason, logMsg: string): JoinOutcome => {
+    core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
+    return refuse(reason);
+  };
+  const params = eventsJoinParamsSchema.safeParse(frame.payload);
+  if (!params.success) return refused("invalid_params", "events join with invalid params");
+  const tokenHash = connection.tokenHash;
+  if (!tokenHash) return refused("unauthorized", "events join without a device token");
+  // Scoped to this server: what another server grants never decides who joins this topic.
+  if (core.registry.grantOf(serverId, tokenHash) === undefined) await core.shared.refresh(serverId);
+  const grant = core.registry.grantOf(serverId, tokenHash);
+  if (grant === undefined) {
+    return refused(
+      "unauthorized",
+      core.registry.knowsToken(tokenHash)
+        ? "events join with another server's token"
+        : "events join with an unknown or revoked token",
+    );
+  }
   const state = core.registry.get(serverId)!;
-  const entry = {
+  admit({
     joinRef: frame.joinRef,
     handleIn: (pushed: Frame) => {
       if (pushed.event === "api") return relay.forward(connection, state, pushed);
-      core.log.log("warn", "app push on a read-only topic refused", { socket: connection.id, topic: pushed.topic, event: pushed.event });
+      core.log.log("warn", "app push on a read-only topic refused", {
+        socket: connection.id,
+        topic: pushed.topic,
+        event: pushed.event,
+      });
       connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
     },
     terminate: () => {
       state.topic.remove(connection);
       relay.appGone(connection);
     },
-  };
-  const mode = core.registry.modeOf(serverId, connection.tokenHash!);
-  const { since_id: sinceId, epoch } = params;
-  const outcome = core.cluster ? clusterReplayOutcome(core, core.cluster, connection, state, mode, sinceId, epoch) : replayOutcome(core, connection, state, mode, sinceId, epoch);
-  return { entry, outcome };
+  });
+  return replayOutcome(core, connection, state, grant.mode, params.data);
 }
 
-function replayOutcome(core: BridgeCore, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): JoinOutcome {
-  const known = { last_event_id: state.lastId ?? null, epoch: state.epoch ?? null };
-  const subscribe = () => state.topic.add(connection, mode);
-  if (sinceId === undefined) {
-    return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribe };
-  }
-  // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the buffer
+/**
+ * The one replay, from the shared state's history. The socket is held on the topic first (what is broadcast
+ * meanwhile queues), then the history is read; the reply sends the replay, then the queued events it did not hold:
+ * nothing lost between the read and the subscription, nothing twice. A gap is answered when the history cannot
+ * vouch for everything after since_id, for another store's cursor, for a replay over half the slow-consumer bound
+ * (written in one turn; HTTP pages it), and when an event lacks this device's form. A failed read is a gap, never a
+ * failed join. The reply says whether the server's link is up (`server_online`).
+ */
+async function replayOutcome(
+  core: BridgeCore,
+  connection: Connection,
+  state: ServerState,
+  mode: DeviceMode,
+  { since_id: sinceId, epoch }: EventsParams,
+): Promise<JoinOutcome> {
+  state.topic.hold(connection, mode);
+  const [read, link] = await Promise.all([
+    readHistory(core, connection, state, sinceId),
+    core.shared.linkStatus(state),
+  ]);
+  const known = {
+    last_event_id: read.meta?.lastId ?? null,
+    epoch: read.meta?.epoch ?? null,
+    server_online: link.online,
+  };
+  const subscribeAfter = (events: readonly BufferedEvent[], afterId: string | undefined) => () =>
+    state.topic.release(connection, events, afterId);
+  if (sinceId === undefined)
+    return {
+      status: "ok",
+      response: { replay: "none", replayed: 0, ...known },
+      afterReply: subscribeAfter([], read.meta?.lastId),
+    };
+  // A cursor of another store (the server's store was reset, its ids started over) is never replayed: the history
   // would find "nothing after it" and call that complete. An unknown current epoch cannot vouch either.
-  const otherStore = epoch !== undefined && epoch !== state.epoch;
-  const held = otherStore ? undefined : state.buffer.after(sinceId);
-  // A replay is written in one turn: one that would fill half the slow-consumer bound goes over HTTP (paged) instead.
-  // So does one holding an event without this device's form (sent sealed only before a plain device paired).
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
+  const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
+  const held = otherStore ? undefined : read.events;
+  const missing =
+    held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode))
+      ? held
+      : undefined;
   if (missing === undefined) {
     core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribe };
+    return {
+      status: "ok",
+      response: { replay: "gap", replayed: 0, ...known },
+      afterReply: subscribeAfter([], read.meta?.lastId),
+    };
   }
   core.metrics.replayHits++;
   return {
     status: "ok",
     response: { replay: "complete", replayed: missing.length, ...known },
-    // Replay and subscription happen in one turn of the event loop: no live event can slip between them.
-    afterReply: () => {
-      for (const event of missing) state.topic.sendTo(connection, event, mode);
-      subscribe();
-    },
+    afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId),
   };
 }
 
-/**
- * A cluster node's replay comes from the shared history (bridge/cluster/history.ts). The socket is held on the topic
- * first (what is broadcast meanwhile queues), then the history is read; the reply sends the replay, then the queued
- * events it did not hold: nothing lost between the read and the subscription, nothing twice. Redis not answering is
- * a gap, never a failed join.
- */
-async function clusterReplayOutcome(core: BridgeCore, cluster: ClusterNode, connection: Connection, state: ServerState, mode: DeviceMode, sinceId: string | undefined, epoch: string | undefined): Promise<JoinOutcome> {
-  state.topic.hold(connection, mode);
-  let read: HistoryRead;
+async function readHistory(
+  core: BridgeCore,
+  connection: Connection,
+  state: ServerState,
+  sinceId: string | undefined,
+): Promise<HistoryRead> {
   try {
-    read = await cluster.read(state.id, sinceId);
+    return await core.shared.read(state, sinceId);
   } catch (error) {
-    core.log.log("warn", "replay read failed; answered gap", { socket: connection.id, server_id: state.id, error: error instanceof Error ? error.message : String(error) });
-    read = { meta: state.epoch !== undefined && state.lastId !== undefined ? { epoch: state.epoch, lastId: state.lastId } : undefined, events: undefined };
+    core.log.log("warn", "replay read failed; answered gap", {
+      socket: connection.id,
+      server_id: state.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return {
+      meta:
+        state.epoch !== undefined && state.lastId !== undefined
+          ? { epoch: state.epoch, lastId: state.lastId }
+          : undefined,
+      events: undefined,
+    };
   }
-  const known = { last_event_id: read.meta?.lastId ?? null, epoch: read.meta?.epoch ?? null };
-  const subscribeAfter = (events: readonly BufferedEvent[], afterId: string | undefined) => () => state.topic.release(connection, events, afterId);
-  if (sinceId === undefined) return { status: "ok", response: { replay: "none", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
-  const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
-  const held = otherStore ? undefined : read.events;
-  const missing = held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode)) ? held : undefined;
-  if (missing === undefined) {
-    core.metrics.replayMisses++;
-    return { status: "ok", response: { replay: "gap", replayed: 0, ...known }, afterReply: subscribeAfter([], read.meta?.lastId) };
-  }
-  core.metrics.replayHits++;
-  return { status: "ok", response: { replay: "complete", replayed: missing.length, ...known }, afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId) };
-}
-
-function hasForm(event: BufferedEvent, mode: DeviceMode): boolean {
-  return (mode === "e2e" ? event.sealedJson : event.payloadJson) !== undefined;
 }
 
 /** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */

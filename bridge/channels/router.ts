@@ -1,7 +1,7 @@
 // Dispatches a socket's frames the way Phoenix does: heartbeats on `phoenix`, joins by topic pattern (unknown
 // topics get "unmatched topic"), leaves answered ok then closed, duplicate joins end the old channel with
 // phx_close under its old join_ref, and a push on a topic the socket has not joined is refused.
-import { apiResultSchema, BRIDGE_CLOSE, pairResultSchema, type Frame } from "../../client/wire/frames.ts";
+import { BRIDGE_CLOSE, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
@@ -15,19 +15,8 @@ export class Router {
   private readonly routes: Array<[RegExp, TopicHandler]>;
 
   constructor(private readonly core: BridgeCore) {
-    const pending = new PendingPairs(core.clock);
+    const pending = new PendingPairs(core.clock, core.answers);
     const relay = new ApiRelay(core);
-    if (core.cluster) {
-      // Answers given on this node's server links to requests another node forwarded come back to their waiters here.
-      core.cluster.answerHandlers.pair_result = (_state, payload) => {
-        const result = pairResultSchema.safeParse(payload);
-        return result.success && pending.settle(result.data.request_id, result.data);
-      };
-      core.cluster.answerHandlers.api_result = (state, payload) => {
-        const result = apiResultSchema.safeParse(payload);
-        return result.success && relay.answer(state, result.data);
-      };
-    }
     this.routes = [
       [/^pairing$/, pairingChannel(core, pending)],
       [/^events:server:([A-Za-z0-9_-]{1,64})$/, eventsChannel(core, relay)],
@@ -70,11 +59,14 @@ export class Router {
     if (attempt.outcome instanceof Promise) {
       attempt.outcome.then(settle).catch((error: unknown) => {
         // A bug in a handler's deferred join must not become an unhandled rejection (it would end the process).
-        this.core.log.log("error", "join handler failed", { socket: connection.id, topic: frame.topic, error: error instanceof Error ? error.message : String(error) });
+        this.core.log.log("error", "join handler failed", {
+          socket: connection.id,
+          topic: frame.topic,
+          error: error instanceof Error ? error.message : String(error),
+        });
         connection.close(BRIDGE_CLOSE.internalError, "internal error");
       });
-    }
-    else settle(attempt.outcome);
+    } else settle(attempt.outcome);
   }
 
   private answerJoin(connection: Connection, frame: Frame, outcome: JoinOutcome): void {
@@ -90,7 +82,8 @@ export class Router {
     const entry = connection.channels.get(frame.topic);
     connection.send(replyFrame(frame, "ok", {}));
     // A leave under an older join_ref is for a channel already replaced (as Phoenix does, it ends nothing now).
-    if (entry && (frame.joinRef === null || frame.joinRef === entry.joinRef)) this.close(connection, frame.topic, entry, "left");
+    if (entry && (frame.joinRef === null || frame.joinRef === entry.joinRef))
+      this.close(connection, frame.topic, entry, "left");
   }
 
   /** Ends a channel and tells the client with phx_close under the channel's own join_ref. */
@@ -103,7 +96,11 @@ export class Router {
   private push(connection: Connection, frame: Frame): void {
     const entry = connection.channels.get(frame.topic);
     if (!entry || (frame.joinRef !== null && frame.joinRef !== entry.joinRef)) {
-      this.core.log.log("warn", "push on a topic the socket has not joined", { socket: connection.id, topic: frame.topic, event: frame.event });
+      this.core.log.log("warn", "push on a topic the socket has not joined", {
+        socket: connection.id,
+        topic: frame.topic,
+        event: frame.event,
+      });
       return connection.send(replyFrame(frame, "error", { reason: "unmatched topic" }));
     }
     entry.handleIn(frame);

@@ -14,37 +14,68 @@ import {
   type PairResult,
   type ServerJoinParams,
 } from "../../client/wire/frames.ts";
-import { clusterServerJoin } from "../cluster/server-join.ts";
 import { after, type Clock } from "../clock.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
-import { AddressRateLimiter } from "../rate-limiter.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { ChannelEntry, Connection } from "../socket/connection.ts";
 import { deliverEvent } from "../fanout/deliver.ts";
+import type { AnswerDesk } from "../state/answer-desk.ts";
 import type { ServerState } from "../state/registry.ts";
+import { ServerLink } from "../state/server-link.ts";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
-import { inertEntry, refuse, type JoinAttempt, type TopicHandler } from "./types.ts";
+import { sha256Hex } from "../hash.ts";
+import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
 /** Pairing requests waiting for their server's answer, by request id. */
 export class PendingPairs {
-  private readonly waiting = new Map<string, { serverId: string; app: Connection; resolve: (result: PairResult) => void; cancelTimeout: () => void }>();
-
-  /** The wait for the server's answer runs on the bridge's clock. */
-  constructor(private readonly clock: Clock) {}
+  private readonly waiting = new Map<
+    string,
+    { serverId: string; app: Connection; resolve: (result: PairResult) => void; cancelTimeout: () => void }
+  >();
 
   /**
-   * Forwards `app`'s pairing attempt to the server's channel; resolves with its answer (or an error when it goes
-   * away).
+   * The wait for the server's answer runs on the bridge's clock. Answers given on another node's link reach the
+   * waiter here through `answers`.
    */
-  ask(state: ServerState, app: Connection, code: string, deviceName: string, deviceKey: string | undefined, timeoutMs: number, deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = sendToLink(state)): { result: Promise<PairResult>; cancel: () => void } {
+  constructor(
+    private readonly clock: Clock,
+    answers: AnswerDesk,
+  ) {
+    answers.serve("pair_result", (_state, payload) => {
+      const result = pairResultSchema.safeParse(payload);
+      return result.success && this.settle(result.data.request_id, result.data);
+    });
+  }
+
+  /**
+   * Forwards `app`'s pairing attempt to the server's link through `deliver` (the shared state's way; the link on
+   * this node by default); resolves with its answer (or an error when it goes away).
+   */
+  ask(
+    state: ServerState,
+    app: Connection,
+    code: string,
+    deviceName: string,
+    deviceKey: string | undefined,
+    timeoutMs: number,
+    deliver: (payload: Record<string, unknown>) => boolean | Promise<boolean> = (payload) =>
+      state.push("pair_request", payload),
+  ): { result: Promise<PairResult>; cancel: () => void } {
     const requestId = randomUUID();
     const result = new Promise<PairResult>((resolve) => {
-      const cancelTimeout = after(this.clock, timeoutMs, () => this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }));
+      const cancelTimeout = after(this.clock, timeoutMs, () =>
+        this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" }),
+      );
       this.waiting.set(requestId, { serverId: state.id, app, resolve, cancelTimeout });
     });
     const unavailable = { request_id: requestId, status: "error", reason: "server_unavailable" } as const;
-    const payload = { request_id: requestId, code, device_name: deviceName, ...(deviceKey === undefined ? {} : { device_key: deviceKey }) };
+    const payload = {
+      request_id: requestId,
+      code,
+      device_name: deviceName,
+      ...(deviceKey === undefined ? {} : { device_key: deviceKey }),
+    };
     void Promise.resolve(deliver(payload)).then((delivered) => delivered || this.settle(requestId, unavailable));
     return { result, cancel: () => this.forget(requestId) };
   }
@@ -73,105 +104,159 @@ export class PendingPairs {
   /** The server's channel ended: every request it had is answered `server_unavailable`. */
   failAll(serverId: string): void {
     for (const [requestId, waiter] of this.waiting) {
-      if (waiter.serverId === serverId) this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" });
+      if (waiter.serverId === serverId)
+        this.settle(requestId, { request_id: requestId, status: "error", reason: "server_unavailable" });
     }
   }
 }
 
-/** How a pairing request reaches the server's link on this bridge. */
-function sendToLink(state: ServerState) {
-  return (payload: Record<string, unknown>): boolean => {
-    const link = state.link;
-    if (!link) return false;
-    link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "pair_request", payload });
-    return true;
-  };
-}
+type ServerRefusal = "unauthorized" | "already_connected" | "registration_closed" | "rate_limited";
 
 export function serverChannel(core: BridgeCore, pending: PendingPairs, relay: ApiRelay): TopicHandler {
-  const { config } = core;
-  // The cap bounds registrations overall; this bounds one address's share of it.
-  const registrations = new AddressRateLimiter(core.clock, config.serverRegistrationsPerAddress, Number.POSITIVE_INFINITY, config.serverRegistrationWindowMs);
-
-  /** Why a new server id may not be registered now, if it may not; a registration allowed is counted. */
-  const registrationRefusal = (connection: Connection): "registration_closed" | "rate_limited" | undefined => {
-    if (core.registry.registeredServers >= config.maxServers) return "registration_closed";
-    if (registrations.limited(connection.address)) return "rate_limited";
-    registrations.record(connection.address);
-    return undefined;
-  };
-
   return {
     join(connection, frame, match): JoinAttempt {
       const serverId = match[1]!;
-      const params = serverJoinParamsSchema.safeParse(frame.payload);
-      if (!params.success) {
-        core.log.log("warn", "server join with invalid params", { socket: connection.id, address: connection.address, topic: frame.topic });
-        return { entry: inertEntry(frame.joinRef), outcome: refuse("unauthorized") };
-      }
-      if (core.cluster) return clusterServerJoin(core, core.cluster, connection, frame, serverId, params.data, (state) => linkServer(core, pending, relay, connection, frame.joinRef, state, params.data));
-      const refusal = core.registry.has(serverId) ? undefined : registrationRefusal(connection);
-      if (refusal) {
-        core.metrics.serverRegistrationsRefused++;
-        core.log.log("warn", "server registration refused", { socket: connection.id, address: connection.address, server_id: serverId, reason: refusal });
-        return { entry: inertEntry(frame.joinRef), outcome: refuse(refusal) };
-      }
-      const auth = core.registry.authenticateServer(serverId, params.data.credential);
-      if (!auth.ok) {
-        const msg = auth.reason === "already_connected" ? "server credential replayed while its channel is live" : "server join with a wrong credential";
-        core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId });
-        return { entry: inertEntry(frame.joinRef), outcome: refuse(auth.reason) };
-      }
-      const linked = linkServer(core, pending, relay, connection, frame.joinRef, auth.state, params.data);
-      return { entry: linked.entry, outcome: { status: "ok", response: { resume_after: linked.resumeAfter } } };
+      // The router needs the entry now; the link's own exists once the join succeeds.
+      let linked: ChannelEntry | undefined;
+      let ended = false;
+      const entry: ChannelEntry = {
+        joinRef: frame.joinRef,
+        handleIn: (pushed) => linked?.handleIn(pushed),
+        terminate: (reason) => {
+          ended = true;
+          linked?.terminate(reason);
+        },
+      };
+      const outcome = joinServer(
+        core,
+        connection,
+        frame,
+        serverId,
+        () => ended,
+        (state, params) => {
+          const link = linkServer(core, pending, relay, connection, frame.joinRef, state, params);
+          linked = link.entry;
+          return link.resumeAfter;
+        },
+      );
+      return { entry, outcome };
     },
   };
 }
 
 /**
- * Makes `connection` the server's link once it is authenticated (and, in a cluster, its link claimed): takes its
- * grants, decides where it resumes, and gives the router the channel's entry.
+ * The one server join, on either shared state: params, registration within bounds (trust on first use), credential,
+ * the link's claim (one live link per server across nodes), the shared history's resume point, then the link.
  */
-export function linkServer(core: BridgeCore, pending: PendingPairs, relay: ApiRelay, connection: Connection, joinRef: string | null, state: ServerState, params: ServerJoinParams): { entry: ChannelEntry; resumeAfter: string } {
+async function joinServer(
+  core: BridgeCore,
+  connection: Connection,
+  frame: Frame,
+  serverId: string,
+  ended: () => boolean,
+  link: (state: ServerState, params: ServerJoinParams) => string,
+): Promise<JoinOutcome> {
+  const refused = (reason: ServerRefusal, msg: string): JoinOutcome => {
+    core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId, reason });
+    return refuse(reason);
+  };
+  const params = serverJoinParamsSchema.safeParse(frame.payload);
+  if (!params.success) return refused("unauthorized", "server join with invalid params");
+  const { shared } = core;
+  const refusal = await shared.registerServer(serverId, sha256Hex(params.data.credential), connection.address);
+  if (refusal) {
+    core.metrics.serverRegistrationsRefused++;
+    return refused(refusal, "server registration refused");
+  }
+  const auth = core.registry.authenticateServer(serverId, params.data.credential);
+  if (!auth.ok)
+    return refused(
+      auth.reason,
+      auth.reason === "already_connected"
+        ? "server credential replayed while its channel is live"
+        : "server join with a wrong credential",
+    );
+  const { state } = auth;
+  if (!(await shared.claimLink(state))) return refused("already_connected", "server already linked on another node");
+  if (ended() || connection.closed) {
+    shared.releaseLink(state);
+    return refuse("unauthorized");
+  }
+  await shared.adoptHistory(state);
+  // Another join of this server may have linked while this one waited: one live link per server.
+  if (ended() || connection.closed || state.liveLink) {
+    if (!state.liveLink) shared.releaseLink(state);
+    return refuse("already_connected");
+  }
+  return { status: "ok", response: { resume_after: link(state, params.data) } };
+}
+
+/**
+ * Makes `connection` the server's link once it is authenticated and its link claimed: takes its grants, decides
+ * where it resumes, tells the server's apps it is online, and gives the router the channel's entry.
+ */
+function linkServer(
+  core: BridgeCore,
+  pending: PendingPairs,
+  relay: ApiRelay,
+  connection: Connection,
+  joinRef: string | null,
+  state: ServerState,
+  params: ServerJoinParams,
+): { entry: ChannelEntry; resumeAfter: string } {
   const serverId = state.id;
-  state.link = { connection, joinRef };
+  const link = new ServerLink(serverId, connection, joinRef, core.clock.now());
+  state.link = link;
+  // A link that goes silent (its packets dropped, no close) is down well before an app's socket would be.
+  connection.idleLimitMs = core.config.serverLinkTimeoutMs;
   core.registry.applyGrants(state, params.devices, params.codes);
+  if (params.app_config) core.registry.setAppConfig(state, params.app_config);
   const continues = core.registry.continues(state, params.epoch, params.cursor);
   const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;
   const resumeAfter = core.registry.resume(state, params.epoch, params.cursor);
   // Every node's view of the history starts over with it (ordered before this link's first event).
-  if (core.cluster && !continues) void core.cluster.resetHistory(state, params.epoch, resumeAfter, storeChanged);
+  if (!continues) core.shared.restartHistory(state, params.epoch, resumeAfter, storeChanged);
+  core.shared.linkChanged(state, { online: true, since: link.since });
   core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
   const entry = {
     joinRef,
     handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
     terminate: () => {
-      if (state.link?.connection !== connection) return;
+      if (state.link !== link) return;
       state.link = undefined;
       pending.failAll(serverId);
       relay.serverGone(serverId);
-      core.cluster?.unlinked(state);
+      core.shared.releaseLink(state);
+      core.shared.linkChanged(state, { online: false, since: core.clock.now() });
       core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
     },
   };
   return { entry, resumeAfter };
 }
 
-function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: ApiRelay, connection: Connection, state: ServerState, frame: Frame): void {
-  const reply = (status: "ok" | "error", response: Record<string, unknown>) => connection.send(replyFrame(frame, status, response));
+function handleServerPush(
+  core: BridgeCore,
+  pending: PendingPairs,
+  apiRelay: ApiRelay,
+  connection: Connection,
+  state: ServerState,
+  frame: Frame,
+): void {
+  const reply = (status: "ok" | "error", response: Record<string, unknown>) =>
+    connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
       const parsed = serverSessionEventSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_event" });
       const { event: plain, sealed, after } = parsed.data;
-      const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload);
+      const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload, plain?.session_id);
       const prev = state.lastId;
       const arrival = deliverEvent(core, state, event, after);
-      // A cluster node acks once the event is in the shared history, so the server resends it if this node dies first.
-      if (core.cluster && arrival === "late") return void core.cluster.lateArrival(state).then(() => reply("ok", {}));
-      if (core.cluster && arrival !== "duplicate" && arrival !== "late") {
-        return void core.cluster.append(state, event, arrival === "after_hole" ? after! : (prev ?? event.id)).then(() => reply("ok", {}));
-      }
+      if (arrival !== "duplicate" && plain?.type === "session_deleted" && typeof plain.session_id === "string")
+        forgetSession(core, state, plain.session_id);
+      // A shared history that must hold the event before the ack gets it first (the server resends it otherwise).
+      const kept = core.shared.keep(state, event, arrival, arrival === "after_hole" ? after! : (prev ?? event.id));
+      if (kept) return void kept.then(() => reply("ok", {}));
       return reply("ok", {});
     }
     case "grants": {
@@ -186,26 +271,25 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
       const parsed = pairResultSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
       if (pending.settle(parsed.data.request_id, parsed.data) || parsed.data.status !== "ok") return reply("ok", {});
-      // In a cluster the app may wait on the node that forwarded the request: its answer is that node's to take.
-      if (core.cluster) {
-        const result = parsed.data;
-        return void core.cluster.routeAnswer(state, "pair_result", result).then((taken) => {
-          if (taken === true) reply("ok", {});
-          else abandoned(core, state, result, reply);
-        });
-      }
-      abandoned(core, state, parsed.data, reply);
-      return;
+      // The app may wait on the node that forwarded the request (a cluster): its answer is that node's to take.
+      const result = parsed.data;
+      return void core.shared.routeAnswer(state, "pair_result", result).then((taken) => {
+        if (taken === true) reply("ok", {});
+        else abandoned(core, state, result, reply);
+      });
     }
     case "api_result": {
       // The server sends its answers without a ref (fire and forget, one frame per call less both ways); one with a
       // ref is acknowledged as any push.
       const parsed = apiResultSchema.safeParse(frame.payload);
       if (!parsed.success) {
-        core.log.log("warn", "api_result not understood", { server_id: state.id, problem: parsed.error.issues[0]?.message });
+        core.log.log("warn", "api_result not understood", {
+          server_id: state.id,
+          problem: parsed.error.issues[0]?.message,
+        });
         return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
       }
-      if (!apiRelay.answer(state, parsed.data) && core.cluster) void core.cluster.routeAnswer(state, "api_result", parsed.data);
+      if (!apiRelay.answer(state, parsed.data)) void core.shared.routeAnswer(state, "api_result", parsed.data);
       return frame.ref === null ? undefined : reply("ok", {});
     }
     default:
@@ -218,15 +302,33 @@ function handleServerPush(core: BridgeCore, pending: PendingPairs, apiRelay: Api
  * The app left (or the wait timed out) while the server was redeeming: the device exists but nobody holds its token.
  * "abandoned" tells the server to revoke it.
  */
-function abandoned(core: BridgeCore, state: ServerState, result: Extract<PairResult, { status: "ok" }>, reply: (status: "ok" | "error", response: Record<string, unknown>) => void): void {
-  core.log.log("warn", "pair_result for a pairing nobody waits for", { server_id: state.id, device_id: result.device_id });
+function abandoned(
+  core: BridgeCore,
+  state: ServerState,
+  result: Extract<PairResult, { status: "ok" }>,
+  reply: (status: "ok" | "error", response: Record<string, unknown>) => void,
+): void {
+  core.log.log("warn", "pair_result for a pairing nobody waits for", {
+    server_id: state.id,
+    device_id: result.device_id,
+  });
   reply("error", { reason: "abandoned" });
 }
 
+/**
+ * A deleted session's events leave the replay history (the server's store keeps only their ids): a device that
+ * rejoins is never replayed what was deleted. Only a plain `session_deleted` names its session to the bridge.
+ */
+function forgetSession(core: BridgeCore, state: ServerState, sessionId: string): void {
+  core.shared.forgetSession(state, sessionId);
+  core.log.log("info", "deleted session dropped from the replay history", { server_id: state.id });
+}
+
 /** Each form the server sent, serialized once; the sealed one is all an encrypting device ever gets. */
-function bufferedForms(eventId: string, payload: Record<string, unknown>): BufferedEvent {
+function bufferedForms(eventId: string, payload: Record<string, unknown>, sessionId: unknown): BufferedEvent {
   return {
     id: eventId,
+    ...(typeof sessionId === "string" ? { sessionId } : {}),
     ...(payload.event === undefined ? {} : { payloadJson: JSON.stringify({ event: payload.event }) }),
     ...(payload.sealed === undefined ? {} : { sealedJson: JSON.stringify(payload.sealed) }),
   };

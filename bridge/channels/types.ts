@@ -6,7 +6,11 @@ import type { Frame } from "../../client/wire/frames.ts";
 import type { Connection, ChannelEntry } from "../socket/connection.ts";
 
 export type JoinOutcome =
-  | { status: "ok"; response: Record<string, unknown>; /** Runs right after the ok reply is sent (replay, subscribe). */ afterReply?: () => void }
+  | {
+      status: "ok";
+      response: Record<string, unknown>;
+      /** Runs right after the ok reply is sent (replay, subscribe). */ afterReply?: () => void;
+    }
   | { status: "error"; response: { reason: BridgeReason } };
 
 export interface JoinAttempt {
@@ -21,4 +25,8 @@ export interface TopicHandler {
 export const refuse = (reason: BridgeReason): JoinOutcome => ({ status: "error", response: { reason } });
 
 /** An entry for a join that failed before doing anything. */
-export const inertEntry = (joinRef: string | null): ChannelEntry => ({ joinRef, handleIn: () => undefined, terminate: () => undefined });
+export const inertEntry = (joinRef: string | null): ChannelEntry => ({
+  joinRef,
+  handleIn: () => undefined,
+  terminate: () => undefined,
+});

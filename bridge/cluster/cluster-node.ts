@@ -1,121 +1,245 @@
-// This bridge as one node of a cluster (BRIDGE_REDIS_URL set; docs/bridge.md "Cluster"). It owns the node's two
-// Redis connections and everything shared through them: the registry's records (registry-store.ts), each server's
-// history (history.ts), link ownership (links.ts), the node's inbox (inbox.ts) and the cluster-wide rate limits
-// (rate-limiter.ts). Subscribed channels: every server's events (fanned out to this node's sockets in the order the
-// history holds them), registry changes (reloaded, closing the sockets of devices revoked elsewhere) and its inbox.
-// A heartbeat renews the node's links and presence and watches the cluster's epoch: a Redis restarted empty is
-// noticed, the registry written back from this node's view, and history builds up again from the next event.
+// This bridge as one node of a cluster (BRIDGE_REDIS_URL set; docs/bridge.md "Cluster"): the shared state
+// (state/shared-state.ts) kept in Redis. It owns the node's two Redis connections and everything shared through them:
+// the registry's records (registry-store.ts), each server's history (history.ts), link ownership (links.ts), the
+// node's inbox (inbox.ts) and the cluster-wide rate limits (rate-limiter.ts). Subscribed channels: every server's
+// events and link changes (fanned out to this node's sockets in the order the history holds them), registry changes
+// (reloaded, closing the sockets of devices revoked elsewhere) and its inbox. A heartbeat renews the node's links and
+// presence and watches the cluster's epoch: a Redis restarted empty is noticed, the registry written back from this
+// node's view, and history builds up again from the next event.
+//
+// Timing: link claims, node presence and their TTLs are Redis expiries, which run on wall time whatever clock the
+// bridge was given, so they use `systemClock` (the bridge's clock module, not a raw timer); the pairing and
+// registration windows run on the injected clock like the single node's.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import type { Clock } from "../clock.ts";
+import { after, every, systemClock, type Clock } from "../clock.ts";
 import type { BridgeConfig } from "../config.ts";
 import { deliverEvent } from "../fanout/deliver.ts";
-import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import type { Arrival, BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { BridgeLogger } from "../log.ts";
 import type { BridgeMetrics } from "../metrics.ts";
-import type { Registry, ServerState } from "../state/registry.ts";
+import type { AnswerDesk } from "../state/answer-desk.ts";
+import { Registry, type ServerState } from "../state/registry.ts";
+import type {
+  AnswerEvent,
+  HistoryRead,
+  LinkStatus,
+  RegistrationRefusal,
+  SharedState,
+  ToServerEvent,
+} from "../state/shared-state.ts";
+import type { StatusPushes } from "../state/status-pushes.ts";
 import { ClusterFigures } from "./figures.ts";
 import { ClusterSightings } from "./sightings.ts";
-import { History, type HistoryRead } from "./history.ts";
+import { History } from "./history.ts";
 import { Inbox } from "./inbox.ts";
 import { ClusterKeys } from "./keys.ts";
 import { LinkOwnership } from "./links.ts";
 import { RedisRateLimiter } from "./rate-limiter.ts";
 import { connectRedis, redactedUrl, redisClient } from "./redis-client.ts";
 import { controlMessageSchema, RedisRegistryStore } from "./registry-store.ts";
-import { inboxRequestSchema, type AnswerEvent, type InboxRequest } from "./requests.ts";
-import { decodeClusterMessage, type ClusterMessage } from "./wire.ts";
+import { inboxRequestSchema, type InboxRequest } from "./requests.ts";
+import { decodeClusterMessage, encodeClusterLink, type ClusterMessage } from "./wire.ts";
 
-/** Answers a server gave on this node to a request another node forwarded: handed to that node's waiter. */
-export type AnswerHandler = (state: ServerState, payload: Record<string, unknown>) => boolean;
+/** What a node is built from besides its config: the parts every node of the bridge shares. */
+export interface ClusterNodeParts {
+  clock: Clock;
+  log: BridgeLogger;
+  metrics: BridgeMetrics;
+  answers: AnswerDesk;
+  statuses: StatusPushes;
+}
 
-export class ClusterNode {
+/** A node's Redis, connected, with the cluster's epoch and the registry's records read. */
+interface Connected {
+  nodeId: string;
+  keys: ClusterKeys;
+  commands: Redis;
+  subscriber: Redis;
+  store: RedisRegistryStore;
+  epoch: string | undefined;
+}
+
+export class ClusterNode implements SharedState {
   readonly nodeId: string;
-  readonly store: RedisRegistryStore;
-  readonly history: History;
-  readonly links: LinkOwnership;
-  readonly pairingLimiter: RedisRateLimiter;
-  readonly registrationLimiter: RedisRateLimiter;
-  readonly figures = new ClusterFigures();
-  readonly sightings: ClusterSightings;
-  /** Set by the router: who takes a forwarded request's answer here. */
-  readonly answerHandlers: Partial<Record<AnswerEvent, AnswerHandler>> = {};
+  readonly registry: Registry;
+  readonly figures: ClusterFigures;
 
+  private readonly store: RedisRegistryStore;
+  private readonly history: History;
+  private readonly links: LinkOwnership;
+  private readonly pairingLimiter: RedisRateLimiter;
+  private readonly registrationLimiter: RedisRateLimiter;
+  private readonly sightings: ClusterSightings;
   private readonly keys: ClusterKeys;
   private readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly inbox: Inbox;
   /** request id → the node that forwarded it, for the server's answer given here. */
-  private readonly answerRoutes = new Map<string, { node: string; timer: NodeJS.Timeout }>();
+  private readonly answerRoutes = new Map<string, { node: string; forget: () => void }>();
+  private readonly stopped = new AbortController();
   private epoch: string | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
-  private registry: Registry | undefined;
   private closing = false;
 
-  constructor(
-    private readonly config: BridgeConfig,
-    private readonly redisUrl: string,
-    clock: Clock,
-    private readonly log: BridgeLogger,
-    private readonly metrics: BridgeMetrics,
-  ) {
-    const cluster = config.cluster;
-    this.nodeId = cluster.nodeId ?? randomUUID();
-    this.keys = new ClusterKeys(cluster.keyPrefix);
-    this.commands = redisClient(redisUrl, `bridge-${this.nodeId}`);
-    this.subscriber = redisClient(redisUrl, `bridge-${this.nodeId}-sub`);
+  /** Connects to Redis, learns the cluster's epoch and reads the registry's records, then builds the node. */
+  static async start(config: BridgeConfig, redisUrl: string, parts: ClusterNodeParts): Promise<ClusterNode> {
+    const nodeId = config.cluster.nodeId ?? randomUUID();
+    const keys = new ClusterKeys(config.cluster.keyPrefix);
+    const commands = redisClient(redisUrl, `bridge-${nodeId}`);
+    const subscriber = redisClient(redisUrl, `bridge-${nodeId}-sub`);
+    const figures = new ClusterFigures();
+    const failed = (what: string) => (error: unknown) => reportFailure(parts.log, figures, nodeId, what, error);
     // ioredis reports connection trouble as events; unheard, they would be printed as unhandled.
-    this.commands.on("error", (error: Error) => this.failed("redis connection", error));
-    this.subscriber.on("error", (error: Error) => this.failed("redis subscriber", error));
-    const failed = (what: string) => (error: unknown) => this.failed(what, error);
-    this.store = new RedisRegistryStore(this.commands, this.keys, this.nodeId, (what, error) => this.failed(what, error));
-    this.history = new History(this.commands, this.keys, this.nodeId, { events: config.replayEvents, bytes: config.replayBytes });
-    this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs);
-    this.inbox = new Inbox(this.commands, this.keys, this.nodeId, cluster.inboxTimeoutMs, (request, from) => this.handleRequest(request, from), failed("inbox"));
-    const pairingRule = { perAddress: config.pairingFailuresPerAddress, overall: config.pairingFailuresOverall, windowMs: config.pairingWindowMs, maxAddresses: config.pairingFailingAddresses };
-    this.pairingLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "pairing", pairingRule, failed("pairing limit"));
-    const registrationRule = { perAddress: config.serverRegistrationsPerAddress, overall: Number.POSITIVE_INFINITY, windowMs: config.serverRegistrationWindowMs, maxAddresses: Number.POSITIVE_INFINITY };
-    this.sightings = new ClusterSightings(this.commands, this.keys, this.nodeId, (state, event, payload) => this.toServer(state, event, payload), failed("sightings"));
-    this.registrationLimiter = new RedisRateLimiter(this.commands, this.keys, clock, "registration", registrationRule, failed("registration limit"));
-  }
-
-  /** Connects, learns the cluster's epoch and loads the registry's records (before the registry is built). */
-  async start(): Promise<void> {
+    commands.on("error", failed("redis connection"));
+    subscriber.on("error", failed("redis subscriber"));
     try {
-      await connectRedis(this.commands, this.redisUrl);
-      await connectRedis(this.subscriber, this.redisUrl);
+      await connectRedis(commands, redisUrl);
+      await connectRedis(subscriber, redisUrl);
     } catch (error) {
-      this.closing = true;
-      this.commands.disconnect();
-      this.subscriber.disconnect();
+      commands.disconnect();
+      subscriber.disconnect();
       throw error;
     }
-    await this.checkEpoch();
-    await this.store.preload();
+    const store = new RedisRegistryStore(commands, keys, nodeId, (what, error) => failed(what)(error));
+    const epoch = await learnEpoch(commands, keys);
+    await store.preload();
+    const node = new ClusterNode(config, { nodeId, keys, commands, subscriber, store, epoch }, figures, parts);
+    await node.listen(redisUrl);
+    return node;
+  }
+
+  private constructor(
+    private readonly config: BridgeConfig,
+    connected: Connected,
+    figures: ClusterFigures,
+    private readonly parts: ClusterNodeParts,
+  ) {
+    const { clock, log } = parts;
+    this.nodeId = connected.nodeId;
+    this.keys = connected.keys;
+    this.commands = connected.commands;
+    this.subscriber = connected.subscriber;
+    this.store = connected.store;
+    this.epoch = connected.epoch;
+    this.figures = figures;
+    this.registry = new Registry(
+      this.store,
+      { events: config.replayEvents, bytes: config.replayBytes },
+      {
+        onForeignGrant: ({ serverId, deviceId, owner }) =>
+          log.log("warn", "grant lists a token hash another server grants too", {
+            server_id: serverId,
+            device_id: deviceId,
+            owner,
+          }),
+      },
+    );
+    const failed = (what: string) => (error: unknown) => this.failed(what, error);
+    const cluster = config.cluster;
+    this.history = new History(this.commands, this.keys, this.nodeId, {
+      events: config.replayEvents,
+      bytes: config.replayBytes,
+    });
+    this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs, systemClock);
+    this.inbox = new Inbox(
+      this.commands,
+      this.keys,
+      this.nodeId,
+      cluster.inboxTimeoutMs,
+      systemClock,
+      (request, from) => this.handleRequest(request, from),
+      failed("inbox"),
+    );
+    const pairingRule = {
+      perAddress: config.pairingFailuresPerAddress,
+      overall: config.pairingFailuresOverall,
+      windowMs: config.pairingWindowMs,
+      maxAddresses: config.pairingFailingAddresses,
+    };
+    this.pairingLimiter = new RedisRateLimiter(
+      this.commands,
+      this.keys,
+      clock,
+      "pairing",
+      pairingRule,
+      failed("pairing limit"),
+    );
+    const registrationRule = {
+      perAddress: config.serverRegistrationsPerAddress,
+      overall: Number.POSITIVE_INFINITY,
+      windowMs: config.serverRegistrationWindowMs,
+      maxAddresses: Number.POSITIVE_INFINITY,
+    };
+    this.registrationLimiter = new RedisRateLimiter(
+      this.commands,
+      this.keys,
+      clock,
+      "registration",
+      registrationRule,
+      failed("registration limit"),
+    );
+    this.sightings = new ClusterSightings(
+      this.commands,
+      this.keys,
+      this.nodeId,
+      systemClock,
+      (state, event, payload) => this.toServer(state, event, payload),
+      failed("sightings"),
+    );
+  }
+
+  /** Subscribes to the cluster's channels and starts the heartbeat. */
+  private async listen(redisUrl: string): Promise<void> {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.inbox.channel);
     // After a reconnect, the epoch tells whether Redis kept its data.
-    this.commands.on("ready", () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)));
-    this.log.log("info", "cluster node started", { node: this.nodeId, redis: redactedUrl(this.redisUrl), epoch: this.epoch ?? null });
-  }
-
-  /** Binds the registry this node serves and starts the heartbeat. */
-  bind(registry: Registry): void {
-    this.registry = registry;
-    this.heartbeat = setInterval(() => void this.beat(), this.config.cluster.heartbeatMs);
-    this.heartbeat.unref();
+    this.commands.on(
+      "ready",
+      () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)),
+    );
+    every(systemClock, this.config.cluster.heartbeatMs, () => void this.beat(), this.stopped.signal);
     void this.beat();
+    this.parts.log.log("info", "cluster node started", {
+      node: this.nodeId,
+      redis: redactedUrl(redisUrl),
+      epoch: this.epoch ?? null,
+    });
   }
 
-  /** Appends an event this node's server link relayed to the shared history (and every node's fan-out). */
-  async append(state: ServerState, event: BufferedEvent, prev: string): Promise<void> {
-    try {
-      await this.history.append(state.id, event, prev, state.epoch ?? "");
-    } catch (error) {
-      // Live fan-out here went on; other nodes' subscribers see the hole on the next event and rejoin.
-      this.failed("history append", error);
+  pairingLimited(address: string): Promise<boolean> {
+    return this.pairingLimiter.limited(address);
+  }
+
+  pairingFailed(address: string): void {
+    this.pairingLimiter.record(address);
+  }
+
+  /** Trust on first use cluster-wide: HSETNX, so two nodes registering one id agree on its first credential. */
+  async registerServer(
+    serverId: string,
+    credentialHash: string,
+    address: string,
+  ): Promise<RegistrationRefusal | undefined> {
+    let record = await this.store.read(serverId);
+    if (!record) {
+      if (this.registry.registeredServers >= this.config.maxServers) return "registration_closed";
+      if (await this.registrationLimiter.limited(address)) return "rate_limited";
+      await this.registrationLimiter.count(address);
+      await this.store.claim(serverId, credentialHash);
+      record = await this.store.read(serverId);
+      await this.store.announce(serverId);
     }
+    if (record) this.registry.applyRecord(serverId, record);
+    return undefined;
+  }
+
+  claimLink(state: ServerState): Promise<boolean> {
+    return this.links.claim(state.id);
+  }
+
+  releaseLink(state: ServerState): void {
+    void this.links.release(state.id).catch((error: unknown) => this.failed("link release", error));
   }
 
   /**
@@ -124,70 +248,145 @@ export class ClusterNode {
    */
   async adoptHistory(state: ServerState): Promise<void> {
     const meta = await this.history.meta(state.id);
-    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId)) syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
+    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId))
+      syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
   }
 
-  /** The link here restarted the server's history (a new store, or a cursor past what the cluster relayed). */
-  async resetHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): Promise<void> {
-    await this.history.reset(state.id, epoch, afterId, storeChanged).catch((error: unknown) => this.failed("history reset", error));
+  /** Every node's view of the history starts over with it (ordered before this link's first event). */
+  restartHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): void {
+    void this.history
+      .reset(state.id, epoch, afterId, storeChanged)
+      .catch((error: unknown) => this.failed("history reset", error));
   }
 
-  /** An event came behind newer ones on the link here: the shared history no longer vouches for what is before. */
-  async lateArrival(state: ServerState): Promise<void> {
-    if (state.lastId !== undefined) await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
+  /** This node's link, else whether another node holds the claim (Redis), else what this node last heard. */
+  async linkStatus(state: ServerState): Promise<LinkStatus> {
+    const known = this.parts.statuses.statusOf(state);
+    if (state.liveLink) return known;
+    const owner = await this.links.owner(state.id).catch(() => undefined);
+    if (owner === undefined || owner === this.nodeId)
+      return known.online ? { online: false, since: this.parts.clock.now() } : known;
+    return known.online ? known : { online: true, since: this.parts.clock.now() };
   }
 
-  /** The link here ended: another node may take it at once. */
-  unlinked(state: ServerState): void {
-    void this.links.release(state.id).catch((error: unknown) => this.failed("link release", error));
-  }
-
-  /** A cluster join's replay: read from the shared history; undefined events for a gap. */
-  read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
-    return this.history.read(serverId, sinceId);
+  /** Tells this node's apps, then every other node's (one message on the events channel, in order with events). */
+  linkChanged(state: ServerState, status: LinkStatus): void {
+    this.parts.statuses.changed(state, status);
+    void this.commands
+      .publish(this.keys.eventsChannel, encodeClusterLink(this.nodeId, state.id, status.online, status.since))
+      .catch((error: unknown) => this.failed("link status", error));
   }
 
   /**
    * Sends a frame to the server's link wherever it is: here, or through the inbox of the node holding it. False when
    * no node holds it. A `request_id` in the payload routes the server's answer back to this node.
    */
-  async toServer(state: ServerState, event: "pair_request" | "api_request" | "devices_seen", payload: Record<string, unknown>): Promise<boolean> {
-    if (state.link && !state.link.connection.closed) return sendToLink(state, event, payload);
+  async toServer(state: ServerState, event: ToServerEvent, payload: Record<string, unknown>): Promise<boolean> {
+    if (state.liveLink) return state.push(event, payload);
     const owner = await this.links.owner(state.id).catch(() => undefined);
     if (owner === undefined || owner === this.nodeId) return false;
-    const reply = await this.inbox.call(owner, { kind: "to_server", server_id: state.id, event, payload } satisfies InboxRequest);
+    const reply = await this.inbox.call(owner, {
+      kind: "to_server",
+      server_id: state.id,
+      event,
+      payload,
+    } satisfies InboxRequest);
     return (reply as { delivered?: boolean } | undefined)?.delivered === true;
   }
 
-  /**
-   * The server answered (pair_result, api_result) a request another node forwarded here: hands it to that node.
-   * Undefined when the request was not forwarded (it is this node's own); else whether its waiter took it.
-   */
-  async routeAnswer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean | undefined> {
+  async routeAnswer(
+    state: ServerState,
+    event: AnswerEvent,
+    payload: Record<string, unknown>,
+  ): Promise<boolean | undefined> {
     const requestId = typeof payload.request_id === "string" ? payload.request_id : undefined;
     const route = requestId === undefined ? undefined : this.answerRoutes.get(requestId);
     if (!route) return undefined;
-    clearTimeout(route.timer);
+    route.forget();
     this.answerRoutes.delete(requestId!);
-    const reply = await this.inbox.call(route.node, { kind: "answer", server_id: state.id, event, payload } satisfies InboxRequest);
+    const reply = await this.inbox.call(route.node, {
+      kind: "answer",
+      server_id: state.id,
+      event,
+      payload,
+    } satisfies InboxRequest);
     return (reply as { taken?: boolean } | undefined)?.taken === true;
   }
 
-  /** Whether Redis answers a PING within half a second (GET /health). */
-  async redisAnswers(): Promise<boolean> {
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500).unref());
-    return Promise.race([this.commands.ping().then(() => true, () => false), timeout]);
+  /** Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it (HDEL). */
+  async takeCode(state: ServerState, codeHash: string): Promise<boolean> {
+    if (!(await this.store.takeCode(state.id, codeHash))) return false;
+    this.registry.dropCode(state, codeHash);
+    return true;
+  }
+
+  /** Reads a server's record from Redis now (a join by a device this node has not heard of yet). */
+  refresh(serverId: string): Promise<void> {
+    return this.reload(serverId);
+  }
+
+  /** The server's push is acked once the event is in the shared history, so it is resent if this node dies first. */
+  keep(state: ServerState, event: BufferedEvent, arrival: Arrival, prev: string): Promise<void> | undefined {
+    if (arrival === "duplicate") return undefined;
+    if (arrival === "late") return this.lateArrival(state);
+    return this.append(state, event, prev);
+  }
+
+  read(state: ServerState, sinceId: string | undefined): Promise<HistoryRead> {
+    return this.history.read(state.id, sinceId);
+  }
+
+  forgetSession(state: ServerState, sessionId: string): void {
+    state.buffer.drop((event) => event.sessionId === sessionId);
+    void this.history
+      .forgetSession(state.id, sessionId)
+      .catch((error: unknown) => this.failed("history forget", error));
+  }
+
+  reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
+    this.sightings.report(state, deviceIds, connectedHere);
+  }
+
+  /** `{ok}`, this node's id, and whether Redis answers a PING within half a second. */
+  async health(): Promise<Record<string, unknown>> {
+    let cancel = () => undefined as void;
+    const timeout = new Promise<boolean>((resolve) => (cancel = after(systemClock, 500, () => resolve(false))));
+    const answers = await Promise.race([
+      this.commands.ping().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
+    cancel();
+    return { ok: true, node: this.nodeId, redis: answers ? "ok" : "unreachable" };
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    clearInterval(this.heartbeat);
+    this.stopped.abort();
     this.inbox.close();
-    for (const route of this.answerRoutes.values()) clearTimeout(route.timer);
-    const linked = [...(this.registry?.states() ?? [])].filter((state) => state.link && !state.link.connection.closed);
+    for (const route of this.answerRoutes.values()) route.forget();
+    const linked = [...this.registry.states()].filter((state) => state.liveLink);
     await Promise.all(linked.map((state) => this.links.release(state.id).catch(() => undefined)));
     this.subscriber.disconnect();
     await this.commands.quit().catch(() => this.commands.disconnect());
+  }
+
+  /** Appends an event this node's server link relayed to the shared history (and every node's fan-out). */
+  private async append(state: ServerState, event: BufferedEvent, prev: string): Promise<void> {
+    try {
+      await this.history.append(state.id, event, prev, state.epoch ?? "");
+    } catch (error) {
+      // Live fan-out here went on; other nodes' subscribers see the hole on the next event and rejoin.
+      this.failed("history append", error);
+    }
+  }
+
+  /** An event came behind newer ones on the link here: the shared history no longer vouches for what is before. */
+  private async lateArrival(state: ServerState): Promise<void> {
+    if (state.lastId !== undefined)
+      await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
   }
 
   private receive(channel: string, text: string): void {
@@ -200,14 +399,19 @@ export class ClusterNode {
     }
   }
 
-  /** Another node's event or history reset, for this node's sockets. */
+  /** Another node's event, history reset or link change, for this node's sockets. */
   private onClusterMessage(message: ClusterMessage | undefined): void {
     if (!message || message.node === this.nodeId) return;
-    const state = this.registry?.get(message.serverId);
+    const state = this.registry.get(message.serverId);
     if (!state) return;
     if (message.kind === "event") {
       this.figures.received++;
-      deliverEvent({ log: this.log, metrics: this.metrics }, state, message.event, message.prev);
+      deliverEvent(this.parts, state, message.event, message.prev);
+      return;
+    }
+    if (message.kind === "link") {
+      // A link here is the truth for this node; another node's going down says nothing of it.
+      if (!state.liveLink) this.parts.statuses.changed(state, { online: message.online, since: message.since });
       return;
     }
     syncHistory(state, message.epoch, message.afterId, message.storeChanged);
@@ -219,19 +423,19 @@ export class ClusterNode {
     void this.reload(parsed.data.server_id);
   }
 
-  /** Reads a server's record from Redis now (a join by a device this node has not heard of yet). */
-  refresh(serverId: string): Promise<void> {
-    return this.reload(serverId);
-  }
-
   /** Takes another node's write of a server's record into this node's view; revoked devices' sockets close here. */
   private async reload(serverId: string): Promise<void> {
     try {
       const record = await this.store.read(serverId);
-      if (!record || !this.registry) return;
+      if (!record) return;
       const closed = this.registry.applyRecord(serverId, record);
-      this.metrics.revokedCloses += closed;
-      if (closed > 0) this.log.log("info", "revoked device sockets closed", { server_id: serverId, sockets: closed, node: this.nodeId });
+      this.parts.metrics.revokedCloses += closed;
+      if (closed > 0)
+        this.parts.log.log("info", "revoked device sockets closed", {
+          server_id: serverId,
+          sockets: closed,
+          node: this.nodeId,
+        });
     } catch (error) {
       this.failed("registry reload", error);
     }
@@ -240,69 +444,107 @@ export class ClusterNode {
   private async handleRequest(request: unknown, from: string): Promise<unknown> {
     const parsed = inboxRequestSchema.safeParse(request);
     if (!parsed.success) return { error: "invalid_request" };
-    const state = this.registry?.get(parsed.data.server_id);
+    const state = this.registry.get(parsed.data.server_id);
     if (parsed.data.kind === "to_server") {
-      if (!state?.link || state.link.connection.closed) return { delivered: false };
+      if (!state?.liveLink) return { delivered: false };
       const requestId = parsed.data.payload.request_id;
       if (typeof requestId === "string") this.rememberRoute(requestId, from);
-      return { delivered: sendToLink(state, parsed.data.event, parsed.data.payload) };
+      return { delivered: state.push(parsed.data.event, parsed.data.payload) };
     }
-    const handler = this.answerHandlers[parsed.data.event];
-    return { taken: state !== undefined && handler !== undefined && handler(state, parsed.data.payload) };
+    return { taken: state !== undefined && this.parts.answers.take(parsed.data.event, state, parsed.data.payload) };
   }
 
   /** Remembers who forwarded a request, as long as its answer may come (the longest of the waits). */
   private rememberRoute(requestId: string, node: string): void {
-    const ttl = Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) + this.config.cluster.inboxTimeoutMs;
-    const timer = setTimeout(() => this.answerRoutes.delete(requestId), ttl);
-    timer.unref();
-    this.answerRoutes.set(requestId, { node, timer });
+    const ttl =
+      Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) +
+      this.config.cluster.inboxTimeoutMs;
+    const forget = after(systemClock, ttl, () => this.answerRoutes.delete(requestId));
+    this.answerRoutes.set(requestId, { node, forget });
   }
 
   /** Renews this node's links and presence, refreshes the cluster figures, checks the epoch. */
   private async beat(): Promise<void> {
-    if (this.closing || !this.registry) return;
+    if (this.closing) return;
     try {
       await this.checkEpoch();
-      const linked = [...this.registry.states()].filter((state) => state.link && !state.link.connection.closed);
+      const linked = [...this.registry.states()].filter((state) => state.liveLink);
       const claimed = await Promise.all(linked.map((state) => this.links.claim(state.id)));
       linked.forEach((state, i) => {
         if (claimed[i] || !state.link) return;
         // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-        this.log.log("warn", "server link taken over by another node; closing it here", { server_id: state.id, node: this.nodeId });
-        state.link.connection.close(BRIDGE_CLOSE.restart, "link moved to another node");
+        this.parts.log.log("warn", "server link taken over by another node; closing it here", {
+          server_id: state.id,
+          node: this.nodeId,
+        });
+        state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
       });
-      await this.figures.refresh(this.commands, this.keys, this.nodeId, this.config.cluster.linkTtlMs);
+      await this.noticeLapsedLinks();
+      await this.figures.refresh(
+        this.commands,
+        this.keys,
+        this.nodeId,
+        this.config.cluster.linkTtlMs,
+        systemClock.now(),
+      );
     } catch (error) {
       this.failed("heartbeat", error);
     }
   }
 
+  /**
+   * A node killed says nothing: its links' claims lapse. Every server this node's apps hear as online through another
+   * node is checked; a claim nobody holds any more is pushed to them as offline.
+   */
+  private async noticeLapsedLinks(): Promise<void> {
+    const heard = [...this.registry.states()].filter(
+      (state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online,
+    );
+    const owners = await Promise.all(heard.map((state) => this.links.owner(state.id)));
+    heard.forEach((state, i) => {
+      if (owners[i] === undefined && !state.liveLink)
+        this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
+    });
+  }
+
   /** Learns the cluster's epoch; a changed or missing one means Redis lost its data: write this node's view back. */
   private async checkEpoch(): Promise<void> {
-    await this.commands.set(this.keys.epoch, randomUUID(), "NX");
-    const current = await this.commands.get(this.keys.epoch);
-    if (current === null || current === this.epoch) return;
+    const current = await learnEpoch(this.commands, this.keys);
+    if (current === undefined || current === this.epoch) return;
     const known = this.epoch;
     this.epoch = current;
-    if (known === undefined || !this.registry) return;
+    if (known === undefined) return;
     this.figures.epochChanges++;
-    this.log.log("warn", "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over", { node: this.nodeId, epoch: current });
+    this.parts.log.log(
+      "warn",
+      "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
+      { node: this.nodeId, epoch: current },
+    );
     for (const state of this.registry.states()) await this.store.write(state.id, this.registry.record(state));
   }
 
   private failed(what: string, error: unknown): void {
-    this.figures.redisErrors++;
-    if (this.closing) return;
-    this.log.log("warn", "cluster: redis operation failed", { node: this.nodeId, what, error: error instanceof Error ? error.message : String(error) });
+    if (this.closing) {
+      this.figures.redisErrors++;
+      return;
+    }
+    reportFailure(this.parts.log, this.figures, this.nodeId, what, error);
   }
 }
 
-function sendToLink(state: ServerState, event: string, payload: Record<string, unknown>): boolean {
-  const link = state.link;
-  if (!link || link.connection.closed) return false;
-  link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event, payload });
-  return true;
+/** The cluster's epoch, set at first use (SET NX). */
+async function learnEpoch(redis: Redis, keys: ClusterKeys): Promise<string | undefined> {
+  await redis.set(keys.epoch, randomUUID(), "NX");
+  return (await redis.get(keys.epoch)) ?? undefined;
+}
+
+function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {
+  figures.redisErrors++;
+  log.log("warn", "cluster: redis operation failed", {
+    node: nodeId,
+    what,
+    error: error instanceof Error ? error.message : String(error),
+  });
 }
 
 /**

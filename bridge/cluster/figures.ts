@@ -16,8 +16,8 @@ export class ClusterFigures {
   /** Events relayed by every node together. */
   relayedTotal = 0;
 
-  async refresh(redis: Redis, keys: ClusterKeys, nodeId: string, ttlMs: number): Promise<void> {
-    const now = Date.now();
+  /** `now` is wall time (ms): presence scores are compared across nodes. */
+  async refresh(redis: Redis, keys: ClusterKeys, nodeId: string, ttlMs: number, now: number): Promise<void> {
     const results = await redis
       .multi()
       .zadd(keys.nodes, now + ttlMs, nodeId)

@@ -9,12 +9,13 @@
 // meta, count it, and PUBLISH it on the events channel, so every node sees events in the order the stream holds them.
 import type { Redis } from "ioredis";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import type { HistoryRead } from "../state/shared-state.ts";
 import type { ClusterKeys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { decodeForms, encodeClusterEvent, encodeClusterReset, encodeForms } from "./wire.ts";
 
 const APPEND = new LuaScript(`
-local added = redis.pcall('XADD', KEYS[1], ARGV[1], 'id', ARGV[2], 'prev', ARGV[3], 'p', ARGV[4])
+local added = redis.pcall('XADD', KEYS[1], ARGV[1], 'id', ARGV[2], 'prev', ARGV[3], 'p', ARGV[4], 's', ARGV[10])
 if type(added) == 'table' and added.err then return 0 end
 local bytes = redis.call('HINCRBY', KEYS[2], 'bytes', string.len(ARGV[4]))
 redis.call('HSET', KEYS[2], 'last_id', ARGV[2], 'epoch', ARGV[7])
@@ -34,9 +35,38 @@ redis.call('PUBLISH', ARGV[8], ARGV[9])
 return 1
 `);
 
+// A deleted session's events leave the stream; each one's place in the chain is kept in the gone hash (id → prev),
+// so a replay across them is still complete. Gone ids older than the stream's oldest entry are pruned.
+const FORGET = new LuaScript(`
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+local dropped = 0
+for _, entry in ipairs(entries) do
+  local fields = entry[2]
+  local values = {}
+  for i = 1, #fields, 2 do values[fields[i]] = fields[i + 1] end
+  if values['s'] == ARGV[1] then
+    redis.call('HSET', KEYS[3], values['id'], values['prev'])
+    redis.call('HINCRBY', KEYS[2], 'bytes', -string.len(values['p'] or ''))
+    redis.call('XDEL', KEYS[1], entry[1])
+    dropped = dropped + 1
+  end
+end
+local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+if #oldest > 0 then
+  local oldestId = nil
+  local fields = oldest[1][2]
+  for i = 1, #fields, 2 do if fields[i] == 'id' then oldestId = fields[i + 1] end end
+  for _, id in ipairs(redis.call('HKEYS', KEYS[3])) do
+    if oldestId and id < oldestId then redis.call('HDEL', KEYS[3], id) end
+  end
+end
+return dropped
+`);
+
 const RESET = new LuaScript(`
 redis.call('DEL', KEYS[1])
 redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[3])
 redis.call('HSET', KEYS[2], 'last_id', ARGV[1], 'epoch', ARGV[2], 'bytes', 0)
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
@@ -46,12 +76,6 @@ return 1
 export interface HistoryMeta {
   epoch: string;
   lastId: string;
-}
-
-/** A replay read: the meta (undefined when Redis holds none) and the events after since_id, or undefined for a gap. */
-export interface HistoryRead {
-  meta: HistoryMeta | undefined;
-  events: BufferedEvent[] | undefined;
 }
 
 export class History {
@@ -66,14 +90,20 @@ export class History {
   async append(serverId: string, event: BufferedEvent, prev: string, epoch: string): Promise<boolean> {
     const message = encodeClusterEvent(this.nodeId, serverId, event, prev);
     const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.relayed];
-    const args = [streamId(event.id), event.id, prev, encodeForms(event), this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message];
+    const args = [streamId(event.id), event.id, prev, encodeForms(event), this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message, event.sessionId ?? ""];
     return (await APPEND.run(this.redis, keys, args)) === 1;
   }
 
   /** Starts the history over after `afterId` (the server's store changed, or the bridge lost track), telling every node. */
   async reset(serverId: string, epoch: string, afterId: string, storeChanged: boolean): Promise<void> {
     const message = encodeClusterReset(this.nodeId, serverId, epoch, afterId, storeChanged);
-    await RESET.run(this.redis, [this.keys.history(serverId), this.keys.historyMeta(serverId)], [afterId, epoch, this.keys.eventsChannel, message]);
+    await RESET.run(this.redis, [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)], [afterId, epoch, this.keys.eventsChannel, message]);
+  }
+
+  /** Removes a deleted session's events from the stream, keeping their places in the chain; answers how many. */
+  async forgetSession(serverId: string, sessionId: string): Promise<number> {
+    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)];
+    return Number(await FORGET.run(this.redis, keys, [sessionId]));
   }
 
   /**
@@ -92,21 +122,27 @@ export class History {
   /** The meta and, with `sinceId`, the events after it when the stream vouches for all of them (one MULTI: a consistent view). */
   async read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
     const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id", "covered_after");
-    if (sinceId !== undefined) transaction.xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+");
+    if (sinceId !== undefined) transaction.xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+").hgetall(this.keys.historyGone(serverId));
     const results = (await transaction.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
     const [epoch, lastId, coveredAfter] = results[0]![1] as Array<string | null>;
     const meta = epoch && lastId ? { epoch, lastId } : undefined;
     if (sinceId === undefined || !meta) return { meta, events: undefined };
     if (coveredAfter && sinceId < coveredAfter) return { meta, events: undefined };
-    const entries = results[1]![1] as Array<[string, string[]]>;
-    return { meta, events: continuousAfter(sinceId, meta.lastId, entries.map(toEntry)) };
+    const entries = (results[1]![1] as Array<[string, string[]]>).map(toEntry);
+    const gone = Object.entries((results[2]?.[1] ?? {}) as Record<string, string>)
+      .filter(([id]) => id > sinceId)
+      .map(([id, prev]): Entry => ({ event: { id }, prev, gone: true }));
+    const chain = gone.length === 0 ? entries : [...entries, ...gone].sort((a, b) => (a.event.id < b.event.id ? -1 : 1));
+    return { meta, events: continuousAfter(sinceId, meta.lastId, chain) };
   }
 }
 
 interface Entry {
   event: BufferedEvent;
   prev: string;
+  /** A deleted session's event: a link of the chain, never replayed. */
+  gone?: boolean;
 }
 
 /** The events after `sinceId` when they form an unbroken chain from it to the last id; undefined for a gap. */
@@ -117,7 +153,7 @@ function continuousAfter(sinceId: string, lastId: string, entries: Entry[]): Buf
     if (entry.prev > follows) return undefined;
     follows = entry.event.id;
   }
-  return follows === lastId ? entries.map((entry) => entry.event) : undefined;
+  return follows === lastId ? entries.filter((entry) => !entry.gone).map((entry) => entry.event) : undefined;
 }
 
 function toEntry([, fields]: [string, string[]]): Entry {

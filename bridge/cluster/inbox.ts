@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import { after, type Clock } from "../clock.ts";
 import type { ClusterKeys } from "./keys.ts";
 
 const envelopeSchema = z.union([
@@ -14,13 +15,14 @@ const envelopeSchema = z.union([
 export type InboxHandler = (request: unknown, from: string) => Promise<unknown>;
 
 export class Inbox {
-  private readonly waiting = new Map<string, { resolve: (reply: unknown) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<string, { resolve: (reply: unknown) => void; cancelTimeout: () => void }>();
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: ClusterKeys,
     private readonly nodeId: string,
     private readonly timeoutMs: number,
+    private readonly clock: Clock,
     private readonly handle: InboxHandler,
     private readonly failed: (error: unknown) => void,
   ) {}
@@ -33,9 +35,8 @@ export class Inbox {
   async call(node: string, request: unknown): Promise<unknown> {
     const id = randomUUID();
     const reply = new Promise<unknown>((resolve) => {
-      const timer = setTimeout(() => this.settle(id, undefined), this.timeoutMs);
-      timer.unref();
-      this.waiting.set(id, { resolve, timer });
+      const cancelTimeout = after(this.clock, this.timeoutMs, () => this.settle(id, undefined));
+      this.waiting.set(id, { resolve, cancelTimeout });
     });
     const receivers = await this.redis.publish(this.keys.inbox(node), JSON.stringify({ id, from: this.nodeId, request })).catch((error: unknown) => {
       this.failed(error);
@@ -69,7 +70,7 @@ export class Inbox {
   private settle(id: string, reply: unknown): void {
     const waiter = this.waiting.get(id);
     if (!waiter) return;
-    clearTimeout(waiter.timer);
+    waiter.cancelTimeout();
     this.waiting.delete(id);
     waiter.resolve(reply);
   }

@@ -15,6 +15,10 @@ export class ClusterKeys {
   devices(serverId: string): string {
     return `${this.prefix}:devices:${serverId}`;
   }
+  /** Hash: server id → its app config (JSON), what GET /app-config.json answers for it. */
+  get appConfigs(): string {
+    return `${this.prefix}:app-configs`;
+  }
   /** Hash: pairing code hash → expiry; HDEL takes a code exactly once across nodes. */
   codes(serverId: string): string {
     return `${this.prefix}:codes:${serverId}`;
@@ -38,6 +42,10 @@ export class ClusterKeys {
   /** Hash: the history's epoch (the server's store), last relayed id and payload bytes held. */
   historyMeta(serverId: string): string {
     return `${this.prefix}:history-meta:${serverId}`;
+  }
+  /** Hash: event id → the id it follows, for events a deleted session's removal took out of the history's chain. */
+  historyGone(serverId: string): string {
+    return `${this.prefix}:history-gone:${serverId}`;
   }
   /** Hash: node id → the server's devices connected on that node (JSON list), for `devices_seen`. */
   connected(serverId: string): string {

@@ -3,6 +3,7 @@
 // `already_connected`; a killed node stops renewing, and its servers may join elsewhere once the TTL lapses.
 // Claims and releases are compare-and-set scripts, so a node never takes or frees a link another node holds.
 import type { Redis } from "ioredis";
+import type { Clock } from "../clock.ts";
 import type { ClusterKeys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 
@@ -28,11 +29,13 @@ export class LinkOwnership {
     private readonly keys: ClusterKeys,
     private readonly nodeId: string,
     private readonly ttlMs: number,
+    /** Wall time: the claim's score is compared with other nodes' (the figures), as Redis's own expiry is. */
+    private readonly wallClock: Clock,
   ) {}
 
   /** Takes (or renews) the server's link for this node; false when another node holds it. */
   async claim(serverId: string): Promise<boolean> {
-    const args = [this.nodeId, this.ttlMs, Date.now() + this.ttlMs, serverId];
+    const args = [this.nodeId, this.ttlMs, this.wallClock.now() + this.ttlMs, serverId];
     return (await CLAIM.run(this.redis, [this.keys.link(serverId), this.keys.links], args)) === 1;
   }
 

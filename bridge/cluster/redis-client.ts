@@ -2,6 +2,7 @@
 // and resubscribes the subscriber's channels; commands issued while it is away wait in its queue for a short while
 // (a Redis restart), then fail, and the caller logs and goes on: live fan-out never waits on Redis for long.
 import { Redis } from "ioredis";
+import { after, systemClock } from "../clock.ts";
 
 /** Reconnect quickly, then at most once a second. */
 const retryStrategy = (attempt: number) => Math.min(attempt * 100, 1000);
@@ -12,7 +13,7 @@ export function redisClient(url: string, name: string): Redis {
 
 /** Connects, answering a clear error when Redis is not there at start (a node never starts half-way). */
 export async function connectRedis(redis: Redis, url: string, timeoutMs = 5000): Promise<void> {
-  const timer = setTimeout(() => redis.disconnect(), timeoutMs);
+  const cancel = after(systemClock, timeoutMs, () => redis.disconnect());
   try {
     await redis.connect();
     await redis.ping();
@@ -20,7 +21,7 @@ export async function connectRedis(redis: Redis, url: string, timeoutMs = 5000):
     redis.disconnect();
     throw new Error(`BRIDGE_REDIS_URL: Redis at ${redactedUrl(url)} does not answer (${error instanceof Error ? error.message : String(error)})`);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 

@@ -1,10 +1,11 @@
 // The registry's records in Redis (the cluster's counterpart of servers.json): credential hashes in one hash
 // (trust on first use is an HSETNX, so two nodes registering one id at once agree on its first credential), each
 // server's device grants and pairing codes in hashes of their own. A write is followed by a message on the control
-// channel naming the server; every other node reloads that record (bridge/cluster/registry-sync.ts), which is how a
+// channel naming the server; every other node reloads that record (bridge/cluster/cluster-node.ts, `reload`), which is how a
 // revocation reaches sockets on every node. Registry writes are rare (registrations, grants, codes), never per event.
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import { appConfigSchema } from "../../client/wire/app-config.ts";
 import type { DeviceGrant } from "../../client/wire/frames.ts";
 import type { ServerRecord } from "../state/durable-store.ts";
 import type { DurableState, RegistryChange, RegistryStore } from "../state/durable-store.ts";
@@ -19,12 +20,7 @@ function grantValue(grant: DeviceGrant): string {
 
 /** A stored grant, or none when the value is not one this version wrote (dropped, never thrown). */
 function grantFrom(tokenHash: string, value: string): DeviceGrant[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return [];
-  }
+  const parsed = parseJson(value);
   const grant = grantValueSchema.safeParse(parsed);
   if (!grant.success) return [];
   const [deviceId, mode] = grant.data;
@@ -80,13 +76,16 @@ export class RedisRegistryStore implements RegistryStore {
 
   /** One server's record as Redis holds it; undefined when it is not registered. */
   async read(serverId: string): Promise<ServerRecord | undefined> {
-    const [credential, devices, codes] = await Promise.all([
+    const [credential, devices, codes, appConfig] = await Promise.all([
       this.redis.hget(this.keys.credentials, serverId),
       this.redis.hgetall(this.keys.devices(serverId)),
       this.redis.hgetall(this.keys.codes(serverId)),
+      this.redis.hget(this.keys.appConfigs, serverId),
     ]);
     if (!credential) return undefined;
+    const app = appConfigSchema.safeParse(appConfig === null ? undefined : parseJson(appConfig));
     return {
+      ...(app.success && app.data ? { app_config: app.data } : {}),
       credential_hash: credential,
       devices: Object.entries(devices).flatMap(([token_hash, value]) => grantFrom(token_hash, value)),
       codes: Object.entries(codes).flatMap(([code_hash, expires]) => (Number.isFinite(Number(expires)) ? [{ code_hash, expires_at: Number(expires) }] : [])),
@@ -99,10 +98,20 @@ export class RedisRegistryStore implements RegistryStore {
     const transaction = this.redis.multi().hsetnx(this.keys.credentials, serverId, record.credential_hash).del(this.keys.devices(serverId), this.keys.codes(serverId));
     if (record.devices.length > 0) transaction.hset(this.keys.devices(serverId), Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grantValue(grant)])));
     if (record.codes.length > 0) transaction.hset(this.keys.codes(serverId), Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])));
+    if (record.app_config) transaction.hset(this.keys.appConfigs, serverId, JSON.stringify(record.app_config));
     await transaction.exec();
   }
 
   async announce(serverId: string): Promise<void> {
     await this.redis.publish(this.keys.controlChannel, JSON.stringify({ node: this.nodeId, server_id: serverId }));
+  }
+}
+
+/** Undefined for text that is not JSON (a value another version wrote): dropped, never thrown. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

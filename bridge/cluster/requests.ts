@@ -2,7 +2,6 @@
 import { z } from "zod";
 
 export const answerEventSchema = z.enum(["pair_result", "api_result"]);
-export type AnswerEvent = z.infer<typeof answerEventSchema>;
 
 export const inboxRequestSchema = z.discriminatedUnion("kind", [
   /** A frame for a server link the receiving node holds (pair_request, api_request, devices_seen). */

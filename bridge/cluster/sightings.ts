@@ -3,6 +3,7 @@
 // (`…:connected:<server id>`, a hash node → ids) and sends the server the union over the nodes still alive, through
 // whichever node holds its link.
 import type { Redis } from "ioredis";
+import type { Clock } from "../clock.ts";
 import type { ServerState } from "../state/registry.ts";
 import type { ClusterKeys } from "./keys.ts";
 
@@ -13,6 +14,8 @@ export class ClusterSightings {
     private readonly redis: Redis,
     private readonly keys: ClusterKeys,
     private readonly nodeId: string,
+    /** Wall time: node presence scores are Redis-side expiries shared by every node. */
+    private readonly wallClock: Clock,
     private readonly toServer: ToServer,
     private readonly failed: (error: unknown) => void,
   ) {}
@@ -28,7 +31,7 @@ export class ClusterSightings {
       .multi()
       .hset(key, this.nodeId, JSON.stringify(connectedHere))
       .hgetall(key)
-      .zrangebyscore(this.keys.nodes, Date.now(), "+inf")
+      .zrangebyscore(this.keys.nodes, this.wallClock.now(), "+inf")
       .exec();
     const lists = (results?.[1]?.[1] ?? {}) as Record<string, string>;
     const alive = new Set([...((results?.[2]?.[1] ?? []) as string[]), this.nodeId]);

@@ -4,6 +4,7 @@
 //
 //   e\n<node>\n<server>\n<event id>\n<prev id>\n<forms>            an event, following <prev id>
 //   r\n<node>\n<server>\n<epoch>\n<after id>\n<1|0>               the history restarted after <after id> (1: a new store)
+//   l\n<node>\n<server>\n<since ms>\n-\n<1|0>                      the server's link on <node> went up (1) or down (0)
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 
 /**
@@ -23,7 +24,8 @@ export function decodeForms(id: string, forms: string): BufferedEvent {
 
 export type ClusterMessage =
   | { kind: "event"; node: string; serverId: string; event: BufferedEvent; prev: string }
-  | { kind: "reset"; node: string; serverId: string; epoch: string; afterId: string; storeChanged: boolean };
+  | { kind: "reset"; node: string; serverId: string; epoch: string; afterId: string; storeChanged: boolean }
+  | { kind: "link"; node: string; serverId: string; online: boolean; since: number };
 
 export function encodeClusterEvent(node: string, serverId: string, event: BufferedEvent, prev: string): string {
   return `e\n${node}\n${serverId}\n${event.id}\n${prev}\n${encodeForms(event)}`;
@@ -33,7 +35,12 @@ export function encodeClusterReset(node: string, serverId: string, epoch: string
   return `r\n${node}\n${serverId}\n${epoch}\n${afterId}\n${storeChanged ? 1 : 0}`;
 }
 
+export function encodeClusterLink(node: string, serverId: string, online: boolean, since: number): string {
+  return `l\n${node}\n${serverId}\n${since}\n-\n${online ? 1 : 0}`;
+}
+
 const EVENT_ID = /^\d{20}$/;
+const MILLISECONDS = /^\d{1,16}$/;
 const SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Undefined for anything malformed (another version's message): it is dropped, never thrown. */
@@ -48,6 +55,7 @@ export function decodeClusterMessage(text: string): ClusterMessage | undefined {
   }
   const last = text.slice(start);
   const [kind, node, serverId, a, b] = fields as [string, string, string, string, string];
+  if (kind === "l") return SERVER_ID.test(serverId) && MILLISECONDS.test(a) ? { kind: "link", node, serverId, online: last === "1", since: Number(a) } : undefined;
   if (!SERVER_ID.test(serverId) || !EVENT_ID.test(b) || (kind === "e" && !EVENT_ID.test(a))) return undefined;
   if (kind === "e") return { kind: "event", node, serverId, event: decodeForms(a, last), prev: b };
   if (kind === "r") return { kind: "reset", node, serverId, epoch: a, afterId: b, storeChanged: last === "1" };

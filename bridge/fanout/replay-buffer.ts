@@ -11,6 +11,8 @@ export interface BufferedEvent {
   payloadJson?: string;
   /** `{event_id, key_id, nonce, ciphertext}` serialized once, for encrypting devices (`sealed_event`). */
   sealedJson?: string;
+  /** The session the event belongs to, when its plain form names one: a deleted session's events are dropped. */
+  sessionId?: string;
 }
 
 /** What an event costs the buffer's size bound: both its forms. */
@@ -115,6 +117,27 @@ export class ReplayBuffer {
     const result: BufferedEvent[] = [];
     for (let i = this.items.length - 1; i >= this.head && this.items[i]!.id > sinceId; i--) result.push(this.items[i]!);
     return result.reverse();
+  }
+
+  /**
+   * Drops the held events `doomed` picks (a deleted session's): a replay then skips them, as the server's own store
+   * keeps their ids without their bodies. The covered range is unchanged: what is left is still all there is.
+   */
+  drop(doomed: (event: BufferedEvent) => boolean): number {
+    const kept: BufferedEvent[] = [];
+    let bytes = 0;
+    for (let i = this.head; i < this.items.length; i++) {
+      const event = this.items[i]!;
+      if (doomed(event)) continue;
+      kept.push(event);
+      bytes += heldBytes(event);
+    }
+    const dropped = this.size - kept.length;
+    this.items.length = 0;
+    this.items.push(...kept);
+    this.head = 0;
+    this.bytes = bytes;
+    return dropped;
   }
 
   get size(): number {

@@ -16,7 +16,7 @@ export class EventTopic {
   private readonly subscribers = new Set<Connection>();
   private readonly sealedSubscribers = new Set<Connection>();
   /** Cluster joins waiting for their replay from Redis: what is broadcast meanwhile queues here (hold/release). */
-  private readonly held = new Map<Connection, { mode: DeviceMode; queue: BufferedEvent[] }>();
+  private readonly held = new Map<Connection, { mode: DeviceMode; queue: BufferedEvent[]; announced?: Array<[string, string]> }>();
   private readonly topicJson: string;
 
   constructor(readonly topic: string) {
@@ -52,6 +52,8 @@ export class EventTopic {
       // An event without this device's form would be a hole it trusts: it rejoins and is told `gap` instead.
       if (!this.sendTo(connection, event, mode)) return connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
     }
+    // A status announced while the join was held may contradict its reply: it follows the replay.
+    for (const [event, payloadJson] of held?.announced ?? []) connection.sendEncoded(this.wrap(event, payloadJson, connection.vsn));
     this.add(connection, mode);
   }
 
@@ -68,6 +70,27 @@ export class EventTopic {
     if (this.held.size > 0) this.queueHeld(event);
     if (this.subscribers.size > 0) this.fanOut(this.subscribers, event, "plain");
     if (this.sealedSubscribers.size > 0) this.fanOut(this.sealedSubscribers, event, "e2e");
+  }
+
+  /**
+   * Pushes one frame that is not an event (`server_status`) to every subscriber, plain and sealed alike, encoded
+   * once per protocol version. `payloadJson` is the payload's JSON text.
+   */
+  announce(event: string, payloadJson: string): void {
+    for (const held of this.held.values()) (held.announced ??= []).push([event, payloadJson]);
+    let v2: Buffer | undefined;
+    let v1: Buffer | undefined;
+    for (const connection of [...this.subscribers, ...this.sealedSubscribers]) {
+      if (connection.vsn === "2.0.0") connection.sendFramed((v2 ??= textFrame(this.wrap(event, payloadJson, "2.0.0"))));
+      else connection.sendFramed((v1 ??= textFrame(this.wrap(event, payloadJson, "1.0.0"))));
+    }
+  }
+
+  /** A ref-less push of `event` in the socket's protocol version. */
+  private wrap(event: string, payloadJson: string, vsn: string): string {
+    const name = JSON.stringify(event);
+    if (vsn === "2.0.0") return `[null,null,${this.topicJson},${name},${payloadJson}]`;
+    return `{"join_ref":null,"ref":null,"topic":${this.topicJson},"event":${name},"payload":${payloadJson}}`;
   }
 
   /** Closes every subscriber's socket (they reconnect and rejoin) and forgets them. */

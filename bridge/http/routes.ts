@@ -11,6 +11,8 @@ export interface HttpRoutes {
   health(): Promise<Record<string, unknown>>;
   /** The app's files (http/static.ts); `path` is the request's path, still percent-encoded. */
   appFiles(request: IncomingMessage, response: ServerResponse, path: string): Promise<void>;
+  /** GET /app-config.json's body for `?server_id=`, or for the one server whose app is served here; undefined: none. */
+  appConfig(serverId: string | undefined): unknown;
   /** Phoenix's long-poll transport (transport/longpoll.ts). */
   longPoll(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void>;
   /** Reports a handler that threw (the request is answered 500; the process goes on). */
@@ -23,6 +25,7 @@ export function httpHandler(routes: HttpRoutes) {
     if (!url) return sendError(response, 400, "bad_request", "bad request target");
     const path = url.pathname;
     if (request.method === "GET" && path === "/metrics") return send(response, 200, "text/plain; version=0.0.4", routes.metrics.render());
+    if (request.method === "GET" && path === APP_CONFIG_PATH) return appConfig(response, routes.appConfig(url.searchParams.get("server_id") ?? undefined));
     const work = request.method === "GET" && path === "/health" ? routes.health().then((body) => send(response, 200, "application/json", JSON.stringify(body))) : path === LONGPOLL_PATH ? routes.longPoll(request, response, url) : request.method === "GET" || request.method === "HEAD" ? routes.appFiles(request, response, path) : undefined;
     if (!work) return notFound(response, `${request.method} ${path}`);
     work.catch((error: unknown) => {
@@ -31,6 +34,16 @@ export function httpHandler(routes: HttpRoutes) {
       else response.destroy();
     });
   };
+}
+
+export const APP_CONFIG_PATH = "/app-config.json";
+
+/** The app config, revalidated on every load (a server's URLs may change with its next join); 404 when unknown. */
+function appConfig(response: ServerResponse, config: unknown): void {
+  if (config === undefined) return sendError(response, 404, "route_not_found", "no app config here: no server whose app this bridge serves has joined (or several have: name one with ?server_id=)");
+  const body = JSON.stringify(config);
+  response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-cache" });
+  response.end(body);
 }
 
 export function notFound(response: ServerResponse, what: string): void {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import {
   apiPushSchema,
+  apiResultSchema,
   asksLongPoll,
   jsonBytes,
   RELAY_MAX_BODY_BYTES,
@@ -37,9 +38,14 @@ export class ApiRelay {
   private readonly limits: RelayLimits;
   private readonly config: RelayConfig;
 
+  /** Answers given on another node's link reach `answer` through the core's answer desk. */
   constructor(private readonly core: BridgeCore) {
     this.config = { ...DEFAULT_RELAY_CONFIG, ...core.config.relay };
     this.limits = new RelayLimits(core.clock, this.config);
+    core.answers.serve("api_result", (state, payload) => {
+      const result = apiResultSchema.safeParse(payload);
+      return result.success && this.answer(state, result.data);
+    });
   }
 
   /** An app's `api` push on its server's topic. The token was checked at join; it is checked again now. */
@@ -50,16 +56,16 @@ export class ApiRelay {
     if (!call.success) return this.refuse(app, push, "invalid_request", "relay call malformed", { problem: call.error.issues[0]?.message });
     if (asksLongPoll(call.data.path)) return this.refuse(app, push, "invalid_request", "relay call asked for a long-poll (wait_ms)");
     if (jsonBytes(call.data.body) > RELAY_MAX_BODY_BYTES) return this.refuse(app, push, "too_large", "relay call body too large");
-    // In a cluster the link may be on another node: the forwarded request fails at once when no node holds it.
-    const link = state.link;
-    if (!link && !this.core.cluster) return this.refuse(app, push, "server_unavailable", "relay call to a server that is away");
     if (!this.limits.admit(socketKey(app), serverKey(state.id))) return this.refuse(app, push, "rate_limited", "relay call rate limited");
     const requestId = randomUUID();
     const cancelTimeout = after(this.core.clock, this.config.timeoutMs, () => this.fail(requestId, "timeout"));
     this.pending.set(requestId, { app, push, serverId: state.id, deviceId, tokenHash: app.tokenHash!, cancelTimeout });
     const payload = { request_id: requestId, device_id: deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
-    if (link) link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${state.id}`, event: "api_request", payload });
-    else void this.core.cluster!.toServer(state, "api_request", payload).then((delivered) => delivered || this.fail(requestId, "server_unavailable"));
+    // The link may be on another node (a cluster): the call fails at once when no node holds it.
+    const delivered = this.core.shared.toServer(state, "api_request", payload);
+    const away = () => this.fail(requestId, "server_unavailable", "relay call to a server that is away");
+    if (delivered === false) away();
+    else if (delivered !== true) void delivered.then((sent) => sent || away());
   }
 
   /**
@@ -94,11 +100,11 @@ export class ApiRelay {
     for (const [requestId, call] of this.pending) if (call.app === app) this.forget(requestId, call);
   }
 
-  private fail(requestId: string, reason: RelayErrorReason): void {
+  private fail(requestId: string, reason: RelayErrorReason, logMsg = "relay call failed"): void {
     const call = this.pending.get(requestId);
     if (!call) return;
     this.forget(requestId, call);
-    this.core.log.log("warn", "relay call failed", { socket: call.app.id, server_id: call.serverId, reason });
+    this.core.log.log("warn", logMsg, { socket: call.app.id, address: call.app.address, server_id: call.serverId, reason });
     if (call.app.open) this.reply(call, "error", { reason });
   }
 

@@ -1,4 +1,4 @@
-// Who may open a socket. Each open socket holds ~16 KB and a file descriptor (docs/bridge.md "Benchmark"), so without
+// Who may open a socket. Each open socket holds ~16 KB and a file descriptor (docs/benchmarks.md "Bridge: fan-out"), so without
 // a bound a flood of connections holds memory until the idle timeout, and past the process's descriptor limit the
 // kernel resets every new connection (/health included) instead of the bridge answering. Three caps, checked before
 // the upgrade so a refusal is a plain HTTP status (the phoenix client backs off and retries):

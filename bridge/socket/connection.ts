@@ -96,6 +96,8 @@ function flushAll(): void {
 export class Connection {
   readonly channels = new Map<string, ChannelEntry>();
   lastSeen: number;
+  /** Silence past this closes the socket; undefined: the bridge's idle timeout (a server's link is given less). */
+  idleLimitMs: number | undefined;
   closed = false;
   private corked = false;
 

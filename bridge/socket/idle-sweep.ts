@@ -16,13 +16,13 @@ export class IdleSweep {
     private readonly log: BridgeLogger,
   ) {}
 
-  /** Closes the sockets silent since before the cutoff; returns how many. */
+  /** Closes the sockets silent since before their cutoff (a server's link has a shorter one); returns how many. */
   sweep(): number {
-    const cutoff = this.clock.now() - this.idleTimeoutMs;
+    const now = this.clock.now();
     let closed = 0;
     for (const connection of this.connections) {
       // A socket already closing waits for its close handshake (ws ends it after 30 s): not idle again.
-      if (connection.closed || connection.lastSeen >= cutoff) continue;
+      if (connection.closed || connection.lastSeen >= now - (connection.idleLimitMs ?? this.idleTimeoutMs)) continue;
       this.log.log("info", "idle socket closed", { socket: connection.id, address: connection.address });
       connection.close(BRIDGE_CLOSE.goingAway, "idle");
       closed++;

@@ -5,8 +5,8 @@
 // joins covers every device still connected. Nothing here touches the fan-out path.
 import { after, every, type Clock } from "../clock.ts";
 import type { Connection } from "../socket/connection.ts";
-import type { ClusterSightings } from "../cluster/sightings.ts";
 import type { Registry } from "./registry.ts";
+import type { SharedState } from "./shared-state.ts";
 
 const FLUSH_MS = 1000;
 const SWEEP_MS = 60_000;
@@ -18,13 +18,17 @@ export class DeviceSightings {
   private cancelFlush: (() => void) | undefined;
   private readonly stopped = new AbortController();
 
-  /** The flush and the minute sweep run on the bridge's clock. */
+  private readonly registry: Registry;
+
+  /**
+   * The flush and the minute sweep run on the bridge's clock. Reports go through the shared state: to the link here,
+   * or (a cluster) with the devices connected on every node, to the link wherever it is.
+   */
   constructor(
-    private readonly registry: Registry,
+    private readonly shared: SharedState,
     private readonly clock: Clock,
-    /** A cluster node's way (bridge/cluster/sightings.ts): connected devices counted over all nodes, sent to the link wherever it is. */
-    private readonly cluster?: ClusterSightings,
   ) {
+    this.registry = shared.registry;
     every(clock, SWEEP_MS, () => this.sweep(), this.stopped.signal);
   }
 
@@ -46,14 +50,7 @@ export class DeviceSightings {
     this.pending = new Map();
     for (const [serverId, deviceIds] of pending) {
       const state = this.registry.get(serverId);
-      if (this.cluster && state) {
-        this.cluster.report(state, [...deviceIds], this.connectedDevices(serverId));
-        continue;
-      }
-      const link = state?.link;
-      if (!link || link.connection.closed) continue;
-      const payload = { device_ids: [...deviceIds], connected: this.connectedDevices(serverId) };
-      link.connection.send({ joinRef: link.joinRef, ref: null, topic: `server:${serverId}`, event: "devices_seen", payload });
+      if (state) this.shared.reportSightings(state, [...deviceIds], this.connectedDevices(serverId));
     }
   }
 

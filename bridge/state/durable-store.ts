@@ -5,19 +5,25 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { appConfigSchema } from "../../client/wire/app-config.ts";
 import { codeGrantSchema, deviceGrantSchema } from "../../client/wire/frames.ts";
 
 const fileSchema = z.object({
   servers: z.record(
     z.string(),
-    z.object({ credential_hash: z.string().regex(/^[0-9a-f]{64}$/), devices: z.array(deviceGrantSchema), codes: z.array(codeGrantSchema).default([]) }),
+    z.object({
+      credential_hash: z.string().regex(/^[0-9a-f]{64}$/),
+      devices: z.array(deviceGrantSchema),
+      codes: z.array(codeGrantSchema).default([]),
+      app_config: appConfigSchema.optional(),
+    }),
   ),
 });
 export type DurableState = z.infer<typeof fileSchema>;
 export type ServerRecord = DurableState["servers"][string];
 
 /** What changed in the registry, for a store that writes per server (the cluster's, bridge/cluster/registry-store.ts). */
-export type RegistryChange = { kind: "registered" | "grants"; serverId: string } | { kind: "code_taken"; serverId: string; codeHash: string };
+export type RegistryChange = { kind: "registered" | "grants" | "app_config"; serverId: string } | { kind: "code_taken"; serverId: string; codeHash: string };
 
 /** Where the registry keeps its records: this file for the single node, Redis for a cluster. */
 export interface RegistryStore {

@@ -5,6 +5,7 @@
 // A device token hash is scoped to the server that granted it: a device is looked up per (server, hash), so what one
 // server grants or withdraws never changes what another server's device may join, whichever granted first; and a
 // withdrawal closes only the sockets on the withdrawing server's topic (or those no server grants any more).
+import type { AppConfig } from "../../client/wire/app-config.ts";
 import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
@@ -12,28 +13,49 @@ import { ReplayBuffer } from "../fanout/replay-buffer.ts";
 import { EventTopic } from "../fanout/topic.ts";
 import { sameHex, sha256Hex } from "../hash.ts";
 import type { Connection } from "../socket/connection.ts";
+import type { ServerLink } from "./server-link.ts";
 import type { DurableState, RegistryChange, RegistryStore, ServerRecord } from "./durable-store.ts";
 
-export interface ServerLink {
-  connection: Connection;
-  joinRef: string | null;
+/** What a server grants a device's token: which device it is, and what it is sent (sealed events, or plaintext). */
+export interface Grant {
+  device_id: string;
+  mode: DeviceMode;
 }
 
-export interface ServerState {
-  readonly id: string;
-  credentialHash: string;
-  /** token hash → device id */
-  devices: Map<string, string>;
-  /** token hash → what the device is sent (grants without a mode: plain) */
-  modes: Map<string, DeviceMode>;
+/** One server as this bridge knows it: its credential, grants and codes, its link, and its replay buffer and topic. */
+export class ServerState {
+  /** token hash → the grant */
+  devices = new Map<string, Grant>();
   /** code hash → expiry (ms since epoch) */
-  codes: Map<string, number>;
+  codes = new Map<string, number>();
+  /** The server's channel on this bridge while it is joined (an open link is asked of `liveLink`). */
   link: ServerLink | undefined;
   epoch: string | undefined;
   /** Highest event id relayed since this bridge started; undefined until the server first joins. */
   lastId: string | undefined;
+  /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
+  appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
   readonly topic: EventTopic;
+
+  constructor(
+    readonly id: string,
+    public credentialHash: string,
+    replay: ReplayLimits,
+  ) {
+    this.buffer = new ReplayBuffer(replay.events, replay.bytes);
+    this.topic = new EventTopic(`events:server:${id}`);
+  }
+
+  /** The server's link on this bridge when it is open. */
+  get liveLink(): ServerLink | undefined {
+    return this.link?.open ? this.link : undefined;
+  }
+
+  /** Pushes to the server's link on this bridge; false when there is none open. */
+  push(event: string, payload: Record<string, unknown>): boolean {
+    return this.link?.push(event, payload) ?? false;
+  }
 }
 
 /** Each server's replay buffer bounds: events, and payload (`payloadJson.length` summed). */
@@ -51,12 +73,8 @@ export interface RegistryHooks {
 
 export type ServerAuth = { ok: true; state: ServerState } | { ok: false; reason: "unauthorized" | "already_connected" };
 
-const NO_GRANTS: ReadonlyMap<string, string> = new Map();
-
 export class Registry {
   private readonly servers = new Map<string, ServerState>();
-  /** token hash → the servers granting it → their device id (usually exactly one server). */
-  private readonly grantsByToken = new Map<string, Map<string, string>>();
   private readonly socketsByToken = new Map<string, Set<Connection>>();
 
   private readonly onRevoked: (connection: Connection) => void;
@@ -73,6 +91,7 @@ export class Registry {
       const state = this.create(id, record.credential_hash);
       this.setDevices(state, record.devices);
       state.codes = new Map(record.codes.map((code) => [code.code_hash, code.expires_at]));
+      state.appConfig = record.app_config;
     }
   }
 
@@ -91,19 +110,21 @@ export class Registry {
   }
 
   /**
-   * Checks a server's credential; an unknown server id is registered with it (trust on first use). Whether a new id
-   * may be registered at all (the cap, the per-address rate) is the caller's decision, made before this.
+   * Registers a new server id with its credential's hash (trust on first use), persisted. Whether it may be
+   * registered at all (the cap, the per-address rate) is the shared state's decision, made before this.
    */
+  register(serverId: string, credentialHash: string): void {
+    if (this.servers.has(serverId)) return;
+    this.create(serverId, credentialHash);
+    this.persist({ kind: "registered", serverId });
+  }
+
+  /** Checks a registered server's credential; an id never registered is `unauthorized`. */
   authenticateServer(serverId: string, credential: string): ServerAuth {
-    const hash = sha256Hex(credential);
-    let state = this.servers.get(serverId);
-    if (!state) {
-      state = this.create(serverId, hash);
-      this.persist({ kind: "registered", serverId });
-    }
-    if (!sameHex(state.credentialHash, hash)) return { ok: false, reason: "unauthorized" };
+    const state = this.servers.get(serverId);
+    if (!state || !sameHex(state.credentialHash, sha256Hex(credential))) return { ok: false, reason: "unauthorized" };
     // One live channel per server: a second connection presenting the same credential is a replay or a twin.
-    if (state.link && !state.link.connection.closed) return { ok: false, reason: "already_connected" };
+    if (state.liveLink) return { ok: false, reason: "already_connected" };
     return { ok: true, state };
   }
 
@@ -135,13 +156,28 @@ export class Registry {
     return closed;
   }
 
+  /** Keeps what the server's join said about its app (persisted when it changed). */
+  setAppConfig(state: ServerState, config: AppConfig): void {
+    if (JSON.stringify(state.appConfig) === JSON.stringify(config)) return;
+    state.appConfig = config;
+    this.persist({ kind: "app_config", serverId: state.id });
+  }
+
+  /** The app config of `serverId`, or, without one, of the one server whose app is served at `appUrl`. */
+  appConfigFor(serverId: string | undefined, appUrl: string): AppConfig | undefined {
+    if (serverId !== undefined) return this.servers.get(serverId)?.appConfig;
+    const serving = [...this.servers.values()].flatMap((state) => (state.appConfig && sameUrl(state.appConfig.app_url, appUrl) ? [state.appConfig] : []));
+    return serving.length === 1 ? serving[0] : undefined;
+  }
+
   /**
-   * A server's record as another node of the cluster wrote it (bridge/cluster/registry-sync.ts): taken into this
+   * A server's record as another node of the cluster wrote it (bridge/cluster/cluster-node.ts, `reload`): taken into this
    * node's view, nothing written back; sockets here of devices it no longer lists are closed at once.
    */
   applyRecord(serverId: string, record: ServerRecord): number {
     const state = this.servers.get(serverId) ?? this.create(serverId, record.credential_hash);
     state.credentialHash = record.credential_hash;
+    state.appConfig = record.app_config;
     return this.replaceGrants(state, record.devices, record.codes);
   }
 
@@ -152,7 +188,7 @@ export class Registry {
     let closed = 0;
     for (const hash of before) {
       if (state.devices.has(hash)) continue;
-      const grantedElsewhere = this.grantsByToken.has(hash);
+      const grantedElsewhere = this.knowsToken(hash);
       for (const connection of this.socketsByToken.get(hash) ?? []) {
         if (grantedElsewhere && !state.topic.has(connection)) continue;
         this.onRevoked(connection);
@@ -162,24 +198,33 @@ export class Registry {
     return closed;
   }
 
-  /** The device id `serverId` granted this token hash to, if it did: the only question a join or a relay call asks. */
-  deviceOf(serverId: string, tokenHash: string): string | undefined {
+  /** What `serverId` granted this token hash, if it did: the only question a join or a relay call asks. */
+  grantOf(serverId: string, tokenHash: string): Grant | undefined {
     return this.servers.get(serverId)?.devices.get(tokenHash);
   }
 
-  /** What `serverId`'s device with this token hash is sent: sealed events (e2e) or plaintext. */
-  modeOf(serverId: string, tokenHash: string): DeviceMode {
-    return this.servers.get(serverId)?.modes.get(tokenHash) ?? "plain";
+  /** The device id `serverId` granted this token hash to, if it did. */
+  deviceOf(serverId: string, tokenHash: string): string | undefined {
+    return this.grantOf(serverId, tokenHash)?.device_id;
   }
 
-  /** Whether any server grants this token hash (a paired device's socket, for admission). */
+  /**
+   * Whether any server grants this token hash (a paired device's socket, for admission). A scan of the servers'
+   * grant maps (at most `maxServers`, 100 by default), instead of a second index of the same grants to keep in step.
+   */
   knowsToken(tokenHash: string): boolean {
-    return this.grantsByToken.has(tokenHash);
+    for (const state of this.servers.values()) if (state.devices.has(tokenHash)) return true;
+    return false;
   }
 
-  /** Every server granting this token hash, with its device id. */
-  grantsOf(tokenHash: string): ReadonlyMap<string, string> {
-    return this.grantsByToken.get(tokenHash) ?? NO_GRANTS;
+  /** Every server granting this token hash, with its device id (normally one: a hash is a secret token's). */
+  grantsOf(tokenHash: string): Array<[serverId: string, deviceId: string]> {
+    const granting: Array<[string, string]> = [];
+    for (const state of this.servers.values()) {
+      const grant = state.devices.get(tokenHash);
+      if (grant) granting.push([state.id, grant.device_id]);
+    }
+    return granting;
   }
 
   findCode(codeHash: string): { state: ServerState; expiresAt: number } | undefined {
@@ -191,8 +236,10 @@ export class Registry {
   }
 
   /** Takes a code off the bridge (single use), on disk too, so a restart does not bring a spent code back. */
-  takeCode(state: ServerState, codeHash: string): void {
-    if (state.codes.delete(codeHash)) this.persist({ kind: "code_taken", serverId: state.id, codeHash });
+  takeCode(state: ServerState, codeHash: string): boolean {
+    if (!state.codes.delete(codeHash)) return false;
+    this.persist({ kind: "code_taken", serverId: state.id, codeHash });
+    return true;
   }
 
   /** Takes a code off this bridge's view only (a cluster node took it off Redis itself, for every node). */
@@ -221,7 +268,7 @@ export class Registry {
 
   get connectedServers(): number {
     let count = 0;
-    for (const state of this.servers.values()) if (state.link && !state.link.connection.closed) count++;
+    for (const state of this.servers.values()) if (state.liveLink) count++;
     return count;
   }
 
@@ -232,48 +279,26 @@ export class Registry {
   }
 
   private create(id: string, credentialHash: string): ServerState {
-    const state: ServerState = {
-      id,
-      credentialHash,
-      devices: new Map(),
-      modes: new Map(),
-      codes: new Map(),
-      link: undefined,
-      epoch: undefined,
-      lastId: undefined,
-      buffer: new ReplayBuffer(this.replay.events, this.replay.bytes),
-      topic: new EventTopic(`events:server:${id}`),
-    };
+    const state = new ServerState(id, credentialHash, this.replay);
     this.servers.set(id, state);
     return state;
   }
 
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
-    for (const hash of state.devices.keys()) this.ungrant(hash, state.id);
     state.devices = new Map();
-    state.modes = new Map();
     for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
-      state.devices.set(hash, deviceId);
-      state.modes.set(hash, mode);
-      let granting = this.grantsByToken.get(hash);
-      if (!granting) this.grantsByToken.set(hash, (granting = new Map()));
-      for (const owner of granting.keys()) if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
-      granting.set(state.id, deviceId);
+      for (const [owner] of this.grantsOf(hash)) if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
+      state.devices.set(hash, { device_id: deviceId, mode });
     }
-  }
-
-  private ungrant(tokenHash: string, serverId: string): void {
-    const granting = this.grantsByToken.get(tokenHash);
-    granting?.delete(serverId);
-    if (granting?.size === 0) this.grantsByToken.delete(tokenHash);
   }
 
   /** One server's record as the store keeps it. Plain is the default: only an encrypting device's mode is written. */
   record(state: ServerState): ServerRecord {
     return {
       credential_hash: state.credentialHash,
-      devices: [...state.devices].map(([token_hash, device_id]) => ({ device_id, token_hash, ...(state.modes.get(token_hash) === "e2e" ? { mode: "e2e" as const } : {}) })),
+      devices: [...state.devices].map(([token_hash, grant]) => ({ device_id: grant.device_id, token_hash, ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}) })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
+      ...(state.appConfig ? { app_config: state.appConfig } : {}),
     };
   }
 
@@ -291,4 +316,9 @@ export class Registry {
     for (const state of this.servers.values()) servers[state.id] = this.record(state);
     return { servers };
   }
+}
+
+/** Two app URLs name the same place (a trailing slash aside). */
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 }

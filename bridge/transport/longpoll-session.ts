@@ -3,6 +3,7 @@
 // queued waits up to the window. What is queued counts as the Connection's bufferedAmount, so a peer that stops
 // polling meets the same slow-consumer bound as a WebSocket that stops reading, and memory stays bounded.
 import { randomBytes } from "node:crypto";
+import { after, type Clock } from "../clock.ts";
 import type { PeerTransport } from "../socket/connection.ts";
 import { framePayload } from "../protocol/ws-frame.ts";
 
@@ -17,7 +18,7 @@ export type PollOutcome = { status: 200; messages: string[] } | { status: 204 } 
 
 interface Waiter {
   answer(outcome: PollOutcome): void;
-  timer: NodeJS.Timeout;
+  cancelTimeout: () => void;
 }
 
 export class LongPollSession implements PeerTransport {
@@ -29,6 +30,9 @@ export class LongPollSession implements PeerTransport {
   private waiter: Waiter | undefined;
   private ended = false;
   private readonly endListeners: Array<() => void> = [];
+
+  /** A held poll's window runs on the bridge's clock. */
+  constructor(private readonly clock: Clock) {}
 
   /** Runs `listener` once when the session ends. */
   onEnd(listener: () => void): void {
@@ -85,8 +89,8 @@ export class LongPollSession implements PeerTransport {
     this.answer({ status: 204 });
     if (this.queue.length > 0) return Promise.resolve(this.take());
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.answer({ status: 204 }), windowMs);
-      this.waiter = { answer: resolve, timer };
+      const cancelTimeout = after(this.clock, windowMs, () => this.answer({ status: 204 }));
+      this.waiter = { answer: resolve, cancelTimeout };
     });
   }
 
@@ -110,7 +114,7 @@ export class LongPollSession implements PeerTransport {
     const waiter = this.waiter;
     if (!waiter) return;
     this.waiter = undefined;
-    clearTimeout(waiter.timer);
+    waiter.cancelTimeout();
     waiter.answer(outcome);
   }
 }

@@ -92,7 +92,7 @@ export class LongPollEndpoint {
     const candidate = (typeof header === "string" ? header : undefined) ?? url.searchParams.getAll("token").find((value) => !value.startsWith(SESSION_TOKEN_PREFIX));
     const deviceToken = candidate === undefined ? undefined : deviceTokenSchema.safeParse(candidate);
     if (deviceToken && !deviceToken.success) return json(response, 400, { status: 400, error: { code: "bad_request", message: "bad token" } });
-    const session = new LongPollSession();
+    const session = new LongPollSession(this.host.clock);
     session.onEnd(() => this.sessions.delete(session.token));
     const opened = this.host.open(session, vsn, peerAddress(request.socket.remoteAddress), deviceToken?.data);
     if (!opened.ok) {

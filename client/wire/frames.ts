@@ -3,6 +3,7 @@
 // library validate what the bridge answers. vsn 2.0.0 frames are JSON arrays, vsn 1.0.0 frames JSON objects.
 import { z } from "zod";
 import { anyEventSchema } from "./events.ts";
+import { appConfigSchema } from "./app-config.ts";
 import { eventIdSchema } from "./event-id.ts";
 import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
 
@@ -67,6 +68,12 @@ export const pairingJoinParamsSchema = z.object({
   device_name: z.string().trim().min(1).max(100),
   /** The device's X25519 public key: the device pairs end-to-end encrypted (docs/security.md); absent: plain. */
   device_key: publicKeySchema.optional(),
+  /**
+   * The server the code is for, when the app knows it (`GET /app-config.json`, a link's own parameter). A code the
+   * bridge has not heard of, for a server whose link is not up, is then `server_unavailable` (retryable): the server
+   * made it before its first link and sends it when it joins. Without it such a code is `invalid_code`.
+   */
+  server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
 });
 export type PairingJoinParams = z.infer<typeof pairingJoinParamsSchema>;
 
@@ -185,6 +192,8 @@ export const serverJoinParamsSchema = z.object({
   cursor: eventIdSchema,
   devices: z.array(deviceGrantSchema).max(10_000),
   codes: z.array(codeGrantSchema).max(10_000),
+  /** What `GET /app-config.json` answers for this server (on the bridge too, when it serves the server's app). */
+  app_config: appConfigSchema.optional(),
 });
 export type ServerJoinParams = z.infer<typeof serverJoinParamsSchema>;
 

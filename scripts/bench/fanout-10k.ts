@@ -1,4 +1,4 @@
-// Fan-out at scale (docs/bridge.md "Benchmark at 10,000 sockets"): 10,000 paired sockets on one bridge process, each
+// Fan-out at scale (docs/benchmarks.md "Benchmark at 10,000 sockets"): 10,000 paired sockets on one bridge process, each
 // getting 20 events/s (200,000 deliveries/s), receivers in separate processes; the latency from store commit to
 // receipt (p50, p99) and the bridge's RSS per idle socket. Beside it, in the same run, the same load from a raw `ws`
 // broadcaster to the same receivers (the machine's own floor). Prints ONE JSON line.
@@ -32,7 +32,7 @@ const FD_HEADROOM = 1000;
 async function main(): Promise<void> {
   const fdLimit = readFdLimit();
   if (fdLimit !== undefined && fdLimit < SOCKETS + FD_HEADROOM) {
-    throw new Error(`descriptor limit ${fdLimit} is below ${SOCKETS + FD_HEADROOM}: raise it (ulimit -n 20000; docs/bridge.md "Benchmark at 10,000 sockets")`);
+    throw new Error(`descriptor limit ${fdLimit} is below ${SOCKETS + FD_HEADROOM}: raise it (ulimit -n 20000; docs/benchmarks.md "Benchmark at 10,000 sockets")`);
   }
   const serverCount = Math.ceil(SOCKETS / DEVICES_PER_SERVER);
   const bridgeProc = forkChild("bridge-child.ts", {

@@ -1,4 +1,4 @@
-// The broadcast loop's own cost at 10,000 sockets (docs/bridge.md "Benchmark at 10,000 sockets"): the real
+// The broadcast loop's own cost at 10,000 sockets (docs/benchmarks.md "Benchmark at 10,000 sockets"): the real
 // Connection and EventTopic over transports that write nothing, so only the JavaScript of the fan-out is timed.
 // Baseline, same run: the same loop over transports built as object literals with getters, the shape the WebSocket
 // transport had, whose reads went megamorphic with one hidden class per socket. Prints ONE JSON line.

@@ -1,4 +1,4 @@
-// Fan-out benchmark (docs/bridge.md "Benchmark"): one server topic, 1,000 paired sockets in a separate process,
+// Fan-out benchmark (docs/benchmarks.md "Bridge: fan-out"): one server topic, 1,000 paired sockets in a separate process,
 // events published into the server's store at 20/s (20,000 deliveries/s), then as fast as the pipeline goes; beside
 // a raw `ws` broadcast of same-size frames to 1,000 sockets in the same run. Both modes run, each with its own server
 // and raw baseline: plain devices (session_event), then end-to-end encrypting ones (sealed_event, fanout/e2e.ts); the

@@ -16,7 +16,15 @@ export interface BridgeLinkOptions {
   joinParams: () => object;
   /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
   reconnectAfterMs?: ((tries: number) => number) | undefined;
+  /** Heartbeat period (default 5 s): a heartbeat unanswered by the next one means the link is dead. */
+  heartbeatMs?: number | undefined;
 }
+
+/**
+ * The link's heartbeat: phoenix's default is 30 s; at 5 s a link whose packets are silently dropped is found dead in
+ * at most 10 s here (the heartbeat unanswered when the next is due) and in 15 s on the bridge (its silence bound).
+ */
+export const LINK_HEARTBEAT_MS = 5000;
 
 export interface JoinListener {
   /** A join succeeded; the bridge has relayed everything through `resumeAfter`. */
@@ -41,6 +49,7 @@ export class BridgeLink {
       // Relayed answers arrive already serialized (json-text.ts): spliced into the frame, not parsed again.
       encode: (message: object, callback: (encoded: string) => void) => encodeFrame(message as Frame, callback),
       ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
+      heartbeatIntervalMs: options.heartbeatMs ?? LINK_HEARTBEAT_MS,
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);
     this.channel.onError(() => this.lose());

@@ -4,6 +4,7 @@
 // the pairing answers redeem the codes the bridge forwards (pairing-answers.ts); the API relay runs the calls apps
 // make through the bridge (api-relay.ts). This file builds them and orders
 // what each does on a join. While the bridge is down nothing here blocks HTTP: events simply wait in the store.
+import { linkAppConfig } from "./app-config.ts";
 import { devicesSeenSchema } from "../../client/wire/frames.ts";
 import { generateToken } from "../auth/tokens.ts";
 import type { ServerContext } from "../context.ts";
@@ -27,6 +28,8 @@ export interface ForwarderOptions {
   ackTimeoutMs?: number;
   /** Reconnect backoff (tests shorten it); defaults to the phoenix client's. */
   reconnectAfterMs?: (tries: number) => number;
+  /** How often the link heartbeats (at most 5 s); a heartbeat unanswered by the next one reconnects. */
+  heartbeatMs?: number;
   /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
   app?: RoutingTarget;
 }
@@ -60,8 +63,9 @@ class BridgeForwarder implements Forwarder {
     // Params are a function: every rejoin carries the current cursor and grants. Without grants the join lacks
     // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
     // bridge would drop every device).
-    const joinParams = () => ({ credential, epoch: ctx.events.epoch, cursor: this.cursor.formatted, ...this.grants.read() });
-    this.link = new BridgeLink({ url, topic: `server:${ctx.serverId}`, joinParams, reconnectAfterMs: options.reconnectAfterMs }, ctx.log);
+    const appConfig = linkAppConfig(ctx, url);
+    const joinParams = () => ({ credential, epoch: ctx.events.epoch, cursor: this.cursor.formatted, ...this.grants.read(), ...(appConfig ? { app_config: appConfig } : {}) });
+    this.link = new BridgeLink({ url, topic: `server:${ctx.serverId}`, joinParams, reconnectAfterMs: options.reconnectAfterMs, heartbeatMs: options.heartbeatMs }, ctx.log);
     this.grants = new GrantsFeed(ctx.pairing, this.link, ctx.log);
     this.pump = new EventPump(this.link, ctx.events, this.cursor, ctx.log, {
       window: options.window ?? DEFAULT_WINDOW,

@@ -17,6 +17,15 @@ export class TurnCorkedWebSocket extends WebSocket {
     this.once("upgrade", (response) => void (this.tcp = response.socket));
   }
 
+  /**
+   * phoenix closes a link whose heartbeat went unanswered; over a link whose packets are dropped the close handshake
+   * would hold the socket for ws's 30 s, so it is cut at once (phoenix has already moved on to a new socket).
+   */
+  override close(code?: number, reason?: string | Buffer): void {
+    super.close(code, reason);
+    if (String(reason) === "heartbeat timeout") this.terminate();
+  }
+
   override send(data: Parameters<WebSocket["send"]>[0], optionsOrCallback?: unknown, callback?: unknown): void {
     if (!this.corked && this.tcp && this.readyState === WebSocket.OPEN) {
       const tcp = this.tcp;

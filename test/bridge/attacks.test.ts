@@ -150,10 +150,10 @@ describe("fan-out limits", () => {
     for (let i = 1; i <= 5; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i) });
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const covered = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(3) }));
-    expect(covered.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5), epoch: "epoch-1" });
+    expect(covered.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true });
     const other = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const gap = await joinOnce(other.channel("events:server:srv1", { since_id: formatEventId(1) }));
-    expect(gap.response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(5), epoch: "epoch-1" });
+    expect(gap.response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true });
     expect([bridge.core.metrics.replayHits, bridge.core.metrics.replayMisses]).toEqual([1, 1]);
   });
 
@@ -196,7 +196,7 @@ describe("fan-out limits", () => {
     expect((await pushOnce(second.channel, "session_event", { event: testEvent(1) })).status).toBe("ok");
 
     const join = (params: Record<string, unknown>) => joinOnce(phoenixSocket(bridge.url, { params: { token: phone.token } }).channel("events:server:srv1", params));
-    expect((await join({ since_id: formatEventId(3), epoch: "epoch-1" })).response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(1), epoch: "epoch-2" });
+    expect((await join({ since_id: formatEventId(3), epoch: "epoch-1" })).response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(1), epoch: "epoch-2", server_online: true });
     expect((await join({ since_id: formatEventId(0), epoch: "epoch-2" })).response).toMatchObject({ replay: "complete", replayed: 1 });
     // Without an epoch (an older client) the answer is what it always was.
     expect((await join({ since_id: formatEventId(0) })).response).toMatchObject({ replay: "complete", replayed: 1 });

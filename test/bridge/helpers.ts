@@ -95,6 +95,15 @@ export async function until(check: () => boolean, what: string, limitMs = 5000):
   }
 }
 
+/** `until` for a check that must ask something asynchronous (a count kept in Redis). */
+export async function untilAsync(check: () => Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > limitMs) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export function testEvent(sequence: number, extra: Record<string, unknown> = {}) {
   return { event_id: formatEventId(sequence), type: "session_created", session_id: `s${sequence}`, ...extra };
 }
@@ -114,6 +123,8 @@ export interface FakeServerOptions {
   codes?: Array<{ code_hash: string; expires_at: number }>;
   cursor?: number;
   epoch?: string;
+  /** What the server says GET /app-config.json answers for it. */
+  appConfig?: Record<string, unknown>;
 }
 
 /** A server peer built with the phoenix client: joins `server:<id>` and can push events and grants. */
@@ -126,6 +137,7 @@ export async function fakeServer(url: string, options: FakeServerOptions = {}) {
     cursor: formatEventId(options.cursor ?? 0),
     devices: options.devices ?? [],
     codes: options.codes ?? [],
+    ...(options.appConfig ? { app_config: options.appConfig } : {}),
   };
   const channel = socket.channel(`server:${serverId}`, params);
   const pairRequests: Array<Record<string, unknown>> = [];

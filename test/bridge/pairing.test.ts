@@ -7,6 +7,7 @@ import { WebSocket } from "ws";
 import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { Connection } from "../../bridge/socket/connection.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
+import { AnswerDesk } from "../../bridge/state/answer-desk.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { cleanups, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
@@ -22,10 +23,10 @@ afterEach(async () => {
 describe("pairing requests given up on", () => {
   it("clears the wait's timer when the app's join is cancelled", () => {
     const sent: unknown[] = [];
-    const state = { id: "srv1", link: { connection: { send: (frame: unknown) => sent.push(frame) }, joinRef: "1" } } as unknown as ServerState;
+    const state = { id: "srv1", push: (_event: string, payload: unknown) => sent.push(payload) > 0 } as unknown as ServerState;
     const clock = new ManualClock();
     const app = { open: true } as Connection;
-    const asked = new PendingPairs(clock).ask(state, app, "AAAAABBBBB", "phone", undefined, 600_000);
+    const asked = new PendingPairs(clock, new AnswerDesk()).ask(state, app, "AAAAABBBBB", "phone", undefined, 600_000);
     expect(sent).toHaveLength(1);
     expect(clock.sleepingFor(600_000)).toBe(1);
     asked.cancel();

@@ -7,6 +7,7 @@ import { formatEventId } from "../../client/wire/index.ts";
 import { ReplayBuffer, type BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import { DurableStore } from "../../bridge/state/durable-store.ts";
 import { Registry } from "../../bridge/state/registry.ts";
+import { sha256Hex } from "../../bridge/hash.ts";
 import { CREDENTIAL, runCleanups, tempDir } from "./helpers.ts";
 
 afterEach(runCleanups);
@@ -159,6 +160,7 @@ describe("ReplayBuffer", () => {
 
   it("the registry gives each server a buffer with both bounds", () => {
     const limited = new Registry(new DurableStore(tempDir()), { events: 100, bytes: 50 });
+    limited.register("srv1", sha256Hex(CREDENTIAL));
     const auth = limited.authenticateServer("srv1", CREDENTIAL);
     if (!auth.ok) throw new Error("registration refused");
     auth.state.buffer.reset(id(0));

@@ -1,6 +1,6 @@
 // A real server for end-to-end bridge tests: the lead's runtime on a temp SQLite file, listening on 127.0.0.1,
 // with the forwarder started against a test bridge.
-import { startForwarder, type Forwarder } from "../../server/forwarder/forwarder.ts";
+import { startForwarder, type Forwarder, type ForwarderOptions } from "../../server/forwarder/forwarder.ts";
 import type { RuntimeOptions } from "../../server/runtime.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { cleanups, tempDir } from "./helpers.ts";
@@ -12,10 +12,10 @@ export interface ServerPeer {
   stop(): Promise<void>;
 }
 
-export async function serverPeer(bridgeUrl: string, dataDir = tempDir(), options: Partial<RuntimeOptions> = {}): Promise<ServerPeer> {
+export async function serverPeer(bridgeUrl: string, dataDir = tempDir(), options: Partial<RuntimeOptions> = {}, forwarderOptions: ForwarderOptions = {}): Promise<ServerPeer> {
   const server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:8787" } }, { dataDir, ...options });
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
-  const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl, reconnectAfterMs: () => 20 });
+  const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl, reconnectAfterMs: () => 20, ...forwarderOptions });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -2,10 +2,6 @@
 // server's link and an app on it. The app (the client library, given both nodes' URLs) moves to node B and resumes
 // from its cursor; the server's forwarder, behind a balancer, rejoins node B once A's link claim lapses and resumes
 // from the shared last relayed id. The app hears the store's sequence exactly once, in order.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { connect } from "../../client/connection/client.ts";
 import { pair } from "../../client/connection/pair.ts";
@@ -16,28 +12,13 @@ import { cleanups, until } from "../bridge/helpers.ts";
 import { FAST_RECONNECT, untilLive } from "../client/support/stack.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { startBalancer } from "./balancer.ts";
-import { clusterNode, FAST_CLUSTER, useRedis } from "./support.ts";
+import { childNode } from "./child-node.ts";
+import { clusterNode, useRedis } from "./support.ts";
 
 const redisOf = useRedis();
 
 /** Node A as a child process; resolves once it listens. */
-async function nodeProcess(keyPrefix: string, nodeId: string): Promise<{ child: ChildProcess; port: number; url: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "cluster-node-"));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const config = { port: 0, dataDir, cluster: { redisUrl: redisOf().url, keyPrefix, nodeId, ...FAST_CLUSTER } };
-  const child = spawn(process.execPath, ["--import", "tsx", "test/cluster/node-process.ts", JSON.stringify(config)], { stdio: ["ignore", "pipe", "inherit"] });
-  cleanups.push(() => void child.kill("SIGKILL"));
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening (\d+)/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`node process exited with ${code}`)));
-  });
-  return { child, port, url: `ws://127.0.0.1:${port}/socket` };
-}
+const nodeProcess = (keyPrefix: string, nodeId: string) => childNode(redisOf().url, keyPrefix, nodeId);
 
 async function storeEvents(server: TestServer): Promise<AnyEvent[]> {
   const page = await server.request({ method: "GET", url: "/events?since_id=0&limit=1000" });

@@ -10,7 +10,7 @@ import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, until, type TestBridge } from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
 import { startTestServer } from "../support/server.ts";
-import { appOn, clusterNodes, useRedis } from "./support.ts";
+import { appOn, clusterNodes, figuresOf, useRedis } from "./support.ts";
 
 const redisOf = useRedis();
 
@@ -110,7 +110,7 @@ describe("revocation and limits across nodes", () => {
     const seen: Array<{ device_ids: string[]; connected: string[] }> = [];
     server.channel.on("devices_seen", (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload));
     await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
-    await until(() => b!.core.cluster!.figures.nodes === 2 && a!.core.cluster!.figures.nodes === 2, "both nodes alive in the figures");
+    await until(() => figuresOf(b!).nodes === 2 && figuresOf(a!).nodes === 2, "both nodes alive in the figures");
     await appOn(b!.url, phone.token);
     b!.sightings.flush();
     await until(() => seen.length === 1, "devices_seen from node B reached the server on A");

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { device, fakeServer, pushOnce, testEvent, until } from "../bridge/helpers.ts";
-import { appOn, clusterNode, clusterNodes, ids, useRedis } from "./support.ts";
+import { appOn, clusterNode, clusterNodes, figuresOf, ids, useRedis } from "./support.ts";
 
 const redisOf = useRedis();
 
@@ -24,7 +24,7 @@ describe("Redis restarted empty", () => {
     await until(() => live.received.length === 10, "10 events live on B");
 
     await redisOf().restart();
-    await until(() => a!.core.cluster!.figures.epochChanges >= 1 && b!.core.cluster!.figures.epochChanges >= 1, "both nodes saw the new epoch", 10_000);
+    await until(() => figuresOf(a!).epochChanges >= 1 && figuresOf(b!).epochChanges >= 1, "both nodes saw the new epoch", 10_000);
     await push(11, 20);
     await until(() => live.received.length === 20, "live fan-out after the restart", 10_000);
     expect(live.received).toEqual(ids(1, 20));
@@ -47,14 +47,14 @@ describe("Redis restarted empty", () => {
     const health = async () => (await fetch(`${a!.httpUrl}/health`)).json();
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
     const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await (await fetch(`${b!.httpUrl}/metrics`)).text())?.[1]);
-    await until(() => b!.core.cluster!.figures.nodes === 2 && b!.core.cluster!.figures.linkedServers === 1, "the figures refreshed");
+    await until(() => figuresOf(b!).nodes === 2 && figuresOf(b!).linkedServers === 1, "the figures refreshed");
     expect(await metric("bridge_cluster_nodes")).toBe(2);
     expect(await metric("bridge_cluster_servers_linked")).toBe(1);
 
     await redisOf().kill();
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "unreachable" });
     await redisOf().restart();
-    await until(() => a!.core.cluster!.figures.epochChanges >= 1, "node A back on the new Redis", 10_000);
+    await until(() => figuresOf(a!).epochChanges >= 1, "node A back on the new Redis", 10_000);
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
   });
 });

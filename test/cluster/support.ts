@@ -4,6 +4,8 @@
 import { randomUUID } from "node:crypto";
 import type { Channel, Socket } from "phoenix";
 import type { ClusterConfig } from "../../bridge/cluster/cluster-config.ts";
+import { ClusterNode } from "../../bridge/cluster/cluster-node.ts";
+import type { ClusterFigures } from "../../bridge/cluster/figures.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { afterAll, afterEach, beforeAll } from "vitest";
@@ -50,6 +52,13 @@ export async function appOn(url: string, token: string, params: { since_id?: num
   channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));
   const joined = await joinOnce(channel);
   return { socket, channel, joined, received, closes };
+}
+
+/** A node's cluster figures (its shared state is a ClusterNode). */
+export function figuresOf(node: TestBridge): ClusterFigures {
+  const shared = node.core.shared;
+  if (!(shared instanceof ClusterNode)) throw new Error("not a cluster node");
+  return shared.figures;
 }
 
 /** Event ids first..last as the wire spells them. */

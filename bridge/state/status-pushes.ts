@@ -1,0 +1,39 @@
+// Whether each server's link is up, as its apps are told: the `server_online` of an events join's reply and a
+// `server_status {online, since}` push on `events:server:<id>` at every change (docs/bridge.md "Server status").
+// A change is pushed once: a link replaced by the server's next join within one turn reads as no change. `since` is
+// when the link last changed (the bridge's start for a server never linked since).
+import { SERVER_STATUS_EVENT } from "../../client/wire/server-status.ts";
+import type { Clock } from "../clock.ts";
+import type { ServerState } from "./registry.ts";
+import type { LinkStatus } from "./shared-state.ts";
+
+export class StatusPushes {
+  private readonly known = new Map<string, LinkStatus>();
+  private readonly started: number;
+
+  constructor(private readonly clock: Clock) {
+    this.started = clock.now();
+  }
+
+  /** The last status this node knows of (its own link's, or what the cluster told it). */
+  statusOf(state: ServerState): LinkStatus {
+    return this.known.get(state.id) ?? { online: false, since: this.started };
+  }
+
+  /** Records a change and pushes it to the server's apps on this node; the same status again is not a change. */
+  changed(state: ServerState, status: LinkStatus): void {
+    const previous = this.known.get(state.id);
+    if (previous && previous.online === status.online) return;
+    this.known.set(state.id, status);
+    state.topic.announce(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
+  }
+
+  /** A status as the wire spells it. */
+  now(online: boolean): LinkStatus {
+    return { online, since: this.clock.now() };
+  }
+}
+
+export function wireStatus(status: LinkStatus): { online: boolean; since: string } {
+  return { online: status.online, since: new Date(status.since).toISOString() };
+}

@@ -100,6 +100,7 @@ describe("the app under hostile content and faults", () => {
   it("opens the app shell offline with the server stopped, showing the last loaded chats read-only (F5)", async () => {
     const offline = await openPage(browser, PHONE);
     await pairThroughLink(offline.page, (await stack.createPairing()).pair_url);
+    await offline.page.goto(`${stack.serverUrl}/#/`);
     await offline.page.locator(".session-row").first().waitFor();
     await offline.page.evaluate(() => navigator.serviceWorker.ready);
     const firstTitle = await offline.page.locator(".session-title").first().innerText();

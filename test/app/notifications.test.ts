@@ -72,9 +72,10 @@ describe("notifications and devices in the app", () => {
     await stack.server.request({ method: "DELETE", url: `/devices/${device.device_id}` });
     await page.getByText("This device was removed from the server").waitFor();
     await page.getByLabel("Pairing code").waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("credentials"))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem("chat-relay:credentials"))).toBeNull();
 
-    // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4).
+    // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4); the field is
+    // filled with the server's bridge address, so a wrong one shows the link's own wins.
     await page.getByLabel("Bridge address").fill("ws://127.0.0.1:1/socket");
     await page.getByLabel("Pairing code").fill((await stack.createPairing()).pair_url);
     await page.getByRole("button", { name: "Pair", exact: true }).click();

@@ -49,7 +49,9 @@ export function createStore(env: AppEnv): AppStore {
   const sync = createSync(env, connection, sessions);
   const admin = createAdmin(env, connection);
   const pairing = createPairing(env, connection, router, appConfig);
+  // Said once per browser: shown on the first visit from a plain http: origin (until dismissed), never again after.
   const insecureNotice = signal(!env.isSecureContext && readStored(env, INSECURE_NOTICE_KEY, z.literal(true)) !== true);
+  if (insecureNotice.value) writeStored(env, INSECURE_NOTICE_KEY, true);
   const stops: Array<() => void> = [];
 
   /** A pairing link in the address bar: the code leaves it at once; a browser already paired ignores the link. */
@@ -73,7 +75,6 @@ export function createStore(env: AppEnv): AppStore {
     insecureNotice,
     dismissInsecureNotice() {
       insecureNotice.value = false;
-      writeStored(env, INSECURE_NOTICE_KEY, true);
     },
     async start() {
       await sessions.restore();

@@ -78,7 +78,7 @@ export class AppStack extends Stack {
   async serveAppConfig(context: BrowserContext): Promise<void> {
     await context.route("**/app-config.json", async (route) => {
       const real = await route.fetch();
-      if (real.status() !== 404) return route.fulfill({ response: real });
+      if (real.ok() && (real.headers()["content-type"] ?? "").startsWith("application/json")) return route.fulfill({ response: real });
       return route.fulfill({ json: this.appConfig });
     });
   }

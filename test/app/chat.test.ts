@@ -130,4 +130,15 @@ describe("companion app on a phone", () => {
     expect(uploads).toEqual([]);
     expect(app.errors).toEqual([]);
   });
+
+  it("shows a new chat's title as soon as the first message is sent, without a reload (A9)", async () => {
+    await paired();
+    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "A coast redwood." }) }, { data: chunk({}, "stop") }] });
+    await message().fill("Which is the tallest tree on Earth?");
+    await message().press("Enter");
+    await app.page.locator(".chat-header h1", { hasText: "Which is the tallest tree on Earth?" }).waitFor();
+    await app.page.getByText("A coast redwood.").waitFor();
+    await app.page.getByRole("link", { name: "All chats" }).click();
+    await app.page.locator(".session-title", { hasText: "Which is the tallest tree on Earth?" }).waitFor();
+  });
 });

@@ -19,7 +19,11 @@ export interface TranscriptView {
   cached?: Message[] | null;
 }
 
-export function useTranscript(env: AppEnv, paired: Paired | undefined, session_id: string | undefined, reloadKey: number): TranscriptView {
+/**
+ * `onLoaded` gets the snapshot's messages: events at or before its cursor reach no listener afterwards (the
+ * library's rule), so whatever else shows this chat (the list's title) may have missed them and must catch up.
+ */
+export function useTranscript(env: AppEnv, paired: Paired | undefined, session_id: string | undefined, reloadKey: number, onLoaded?: (messages: readonly Message[]) => void): TranscriptView {
   const [view, setView] = useState<TranscriptView>({ transcript: emptyTranscript(), loading: session_id !== undefined });
   const client = paired?.client;
   useEffect(() => {
@@ -72,6 +76,7 @@ export function useTranscript(env: AppEnv, paired: Paired | undefined, session_i
         if (disposed) return dispose();
         current = loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages));
         flush();
+        onLoaded?.(current.messages);
       },
       (error: unknown) => !disposed && showCached(error),
     );

@@ -2,7 +2,7 @@
 // composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
 // When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
 // is not available offline.
-import { useCallback, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { AgentView, Message } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
@@ -35,10 +35,22 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const draftId = useRef(newId("crid"));
   const wide = useWideScreen();
-  const view = useTranscript(store.env, current, session_id, sync.sessionReloads.value[session_id ?? ""] ?? 0);
+  const view = useTranscript(store.env, current, session_id, sync.sessionReloads.value[session_id ?? ""] ?? 0, (messages) => {
+    // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives its
+    // title): when it disagrees with the snapshot, it reads the session again.
+    const listed = sessions.list.value.find((item) => item.id === session_id);
+    if (!current || !session_id || listed?.message_count === messages.length) return;
+    current.client.getSession(session_id).then(
+      (fresh) => sessions.upsert(fresh),
+      (error: unknown) => store.env.report("refreshing a chat's title failed", error),
+    );
+  });
   const { transcript } = view;
   const unavailable = view.error !== undefined && view.cached === null;
   const readOnly = readOnlyReason(store, view.error, session_id);
+  // A chat that could not be loaded: find out whether the network or the server is away, so the badge and the
+  // read-only note say which.
+  useEffect(() => void (view.error !== undefined && connection.diagnose(view.error)), [view.error]);
 
   const onSend: Send = async (text, attachments) => {
     if (!current) throw new Error("this device is not paired.");
@@ -49,7 +61,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
       draftId.current = newId("crid");
       if (sent.session_id !== session_id) store.router.navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
     } catch (error) {
-      connection.noteCall(error);
+      await connection.diagnose(error);
       throw error;
     }
   };
@@ -110,6 +122,7 @@ function readOnlyReason(store: AppStore, error: unknown, session_id: string | un
   if (error === undefined) return undefined;
   const badge = store.connection.badge.value;
   if (badge === "live" || badge === "polling") return `This chat could not be loaded: ${describeError(error, badge)}`;
+  if (badge === "server_offline") return "Your server is offline: these are the last loaded messages, read-only. Sending resumes when it is back.";
   return "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers.";
 }
 
@@ -169,8 +182,8 @@ function useRetry(store: AppStore, session_id: string | undefined, messages: rea
     current.client
       .deleteMessages(session_id, indices)
       .then(() => onSend(text, []))
-      .catch((error: unknown) => {
-        store.connection.noteCall(error);
+      .catch(async (error: unknown) => {
+        await store.connection.diagnose(error);
         setProblem(`Retry failed: ${describeError(error, store.connection.badge.value)}`);
       });
   }, [session_id, messages, onSend, current]);

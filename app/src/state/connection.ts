@@ -1,9 +1,12 @@
 // The paired device's live connection: the client library's ChatClient (every server call the app makes), the
 // badge word (connection-status.ts), the time of the last event, and why the app is on the pairing screen.
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials, type StorageAdapter } from "../../../client/index.ts";
+import { NetworkError, forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials, type StorageAdapter } from "../../../client/index.ts";
 import { badgeOf, isServerUnavailable, type Badge } from "./connection-status.ts";
 import type { AppEnv } from "./env.ts";
+
+/** How often a server found off the bridge is asked again. */
+const SERVER_PROBE_MS = 5_000;
 
 export interface Paired {
   credentials: Credentials;
@@ -24,6 +27,11 @@ export interface Connection {
   forget(revoked: boolean): Promise<void>;
   /** Every call's outcome tunes the badge: a relay `server_unavailable` means the server is off the bridge. */
   noteCall(error?: unknown): void;
+  /**
+   * After a call failed on the network: asks the server once more with a read (which the library may relay through
+   * the bridge), so the badge, and the sentence a screen shows next, tell "server offline" from "no connection".
+   */
+  diagnose(error: unknown): Promise<void>;
   dispose(): void;
 }
 
@@ -58,6 +66,22 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
     status.value = client.status.get();
   };
 
+  // While a call says the server is off the bridge, ask it again now and then: the badge leaves "Server offline" as
+  // soon as a call gets through (today's library does not report the server's return itself).
+  let probe: ReturnType<typeof setTimeout> | undefined;
+  const probeUntilBack = () => {
+    if (probe !== undefined) return;
+    probe = setTimeout(() => {
+      probe = undefined;
+      const client = paired.value?.client;
+      if (!client || !serverUnreachable.value) return;
+      client.listAgents().then(
+        () => (serverUnreachable.value = false),
+        (error: unknown) => connection.noteCall(error),
+      );
+    }, SERVER_PROBE_MS);
+  };
+
   const connection: Connection = {
     paired,
     badge: computed(() => badgeOf(status.value, { online: online.value, serverUnreachable: serverUnreachable.value })),
@@ -87,8 +111,19 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
     },
     noteCall(error) {
       serverUnreachable.value = error !== undefined && isServerUnavailable(error);
+      if (serverUnreachable.value) probeUntilBack();
+    },
+    async diagnose(error) {
+      connection.noteCall(error);
+      const client = paired.value?.client;
+      if (!client || !(error instanceof NetworkError) || isServerUnavailable(error)) return;
+      await client.listAgents().then(
+        () => connection.noteCall(),
+        (again: unknown) => connection.noteCall(again),
+      );
     },
     dispose() {
+      clearTimeout(probe);
       offOnline();
       offClient?.();
       paired.value?.client.close();

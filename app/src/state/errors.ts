@@ -3,7 +3,7 @@ import { HttpError, NetworkError, PairingError, UnauthorizedError } from "../../
 import { isServerUnavailable, type Badge } from "./connection-status.ts";
 
 /** How to get a fresh pairing link, said wherever a link or code failed. */
-export const NEW_LINK_HOW = "On the server's computer run npm run pair (or restart it with npm start -- --pair), or open Devices → Add device on a browser that is paired.";
+export const NEW_LINK_HOW = "on the server's computer run npm run pair (or restart it with npm start -- --pair), or open Devices → Add device on a browser that is paired.";
 
 export const SERVER_OFFLINE_TEXT = "your server is offline: the bridge answers, but the server is not connected to it. Start the server again, then retry.";
 
@@ -25,7 +25,7 @@ export function describeError(error: unknown, badge?: Badge): string {
 /** What a pairing link that failed says: used and expired links get the way to a new one. */
 export function linkFailureText(error: unknown): string {
   if (error instanceof PairingError && (error.reason === "invalid_code" || error.reason === "expired")) {
-    return `This pairing link was already used or has expired. Get a new one: ${NEW_LINK_HOW}`;
+    return `This pairing link was already used or has expired. To get a new one, ${NEW_LINK_HOW}`;
   }
   return describeError(error);
 }
@@ -33,9 +33,9 @@ export function linkFailureText(error: unknown): string {
 export function pairingFailureText(reason: PairingError["reason"]): string {
   switch (reason) {
     case "invalid_code":
-      return `That code is not valid. Check it, or create a new one. ${NEW_LINK_HOW}`;
+      return `That code is not valid. Check it, or get a new one: ${NEW_LINK_HOW}`;
     case "expired":
-      return `That code has expired (codes last 10 minutes). ${NEW_LINK_HOW}`;
+      return `That code has expired (codes last 10 minutes). To get a new one, ${NEW_LINK_HOW}`;
     case "rate_limited":
       return "Too many attempts from this network. Wait a minute, then try again.";
     case "bridge_unreachable":

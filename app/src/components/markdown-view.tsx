@@ -11,7 +11,8 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Highlighting a block that is still growing would be redone every frame: wait for the reply to end.
-    if (!streaming && root.current) void highlightWithin(root.current);
+    // Highlighting is a nicety: a chunk that cannot load (offline, an old build) leaves the code plain.
+    if (!streaming && root.current) highlightWithin(root.current).catch((error: unknown) => env.report("highlighting code failed", error));
   }, [html, streaming]);
   return <div class="markdown" ref={root} onClick={(event) => copyCodeOnClick(event, env.copyText)} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -70,10 +70,10 @@ describe("the app under hostile content and faults", () => {
     const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}` }));
     const sessionId = await sessionWith(messages);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
-    await page.getByText("message number 1999", { exact: true }).waitFor();
+    await page.getByRole("log", { name: "Messages" }).getByText("message number 1999", { exact: true }).waitFor();
     expect(await page.locator(".message-row").count()).toBeLessThan(60);
     await page.locator(".message-scroller").evaluate((scroller) => scroller.scrollTo(0, 0));
-    await page.getByText("message number 0", { exact: true }).waitFor();
+    await page.getByRole("log", { name: "Messages" }).getByText("message number 0", { exact: true }).waitFor();
     expect(await page.locator(".message-row").count()).toBeLessThan(60);
   });
 

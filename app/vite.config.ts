@@ -1,5 +1,7 @@
 // Builds the companion app into app/dist: hashed assets, the manifest and icons from public/, and sw.js, a
 // service worker generated from the bundle's own file list so the offline shell is always the current build.
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
 import { defineConfig, type Plugin } from "vite";
 import { serviceWorkerSource } from "./src/sw/service-worker-source.ts";
 
@@ -8,10 +10,18 @@ function serviceWorker(): Plugin {
     name: "chat-relay-service-worker",
     apply: "build",
     generateBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((name) => !name.endsWith(".map"));
+      // The bundle's files and public/'s (icons, manifest), which Vite copies without listing them in the bundle: the
+      // offline shell needs both (the logo is an icon).
+      const files = [...Object.keys(bundle), ...publicFiles()].filter((name) => !name.endsWith(".map"));
       this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(files) });
     },
   };
+}
+
+function publicFiles(dir = join(import.meta.dirname, "public")): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? publicFiles(join(dir, entry.name)) : [relative(join(import.meta.dirname, "public"), join(dir, entry.name)).split("\\").join("/")],
+  );
 }
 
 export default defineConfig({

@@ -1,26 +1,26 @@
-// The app's frame: pairing when no device credentials exist, otherwise the top bar (connection state, menu),
-// application banners, and the routed screen. Wide screens keep the chat list as a sidebar.
-import { useEffect } from "preact/hooks";
+// The app's frame: pairing when no device credentials exist, otherwise the top bar (connection state, menu), a
+// once-only note on plain http: origins, application banners, and the routed screen. Wide screens keep the chat
+// list as a sidebar.
+import type { ComponentChildren } from "preact";
 import { BannerStack } from "./components/banner-stack.tsx";
+import { InsecureNotice } from "./components/insecure-notice.tsx";
 import { TopBar } from "./components/top-bar.tsx";
 import { ChatScreen } from "./screens/chat-screen.tsx";
 import { DevicesScreen } from "./screens/devices-screen.tsx";
 import { HistoryScreen } from "./screens/history-screen.tsx";
 import { PairScreen } from "./screens/pair-screen.tsx";
 import { SessionList } from "./screens/session-list.tsx";
-import { paired } from "./state/connection.ts";
-import { route, type Route } from "./state/router.ts";
-import { sessions, sessionsLoaded } from "./state/sessions.ts";
-import { startSync } from "./state/sync.ts";
+import type { Route } from "./state/router.ts";
+import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
 
 export function App({ ready }: { ready: boolean }) {
-  const current = paired.value;
-  const now = route.value;
-  useEffect(() => (current ? startSync(current) : undefined), [current]);
+  const { connection, router } = useStore();
+  const paired = connection.paired.value;
+  const now = router.route.value;
   if (!ready) return null;
   if (now.name === "devices") return <Framed>{<DevicesScreen />}</Framed>;
-  if (!current || now.name === "pair") return now.name === "pair" ? <PairScreen code={now.code} bridge={now.bridge} serverKey={now.key} /> : <PairScreen />;
+  if (!paired || now.name === "pair") return <PairScreen />;
   return (
     <Framed>
       <Main route={now} />
@@ -28,10 +28,11 @@ export function App({ ready }: { ready: boolean }) {
   );
 }
 
-function Framed({ children }: { children: preact.ComponentChildren }) {
+function Framed({ children }: { children: ComponentChildren }) {
   return (
     <div class="app">
       <TopBar />
+      <InsecureNotice />
       <BannerStack />
       {children}
     </div>
@@ -39,11 +40,12 @@ function Framed({ children }: { children: preact.ComponentChildren }) {
 }
 
 function Main({ route: now }: { route: Route }) {
+  const { sessions } = useStore();
   const wide = useWideScreen();
   if (now.name === "history") return <HistoryScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
-  const showChat = now.name === "chat" || now.name === "new_chat" || (sessionsLoaded.value && sessions.value.length === 0);
+  const showChat = now.name === "chat" || now.name === "new_chat" || (sessions.loaded.value && sessions.list.value.length === 0);
   if (!wide) return showChat ? <ChatScreen key={sessionId ?? "new"} session_id={sessionId} /> : <SessionList />;
   return (
     <div class="split">

@@ -1,16 +1,31 @@
-// Entry: resume a stored pairing (or show pairing), render, and register the service worker that keeps the
-// app shell for offline use.
+// Entry: make the store, render, restore a stored pairing (or take a pairing link), and register the service worker
+// that keeps the app shell for offline use, where the browser has one (a plain http: LAN origin does not).
 import { render } from "preact";
 import { App } from "./app.tsx";
-import { resume } from "./state/connection.ts";
+import { browserEnv } from "./state/env.ts";
+import { createStore, StoreContext } from "./state/store.ts";
 import "./styles/base.css";
 import "./styles/chat.css";
 import "./styles/screens.css";
 
+const store = createStore(browserEnv());
 const root = document.getElementById("root")!;
-render(<App ready={false} />, root);
-void resume().finally(() => render(<App ready={true} />, root));
+const show = (ready: boolean) =>
+  render(
+    <StoreContext.Provider value={store}>
+      <App ready={ready} />
+    </StoreContext.Provider>,
+    root,
+  );
+show(false);
+store.start().then(
+  () => show(true),
+  (error: unknown) => {
+    store.env.report("starting the app failed", error);
+    show(true);
+  },
+);
 
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  addEventListener("load", () => void navigator.serviceWorker.register("./sw.js").catch(() => undefined));
+if (navigator.serviceWorker && location.protocol !== "file:") {
+  addEventListener("load", () => navigator.serviceWorker.register("./sw.js").catch((error: unknown) => store.env.report("the service worker could not be registered", error)));
 }

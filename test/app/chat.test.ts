@@ -1,7 +1,8 @@
 // The companion app in Chromium against a real server, bridge and scripted backend: pairing through pair_url,
-// sending, streaming, tools, failures, at a phone's size (390x844). One stack and one browser for the file.
+// sending, streaming, tools, failures, at a phone's size (390x844). One stack and one browser for the file; every
+// test pairs a page of its own, so each runs alone or in any order.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dialectStream, pieces, chunk } from "../../scripts/scripted-backend/index.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { launchBrowser, openPage, pairThroughLink, PHONE, type AppPage } from "./support/browser.ts";
@@ -15,8 +16,21 @@ let app: AppPage;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
+});
+
+beforeEach(async () => {
   app = await openPage(browser, PHONE);
 });
+
+afterEach(async () => {
+  await app.context.close();
+});
+
+/** A phone paired through pair_url, on a new chat. */
+async function paired(): Promise<void> {
+  await pairThroughLink(app.page, (await stack.createPairing()).pair_url);
+  await message().waitFor();
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -26,18 +40,22 @@ afterAll(async () => {
 const message = () => app.page.getByRole("textbox", { name: "Message" });
 
 describe("companion app on a phone", () => {
-  it("pairs with one tap from pair_url, with the device name prefilled, and opens on the composer (A1, A2)", async () => {
+  it("pairs by opening pair_url, under the browser's name, and lands in a new chat (A1, A2)", async () => {
     const { pair_url } = await stack.createPairing();
+    const before = (await stack.devices()).length;
     await app.page.goto(pair_url);
-    await expect.poll(() => app.page.getByLabel("Device name").inputValue()).toBe("Chrome on Linux");
-    await app.page.getByRole("button", { name: "Pair", exact: true }).click();
     await message().waitFor();
     await app.page.getByRole("button", { name: "Send" }).waitFor();
-    expect((await stack.devices()).map((device) => device.name)).toEqual(["Chrome on Linux"]);
+    expect(new URL(app.page.url()).hash).toBe("#/new");
+    const devices = await stack.devices();
+    expect(devices).toHaveLength(before + 1);
+    expect(devices.at(-1)?.name).toBe("Chrome on Linux");
     await app.page.locator('.connection[data-state="live"]').waitFor();
+    expect(app.errors).toEqual([]);
   });
 
   it("Shift+Enter is a new line; Enter sends; the reply streams on screen before it ends (A3, A4)", async () => {
+    await paired();
     const reply = "Hello from the scripted backend, streamed in small pieces.";
     const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
     stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
@@ -57,6 +75,7 @@ describe("companion app on a phone", () => {
   });
 
   it("shows a tool call and its result's display text (A5)", async () => {
+    await paired();
     stack.backend.script(
       dialectStream("openai", { tool_calls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }] }),
       dialectStream("openai", { content: "It is sunny in Oslo." }),
@@ -70,6 +89,7 @@ describe("companion app on a phone", () => {
   });
 
   it("Stop cancels a streaming reply, marked as stopped (A6)", async () => {
+    await paired();
     stack.backend.script({ kind: "hang", sendHeaders: true });
     await message().fill("this one never ends");
     await message().press("Enter");
@@ -79,6 +99,7 @@ describe("companion app on a phone", () => {
   });
 
   it("a send that fails keeps the text in the composer and says why (A7)", async () => {
+    await paired();
     await stack.stopServer();
     try {
       await message().fill("keep me");
@@ -91,6 +112,7 @@ describe("companion app on a phone", () => {
   });
 
   it("refuses an oversized image before uploading it (A8)", async () => {
+    await paired();
     const uploads: string[] = [];
     app.page.on("request", (request) => request.url().includes("store_attachment") && uploads.push(request.url()));
     // An 11 MB PNG made inside the page (sending it over the DevTools protocol is slow on a loaded machine).
@@ -102,9 +124,21 @@ describe("companion app on a phone", () => {
       input.files = files.files;
       input.dispatchEvent(new Event("change", { bubbles: true }));
     });
+    // The limit is the server's (assets.max_bytes, 10 MB by default), read from its agent view.
     await app.page.getByRole("alert").filter({ hasText: "images can be at most 10.0 MB" }).waitFor();
     expect(await app.page.locator(".attachment-tray img").count()).toBe(0);
     expect(uploads).toEqual([]);
     expect(app.errors).toEqual([]);
+  });
+
+  it("shows a new chat's title as soon as the first message is sent, without a reload (A9)", async () => {
+    await paired();
+    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "A coast redwood." }) }, { data: chunk({}, "stop") }] });
+    await message().fill("Which is the tallest tree on Earth?");
+    await message().press("Enter");
+    await app.page.locator(".chat-header h1", { hasText: "Which is the tallest tree on Earth?" }).waitFor();
+    await app.page.getByText("A coast redwood.").waitFor();
+    await app.page.getByRole("link", { name: "All chats" }).click();
+    await app.page.locator(".session-title", { hasText: "Which is the tallest tree on Earth?" }).waitFor();
   });
 });

@@ -4,6 +4,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { ADMIN_TOKEN } from "../support/server.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
@@ -69,10 +70,10 @@ describe("the app under hostile content and faults", () => {
     const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}` }));
     const sessionId = await sessionWith(messages);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
-    await page.getByText("message number 1999", { exact: true }).waitFor();
+    await page.getByRole("log", { name: "Messages" }).getByText("message number 1999", { exact: true }).waitFor();
     expect(await page.locator(".message-row").count()).toBeLessThan(60);
     await page.locator(".message-scroller").evaluate((scroller) => scroller.scrollTo(0, 0));
-    await page.getByText("message number 0", { exact: true }).waitFor();
+    await page.getByRole("log", { name: "Messages" }).getByText("message number 0", { exact: true }).waitFor();
     expect(await page.locator(".message-row").count()).toBeLessThan(60);
   });
 
@@ -97,21 +98,51 @@ describe("the app under hostile content and faults", () => {
     expect(await done.locator(".markdown").innerText()).toBe(reply);
   });
 
-  it("opens the app shell offline with the server stopped, showing the last loaded chats read-only (F5)", async () => {
+  it("opens the app shell offline with the server stopped: the last loaded chats, a chat opened before read-only, one never opened says so (F5)", async () => {
     const offline = await openPage(browser, PHONE);
+    const [opened, never] = [await stack.createSession(), await stack.createSession()];
+    await stack.append(opened, "opened on this phone before");
+    await stack.append(never, "never opened on this phone");
     await pairThroughLink(offline.page, (await stack.createPairing()).pair_url);
-    await offline.page.locator(".session-row").first().waitFor();
+    await offline.page.goto(`${stack.serverUrl}/#/s/${opened}`);
+    await offline.page.locator('article[data-role="user"]', { hasText: "opened on this phone before" }).waitFor();
     await offline.page.evaluate(() => navigator.serviceWorker.ready);
-    const firstTitle = await offline.page.locator(".session-title").first().innerText();
     await stack.stopServer();
     try {
-      await offline.page.reload();
-      await offline.page.locator(".session-title", { hasText: firstTitle }).waitFor();
-      await offline.page.locator(".session-row").first().click();
-      await offline.page.getByText("You are offline").waitFor();
+      await offline.page.goto(`${stack.serverUrl}/#/`);
+      await offline.page.locator(".session-title", { hasText: "never opened on this phone" }).waitFor();
+      await offline.page.locator(`a.session-row[href="#/s/${opened}"]`).click();
+      await offline.page.locator('article[data-role="user"]', { hasText: "opened on this phone before" }).waitFor();
+      // The bridge is up and the server is not: the note says which is away.
+      await offline.page.getByText("Your server is offline: these are the last loaded messages").waitFor();
       expect(await offline.page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
+      await offline.page.goto(`${stack.serverUrl}/#/s/${never}`);
+      await offline.page.getByText("Not available offline").waitFor();
+      expect(await offline.page.getByText("How can I help?").count()).toBe(0);
+      expect(offline.errors).toEqual([]);
     } finally {
       await stack.startServer();
+      await offline.context.close();
+    }
+  });
+
+  it("with no network at all: the shell and its logo from the cache, the badge Offline, Devices says why, no page error (F6)", async () => {
+    const offline = await openPage(browser, PHONE);
+    await pairThroughLink(offline.page, (await stack.createPairing()).pair_url);
+    await offline.page.evaluate((token) => localStorage.setItem("chat-relay.admin-token", JSON.stringify(token)), ADMIN_TOKEN);
+    await offline.page.evaluate(() => navigator.serviceWorker.ready);
+    await offline.context.setOffline(true);
+    try {
+      await offline.page.reload();
+      await offline.page.locator('.connection[data-state="offline"]', { hasText: "Offline" }).waitFor();
+      await expect.poll(() => offline.page.locator(".brand img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await offline.page.goto(`${stack.serverUrl}/#/devices`);
+      await offline.page.getByRole("alert").waitFor();
+      expect(await offline.page.getByText("Loading…").count()).toBe(0);
+      await offline.page.goto(`${stack.serverUrl}/#/history`);
+      await offline.page.getByRole("alert").waitFor();
+      expect(offline.errors).toEqual([]);
+    } finally {
       await offline.context.close();
     }
   });

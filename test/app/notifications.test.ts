@@ -1,7 +1,7 @@
 // Notifications and device lifecycle in the app: an application banner and its dismiss on a phone (mobile rules),
 // a session notification in the desktop rail and its dismiss (desktop rules), the history of terminal records,
 // and a revoked device back on the pairing screen. One stack and one browser for the file.
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { AppStack } from "./support/app-stack.ts";
@@ -26,6 +26,23 @@ async function notificationStatus(id: string, sessionId?: string): Promise<strin
   const url = sessionId ? `/sessions/${sessionId}/notifications?include_terminal=true` : "/application/notifications?include_terminal=true";
   const list = (await stack.server.request({ method: "GET", url })).json as Array<{ id: string; status: string }>;
   return list.find((record) => record.id === id)?.status;
+}
+
+/** The keys of the app's offline cache (IndexedDB "chat-relay-offline"), as the page sees them. */
+function offlineCacheKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("chat-relay-offline", 1);
+        open.onupgradeneeded = () => open.result.createObjectStore("kv");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const keys = open.result.transaction("kv").objectStore("kv").getAllKeys();
+          keys.onsuccess = () => (open.result.close(), resolve(keys.result.map(String)));
+          keys.onerror = () => reject(keys.error);
+        };
+      }),
+  );
 }
 
 describe("notifications and devices in the app", () => {
@@ -66,15 +83,23 @@ describe("notifications and devices in the app", () => {
 
   it("a revoked device forgets its pairing and returns to the pairing screen, which says why; a pasted link pairs again (N3, N4)", async () => {
     const { page } = await openPage(browser, PHONE);
+    const sessionId = await stack.createSession();
+    await stack.append(sessionId, "a private question");
     await pairThroughLink(page, (await stack.createPairing()).pair_url, "phone to revoke");
     await page.locator('.connection[data-state="live"]').waitFor();
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.locator('article[data-role="user"]', { hasText: "a private question" }).waitFor();
+    await expect.poll(() => offlineCacheKeys(page)).toContain(`messages:${sessionId}`);
     const device = (await stack.devices()).find((entry) => entry.name === "phone to revoke")!;
     await stack.server.request({ method: "DELETE", url: `/devices/${device.device_id}` });
     await page.getByText("This device was removed from the server").waitFor();
     await page.getByLabel("Pairing code").waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("credentials"))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem("chat-relay:credentials"))).toBeNull();
+    // What the device kept of the server's chats went with it (a lost phone keeps nothing readable).
+    expect(await offlineCacheKeys(page)).toEqual([]);
 
-    // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4).
+    // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4); the field is
+    // filled with the server's bridge address, so a wrong one shows the link's own wins.
     await page.getByLabel("Bridge address").fill("ws://127.0.0.1:1/socket");
     await page.getByLabel("Pairing code").fill((await stack.createPairing()).pair_url);
     await page.getByRole("button", { name: "Pair", exact: true }).click();

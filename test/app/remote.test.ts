@@ -16,6 +16,7 @@ let browser: Browser;
 let page: Page;
 let errors: string[];
 let unreachable: string;
+let pairUrl: string;
 /** Requests the page made to server_url (each fails: nothing listens there). */
 const direct: string[] = [];
 
@@ -27,7 +28,17 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([AppStack.startApp({}, { publicUrl: unreachable, appOnBridge: true }), launchBrowser()]);
   ({ page, errors } = await openPage(browser, PHONE));
   page.on("request", (request) => void (request.url().startsWith(unreachable) && direct.push(request.url())));
+  // The server's own pair_url (the QR code), which opens the app on the bridge (server.app_url) and pairs at once.
+  pairUrl = (await stack.createPairing()).pair_url;
+  await page.goto(pairUrl);
+  await page.locator('.connection[data-state="live"]').waitFor();
 });
+
+/** Each test starts on a new chat of the page paired above, so it runs alone or in any order. */
+async function newChat(): Promise<void> {
+  await page.goto(`${stack.bridgeAppUrl}#/new`);
+  await message().waitFor();
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -44,12 +55,8 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   it("pairs from pair_url on the bridge's own URL, lists the sessions and opens a chat", async () => {
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "an earlier question");
-    // The server's own pair_url (the QR code), which opens the app on the bridge (server.app_url).
-    const { pair_url } = await stack.createPairing();
-    expect(pair_url.startsWith(`${stack.bridgeAppUrl}#/pair?`)).toBe(true);
-    await page.goto(pair_url);
-    await page.getByRole("button", { name: "Pair", exact: true }).click();
-    await page.locator('.connection[data-state="live"]').waitFor();
+    expect(pairUrl.startsWith(`${stack.bridgeAppUrl}#/pair?`)).toBe(true);
+    await page.goto(`${stack.bridgeAppUrl}#/`);
     // The saved pairing names the unreachable server_url (whatever the app's storage key).
     const saved = await page.evaluate(() => Object.values(localStorage).filter((value) => value.includes('"device_token"')));
     expect(saved.map((value) => (JSON.parse(value) as { server_url?: string }).server_url)).toEqual([unreachable]);
@@ -59,6 +66,7 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   });
 
   it("sends, and the reply streams on screen before it ends", async () => {
+    await newChat();
     const reply = "Relayed all the way, streamed in small pieces.";
     const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
     stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
@@ -72,6 +80,7 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   });
 
   it("Stop cancels a reply", async () => {
+    await newChat();
     stack.backend.script({ kind: "hang", sendHeaders: true });
     await message().fill("this one never ends");
     await message().press("Enter");
@@ -81,6 +90,7 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   });
 
   it("uploads an image attachment and sends it", async () => {
+    await newChat();
     stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "A single dot." }) }, { data: chunk({}, "stop") }] });
     await page.locator('input[type="file"]').setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: PNG });
     await page.locator(".attachment-tray img").waitFor();

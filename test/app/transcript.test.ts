@@ -30,7 +30,7 @@ describe("transcript reducer", () => {
     const tools = run([ev("tool_calls", { tool_calls: [{ id: "c1", function: { name: "get_weather", arguments: "{}" } }] })], retrying);
     expect(tools.live?.tools).toEqual(["get_weather"]);
     const failed = run([ev("tool_results", { messages: [{ role: "tool", content: "x" }] }), ev("error", { detail: "backend down" }), ev("request_completed")], tools);
-    expect(failed.notes).toEqual([{ request_id: "r1", kind: "error", detail: "backend down", position: 1 }]);
+    expect(failed.notes).toEqual([{ request_id: "r1", kind: "error", detail: "backend down", reason: "unknown", position: 1 }]);
     expect(failed.live).toBeUndefined();
   });
 
@@ -38,5 +38,17 @@ describe("transcript reducer", () => {
     const start = emptyTranscript([{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }]);
     const state = run([ev("message_modified", { index: 0, content: "A", session }), ev("messages_deleted", { indices: [1], session })], start);
     expect(state.messages.map((m) => m.content)).toEqual(["A", "c"]);
+  });
+
+  it("says why a request ended: a Stop, a shutdown, a crash; a reply kept unfinished replaces the live text (T5)", () => {
+    const started = run([ev("request_started", { stream: true }), partial("Half a rep")]);
+    expect(run([ev("request_cancelled", { reason: "user" })], started).notes[0]?.reason).toBe("user");
+    expect(run([ev("request_cancelled", { reason: "shutdown" })], started).notes[0]?.reason).toBe("shutdown");
+    expect(run([ev("request_cancelled")], started).notes[0]?.reason).toBe("unknown");
+    const kept = { role: "assistant", content: "Half a rep", metadata: { interrupted: "crash" } };
+    const crashed = run([ev("message_appended", { ...kept, message: kept, session }), ev("error", { detail: "The server restarted before this reply finished.", reason: "crash" })], started);
+    expect(crashed.messages).toEqual([kept]);
+    expect(crashed.live?.content).toBe("");
+    expect(crashed.notes[0]).toMatchObject({ kind: "error", reason: "crash" });
   });
 });

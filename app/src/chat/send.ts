@@ -1,9 +1,8 @@
 // Sending from the composer: the first send of a new chat creates the session; images are uploaded (stored as
 // session assets) and sent as {type: "asset"}; links as {type: "image_url"}. The client_request_id makes a
 // send retried after a lost answer start nothing new (DESIGN.md).
-import type { ChatClient, SendAttachment } from "../../../client/index.ts";
+import type { ChatClient, SendAttachment, Session } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
-import { upsertSession } from "../state/sessions.ts";
 
 export interface Outgoing {
   session_id?: string;
@@ -16,8 +15,14 @@ export interface Outgoing {
   client_request_id: string;
 }
 
-export async function sendMessage(client: ChatClient, outgoing: Outgoing): Promise<{ session_id: string; request_id: string }> {
-  const session_id = outgoing.session_id ?? (await createSession(client, outgoing));
+export interface SendHooks {
+  /** The new chat's session, as soon as it exists (the list shows it before the reply). */
+  created(session: Session): void;
+  report(message: string, detail: unknown): void;
+}
+
+export async function sendMessage(client: ChatClient, outgoing: Outgoing, hooks: SendHooks): Promise<{ session_id: string; request_id: string }> {
+  const session_id = outgoing.session_id ?? (await createSession(client, outgoing, hooks));
   const attachments: SendAttachment[] = [];
   for (const attachment of outgoing.attachments) {
     if (attachment.kind === "url") {
@@ -37,9 +42,13 @@ export async function sendMessage(client: ChatClient, outgoing: Outgoing): Promi
   return { session_id, request_id: sent.request_id };
 }
 
-async function createSession(client: ChatClient, outgoing: Outgoing): Promise<string> {
+async function createSession(client: ChatClient, outgoing: Outgoing, hooks: SendHooks): Promise<string> {
   let session = await client.createSession(outgoing.agent_id ? { agent_id: outgoing.agent_id } : {});
-  if (outgoing.model) session = await client.updateSession(session.id, { model: outgoing.model }).catch(() => session);
-  upsertSession(session);
+  // The model is a preference: a refusal leaves the chat on the agent's default rather than failing the send.
+  if (outgoing.model) {
+    const created = session;
+    session = await client.updateSession(session.id, { model: outgoing.model }).catch((error: unknown) => (hooks.report("setting the new chat's model failed", error), created));
+  }
+  hooks.created(session);
   return session.id;
 }

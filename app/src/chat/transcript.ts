@@ -13,10 +13,17 @@ export interface LiveReply {
   retry?: { attempt: number; delay_ms: number };
 }
 
+/**
+ * Why a request ended without its reply: `user` (someone pressed Stop), `shutdown` (the server stopped), `crash`
+ * (found unfinished when the server started again), or unknown (an older server gives no reason).
+ */
+export type EndReason = "user" | "shutdown" | "crash" | "unknown";
+
 export interface RequestNote {
   request_id: string;
   kind: "error" | "cancelled";
   detail: string;
+  reason: EndReason;
   /** Shown after this many messages (where the request ended). */
   position: number;
 }
@@ -32,7 +39,12 @@ export function emptyTranscript(messages: Message[] = []): Transcript {
 }
 
 export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
-  if (isEvent(event, "message_appended")) return { ...state, messages: [...state.messages, event.message] };
+  if (isEvent(event, "message_appended")) {
+    // A reply kept unfinished (stopped, shutdown, crash) arrives as a message: it replaces the live text it holds.
+    const keptUnfinished = event.message.role === "assistant" && event.message.metadata?.interrupted !== undefined && state.live !== undefined;
+    const live = keptUnfinished ? { ...state.live!, content: "", reasoning: "" } : state.live;
+    return { ...state, messages: [...state.messages, event.message], live };
+  }
   if (isEvent(event, "message_modified")) {
     const messages = state.messages.map((message, index) => (index === event.index ? { ...message, content: event.content } : message));
     return { ...state, messages };
@@ -52,10 +64,15 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
     return withLive(next, request_id, (live) => ({ ...live, content: "", reasoning: "", tools: [] }));
   }
   if (isEvent(event, "tool_calls")) return withLive(state, request_id, (live) => ({ ...live, tools: event.tool_calls.map((call) => call.function.name) }));
-  if (isEvent(event, "error")) return addNote(state, { request_id: request_id, kind: "error", detail: event.detail, position: state.messages.length });
-  if (isEvent(event, "request_cancelled")) return addNote(state, { request_id: request_id, kind: "cancelled", detail: "Stopped.", position: state.messages.length });
+  if (isEvent(event, "error")) return addNote(state, { request_id, kind: "error", detail: event.detail, reason: reasonOf(event), position: state.messages.length });
+  if (isEvent(event, "request_cancelled")) return addNote(state, { request_id, kind: "cancelled", detail: "", reason: reasonOf(event), position: state.messages.length });
   if (isEvent(event, "request_completed")) return state.live?.request_id === request_id ? { ...state, live: undefined } : state;
   return state;
+}
+
+function reasonOf(event: AnyEvent): EndReason {
+  const reason = (event as { reason?: unknown }).reason;
+  return reason === "user" || reason === "shutdown" || reason === "crash" ? reason : "unknown";
 }
 
 function applyPartial(live: LiveReply, content: string, metadata: Record<string, unknown> | undefined): LiveReply {

@@ -1,10 +1,12 @@
 // Loads a session's transcript and keeps it current: the snapshot and its cursor from the client library, then
 // every event of the session applied in order (the library guarantees none is missed or repeated), coalesced
-// to one render per animation frame so a fast stream never renders more often than the screen paints.
+// to one render per animation frame so a fast stream never renders more often than the screen paints. The loaded
+// messages are cached for the offline view; when loading fails, the cached ones (if this device has any) show.
 import { useEffect, useState } from "preact/hooks";
-import type { AnyEvent, ChatClient } from "../../../client/index.ts";
+import type { AnyEvent, Message } from "../../../client/index.ts";
+import type { Paired } from "../state/connection.ts";
+import type { AppEnv } from "../state/env.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "./transcript.ts";
-import { cacheMessages } from "./transcript-cache.ts";
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
 const FRAME_MS = 16;
@@ -13,17 +15,24 @@ export interface TranscriptView {
   transcript: Transcript;
   loading: boolean;
   error?: unknown;
+  /** After a failed load: the messages this device kept (undefined: loading them; null: never opened here). */
+  cached?: Message[] | null;
 }
 
-export function useTranscript(client: ChatClient | undefined, session_id: string | undefined, fallback: Transcript | undefined, reloadKey: number): TranscriptView {
-  const [view, setView] = useState<TranscriptView>({ transcript: fallback ?? emptyTranscript(), loading: session_id !== undefined });
+/**
+ * `onLoaded` gets the snapshot's messages: events at or before its cursor reach no listener afterwards (the
+ * library's rule), so whatever else shows this chat (the list's title) may have missed them and must catch up.
+ */
+export function useTranscript(env: AppEnv, paired: Paired | undefined, session_id: string | undefined, reloadKey: number, onLoaded?: (messages: readonly Message[]) => void): TranscriptView {
+  const [view, setView] = useState<TranscriptView>({ transcript: emptyTranscript(), loading: session_id !== undefined });
+  const client = paired?.client;
   useEffect(() => {
     if (!client || !session_id) {
       setView({ transcript: emptyTranscript(), loading: false });
       return;
     }
     let current: Transcript | undefined;
-    let cached: Transcript["messages"] | undefined;
+    let cachedMessages: Transcript["messages"] | undefined;
     let frame = 0;
     let lastFlush = -Infinity;
     let disposed = false;
@@ -34,7 +43,10 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
       if (disposed || !current) return;
       setView({ transcript: current, loading: false });
       // For the offline view; only when the messages changed (not on every streamed token).
-      if (current.messages !== cached) cacheMessages(session_id, (cached = current.messages));
+      if (current.messages !== cachedMessages) {
+        cachedMessages = current.messages;
+        env.offline.writeMessages(session_id, cachedMessages).catch((error: unknown) => env.report("caching a transcript failed", error));
+      }
     };
     const onEvent = (event: AnyEvent) => {
       if (!current) return;
@@ -47,6 +59,16 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
         queueMicrotask(flush);
       } else frame = requestAnimationFrame(flush);
     };
+    const showCached = (error: unknown) => {
+      setView((previous) => ({ ...previous, loading: false, error }));
+      env.offline.readMessages(session_id).then(
+        (messages) => !disposed && setView((previous) => (previous.error === error ? { ...previous, transcript: emptyTranscript(messages ?? []), cached: messages ?? null } : previous)),
+        (cacheError: unknown) => {
+          env.report("reading a cached transcript failed", cacheError);
+          if (!disposed) setView((previous) => ({ ...previous, cached: null }));
+        },
+      );
+    };
     setView((previous) => ({ ...previous, loading: true }));
     client.loadMessages(session_id, onEvent).then(
       (loaded) => {
@@ -54,15 +76,20 @@ export function useTranscript(client: ChatClient | undefined, session_id: string
         if (disposed) return dispose();
         current = loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages));
         flush();
+        onLoaded?.(current.messages);
       },
-      (error: unknown) => !disposed && setView((previous) => ({ ...previous, loading: false, error })),
+      (error: unknown) => !disposed && showCached(error),
     );
-    const unwatch = client.notifications.watchSession(session_id);
+    // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
+    const unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
+      env.report("watching a chat's notifications failed", error);
+      return undefined;
+    });
     return () => {
       disposed = true;
       if (frame > 0) cancelAnimationFrame(frame);
       dispose();
-      void unwatch.then((off) => off());
+      void unwatch.then((off) => off?.());
     };
   }, [client, session_id, reloadKey]);
   return view;

@@ -4,33 +4,33 @@ import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import type { SessionSummary } from "../../../client/index.ts";
 import type { AgentView as Agent } from "../../../client/index.ts";
-import { paired } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
-import { navigate } from "../state/router.ts";
-import { titleOf, upsertSession } from "../state/sessions.ts";
+import { titleOf } from "../state/sessions.ts";
+import { useStore } from "../state/store.ts";
 
 export function ChatHeader({ session, agent, settings }: { session: SessionSummary | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
+  const { connection, sessions, router } = useStore();
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const title = session ? titleOf(session) : "New chat";
   const run = (work: () => Promise<void>) => {
     setProblem(undefined);
-    work().catch((error: unknown) => setProblem(describeError(error)));
+    work().catch((error: unknown) => setProblem(describeError(error, connection.badge.value)));
   };
   const rename = (next: string) =>
     run(async () => {
-      const current = paired.value;
+      const current = connection.paired.value;
       if (!current || !session) return;
-      upsertSession(await current.client.updateSession(session.id, { title: next }));
+      sessions.upsert(await current.client.updateSession(session.id, { title: next }));
       setRenaming(false);
     });
   const fork = () =>
     run(async () => {
-      const current = paired.value;
+      const current = connection.paired.value;
       if (!current || !session) return;
       const copy = await current.client.forkSession(session.id);
-      upsertSession(copy);
-      navigate({ name: "chat", session_id: copy.id });
+      sessions.upsert(copy);
+      router.navigate({ name: "chat", session_id: copy.id });
     });
   return (
     <header class="chat-header">
@@ -41,7 +41,7 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
         <RenameField initial={title} onSave={rename} onCancel={() => setRenaming(false)} />
       ) : (
         <div class="chat-title">
-          <h1>{title}</h1>
+          <h1 title={title}>{title}</h1>
           {agent && <span class="muted small">{agent.agent_id}</span>}
         </div>
       )}

@@ -7,6 +7,8 @@ import type { AgentView as Agent } from "../../../client/index.ts";
 import { pendingFile, pendingUrl, release, type PendingAttachment } from "../attachments/pending.ts";
 import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { describeError } from "../state/errors.ts";
+import { useStore } from "../state/store.ts";
+import { useWideScreen } from "../state/use-wide-screen.ts";
 
 interface Props {
   agent: Agent | undefined;
@@ -20,11 +22,15 @@ interface Props {
 }
 
 export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }: Props) {
+  const { connection } = useStore();
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<PendingAttachment[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
   const [linkOpen, setLinkOpen] = useState(false);
+  // On a phone the model and option pickers fold behind a button, so the empty composer is one row.
+  const wide = useWideScreen();
+  const [toolsOpen, setToolsOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const addFiles = (files: Iterable<File>) => {
@@ -45,7 +51,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }
       setText("");
       setAttachments([]);
     } catch (error) {
-      setProblem(`Not sent: ${describeError(error)} Your message is still here; try again.`);
+      setProblem(`Not sent: ${describeError(error, connection.badge.value)} Your message is still here; try again.`);
     } finally {
       setSending(false);
     }
@@ -66,7 +72,11 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }
 
   return (
     <form class="composer" onSubmit={(event) => (event.preventDefault(), void send())}>
-      {tools && <div class="composer-tools">{tools}</div>}
+      {tools && (wide || toolsOpen) && (
+        <div class="composer-tools" id="composer-tools">
+          {tools}
+        </div>
+      )}
       {attachments.length > 0 && <AttachmentTray attachments={attachments} onRemove={(id) => setAttachments((list) => list.filter((a) => (a.id === id ? (release(a), false) : true)))} />}
       {linkOpen && (
         <LinkField
@@ -93,6 +103,11 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }
         <button type="button" class="icon-button" aria-label="Attach an image link" title="Attach an image link" disabled={!!readOnly} onClick={() => setLinkOpen(!linkOpen)}>
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></svg>
         </button>
+        {tools && !wide && (
+          <button type="button" class="icon-button tools-toggle" aria-label="Chat options" title="Model and options" aria-expanded={toolsOpen} aria-controls="composer-tools" onClick={() => setToolsOpen(!toolsOpen)}>
+            <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h10M18 7h2M4 17h4M12 17h8" /><circle cx="16" cy="7" r="2" /><circle cx="10" cy="17" r="2" /></svg>
+          </button>
+        )}
         <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))} />
         <textarea
           class="composer-input"

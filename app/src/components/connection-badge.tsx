@@ -1,31 +1,24 @@
-// The connection state, always visible and honest: live, polling, reconnecting, offline, revoked; when not
-// live, how long since the last event arrived (ticks every second).
+// The connection state, always visible and honest: exactly one of Live, Server offline, Polling, Offline,
+// Connecting (connection-status.ts). When not live, the tooltip says how long ago the last event arrived.
 import { useEffect, useState } from "preact/hooks";
-import { lastEventAt, shownState, type ShownState } from "../state/connection.ts";
-
-const LABELS: Record<ShownState, string> = {
-  connecting: "Connecting",
-  live: "Live",
-  polling: "Polling",
-  reconnecting: "Reconnecting",
-  offline: "Offline",
-  revoked: "Revoked",
-};
+import { BADGE_LABELS } from "../state/connection-status.ts";
+import { useStore } from "../state/store.ts";
 
 export function ConnectionBadge() {
-  const state = shownState.value;
-  const [now, setNow] = useState(Date.now());
+  const { connection, env } = useStore();
+  const badge = connection.badge.value;
+  const [now, setNow] = useState(env.now());
   useEffect(() => {
-    if (state === "live") return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    if (badge === "live") return;
+    const timer = setInterval(() => setNow(env.now()), 1000);
     return () => clearInterval(timer);
-  }, [state]);
-  const since = state !== "live" && lastEventAt.value !== undefined ? ` · ${ago(now - lastEventAt.value)}` : "";
+  }, [badge]);
+  const last = connection.lastEventAt.value;
+  const since = badge !== "live" && last !== undefined ? `; last event ${ago(now - last)}` : "";
   return (
-    <span class={`connection state-${state}`} role="status" data-state={state} title="Connection to your server">
+    <span class={`connection state-${badge}`} role="status" data-state={badge} title={`Connection to your server${since}`}>
       <span class="dot" aria-hidden="true" />
-      {LABELS[state]}
-      {since}
+      {BADGE_LABELS[badge]}
     </span>
   );
 }

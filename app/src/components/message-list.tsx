@@ -16,15 +16,17 @@ interface Props {
   agent: Agent | undefined;
   actions: MessageActions;
   onRetry?: () => void;
+  /** Requests this app cancelled (its Stop). */
+  stoppedHere?: ReadonlySet<string>;
 }
 
 /** How close to the bottom (px) still counts as "at the bottom". */
 const STICK_THRESHOLD = 80;
 
-export function MessageList({ transcript, agent, actions, onRetry }: Props) {
+export function MessageList({ transcript, agent, actions, onRetry, stoppedHere = NONE }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  const rows = useMemo(() => rowsOf(transcript, agent, actions, onRetry), [transcript, agent, actions, onRetry]);
+  const rows = useMemo(() => rowsOf(transcript, agent, actions, onRetry, stoppedHere), [transcript, agent, actions, onRetry, stoppedHere]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -55,21 +57,23 @@ export function MessageList({ transcript, agent, actions, onRetry }: Props) {
   );
 }
 
-function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: MessageActions, onRetry: (() => void) | undefined): Row[] {
+const NONE: ReadonlySet<string> = new Set();
+
+function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: MessageActions, onRetry: (() => void) | undefined, stoppedHere: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
   const notesAt = new Map<number, Transcript["notes"]>();
   for (const note of transcript.notes) notesAt.set(note.position, [...(notesAt.get(note.position) ?? []), note]);
   const lastNote = transcript.notes.at(-1);
   transcript.messages.forEach((message, index) => {
-    for (const note of notesAt.get(index) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined));
+    for (const note of notesAt.get(index) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
     rows.push({ key: `m${index}`, render: () => <MessageItem message={message} index={index} agent={agent} actions={actions} /> });
   });
-  for (const note of notesAt.get(transcript.messages.length) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined));
+  for (const note of notesAt.get(transcript.messages.length) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
   const live = transcript.live;
   if (live) rows.push({ key: `live-${live.request_id}`, render: () => <LiveReplyView live={live} /> });
   return rows;
 }
 
-function noteRow(note: Transcript["notes"][number], onRetry: (() => void) | undefined): Row {
-  return { key: `n-${note.request_id}-${note.kind}`, render: () => <RequestNoteView note={note} onRetry={onRetry} /> };
+function noteRow(note: Transcript["notes"][number], onRetry: (() => void) | undefined, stoppedHere: ReadonlySet<string>): Row {
+  return { key: `n-${note.request_id}-${note.kind}`, render: () => <RequestNoteView note={note} onRetry={onRetry} stoppedHere={stoppedHere.has(note.request_id)} /> };
 }

@@ -14,13 +14,15 @@ interface Props {
 export function ModelPicker({ client, agent, value, onChange }: Props) {
   const [models, setModels] = useState<string[]>([]);
   const [draft, setDraft] = useState(value ?? "");
+  /** Discovery failed: any model id can still be typed; the placeholder says why the list is empty. */
+  const [failed, setFailed] = useState(false);
   useEffect(() => setDraft(value ?? ""), [value]);
   useEffect(() => {
     if (!client || !agent) return;
     let current = true;
     client.listModels(agent.provider_id, { agent_id: agent.agent_id }).then(
-      (list) => current && setModels(list.models.map((model) => model.id)),
-      () => current && setModels([]),
+      (list) => current && (setModels(list.models.map((model) => model.id)), setFailed(list.error !== undefined)),
+      () => current && (setModels([]), setFailed(true)),
     );
     return () => void (current = false);
   }, [client, agent?.agent_id]);
@@ -35,7 +37,7 @@ export function ModelPicker({ client, agent, value, onChange }: Props) {
       <input
         list={listId}
         value={draft}
-        placeholder={agent?.model ? `${agent.model} (default)` : "Model"}
+        placeholder={failed ? "Models could not be listed: type one" : agent?.model ? `${agent.model} (default)` : "Model"}
         onInput={(event) => setDraft(event.currentTarget.value)}
         onChange={commit}
         onKeyDown={(event) => event.key === "Enter" && (event.preventDefault(), commit())}

@@ -2,24 +2,25 @@
 // (mobile: hidden at once, retried later; desktop: stays until the server agrees), both in the client library.
 import { useState } from "preact/hooks";
 import type { PresentedNotification } from "../../../client/index.ts";
-import { paired } from "../state/connection.ts";
+import { useStore } from "../state/store.ts";
 import { describeError } from "../state/errors.ts";
 
 const SEVERITY_LABEL = { info: "Info", success: "Done", warning: "Warning", error: "Error" } as const;
 
 export function NotificationCard({ item, variant }: { item: PresentedNotification; variant: "banner" | "inline" | "dialog" }) {
+  const { connection } = useStore();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const { record } = item;
   const dismiss = async () => {
-    const client = paired.value?.client;
+    const client = connection.paired.value?.client;
     if (!client) return;
     setBusy(true);
     setProblem(undefined);
     try {
       await client.notifications.dismiss(item);
     } catch (error) {
-      setProblem(`Could not dismiss: ${describeError(error)}`);
+      setProblem(`Could not dismiss: ${describeError(error, connection.badge.value)}`);
     } finally {
       setBusy(false);
     }

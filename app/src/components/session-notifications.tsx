@@ -1,7 +1,7 @@
 // A session's notifications: inline in the chat on phones (modals as a dialog), in a rail beside the chat on
 // wide screens (where the library already shows modals inline).
 import type { PresentedNotification } from "../../../client/index.ts";
-import { paired } from "../state/connection.ts";
+import { useStore } from "../state/store.ts";
 import { useObservable } from "../state/use-observable.ts";
 import { NotificationCard } from "./notification-card.tsx";
 import { NotificationDialog } from "./notification-dialog.tsx";
@@ -9,7 +9,7 @@ import { NotificationDialog } from "./notification-dialog.tsx";
 const none: readonly PresentedNotification[] = [];
 
 export function SessionNotifications({ session_id, placement }: { session_id: string; placement: "inline" | "rail" }) {
-  const client = paired.value?.client;
+  const client = useStore().connection.paired.value?.client;
   const items = useObservable(client?.notifications.session(session_id), none).filter((item) => item.decision.presented);
   const modal = items.find((item) => item.decision.presented && item.decision.presentation === "modal");
   const inline = items.filter((item) => item !== modal);

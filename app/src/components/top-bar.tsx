@@ -1,15 +1,13 @@
 // The bar on top of every paired screen: the app's name (home), the connection state, and the menu.
+import { useStore } from "../state/store.ts";
 import { ConnectionBadge } from "./connection-badge.tsx";
-import { forget, paired } from "../state/connection.ts";
-import { navigate } from "../state/router.ts";
-import { clearSessionCache } from "../state/sessions.ts";
 
 export function TopBar() {
-  const unpair = async () => {
-    if (!confirm("Unpair this device? You will need a new pairing code to connect again.")) return;
-    await forget(false);
-    clearSessionCache();
-    navigate({ name: "pair" }, { replace: true });
+  const { connection, env } = useStore();
+  const paired = connection.paired.value;
+  const unpair = () => {
+    if (!env.confirm("Unpair this device? Its chats are removed from this browser, and you will need a new pairing code to connect again.")) return;
+    connection.forget(false).catch((error: unknown) => env.report("unpairing failed", error));
   };
   return (
     <header class="top-bar">
@@ -17,7 +15,7 @@ export function TopBar() {
         <img src="./icons/icon.svg" alt="" width="28" height="28" />
         <span>Chat Relay</span>
       </a>
-      {paired.value && <ConnectionBadge />}
+      {paired && <ConnectionBadge />}
       <details class="menu">
         <summary class="icon-button" aria-label="Menu">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" /></svg>
@@ -26,7 +24,7 @@ export function TopBar() {
           <a href="#/">Chats</a>
           <a href="#/history">Notification history</a>
           <a href="#/devices">Devices (admin)</a>
-          {paired.value && (
+          {paired && (
             <button type="button" onClick={unpair}>
               Unpair this device
             </button>

@@ -1,12 +1,11 @@
-// A chat: header (title with rename, fork, model), the virtualized transcript, the session's notifications,
-// and the composer. Without a session id it is a new chat: the agent picker shows, and the first send creates
-// the session. Offline, the cached messages show read-only.
-import { useCallback, useMemo, useRef, useState } from "preact/hooks";
-import type { Message } from "../../../client/index.ts";
+// A chat: header (title with rename, fork, model), the virtualized transcript, the session's notifications, and the
+// composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
+// When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
+// is not available offline.
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { AgentView, Message } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
-import { emptyTranscript } from "../chat/transcript.ts";
-import { cachedMessages } from "../chat/transcript-cache.ts";
 import { useTranscript } from "../chat/use-transcript.ts";
 import { ChatHeader } from "../components/chat-header.tsx";
 import { Composer } from "../components/composer.tsx";
@@ -15,59 +14,123 @@ import type { MessageActions } from "../components/message-item.tsx";
 import { ModelPicker } from "../components/model-picker.tsx";
 import { RequestOptions, selectOptionsOf } from "../components/request-options.tsx";
 import { SessionNotifications } from "../components/session-notifications.tsx";
-import { paired, shownState } from "../state/connection.ts";
-import { navigate } from "../state/router.ts";
-import { sessions, sessionsOffline, upsertSession } from "../state/sessions.ts";
-import { agents, sessionReloads } from "../state/sync.ts";
+import { describeError } from "../state/errors.ts";
+import { newId } from "../state/ids.ts";
+import { useStore, type AppStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 
+type Send = (text: string, attachments: PendingAttachment[]) => Promise<void>;
+
 export function ChatScreen({ session_id }: { session_id?: string }) {
-  const current = paired.value;
-  const session = sessions.value.find((item) => item.id === session_id);
+  const store = useStore();
+  const { connection, sessions, sync } = store;
+  const current = connection.paired.value;
+  const session = sessions.list.value.find((item) => item.id === session_id);
+  const agents = sync.agents.value;
   const [agentId, setAgentId] = useState<string | undefined>();
-  const agent = agents.value.find((item) => item.agent_id === (session?.agent_id ?? agentId)) ?? (session ? undefined : agents.value[0]);
+  const agent = agents.find((item) => item.agent_id === (session?.agent_id ?? agentId)) ?? (session ? undefined : agents[0]);
   const [pendingModel, setPendingModel] = useState<string | undefined>();
   const [options, setOptions] = useState<Record<string, string>>({});
-  const draftId = useRef(crypto.randomUUID());
+  const [problem, setProblem] = useState<string | undefined>();
+  const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
+  const draftId = useRef(newId("crid"));
   const wide = useWideScreen();
-  const fallback = useMemo(() => (session_id ? emptyTranscript(cachedMessages(session_id) ?? []) : undefined), [session_id]);
-  const { transcript, error } = useTranscript(current?.client, session_id, fallback, sessionReloads.value[session_id ?? ""] ?? 0);
-  const offline = (error !== undefined || sessionsOffline.value) && shownState.value !== "live";
-  const readOnly = offline ? "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers." : undefined;
+  const view = useTranscript(store.env, current, session_id, sync.sessionReloads.value[session_id ?? ""] ?? 0, (messages) => {
+    // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives its
+    // title): when it disagrees with the snapshot, it reads the session again.
+    const listed = sessions.list.value.find((item) => item.id === session_id);
+    if (!current || !session_id || listed?.message_count === messages.length) return;
+    current.client.getSession(session_id).then(
+      (fresh) => sessions.upsert(fresh),
+      (error: unknown) => store.env.report("refreshing a chat's title failed", error),
+    );
+  });
+  const { transcript } = view;
+  const unavailable = view.error !== undefined && view.cached === null;
+  const readOnly = readOnlyReason(store, view.error, session_id);
+  // A chat that could not be loaded: find out whether the network or the server is away, so the badge and the
+  // read-only note say which.
+  useEffect(() => void (view.error !== undefined && connection.diagnose(view.error)), [view.error]);
 
-  const onSend = async (text: string, attachments: PendingAttachment[]) => {
-    if (!current) throw new Error("not paired");
-    const sent = await sendMessage(current.client, { session_id, agent_id: agent?.agent_id, model: pendingModel, text, attachments, request_options: options, client_request_id: draftId.current });
-    draftId.current = crypto.randomUUID();
-    if (sent.session_id !== session_id) navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
+  const onSend: Send = async (text, attachments) => {
+    if (!current) throw new Error("this device is not paired.");
+    try {
+      const outgoing = { session_id, agent_id: agent?.agent_id, model: pendingModel, text, attachments, request_options: options, client_request_id: draftId.current };
+      const sent = await sendMessage(current.client, outgoing, { created: (created) => sessions.upsert(created), report: store.env.report });
+      connection.noteCall();
+      draftId.current = newId("crid");
+      if (sent.session_id !== session_id) store.router.navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
+    } catch (error) {
+      await connection.diagnose(error);
+      throw error;
+    }
   };
   const onCancel = () => {
     const live = transcript.live;
-    if (current && session_id && live) void current.client.cancel(session_id, live.request_id).catch(() => undefined);
+    if (!current || !session_id || !live) return;
+    setStoppedHere((before) => new Set([...before, live.request_id]));
+    current.client.cancel(session_id, live.request_id).then(
+      () => connection.noteCall(),
+      (error: unknown) => (connection.noteCall(error), setProblem(`Could not stop the reply: ${describeError(error, connection.badge.value)}`)),
+    );
   };
-  const actions = useMessageActions(session_id);
-  const onRetry = useRetry(session_id, transcript.messages, onSend);
+  const actions = useMessageActions(store, session_id);
+  const onRetry = useRetry(store, session_id, transcript.messages, onSend, setProblem);
   const changeModel = (model: string | undefined) => {
     if (!current || !session_id) return setPendingModel(model);
-    void current.client.updateSession(session_id, { model: model ?? null }).then(upsertSession, () => undefined);
+    current.client.updateSession(session_id, { model: model ?? null }).then(
+      (updated) => sessions.upsert(updated),
+      (error: unknown) => setProblem(`The model was not changed: ${describeError(error, connection.badge.value)}`),
+    );
   };
 
   const tools = (
     <>
-      {!session_id && agents.value.length > 1 && <AgentPicker value={agent?.agent_id} onChange={setAgentId} />}
+      {!session_id && agents.length > 1 && <AgentPicker agents={agents} value={agent?.agent_id} onChange={setAgentId} />}
       <ModelPicker client={current?.client} agent={agent} value={session ? (session.model ?? undefined) : pendingModel} onChange={changeModel} />
       <RequestOptions agent={agent} rich={true} values={options} onChange={setOptions} />
     </>
   );
+  const settings = selectOptionsOf(agent, false).length > 0 ? <RequestOptions agent={agent} rich={false} values={options} onChange={setOptions} /> : undefined;
   return (
     <div class={`chat-layout ${wide ? "wide" : ""}`}>
       <section class="chat" aria-label="Chat">
-        <ChatHeader session={session} agent={agent} settings={selectOptionsOf(agent, false).length > 0 ? <RequestOptions agent={agent} rich={false} values={options} onChange={setOptions} /> : undefined} />
-        {transcript.messages.length === 0 && !transcript.live ? <EmptyChat agentName={agent?.agent_id} /> : <MessageList transcript={transcript} agent={agent} actions={actions} onRetry={onRetry} />}
+        <ChatHeader session={session} agent={agent} settings={settings} />
+        {problem && (
+          <p class="notice error chat-problem" role="alert">
+            {problem}
+          </p>
+        )}
+        {unavailable ? (
+          <NotAvailableOffline />
+        ) : transcript.messages.length === 0 && !transcript.live && !view.loading ? (
+          <EmptyChat agentName={agent?.agent_id} />
+        ) : (
+          <MessageList transcript={transcript} agent={agent} actions={actions} onRetry={onRetry} stoppedHere={stoppedHere} />
+        )}
         {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
         <Composer agent={agent} streaming={transcript.live !== undefined} readOnly={readOnly} onSend={onSend} onCancel={onCancel} tools={tools} />
       </section>
       {session_id && wide && <SessionNotifications session_id={session_id} placement="rail" />}
+    </div>
+  );
+}
+
+/** Why sending is off: the chat was deleted, or it could not be loaded and what shows is this device's copy. */
+function readOnlyReason(store: AppStore, error: unknown, session_id: string | undefined): string | undefined {
+  if (session_id && store.sync.deleted.value.has(session_id)) return "This chat was deleted.";
+  if (error === undefined) return undefined;
+  const badge = store.connection.badge.value;
+  if (badge === "live" || badge === "polling") return `This chat could not be loaded: ${describeError(error, badge)}`;
+  if (badge === "server_offline") return "Your server is offline: these are the last loaded messages, read-only. Sending resumes when it is back.";
+  return "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers.";
+}
+
+function NotAvailableOffline() {
+  return (
+    <div class="empty-chat" role="status">
+      <h2>Not available offline</h2>
+      <p class="muted">This chat was never opened on this device, so nothing of it is kept here. It opens when the server answers again.</p>
     </div>
   );
 }
@@ -81,12 +144,12 @@ function EmptyChat({ agentName }: { agentName: string | undefined }) {
   );
 }
 
-function AgentPicker({ value, onChange }: { value: string | undefined; onChange: (agent_id: string) => void }) {
+function AgentPicker({ agents, value, onChange }: { agents: AgentView[]; value: string | undefined; onChange: (agent_id: string) => void }) {
   return (
     <label class="option-select">
       <span>Agent</span>
       <select value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-        {agents.value.map((agent) => (
+        {agents.map((agent) => (
           <option key={agent.agent_id} value={agent.agent_id}>
             {agent.agent_id}
           </option>
@@ -96,28 +159,32 @@ function AgentPicker({ value, onChange }: { value: string | undefined; onChange:
   );
 }
 
-function useMessageActions(session_id: string | undefined): MessageActions {
+function useMessageActions(store: AppStore, session_id: string | undefined): MessageActions {
+  const current = store.connection.paired.value;
   return useMemo(() => {
-    const current = paired.value;
     if (!current || !session_id) return {};
     return {
       edit: async (index, content) => void (await current.client.modifyMessage(session_id, index, content)),
       remove: async (index) => void (await current.client.deleteMessages(session_id, [index])),
     };
-  }, [session_id, paired.value]);
+  }, [session_id, current]);
 }
 
 /** Retry after a failed reply: the failed turn (its user message and what followed) is removed, then sent again. */
-function useRetry(session_id: string | undefined, messages: readonly Message[], onSend: (text: string, attachments: PendingAttachment[]) => Promise<void>) {
+function useRetry(store: AppStore, session_id: string | undefined, messages: readonly Message[], onSend: Send, setProblem: (problem: string | undefined) => void) {
+  const current = store.connection.paired.value;
   return useCallback(() => {
-    const current = paired.value;
     const lastUser = messages.findLastIndex((message) => message.role === "user");
     if (!current || !session_id || lastUser < 0) return;
     const text = messages[lastUser]!.content;
     const indices = messages.map((_, index) => index).filter((index) => index >= lastUser);
-    void current.client
+    setProblem(undefined);
+    current.client
       .deleteMessages(session_id, indices)
       .then(() => onSend(text, []))
-      .catch(() => undefined);
-  }, [session_id, messages, onSend]);
+      .catch(async (error: unknown) => {
+        await store.connection.diagnose(error);
+        setProblem(`Retry failed: ${describeError(error, store.connection.badge.value)}`);
+      });
+  }, [session_id, messages, onSend, current]);
 }

@@ -1,20 +1,23 @@
-// Devices (admin): the admin token entered once, then every paired device with when it was paired, when it
-// was last seen and whether it is connected now, a revoke button, and "Add device".
+// Devices (admin): the admin token entered once, then every paired device with when it was paired, when it was last
+// seen and whether it is connected now, a revoke button, and "Add device". A failure is said, never left as
+// "Loading…".
 import { useEffect, useState } from "preact/hooks";
 import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
 import { AddDevice } from "../components/add-device.tsx";
-import { adminClient, adminToken, forgetAdminToken, saveAdminToken } from "../state/admin.ts";
 import { describeError } from "../state/errors.ts";
+import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 
 export function DevicesScreen() {
-  return <main class="page devices">{adminToken.value ? <DeviceList /> : <AdminLogin />}</main>;
+  const { admin } = useStore();
+  return <main class="page devices">{admin.token.value ? <DeviceList /> : <AdminLogin />}</main>;
 }
 
 function AdminLogin() {
+  const { admin } = useStore();
   const [token, setToken] = useState("");
   return (
-    <form class="card stack" onSubmit={(event) => (event.preventDefault(), token.trim() && saveAdminToken(token.trim()))}>
+    <form class="card stack" onSubmit={(event) => (event.preventDefault(), token.trim() && admin.save(token.trim()))}>
       <h1>Devices</h1>
       <p class="muted">Enter the admin token the server printed at its first start (or ADMIN_TOKEN). It is kept in this browser only.</p>
       <label>
@@ -29,23 +32,29 @@ function AdminLogin() {
 }
 
 function DeviceList() {
+  const { admin, env } = useStore();
   const [devices, setDevices] = useState<DeviceRecord[] | undefined>();
   const [code, setCode] = useState<PairingCreated | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const run = (work: () => Promise<void>) => {
     setProblem(undefined);
     work().catch((error: unknown) => {
-      if (error instanceof UnauthorizedError) forgetAdminToken();
+      if (error instanceof UnauthorizedError) admin.forget();
       setProblem(describeError(error));
     });
   };
-  const reload = () => run(async () => setDevices(await adminClient()!.listDevices()));
+  const client = () => {
+    const found = admin.client();
+    if (!found) throw new Error("no admin token is set.");
+    return found;
+  };
+  const reload = () => run(async () => setDevices(await client().listDevices()));
   useEffect(reload, []);
-  const newCode = () => run(async () => setCode(await adminClient()!.createPairing()));
+  const newCode = () => run(async () => setCode(await client().createPairing()));
   const revoke = (device: DeviceRecord) =>
     run(async () => {
-      if (!confirm(`Remove “${device.name}”? It will have to pair again.`)) return;
-      await adminClient()!.revokeDevice(device.device_id);
+      if (!env.confirm(`Remove “${device.name}”? It will have to pair again.`)) return;
+      await client().revokeDevice(device.device_id);
       await reload();
     });
   const active = devices?.filter((device) => device.revoked_at === null) ?? [];
@@ -64,7 +73,7 @@ function DeviceList() {
       )}
       {code && <AddDevice code={code} onNewCode={newCode} onClose={() => (setCode(undefined), reload())} />}
       {devices === undefined ? (
-        <p class="muted">Loading…</p>
+        !problem && <p class="muted">Loading…</p>
       ) : active.length === 0 ? (
         <p class="muted">No device is paired yet. Choose “Add device”.</p>
       ) : (
@@ -74,7 +83,12 @@ function DeviceList() {
           ))}
         </ul>
       )}
-      <button type="button" class="ghost" onClick={forgetAdminToken}>
+      {devices === undefined && problem && (
+        <button type="button" class="secondary" onClick={reload}>
+          Try again
+        </button>
+      )}
+      <button type="button" class="ghost" onClick={() => admin.forget()}>
         Lock (forget the admin token)
       </button>
     </>

@@ -1,26 +1,33 @@
-// Notification history: the application's records, terminal ones included (resolved, dismissed, expired),
-// newest first, for reading only (no effects run, nothing is dismissed).
+// Notification history: the application's records, terminal ones included (resolved, dismissed, expired), newest
+// first, for reading only (no effects run, nothing is dismissed). A failure says why instead of "Loading…".
 import { useEffect, useState } from "preact/hooks";
 import type { ClientRecord } from "../../../client/index.ts";
-import { paired } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
+import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 
 export function HistoryScreen() {
+  const { connection } = useStore();
+  const client = connection.paired.value?.client;
   const [records, setRecords] = useState<ClientRecord[] | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   useEffect(() => {
-    const client = paired.value?.client;
     if (!client) return;
+    let current = true;
     client.notifications.history({ scope: "application" }).then(
-      (list) => setRecords([...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
-      (error: unknown) => setProblem(describeError(error)),
+      (list) => current && setRecords([...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
+      (error: unknown) => current && setProblem(`The history could not be loaded: ${describeError(error, connection.badge.value)}`),
     );
-  }, [paired.value]);
+    return () => void (current = false);
+  }, [client]);
   return (
     <main class="page history">
       <h1>Notification history</h1>
-      {problem && <p class="notice error">{problem}</p>}
+      {problem && (
+        <p class="notice error" role="alert">
+          {problem}
+        </p>
+      )}
       {records === undefined && !problem && <p class="muted">Loading…</p>}
       {records?.length === 0 && <p class="muted">Nothing yet.</p>}
       <ul class="history-list">

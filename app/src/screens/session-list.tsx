@@ -1,14 +1,16 @@
-// The chats: newest activity first, searchable by title, each with its agent and last activity; "New chat"
-// on top. On phones it is the home screen; on wide screens the sidebar beside the open chat.
+// The chats: newest activity first, searchable by title, each with its agent and last activity; "New chat" on top.
+// On phones it is the home screen; on wide screens the sidebar beside the open chat.
 import { useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { hrefOf } from "../state/router.ts";
-import { searchSessions, sessionsOffline, sortedSessions, titleOf } from "../state/sessions.ts";
+import { searchSessions, titleOf } from "../state/sessions.ts";
+import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 
 export function SessionList({ activeId }: { activeId?: string }) {
+  const { sessions } = useStore();
   const [query, setQuery] = useState("");
-  const list = searchSessions(sortedSessions.value, query);
+  const list = searchSessions(sessions.sorted.value, query);
   return (
     <nav class="session-list" aria-label="Chats">
       <div class="session-list-head">
@@ -18,9 +20,9 @@ export function SessionList({ activeId }: { activeId?: string }) {
         </a>
         <input class="search" type="search" aria-label="Search chats" placeholder="Search chats" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
       </div>
-      {sessionsOffline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
+      {sessions.offline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
       {list.length === 0 ? (
-        <p class="muted empty-list">{query ? "No chat matches." : "No chats yet."}</p>
+        <p class="muted empty-list">{query ? "No chat matches." : sessions.loaded.value || sessions.offline.value ? "No chats yet." : "Loading chats…"}</p>
       ) : (
         <ul>
           {list.map((session) => (
@@ -33,10 +35,11 @@ export function SessionList({ activeId }: { activeId?: string }) {
 }
 
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
+  const title = titleOf(session);
   return (
     <li>
-      <a class={`session-row ${active ? "active" : ""}`} href={hrefOf({ name: "chat", session_id: session.id })} aria-current={active ? "page" : undefined}>
-        <span class="session-title">{titleOf(session)}</span>
+      <a class={`session-row ${active ? "active" : ""}`} href={hrefOf({ name: "chat", session_id: session.id })} aria-current={active ? "page" : undefined} title={title}>
+        <span class="session-title">{title}</span>
         <span class="session-meta">
           <span>{session.agent_id}</span>
           <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>

@@ -1,30 +1,38 @@
-// The admin token, entered once on the server's own machine and kept in this browser (localStorage). Which
-// server it talks to: the paired one, else the origin that served the app (the server serves it at /).
-import { signal } from "@preact/signals";
+// The admin token, entered once on the server's own machine and kept in this browser (localStorage). Which server it
+// talks to: the paired one, else the origin that served the app (the server serves it at /).
+import { signal, type ReadonlySignal } from "@preact/signals";
 import { z } from "zod";
 import { AdminClient } from "../../../client/index.ts";
-import { paired } from "./connection.ts";
+import type { Connection } from "./connection.ts";
+import type { AppEnv } from "./env.ts";
 import { readStored, removeStored, writeStored } from "./local-store.ts";
 
-const KEY = "chat-relay.admin-token";
-export const adminToken = signal<string | undefined>(readStored(KEY, z.string().min(1)));
+export const ADMIN_TOKEN_KEY = "chat-relay.admin-token";
 
-export function saveAdminToken(token: string): void {
-  adminToken.value = token;
-  writeStored(KEY, token);
+export interface Admin {
+  readonly token: ReadonlySignal<string | undefined>;
+  save(token: string): void;
+  forget(): void;
+  /** A client for the admin routes, or undefined while no token is known. */
+  client(): AdminClient | undefined;
 }
 
-export function forgetAdminToken(): void {
-  adminToken.value = undefined;
-  removeStored(KEY);
-}
-
-export function adminClient(): AdminClient | undefined {
-  const adminToken = adminTokenValue();
-  if (!adminToken) return undefined;
-  return new AdminClient({ serverUrl: paired.value?.credentials.server_url ?? location.origin, adminToken });
-}
-
-function adminTokenValue(): string | undefined {
-  return adminToken.value;
+export function createAdmin(env: AppEnv, connection: Connection): Admin {
+  const token = signal<string | undefined>(readStored(env, ADMIN_TOKEN_KEY, z.string().min(1)));
+  return {
+    token,
+    save(next) {
+      token.value = next;
+      writeStored(env, ADMIN_TOKEN_KEY, next);
+    },
+    forget() {
+      token.value = undefined;
+      removeStored(env, ADMIN_TOKEN_KEY);
+    },
+    client() {
+      if (!token.value) return undefined;
+      const serverUrl = connection.paired.value?.credentials.server_url ?? env.location.origin;
+      return new AdminClient({ serverUrl, adminToken: token.value, fetch: env.fetch });
+    },
+  };
 }

@@ -1,80 +1,133 @@
-// The paired device's live connection: the client library's ChatClient, the device API, and the connection
-// state as the app shows it (live, polling, reconnecting, offline, revoked) with the time of the last event.
-import { signal } from "@preact/signals";
-import { connect, forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials } from "../../../client/index.ts";
-import { WIDE_SCREEN_QUERY } from "./use-wide-screen.ts";
+// The paired device's live connection: the client library's ChatClient (every server call the app makes), the
+// badge word (connection-status.ts), the time of the last event, and why the app is on the pairing screen.
+import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import { NetworkError, forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials, type StorageAdapter } from "../../../client/index.ts";
+import { badgeOf, isServerUnavailable, type Badge } from "./connection-status.ts";
+import type { AppEnv } from "./env.ts";
 
-export type ShownState = "connecting" | "live" | "polling" | "reconnecting" | "offline" | "revoked";
+/** How often a server found off the bridge is asked again. */
+const SERVER_PROBE_MS = 5_000;
 
 export interface Paired {
   credentials: Credentials;
-  /** The live connection and (ServerApi) every server call the app makes. */
   client: ChatClient;
 }
 
-export const storage = webStorage(localStorage);
-export const paired = signal<Paired | undefined>(undefined);
-export const shownState = signal<ShownState>("connecting");
-/** Date.now() of the last event delivered (or of going live); shown as "n s ago" while not live. */
-export const lastEventAt = signal<number | undefined>(undefined);
-/** Set when the server forgot this device: the pairing screen says why. */
-export const revokedNotice = signal(false);
-
-/** Wide screens use the desktop dismissal rules (SPEC rule 6), phones the mobile ones (rule 5). */
-export function isWideScreen(): boolean {
-  return matchMedia(WIDE_SCREEN_QUERY).matches;
+export interface Connection {
+  readonly paired: ReadonlySignal<Paired | undefined>;
+  readonly badge: ReadonlySignal<Badge>;
+  /** env.now() of the last event delivered (or of going live); the badge's tooltip says how long ago. */
+  readonly lastEventAt: ReadonlySignal<number | undefined>;
+  /** Set when the server forgot this device: the pairing screen says why. */
+  readonly revokedNotice: ReadonlySignal<boolean>;
+  readonly storage: StorageAdapter;
+  resume(): Promise<boolean>;
+  adopt(credentials: Credentials): Promise<void>;
+  /** Forgets the credentials (revoked, or unpaired on purpose); `onForget` wipes what the device kept. */
+  forget(revoked: boolean): Promise<void>;
+  /** Every call's outcome tunes the badge: a relay `server_unavailable` means the server is off the bridge. */
+  noteCall(error?: unknown): void;
+  /**
+   * After a call failed on the network: asks the server once more with a read (which the library may relay through
+   * the bridge), so the badge, and the sentence a screen shows next, tell "server offline" from "no connection".
+   */
+  diagnose(error: unknown): Promise<void>;
+  dispose(): void;
 }
 
-export async function resume(): Promise<boolean> {
-  const credentials = await loadCredentials(storage);
-  if (!credentials) return false;
-  start(credentials);
-  return true;
-}
+export function createConnection(env: AppEnv, onForget: () => Promise<void>): Connection {
+  const storage = webStorage(env.storage);
+  const paired = signal<Paired | undefined>(undefined);
+  const status = signal<ConnectionStatus>({ state: "catching_up" });
+  const online = signal(env.isOnline());
+  const serverUnreachable = signal(false);
+  const lastEventAt = signal<number | undefined>(undefined);
+  const revokedNotice = signal(false);
+  const offOnline = env.onOnlineChange(() => (online.value = env.isOnline()));
+  let offClient: (() => void) | undefined;
 
-export async function adopt(credentials: Credentials): Promise<void> {
-  await saveCredentials(storage, credentials);
-  revokedNotice.value = false;
-  start(credentials);
-}
+  const start = (credentials: Credentials) => {
+    paired.value?.client.close();
+    offClient?.();
+    const client = env.connect(credentials, { ...env.connectOptions, storage, mode: env.isWide() ? "desktop" : "mobile" });
+    const offStatus = client.status.subscribe((next) => {
+      if (next.state === "live") lastEventAt.value = env.now();
+      status.value = next;
+      // The library forgets the credentials of a revoked (or unknown) device; the app wipes and returns to pairing.
+      if (next.state === "stopped" && next.reason === "revoked") void connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error));
+    });
+    const offEvents = client.on("*", () => {
+      lastEventAt.value = env.now();
+      serverUnreachable.value = false;
+    });
+    offClient = () => (offStatus(), offEvents());
+    paired.value = { credentials, client };
+    client.start();
+    status.value = client.status.get();
+  };
 
-function start(credentials: Credentials): void {
-  paired.value?.client.close();
-  const client = connect(credentials, { storage, mode: isWideScreen() ? "desktop" : "mobile" });
-  let wasLive = false;
-  client.status.subscribe((status) => {
-    if (status.state === "live") {
-      wasLive = true;
-      lastEventAt.value = Date.now();
-    }
-    shownState.value = shownStateOf(status, wasLive);
-    // The library forgets the credentials of a revoked (or unknown) device; the app returns to pairing.
-    if (status.state === "stopped" && status.reason === "revoked") void forget(true);
-  });
-  client.on("*", () => (lastEventAt.value = Date.now()));
-  shownState.value = "connecting";
-  paired.value = { credentials, client };
-  client.start();
-}
+  // While a call says the server is off the bridge, ask it again now and then: the badge leaves "Server offline" as
+  // soon as a call gets through (today's library does not report the server's return itself).
+  let probe: ReturnType<typeof setTimeout> | undefined;
+  const probeUntilBack = () => {
+    if (probe !== undefined) return;
+    probe = setTimeout(() => {
+      probe = undefined;
+      const client = paired.value?.client;
+      if (!client || !serverUnreachable.value) return;
+      client.listAgents().then(
+        () => (serverUnreachable.value = false),
+        (error: unknown) => connection.noteCall(error),
+      );
+    }, SERVER_PROBE_MS);
+  };
 
-/** Forgets the credentials (a revoked or unknown device, or the user unpairing) and returns to pairing. */
-export async function forget(revoked: boolean): Promise<void> {
-  paired.value?.client.close();
-  paired.value = undefined;
-  await forgetCredentials(storage);
-  revokedNotice.value = revoked;
-  shownState.value = revoked ? "revoked" : "connecting";
-}
-
-function shownStateOf(status: ConnectionStatus, wasLive: boolean): ShownState {
-  switch (status.state) {
-    case "live":
-    case "polling":
-    case "offline":
-      return status.state;
-    case "catching_up":
-      return wasLive ? "reconnecting" : "connecting";
-    case "stopped":
-      return status.reason === "revoked" ? "revoked" : "offline";
-  }
+  const connection: Connection = {
+    paired,
+    badge: computed(() => badgeOf(status.value, { online: online.value, serverUnreachable: serverUnreachable.value })),
+    lastEventAt,
+    revokedNotice,
+    storage,
+    async resume() {
+      const credentials = await loadCredentials(storage);
+      if (!credentials) return false;
+      start(credentials);
+      return true;
+    },
+    async adopt(credentials) {
+      await saveCredentials(storage, credentials);
+      revokedNotice.value = false;
+      start(credentials);
+    },
+    async forget(revoked) {
+      if (revoked) revokedNotice.value = true;
+      if (!paired.value) return;
+      offClient?.();
+      paired.value.client.close();
+      paired.value = undefined;
+      status.value = { state: "catching_up" };
+      await forgetCredentials(storage);
+      await onForget();
+    },
+    noteCall(error) {
+      serverUnreachable.value = error !== undefined && isServerUnavailable(error);
+      if (serverUnreachable.value) probeUntilBack();
+    },
+    async diagnose(error) {
+      connection.noteCall(error);
+      const client = paired.value?.client;
+      if (!client || !(error instanceof NetworkError) || isServerUnavailable(error)) return;
+      await client.listAgents().then(
+        () => connection.noteCall(),
+        (again: unknown) => connection.noteCall(again),
+      );
+    },
+    dispose() {
+      clearTimeout(probe);
+      offOnline();
+      offClient?.();
+      paired.value?.client.close();
+    },
+  };
+  return connection;
 }

@@ -1,30 +1,35 @@
-// Small typed values in localStorage (admin token, cached sessions for the offline view, drafts). Every read is
-// checked with zod, so a value from an older build or a hand edit reads as absent instead of breaking the app.
+// Small typed values in localStorage (admin token, preferences). Every read is checked with zod, so a value from an
+// older build or a hand edit reads as absent instead of breaking the app. Full or disabled storage is reported, not
+// thrown: these values are conveniences the app works without.
 import type { z } from "zod";
+import type { AppEnv } from "./env.ts";
 
-export function readStored<S extends z.ZodType>(key: string, schema: S): z.infer<S> | undefined {
+type StoreEnv = Pick<AppEnv, "storage" | "report">;
+
+export function readStored<S extends z.ZodType>(env: StoreEnv, key: string, schema: S): z.infer<S> | undefined {
   try {
-    const text = localStorage.getItem(key);
+    const text = env.storage.getItem(key);
     if (text === null) return undefined;
     const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
-  } catch {
+  } catch (error) {
+    env.report(`reading ${key} failed`, error);
     return undefined;
   }
 }
 
-export function writeStored(key: string, value: unknown): void {
+export function writeStored(env: StoreEnv, key: string, value: unknown): void {
   try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Full or disabled storage: the cache is a convenience; the app works without it.
+    env.storage.setItem(key, JSON.stringify(value));
+  } catch (error) {
+    env.report(`saving ${key} failed`, error);
   }
 }
 
-export function removeStored(key: string): void {
+export function removeStored(env: StoreEnv, key: string): void {
   try {
-    localStorage.removeItem(key);
-  } catch {
-    // As above.
+    env.storage.removeItem(key);
+  } catch (error) {
+    env.report(`removing ${key} failed`, error);
   }
 }

@@ -1,50 +1,32 @@
-// The session list: summaries from GET /sessions (newest activity first), kept current from events (created,
-// appended, modified, deleted, updated: each carries the saved session), and cached in localStorage so the app
-// opens offline with the last loaded list, read-only.
-import { computed, signal } from "@preact/signals";
-import { z } from "zod";
-import { isEvent, sessionSummaryOf, sessionSummarySchema, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
-import { readStored, writeStored } from "./local-store.ts";
+// The chat list: summaries from GET /sessions (newest activity first), kept current from the events that carry a
+// whole session (created, appended, modified, deleted messages, updated) and from `session_deleted`, and cached
+// for the offline view. An older copy of a session never replaces a newer one: a send's own answer may arrive after
+// the events it caused, and would otherwise put back "New chat" over the title the first message gave.
+import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
+import type { AppEnv } from "./env.ts";
 
-const CACHE_KEY = "chat-relay.sessions";
-
-export const sessions = signal<SessionSummary[]>(readStored(CACHE_KEY, z.array(sessionSummarySchema)) ?? []);
-/** True while the list comes from the cache because the server could not be reached. */
-export const sessionsOffline = signal(false);
-export const sessionsLoaded = signal(false);
-
-export const sortedSessions = computed(() => [...sessions.value].sort((a, b) => b.updated_at.localeCompare(a.updated_at)));
+export interface Sessions {
+  readonly list: ReadonlySignal<SessionSummary[]>;
+  /** Newest activity first. */
+  readonly sorted: ReadonlySignal<SessionSummary[]>;
+  /** True while the list comes from the cache because the server could not be reached. */
+  readonly offline: ReadonlySignal<boolean>;
+  readonly loaded: ReadonlySignal<boolean>;
+  /** Reads the cached list (before the first render, so an offline app opens with it). */
+  restore(): Promise<void>;
+  replace(list: SessionSummary[]): void;
+  markOffline(): void;
+  upsert(session: Session): void;
+  remove(session_id: string): void;
+  /** Applies a session event; returns whether it was one. */
+  apply(event: AnyEvent): boolean;
+  clear(): void;
+}
 
 /** The title to show: a rename, else the first user message (the server's rule), else "New chat". */
 export function titleOf(session: Pick<SessionSummary, "title">): string {
   return session.title.trim() === "" ? "New chat" : session.title;
-}
-
-
-export function replaceSessions(list: SessionSummary[]): void {
-  sessions.value = list;
-  sessionsOffline.value = false;
-  sessionsLoaded.value = true;
-  writeStored(CACHE_KEY, list);
-}
-
-export function upsertSession(session: Session): void {
-  const summary = sessionSummaryOf(session);
-  sessions.value = [...sessions.value.filter((existing) => existing.id !== summary.id), summary];
-  writeStored(CACHE_KEY, sessions.value);
-}
-
-/** Applies the events that carry a whole session (created, appended, modified, deleted, updated). */
-export function applySessionEvent(event: AnyEvent): void {
-  if (
-    isEvent(event, "session_created") ||
-    isEvent(event, "message_appended") ||
-    isEvent(event, "message_modified") ||
-    isEvent(event, "messages_deleted") ||
-    isEvent(event, "session_updated")
-  ) {
-    upsertSession(event.session);
-  }
 }
 
 export function searchSessions(list: readonly SessionSummary[], query: string): SessionSummary[] {
@@ -52,8 +34,57 @@ export function searchSessions(list: readonly SessionSummary[], query: string): 
   return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
 }
 
-export function clearSessionCache(): void {
-  sessions.value = [];
-  sessionsLoaded.value = false;
-  writeStored(CACHE_KEY, []);
+export function createSessions(env: AppEnv): Sessions {
+  const list = signal<SessionSummary[]>([]);
+  const offline = signal(false);
+  const loaded = signal(false);
+  const persist = () => void env.offline.writeSessions(list.value).catch((error: unknown) => env.report("caching the chat list failed", error));
+  const sessions: Sessions = {
+    list,
+    sorted: computed(() => [...list.value].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
+    offline,
+    loaded,
+    async restore() {
+      const cached = await env.offline.readSessions().catch((error: unknown) => env.report("reading the cached chat list failed", error));
+      if (cached && !loaded.value) list.value = cached;
+    },
+    replace(next) {
+      list.value = next;
+      offline.value = false;
+      loaded.value = true;
+      persist();
+    },
+    markOffline: () => void (offline.value = true),
+    upsert(session) {
+      const summary = sessionSummaryOf(session);
+      const existing = list.value.find((item) => item.id === summary.id);
+      if (existing && existing.updated_at > summary.updated_at) return;
+      list.value = [...list.value.filter((item) => item.id !== summary.id), summary];
+      persist();
+    },
+    remove(session_id) {
+      list.value = list.value.filter((item) => item.id !== session_id);
+      void env.offline.forgetSession(session_id).catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
+    },
+    apply(event) {
+      if (event.type === "session_deleted" && typeof event.session_id === "string") {
+        sessions.remove(event.session_id);
+        return true;
+      }
+      const carriesSession =
+        isEvent(event, "session_created") ||
+        isEvent(event, "message_appended") ||
+        isEvent(event, "message_modified") ||
+        isEvent(event, "messages_deleted") ||
+        isEvent(event, "session_updated");
+      if (carriesSession) sessions.upsert((event as AnyEvent & { session: Session }).session);
+      return carriesSession;
+    },
+    clear() {
+      list.value = [];
+      loaded.value = false;
+      offline.value = false;
+    },
+  };
+  return sessions;
 }

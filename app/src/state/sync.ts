@@ -1,57 +1,89 @@
-// Keeps the shared state in step with the server while paired: the session list (loaded, then updated from
-// events), the agents, and the ui_effects invalidations (reload the list, a session, or the actions). A revoked
-// device is the client library's business: it stops with `revoked` (connection.ts returns to pairing).
-import { signal } from "@preact/signals";
+// Keeps the store in step with the server while paired: the chat list (loaded, then updated from events), the
+// agents, and the ui_effects invalidations (reload the list, a chat, or the agents). Failures are kept where a
+// screen shows them, or reported: none is dropped silently.
+import { signal, type ReadonlySignal } from "@preact/signals";
 import { NetworkError, type AgentView, type Invalidation } from "../../../client/index.ts";
-import type { Paired } from "./connection.ts";
-import { applySessionEvent, replaceSessions, sessionsOffline } from "./sessions.ts";
+import type { Connection, Paired } from "./connection.ts";
+import type { AppEnv } from "./env.ts";
+import type { Sessions } from "./sessions.ts";
 
-export const agents = signal<AgentView[]>([]);
-/** Bumped when a session must be reloaded (ui_effects reload_session_ids); the chat screen reloads on change. */
-export const sessionReloads = signal<Record<string, number>>({});
-
-export async function loadSessions({ client }: Paired): Promise<void> {
-  try {
-    replaceSessions(await client.listSessions());
-  } catch (error) {
-    if (error instanceof NetworkError) sessionsOffline.value = true;
-    else throw error;
-  }
+export interface Sync {
+  readonly agents: ReadonlySignal<AgentView[]>;
+  /** Why the agents could not be loaded, for the chat screen to say. */
+  readonly agentsProblem: ReadonlySignal<unknown>;
+  /** Bumped when a chat must be reloaded (ui_effects reload_session_ids); the chat screen reloads on change. */
+  readonly sessionReloads: ReadonlySignal<Record<string, number>>;
+  /** Starts syncing with this pairing; returns the function that stops it. */
+  start(current: Paired): () => void;
+  /** Session ids deleted while this app was open: their cached transcripts are gone; a chat open on one says so. */
+  readonly deleted: ReadonlySignal<ReadonlySet<string>>;
 }
 
-export async function loadAgents({ client }: Paired): Promise<void> {
-  agents.value = await client.listAgents();
-}
+export function createSync(env: AppEnv, connection: Connection, sessions: Sessions): Sync {
+  const agents = signal<AgentView[]>([]);
+  const agentsProblem = signal<unknown>(undefined);
+  const sessionReloads = signal<Record<string, number>>({});
+  const deleted = signal<ReadonlySet<string>>(new Set());
 
-/** Starts syncing; returns the function that stops it. */
-export function startSync(current: Paired): () => void {
-  const { client } = current;
-  const offEvents = client.on("*", applySessionEvent);
-  const offReset = client.onReset(() => void loadSessions(current).catch(() => undefined));
-  const offStatus = client.status.subscribe((status) => {
-    if (status.state !== "live" && status.state !== "polling") return;
-    if (sessionsOffline.value) void loadSessions(current).catch(() => undefined);
-    if (agents.value.length === 0) void loadAgents(current).catch(() => undefined);
-  });
-  const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) => pending.forEach((item) => void runInvalidation(current, item)));
-  void loadSessions(current).catch(() => undefined);
-  void loadAgents(current).catch(() => undefined);
-  return () => {
-    offEvents();
-    offReset();
-    offStatus();
-    offInvalidations();
+  const loadSessions = async ({ client }: Paired) => {
+    try {
+      sessions.replace(await client.listSessions());
+      connection.noteCall();
+    } catch (error) {
+      connection.noteCall(error);
+      if (error instanceof NetworkError) sessions.markOffline();
+      else env.report("loading the chat list failed", error);
+    }
   };
-}
+  const loadAgents = async ({ client }: Paired) => {
+    try {
+      agents.value = await client.listAgents();
+      agentsProblem.value = undefined;
+    } catch (error) {
+      agentsProblem.value = error;
+    }
+  };
+  const reloadSession = (session_id: string) => {
+    sessionReloads.value = { ...sessionReloads.value, [session_id]: (sessionReloads.value[session_id] ?? 0) + 1 };
+  };
+  const runInvalidation = (current: Paired, invalidation: Invalidation) => {
+    if (invalidation.claimed) return;
+    const target = invalidation.target;
+    current.client.notifications.invalidations
+      .reload(target, async () => {
+        if (target.kind === "sessions_list") await loadSessions(current);
+        else if (target.kind === "session") reloadSession(target.session_id);
+        else await loadAgents(current);
+      })
+      .catch((error: unknown) => env.report("a ui_effects reload failed", error));
+  };
 
-async function runInvalidation(current: Paired, invalidation: Invalidation): Promise<void> {
-  if (invalidation.claimed) return;
-  const target = invalidation.target;
-  await current.client.notifications.invalidations
-    .reload(target, async () => {
-      if (target.kind === "sessions_list") await loadSessions(current);
-      else if (target.kind === "session") sessionReloads.value = { ...sessionReloads.value, [target.session_id]: (sessionReloads.value[target.session_id] ?? 0) + 1 };
-      else await loadAgents(current);
-    })
-    .catch(() => undefined);
+  return {
+    agents,
+    agentsProblem,
+    sessionReloads,
+    deleted,
+    start(current) {
+      const { client } = current;
+      const offEvents = client.on("*", (event) => {
+        sessions.apply(event);
+        if (event.type === "session_deleted" && typeof event.session_id === "string") deleted.value = new Set([...deleted.value, event.session_id]);
+      });
+      const offReset = client.onReset(() => void loadSessions(current));
+      const offStatus = client.status.subscribe((status) => {
+        if (status.state !== "live" && status.state !== "polling") return;
+        if (sessions.offline.value || !sessions.loaded.value) void loadSessions(current);
+        if (agents.value.length === 0) void loadAgents(current);
+      });
+      const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) => pending.forEach((item) => runInvalidation(current, item)));
+      void loadSessions(current);
+      void loadAgents(current);
+      return () => {
+        offEvents();
+        offReset();
+        offStatus();
+        offInvalidations();
+      };
+    },
+  };
 }

@@ -1,7 +1,9 @@
-// The service worker's source, generated at build time with the bundle's file list. It caches the app shell so
-// the app opens offline (pages: network first, the cached shell when the server is unreachable; assets: cache
-// first); API calls are never cached here (the app
-// keeps its own last-loaded sessions for the read-only offline view). Web Push is handled by push-handler.ts.
+// The service worker's source, generated at build time with the bundle's and public/'s file list. It caches the app
+// shell so the app opens offline (pages: network first, the cached shell when the server is unreachable; assets:
+// cache first); API calls are never cached here (the app keeps its last loaded chats in IndexedDB for the read-only
+// offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
+// handled by push-handler.ts.
+import { OFFLINE_DB } from "../state/offline-db-name.ts";
 import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";
 
 /** Plain JavaScript run by the browser as sw.js; `files` are paths relative to the app's root. */
@@ -19,6 +21,12 @@ self.addEventListener("activate", (event) => {
     caches.keys().then((keys) => Promise.all(keys.filter((key) => key.startsWith("chat-relay-shell-") && key !== CACHE).map((key) => caches.delete(key))))
       .then(() => self.clients.claim()),
   );
+});
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "wipe-offline-data") event.waitUntil(new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(${JSON.stringify(OFFLINE_DB)});
+    request.onsuccess = request.onerror = request.onblocked = () => resolve(undefined);
+  }));
 });
 self.addEventListener("fetch", (event) => {
   const request = event.request;

@@ -16,7 +16,8 @@ const modelsParams = z.object({ provider_id: z.string().min(1) });
 const modelsQuery = z.object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() }).strict();
 
 export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutesContext): void {
-  app.get("/agents", async () => ({ agents: [...ctx.agents.values()].map(agentView) }));
+  // max_image_bytes: the assets limit, so an app refuses a too-large image before uploading it (docs/app.md).
+  app.get("/agents", async () => ({ agents: [...ctx.agents.values()].map((agent) => ({ ...agentView(agent), max_image_bytes: ctx.config.assets.max_bytes })) }));
 
   app.get("/providers/:provider_id/models", async (request) => {
     const { provider_id } = parseInput(modelsParams, request.params, "params");

@@ -26,10 +26,15 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
   return { context, page, errors };
 }
 
-/** Opens pair_url (naming the device when asked) and taps Pair; resolves once the paired frame shows. */
+/** The localStorage key of the name this browser pairs under (app/src/state/pairing.ts). */
+export const DEVICE_NAME_KEY = "chat-relay.device-name";
+
+/**
+ * Opens pair_url, which pairs at once (under `deviceName`, when given, as if this browser had used that name
+ * before); resolves once the paired frame shows.
+ */
 export async function pairThroughLink(page: Page, pairUrl: string, deviceName?: string): Promise<void> {
+  if (deviceName) await page.context().addInitScript(([key, name]) => localStorage.setItem(key!, JSON.stringify(name)), [DEVICE_NAME_KEY, deviceName]);
   await page.goto(pairUrl);
-  if (deviceName) await page.getByLabel("Device name").fill(deviceName);
-  await page.getByRole("button", { name: "Pair", exact: true }).click();
   await page.locator(".top-bar .connection").waitFor();
 }

@@ -2,6 +2,8 @@
 // scripts/screenshots.ts photographs each one for docs/app.md. Seeded: two chats (one with markdown, code, a
 // tool call and its result, usage), an application banner and a session notification.
 import type { Page } from "playwright-core";
+import { WebSocket as NodeWebSocket } from "ws";
+import { pair, parsePairUrl, type WebSocketConstructor } from "../../../client/index.ts";
 import { parseProducer, producerInputSchema } from "../../../server/notifications/input.ts";
 import { ADMIN_TOKEN } from "../../support/server.ts";
 import type { AppStack } from "./app-stack.ts";
@@ -60,11 +62,14 @@ const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requ
 
 export const STOPS: Stop[] = [
   {
-    name: "pair-link",
+    name: "pair-link-used",
     paired: false,
     async visit(page, stack) {
-      await page.goto((await stack.createPairing()).pair_url);
-      await page.getByRole("button", { name: "Pair", exact: true }).waitFor();
+      // A link whose code was already used: the screen says how to get a new one.
+      const { pair_url } = await stack.createPairing();
+      await usedUp(stack, pair_url);
+      await page.goto(pair_url);
+      await page.getByRole("alert").filter({ hasText: "already used or has expired" }).waitFor();
     },
   },
   {
@@ -149,6 +154,12 @@ export const STOPS: Stop[] = [
     },
   },
 ];
+
+/** Uses up a pairing code from another (Node) device, so the link that carries it is spent. */
+async function usedUp(stack: AppStack, pairUrl: string): Promise<void> {
+  const link = parsePairUrl(pairUrl)!;
+  await pair({ bridgeUrl: link.bridge, code: link.code, deviceName: "spent the code", serverKey: link.key, WebSocket: NodeWebSocket as unknown as WebSocketConstructor });
+}
 
 /** Pairs `page` through pair_url (the paired stops need it). */
 export async function pairPage(page: Page, stack: AppStack, deviceName: string): Promise<void> {

@@ -1,0 +1,104 @@
+// The app's state in one store, made by one function and handed to the screens by context (the pattern Preact's
+// signals guide recommends: no module-level signals read by screens), so every screen renders from a store built in
+// a test as well as from the page's (docs/app.md "State").
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import { effect, signal, untracked, type ReadonlySignal } from "@preact/signals";
+import type { AppConfig } from "../../../client/index.ts";
+import { createAdmin, type Admin } from "./admin.ts";
+import { appConfigLoader } from "./app-config.ts";
+import { createConnection, type Connection } from "./connection.ts";
+import type { AppEnv } from "./env.ts";
+import { readStored, writeStored } from "./local-store.ts";
+import { createPairing, type Pairing } from "./pairing.ts";
+import { createRouter, type Route, type Router } from "./router.ts";
+import { createSessions, type Sessions } from "./sessions.ts";
+import { createSync, type Sync } from "./sync.ts";
+import { z } from "zod";
+
+const INSECURE_NOTICE_KEY = "chat-relay.insecure-notice-seen";
+
+export interface AppStore {
+  readonly env: AppEnv;
+  readonly router: Router;
+  readonly connection: Connection;
+  readonly sessions: Sessions;
+  readonly sync: Sync;
+  readonly admin: Admin;
+  readonly pairing: Pairing;
+  readonly appConfig: () => Promise<AppConfig | undefined>;
+  /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
+  readonly insecureNotice: ReadonlySignal<boolean>;
+  dismissInsecureNotice(): void;
+  /** Restores the cache and a stored pairing, takes a pairing link from the address bar; resolves when ready. */
+  start(): Promise<void>;
+  dispose(): void;
+}
+
+export function createStore(env: AppEnv): AppStore {
+  const router = createRouter(env);
+  const sessions = createSessions(env);
+  const appConfig = appConfigLoader(env);
+  const connection = createConnection(env, async () => {
+    // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).
+    sessions.clear();
+    env.wipeServiceWorkerData();
+    await env.offline.wipe().catch((error: unknown) => env.report("wiping the offline cache failed", error));
+    router.navigate({ name: "pair" }, { replace: true });
+  });
+  const sync = createSync(env, connection, sessions);
+  const admin = createAdmin(env, connection);
+  const pairing = createPairing(env, connection, router, appConfig);
+  // Said once per browser: shown on the first visit from a plain http: origin (until dismissed), never again after.
+  const insecureNotice = signal(!env.isSecureContext && readStored(env, INSECURE_NOTICE_KEY, z.literal(true)) !== true);
+  if (insecureNotice.value) writeStored(env, INSECURE_NOTICE_KEY, true);
+  const stops: Array<() => void> = [];
+
+  /** A pairing link in the address bar: the code leaves it at once; a browser already paired ignores the link. */
+  const takeLink = (route: Route) => {
+    if (route.name !== "pair" || route.query === undefined) return;
+    const query = route.query;
+    if (connection.paired.value) return router.navigate({ name: "sessions" }, { replace: true });
+    router.navigate({ name: "pair" }, { replace: true });
+    void pairing.pairWithLink(query);
+  };
+
+  return {
+    env,
+    router,
+    connection,
+    sessions,
+    sync,
+    admin,
+    pairing,
+    appConfig,
+    insecureNotice,
+    dismissInsecureNotice() {
+      insecureNotice.value = false;
+    },
+    async start() {
+      await sessions.restore();
+      await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
+      // subscribe() runs at once with the current route, then on every change.
+      stops.push(router.listen(), router.route.subscribe(takeLink));
+      stops.push(
+        effect(() => {
+          const current = connection.paired.value;
+          return current ? untracked(() => sync.start(current)) : undefined;
+        }),
+      );
+    },
+    dispose() {
+      stops.splice(0).forEach((stop) => stop());
+      connection.dispose();
+    },
+  };
+}
+
+export const StoreContext = createContext<AppStore | undefined>(undefined);
+
+export function useStore(): AppStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error("useStore outside <StoreContext.Provider>");
+  return store;
+}

@@ -1,0 +1,107 @@
+// @vitest-environment happy-dom
+// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1): a chat that
+// cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
+// could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { h, type ComponentChild } from "preact";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { NetworkError, type AnyEvent, type ConnectionStatus } from "../../client/index.ts";
+import { App } from "../../app/src/app.tsx";
+import { ConnectionBadge } from "../../app/src/components/connection-badge.tsx";
+import { StoreContext } from "../../app/src/state/store.ts";
+import { disposeStores, fakeClient, testStore, type FakeClient, type TestStore } from "./support/fake-env.ts";
+
+function show({ store }: TestStore, view: () => ComponentChild = () => h(App, { ready: true })) {
+  return render(h(StoreContext.Provider, { value: store }, view()));
+}
+
+/** The relay's failure when the bridge answers but the server is not on it (a NetworkError with that reason). */
+function serverUnavailable(): NetworkError {
+  return Object.assign(new NetworkError("server unavailable"), { reason: "server_unavailable" });
+}
+
+afterEach(() => {
+  cleanup();
+  disposeStores();
+});
+
+// happy-dom lays nothing out: give the transcript's scroller a size, so the virtualized list renders its rows.
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
+  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
+});
+
+describe("chat screen", () => {
+  it("says a chat never opened on this device is not available offline (C1)", async () => {
+    const client = fakeClient({ loadMessages: () => Promise.reject(new NetworkError("fetch failed")) });
+    client.status.set({ state: "offline" });
+    show(await testStore({ client, hash: "#/s/never-opened" }));
+    expect(await screen.findByText("Not available offline")).toBeTruthy();
+    expect(screen.queryByText("How can I help?")).toBeNull();
+    expect((screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement).disabled).toBe(true);
+  });
+
+  it("shows the messages this device kept, read-only, when the chat cannot be loaded (C2)", async () => {
+    const client = fakeClient({ loadMessages: () => Promise.reject(new NetworkError("fetch failed")) });
+    client.status.set({ state: "offline" });
+    const setup = await testStore({ client, hash: "#/s/s1" });
+    await setup.env.offline.writeMessages("s1", [{ role: "user", content: "kept on this phone" }]);
+    show(setup);
+    expect(await screen.findByText("kept on this phone")).toBeTruthy();
+    expect(screen.getByText(/You are offline: these are the last loaded messages/)).toBeTruthy();
+  });
+
+  it("says the server is offline when a send could not reach it, and keeps the text (C3)", async () => {
+    const client = fakeClient({ createSession: () => Promise.reject(serverUnavailable()) });
+    show(await testStore({ client, hash: "#/new" }));
+    const box = await screen.findByRole("textbox", { name: "Message" });
+    fireEvent.input(box, { target: { value: "are you there?" } });
+    fireEvent.submit(box.closest("form")!);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Not sent: your server is offline");
+    expect((box as HTMLTextAreaElement).value).toBe("are you there?");
+    expect(screen.getByRole("status").textContent).toBe("Server offline");
+  });
+
+  it("says 'You stopped this reply' for a Stop, and that the server restarted for a shutdown (C4)", async () => {
+    let listener: ((event: AnyEvent) => void) | undefined;
+    const cancels: string[] = [];
+    const client = fakeClient({
+      loadMessages: (_id: never, onEvent: never) => ((listener = onEvent), Promise.resolve({ messages: [{ role: "user", content: "hi" }], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined })),
+      cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
+    });
+    show(await testStore({ client, hash: "#/s/s1" }));
+    await screen.findByText("hi");
+    let id = 0;
+    const emit = (type: string, fields: Record<string, unknown> = {}) => listener!({ event_id: String(++id).padStart(20, "0"), type, session_id: "s1", ...fields } as AnyEvent);
+    emit("request_started", { request_id: "r1", stream: true });
+    fireEvent.click(await screen.findByRole("button", { name: "Stop" }));
+    expect(cancels).toEqual(["r1"]);
+    emit("request_cancelled", { request_id: "r1", reason: "user" });
+    emit("request_completed", { request_id: "r1" });
+    expect(await screen.findByText("You stopped this reply.")).toBeTruthy();
+    emit("request_started", { request_id: "r2", stream: true });
+    emit("request_cancelled", { request_id: "r2", reason: "shutdown" });
+    emit("request_completed", { request_id: "r2" });
+    expect(await screen.findByText("This reply was cut short: the server restarted.")).toBeTruthy();
+    expect(screen.getAllByText("You stopped this reply.")).toHaveLength(1);
+  });
+});
+
+describe("connection badge", () => {
+  const cases: Array<[string, ConnectionStatus & { server_online?: boolean }, boolean, string]> = [
+    ["live", { state: "live" }, true, "Live"],
+    ["the server off the bridge", { state: "live", server_online: false }, true, "Server offline"],
+    ["polling", { state: "polling" }, true, "Polling"],
+    ["HTTP failing", { state: "offline" }, true, "Offline"],
+    ["no network", { state: "live" }, false, "Offline"],
+    ["catching up", { state: "catching_up" }, true, "Connecting"],
+  ];
+  it.each(cases)("reads exactly one word for %s (B1)", async (_label, status, online, word) => {
+    const client: FakeClient = fakeClient();
+    const setup = await testStore({ client, env: { isOnline: () => online } });
+    client.status.set(status);
+    show(setup, () => h(ConnectionBadge, {}));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe(word));
+  });
+});

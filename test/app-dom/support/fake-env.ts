@@ -1,0 +1,135 @@
+// A store for screen tests without a browser (happy-dom): the page's storage, address bar and history are
+// happy-dom's; the server, the bridge and the client library's connection are stand-ins each test scripts, since a
+// screen test checks what a screen shows for a state or an error, not the wire (test/app/ does that in Chromium).
+import type { AgentView, AppConfig, ChatClient, ConnectionStatus, Credentials, Disposer, Observable, PresentedNotification } from "../../../client/index.ts";
+import type { AppEnv } from "../../../app/src/state/env.ts";
+import { memoryCache } from "../../../app/src/state/offline-cache.ts";
+import { createStore, type AppStore } from "../../../app/src/state/store.ts";
+
+/** The library's Observable: get(), and subscribe() to later changes only. */
+export class Value<T> implements Observable<T> {
+  private listeners = new Set<(value: T) => void>();
+  constructor(private value: T) {}
+  get(): T {
+    return this.value;
+  }
+  set(value: T): void {
+    this.value = value;
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  subscribe(listener: (value: T) => void): Disposer {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export const CREDENTIALS: Credentials = {
+  server_id: "srv1",
+  device_id: "dev1",
+  device_token: "token-1",
+  server_url: "http://server.test",
+  bridge_url: "ws://bridge.test/socket",
+} as Credentials;
+
+export const AGENT: AgentView = {
+  agent_id: "default",
+  provider_id: "default",
+  provider: "reference_compatible",
+  model: "scripted",
+  base_url: "http://backend.test/v1",
+  endpoint: null,
+  endpoint_options: {},
+  request_options_ui: {},
+  show_usage: false,
+  show_estimated_cached_tokens: false,
+  allow_image_attachment_base64: true,
+  allow_image_attachment_url: true,
+};
+
+export interface FakeClient {
+  status: Value<ConnectionStatus>;
+  client: ChatClient;
+}
+
+/** A ChatClient stand-in: every call a screen makes, answered by `calls` (default: an empty server). */
+export function fakeClient(calls: Partial<Record<string, (...args: never[]) => unknown>> = {}): FakeClient {
+  const status = new Value<ConnectionStatus>({ state: "live" });
+  const none = new Value<readonly PresentedNotification[]>([]);
+  const client = {
+    credentials: CREDENTIALS,
+    status,
+    start: () => client,
+    close: () => undefined,
+    on: () => () => undefined,
+    onReset: () => () => undefined,
+    listSessions: async () => [],
+    listAgents: async () => [AGENT],
+    listModels: async () => ({ provider_id: "default", base_url: "", model: "scripted", models: [], custom_model_allowed: true }),
+    loadMessages: async () => ({ messages: [], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
+    notifications: {
+      application: none,
+      session: () => none,
+      watchSession: async () => () => undefined,
+      history: async () => [],
+      invalidations: { pending: new Value([]) },
+    },
+    ...calls,
+  };
+  return { status, client: client as unknown as ChatClient };
+}
+
+export interface TestStore {
+  store: AppStore;
+  env: AppEnv;
+  reported: Array<{ message: string; detail: unknown }>;
+  copied: string[];
+}
+
+const live: AppStore[] = [];
+
+/** Stops every store a test made (they listen to the page's hashchange, which the next test shares). */
+export function disposeStores(): void {
+  live.splice(0).forEach((store) => store.dispose());
+}
+
+/** A store over happy-dom's page with stand-ins for the network; `paired` starts it with stored credentials. */
+export async function testStore(options: { env?: Partial<AppEnv>; client?: FakeClient; appConfig?: AppConfig; hash?: string } = {}): Promise<TestStore> {
+  localStorage.clear();
+  history.replaceState(null, "", options.hash ?? "#/");
+  const reported: TestStore["reported"] = [];
+  const copied: string[] = [];
+  if (options.client) localStorage.setItem("chat-relay:credentials", JSON.stringify(CREDENTIALS));
+  const env: AppEnv = {
+    storage: localStorage,
+    offline: memoryCache(),
+    location,
+    history,
+    onHashChange: (listener) => (addEventListener("hashchange", listener), () => removeEventListener("hashchange", listener)),
+    fetch: async (url) => {
+      if (url.endsWith("/app-config.json") && options.appConfig) return Response.json(options.appConfig);
+      return new Response("{}", { status: 404 });
+    },
+    connect: (() => {
+      if (!options.client) throw new Error("this test has no client");
+      return options.client.client;
+    }) as AppEnv["connect"],
+    pair: async () => {
+      throw new Error("this test pairs nothing");
+    },
+    isWide: () => false,
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
+    isSecureContext: true,
+    isOnline: () => true,
+    onOnlineChange: () => () => undefined,
+    copyText: async (text) => (copied.push(text), true),
+    confirm: () => true,
+    now: () => Date.parse("2026-11-27T08:00:00Z"),
+    report: (message, detail) => void reported.push({ message, detail }),
+    wipeServiceWorkerData: () => undefined,
+    ...options.env,
+  };
+  const store = createStore(env);
+  live.push(store);
+  await store.start();
+  return { store, env, reported, copied };
+}

@@ -1,0 +1,88 @@
+// Layout in Chromium at 390x844 and 1280x800 (docs/app.md L3-L5): no title, word or URL widens the page; the
+// desktop's notification rail stays on screen; the phone header keeps at least 20 characters of a title; the empty
+// composer on a phone is at most 100 px tall.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
+import { AppStack } from "./support/app-stack.ts";
+import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+let stack: AppStack;
+let browser: Browser;
+const LONG_URL = `https://example.com/${"a-very-long-path-segment-without-any-break".repeat(8)}?q=${"x".repeat(120)}`;
+const LONG_WORD = "Supercalifragilisticexpialidocious".repeat(6);
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** A chat whose title is a pasted URL, with a long word in a reply and a session notification. */
+async function longChat(): Promise<string> {
+  const sessionId = await stack.createSession();
+  await stack.append(sessionId, LONG_URL);
+  stack.server.runtime.ctx.sessions.append(sessionId, { role: "assistant", content: `${LONG_WORD} and ${LONG_URL}`, metadata: {} });
+  const input = { key: "long", severity: "info", title: LONG_WORD, body: LONG_URL, display: { presentation: "inline" } };
+  stack.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+  return sessionId;
+}
+
+function pageWidth(page: Page): Promise<{ scroll: number; client: number }> {
+  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+}
+
+describe.each([
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+])("layout (%s)", (label, viewport) => {
+  it(`no long title, word or URL widens the page (L3 ${label})`, async () => {
+    const { context, page, errors } = await openPage(browser, viewport);
+    const sessionId = await longChat();
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.locator('article[data-role="assistant"]', { hasText: "Supercalifragilistic" }).waitFor();
+    await page.getByText(LONG_URL).first().waitFor();
+    const width = await pageWidth(page);
+    expect(width.scroll).toBeLessThanOrEqual(width.client);
+    if (label === "desktop") {
+      const rail = await page.locator("aside.rail").boundingBox();
+      expect(rail!.x + rail!.width).toBeLessThanOrEqual(viewport.width);
+    }
+    await page.goto(`${stack.serverUrl}/#/`);
+    await page.locator(".session-row").first().waitFor();
+    const listWidth = await pageWidth(page);
+    expect(listWidth.scroll).toBeLessThanOrEqual(listWidth.client);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("layout on a phone (390x844)", () => {
+  it("keeps at least 20 characters of the title in the header, and the empty composer at most 100 px tall (L4, L5)", async () => {
+    const { context, page } = await openPage(browser, PHONE);
+    const sessionId = await stack.createSession();
+    await stack.append(sessionId, "Plan a long weekend in Lisbon with the family and the dog");
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    const title = page.locator(".chat-header h1");
+    await title.waitFor();
+    // The width the first 20 characters need in the header's own font, against the width the header gives the title.
+    const fits = await title.evaluate((h1) => {
+      const range = document.createRange();
+      range.setStart(h1.firstChild!, 0);
+      range.setEnd(h1.firstChild!, 20);
+      return { needed: range.getBoundingClientRect().width, shown: h1.clientWidth };
+    });
+    expect(fits.shown).toBeGreaterThanOrEqual(fits.needed);
+    await page.goto(`${stack.serverUrl}/#/new`);
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
+    const composer = await page.locator("form.composer").boundingBox();
+    expect(composer!.height).toBeLessThanOrEqual(100);
+    await context.close();
+  });
+});

@@ -79,7 +79,8 @@ describe("pairing where WebSockets are blocked (C74)", () => {
       }
     } as unknown as WebSocketConstructor;
     const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", e2e: false, WebSocket: Blocked });
-    await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll");
+    // Two refused WebSocket attempts (each with its reconnect delay) come before long-poll: docs/client.md "Transport choice".
+    await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll", 15_000);
     const requestId = server.pairRequests[0]!.request_id as string;
     await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
     await expect(paired).resolves.toMatchObject({ device_id: "dev_1" });

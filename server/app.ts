@@ -19,6 +19,7 @@ import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
+import { registerSearchRoutes } from "./http/routes/search.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
@@ -48,6 +49,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerRequestRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -16,6 +16,7 @@ import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
+import type { SearchService } from "./search/search-service.ts";
 
 export interface ServerContext {
   config: Config;
@@ -50,4 +51,6 @@ export interface ServerContext {
   plugins: PluginLoader;
   /** The request runner and its in-flight runs (server/runner/). */
   runner: RequestRunner;
+  /** Full-text search of messages and titles (server/search/). */
+  search: SearchService;
 }

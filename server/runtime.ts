@@ -33,6 +33,8 @@ import { ContentKeys } from "./e2e/content-keys.ts";
 import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
+import { SearchIndexer } from "./search/indexer.ts";
+import { SearchService } from "./search/search-service.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -131,6 +133,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     plugins,
     maxToolIterations: config.runner.max_tool_iterations,
   });
+  const searchIndexer = new SearchIndexer({ db, transactor, events, sessions, onError: (error) => log.error({ err: error }, "search indexing failed") });
+  searchIndexer.start();
   const ctx: ServerContext = {
     config,
     configDir,
@@ -153,6 +157,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     assets,
     plugins,
     runner,
+    search: new SearchService(db, transactor, searchIndexer),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -165,6 +170,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const close = () =>
     (closing ??= (async () => {
       shutdown.abort();
+      searchIndexer.stop();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
       await forwarder.stop();

@@ -20,6 +20,8 @@ import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
 import { registerSearchRoutes } from "./http/routes/search.ts";
+import { registerProducerRoutes } from "./http/routes/producers.ts";
+import { registerProducerNotificationRoutes } from "./http/routes/producer-notifications.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
@@ -50,6 +52,8 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
+  registerProducerRoutes(app, ctx);
+  registerProducerNotificationRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -17,6 +17,7 @@ import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { SearchService } from "./search/search-service.ts";
+import type { ProducerStore } from "./producers/producer-store.ts";
 
 export interface ServerContext {
   config: Config;
@@ -53,4 +54,6 @@ export interface ServerContext {
   runner: RequestRunner;
   /** Full-text search of messages and titles (server/search/). */
   search: SearchService;
+  /** Producer tokens: notifications from outside (server/producers/). */
+  producers: ProducerStore;
 }

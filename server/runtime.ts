@@ -35,6 +35,7 @@ import { ensureServerKey } from "./e2e/server-key.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
 import { SearchIndexer } from "./search/indexer.ts";
 import { SearchService } from "./search/search-service.ts";
+import { ProducerStore } from "./producers/producer-store.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -158,6 +159,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     plugins,
     runner,
     search: new SearchService(db, transactor, searchIndexer),
+    producers: new ProducerStore(db, clock),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

@@ -38,6 +38,10 @@ export const HTTP_ERRORS = {
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
+  producer_not_allowed: {
+    status: 403,
+    meaning: "a producer token may only publish and resolve notifications (POST /application/notifications, POST /sessions/{id}/notifications and their /resolve)",
+  },
   not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
   // 404: no such thing
   route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
@@ -53,11 +57,16 @@ export const HTTP_ERRORS = {
   action_not_found: { status: 404, meaning: "no action with this name in this scope" },
   unknown_action: { status: 404, meaning: "the attachments extension has no action with this name" },
   provider_not_found: { status: 404, meaning: "no provider with this id in the config" },
+  producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
   request_timeout: { status: 408, meaning: "the headers or the whole request were not received in time (connection closed)" },
   request_in_progress: { status: 409, meaning: "the session already has a request in flight; `details.request_id` names it" },
   request_finished: { status: 409, meaning: "the request to cancel has already finished" },
+  notification_conflict: {
+    status: 409,
+    meaning: "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record",
+  },
   sealed_request_replayed: { status: 409, meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused" },
   cursor_expired: { status: 410, meaning: "`since_id` (or the session's cursor) is older than the retained log, or `epoch` is not the store's: reload snapshots" },
   payload_too_large: { status: 413, meaning: "the body exceeds the route's body limit" },

@@ -181,4 +181,14 @@ export const migrations: readonly string[] = [
     archived INTEGER NOT NULL
   ) STRICT;
   `,
+  // 9: producer tokens (server/producers, docs/notifications.md "Producers"): a named token that may only publish and
+  // resolve notifications. Only the token's SHA-256 is kept; revoking deletes the row.
+  `
+  CREATE TABLE producers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -22,6 +22,7 @@ import { registerActionRoutes } from "./http/routes/actions.ts";
 import { registerSearchRoutes } from "./http/routes/search.ts";
 import { registerProducerRoutes } from "./http/routes/producers.ts";
 import { registerProducerNotificationRoutes } from "./http/routes/producer-notifications.ts";
+import { registerExportRoutes } from "./http/routes/export.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
@@ -54,6 +55,7 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerSearchRoutes(app, ctx);
   registerProducerRoutes(app, ctx);
   registerProducerNotificationRoutes(app, ctx);
+  registerExportRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -18,6 +18,8 @@ import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { SearchService } from "./search/search-service.ts";
 import type { ProducerStore } from "./producers/producer-store.ts";
+import type { Exporter } from "./export/exporter.ts";
+import type { Importer } from "./export/importer.ts";
 
 export interface ServerContext {
   config: Config;
@@ -56,4 +58,7 @@ export interface ServerContext {
   search: SearchService;
   /** Producer tokens: notifications from outside (server/producers/). */
   producers: ProducerStore;
+  /** Export of chats as JSON and Markdown, and import of such files and ChatGPT's (server/export/). */
+  exporter: Exporter;
+  importer: Importer;
 }

@@ -36,6 +36,9 @@ import { ReplayGuard } from "./e2e/replay-guard.ts";
 import { SearchIndexer } from "./search/indexer.ts";
 import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
+import { Exporter } from "./export/exporter.ts";
+import { Importer } from "./export/importer.ts";
+import { ImportLedger } from "./export/ledger.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -136,6 +139,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const searchIndexer = new SearchIndexer({ db, transactor, events, sessions, onError: (error) => log.error({ err: error }, "search indexing failed") });
   searchIndexer.start();
+  const ledger = new ImportLedger(db);
   const ctx: ServerContext = {
     config,
     configDir,
@@ -160,6 +164,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     runner,
     search: new SearchService(db, transactor, searchIndexer),
     producers: new ProducerStore(db, clock),
+    exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
+    importer: new Importer({ transactor, sessions, assets, ledger, clock, dataDir, serverId, agents: () => agents.keys() }),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

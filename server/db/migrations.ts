@@ -191,4 +191,16 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
+  // 10: imports (server/export, docs/export.md "Import"): which chat each imported session came from, so a chat is
+  // imported once (source_id) and a fork finds the session its source became (original_id: its id where it came from).
+  `
+  CREATE TABLE imported_chats (
+    source_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    original_id TEXT,
+    imported_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX imported_chats_by_session ON imported_chats (session_id);
+  CREATE INDEX imported_chats_by_original ON imported_chats (original_id) WHERE original_id IS NOT NULL;
+  `,
 ];

@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-async function producer(name = "backup"): Promise<{ producer_id: string; token: string }> {
+async function producer(name = "backup"): Promise<{ producer_id: string; token: string; created_at: string }> {
   const res = await api.call("POST", "/producers", { name });
   expect(res.status, res.text).toBe(201);
   return res.json;

@@ -27,8 +27,9 @@ export class Exporter {
   private readonly ownAssets;
 
   constructor(private readonly parts: ExporterParts) {
-    // Oldest first: a fork's source comes before the fork, so an import can point the fork at it.
-    this.sessionIds = parts.db.prepare<[], { id: string }>("SELECT id FROM sessions ORDER BY created_at, id");
+    // In the order they were stored (oldest first; an import stores in file order): a fork comes after its source, so
+    // an import can point the fork at it, and an export of an import lists the chats as the file did.
+    this.sessionIds = parts.db.prepare<[], { id: string }>("SELECT id FROM sessions ORDER BY rowid");
     this.ownAssets = parts.db.prepare<[string], { id: string }>("SELECT id FROM assets WHERE session_id = ? ORDER BY created_at, id");
   }
 

@@ -20,6 +20,9 @@ export const exportedAssetSchema = z
   .strict();
 export type ExportedAsset = z.infer<typeof exportedAssetSchema>;
 
+/** Messages keep every field they carry (versions of a turn, and whatever comes later): the wire schema would drop them. */
+const exportedSessionSchema = sessionSchema.extend({ messages: z.array(z.looseObject(messageSchema.shape)) });
+
 export const chatRecordSchema = z
   .object({
     format: z.literal(CHAT_RECORD_FORMAT),
@@ -27,7 +30,7 @@ export const chatRecordSchema = z
     /** Stable across servers: a chat imported again under the same source id is skipped. */
     source_id: z.string().min(1).max(500),
     exported_at: z.string(),
-    session: sessionSchema,
+    session: exportedSessionSchema,
     assets: z.array(exportedAssetSchema).default([]),
   })
   .strict();

@@ -36,6 +36,12 @@ async function fillA(): Promise<string[]> {
   await apiA.call("POST", `/sessions/${one}/messages`, { role: "user", content: "", metadata: { attachments: [{ type: "asset", asset_id: asset.asset_id }] } });
   await apiA.call("POST", `/sessions/${one}/messages`, { role: "assistant", content: "A single dot. ∑ 😀 `code`", metadata: { usage: { total_tokens: 3 } } });
   await apiA.call("PATCH", `/sessions/${one}`, { title: "Dots", model: "m-1" });
+  // Fields messages may carry beyond role, content and metadata (a turn's versions) travel too.
+  a.runtime.ctx.sessions.change(one, (s) => ({
+    next: { ...s, messages: s.messages.map((m, i) => (i === 2 ? { ...m, version: 2, versions: 2 } : m)) },
+    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+    result: () => undefined,
+  }));
   const two = (await apiA.call("POST", "/sessions", {})).json.session.id;
   await apiA.call("POST", `/sessions/${two}/messages`, { role: "system", content: "Be brief." });
   a.runtime.ctx.sessions.change(two, (s) => ({
@@ -66,6 +72,7 @@ describe("export and import", () => {
     expect(b.runtime.ctx.assets.read(dots.id, assetId).bytes.equals(PNG)).toBe(true);
     // The fork points at its source's new session, and reads the source's image through it.
     expect(again.json[2].session.source_session_id).toBe(dots.id);
+    expect(dots.messages[2]).toMatchObject({ role: "assistant", version: 2, versions: 2 });
   });
 
   it("X2 a chat already imported is skipped, on the importing server and back on the exporting one", async () => {

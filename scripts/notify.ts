@@ -31,13 +31,23 @@ function options(argv: string[]): Options {
   });
   if (!SEVERITIES.includes(values.severity!)) throw new Error(`--severity must be one of ${SEVERITIES.join(", ")}`);
   if (values.resolve && !values.key) throw new Error("--resolve needs --key");
-  if (!values.resolve && !values.title) throw new Error('--title is required, e.g. npm run notify -- --title "Backup done"');
+  if (!values.resolve && !values.title)
+    throw new Error('--title is required, e.g. npm run notify -- --title "Backup done"');
   return { ...values, severity: values.severity!, resolve: values.resolve ?? false };
 }
 
 /** A key from the title when none is given: the same title updates the same notification instead of piling up. */
 function keyOf(o: Options): string {
-  return o.key ?? `notify:${o.title!.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 80) || "notification"}`;
+  return (
+    o.key ??
+    `notify:${
+      o
+        .title!.toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 80) || "notification"
+    }`
+  );
 }
 
 async function main(): Promise<void> {
@@ -49,7 +59,13 @@ async function main(): Promise<void> {
   const path = o.resolve ? `${scope}/resolve` : scope;
   const body = o.resolve
     ? { key: o.key }
-    : { key: keyOf(o), severity: o.severity, title: o.title, ...(o.body !== undefined ? { body: o.body } : {}), ...(o.session ? {} : { display: { presentation: "banner" } }) };
+    : {
+        key: keyOf(o),
+        severity: o.severity,
+        title: o.title,
+        ...(o.body !== undefined ? { body: o.body } : {}),
+        ...(o.session ? {} : { display: { presentation: "banner" } }),
+      };
   const response = await fetch(base + path, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -14,17 +14,26 @@ import { createRuntime, type Runtime } from "../../server/runtime.ts";
 import { comparable } from "../../test/export/support.ts";
 import { tempDir } from "../../test/support/server.ts";
 
-const { values } = parseArgs({ options: { chats: { type: "string", default: "1000" }, messages: { type: "string", default: "20" } } });
+const { values } = parseArgs({
+  options: { chats: { type: "string", default: "1000" }, messages: { type: "string", default: "20" } },
+});
 const CHATS = Number(values.chats);
 const MESSAGES = Number(values.messages);
 const TOKEN = "bench-token";
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const ms = (start: bigint) => Math.round(Number(process.hrtime.bigint() - start) / 1e6);
 
 async function server(): Promise<{ runtime: Runtime; client: Client; dir: string }> {
   const dir = tempDir("bench-export-");
-  const runtime = createRuntime({ config: parseConfig({ import: { max_bytes: 2 * 1024 * 1024 * 1024 } }), dataDir: dir, adminToken: TOKEN });
+  const runtime = createRuntime({
+    config: parseConfig({ import: { max_bytes: 2 * 1024 * 1024 * 1024 } }),
+    dataDir: dir,
+    adminToken: TOKEN,
+  });
   const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
   return { runtime, client: new Client(url, { pipelining: 1, bodyTimeout: 0, headersTimeout: 0 }), dir };
 }
@@ -45,7 +54,12 @@ function fill(runtime: Runtime): void {
           ...Array.from({ length: MESSAGES }, (_, m) => ({
             role: m % 2 === 0 ? ("user" as const) : ("assistant" as const),
             content: `Message ${m} of chat ${c}: ${"lorem ipsum dolor sit amet ".repeat(8)}`,
-            metadata: m === 0 && image ? { attachments: [{ type: "asset", asset_id: image.asset_id }] } : m % 2 ? { usage: { total_tokens: m } } : {},
+            metadata:
+              m === 0 && image
+                ? { attachments: [{ type: "asset", asset_id: image.asset_id }] }
+                : m % 2
+                  ? { usage: { total_tokens: m } }
+                  : {},
           })),
         ],
       },
@@ -56,7 +70,12 @@ function fill(runtime: Runtime): void {
 }
 
 async function call(client: Client, method: "GET" | "POST", path: string, body?: string): Promise<string> {
-  const res = await client.request({ method, path, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, ...(body !== undefined ? { body } : {}) });
+  const res = await client.request({
+    method,
+    path,
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
   return text;

@@ -18,7 +18,11 @@ import { tempDir } from "../../test/support/server.ts";
 import { percentile } from "./stats.ts";
 
 const { values } = parseArgs({
-  options: { sessions: { type: "string", default: "1000" }, messages: { type: "string", default: "100" }, queries: { type: "string", default: "500" } },
+  options: {
+    sessions: { type: "string", default: "1000" },
+    messages: { type: "string", default: "100" },
+    queries: { type: "string", default: "500" },
+  },
 });
 const SESSIONS = Number(values.sessions);
 const MESSAGES = Number(values.messages);
@@ -79,7 +83,11 @@ try {
   let start = process.hrtime.bigint();
   for (let s = 0; s < SESSIONS; s++) {
     const id = sessions.create().id;
-    const messages: Message[] = Array.from({ length: MESSAGES }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: text(), metadata: {} }));
+    const messages: Message[] = Array.from({ length: MESSAGES }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: text(),
+      metadata: {},
+    }));
     sessions.change(id, (session) => ({
       next: { ...session, messages },
       events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
@@ -94,8 +102,12 @@ try {
 
   const queries = Array.from({ length: QUERIES }, queryWords);
   const like = db.prepare("SELECT session_id, message_index FROM search_docs WHERE text LIKE ? LIMIT 20");
-  const like2 = db.prepare("SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? LIMIT 20");
-  const like3 = db.prepare("SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? AND text LIKE ? LIMIT 20");
+  const like2 = db.prepare(
+    "SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? LIMIT 20",
+  );
+  const like3 = db.prepare(
+    "SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? AND text LIKE ? LIMIT 20",
+  );
   const likeStatements = [like, like2, like3];
 
   const base = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
@@ -107,7 +119,11 @@ try {
   // Each way runs the whole list on its own, so none reads pages another has just warmed for the same query.
   for (const words of queries) {
     const t = process.hrtime.bigint();
-    const res = await client.request({ method: "GET", path: `/search?q=${encodeURIComponent(words.join(" "))}&limit=20`, headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await client.request({
+      method: "GET",
+      path: `/search?q=${encodeURIComponent(words.join(" "))}&limit=20`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const body = (await res.body.json()) as { results: unknown[] };
     http.push(ms(t));
     if (res.statusCode !== 200) throw new Error(`search answered ${res.statusCode}`);

@@ -42,7 +42,11 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
   let parts: Buffer[] = []; // the current element's bytes from earlier chunks
   let start = -1; // the current element's start in this chunk, or -1
   let sawAny = false;
-  for (let read = readSync(fd, buffer, 0, CHUNK, null); read > 0; offset += read, read = readSync(fd, buffer, 0, CHUNK, null)) {
+  for (
+    let read = readSync(fd, buffer, 0, CHUNK, null);
+    read > 0;
+    offset += read, read = readSync(fd, buffer, 0, CHUNK, null)
+  ) {
     for (let i = 0; i < read; i++) {
       const byte = buffer[i]!;
       if (inString) {
@@ -58,7 +62,8 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
         if (byte !== OPEN_ARRAY) {
           throw new ImportFormatError(
             byte === OPEN_OBJECT
-              ? "the file is a JSON object; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)"
+              ? "the file is a JSON object; an import is a JSON array (GET /export's answer, or ChatGPT's " +
+                  "conversations.json)"
               : `byte ${at}: the file is not a JSON array`,
           );
         }
@@ -67,11 +72,15 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
         continue;
       }
       if (depth === 1 && (byte === COMMA || byte === CLOSE_ARRAY)) {
-        const text = start >= 0 || parts.length > 0 ? Buffer.concat([...parts, buffer.subarray(Math.max(start, 0), i)]) : undefined;
+        const text =
+          start >= 0 || parts.length > 0
+            ? Buffer.concat([...parts, buffer.subarray(Math.max(start, 0), i)])
+            : undefined;
         parts = [];
         start = -1;
         if (text !== undefined) yield { index, value: parseElement(text, index) };
-        else if (byte === COMMA || index > 0) throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
+        else if (byte === COMMA || index > 0)
+          throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
         if (text !== undefined) index++;
         if (byte === CLOSE_ARRAY) ended = true;
         continue;
@@ -79,7 +88,8 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
       if (depth === 1 && start < 0 && parts.length === 0) start = i;
       if (byte === QUOTE) inString = true;
       else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
-        if (++depth > MAX_IMPORT_DEPTH) throw new ImportFormatError(`byte ${at}: element ${index} is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
+        if (++depth > MAX_IMPORT_DEPTH)
+          throw new ImportFormatError(`byte ${at}: element ${index} is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
       } else if ((byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) && --depth < 1) {
         throw new ImportFormatError(`byte ${at}: '${String.fromCharCode(byte)}' closes nothing`);
       }
@@ -89,7 +99,8 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
     start = -1;
   }
   if (!sawAny) throw new ImportFormatError("the file is empty; an import is a JSON array");
-  if (!ended) throw new ImportFormatError(`the file ends inside the top-level array (after element ${index}): it was cut short`);
+  if (!ended)
+    throw new ImportFormatError(`the file ends inside the top-level array (after element ${index}): it was cut short`);
 }
 
 function parseElement(text: Buffer, index: number): unknown {

@@ -11,7 +11,11 @@ import type { ChatgptConversation, ChatgptMessage, ChatgptNode, ImportedChat } f
 /** Roles kept: what the people in the chat wrote and read. System prompts and tool traffic are ChatGPT's plumbing. */
 const KEPT_ROLES = new Set(["user", "assistant"]);
 
-export function chatFromChatgpt(conversation: ChatgptConversation, elementText: () => string, agentId: string): ImportedChat {
+export function chatFromChatgpt(
+  conversation: ChatgptConversation,
+  elementText: () => string,
+  agentId: string,
+): ImportedChat {
   const id = conversation.conversation_id ?? conversation.id;
   // Without an id (older exports), the conversation's own content names it, so the same file imports once.
   const sourceId = `chatgpt:${id ?? createHash("sha256").update(elementText()).digest("hex")}`;
@@ -22,7 +26,9 @@ export function chatFromChatgpt(conversation: ChatgptConversation, elementText: 
     const message = messageOf(mapping[nodeId]!);
     if (!message) continue;
     const versions = otherBranches(mapping, nodeId, path);
-    messages.push(versions.length === 0 ? message : { ...message, metadata: { ...message.metadata, imported_versions: versions } });
+    messages.push(
+      versions.length === 0 ? message : { ...message, metadata: { ...message.metadata, imported_versions: versions } },
+    );
   }
   const title = conversation.title?.trim();
   return {
@@ -70,9 +76,14 @@ function newestLeaf(mapping: Record<string, ChatgptNode>, from: string | undefin
 }
 
 /** The branches beside `nodeId` (its siblings' subtrees, each as the messages down its newest path). */
-function otherBranches(mapping: Record<string, ChatgptNode>, nodeId: string, path: string[]): Array<{ messages: Message[] }> {
+function otherBranches(
+  mapping: Record<string, ChatgptNode>,
+  nodeId: string,
+  path: string[],
+): Array<{ messages: Message[] }> {
   const parent = mapping[nodeId]!.parent;
-  const siblings = parent && mapping[parent] ? mapping[parent]!.children.filter((child) => child !== nodeId && mapping[child]) : [];
+  const siblings =
+    parent && mapping[parent] ? mapping[parent]!.children.filter((child) => child !== nodeId && mapping[child]) : [];
   const onPath = new Set(path);
   return siblings
     .map((sibling) => ({ messages: branchMessages(mapping, sibling, onPath) }))
@@ -110,7 +121,8 @@ function messageOf(node: ChatgptNode): Message | undefined {
 
 function textOf(message: ChatgptMessage): { text: string; omitted: number } {
   const { content } = message;
-  if (content.content_type === "code" && typeof content.text === "string") return { text: `\`\`\`\n${content.text}\n\`\`\``, omitted: 0 };
+  if (content.content_type === "code" && typeof content.text === "string")
+    return { text: `\`\`\`\n${content.text}\n\`\`\``, omitted: 0 };
   if (typeof content.text === "string" && !content.parts) return { text: content.text, omitted: 0 };
   const parts = content.parts ?? [];
   const texts = parts.filter((part): part is string => typeof part === "string");

@@ -30,7 +30,9 @@ export class Exporter {
     // In the order they were stored (oldest first; an import stores in file order): a fork comes after its source, so
     // an import can point the fork at it, and an export of an import lists the chats as the file did.
     this.sessionIds = parts.db.prepare<[], { id: string }>("SELECT id FROM sessions ORDER BY rowid");
-    this.ownAssets = parts.db.prepare<[string], { id: string }>("SELECT id FROM assets WHERE session_id = ? ORDER BY created_at, id");
+    this.ownAssets = parts.db.prepare<[string], { id: string }>(
+      "SELECT id FROM assets WHERE session_id = ? ORDER BY created_at, id",
+    );
   }
 
   /** One session as its record (404 session_not_found). */
@@ -84,7 +86,12 @@ export class Exporter {
   private readAsset(sessionId: string, assetId: string): ExportedAsset | undefined {
     try {
       const { info, bytes } = this.parts.assets.read(sessionId, assetId);
-      return { asset_id: info.asset_id, media_type: info.media_type, ...(info.filename ? { filename: info.filename } : {}), data: bytes.toString("base64") };
+      return {
+        asset_id: info.asset_id,
+        media_type: info.media_type,
+        ...(info.filename ? { filename: info.filename } : {}),
+        data: bytes.toString("base64"),
+      };
     } catch (error) {
       // A name that is not one of its assets (deleted, or text that looks like an id): nothing to carry.
       if (error instanceof DomainError && error.kind === "not_found") return undefined;

@@ -20,13 +20,16 @@ export const exportedAssetSchema = z
   .strict();
 export type ExportedAsset = z.infer<typeof exportedAssetSchema>;
 
-/** Messages keep every field they carry (versions of a turn, and whatever comes later): the wire schema would drop them. */
+/** Messages keep every field they carry (a turn's versions, whatever comes later); the wire schema drops them. */
 const exportedSessionSchema = sessionSchema.extend({ messages: z.array(z.looseObject(messageSchema.shape)) });
 
 export const chatRecordSchema = z
   .object({
     format: z.literal(CHAT_RECORD_FORMAT),
-    version: z.literal(CHAT_RECORD_VERSION, `only version ${CHAT_RECORD_VERSION} of ${CHAT_RECORD_FORMAT} is understood`),
+    version: z.literal(
+      CHAT_RECORD_VERSION,
+      `only version ${CHAT_RECORD_VERSION} of ${CHAT_RECORD_FORMAT} is understood`,
+    ),
     /** Stable across servers: a chat imported again under the same source id is skipped. */
     source_id: z.string().min(1).max(500),
     exported_at: z.string(),
@@ -53,7 +56,11 @@ const chatgptMessageSchema = z.looseObject({
   id: z.string().optional(),
   author: z.looseObject({ role: z.string() }),
   create_time: z.number().nullable().optional(),
-  content: z.looseObject({ content_type: z.string(), parts: z.array(z.unknown()).optional(), text: z.string().optional() }),
+  content: z.looseObject({
+    content_type: z.string(),
+    parts: z.array(z.unknown()).optional(),
+    text: z.string().optional(),
+  }),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type ChatgptMessage = z.infer<typeof chatgptMessageSchema>;

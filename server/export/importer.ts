@@ -92,7 +92,8 @@ export class Importer {
       return chatFromChatgpt(conversation.data, () => JSON.stringify(value), this.agentFor(undefined));
     }
     throw new ImportFormatError(
-      `element ${index} is neither a chat-relay chat record (format "chat-relay.chat", as GET /export gives) nor a ChatGPT conversation (with "mapping")`,
+      `element ${index} is neither a chat-relay chat record (format "chat-relay.chat", as GET /export gives) ` +
+        `nor a ChatGPT conversation (with "mapping")`,
     );
   }
 
@@ -102,7 +103,8 @@ export class Importer {
       try {
         this.parts.assets.checkImage(Buffer.from(asset.data, "base64"), asset.media_type);
       } catch (error) {
-        if (error instanceof DomainError) throw new ImportFormatError(`element ${index}: assets.${n}: ${error.message}`);
+        if (error instanceof DomainError)
+          throw new ImportFormatError(`element ${index}: assets.${n}: ${error.message}`);
         throw error;
       }
     }
@@ -130,15 +132,19 @@ export class Importer {
       return { source_id: chat.source_id, session_id: session.id, skipped: false };
     } catch (error) {
       // The transaction rolled back; the image files written for it have no rows and no session: remove them.
-      if (createdId !== undefined) rmSync(join(this.parts.dataDir, "assets", createdId), { recursive: true, force: true });
+      if (createdId !== undefined)
+        rmSync(join(this.parts.dataDir, "assets", createdId), { recursive: true, force: true });
       throw error;
     }
   }
 
-  /** The session a chat already became here: imported under its source id, or (an export of this very server) itself. */
+  /** The session a chat already became here: imported under its source id, or (this server's own export) itself. */
   private alreadyImported(chat: ImportedChat): string | undefined {
     const own = `chat-relay:${this.parts.serverId}:`;
-    const candidates = [this.parts.ledger.sessionOf(chat.source_id), chat.source_id.startsWith(own) ? chat.source_id.slice(own.length) : undefined];
+    const candidates = [
+      this.parts.ledger.sessionOf(chat.source_id),
+      chat.source_id.startsWith(own) ? chat.source_id.slice(own.length) : undefined,
+    ];
     return candidates.find((id) => id !== undefined && this.exists(id));
   }
 
@@ -146,7 +152,12 @@ export class Importer {
    * Stores the chat's images under the new session and returns the chat with every old asset id renamed. An image
    * its fork source already brought along (same old id, readable from `source`) is shared, as it was, not copied.
    */
-  private storeAssets(sessionId: string, source: string | undefined, chat: ImportedChat, renamed: Map<string, string>): ImportedChat {
+  private storeAssets(
+    sessionId: string,
+    source: string | undefined,
+    chat: ImportedChat,
+    renamed: Map<string, string>,
+  ): ImportedChat {
     if (chat.assets.length === 0) return chat;
     let text = JSON.stringify({ fields: chat.fields, messages: chat.messages });
     for (const asset of chat.assets) {
@@ -154,7 +165,8 @@ export class Importer {
       const newId =
         shared !== undefined && source !== undefined && this.readable(source, shared)
           ? shared
-          : this.parts.assets.store(sessionId, Buffer.from(asset.data, "base64"), asset.media_type, asset.filename).asset_id;
+          : this.parts.assets.store(sessionId, Buffer.from(asset.data, "base64"), asset.media_type, asset.filename)
+              .asset_id;
       renamed.set(asset.asset_id, newId);
       text = text.replaceAll(asset.asset_id, newId);
     }
@@ -163,7 +175,9 @@ export class Importer {
 
   /** The session a fork's source became here, when it came along (imported before it) and is still there. */
   private sourceSessionOf(chat: ImportedChat): string | undefined {
-    const source = chat.original_source_session_id ? this.parts.ledger.sessionFromOriginal(chat.original_source_session_id) : undefined;
+    const source = chat.original_source_session_id
+      ? this.parts.ledger.sessionFromOriginal(chat.original_source_session_id)
+      : undefined;
     return source !== undefined && this.exists(source) ? source : undefined;
   }
 
@@ -209,7 +223,11 @@ export class Importer {
   }
 }
 
-function schemaError(index: number, format: string, issues: Array<{ path: PropertyKey[]; message: string }>): ImportFormatError {
+function schemaError(
+  index: number,
+  format: string,
+  issues: Array<{ path: PropertyKey[]; message: string }>,
+): ImportFormatError {
   const first = issues[0]!;
   const path = first.path.map(String).join(".");
   return new ImportFormatError(`element ${index} (${format}): ${path ? `${path}: ` : ""}${first.message}`);

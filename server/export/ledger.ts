@@ -9,14 +9,19 @@ export class ImportLedger {
   private readonly upsert;
 
   constructor(db: Db) {
-    this.bySource = db.prepare<[string], { session_id: string }>("SELECT session_id FROM imported_chats WHERE source_id = ?");
-    this.bySession = db.prepare<[string], { source_id: string }>("SELECT source_id FROM imported_chats WHERE session_id = ? LIMIT 1");
+    this.bySource = db.prepare<[string], { session_id: string }>(
+      "SELECT session_id FROM imported_chats WHERE source_id = ?",
+    );
+    this.bySession = db.prepare<[string], { source_id: string }>(
+      "SELECT source_id FROM imported_chats WHERE session_id = ? LIMIT 1",
+    );
     this.byOriginal = db.prepare<[string], { session_id: string }>(
       "SELECT session_id FROM imported_chats WHERE original_id = ? ORDER BY imported_at DESC LIMIT 1",
     );
     this.upsert = db.prepare<[string, string, string | null, number]>(
       `INSERT INTO imported_chats (source_id, session_id, original_id, imported_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (source_id) DO UPDATE SET session_id = excluded.session_id, original_id = excluded.original_id, imported_at = excluded.imported_at`,
+       ON CONFLICT (source_id) DO UPDATE SET
+         session_id = excluded.session_id, original_id = excluded.original_id, imported_at = excluded.imported_at`,
     );
   }
 

@@ -16,7 +16,9 @@ export interface Received {
 }
 
 export function tooLargeError(maxBytes: number) {
-  return tooLarge("payload_too_large", `the import is larger than import.max_bytes (${maxBytes} bytes)`, { max_bytes: maxBytes });
+  return tooLarge("payload_too_large", `the import is larger than import.max_bytes (${maxBytes} bytes)`, {
+    max_bytes: maxBytes,
+  });
 }
 
 export async function receiveToFile(body: Readable, dataDir: string, maxBytes: number): Promise<Received> {

@@ -16,7 +16,11 @@ export interface ProducerInfo {
 
 type Row = { id: string; name: string; created_at: number };
 
-const infoOf = (row: Row): ProducerInfo => ({ producer_id: row.id, name: row.name, created_at: new Date(row.created_at).toISOString() });
+const infoOf = (row: Row): ProducerInfo => ({
+  producer_id: row.id,
+  name: row.name,
+  created_at: new Date(row.created_at).toISOString(),
+});
 
 export class ProducerStore {
   private readonly insert;
@@ -27,7 +31,9 @@ export class ProducerStore {
     db: Db,
     private readonly clock: Clock,
   ) {
-    this.insert = db.prepare<[string, string, string, number]>("INSERT INTO producers (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)");
+    this.insert = db.prepare<[string, string, string, number]>(
+      "INSERT INTO producers (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
+    );
     this.selectAll = db.prepare<[], Row>("SELECT id, name, created_at FROM producers ORDER BY created_at, id");
     this.remove = db.prepare<[string]>("DELETE FROM producers WHERE id = ?");
   }

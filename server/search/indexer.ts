@@ -61,12 +61,15 @@ export class SearchIndexer {
     this.meta = new Meta(db);
     const types = INDEXED_EVENT_TYPES.map((t) => `'${t}'`).join(", ");
     this.selectTouched = db.prepare<[number, number, number], { id: number; session_id: string; type: string }>(
-      `SELECT id, session_id, type FROM events WHERE id > ? AND id <= ? AND session_id IS NOT NULL AND type IN (${types}) ORDER BY id LIMIT ?`,
+      `SELECT id, session_id, type FROM events
+       WHERE id > ? AND id <= ? AND session_id IS NOT NULL AND type IN (${types}) ORDER BY id LIMIT ?`,
     );
     this.selectDocs = db.prepare<[string], { id: number; message_index: number; text: string }>(
       "SELECT id, message_index, text FROM search_docs WHERE session_id = ?",
     );
-    this.insertDoc = db.prepare<[string, number, string]>("INSERT INTO search_docs (session_id, message_index, text) VALUES (?, ?, ?)");
+    this.insertDoc = db.prepare<[string, number, string]>(
+      "INSERT INTO search_docs (session_id, message_index, text) VALUES (?, ?, ?)",
+    );
     this.updateDoc = db.prepare<[string, number]>("UPDATE search_docs SET text = ? WHERE id = ?");
     this.deleteDoc = db.prepare<[number]>("DELETE FROM search_docs WHERE id = ?");
     this.deleteDocs = db.prepare<[string]>("DELETE FROM search_docs WHERE session_id = ?");
@@ -77,7 +80,7 @@ export class SearchIndexer {
     this.deleteSession = db.prepare<[string]>("DELETE FROM search_sessions WHERE session_id = ?");
   }
 
-  /** Indexes what is missing (everything, on a first start or after the log was pruned past the cursor), then follows commits. */
+  /** Indexes what is missing (all of it on a first start or past a pruned cursor), then follows commits. */
   start(): void {
     const cursor = this.cursor();
     if (cursor === undefined || cursor < this.parts.events.oldestValidCursor) this.rebuild();
@@ -154,7 +157,11 @@ export class SearchIndexer {
   }
 
   private write(session: Session, existing: Map<number, { id: number; text: string }>): void {
-    this.upsertSession.run(session.id, sessionTitle(session), (session as { archived?: unknown }).archived === true ? 1 : 0);
+    this.upsertSession.run(
+      session.id,
+      sessionTitle(session),
+      (session as { archived?: unknown }).archived === true ? 1 : 0,
+    );
     for (const [index, text] of searchableTexts(session)) {
       const row = existing.get(index);
       existing.delete(index);

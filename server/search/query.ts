@@ -11,7 +11,10 @@ export const MAX_QUERY_WORDS = 16;
 
 /** A word folded the way the index folds it (unicode61 remove_diacritics 2): lower case, accents removed. */
 export function fold(word: string): string {
-  return word.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return word
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 /** The query's words, folded and without repeats (empty: nothing to search for). */
@@ -33,7 +36,8 @@ export function matchExpression(words: readonly string[]): string {
 
 /** Every token of `text` with its offsets (UTF-16 code units, end exclusive) and its folded form. */
 export function* tokens(text: string): Generator<{ start: number; end: number; folded: string }> {
-  for (const match of text.matchAll(WORD)) yield { start: match.index, end: match.index + match[0].length, folded: fold(match[0]) };
+  for (const match of text.matchAll(WORD))
+    yield { start: match.index, end: match.index + match[0].length, folded: fold(match[0]) };
 }
 
 /** Whether a folded token is a hit for the query's words: a word is a prefix of it, as the prefix query matched. */

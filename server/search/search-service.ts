@@ -39,7 +39,7 @@ export class SearchService {
   }
 
   search(query: string, limit: number): SearchResult[] {
-    const words = queryWords(query).length ? [query] : [];
+    const words = queryWords(query);
     if (words.length === 0) return [];
     this.indexer.catchUp();
     const rows = this.transactor.read(() => this.select.all(matchExpression(words), limit));

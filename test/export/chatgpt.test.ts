@@ -13,14 +13,28 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const node = (id: string, parent: string | null, children: string[], role: string | null, parts: unknown[] = [], extra: Record<string, unknown> = {}) => ({
+const node = (
+  id: string,
+  parent: string | null,
+  children: string[],
+  role: string | null,
+  parts: unknown[] = [],
+  extra: Record<string, unknown> = {},
+) => ({
   id,
   parent,
   children,
   message:
     role === null
       ? null
-      : { id, author: { role }, create_time: 1_700_000_000, content: { content_type: "text", parts }, metadata: { model_slug: "gpt-4o" }, ...extra },
+      : {
+          id,
+          author: { role },
+          create_time: 1_700_000_000,
+          content: { content_type: "text", parts },
+          metadata: { model_slug: "gpt-4o" },
+          ...extra,
+        },
 });
 
 /** A conversation where the user edited their second question (branch b2 is on screen) and regenerated a reply. */
@@ -34,13 +48,28 @@ function conversation(id = "conv-1") {
       node("a1b", "u1", ["u2", "u2b"], "assistant", ["A monoid in the category of endofunctors."]),
       node("u2", "a1b", ["a2"], "user", ["Simpler please"]),
       node("a2", "u2", [], "assistant", ["It chains computations."]),
-      node("u2b", "a1b", ["t", "a2b"], "user", ["Show code", { content_type: "image_asset_pointer", asset_pointer: "file-service://x" }]),
+      node("u2b", "a1b", ["t", "a2b"], "user", [
+        "Show code",
+        { content_type: "image_asset_pointer", asset_pointer: "file-service://x" },
+      ]),
       node("t", "u2b", [], "tool", ["browsing..."]),
       node("a2b", "u2b", [], "assistant", ["Here:"]),
     ].map((n) => [n.id, n]),
   );
-  (mapping["a2b"]!.message as { content: unknown }).content = { content_type: "code", language: "haskell", text: "x >>= f" };
-  return { title: "Monads", create_time: 1_700_000_000.5, update_time: 1_700_000_100, mapping, current_node: "a2b", conversation_id: id, id };
+  (mapping["a2b"]!.message as { content: unknown }).content = {
+    content_type: "code",
+    language: "haskell",
+    text: "x >>= f",
+  };
+  return {
+    title: "Monads",
+    create_time: 1_700_000_000.5,
+    update_time: 1_700_000_100,
+    mapping,
+    current_node: "a2b",
+    conversation_id: id,
+    id,
+  };
 }
 
 it("G1 the shown branch becomes the chat; other branches are that turn's versions; plumbing is left out", async () => {
@@ -48,7 +77,11 @@ it("G1 the shown branch becomes the chat; other branches are that turn's version
   expect(res.status).toBe(200);
   expect(res.json).toMatchObject({ imported: 1, skipped: 0, chats: [{ source_id: "chatgpt:conv-1", skipped: false }] });
   const session = (await api.call("GET", `/sessions/${res.json.chats[0].session_id}`)).json.session;
-  expect(session).toMatchObject({ title: "Monads", created_at: "2023-11-14T22:13:20.500Z", metadata: { imported_from: { format: "chatgpt", conversation_id: "conv-1" } } });
+  expect(session).toMatchObject({
+    title: "Monads",
+    created_at: "2023-11-14T22:13:20.500Z",
+    metadata: { imported_from: { format: "chatgpt", conversation_id: "conv-1" } },
+  });
   expect(session.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
     ["user", "What is a monad?"],
     ["assistant", "A monoid in the category of endofunctors."],
@@ -56,11 +89,20 @@ it("G1 the shown branch becomes the chat; other branches are that turn's version
     ["assistant", "```\nx >>= f\n```"],
   ]);
   // The regenerated reply's first take, and the question before it was edited (with the reply it got).
-  expect(session.messages[1].metadata.imported_versions).toEqual([{ messages: [expect.objectContaining({ role: "assistant", content: "A burrito." })] }]);
-  expect(session.messages[2].metadata.imported_versions.map((v: { messages: Array<{ content: string }> }) => v.messages.map((m) => m.content))).toEqual([
-    ["Simpler please", "It chains computations."],
+  expect(session.messages[1].metadata.imported_versions).toEqual([
+    { messages: [expect.objectContaining({ role: "assistant", content: "A burrito." })] },
   ]);
-  expect(session.messages[2].metadata.chatgpt).toEqual({ message_id: "u2b", created_at: "2023-11-14T22:13:20.000Z", model: "gpt-4o", omitted_parts: 1 });
+  expect(
+    session.messages[2].metadata.imported_versions.map((v: { messages: Array<{ content: string }> }) =>
+      v.messages.map((m) => m.content),
+    ),
+  ).toEqual([["Simpler please", "It chains computations."]]);
+  expect(session.messages[2].metadata.chatgpt).toEqual({
+    message_id: "u2b",
+    created_at: "2023-11-14T22:13:20.000Z",
+    model: "gpt-4o",
+    omitted_parts: 1,
+  });
   // Found by search like any chat.
   expect((await api.call("GET", "/search?q=endofunctor")).json.results).toHaveLength(1);
 });
@@ -72,7 +114,9 @@ it("G2 a conversation imports once (by its id, else by its content); without cur
   expect((await upload(api.url, [file])).json).toMatchObject({ imported: 0, skipped: 2 });
   const sessions = (await api.call("GET", "/sessions")).json.sessions;
   expect(sessions).toHaveLength(2);
-  const newest = (await api.call("GET", "/export")).json.find((r: { source_id: string }) => r.source_id.startsWith("chatgpt:") && r.source_id !== "chatgpt:conv-9");
+  const newest = (await api.call("GET", "/export")).json.find(
+    (r: { source_id: string }) => r.source_id.startsWith("chatgpt:") && r.source_id !== "chatgpt:conv-9",
+  );
   expect(newest.source_id).toMatch(/^chatgpt:[0-9a-f]{64}$/);
   expect(newest.session.messages.at(-1).content).toBe("```\nx >>= f\n```");
 });

@@ -7,7 +7,10 @@ import { listen, type Api } from "../search/support.ts";
 import { comparable, upload } from "./support.ts";
 
 // A 1×1 PNG.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 let a: TestServer;
 let b: TestServer;
@@ -31,10 +34,22 @@ async function sessionCount(server: TestServer): Promise<number> {
 /** A varied store on server A: titles, a model, metadata, an archived chat, an image, a fork. */
 async function fillA(): Promise<string[]> {
   const one = (await apiA.call("POST", "/sessions", {})).json.session.id;
-  await apiA.call("POST", `/sessions/${one}/messages`, { role: "user", content: "Look at this **image**", metadata: { lang: "en" } });
+  await apiA.call("POST", `/sessions/${one}/messages`, {
+    role: "user",
+    content: "Look at this **image**",
+    metadata: { lang: "en" },
+  });
   const asset = a.runtime.ctx.assets.store(one, PNG, "image/png", "dot.png");
-  await apiA.call("POST", `/sessions/${one}/messages`, { role: "user", content: "", metadata: { attachments: [{ type: "asset", asset_id: asset.asset_id }] } });
-  await apiA.call("POST", `/sessions/${one}/messages`, { role: "assistant", content: "A single dot. ∑ 😀 `code`", metadata: { usage: { total_tokens: 3 } } });
+  await apiA.call("POST", `/sessions/${one}/messages`, {
+    role: "user",
+    content: "",
+    metadata: { attachments: [{ type: "asset", asset_id: asset.asset_id }] },
+  });
+  await apiA.call("POST", `/sessions/${one}/messages`, {
+    role: "assistant",
+    content: "A single dot. ∑ 😀 `code`",
+    metadata: { usage: { total_tokens: 3 } },
+  });
   await apiA.call("PATCH", `/sessions/${one}`, { title: "Dots", model: "m-1" });
   // Fields messages may carry beyond role, content and metadata (a turn's versions) travel too.
   a.runtime.ctx.sessions.change(one, (s) => ({
@@ -60,7 +75,14 @@ describe("export and import", () => {
     const exported = await apiA.call("GET", "/export");
     expect(exported.status).toBe(200);
     expect(exported.json).toHaveLength(3);
-    expect(exported.json[0].assets).toEqual([{ asset_id: expect.stringMatching(/^ast_/), media_type: "image/png", filename: "dot.png", data: PNG.toString("base64") }]);
+    expect(exported.json[0].assets).toEqual([
+      {
+        asset_id: expect.stringMatching(/^ast_/),
+        media_type: "image/png",
+        filename: "dot.png",
+        data: PNG.toString("base64"),
+      },
+    ]);
     const imported = await upload(apiB.url, [exported.text]);
     expect(imported.status).toBe(200);
     expect(imported.json).toMatchObject({ imported: 3, skipped: 0 });
@@ -98,7 +120,9 @@ describe("export and import", () => {
     const markdown = await apiA.call("GET", `/sessions/${one}/export?format=markdown`);
     expect(markdown.status).toBe(200);
     expect(markdown.text).toContain("# Dots\n");
-    expect(markdown.text).toContain("## User\n\nLook at this **image**\n\n## User\n\n![dot.png](<data:image/png;base64,");
+    expect(markdown.text).toContain(
+      "## User\n\nLook at this **image**\n\n## User\n\n![dot.png](<data:image/png;base64,",
+    );
     expect(markdown.text).toContain("## Assistant\n\nA single dot. ∑ 😀 `code`\n");
     expect((await apiA.call("GET", `/sessions/${one}/export`)).json[0].session.id).toBe(one);
     expect((await apiA.call("GET", "/sessions/nope/export?format=json")).json.error.code).toBe("session_not_found");

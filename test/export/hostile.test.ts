@@ -21,7 +21,15 @@ const record = (n: number, extra: Record<string, unknown> = {}) => ({
   version: 1,
   source_id: `test:${n}`,
   exported_at: "2026-01-01T00:00:00.000Z",
-  session: { id: `s${n}`, agent_id: "default", version: 3, created_at: "2025-01-01T00:00:00.000Z", updated_at: "2025-01-02T00:00:00.000Z", messages: [{ role: "user", content: `hello ${n}` }], metadata: {} },
+  session: {
+    id: `s${n}`,
+    agent_id: "default",
+    version: 3,
+    created_at: "2025-01-01T00:00:00.000Z",
+    updated_at: "2025-01-02T00:00:00.000Z",
+    messages: [{ role: "user", content: `hello ${n}` }],
+    metadata: {},
+  },
   assets: [],
   ...extra,
 });
@@ -40,7 +48,10 @@ it("H1 not JSON, not an array, unknown elements, broken schemas: 400 invalid_imp
     [`[${JSON.stringify(record(1))}, {"format": "chat-relay.chat"}]`, /element 1 \(chat-relay.chat\): version: /],
     [`[${JSON.stringify(record(1, { version: 2 }))}]`, /only version 1 of chat-relay.chat is understood/],
     [`[${JSON.stringify(record(1))}, {"mapping": 5}]`, /element 1 is neither/],
-    [`[${JSON.stringify(record(1))}, {"mapping": {"a": {"children": "x"}}}]`, /element 1 \(ChatGPT conversation\): mapping.a.children/],
+    [
+      `[${JSON.stringify(record(1))}, {"mapping": {"a": {"children": "x"}}}]`,
+      /element 1 \(ChatGPT conversation\): mapping.a.children/,
+    ],
     [`[${JSON.stringify(record(1))}, {"a": tru}]`, /element 1 is not valid JSON/],
     [`[${JSON.stringify(record(1))}`, /cut short/],
     [`[${JSON.stringify(record(1))}] trailing`, /nothing may follow the top-level array/],
@@ -48,9 +59,18 @@ it("H1 not JSON, not an array, unknown elements, broken schemas: 400 invalid_imp
     ["[,]", /a value is missing before ','/],
     ["[}]", /'}' closes nothing/],
     [`${"[".repeat(20_000)}${"]".repeat(20_000)}`, /nested deeper than 64 levels/],
-    [`[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: "!!not base64" }] }))}]`, /assets.0.data/],
-    [`[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: Buffer.from("plain text").toString("base64") }] }))}]`, /element 0: assets.0: /],
-    [`[${JSON.stringify(record(1, { session: { id: "x", messages: [{ role: "robot", content: 1 }] } }))}]`, /element 0 \(chat-relay.chat\): session\./],
+    [
+      `[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: "!!not base64" }] }))}]`,
+      /assets.0.data/,
+    ],
+    [
+      `[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: Buffer.from("plain text").toString("base64") }] }))}]`,
+      /element 0: assets.0: /,
+    ],
+    [
+      `[${JSON.stringify(record(1, { session: { id: "x", messages: [{ role: "robot", content: 1 }] } }))}]`,
+      /element 0 \(chat-relay.chat\): session\./,
+    ],
   ];
   for (const [body, message] of cases) {
     const res = await upload(api.url, [body]);

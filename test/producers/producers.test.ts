@@ -24,9 +24,16 @@ const note = (key: string, extra: object = {}) => ({ key, severity: "success", t
 describe("producer tokens", () => {
   it("P1 the admin makes one (token shown once, stored hashed), lists and revokes it; the token then stops working", async () => {
     const made = await producer("nas");
-    expect(made).toEqual({ producer_id: expect.stringMatching(/^prd_/), name: "nas", created_at: expect.any(String), token: expect.any(String) });
+    expect(made).toEqual({
+      producer_id: expect.stringMatching(/^prd_/),
+      name: "nas",
+      created_at: expect.any(String),
+      token: expect.any(String),
+    });
     const listed = await api.call("GET", "/producers");
-    expect(listed.json).toEqual({ producers: [{ producer_id: made.producer_id, name: "nas", created_at: made.created_at }] });
+    expect(listed.json).toEqual({
+      producers: [{ producer_id: made.producer_id, name: "nas", created_at: made.created_at }],
+    });
     const stored = server.runtime.ctx.db.prepare("SELECT token_hash FROM producers").get() as { token_hash: string };
     expect(stored.token_hash).not.toContain(made.token);
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -43,17 +50,34 @@ describe("producer tokens", () => {
     const { token } = await producer("backup");
     const created = await api.call("POST", "/application/notifications", note("nightly"), token);
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ key: "nightly", kind: "notification", status: "pending", revision: 1, source: { plugin: "producer:backup" } });
-    const updated = await api.call("POST", "/application/notifications", note("nightly", { title: "Backup 2/2 done" }), token);
+    expect(created.json).toMatchObject({
+      key: "nightly",
+      kind: "notification",
+      status: "pending",
+      revision: 1,
+      source: { plugin: "producer:backup" },
+    });
+    const updated = await api.call(
+      "POST",
+      "/application/notifications",
+      note("nightly", { title: "Backup 2/2 done" }),
+      token,
+    );
     expect(updated.status).toBe(200);
     expect(updated.json).toMatchObject({ id: created.json.id, revision: 2, title: "Backup 2/2 done" });
     const resolved = await api.call("POST", "/application/notifications/resolve", { key: "nightly" }, token);
     expect(resolved.status, resolved.text).toBe(200);
     expect(resolved.json).toMatchObject({ id: created.json.id, status: "resolved" });
-    expect((await api.call("POST", "/application/notifications/resolve", { key: "nightly" }, token)).json.error.code).toBe("notification_not_found");
+    expect(
+      (await api.call("POST", "/application/notifications/resolve", { key: "nightly" }, token)).json.error.code,
+    ).toBe("notification_not_found");
     // The app sees it like any other: the list and the events carry it.
     const types = (await api.call("GET", "/events?since_id=0")).json.events.map((e: { type: string }) => e.type);
-    expect(types).toEqual(["application_notification_created", "application_notification_updated", "application_notification_updated"]);
+    expect(types).toEqual([
+      "application_notification_created",
+      "application_notification_updated",
+      "application_notification_updated",
+    ]);
   });
 
   it("P3 session scope: publish and resolve in a session; an unknown session is 404", async () => {
@@ -64,7 +88,9 @@ describe("producer tokens", () => {
     expect(created.json).toMatchObject({ key: "build", source: { plugin: "producer:ci" } });
     const listed = await api.call("GET", `/sessions/${session}/notifications`);
     expect(listed.json.map((r: { id: string }) => r.id)).toEqual([created.json.id]);
-    expect((await api.call("POST", `/sessions/${session}/notifications/resolve`, { key: "build" }, token)).json.status).toBe("resolved");
+    expect(
+      (await api.call("POST", `/sessions/${session}/notifications/resolve`, { key: "build" }, token)).json.status,
+    ).toBe("resolved");
     const unknown = await api.call("POST", "/sessions/nope/notifications", note("x"), token);
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe("session_not_found");
@@ -75,20 +101,38 @@ describe("producer tokens", () => {
     const interaction = await api.call("POST", "/application/notifications", note("k", { kind: "interaction" }), token);
     expect(interaction.status).toBe(400);
     expect(interaction.json.error.details).toEqual([{ path: "body.kind", message: 'must be "notification"' }]);
-    for (const body of [{}, { key: "k" }, note("k", { severity: "loud" }), note("k", { extra: 1 }), note("k", { display: { presentation: "inline" } }), [], "x"]) {
+    for (const body of [
+      {},
+      { key: "k" },
+      note("k", { severity: "loud" }),
+      note("k", { extra: 1 }),
+      note("k", { display: { presentation: "inline" } }),
+      [],
+      "x",
+    ]) {
       const res = await api.call("POST", "/application/notifications", body, token);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error.code).toBe("invalid_input");
     }
     const session = (await api.call("POST", "/sessions", {})).json.session.id;
-    server.runtime.ctx.notifications.session(session).publish({ key: "approval:r:0", kind: "interaction", severity: "warning", title: "Run tool?" }, "runner");
+    server.runtime.ctx.notifications
+      .session(session)
+      .publish({ key: "approval:r:0", kind: "interaction", severity: "warning", title: "Run tool?" }, "runner");
     for (const path of [`/sessions/${session}/notifications`, `/sessions/${session}/notifications/resolve`]) {
       const res = await api.call("POST", path, note("approval:r:0"), token);
       expect(res.status, res.text).toBe(path.endsWith("resolve") ? 400 : 409);
     }
-    const resolve = await api.call("POST", `/sessions/${session}/notifications/resolve`, { key: "approval:r:0" }, token);
+    const resolve = await api.call(
+      "POST",
+      `/sessions/${session}/notifications/resolve`,
+      { key: "approval:r:0" },
+      token,
+    );
     expect(resolve.status).toBe(409);
-    expect(resolve.json.error).toMatchObject({ code: "notification_conflict", details: { current: { kind: "interaction", status: "pending_response" } } });
+    expect(resolve.json.error).toMatchObject({
+      code: "notification_conflict",
+      details: { current: { kind: "interaction", status: "pending_response" } },
+    });
   });
 
   it("P5 a producer token is refused (403, error body) on every other route; /health stays open", async () => {

@@ -22,5 +22,7 @@ it("S11 finds the assistant's streamed reply and the user's sent message after t
   await waitForEvent(server, await send(server, id, { content: "explain chlorophyll" }));
   const reply = await api.call("GET", "/search?q=photosynth");
   expect(reply.json.results).toMatchObject([{ session_id: id, message_index: 1, highlights: [[0, 14]] }]);
-  expect((await api.call("GET", "/search?q=chlorophyll")).json.results).toMatchObject([{ session_id: id, message_index: 0 }]);
+  expect((await api.call("GET", "/search?q=chlorophyll")).json.results).toMatchObject([
+    { session_id: id, message_index: 0 },
+  ]);
 });

@@ -16,7 +16,8 @@ afterEach(() => server.close());
 async function chat(...messages: Array<[role: string, content: string]>): Promise<string> {
   const created = await api.call("POST", "/sessions", {});
   const id = created.json.session.id as string;
-  for (const [role, content] of messages) expect((await api.call("POST", `/sessions/${id}/messages`, { role, content })).status).toBe(201);
+  for (const [role, content] of messages)
+    expect((await api.call("POST", `/sessions/${id}/messages`, { role, content })).status).toBe(201);
   return id;
 }
 
@@ -27,15 +28,29 @@ async function search(q: string, extra = ""): Promise<any[]> {
 }
 
 /** The highlighted words of a result, read back through its offsets. */
-const highlighted = (result: { snippet: string; highlights: Array<[number, number]> }) => result.highlights.map(([s, e]) => result.snippet.slice(s, e));
+const highlighted = (result: { snippet: string; highlights: Array<[number, number]> }) =>
+  result.highlights.map(([s, e]) => result.snippet.slice(s, e));
 
 describe("search", () => {
   it("S1 finds messages by words in any order and by prefixes, with the session's title and the message index", async () => {
-    const id = await chat(["user", "How do I repot a fiddle leaf fig?"], ["assistant", "Repotting a fig: pick a pot one size up."]);
+    const id = await chat(
+      ["user", "How do I repot a fiddle leaf fig?"],
+      ["assistant", "Repotting a fig: pick a pot one size up."],
+    );
     await chat(["user", "Something else entirely"]);
     const results = await search("fig fiddle");
     expect(results).toEqual([
-      { session_id: id, title: "How do I repot a fiddle leaf fig?", message_index: 0, snippet: "How do I repot a fiddle leaf fig?", highlights: [[17, 23], [29, 32]], archived: false },
+      {
+        session_id: id,
+        title: "How do I repot a fiddle leaf fig?",
+        message_index: 0,
+        snippet: "How do I repot a fiddle leaf fig?",
+        highlights: [
+          [17, 23],
+          [29, 32],
+        ],
+        archived: false,
+      },
     ]);
     const prefixed = await search("repot");
     expect(prefixed.map((r) => r.message_index).sort()).toEqual([0, 1]);
@@ -45,7 +60,10 @@ describe("search", () => {
   });
 
   it("S2 orders by BM25: the message where the words weigh most comes first; limit caps the list", async () => {
-    await chat(["user", "kayak trip notes: we met at the harbour, had lunch, walked the dunes and talked about everything"]);
+    await chat([
+      "user",
+      "kayak trip notes: we met at the harbour, had lunch, walked the dunes and talked about everything",
+    ]);
     const dense = await chat(["user", "kayak kayak kayak"]);
     await chat(["user", "a kayak was mentioned once among many other words of a long unrelated story about trains"]);
     const results = await search("kayak");
@@ -58,7 +76,14 @@ describe("search", () => {
     const id = await chat(["user", "hello"]);
     expect((await api.call("PATCH", `/sessions/${id}`, { title: "Holiday planning" })).status).toBe(200);
     expect(await search("holiday")).toEqual([
-      { session_id: id, title: "Holiday planning", message_index: null, snippet: "Holiday planning", highlights: [[0, 7]], archived: false },
+      {
+        session_id: id,
+        title: "Holiday planning",
+        message_index: null,
+        snippet: "Holiday planning",
+        highlights: [[0, 7]],
+        archived: false,
+      },
     ]);
     await api.call("PATCH", `/sessions/${id}`, { title: "Tax return" });
     expect(await search("holiday")).toEqual([]);
@@ -117,7 +142,30 @@ describe("search", () => {
 
   it("S8 hostile queries never fail: FTS5 syntax is taken as words or ignored", async () => {
     await chat(["user", "near the end of the road, an NEAR AND OR NOT column:value"]);
-    for (const q of ['"', '""', "*", "-", "NEAR(", 'NEAR("a" "b", 2)', "road*", '"road', "-road", "road OR", "AND", "^road", "text:road", "(road", "road)", "{road}", "\u0000", "'", "%", "_", "\\", "   "]) {
+    for (const q of [
+      '"',
+      '""',
+      "*",
+      "-",
+      "NEAR(",
+      'NEAR("a" "b", 2)',
+      "road*",
+      '"road',
+      "-road",
+      "road OR",
+      "AND",
+      "^road",
+      "text:road",
+      "(road",
+      "road)",
+      "{road}",
+      "\u0000",
+      "'",
+      "%",
+      "_",
+      "\\",
+      "   ",
+    ]) {
       const res = await api.call("GET", `/search?q=${encodeURIComponent(q)}`);
       expect(res.status, `${q}: ${res.text}`).toBe(200);
       expect(Array.isArray(res.json.results)).toBe(true);
@@ -129,7 +177,15 @@ describe("search", () => {
   });
 
   it("S9 bad parameters are 400 with the error body, never 500", async () => {
-    for (const path of ["/search", "/search?q=a&limit=0", "/search?q=a&limit=101", "/search?q=a&limit=x", "/search?q=a&q=b", "/search?q=a&other=1", `/search?q=${"a".repeat(1001)}`]) {
+    for (const path of [
+      "/search",
+      "/search?q=a&limit=0",
+      "/search?q=a&limit=101",
+      "/search?q=a&limit=x",
+      "/search?q=a&q=b",
+      "/search?q=a&other=1",
+      `/search?q=${"a".repeat(1001)}`,
+    ]) {
       const res = await api.call("GET", path);
       expect(res.status, path).toBe(400);
       expect(res.json.error.code).toBe("invalid_input");

@@ -21,7 +21,11 @@ export async function listen(server: TestServer): Promise<Api> {
     async call(method, path, body, token = ADMIN_TOKEN) {
       const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       if (body !== undefined) headers["content-type"] = "application/json";
-      const response = await fetch(url + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const response = await fetch(url + path, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       const text = await response.text();
       let json: unknown;
       try {

@@ -12,7 +12,9 @@ import { requireAdmin } from "../auth.ts";
 import { parseInput } from "../validate.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
-const exportQuery = z.object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") }).strict();
+const exportQuery = z
+  .object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") })
+  .strict();
 
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
@@ -23,7 +25,10 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
     const record = ctx.exporter.record(session_id);
     const base = `chat-${session_id.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 36)}`;
     if (format === "markdown") {
-      return reply.type("text/markdown; charset=utf-8").header("content-disposition", attachment(`${base}.md`)).send(chatMarkdown(record.session, record.assets));
+      return reply
+        .type("text/markdown; charset=utf-8")
+        .header("content-disposition", attachment(`${base}.md`))
+        .send(chatMarkdown(record.session, record.assets));
     }
     // An array of one record: the same shape as GET /export, so this file imports as it is.
     return reply.header("content-disposition", attachment(`${base}.json`)).send([record]);
@@ -31,7 +36,10 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   app.get("/export", async (request, reply) => {
     requireAdmin(request);
-    return reply.type("application/json; charset=utf-8").header("content-disposition", attachment("chats.json")).send(ctx.exporter.all());
+    return reply
+      .type("application/json; charset=utf-8")
+      .header("content-disposition", attachment("chats.json"))
+      .send(ctx.exporter.all());
   });
 
   // The body reaches the route as a stream (no parser reads it into memory): an encapsulated scope whose only
@@ -58,7 +66,11 @@ function registerImportRoute(scope: FastifyInstance, ctx: ServerContext): void {
     running = true;
     try {
       const body = request.body as Readable | undefined;
-      if (!body) throw invalid("invalid_import", "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)");
+      if (!body)
+        throw invalid(
+          "invalid_import",
+          "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)",
+        );
       const received = await receiveToFile(body, ctx.dataDir, maxBytes).catch((error: unknown) => {
         reply.header("connection", "close");
         throw error;

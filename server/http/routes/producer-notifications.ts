@@ -7,18 +7,28 @@ import { z } from "zod";
 import type { NotificationRecord } from "../../../client/wire/notification.ts";
 import type { ServerContext } from "../../context.ts";
 import { conflict, forbidden, invalid, notFound } from "../../errors.ts";
-import { NotificationConflictError, NotificationNotFoundError, NotificationValidationError } from "../../notifications/errors.ts";
+import {
+  NotificationConflictError,
+  NotificationNotFoundError,
+  NotificationValidationError,
+} from "../../notifications/errors.ts";
 import { producerInputSchema } from "../../notifications/input.ts";
 import type { ScopeService } from "../../notifications/scope-service.ts";
 import { parseInput } from "../validate.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const resolveBody = z
-  .object({ key: z.string().min(1), detail: z.record(z.string(), z.json()).optional(), operation_id: z.string().min(1).optional() })
+  .object({
+    key: z.string().min(1),
+    detail: z.record(z.string(), z.json()).optional(),
+    operation_id: z.string().min(1).optional(),
+  })
   .strict();
 
 export function registerProducerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.post("/application/notifications", async (request, reply) => publish(request, reply, ctx.notifications.application));
+  app.post("/application/notifications", async (request, reply) =>
+    publish(request, reply, ctx.notifications.application),
+  );
 
   app.post("/application/notifications/resolve", async (request) => resolve(request, ctx.notifications.application));
 
@@ -38,7 +48,9 @@ function publish(request: FastifyRequest, reply: FastifyReply, scope: ScopeServi
   const source = sourceOf(request);
   const input = parseInput(producerInputSchema, request.body, "body");
   if (input.kind === "interaction") {
-    throw invalid("invalid_input", 'body.kind: producers publish kind "notification" only', [{ path: "body.kind", message: 'must be "notification"' }]);
+    throw invalid("invalid_input", 'body.kind: producers publish kind "notification" only', [
+      { path: "body.kind", message: 'must be "notification"' },
+    ]);
   }
   refuseInteraction(scope, input.key);
   const record = answering(() => scope.publish({ ...input, kind: "notification" }, source));
@@ -64,7 +76,9 @@ function sourceOf(request: FastifyRequest): string {
 function refuseInteraction(scope: ScopeService, key: string): void {
   const active = scope.list(false).find((record) => record.key === key);
   if (active?.kind === "interaction") {
-    throw conflict("notification_conflict", `key "${key}" names an active interaction, which producers cannot change`, { current: active });
+    throw conflict("notification_conflict", `key "${key}" names an active interaction, which producers cannot change`, {
+      current: active,
+    });
   }
 }
 
@@ -74,9 +88,14 @@ function answering(work: () => NotificationRecord): NotificationRecord {
     return work();
   } catch (error) {
     if (error instanceof NotificationValidationError) {
-      throw invalid("invalid_input", error.message, error.issues.map((i) => ({ path: `body.${i.path}`, message: i.message })));
+      throw invalid(
+        "invalid_input",
+        error.message,
+        error.issues.map((i) => ({ path: `body.${i.path}`, message: i.message })),
+      );
     }
-    if (error instanceof NotificationConflictError) throw conflict("notification_conflict", error.message, { current: error.current });
+    if (error instanceof NotificationConflictError)
+      throw conflict("notification_conflict", error.message, { current: error.current });
     if (error instanceof NotificationNotFoundError) throw notFound("notification_not_found", error.message);
     throw error;
   }

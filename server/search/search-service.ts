@@ -19,22 +19,34 @@ export interface SearchResult {
   archived: boolean;
 }
 
+/** Matches ranked at most: past this many, a query is ranked among its newest matches only. */
+export const RANKED_MATCHES = 10_000;
+
 type Row = { session_id: string; message_index: number; text: string; title: string; archived: number };
 
 export class SearchService {
   private readonly select;
+  private readonly nthNewest;
 
   constructor(
     db: Db,
     private readonly transactor: Transactor,
-    private readonly indexer: SearchIndexer,
+    readonly indexer: SearchIndexer,
+    /** Matches ranked at most (RANKED_MATCHES; tests make it small). */
+    private readonly rankedMatches = RANKED_MATCHES,
   ) {
-    // rank is bm25() with FTS5's ORDER BY rank shortcut; the joins read only the page's rows.
-    this.select = db.prepare<[string, number], Row>(
+    // bm25() by name, not FTS5's `ORDER BY rank` shortcut: the shortcut scores every match before it applies the
+    // rowid floor (below), bm25() scores only the matches within it. The joins read only the page's rows.
+    this.select = db.prepare<[string, number, number], Row>(
       `SELECT d.session_id, d.message_index, d.text, s.title, s.archived
-       FROM (SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) m
+       FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
+             ORDER BY score LIMIT ?) m
        JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
-       ORDER BY m.rank`,
+       ORDER BY m.score`,
+    );
+    // Walks the match list newest first without scoring it: cheap even when most messages match.
+    this.nthNewest = db.prepare<[string, number], { rowid: number }>(
+      "SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
     );
   }
 
@@ -42,7 +54,13 @@ export class SearchService {
     const words = queryWords(query);
     if (words.length === 0) return [];
     this.indexer.catchUp();
-    const rows = this.transactor.read(() => this.select.all(matchExpression(words), limit));
+    const match = matchExpression(words);
+    const rows = this.transactor.read(() => {
+      // BM25 scores every match (about 0.5 µs each): a word in most of 100,000 messages would cost 50 ms. Past
+      // RANKED_MATCHES matches, only the newest that many are ranked (docs/search.md "Ranking").
+      const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
+      return this.select.all(match, floor, limit);
+    });
     return rows.map((row) => ({
       session_id: row.session_id,
       title: row.title,

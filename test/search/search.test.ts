@@ -2,6 +2,7 @@
 // BM25 order, plain-text snippets with offsets, an index that follows every change, and hostile queries.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Session } from "../../client/wire/index.ts";
+import { SearchService } from "../../server/search/search-service.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { listen, type Api } from "./support.ts";
 
@@ -205,5 +206,17 @@ describe("search", () => {
     server = await startTestServer({}, { dataDir: server.dataDir });
     api = await listen(server);
     expect((await search("walrus"))[0].session_id).toBe(id);
+  });
+
+  it("S12 past the ranking cap, a query is ranked among its newest matches only (cheap whatever matches)", async () => {
+    const oldest = await chat(["user", "apple apple apple apple"]);
+    const middle = await chat(["user", "apple pie"]);
+    const newest = await chat(["user", "an apple a day keeps the doctor away, as they say in the orchard"]);
+    const { db, transactor, search } = server.runtime.ctx;
+    const capped = new SearchService(db, transactor, search.indexer, 2);
+    // Uncapped, the dense oldest message ranks first; capped at 2, only the two newest are ranked.
+    expect(search.search("apple", 10).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
+    expect(capped.search("apple", 10).map((r) => r.session_id)).toEqual([middle, newest]);
+    expect(capped.search("apple pie", 10).map((r) => r.session_id)).toEqual([middle]);
   });
 });

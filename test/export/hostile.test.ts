@@ -1,6 +1,6 @@
 // POST /import under hostile and broken input (docs/export.md "Import"): every refusal names the problem, a bad file
 // imports nothing, the size limit holds while the body streams, and no chat is ever half imported.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -122,4 +122,26 @@ it("H3 a failure while storing loses only the chat being stored, whole: earlier 
   expect(readdirSync(join(server.dataDir, "assets"))).toEqual([]);
   // Sent again, the first is skipped and the rest come in.
   expect((await upload(api.url, [file])).json).toMatchObject({ imported: 2, skipped: 1 });
+});
+
+it("H4 one import at a time: a second while the first is still arriving is 409 import_in_progress", async () => {
+  const { request } = await import("node:http");
+  const first = request(`${api.url}/import`, {
+    method: "POST",
+    headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+  });
+  const answer = new Promise<number>((resolve) =>
+    first.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0))),
+  );
+  first.write(`[${JSON.stringify(record(1))}`);
+  // The first upload is under way once its temporary file exists.
+  const imports = join(server.dataDir, "imports");
+  const started = () => existsSync(imports) && readdirSync(imports).length > 0;
+  while (!started()) await new Promise((r) => setTimeout(r, 5));
+  const second = await upload(api.url, ["[]"]);
+  expect(second.status).toBe(409);
+  expect(second.json.error.code).toBe("import_in_progress");
+  first.end("]");
+  expect(await answer).toBe(200);
+  expect((await upload(api.url, ["[]"])).status).toBe(200);
 });

@@ -39,6 +39,8 @@ export const TITLE_INDEX = -1;
 /** Events read per catch-up step; a step is one transaction. */
 const STEP = 5000;
 const CURSOR_KEY = "search_cursor";
+/** Events passed over without indexing before the cursor is written anyway (keeps it within pruning's reach). */
+const PERSIST_EVERY = 10_000;
 
 /** Only what people wrote and read: tool output and system prompts would drown the conversation in noise. */
 const SEARCHED_ROLES: ReadonlySet<Message["role"]> = new Set(["user", "assistant"]);
@@ -54,6 +56,9 @@ export class SearchIndexer {
   private readonly upsertSession;
   private readonly deleteSession;
   private scheduled = false;
+  /** Every event up to here has been looked at; `persisted` is what meta search_cursor says. */
+  private position = 0;
+  private persisted = 0;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly parts: SearchIndexerParts) {
@@ -84,6 +89,7 @@ export class SearchIndexer {
   start(): void {
     const cursor = this.cursor();
     if (cursor === undefined || cursor < this.parts.events.oldestValidCursor) this.rebuild();
+    else this.position = this.persisted = cursor;
     this.unsubscribe ??= this.parts.events.commits.subscribe(() => this.schedule());
   }
 
@@ -95,12 +101,15 @@ export class SearchIndexer {
   /** Brings the index up to the newest committed event. Search calls it first, so it answers what is committed. */
   catchUp(): void {
     for (;;) {
-      const cursor = this.cursor() ?? 0;
       const latest = this.parts.events.latestId;
-      if (cursor >= latest) return;
-      if (cursor < this.parts.events.oldestValidCursor) return this.rebuild();
-      const rows = this.selectTouched.all(cursor, latest, STEP);
+      if (this.position >= latest) return;
+      if (this.position < this.parts.events.oldestValidCursor) return this.rebuild();
+      const rows = this.selectTouched.all(this.position, latest, STEP);
       const through = rows.length === STEP ? rows[rows.length - 1]!.id : latest;
+      if (rows.length === 0) {
+        this.skipTo(through);
+        continue;
+      }
       this.parts.transactor.run(() => {
         // A deleted session is dropped whatever the store still says of it (its content may be leaving in steps).
         const deleted = new Set(rows.filter((row) => row.type === "session_deleted").map((row) => row.session_id));
@@ -110,17 +119,31 @@ export class SearchIndexer {
         }
         this.meta.set(CURSOR_KEY, String(through));
       });
+      this.position = this.persisted = through;
     }
   }
 
   /** Drops the whole index and indexes every stored session again. */
   rebuild(): void {
+    const latest = this.parts.events.latestId;
     this.parts.transactor.run(() => {
-      const latest = this.parts.events.latestId;
       this.parts.db.exec("DELETE FROM search_docs; DELETE FROM search_sessions;");
       for (const session of this.parts.sessions.list()) this.write(session, new Map());
       this.meta.set(CURSOR_KEY, String(latest));
     });
+    this.position = this.persisted = latest;
+  }
+
+  /**
+   * Past events that change nothing searchable (a reply's streamed partials): the cursor moves in memory, and is
+   * written only every PERSIST_EVERY events, so streaming costs no extra commit. A restart re-reads those events
+   * from the written cursor, which changes nothing.
+   */
+  private skipTo(through: number): void {
+    this.position = through;
+    if (this.position - this.persisted < PERSIST_EVERY) return;
+    this.parts.transactor.run(() => this.meta.set(CURSOR_KEY, String(through)));
+    this.persisted = through;
   }
 
   /** After a burst of commits, one catch-up (not one per commit, and never inside the publisher's call). */

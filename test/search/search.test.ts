@@ -219,4 +219,24 @@ describe("search", () => {
     expect(capped.search("apple", 10).map((r) => r.session_id)).toEqual([middle, newest]);
     expect(capped.search("apple pie", 10).map((r) => r.session_id)).toEqual([middle]);
   });
+
+  it("S13 events that change nothing searchable (streamed partials) cost the index no write", async () => {
+    const id = await chat(["user", "first words"]);
+    const { db, events } = server.runtime.ctx;
+    const cursor = () => db.prepare("SELECT value FROM meta WHERE key = 'search_cursor'").get() as { value: string };
+    await search("first");
+    const before = cursor();
+    for (let i = 0; i < 5; i++)
+      events.publish({
+        type: "partial",
+        session_id: id,
+        request_id: "r",
+        message: { role: "assistant", content: "x" },
+      });
+    expect(await search("first")).toHaveLength(1);
+    expect(cursor()).toEqual(before);
+    await api.call("POST", `/sessions/${id}/messages`, { role: "user", content: "second words" });
+    expect(await search("second")).toHaveLength(1);
+    expect(Number(cursor().value)).toBeGreaterThan(Number(before.value));
+  });
 });

@@ -162,7 +162,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     assets,
     plugins,
     runner,
-    search: new SearchService(db, transactor, searchIndexer),
+    search: new SearchService(db, transactor, searchIndexer, sessions),
     producers: new ProducerStore(db, clock),
     exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
     importer: new Importer({ transactor, sessions, assets, ledger, clock, dataDir, serverId, agents: () => agents.keys() }),

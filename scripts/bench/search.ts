@@ -4,8 +4,9 @@
 // (each word drawn uniformly from the vocabulary, a third of them cut to a prefix) three ways:
 //  - fts_http: GET /search over real HTTP (limit 20), the route's whole cost;
 //  - fts_service: SearchService.search in process;
-//  - like_scan (the baseline, same run, same rows): `text LIKE '%w%'` for each word over search_docs, limit 20,
-//    unranked (a LIKE scan cannot rank without reading every match, so this is the cheapest it can be).
+//  - like_scan (the baseline, same run, same messages): `body LIKE '%w%'` for each word over the stored message bodies
+//    (message_bodies), limit 20, unranked (a LIKE scan cannot rank without reading every match, so this is the
+//    cheapest it can be).
 // Prints one JSON line: p50/p99 wall time and p99 CPU time (this process's, which includes the HTTP client's for
 // fts_http) in ms of each, the 1-minute load average, the stored message count, the seed and index times.
 // Usage: node --import tsx scripts/bench/search.ts [--sessions 1000] [--messages 100] [--queries 500]
@@ -137,13 +138,9 @@ try {
   const stored = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM search_docs").get()!.n;
 
   const queries = Array.from({ length: QUERIES }, queryWords);
-  const like = db.prepare("SELECT session_id, message_index FROM search_docs WHERE text LIKE ? LIMIT 20");
-  const like2 = db.prepare(
-    "SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? LIMIT 20",
-  );
-  const like3 = db.prepare(
-    "SELECT session_id, message_index FROM search_docs WHERE text LIKE ? AND text LIKE ? AND text LIKE ? LIMIT 20",
-  );
+  const like = db.prepare("SELECT id FROM message_bodies WHERE body LIKE ? LIMIT 20");
+  const like2 = db.prepare("SELECT id FROM message_bodies WHERE body LIKE ? AND body LIKE ? LIMIT 20");
+  const like3 = db.prepare("SELECT id FROM message_bodies WHERE body LIKE ? AND body LIKE ? AND body LIKE ? LIMIT 20");
   const likeStatements = [like, like2, like3];
 
   const base = await runtime.app.listen({ host: "127.0.0.1", port: 0 });

@@ -153,28 +153,21 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
-  // 8: search (server/search, docs/search.md). One row per indexed message (message_index >= 0) or session title
-  // (message_index -1) in search_docs; search_fts is an FTS5 index over it (external content, kept by the triggers);
+  // 8: search (server/search, docs/search.md). search_docs has one row per indexed message (message_index >= 0) or
+  // session title (message_index -1), with a digest of its text to notice changes; search_fts is a contentless FTS5
+  // index whose rowids are search_docs ids: the text itself stays where the session keeps it, stored once.
   // search_sessions holds what a result shows of its session. The indexer's cursor is meta "search_cursor".
   `
   CREATE TABLE search_docs (
     id INTEGER PRIMARY KEY,
     session_id TEXT NOT NULL,
     message_index INTEGER NOT NULL,
-    text TEXT NOT NULL
+    digest TEXT NOT NULL
   ) STRICT;
   CREATE UNIQUE INDEX search_docs_by_message ON search_docs (session_id, message_index);
-  CREATE VIRTUAL TABLE search_fts USING fts5(text, content = 'search_docs', content_rowid = 'id', prefix = '2 3', tokenize = 'unicode61 remove_diacritics 2');
-  CREATE TRIGGER search_docs_inserted AFTER INSERT ON search_docs BEGIN
-    INSERT INTO search_fts (rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER search_docs_deleted AFTER DELETE ON search_docs BEGIN
-    INSERT INTO search_fts (search_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  END;
-  CREATE TRIGGER search_docs_updated AFTER UPDATE OF text ON search_docs BEGIN
-    INSERT INTO search_fts (search_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO search_fts (rowid, text) VALUES (new.id, new.text);
-  END;
+  CREATE VIRTUAL TABLE search_fts USING fts5(
+    text, content = '', contentless_delete = 1, prefix = '2 3', tokenize = 'unicode61 remove_diacritics 2'
+  );
   CREATE TABLE search_sessions (
     session_id TEXT PRIMARY KEY,
     title TEXT NOT NULL,

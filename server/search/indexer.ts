@@ -11,6 +11,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { SessionService } from "../sessions/session-service.ts";
+import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
 
 export interface SearchIndexerParts {
   db: Db;
@@ -48,11 +49,7 @@ const SEARCHED_ROLES: ReadonlySet<Message["role"]> = new Set(["user", "assistant
 export class SearchIndexer {
   private readonly meta: Meta;
   private readonly selectTouched;
-  private readonly selectDocs;
-  private readonly insertDoc;
-  private readonly updateDoc;
-  private readonly deleteDoc;
-  private readonly deleteDocs;
+  private readonly docs: SearchDocuments;
   private readonly upsertSession;
   private readonly deleteSession;
   private scheduled = false;
@@ -69,15 +66,7 @@ export class SearchIndexer {
       `SELECT id, session_id, type FROM events
        WHERE id > ? AND id <= ? AND session_id IS NOT NULL AND type IN (${types}) ORDER BY id LIMIT ?`,
     );
-    this.selectDocs = db.prepare<[string], { id: number; message_index: number; text: string }>(
-      "SELECT id, message_index, text FROM search_docs WHERE session_id = ?",
-    );
-    this.insertDoc = db.prepare<[string, number, string]>(
-      "INSERT INTO search_docs (session_id, message_index, text) VALUES (?, ?, ?)",
-    );
-    this.updateDoc = db.prepare<[string, number]>("UPDATE search_docs SET text = ? WHERE id = ?");
-    this.deleteDoc = db.prepare<[number]>("DELETE FROM search_docs WHERE id = ?");
-    this.deleteDocs = db.prepare<[string]>("DELETE FROM search_docs WHERE session_id = ?");
+    this.docs = new SearchDocuments(db);
     this.upsertSession = db.prepare<[string, string, number]>(
       `INSERT INTO search_sessions (session_id, title, archived) VALUES (?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, archived = excluded.archived`,
@@ -127,7 +116,8 @@ export class SearchIndexer {
   rebuild(): void {
     const latest = this.parts.events.latestId;
     this.parts.transactor.run(() => {
-      this.parts.db.exec("DELETE FROM search_docs; DELETE FROM search_sessions;");
+      this.docs.clear();
+      this.parts.db.exec("DELETE FROM search_sessions");
       for (const session of this.parts.sessions.list()) this.write(session, new Map());
       this.meta.set(CURSOR_KEY, String(latest));
     });
@@ -170,16 +160,15 @@ export class SearchIndexer {
   private sync(sessionId: string): void {
     const session = this.stored(sessionId);
     if (!session) return this.drop(sessionId);
-    const existing = new Map(this.selectDocs.all(sessionId).map((row) => [row.message_index, row]));
-    this.write(session, existing);
+    this.write(session, this.docs.of(sessionId));
   }
 
   private drop(sessionId: string): void {
-    this.deleteDocs.run(sessionId);
+    this.docs.removeSession(sessionId);
     this.deleteSession.run(sessionId);
   }
 
-  private write(session: Session, existing: Map<number, { id: number; text: string }>): void {
+  private write(session: Session, existing: Map<number, IndexedDoc>): void {
     this.upsertSession.run(
       session.id,
       sessionTitle(session),
@@ -188,10 +177,10 @@ export class SearchIndexer {
     for (const [index, text] of searchableTexts(session)) {
       const row = existing.get(index);
       existing.delete(index);
-      if (!row) this.insertDoc.run(session.id, index, text);
-      else if (row.text !== text) this.updateDoc.run(text, row.id);
+      if (!row) this.docs.add(session.id, index, text);
+      else if (row.digest !== digestOf(text)) this.docs.replace(row, text);
     }
-    for (const row of existing.values()) this.deleteDoc.run(row.id);
+    for (const row of existing.values()) this.docs.remove(row);
   }
 
   private stored(sessionId: string): Session | undefined {

@@ -3,6 +3,8 @@
 // search sees every message committed before it was asked.
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
+import type { Message } from "../../client/wire/index.ts";
+import type { SessionService } from "../sessions/session-service.ts";
 import type { SearchIndexer } from "./indexer.ts";
 import { TITLE_INDEX } from "./indexer.ts";
 import { matchExpression, queryWords } from "./query.ts";
@@ -22,7 +24,7 @@ export interface SearchResult {
 /** Matches ranked at most: past this many, a query is ranked among its newest matches only. */
 export const RANKED_MATCHES = 10_000;
 
-type Row = { session_id: string; message_index: number; text: string; title: string; archived: number };
+type Row = { session_id: string; message_index: number; title: string; archived: number };
 
 export class SearchService {
   private readonly select;
@@ -32,13 +34,15 @@ export class SearchService {
     db: Db,
     private readonly transactor: Transactor,
     readonly indexer: SearchIndexer,
+    /** Where a result's text is read back from for its snippet (the index keeps none). */
+    private readonly sessions: Pick<SessionService, "get">,
     /** Matches ranked at most (RANKED_MATCHES; tests make it small). */
     private readonly rankedMatches = RANKED_MATCHES,
   ) {
     // bm25() by name, not FTS5's `ORDER BY rank` shortcut: the shortcut scores every match before it applies the
     // rowid floor (below), bm25() scores only the matches within it. The joins read only the page's rows.
     this.select = db.prepare<[string, number, number], Row>(
-      `SELECT d.session_id, d.message_index, d.text, s.title, s.archived
+      `SELECT d.session_id, d.message_index, s.title, s.archived
        FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
              ORDER BY score LIMIT ?) m
        JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
@@ -61,12 +65,28 @@ export class SearchService {
       const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
       return this.select.all(match, floor, limit);
     });
-    return rows.map((row) => ({
-      session_id: row.session_id,
-      title: row.title,
-      message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
-      ...makeSnippet(row.text, words),
-      archived: row.archived === 1,
-    }));
+    // One read of each session a page names; its messages are the texts the index was built from just now.
+    const messages = new Map<string, Message[]>();
+    const messagesOf = (id: string) => messages.get(id) ?? setIn(messages, id, this.sessions.get(id).messages);
+    return this.transactor.read(() =>
+      rows.map((row) => {
+        const text =
+          row.message_index === TITLE_INDEX
+            ? row.title
+            : (messagesOf(row.session_id)[row.message_index]?.content ?? "");
+        return {
+          session_id: row.session_id,
+          title: row.title,
+          message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
+          ...makeSnippet(text, words),
+          archived: row.archived === 1,
+        };
+      }),
+    );
   }
+}
+
+function setIn<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value);
+  return value;
 }

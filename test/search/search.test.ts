@@ -212,8 +212,8 @@ describe("search", () => {
     const oldest = await chat(["user", "apple apple apple apple"]);
     const middle = await chat(["user", "apple pie"]);
     const newest = await chat(["user", "an apple a day keeps the doctor away, as they say in the orchard"]);
-    const { db, transactor, search } = server.runtime.ctx;
-    const capped = new SearchService(db, transactor, search.indexer, 2);
+    const { db, transactor, search, sessions } = server.runtime.ctx;
+    const capped = new SearchService(db, transactor, search.indexer, sessions, 2);
     // Uncapped, the dense oldest message ranks first; capped at 2, only the two newest are ranked.
     expect(search.search("apple", 10).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
     expect(capped.search("apple", 10).map((r) => r.session_id)).toEqual([middle, newest]);
@@ -238,5 +238,15 @@ describe("search", () => {
     await api.call("POST", `/sessions/${id}/messages`, { role: "user", content: "second words" });
     expect(await search("second")).toHaveLength(1);
     expect(Number(cursor().value)).toBeGreaterThan(Number(before.value));
+  });
+
+  it("S14 a pasted blob (a word of 100,000 letters) is indexed by its first 64, and costs the index no more", async () => {
+    const blob = "QmFzZTY0".repeat(12_500);
+    const id = await chat(["user", `here is the key ${blob} keep it safe`]);
+    expect((await search("keep safe"))[0].session_id).toBe(id);
+    expect((await search(blob.slice(0, 20)))[0].session_id).toBe(id);
+    expect(await search(blob.slice(0, 65))).toEqual([]);
+    const [hit] = await search("QmFzZTY0Qm");
+    expect(highlighted(hit)[0]!.startsWith("QmFzZTY0Qm")).toBe(true);
   });
 });

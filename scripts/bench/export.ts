@@ -7,6 +7,7 @@
 // Usage: node --import tsx scripts/bench/export.ts [--chats 1000] [--messages 20]
 import { isDeepStrictEqual } from "node:util";
 import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client } from "undici";
 import { parseConfig } from "../../server/config/load.ts";
@@ -111,6 +112,7 @@ try {
       skipped: summary.skipped,
       equal,
       baseline_json_roundtrip_ms: baselineMs,
+      load_average: Math.round(loadavg()[0]! * 100) / 100,
     }),
   );
 } finally {

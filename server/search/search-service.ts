@@ -2,6 +2,7 @@
 // each with its session's title and a plain-text snippet. The index is brought up to the newest commit first, so a
 // search sees every message committed before it was asked.
 import type { Db } from "../db/database.ts";
+import { DomainError } from "../errors.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { Message } from "../../client/wire/index.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -65,24 +66,35 @@ export class SearchService {
       const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
       return this.select.all(match, floor, limit);
     });
-    // One read of each session a page names; its messages are the texts the index was built from just now.
-    const messages = new Map<string, Message[]>();
-    const messagesOf = (id: string) => messages.get(id) ?? setIn(messages, id, this.sessions.get(id).messages);
+    // One read of each session a page names; its messages are the texts the index was built from just now. A
+    // session the store no longer gives (deleted, its session_deleted not yet committed) is left out.
+    const messages = new Map<string, Message[] | undefined>();
+    const messagesOf = (id: string) => (messages.has(id) ? messages.get(id) : setIn(messages, id, this.messagesOf(id)));
     return this.transactor.read(() =>
-      rows.map((row) => {
-        const text =
-          row.message_index === TITLE_INDEX
-            ? row.title
-            : (messagesOf(row.session_id)[row.message_index]?.content ?? "");
-        return {
-          session_id: row.session_id,
-          title: row.title,
-          message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
-          ...makeSnippet(text, words),
-          archived: row.archived === 1,
-        };
+      rows.flatMap((row) => {
+        const shown = messagesOf(row.session_id);
+        if (!shown) return [];
+        const text = row.message_index === TITLE_INDEX ? row.title : (shown[row.message_index]?.content ?? "");
+        return [
+          {
+            session_id: row.session_id,
+            title: row.title,
+            message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
+            ...makeSnippet(text, words),
+            archived: row.archived === 1,
+          },
+        ];
       }),
     );
+  }
+
+  private messagesOf(sessionId: string): Message[] | undefined {
+    try {
+      return this.sessions.get(sessionId).messages;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "not_found") return undefined;
+      throw error;
+    }
   }
 }
 

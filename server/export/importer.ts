@@ -13,6 +13,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { arrayElements, ImportFormatError } from "./array-scanner.ts";
+import { IMPORTS_DIR } from "./receive.ts";
 import { chatFromChatgpt } from "./chatgpt.ts";
 import { chatgptConversationSchema, chatRecordSchema, formatOf, type ImportedChat } from "./format.ts";
 import type { ImportLedger } from "./ledger.ts";
@@ -48,7 +49,10 @@ const ASSIGNED_FIELDS = new Set(["id", "version", "updated_at", "source_session_
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Importer {
-  constructor(private readonly parts: ImporterParts) {}
+  constructor(private readonly parts: ImporterParts) {
+    // An upload a crash cut off left its temporary file behind: nothing can be running yet, so none is in use.
+    rmSync(join(parts.dataDir, IMPORTS_DIR), { recursive: true, force: true });
+  }
 
   /** Checks then imports `file` (a JSON array); throws ImportFormatError, having imported nothing, for a bad file. */
   async importFile(file: string): Promise<ImportSummary> {

@@ -8,6 +8,9 @@ import { pipeline } from "node:stream/promises";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../db/file-modes.ts";
 import { tooLarge } from "../errors.ts";
 
+/** DATA_DIR's folder of uploads being imported. */
+export const IMPORTS_DIR = "imports";
+
 export interface Received {
   file: string;
   bytes: number;
@@ -22,7 +25,7 @@ export function tooLargeError(maxBytes: number) {
 }
 
 export async function receiveToFile(body: Readable, dataDir: string, maxBytes: number): Promise<Received> {
-  const dir = join(dataDir, "imports");
+  const dir = join(dataDir, IMPORTS_DIR);
   makePrivateDir(dir);
   const file = join(dir, `${randomUUID()}.json`);
   const remove = () => rmSync(file, { force: true });

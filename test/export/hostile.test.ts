@@ -1,6 +1,6 @@
 // POST /import under hostile and broken input (docs/export.md "Import"): every refusal names the problem, a bad file
 // imports nothing, the size limit holds while the body streams, and no chat is ever half imported.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -144,4 +144,13 @@ it("H4 one import at a time: a second while the first is still arriving is 409 i
   first.end("]");
   expect(await answer).toBe(200);
   expect((await upload(api.url, ["[]"])).status).toBe(200);
+});
+
+it("H5 an upload a crash cut off leaves no file behind after the next start", async () => {
+  const imports = join(server.dataDir, "imports");
+  mkdirSync(imports, { recursive: true });
+  writeFileSync(join(imports, "left-over.json"), "[");
+  await server.close(true);
+  server = await startTestServer({ import: { max_bytes: LIMIT } }, { dataDir: server.dataDir });
+  expect(existsSync(imports)).toBe(false);
 });

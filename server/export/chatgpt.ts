@@ -1,9 +1,11 @@
 // A ChatGPT conversation (conversations.json) as a chat (docs/export.md "ChatGPT"). ChatGPT keeps a conversation as
 // a tree: every edit of a message and every regenerated reply starts a new branch, and `current_node` is the leaf
-// that was on screen. The shown messages are the path from that leaf up to the root; at each message where the tree
-// branched, the other branches become that turn's other versions (metadata.imported_versions), each the branch's
-// messages as far as it goes (following its newest child). Text parts are kept; images and tool traffic
-// (browsing, code execution) are not in the export's text, so they are counted, not invented.
+// that was on screen. The shown messages are the path from that leaf up to the root. Where the tree branched at a turn
+// (an edited question: sibling user messages; a regenerated reply: sibling replies), the other branches become that
+// turn's hidden versions in the sessions' own form (docs/sessions.md "Versions": `version`, `versions` on the turn's
+// messages, `other_versions` on its user message), numbered in the order they were made; each hidden branch runs
+// as far as it goes along its newest children. Text parts are kept; images and tool traffic (browsing, code
+// execution) are not in the export's text, so they are counted, not invented.
 import { createHash } from "node:crypto";
 import type { Message } from "../../client/wire/index.ts";
 import type { ChatgptConversation, ChatgptMessage, ChatgptNode, ImportedChat } from "./format.ts";
@@ -21,15 +23,7 @@ export function chatFromChatgpt(
   const sourceId = `chatgpt:${id ?? createHash("sha256").update(elementText()).digest("hex")}`;
   const { mapping } = conversation;
   const path = shownPath(mapping, conversation.current_node ?? undefined);
-  const messages: Message[] = [];
-  for (const nodeId of path) {
-    const message = messageOf(mapping[nodeId]!);
-    if (!message) continue;
-    const versions = otherBranches(mapping, nodeId, path);
-    messages.push(
-      versions.length === 0 ? message : { ...message, metadata: { ...message.metadata, imported_versions: versions } },
-    );
-  }
+  const messages = shownMessages(mapping, path);
   const title = conversation.title?.trim();
   return {
     source_id: sourceId,
@@ -75,19 +69,59 @@ function newestLeaf(mapping: Record<string, ChatgptNode>, from: string | undefin
   return at;
 }
 
-/** The branches beside `nodeId` (its siblings' subtrees, each as the messages down its newest path). */
-function otherBranches(
-  mapping: Record<string, ChatgptNode>,
-  nodeId: string,
-  path: string[],
-): Array<{ messages: Message[] }> {
-  const parent = mapping[nodeId]!.parent;
-  const siblings =
-    parent && mapping[parent] ? mapping[parent]!.children.filter((child) => child !== nodeId && mapping[child]) : [];
-  const onPath = new Set(path);
-  return siblings
-    .map((sibling) => ({ messages: branchMessages(mapping, sibling, onPath) }))
-    .filter((branch) => branch.messages.length > 0);
+/** A message with the version fields of its turn (docs/sessions.md "Versions"). */
+type Versioned = Message & { version?: number; versions?: number; other_versions?: HiddenBranch[] };
+type HiddenBranch = { version: number; messages: Message[] };
+
+/** The shown path's messages; each turn with other branches carries its versions, its replies the turn's stamp. */
+function shownMessages(mapping: Record<string, ChatgptNode>, path: string[]): Versioned[] {
+  const out: Versioned[] = [];
+  let stamp: { version: number; versions: number } | undefined;
+  for (const nodeId of path) {
+    const message = messageOf(mapping[nodeId]!);
+    if (!message) continue;
+    if (message.role !== "user") {
+      out.push(stamp ? { ...message, ...stamp } : message);
+      continue;
+    }
+    const turn = turnVersions(mapping, nodeId, new Set(path), message);
+    stamp = turn && { version: turn.version, versions: turn.versions };
+    out.push(turn ? { ...message, ...turn } : message);
+  }
+  return out;
+}
+
+/**
+ * The versions of the turn at user node `userNode`: its sibling questions (edits) each with the branch below it, and
+ * its replies' siblings (regenerations) each after the same question. Undefined when the turn never branched.
+ */
+function turnVersions(mapping: Record<string, ChatgptNode>, userNode: string, onPath: Set<string>, question: Message) {
+  const node = mapping[userNode]!;
+  const parent = node.parent ? mapping[node.parent] : undefined;
+  const shownReply = node.children.find((child) => onPath.has(child));
+  const branches: Array<{ at: number; messages?: Message[] }> = [];
+  for (const sibling of parent?.children ?? []) {
+    if (sibling === userNode || mapping[sibling]?.message?.author.role !== "user") continue;
+    const messages = branchMessages(mapping, sibling, onPath);
+    if (messages.length > 0) branches.push({ at: createdAt(mapping[sibling]!), messages });
+  }
+  const edits = branches.length;
+  for (const reply of node.children) {
+    if (reply === shownReply || !mapping[reply]) continue;
+    const messages = branchMessages(mapping, reply, onPath);
+    if (messages.length > 0) branches.push({ at: createdAt(mapping[reply]!), messages: [question, ...messages] });
+  }
+  if (branches.length === 0) return undefined;
+  // The shown branch was made when the node that sets it apart was: its reply among regenerations, else its question.
+  const shownAt = branches.length > edits && shownReply ? createdAt(mapping[shownReply]!) : createdAt(node);
+  const ordered = [...branches, { at: shownAt }].map((b, i) => ({ ...b, i })).sort((a, b) => a.at - b.at || a.i - b.i);
+  const version = ordered.findIndex((b) => b.messages === undefined) + 1;
+  const other_versions = ordered.flatMap((b, i) => (b.messages ? [{ version: i + 1, messages: b.messages }] : []));
+  return { version, versions: ordered.length, other_versions };
+}
+
+function createdAt(node: ChatgptNode): number {
+  return node.message?.create_time ?? 0;
 }
 
 function branchMessages(mapping: Record<string, ChatgptNode>, from: string, exclude: Set<string>): Message[] {

@@ -13,6 +13,8 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
+/** Messages are made in the order the fixture lists them, a second apart. */
+let made = 0;
 const node = (
   id: string,
   parent: string | null,
@@ -30,7 +32,7 @@ const node = (
       : {
           id,
           author: { role },
-          create_time: 1_700_000_000,
+          create_time: 1_700_000_000 + made++,
           content: { content_type: "text", parts },
           metadata: { model_slug: "gpt-4o" },
           ...extra,
@@ -39,6 +41,7 @@ const node = (
 
 /** A conversation where the user edited their second question (branch b2 is on screen) and regenerated a reply. */
 function conversation(id = "conv-1") {
+  made = 0;
   const mapping = Object.fromEntries(
     [
       node("root", null, ["sys"], null),
@@ -88,18 +91,34 @@ it("G1 the shown branch becomes the chat; other branches are that turn's version
     ["user", "Show code"],
     ["assistant", "```\nx >>= f\n```"],
   ]);
-  // The regenerated reply's first take, and the question before it was edited (with the reply it got).
-  expect(session.messages[1].metadata.imported_versions).toEqual([
-    { messages: [expect.objectContaining({ role: "assistant", content: "A burrito." })] },
+  // The sessions' own versions (docs/sessions.md "Versions"), numbered in the order they were made: the first turn's
+  // earlier reply ("A burrito.") is version 1 after the same question; the second turn's question before its edit is
+  // version 1 with the reply it got. The shown branches are version 2 of 2, their replies stamped alike.
+  const bare = (m: { role: string; content: string }) => ({ role: m.role, content: m.content });
+  expect(session.messages.map((m: { version?: number; versions?: number }) => [m.version, m.versions])).toEqual([
+    [2, 2],
+    [2, 2],
+    [2, 2],
+    [2, 2],
   ]);
   expect(
-    session.messages[2].metadata.imported_versions.map((v: { messages: Array<{ content: string }> }) =>
-      v.messages.map((m) => m.content),
-    ),
-  ).toEqual([["Simpler please", "It chains computations."]]);
+    session.messages[0].other_versions.map((v: any) => ({ version: v.version, messages: v.messages.map(bare) })),
+  ).toEqual([{ version: 1, messages: [bare(session.messages[0]), { role: "assistant", content: "A burrito." }] }]);
+  expect(
+    session.messages[2].other_versions.map((v: any) => ({ version: v.version, messages: v.messages.map(bare) })),
+  ).toEqual([
+    {
+      version: 1,
+      messages: [
+        { role: "user", content: "Simpler please" },
+        { role: "assistant", content: "It chains computations." },
+      ],
+    },
+  ]);
+  expect(session.messages[1]).not.toHaveProperty("other_versions");
   expect(session.messages[2].metadata.chatgpt).toEqual({
     message_id: "u2b",
-    created_at: "2023-11-14T22:13:20.000Z",
+    created_at: "2023-11-14T22:13:26.000Z",
     model: "gpt-4o",
     omitted_parts: 1,
   });

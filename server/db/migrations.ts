@@ -153,7 +153,7 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
-  // 8: search (server/search, docs/search.md). search_docs has one row per indexed message (message_index >= 0) or
+  // Search (server/search, docs/search.md). search_docs has one row per indexed message (message_index >= 0) or
   // session title (message_index -1), with a digest of its text to notice changes; search_fts is a contentless FTS5
   // index whose rowids are search_docs ids: the text itself stays where the session keeps it, stored once.
   // search_sessions holds what a result shows of its session. The indexer's cursor is meta "search_cursor".
@@ -174,7 +174,7 @@ export const migrations: readonly string[] = [
     archived INTEGER NOT NULL
   ) STRICT;
   `,
-  // 9: producer tokens (server/producers, docs/notifications.md "Producers"): a named token that may only publish and
+  // Producer tokens (server/producers, docs/notifications.md "Producers"): a named token that may only publish and
   // resolve notifications. Only the token's SHA-256 is kept; revoking deletes the row.
   `
   CREATE TABLE producers (
@@ -184,7 +184,7 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
-  // 10: imports (server/export, docs/export.md "Import"): which chat each imported session came from, so a chat is
+  // Imports (server/export, docs/export.md "Import"): which chat each imported session came from, so a chat is
   // imported once (source_id) and a fork finds the session its source became (original_id: its id where it came from).
   `
   CREATE TABLE imported_chats (

@@ -147,3 +147,26 @@ it("G3 a damaged tree (a parent loop, a current_node outside the mapping) import
   const res = await upload(api.url, [JSON.stringify([looped, lost])]);
   expect(res.json).toMatchObject({ imported: 2 });
 });
+
+it("G4 an older branch on screen is version 1; the newer one is hidden as version 2, down its newest children", async () => {
+  const res = await upload(api.url, [JSON.stringify([{ ...conversation("conv-old"), current_node: "a1" }])]);
+  const session = (await api.call("GET", `/sessions/${res.json.chats[0].session_id}`)).json.session;
+  expect(
+    session.messages.map((m: { content: string; version: number; versions: number }) => [
+      m.content,
+      m.version,
+      m.versions,
+    ]),
+  ).toEqual([
+    ["What is a monad?", 1, 2],
+    ["A burrito.", 1, 2],
+  ]);
+  const [hidden] = session.messages[0].other_versions;
+  expect(hidden.version).toBe(2);
+  expect(hidden.messages.map((m: { content: string }) => m.content)).toEqual([
+    "What is a monad?",
+    "A monoid in the category of endofunctors.",
+    "Show code",
+    "```\nx >>= f\n```",
+  ]);
+});

@@ -22,6 +22,10 @@ import { registerDeviceSelfRoutes } from "./http/routes/devices-self.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
 import { registerPushRoutes } from "./http/routes/push.ts";
+import { registerSearchRoutes } from "./http/routes/search.ts";
+import { registerProducerRoutes } from "./http/routes/producers.ts";
+import { registerProducerNotificationRoutes } from "./http/routes/producer-notifications.ts";
+import { registerExportRoutes } from "./http/routes/export.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -56,6 +60,10 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerActionRoutes(app, ctx);
   registerPushRoutes(app, ctx);
   registerAppConfigRoute(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerProducerRoutes(app, ctx);
+  registerProducerNotificationRoutes(app, ctx);
+  registerExportRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

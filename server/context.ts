@@ -17,6 +17,10 @@ import type { RequestRunner } from "./runner/runner.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { PushService } from "./push/push-service.ts";
+import type { SearchService } from "./search/search-service.ts";
+import type { ProducerStore } from "./producers/producer-store.ts";
+import type { Exporter } from "./export/exporter.ts";
+import type { Importer } from "./export/importer.ts";
 
 export interface ServerContext {
   config: Config;
@@ -53,4 +57,11 @@ export interface ServerContext {
   runner: RequestRunner;
   /** Web Push to closed apps (server/push/, docs/push.md); undefined when the config has no `push`. */
   push?: PushService | undefined;
+  /** Full-text search of messages and titles (server/search/). */
+  search: SearchService;
+  /** Producer tokens: notifications from outside (server/producers/). */
+  producers: ProducerStore;
+  /** Export of chats as JSON and Markdown, and import of such files and ChatGPT's (server/export/). */
+  exporter: Exporter;
+  importer: Importer;
 }

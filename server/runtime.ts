@@ -34,6 +34,12 @@ import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
 import { createPushService } from "./push/index.ts";
+import { SearchIndexer } from "./search/indexer.ts";
+import { SearchService } from "./search/search-service.ts";
+import { ProducerStore } from "./producers/producer-store.ts";
+import { Exporter } from "./export/exporter.ts";
+import { Importer } from "./export/importer.ts";
+import { ImportLedger } from "./export/ledger.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -144,6 +150,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     maxToolIterations: config.runner.max_tool_iterations,
     titles: { enabled: config.titles.enabled, model: config.titles.title_model },
   });
+  const searchIndexer = new SearchIndexer({ db, transactor, events, sessions, onError: (error) => log.error({ err: error }, "search indexing failed") });
+  searchIndexer.start();
+  const ledger = new ImportLedger(db);
   const ctx: ServerContext = {
     config,
     configDir,
@@ -167,6 +176,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     plugins,
     runner,
     push,
+    search: new SearchService(db, transactor, searchIndexer, sessions),
+    producers: new ProducerStore(db, clock),
+    exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
+    importer: new Importer({ transactor, sessions, assets, ledger, clock, dataDir, serverId, agents: () => agents.keys() }),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -179,6 +192,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const close = () =>
     (closing ??= (async () => {
       shutdown.abort();
+      searchIndexer.stop();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
       await forwarder.stop();

@@ -29,6 +29,10 @@ export const HTTP_ERRORS = {
   attachment_not_allowed: { status: 400, meaning: "the agent's settings do not allow this kind of attachment (remote URL or inline image)" },
   media_type_mismatch: { status: 400, meaning: "an attachment's declared media type is not what its bytes are; `details` has both" },
   unknown_endpoint: { status: 400, meaning: "the provider has no endpoint with this label" },
+  invalid_import: {
+    status: 400,
+    meaning: "POST /import: the file is not JSON, not a JSON array, or an element is neither a chat-relay chat record nor a ChatGPT conversation (or breaks its schema); the message names the element and the problem; nothing was imported",
+  },
   index_out_of_range: { status: 400, meaning: "a message index to delete is past the end of the session; nothing is deleted" },
   sealed_request_invalid: {
     status: 400,
@@ -43,6 +47,10 @@ export const HTTP_ERRORS = {
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
   device_token_required: { status: 403, meaning: "the route acts on the calling device (/devices/self, its push subscriptions and settings); the admin token names no device" },
+  producer_not_allowed: {
+    status: 403,
+    meaning: "a producer token may only publish and resolve notifications (POST /application/notifications, POST /sessions/{id}/notifications and their /resolve)",
+  },
   not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
   // 404: no such thing
   route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
@@ -59,14 +67,20 @@ export const HTTP_ERRORS = {
   unknown_action: { status: 404, meaning: "the attachments extension has no action with this name" },
   provider_not_found: { status: 404, meaning: "no provider with this id in the config" },
   push_not_configured: { status: 404, meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)" },
+  producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
   request_timeout: { status: 408, meaning: "the headers or the whole request were not received in time (connection closed)" },
   request_in_progress: { status: 409, meaning: "the session already has a request in flight; `details.request_id` names it" },
   request_finished: { status: 409, meaning: "the request to cancel has already finished" },
+  notification_conflict: {
+    status: 409,
+    meaning: "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record",
+  },
+  import_in_progress: { status: 409, meaning: "another POST /import is running; send again when it has finished" },
   sealed_request_replayed: { status: 409, meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused" },
   cursor_expired: { status: 410, meaning: "`since_id` (or the session's cursor) is older than the retained log, or `epoch` is not the store's: reload snapshots" },
-  payload_too_large: { status: 413, meaning: "the body exceeds the route's body limit" },
+  payload_too_large: { status: 413, meaning: "the body exceeds the route's body limit (POST /import: `import.max_bytes`)" },
   attachment_too_large: { status: 413, meaning: "the decoded attachment exceeds `assets.max_bytes`; `details` has both sizes" },
   uri_too_long: { status: 414, meaning: "a route parameter exceeds 100 characters" },
   unsupported_media_type: { status: 415, meaning: "the body's content type is not one the route takes, or the bytes are not a PNG, JPEG, GIF or WebP image" },

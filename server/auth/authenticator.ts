@@ -2,7 +2,11 @@
 import type { Db } from "../db/database.ts";
 import { generateToken, hashToken, sameHash } from "./tokens.ts";
 
-export type Principal = { kind: "admin" } | { kind: "device"; deviceId: string };
+export type Principal =
+  | { kind: "admin" }
+  | { kind: "device"; deviceId: string }
+  /** A producer token: may only publish and resolve notifications (producer-scope.ts). */
+  | { kind: "producer"; producerId: string; name: string };
 
 /** Live devices remembered at most (each a token hash and an id): past it the memory starts over. */
 const REMEMBERED_DEVICES = 10_000;
@@ -10,6 +14,7 @@ const REMEMBERED_DEVICES = 10_000;
 export class Authenticator {
   private readonly deviceByHash;
   private readonly liveDevice;
+  private readonly producerByHash;
   /**
    * What SQLite said of live devices: token hash → device id, and the ids. Every request asks (a point query of a few
    * µs each, per relayed call too); only answers naming a live device are kept, so unknown tokens cannot grow it, and
@@ -33,6 +38,7 @@ export class Authenticator {
   ) {
     this.localAdminHash = hashToken(localAdminToken);
     this.deviceByHash = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL");
+    this.producerByHash = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM producers WHERE token_hash = ?");
     this.liveDevice = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL");
   }
 
@@ -50,7 +56,10 @@ export class Authenticator {
     const hash = hashToken(token);
     if (sameHash(hash, this.adminTokenHash) || sameHash(hash, this.localAdminHash)) return { kind: "admin" };
     const deviceId = this.deviceOf(hash);
-    return deviceId === undefined ? undefined : { kind: "device", deviceId };
+    if (deviceId !== undefined) return { kind: "device", deviceId };
+    // Not remembered: producers call rarely, and a revoked one must be refused at once.
+    const producer = this.producerByHash.get(hash);
+    return producer === undefined ? undefined : { kind: "producer", producerId: producer.id, name: producer.name };
   }
 
   /** A new admin token's hash (`npm run admin-token -- --reset`): the old token stops working at once. */

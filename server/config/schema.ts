@@ -87,6 +87,13 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    import: z
+      .object({
+        /** Largest POST /import body in bytes (docs/export.md "Import"); over it: 413. */
+        max_bytes: z.number().int().positive().default(512 * 1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
   })

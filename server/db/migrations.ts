@@ -181,4 +181,47 @@ export const migrations: readonly string[] = [
   CREATE INDEX sessions_by_source ON sessions (source_session_id) WHERE source_session_id IS NOT NULL;
   CREATE INDEX session_messages_by_body ON session_messages (message_id);
   `,
+  // 10: search (server/search, docs/search.md). search_docs has one row per indexed message (message_index >= 0) or
+  // session title (message_index -1), with a digest of its text to notice changes; search_fts is a contentless FTS5
+  // index whose rowids are search_docs ids: the text itself stays where the session keeps it, stored once.
+  // search_sessions holds what a result shows of its session. The indexer's cursor is meta "search_cursor".
+  `
+  CREATE TABLE search_docs (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    message_index INTEGER NOT NULL,
+    digest TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX search_docs_by_message ON search_docs (session_id, message_index);
+  CREATE VIRTUAL TABLE search_fts USING fts5(
+    text, content = '', contentless_delete = 1, prefix = '2 3', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TABLE search_sessions (
+    session_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    archived INTEGER NOT NULL
+  ) STRICT;
+  `,
+  // 11: producer tokens (server/producers, docs/notifications.md "Producers"): a named token that may only publish and
+  // resolve notifications. Only the token's SHA-256 is kept; revoking deletes the row.
+  `
+  CREATE TABLE producers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  `,
+  // 12: imports (server/export, docs/export.md "Import"): which chat each imported session came from, so a chat is
+  // imported once (source_id) and a fork finds the session its source became (original_id: its id where it came from).
+  `
+  CREATE TABLE imported_chats (
+    source_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    original_id TEXT,
+    imported_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX imported_chats_by_session ON imported_chats (session_id);
+  CREATE INDEX imported_chats_by_original ON imported_chats (original_id) WHERE original_id IS NOT NULL;
+  `,
 ];

@@ -1,6 +1,7 @@
 // Bearer auth on every route but GET /health (DESIGN.md "HTTP auth"); admin-only routes call requireAdmin.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Principal } from "../auth/authenticator.ts";
+import { producerMayCall } from "../auth/producer-scope.ts";
 import { forbidden } from "../errors.ts";
 import { unauthorized } from "./errors.ts";
 
@@ -24,6 +25,9 @@ export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceS
     if (request.routeOptions.config.appFile === true || open.has(`${request.method} ${request.routeOptions.url}`)) return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
+    if (principal.kind === "producer" && !producerMayCall(request.method, request.routeOptions.url)) {
+      throw forbidden("producer_not_allowed", "a producer token may only publish and resolve notifications");
+    }
     request.principal = principal;
     if (principal.kind === "device") onDeviceSeen(principal.deviceId);
   });

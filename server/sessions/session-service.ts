@@ -62,11 +62,13 @@ export class SessionService {
     });
   }
 
-  create(agentId = "default"): Session {
+  /** A new empty session; `sourceSessionId` names the session it descends from (an imported fork's source). */
+  create(agentId = "default", sourceSessionId?: string): Session {
     if (![...this.knownAgents()].includes(agentId)) throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
-      const session = this.store.create({ agent_id: agentId });
-      this.publishWithCheckpoint(session, [{ type: "session_created", session_id: session.id, agent_id: agentId, session }]);
+      const source = sourceSessionId === undefined ? {} : { source_session_id: sourceSessionId };
+      const session = this.store.create({ agent_id: agentId, ...source });
+      this.publishWithCheckpoint(session, [{ type: "session_created", session_id: session.id, agent_id: agentId, ...source, session }]);
       return session;
     });
   }

@@ -1,0 +1,112 @@
+// Splits a JSON file whose top level is an array into its elements, reading the file in chunks, so an import of
+// hundreds of megabytes never becomes one string (docs/export.md "Import"). Only the array's own structure is read
+// here (strings, escapes and bracket depth); each element's text is then parsed by JSON.parse, which checks the rest.
+// Nesting is bounded, so a hostile file of a million '[' cannot overflow JSON.parse's or our stack.
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** A problem with the file's shape: the message names where (a byte offset or an element) and what. */
+export class ImportFormatError extends Error {
+  override name = "ImportFormatError";
+}
+
+export const MAX_IMPORT_DEPTH = 64;
+const CHUNK = 1 << 20;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** Each element of the top-level array as parsed JSON, with its position (0-based). */
+export function* arrayElements(file: string): Generator<{ index: number; value: unknown }> {
+  const fd = openSync(file, "r");
+  try {
+    yield* scan(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function* scan(fd: number): Generator<{ index: number; value: unknown }> {
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  let offset = 0; // bytes of the file before `buffer`
+  let depth = 0; // 0 before the top-level '[', 1 inside it
+  let inString = false;
+  let escaped = false;
+  let ended = false;
+  let index = 0;
+  let parts: Buffer[] = []; // the current element's bytes from earlier chunks
+  let start = -1; // the current element's start in this chunk, or -1
+  let sawAny = false;
+  for (
+    let read = readSync(fd, buffer, 0, CHUNK, null);
+    read > 0;
+    offset += read, read = readSync(fd, buffer, 0, CHUNK, null)
+  ) {
+    for (let i = 0; i < read; i++) {
+      const byte = buffer[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+        continue;
+      }
+      if (isSpace(byte)) continue;
+      const at = offset + i;
+      if (ended) throw new ImportFormatError(`byte ${at}: nothing may follow the top-level array`);
+      if (depth === 0) {
+        if (byte !== OPEN_ARRAY) {
+          throw new ImportFormatError(
+            byte === OPEN_OBJECT
+              ? "the file is a JSON object; an import is a JSON array (GET /export's answer, or ChatGPT's " +
+                  "conversations.json)"
+              : `byte ${at}: the file is not a JSON array`,
+          );
+        }
+        depth = 1;
+        sawAny = true;
+        continue;
+      }
+      if (depth === 1 && (byte === COMMA || byte === CLOSE_ARRAY)) {
+        const text =
+          start >= 0 || parts.length > 0
+            ? Buffer.concat([...parts, buffer.subarray(Math.max(start, 0), i)])
+            : undefined;
+        parts = [];
+        start = -1;
+        if (text !== undefined) yield { index, value: parseElement(text, index) };
+        else if (byte === COMMA || index > 0)
+          throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
+        if (text !== undefined) index++;
+        if (byte === CLOSE_ARRAY) ended = true;
+        continue;
+      }
+      if (depth === 1 && start < 0 && parts.length === 0) start = i;
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+        if (++depth > MAX_IMPORT_DEPTH)
+          throw new ImportFormatError(`byte ${at}: element ${index} is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
+      } else if ((byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) && --depth < 1) {
+        throw new ImportFormatError(`byte ${at}: '${String.fromCharCode(byte)}' closes nothing`);
+      }
+    }
+    if (start >= 0) parts.push(Buffer.from(buffer.subarray(start, read)));
+    else if (parts.length > 0) parts.push(Buffer.from(buffer.subarray(0, read)));
+    start = -1;
+  }
+  if (!sawAny) throw new ImportFormatError("the file is empty; an import is a JSON array");
+  if (!ended)
+    throw new ImportFormatError(`the file ends inside the top-level array (after element ${index}): it was cut short`);
+}
+
+function parseElement(text: Buffer, index: number): unknown {
+  try {
+    return JSON.parse(text.toString("utf8"));
+  } catch (error) {
+    throw new ImportFormatError(`element ${index} is not valid JSON: ${(error as Error).message}`);
+  }
+}

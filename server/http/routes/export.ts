@@ -1,0 +1,90 @@
+// Export and import (docs/export.md): one chat as Markdown or JSON, every chat as JSON (admin, streamed), and
+// POST /import (admin) of such a file or of ChatGPT's conversations.json, received as a stream up to import.max_bytes.
+import type { FastifyInstance } from "fastify";
+import type { Readable } from "node:stream";
+import { z } from "zod";
+import type { ServerContext } from "../../context.ts";
+import { conflict, invalid } from "../../errors.ts";
+import { ImportFormatError } from "../../export/array-scanner.ts";
+import { chatMarkdown } from "../../export/markdown.ts";
+import { receiveToFile, tooLargeError } from "../../export/receive.ts";
+import { requireAdmin } from "../auth.ts";
+import { parseInput } from "../validate.ts";
+
+const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
+const exportQuery = z
+  .object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") })
+  .strict();
+
+const attachment = (name: string) => `attachment; filename="${name}"`;
+
+export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get("/sessions/:session_id/export", async (request, reply) => {
+    const { session_id } = parseInput(sessionParams, request.params, "params");
+    const { format } = parseInput(exportQuery, request.query, "query");
+    const record = ctx.exporter.record(session_id);
+    const base = `chat-${session_id.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 36)}`;
+    if (format === "markdown") {
+      return reply
+        .type("text/markdown; charset=utf-8")
+        .header("content-disposition", attachment(`${base}.md`))
+        .send(chatMarkdown(record.session, record.assets));
+    }
+    // An array of one record: the same shape as GET /export, so this file imports as it is.
+    return reply.header("content-disposition", attachment(`${base}.json`)).send([record]);
+  });
+
+  app.get("/export", async (request, reply) => {
+    requireAdmin(request);
+    return reply
+      .type("application/json; charset=utf-8")
+      .header("content-disposition", attachment("chats.json"))
+      .send(ctx.exporter.all());
+  });
+
+  // The body reaches the route as a stream (no parser reads it into memory): an encapsulated scope whose only
+  // content-type parser hands the request's stream over as it is.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+    registerImportRoute(scope, ctx);
+  });
+}
+
+function registerImportRoute(scope: FastifyInstance, ctx: ServerContext): void {
+  const maxBytes = ctx.config.import.max_bytes;
+  // One import at a time: each may hold up to max_bytes of disk while it runs.
+  let running = false;
+  scope.post("/import", async (request, reply) => {
+    requireAdmin(request);
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (declared > maxBytes) {
+      reply.header("connection", "close");
+      throw tooLargeError(maxBytes);
+    }
+    if (running) throw conflict("import_in_progress", "another import is running; send again when it has finished");
+    running = true;
+    try {
+      const body = request.body as Readable | undefined;
+      if (!body)
+        throw invalid(
+          "invalid_import",
+          "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)",
+        );
+      const received = await receiveToFile(body, ctx.dataDir, maxBytes).catch((error: unknown) => {
+        reply.header("connection", "close");
+        throw error;
+      });
+      try {
+        return await ctx.importer.importFile(received.file);
+      } finally {
+        received.remove();
+      }
+    } catch (error) {
+      if (error instanceof ImportFormatError) throw invalid("invalid_import", `nothing was imported: ${error.message}`);
+      throw error;
+    } finally {
+      running = false;
+    }
+  });
+}

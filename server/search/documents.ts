@@ -1,0 +1,82 @@
+// The rows of the search index (docs/search.md "Index"): search_docs names what each FTS5 row is (a session's message
+// or title) with a digest of its text, and search_fts, contentless, holds only the index of the words. The text
+// itself stays in the session (stored once); results read it back from there for their snippets.
+import { createHash } from "node:crypto";
+import type { Db } from "../db/database.ts";
+
+export interface IndexedDoc {
+  id: number;
+  digest: string;
+}
+
+/**
+ * Letters in a row that make a word worth indexing at most: a longer run (base64, a hash, a line of dashes of
+ * letters) is cut there, so a pasted blob cannot double the disk the message takes. A search for its first
+ * MAX_WORD_LENGTH letters, or a prefix of them, still finds it.
+ */
+export const MAX_WORD_LENGTH = 64;
+const LONG_WORD = new RegExp(`[\\p{L}\\p{N}\\p{M}\\p{Co}]{${MAX_WORD_LENGTH + 1},}`, "gu");
+
+/** What the index is given for a text: the text with over-long words cut. */
+export function indexedText(text: string): string {
+  return text.replace(LONG_WORD, (word) => word.slice(0, MAX_WORD_LENGTH));
+}
+
+/** Tells two texts apart without keeping them: the index is rewritten only for a message whose text changed. */
+export function digestOf(text: string): string {
+  return createHash("sha1").update(text, "utf8").digest("base64");
+}
+
+export class SearchDocuments {
+  private readonly selectOfSession;
+  private readonly insertDoc;
+  private readonly updateDigest;
+  private readonly deleteDoc;
+  private readonly insertText;
+  private readonly deleteText;
+
+  constructor(private readonly db: Db) {
+    this.selectOfSession = db.prepare<[string], { id: number; message_index: number; digest: string }>(
+      "SELECT id, message_index, digest FROM search_docs WHERE session_id = ?",
+    );
+    this.insertDoc = db.prepare<[string, number, string]>(
+      "INSERT INTO search_docs (session_id, message_index, digest) VALUES (?, ?, ?)",
+    );
+    this.updateDigest = db.prepare<[string, number]>("UPDATE search_docs SET digest = ? WHERE id = ?");
+    this.deleteDoc = db.prepare<[number]>("DELETE FROM search_docs WHERE id = ?");
+    this.insertText = db.prepare<[number, string]>("INSERT INTO search_fts (rowid, text) VALUES (?, ?)");
+    this.deleteText = db.prepare<[number]>("DELETE FROM search_fts WHERE rowid = ?");
+  }
+
+  /** A session's indexed rows by message index (TITLE_INDEX for its title). */
+  of(sessionId: string): Map<number, IndexedDoc> {
+    return new Map(
+      this.selectOfSession.all(sessionId).map((row) => [row.message_index, { id: row.id, digest: row.digest }]),
+    );
+  }
+
+  add(sessionId: string, index: number, text: string): void {
+    const id = Number(this.insertDoc.run(sessionId, index, digestOf(text)).lastInsertRowid);
+    this.insertText.run(id, indexedText(text));
+  }
+
+  replace(doc: IndexedDoc, text: string): void {
+    this.updateDigest.run(digestOf(text), doc.id);
+    this.deleteText.run(doc.id);
+    this.insertText.run(doc.id, indexedText(text));
+  }
+
+  remove(doc: IndexedDoc): void {
+    this.deleteDoc.run(doc.id);
+    this.deleteText.run(doc.id);
+  }
+
+  removeSession(sessionId: string): void {
+    for (const doc of this.of(sessionId).values()) this.remove(doc);
+  }
+
+  /** Empties the index (a rebuild starts from nothing). */
+  clear(): void {
+    this.db.exec("DELETE FROM search_docs; INSERT INTO search_fts (search_fts) VALUES ('delete-all');");
+  }
+}

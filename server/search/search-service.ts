@@ -1,0 +1,104 @@
+// GET /search's work (docs/search.md): the words of the query as an FTS5 prefix query, the best matches by BM25,
+// each with its session's title and a plain-text snippet. The index is brought up to the newest commit first, so a
+// search sees every message committed before it was asked.
+import type { Db } from "../db/database.ts";
+import { DomainError } from "../errors.ts";
+import type { Transactor } from "../db/transactor.ts";
+import type { Message } from "../../client/wire/index.ts";
+import type { SessionService } from "../sessions/session-service.ts";
+import type { SearchIndexer } from "./indexer.ts";
+import { TITLE_INDEX } from "./indexer.ts";
+import { matchExpression, queryWords } from "./query.ts";
+import { makeSnippet } from "./snippet.ts";
+
+export interface SearchResult {
+  session_id: string;
+  title: string;
+  /** The message's index in the session's shown messages; null when the session's title matched. */
+  message_index: number | null;
+  snippet: string;
+  highlights: Array<[number, number]>;
+  /** The session is archived: search finds archived chats too (docs/search.md), and says so. */
+  archived: boolean;
+}
+
+/** Matches ranked at most: past this many, a query is ranked among its newest matches only. */
+export const RANKED_MATCHES = 10_000;
+
+type Row = { session_id: string; message_index: number; title: string; archived: number };
+
+export class SearchService {
+  private readonly select;
+  private readonly nthNewest;
+
+  constructor(
+    db: Db,
+    private readonly transactor: Transactor,
+    readonly indexer: SearchIndexer,
+    /** Where a result's text is read back from for its snippet (the index keeps none). */
+    private readonly sessions: Pick<SessionService, "get">,
+    /** Matches ranked at most (RANKED_MATCHES; tests make it small). */
+    private readonly rankedMatches = RANKED_MATCHES,
+  ) {
+    // bm25() by name, not FTS5's `ORDER BY rank` shortcut: the shortcut scores every match before it applies the
+    // rowid floor (below), bm25() scores only the matches within it. The joins read only the page's rows.
+    this.select = db.prepare<[string, number, number], Row>(
+      `SELECT d.session_id, d.message_index, s.title, s.archived
+       FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
+             ORDER BY score LIMIT ?) m
+       JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
+       ORDER BY m.score`,
+    );
+    // Walks the match list newest first without scoring it: cheap even when most messages match.
+    this.nthNewest = db.prepare<[string, number], { rowid: number }>(
+      "SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+    );
+  }
+
+  search(query: string, limit: number): SearchResult[] {
+    const words = queryWords(query);
+    if (words.length === 0) return [];
+    this.indexer.catchUp();
+    const match = matchExpression(words);
+    const rows = this.transactor.read(() => {
+      // BM25 scores every match (about 0.5 µs each): a word in most of 100,000 messages would cost 50 ms. Past
+      // RANKED_MATCHES matches, only the newest that many are ranked (docs/search.md "Ranking").
+      const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
+      return this.select.all(match, floor, limit);
+    });
+    // One read of each session a page names; its messages are the texts the index was built from just now. A
+    // session the store no longer gives (deleted, its session_deleted not yet committed) is left out.
+    const messages = new Map<string, Message[] | undefined>();
+    const messagesOf = (id: string) => (messages.has(id) ? messages.get(id) : setIn(messages, id, this.messagesOf(id)));
+    return this.transactor.read(() =>
+      rows.flatMap((row) => {
+        const shown = messagesOf(row.session_id);
+        if (!shown) return [];
+        const text = row.message_index === TITLE_INDEX ? row.title : (shown[row.message_index]?.content ?? "");
+        return [
+          {
+            session_id: row.session_id,
+            title: row.title,
+            message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
+            ...makeSnippet(text, words),
+            archived: row.archived === 1,
+          },
+        ];
+      }),
+    );
+  }
+
+  private messagesOf(sessionId: string): Message[] | undefined {
+    try {
+      return this.sessions.get(sessionId).messages;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "not_found") return undefined;
+      throw error;
+    }
+  }
+}
+
+function setIn<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value);
+  return value;
+}

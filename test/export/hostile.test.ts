@@ -1,0 +1,156 @@
+// POST /import under hostile and broken input (docs/export.md "Import"): every refusal names the problem, a bad file
+// imports nothing, the size limit holds while the body streams, and no chat is ever half imported.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { listen, type Api } from "../search/support.ts";
+import { upload } from "./support.ts";
+
+const LIMIT = 64 * 1024;
+let server: TestServer;
+let api: Api;
+beforeEach(async () => {
+  server = await startTestServer({ import: { max_bytes: LIMIT } });
+  api = await listen(server);
+});
+afterEach(() => server.close());
+
+const record = (n: number, extra: Record<string, unknown> = {}) => ({
+  format: "chat-relay.chat",
+  version: 1,
+  source_id: `test:${n}`,
+  exported_at: "2026-01-01T00:00:00.000Z",
+  session: {
+    id: `s${n}`,
+    agent_id: "default",
+    version: 3,
+    created_at: "2025-01-01T00:00:00.000Z",
+    updated_at: "2025-01-02T00:00:00.000Z",
+    messages: [{ role: "user", content: `hello ${n}` }],
+    metadata: {},
+  },
+  assets: [],
+  ...extra,
+});
+
+async function sessionCount(): Promise<number> {
+  return (await api.call("GET", "/sessions?archived=include")).json.sessions.length;
+}
+
+it("H1 not JSON, not an array, unknown elements, broken schemas: 400 invalid_import naming the problem, nothing imported", async () => {
+  const cases: Array<[string, RegExp]> = [
+    ["not json at all", /not a JSON array/],
+    ['{"sessions": []}', /is a JSON object; an import is a JSON array/],
+    ["", /empty/],
+    ["[1]", /element 0 is neither a chat-relay chat record .* nor a ChatGPT conversation/],
+    ['[{"hello": "world"}]', /element 0 is neither/],
+    [`[${JSON.stringify(record(1))}, {"format": "chat-relay.chat"}]`, /element 1 \(chat-relay.chat\): version: /],
+    [`[${JSON.stringify(record(1, { version: 2 }))}]`, /only version 1 of chat-relay.chat is understood/],
+    [`[${JSON.stringify(record(1))}, {"mapping": 5}]`, /element 1 is neither/],
+    [
+      `[${JSON.stringify(record(1))}, {"mapping": {"a": {"children": "x"}}}]`,
+      /element 1 \(ChatGPT conversation\): mapping.a.children/,
+    ],
+    [`[${JSON.stringify(record(1))}, {"a": tru}]`, /element 1 is not valid JSON/],
+    [`[${JSON.stringify(record(1))}`, /cut short/],
+    [`[${JSON.stringify(record(1))}] trailing`, /nothing may follow the top-level array/],
+    [`[${JSON.stringify(record(1))},]`, /a value is missing before '\]'/],
+    ["[,]", /a value is missing before ','/],
+    ["[}]", /'}' closes nothing/],
+    [`${"[".repeat(20_000)}${"]".repeat(20_000)}`, /nested deeper than 64 levels/],
+    [
+      `[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: "!!not base64" }] }))}]`,
+      /assets.0.data/,
+    ],
+    [
+      `[${JSON.stringify(record(1, { assets: [{ asset_id: `ast_${"0".repeat(32)}`, media_type: "image/png", data: Buffer.from("plain text").toString("base64") }] }))}]`,
+      /element 0: assets.0: /,
+    ],
+    [
+      `[${JSON.stringify(record(1, { session: { id: "x", messages: [{ role: "robot", content: 1 }] } }))}]`,
+      /element 0 \(chat-relay.chat\): session\./,
+    ],
+  ];
+  for (const [body, message] of cases) {
+    const res = await upload(api.url, [body]);
+    expect(res.status, body.slice(0, 80)).toBe(400);
+    expect(res.json.error.code).toBe("invalid_import");
+    expect(res.json.error.message, body.slice(0, 80)).toMatch(message);
+  }
+  expect(await sessionCount()).toBe(0);
+});
+
+it("H2 over import.max_bytes is 413, whether the size is declared or only found while streaming; the temp file goes", async () => {
+  const big = `[${JSON.stringify(record(1, { pad: "x".repeat(LIMIT) }))}]`;
+  const declared = await upload(api.url, [big], { "content-length": String(Buffer.byteLength(big)) });
+  expect(declared.status).toBe(413);
+  expect(declared.json.error).toMatchObject({ code: "payload_too_large", details: { max_bytes: LIMIT } });
+  // Chunked, no length: 4 KiB pieces, far more than the limit in all; the server stops reading past it.
+  const pieces = function* () {
+    yield "[";
+    for (let i = 0; i < 1000; i++) yield `${i ? "," : ""}${JSON.stringify(record(i, { pad: "y".repeat(4000) }))}`;
+    yield "]";
+  };
+  const streamed = await upload(api.url, pieces());
+  expect(streamed.status).toBe(413);
+  expect(streamed.json.error.code).toBe("payload_too_large");
+  expect(await sessionCount()).toBe(0);
+  expect(readdirSync(join(server.dataDir, "imports"))).toEqual([]);
+  // Within the limit the same server still imports.
+  expect((await upload(api.url, [`[${JSON.stringify(record(7))}]`])).json).toMatchObject({ imported: 1 });
+});
+
+it("H3 a failure while storing loses only the chat being stored, whole: earlier chats stay, no half chat, no stray image", async () => {
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  const withImage = record(2, { assets: [{ asset_id: `ast_${"1".repeat(32)}`, media_type: "image/png", data: png }] });
+  const file = `[${[record(1), withImage, record(3)].map((r) => JSON.stringify(r)).join(",")}]`;
+  const { sessions } = server.runtime.ctx;
+  const change = sessions.change.bind(sessions);
+  let calls = 0;
+  // The second chat's session save fails after its session row and its image were written in its transaction.
+  sessions.change = ((...args: Parameters<typeof change>) => {
+    if (++calls === 2) throw new Error("disk full");
+    return change(...args);
+  }) as typeof change;
+  const res = await upload(api.url, [file]);
+  expect(res.status).toBe(500);
+  sessions.change = change;
+  const stored = (await api.call("GET", "/export")).json;
+  expect(stored.map((r: { source_id: string }) => r.source_id)).toEqual(["test:1"]);
+  expect(server.runtime.ctx.db.prepare("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
+  expect(readdirSync(join(server.dataDir, "assets"))).toEqual([]);
+  // Sent again, the first is skipped and the rest come in.
+  expect((await upload(api.url, [file])).json).toMatchObject({ imported: 2, skipped: 1 });
+});
+
+it("H4 one import at a time: a second while the first is still arriving is 409 import_in_progress", async () => {
+  const { request } = await import("node:http");
+  const first = request(`${api.url}/import`, {
+    method: "POST",
+    headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+  });
+  const answer = new Promise<number>((resolve) =>
+    first.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0))),
+  );
+  first.write(`[${JSON.stringify(record(1))}`);
+  // The first upload is under way once its temporary file exists.
+  const imports = join(server.dataDir, "imports");
+  const started = () => existsSync(imports) && readdirSync(imports).length > 0;
+  while (!started()) await new Promise((r) => setTimeout(r, 5));
+  const second = await upload(api.url, ["[]"]);
+  expect(second.status).toBe(409);
+  expect(second.json.error.code).toBe("import_in_progress");
+  first.end("]");
+  expect(await answer).toBe(200);
+  expect((await upload(api.url, ["[]"])).status).toBe(200);
+});
+
+it("H5 an upload a crash cut off leaves no file behind after the next start", async () => {
+  const imports = join(server.dataDir, "imports");
+  mkdirSync(imports, { recursive: true });
+  writeFileSync(join(imports, "left-over.json"), "[");
+  await server.close(true);
+  server = await startTestServer({ import: { max_bytes: LIMIT } }, { dataDir: server.dataDir });
+  expect(existsSync(imports)).toBe(false);
+});

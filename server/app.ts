@@ -19,6 +19,8 @@ import { registerAssetRoutes } from "./http/routes/assets.ts";
 import { registerRequestRoutes } from "./http/routes/requests.ts";
 import { registerProviderRoutes } from "./http/routes/providers.ts";
 import { registerActionRoutes } from "./http/routes/actions.ts";
+import { registerInteractionRoutes } from "./http/routes/interactions.ts";
+import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 
 /** Largest JSON body a route accepts unless it says otherwise (attachment uploads do). */
@@ -48,6 +50,8 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerRequestRoutes(app, ctx);
   registerProviderRoutes(app, ctx);
   registerActionRoutes(app, ctx);
+  registerInteractionRoutes(app, ctx);
+  registerMcpRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

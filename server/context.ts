@@ -14,6 +14,7 @@ import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
 import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
+import type { McpManager } from "./mcp/manager.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 
@@ -50,4 +51,6 @@ export interface ServerContext {
   plugins: PluginLoader;
   /** The request runner and its in-flight runs (server/runner/). */
   runner: RequestRunner;
+  /** MCP servers, their tools and the approvals of their calls (server/mcp/). */
+  mcp: McpManager;
 }

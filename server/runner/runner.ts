@@ -14,6 +14,7 @@ import type { EventStore } from "../events/event-store.ts";
 import { createNotificationSink } from "../notifications/api.ts";
 import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import type { PluginLoader } from "../plugins/loader.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -40,6 +41,8 @@ export interface RunnerParts {
   plugins: Pick<PluginLoader, "tools" | "load">;
   /** Bound on model/tool rounds in one request (config runner.max_tool_iterations). */
   maxToolIterations: number;
+  /** Tools of MCP servers (server/mcp/): an agent gets those its `tools` list names. */
+  mcp?: Pick<McpManager, "toolsFor">;
 }
 
 export interface SendInput {
@@ -207,7 +210,8 @@ export class RequestRunner {
 
   private async toolsOf(agent: ResolvedAgent): Promise<RegisteredTool[]> {
     await this.ctx.plugins.load();
-    return this.ctx.plugins.tools.forAgent(agent.tools);
+    const mcpTools = this.ctx.mcp?.toolsFor(agent.tools) ?? [];
+    return [...this.ctx.plugins.tools.forAgent(agent.tools), ...mcpTools];
   }
 
   /**

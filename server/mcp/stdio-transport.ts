@@ -1,0 +1,157 @@
+// The MCP client transport for a stdio server, written here instead of the SDK's StdioClientTransport because a
+// server's output is untrusted (docs/tools.md "Safety"):
+// - a message longer than max_message_bytes is never held whole (LineReader); its call is failed at once;
+// - a line that is not JSON-RPC is dropped (its call, when its id can be read, is failed at once);
+// - messages are parsed in slices of a few milliseconds and the pipe is paused in between, so a server flooding
+//   notifications is slowed to what the service can spare instead of starving /health;
+// - a server that does not read its input cannot make the service buffer without bound.
+// The child stays in the server's process group (no `detached`), so whoever ends the group ends it too.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Clock } from "../clock.ts";
+import { idOfPartialMessage, LineReader, type OversizeLine } from "./line-reader.ts";
+import { endProcessTree } from "./process-tree.ts";
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  maxMessageBytes: number;
+  clock: Clock;
+  /** Lines the server wrote that were not JSON-RPC, or too long (counted, and logged at a bounded rate). */
+  onDropped: (reason: string) => void;
+}
+
+/** Environment handed down by default (the SDK's list): enough to find programs, nothing secret by accident. */
+const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"];
+/** Time one slice of parsing may take before the event loop gets a turn. */
+const SLICE_MS = 4;
+/** Unread bytes the service keeps for a server that does not read its input. */
+const MAX_WRITE_BUFFER = 1024 * 1024;
+const STDERR_KEEP = 2048;
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly queue: string[] = [];
+  private draining = false;
+  private closed = false;
+  private stderrTail = "";
+  private readonly reader: LineReader;
+
+  constructor(private readonly options: StdioOptions) {
+    this.reader = new LineReader(options.maxMessageBytes, (line) => this.enqueue(line), (line) => this.oversize(line));
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr: what it said before it failed. */
+  get stderr(): string {
+    return this.stderrTail.trim();
+  }
+
+  start(): Promise<void> {
+    const { command, args, cwd } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, { env: this.environment(), cwd, stdio: ["pipe", "pipe", "pipe"], shell: false, windowsHide: true });
+      this.child = child;
+      child.once("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+        this.ended();
+      });
+      child.once("spawn", () => resolve());
+      child.once("close", () => this.ended());
+      child.stdin.on("error", (error) => this.onerror?.(error));
+      child.stdout.on("error", (error) => this.onerror?.(error));
+      child.stdout.on("data", (chunk: Buffer) => this.reader.push(chunk));
+      child.stderr.on("data", (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || stdin.destroyed) return Promise.reject(new Error("the server is not running"));
+    if (stdin.writableLength > MAX_WRITE_BUFFER) return Promise.reject(new Error("the server is not reading its input"));
+    stdin.write(JSON.stringify(message) + "\n");
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    await endProcessTree(child, this.options.clock);
+  }
+
+  private environment(): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const key of INHERITED_ENV) {
+      const value = process.env[key];
+      if (value !== undefined && !value.startsWith("()")) env[key] = value;
+    }
+    return { ...env, ...this.options.env };
+  }
+
+  private ended(): void {
+    if (this.closed && this.onclose === undefined) return;
+    this.closed = true;
+    this.queue.length = 0;
+    const onclose = this.onclose;
+    this.onclose = undefined;
+    onclose?.();
+  }
+
+  private enqueue(line: string): void {
+    this.queue.push(line);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+    // Until the queue is worked off, the pipe fills and the server waits: the flood is paced by the service.
+    if (this.queue.length > 64) this.child?.stdout.pause();
+  }
+
+  private drain(): void {
+    const started = performance.now();
+    while (this.queue.length > 0 && !this.closed) {
+      this.deliver(this.queue.shift()!);
+      if (performance.now() - started > SLICE_MS) break;
+    }
+    if (this.queue.length > 0 && !this.closed) return void setImmediate(() => this.drain());
+    this.draining = false;
+    this.child?.stdout.resume();
+  }
+
+  private deliver(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      this.options.onDropped("a line that is not a JSON-RPC message");
+      return this.failCall(idOfPartialMessage(line.slice(0, 256), line.slice(-256)), "the server answered with a message that is not valid JSON-RPC");
+    }
+    this.onmessage?.(message);
+  }
+
+  private oversize(line: OversizeLine): void {
+    const limit = this.options.maxMessageBytes;
+    this.options.onDropped(`a message over ${limit} bytes (max_message_bytes)`);
+    this.failCall(idOfPartialMessage(line.head, line.tail), `the server's answer was larger than ${limit} bytes (max_message_bytes), so it was dropped unread`);
+  }
+
+  /** Answers the call `id` with an error in the server's place, so it ends now rather than at its timeout. */
+  private failCall(id: number | undefined, message: string): void {
+    if (id === undefined) return;
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message } });
+  }
+}

@@ -55,12 +55,26 @@ function describeBlock(block: Block, texts: string[], images: ToolImage[]): void
   }
 }
 
-/** structuredContent as JSON, unless a text block already carries the same JSON (the spec asks servers to). */
+/**
+ * structuredContent as JSON, unless the text blocks already say it: one carries the same JSON (the spec asks
+ * servers to), or the structure only wraps strings that are text blocks themselves ({"content": <the text>}).
+ */
 function structuredText(structured: unknown, texts: string[]): string | undefined {
   if (structured === undefined || structured === null) return undefined;
   const json = JSON.stringify(structured);
   const repeated = texts.some((text) => text.length <= json.length * 2 + 16 && sameJson(text, json));
-  return repeated ? undefined : json;
+  if (repeated) return undefined;
+  const leaves: unknown[] = [];
+  collectLeaves(structured, leaves, 0);
+  const wrapsTexts = leaves.length > 0 && leaves.every((leaf) => typeof leaf === "string" && texts.includes(leaf));
+  return wrapsTexts ? undefined : json;
+}
+
+function collectLeaves(value: unknown, out: unknown[], depth: number): void {
+  if (out.length > 64 || depth > 8) return void out.push(undefined);
+  if (Array.isArray(value)) return value.forEach((v) => collectLeaves(v, out, depth + 1));
+  if (typeof value === "object" && value !== null) return Object.values(value).forEach((v) => collectLeaves(v, out, depth + 1));
+  out.push(value);
 }
 
 function sameJson(text: string, json: string): boolean {

@@ -20,6 +20,8 @@ export class LineReader {
     private readonly maxLine: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversize: (line: OversizeLine) => void,
+    /** Called once a line passes maxLine, with its first bytes: its call can be failed before the rest streams by. */
+    private readonly onSkipStart: (head: string) => void = () => undefined,
   ) {}
 
   push(chunk: Buffer): void {
@@ -51,6 +53,7 @@ export class LineReader {
     this.chunks = [];
     this.size = 0;
     this.skip(part);
+    this.onSkipStart(head);
   }
 
   private skip(part: Buffer): void {

@@ -41,10 +41,17 @@ export class StdioTransport implements Transport {
   private draining = false;
   private closed = false;
   private stderrTail = "";
+  /** The id an oversize message in progress was already failed with (found at its start). */
+  private failedEarly: number | undefined;
   private readonly reader: LineReader;
 
   constructor(private readonly options: StdioOptions) {
-    this.reader = new LineReader(options.maxMessageBytes, (line) => this.enqueue(line), (line) => this.oversize(line));
+    this.reader = new LineReader(
+      options.maxMessageBytes,
+      (line) => this.enqueue(line),
+      (line) => this.oversize(line),
+      (head) => this.oversizeStarts(head),
+    );
   }
 
   get pid(): number | undefined {
@@ -143,10 +150,22 @@ export class StdioTransport implements Transport {
     this.onmessage?.(message);
   }
 
+  /** The id at the start of an oversize message fails its call at once, before the rest has streamed by. */
+  private oversizeStarts(head: string): void {
+    const id = idOfPartialMessage(head, "");
+    this.failedEarly = id;
+    this.failCall(id, this.oversizeMessage());
+  }
+
   private oversize(line: OversizeLine): void {
-    const limit = this.options.maxMessageBytes;
-    this.options.onDropped(`a message over ${limit} bytes (max_message_bytes)`);
-    this.failCall(idOfPartialMessage(line.head, line.tail), `the server's answer was larger than ${limit} bytes (max_message_bytes), so it was dropped unread`);
+    this.options.onDropped(`a message over ${this.options.maxMessageBytes} bytes (max_message_bytes)`);
+    const early = this.failedEarly;
+    this.failedEarly = undefined;
+    if (early === undefined) this.failCall(idOfPartialMessage(line.head, line.tail), this.oversizeMessage());
+  }
+
+  private oversizeMessage(): string {
+    return `the server's answer was larger than ${this.options.maxMessageBytes} bytes (max_message_bytes), so it was dropped unread`;
   }
 
   /** Answers the call `id` with an error in the server's place, so it ends now rather than at its timeout. */

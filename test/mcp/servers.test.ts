@@ -50,7 +50,7 @@ describe("GET /mcp and GET /agents", () => {
     await start(["mcp__s__echo"], { broken: { command: "/nonexistent/mcp-server" } });
     const res = await server!.request({ method: "GET", url: "/mcp" });
     expect(res.status).toBe(200);
-    const byName = Object.fromEntries((res.json.servers as Array<{ name: string }>).map((s) => [s.name, s]));
+    const byName: Record<string, any> = Object.fromEntries((res.json.servers as Array<{ name: string }>).map((s) => [s.name, s]));
     expect(byName.s).toMatchObject({ transport: "stdio", status: "ready", tool_count: 6, last_error: null });
     expect(byName.s.tools.find((t: { name: string }) => t.name === "mcp__s__echo")).toEqual({ name: "mcp__s__echo", tool: "echo", approval_mode: "auto", requires_approval: false });
     const reasons = Object.fromEntries(byName.s.left_out.map((l: { tool: string; reason: string }) => [l.tool, l.reason]));

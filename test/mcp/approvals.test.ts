@@ -148,4 +148,35 @@ describe("filesystem server", () => {
     expect(readFileSync(b, "utf8")).toBe("B");
     expect(toolResults(events).map((m) => m.metadata.tool_call_id)).toEqual(["w1", "w2"]);
   });
+
+  it("cancelling the request while it waits cancels the record; the call is not run", async () => {
+    const target = join(dir, "never.txt");
+    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "write" });
+    const [nid] = await approvalsWaiting(server, rid);
+    expect((await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel` })).status).toBe(202);
+    const events = await waitForEvent(server, rid);
+    const types = events.map((e) => e.type);
+    expect(types.indexOf("tool_approval", types.indexOf("tool_approval") + 1)).toBeLessThan(types.indexOf("request_completed"));
+    expect(events.filter((e) => e.type === "tool_approval").map((e) => e.state)).toEqual(["waiting", "cancelled"]);
+    expect(existsSync(target)).toBe(false);
+    expect((await sessionRecords(server, sid))[0]).toMatchObject({ id: nid, status: "cancelled", resolution: { reason: "request_cancelled" } });
+    expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
+  });
+
+  it("a server restart ends the request and its pending approval; answering it afterwards is a 409", async () => {
+    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: join(dir, "r.txt"), content: "x" } }]);
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "write" });
+    const [nid] = await approvalsWaiting(server, rid);
+    await server.close(true);
+    server = await startMcpRuntime(backend, { fs: filesystemServer(dir).config }, ["mcp__fs__*"], {}, server.dataDir);
+    const [record] = await sessionRecords(server, sid);
+    expect(record).toMatchObject({ id: nid });
+    expect(record!.status).toBe("cancelled");
+    const late = await respond(server, sid, nid!, { response: "approve" });
+    expect(late.status).toBe(409);
+    expect(late.json).toMatchObject({ id: nid, status: record!.status });
+  });
 });

@@ -32,8 +32,8 @@ export function fixtureServer(file: string, args: string[] = [], extra: Record<s
 }
 
 /** A runtime whose default agent reaches `tools` (patterns), with these MCP servers. */
-export async function startMcpRuntime(backend: ScriptedBackend, servers: Record<string, unknown>, tools: string[], config: ConfigInput = {}): Promise<RunnerServer> {
-  return startRunnerServer(backend, { mcp_servers: servers as never, agents: { default: { provider_id: "default", tools } }, ...config });
+export async function startMcpRuntime(backend: ScriptedBackend, servers: Record<string, unknown>, tools: string[], config: ConfigInput = {}, dataDir?: string): Promise<RunnerServer> {
+  return startRunnerServer(backend, { mcp_servers: servers as never, agents: { default: { provider_id: "default", tools } }, ...config }, {}, dataDir);
 }
 
 /** The model asks for one or more tool calls, then (next completion) answers `final`. */

@@ -4,22 +4,23 @@
 // once; an oversize SSE event ends that stream and its call ends at its timeout.
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { MessagePace, paceWait } from "./pace.ts";
 
 export function httpTransport(url: string, headers: Record<string, string>, maxMessageBytes: number): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
-    fetch: boundedFetch(maxMessageBytes),
+    fetch: boundedFetch(maxMessageBytes, new MessagePace()),
     // One quick retry of a dropped GET stream; the connection's own restart handles a server that is gone.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });
 }
 
-function boundedFetch(limit: number): FetchLike {
+function boundedFetch(limit: number, pace: MessagePace): FetchLike {
   return async (url, init) => {
     const response = await fetch(url, init);
     if (!response.body) return response;
     const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-    const body = response.body.pipeThrough(sse ? perEventLimit(limit) : totalLimit(limit));
+    const body = response.body.pipeThrough(sse ? perEventLimit(limit, pace) : totalLimit(limit));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -39,13 +40,17 @@ function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-/** Counts the bytes of the SSE event in progress; a blank line (the end of an event) starts the count over. */
-function perEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * Counts the bytes of the SSE event in progress (a blank line ends an event and starts the count over), and paces
+ * events like the stdio transport does: past the budget, the chunk waits, and with it the socket.
+ */
+function perEventLimit(limit: number, pace: MessagePace): TransformStream<Uint8Array, Uint8Array> {
   let inEvent = 0;
   let lineLength = 0;
   return new TransformStream({
-    transform(chunk, controller) {
+    async transform(chunk, controller) {
       let start = 0;
+      let events = 0;
       for (;;) {
         const newline = chunk.indexOf(10, start);
         const end = newline === -1 ? chunk.byteLength : newline;
@@ -53,11 +58,15 @@ function perEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
         inEvent += end - start;
         if (newline === -1) break;
         // "\n" or "\r\n" alone: the event ended.
-        if (lineLength === 0 || (lineLength === 1 && chunk[newline - 1] === 13)) inEvent = 0;
+        if (lineLength === 0 || (lineLength === 1 && chunk[newline - 1] === 13)) {
+          inEvent = 0;
+          events++;
+        }
         lineLength = 0;
         start = newline + 1;
       }
       if (inEvent > limit) return controller.error(tooLarge(limit));
+      for (let i = 0; i < events; i++) for (let wait = pace.take(); wait > 0; wait = pace.take()) await paceWait(wait);
       controller.enqueue(chunk);
     },
   });

@@ -2,8 +2,8 @@
 // server's output is untrusted (docs/tools.md "Safety"):
 // - a message longer than max_message_bytes is never held whole (LineReader); its call is failed at once;
 // - a line that is not JSON-RPC is dropped (its call, when its id can be read, is failed at once);
-// - messages are parsed in slices of a few milliseconds and the pipe is paused in between, so a server flooding
-//   notifications is slowed to what the service can spare instead of starving /health;
+// - messages are parsed in slices of a few milliseconds, at most MESSAGES_PER_SECOND a second (pace.ts), and the
+//   pipe is paused in between, so a server flooding notifications is slowed instead of starving /health;
 // - a server that does not read its input cannot make the service buffer without bound.
 // The child stays in the server's process group (no `detached`), so whoever ends the group ends it too.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock } from "../clock.ts";
 import { idOfPartialMessage, LineReader, type OversizeLine } from "./line-reader.ts";
+import { MessagePace, paceWait } from "./pace.ts";
 import { endProcessTree } from "./process-tree.ts";
 
 export interface StdioOptions {
@@ -44,8 +45,10 @@ export class StdioTransport implements Transport {
   /** The id an oversize message in progress was already failed with (found at its start). */
   private failedEarly: number | undefined;
   private readonly reader: LineReader;
+  private readonly pace: MessagePace;
 
   constructor(private readonly options: StdioOptions) {
+    this.pace = new MessagePace();
     this.reader = new LineReader(
       options.maxMessageBytes,
       (line) => this.enqueue(line),
@@ -131,6 +134,9 @@ export class StdioTransport implements Transport {
   private drain(): void {
     const started = performance.now();
     while (this.queue.length > 0 && !this.closed) {
+      const wait = this.pace.take();
+      // Over the budget: the pipe stays paused (the server waits) until the next second.
+      if (wait > 0) return void paceWait(wait).then(() => this.drain());
       this.deliver(this.queue.shift()!);
       if (performance.now() - started > SLICE_MS) break;
     }

@@ -39,7 +39,8 @@ function startRuntime(): Runtime {
       invalid: hostile("invalid"),
       silent: { ...hostile("silent"), timeout_seconds: 5 },
       exit: hostile("exit"),
-      flood: hostile("flood", FLOOD_SECONDS),
+      // Its answer comes after the flood: the call may take longer than the flood itself.
+      flood: { ...hostile("flood", FLOOD_SECONDS), timeout_seconds: Number(FLOOD_SECONDS) + 60 },
     },
     agents: { default: { provider_id: "default", tools: ["mcp__every__echo", "mcp__huge__*", "mcp__invalid__*", "mcp__silent__*", "mcp__exit__*", "mcp__flood__*"] } },
   });

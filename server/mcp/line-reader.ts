@@ -24,11 +24,16 @@ export class LineReader {
     private readonly onSkipStart: (head: string) => void = () => undefined,
   ) {}
 
-  push(chunk: Buffer): void {
+  /**
+   * Reads `chunk` line by line while `more()` allows another line; answers the bytes not read yet (undefined when
+   * all were), which the caller hands back later. Lines are handled as they are found, so none waits as a string.
+   */
+  push(chunk: Buffer, more: () => boolean = () => true): Buffer | undefined {
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);
-      if (newline === -1) return this.keep(chunk.subarray(start));
+      if (newline === -1) return void this.keep(chunk.subarray(start));
+      if (!more()) return chunk.subarray(start);
       this.keep(chunk.subarray(start, newline));
       this.endLine();
       start = newline + 1;
@@ -48,7 +53,7 @@ export class LineReader {
       this.size += part.length;
       return;
     }
-    const head = Buffer.concat([...this.chunks, part.subarray(0, KEEP)]).subarray(0, KEEP).toString("utf8");
+    const head = firstBytes([...this.chunks, part], KEEP).toString("utf8");
     this.skipping = { head, tail: Buffer.alloc(0), bytes: this.size };
     this.chunks = [];
     this.size = 0;
@@ -77,6 +82,18 @@ export class LineReader {
     const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
     if (trimmed.trim() !== "") this.onLine(trimmed);
   }
+}
+
+/** The first `count` bytes of chunks, copying only those (the held chunks are dropped, not joined). */
+function firstBytes(chunks: Buffer[], count: number): Buffer {
+  const kept: Buffer[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    if (size >= count) break;
+    kept.push(chunk.subarray(0, count - size));
+    size += kept.at(-1)!.length;
+  }
+  return Buffer.concat(kept, size);
 }
 
 /**

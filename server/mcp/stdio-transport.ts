@@ -38,8 +38,11 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly queue: string[] = [];
-  private draining = false;
+  /** Output read from the pipe but not handled yet (the pace or the slice ran out); at most a chunk or so. */
+  private held: Buffer | undefined;
+  private pumping = false;
+  /** Progress tokens of our requests still waiting for their answer: progress for any other is not ours. */
+  private readonly progressTokens = new Set<string | number>();
   private closed = false;
   private stderrTail = "";
   /** The id an oversize message in progress was already failed with (found at its start). */
@@ -51,7 +54,7 @@ export class StdioTransport implements Transport {
     this.pace = new MessagePace();
     this.reader = new LineReader(
       options.maxMessageBytes,
-      (line) => this.enqueue(line),
+      (line) => this.deliver(line),
       (line) => this.oversize(line),
       (head) => this.oversizeStarts(head),
     );
@@ -80,7 +83,7 @@ export class StdioTransport implements Transport {
       child.once("close", () => this.ended());
       child.stdin.on("error", (error) => this.onerror?.(error));
       child.stdout.on("error", (error) => this.onerror?.(error));
-      child.stdout.on("data", (chunk: Buffer) => this.reader.push(chunk));
+      child.stdout.on("data", (chunk: Buffer) => this.received(chunk));
       child.stderr.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_KEEP);
       });
@@ -91,6 +94,12 @@ export class StdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || stdin.destroyed) return Promise.reject(new Error("the server is not running"));
     if (stdin.writableLength > MAX_WRITE_BUFFER) return Promise.reject(new Error("the server is not reading its input"));
+    const token = progressTokenOf(message);
+    if (token !== undefined) {
+      // A call that was cancelled never answers: its token is forgotten once many newer ones are kept.
+      if (this.progressTokens.size >= 10_000) this.progressTokens.delete(this.progressTokens.values().next().value!);
+      this.progressTokens.add(token);
+    }
     stdin.write(JSON.stringify(message) + "\n");
     return Promise.resolve();
   }
@@ -99,7 +108,7 @@ export class StdioTransport implements Transport {
     const child = this.child;
     if (!child || this.closed) return;
     this.closed = true;
-    this.queue.length = 0;
+    this.held = undefined;
     await endProcessTree(child, this.options.clock);
   }
 
@@ -115,40 +124,50 @@ export class StdioTransport implements Transport {
   private ended(): void {
     if (this.closed && this.onclose === undefined) return;
     this.closed = true;
-    this.queue.length = 0;
+    this.held = undefined;
     const onclose = this.onclose;
     this.onclose = undefined;
     onclose?.();
   }
 
-  private enqueue(line: string): void {
-    this.queue.push(line);
-    if (!this.draining) {
-      this.draining = true;
-      setImmediate(() => this.drain());
-    }
-    // Until the queue is worked off, the pipe fills and the server waits: the flood is paced by the service.
-    if (this.queue.length > 64) this.child?.stdout.pause();
+  /** New output: read at once as far as the pace allows; the rest is held and the pipe paused until it is read. */
+  private received(chunk: Buffer): void {
+    this.held = this.held ? Buffer.concat([this.held, chunk]) : chunk;
+    if (!this.pumping) this.pump();
   }
 
-  private drain(): void {
+  /** Reads held output for one slice of SLICE_MS, within the pace; schedules itself while output is left. */
+  private pump(): void {
+    this.pumping = true;
     const started = performance.now();
-    while (this.queue.length > 0 && !this.closed) {
-      const wait = this.pace.take();
-      // Over the budget: the pipe stays paused (the server waits) until the next second.
-      if (wait > 0) return void paceWait(wait).then(() => this.drain());
-      this.deliver(this.queue.shift()!);
-      if (performance.now() - started > SLICE_MS) break;
+    let wait = 0;
+    const more = () => {
+      if (this.closed || performance.now() - started > SLICE_MS) return false;
+      wait = this.pace.take();
+      return wait === 0;
+    };
+    const held = this.held;
+    this.held = undefined;
+    if (held) this.held = this.reader.push(held, more);
+    if (!this.held || this.closed) {
+      this.pumping = false;
+      this.child?.stdout.resume();
+      return;
     }
-    if (this.queue.length > 0 && !this.closed) return void setImmediate(() => this.drain());
-    this.draining = false;
-    this.child?.stdout.resume();
+    // The server waits meanwhile: its pipe fills while it is paused.
+    this.child?.stdout.pause();
+    if (wait > 0) void paceWait(wait).then(() => this.pump());
+    else setImmediate(() => this.pump());
   }
 
   private deliver(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      const value: unknown = JSON.parse(line);
+      // A notification nothing of ours would act on goes no further: the SDK would drop it after costly work.
+      if (this.ignored(value)) return;
+      message = JSONRPCMessageSchema.parse(value);
+      if ("id" in message && !("method" in message) && message.id !== undefined) this.progressTokens.delete(message.id);
     } catch {
       this.options.onDropped("a line that is not a JSON-RPC message");
       return this.failCall(idOfPartialMessage(line.slice(0, 256), line.slice(-256)), "the server answered with a message that is not valid JSON-RPC");
@@ -170,6 +189,14 @@ export class StdioTransport implements Transport {
     if (early === undefined) this.failCall(idOfPartialMessage(line.head, line.tail), this.oversizeMessage());
   }
 
+  private ignored(value: unknown): boolean {
+    if (typeof value !== "object" || value === null || "id" in value) return false;
+    const { method, params } = value as { method?: unknown; params?: { progressToken?: unknown } };
+    if (typeof method !== "string") return false;
+    if (method === "notifications/progress") return !this.progressTokens.has(params?.progressToken as string | number);
+    return !HANDLED_NOTIFICATIONS.has(method);
+  }
+
   private oversizeMessage(): string {
     return `the server's answer was larger than ${this.options.maxMessageBytes} bytes (max_message_bytes), so it was dropped unread`;
   }
@@ -179,4 +206,13 @@ export class StdioTransport implements Transport {
     if (id === undefined) return;
     this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message } });
   }
+}
+
+/** The notifications the SDK's client acts on (cancellation, progress) and the one we listen to (list_changed). */
+const HANDLED_NOTIFICATIONS = new Set(["notifications/cancelled", "notifications/progress", "notifications/tools/list_changed"]);
+
+function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
+  if (!("method" in message) || !("id" in message)) return undefined;
+  const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }

@@ -31,6 +31,8 @@ const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 export interface CallOptions {
   signal: AbortSignal;
   timeoutMs: number;
+  /** The server's progress notifications for this call. */
+  onProgress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
 }
 
 export class McpConnection {
@@ -98,7 +100,10 @@ export class McpConnection {
       const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
         signal: call.signal,
         timeout: NO_SDK_TIMEOUT,
-        onprogress: rearm,
+        onprogress: (progress) => {
+          rearm();
+          options.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
+        },
       });
       return result as CallToolResult;
     } catch (error) {

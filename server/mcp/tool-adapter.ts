@@ -62,7 +62,9 @@ async function runCall(exposed: ExposedTool, connection: McpConnection, approval
     // Resolved as the call starts: the record's life is the decision; the tool message tells how the call went.
     approvals.resolve(ctx.session_id, record, { decision: "approved" });
   }
-  const result = await connection.call(exposed.tool.name, args, { signal: ctx.signal, timeoutMs: config.timeout_seconds * 1000 });
+  // Progress reaches the app as the call's parts (tool_partial events when the request streams).
+  const onProgress = (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => ctx.emit({ progress: { ...progress } });
+  const result = await connection.call(exposed.tool.name, args, { signal: ctx.signal, timeoutMs: config.timeout_seconds * 1000, onProgress });
   const message = toToolResult(result, config.max_result_bytes);
   return { ...message, metadata: { ...message.metadata, mcp: { server: exposed.server, tool: exposed.tool.name } } };
 }

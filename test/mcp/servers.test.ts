@@ -116,6 +116,21 @@ describe("results", () => {
   });
 });
 
+describe("progress", () => {
+  it("the server's progress reaches the app as tool_partial parts", async () => {
+    server = await startMcpRuntime(backend, { every: everythingServer() }, ["mcp__every__*"]);
+    scriptCalls(backend, [{ id: "c1", name: "mcp__every__trigger-long-running-operation", args: { duration: 0.6, steps: 3 } }]);
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "x" });
+    const events = await waitForEvent(server, rid);
+    const parts = events.filter((e) => e.type === "tool_partial" && e.phase !== "end").map((e) => (e.payload as { part: unknown }).part);
+    // The last step's progress may come with the answer, and the SDK drops progress once its call is answered.
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    expect(parts).toEqual([1, 2, 3].slice(0, parts.length).map((progress) => ({ progress: { progress, total: 3 } })));
+    expect(toolResults(events)[0]!.content).toMatch(/Long running operation completed/);
+  });
+});
+
 describe("list_changed", () => {
   it("re-lists the server's tools when it says its list changed", async () => {
     await start();

@@ -8,13 +8,16 @@ export const approvalModeSchema = z.enum(["always", "never", "auto"]);
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 
 /** A mode for every tool of the server, or one per tool name (tools the map leaves out: the server's default). */
-const requireApprovalSchema = z.union([approvalModeSchema, z.record(z.string().min(1), approvalModeSchema)]);
+const requireApprovalSchema = z.union([approvalModeSchema, z.record(z.string().min(1), approvalModeSchema)], {
+  error: 'use "always", "never" or "auto", or an object from tool name to one of those',
+});
 
 /**
- * A server name ends up inside `mcp__<server>__<tool>`: letters, digits, '-' and single '_' only, so the
- * double underscore always separates the parts and the name stays valid for chat-completions backends.
+ * A server name ends up inside `mcp__<server>__<tool>`: groups of letters and digits joined by single '-' or '_',
+ * so the double underscore after it always ends it (no two servers' tools can get the same name) and the name stays
+ * valid for chat-completions backends.
  */
-export const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
+export const SERVER_NAME = /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
 
 const common = {
   require_approval: requireApprovalSchema.optional(),
@@ -49,13 +52,28 @@ const httpServerSchema = z
   })
   .strict();
 
-/** Exactly one of command (stdio) or url (Streamable HTTP). */
-export const mcpServerSchema = z
-  .union([stdioServerSchema, httpServerSchema], { error: "give either command (a stdio server) or url (a Streamable HTTP server)" })
-  .transform((server) => ("command" in server ? { ...server, transport: "stdio" as const } : { ...server, transport: "http" as const }));
+/**
+ * Exactly one of command (stdio) or url (Streamable HTTP). The branch is chosen by that key first, so a mistake
+ * inside an entry is reported at its own path (`mcp_servers.files.require_approval`), not as "matches neither".
+ */
+export const mcpServerSchema = z.record(z.string(), z.unknown()).transform((value, ctx) => {
+  const stdio = "command" in value;
+  if (stdio === "url" in value) {
+    ctx.addIssue({ code: "custom", message: "give either command (a stdio server) or url (a Streamable HTTP server)" });
+    return z.NEVER;
+  }
+  const parsed = stdio ? stdioServerSchema.safeParse(value) : httpServerSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    return z.NEVER;
+  }
+  return stdio
+    ? { ...(parsed.data as z.output<typeof stdioServerSchema>), transport: "stdio" as const }
+    : { ...(parsed.data as z.output<typeof httpServerSchema>), transport: "http" as const };
+});
 
 export const mcpServersSchema = z
-  .record(z.string().regex(SERVER_NAME, "a server name is letters, digits, '-' and single '_'").max(40), mcpServerSchema)
+  .record(z.string().regex(SERVER_NAME, "a server name is letters and digits, in groups joined by single '-' or '_'").max(40), mcpServerSchema)
   .default({});
 
 export type McpServerConfig = z.output<typeof mcpServerSchema>;

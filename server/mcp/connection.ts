@@ -6,11 +6,11 @@
 // its tools (one listing at a time; a flood of them costs one more listing, not one each).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyBaseLogger } from "fastify";
 import { deadlineAfter, type Clock } from "../clock.ts";
 import type { McpServerConfig } from "./config.ts";
-import { httpTransport } from "./http-transport.ts";
+import { httpTransport, MessageTooLarge } from "./http-transport.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 
 export type ServerStatus = "connecting" | "ready" | "restarting" | "stopped";
@@ -108,6 +108,7 @@ export class McpConnection {
       return result as CallToolResult;
     } catch (error) {
       if (call.signal.aborted && !options.signal.aborted) throw new Error(`the call to "${tool}" on MCP server "${this.name}" was cancelled: ${(call.signal.reason as Error).message}`);
+      if (linkLost(this.config, error)) this.reconnect(client, describeError(error));
       throw new Error(`MCP server "${this.name}": ${describeError(error)}`);
     } finally {
       deadline.signal.removeEventListener("abort", expire);
@@ -168,6 +169,14 @@ export class McpConnection {
         this.rateLimitedWarn(`MCP server sent ${reason}; dropped`);
       },
     });
+  }
+
+  /** An HTTP server that cannot be reached, or forgot our session, is connected again (after the backoff). */
+  private reconnect(client: Client, message: string): void {
+    if (this.client !== client || this.stopping.signal.aborted) return;
+    this.client = undefined;
+    void client.close().catch(() => undefined);
+    this.failed(`the connection was lost: ${message}`);
   }
 
   /** The link closed: the child exited or the HTTP session ended. Its pending calls were failed by the SDK. */
@@ -247,6 +256,14 @@ export class McpConnection {
     const stderr = this.transport instanceof StdioTransport ? this.transport.stderr : "";
     return stderr ? `${message} (stderr: ${stderr.slice(-500)})` : message;
   }
+}
+
+/**
+ * Over HTTP, a failure that is not an answer of the server (a JSON-RPC error is an McpError) nor an oversize
+ * message means the link is gone: the server is down, or answered 404 for a session it no longer has.
+ */
+function linkLost(config: McpServerConfig, error: unknown): boolean {
+  return config.transport === "http" && !(error instanceof McpError) && !(error instanceof MessageTooLarge);
 }
 
 function describeError(error: unknown): string {

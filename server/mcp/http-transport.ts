@@ -25,8 +25,13 @@ function boundedFetch(limit: number, pace: MessagePace): FetchLike {
   };
 }
 
+/** A message over max_message_bytes: the server misbehaved, the link itself is fine. */
+export class MessageTooLarge extends Error {
+  override name = "MessageTooLarge";
+}
+
 function tooLarge(limit: number): Error {
-  return new Error(`the server sent a message larger than ${limit} bytes (max_message_bytes); it was dropped`);
+  return new MessageTooLarge(`the server sent a message larger than ${limit} bytes (max_message_bytes); it was dropped`);
 }
 
 function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {

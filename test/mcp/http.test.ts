@@ -17,6 +17,8 @@ let backend: ScriptedBackend;
 let server: RunnerServer | undefined;
 let http: Server;
 let url: string;
+/** The test server's sessions: clearing it makes the server forget every client, as a restart would. */
+let sessions: Map<string, StreamableHTTPServerTransport>;
 
 /** One McpServer per client session, as the SDK's stateful examples do. */
 function mcpServer(): McpServer {
@@ -34,7 +36,7 @@ function mcpServer(): McpServer {
 
 beforeEach(async () => {
   backend = await startScriptedBackend();
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const transports = (sessions = new Map<string, StreamableHTTPServerTransport>());
   http = createServer(async (req, res) => {
     const body = req.method === "POST" ? await readJson(req) : undefined;
     const sessionId = req.headers["mcp-session-id"] as string | undefined;
@@ -44,7 +46,7 @@ beforeEach(async () => {
       transport = created;
       await mcpServer().connect(transport);
     }
-    if (!transport) return void res.writeHead(400).end();
+    if (!transport) return void res.writeHead(sessionId ? 404 : 400).end();
     await transport.handleRequest(req, res, body);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -96,5 +98,20 @@ describe("Streamable HTTP server", () => {
     const [result] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
     expect(result!.metadata.error).toBe(true);
     expect(result!.content).toMatch(/larger than 1048576 bytes \(max_message_bytes\)/);
+  });
+
+  it("a server that forgot the session (restarted): that call fails, the service connects again, the next works", async () => {
+    server = await startMcpRuntime(backend, { web: { url, require_approval: "never" } }, ["mcp__web__*"]);
+    sessions.clear();
+    scriptCalls(backend, [{ id: "c1", name: "mcp__web__lookup", args: { q: "a" } }]);
+    const sid = await createSession(server);
+    const [lost] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
+    expect(lost!.metadata.error).toBe(true);
+    expect(lost!.content).toMatch(/MCP server "web": Streamable HTTP error/);
+    while (server.runtime.ctx.mcp.report()[0]!.status !== "ready" || server.runtime.ctx.mcp.report()[0]!.restarts === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    scriptCalls(backend, [{ id: "c2", name: "mcp__web__lookup", args: { q: "b" } }]);
+    expect(toolResults(await waitForEvent(server, await send(server, sid, { content: "again" })))[0]!.content).toMatch(/^b: found/);
   });
 });

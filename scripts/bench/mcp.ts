@@ -21,15 +21,28 @@ import { createRuntime, type Runtime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 import { median, percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { calls: { type: "string", default: "300" }, rounds: { type: "string", default: "5" }, "flood-seconds": { type: "string", default: "60" } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: "string", default: "300" },
+    rounds: { type: "string", default: "5" },
+    "flood-seconds": { type: "string", default: "60" },
+  },
+});
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
 const FLOOD_SECONDS = values["flood-seconds"];
 
 const require = createRequire(import.meta.url);
-const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+const EVERYTHING = join(
+  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
 const HOSTILE = fileURLToPath(new URL("../../test/mcp/fixtures/hostile.mjs", import.meta.url));
-const hostile = (mode: string, ...args: string[]) => ({ command: process.execPath, args: [HOSTILE, mode, ...args], require_approval: "never" });
+const hostile = (mode: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [HOSTILE, mode, ...args],
+  require_approval: "never",
+});
 
 function startRuntime(): Runtime {
   const config = parseConfig({
@@ -42,7 +55,19 @@ function startRuntime(): Runtime {
       // Its answer comes after the flood: the call may take longer than the flood itself.
       flood: { ...hostile("flood", FLOOD_SECONDS), timeout_seconds: Number(FLOOD_SECONDS) + 60 },
     },
-    agents: { default: { provider_id: "default", tools: ["mcp__every__echo", "mcp__huge__*", "mcp__invalid__*", "mcp__silent__*", "mcp__exit__*", "mcp__flood__*"] } },
+    agents: {
+      default: {
+        provider_id: "default",
+        tools: [
+          "mcp__every__echo",
+          "mcp__huge__*",
+          "mcp__invalid__*",
+          "mcp__silent__*",
+          "mcp__exit__*",
+          "mcp__flood__*",
+        ],
+      },
+    },
   });
   return createRuntime({ config, dataDir: tempDir("bench-mcp-"), adminToken: "bench-token" });
 }
@@ -75,7 +100,9 @@ async function timeCalls(call: (i: number) => Promise<unknown>): Promise<number[
 
 async function perCallOverhead(runtime: Runtime) {
   const sdk = new Client({ name: "bench", version: "1" });
-  await sdk.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+  await sdk.connect(
+    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }),
+  );
   const echo = toolOf(runtime, "mcp__every__echo");
   const ours: number[] = [];
   const base: number[] = [];
@@ -89,7 +116,12 @@ async function perCallOverhead(runtime: Runtime) {
     ours.push(...(await timeCalls((i) => Promise.resolve(echo.run({ message: "hi" }, context(i))))));
   }
   await sdk.close();
-  return { calls: ours.length, sdk_call_ms_p50: round3(median(base)), service_call_ms_p50: round3(median(ours)), added_ms_p50: round3(median(ours) - median(base)) };
+  return {
+    calls: ours.length,
+    sdk_call_ms_p50: round3(median(base)),
+    service_call_ms_p50: round3(median(ours)),
+    added_ms_p50: round3(median(ours) - median(base)),
+  };
 }
 
 /** GET /health every 5 ms until stopped; answers the latencies. */
@@ -141,7 +173,13 @@ async function hostileCase(runtime: Runtime, url: string, server: string) {
   const ms = performance.now() - started;
   const health = await probe.stop();
   clearInterval(sampler);
-  return { seconds: round3(ms / 1000), rss_growth_mb: round3((peak - baseline) / 1024 / 1024), health_p99_ms: round3(percentile(health, 99)), probes: health.length, outcome };
+  return {
+    seconds: round3(ms / 1000),
+    rss_growth_mb: round3((peak - baseline) / 1024 / 1024),
+    health_p99_ms: round3(percentile(health, 99)),
+    probes: health.length,
+    outcome,
+  };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -154,9 +192,17 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const idleSamples = await idle.stop();
   const cases: Record<string, unknown> = {};
-  for (const server of ["huge", "invalid", "silent", "exit", "flood"]) cases[server] = await hostileCase(runtime, url, server);
+  for (const server of ["huge", "invalid", "silent", "exit", "flood"])
+    cases[server] = await hostileCase(runtime, url, server);
   process.stdout.write(
-    JSON.stringify({ bench: "mcp", ...overhead, floor_added_ms_p50: 1, health_idle_p99_ms: round3(percentile(idleSamples, 99)), flood_seconds: Number(FLOOD_SECONDS), hostile: cases }) + "\n",
+    JSON.stringify({
+      bench: "mcp",
+      ...overhead,
+      floor_added_ms_p50: 1,
+      health_idle_p99_ms: round3(percentile(idleSamples, 99)),
+      flood_seconds: Number(FLOOD_SECONDS),
+      hostile: cases,
+    }) + "\n",
   );
 } finally {
   await runtime.close();

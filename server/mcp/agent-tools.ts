@@ -4,10 +4,22 @@ import type { ResolvedAgent } from "../config/agents.ts";
 import type { PluginLoader } from "../plugins/loader.ts";
 import type { McpManager } from "./manager.ts";
 
-export type AgentTool = { name: string; source: "plugin"; plugin: string } | { name: string; source: "mcp"; server: string };
+export type AgentTool =
+  { name: string; source: "plugin"; plugin: string } | { name: string; source: "mcp"; server: string };
 
-export function agentTools(parts: { plugins?: Pick<PluginLoader, "tools"> | undefined; mcp?: Pick<McpManager, "toolsFor"> | undefined }, agent: ResolvedAgent): AgentTool[] {
-  const plugin: AgentTool[] = (parts.plugins?.tools.forAgent(agent.tools) ?? []).map((t) => ({ name: t.name, source: "plugin", plugin: t.plugin }));
-  const mcp: AgentTool[] = (parts.mcp?.toolsFor(agent.tools) ?? []).map((t) => ({ name: t.name, source: "mcp", server: t.plugin.slice("mcp:".length) }));
+export function agentTools(
+  parts: { plugins?: Pick<PluginLoader, "tools"> | undefined; mcp?: Pick<McpManager, "toolsFor"> | undefined },
+  agent: ResolvedAgent,
+): AgentTool[] {
+  const plugin: AgentTool[] = (parts.plugins?.tools.forAgent(agent.tools) ?? []).map((t) => ({
+    name: t.name,
+    source: "plugin",
+    plugin: t.plugin,
+  }));
+  const mcp: AgentTool[] = (parts.mcp?.toolsFor(agent.tools) ?? []).map((t) => ({
+    name: t.name,
+    source: "mcp",
+    server: t.plugin.slice("mcp:".length),
+  }));
   return [...plugin, ...mcp];
 }

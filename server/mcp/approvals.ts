@@ -151,5 +151,11 @@ function argumentsText(args: Record<string, unknown>): string {
 /** What an approval card shows: the tool, its server and its arguments (left out when too large; the body has them). */
 function approvalDisplay(request: ApprovalRequest): Record<string, unknown> {
   const small = JSON.stringify(request.args).length <= MAX_BODY;
-  return { server: request.server, tool: request.tool, name: request.name, tool_call_id: request.toolCallId, ...(small ? { arguments: request.args } : {}) };
+  return {
+    server: request.server,
+    tool: request.tool,
+    name: request.name,
+    tool_call_id: request.toolCallId,
+    ...(small ? { arguments: request.args } : {}),
+  };
 }

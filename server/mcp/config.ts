@@ -26,12 +26,22 @@ const common = {
   /** An approval nobody answers for this long expires and the call is refused. */
   approval_timeout_seconds: z.number().positive().max(604_800).default(600),
   /** What the model is given of one result, text and images together; more is cut with a note. */
-  max_result_bytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(100 * 1024),
+  max_result_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(100 * 1024),
   /**
    * Largest JSON-RPC message read from the server. A longer one is dropped without being parsed (its call
    * answers an error), so a hostile server cannot make the service hold a 100 MB string.
    */
-  max_message_bytes: z.number().int().min(64 * 1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  max_message_bytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(64 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
 };
 
 const stdioServerSchema = z
@@ -73,7 +83,10 @@ export const mcpServerSchema = z.record(z.string(), z.unknown()).transform((valu
 });
 
 export const mcpServersSchema = z
-  .record(z.string().regex(SERVER_NAME, "a server name is letters and digits, in groups joined by single '-' or '_'").max(40), mcpServerSchema)
+  .record(
+    z.string().regex(SERVER_NAME, "a server name is letters and digits, in groups joined by single '-' or '_'").max(40),
+    mcpServerSchema,
+  )
   .default({});
 
 export type McpServerConfig = z.output<typeof mcpServerSchema>;

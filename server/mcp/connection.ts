@@ -6,7 +6,13 @@
 // its tools (one listing at a time; a flood of them costs one more listing, not one each).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyBaseLogger } from "fastify";
 import { deadlineAfter, type Clock } from "../clock.ts";
 import type { McpServerConfig } from "./config.ts";
@@ -94,7 +100,12 @@ export class McpConnection {
       deadline = deadlineAfter(this.clock, options.timeoutMs, options.signal);
       deadline.signal.addEventListener("abort", expire, { once: true });
     };
-    const expire = () => call.abort(options.signal.aborted ? options.signal.reason : new Error(`no answer within ${options.timeoutMs / 1000} s (timeout_seconds)`));
+    const expire = () =>
+      call.abort(
+        options.signal.aborted
+          ? options.signal.reason
+          : new Error(`no answer within ${options.timeoutMs / 1000} s (timeout_seconds)`),
+      );
     deadline.signal.addEventListener("abort", expire, { once: true });
     try {
       const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
@@ -107,7 +118,10 @@ export class McpConnection {
       });
       return result as CallToolResult;
     } catch (error) {
-      if (call.signal.aborted && !options.signal.aborted) throw new Error(`the call to "${tool}" on MCP server "${this.name}" was cancelled: ${(call.signal.reason as Error).message}`);
+      if (call.signal.aborted && !options.signal.aborted)
+        throw new Error(
+          `the call to "${tool}" on MCP server "${this.name}" was cancelled: ${(call.signal.reason as Error).message}`,
+        );
       if (linkLost(this.config, error)) this.reconnect(client, describeError(error));
       throw new Error(`MCP server "${this.name}": ${describeError(error)}`);
     } finally {
@@ -195,7 +209,10 @@ export class McpConnection {
     const delay = Math.min(BACKOFF_MS.first * 2 ** this.failures, BACKOFF_MS.max);
     this.failures++;
     this.restarts++;
-    this.log.warn({ mcp_server: this.name, err: message, retry_in_ms: delay }, "MCP server failed; restarting after a delay");
+    this.log.warn(
+      { mcp_server: this.name, err: message, retry_in_ms: delay },
+      "MCP server failed; restarting after a delay",
+    );
     this.onChange();
     this.clock.sleep(delay, this.stopping.signal).then(
       () => this.attempt(),

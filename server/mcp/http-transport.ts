@@ -6,12 +6,21 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MessagePace, paceWait } from "./pace.ts";
 
-export function httpTransport(url: string, headers: Record<string, string>, maxMessageBytes: number): StreamableHTTPClientTransport {
+export function httpTransport(
+  url: string,
+  headers: Record<string, string>,
+  maxMessageBytes: number,
+): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
     fetch: boundedFetch(maxMessageBytes, new MessagePace()),
     // One quick retry of a dropped GET stream; the connection's own restart handles a server that is gone.
-    reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+    reconnectionOptions: {
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 30_000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 2,
+    },
   });
 }
 
@@ -31,7 +40,9 @@ export class MessageTooLarge extends Error {
 }
 
 function tooLarge(limit: number): Error {
-  return new MessageTooLarge(`the server sent a message larger than ${limit} bytes (max_message_bytes); it was dropped`);
+  return new MessageTooLarge(
+    `the server sent a message larger than ${limit} bytes (max_message_bytes); it was dropped`,
+  );
 }
 
 function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {

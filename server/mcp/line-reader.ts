@@ -76,7 +76,10 @@ export class LineReader {
       return this.onOversize({ head, tail: tail.toString("utf8"), bytes });
     }
     if (this.size === 0) return;
-    const line = this.chunks.length === 1 ? this.chunks[0]!.toString("utf8") : Buffer.concat(this.chunks, this.size).toString("utf8");
+    const line =
+      this.chunks.length === 1
+        ? this.chunks[0]!.toString("utf8")
+        : Buffer.concat(this.chunks, this.size).toString("utf8");
     this.chunks = [];
     this.size = 0;
     const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;

@@ -94,7 +94,12 @@ export class McpManager {
         tools: tools.map((t) => {
           const tool = c.tools.find((m) => exposedName(c.name, m.name) === t.name);
           const mcpName = tool?.name ?? t.name;
-          return { name: t.name, tool: mcpName, approval_mode: approvalModeOf(c.config, mcpName), requires_approval: needsApproval(c.config, mcpName, tool?.annotations) };
+          return {
+            name: t.name,
+            tool: mcpName,
+            approval_mode: approvalModeOf(c.config, mcpName),
+            requires_approval: needsApproval(c.config, mcpName, tool?.annotations),
+          };
         }),
         left_out: this.exposure.leftOut.get(c.name) ?? [],
         last_error: c.lastError ?? null,
@@ -110,7 +115,9 @@ export class McpManager {
     const leftOut = new Map<string, LeftOutTool[]>();
     const owners = new Map<string, number>();
     const ready = [...this.connections.values()].filter((c) => c.status === "ready");
-    for (const c of ready) for (const t of c.tools) owners.set(exposedName(c.name, t.name), (owners.get(exposedName(c.name, t.name)) ?? 0) + 1);
+    for (const c of ready)
+      for (const t of c.tools)
+        owners.set(exposedName(c.name, t.name), (owners.get(exposedName(c.name, t.name)) ?? 0) + 1);
     for (const c of ready) {
       const out: LeftOutTool[] = [];
       for (const tool of c.tools) {
@@ -129,7 +136,11 @@ export class McpManager {
 
   private adapter(name: string, connection: McpConnection, tool: McpConnection["tools"][number]): RegisteredTool {
     let adapter = this.adapters.get(tool);
-    if (!adapter) this.adapters.set(tool, (adapter = registeredTool({ name, server: connection.name, tool }, connection, this.approvals)));
+    if (!adapter)
+      this.adapters.set(
+        tool,
+        (adapter = registeredTool({ name, server: connection.name, tool }, connection, this.approvals)),
+      );
     return adapter;
   }
 

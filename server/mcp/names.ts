@@ -13,7 +13,8 @@ export function exposedName(server: string, tool: string): string {
 /** Why `name` cannot be exposed, or undefined when it can. */
 export function invalidNameReason(name: string): string | undefined {
   if (name.length > 64) return `its exposed name "${name.slice(0, 80)}" is longer than 64 characters`;
-  if (!VALID_TOOL_NAME.test(name)) return `its exposed name "${name.slice(0, 80)}" has characters other than letters, digits, '_' and '-'`;
+  if (!VALID_TOOL_NAME.test(name))
+    return `its exposed name "${name.slice(0, 80)}" has characters other than letters, digits, '_' and '-'`;
   return undefined;
 }
 

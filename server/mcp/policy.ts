@@ -1,6 +1,7 @@
 // Whether a call asks a person first (docs/tools.md "Approvals"). MCP tool annotations are hints from the server,
 // not promises, so `auto` trusts them only where the server is a program this machine runs (stdio) and only
-// for the harmless combination: read-only and not open-world, both stated (MCP's defaults say the opposite). An HTTP server asks by default.
+// for the harmless combination: read-only and not open-world, both stated (MCP's defaults say the opposite).
+// An HTTP server asks by default.
 import type { ApprovalMode, McpServerConfig } from "./config.ts";
 
 export interface ToolAnnotations {
@@ -16,7 +17,11 @@ export function approvalModeOf(server: McpServerConfig, tool: string): ApprovalM
   return configured[tool] ?? fallback;
 }
 
-export function needsApproval(server: McpServerConfig, tool: string, annotations: ToolAnnotations | undefined): boolean {
+export function needsApproval(
+  server: McpServerConfig,
+  tool: string,
+  annotations: ToolAnnotations | undefined,
+): boolean {
   const mode = approvalModeOf(server, tool);
   if (mode === "always") return true;
   if (mode === "never") return false;

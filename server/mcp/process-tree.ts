@@ -53,7 +53,10 @@ function exited(child: ChildProcess): boolean {
 async function waitForExit(child: ChildProcess, ms: number, clock: Clock): Promise<void> {
   if (exited(child)) return;
   const stop = new AbortController();
-  await Promise.race([new Promise((resolve) => child.once("exit", resolve)), clock.sleep(ms, stop.signal).catch(() => undefined)]);
+  await Promise.race([
+    new Promise((resolve) => child.once("exit", resolve)),
+    clock.sleep(ms, stop.signal).catch(() => undefined),
+  ]);
   stop.abort();
 }
 

@@ -23,7 +23,8 @@ export function toToolResult(result: CallToolResult, maxBytes: number): ToolResu
   let content = budget.text(texts.join("\n"));
   const kept = images.filter((image) => budget.take(image.data_url.length));
   const dropped = images.length - kept.length;
-  if (dropped > 0) content += `\n[${dropped} image(s) left out: the result is over max_result_bytes (${maxBytes} bytes)]`;
+  if (dropped > 0)
+    content += `\n[${dropped} image(s) left out: the result is over max_result_bytes (${maxBytes} bytes)]`;
   const metadata: Record<string, unknown> = {};
   if (kept.length > 0) metadata.images = kept;
   if (budget.cut || dropped > 0) metadata.truncated = true;
@@ -47,7 +48,8 @@ function describeBlock(block: Block, texts: string[], images: ToolImage[]): void
       return void texts.push(`[resource link: ${block.uri}${block.name ? ` (${block.name})` : ""}]`);
     case "resource": {
       const resource = block.resource;
-      if ("text" in resource && typeof resource.text === "string") return void texts.push(`[resource ${resource.uri}]\n${resource.text}`);
+      if ("text" in resource && typeof resource.text === "string")
+        return void texts.push(`[resource ${resource.uri}]\n${resource.text}`);
       return void texts.push(`[resource ${resource.uri}: ${resource.mimeType ?? "binary"} content left out]`);
     }
     default:
@@ -73,7 +75,8 @@ function structuredText(structured: unknown, texts: string[]): string | undefine
 function collectLeaves(value: unknown, out: unknown[], depth: number): void {
   if (out.length > 64 || depth > 8) return void out.push(undefined);
   if (Array.isArray(value)) return value.forEach((v) => collectLeaves(v, out, depth + 1));
-  if (typeof value === "object" && value !== null) return Object.values(value).forEach((v) => collectLeaves(v, out, depth + 1));
+  if (typeof value === "object" && value !== null)
+    return Object.values(value).forEach((v) => collectLeaves(v, out, depth + 1));
   out.push(value);
 }
 
@@ -99,7 +102,10 @@ class Budget {
     this.cut = true;
     const note = `\n[cut: the result was ${bytes} bytes; the first ${this.left} are shown (max_result_bytes)]`;
     // toString drops a character split at the boundary (it decodes to U+FFFD, removed below).
-    const head = Buffer.from(text).subarray(0, this.left).toString("utf8").replace(/\uFFFD$/, "");
+    const head = Buffer.from(text)
+      .subarray(0, this.left)
+      .toString("utf8")
+      .replace(/\uFFFD$/, "");
     this.left = 0;
     return head + note;
   }

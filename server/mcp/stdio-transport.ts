@@ -72,7 +72,13 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     const { command, args, cwd } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env: this.environment(), cwd, stdio: ["pipe", "pipe", "pipe"], shell: false, windowsHide: true });
+      const child = spawn(command, args, {
+        env: this.environment(),
+        cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        windowsHide: true,
+      });
       this.child = child;
       child.once("error", (error) => {
         reject(error);
@@ -93,7 +99,8 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || stdin.destroyed) return Promise.reject(new Error("the server is not running"));
-    if (stdin.writableLength > MAX_WRITE_BUFFER) return Promise.reject(new Error("the server is not reading its input"));
+    if (stdin.writableLength > MAX_WRITE_BUFFER)
+      return Promise.reject(new Error("the server is not reading its input"));
     const token = progressTokenOf(message);
     if (token !== undefined) {
       // A call that was cancelled never answers: its token is forgotten once many newer ones are kept.
@@ -170,7 +177,10 @@ export class StdioTransport implements Transport {
       if ("id" in message && !("method" in message) && message.id !== undefined) this.progressTokens.delete(message.id);
     } catch {
       this.options.onDropped("a line that is not a JSON-RPC message");
-      return this.failCall(idOfPartialMessage(line.slice(0, 256), line.slice(-256)), "the server answered with a message that is not valid JSON-RPC");
+      return this.failCall(
+        idOfPartialMessage(line.slice(0, 256), line.slice(-256)),
+        "the server answered with a message that is not valid JSON-RPC",
+      );
     }
     this.onmessage?.(message);
   }
@@ -198,7 +208,8 @@ export class StdioTransport implements Transport {
   }
 
   private oversizeMessage(): string {
-    return `the server's answer was larger than ${this.options.maxMessageBytes} bytes (max_message_bytes), so it was dropped unread`;
+    const limit = this.options.maxMessageBytes;
+    return `the server's answer was larger than ${limit} bytes (max_message_bytes), so it was dropped unread`;
   }
 
   /** Answers the call `id` with an error in the server's place, so it ends now rather than at its timeout. */
@@ -209,7 +220,11 @@ export class StdioTransport implements Transport {
 }
 
 /** The notifications the SDK's client acts on (cancellation, progress) and the one we listen to (list_changed). */
-const HANDLED_NOTIFICATIONS = new Set(["notifications/cancelled", "notifications/progress", "notifications/tools/list_changed"]);
+const HANDLED_NOTIFICATIONS = new Set([
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/tools/list_changed",
+]);
 
 function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;

@@ -38,7 +38,13 @@ function validatorOf(schema: Record<string, unknown>): z.ZodType {
   }
 }
 
-async function runCall(exposed: ExposedTool, connection: McpConnection, approvals: Approvals, args: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolResult> {
+async function runCall(
+  exposed: ExposedTool,
+  connection: McpConnection,
+  approvals: Approvals,
+  args: Record<string, unknown>,
+  ctx: ToolRunContext,
+): Promise<ToolResult> {
   const config = connection.config;
   // The latest listing's annotations decide (a list_changed may have changed them since the request started).
   const current = connection.tools.find((t) => t.name === exposed.tool.name) ?? exposed.tool;
@@ -63,8 +69,13 @@ async function runCall(exposed: ExposedTool, connection: McpConnection, approval
     approvals.resolve(ctx.session_id, record, { decision: "approved" });
   }
   // Progress reaches the app as the call's parts (tool_partial events when the request streams).
-  const onProgress = (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => ctx.emit({ progress: { ...progress } });
-  const result = await connection.call(exposed.tool.name, args, { signal: ctx.signal, timeoutMs: config.timeout_seconds * 1000, onProgress });
+  const onProgress = (progress: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+    ctx.emit({ progress: { ...progress } });
+  const result = await connection.call(exposed.tool.name, args, {
+    signal: ctx.signal,
+    timeoutMs: config.timeout_seconds * 1000,
+    onProgress,
+  });
   const message = toToolResult(result, config.max_result_bytes);
   return { ...message, metadata: { ...message.metadata, mcp: { server: exposed.server, tool: exposed.tool.name } } };
 }
@@ -73,12 +84,20 @@ function refusal(outcome: Exclude<Outcome, { response: "approve" }>, timeoutSeco
   switch (outcome.response) {
     case "deny":
       return {
-        content: outcome.message ? `The user denied this tool call: ${outcome.message}` : "The user denied this tool call.",
+        content: outcome.message
+          ? `The user denied this tool call: ${outcome.message}`
+          : "The user denied this tool call.",
         metadata: { error: true, approval: "denied" },
       };
     case "expired":
-      return { content: `Nobody approved this tool call within ${timeoutSeconds} s, so it was not run.`, metadata: { error: true, approval: "expired" } };
+      return {
+        content: `Nobody approved this tool call within ${timeoutSeconds} s, so it was not run.`,
+        metadata: { error: true, approval: "expired" },
+      };
     default:
-      return { content: "The tool call was cancelled before it was approved.", metadata: { interrupted: true, approval: "cancelled" } };
+      return {
+        content: "The tool call was cancelled before it was approved.",
+        metadata: { interrupted: true, approval: "cancelled" },
+      };
   }
 }

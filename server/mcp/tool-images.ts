@@ -15,7 +15,8 @@ export function withToolImages(messages: Message[], acceptsImages: boolean): Mes
     }
     out.push(message);
     if (message.role === "tool" && hasImages(message)) {
-      for (const image of message.metadata!.images as Array<{ data_url: string }>) pending.push({ type: "image_data", data_url: image.data_url });
+      for (const image of message.metadata!.images as Array<{ data_url: string }>)
+        pending.push({ type: "image_data", data_url: image.data_url });
     }
   }
   if (pending.length > 0) out.push(imagesMessage(pending));
@@ -24,7 +25,12 @@ export function withToolImages(messages: Message[], acceptsImages: boolean): Mes
 
 function hasImages(message: Message): boolean {
   const images = message.metadata?.images;
-  return message.role === "tool" && Array.isArray(images) && images.length > 0 && images.every((i) => typeof (i as { data_url?: unknown })?.data_url === "string");
+  return (
+    message.role === "tool" &&
+    Array.isArray(images) &&
+    images.length > 0 &&
+    images.every((i) => typeof (i as { data_url?: unknown })?.data_url === "string")
+  );
 }
 
 function imagesMessage(attachments: Array<{ type: "image_data"; data_url: string }>): Message {

@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies, createSession, send, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
-import { approvalsWaiting, filesystemServer, respond, scriptCalls, sessionRecords, startMcpRuntime, toolResults } from "./helpers.ts";
+import {
+  approvalsWaiting,
+  filesystemServer,
+  respond,
+  scriptCalls,
+  sessionRecords,
+  startMcpRuntime,
+  toolResults,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer;
@@ -33,7 +41,10 @@ describe("filesystem server", () => {
     expect(events.some((e) => e.type === "tool_approval")).toBe(false);
     const [result] = toolResults(events);
     expect(result!.content).toBe("milk, eggs");
-    expect(result!.metadata).toMatchObject({ tool_name: "mcp__fs__read_text_file", mcp: { server: "fs", tool: "read_text_file" } });
+    expect(result!.metadata).toMatchObject({
+      tool_name: "mcp__fs__read_text_file",
+      mcp: { server: "fs", tool: "read_text_file" },
+    });
     expect(await sessionRecords(server, sid)).toEqual([]);
     // The model was offered the server's tools under their exposed names.
     const offered = completionBodies(backend)[0]!.tools!.map((t) => t.function.name);
@@ -57,13 +68,25 @@ describe("filesystem server", () => {
       title: "Approve mcp__fs__write_file",
       request_id: rid,
       retention: { policy: "until_request_complete" },
-      display: { presentation: "modal", approval: { server: "fs", tool: "write_file", name: "mcp__fs__write_file", arguments: { path: target, content: "buy bread" } } },
+      display: {
+        presentation: "modal",
+        approval: {
+          server: "fs",
+          tool: "write_file",
+          name: "mcp__fs__write_file",
+          arguments: { path: target, content: "buy bread" },
+        },
+      },
     });
     expect(JSON.parse(pending!.body!)).toEqual({ path: target, content: "buy bread" });
 
     const answered = await respond(server, sid, nid!, { response: "approve", expected_revision: pending!.revision });
     expect(answered.status, answered.text).toBe(200);
-    expect(answered.json).toMatchObject({ id: nid, status: "responded", response: { response: "approve", by: "admin" } });
+    expect(answered.json).toMatchObject({
+      id: nid,
+      status: "responded",
+      response: { response: "approve", by: "admin" },
+    });
     const events = await waitForEvent(server, rid);
     expect(readFileSync(target, "utf8")).toBe("buy bread");
     expect(toolResults(events)[0]!.content).toContain("Successfully wrote");
@@ -93,7 +116,10 @@ describe("filesystem server", () => {
     expect(result!.metadata).toMatchObject({ error: true, approval: "denied" });
     const followUp = completionBodies(backend)[1]!.messages.find((m) => m.role === "tool");
     expect(followUp!.content).toContain("not that file, use notes.txt");
-    expect((await sessionRecords(server, sid))[0]).toMatchObject({ status: "resolved", response: { response: "deny", message: "not that file, use notes.txt" } });
+    expect((await sessionRecords(server, sid))[0]).toMatchObject({
+      status: "resolved",
+      response: { response: "deny", message: "not that file, use notes.txt" },
+    });
   });
 
   it("a stale expected_revision, a record of another session, and an unknown session answer 409, 404, 404", async () => {
@@ -124,7 +150,11 @@ describe("filesystem server", () => {
     const events = await waitForEvent(server, rid);
     expect(existsSync(target)).toBe(false);
     expect(toolResults(events)[0]).toMatchObject({ metadata: { error: true, approval: "expired" } });
-    expect((await sessionRecords(server, sid))[0]).toMatchObject({ id: nid, status: "expired", expiration: { reason: "approval_timeout" } });
+    expect((await sessionRecords(server, sid))[0]).toMatchObject({
+      id: nid,
+      status: "expired",
+      expiration: { reason: "approval_timeout" },
+    });
     expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
   });
 
@@ -158,10 +188,16 @@ describe("filesystem server", () => {
     expect((await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel` })).status).toBe(202);
     const events = await waitForEvent(server, rid);
     const types = events.map((e) => e.type);
-    expect(types.indexOf("tool_approval", types.indexOf("tool_approval") + 1)).toBeLessThan(types.indexOf("request_completed"));
+    expect(types.indexOf("tool_approval", types.indexOf("tool_approval") + 1)).toBeLessThan(
+      types.indexOf("request_completed"),
+    );
     expect(events.filter((e) => e.type === "tool_approval").map((e) => e.state)).toEqual(["waiting", "cancelled"]);
     expect(existsSync(target)).toBe(false);
-    expect((await sessionRecords(server, sid))[0]).toMatchObject({ id: nid, status: "cancelled", resolution: { reason: "request_cancelled" } });
+    expect((await sessionRecords(server, sid))[0]).toMatchObject({
+      id: nid,
+      status: "cancelled",
+      resolution: { reason: "request_cancelled" },
+    });
     expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
   });
 

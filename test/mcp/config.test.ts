@@ -9,9 +9,25 @@ const parse = (servers: unknown) => parseConfig({ mcp_servers: servers });
 
 describe("mcp_servers config", () => {
   it("fills the defaults of a stdio and an HTTP server", () => {
-    const config = parse({ files: { command: "npx", args: ["-y", "x"] }, web: { url: "https://tools.example.com/mcp" } });
-    expect(config.mcp_servers.files).toEqual({ transport: "stdio", command: "npx", args: ["-y", "x"], env: {}, timeout_seconds: 60, approval_timeout_seconds: 600, max_result_bytes: 102400, max_message_bytes: 4194304 });
-    expect(config.mcp_servers.web).toMatchObject({ transport: "http", url: "https://tools.example.com/mcp", headers: {} });
+    const config = parse({
+      files: { command: "npx", args: ["-y", "x"] },
+      web: { url: "https://tools.example.com/mcp" },
+    });
+    expect(config.mcp_servers.files).toEqual({
+      transport: "stdio",
+      command: "npx",
+      args: ["-y", "x"],
+      env: {},
+      timeout_seconds: 60,
+      approval_timeout_seconds: 600,
+      max_result_bytes: 102400,
+      max_message_bytes: 4194304,
+    });
+    expect(config.mcp_servers.web).toMatchObject({
+      transport: "http",
+      url: "https://tools.example.com/mcp",
+      headers: {},
+    });
     expect(parseConfig({}).mcp_servers).toEqual({});
   });
 
@@ -20,16 +36,20 @@ describe("mcp_servers config", () => {
     expect(() => parse({ a: { command: "x", url: "http://127.0.0.1:1/mcp" } })).toThrow(/mcp_servers\.a/);
     expect(() => parse({ a: { command: "x", commnd: "y" } })).toThrow(/mcp_servers\.a/);
     expect(() => parse({ a: { url: "ftp://example.com" } })).toThrow(/mcp_servers\.a/);
-    for (const name of ["a__b", "_a", "a_", "a.b", "x".repeat(41)]) expect(() => parse({ [name]: { command: "x" } }), name).toThrow(ConfigError);
-    for (const name of ["files", "my-notes", "home_db", "A1"]) expect(() => parse({ [name]: { command: "x" } })).not.toThrow();
+    for (const name of ["a__b", "_a", "a_", "a.b", "x".repeat(41)])
+      expect(() => parse({ [name]: { command: "x" } }), name).toThrow(ConfigError);
+    for (const name of ["files", "my-notes", "home_db", "A1"])
+      expect(() => parse({ [name]: { command: "x" } })).not.toThrow();
     expect(() => parse({ a: { command: "x", require_approval: "sometimes" } })).toThrow(/require_approval/);
     expect(() => parse({ a: { command: "x", require_approval: { write: "ask" } } })).toThrow(/require_approval/);
   });
 });
 
 describe("approval policy", () => {
-  const stdio = (require_approval?: unknown) => parse({ s: { command: "x", ...(require_approval ? { require_approval } : {}) } }).mcp_servers.s!;
-  const http = (require_approval?: unknown) => parse({ h: { url: "http://127.0.0.1:1/mcp", ...(require_approval ? { require_approval } : {}) } }).mcp_servers.h!;
+  const stdio = (require_approval?: unknown) =>
+    parse({ s: { command: "x", ...(require_approval ? { require_approval } : {}) } }).mcp_servers.s!;
+  const http = (require_approval?: unknown) =>
+    parse({ h: { url: "http://127.0.0.1:1/mcp", ...(require_approval ? { require_approval } : {}) } }).mcp_servers.h!;
   const safe = { readOnlyHint: true, openWorldHint: false };
 
   it("auto (stdio's default) runs only tools stated read-only and closed-world", () => {

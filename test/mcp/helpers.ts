@@ -13,8 +13,14 @@ import { tempDir } from "../support/server.ts";
 
 const require = createRequire(import.meta.url);
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
-export const FILESYSTEM_SERVER = join(dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist/index.js");
-export const EVERYTHING_SERVER = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+export const FILESYSTEM_SERVER = join(
+  dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")),
+  "dist/index.js",
+);
+export const EVERYTHING_SERVER = join(
+  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
 
 /** A stdio entry for the filesystem server allowed to use `dir` (a fresh temp dir by default). */
 export function filesystemServer(dir = tempDir("mcp-fs-"), extra: Record<string, unknown> = {}) {
@@ -32,14 +38,31 @@ export function fixtureServer(file: string, args: string[] = [], extra: Record<s
 }
 
 /** A runtime whose default agent reaches `tools` (patterns), with these MCP servers. */
-export async function startMcpRuntime(backend: ScriptedBackend, servers: Record<string, unknown>, tools: string[], config: ConfigInput = {}, dataDir?: string): Promise<RunnerServer> {
-  return startRunnerServer(backend, { mcp_servers: servers as never, agents: { default: { provider_id: "default", tools } }, ...config }, {}, dataDir);
+export async function startMcpRuntime(
+  backend: ScriptedBackend,
+  servers: Record<string, unknown>,
+  tools: string[],
+  config: ConfigInput = {},
+  dataDir?: string,
+): Promise<RunnerServer> {
+  return startRunnerServer(
+    backend,
+    { mcp_servers: servers as never, agents: { default: { provider_id: "default", tools } }, ...config },
+    {},
+    dataDir,
+  );
 }
 
 /** The model asks for one or more tool calls, then (next completion) answers `final`. */
-export function scriptCalls(backend: ScriptedBackend, calls: Array<{ id: string; name: string; args: unknown }>, final = "done"): void {
+export function scriptCalls(
+  backend: ScriptedBackend,
+  calls: Array<{ id: string; name: string; args: unknown }>,
+  final = "done",
+): void {
   backend.script(
-    dialectStream("openai", { tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })) }),
+    dialectStream("openai", {
+      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.args) })),
+    }),
     dialectStream("openai", { content: final }),
   );
 }
@@ -52,18 +75,38 @@ export function toolResults(events: AnyEvent[]): ToolMessage[] {
 
 /** Resolves once the request published a tool_approval `waiting` for each of `count` calls; answers their ids. */
 export async function approvalsWaiting(server: RunnerServer, requestId: string, count = 1): Promise<string[]> {
-  const events = await waitUntil(server, requestId, (all) => all.filter((e) => e.type === "tool_approval" && e.state === "waiting").length >= count);
-  return events.filter((e) => e.type === "tool_approval" && e.state === "waiting").map((e) => e.notification_id as string);
+  const events = await waitUntil(
+    server,
+    requestId,
+    (all) => all.filter((e) => e.type === "tool_approval" && e.state === "waiting").length >= count,
+  );
+  return events
+    .filter((e) => e.type === "tool_approval" && e.state === "waiting")
+    .map((e) => e.notification_id as string);
 }
 
 export async function sessionRecords(server: RunnerServer, sessionId: string): Promise<NotificationRecord[]> {
-  const res = await server.request({ method: "GET", url: `/sessions/${sessionId}/notifications?include_terminal=true` });
+  const res = await server.request({
+    method: "GET",
+    url: `/sessions/${sessionId}/notifications?include_terminal=true`,
+  });
   expect(res.status).toBe(200);
   return res.json as NotificationRecord[];
 }
 
-export async function respond(server: RunnerServer, sessionId: string, notificationId: string, body: Record<string, unknown>, token?: string) {
-  return server.request({ method: "POST", url: `/sessions/${sessionId}/notifications/${notificationId}/respond`, payload: body, ...(token ? { token } : {}) });
+export async function respond(
+  server: RunnerServer,
+  sessionId: string,
+  notificationId: string,
+  body: Record<string, unknown>,
+  token?: string,
+) {
+  return server.request({
+    method: "POST",
+    url: `/sessions/${sessionId}/notifications/${notificationId}/respond`,
+    payload: body,
+    ...(token ? { token } : {}),
+  });
 }
 
 /** Whether a process with this pid still runs (a zombie counts as gone). */

@@ -20,7 +20,10 @@ afterEach(async () => {
   await backend.close();
 });
 
-const hostile = (mode: string, ...args: string[]) => ({ command: process.execPath, args: [join(FIXTURES, "hostile.mjs"), mode, ...args] });
+const hostile = (mode: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [join(FIXTURES, "hostile.mjs"), mode, ...args],
+});
 
 /** Runs one call of mcp__h__act and samples the process's RSS meanwhile; answers the result and the growth. */
 async function callWhileSampling(mode: string, args: string[] = [], during?: (rid: string) => Promise<void>) {
@@ -87,5 +90,6 @@ describe("hostile MCP servers", () => {
 });
 
 async function waitDropped(count: number): Promise<void> {
-  while (server!.runtime.ctx.mcp.report()[0]!.dropped_messages < count) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (server!.runtime.ctx.mcp.report()[0]!.dropped_messages < count)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -25,12 +25,22 @@ function mcpServer(): McpServer {
   const mcp = new McpServer({ name: "http-test", version: "1.0.0" });
   mcp.registerTool(
     "lookup",
-    { description: "Looks a word up", inputSchema: { q: z.string() }, annotations: { readOnlyHint: true, openWorldHint: false } },
-    async ({ q }, extra) => ({ content: [{ type: "text", text: `${q}: found (auth ${String(extra.requestInfo?.headers["authorization"])})` }] }),
+    {
+      description: "Looks a word up",
+      inputSchema: { q: z.string() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ q }, extra) => ({
+      content: [{ type: "text", text: `${q}: found (auth ${String(extra.requestInfo?.headers["authorization"])})` }],
+    }),
   );
-  mcp.registerTool("huge", { description: "2 MB of text", annotations: { readOnlyHint: true, openWorldHint: false } }, async () => ({
-    content: [{ type: "text", text: "z".repeat(2 * 1024 * 1024) }],
-  }));
+  mcp.registerTool(
+    "huge",
+    { description: "2 MB of text", annotations: { readOnlyHint: true, openWorldHint: false } },
+    async () => ({
+      content: [{ type: "text", text: "z".repeat(2 * 1024 * 1024) }],
+    }),
+  );
   return mcp;
 }
 
@@ -42,7 +52,11 @@ beforeEach(async () => {
     const sessionId = req.headers["mcp-session-id"] as string | undefined;
     let transport = sessionId ? transports.get(sessionId) : undefined;
     if (!transport && isInitializeRequest(body)) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true, onsessioninitialized: (id) => void transports.set(id, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => void transports.set(id, created),
+      });
       transport = created;
       await mcpServer().connect(transport);
     }
@@ -68,7 +82,9 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 describe("Streamable HTTP server", () => {
   it("asks before every call by default, even for a tool annotated read-only; the configured headers reach it", async () => {
-    server = await startMcpRuntime(backend, { web: { url, headers: { authorization: "Bearer mcp-secret" } } }, ["mcp__web__lookup"]);
+    server = await startMcpRuntime(backend, { web: { url, headers: { authorization: "Bearer mcp-secret" } } }, [
+      "mcp__web__lookup",
+    ]);
     expect(server.runtime.ctx.mcp.report()[0]).toMatchObject({ transport: "http", status: "ready", tool_count: 2 });
     scriptCalls(backend, [{ id: "c1", name: "mcp__web__lookup", args: { q: "otter" } }]);
     const sid = await createSession(server);
@@ -92,7 +108,11 @@ describe("Streamable HTTP server", () => {
   });
 
   it("an answer over max_message_bytes fails the call instead of being read whole", async () => {
-    server = await startMcpRuntime(backend, { web: { url, require_approval: "never", max_message_bytes: 1024 * 1024 } }, ["mcp__web__*"]);
+    server = await startMcpRuntime(
+      backend,
+      { web: { url, require_approval: "never", max_message_bytes: 1024 * 1024 } },
+      ["mcp__web__*"],
+    );
     scriptCalls(backend, [{ id: "c1", name: "mcp__web__huge", args: {} }]);
     const sid = await createSession(server);
     const [result] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
@@ -108,10 +128,15 @@ describe("Streamable HTTP server", () => {
     const [lost] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
     expect(lost!.metadata.error).toBe(true);
     expect(lost!.content).toMatch(/MCP server "web": Streamable HTTP error/);
-    while (server.runtime.ctx.mcp.report()[0]!.status !== "ready" || server.runtime.ctx.mcp.report()[0]!.restarts === 0) {
+    while (
+      server.runtime.ctx.mcp.report()[0]!.status !== "ready" ||
+      server.runtime.ctx.mcp.report()[0]!.restarts === 0
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     scriptCalls(backend, [{ id: "c2", name: "mcp__web__lookup", args: { q: "b" } }]);
-    expect(toolResults(await waitForEvent(server, await send(server, sid, { content: "again" })))[0]!.content).toMatch(/^b: found/);
+    expect(toolResults(await waitForEvent(server, await send(server, sid, { content: "again" })))[0]!.content).toMatch(
+      /^b: found/,
+    );
   });
 });

@@ -7,7 +7,12 @@ function reader(max: number) {
   const lines: string[] = [];
   const oversize: OversizeLine[] = [];
   const heads: string[] = [];
-  const r = new LineReader(max, (l) => lines.push(l), (o) => oversize.push(o), (h) => heads.push(h));
+  const r = new LineReader(
+    max,
+    (l) => lines.push(l),
+    (o) => oversize.push(o),
+    (h) => heads.push(h),
+  );
   return { r, lines, oversize, heads };
 }
 

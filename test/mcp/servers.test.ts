@@ -7,9 +7,24 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { descendantsOf } from "../../server/mcp/process-tree.ts";
-import { completionBodies, createSession, send, waitForEvent, waitUntil, type RunnerServer } from "../runner/helpers.ts";
+import {
+  completionBodies,
+  createSession,
+  send,
+  waitForEvent,
+  waitUntil,
+  type RunnerServer,
+} from "../runner/helpers.ts";
 import { tempDir } from "../support/server.ts";
-import { alive, everythingServer, filesystemServer, fixtureServer, scriptCalls, startMcpRuntime, toolResults } from "./helpers.ts";
+import {
+  alive,
+  everythingServer,
+  filesystemServer,
+  fixtureServer,
+  scriptCalls,
+  startMcpRuntime,
+  toolResults,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer | undefined;
@@ -50,10 +65,19 @@ describe("GET /mcp and GET /agents", () => {
     await start(["mcp__s__echo"], { broken: { command: "/nonexistent/mcp-server" } });
     const res = await server!.request({ method: "GET", url: "/mcp" });
     expect(res.status).toBe(200);
-    const byName: Record<string, any> = Object.fromEntries((res.json.servers as Array<{ name: string }>).map((s) => [s.name, s]));
+    const byName: Record<string, any> = Object.fromEntries(
+      (res.json.servers as Array<{ name: string }>).map((s) => [s.name, s]),
+    );
     expect(byName.s).toMatchObject({ transport: "stdio", status: "ready", tool_count: 6, last_error: null });
-    expect(byName.s.tools.find((t: { name: string }) => t.name === "mcp__s__echo")).toEqual({ name: "mcp__s__echo", tool: "echo", approval_mode: "auto", requires_approval: false });
-    const reasons = Object.fromEntries(byName.s.left_out.map((l: { tool: string; reason: string }) => [l.tool, l.reason]));
+    expect(byName.s.tools.find((t: { name: string }) => t.name === "mcp__s__echo")).toEqual({
+      name: "mcp__s__echo",
+      tool: "echo",
+      approval_mode: "auto",
+      requires_approval: false,
+    });
+    const reasons = Object.fromEntries(
+      byName.s.left_out.map((l: { tool: string; reason: string }) => [l.tool, l.reason]),
+    );
     expect(reasons["bad.name"]).toMatch(/characters other than letters/);
     expect(reasons["x".repeat(60)]).toMatch(/longer than 64/);
     expect(reasons.twice).toMatch(/listed more than once/);
@@ -76,10 +100,16 @@ describe("which agent gets which tool", () => {
     scriptCalls(backend, [{ id: "c1", name: "mcp__s__rich", args: {} }]);
     const sid = await createSession(server!);
     const events = await waitForEvent(server!, await send(server!, sid, { content: "x" }));
-    expect(completionBodies(backend)[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["mcp__s__echo", "mcp__s__fail"]);
+    expect(
+      completionBodies(backend)[0]!
+        .tools!.map((t) => t.function.name)
+        .sort(),
+    ).toEqual(["mcp__s__echo", "mcp__s__fail"]);
     expect(toolResults(events)[0]!.content).toMatch(/unknown tool "mcp__s__rich"/);
     await server!.close();
-    server = await startMcpRuntime(backend, { s: fixtureServer("scripted-server.ts", [journal]) }, [], { agents: { default: { provider_id: "default" } } });
+    server = await startMcpRuntime(backend, { s: fixtureServer("scripted-server.ts", [journal]) }, [], {
+      agents: { default: { provider_id: "default" } },
+    });
     backend.script(dialectStream("openai", { content: "ok" }));
     const other = await createSession(server);
     await waitForEvent(server, await send(server, other, { content: "x" }));
@@ -93,12 +123,19 @@ describe("results", () => {
     scriptCalls(backend, [{ id: "c1", name: "mcp__s__rich", args: {} }]);
     const sid = await createSession(server!);
     const [result] = toolResults(await waitForEvent(server!, await send(server!, sid, { content: "x" })));
-    expect(result!.content).toBe('<b>not markup</b>\n[image 1: image/png]\n[resource link: file:///tmp/report.pdf (report.pdf)]\n{"temperature":21,"unit":"C"}');
-    expect(result!.metadata.images).toEqual([{ media_type: "image/png", data_url: `data:image/png;base64,${Buffer.from("png-bytes").toString("base64")}` }]);
+    expect(result!.content).toBe(
+      '<b>not markup</b>\n[image 1: image/png]\n[resource link: file:///tmp/report.pdf (report.pdf)]\n{"temperature":21,"unit":"C"}',
+    );
+    expect(result!.metadata.images).toEqual([
+      { media_type: "image/png", data_url: `data:image/png;base64,${Buffer.from("png-bytes").toString("base64")}` },
+    ]);
     // The follow-up request carries the image as an image part, in a user message after the tool messages.
     const messages = completionBodies(backend)[1]!.messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
-    expect(messages[3]!.content).toContainEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${Buffer.from("png-bytes").toString("base64")}` } });
+    expect(messages[3]!.content).toContainEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${Buffer.from("png-bytes").toString("base64")}` },
+    });
   });
 
   it("isError is an error result the model reads; a result over max_result_bytes is cut with a note", async () => {
@@ -111,7 +148,9 @@ describe("results", () => {
     const [failed, big] = toolResults(await waitForEvent(server!, await send(server!, sid, { content: "x" })));
     expect(failed).toMatchObject({ content: "The tool reported an error: disk is full", metadata: { error: true } });
     expect(Buffer.byteLength(big!.content)).toBeLessThan(100 * 1024 + 200);
-    expect(big!.content).toMatch(/\[cut: the result was 300000 bytes; the first 102400 are shown \(max_result_bytes\)\]$/);
+    expect(big!.content).toMatch(
+      /\[cut: the result was 300000 bytes; the first 102400 are shown \(max_result_bytes\)\]$/,
+    );
     expect(big!.metadata.truncated).toBe(true);
   });
 });
@@ -119,11 +158,15 @@ describe("results", () => {
 describe("progress", () => {
   it("the server's progress reaches the app as tool_partial parts", async () => {
     server = await startMcpRuntime(backend, { every: everythingServer() }, ["mcp__every__*"]);
-    scriptCalls(backend, [{ id: "c1", name: "mcp__every__trigger-long-running-operation", args: { duration: 0.6, steps: 3 } }]);
+    scriptCalls(backend, [
+      { id: "c1", name: "mcp__every__trigger-long-running-operation", args: { duration: 0.6, steps: 3 } },
+    ]);
     const sid = await createSession(server);
     const rid = await send(server, sid, { content: "x" });
     const events = await waitForEvent(server, rid);
-    const parts = events.filter((e) => e.type === "tool_partial" && e.phase !== "end").map((e) => (e.payload as { part: unknown }).part);
+    const parts = events
+      .filter((e) => e.type === "tool_partial" && e.phase !== "end")
+      .map((e) => (e.payload as { part: unknown }).part);
     // The last step's progress may come with the answer, and the SDK drops progress once its call is answered.
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(parts).toEqual([1, 2, 3].slice(0, parts.length).map((progress) => ({ progress: { progress, total: 3 } })));
@@ -193,22 +236,30 @@ describe("cancellation, timeout, a server killed mid-call", () => {
     expect(restarted.restarts).toBe(1);
     expect(server!.runtime.ctx.mcp.connection("s")!.pid).not.toBe(first);
     scriptCalls(backend, [{ id: "c2", name: "mcp__s__echo", args: { text: "back" } }]);
-    expect(toolResults(await waitForEvent(server!, await send(server!, sid, { content: "again" })))[0]!.content).toBe("back");
+    expect(toolResults(await waitForEvent(server!, await send(server!, sid, { content: "again" })))[0]!.content).toBe(
+      "back",
+    );
   });
 
   it("a call while the server is down is a tool error saying so", async () => {
     await start(["mcp__s__*"], { broken: { command: "/nonexistent/mcp-server" } });
     // Reach the broken server's would-be tool through a direct call of the connection.
-    await expect(server!.runtime.ctx.mcp.connection("broken")!.call("x", {}, { signal: new AbortController().signal, timeoutMs: 1000 })).rejects.toThrow(
-      /MCP server "broken" is not available \(restarting\); last error: could not start/,
-    );
+    await expect(
+      server!.runtime.ctx.mcp
+        .connection("broken")!
+        .call("x", {}, { signal: new AbortController().signal, timeoutMs: 1000 }),
+    ).rejects.toThrow(/MCP server "broken" is not available \(restarting\); last error: could not start/);
   });
 });
 
 describe("processes", () => {
   it("children run in the server's process group, and none is left after stop", async () => {
     const fs = filesystemServer();
-    server = await startMcpRuntime(backend, { fs: fs.config, every: everythingServer(), s: fixtureServer("scripted-server.ts", [journal]) }, ["mcp__fs__*"]);
+    server = await startMcpRuntime(
+      backend,
+      { fs: fs.config, every: everythingServer(), s: fixtureServer("scripted-server.ts", [journal]) },
+      ["mcp__fs__*"],
+    );
     const mcp = server.runtime.ctx.mcp;
     const roots = ["fs", "every", "s"].map((name) => mcp.connection(name)!.pid!);
     const pids = roots.flatMap((pid) => [pid, ...descendantsOf(pid)]);

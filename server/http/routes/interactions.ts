@@ -22,13 +22,17 @@ const body = z
   })
   .strict();
 
-export function registerInteractionRoutes(app: FastifyInstance, ctx: Pick<ServerContext, "notifications" | "runner" | "mcp" | "clock">): void {
+export function registerInteractionRoutes(
+  app: FastifyInstance,
+  ctx: Pick<ServerContext, "notifications" | "runner" | "mcp" | "clock">,
+): void {
   app.post("/sessions/:session_id/notifications/:notification_id/respond", async (request, reply) => {
     const { session_id, notification_id } = parseInput(params, request.params, "params");
     const answer = parseInput(body, request.body, "body");
     const scope = ctx.notifications.session(session_id);
     const record = scope.get(notification_id);
-    if (!record) throw notFound("notification_not_found", `session ${session_id} has no notification "${notification_id}"`);
+    if (!record)
+      throw notFound("notification_not_found", `session ${session_id} has no notification "${notification_id}"`);
     if (!answerable(ctx, session_id, record, answer.expected_revision)) return reply.status(409).send(record);
     const detail = {
       response: answer.response,
@@ -49,7 +53,12 @@ export function registerInteractionRoutes(app: FastifyInstance, ctx: Pick<Server
 }
 
 /** Waiting for an answer, at the expected revision, and (for a request's record) while that request runs. */
-function answerable(ctx: Pick<ServerContext, "runner" | "mcp">, sessionId: string, record: NotificationRecord, expected: number | string | undefined): boolean {
+function answerable(
+  ctx: Pick<ServerContext, "runner" | "mcp">,
+  sessionId: string,
+  record: NotificationRecord,
+  expected: number | string | undefined,
+): boolean {
   if (record.kind !== "interaction" || record.status !== "pending_response") return false;
   if (expected !== undefined && expected !== (record.revision ?? record.updated_at)) return false;
   if (record.request_id !== undefined && ctx.runner.activeRequest(sessionId) !== record.request_id) return false;

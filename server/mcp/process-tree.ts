@@ -3,6 +3,8 @@
 // is closed first (a well-behaved server exits on EOF), then SIGTERM, then SIGKILL for what is still there.
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../clock.ts";
 
 const GRACE_MS = 1000;
@@ -70,4 +72,29 @@ export async function endProcessTree(child: ChildProcess, clock: Clock): Promise
   await waitForExit(child, GRACE_MS, clock);
   // A pid that exited may be reused: signal only the child while it is ours (not yet reaped) and its descendants.
   signal(exited(child) ? tree.slice(1) : tree, "SIGKILL");
+  await untilGone(child, tree.slice(1));
+}
+
+/**
+ * After SIGKILL the kernel ends the processes soon, not at once: stop resolves when they are gone, so nothing of
+ * the server outlives it. Real time here (the kernel's pace, not a delay we decide), bounded at two seconds.
+ */
+async function untilGone(child: ChildProcess, descendants: number[]): Promise<void> {
+  const deadline = performance.now() + 2000;
+  while (performance.now() < deadline && (!exited(child) || descendants.some(running))) await sleep(10);
+}
+
+/** Whether `pid` still runs (a zombie waiting to be reaped has ended). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }

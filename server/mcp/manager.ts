@@ -109,12 +109,14 @@ export class McpManager {
     });
   }
 
-  /** Recomputes the exposed tools from every ready server's latest listing. */
+  /** Recomputes the exposed tools from every server's latest listing. */
   private rebuild(): void {
     const tools = new Map<string, RegisteredTool>();
     const leftOut = new Map<string, LeftOutTool[]>();
     const owners = new Map<string, number>();
-    const ready = [...this.connections.values()].filter((c) => c.status === "ready");
+    // A server that is restarting keeps the tools of its last listing: a call then answers that it is down (and
+    // why), which tells the model more than a tool that vanished. One that never listed anything exposes nothing.
+    const ready = [...this.connections.values()].filter((c) => c.status !== "stopped");
     for (const c of ready)
       for (const t of c.tools)
         owners.set(exposedName(c.name, t.name), (owners.get(exposedName(c.name, t.name)) ?? 0) + 1);

@@ -241,14 +241,23 @@ describe("cancellation, timeout, a server killed mid-call", () => {
     );
   });
 
-  it("a call while the server is down is a tool error saying so", async () => {
-    await start(["mcp__s__*"], { broken: { command: "/nonexistent/mcp-server" } });
-    // Reach the broken server's would-be tool through a direct call of the connection.
-    await expect(
-      server!.runtime.ctx.mcp
-        .connection("broken")!
-        .call("x", {}, { signal: new AbortController().signal, timeoutMs: 1000 }),
-    ).rejects.toThrow(/MCP server "broken" is not available \(restarting\); last error: could not start/);
+  it("a request whose tool's server is down gets a tool error result saying so, with its last error", async () => {
+    const flag = join(tempDir("mcp-flag-"), "fail");
+    const s = fixtureServer("scripted-server.ts", [journal], { env: { MCP_FAIL_FLAG: flag } });
+    server = await startMcpRuntime(backend, { s }, ["mcp__s__*"]);
+    // From now on every start fails; the kill below makes it restart.
+    writeFileSync(flag, "");
+    const pid = server.runtime.ctx.mcp.connection("s")!.pid!;
+    for (const p of [pid, ...descendantsOf(pid)]) process.kill(p, "SIGKILL");
+    // Five quick restarts fail (the test clock lets delays under 20 s pass at once); the sixth waits 32 s.
+    while (server.runtime.ctx.mcp.report()[0]!.restarts < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    scriptCalls(backend, [{ id: "c1", name: "mcp__s__echo", args: { text: "hi" } }]);
+    const sid = await createSession(server);
+    const [result] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
+    expect(result!.metadata.error).toBe(true);
+    expect(result!.content).toMatch(
+      /MCP server "s" is not available \(restarting\); last error: could not start: .*cannot start: the flag file is there/,
+    );
   });
 });
 

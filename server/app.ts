@@ -26,6 +26,8 @@ import { registerSearchRoutes } from "./http/routes/search.ts";
 import { registerProducerRoutes } from "./http/routes/producers.ts";
 import { registerProducerNotificationRoutes } from "./http/routes/producer-notifications.ts";
 import { registerExportRoutes } from "./http/routes/export.ts";
+import { registerInteractionRoutes } from "./http/routes/interactions.ts";
+import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -64,6 +66,8 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerProducerRoutes(app, ctx);
   registerProducerNotificationRoutes(app, ctx);
   registerExportRoutes(app, ctx);
+  registerInteractionRoutes(app, ctx);
+  registerMcpRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -14,6 +14,7 @@ import type { ActionRegistry } from "./actions/registry.ts";
 import type { AssetStore } from "./assets/store.ts";
 import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
+import type { McpManager } from "./mcp/manager.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { PushService } from "./push/push-service.ts";
@@ -64,4 +65,6 @@ export interface ServerContext {
   /** Export of chats as JSON and Markdown, and import of such files and ChatGPT's (server/export/). */
   exporter: Exporter;
   importer: Importer;
+  /** MCP servers, their tools and the approvals of their calls (server/mcp/). */
+  mcp: McpManager;
 }

@@ -27,6 +27,7 @@ import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
 import { ContentKeys } from "./e2e/content-keys.ts";
@@ -137,6 +138,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();
   const plugins = new PluginLoader({ paths: config.plugins, configDir, agents: config.agents, notifications, actions, log });
+  const mcp = new McpManager({ servers: config.mcp_servers, clock, log, notifications, events, pluginHas: (name) => plugins.tools.get(name) !== undefined });
   const runner = new RequestRunner({
     events,
     sessions,
@@ -149,6 +151,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     plugins,
     maxToolIterations: config.runner.max_tool_iterations,
     titles: { enabled: config.titles.enabled, model: config.titles.title_model },
+    mcp,
   });
   const searchIndexer = new SearchIndexer({ db, transactor, events, sessions, onError: (error) => log.error({ err: error }, "search indexing failed") });
   searchIndexer.start();
@@ -180,11 +183,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     producers: new ProducerStore(db, clock),
     exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
     importer: new Importer({ transactor, sessions, assets, ledger, clock, dataDir, serverId, agents: () => agents.keys() }),
+    mcp,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {
     await plugins.load();
+    // After the plugins, so an MCP tool named like a plugin tool is left out. Servers connect in parallel; one
+    // that fails goes on restarting in the background and does not stop the start.
+    await mcp.start();
   });
   // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
   const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge, app });
@@ -195,6 +202,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       searchIndexer.stop();
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
+      await mcp.stop();
       await forwarder.stop();
       await push?.close();
       await app.close();

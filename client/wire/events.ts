@@ -52,6 +52,17 @@ export const toolPartialEvent = eventType("tool_partial", {
   payload: z.record(z.string(), z.unknown()),
 });
 export const toolResultsEvent = eventType("tool_results", { ...inRequest, messages: z.array(messageSchema) });
+/**
+ * A tool call waits for a person's approval (`waiting`), or that wait ended. The session interaction
+ * `notification_id` is the record to answer (POST /sessions/{id}/notifications/{notification_id}/respond).
+ */
+export const toolApprovalEvent = eventType("tool_approval", {
+  ...inRequest,
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  notification_id: z.string(),
+  state: z.enum(["waiting", "approved", "denied", "expired", "cancelled"]),
+});
 
 // Checkpoint marker (the internal session_checkpoint never reaches the wire)
 export const checkpointEvent = eventType("checkpoint", { ...inSession, request_id: z.string().optional(), timestamp: z.string() });
@@ -103,6 +114,7 @@ export const coreEventSchemas = [
   toolCallsEvent,
   toolPartialEvent,
   toolResultsEvent,
+  toolApprovalEvent,
   checkpointEvent,
   sessionCreatedEvent,
   messageAppendedEvent,

@@ -2,6 +2,7 @@
 // its path, so a typo never silently falls back to a default. Every default is written once, on its key: an
 // absent object is `prefault({})`, which parses `{}` through the object and so takes the keys' own defaults.
 import { z } from "zod";
+import { mcpServersSchema } from "../mcp/config.ts";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
 import { pushConfigSchema } from "./push.ts";
 
@@ -9,6 +10,7 @@ const agentSchema = providerOverridesSchema
   .extend({
     provider_id: z.string().min(1),
     system_prompt: z.string().optional(),
+    /** Tool names; an MCP server's tools as `mcp__<server>__<tool>` or all of them as `mcp__<server>__*`. */
     tools: z.array(z.string().min(1)).optional(),
   })
   .strict();
@@ -96,6 +98,8 @@ export const configSchema = z
       .prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
+    /** Tool servers speaking MCP (docs/tools.md); their tools reach only agents whose `tools` name them. */
+    mcp_servers: mcpServersSchema,
   })
   .strict();
 

@@ -103,7 +103,8 @@ function pluginApi(ctx: PluginLoaderParts, name: string, registry: ToolRegistry,
 /** An agent's `tools` naming a tool no plugin registered is likely a typo: say so once at start. */
 function warnUnknownAgentTools(ctx: PluginLoaderParts, registry: ToolRegistry, loaded: LoadedPlugin[]): void {
   for (const [agentId, agent] of Object.entries(ctx.agents ?? {})) {
-    const missing = (agent.tools ?? []).filter((name) => !registry.get(name));
+    // mcp__ names belong to MCP servers (server/mcp/), which report their own tools.
+    const missing = (agent.tools ?? []).filter((name) => !name.startsWith("mcp__") && !registry.get(name));
     if (missing.length > 0) ctx.log.warn({ agent: agentId, missing, plugins: loaded.map((p) => p.name) }, "agent names tools no plugin registered");
   }
 }

@@ -9,6 +9,8 @@ export interface ToolRunContext {
   session_id: string;
   request_id: string;
   tool_call_id: string;
+  /** The call's position among all tool calls of its request, counted from 0 across rounds. */
+  call_index: number;
   /** Aborted when the request is cancelled (or the server shuts down): stop work and return or throw. */
   signal: AbortSignal;
   /** Streams one part of progress (a `tool_partial` event when the request streams). */

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ResolvedAgent } from "../config/agents.ts";
 import type { EventStore, PublishInput } from "../events/event-store.ts";
 import { ProviderError, type Provider, type ToolCall } from "../provider/index.ts";
+import { withToolImages } from "../mcp/tool-images.ts";
 import { ToolRegistry } from "../plugins/tool-registry.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -77,6 +78,7 @@ async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void>
   const tools = await deps.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const definitions = tools.length > 0 ? ToolRegistry.definitions(tools) : undefined;
+  let callsSoFar = 0;
   for (let rounds = 0; ; rounds++) {
     if (run.signal.aborted) return;
     const reply = await phase(deps, run, out, definitions);
@@ -88,7 +90,8 @@ async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void>
       persist(deps, run, calls.map((call) => skippedResult(call, deps.maxToolIterations)), (m) => out.toolResults(m));
       throw new RunFailure(`the tool loop stopped after ${deps.maxToolIterations} rounds (runner.max_tool_iterations); the model kept asking for tools`);
     }
-    const results = await runToolRound({ calls, tools: byName, events: out, stream: run.stream, signal: run.signal, notify: deps.notify });
+    const results = await runToolRound({ calls, tools: byName, events: out, stream: run.stream, signal: run.signal, notify: deps.notify, firstCallIndex: callsSoFar });
+    callsSoFar += calls.length;
     persist(deps, run, results, (m) => out.toolResults(m));
   }
 }
@@ -97,7 +100,7 @@ async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void>
 async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: ReturnType<typeof ToolRegistry.definitions> | undefined): Promise<Message> {
   const buffer = new PhaseBuffer();
   const request = {
-    messages: history(deps.agent, run.live),
+    messages: withToolImages(history(deps.agent, run.live), deps.agent.settings.allow_image_attachment_base64),
     ...(tools ? { tools } : {}),
     stream: run.stream,
     ...(run.request_options ? { request_options: run.request_options } : {}),

@@ -14,6 +14,7 @@ import type { EventStore } from "../events/event-store.ts";
 import { createNotificationSink } from "../notifications/api.ts";
 import type { NotificationService } from "../notifications/notification-service.ts";
 import { expireForCompletedRequest } from "../notifications/retention.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import type { PluginLoader } from "../plugins/loader.ts";
 import type { RegisteredTool, ToolRunContext } from "../plugins/tools.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -44,6 +45,8 @@ export interface RunnerParts {
   maxToolIterations: number;
   /** Titles written by the model after a session's first reply (config titles); default on. */
   titles?: TitleSettings;
+  /** Tools of MCP servers (server/mcp/): an agent gets those its `tools` list names. */
+  mcp?: Pick<McpManager, "toolsFor">;
 }
 
 /** What every start takes: streaming, options over the session's, and (regenerate) a model for this answer. */
@@ -255,7 +258,8 @@ export class RequestRunner {
 
   private async toolsOf(agent: ResolvedAgent): Promise<RegisteredTool[]> {
     await this.ctx.plugins.load();
-    return this.ctx.plugins.tools.forAgent(agent.tools);
+    const mcpTools = this.ctx.mcp?.toolsFor(agent.tools) ?? [];
+    return [...this.ctx.plugins.tools.forAgent(agent.tools), ...mcpTools];
   }
 
   /**

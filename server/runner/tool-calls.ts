@@ -16,14 +16,16 @@ export interface ToolRoundInput {
   stream: boolean;
   signal: AbortSignal;
   notify: (tool: RegisteredTool) => ToolRunContext["notify"];
+  /** How many tool calls earlier rounds of the request made: this round's calls are numbered from it. */
+  firstCallIndex: number;
 }
 
 export function runToolRound(input: ToolRoundInput): Promise<Message[]> {
   // runOne never rejects, so one failing call cannot lose the others' results.
-  return Promise.all(input.calls.map((call) => runOne(call, input)));
+  return Promise.all(input.calls.map((call, i) => runOne(call, input.firstCallIndex + i, input)));
 }
 
-async function runOne(call: ToolCall, input: ToolRoundInput): Promise<Message> {
+async function runOne(call: ToolCall, callIndex: number, input: ToolRoundInput): Promise<Message> {
   const name = call.function.name;
   if (input.signal.aborted) return cancelledResult(call);
   const tool = input.tools.get(name);
@@ -40,6 +42,7 @@ async function runOne(call: ToolCall, input: ToolRoundInput): Promise<Message> {
       session_id: input.events.sessionId,
       request_id: input.events.requestId,
       tool_call_id: call.id,
+      call_index: callIndex,
       signal: input.signal,
       emit: (part) => parts.publish(part),
       notify: input.notify(tool),

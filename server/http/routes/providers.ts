@@ -8,16 +8,23 @@ import type { ServerContext } from "../../context.ts";
 import { currentEndpointLabel, discoverModels, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "../../provider/index.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
+import { agentTools } from "../../mcp/agent-tools.ts";
 
 /** What the routes read from the server context. */
-export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock">;
+export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock"> & Partial<Pick<ServerContext, "plugins" | "mcp">>;
 
 const modelsParams = z.object({ provider_id: z.string().min(1) });
 const modelsQuery = z.object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() }).strict();
 
 export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutesContext): void {
   // max_image_bytes: the assets limit, so an app refuses a too-large image before uploading it (docs/app.md).
-  app.get("/agents", async () => ({ agents: [...ctx.agents.values()].map((agent) => ({ ...agentView(agent), max_image_bytes: ctx.config.assets.max_bytes })) }));
+  app.get("/agents", async () => ({
+    agents: [...ctx.agents.values()].map((agent) => ({
+      ...agentView(agent),
+      max_image_bytes: ctx.config.assets.max_bytes,
+      tools: agentTools(ctx, agent),
+    })),
+  }));
 
   app.get("/providers/:provider_id/models", async (request) => {
     const { provider_id } = parseInput(modelsParams, request.params, "params");

@@ -8,8 +8,11 @@
 // apps push `api` in clear; encrypting apps (`e2e_relay_*`, devices paired with a key) seal each call to the server's
 // key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
 // and the throughput ratio e2e/plain.
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only relay|direct|e2e_relay]
-// (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only to profile one route)
+// The e2e variants (`e2e_relay_noble`, `e2e_relay_pooled`) run at 50 apps only: each crypto seam's optimisation with
+// and without in the same run (docs/benchmarks.md "Sealed relay").
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
+// [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
+// to profile one route)
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -17,15 +20,24 @@ import { parseArgs } from "node:util";
 import { generateKeyPair } from "../../client/crypto/index.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
-import { fromApps, fromBridge, fromServer, routeSchema, type Route, type ToApps } from "./relay/protocol.ts";
+import { fromApps, fromBridge, fromServer, routeSchema, type Route, type Seams, type ToApps } from "./relay/protocol.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" } } });
+const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" }, routes: { type: "string" } } });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
 const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
+const ROUTES = ONLY ? [ONLY] : values.routes === undefined ? routeSchema.options : values.routes.split(",").map((route) => routeSchema.parse(route));
+/** The seams each e2e route runs with, in the server and the apps alike; the plain routes seal nothing. */
+const SEAMS: Partial<Record<Route, Seams>> = {
+  e2e_relay: { cipher: "openssl", random: "platform" },
+  e2e_relay_noble: { cipher: "noble", random: "platform" },
+  e2e_relay_pooled: { cipher: "openssl", random: "pooled" },
+};
+/** Routes that are one seam's variant of e2e_relay: measured at 50 apps only. */
+const isVariant = (route: Route) => route.startsWith("e2e_relay_");
 const here = fileURLToPath(new URL("./relay/", import.meta.url));
 
 const parseApps = (m: unknown) => fromApps.parse(m);
@@ -71,6 +83,8 @@ async function main(): Promise<void> {
   const all = [bridgeProc, serverProc, ...appProcs];
   /** `apps` apps spread over the app processes, `total` calls in all; latencies and wall-clock throughput. */
   const run = async (route: Route, apps: number, total: number) => {
+    const seams = SEAMS[route];
+    if (seams) await Promise.all([serverProc, ...appProcs].map((proc) => ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams")));
     const shares = appProcs.map((_, i) => Math.floor(apps / APP_PROCESSES) + (i < apps % APP_PROCESSES ? 1 : 0));
     const busy = appProcs.flatMap((proc, i) => (shares[i]! > 0 ? [{ proc, apps: shares[i]! }] : []));
     const answers = await Promise.all(busy.map(({ proc, apps: n }) => ask(proc, parseApps, { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps, "ran")));
@@ -92,8 +106,8 @@ async function main(): Promise<void> {
   };
 
   const figures: Record<string, unknown> = {};
-  const routes = ONLY ? [ONLY] : routeSchema.options;
   for (const apps of [1, DEVICES]) {
+    const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
     for (const route of routes) await run(route, apps, WARMUP);
     const measured: Partial<Record<Route, Awaited<ReturnType<typeof cpuOf>>>> = {};
@@ -107,9 +121,12 @@ async function main(): Promise<void> {
     const p50 = (route: Route) => percentile(measured[route]!.measured.latencies, 50);
     const { direct, relay, e2e_relay } = measured;
     if (direct && relay) figures[`relay_adds_p50_ms_${apps}`] = round(p50("relay") - p50("direct"));
-    if (relay && e2e_relay) {
-      figures[`e2e_relay_adds_p50_ms_${apps}`] = round(p50("e2e_relay") - p50("relay"));
-      figures[`e2e_relay_ratio_to_plain_${apps}`] = round(e2e_relay.measured.perSecond / relay.measured.perSecond);
+    for (const route of routes.filter((r) => r.startsWith("e2e_relay"))) {
+      if (relay) {
+        figures[`${route}_adds_p50_ms_${apps}`] = round(p50(route) - p50("relay"));
+        figures[`${route}_ratio_to_plain_${apps}`] = round(measured[route]!.measured.perSecond / relay.measured.perSecond);
+      }
+      if (e2e_relay && route !== "e2e_relay") figures[`${route}_ratio_to_e2e_relay_${apps}`] = round(measured[route]!.measured.perSecond / e2e_relay.measured.perSecond);
     }
     if (apps === DEVICES) figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
   }

@@ -10,10 +10,16 @@ import {
   type EventEnvelope,
   type KeyPair,
   type Sealed,
+  useCipher,
 } from "../../client/crypto/index.ts";
 import type { SealedContentKey } from "../../client/wire/e2e.ts";
 import type { ContentKeys } from "./content-keys.ts";
 import type { ReplayGuard } from "./replay-guard.ts";
+
+// The server opens and seals every encrypting device's relayed calls and seals every event: here the cipher's cost is
+// the server's, and OpenSSL's composition measurably pays (docs/benchmarks.md "Sealed relay"). noble stays wherever
+// Node's cipher is missing or disagrees with it (xchacha.ts checks).
+useCipher("openssl");
 
 /** Relay keys kept per device public key; a handful of devices use them, the bound only caps a flood of keys. */
 const RELAY_KEYS_CACHED = 1000;

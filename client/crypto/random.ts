@@ -1,7 +1,10 @@
 // Random bytes for nonces, call ids and keys, behind one named seam (docs/security.md "Seams"). The plain default is
 // the platform's CSPRNG, one crypto.getRandomValues call per draw (browsers, React Native polyfills, Node).
-// `useRandom("pooled")` cuts small draws from a 4 KiB buffer filled by the same CSPRNG, every byte handed out once;
-// it is here only so the relay benchmark can measure it against the default in the same run (docs/benchmarks.md).
+// `useRandom("pooled")` cuts small draws from a 4 KiB buffer filled by the same CSPRNG, every byte handed out once
+// (a draw is a copy of bytes never handed out before; the pool is refilled, never rewound). Node 20 spends a few
+// microseconds of setup on each getRandomValues call whatever its size, and a sealed relayed call draws three times;
+// the relay benchmark measures the pool against the default in the same run, and the server switches it on
+// (server/e2e/end-to-end.ts, docs/benchmarks.md "Sealed relay").
 /** What the seam can use: `platform` (the default) or `pooled`. */
 export type RandomName = "platform" | "pooled";
 
@@ -15,6 +18,10 @@ let active: RandomName = "platform";
 
 export function useRandom(name: RandomName): RandomName {
   return (active = name);
+}
+
+export function randomInUse(): RandomName {
+  return active;
 }
 
 export function randomBytes(length: number): Uint8Array {

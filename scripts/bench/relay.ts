@@ -8,8 +8,8 @@
 // apps push `api` in clear; encrypting apps (`e2e_relay_*`, devices paired with a key) seal each call to the server's
 // key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
 // and the throughput ratio e2e/plain.
-// The e2e variants (`e2e_relay_noble`, `e2e_relay_pooled`) run at 50 apps only: each crypto seam's optimisation with
-// and without in the same run (docs/benchmarks.md "Sealed relay").
+// The e2e variants (`e2e_relay_noble`, `e2e_relay_platform`) run at 50 apps only: each crypto seam's optimisation
+// with and without in the same run (docs/benchmarks.md "Sealed relay").
 // Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
 // [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
 // to profile one route)
@@ -32,9 +32,9 @@ const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.on
 const ROUTES = ONLY ? [ONLY] : values.routes === undefined ? routeSchema.options : values.routes.split(",").map((route) => routeSchema.parse(route));
 /** The seams each e2e route runs with, in the server and the apps alike; the plain routes seal nothing. */
 const SEAMS: Partial<Record<Route, Seams>> = {
-  e2e_relay: { cipher: "openssl", random: "platform" },
-  e2e_relay_noble: { cipher: "noble", random: "platform" },
-  e2e_relay_pooled: { cipher: "openssl", random: "pooled" },
+  e2e_relay: { cipher: "openssl", random: "pooled" },
+  e2e_relay_noble: { cipher: "noble", random: "pooled" },
+  e2e_relay_platform: { cipher: "openssl", random: "platform" },
 };
 /** Routes that are one seam's variant of e2e_relay: measured at 50 apps only. */
 const isVariant = (route: Route) => route.startsWith("e2e_relay_");

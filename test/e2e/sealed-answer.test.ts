@@ -2,7 +2,7 @@
 // SealedJson), spliced into the bridge frame as is: it must be exactly what serializing the sealed object gives, and
 // the HTTP route of the same path must answer that object too (docs/security.md S44).
 import { afterEach, describe, expect, it } from "vitest";
-import { cipherInUse, openResponse, publicKeyOf, sealRequest, sharedKey, type Sealed } from "../../client/crypto/index.ts";
+import { cipherInUse, openResponse, randomInUse, publicKeyOf, sealRequest, sharedKey, type Sealed } from "../../client/crypto/index.ts";
 import { SealedJson } from "../../server/e2e/sealed-calls.ts";
 import { withJsonBody } from "../../server/forwarder/json-text.ts";
 import { Stack } from "../client/support/stack.ts";
@@ -14,9 +14,10 @@ afterEach(async () => {
 });
 
 describe("sealed answers (S44)", () => {
-  it("are sealed with OpenSSL's cipher on the server (the seam's optimisation is switched on there only)", async () => {
+  it("are sealed with OpenSSL's cipher and pooled random bytes on the server (both seams' optimisations)", async () => {
     await import("../../server/e2e/end-to-end.ts");
     expect(cipherInUse()).toBe("openssl");
+    expect(randomInUse()).toBe("pooled");
   });
 
   it("splice into a frame as exactly the JSON of the sealed object", () => {

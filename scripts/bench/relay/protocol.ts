@@ -46,11 +46,11 @@ export const fromServer = z.discriminatedUnion("type", [
 
 /**
  * `e2e_relay`: the relay as an encrypting app uses it, each call sealed to the server's key and its answer opened,
- * with the server's crypto seams as shipped (OpenSSL's cipher, the platform's random bytes). The same calls with one
- * seam changed in the server and the apps: `e2e_relay_noble` (noble's cipher: without the optimisation) and
- * `e2e_relay_pooled` (random bytes from a pool: with it).
+ * with the crypto seams the server ships with (OpenSSL's cipher, pooled random bytes), the apps opting in alike. The
+ * same calls with one seam's optimisation off in the server and the apps: `e2e_relay_noble` (noble's cipher) and
+ * `e2e_relay_platform` (a getRandomValues call per draw).
  */
-export const routeSchema = z.enum(["direct", "relay", "e2e_relay", "e2e_relay_noble", "e2e_relay_pooled"]);
+export const routeSchema = z.enum(["direct", "relay", "e2e_relay", "e2e_relay_noble", "e2e_relay_platform"]);
 export type Route = z.infer<typeof routeSchema>;
 
 export const toApps = z.discriminatedUnion("type", [

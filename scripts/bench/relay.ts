@@ -91,11 +91,11 @@ async function main(): Promise<void> {
     const ran = answers.flatMap((m) => (m.type === "ran" ? [m] : []));
     const latencies = ran.flatMap((m) => m.latencies);
     const seconds = (Math.max(...ran.map((m) => m.end)) - Math.min(...ran.map((m) => m.start))) / 1000;
-    return { latencies, perSecond: latencies.length / seconds };
+    return { latencies, seconds, perSecond: latencies.length / seconds };
   };
-  const cpuOf = async (route: Route, apps: number) => {
+  const cpuOf = async (route: Route, apps: number, total: number) => {
     all.forEach((proc) => proc.send({ type: "phase" }));
-    const measured = await run(route, apps, REQUESTS);
+    const measured = await run(route, apps, total);
     const [bridge, serverStats, ...appStats] = await Promise.all(all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")));
     const cpu = (...ms: (typeof bridge | undefined)[]) => {
       const used = { user: 0, sys: 0 };
@@ -111,7 +111,12 @@ async function main(): Promise<void> {
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
     for (const route of routes) await run(route, apps, WARMUP);
     const measured: Partial<Record<Route, Awaited<ReturnType<typeof cpuOf>>>> = {};
-    for (const route of routes) measured[route] = await cpuOf(route, apps);
+    // Each route twice, half the calls each time, in one order and then the reverse (A B C C B A): a drift in the
+    // machine's load, or whatever favours a phase for its place in the run, weighs on every route alike.
+    for (const route of [...routes, ...[...routes].reverse()]) {
+      const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
+      measured[route] = measured[route] ? merged(measured[route], half) : half;
+    }
     for (const route of routes) {
       const latencies = measured[route]!.measured.latencies;
       figures[`${route}_p50_ms_${apps}`] = round(percentile(latencies, 50));
@@ -133,6 +138,16 @@ async function main(): Promise<void> {
 
   all.forEach((proc) => proc.disconnect());
   process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`);
+}
+
+type Phase = { measured: { latencies: number[]; seconds: number; perSecond: number }; cpu: Record<string, { user: number; sys: number }> };
+
+/** Two phases of one route as one: their calls, their time, their CPU. */
+function merged<T extends Phase>(a: T, b: T): T {
+  const latencies = [...a.measured.latencies, ...b.measured.latencies];
+  const seconds = a.measured.seconds + b.measured.seconds;
+  const cpu = Object.fromEntries(Object.entries(a.cpu).map(([name, used]) => [name, { user: used.user + b.cpu[name]!.user, sys: used.sys + b.cpu[name]!.sys }]));
+  return { ...a, measured: { latencies, seconds, perSecond: latencies.length / seconds }, cpu };
 }
 
 /** CPU per call in µs, `[user, system]` per process: who pays for a call, and how much of it is the kernel's. */

@@ -84,7 +84,11 @@ async function main(): Promise<void> {
   /** `apps` apps spread over the app processes, `total` calls in all; latencies and wall-clock throughput. */
   const run = async (route: Route, apps: number, total: number) => {
     const seams = SEAMS[route];
-    if (seams) await Promise.all([serverProc, ...appProcs].map((proc) => ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams")));
+    if (seams) {
+      const inUse = await Promise.all([serverProc, ...appProcs].map((proc) => ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams")));
+      // A child that could not switch (no OpenSSL cipher) would measure something else under this route's name.
+      if (inUse.some((m) => m.type === "seams" && (m.cipher !== seams.cipher || m.random !== seams.random))) throw new Error(`a child could not use ${JSON.stringify(seams)}`);
+    }
     const shares = appProcs.map((_, i) => Math.floor(apps / APP_PROCESSES) + (i < apps % APP_PROCESSES ? 1 : 0));
     const busy = appProcs.flatMap((proc, i) => (shares[i]! > 0 ? [{ proc, apps: shares[i]! }] : []));
     const answers = await Promise.all(busy.map(({ proc, apps: n }) => ask(proc, parseApps, { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps, "ran")));

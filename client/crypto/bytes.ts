@@ -1,7 +1,10 @@
 // Byte encodings the crypto module speaks on the wire: base64url without padding (keys in URLs and JSON, nonces,
-// ciphertexts) and UTF-8. Built on the library's base64 helper (client/util/base64.ts), so every platform
-// (browsers, React Native, Node) decodes the same way.
-import { base64UrlToBytes, bytesToBase64Url } from "../util/base64.ts";
+// ciphertexts) and UTF-8. base64url is the platform's own, behind this one seam (docs/security.md "Seams"): Node's
+// Buffer where it exists (the server, Node clients), else atob/btoa (browsers, React Native); no hand-written
+// encoder. Decoding is strict the same way on both: the platform decoders are lenient (Buffer skips characters
+// outside the alphabet and takes both alphabets; atob skips spaces and takes padding), so text is accepted only when
+// encoding its bytes again gives that very text. That also refuses a last character with leftover bits set, so
+// every byte string has exactly one accepted text.
 import { nodeBuffer } from "../util/node-buffer.ts";
 
 const utf8Encoder = new TextEncoder();
@@ -18,11 +21,33 @@ export function fromUtf8(bytes: Uint8Array): string {
 }
 
 export function toBase64Url(bytes: Uint8Array): string {
-  return bytesToBase64Url(bytes);
+  if (nodeBuffer) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
+  let binary = "";
+  // Chunks keep String.fromCharCode's argument list short (engines cap it).
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Undefined for text that is not base64url (or has the wrong length when `length` is given). */
+/** Undefined for text that is not unpadded base64url (or has the wrong length when `length` is given). */
 export function fromBase64Url(text: string, length?: number): Uint8Array | undefined {
-  const bytes = base64UrlToBytes(text);
-  return bytes && (length === undefined || bytes.length === length) ? bytes : undefined;
+  const bytes = decode(text);
+  return bytes && (length === undefined || bytes.length === length) && toBase64Url(bytes) === text ? bytes : undefined;
+}
+
+/** The platform decoder's reading of `text`, lenient (checked by the caller); undefined where it throws. */
+function decode(text: string): Uint8Array | undefined {
+  if (nodeBuffer) {
+    const bytes = nodeBuffer.from(text, "base64url");
+    // A plain Uint8Array over the same memory: callers compare and store bytes, never Buffer's methods.
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  let binary: string;
+  try {
+    binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let at = 0; at < binary.length; at++) bytes[at] = binary.charCodeAt(at);
+  return bytes;
 }

@@ -4,4 +4,5 @@ export { seal, open, type Sealed } from "./aead.ts";
 export { sealTo, openBox, type SealedBox } from "./sealed-box.ts";
 export * from "./envelopes.ts";
 export { toBase64Url, fromBase64Url } from "./bytes.ts";
-export { randomBytes } from "./random.ts";
+export { randomBytes, randomInUse, useRandom, type RandomName } from "./random.ts";
+export { cipherInUse, useCipher, type CipherName } from "./xchacha.ts";

@@ -1,8 +1,10 @@
-// XChaCha20-Poly1305 from two audited sources: @noble/ciphers everywhere (browsers, React Native), and on Node the
-// platform's OpenSSL ChaCha20-Poly1305 behind noble's HChaCha20, the construction of draft-irtf-cfrg-xchacha §2.3:
-// HChaCha20(key, nonce[0..16]) is the subkey, and 4 zero bytes then nonce[16..24] the 12-byte IETF nonce. Both give
-// the same bytes (test/client/xchacha.test.ts checks them against each other and the draft's vector); OpenSSL's is
-// 3–6× cheaper on the server's sealed calls. No new primitive is written here, only the composition.
+// XChaCha20-Poly1305 behind one named seam (docs/security.md "Seams"). The plain default is @noble/ciphers, audited,
+// the same code in browsers, React Native and Node. The one optimisation, `useCipher("openssl")`, is Node's OpenSSL
+// ChaCha20-Poly1305 behind noble's HChaCha20, the construction of draft-irtf-cfrg-xchacha §2.3: HChaCha20(key,
+// nonce[0..16]) is the subkey, and 4 zero bytes then nonce[16..24] the 12-byte IETF nonce. It writes no primitive,
+// only that composition; test/client/xchacha.test.ts checks its bytes against noble's and the draft's vector, and it
+// is switched on only after a self-check at the switch gives noble's bytes. Kept because the relay benchmark shows it
+// pays where it is switched on, the server (docs/benchmarks.md "Sealed relay").
 // node:crypto is reached through process.getBuiltinModule (Node ≥ 20.16), so bundlers for the browser see no import.
 import { hchacha, xchacha20poly1305 } from "@noble/ciphers/chacha.js";
 
@@ -93,8 +95,36 @@ function agreesWithNoble(candidate: XChaCha): boolean {
   }
 }
 
-const native = nodeCrypto();
-const nativeXChaCha = native ? nodeXChaCha(native) : undefined;
+/** The implementations the seam can use: `noble` (the default) or `openssl` (Node only). */
+export type CipherName = "noble" | "openssl";
 
-/** The implementation this platform uses: Node's OpenSSL where it has one that agrees with noble, noble otherwise. */
-export const xchacha: XChaCha = nativeXChaCha && agreesWithNoble(nativeXChaCha) ? nativeXChaCha : nobleXChaCha;
+let active: { name: CipherName; impl: XChaCha } = { name: "noble", impl: nobleXChaCha };
+let openssl: XChaCha | null | undefined;
+
+/** OpenSSL's composition where this is Node with the cipher and it agrees with noble (checked once); else null. */
+function opensslXChaCha(): XChaCha | null {
+  if (openssl !== undefined) return openssl;
+  const crypto = nodeCrypto();
+  const candidate = crypto ? nodeXChaCha(crypto) : undefined;
+  return (openssl = candidate && agreesWithNoble(candidate) ? candidate : null);
+}
+
+/**
+ * Chooses what every seal and open in this process uses; answers what is in use after the call (`openssl` asked
+ * where it is missing or disagrees with noble leaves noble). Both give the same bytes: either side may use either.
+ */
+export function useCipher(name: CipherName): CipherName {
+  const impl = name === "openssl" ? opensslXChaCha() : nobleXChaCha;
+  if (impl) active = { name, impl };
+  return active.name;
+}
+
+export function cipherInUse(): CipherName {
+  return active.name;
+}
+
+/** The seam seal and open go through: whichever implementation `useCipher` chose, noble until then. */
+export const xchacha: XChaCha = {
+  encrypt: (key, nonce, aad, plaintext) => active.impl.encrypt(key, nonce, aad, plaintext),
+  decrypt: (key, nonce, aad, ciphertext) => active.impl.decrypt(key, nonce, aad, ciphertext),
+};

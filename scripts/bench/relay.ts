@@ -8,8 +8,11 @@
 // apps push `api` in clear; encrypting apps (`e2e_relay_*`, devices paired with a key) seal each call to the server's
 // key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
 // and the throughput ratio e2e/plain.
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only relay|direct|e2e_relay]
-// (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only to profile one route)
+// The e2e variants (`e2e_relay_noble`, `e2e_relay_platform`) run at 50 apps only: each crypto seam's optimisation
+// with and without in the same run (docs/benchmarks.md "Sealed relay").
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
+// [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
+// to profile one route)
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -17,15 +20,24 @@ import { parseArgs } from "node:util";
 import { generateKeyPair } from "../../client/crypto/index.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
-import { fromApps, fromBridge, fromServer, routeSchema, type Route, type ToApps } from "./relay/protocol.ts";
+import { fromApps, fromBridge, fromServer, routeSchema, type Route, type Seams, type ToApps } from "./relay/protocol.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" } } });
+const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" }, routes: { type: "string" } } });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
 const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
+const ROUTES = ONLY ? [ONLY] : values.routes === undefined ? routeSchema.options : values.routes.split(",").map((route) => routeSchema.parse(route));
+/** The seams each e2e route runs with, in the server and the apps alike; the plain routes seal nothing. */
+const SEAMS: Partial<Record<Route, Seams>> = {
+  e2e_relay: { cipher: "openssl", random: "pooled" },
+  e2e_relay_noble: { cipher: "noble", random: "pooled" },
+  e2e_relay_platform: { cipher: "openssl", random: "platform" },
+};
+/** Routes that are one seam's variant of e2e_relay: measured at 50 apps only. */
+const isVariant = (route: Route) => route.startsWith("e2e_relay_");
 const here = fileURLToPath(new URL("./relay/", import.meta.url));
 
 const parseApps = (m: unknown) => fromApps.parse(m);
@@ -71,17 +83,23 @@ async function main(): Promise<void> {
   const all = [bridgeProc, serverProc, ...appProcs];
   /** `apps` apps spread over the app processes, `total` calls in all; latencies and wall-clock throughput. */
   const run = async (route: Route, apps: number, total: number) => {
+    const seams = SEAMS[route];
+    if (seams) {
+      const inUse = await Promise.all([serverProc, ...appProcs].map((proc) => ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams")));
+      // A child that could not switch (no OpenSSL cipher) would measure something else under this route's name.
+      if (inUse.some((m) => m.type === "seams" && (m.cipher !== seams.cipher || m.random !== seams.random))) throw new Error(`a child could not use ${JSON.stringify(seams)}`);
+    }
     const shares = appProcs.map((_, i) => Math.floor(apps / APP_PROCESSES) + (i < apps % APP_PROCESSES ? 1 : 0));
     const busy = appProcs.flatMap((proc, i) => (shares[i]! > 0 ? [{ proc, apps: shares[i]! }] : []));
     const answers = await Promise.all(busy.map(({ proc, apps: n }) => ask(proc, parseApps, { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps, "ran")));
     const ran = answers.flatMap((m) => (m.type === "ran" ? [m] : []));
     const latencies = ran.flatMap((m) => m.latencies);
     const seconds = (Math.max(...ran.map((m) => m.end)) - Math.min(...ran.map((m) => m.start))) / 1000;
-    return { latencies, perSecond: latencies.length / seconds };
+    return { latencies, seconds, perSecond: latencies.length / seconds };
   };
-  const cpuOf = async (route: Route, apps: number) => {
+  const cpuOf = async (route: Route, apps: number, total: number) => {
     all.forEach((proc) => proc.send({ type: "phase" }));
-    const measured = await run(route, apps, REQUESTS);
+    const measured = await run(route, apps, total);
     const [bridge, serverStats, ...appStats] = await Promise.all(all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")));
     const cpu = (...ms: (typeof bridge | undefined)[]) => {
       const used = { user: 0, sys: 0 };
@@ -92,12 +110,17 @@ async function main(): Promise<void> {
   };
 
   const figures: Record<string, unknown> = {};
-  const routes = ONLY ? [ONLY] : routeSchema.options;
   for (const apps of [1, DEVICES]) {
+    const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
     for (const route of routes) await run(route, apps, WARMUP);
     const measured: Partial<Record<Route, Awaited<ReturnType<typeof cpuOf>>>> = {};
-    for (const route of routes) measured[route] = await cpuOf(route, apps);
+    // Each route twice, half the calls each time, in one order and then the reverse (A B C C B A): a drift in the
+    // machine's load, or whatever favours a phase for its place in the run, weighs on every route alike.
+    for (const route of [...routes, ...[...routes].reverse()]) {
+      const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
+      measured[route] = measured[route] ? merged(measured[route], half) : half;
+    }
     for (const route of routes) {
       const latencies = measured[route]!.measured.latencies;
       figures[`${route}_p50_ms_${apps}`] = round(percentile(latencies, 50));
@@ -107,15 +130,28 @@ async function main(): Promise<void> {
     const p50 = (route: Route) => percentile(measured[route]!.measured.latencies, 50);
     const { direct, relay, e2e_relay } = measured;
     if (direct && relay) figures[`relay_adds_p50_ms_${apps}`] = round(p50("relay") - p50("direct"));
-    if (relay && e2e_relay) {
-      figures[`e2e_relay_adds_p50_ms_${apps}`] = round(p50("e2e_relay") - p50("relay"));
-      figures[`e2e_relay_ratio_to_plain_${apps}`] = round(e2e_relay.measured.perSecond / relay.measured.perSecond);
+    for (const route of routes.filter((r) => r.startsWith("e2e_relay"))) {
+      if (relay) {
+        figures[`${route}_adds_p50_ms_${apps}`] = round(p50(route) - p50("relay"));
+        figures[`${route}_ratio_to_plain_${apps}`] = round(measured[route]!.measured.perSecond / relay.measured.perSecond);
+      }
+      if (e2e_relay && route !== "e2e_relay") figures[`${route}_ratio_to_e2e_relay_${apps}`] = round(measured[route]!.measured.perSecond / e2e_relay.measured.perSecond);
     }
     if (apps === DEVICES) figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
   }
 
   all.forEach((proc) => proc.disconnect());
   process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`);
+}
+
+type Phase = { measured: { latencies: number[]; seconds: number; perSecond: number }; cpu: Record<string, { user: number; sys: number }> };
+
+/** Two phases of one route as one: their calls, their time, their CPU. */
+function merged<T extends Phase>(a: T, b: T): T {
+  const latencies = [...a.measured.latencies, ...b.measured.latencies];
+  const seconds = a.measured.seconds + b.measured.seconds;
+  const cpu = Object.fromEntries(Object.entries(a.cpu).map(([name, used]) => [name, { user: used.user + b.cpu[name]!.user, sys: used.sys + b.cpu[name]!.sys }]));
+  return { ...a, measured: { latencies, seconds, perSecond: latencies.length / seconds }, cpu };
 }
 
 /** CPU per call in µs, `[user, system]` per process: who pays for a call, and how much of it is the kernel's. */

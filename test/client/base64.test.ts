@@ -60,6 +60,48 @@ describe.each([
   });
 });
 
+type BytesModule = typeof import("../../client/crypto/bytes.ts");
+
+async function loadBytes(withBuffer: boolean): Promise<BytesModule> {
+  vi.resetModules();
+  if (!withBuffer) vi.stubGlobal("Buffer", undefined);
+  try {
+    return await import("../../client/crypto/bytes.ts");
+  } finally {
+    vi.unstubAllGlobals();
+  }
+}
+
+describe.each([
+  ["with Buffer", true],
+  ["without Buffer: atob/btoa (browsers)", false],
+])("crypto base64url %s", (_name, withBuffer) => {
+  it("encodes and decodes exactly as Buffer does, for every length 0..5000", async () => {
+    const bytes64 = await loadBytes(withBuffer);
+    for (const length of lengths) {
+      const bytes = new Uint8Array(randomBytes(length));
+      const url = Buffer.from(bytes).toString("base64url");
+      if (bytes64.toBase64Url(bytes) !== url) expect(bytes64.toBase64Url(bytes)).toBe(url);
+      if (!sameBytes(bytes64.fromBase64Url(url), bytes)) expect(bytes64.fromBase64Url(url)).toEqual(bytes);
+    }
+    const whole = new Uint8Array(randomBytes(64));
+    expect(bytes64.toBase64Url(whole.subarray(5, 42))).toBe(Buffer.from(whole.subarray(5, 42)).toString("base64url"));
+  });
+
+  it("refuses every text but the one encoding of its bytes", async () => {
+    const bytes64 = await loadBytes(withBuffer);
+    const wrong = ["a", "abcde", "ab+c", "ab/c", "ab=", "abc=", "ab c", " abc", "abc\n", "ab\nc", "abé", "ab\u0100c", "AAA*"];
+    // Leftover bits set in the last character: the platforms' decoders drop them, so two texts would give one value.
+    const nonCanonical = ["AB", "AAB", "AAAAAB", "AAAAAAB", "_x", "__9"];
+    for (const text of [...wrong, ...nonCanonical]) {
+      expect(bytes64.fromBase64Url(text), JSON.stringify(text)).toBeUndefined();
+    }
+    expect(bytes64.fromBase64Url("AA")).toEqual(new Uint8Array([0]));
+    expect(bytes64.fromBase64Url("_w")).toEqual(new Uint8Array([255]));
+    expect(bytes64.fromBase64Url("_w8")).toEqual(new Uint8Array([255, 15]));
+  });
+});
+
 describe("crypto bytes", () => {
   it("checks the decoded length when one is asked for", () => {
     const nonce = new Uint8Array(randomBytes(24));

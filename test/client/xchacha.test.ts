@@ -2,8 +2,8 @@
 // ChaCha20-Poly1305 behind noble's HChaCha20, and @noble/ciphers alone. Each opens what the other sealed, both refuse
 // what was altered, and both give draft-irtf-cfrg-xchacha's test vector (A.3.1).
 import * as nodeCrypto from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { nobleXChaCha, nodeXChaCha, xchacha } from "../../client/crypto/xchacha.ts";
+import { describe, expect, it, vi } from "vitest";
+import { cipherInUse, nobleXChaCha, nodeXChaCha, useCipher } from "../../client/crypto/xchacha.ts";
 
 const native = nodeXChaCha(nodeCrypto);
 const hex = (text: string) => Uint8Array.from(Buffer.from(text.replace(/\s+/g, ""), "hex"));
@@ -60,8 +60,22 @@ describe("XChaCha20-Poly1305 (S43)", () => {
     }
   });
 
-  it("is the native one on Node", () => {
-    // The server and Node clients use OpenSSL; a browser bundle has no process.getBuiltinModule and uses noble.
-    expect(xchacha).not.toBe(nobleXChaCha);
+  it("is noble until OpenSSL is asked for, which Node grants; noble again when asked", () => {
+    // The plain default everywhere is the audited library; the server switches OpenSSL on (server/e2e/end-to-end.ts).
+    expect(cipherInUse()).toBe("noble");
+    expect(useCipher("openssl")).toBe("openssl");
+    expect(cipherInUse()).toBe("openssl");
+    expect(useCipher("noble")).toBe("noble");
+  });
+
+  it("leaves noble in use where the platform has no OpenSSL cipher (a browser)", async () => {
+    vi.resetModules();
+    vi.stubGlobal("process", { ...process, getBuiltinModule: undefined });
+    try {
+      const fresh = await import("../../client/crypto/xchacha.ts");
+      expect(fresh.useCipher("openssl")).toBe("noble");
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -6,13 +6,15 @@ import { Agent, request } from "undici";
 import { WebSocket } from "ws";
 import { sealedRelayCall } from "../fanout/e2e.ts";
 import { phaseMeter, wallNow } from "../fanout/protocol.ts";
-import { answerMeter, toApps, type Route, type ToApps } from "./protocol.ts";
+import { answerMeter, answerSeams, toApps, type Route, type ToApps } from "./protocol.ts";
 
 type Call = () => Promise<void>;
 
 const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);
-const calls: Record<Route, Call[]> = { direct: [], relay: [], e2e_relay: [] };
+const calls: Record<"direct" | "relay" | "e2e_relay", Call[]> = { direct: [], relay: [], e2e_relay: [] };
+/** The e2e variants make the same calls, with other seams (set by a `seams` message before they run). */
+const callsOf = (route: Route) => calls[route.startsWith("e2e_relay") ? "e2e_relay" : (route as "direct" | "relay")];
 
 function relayCall(channel: Channel, path: string): Call {
   return () =>
@@ -71,8 +73,8 @@ async function connect(to: Extract<ToApps, { type: "connect" }>): Promise<void> 
 
 process.on("message", (message) => {
   const parsed = toApps.parse(message);
-  if (answerMeter(parsed, meter, send)) return;
-  if (parsed.type === "run") return void run(calls[parsed.route].slice(0, parsed.apps), parsed.total);
+  if (answerMeter(parsed, meter, send) || answerSeams(parsed, send)) return;
+  if (parsed.type === "run") return void run(callsOf(parsed.route).slice(0, parsed.apps), parsed.total);
   if (parsed.type === "connect") void connect(parsed);
 });
 process.on("disconnect", () => process.exit(0));

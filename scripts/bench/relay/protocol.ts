@@ -1,9 +1,17 @@
 // Messages between the relay benchmark's processes (IPC), validated like every other boundary.
 import { z } from "zod";
+import { useCipher, useRandom } from "../../../client/crypto/index.ts";
 import { processStats } from "../fanout/protocol.ts";
 
-/** Every child answers these: start a phase (reset its CPU meter), and what it spent since. */
+/** Which implementation each crypto seam uses in a child (client/crypto: xchacha.ts, random.ts). */
+export const seamsSchema = z.object({ cipher: z.enum(["noble", "openssl"]), random: z.enum(["platform", "pooled"]) });
+export type Seams = z.infer<typeof seamsSchema>;
+
+/** Every child answers these: start a phase (reset its CPU meter), and what it spent since. The server and the apps
+ *  also take `seams` (answered `seams` once in use), so one run measures each optimisation with and without. */
 const meterRequests = [z.object({ type: z.literal("phase") }), z.object({ type: z.literal("stats") })] as const;
+const seamsRequest = z.object({ type: z.literal("seams"), seams: seamsSchema });
+const seamsAnswer = z.object({ type: z.literal("seams"), cipher: z.string(), random: z.string() });
 const statsMessage = z.object({ type: z.literal("stats"), stats: processStats });
 
 export const toBridge = z.discriminatedUnion("type", [...meterRequests, z.object({ type: z.literal("known"), token_hashes: z.array(z.string()) })]);
@@ -19,6 +27,7 @@ const sealingDevice = z.object({ token: z.string(), device_id: z.string() });
 
 export const toServer = z.discriminatedUnion("type", [
   ...meterRequests,
+  seamsRequest,
   /** `devices` plain devices, and as many more paired with `device_key` (the encrypting apps' public key). */
   z.object({ type: z.literal("start"), bridge_url: z.string(), devices: z.number(), device_key: z.string() }),
 ]);
@@ -32,14 +41,21 @@ export const fromServer = z.discriminatedUnion("type", [
     e2e: z.object({ server_key: z.string(), devices: z.array(sealingDevice) }),
   }),
   statsMessage,
+  seamsAnswer,
 ]);
 
-/** `e2e_relay`: the relay as an encrypting app uses it, each call sealed to the server's key and its answer opened. */
-export const routeSchema = z.enum(["direct", "relay", "e2e_relay"]);
+/**
+ * `e2e_relay`: the relay as an encrypting app uses it, each call sealed to the server's key and its answer opened,
+ * with the crypto seams the server ships with (OpenSSL's cipher, pooled random bytes), the apps opting in alike. The
+ * same calls with one seam's optimisation off in the server and the apps: `e2e_relay_noble` (noble's cipher) and
+ * `e2e_relay_platform` (a getRandomValues call per draw).
+ */
+export const routeSchema = z.enum(["direct", "relay", "e2e_relay", "e2e_relay_noble", "e2e_relay_platform"]);
 export type Route = z.infer<typeof routeSchema>;
 
 export const toApps = z.discriminatedUnion("type", [
   ...meterRequests,
+  seamsRequest,
   z.object({
     type: z.literal("connect"),
     bridge_url: z.string(),
@@ -58,7 +74,15 @@ export const fromApps = z.discriminatedUnion("type", [
   /** Latencies in ms; `start` and `end` on the wall clock (performance.timeOrigin + now), comparable across processes. */
   z.object({ type: z.literal("ran"), latencies: z.array(z.number()), start: z.number(), end: z.number() }),
   statsMessage,
+  seamsAnswer,
 ]);
+
+/** Sets a child's seams as asked and answers what is in use; true when `message` was that request. */
+export function answerSeams(message: { type: string; seams?: Seams }, send: (m: unknown) => void): boolean {
+  if (message.type !== "seams" || !message.seams) return false;
+  send({ type: "seams", cipher: useCipher(message.seams.cipher), random: useRandom(message.seams.random) });
+  return true;
+}
 
 export type Meter = { reset(): void; read(): z.infer<typeof processStats> };
 

@@ -8,7 +8,7 @@ import { parseConfig } from "../../../server/config/load.ts";
 import { startForwarder } from "../../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../../server/runtime.ts";
 import { phaseMeter } from "../fanout/protocol.ts";
-import { answerMeter, toServer } from "./protocol.ts";
+import { answerMeter, answerSeams, toServer } from "./protocol.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
 const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin-token" });
@@ -37,7 +37,7 @@ function seed(devices: number, deviceKey: string) {
 
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
-  if (answerMeter(parsed, meter, send) || parsed.type !== "start") return;
+  if (answerMeter(parsed, meter, send) || answerSeams(parsed, send) || parsed.type !== "start") return;
   const { path, tokens, e2e } = seed(parsed.devices, parsed.device_key);
   const forwarder = startForwarder(ctx, { bridgeUrl: parsed.bridge_url, app: runtime.app });
   stopForwarder = () => forwarder.stop();

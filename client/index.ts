@@ -2,7 +2,7 @@
 export { connect, ChatClient, type ConnectOptions, type ClientProblem, type LoadedMessages } from "./connection/client.ts";
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
 export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, serverFingerprint, type Credentials } from "./connection/credentials.ts";
-export { fingerprint } from "./crypto/index.ts";
+export { fingerprint } from "./wire/crypto/index.ts";
 export type { ConnectionStatus, StatusStopReason, ServerLink } from "./connection/machine.ts";
 export { connectionBadge, CONNECTION_BADGE_LABELS, type ConnectionBadge, type ConnectionBadgeKind, type ConnectionBadgeLabel, type BadgeContext } from "./connection/badge.ts";
 export { ServerApi, type SendOptions, type SendResult, type AttachmentInput } from "./api/server-api.ts";

@@ -2,7 +2,7 @@
 // back in, so a corrupted or older entry reads as "not paired" instead of crashing the app.
 import { z } from "zod";
 import { publicKeySchema } from "../wire/e2e.ts";
-import { fingerprint } from "../crypto/index.ts";
+import { fingerprint } from "../wire/crypto/index.ts";
 import type { StorageAdapter } from "../storage/storage.ts";
 
 export const credentialsSchema = z.object({

@@ -3,7 +3,7 @@
 // derive; the library opens them against the server key it trusts, pair_url's `key` when it has one, so a bridge that
 // answers in the server's place (or swaps the server key) is refused. Pairing by typed code has no key to trust but
 // the answer's: its fingerprint is what the person compares with `npm run pair` or the Devices screen.
-import { CryptoError, generateKeyPair, openCredentials, sharedKey, type KeyPair } from "../crypto/index.ts";
+import { CryptoError, generateKeyPair, openCredentials, sharedKey, type KeyPair } from "../wire/crypto/index.ts";
 import { sealedCredentialsSchema } from "../wire/e2e.ts";
 import { pairingSealedOkSchema } from "../wire/frames.ts";
 import type { Credentials } from "./credentials.ts";

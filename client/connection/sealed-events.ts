@@ -4,7 +4,7 @@
 // since the last fetch) is fetched, one fetch at a time, retried on the HTTP backoff a bounded number of times. A
 // sealed event that does not open (altered, moved to another id, under another key) or whose key cannot be had is
 // never delivered: it is reported and counted, and the caller fetches the real event over HTTP.
-import { CryptoError, openContentKey, openEvent } from "../crypto/index.ts";
+import { CryptoError, openContentKey, openEvent } from "../wire/crypto/index.ts";
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import type { SealedContentKey, SealedEvent } from "../wire/e2e.ts";
 import { backoffDelay, sleep, type Timers } from "../util/timers.ts";

@@ -4,7 +4,7 @@
 // unchanged and learns only that this device made a call of this size. The server answers the route's status and
 // body sealed to this device and bound to the call's id; this wrapper opens it and hands RelayApi exactly what an
 // unsealed relay would have answered. A reply that does not open is a `protocol` failure, never a body.
-import { openResponse, publicKeyOf, randomBytes, sealRequest, sharedKey, toBase64Url, CryptoError } from "../crypto/index.ts";
+import { openResponse, publicKeyOf, randomBytes, sealRequest, sharedKey, toBase64Url, CryptoError } from "../wire/crypto/index.ts";
 import { z } from "zod";
 import { E2E_RELAY_PATH } from "../wire/e2e.ts";
 import { relayAnswerSchema, relayErrorReasonSchema } from "../wire/frames.ts";
@@ -12,7 +12,7 @@ import type { Credentials } from "../connection/credentials.ts";
 import type { Timers } from "../util/timers.ts";
 import type { PushReply, RelayChannel } from "./relay.ts";
 
-/** The sealed answer's shape. Its base64url is checked where it is decoded (strictly, crypto/bytes.ts): a regex over
+/** The sealed answer's shape. Its base64url is checked where it is decoded (strictly, wire/crypto/bytes.ts): a regex over
  *  the whole ciphertext here would walk it a second time. */
 const sealedAnswerSchema = z.object({ nonce: z.string(), ciphertext: z.string() });
 

@@ -4,7 +4,7 @@
 // under Node) its native code does the work. Decoding is strict: any character outside the alphabet, misplaced
 // padding or an impossible length is refused (Buffer's decoder skips such characters, so on Node the text is checked
 // first, by one native regex test). The same code runs in browsers and React Native.
-import { nodeBuffer } from "./node-buffer.ts";
+import { nodeBuffer } from "../wire/node-buffer.ts";
 
 const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

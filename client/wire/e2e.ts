@@ -1,5 +1,5 @@
 // Wire shapes of end-to-end encryption (docs/security.md): what the bridge carries and keeps in place of plaintext.
-// The bridge sees these fields and nothing inside them; the crypto that fills them is client/crypto/.
+// The bridge sees these fields and nothing inside them; the crypto that fills them is client/wire/crypto/.
 import { z } from "zod";
 import { eventIdSchema } from "./event-id.ts";
 

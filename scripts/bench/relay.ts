@@ -17,7 +17,7 @@ import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { generateKeyPair } from "../../client/crypto/index.ts";
+import { generateKeyPair } from "../../client/wire/crypto/index.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import { fromApps, fromBridge, fromServer, routeSchema, type Route, type Seams, type ToApps } from "./relay/protocol.ts";

@@ -12,7 +12,7 @@ import {
   type Sealed,
   useCipher,
   useRandom,
-} from "../../client/crypto/index.ts";
+} from "../../client/wire/crypto/index.ts";
 import type { SealedContentKey } from "../../client/wire/e2e.ts";
 import type { ContentKeys } from "./content-keys.ts";
 import type { ReplayGuard } from "./replay-guard.ts";

@@ -5,7 +5,7 @@
 // against replays, run in-process as that device like any relayed call, and answered sealed to the device, bound to
 // the call's id. A call that does not open, holds no valid call, is stale or was already run is refused (the
 // documented error body), counted and logged, and never run.
-import { CryptoError, openRequest, sealResponse, type Sealed } from "../../client/crypto/index.ts";
+import { CryptoError, openRequest, sealResponse, type Sealed } from "../../client/wire/crypto/index.ts";
 import { E2E_RELAY_PATH, innerRequestSchema, sealedSchema, type InnerRequest } from "../../client/wire/e2e.ts";
 import type { HttpErrorCode } from "../../client/wire/errors.ts";
 import { RELAY_MAX_BODY_BYTES, relayPathSchema, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";

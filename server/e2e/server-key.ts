@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { generateKeyPair, publicKeyOf, type KeyPair } from "../../client/crypto/index.ts";
+import { generateKeyPair, publicKeyOf, type KeyPair } from "../../client/wire/crypto/index.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE, restrictFile } from "../db/file-modes.ts";
 
 export const SERVER_KEY_FILE = "server-key.json";

@@ -3,7 +3,7 @@
 // in one bridge frame is replaced by the event's stub (`truncated: true`), sealed like the event would have been:
 // pushed whole it would make the bridge close the socket (1009) and the resend after every reconnect would jam the
 // link for good; the stub keeps its place and the apps fetch the event over HTTP.
-import type { EventEnvelope } from "../../client/crypto/index.ts";
+import type { EventEnvelope } from "../../client/wire/crypto/index.ts";
 import { MAX_EVENT_BYTES, truncatedStubOf } from "../../client/wire/frames.ts";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";

@@ -2,7 +2,7 @@
 // in both the Buffer path and the table path browsers run, and strict refusal of text no encoder produces.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fromBase64Url, toBase64Url } from "../../client/crypto/bytes.ts";
+import { fromBase64Url, toBase64Url } from "../../client/wire/crypto/bytes.ts";
 
 type Base64Module = typeof import("../../client/util/base64.ts");
 
@@ -60,13 +60,13 @@ describe.each([
   });
 });
 
-type BytesModule = typeof import("../../client/crypto/bytes.ts");
+type BytesModule = typeof import("../../client/wire/crypto/bytes.ts");
 
 async function loadBytes(withBuffer: boolean): Promise<BytesModule> {
   vi.resetModules();
   if (!withBuffer) vi.stubGlobal("Buffer", undefined);
   try {
-    return await import("../../client/crypto/bytes.ts");
+    return await import("../../client/wire/crypto/bytes.ts");
   } finally {
     vi.unstubAllGlobals();
   }

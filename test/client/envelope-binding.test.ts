@@ -3,7 +3,7 @@
 // the associated data fails exactly its case (no later check, such as comparing the opened event's own id, is
 // reached here: the envelope functions are called directly).
 import { describe, expect, it } from "vitest";
-import * as crypto from "../../client/crypto/index.ts";
+import * as crypto from "../../client/wire/crypto/index.ts";
 
 const key = crypto.randomBytes(32);
 const SERVER = "srv-1";

@@ -1,8 +1,8 @@
-// The random source behind nonces and call ids, behind its seam (client/crypto/random.ts): the platform's CSPRNG per
+// The random source behind nonces and call ids, behind its seam (client/wire/crypto/random.ts): the platform's CSPRNG per
 // draw by default, and the pool the server switches on. In both no draw repeats another (a rewound or reused pool
 // would), across many pool refills, and every size comes out at its length in memory of its own.
 import { afterEach, describe, expect, it } from "vitest";
-import { randomBytes, randomInUse, useRandom } from "../../client/crypto/random.ts";
+import { randomBytes, randomInUse, useRandom } from "../../client/wire/crypto/random.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

@@ -1,9 +1,9 @@
-// The two XChaCha20-Poly1305 implementations (client/crypto/xchacha.ts) give the same bytes: Node's OpenSSL
+// The two XChaCha20-Poly1305 implementations (client/wire/crypto/xchacha.ts) give the same bytes: Node's OpenSSL
 // ChaCha20-Poly1305 behind noble's HChaCha20, and @noble/ciphers alone. Each opens what the other sealed, both refuse
 // what was altered, and both give draft-irtf-cfrg-xchacha's test vector (A.3.1).
 import * as nodeCrypto from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { cipherInUse, nobleXChaCha, nodeXChaCha, useCipher } from "../../client/crypto/xchacha.ts";
+import { cipherInUse, nobleXChaCha, nodeXChaCha, useCipher } from "../../client/wire/crypto/xchacha.ts";
 
 const native = nodeXChaCha(nodeCrypto);
 const hex = (text: string) => Uint8Array.from(Buffer.from(text.replace(/\s+/g, ""), "hex"));
@@ -72,7 +72,7 @@ describe("XChaCha20-Poly1305 (S43)", () => {
     vi.resetModules();
     vi.stubGlobal("process", { ...process, getBuiltinModule: undefined });
     try {
-      const fresh = await import("../../client/crypto/xchacha.ts");
+      const fresh = await import("../../client/wire/crypto/xchacha.ts");
       expect(fresh.useCipher("openssl")).toBe("noble");
     } finally {
       vi.unstubAllGlobals();

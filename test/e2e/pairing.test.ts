@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { generateKeyPair, sealCredentials, sharedKey } from "../../client/crypto/index.ts";
+import { generateKeyPair, sealCredentials, sharedKey } from "../../client/wire/crypto/index.ts";
 import { pair, parsePairUrl, PairingError, serverFingerprint } from "../../client/index.ts";
 import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { PairResult } from "../../client/wire/frames.ts";

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { generateKeyPair } from "../../client/crypto/index.ts";
+import { generateKeyPair } from "../../client/wire/crypto/index.ts";
 import { openDatabase, type Db } from "../../server/db/database.ts";
 import { ReplayGuard, type FloorStore } from "../../server/e2e/replay-guard.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";

@@ -2,7 +2,7 @@
 // it ever had and the bridge's whole replay buffer, opens nothing published after its revocation; the devices that
 // remain lose no event while the key rotates under concurrent publishing.
 import { afterEach, describe, expect, it } from "vitest";
-import { openContentKey, openEvent } from "../../client/crypto/index.ts";
+import { openContentKey, openEvent } from "../../client/wire/crypto/index.ts";
 import { connect, type ChatClient, type Credentials } from "../../client/index.ts";
 import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";

@@ -2,7 +2,7 @@
 // SealedJson), spliced into the bridge frame as is: it must be exactly what serializing the sealed object gives, and
 // the HTTP route of the same path must answer that object too (docs/security.md S44).
 import { afterEach, describe, expect, it } from "vitest";
-import { cipherInUse, openResponse, randomInUse, publicKeyOf, sealRequest, sharedKey, type Sealed } from "../../client/crypto/index.ts";
+import { cipherInUse, openResponse, randomInUse, publicKeyOf, sealRequest, sharedKey, type Sealed } from "../../client/wire/crypto/index.ts";
 import { SealedJson } from "../../server/e2e/sealed-calls.ts";
 import { withJsonBody } from "../../server/forwarder/json-text.ts";
 import { Stack } from "../client/support/stack.ts";

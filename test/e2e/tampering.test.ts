@@ -3,7 +3,7 @@
 // counts it, and delivers the real event fetched over HTTP in its place; the server refuses a sealed call that does
 // not open or that it already ran.
 import { afterEach, describe, expect, it } from "vitest";
-import { sealRequest, sharedKey, publicKeyOf } from "../../client/crypto/index.ts";
+import { sealRequest, sharedKey, publicKeyOf } from "../../client/wire/crypto/index.ts";
 import { connect, type ChatClient, type ClientProblem } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { EventTopic } from "../../bridge/fanout/topic.ts";

@@ -4,7 +4,7 @@
 // instead of fetching GET /e2e/keys, and open a push only where a figure needs its content (latency's sent_at),
 // as the plain receivers scan bytes instead of parsing JSON.
 import type { Channel } from "phoenix";
-import { fromBase64Url, generateKeyPair, openEvent, toBase64Url, type EventEnvelope } from "../../../client/crypto/index.ts";
+import { fromBase64Url, generateKeyPair, openEvent, toBase64Url, type EventEnvelope } from "../../../client/wire/crypto/index.ts";
 import { SealedRelayChannel } from "../../../client/transport/sealed-relay.ts";
 import { systemTimers } from "../../../client/util/timers.ts";
 import type { ContentKeys } from "../../../server/e2e/content-keys.ts";

@@ -1,9 +1,9 @@
 // Messages between the relay benchmark's processes (IPC), validated like every other boundary.
 import { z } from "zod";
-import { useCipher, useRandom } from "../../../client/crypto/index.ts";
+import { useCipher, useRandom } from "../../../client/wire/crypto/index.ts";
 import { processStats } from "../fanout/protocol.ts";
 
-/** Which implementation each crypto seam uses in a child (client/crypto: xchacha.ts, random.ts). */
+/** Which implementation each crypto seam uses in a child (client/wire/crypto: xchacha.ts, random.ts). */
 export const seamsSchema = z.object({ cipher: z.enum(["noble", "openssl"]), random: z.enum(["platform", "pooled"]) });
 export type Seams = z.infer<typeof seamsSchema>;
 

@@ -5,7 +5,7 @@ import { x25519 } from "@noble/curves/ed25519.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
-import { PAIRING_CODE_ALPHABET } from "../wire/frames.ts";
+import { PAIRING_CODE_ALPHABET } from "../frames.ts";
 import { fromBase64Url, toBase64Url, utf8 } from "./bytes.ts";
 
 export const KEY_BYTES = 32;

@@ -5,7 +5,7 @@
 // outside the alphabet and takes both alphabets; atob skips spaces and takes padding), so text is accepted only when
 // encoding its bytes again gives that very text. That also refuses a last character with leftover bits set, so
 // every byte string has exactly one accepted text.
-import { nodeBuffer } from "../util/node-buffer.ts";
+import { nodeBuffer } from "../node-buffer.ts";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });

@@ -1,7 +1,7 @@
 // The failures services refuse a caller with, said without HTTP: a kind (what went wrong, from a closed set), the
 // registered snake_case code clients match on (client/wire/errors.ts), a message, optional details. Services, the
 // runner, assets and notifications throw these so they do not depend on the transport; server/http/error-handler.ts
-// turns a kind into its status (DESIGN.md "Errors"). Each constructor takes only the codes the registry answers with
+// turns a kind into its status (docs/server.md "Errors: one family"). Each constructor takes only the codes the registry answers with
 // its kind's status, so a call site can neither invent a code nor give a code another status.
 import type { HttpErrorCode, HttpErrorCodeWith } from "../client/wire/errors.ts";
 

@@ -1,4 +1,4 @@
-// Every non-2xx answer has one body shape (DESIGN.md "Errors"). Services throw DomainErrors without a status, whose
+// Every non-2xx answer has one body shape (docs/server.md "Errors: one family"). Services throw DomainErrors without a status, whose
 // kind says it (KIND_STATUS, server/errors.ts); routes throw ErrorAnswers, whose code says it (the registry,
 // client/wire/errors.ts). Fastify's own failures (bad JSON, oversize bodies, unsupported media types, bad URLs,
 // over-long route parameters) are mapped to the same body too, so a client never has to parse two shapes; refusals
@@ -26,7 +26,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** Answers `error` with its status and DESIGN.md's body; anything unknown is a logged 500. */
+/** Answers `error` with its status and the one error body; anything unknown is a logged 500. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof DomainError) {
     return reply.status(KIND_STATUS[error.kind]).send(errorBody(error.code, error.message, error.details));

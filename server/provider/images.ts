@@ -1,4 +1,4 @@
-// Image attachments of user messages (DESIGN.md `POST /sessions/{id}/send`): remote URLs, data URLs, and
+// Image attachments of user messages (docs/runner.md "Attachments"): remote URLs, data URLs, and
 // session-owned uploaded assets, which are read through deps.readAsset and inlined as data: URLs (no provider
 // file API). allow_image_attachment_url and allow_image_attachment_base64 are enforced here. An asset that can
 // no longer be read (deleted after its message was sent) is sent as the text part "[image removed]", so the

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** One answer over loopback: its status and the error body's code (the body must be DESIGN.md's). */
+/** One answer over loopback: its status and the error body's code (the body must be docs/errors.md "HTTP"'s). */
 async function answer(path: string, init: RequestInit & { token?: string | null } = {}): Promise<{ status: number; code: string }> {
   const { token = ADMIN_TOKEN, headers, ...rest } = init;
   const response = await fetch(`${base}${path}`, { ...rest, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });

@@ -5,6 +5,7 @@
 // index of its message) in the log; list() puts the full session back, and caps a page by bytes as well as by
 // count (docs/events.md "Storage", "Page byte cap").
 import { randomUUID } from "node:crypto";
+import { systemClock } from "../clock.ts";
 import type { Statement } from "better-sqlite3";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
@@ -111,7 +112,7 @@ export class EventStore {
     private readonly db: Db,
     private readonly transactor: Transactor,
     private readonly retention: RetentionPolicy = { maxEvents: 1_000_000 },
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
     options: EventStoreOptions = {},
   ) {
     this.sessions = new SessionVersions(db);

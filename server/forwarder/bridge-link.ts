@@ -104,7 +104,7 @@ export class BridgeLink {
 
   private joinedWith(response: unknown): void {
     const parsed = serverJoinOkSchema.safeParse(response);
-    if (!parsed.success) return this.log.error("bridge join reply not understood");
+    if (!parsed.success) return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
     this.current = true;
     this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
     const resumeAfter = parseEventId(parsed.data.resume_after)!;

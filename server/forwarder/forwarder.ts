@@ -93,7 +93,7 @@ class BridgeForwarder implements Forwarder {
         noteDevicesSeen(ctx, parsed.data.device_ids);
         if (parsed.data.connected) ctx.pairing.setConnected(parsed.data.connected);
       }
-      else ctx.log.warn("bridge sent a devices_seen the server does not understand");
+      else ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "bridge sent a devices_seen the server does not understand");
     });
     this.unsubscribeCommits = ctx.events.commits.subscribe(() => this.pump.pump());
     this.link.connect();

@@ -23,6 +23,8 @@ export interface StackScope {
   own<T extends Closeable>(thing: T): T;
   /** Runs `undo` after the test, in the same order as `own` (a captured socket's uninstall, ...). */
   onClose(undo: () => unknown): void;
+  /** Closes now what the test made so far (a test that starts a second stack after the first); after it, `start` again. */
+  close(): Promise<void>;
   /** The stack `start` made in this test, for helpers of the file; throws before `start`. */
   readonly stack: Stack;
 }
@@ -30,7 +32,7 @@ export interface StackScope {
 export function useStack(): StackScope {
   let owned: Closeable[] = [];
   let current: Stack | undefined;
-  afterEach(async () => {
+  const closeAll = async () => {
     const closing = owned.reverse();
     owned = [];
     current = undefined;
@@ -38,8 +40,10 @@ export function useStack(): StackScope {
     const failures: unknown[] = [];
     for (const thing of closing) await Promise.resolve().then(() => thing.close()).catch((error: unknown) => failures.push(error));
     if (failures.length > 0) throw failures[0];
-  });
+  };
+  afterEach(closeAll);
   return {
+    close: closeAll,
     async start(...args) {
       const stack = await Stack.start(...args);
       owned.push(stack);

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
-import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
+import { connect, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
@@ -15,6 +15,7 @@ import { NotificationCenter } from "../../client/notifications/center.ts";
 import { HttpApi } from "../../client/transport/http.ts";
 import { memoryStorage } from "../../client/storage/storage.ts";
 import { appEvent, record } from "./support/records.ts";
+import { ManualTimers } from "../../client/util/timers.ts";
 import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
@@ -75,13 +76,28 @@ async function resetEventStore(): Promise<void> {
 describe("client resilience", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {
     const http = failingFetch((url) => url.includes("wait_ms="));
-    await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000] });
+    // The backoff is on injected timers: each retry waits for the test to move time, never for a real sleep.
+    const timers = new ManualTimers();
+    await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000], timers });
     await until(() => http.state.failed >= 1, "the first poll failed");
-    const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const elapsed = Date.now() - started;
-    // Backed off 20, 50, 150, then 5000 ms: at most four more polls in 400 ms (a fixed 20 ms would make ~15).
-    expect(http.state.failed, `${http.state.failed} failed polls in ${elapsed} ms`).toBeLessThanOrEqual(5);
+    for (const [delay, failed] of [[20, 2], [50, 3], [150, 4]] as const) {
+      // Just short of the delay nothing is tried again; at the delay the next poll goes out (and fails).
+      await until(() => timers.pending > 0, "the retry is due on the timers");
+      const due = timers.pending;
+      timers.advance(delay - 1);
+      expect(timers.pending, "no timer fired before the delay").toBe(due);
+      expect(http.state.failed).toBe(failed - 1);
+      timers.advance(1);
+      await until(() => http.state.failed >= failed, `poll ${failed} after ${delay} ms`);
+    }
+    // Then a steady 5000 ms: 4999 ms later there is still no fifth poll (a fixed 20 ms would have made ~250).
+    await until(() => timers.pending > 0, "the retry is due on the timers");
+    const due = timers.pending;
+    timers.advance(4999);
+    expect(timers.pending, "no timer fired before 5000 ms").toBe(due);
+    expect(http.state.failed).toBe(4);
+    timers.advance(1);
+    await until(() => http.state.failed >= 5, "poll 5 after 5000 ms");
   });
 
   it("a pollWaitMs above the server's 30 s maximum is clamped, not refused on every poll", async () => {
@@ -192,17 +208,21 @@ describe("client resilience", () => {
 
   it("close() aborts the fetch behind a truncated push: no more requests, nothing delivered after it", async () => {
     const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 503);
-    const { client, heard } = await liveClient({ fetch: http.fetch });
+    // The stub's fetch retries on injected timers, so the test moves time instead of sleeping through retries.
+    const timers = new ManualTimers();
+    const { client, heard } = await liveClient({ fetch: http.fetch, timers });
     const sessionId = await scope.stack.createSession();
     await until(() => client.cursor === scope.stack.latestId(), "caught up");
     await scope.stack.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024)); // a stub on the bridge
     await scope.stack.append(sessionId, "small"); // queued behind it
-    await until(() => http.state.failed >= 2, "the stub's fetch retrying");
+    await until(() => (timers.advance(20), http.state.failed >= 2), "the stub's fetch retrying");
     const heardAtClose = heard.length;
     client.close();
     const fetchesAtClose = http.state.matched;
     http.state.on = false; // a fetch after close would now succeed and deliver
-    await new Promise((resolve) => setTimeout(resolve, 150)); // several 20 ms retry periods
+    // Close cleared the retry: nothing is left on the timers, so no amount of time brings another fetch.
+    expect(timers.pending).toBe(0);
+    timers.advance(60_000);
     expect(http.state.matched).toBe(fetchesAtClose);
     expect(heard.length).toBe(heardAtClose);
   });

@@ -100,7 +100,7 @@ async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string 
   } catch (error) {
     // Deleted (or its file lost) after the message that names it was stored. Failing here would fail every
     // later request of the session and of its forks; the send route already refused a new message naming it.
-    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error) }, `attachment asset cannot be read; sent as ${REMOVED_IMAGE_TEXT}`);
+    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error), sent_as: REMOVED_IMAGE_TEXT }, "attachment asset cannot be read; sent as text");
     return undefined;
   }
   if (!asset.media_type.startsWith("image/")) {

@@ -31,7 +31,7 @@ function httpSection(): string {
   return [
     "## HTTP",
     "",
-    'Every non-2xx answer has the body `{"error": {"code", "message", "details"?}}` (DESIGN.md "Errors"), except the',
+    'Every non-2xx answer has the body `{"error": {"code", "message", "details"?}}` (docs/server.md "Errors: one family"), except the',
     "409 of a dismiss, whose body is the current notification record. The library raises `ResponseError` (formerly",
     "`HttpError`) with `status`, `code` and `body`; a 401 is its subclass `UnauthorizedError`, a 410 `cursor_expired`",
     "its subclass `CursorExpiredResponseError` (formerly `CursorExpiredError`).",

@@ -1,6 +1,6 @@
 // How the owner's scripts (`npm run pair`, `npm run admin-token`) reach the running server: ADMIN_TOKEN (with
 // SERVER_URL, or HOST and PORT) when set, else the local admin token the server wrote to DATA_DIR/local-admin.json,
-// readable by the owner of DATA_DIR only (server/auth/local-admin.ts; docs/security.md "The owner's tools").
+// readable by the owner of DATA_DIR only (server/auth/local-admin.ts; docs/security.md "First run and the owner's tools").
 import { join } from "node:path";
 import { LOCAL_ADMIN_FILE, readLocalAdmin, type LocalAdmin } from "../server/auth/local-admin.ts";
 import { readEnvironment } from "../server/config/load.ts";

@@ -41,7 +41,7 @@ export interface BuildOptions {
 
 export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}, { appDir = DEFAULT_APP_DIR }: BuildOptions = {}): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
-  // httpServerOptions: connection limits, and DESIGN.md's error body for refusals before routing.
+  // httpServerOptions: connection limits, and the one error body for refusals before routing.
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
   installRequestLog(app);
   installErrorHandling(app);

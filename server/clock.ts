@@ -1,5 +1,5 @@
 // Time as the server sees it: the one clock-and-timers interface of the server process. Everything that decides a
-// delay, TTL or pace takes a Clock, so tests inject their own and never sleep (DESIGN.md conventions);
+// delay, TTL or pace takes a Clock, so tests inject their own and never sleep (docs/server.md "Time");
 // systemClock is the real one.
 import { setTimeout as delay } from "node:timers/promises";
 

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const hash = env.adminToken === undefined ? readAdminTokenHash(env.dataDir) : undefined;
     if (hash === undefined) return;
     runtime.ctx.auth.setAdminTokenHash(hash);
-    log.info("admin token replaced");
+    log.info({ signal: RELOAD_ADMIN_TOKEN_SIGNAL }, "admin token replaced");
   });
   let stopping = false;
   const stop = async (signal: string) => {

@@ -121,7 +121,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     historyLimit: config.application.notifications.history_limit,
     ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
   });
-  // Before anything can publish: what an earlier owner epoch left pending ends now (SPEC.md until_server_restart).
+  // Before anything can publish: what an earlier owner epoch left pending ends now (docs/notifications.md "Retention").
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);

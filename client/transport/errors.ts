@@ -13,7 +13,7 @@ export class NetworkError extends Error {
 
 /**
  * A failed answer received: the server answered with a non-2xx status. `body` is the parsed JSON (the error body,
- * or a 409 record). (The server's counterpart, an error answer it raises, is its ErrorAnswer.)
+ * or a 409 record). (The server's counterpart, an error answer it raises, is its DomainError.)
  */
 export class ResponseError extends Error {
   override readonly name = "ResponseError";

@@ -1,6 +1,6 @@
 // Bodies of the HTTP answers behind the app-facing methods of the client library (client/api/): sessions,
-// sends, attachments, agents, models, and the admin's pairing and device routes (DESIGN.md "Routes beyond
-// SPEC.md's table"). Loose objects: a newer server may add fields.
+// sends, attachments, agents, models, and the admin's pairing and device routes (docs/sessions.md
+// "Routes", docs/runner.md "Send"). Loose objects: a newer server may add fields.
 import { z } from "zod";
 import { messageSchema, sessionSchema, sessionTitle, type Session } from "./messages.ts";
 

@@ -1,7 +1,7 @@
 // The HTTP API's errors, declared once (as fastify's lib/errors.js and undici's lib/core/errors.js declare theirs):
 // every `code` a non-2xx body can carry, the status it is answered with and what it means. The server raises only
 // these codes (its constructors take an HttpErrorCode), the library matches on them, and docs/errors.md is generated
-// from this table (scripts/gen-errors-doc.ts). The body itself is DESIGN.md's "Errors", except a dismiss's 409.
+// from this table (scripts/gen-errors-doc.ts). The body itself is docs/errors.md "HTTP", except a dismiss's 409.
 import { z } from "zod";
 
 export const errorBodySchema = z.object({

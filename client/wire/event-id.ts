@@ -1,4 +1,4 @@
-// Event ids are decimal strings of fixed width (DESIGN.md), so string order is numeric order.
+// Event ids are decimal strings of fixed width (docs/events.md "The log"), so string order is numeric order.
 import { z } from "zod";
 
 export const EVENT_ID_WIDTH = 20;

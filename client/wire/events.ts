@@ -1,4 +1,4 @@
-// One zod schema per event type of SPEC.md "Events". The server publishes these, the bridge relays them, the
+// One zod schema per event type of docs/events.md "Event types and checkpoints". The server publishes these, the bridge relays them, the
 // client validates them; the TypeScript types are inferred here and nowhere else. Every schema is loose: a
 // newer server may add fields, and consumers ignore what they do not know.
 import { z } from "zod";

@@ -121,7 +121,7 @@ export const eventsJoinOkSchema = z.object({
   replayed: z.number().int().nonnegative(),
   last_event_id: eventIdSchema.nullable(),
   epoch: z.string().nullable().optional(),
-  /** Whether the server's link to the bridge is open now (docs/bridge.md "Server status"); absent from older bridges. */
+  /** Whether the server's link to the bridge is open now (docs/client.md "Server status"); absent from older bridges. */
   server_online: z.boolean().optional(),
 });
 export type EventsJoinOk = z.infer<typeof eventsJoinOkSchema>;

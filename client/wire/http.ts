@@ -1,4 +1,4 @@
-// Bodies of the HTTP answers the client library reads (SPEC.md "HTTP routes", DESIGN.md "Event ids").
+// Bodies of the HTTP answers the client library reads (docs/events.md "`GET /events`", docs/notifications.md "Routes").
 // Events stay `unknown` here: the client checks each one on its own, so one bad event never drops a page.
 import { z } from "zod";
 import { eventIdSchema } from "./event-id.ts";
@@ -25,7 +25,7 @@ export const messagesSnapshotSchema = z.looseObject({
 export type MessagesSnapshot = z.infer<typeof messagesSnapshotSchema>;
 
 /**
- * GET /application/notifications and GET /sessions/{id}/notifications: a bare JSON array of records (SPEC.md), or
+ * GET /application/notifications and GET /sessions/{id}/notifications: a bare JSON array of records (docs/notifications.md "Routes"), or
  * `{notifications: [...]}` from servers before that change. Normalised to the array; records stay `unknown` here
  * (checked one by one, so one malformed record never drops a snapshot).
  */

@@ -1,4 +1,4 @@
-// Messages and sessions as they cross the wire. SPEC.md fixes role, content and metadata; the rest is ours.
+// Messages and sessions as they cross the wire. role, content and metadata are fixed by the outside contract; the rest is ours (docs/sessions.md).
 import { z } from "zod";
 
 export const roleSchema = z.enum(["user", "assistant", "system", "tool"]);

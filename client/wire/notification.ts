@@ -1,4 +1,4 @@
-// The notification record and its events (SPEC.md "Area B: notification record", "Notification events").
+// The notification record and its events (docs/notifications.md "The record", "Events").
 // One schema for the record, shared by the server (which validates what it stores and answers) and the
 // client (which drops malformed records). Unknown fields ride along: records are loose, and ui_effects keeps
 // unknown JSON fields so a newer producer's effects survive an older server.
@@ -19,7 +19,7 @@ export type Display = z.infer<typeof displaySchema>;
 
 /**
  * Revision-scoped UI commands. Known fields must have their documented form; `navigate_to_session_id` is
- * refused (SPEC.md Errors); any other JSON-compatible field is preserved for consumers that know it.
+ * refused (docs/notifications.md "The record"); any other JSON-compatible field is preserved for consumers that know it.
  */
 export const uiEffectsSchema = z
   .object({
@@ -99,7 +99,7 @@ export const notificationRecordSchema = z.looseObject({
 });
 export type NotificationRecord = z.infer<typeof notificationRecordSchema>;
 
-/** GET /application/notifications and GET /sessions/{id}/notifications: a JSON array of records (SPEC.md). */
+/** GET /application/notifications and GET /sessions/{id}/notifications: a JSON array of records (docs/notifications.md "Routes"). */
 export const notificationListSchema = z.array(notificationRecordSchema);
 export type NotificationList = z.infer<typeof notificationListSchema>;
 

@@ -1,4 +1,4 @@
-// Reading a pair_url (DESIGN.md: `<app url>/#/pair?code=<code>&bridge=<bridge_url, URL-encoded>[&key=...]`), the
+// Reading a pair_url (docs/client.md "From a pair_url": `<app url>/#/pair?code=<code>&bridge=<bridge_url, URL-encoded>[&key=...]`), the
 // link behind the QR code `npm run pair` and the app's "Add device" show. An app opened from it pairs with the
 // code on that bridge. Anything else (another route, a missing code, a bridge that is not ws:// or wss://) is
 // not a pairing link: undefined, never an exception, since the input is whatever URL the app was opened at.

@@ -1,4 +1,4 @@
-// Whether the server behind a bridge topic is reachable (docs/bridge.md "Server status"). The bridge answers an
+// Whether the server behind a bridge topic is reachable (docs/client.md "Server status"). The bridge answers an
 // `events:server:<id>` join with `server_online`, and pushes `server_status` on that topic whenever the server's
 // link goes up or down, so an app never reads "Live" while nothing can reach it.
 import { z } from "zod";

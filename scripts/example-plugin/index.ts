@@ -1,4 +1,4 @@
-// An example plugin (docs/runner.md "Writing a plugin"): one streaming tool, `countdown`, that streams each
+// An example plugin (docs/runner.md "Plugins"): one streaming tool, `countdown`, that streams each
 // number as a `tool_partial` part, honours cancellation, and leaves a session notification when it is done.
 // Load it with `"plugins": ["./scripts/example-plugin/index.ts"]` in config.json, or run ./demo.ts.
 import type { PluginApi } from "../../server/plugins/loader.ts";

@@ -1,4 +1,4 @@
-// Streams in the dialect of each backend the notes describe (notes/backend-streams.md), built from one
+// Streams in the dialect of each backend docs/provider.md "What real backends send" describes, built from one
 // description of the reply. Tests use them to prove the adapter reads every dialect to the same message.
 import type { Scenario, StreamPart } from "./scenarios.ts";
 

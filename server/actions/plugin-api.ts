@@ -1,4 +1,4 @@
-// The `api.actions` part of a plugin's setup(api) (DESIGN.md "Plugins"), as a factory the plugin loader
+// The `api.actions` part of a plugin's setup(api) (docs/runner.md "Plugins"), as a factory the plugin loader
 // (server/plugins/loader.ts) calls per plugin: what a plugin registers is tagged with its name.
 import type { ActionDefinition, ActionRegistry } from "./registry.ts";
 

@@ -1,6 +1,6 @@
 // Application and session actions registered by plugins (`api.actions.register`). An action's answer may
 // carry a `display` and `ui_effects`, validated like a notification's; it is a one-shot result in its
-// initiating context, never stored as a notification (SPEC.md "UI effects" rule 4, "Presentation").
+// initiating context, never stored as a notification (docs/notifications.md "Actions").
 import { z } from "zod";
 import { displaySchema, presentationSchema, uiEffectsSchema } from "../../client/wire/notification.ts";
 import type { NotificationApi } from "../notifications/api.ts";

@@ -1,4 +1,4 @@
-// The admin token (DESIGN.md): ADMIN_TOKEN when set, else generated at first start, printed once, and kept
+// The admin token (docs/server.md "HTTP auth"): ADMIN_TOKEN when set, else generated at first start, printed once, and kept
 // only as a hash in DATA_DIR. Later starts read the hash; the token itself is never written anywhere.
 // `npm run admin-token -- --reset` replaces the hash (resetAdminToken) and tells a running server to read it again.
 import { existsSync, readFileSync } from "node:fs";

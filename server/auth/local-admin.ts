@@ -1,4 +1,4 @@
-// The owner's local key to a running server (docs/security.md "The owner's tools"), as `jupyter server list` has:
+// The owner's local key to a running server (docs/security.md "First run and the owner's tools"), as `jupyter server list` has:
 // each start makes a fresh admin-equivalent token, and once listening writes it with the server's loopback URL and
 // pid to DATA_DIR/local-admin.json (0600, in the 0700 DATA_DIR). Whoever can read that file can already read the
 // database, so it grants nothing new; it lets `npm run pair` and `npm start`'s first-run link work without

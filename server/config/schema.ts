@@ -1,4 +1,4 @@
-// The JSON config file (DESIGN.md "Config file"). Every object is strict: an unknown key is an error that names
+// The JSON config file (docs/server.md "Config file"). Every object is strict: an unknown key is an error that names
 // its path, so a typo never silently falls back to a default. Every default is written once, on its key: an
 // absent object is `prefault({})`, which parses `{}` through the object and so takes the keys' own defaults.
 import { z } from "zod";
@@ -21,7 +21,7 @@ const DEFAULT_HISTORY_LIMIT = 1000;
 const notificationsConfigSchema = z
   .object({
     history_limit: z.number().int().nonnegative().optional(),
-    /** Legacy alias of history_limit (SPEC.md Limits). */
+    /** Legacy alias of history_limit (docs/notifications.md "History limit"). */
     max_items: z.number().int().nonnegative().optional(),
   })
   .strict()

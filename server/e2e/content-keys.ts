@@ -1,4 +1,4 @@
-// The content keys events are sealed with (docs/security.md "Key lifecycle"): 32 random bytes each, ids counting up
+// The content keys events are sealed with (docs/security.md "Keys and their lifecycle"): 32 random bytes each, ids counting up
 // from 1, kept in the server's database (0600). The newest seals new pushes; a revocation adds a new one, so a
 // revoked device, which can no longer fetch keys, reads nothing pushed after it.
 import { randomBytes } from "node:crypto";

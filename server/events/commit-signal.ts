@@ -2,6 +2,7 @@
 // Subscribers hear every commit. A filtered waiter (a long-poll for one session or one request) is woken only
 // by a commit that wrote an event its filter matches: with a thousand long-polls idle on other sessions, a
 // commit used to wake (and re-read the log for) every one of them, and appends ran 5-11 times slower.
+import { systemClock, type Clock } from "../clock.ts";
 import { ListenerSet } from "../listeners.ts";
 
 /** What a waiter waits for; an absent field matches any value, an empty filter every commit. */
@@ -23,6 +24,11 @@ export class CommitSignal extends ListenerSet<number> {
   private readonly unfiltered = new Set<Waiter>();
   private readonly bySession = new Map<string, Set<Waiter>>();
   private readonly byRequest = new Map<string, Set<Waiter>>();
+
+  /** `clock` times a finite wait (docs/server.md "Time"). */
+  constructor(private readonly clock: Clock = systemClock) {
+    super();
+  }
 
   /** Notes an event written by the open transaction, so its commit wakes the waiters that match it. */
   written(sessionId: string | null, requestId: string | null): void {
@@ -52,14 +58,16 @@ export class CommitSignal extends ListenerSet<number> {
     if (latest() > afterId) return Promise.resolve(true);
     if (timeoutMs <= 0 || signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
+      // The wait's own end, on the clock; aborted once the wait is over, so no timer outlives it.
+      const sleeping = new AbortController();
       const finish = (woken: boolean) => {
-        clearTimeout(timer);
+        sleeping.abort();
         this.remove(waiter);
         signal?.removeEventListener("abort", onAbort);
         resolve(woken);
       };
       const onAbort = () => finish(false);
-      const timer = Number.isFinite(timeoutMs) ? setTimeout(() => finish(false), timeoutMs) : undefined;
+      if (Number.isFinite(timeoutMs)) this.clock.sleep(timeoutMs, sleeping.signal).then(() => finish(false), () => undefined);
       const waiter: Waiter = { filter, afterId, wake: () => finish(true) };
       this.add(waiter);
       signal?.addEventListener("abort", onAbort, { once: true });

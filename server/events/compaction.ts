@@ -1,4 +1,4 @@
-// SPEC.md GET /events rule 3, as a view over one response window (never a rewrite of the log):
+// docs/events.md "`GET /events` rules" 3, as a view over one response window (never a rewrite of the log):
 //  - a `partial` is redundant when a later `final` of the same request is in the window (the final carries the
 //    whole message);
 //  - a `tool_partial` (start/stream) is redundant when the same window later holds that call's `tool_partial`

@@ -1,10 +1,11 @@
-// The durable event log (SPEC.md "Events", DESIGN.md "Event ids"): publish assigns monotonic fixed-width ids
+// The durable event log (docs/events.md "The log"): publish assigns monotonic fixed-width ids
 // inside the caller's transaction; list reads a page after a cursor, optionally by session or request.
 // Retention prunes the oldest events; a cursor that fell behind what is retained is refused, never answered
 // with a silent hole. An event that carries a stored session version keeps only its version number (and the
 // index of its message) in the log; list() puts the full session back, and caps a page by bytes as well as by
-// count (docs/events.md "Storage", "Page size").
+// count (docs/events.md "Storage", "Page byte cap").
 import { randomUUID } from "node:crypto";
+import { systemClock } from "../clock.ts";
 import type { Statement } from "better-sqlite3";
 import type { AnyEvent } from "../../client/wire/index.ts";
 import { formatEventId } from "../../client/wire/index.ts";
@@ -84,7 +85,7 @@ function repeatedContent(input: PublishInput): { content?: 0 } {
   return typeof input["content"] === "string" && input["content"] === message?.content ? { content: 0 } : {};
 }
 
-/** SPEC.md "Checkpoints": consumed in process by the request coordinator, never visible to /events or the bridge. */
+/** docs/events.md "Event types and checkpoints": consumed in process by the request coordinator, never visible to /events or the bridge. */
 export const INTERNAL_CHECKPOINT = "session_checkpoint";
 
 const PRUNE_EVERY_PUBLISHES = 1000;
@@ -111,7 +112,7 @@ export class EventStore {
     private readonly db: Db,
     private readonly transactor: Transactor,
     private readonly retention: RetentionPolicy = { maxEvents: 1_000_000 },
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
     options: EventStoreOptions = {},
   ) {
     this.sessions = new SessionVersions(db);

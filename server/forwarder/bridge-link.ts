@@ -1,7 +1,7 @@
 // The link to the bridge: owns the phoenix socket and the `server:<id>` channel, and hands the forwarder's parts
 // what they need: whether the link is open, a way to push, the channel's events, and the news that a join
 // succeeded or was lost. A join stays current from its ok reply until the channel errors, the link is restarted
-// or closed; the parts key their per-join state to that (docs/bridge.md "Forwarder").
+// or closed; the parts key their per-join state to that (docs/bridge.md "Layout").
 import { Socket, type Channel, type Push } from "phoenix";
 import { serverJoinOkSchema } from "../../client/wire/frames.ts";
 import { parseEventId } from "../../client/wire/index.ts";
@@ -113,7 +113,7 @@ export class BridgeLink {
 
   private joinedWith(response: unknown): void {
     const parsed = serverJoinOkSchema.safeParse(response);
-    if (!parsed.success) return this.log.error("bridge join reply not understood");
+    if (!parsed.success) return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
     this.current = true;
     this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
     const resumeAfter = parseEventId(parsed.data.resume_after)!;

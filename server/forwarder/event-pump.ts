@@ -94,7 +94,7 @@ export class EventPump {
       .receive("error", () => settled(false))
       .receive("timeout", () => {
         if (current !== this.progress) return;
-        this.log.warn("bridge ack timed out; reconnecting");
+        this.log.warn({ event_id: event.event_id, timeout_ms: this.options.ackTimeoutMs }, "bridge ack timed out; reconnecting");
         this.link.restart();
       });
   }

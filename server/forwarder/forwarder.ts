@@ -1,4 +1,4 @@
-// The server's side of the bridge (docs/bridge.md "Forwarder"), in named parts: the link owns the phoenix socket and
+// The server's side of the bridge (docs/bridge.md "Layout"), in named parts: the link owns the phoenix socket and
 // the `server:<id>` channel (bridge-link.ts); the event pump pushes the stored events from the cursor
 // (event-pump.ts, cursor.ts); the grants feed hands the bridge the device/code grants on every change (grants.ts);
 // the pairing answers redeem the codes the bridge forwards (pairing-answers.ts); the API relay runs the calls apps
@@ -97,7 +97,7 @@ class BridgeForwarder implements Forwarder {
         noteDevicesSeen(ctx, parsed.data.device_ids);
         if (parsed.data.connected) ctx.pairing.setConnected(parsed.data.connected);
       }
-      else ctx.log.warn("bridge sent a devices_seen the server does not understand");
+      else ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "bridge sent a devices_seen the server does not understand");
     });
     this.unsubscribeCommits = ctx.events.commits.subscribe(() => this.pump.pump());
     this.link.connect();

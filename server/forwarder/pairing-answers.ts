@@ -30,11 +30,11 @@ export class PairingAnswers {
 
   private redeem(payload: unknown): void {
     const request = pairRequestSchema.safeParse(payload);
-    if (!request.success) return this.log.warn("pair_request not understood");
+    if (!request.success) return this.log.warn({ problem: request.error.issues[0]?.message }, "pair_request not understood");
     const { request_id, code, device_name, device_key } = request.data;
     if (device_key === undefined && this.e2e.requireE2e) {
       // bridge.require_e2e: a device that cannot read sealed events is never paired (the bridge spent the code).
-      this.log.warn("plain pairing refused: the config requires end-to-end encryption");
+      this.log.warn({ request_id, reason: "e2e_required" }, "plain pairing refused: the config requires end-to-end encryption");
       this.link.push("pair_result", { request_id, status: "error", reason: "e2e_required" });
       return;
     }

@@ -1,4 +1,4 @@
-// Bearer auth on every route but GET /health (DESIGN.md "HTTP auth"); admin-only routes call requireAdmin.
+// Bearer auth on every route but GET /health (docs/server.md "HTTP auth"); admin-only routes call requireAdmin.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Principal } from "../auth/authenticator.ts";
 import { producerMayCall } from "../auth/producer-scope.ts";

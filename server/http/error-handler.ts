@@ -1,12 +1,11 @@
-// Every non-2xx answer has one body shape (DESIGN.md "Errors"). Services throw DomainErrors without a status, whose
-// kind says it (KIND_STATUS, server/errors.ts); routes throw ErrorAnswers, whose code says it (the registry,
-// client/wire/errors.ts). Fastify's own failures (bad JSON, oversize bodies, unsupported media types, bad URLs,
-// over-long route parameters) are mapped to the same body too, so a client never has to parse two shapes; refusals
+// Every non-2xx answer has one body shape (docs/server.md "Errors: one family"). Everything the server refuses is a
+// DomainError without a status, whose kind says it (KIND_STATUS, server/errors.ts). Fastify's own failures (bad JSON,
+// oversize bodies, unsupported media types, bad URLs, over-long route parameters) are mapped to the same body too, so a client never has to parse two shapes; refusals
 // before routing go through the same mapping (framework-errors.ts).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { statusOf, type HttpErrorCode } from "../../client/wire/errors.ts";
 import { DomainError, KIND_STATUS } from "../errors.ts";
-import { errorBody, ErrorAnswer } from "./errors.ts";
+import { errorBody } from "./errors.ts";
 
 /** Fastify's error codes and the registered codes they are answered with. */
 const FASTIFY_CODES: Record<string, HttpErrorCode> = {
@@ -26,13 +25,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/** Answers `error` with its status and DESIGN.md's body; anything unknown is a logged 500. */
+/** Answers `error` with its status and the one error body; anything unknown is a logged 500. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof DomainError) {
     return reply.status(KIND_STATUS[error.kind]).send(errorBody(error.code, error.message, error.details));
-  }
-  if (error instanceof ErrorAnswer) {
-    return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
   }
   const known = "code" in error && typeof error.code === "string" ? FASTIFY_CODES[error.code] : undefined;
   if (known) return reply.status(statusOf(known)).send(errorBody(known, error.message));

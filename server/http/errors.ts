@@ -1,27 +1,11 @@
-// Error answers that only make sense in HTTP terms: a missing or wrong bearer token (401), a body the JSON parser
-// refuses, and the few route answers whose status is the route's own (422, 500). Everything a service refuses is a
-// DomainError (server/errors.ts) instead. Both carry a registered code (client/wire/errors.ts); an ErrorAnswer's
-// status is the registry's. The error handler (error-handler.ts) turns both into DESIGN.md's body.
-import { statusOf, type HttpErrorCode } from "../../client/wire/errors.ts";
+// The HTTP side of the one error family (server/errors.ts): the refusal of a missing or wrong bearer token, and the
+// one error body (docs/errors.md "HTTP") the error handler (error-handler.ts) writes for every DomainError.
+import type { HttpErrorCode } from "../../client/wire/errors.ts";
+import { unauthenticated } from "../errors.ts";
 
-/** An HTTP error answer the server raises (the library's counterpart, a failed answer it received, is ResponseError). */
-export class ErrorAnswer extends Error {
-  override name = "ErrorAnswer";
-  readonly statusCode: number;
+export const unauthorized = (message = "a valid bearer token is required") => unauthenticated("unauthorized", message);
 
-  constructor(
-    readonly code: HttpErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.statusCode = statusOf(code);
-  }
-}
-
-export const unauthorized = (message = "a valid bearer token is required") => new ErrorAnswer("unauthorized", message);
-
-/** DESIGN.md's error body: {"error": {code, message, details?}}. */
+/** The one error body (docs/errors.md "HTTP"): {"error": {code, message, details?}}. */
 export function errorBody(code: HttpErrorCode, message: string, details?: unknown) {
   return details === undefined ? { error: { code, message } } : { error: { code, message, details } };
 }

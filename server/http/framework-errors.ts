@@ -1,4 +1,4 @@
-// Refusals that happen before a route runs, in DESIGN.md's error body like every other non-2xx answer:
+// Refusals that happen before a route runs, in the one error body (docs/errors.md "HTTP") like every other non-2xx answer:
 //  - the router's (a URL that does not percent-decode, a route parameter over maxParamLength): Fastify hands
 //    them to `frameworkErrors`, and without it answers in its own body;
 //  - Node's HTTP parser's (a malformed request line or header, a bad content-length or chunk, headers over the

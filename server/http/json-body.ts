@@ -6,7 +6,7 @@
 // with JSON.stringify, which overflows the stack on a few thousand levels, and no message, metadata or option
 // needs more than a few.
 import type { FastifyInstance } from "fastify";
-import { ErrorAnswer } from "./errors.ts";
+import { invalid } from "../errors.ts";
 
 const MAX_JSON_DEPTH = 64;
 
@@ -19,7 +19,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     return parseJson(request, text, (error, value) => {
       if (error) return done(error);
       if (depthExceeds(value, MAX_JSON_DEPTH)) {
-        return done(new ErrorAnswer("invalid_json", `the body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+        return done(invalid("invalid_json", `the body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       }
       return done(null, value);
     });

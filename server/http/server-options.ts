@@ -1,6 +1,6 @@
 // The HTTP server's own limits and refusal handlers, as Fastify options (buildApp spreads them in).
 //
-// Limits (docs/events.md "HTTP limits"): a connection that never finishes its headers, sends its body at a
+// Limits (docs/events.md "HTTP errors and limits"): a connection that never finishes its headers, sends its body at a
 // trickle or sits idle is closed, and the number of connections is capped, so slow clients cannot hold memory and
 // file descriptors without bound. Every value leaves room for the longest legitimate request, a long-poll of
 // GET /events (wait_ms up to 30 s): headersTimeout and requestTimeout only cover *receiving* the request (Node stops
@@ -39,7 +39,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: defaultMaxConnections(),
 };
 
-/** Fastify options that bound connections and give every refusal DESIGN.md's error body. */
+/** Fastify options that bound connections and give every refusal the one error body (docs/errors.md "HTTP"). */
 export function httpServerOptions(limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): FastifyServerOptions {
   // Fastify's own request logging off: request-log.ts writes one line per request instead of its two.
   return { serverFactory: boundedServer(limits), frameworkErrors, clientErrorHandler, logController: new LogController({ disableRequestLogging: true }) };

@@ -1,4 +1,4 @@
-// `api.notifications` of the plugin contract (DESIGN.md "Plugins") and the tool-facing sink `ctx.notify`.
+// `api.notifications` of the plugin contract (docs/runner.md "Plugins") and the tool-facing sink `ctx.notify`.
 // The API validates with zod and throws typed errors to the plugin (NotificationValidationError with issue
 // paths, NotificationConflictError, NotificationNotFoundError); the sink never throws and resolves to null on
 // any failure, so a notification problem never fails a tool or a request.
@@ -10,7 +10,7 @@ import type { KeyedMove, ScopeService } from "./scope-service.ts";
 export interface ProducerOperations {
   /** Publishes the key's state: updates its active occurrence, or starts a new one. */
   create(input: ProducerInput): NotificationRecord;
-  /** The same publication as create (SPEC.md: "producer create or update with same key"). */
+  /** The same publication as create (docs/notifications.md "Producer API"). */
   updateByKey(input: ProducerInput): NotificationRecord;
   /** Patches the content of one active record. */
   updateById(id: string, patch: PatchInput): NotificationRecord;

@@ -1,4 +1,4 @@
-// Typed failures of the notification service. Plugins calling the API directly receive them (SPEC.md Errors:
+// Typed failures of the notification service. Plugins calling the API directly receive them (docs/notifications.md "Producer API":
 // "Application plugins calling the application interface directly with invalid input: validation errors");
 // the routes map them to HTTP answers; the tool-facing sink swallows them.
 import type { z } from "zod";

@@ -1,4 +1,4 @@
-// Notification events (SPEC.md "Notification events"). They are published inside the mutation's
+// Notification events (docs/notifications.md "Events"). They are published inside the mutation's
 // transaction, so the event store makes them visible only once the mutation commits, and each one runs in
 // its own savepoint: a failed publication rolls back just itself, is logged, and never fails the mutation.
 import type { FastifyBaseLogger } from "fastify";

@@ -1,4 +1,4 @@
-// zod at the producer boundary (DESIGN.md "Plugins"): what a plugin or tool may hand to the notification
+// zod at the producer boundary (docs/runner.md "Plugins"): what a plugin or tool may hand to the notification
 // service. The store assigns id, revision, status and timestamps; the host fills source.plugin and the
 // retention owner epoch, so none of those are accepted here. Top-level objects are strict: a misspelt field is
 // a validation error, not a silently dropped one.
@@ -78,7 +78,7 @@ export type ParsedPatchInput = z.output<typeof patchInputSchema>;
 /**
  * resolve, expire and the interaction moves, by key. Content is optional; when the key has no active
  * occurrence and the content is complete (severity and title), a new occurrence is created in the target
- * state (SPEC.md "Producer operations").
+ * state (docs/notifications.md "Producer API").
  */
 export const moveInputSchema = z
   .object({

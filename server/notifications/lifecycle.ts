@@ -1,4 +1,4 @@
-// The one table of lifecycle moves (SPEC.md "States and transitions"). Every status change the service makes
+// The one table of lifecycle moves (docs/notifications.md "States and transitions"). Every status change the service makes
 // is looked up here; a move that is not a row is refused. Content updates that keep the status are not
 // state changes and are allowed on any active record (the ordinary table's pending -> pending row).
 import type { NotificationKind, NotificationRecord, NotificationStatus } from "../../client/wire/notification.ts";
@@ -18,7 +18,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { kind: "notification", from: "pending", move: "dismiss", to: "dismissed" },
   { kind: "notification", from: "pending", move: "resolve", to: "resolved" },
   { kind: "notification", from: "pending", move: "expire", to: "expired" },
-  // Interaction-compatible lifecycle (the six rows of SPEC.md) ...
+  // Interaction-compatible lifecycle (its six rows) ...
   { kind: "interaction", from: "pending_response", move: "respond", to: "responded" },
   { kind: "interaction", from: "responded", move: "resolve", to: "resolved" },
   { kind: "interaction", from: "pending_response", move: "suspend", to: "suspended" },

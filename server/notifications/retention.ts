@@ -1,4 +1,4 @@
-// Retention boundaries that end pending records (SPEC.md terminal-state rules 2-4):
+// Retention boundaries that end pending records (docs/notifications.md "Retention"):
 // - until_request_complete: expireForCompletedRequest, called by the request runner just before it publishes
 //   `request_completed`. Idempotent: expiry only moves records still awaiting, inside one atomic mutation.
 // - until_server_restart: expireFromEarlierOwners, run once by createRuntime when it starts with its owner epoch.

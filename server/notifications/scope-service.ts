@@ -1,4 +1,4 @@
-// Producer operations and dismissal on one scope (SPEC.md "Producer operations", both lifecycle tables).
+// Producer operations and dismissal on one scope (docs/notifications.md "Producer API", "States and transitions").
 // Every operation is one atomic mutation of the scope through its ScopeStore: it finds the key's active
 // occurrence, checks the lifecycle table and the operation-occurrence guard, writes the next revision and
 // emits its event. A terminal or absent occurrence means a new occurrence with a new id.
@@ -38,7 +38,7 @@ export class ScopeService {
     private readonly ownerEpoch: string,
   ) {}
 
-  /** create and update by key: the same publication (SPEC.md: "producer create or update with same key"). */
+  /** create and update by key: the same publication (docs/notifications.md "Producer API"). */
   publish(input: ParsedProducerInput, plugin: string): NotificationRecord {
     return this.store.mutate((collection, emit) => {
       const stamp = this.stamp();

@@ -1,4 +1,4 @@
-// Loads the config's `plugins` (DESIGN.md "Plugins"): each path, resolved against the config file's folder, is
+// Loads the config's `plugins` (docs/runner.md "Plugins"): each path, resolved against the config file's folder, is
 // an ES module whose default export is `{name, setup(api)}`. setup receives `api.tools` (this registry) and,
 // from the notifications part of the server, `api.notifications` and `api.actions`. Any failure is a config
 // error naming `plugins.<index>`, so a broken plugin stops the start with one line instead of a half-loaded set.

@@ -1,4 +1,4 @@
-// What a tool is, as plugins register it (DESIGN.md "Plugins"): `api.tools.register({name, description,
+// What a tool is, as plugins register it (docs/runner.md "Plugins"): `api.tools.register({name, description,
 // parameters, run})`. `run(args, ctx)` gets arguments already validated against `parameters` and answers with
 // a string, a result object, any JSON value, or an async iterable of parts (streamed as `tool_partial`);
 // `ctx.emit(part)` streams a part too.
@@ -25,7 +25,7 @@ export type ToolRun = (args: Record<string, unknown>, ctx: ToolRunContext) => un
 export const toolResultSchema = z
   .object({
     content: z.string(),
-    /** Renderers prefer display.content when display.type is text (SPEC.md "Tool calling"). */
+    /** Renderers prefer display.content when display.type is text (docs/runner.md "Tool loop"). */
     display: z.object({ type: z.literal("text"), content: z.string() }).optional(),
     /** Tool-specific extras merged into the tool message's metadata. */
     metadata: z.record(z.string(), z.unknown()).optional(),

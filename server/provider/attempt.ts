@@ -1,4 +1,4 @@
-// One logical request's pre-stream phase (SPEC.md retry rules 2-5 and 7): pace, send, and either return a
+// One logical request's pre-stream phase (docs/provider.md "Retry rules" 2-5 and 7): pace, send, and either return a
 // usable response or retry 429s, configured statuses and timeouts on one shared attempt counter. Retried bodies
 // are released unread. Every wait is on the injected clock; every retry is announced as a `retry` delta.
 import { ProviderError, statusError } from "./errors.ts";

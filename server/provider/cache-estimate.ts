@@ -1,4 +1,4 @@
-// The cached-token estimation fallback of SPEC.md usage rule 4, for backends that cache prompts but do not
+// The cached-token estimation fallback of docs/provider.md "Usage and cost rules" 4, for backends that cache prompts but do not
 // report cached tokens. It looks at the conversation before the current generation: user messages open turns;
 // assistant messages that carry usage are generations; tool results and everything else are ignored.
 import type { Message } from "../../client/wire/messages.ts";

@@ -1,5 +1,5 @@
 // debug_stream logging with secrets redacted: the api_key value wherever it appears, and the value of any field
-// whose name looks like a credential. Responses may still contain user data; the setting says so (SPEC.md).
+// whose name looks like a credential. Responses may still contain user data; the setting says so (docs/provider.md "Provider settings").
 const SECRET_FIELD = /(api[_-]?key|token|secret|password|authorization)/i;
 
 export function redact(value: unknown, secrets: string[]): unknown {

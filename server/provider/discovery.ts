@@ -1,5 +1,5 @@
 // Model discovery: GET <base_url>/models (OpenAI's `data[]`, llama.cpp's and Ollama's `models[]`). Failure is
-// reported, not thrown: the model setting accepts a custom id when discovery is empty or fails (SPEC.md).
+// reported, not thrown: the model setting accepts a custom id when discovery is empty or fails (docs/provider.md "Provider settings").
 import type { Clock } from "../clock.ts";
 import { describeBody } from "./errors.ts";
 import { modelsUrl } from "./request.ts";

@@ -1,4 +1,4 @@
-// Image attachments of user messages (DESIGN.md `POST /sessions/{id}/send`): remote URLs, data URLs, and
+// Image attachments of user messages (docs/runner.md "Attachments"): remote URLs, data URLs, and
 // session-owned uploaded assets, which are read through deps.readAsset and inlined as data: URLs (no provider
 // file API). allow_image_attachment_url and allow_image_attachment_base64 are enforced here. An asset that can
 // no longer be read (deleted after its message was sent) is sent as the text part "[image removed]", so the
@@ -100,7 +100,7 @@ async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string 
   } catch (error) {
     // Deleted (or its file lost) after the message that names it was stored. Failing here would fail every
     // later request of the session and of its forks; the send route already refused a new message naming it.
-    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error) }, `attachment asset cannot be read; sent as ${REMOVED_IMAGE_TEXT}`);
+    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error), sent_as: REMOVED_IMAGE_TEXT }, "attachment asset cannot be read; sent as text");
     return undefined;
   }
   if (!asset.media_type.startsWith("image/")) {

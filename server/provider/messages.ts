@@ -58,7 +58,7 @@ async function toNative(message: Message, index: number, ctx: ImageContext): Pro
 
 /**
  * Stored tool calls as the adapter wrote them, or as a client posted them; provider-specific extras ride along.
- * SPEC names the id `id (or tool_call_id)`: a call with only `tool_call_id` is sent with it as `id`, the field
+ * A stored call may name its id `tool_call_id` (docs/provider.md P27): a call with only `tool_call_id` is sent with it as `id`, the field
  * chat-completions servers read.
  */
 const storedToolCallsSchema = z.array(

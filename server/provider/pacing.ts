@@ -1,4 +1,4 @@
-// min_request_interval_seconds (SPEC.md retry rule 7): request starts to one base_url scope are spaced by the
+// min_request_interval_seconds (docs/provider.md "Retry rules" 7): request starts to one base_url scope are spaced by the
 // interval, whichever agent sends them. The registry is process-wide so two agents sharing a scope share its
 // pacing. Waiters form a FIFO chain per scope, so under concurrency requests start in the order they asked.
 import type { Clock } from "../clock.ts";

@@ -1,4 +1,4 @@
-// Builds the outbound POST <base_url>/chat/completions: URL, headers and payload (SPEC.md Area A endpoints).
+// Builds the outbound POST <base_url>/chat/completions: URL, headers and payload (docs/provider.md "Provider settings").
 import { ProviderError } from "./errors.ts";
 import type { NativeMessage } from "./messages.ts";
 import { RESERVED_REQUEST_FIELDS, describeOptionValue, isAllowedOption, normalizeBaseUrl, type ProviderSettings } from "./settings.ts";

@@ -1,4 +1,4 @@
-// Pre-stream retry policy (SPEC.md retry rules 1-5): 429s, configured statuses and timeouts share one attempt
+// Pre-stream retry policy (docs/provider.md "Retry rules" 1-5): 429s, configured statuses and timeouts share one attempt
 // counter; the delay of attempt n is entry n of the list for the failure that happened, and no entry means the
 // failure is raised.
 import type { ProviderSettings } from "./settings.ts";

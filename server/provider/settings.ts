@@ -1,4 +1,4 @@
-// The provider configuration of SPEC.md Area A: one flat dictionary under `providers.<provider_id>`, any key of
+// The provider configuration (docs/provider.md "Provider settings"): one flat dictionary under `providers.<provider_id>`, any key of
 // which an agent may override. Every key, its type and its default live here and nowhere else.
 import { z } from "zod";
 
@@ -100,7 +100,7 @@ export const providerKeys = {
   include_usage_in_stream: z.boolean().default(true),
   /**
    * Once a stream has begun (first body byte), the longest silence tolerated between received bytes, keep-alive
-   * comments included. Unset: the same as `timeout`. Not in SPEC.md: without it a silent stream hangs forever.
+   * comments included. Unset: the same as `timeout`. Our addition: without it a silent stream hangs forever.
    */
   stream_idle_timeout_seconds: z.number().positive().optional(),
 };
@@ -145,7 +145,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, "");
 }
 
-/** Choosing an endpoint label sets base_url directly (SPEC.md endpoint_options). Unknown labels are refused. */
+/** Choosing an endpoint label sets base_url directly (docs/provider.md "Provider settings"). Unknown labels are refused. */
 export function selectEndpoint(settings: ProviderSettings, label: string): ProviderSettings {
   const url = ownValue(settings.endpoint_options, label);
   if (url === undefined) {

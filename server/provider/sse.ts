@@ -1,6 +1,6 @@
 // A linear server-sent-events parser. Each received byte is decoded once and each character is examined a
 // bounded number of times: an unfinished line is kept as a list of pieces and joined only when its end arrives,
-// so one huge event delivered a byte at a time costs O(size), not O(size²) (notes/backend-streams.md).
+// so one huge event delivered a byte at a time costs O(size), not O(size²) (docs/provider.md "What real backends send").
 // Accepts \n, \r\n and \r line ends (also split across reads), comments, multi-line data and a final event
 // without its blank line. The non-standard `error:` field of older llama.cpp builds is reported as an event.
 // An unfinished line or event is bounded (MAX_SSE_EVENT_CHARS): past it, feed throws an `invalid_chunk`.

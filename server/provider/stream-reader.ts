@@ -101,7 +101,7 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
       const chunk = await readBody(opened, watchdog, ctx);
       if (chunk.done) {
         ended = true;
-        // A stream that just ends without [DONE] is complete (notes/backend-streams.md).
+        // A stream that just ends without [DONE] is complete (docs/provider.md "What real backends send").
         parser.end();
         drain();
         if (out.length > 0) yield* out;

@@ -1,5 +1,5 @@
 // Assembles streamed tool-call fragments into whole calls. Backends disagree on how fragments are keyed
-// (notes/backend-streams.md): by `index` (possibly starting at 1), by a repeated `id`, by nothing at all
+// (docs/provider.md "What real backends send"): by `index` (possibly starting at 1), by a repeated `id`, by nothing at all
 // (continuations of the last call), or one chunk per whole call. The rule, in order:
 //   1. an index seen before names that call, unless the fragment brings a different id (a parallel call that
 //      reuses the index: never merge two calls' arguments);

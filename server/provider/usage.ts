@@ -1,4 +1,4 @@
-// Usage metadata and cost (SPEC.md "Provider usage and cost rules"). The raw usage object is kept as sent
+// Usage metadata and cost (docs/provider.md "Usage and cost rules"). The raw usage object is kept as sent
 // (extra fields stay inside); flat fields and `_formatted` variants are derived for footers and totals.
 import type { Message } from "../../client/wire/messages.ts";
 import { estimateCachedTokens } from "./cache-estimate.ts";

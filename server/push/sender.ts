@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import webpush from "web-push";
+import { systemClock } from "../clock.ts";
 import type { VapidKeys } from "./vapid-keys.ts";
 import type { StoredSubscription } from "./subscription-store.ts";
 import type { Urgency } from "./triggers.ts";
@@ -43,6 +44,8 @@ export class PushSender {
   constructor(
     private readonly keys: VapidKeys,
     private readonly subject: string,
+    /** Wall-clock ms (the push service checks the JWT's expiry against its own clock). */
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   async send(subscription: StoredSubscription, payload: string, options: SendOptions): Promise<SendOutcome> {
@@ -72,7 +75,7 @@ export class PushSender {
    */
   private authorizationFor(endpoint: string): string {
     const audience = new URL(endpoint).origin;
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    const nowSeconds = Math.floor(this.now() / 1000);
     const held = this.authorizations.get(audience);
     if (held && held.expiresAt - nowSeconds > JWT_RENEW_BEFORE_SECONDS) return held.header;
     const expiresAt = nowSeconds + JWT_LIFETIME_SECONDS;

@@ -1,4 +1,4 @@
-// SPEC.md "Checkpoints": `session_checkpoint` is internal. It carries the live session just persisted by a
+// docs/events.md "Event types and checkpoints": `session_checkpoint` is internal. It carries the live session just persisted by a
 // request and is consumed in process by the request coordinator (which feeds the next phase from it); it is
 // never stored, so neither /events nor the bridge can carry it (the event store refuses it outright).
 import type { Session } from "../../client/wire/index.ts";

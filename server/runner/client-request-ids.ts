@@ -1,4 +1,4 @@
-// Idempotent sends (DESIGN.md, docs/runner.md R-client_request_id): POST /sessions/{id}/send may carry a
+// Idempotent sends (docs/runner.md "Idempotent sends"): POST /sessions/{id}/send may carry a
 // client_request_id; a repeat of it for the same session within the window answers the first request_id and
 // starts nothing, so an app can retry a send whose answer it never saw (a dropped connection, a relay switch).
 // Memory only: an id does not survive a restart (a retry after a restart starts a new run). Bounded: entries

@@ -199,7 +199,7 @@ export class RequestRunner {
       request_id: events.requestId,
       session_id: events.sessionId,
       stream: input.stream,
-      // The session's saved options, under the send's own (docs/sessions.md "Request options").
+      // The session's saved options, under the send's own (docs/sessions.md "Archive, pin, request options").
       request_options: live.request_options || input.request_options ? { ...live.request_options, ...input.request_options } : undefined,
       // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases. A
       // regenerate may name a model for this one answer.
@@ -245,7 +245,7 @@ export class RequestRunner {
     }
   }
 
-  /** SPEC retention until_request_complete: best effort, so a failure here never fails the request. */
+  /** Retention until_request_complete (docs/notifications.md "Retention"): best effort, so a failure here never fails the request. */
   private endRequestScope(run: ActiveRun): void {
     // Nothing the run's tools notify from here on could be expired by this request any more.
     run.scopeEnded = true;

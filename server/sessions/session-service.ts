@@ -1,7 +1,7 @@
-// Session operations (SPEC.md "Session and message lifecycle"). Each one saves a new immutable version,
+// Session operations (docs/events.md "Sessions"). Each one saves a new immutable version,
 // publishes its lifecycle event and the public `checkpoint` marker, and moves the session cursor to that
 // marker, all in one transaction: a reader that loads messages and polls from cursor_event_id sees every
-// effect exactly once (SPEC GET /events rule 4; docs/events.md invariant E6). Unknown ids and bad indices are
+// effect exactly once (docs/events.md "`GET /events` rules" 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
 import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
 import { formatEventId, sessionSummaryOf, sessionTitle } from "../../client/wire/index.ts";

@@ -2,6 +2,7 @@
 // stores what changed, not a copy of the session (SessionVersions, MessageLog; docs/events.md "Storage").
 // The head row also carries the session's cursor: the event id up to which the head version reflects events.
 import { randomUUID } from "node:crypto";
+import { systemClock } from "../clock.ts";
 import type { Message, Session } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
 import { SessionEraser } from "./session-eraser.ts";
@@ -33,7 +34,7 @@ export class SessionStore {
 
   constructor(
     db: Db,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {
     this.versions = new SessionVersions(db);
     const head = `SELECT s.id, v.body, s.cursor_event_id FROM sessions s

@@ -72,7 +72,7 @@ describe("notifications and devices in the app", () => {
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     const card = page.locator(`aside.rail .notification[data-notification-id="${record.id}"]`);
     await card.waitFor();
-    // Desktop shows a modal inline in the rail (SPEC presentation rules): no dialog opens.
+    // Desktop shows a modal inline in the rail (docs/client.md "Notifications"): no dialog opens.
     expect(await page.locator("dialog[open]").count()).toBe(0);
     await card.getByRole("button", { name: "Dismiss: Deploy needs approval" }).click();
     await card.waitFor({ state: "detached" });

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
-import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
+import { connect, type ConnectOptions } from "../../client/connection/client.ts";
 import { pair } from "../../client/connection/pair.ts";
 import { bridgeUrlsOf } from "../../client/transport/bridge-urls.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
@@ -18,24 +18,10 @@ import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, NodeWebSocket, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, NodeWebSocket, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let other: RunningBridge | undefined;
-let proxy: CuttableProxy | undefined;
-let client: ChatClient | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await proxy?.close();
-  proxy = undefined;
-  await other?.close();
-  other = undefined;
-  await stack?.close();
-  stack = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const scope = useStack();
 
 /** A port nothing listens on: bound, then released. */
 async function closedPortUrl(): Promise<string> {
@@ -49,8 +35,8 @@ async function closedPortUrl(): Promise<string> {
 /** A second single-node bridge: it knows nothing of the server until the server's link joins it. */
 async function startOtherBridge(): Promise<{ bridge: RunningBridge; url: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "client-bridge-b-"));
-  dirs.push(dataDir);
-  const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir, replayEvents: 5 }), clock: new ManualClock(), log: new MemoryLogger(), sweepEveryMs: 0 });
+  scope.onClose(() => rmSync(dataDir, { recursive: true, force: true }));
+  const bridge = scope.own(await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir, replayEvents: 5 }), clock: new ManualClock(), log: new MemoryLogger(), sweepEveryMs: 0 }));
   return { bridge, url: `ws://127.0.0.1:${bridge.port}/socket` };
 }
 
@@ -60,15 +46,15 @@ async function startOtherBridge(): Promise<{ bridge: RunningBridge; url: string 
  * app that came first with `unauthorized`.
  */
 async function moveServerLink(to: RunningBridge, url: string): Promise<void> {
-  const s = stack!;
+  const s = scope.stack;
   await s.forwarder.stop();
   s.forwarder = startForwarder(s.server.runtime.ctx, { bridgeUrl: url, reconnectAfterMs: () => 20, app: s.server.runtime.app });
   await until(() => (to.core.registry.get("srv1")?.devices.size ?? 0) > 0, "the other bridge knows the device");
 }
 
 async function connected(bridgeUrls: string[], options: Partial<ConnectOptions> = {}) {
-  const credentials = await stack!.pair();
-  client = connect(credentials, { ...FAST_RECONNECT, pollWaitMs: 2000, bridgeUrls, ...options });
+  const credentials = await scope.stack.pair();
+  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, pollWaitMs: 2000, bridgeUrls, ...options }));
   const heard: AnyEvent[] = [];
   client.on("*", (event) => heard.push(event));
   await untilLive(client);
@@ -76,11 +62,11 @@ async function connected(bridgeUrls: string[], options: Partial<ConnectOptions> 
 }
 
 async function appendMany(sessionId: string, from: number, count: number): Promise<void> {
-  for (let i = from; i < from + count; i++) await stack!.append(sessionId, `m${i}`);
+  for (let i = from; i < from + count; i++) await scope.stack.append(sessionId, `m${i}`);
 }
 
 async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await stack!.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  const expected = (await scope.stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
   await until(() => heard.length >= expected.length, `all ${expected.length} events`);
   expect(heard.map((event) => event.event_id)).toEqual(expected);
 }
@@ -95,7 +81,7 @@ describe("several bridge URLs", () => {
   });
 
   it("[a closed port, a live bridge] goes live on the second and hears events live there (C150)", async () => {
-    stack = await Stack.start({ replayEvents: 5 });
+    const stack = await scope.start({ replayEvents: 5 });
     const { client, heard, start } = await connected([await closedPortUrl(), stack.bridgeUrl]);
     const sessionId = await stack.createSession();
     await appendMany(sessionId, 0, 5);
@@ -104,12 +90,12 @@ describe("several bridge URLs", () => {
   });
 
   it("the same list as one comma-separated bridge_url, pairing skipping the closed port (C150)", async () => {
-    stack = await Stack.start({ replayEvents: 5 });
+    const stack = await scope.start({ replayEvents: 5 });
     const code = await stack.pairingCode();
     const listed = `${await closedPortUrl()},${stack.bridgeUrl}`;
     const credentials = await pair({ bridgeUrl: listed, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(credentials.bridge_url).toBe(listed);
-    client = connect({ ...credentials, server_url: stack.serverUrl }, { ...FAST_RECONNECT, pollWaitMs: 2000 });
+    const client = scope.own(connect({ ...credentials, server_url: stack.serverUrl }, { ...FAST_RECONNECT, pollWaitMs: 2000 }));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -119,9 +105,9 @@ describe("several bridge URLs", () => {
   });
 
   it("a bridge closed mid-stream: the library moves to the next URL and misses nothing (C151)", async () => {
-    stack = await Stack.start({ replayEvents: 5 });
+    const stack = await scope.start({ replayEvents: 5 });
     const b = await startOtherBridge();
-    other = b.bridge;
+    const other = b.bridge;
     const { client, heard, start } = await connected([stack.bridgeUrl, b.url]);
     const sessionId = await stack.createSession();
     await appendMany(sessionId, 0, 5);
@@ -130,7 +116,7 @@ describe("several bridge URLs", () => {
     await stack.stopBridge();
     await appendMany(sessionId, 10, 5);
     // The server's link and the app's socket are both on the second bridge, and the app is live there.
-    await until(() => other!.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
+    await until(() => other.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
     await until(() => client.status.get().state === "live", "live on the second bridge");
     await appendMany(sessionId, 15, 5);
     await expectExactly(heard, start);
@@ -138,18 +124,18 @@ describe("several bridge URLs", () => {
   });
 
   it("a dead link (no close) noticed by liveness: the next URL is tried and nothing is lost (C152)", async () => {
-    stack = await Stack.start({ replayEvents: 5 });
+    const stack = await scope.start({ replayEvents: 5 });
     const b = await startOtherBridge();
-    other = b.bridge;
+    const other = b.bridge;
     const s = stack;
-    proxy = await CuttableProxy.start(() => s.bridgePort);
+    const proxy = scope.own(await CuttableProxy.start(() => s.bridgePort));
     const { client, heard, start } = await connected([proxy.url, b.url], { liveness: { intervalMs: 300, timeoutMs: 300 } });
     const sessionId = await stack.createSession();
     await appendMany(sessionId, 0, 3);
     await moveServerLink(other, b.url);
     proxy.blackhole();
     await appendMany(sessionId, 3, 3);
-    await until(() => other!.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
+    await until(() => other.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
     await until(() => client.status.get().state === "live", "live on the second bridge");
     await appendMany(sessionId, 6, 3);
     await expectExactly(heard, start);

@@ -1,26 +1,20 @@
 // The client against a real server and bridge on 127.0.0.1: pairing, live delivery, HTTP fallback, snapshots and
 // the notification rail. Fault cases are in faults.test.ts.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/connection/client.ts";
 import { pair, PairingError } from "../../client/connection/pair.ts";
 import { isEvent } from "../../client/events/narrow.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, NodeWebSocket, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, NodeWebSocket, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 describe("client with a real server and bridge", () => {
   it("pairs, goes live and delivers every event once, in order (C1, C2, C5)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     const seen: AnyEvent[] = [];
     client.on("*", (event) => seen.push(event));
     await untilLive(client);
@@ -33,7 +27,7 @@ describe("client with a real server and bridge", () => {
   });
 
   it("refuses a wrong code with its reason, and leaves the pairing channel (C10)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const metrics = stack.bridge!.core.metrics;
     await until(() => metrics.socketsOpen === 1, "the server's own socket");
     const error = await pair({ bridgeUrl: stack.bridgeUrl, code: "AAAAA-AAAAA", deviceName: "x", WebSocket: NodeWebSocket }).catch((e: unknown) => e);
@@ -44,10 +38,10 @@ describe("client with a real server and bridge", () => {
   });
 
   it("long-polls over HTTP when the bridge is unreachable (C3)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
     await stack.stopBridge();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     const seen: string[] = [];
     client.on("message_appended", (event) => seen.push(event.content));
     await until(() => client!.status.get().state === "polling", "polling");
@@ -66,9 +60,9 @@ describe("client with a real server and bridge", () => {
   });
 
   it("loads messages with their cursor and continues from it without repeating an effect (C7)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     await untilLive(client);
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "one");
@@ -85,10 +79,10 @@ describe("client with a real server and bridge", () => {
   });
 
   it("presents application notifications from the connect snapshot and from events, and dismisses (C8)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
     stack.notifyApplication({ key: "before", severity: "info", title: "Before connect", display: { presentation: "banner" } });
-    client = connect(credentials, { ...FAST_RECONNECT, mode: "desktop" });
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, mode: "desktop" }));
     await until(() => client!.notifications.application.get().length === 1, "snapshot on connect");
     stack.notifyApplication({ key: "after", severity: "warning", title: "After connect", display: { presentation: "modal" } });
     await until(() => client!.notifications.application.get().length === 2, "event upsert");

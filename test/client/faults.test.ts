@@ -1,7 +1,7 @@
 // Faults against a real server and bridge on 127.0.0.1. Each test asserts that the sequence of events the app
 // heard equals the store's own sequence after the connect cursor: no loss, no duplicate, in order.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
+import { describe, expect, it } from "vitest";
+import { connect, type ConnectOptions } from "../../client/connection/client.ts";
 import type { Credentials } from "../../client/connection/credentials.ts";
 import { memoryStorage } from "../../client/storage/storage.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
@@ -10,19 +10,10 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let proxy: CuttableProxy | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await proxy?.close();
-  proxy = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** A fetch the test can switch off, as if the server's address became unreachable. */
 function switchableFetch() {
@@ -35,40 +26,40 @@ function switchableFetch() {
 }
 
 async function started(options: Partial<ConnectOptions> = {}, viaProxy = false, serverConfig = {}) {
-  stack = await Stack.start({ replayEvents: 5 }, serverConfig);
+  const stack = await scope.start({ replayEvents: 5 }, serverConfig);
   let credentials: Credentials = await stack.pair();
+  let proxy: CuttableProxy | undefined;
   if (viaProxy) {
-    const s = stack;
-    proxy = await CuttableProxy.start(() => s.bridgePort);
+    proxy = scope.own(await CuttableProxy.start(() => stack.bridgePort));
     credentials = { ...credentials, bridge_url: proxy.url };
   }
-  client = connect(credentials, { ...FAST_RECONNECT, pollWaitMs: 2000, ...options });
+  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, pollWaitMs: 2000, ...options }));
   const heard: AnyEvent[] = [];
   client.on("*", (event) => heard.push(event));
   await untilLive(client);
-  return { stack, client, heard, start: client.cursor!, credentials };
+  return { stack, proxy, client, heard, start: client.cursor!, credentials };
 }
 
 async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await stack!.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  const expected = (await scope.stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
   await until(() => heard.length >= expected.length, `all ${expected.length} events`);
   expect(heard.map((event) => event.event_id)).toEqual(expected);
 }
 
 async function appendMany(sessionId: string, from: number, count: number): Promise<void> {
-  for (let i = from; i < from + count; i++) await stack!.append(sessionId, `m${i}`);
+  for (let i = from; i < from + count; i++) await scope.stack.append(sessionId, `m${i}`);
 }
 
 describe("client faults", () => {
   it("bridge killed mid-stream and restarted: polls, then back to live (C3, C4)", async () => {
     const { client, heard, start } = await started();
-    const sessionId = await stack!.createSession();
+    const sessionId = await scope.stack.createSession();
     await appendMany(sessionId, 0, 5);
-    await stack!.stopBridge();
+    await scope.stack.stopBridge();
     await appendMany(sessionId, 5, 5);
     await until(() => client.status.get().state === "polling", "polling");
     await appendMany(sessionId, 10, 5);
-    await stack!.startBridge();
+    await scope.stack.startBridge();
     await until(() => client.status.get().state === "live", "live again");
     await appendMany(sessionId, 15, 5);
     await expectExactly(heard, start);
@@ -76,19 +67,19 @@ describe("client faults", () => {
 
   it("server restarted: the feed resumes with nothing lost or repeated (C4)", async () => {
     const { client, heard, start } = await started();
-    const sessionId = await stack!.createSession();
+    const sessionId = await scope.stack.createSession();
     await appendMany(sessionId, 0, 3);
     // The bridge stays up and the app stays joined; the server's forwarder resumes from its persisted cursor.
-    await stack!.stopServer();
-    await stack!.startServer();
+    await scope.stack.stopServer();
+    await scope.stack.startServer();
     await appendMany(sessionId, 3, 5);
     await until(() => client.status.get().state === "live", "live");
     await expectExactly(heard, start);
   });
 
   it("socket dropped without a close frame: rejoins with since_id and replays (C4)", async () => {
-    const { client, heard, start } = await started({}, true);
-    const sessionId = await stack!.createSession();
+    const { client, heard, start, proxy } = await started({}, true);
+    const sessionId = await scope.stack.createSession();
     await appendMany(sessionId, 0, 3);
     proxy!.cut({ refuse: true });
     await until(() => client.status.get().state === "polling", "polling");
@@ -101,10 +92,10 @@ describe("client faults", () => {
 
   it("a replay gap larger than the bridge's buffer is filled over HTTP (C4)", async () => {
     const http = switchableFetch();
-    const { client, heard, start } = await started({ fetch: http.fetch }, true);
-    const sessionId = await stack!.createSession();
-    await until(() => client.cursor === stack!.latestId(), "caught up");
-    const misses = stack!.bridge!.core.metrics.replayMisses;
+    const { client, heard, start, proxy } = await started({ fetch: http.fetch }, true);
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
+    const misses = scope.stack.bridge!.core.metrics.replayMisses;
     // Both paths down: nothing reaches the app while 12 events (more than the 5 the bridge keeps) are stored.
     http.state.down = true;
     proxy!.cut({ refuse: true });
@@ -112,7 +103,7 @@ describe("client faults", () => {
     await appendMany(sessionId, 0, 6);
     // The bridge comes back first: its join says gap (HTTP still down), so nothing is trusted yet.
     proxy!.allow();
-    await until(() => stack!.bridge!.core.metrics.replayMisses > misses, "a gap reply");
+    await until(() => scope.stack.bridge!.core.metrics.replayMisses > misses, "a gap reply");
     http.state.down = false;
     await until(() => client.status.get().state === "live", "live");
     await appendMany(sessionId, 6, 2);
@@ -123,24 +114,24 @@ describe("client faults", () => {
     const { client, heard } = await started();
     const resets: number[] = [];
     client.onReset(() => resets.push(heard.length));
-    const first = await stack!.createSession();
-    await stack!.append(first, "before");
-    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const first = await scope.stack.createSession();
+    await scope.stack.append(first, "before");
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
     const before = heard.length;
     const oldCursor = client.cursor!;
-    await stack!.stopServer();
+    await scope.stack.stopServer();
     // The event log starts over (a new epoch, ids from 1 again); devices and sessions stay.
-    const db = new Database(join(stack!.serverDir, DATABASE_FILE));
+    const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
     db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
     db.close();
-    await stack!.startServer();
+    await scope.stack.startServer();
     await until(() => resets.length === 1, "reset");
     await until(() => client.status.get().state === "live", "live again");
     const resumeAt = client.cursor!;
     // It started over at the new store's head, below where the old store's cursor was.
     expect(resumeAt < oldCursor).toBe(true);
-    await stack!.append(first, "after");
-    const expected = (await stack!.storeEvents(resumeAt)).map((event) => event.event_id);
+    await scope.stack.append(first, "after");
+    const expected = (await scope.stack.storeEvents(resumeAt)).map((event) => event.event_id);
     expect(expected.length).toBeGreaterThan(0);
     await until(() => heard.length >= before + expected.length, "events of the new store");
     expect(heard.slice(before).map((event) => event.event_id)).toEqual(expected);
@@ -148,18 +139,18 @@ describe("client faults", () => {
 
   it("an expired cursor (410) restarts from the head, reloads snapshots and tells the app (C16)", async () => {
     const http = switchableFetch();
-    const { client, heard } = await started({ fetch: http.fetch }, true, { events: { retention_max_events: 4 } });
+    const { client, heard, proxy } = await started({ fetch: http.fetch }, true, { events: { retention_max_events: 4 } });
     const resets: number[] = [];
     client.onReset(() => resets.push(heard.length));
-    const sessionId = await stack!.createSession();
-    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
     const before = heard.length;
     http.state.down = true;
     proxy!.cut({ refuse: true });
     await until(() => client.status.get().state === "offline", "offline");
     await appendMany(sessionId, 0, 6); // 12 events: the log keeps 4, the bridge 5
-    expect(stack!.server.runtime.ctx.events.prune()).toBeGreaterThan(0);
-    stack!.notifyApplication({ key: "while-away", severity: "info", title: "Arrived while away", display: { presentation: "banner" } });
+    expect(scope.stack.server.runtime.ctx.events.prune()).toBeGreaterThan(0);
+    scope.stack.notifyApplication({ key: "while-away", severity: "info", title: "Arrived while away", display: { presentation: "banner" } });
     http.state.down = false;
     proxy!.allow();
     await until(() => resets.length === 1 && client.status.get().state === "live", "reset, then live");
@@ -168,14 +159,14 @@ describe("client faults", () => {
     await until(() => client.notifications.application.get().length === 1, "snapshot reloaded");
     const resumeAt = client.cursor!;
     await appendMany(sessionId, 6, 2);
-    const expected = (await stack!.storeEvents(resumeAt)).map((event) => event.event_id);
+    const expected = (await scope.stack.storeEvents(resumeAt)).map((event) => event.event_id);
     await until(() => heard.length >= before + expected.length, "new events");
     expect(heard.slice(before).map((event) => event.event_id)).toEqual(expected);
   });
 
   it("a device revoked while connected stops the client and says why (C9)", async () => {
     const { client, credentials } = await started();
-    const reply = await stack!.server.request({ method: "DELETE", url: `/devices/${credentials.device_id}` });
+    const reply = await scope.stack.server.request({ method: "DELETE", url: `/devices/${credentials.device_id}` });
     expect(reply.status).toBeLessThan(300);
     await until(() => client.status.get().state === "stopped", "stopped");
     expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
@@ -184,8 +175,8 @@ describe("client faults", () => {
   it("a mobile dismissal that fails is retried with the same revision after reconnect (C11)", async () => {
     const http = switchableFetch();
     const storage = memoryStorage();
-    const { client } = await started({ fetch: http.fetch, storage, mode: "mobile" }, true);
-    const created = stack!.notifyApplication({ key: "k", severity: "info", title: "Hello", display: { presentation: "banner" } });
+    const { client, proxy } = await started({ fetch: http.fetch, storage, mode: "mobile" }, true);
+    const created = scope.stack.notifyApplication({ key: "k", severity: "info", title: "Hello", display: { presentation: "banner" } });
     await until(() => client.notifications.application.get().length === 1, "shown");
     http.state.down = true;
     const result = await client.notifications.dismiss(client.notifications.application.get()[0]!);
@@ -197,7 +188,7 @@ describe("client faults", () => {
     http.state.down = false;
     proxy!.allow();
     const dismissedOnServer = async () => {
-      const list = await stack!.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
+      const list = await scope.stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
       const record = (list.json as Array<{ id: string; status: string; revision: number }>).find((n) => n.id === created.id);
       return record?.status === "dismissed";
     };

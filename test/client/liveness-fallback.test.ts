@@ -1,23 +1,17 @@
 // The route to the bridge when WebSockets are blocked (issue 14, docs/client.md "Fallback order", C72): the library
 // falls back to Phoenix's long-poll on the bridge and is live there, before (and instead of staying on) the server's
 // HTTP polling; events arrive over it.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { connect } from "../../client/connection/client.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { AdminClient } from "../../client/index.ts";
 import { ADMIN_TOKEN } from "../support/server.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** A WebSocket a proxy refuses: the upgrade never succeeds (it dials a closed port and errors at once). */
 class BlockedWebSocket extends WebSocket {
@@ -28,9 +22,9 @@ class BlockedWebSocket extends WebSocket {
 
 describe("WebSockets blocked", () => {
   it("goes live over the bridge's long-poll and receives events there (C72)", async () => {
-    stack = await Stack.start({ longPollWindowMs: 500 });
+    const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    client = connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 });
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 }));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -44,9 +38,9 @@ describe("WebSockets blocked", () => {
 
 describe("a device revoked while it long-polls the bridge", () => {
   it("stops with revoked and leaves no session on the bridge (C75)", async () => {
-    stack = await Stack.start({ longPollWindowMs: 500 });
+    const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    client = connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 });
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 }));
     await untilLive(client);
     await new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN }).revokeDevice(credentials.device_id);
     await until(() => client!.status.get().state === "stopped", "stopped");

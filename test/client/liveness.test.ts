@@ -2,24 +2,15 @@
 // without a close is noticed within 15 s with the library's defaults on the injected timers (before: phoenix's
 // 30 s heartbeat kept it "live" for ~51 s), the feed goes on over HTTP meanwhile, and the app is live again once
 // the link passes bytes. The reconnect schedule is quick first, then a jittered backoff capped at 5 s.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/connection/client.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { DEFAULT_LIVENESS, ManualTimers, RECONNECT_MAX_MS, reconnectDelayMs } from "../../client/util/timers.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let proxy: CuttableProxy | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await proxy?.close();
-  proxy = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** Moves the injected timers by `ms` in 250 ms steps, letting real I/O run between steps. */
 async function advance(timers: ManualTimers, ms: number): Promise<void> {
@@ -32,12 +23,12 @@ async function advance(timers: ManualTimers, ms: number): Promise<void> {
 describe("a dead bridge link", () => {
   it("is noticed within 15 s of injected time with the default timings, HTTP carries the feed, and the app is live again when bytes pass (C70)", async () => {
     expect(DEFAULT_LIVENESS.intervalMs + DEFAULT_LIVENESS.timeoutMs).toBeLessThanOrEqual(15_000);
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
     const s = stack;
-    proxy = await CuttableProxy.start(() => s.bridgePort);
+    const proxy = scope.own(await CuttableProxy.start(() => s.bridgePort));
     const timers = new ManualTimers();
-    client = connect({ ...credentials, bridge_url: proxy.url }, { ...FAST_RECONNECT, timers, pollWaitMs: 1000 });
+    const client = scope.own(connect({ ...credentials, bridge_url: proxy.url }, { ...FAST_RECONNECT, timers, pollWaitMs: 1000 }));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);

@@ -1,26 +1,20 @@
 // An event too big for one bridge frame (a message_appended carries the whole session, and an image_data data URL
 // may be megabytes): the forwarder pushes a stub {truncated: true}, the client fetches that one event over HTTP
 // and delivers the full event in order. Real server and bridge on 127.0.0.1.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/connection/client.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 describe("an event over the bridge's frame limit", () => {
   it("reaches the client whole and in order, and the next event is not stuck behind it (C17)", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     const seen: AnyEvent[] = [];
     client.on("*", (event) => seen.push(event));
     await untilLive(client);

@@ -1,7 +1,7 @@
 // Pairing from a pair_url and the end of a device, against a real server and bridge on 127.0.0.1 with the
 // official phoenix client: the admin client creates the link, parsePairUrl reads it, pair() redeems it; a
 // revoked or unknown device makes the client forget its saved credentials and stop with `revoked` (C33-C35).
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AdminClient,
   connect,
@@ -17,15 +17,9 @@ import {
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { ADMIN_TOKEN } from "../support/server.ts";
 import { FAST_RECONNECT, NodeWebSocket, Stack, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 async function pairedThroughLink(s: Stack, admin: AdminClient): Promise<Credentials> {
   const created = await admin.createPairing();
@@ -39,7 +33,7 @@ async function pairedThroughLink(s: Stack, admin: AdminClient): Promise<Credenti
 
 describe("pair_url", () => {
   it("POST /pairing answers a pair_url at the app's URL that the library parses and pairs with", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const admin = new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN });
     const created = await admin.createPairing();
     // The app is served by the server: its URL is the server's public URL (the stack's public_url).
@@ -69,12 +63,12 @@ describe("pair_url", () => {
 
 describe("revocation", () => {
   it("a device revoked by the admin: its saved credentials are gone when the status says revoked", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const admin = new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN });
     const credentials = await stack.pair();
     const storage = memoryStorage();
     await saveCredentials(storage, credentials);
-    client = connect(credentials, { ...FAST_RECONNECT, storage });
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, storage }));
     await untilLive(client);
     let credentialsWhenRevoked: Credentials | undefined | "unseen" = "unseen";
     client.status.subscribe((status) => {
@@ -82,20 +76,20 @@ describe("revocation", () => {
     });
     const revoked = await admin.revokeDevice(credentials.device_id);
     expect(revoked.revoked_at).toEqual(expect.any(String));
-    await until(() => client!.status.get().state === "stopped", "stopped");
+    await until(() => client.status.get().state === "stopped", "stopped");
     expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
     await until(() => credentialsWhenRevoked !== "unseen", "status observed");
     expect(credentialsWhenRevoked).toBeUndefined();
   });
 
   it("an unknown device token (HTTP 401) stops with revoked and forgets it; another device's saved credentials stay", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const real = await stack.pair();
     const unknown: Credentials = { ...real, device_token: "not-a-token".padEnd(43, "x") };
     const storage = memoryStorage();
     await saveCredentials(storage, unknown);
-    client = connect(unknown, { ...FAST_RECONNECT, storage });
-    await until(() => client!.status.get().state === "stopped", "stopped");
+    const client = scope.own(connect(unknown, { ...FAST_RECONNECT, storage }));
+    await until(() => client.status.get().state === "stopped", "stopped");
     expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
     await until(async () => (await loadCredentials(storage)) === undefined, "credentials forgotten");
 
@@ -108,15 +102,15 @@ describe("revocation", () => {
   });
 
   it("a 401 on an app call (not the feed) stops the client too", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
     const storage = memoryStorage();
     await saveCredentials(storage, credentials);
     // Not started: only the app's own call meets the refusal.
-    client = new ChatClient({ ...credentials, device_token: "wrong".padEnd(43, "w") }, { storage });
+    const client = scope.own(new ChatClient({ ...credentials, device_token: "wrong".padEnd(43, "w") }, { storage }));
     await saveCredentials(storage, { ...credentials, device_token: "wrong".padEnd(43, "w") });
     await expect(client.listSessions()).rejects.toBeInstanceOf(UnauthorizedError);
-    await until(() => client!.status.get().state === "stopped", "stopped");
+    await until(() => client.status.get().state === "stopped", "stopped");
     expect(client.status.get()).toEqual({ state: "stopped", reason: "revoked" });
     await until(async () => (await loadCredentials(storage)) === undefined, "credentials forgotten");
   });

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { DATABASE_FILE } from "../../server/runtime.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
-import { connect, type ChatClient, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
+import { connect, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
@@ -15,16 +15,13 @@ import { NotificationCenter } from "../../client/notifications/center.ts";
 import { HttpApi } from "../../client/transport/http.ts";
 import { memoryStorage } from "../../client/storage/storage.ts";
 import { appEvent, record } from "./support/records.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { ManualTimers } from "../../client/util/timers.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
+const scope = useStack();
+afterEach(() => {
   vi.restoreAllMocks();
-  await stack?.close();
-  stack = undefined;
 });
 
 /** A fetch that answers `status` instead of the server for the requests `matches` picks while `on` is set. */
@@ -43,12 +40,12 @@ function failingFetch(matches: (url: string) => boolean, status = 502) {
 
 /** A paired client whose bridge is down, so it reads over the HTTP long-poll. */
 async function pollingClient(options: Partial<ConnectOptions>) {
-  stack = await Stack.start();
+  const stack = await scope.start();
   const credentials = await stack.pair();
   await stack.stopBridge();
   const problems: ClientProblem[] = [];
   const heard: AnyEvent[] = [];
-  client = connect(credentials, { ...FAST_RECONNECT, ...options });
+  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, ...options }));
   client.onProblem((problem) => problems.push(problem));
   client.on("*", (event) => heard.push(event));
   return { client, problems, heard };
@@ -56,11 +53,11 @@ async function pollingClient(options: Partial<ConnectOptions>) {
 
 /** A paired client, live over the bridge. */
 async function liveClient(options: Partial<ConnectOptions> = {}) {
-  stack = await Stack.start();
+  const stack = await scope.start();
   const credentials = await stack.pair();
   const problems: ClientProblem[] = [];
   const heard: AnyEvent[] = [];
-  client = connect(credentials, { ...FAST_RECONNECT, ...options });
+  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, ...options }));
   client.onProblem((problem) => problems.push(problem));
   client.on("*", (event) => heard.push(event));
   await untilLive(client);
@@ -69,30 +66,45 @@ async function liveClient(options: Partial<ConnectOptions> = {}) {
 
 /** The server's event store starts over (new epoch, ids from 1); devices and sessions stay. */
 async function resetEventStore(): Promise<void> {
-  await stack!.stopServer();
-  const db = new Database(join(stack!.serverDir, DATABASE_FILE));
+  await scope.stack.stopServer();
+  const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
   db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
   db.close();
-  await stack!.startServer();
+  await scope.stack.startServer();
 }
 
 describe("client resilience", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {
     const http = failingFetch((url) => url.includes("wait_ms="));
-    await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000] });
+    // The backoff is on injected timers: each retry waits for the test to move time, never for a real sleep.
+    const timers = new ManualTimers();
+    await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000], timers });
     await until(() => http.state.failed >= 1, "the first poll failed");
-    const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const elapsed = Date.now() - started;
-    // Backed off 20, 50, 150, then 5000 ms: at most four more polls in 400 ms (a fixed 20 ms would make ~15).
-    expect(http.state.failed, `${http.state.failed} failed polls in ${elapsed} ms`).toBeLessThanOrEqual(5);
+    for (const [delay, failed] of [[20, 2], [50, 3], [150, 4]] as const) {
+      // Just short of the delay nothing is tried again; at the delay the next poll goes out (and fails).
+      await until(() => timers.pending > 0, "the retry is due on the timers");
+      const due = timers.pending;
+      timers.advance(delay - 1);
+      expect(timers.pending, "no timer fired before the delay").toBe(due);
+      expect(http.state.failed).toBe(failed - 1);
+      timers.advance(1);
+      await until(() => http.state.failed >= failed, `poll ${failed} after ${delay} ms`);
+    }
+    // Then a steady 5000 ms: 4999 ms later there is still no fifth poll (a fixed 20 ms would have made ~250).
+    await until(() => timers.pending > 0, "the retry is due on the timers");
+    const due = timers.pending;
+    timers.advance(4999);
+    expect(timers.pending, "no timer fired before 5000 ms").toBe(due);
+    expect(http.state.failed).toBe(4);
+    timers.advance(1);
+    await until(() => http.state.failed >= 5, "poll 5 after 5000 ms");
   });
 
   it("a pollWaitMs above the server's 30 s maximum is clamped, not refused on every poll", async () => {
     const { client, problems, heard } = await pollingClient({ pollWaitMs: 60_000 });
     await until(() => client.status.get().state === "polling", "polling");
-    const sessionId = await stack!.createSession();
-    await stack!.append(sessionId, "over the poll");
+    const sessionId = await scope.stack.createSession();
+    await scope.stack.append(sessionId, "over the poll");
     await until(() => heard.some((event) => event.type === "message_appended"), "the event");
     expect(client.status.get().state).toBe("polling");
     expect(problems.map((problem) => problem.message)).toEqual([]);
@@ -100,9 +112,9 @@ describe("client resilience", () => {
 
   it("observers that throw (status, notification view, onProblem, listeners) never stall delivery", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     // Registered first, so each would have stopped the ones after it.
     client.onProblem(() => {
       throw new Error("onProblem observer");
@@ -147,28 +159,28 @@ describe("client resilience", () => {
     });
     await resetEventStore();
     await until(() => resets === 1, "reset");
-    stack!.notifyApplication({ key: "after", severity: "info", title: "After the reset", display: { presentation: "banner" } });
+    scope.stack.notifyApplication({ key: "after", severity: "info", title: "After the reset", display: { presentation: "banner" } });
     await until(() => client.status.get().state === "live", "live again");
     const before = heard.length;
-    const sessionId = await stack!.createSession();
-    await stack!.append(sessionId, "after");
+    const sessionId = await scope.stack.createSession();
+    await scope.stack.append(sessionId, "after");
     await until(() => heard.slice(before).some((event) => event.type === "message_appended"), "events of the new store");
     await until(() => client.notifications.application.get().length === 1, "the notification");
   });
 
   it("a store reset clears the loadMessages floors: the new store's events (ids from 1 again) reach listeners", async () => {
     const { client, heard } = await liveClient();
-    const sessionId = await stack!.createSession();
-    for (let i = 0; i < 4; i++) await stack!.append(sessionId, `old ${i}`);
-    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const sessionId = await scope.stack.createSession();
+    for (let i = 0; i < 4; i++) await scope.stack.append(sessionId, `old ${i}`);
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
     const session: AnyEvent[] = [];
     const loaded = await client.loadMessages(sessionId, (event) => session.push(event));
-    expect(loaded.cursor_event_id).toBe(stack!.latestId());
+    expect(loaded.cursor_event_id).toBe(scope.stack.latestId());
     let resets = 0;
     client.onReset(() => resets++);
     await resetEventStore();
     await until(() => resets === 1 && client.status.get().state === "live", "reset, then live");
-    await stack!.append(sessionId, "new store");
+    await scope.stack.append(sessionId, "new store");
     const content = (event: AnyEvent) => (event as { content?: unknown }).content;
     await until(() => heard.some((event) => content(event) === "new store"), "the new store's event", 3000);
     expect(session.map(content)).toContain("new store");
@@ -179,34 +191,38 @@ describe("client resilience", () => {
     http.state.on = false;
     const { client } = await pollingClient({ fetch: http.fetch, pollWaitMs: 50 });
     await until(() => client.status.get().state === "polling", "polling");
-    const sessionId = await stack!.createSession();
-    await until(() => client.cursor === stack!.latestId(), "caught up");
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
     // The client falls behind (its event reads fail) while a session notification is stored...
     http.state.on = true;
     await until(() => client.status.get().state === "offline", "offline");
     const input = { key: "k", severity: "info", title: "In the session", display: { presentation: "inline" } } as const;
-    stack!.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+    scope.stack.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
     // ...and the app loads the session's messages, whose cursor is past that notification event.
     const loaded = await client.loadMessages(sessionId);
-    expect(loaded.cursor_event_id).toBe(stack!.latestId());
+    expect(loaded.cursor_event_id).toBe(scope.stack.latestId());
     http.state.on = false;
-    await until(() => client.cursor === stack!.latestId(), "caught up again");
+    await until(() => client.cursor === scope.stack.latestId(), "caught up again");
     await until(() => client.notifications.session(sessionId).get().length === 1, "the session notification", 3000);
   });
 
   it("close() aborts the fetch behind a truncated push: no more requests, nothing delivered after it", async () => {
     const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 503);
-    const { client, heard } = await liveClient({ fetch: http.fetch });
-    const sessionId = await stack!.createSession();
-    await until(() => client.cursor === stack!.latestId(), "caught up");
-    await stack!.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024)); // a stub on the bridge
-    await stack!.append(sessionId, "small"); // queued behind it
-    await until(() => http.state.failed >= 2, "the stub's fetch retrying");
+    // The stub's fetch retries on injected timers, so the test moves time instead of sleeping through retries.
+    const timers = new ManualTimers();
+    const { client, heard } = await liveClient({ fetch: http.fetch, timers });
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
+    await scope.stack.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024)); // a stub on the bridge
+    await scope.stack.append(sessionId, "small"); // queued behind it
+    await until(() => (timers.advance(20), http.state.failed >= 2), "the stub's fetch retrying");
     const heardAtClose = heard.length;
     client.close();
     const fetchesAtClose = http.state.matched;
     http.state.on = false; // a fetch after close would now succeed and deliver
-    await new Promise((resolve) => setTimeout(resolve, 150)); // several 20 ms retry periods
+    // Close cleared the retry: nothing is left on the timers, so no amount of time brings another fetch.
+    expect(timers.pending).toBe(0);
+    timers.advance(60_000);
     expect(http.state.matched).toBe(fetchesAtClose);
     expect(heard.length).toBe(heardAtClose);
   });
@@ -244,10 +260,10 @@ describe("client resilience", () => {
   it("a truncated push whose fetch is refused for good (400) is reported and skipped, not retried forever", async () => {
     const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 400);
     const { client, heard, problems } = await liveClient({ fetch: http.fetch });
-    const sessionId = await stack!.createSession();
-    await until(() => client.cursor === stack!.latestId(), "caught up");
-    await stack!.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024));
-    await stack!.append(sessionId, "small");
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
+    await scope.stack.append(sessionId, "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024));
+    await scope.stack.append(sessionId, "small");
     const content = (event: AnyEvent) => (event as { content?: unknown }).content;
     await until(() => heard.some((event) => content(event) === "small"), "the event behind the stub", 3000);
     expect(http.state.matched).toBe(1);

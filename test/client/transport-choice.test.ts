@@ -4,28 +4,17 @@
 // and server; the WebSocket is `ws`, pointed elsewhere while "blocked".
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { connect } from "../../client/connection/client.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import { DEFAULT_OPEN_TIMEOUT_MS, DEFAULT_RETRY_WEBSOCKET_MS } from "../../client/transport/transport-choice.ts";
 import { ManualTimers } from "../../client/util/timers.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-let holder: Server | undefined;
-const held: Socket[] = [];
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  for (const socket of held.splice(0)) socket.destroy();
-  await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));
-  holder = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** Where a "blocked" WebSocket goes instead of the bridge, and what every WebSocket received. */
 interface Route {
@@ -56,9 +45,9 @@ async function advance(timers: ManualTimers, ms: number): Promise<void> {
 }
 
 async function started(route: Route, timers: ManualTimers) {
-  stack = await Stack.start({ longPollWindowMs: 500 });
+  const stack = await scope.start({ longPollWindowMs: 500 });
   const credentials = await stack.pair();
-  client = connect(credentials, { ...FAST_RECONNECT, WebSocket: routedWebSocket(route), timers, pollWaitMs: 1000 });
+  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: routedWebSocket(route), timers, pollWaitMs: 1000 }));
   const heard: AnyEvent[] = [];
   client.on("*", (event) => heard.push(event));
   return { stack, client, heard };
@@ -98,8 +87,12 @@ describe("an upgrade held without an answer (C167)", () => {
     { timeout: 60_000 },
     async () => {
       // A proxy that takes the connection and never answers the upgrade.
-      holder = createServer((socket) => void held.push(socket));
-      await new Promise<void>((resolve) => holder!.listen(0, "127.0.0.1", resolve));
+      // Closed after the test with the sockets it holds.
+      const held: Socket[] = [];
+      const holder = createServer((socket) => void held.push(socket));
+      scope.onClose(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+      scope.onClose(() => held.forEach((socket) => socket.destroy()));
+      await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
       const route: Route = { blockedTo: `127.0.0.1:${(holder.address() as AddressInfo).port}`, opened: 0, pushes: 0 };
       const timers = new ManualTimers();
       const { stack, client } = await started(route, timers);

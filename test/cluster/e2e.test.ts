@@ -4,29 +4,20 @@
 // Redis (node B sends it `sealed_event`, never `session_event`, live and in a replay). A real redis-server, the real
 // server and forwarder, the client library.
 import { Redis } from "ioredis";
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/index.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "../client/support/stack.ts";
 import { clusterNode, FAST_CLUSTER, useRedis } from "./support.ts";
 import type { TestBridge } from "../bridge/helpers.ts";
 import { cleanups, joinOnce, phoenixSocket } from "../bridge/helpers.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { BridgeCapture } from "../e2e/capture.ts";
+import { useStack } from "../support/use-stack.ts";
 
 const redisOf = useRedis();
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-let capture: BridgeCapture | undefined;
-afterEach(async () => {
-  capture?.uninstall();
-  capture = undefined;
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** Everything Redis holds under `prefix`, as text: strings, hashes, lists, sets, sorted sets and streams. */
 async function redisContents(url: string, prefix: string): Promise<string[]> {
@@ -67,14 +58,15 @@ describe("an encrypting device on another node than its server", () => {
     const cluster = { redisUrl: redis.url, keyPrefix, nodeId: "node-a", ...FAST_CLUSTER };
     const published = await listenToRedis(redis.url);
     cleanups.push(async () => published.stop());
-    capture = BridgeCapture.install();
-    stack = await Stack.start({ cluster });
+    const capture = BridgeCapture.install();
+    scope.onClose(() => capture.uninstall());
+    const stack = await scope.start({ cluster });
     const nodeB: TestBridge = await clusterNode(redis, keyPrefix, "node-b");
     const credentials = await stack.pair();
     expect(credentials.e2e).toBeDefined();
 
     // The device talks to node B only; the server's link stays on node A.
-    client = connect({ ...credentials, bridge_url: nodeB.url }, FAST_RECONNECT);
+    const client = scope.own(connect({ ...credentials, bridge_url: nodeB.url }, FAST_RECONNECT));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);

@@ -84,7 +84,7 @@ describe("config file", () => {
 });
 
 describe("environment", () => {
-  it("uses DESIGN.md's defaults and refuses a bad port", () => {
+  it("uses the documented defaults and refuses a bad port", () => {
     expect(readEnvironment({})).toMatchObject({ host: "127.0.0.1", port: 8787, bridgePort: 4000, bridgeUrl: "ws://127.0.0.1:4000/socket" });
     expect(readEnvironment({ BRIDGE_URL: "" }).bridgeUrl).toBe("");
     expect(() => readEnvironment({ PORT: "http" })).toThrow(/PORT/);

@@ -1,4 +1,4 @@
-// docs/security.md "The owner's tools": with a real server process, `npm run pair` works for the owner of DATA_DIR
+// docs/security.md "First run and the owner's tools": with a real server process, `npm run pair` works for the owner of DATA_DIR
 // without ADMIN_TOKEN (the local admin token in DATA_DIR/local-admin.json, 0600), and `npm run admin-token -- --reset`
 // makes a new admin token that the running server takes at once while the old one stops working.
 import { rmSync, statSync } from "node:fs";

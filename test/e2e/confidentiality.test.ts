@@ -1,23 +1,14 @@
 // The bridge relays ciphertext only (docs/security.md S1-S4): with encrypting devices paired, a marker published in
 // an event and one sent in a relayed call appear nowhere the bridge could read them (every frame it received or
 // sent, its replay buffer, its data dir, its logs), while the device's listeners get the event with the marker.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/index.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
 import { BridgeCapture } from "./capture.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
-let capture: BridgeCapture | undefined;
-afterEach(async () => {
-  capture?.uninstall();
-  capture = undefined;
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 function leaks(capture: BridgeCapture, s: Stack, marker: string): string[] {
   return capture
@@ -28,11 +19,12 @@ function leaks(capture: BridgeCapture, s: Stack, marker: string): string[] {
 
 describe("an encrypting device", () => {
   it("S1: gets events with the marker while the bridge holds no plaintext of it, in frames, buffer, files or logs", async () => {
-    capture = BridgeCapture.install();
-    stack = await Stack.start();
+    const capture = BridgeCapture.install();
+    scope.onClose(() => capture.uninstall());
+    const stack = await scope.start();
     const credentials = await stack.pair();
     expect(credentials.e2e).toBeDefined();
-    client = connect(credentials, FAST_RECONNECT);
+    const client = scope.own(connect(credentials, FAST_RECONNECT));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -47,10 +39,11 @@ describe("an encrypting device", () => {
   });
 
   it("S2: relays calls sealed both ways: the bridge sees neither the request's marker nor the answer's", async () => {
-    capture = BridgeCapture.install();
-    stack = await Stack.start();
+    const capture = BridgeCapture.install();
+    scope.onClose(() => capture.uninstall());
+    const stack = await scope.start();
     const credentials = await stack.pair();
-    client = connect(credentials, { ...FAST_RECONNECT, route: "relay" });
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, route: "relay" }));
     await untilLive(client);
     const session = await client.createSession();
     const marker = `MARKER-RELAY-${Math.random().toString(36).slice(2)}`;

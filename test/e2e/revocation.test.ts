@@ -1,20 +1,15 @@
 // Key lifecycle (docs/security.md S5-S6): a revocation rotates the content key. A revoked device, holding every key
 // it ever had and the bridge's whole replay buffer, opens nothing published after its revocation; the devices that
 // remain lose no event while the key rotates under concurrent publishing.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openContentKey, openEvent } from "../../client/wire/crypto/index.ts";
-import { connect, type ChatClient, type Credentials } from "../../client/index.ts";
+import { connect, type Credentials } from "../../client/index.ts";
 import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-const clients: ChatClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await stack?.close();
-  stack = undefined;
-});
+const scope = useStack();
 
 /** Every content key a device can fetch with its token now (what a stolen phone holds before its revocation). */
 async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, Uint8Array>> {
@@ -52,11 +47,10 @@ function readable(sealed: SealedEvent[], keys: Map<number, Uint8Array>): string[
 
 describe("revocation", () => {
   it("S5: a revoked device given the bridge's whole buffer opens nothing published after its revocation", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const stolen = await stack.pair("stolen phone");
     const kept = await stack.pair("kept phone");
-    const client = connect(kept, FAST_RECONNECT);
-    clients.push(client);
+    const client = scope.own(connect(kept, FAST_RECONNECT));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -68,7 +62,7 @@ describe("revocation", () => {
     expect(revoked.status).toBe(200);
     await stack.append(sessionId, "AFTER-REVOCATION");
     await until(() => heard.some((event) => JSON.stringify(event).includes("AFTER-REVOCATION")), "the kept device read the later message");
-    await until(() => stack!.bridge!.core.registry.get("srv1")!.lastId === stack!.latestId(), "the bridge holds every event");
+    await until(() => stack.bridge!.core.registry.get("srv1")!.lastId === stack.latestId(), "the bridge holds every event");
 
     const sealed = bufferedSealed(stack);
     const after = sealed.filter((envelope) => envelope.event_id > lastBefore);
@@ -82,22 +76,21 @@ describe("revocation", () => {
   });
 
   it("S6: key rotation under concurrent publishing loses no event for the devices that remain", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const leaving = await stack.pair("leaving");
     const staying = [await stack.pair("a"), await stack.pair("b")];
     const heard = staying.map(() => [] as string[]);
     for (const [index, credentials] of staying.entries()) {
-      const client = connect(credentials, FAST_RECONNECT);
-      clients.push(client);
+      const client = scope.own(connect(credentials, FAST_RECONNECT));
       client.on("*", (event) => heard[index]!.push(event.event_id));
       await untilLive(client);
     }
     const from = stack.latestId();
     const sessionId = await stack.createSession();
     const publishing = (async () => {
-      for (let round = 0; round < 60; round++) await stack!.append(sessionId, `message ${round}`);
+      for (let round = 0; round < 60; round++) await stack.append(sessionId, `message ${round}`);
     })();
-    await until(() => stack!.server.runtime.ctx.events.latestId > Number(from) + 40, "publishing under way");
+    await until(() => stack.server.runtime.ctx.events.latestId > Number(from) + 40, "publishing under way");
     const keyBefore = stack.server.runtime.ctx.e2e.contentKeys.current().keyId;
     await stack.server.request({ method: "DELETE", url: `/devices/${leaving.device_id}` });
     expect(stack.server.runtime.ctx.e2e.contentKeys.current().keyId).toBeGreaterThan(keyBefore);

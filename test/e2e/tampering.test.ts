@@ -4,21 +4,17 @@
 // not open or that it already ran.
 import { afterEach, describe, expect, it } from "vitest";
 import { sealRequest, sharedKey, publicKeyOf } from "../../client/wire/crypto/index.ts";
-import { connect, type ChatClient, type ClientProblem } from "../../client/index.ts";
+import { connect, type ClientProblem } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { EventTopic } from "../../bridge/fanout/topic.ts";
 import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "../client/support/stack.ts";
+import { useStack } from "../support/use-stack.ts";
 
-let stack: Stack | undefined;
-let client: ChatClient | undefined;
+const scope = useStack();
 const broadcast = EventTopic.prototype.broadcast;
-afterEach(async () => {
+afterEach(() => {
   EventTopic.prototype.broadcast = broadcast;
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
 });
 
 /** Makes the bridge rewrite each sealed event it relays with `forge` (a malicious or broken bridge). */
@@ -40,9 +36,9 @@ function flipped(text: string): string {
 }
 
 async function deliveredWithForgery(forge: Parameters<typeof forgeSealed>[0]) {
-  stack = await Stack.start();
+  const stack = await scope.start();
   const credentials = await stack.pair();
-  client = connect(credentials, FAST_RECONNECT);
+  const client = scope.own(connect(credentials, FAST_RECONNECT));
   const heard: AnyEvent[] = [];
   const problems: ClientProblem[] = [];
   client.on("*", (event) => heard.push(event));
@@ -70,8 +66,7 @@ describe("a bridge that alters sealed events", () => {
     const moved = await deliveredWithForgery((sealed, previous) => (previous ? { ...sealed, nonce: previous.nonce, ciphertext: previous.ciphertext } : sealed));
     expect(moved.heard).toEqual(moved.expected);
     expect(moved.refused).toBeGreaterThanOrEqual(4);
-    await stack!.close();
-    client!.close();
+    await scope.close();
     EventTopic.prototype.broadcast = broadcast;
     const relabelled = await deliveredWithForgery((sealed) => ({ ...sealed, key_id: (sealed.key_id as number) + 1 }));
     expect(relabelled.heard).toEqual(relabelled.expected);
@@ -81,13 +76,13 @@ describe("a bridge that alters sealed events", () => {
 
 describe("sealed relayed calls", () => {
   it("S8: one the server already ran is refused 409 (a bridge replaying a capture), also after a restart; one altered is refused 400; all counted", async () => {
-    stack = await Stack.start();
+    const stack = await scope.start();
     const credentials = await stack.pair();
     const { device_secret_key, server_key } = credentials.e2e!;
     const key = sharedKey(device_secret_key, server_key, "relay", server_key, publicKeyOf(device_secret_key));
     const call = JSON.stringify({ id: "replayed-call-0123456789", ts: Date.now(), method: "GET", path: "/sessions" });
     const sealed = sealRequest(key, "srv1", credentials.device_id, call);
-    const send = (body: unknown) => stack!.server.request({ method: "POST", url: "/e2e/relay", payload: body as object, token: credentials.device_token });
+    const send = (body: unknown) => stack.server.request({ method: "POST", url: "/e2e/relay", payload: body as object, token: credentials.device_token });
     expect((await send(sealed)).status).toBe(200);
     const replayed = await send(sealed);
     expect(replayed.status).toBe(409);

@@ -1,6 +1,6 @@
 // What a listening server answers, held against the registry: each refusal carries a registered code, with a status
-// the registry gives that code (client/wire/errors.ts), whichever layer raised it (a service's DomainError, a
-// route's ErrorAnswer, Fastify's own refusal, Node's parser).
+// the registry gives that code (client/wire/errors.ts), whichever layer raised it (the server's DomainError, Fastify's
+// own refusal, Node's parser).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBodySchema, isHttpErrorCode, statusesOf } from "../../client/wire/errors.ts";
 import { exchange, parseResponse } from "../http/raw-http.ts";
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** One answer over loopback: its status and the error body's code (the body must be DESIGN.md's). */
+/** One answer over loopback: its status and the error body's code (the body must be docs/errors.md "HTTP"'s). */
 async function answer(path: string, init: RequestInit & { token?: string | null } = {}): Promise<{ status: number; code: string }> {
   const { token = ADMIN_TOKEN, headers, ...rest } = init;
   const response = await fetch(`${base}${path}`, { ...rest, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });

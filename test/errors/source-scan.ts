@@ -43,8 +43,8 @@ const CODE = '"([a-z][a-z0-9_]*)"';
 
 /** How the server raises an HTTP error code: its constructors, the error body, and the framework mapping tables. */
 export const HTTP_RAISES = [
-  new RegExp(`\\b(?:invalid|forbidden|notFound|conflict|tooLargeError|unsupportedMedia|unavailable)\\(\\s*${CODE}`),
-  new RegExp(`new (?:ErrorAnswer|HttpError)\\(\\s*(?:\\d+,\\s*)?${CODE}`),
+  new RegExp(`\\b(?:invalid|unauthenticated|forbidden|notFound|conflict|tooLargeError|unsupportedMedia|unprocessable|internal|unavailable)\\(\\s*${CODE}`),
+  new RegExp(`new (?:HttpError)\\(\\s*(?:\\d+,\\s*)?${CODE}`),
   new RegExp(`new DomainError\\(\\s*"[a-z_]+",\\s*${CODE}`),
   new RegExp(`super\\(\\s*"[a-z_]+",\\s*${CODE}`),
   new RegExp(`\\b(?:errorBody|gone)\\(\\s*${CODE}`),

@@ -149,7 +149,7 @@ describe("long-poll over a listening server", () => {
   });
 });
 
-describe("snapshot + events since its cursor (SPEC rule 4)", () => {
+describe("snapshot + events since its cursor (rule 4)", () => {
   it("a reader that loads and polls while writers append sees every effect exactly once", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };

@@ -1,4 +1,4 @@
-// DESIGN.md "Errors": every non-2xx answer has the body {"error": {"code": "<snake_case>", "message", "details"?}},
+// docs/errors.md "HTTP": every non-2xx answer has the body {"error": {"code": "<snake_case>", "message", "details"?}},
 // except the 409 of a dismiss. This fuzz run sends malformed and hostile requests as raw bytes over a real socket
 // (broken request lines and percent-encoding, over-long route parameters, oversized headers, lying or malformed
 // content-lengths, bad chunking, unknown methods and routes, wrong media types, bad JSON) and checks the body of

@@ -1,4 +1,4 @@
-// The lifecycle table is exactly SPEC.md's two tables (plus status-keeping content updates), and nothing else.
+// The lifecycle table is exactly the two tables of docs/notifications.md "States and transitions" (plus status-keeping content updates), and nothing else.
 import { describe, expect, it } from "vitest";
 import { notificationKindSchema, notificationStatusSchema } from "../../client/wire/notification.ts";
 import { isTerminal, nextStatus, TRANSITIONS, type Move } from "../../server/notifications/lifecycle.ts";
@@ -6,12 +6,12 @@ import { isTerminal, nextStatus, TRANSITIONS, type Move } from "../../server/not
 const MOVES: Move[] = ["update", "dismiss", "resolve", "expire", "respond", "suspend", "cancel"];
 
 describe("lifecycle table", () => {
-  it("has exactly SPEC.md's ordinary state changes", () => {
+  it("has exactly the documented ordinary state changes", () => {
     const changes = TRANSITIONS.filter((t) => t.kind === "notification").map((t) => `${t.from}->${t.to}`);
     expect(changes.sort()).toEqual(["pending->dismissed", "pending->expired", "pending->pending", "pending->resolved"]);
   });
 
-  it("has exactly SPEC.md's six interaction state changes", () => {
+  it("has exactly the documented six interaction state changes", () => {
     const changes = TRANSITIONS.filter((t) => t.kind === "interaction" && t.from !== t.to).map((t) => `${t.from}->${t.to}`);
     expect(changes.sort()).toEqual(
       [

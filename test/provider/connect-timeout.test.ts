@@ -1,4 +1,4 @@
-// `timeout` bounds a connect that hangs (SPEC retry rule 4: timeouts cover connect and read), and a cancel ends a
+// `timeout` bounds a connect that hangs (docs/provider.md "Retry rules" 4: timeouts cover connect and read), and a cancel ends a
 // connecting attempt at once, in stream and stream:false modes. The peer is a loopback listener whose accept queue
 // is full (hanging-listener.ts), so the connect gets no answer, as against a host that drops SYNs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

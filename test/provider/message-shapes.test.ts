@@ -1,4 +1,4 @@
-// Message shapes of real backends beyond plain strings (notes/backend-streams.md, "More real habits"): content as
+// Message shapes of real backends beyond plain strings (docs/provider.md "What real backends send"): content as
 // a list of parts (Mistral), refusals (OpenAI), provider-specific fields on tool calls and on the assistant message
 // (Gemini), streamed and whole, played by the scripted backend over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

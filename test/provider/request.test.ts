@@ -95,7 +95,7 @@ describe("conversation to provider messages", () => {
     ]);
   });
 
-  it("sends a stored tool call named by tool_call_id (SPEC: id or tool_call_id) with it as id", async () => {
+  it("sends a stored tool call named by tool_call_id (its id may be spelled tool_call_id) with it as id", async () => {
     backend.script(ok());
     const messages: Message[] = [
       user("time?"),

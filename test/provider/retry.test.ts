@@ -1,4 +1,4 @@
-// Pre-stream retries, timeouts, the idle timeout and stream recovery (SPEC.md retry rules), on a TestClock.
+// Pre-stream retries, timeouts, the idle timeout and stream recovery (docs/provider.md "Retry rules"), on a TestClock.
 import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
@@ -19,7 +19,7 @@ const TIMEOUT_S = 30; // held by TestClock (>= 20 s), so only the test fires it
 const okStream = (text = "ok") => ({ kind: "stream", parts: [{ data: chunk({ content: text }) }, { data: chunk({}, "stop") }] }) as const;
 
 describe("pre-stream retries", () => {
-  it("SPEC example: 500=[2,5,8], timeout=[1,3,5]: waits 2s, 3s, 8s, then the 4th failure (a timeout) raises", async () => {
+  it("retry rule 5 example: 500=[2,5,8], timeout=[1,3,5]: waits 2s, 3s, 8s, then the 4th failure (a timeout) raises", async () => {
     const clock = new TestClock();
     const fire = () => queueMicrotask(() => clock.fireHeld(TIMEOUT_S * 1000));
     backend.script({ kind: "status", status: 500 }, { kind: "hang", onReceived: fire }, { kind: "status", status: 500 }, { kind: "hang", onReceived: fire });

@@ -1,4 +1,4 @@
-// The provider table of SPEC.md: defaults, delay-list forms, refusals with the key's path, agent overrides.
+// The provider settings (docs/provider.md "Provider settings"): defaults, delay-list forms, refusals with the key's path, agent overrides.
 import { describe, expect, it } from "vitest";
 import { resolveAgents } from "../../server/config/agents.ts";
 import { parseConfig } from "../../server/config/load.ts";

@@ -1,4 +1,4 @@
-// The SSE parser on its own: framings of notes/backend-streams.md, and linear cost on hostile deliveries.
+// The SSE parser on its own: framings of docs/provider.md "What real backends send", and linear cost on hostile deliveries.
 import { describe, expect, it } from "vitest";
 import { SseParser, type SseEvent } from "../../server/provider/sse.ts";
 

@@ -1,4 +1,4 @@
-// Tool-call assembly for every fragment variant of notes/backend-streams.md.
+// Tool-call assembly for every fragment variant of docs/provider.md "What real backends send".
 import { describe, expect, it } from "vitest";
 import { ToolCallAssembler } from "../../server/provider/tool-calls.ts";
 

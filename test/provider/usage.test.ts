@@ -10,7 +10,7 @@ const gen = (prompt: number): Message => ({ role: "assistant", content: "", meta
 const tool: Message = { role: "tool", content: "result", metadata: { tool_call_id: "c" } };
 const settings = (extra = {}) => settingsFor("http://127.0.0.1:1/v1", extra);
 
-describe("cached-token estimation (SPEC usage rule 4)", () => {
+describe("cached-token estimation (usage rule 4)", () => {
   const table: Array<[string, Message[], number, number]> = [
     ["first generation: 0", [user("q")], 500, 0],
     ["same turn, previous input <= current: previous input", [user("q"), gen(1000), tool], 1200, 1000],

@@ -1,4 +1,4 @@
-// Bad sends get a clear 4xx with DESIGN.md's error body and write nothing: no message, no event, no run.
+// Bad sends get a clear 4xx with the one error body (docs/errors.md "HTTP") and write nothing: no message, no event, no run.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { createSession, startRunnerServer, waitForEvent, type RunnerServer } from "./helpers.ts";

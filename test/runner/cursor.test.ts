@@ -1,4 +1,4 @@
-// SPEC GET /events rule 4 under a running request: a reader that loads messages (with cursor_event_id) at any
+// docs/events.md "`GET /events` rules" 4 under a running request: a reader that loads messages (with cursor_event_id) at any
 // moment and then polls from that cursor applies every effect exactly once: snapshot + events = final state.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { AnyEvent, Message } from "../../client/wire/index.ts";

@@ -93,7 +93,7 @@ it("aggressive: the replayed content shows as new partials after the marker; the
   (await backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
   expect(markers(events)).toEqual([{ recovery: expect.objectContaining({ attempt: 1, mode: "aggressive", content_emitted: true, restart: true }) }]);
-  // Raw partials repeat the text (SPEC: the consumer may see duplicates); the marker tells it where to restart.
+  // Raw partials repeat the text (docs/provider.md "Retry rules" 6: the consumer may see duplicates); the marker tells it where to restart.
   expect(contentOfPartials(events)).toBe("The answer The answer is 42.");
   expect(shownAfterMarkers(events)).toBe("The answer is 42.");
   expect((await messagesOf(server, sid))[1]!.content).toBe("The answer is 42.");

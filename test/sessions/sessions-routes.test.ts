@@ -29,7 +29,7 @@ describe("session routes", () => {
     expect(events[0]).not.toHaveProperty("request_id");
   });
 
-  it("appends, modifies and deletes messages with their SPEC events, each save a new version", async () => {
+  it("appends, modifies and deletes messages with their events, each save a new version", async () => {
     const { id } = await newSession();
     const appended = await server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: "hello", metadata: { lang: "en" } } });
     expect(appended.status).toBe(201);

@@ -2,12 +2,11 @@
 // answer is an ActionResponse (a one-shot result; nothing is stored). Unknown action or session: 404; input
 // that fails the action's schema: 400; an action that throws: 422 action_failed; an action whose answer
 // breaks the display/ui_effects rules: 500 invalid_action_result (the plugin's defect, not the caller's).
-// Those two are ErrorAnswers: statuses this route chooses, not refusals a service could share.
+// Those two are DomainErrors of their own kinds (unprocessable, internal), like every other refusal.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.ts";
-import { notFound } from "../../errors.ts";
-import { ErrorAnswer } from "../errors.ts";
+import { internal, notFound, unprocessable } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 import { createNotificationApi } from "../../notifications/api.ts";
 import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "../../actions/registry.ts";
@@ -55,12 +54,12 @@ async function invoke(ctx: ServerContext, registry: ActionRegistry, scope: Actio
       notifications: createNotificationApi(ctx.notifications, action.plugin),
     });
   } catch (error) {
-    throw new ErrorAnswer("action_failed", `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw unprocessable("action_failed", `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const outcome = actionOutcomeSchema.safeParse(returned ?? {});
   if (!outcome.success) {
     const details = outcome.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-    throw new ErrorAnswer("invalid_action_result", `action "${name}" answered with an invalid result`, details);
+    throw internal("invalid_action_result", `action "${name}" answered with an invalid result`, details);
   }
   const { result, display, ui_effects } = outcome.data;
   return {

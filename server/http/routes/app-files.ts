@@ -1,4 +1,4 @@
-// The companion app at `/` (DESIGN.md "The app"): the built files of app/dist, served without a token by
+// The companion app at `/` (docs/app.md "Run it"): the built files of app/dist, served without a token by
 // @fastify/static (a well-kept plugin: ranges, ETags, content types and path-traversal refusal come with it).
 // Hashed files under assets/ never change, so browsers keep them a year; everything else (index.html, sw.js, the
 // manifest, icons) is revalidated on every load, so a new build reaches users at once. Without a build, `/`

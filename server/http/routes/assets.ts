@@ -1,4 +1,4 @@
-// The attachments extension `reference_compatible_attachments` (SPEC.md Area A, DESIGN.md routes):
+// The attachments extension `reference_compatible_attachments` (docs/runner.md "Attachments"):
 // POST /sessions/{id}/extensions/reference_compatible_attachments/{store_attachment|delete_attachment|download_attachment}.
 // store_attachment takes JSON with base64 or a raw image body; the others take JSON {asset_id}.
 import type { FastifyInstance } from "fastify";

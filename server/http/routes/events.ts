@@ -1,4 +1,4 @@
-// GET /events (SPEC.md "GET /events rules", DESIGN.md "Event ids"): bootstrap, the session cursor default,
+// GET /events (docs/events.md "`GET /events` rules", "The log"): bootstrap, the session cursor default,
 // compaction of the response window, paging, epoch checks and wait_ms long-polling.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { setMaxListeners } from "node:events";

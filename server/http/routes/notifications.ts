@@ -1,5 +1,5 @@
-// Notification routes (SPEC.md "HTTP routes"): list and dismiss, for the application and for one session.
-// Lists answer a JSON array of records, as SPEC.md says (active ones; include_terminal=true adds terminal ones). A dismiss
+// Notification routes (docs/notifications.md "Routes"): list and dismiss, for the application and for one session.
+// Lists answer a JSON array of records, as docs/notifications.md "Routes" says (active ones; include_terminal=true adds terminal ones). A dismiss
 // answers 200 with the dismissed record, 409 with the current record itself as the body when the expected
 // revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -62,7 +62,7 @@ function dismiss(reply: FastifyReply, service: ScopeService, id: string, body: z
   try {
     return service.dismiss(id, body);
   } catch (error) {
-    // SPEC.md Errors: the 409 body is the current record, so the client can re-present or drop it at once.
+    // docs/notifications.md "Routes": the 409 body is the current record, so the client can re-present or drop it at once.
     if (error instanceof NotificationConflictError) return reply.status(409).send(error.current);
     if (error instanceof NotificationNotFoundError) throw notFound("notification_not_found", error.message);
     throw error;

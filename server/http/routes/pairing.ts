@@ -1,4 +1,4 @@
-// Admin routes of pairing (DESIGN.md "Routes beyond SPEC.md's table"): POST /pairing creates a code,
+// Admin routes of pairing (docs/bridge.md "Pairing and devices"): POST /pairing creates a code,
 // GET /devices lists devices (never token hashes), DELETE /devices/{device_id} revokes one here and, through the
 // forwarder's grants push, on the bridge within the same second.
 import type { FastifyInstance } from "fastify";

@@ -1,5 +1,5 @@
 // POST /sessions/{id}/send → 202 {request_id}; POST /sessions/{id}/requests/{request_id}/cancel → 202.
-// (DESIGN.md "Routes beyond SPEC.md's table"; docs/runner.md.)
+// (docs/runner.md "Send", "Cancel and shutdown".)
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-// Session and message routes (SPEC.md "HTTP routes", DESIGN.md "Routes beyond SPEC.md's table").
+// Session and message routes (docs/sessions.md "Routes", docs/events.md "Sessions").
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";

@@ -1,4 +1,4 @@
-// Chromium for the app tests (Debian's, as test/client/browser.test.ts): one browser per test file, a fresh
+// Chromium for the app tests (Debian's, installed by scripts/ensure-chromium.sh): one browser per test file, a fresh
 // context (storage, service worker) per test, at a phone's or a desktop's size. Page errors are collected so a
 // test can assert there were none.
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";

@@ -1,4 +1,4 @@
-// The bridge's settings, each default written once, in `bridgeConfigSchema`. The environment (DESIGN.md "Start",
+// The bridge's settings, each default written once, in `bridgeConfigSchema`. The environment (README.md "Running",
 // this page's variables) is parsed through the same fields, so a bad value is refused with one line naming the
 // variable and the problem; an absent one takes the schema's default. Tests build a config from the schema too
 // (`defaultBridgeConfig`), where an unknown key is an error naming it.

@@ -50,7 +50,7 @@ export function notFound(response: ServerResponse, what: string): void {
   sendError(response, 404, "route_not_found", `no route ${what}`);
 }
 
-/** A DESIGN.md error body: `{"error": {"code", "message", "details"?}}`. */
+/** The error body of docs/errors.md: `{"error": {"code", "message", "details"?}}`. */
 export function sendError(response: ServerResponse, status: number, code: string, message: string, details?: unknown): void {
   send(response, status, "application/json", JSON.stringify({ error: { code, message, ...(details === undefined ? {} : { details }) } }));
 }

@@ -1,6 +1,6 @@
-// The companion app's files at `/` on the bridge's port (DESIGN.md "The app"), so a phone that reaches only the
+// The companion app's files at `/` on the bridge's port (docs/bridge.md "The app on the bridge"), so a phone that reaches only the
 // bridge can open the app, pair and use it. The same build the server serves (app/dist), the same cache rules
-// (server/http/app-files.ts): hashed files under assets/ never change and are kept a year; index.html, sw.js, the
+// (server/http/routes/app-files.ts): hashed files under assets/ never change and are kept a year; index.html, sw.js, the
 // manifest and icons are revalidated on every load, so a new build reaches users at once.
 //
 // Files go out through @fastify/send (the engine under @fastify/static): path decoding, `..` and NUL refusal,

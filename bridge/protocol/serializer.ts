@@ -1,4 +1,4 @@
-// Frames in and out. vsn 2.0.0 speaks JSON arrays, vsn 1.0.0 JSON objects (DESIGN.md "Bridge"); every incoming
+// Frames in and out. vsn 2.0.0 speaks JSON arrays, vsn 1.0.0 JSON objects (docs/bridge.md "Topics"); every incoming
 // frame is parsed with the wire schemas, so nothing unvalidated reaches a channel.
 import { arrayFrameSchema, objectFrameSchema, type Frame } from "../../client/wire/frames.ts";
 

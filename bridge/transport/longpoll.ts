@@ -1,5 +1,5 @@
 // Phoenix's LongPoll transport at /socket/longpoll, answered as a Phoenix endpoint answers it
-// (phoenix lib/phoenix/transports/long_poll.ex; the client is assets/js/phoenix/longpoll.js; notes/phoenix-longpoll.md):
+// (phoenix lib/phoenix/transports/long_poll.ex; the client is assets/js/phoenix/longpoll.js; docs/bridge.md "Long-poll"):
 //  - every answer is HTTP 200 with a JSON body whose `status` is what the client reads; `no-store`, CORS `*`;
 //  - GET without a live session's token opens one (admitted like a WebSocket) and answers 410 with its token;
 //  - GET with it answers 200 with the frames queued for it, or holds up to the window and answers 204;

@@ -1,5 +1,5 @@
 // The tools one agent gets, with where each comes from, for GET /agents: plugin tools (every one, or those its
-// `tools` list names) and the MCP tools its list reaches (docs/tools.md "Which agent gets which tool").
+// `tools` list names) and the MCP tools its list reaches (docs/tools.md "Names").
 import type { ResolvedAgent } from "../config/agents.ts";
 import type { PluginLoader } from "../plugins/loader.ts";
 import type { McpManager } from "./manager.ts";

@@ -1,4 +1,4 @@
-// An MCP tool result as the tool message the model reads (docs/tools.md "Results"). Everything the server sent is
+// An MCP tool result as the tool message the model reads (docs/tools.md "A call"). Everything the server sent is
 // data: text is kept as text, never interpreted; images go to metadata.images (sent as image parts when the
 // backend accepts inline images, server/mcp/tool-images.ts); structured content is written as JSON; resource links
 // by URI; embedded resources by their text or a line saying what was left out. `isError` makes it an error result.

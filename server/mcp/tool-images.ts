@@ -1,7 +1,7 @@
 // Images an MCP tool returned (metadata.images of its tool message) reach the model as image parts where the
 // backend accepts inline images (the provider's allow_image_attachment_base64). Chat-completions backends take
 // only text in a `tool` message, so the images ride in a user message right after the run of tool messages, in
-// what is sent only: the stored conversation is unchanged (docs/tools.md "Results").
+// what is sent only: the stored conversation is unchanged (docs/tools.md "A call").
 import type { Message } from "../../client/wire/index.ts";
 
 export function withToolImages(messages: Message[], acceptsImages: boolean): Message[] {

@@ -1,4 +1,4 @@
-// Snippets as plain text with the offsets of the matched words (docs/search.md "Snippets"). FTS5's snippet() would
+// Snippets as plain text with the offsets of the matched words (docs/search.md "The route"). FTS5's snippet() would
 // mark matches with text of our choosing inside the user's own text, which a client could not tell from the
 // message; here the snippet is a slice of the text, whitespace collapsed, and the matches are [start, end) offsets
 // into it (UTF-16 code units, JavaScript string indices), found with the same folding the index uses.

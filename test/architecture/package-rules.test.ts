@@ -87,10 +87,10 @@ it("the rules themselves refuse what they must (a check that cannot fail proves 
   expect(violation("server/e2e/end-to-end.ts", "client/util/base64.ts")).toBeDefined();
   expect(violation("client/wire/crypto/bytes.ts", "client/util/base64.ts")).toBeDefined();
   expect(violation("server/e2e/end-to-end.ts", "client/wire/crypto/index.ts")).toBeUndefined();
-  expect(violation("server/forwarder/link.ts", "bridge/core.ts")).toBeDefined();
+  expect(violation("server/app.ts", "bridge/core.ts")).toBeDefined();
   expect(violation("bridge/core.ts", "server/context.ts")).toBeDefined();
   expect(violation("client/index.ts", "app/src/app.tsx")).toBeDefined();
   expect(violation("app/src/app.tsx", "client/connection/client.ts")).toBeDefined();
   expect(violation("app/src/app.tsx", "client/index.ts")).toBeUndefined();
-  expect(violation("server/http/app.ts", "client/wire/index.ts")).toBeUndefined();
+  expect(violation("server/app.ts", "client/wire/index.ts")).toBeUndefined();
 });

@@ -1,5 +1,5 @@
 // What the app refuses before uploading anything, with the reason a person can act on: the agent's allow
-// flags (SPEC Area A), the image kinds the server stores, and the server's size limit as its agent view gives it
+// flags (docs/provider.md "Provider settings"), the image kinds the server stores, and the server's size limit as its agent view gives it
 // (`max_image_bytes`, the server's assets.max_bytes). A server that does not say is asked: its 413 is shown too.
 import type { AgentView as Agent } from "../../../client/index.ts";
 

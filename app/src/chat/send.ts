@@ -1,6 +1,6 @@
 // Sending from the composer: the first send of a new chat creates the session; images are uploaded (stored as
 // session assets) and sent as {type: "asset"}; links as {type: "image_url"}. The client_request_id makes a
-// send retried after a lost answer start nothing new (DESIGN.md).
+// send retried after a lost answer start nothing new (docs/runner.md "Idempotent sends").
 import type { ChatClient, SendAttachment, Session } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 

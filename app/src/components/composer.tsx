@@ -1,4 +1,4 @@
-// The message composer: a textbox named "Message" and a "Send" button (DESIGN.md); Enter sends, Shift+Enter is
+// The message composer: a textbox named "Message" and a "Send" button (docs/app.md "Chat"); Enter sends, Shift+Enter is
 // a new line. Attachments by pick, paste or link, refused before upload with the reason. While a reply
 // streams, "Stop" cancels it. A failed send keeps the text and the attachments and says why.
 import { useRef, useState } from "preact/hooks";

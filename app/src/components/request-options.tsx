@@ -1,4 +1,4 @@
-// The agent's request_options_ui selects (SPEC Area A): those marked rich_ui sit by the composer, the others in
+// The agent's request_options_ui selects (docs/provider.md "Provider settings"): those marked rich_ui sit by the composer, the others in
 // the chat's settings panel. Their values are sent as request_options.
 import type { AgentView as Agent } from "../../../client/index.ts";
 

@@ -1,4 +1,4 @@
-// A tool's result: `display.content` when the tool gave a text display (SPEC), else the raw content, folded
+// A tool's result: `display.content` when the tool gave a text display (docs/runner.md "Tool loop"), else the raw content, folded
 // when long. Interrupted or skipped calls say so.
 import type { Message } from "../../../client/index.ts";
 

@@ -1,4 +1,4 @@
-// Token usage under an assistant message (SPEC Area A): the formatted counts the provider put in metadata,
+// Token usage under an assistant message (docs/provider.md "Usage and cost rules"): the formatted counts the provider put in metadata,
 // the cost when present, and the estimated-cached figure when the agent asks for it and an estimate exists.
 import type { AgentView as Agent } from "../../../client/index.ts";
 

@@ -3,7 +3,7 @@
 // push) on a parallel branch, and adopting it is a change here alone (docs/app.md "Connection state").
 import type { ConnectionStatus } from "../../../client/index.ts";
 
-/** Exactly one of these is shown (the DESIGN contract's five words). */
+/** Exactly one of these is shown (docs/app.md "Connection state"). */
 export type Badge = "live" | "server_offline" | "polling" | "offline" | "connecting";
 
 export const BADGE_LABELS: Record<Badge, string> = {

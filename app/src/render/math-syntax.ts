@@ -13,13 +13,16 @@ export const MATH_MAX_CHARS = 4000;
 
 const isSpace = (char: string | undefined) => char === undefined || /\s/.test(char);
 
-/** Index of the closing `$` of inline math opened at `start`, or -1. */
+/**
+ * Index of the closing `$` of inline math opened at `start`, or -1. The next unescaped `$` decides: when it cannot
+ * close (a space before it, a digit after it), the opener is text, so "$5 and $10, and $x$" has math only in "$x$".
+ */
 function closingDollar(src: string, start: number, max: number): number {
   if (isSpace(src[start + 1]) || src[start + 1] === "$") return -1;
   for (let at = start + 1; at < max; at++) {
     const char = src[at];
     if (char === "\\") at++;
-    else if (char === "$" && !isSpace(src[at - 1]) && !/[0-9]/.test(src[at + 1] ?? "")) return at;
+    else if (char === "$") return !isSpace(src[at - 1]) && !/[0-9]/.test(src[at + 1] ?? "") ? at : -1;
   }
   return -1;
 }
@@ -79,7 +82,7 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
     const trimmed = rest.trimEnd();
     if (trimmed.endsWith(delimiter.close) && (line > startLine || trimmed.length >= delimiter.close.length)) {
       parts.push(trimmed.slice(0, trimmed.length - delimiter.close.length));
-      const content = parts.join("\n");
+      const content = parts.join("\n").trim();
       if (content.trim() === "" || content.length > MATH_MAX_CHARS || content.includes(delimiter.close)) return false;
       if (silent) return true;
       const token = state.push("math_block", "math", 0);

@@ -139,9 +139,13 @@ describe("a message with math, a task list, a code block and images, on a phone"
     expect(await page.getByRole("checkbox", { name: "compute the area" }).isDisabled()).toBe(true);
     const widths = await page.evaluate(() => {
       const pre = document.querySelector(".code-block pre")!;
-      return { page: document.documentElement.scrollWidth, viewport: innerWidth, pre: pre.scrollWidth, preBox: pre.clientWidth };
+      const scroller = document.querySelector(".message-scroller")!;
+      const widest = Math.max(...[...document.querySelectorAll(".message-row, .markdown > *")].map((node) => node.getBoundingClientRect().right));
+      return { page: document.documentElement.scrollWidth, scroller: scroller.scrollWidth, widest, viewport: innerWidth, pre: pre.scrollWidth, preBox: pre.clientWidth };
     });
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.scroller).toBeLessThanOrEqual(widths.viewport);
+    expect(widths.widest).toBeLessThanOrEqual(widths.viewport);
     expect(widths.pre).toBeGreaterThan(widths.preBox); // the long line scrolls inside the block
     expect(errors).toEqual([]);
   });

@@ -13,29 +13,45 @@ export interface HarnessMessage {
   attachments?: unknown;
 }
 
+/** The chat screen's layout around its rows (chat-screen.tsx, message-list.tsx), without the virtualizer. */
 function Transcript({ messages }: { messages: HarnessMessage[] }) {
   return (
     <div class="app">
-      <main class="chat" style="overflow:auto; height: 100dvh">
-        {messages.map((message, index) => (
-          <div class="message-row" key={index}>
-            {message.role === "user" ? (
-              <article class="message user" data-role="user" aria-label="You">
-                <div class="bubble">
-                  <MarkdownView text={message.text} />
-                  <AttachmentThumbnails attachments={message.attachments} />
-                </div>
-              </article>
-            ) : (
-              <article class="message assistant" data-role="assistant" aria-label="Assistant">
-                <MarkdownView text={message.text} />
-                <AttachmentThumbnails attachments={message.attachments} />
-              </article>
-            )}
+      <div class="chat-layout">
+        <section class="chat" aria-label="Chat">
+          <div class="message-scroller" role="log" aria-label="Messages" tabIndex={0}>
+            <div class="message-track">
+              <div class="message-window">
+                {messages.map((message, index) => (
+                  <div class="message-row" key={index}>
+                    <Row message={message} />
+                  </div>
+                ))}
+              </div>
+            </div>
           </div>
-        ))}
-      </main>
+        </section>
+      </div>
     </div>
+  );
+}
+
+function Row({ message }: { message: HarnessMessage }) {
+  if (message.role === "user") {
+    return (
+      <article class="message user" data-role="user" aria-label="You">
+        <div class="bubble">
+          <MarkdownView text={message.text} />
+          <AttachmentThumbnails attachments={message.attachments} />
+        </div>
+      </article>
+    );
+  }
+  return (
+    <article class="message assistant" data-role="assistant" aria-label="Assistant">
+      <MarkdownView text={message.text} />
+      <AttachmentThumbnails attachments={message.attachments} />
+    </article>
   );
 }
 

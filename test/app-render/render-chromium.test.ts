@@ -40,9 +40,9 @@ function activeParts(page: Page, html: string): Promise<string[]> {
   return page.evaluate((source) => {
     const doc = new DOMParser().parseFromString(`<body>${source}</body>`, "text/html");
     const found: string[] = [];
-    for (const element of doc.body.querySelectorAll("*")) {
+    for (const element of Array.from(doc.body.querySelectorAll("*"))) {
       if (/^(script|iframe|object|embed|style|form|link|meta|base|foreignobject|use)$/i.test(element.tagName)) found.push(element.tagName);
-      for (const attribute of element.attributes) {
+      for (const attribute of Array.from(element.attributes)) {
         if (/^on/i.test(attribute.name)) found.push(`${element.tagName} ${attribute.name}`);
         if (/javascript:|vbscript:|data:text/i.test(attribute.value.replace(/[\s\u0000-\u001f]/g, ""))) found.push(`${element.tagName} ${attribute.name}=${attribute.value}`);
       }
@@ -140,7 +140,7 @@ describe("a message with math, a task list, a code block and images, on a phone"
     const widths = await page.evaluate(() => {
       const pre = document.querySelector(".code-block pre")!;
       const scroller = document.querySelector(".message-scroller")!;
-      const widest = Math.max(...[...document.querySelectorAll(".message-row, .markdown > *")].map((node) => node.getBoundingClientRect().right));
+      const widest = Math.max(...Array.from(document.querySelectorAll(".message-row, .markdown > *")).map((node) => node.getBoundingClientRect().right));
       return { page: document.documentElement.scrollWidth, scroller: scroller.scrollWidth, widest, viewport: innerWidth, pre: pre.scrollWidth, preBox: pre.clientWidth };
     });
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);

@@ -25,7 +25,7 @@ function rendered(text: string): HTMLElement {
 }
 
 const mathOf = (root: HTMLElement) =>
-  [...root.querySelectorAll(".math_inline, .math_display, .math_block")].map((node) => [node.className, node.textContent]);
+  Array.from(root.querySelectorAll(".math_inline, .math_display, .math_block")).map((node) => [node.className, node.textContent]);
 
 describe("math spans", () => {
   it("recognises the four delimiters and keeps every backslash for KaTeX", () => {
@@ -73,7 +73,7 @@ describe("math spans", () => {
   it("keeps $ and \\( inside code spans and code blocks as code", () => {
     const root = rendered("`echo $HOME $PATH` and `\\(x\\)`\n\n```sh\nprice=$5; echo $x$\n```");
     expect(mathOf(root)).toEqual([]);
-    expect([...root.querySelectorAll("code")].map((code) => code.textContent)).toEqual(["echo $HOME $PATH", "\\(x\\)", "price=$5; echo $x$\n"]);
+    expect(Array.from(root.querySelectorAll("code")).map((code) => code.textContent)).toEqual(["echo $HOME $PATH", "\\(x\\)", "price=$5; echo $x$\n"]);
   });
 
   it("keeps an escaped \\$ as a dollar sign", () => {
@@ -97,7 +97,7 @@ describe("math spans", () => {
 describe("task lists", () => {
   it("turns [ ] and [x] items into disabled checkboxes labelled by the item's text", () => {
     const root = rendered("- [ ] write tests\n- [x] ship **it**\n- [X] done too\n- plain item");
-    const boxes = [...root.querySelectorAll<HTMLInputElement>("input[type=checkbox]")];
+    const boxes = Array.from(root.querySelectorAll<HTMLInputElement>("input[type=checkbox]"));
     expect(boxes.map((box) => [box.hasAttribute("disabled"), box.hasAttribute("checked")])).toEqual([
       [true, false],
       [true, true],

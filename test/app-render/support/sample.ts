@@ -2,7 +2,13 @@
 // math, a task list, a long code block and two attached images (one served over http, one data URL).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { HarnessMessage } from "../harness/entry.tsx";
+
+/** A message as the harness page shows it (harness/entry.js). */
+export interface HarnessMessage {
+  role: "user" | "assistant";
+  text: string;
+  attachments?: unknown;
+}
 
 export const PHOTO_PATH = "photo.png";
 export const photoBytes = () => readFileSync(fileURLToPath(new URL("../../../app/public/icons/icon-192.png", import.meta.url)));

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       await page.waitForFunction(() => "harness" in window);
       await page.evaluate((messages) => (window as any).harness.show(messages), sampleMessages(harness.url));
       await page.locator(".math-display .katex-display").waitFor();
-      await page.waitForFunction(() => [...document.images].every((image) => image.complete) && document.fonts.status === "loaded");
+      await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete) && document.fonts.status === "loaded");
       await page.screenshot({ path: join(outDir, `rendering-${label}.png`) });
       if (label === "phone") {
         await page.getByRole("button", { name: "View attached image 1 of 2" }).click();

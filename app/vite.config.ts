@@ -24,7 +24,8 @@ function katexWoff2Only(): Plugin {
     enforce: "pre",
     transform(code, id) {
       if (!/[\\/]katex[\\/]dist[\\/]katex(?:\.min)?\.css$/.test(id)) return undefined;
-      return { code: code.replace(/,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\(["'](?:woff|truetype)["']\)/g, ""), map: null };
+      const olderFormats = /,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\(["'](?:woff|truetype)["']\)/g;
+      return { code: code.replace(olderFormats, ""), map: null };
     },
   };
 }

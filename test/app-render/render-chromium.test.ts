@@ -33,7 +33,8 @@ async function harnessPage(viewport = PHONE): Promise<AppPage> {
   return page;
 }
 
-const renderIn = (page: Page, text: string) => page.evaluate((source) => (window as any).harness.render(source) as Promise<string>, text);
+const renderIn = (page: Page, text: string) =>
+  page.evaluate((source) => (window as any).harness.render(source) as Promise<string>, text);
 
 /** Everything in `html` that could run script or leave the page: event handlers, javascript: URLs, active tags. */
 function activeParts(page: Page, html: string): Promise<string[]> {
@@ -41,10 +42,12 @@ function activeParts(page: Page, html: string): Promise<string[]> {
     const doc = new DOMParser().parseFromString(`<body>${source}</body>`, "text/html");
     const found: string[] = [];
     for (const element of Array.from(doc.body.querySelectorAll("*"))) {
-      if (/^(script|iframe|object|embed|style|form|link|meta|base|foreignobject|use)$/i.test(element.tagName)) found.push(element.tagName);
+      if (/^(script|iframe|object|embed|style|form|link|meta|base|foreignobject|use)$/i.test(element.tagName))
+        found.push(element.tagName);
       for (const attribute of Array.from(element.attributes)) {
         if (/^on/i.test(attribute.name)) found.push(`${element.tagName} ${attribute.name}`);
-        if (/javascript:|vbscript:|data:text/i.test(attribute.value.replace(/[\s\u0000-\u001f]/g, ""))) found.push(`${element.tagName} ${attribute.name}=${attribute.value}`);
+        if (/javascript:|vbscript:|data:text/i.test(attribute.value.replace(/[\s\u0000-\u001f]/g, "")))
+          found.push(`${element.tagName} ${attribute.name}=${attribute.value}`);
       }
     }
     return found;
@@ -54,7 +57,10 @@ function activeParts(page: Page, html: string): Promise<string[]> {
 describe("sanitizing", () => {
   it("keeps raw HTML as text and drops javascript: links", async () => {
     const { page, errors } = await harnessPage();
-    const html = await renderIn(page, '<img src=x onerror="alert(1)"> <script>alert(2)</script>\n\n[a](javascript:alert(3)) [b](JaVaScRiPt:alert(4)) ![c](javascript:alert(5)) <a href="javascript:alert(6)">d</a> [ok](https://example.org)');
+    const html = await renderIn(
+      page,
+      '<img src=x onerror="alert(1)"> <script>alert(2)</script>\n\n[a](javascript:alert(3)) [b](JaVaScRiPt:alert(4)) ![c](javascript:alert(5)) <a href="javascript:alert(6)">d</a> [ok](https://example.org)',
+    );
     expect(await activeParts(page, html)).toEqual([]);
     expect(html).toContain("&lt;img src=x onerror=");
     expect(html).toContain('<a href="https://example.org" target="_blank" rel="noopener noreferrer nofollow">ok</a>');
@@ -65,7 +71,15 @@ describe("sanitizing", () => {
 
   it("refuses KaTeX's trusted commands: trust stays off", async () => {
     const { page } = await harnessPage();
-    const commands = ["\\href{javascript:alert(1)}{click}", "\\url{javascript:alert(2)}", "\\htmlClass{evil}{x}", "\\htmlId{evil}{x}", "\\htmlData{onclick=alert(1)}{y}", "\\htmlStyle{position:fixed;inset:0}{z}", "\\includegraphics{https://example.org/x.png}"];
+    const commands = [
+      "\\href{javascript:alert(1)}{click}",
+      "\\url{javascript:alert(2)}",
+      "\\htmlClass{evil}{x}",
+      "\\htmlId{evil}{x}",
+      "\\htmlData{onclick=alert(1)}{y}",
+      "\\htmlStyle{position:fixed;inset:0}{z}",
+      "\\includegraphics{https://example.org/x.png}",
+    ];
     const html = await renderIn(page, commands.map((command) => `$${command}$`).join(" "));
     expect(await activeParts(page, html)).toEqual([]);
     // The TeX source stays in the MathML annotation, as text; outside it, each command shows as red text only.
@@ -111,7 +125,12 @@ describe("lazy loading", () => {
     await page.locator(".markdown .katex").waitFor();
     expect(await page.locator(".math-source").count()).toBe(0);
     // KaTeX's stylesheet came with it: its fonts are in use.
-    expect(await page.locator(".katex .mathnormal").first().evaluate((node) => getComputedStyle(node).fontFamily)).toContain("KaTeX_Math");
+    expect(
+      await page
+        .locator(".katex .mathnormal")
+        .first()
+        .evaluate((node) => getComputedStyle(node).fontFamily),
+    ).toContain("KaTeX_Math");
   });
 
   it("loads neither markdown-it nor KaTeX before a message needs them", async () => {
@@ -140,8 +159,19 @@ describe("a message with math, a task list, a code block and images, on a phone"
     const widths = await page.evaluate(() => {
       const pre = document.querySelector(".code-block pre")!;
       const scroller = document.querySelector(".message-scroller")!;
-      const widest = Math.max(...Array.from(document.querySelectorAll(".message-row, .markdown > *")).map((node) => node.getBoundingClientRect().right));
-      return { page: document.documentElement.scrollWidth, scroller: scroller.scrollWidth, widest, viewport: innerWidth, pre: pre.scrollWidth, preBox: pre.clientWidth };
+      const widest = Math.max(
+        ...Array.from(document.querySelectorAll(".message-row, .markdown > *")).map(
+          (node) => node.getBoundingClientRect().right,
+        ),
+      );
+      return {
+        page: document.documentElement.scrollWidth,
+        scroller: scroller.scrollWidth,
+        widest,
+        viewport: innerWidth,
+        pre: pre.scrollWidth,
+        preBox: pre.clientWidth,
+      };
     });
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
     expect(widths.scroller).toBeLessThanOrEqual(widths.viewport);
@@ -170,8 +200,17 @@ describe("a message with math, a task list, a code block and images, on a phone"
 
   it("leaves out attachments that are not images it may show", async () => {
     const { page } = await harnessPage();
-    const attachments = [{ type: "image_url", url: "javascript:alert(1)" }, { type: "image_data", data_url: "data:text/html;base64,PHNjcmlwdD4=" }, { type: "file", url: "x" }, "junk", { type: "image_url", url: `${harness.url}${PHOTO_PATH}` }];
-    await page.evaluate((list) => (window as any).harness.show([{ role: "user", text: "hi", attachments: list }]), attachments);
+    const attachments = [
+      { type: "image_url", url: "javascript:alert(1)" },
+      { type: "image_data", data_url: "data:text/html;base64,PHNjcmlwdD4=" },
+      { type: "file", url: "x" },
+      "junk",
+      { type: "image_url", url: `${harness.url}${PHOTO_PATH}` },
+    ];
+    await page.evaluate(
+      (list) => (window as any).harness.show([{ role: "user", text: "hi", attachments: list }]),
+      attachments,
+    );
     await page.getByRole("button", { name: "View attached image" }).waitFor();
     expect(await page.locator(".thumbnail").count()).toBe(1);
   });

@@ -25,11 +25,16 @@ function rendered(text: string): HTMLElement {
 }
 
 const mathOf = (root: HTMLElement) =>
-  Array.from(root.querySelectorAll(".math_inline, .math_display, .math_block")).map((node) => [node.className, node.textContent]);
+  Array.from(root.querySelectorAll(".math_inline, .math_display, .math_block")).map((node) => [
+    node.className,
+    node.textContent,
+  ]);
 
 describe("math spans", () => {
   it("recognises the four delimiters and keeps every backslash for KaTeX", () => {
-    const root = rendered("a $x_1 + y_2$ b \\(\\frac{a}{b}\\) c\n\n$$\n\\sum_{i=1}^n i\n$$\n\n\\[\\sqrt{2}\\,\\text{m}\\]\n\nin text \\[a \\\\ b\\] too");
+    const root = rendered(
+      "a $x_1 + y_2$ b \\(\\frac{a}{b}\\) c\n\n$$\n\\sum_{i=1}^n i\n$$\n\n\\[\\sqrt{2}\\,\\text{m}\\]\n\nin text \\[a \\\\ b\\] too",
+    );
     expect(mathOf(root)).toEqual([
       ["math_inline", "x_1 + y_2"],
       ["math_inline", "\\frac{a}{b}"],
@@ -53,7 +58,16 @@ describe("math spans", () => {
   });
 
   it("leaves prices and dollar signs that are not math as text", () => {
-    const texts = ["It costs $5 and $10.", "between $5 and $10", "$ 5 and 6 $", "pay $5, get $", "US$ 3 and $4", "$x$5 apples", "$$", "$ $"];
+    const texts = [
+      "It costs $5 and $10.",
+      "between $5 and $10",
+      "$ 5 and 6 $",
+      "pay $5, get $",
+      "US$ 3 and $4",
+      "$x$5 apples",
+      "$$",
+      "$ $",
+    ];
     for (const text of texts) {
       const root = rendered(text);
       expect(mathOf(root), text).toEqual([]);
@@ -73,7 +87,11 @@ describe("math spans", () => {
   it("keeps $ and \\( inside code spans and code blocks as code", () => {
     const root = rendered("`echo $HOME $PATH` and `\\(x\\)`\n\n```sh\nprice=$5; echo $x$\n```");
     expect(mathOf(root)).toEqual([]);
-    expect(Array.from(root.querySelectorAll("code")).map((code) => code.textContent)).toEqual(["echo $HOME $PATH", "\\(x\\)", "price=$5; echo $x$\n"]);
+    expect(Array.from(root.querySelectorAll("code")).map((code) => code.textContent)).toEqual([
+      "echo $HOME $PATH",
+      "\\(x\\)",
+      "price=$5; echo $x$\n",
+    ]);
   });
 
   it("keeps an escaped \\$ as a dollar sign", () => {
@@ -103,7 +121,11 @@ describe("task lists", () => {
       [true, true],
       [true, true],
     ]);
-    expect(boxes.map((box) => box.closest("label")?.textContent?.trim())).toEqual(["write tests", "ship it", "done too"]);
+    expect(boxes.map((box) => box.closest("label")?.textContent?.trim())).toEqual([
+      "write tests",
+      "ship it",
+      "done too",
+    ]);
     expect(root.querySelectorAll("li.task-list-item")).toHaveLength(3);
     expect(root.querySelectorAll("li")[3]!.className).toBe("");
   });

@@ -30,14 +30,29 @@ export function AttachmentThumbnails({ attachments, loadAsset }: Props) {
     <div class="thumbnails">
       {images.map((_image, index) => {
         const src = sources[index];
-        const name = images.length === 1 ? "View attached image" : `View attached image ${index + 1} of ${images.length}`;
+        const name =
+          images.length === 1 ? "View attached image" : `View attached image ${index + 1} of ${images.length}`;
         return (
-          <button key={index} type="button" class="thumbnail" aria-label={name} disabled={!src} ref={(element) => void (openers.current[index] = element)} onClick={() => setOpen(index)}>
+          <button
+            key={index}
+            type="button"
+            class="thumbnail"
+            aria-label={name}
+            disabled={!src}
+            ref={(element) => void (openers.current[index] = element)}
+            onClick={() => setOpen(index)}
+          >
             {src ? <img src={src} alt="" loading="lazy" decoding="async" /> : <span aria-hidden="true">Image</span>}
           </button>
         );
       })}
-      {open !== undefined && sources[open] && <ImageDialog src={sources[open]!} label={images.length === 1 ? "Attached image" : `Attached image ${open + 1} of ${images.length}`} onClose={close} />}
+      {open !== undefined && sources[open] && (
+        <ImageDialog
+          src={sources[open]!}
+          label={images.length === 1 ? "Attached image" : `Attached image ${open + 1} of ${images.length}`}
+          onClose={close}
+        />
+      )}
     </div>
   );
 }
@@ -49,7 +64,13 @@ function ImageDialog({ src, label, onClose }: { src: string; label: string; onCl
   }, []);
   return (
     // Escape fires `cancel` then `close`; a click on the backdrop (the dialog itself, outside the figure) closes too.
-    <dialog ref={dialog} class="image-dialog" aria-label={label} onClose={onClose} onClick={(event) => event.target === dialog.current && dialog.current?.close()}>
+    <dialog
+      ref={dialog}
+      class="image-dialog"
+      aria-label={label}
+      onClose={onClose}
+      onClick={(event) => event.target === dialog.current && dialog.current?.close()}
+    >
       <figure>
         <img src={src} alt={label} />
       </figure>

@@ -32,8 +32,10 @@ export function imagesOf(attachments: unknown): ShownImage[] {
     if (!parsed.success) continue;
     const attachment = parsed.data;
     if (attachment.type === "asset") images.push({ kind: "asset", assetId: attachment.asset_id });
-    else if (attachment.type === "image_url" && isWebUrl(attachment.url)) images.push({ kind: "url", url: attachment.url });
-    else if (attachment.type === "image_data" && IMAGE_DATA_URL.test(attachment.data_url)) images.push({ kind: "url", url: attachment.data_url });
+    else if (attachment.type === "image_url" && isWebUrl(attachment.url))
+      images.push({ kind: "url", url: attachment.url });
+    else if (attachment.type === "image_data" && IMAGE_DATA_URL.test(attachment.data_url))
+      images.push({ kind: "url", url: attachment.data_url });
   }
   return images;
 }

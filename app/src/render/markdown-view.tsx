@@ -31,7 +31,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
     let live = true;
     const again = () => live && setLoads((count) => count + 1);
     if (!result) loadRenderer().then(again, () => undefined);
-    else void result.mathPending?.then(again);
+    else void result.mathPending?.then((loaded) => loaded && again());
     return () => void (live = false);
   }, [result]);
   useEffect(() => {
@@ -39,7 +39,9 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
     if (result && !streaming && root.current) void highlightWithin(root.current).catch(() => undefined);
   }, [result, streaming]);
   if (!result) return <div class="markdown markdown-source">{text}</div>;
-  return <div class="markdown" ref={root} onClick={copyCodeOnClick} dangerouslySetInnerHTML={{ __html: result.html }} />;
+  return (
+    <div class="markdown" ref={root} onClick={copyCodeOnClick} dangerouslySetInnerHTML={{ __html: result.html }} />
+  );
 }
 
 function copyCodeOnClick(event: MouseEvent): void {

@@ -36,7 +36,8 @@ interface RenderEnv {
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
-// A long line scrolls the <pre> sideways: tabindex lets keyboard users reach and scroll it (axe scrollable-region-focusable).
+// A long line scrolls the <pre> sideways: tabindex lets keyboard users reach and scroll it
+// (axe scrollable-region-focusable).
 markdown.renderer.rules.fence = (tokens, index) => {
   const token = tokens[index]!;
   const language = token.info.trim().split(/\s+/, 1)[0] ?? "";
@@ -66,7 +67,7 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-const CLOSERS: Record<string, string> = { $: "$", $$: "$$", "\\(": "\\)", "\\[": "\\]" };
+const CLOSERS: Record<string, string> = { "$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]" };
 
 /** The math span as written, for while KaTeX loads (or when it cannot be loaded). */
 function sourceOf(slot: RenderEnv["slots"][number]): string {
@@ -86,8 +87,8 @@ function fillSlots(html: string, env: RenderEnv): string {
 
 export interface Rendered {
   html: string;
-  /** Set when the text has math and KaTeX is not loaded yet: render again once it settles. */
-  mathPending?: Promise<void>;
+  /** Set when the text has math and KaTeX is not loaded yet: true once it is (render again), false if it failed. */
+  mathPending?: Promise<boolean>;
 }
 
 /** Rendered messages by text: the virtualized list mounts a row again each time it scrolls back into view. */
@@ -107,7 +108,10 @@ export function renderMarkdown(text: string): Rendered {
   const safe = DOMPurify.sanitize(markdown.render(text, env), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
   const result: Rendered = { html: fillSlots(safe, env) };
   if (env.slots.length > 0 && !math) {
-    result.mathPending = loadMath().catch(() => undefined);
+    result.mathPending = loadMath().then(
+      () => true,
+      () => false, // rendering again now would retry at once, in a loop: the next message shown retries
+    );
     return result; // not cached: the next render, once KaTeX is in, fills the slots
   }
   if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);

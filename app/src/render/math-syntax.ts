@@ -101,5 +101,7 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
 /** Adds the math rules: tokens `math_inline`, `math_display` (inline-level `$$…$$`, `\[…\]`) and `math_block`. */
 export function mathSyntax(markdown: MarkdownIt): void {
   markdown.inline.ruler.before("escape", "math_inline", mathInline);
-  markdown.block.ruler.before("paragraph", "math_block", mathBlock, { alt: ["paragraph", "reference", "blockquote", "list"] });
+  markdown.block.ruler.before("paragraph", "math_block", mathBlock, {
+    alt: ["paragraph", "reference", "blockquote", "list"],
+  });
 }

@@ -12,19 +12,27 @@ import "../../../app/src/styles/screens.css";
 function row(message) {
   const body = [h(MarkdownView, { text: message.text }), h(AttachmentThumbnails, { attachments: message.attachments })];
   if (message.role === "user") {
-    return h("article", { class: "message user", "data-role": "user", "aria-label": "You" }, h("div", { class: "bubble" }, body));
+    return h(
+      "article",
+      { "class": "message user", "data-role": "user", "aria-label": "You" },
+      h("div", { class: "bubble" }, body),
+    );
   }
-  return h("article", { class: "message assistant", "data-role": "assistant", "aria-label": "Assistant" }, body);
+  return h("article", { "class": "message assistant", "data-role": "assistant", "aria-label": "Assistant" }, body);
 }
 
 function transcript(messages) {
   const rows = messages.map((message, index) => h("div", { class: "message-row", key: index }, row(message)));
   const scroller = h(
     "div",
-    { class: "message-scroller", role: "log", "aria-label": "Messages", tabIndex: 0 },
+    { "class": "message-scroller", "role": "log", "aria-label": "Messages", "tabIndex": 0 },
     h("div", { class: "message-track" }, h("div", { class: "message-window" }, rows)),
   );
-  return h("div", { class: "app" }, h("div", { class: "chat-layout" }, h("section", { class: "chat", "aria-label": "Chat" }, scroller)));
+  return h(
+    "div",
+    { class: "app" },
+    h("div", { class: "chat-layout" }, h("section", { "class": "chat", "aria-label": "Chat" }, scroller)),
+  );
 }
 
 window.harness = {

@@ -40,7 +40,8 @@ export async function startHarness(): Promise<Harness> {
   });
   const extra = new Map<string, { bytes: Buffer; type: string }>();
   const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^\/+/, "") || "index.html";
+    const path =
+      normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^\/+/, "") || "index.html";
     const added = extra.get(path);
     if (added) return void res.writeHead(200, { "content-type": added.type }).end(added.bytes);
     try {

@@ -11,7 +11,8 @@ export interface HarnessMessage {
 }
 
 export const PHOTO_PATH = "photo.png";
-export const photoBytes = () => readFileSync(fileURLToPath(new URL("../../../app/public/icons/icon-192.png", import.meta.url)));
+export const photoBytes = () =>
+  readFileSync(fileURLToPath(new URL("../../../app/public/icons/icon-192.png", import.meta.url)));
 
 const LONG_LINE = `const table = [${Array.from({ length: 40 }, (_, i) => `"column_${i}"`).join(", ")}];`;
 

@@ -15,13 +15,18 @@ async function main(): Promise<void> {
   const [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
   harness.addFile(PHOTO_PATH, photoBytes(), "image/png");
   try {
-    for (const [label, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+    for (const [label, viewport] of [
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
       const { page, context } = await openPage(browser, viewport);
       await page.goto(harness.url);
       await page.waitForFunction(() => "harness" in window);
       await page.evaluate((messages) => (window as any).harness.show(messages), sampleMessages(harness.url));
       await page.locator(".math-display .katex-display").waitFor();
-      await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete) && document.fonts.status === "loaded");
+      await page.waitForFunction(
+        () => Array.from(document.images).every((image) => image.complete) && document.fonts.status === "loaded",
+      );
       await page.screenshot({ path: join(outDir, `rendering-${label}.png`) });
       if (label === "phone") {
         await page.getByRole("button", { name: "View attached image 1 of 2" }).click();

@@ -24,6 +24,22 @@ function publicFiles(dir = join(import.meta.dirname, "public")): string[] {
   );
 }
 
+/**
+ * KaTeX's stylesheet names each font in woff2, woff and ttf; every browser the app supports reads woff2, and each
+ * named file would be emitted and precached by the service worker (1.2 MB instead of 0.3 MB). Keep woff2 only.
+ */
+function katexWoff2Only(): Plugin {
+  return {
+    name: "chat-relay-katex-woff2-only",
+    enforce: "pre",
+    transform(code, id) {
+      if (!/[\\/]katex[\\/]dist[\\/]katex(?:\.min)?\.css$/.test(id)) return undefined;
+      const olderFormats = /,\s*url\([^)]*\.(?:woff|ttf)\)\s*format\(["'](?:woff|truetype)["']\)/g;
+      return { code: code.replace(olderFormats, ""), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
   // Relative URLs: the same build is served at the server's / and (later) the bridge's /.
@@ -43,5 +59,5 @@ export default defineConfig({
     },
   },
   logLevel: "warn",
-  plugins: [serviceWorker()],
+  plugins: [katexWoff2Only(), serviceWorker()],
 });

@@ -1,13 +1,43 @@
-// Markdown to safe HTML: markdown-it parses (raw HTML off, so a reply's <script> or <img onerror> is text), and
-// DOMPurify sanitizes what markdown-it produced as a second wall (links, attributes). Links open in a new tab
-// without an opener. Code fences get a header with the language and a copy button; highlighting is applied
-// later, lazily (highlight.ts), so the first load carries no highlighter.
+// Markdown to safe HTML (loaded on first need by markdown-view.tsx, so the first paint carries none of it):
+// markdown-it parses (raw HTML off, so a reply's <script> or <img onerror> is text), and DOMPurify sanitizes what
+// markdown-it produced as a second wall (links, attributes). Links open in a new tab without an opener. Code fences
+// get a header with the language and a copy button; highlighting is applied later, lazily (highlight.ts). Math
+// spans become slots, filled after sanitizing with KaTeX's output (sanitized on its own by math.ts, with the
+// MathML/SVG it needs) once KaTeX is loaded, and with their source text until then.
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
+import { mathSyntax } from "./math-syntax.ts";
+import { taskListSyntax } from "./task-lists.ts";
+
+type MathModule = typeof import("./math.ts");
+
+let math: MathModule | undefined;
+let mathLoading: Promise<void> | undefined;
+
+/** Loads KaTeX once; a failed load (offline, never cached) is tried again by the next message that needs it. */
+function loadMath(): Promise<void> {
+  mathLoading ??= import("./math.ts").then(
+    (module) => {
+      math = module;
+      rendered.clear();
+    },
+    (error: unknown) => {
+      mathLoading = undefined;
+      throw error;
+    },
+  );
+  return mathLoading;
+}
+
+interface RenderEnv {
+  nonce: string;
+  slots: Array<{ tex: string; display: boolean; markup: string }>;
+}
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
-// A long line scrolls the <pre> sideways: tabindex lets keyboard users reach and scroll it (axe scrollable-region-focusable).
+// A long line scrolls the <pre> sideways: tabindex lets keyboard users reach and scroll it
+// (axe scrollable-region-focusable).
 markdown.renderer.rules.fence = (tokens, index) => {
   const token = tokens[index]!;
   const language = token.info.trim().split(/\s+/, 1)[0] ?? "";
@@ -17,6 +47,19 @@ markdown.renderer.rules.fence = (tokens, index) => {
   return `<div class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="copy-code" aria-label="Copy code">Copy</button></div><pre tabindex="0"><code${languageClass}>${escaped}</code></pre></div>`;
 };
 
+mathSyntax(markdown);
+// A math token becomes an empty slot named by the render's nonce; fillSlots puts KaTeX's output there.
+for (const type of ["math_inline", "math_display", "math_block"] as const) {
+  markdown.renderer.rules[type] = (tokens, index, _options, env: RenderEnv) => {
+    const token = tokens[index]!;
+    const display = type !== "math_inline";
+    env.slots.push({ tex: token.content, display, markup: token.markup });
+    const tag = type === "math_block" ? "div" : "span";
+    return `<${tag} data-math-slot="${env.nonce}-${env.slots.length - 1}"></${tag}>`;
+  };
+}
+taskListSyntax(markdown);
+
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName === "A") {
     node.setAttribute("target", "_blank");
@@ -24,16 +67,54 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
+const CLOSERS: Record<string, string> = { "$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]" };
+
+/** The math span as written, for while KaTeX loads (or when it cannot be loaded). */
+function sourceOf(slot: RenderEnv["slots"][number]): string {
+  const written = `${slot.markup}${slot.tex}${CLOSERS[slot.markup] ?? slot.markup}`;
+  const tag = slot.display ? "div" : "span";
+  return `<${tag} class="math-source${slot.display ? " display" : ""}">${markdown.utils.escapeHtml(written)}</${tag}>`;
+}
+
+function fillSlots(html: string, env: RenderEnv): string {
+  if (env.slots.length === 0) return html;
+  const slot = new RegExp(`<(span|div) data-math-slot="${env.nonce}-(\\d+)"></\\1>`, "g");
+  return html.replace(slot, (_whole, _tag, index: string) => {
+    const found = env.slots[Number(index)]!;
+    return math ? math.renderMath(found.tex, found.display) : sourceOf(found);
+  });
+}
+
+export interface Rendered {
+  html: string;
+  /** Set when the text has math and KaTeX is not loaded yet: true once it is (render again), false if it failed. */
+  mathPending?: Promise<boolean>;
+}
+
 /** Rendered messages by text: the virtualized list mounts a row again each time it scrolls back into view. */
-const rendered = new Map<string, string>();
+const rendered = new Map<string, Rendered>();
 const CACHE_ENTRIES = 400;
 
+function freshNonce(): string {
+  return Math.random().toString(36).slice(2, 10);
+}
+
 /** Safe HTML for a message's markdown. */
-export function renderMarkdown(text: string): string {
+export function renderMarkdown(text: string): Rendered {
   const cached = rendered.get(text);
   if (cached !== undefined) return cached;
-  const html = DOMPurify.sanitize(markdown.render(text), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+  // The nonce makes a slot unforgeable by the text itself (which markdown-it escapes anyway).
+  const env: RenderEnv = { nonce: freshNonce(), slots: [] };
+  const safe = DOMPurify.sanitize(markdown.render(text, env), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+  const result: Rendered = { html: fillSlots(safe, env) };
+  if (env.slots.length > 0 && !math) {
+    result.mathPending = loadMath().then(
+      () => true,
+      () => false, // rendering again now would retry at once, in a loop: the next message shown retries
+    );
+    return result; // not cached: the next render, once KaTeX is in, fills the slots
+  }
   if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
-  rendered.set(text, html);
-  return html;
+  rendered.set(text, result);
+  return result;
 }

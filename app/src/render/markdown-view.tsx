@@ -1,0 +1,68 @@
+// A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting
+// applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
+// the message shows its source text, then renders again. While a reply streams, the text is re-rendered at most
+// once per frame (use-transcript).
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useStore } from "../state/store.ts";
+import { highlightWithin } from "./highlight.ts";
+import "./render.css";
+
+type Renderer = typeof import("./markdown.ts");
+
+let renderer: Renderer | undefined;
+let loading: Promise<Renderer> | undefined;
+
+/** Loads the renderer once; a failed load (offline, never cached) is tried again by the next message shown. */
+function loadRenderer(): Promise<Renderer> {
+  loading ??= import("./markdown.ts").then(
+    (module) => (renderer = module),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const [loads, setLoads] = useState(0);
+  const result = useMemo(() => renderer?.renderMarkdown(text), [text, loads]);
+  const root = useRef<HTMLDivElement>(null);
+  const { env } = useStore();
+  useEffect(() => {
+    let live = true;
+    const again = () => live && setLoads((count) => count + 1);
+    if (!result) loadRenderer().then(again, () => undefined);
+    else void result.mathPending?.then((loaded) => loaded && again());
+    return () => void (live = false);
+  }, [result]);
+  useEffect(() => {
+    // Highlighting a block that is still growing would be redone every frame: wait for the reply to end.
+    // Highlighting is a nicety: a chunk that cannot load (offline, an old build) leaves the code plain.
+    if (result && !streaming && root.current) {
+      highlightWithin(root.current).catch((error: unknown) => env.report("highlighting code failed", error));
+    }
+  }, [result, streaming]);
+  if (!result) return <div class="markdown markdown-source">{text}</div>;
+  return (
+    <div
+      class="markdown"
+      ref={root}
+      onClick={(event) => copyCodeOnClick(event, env.copyText)}
+      dangerouslySetInnerHTML={{ __html: result.html }}
+    />
+  );
+}
+
+/** Copies through the store's copyText: the clipboard API exists only in secure contexts. */
+function copyCodeOnClick(event: MouseEvent, copyText: (text: string) => Promise<boolean>): void {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button.copy-code");
+  const code = button?.closest(".code-block")?.querySelector("code")?.textContent;
+  if (!button || code === undefined || code === null) return;
+  void copyText(code).then((done) => flash(button, done ? "Copied" : "Copy failed"));
+}
+
+function flash(button: HTMLButtonElement, label: string): void {
+  button.textContent = label;
+  setTimeout(() => (button.textContent = "Copy"), 1500);
+}

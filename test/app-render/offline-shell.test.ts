@@ -1,0 +1,39 @@
+// The service worker's offline shell lists every file of the build, so what the renderer loads lazily (markdown-it,
+// KaTeX with its stylesheet and fonts, highlight.js) works offline too, and KaTeX's fonts are woff2 only (the other
+// formats would be precached for nothing). app/dist is built by the test run's global setup (build-once.ts).
+// docs/app.md "Rendering".
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { APP_DIST } from "../../scripts/build-app.ts";
+
+function shellOf(): string[] {
+  const source = readFileSync(join(APP_DIST, "sw.js"), "utf8");
+  return JSON.parse(/const SHELL = (\[.*?\]);/.exec(source)![1]!) as string[];
+}
+
+describe("the offline shell", () => {
+  it("precaches every asset of the build, lazy chunks and KaTeX's fonts included", () => {
+    const assets = readdirSync(join(APP_DIST, "assets")).map((name) => `./assets/${name}`);
+    const shell = shellOf();
+    expect(assets.filter((asset) => !shell.includes(asset))).toEqual([]);
+    for (const lazy of [
+      /\/markdown-.*\.js$/,
+      /\/math-.*\.js$/,
+      /\/math-.*\.css$/,
+      /\/core-.*\.js$/,
+      /KaTeX_Main-Regular-.*\.woff2$/,
+    ]) {
+      expect(
+        shell.some((file) => lazy.test(file)),
+        String(lazy),
+      ).toBe(true);
+    }
+  });
+
+  it("carries KaTeX's fonts as woff2 only", () => {
+    const fonts = shellOf().filter((file) => file.includes("KaTeX_"));
+    expect(fonts.length).toBeGreaterThan(10);
+    expect(fonts.filter((file) => !file.endsWith(".woff2"))).toEqual([]);
+  });
+});

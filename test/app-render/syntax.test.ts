@@ -1,0 +1,139 @@
+// @vitest-environment happy-dom
+// The renderer's markdown syntax in happy-dom: which text becomes math (math-syntax.ts) and which list items become
+// tasks (task-lists.ts), on a markdown-it configured as markdown.ts configures it. Sanitizing and KaTeX's output
+// are tested in Chromium (render-chromium.test.ts): DOMPurify does not support happy-dom, whose parsing differs.
+// docs/app.md "Rendering" numbers the rules these tests prove.
+import MarkdownIt from "markdown-it";
+import { describe, expect, it } from "vitest";
+import { MATH_MAX_CHARS, mathSyntax } from "../../app/src/render/math-syntax.ts";
+import { taskListSyntax } from "../../app/src/render/task-lists.ts";
+
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+mathSyntax(markdown);
+taskListSyntax(markdown);
+for (const type of ["math_inline", "math_display", "math_block"]) {
+  markdown.renderer.rules[type] = (tokens, index) => {
+    const tag = type === "math_block" ? "div" : "span";
+    return `<${tag} class="${type}">${markdown.utils.escapeHtml(tokens[index]!.content)}</${tag}>`;
+  };
+}
+
+function rendered(text: string): HTMLElement {
+  const root = document.createElement("div");
+  root.innerHTML = markdown.render(text);
+  return root;
+}
+
+const mathOf = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll(".math_inline, .math_display, .math_block")).map((node) => [
+    node.className,
+    node.textContent,
+  ]);
+
+describe("math spans", () => {
+  it("recognises the four delimiters and keeps every backslash for KaTeX", () => {
+    const root = rendered(
+      "a $x_1 + y_2$ b \\(\\frac{a}{b}\\) c\n\n$$\n\\sum_{i=1}^n i\n$$\n\n\\[\\sqrt{2}\\,\\text{m}\\]\n\nin text \\[a \\\\ b\\] too",
+    );
+    expect(mathOf(root)).toEqual([
+      ["math_inline", "x_1 + y_2"],
+      ["math_inline", "\\frac{a}{b}"],
+      ["math_block", "\\sum_{i=1}^n i"],
+      ["math_block", "\\sqrt{2}\\,\\text{m}"],
+      ["math_display", "a \\\\ b"],
+    ]);
+  });
+
+  it("reads emphasis and underscores inside math as TeX, not markdown", () => {
+    const root = rendered("$a_1 * b_2 * c$ and $x^*_i$");
+    expect(root.querySelector("em, strong")).toBeNull();
+    expect(mathOf(root)).toEqual([
+      ["math_inline", "a_1 * b_2 * c"],
+      ["math_inline", "x^*_i"],
+    ]);
+  });
+
+  it("takes $$…$$ on one line as a displayed block", () => {
+    expect(mathOf(rendered("$$E = mc^2$$"))).toEqual([["math_block", "E = mc^2"]]);
+  });
+
+  it("leaves prices and dollar signs that are not math as text", () => {
+    const texts = [
+      "It costs $5 and $10.",
+      "between $5 and $10",
+      "$ 5 and 6 $",
+      "pay $5, get $",
+      "US$ 3 and $4",
+      "$x$5 apples",
+      "$$",
+      "$ $",
+    ];
+    for (const text of texts) {
+      const root = rendered(text);
+      expect(mathOf(root), text).toEqual([]);
+      expect(root.textContent?.trim(), text).toBe(text);
+    }
+  });
+
+  it("takes math after prices in the same paragraph, and only the math", () => {
+    const root = rendered("Both cost $5 and $10, and $x^2$ is math; so is $y$.");
+    expect(mathOf(root)).toEqual([
+      ["math_inline", "x^2"],
+      ["math_inline", "y"],
+    ]);
+    expect(root.textContent).toContain("Both cost $5 and $10, and x^2 is math");
+  });
+
+  it("keeps $ and \\( inside code spans and code blocks as code", () => {
+    const root = rendered("`echo $HOME $PATH` and `\\(x\\)`\n\n```sh\nprice=$5; echo $x$\n```");
+    expect(mathOf(root)).toEqual([]);
+    expect(Array.from(root.querySelectorAll("code")).map((code) => code.textContent)).toEqual([
+      "echo $HOME $PATH",
+      "\\(x\\)",
+      "price=$5; echo $x$\n",
+    ]);
+  });
+
+  it("keeps an escaped \\$ as a dollar sign", () => {
+    const root = rendered("\\$x$ is not math");
+    expect(mathOf(root)).toEqual([]);
+    expect(root.textContent?.trim()).toBe("$x$ is not math");
+  });
+
+  it("does not take an unclosed display block, nor one broken by a blank line", () => {
+    expect(mathOf(rendered("$$\na + b\n\nc $$ d"))).toEqual([]);
+    expect(mathOf(rendered("\\[ a"))).toEqual([]);
+  });
+
+  it("leaves a span longer than the limit as text", () => {
+    const long = "x".repeat(MATH_MAX_CHARS + 1);
+    expect(mathOf(rendered(`$${long}$ and \\(${long}\\)`))).toEqual([]);
+    expect(mathOf(rendered(`$${"x".repeat(MATH_MAX_CHARS)}$`))).toHaveLength(1);
+  });
+});
+
+describe("task lists", () => {
+  it("turns [ ] and [x] items into disabled checkboxes labelled by the item's text", () => {
+    const root = rendered("- [ ] write tests\n- [x] ship **it**\n- [X] done too\n- plain item");
+    const boxes = Array.from(root.querySelectorAll<HTMLInputElement>("input[type=checkbox]"));
+    expect(boxes.map((box) => [box.hasAttribute("disabled"), box.hasAttribute("checked")])).toEqual([
+      [true, false],
+      [true, true],
+      [true, true],
+    ]);
+    expect(boxes.map((box) => box.closest("label")?.textContent?.trim())).toEqual([
+      "write tests",
+      "ship it",
+      "done too",
+    ]);
+    expect(root.querySelectorAll("li.task-list-item")).toHaveLength(3);
+    expect(root.querySelectorAll("li")[3]!.className).toBe("");
+  });
+
+  it("works in ordered and nested lists, and leaves other brackets alone", () => {
+    const root = rendered("1. [x] first\n   - [ ] nested\n\n[ ] not in a list\n\n- [y] not a marker\n- [ ]no space");
+    expect(root.querySelectorAll("input")).toHaveLength(2);
+    expect(root.textContent).toContain("[ ] not in a list");
+    expect(root.textContent).toContain("[y] not a marker");
+  });
+});

@@ -26,6 +26,11 @@ store.start().then(
   },
 );
 
+// The service worker learned of a revocation first (a "revoked" push): it wiped the cache; forget the credentials too.
+navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
+  if ((event.data as { type?: unknown } | null)?.type === "chat-relay:revoked") void store.connection.forget(true);
+});
+
 if (navigator.serviceWorker && location.protocol !== "file:") {
   addEventListener("load", () => navigator.serviceWorker.register("./sw.js").catch((error: unknown) => store.env.report("the service worker could not be registered", error)));
 }

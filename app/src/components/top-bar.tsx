@@ -3,6 +3,7 @@
 import { useState } from "preact/hooks";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
+import { unpairThisDevice } from "../state/unpair.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
@@ -10,21 +11,14 @@ import { NotificationsToggle } from "./notifications-toggle.tsx";
 import { ShortcutsDialog } from "./shortcuts-dialog.tsx";
 
 export function TopBar() {
-  const { connection, env } = useStore();
+  const { connection } = useStore();
   const paired = connection.paired.value;
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<"shortcuts" | "unpair" | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const unpair = async () => {
+  const unpair = () => {
     setDialog(undefined);
-    try {
-      // Revoked on the server first, so the token stops working everywhere; then this browser forgets and wipes.
-      await paired?.client.unpairSelfDevice();
-    } catch (error) {
-      setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`);
-      return;
-    }
-    await connection.forget(false).catch((error: unknown) => env.report("unpairing failed", error));
+    unpairThisDevice(connection).catch((error: unknown) => setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`));
   };
   return (
     <header class="top-bar">
@@ -71,7 +65,7 @@ export function TopBar() {
           title="Unpair this device?"
           body="The server forgets this device and its chats are removed from this browser. You will need a new pairing code to connect again."
           confirmLabel="Unpair"
-          onConfirm={() => void unpair()}
+          onConfirm={unpair}
           onCancel={() => setDialog(undefined)}
         />
       )}

@@ -38,7 +38,7 @@ function offlineCacheKeys(page: Page): Promise<string[]> {
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
         const db = open.result;
-        const stores = [...db.objectStoreNames];
+        const stores = Array.from({ length: db.objectStoreNames.length }, (_, i) => db.objectStoreNames.item(i)!);
         if (stores.length === 0) return db.close(), resolve([]);
         const transaction = db.transaction(stores);
         const keys: string[] = [];

@@ -114,7 +114,7 @@ function UserMessage({ message, index, actions }: { message: Message; index: num
             Cancel
           </button>
           <button type="button" class="primary" disabled={busy || draft.trim() === ""} onClick={save}>
-            Send
+            Resend
           </button>
         </div>
       </article>

@@ -81,12 +81,14 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const actions = useMessageActions(store, session_id, models);
   const onRetry = useRetry(store, session_id, setProblem);
   const streaming = transcript.live !== undefined;
-  // Esc stops the reply being written (unless a dialog or a field of its own takes Esc first).
+  // Esc stops the reply being written (unless a dialog or a field took Esc first). Bound once; reads the latest.
+  const stopOnEsc = useRef<(() => void) | undefined>(undefined);
+  stopOnEsc.current = streaming ? onCancel : undefined;
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && !event.defaultPrevented && streaming && onCancel();
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && !event.defaultPrevented && stopOnEsc.current?.();
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [streaming, transcript.live?.request_id]);
+  }, []);
   const onEditLast = () => {
     const lastUser = transcript.messages.findLastIndex((message) => message.role === "user");
     if (lastUser >= 0 && actions.editing) actions.editing.value = lastUser;

@@ -38,7 +38,7 @@ interface Props {
 
 export function MessageItem({ message, index, agent, actions, last = false, showVersions = false }: Props) {
   if (message.role === "tool") return <ToolMessage message={message} />;
-  if (message.role === "user") return <UserMessage message={message} index={index} actions={actions} />;
+  if (message.role === "user") return <UserMessage message={message} index={index} actions={actions} showVersions={showVersions} />;
   const metadata = message.metadata;
   const interrupted = interruptionOf(metadata);
   return (
@@ -73,7 +73,7 @@ export function interruptionOf(metadata: Record<string, unknown> | undefined): s
   }
 }
 
-function UserMessage({ message, index, actions }: { message: Message; index: number; actions: MessageActions }) {
+function UserMessage({ message, index, actions, showVersions }: { message: Message; index: number; actions: MessageActions; showVersions: boolean }) {
   const [editingHere, setEditingHere] = useState(false);
   const [draft, setDraft] = useState(message.content);
   const asked = actions.editing?.value === index;
@@ -126,7 +126,7 @@ function UserMessage({ message, index, actions }: { message: Message; index: num
         <MarkdownView text={message.content} />
         {attachments > 0 && <p class="attachment-note">{attachments === 1 ? "1 image attached" : `${attachments} images attached`}</p>}
       </div>
-      <MessageToolbar message={message} index={index} actions={actions} last={false} showVersions={true} onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined} />
+      <MessageToolbar message={message} index={index} actions={actions} last={false} showVersions={showVersions} onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined} />
     </article>
   );
 }

@@ -68,8 +68,9 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: Messa
   const lastReply = transcript.live ? -1 : transcript.messages.findLastIndex((message) => message.role === "assistant");
   transcript.messages.forEach((message, index) => {
     for (const note of notesAt.get(index) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
-    // The turn's versions show on its user message and on its first reply.
-    const showVersions = message.role === "user" || transcript.messages[index - 1]?.role === "user";
+    // The turn's versions show once: on its first reply, or on its user message while it has none.
+    const next = transcript.messages[index + 1];
+    const showVersions = message.role === "user" ? next === undefined || next.role === "user" : transcript.messages[index - 1]?.role === "user";
     const last = index === lastReply;
     rows.push({ key: `m${index}`, render: () => <MessageItem message={message} index={index} agent={agent} actions={actions} last={last} showVersions={showVersions} /> });
   });

@@ -70,7 +70,7 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
             <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6" /></svg>
           </button>
           {actions.models && actions.models.length > 1 && (
-            <button type="button" class="icon-button small" aria-label="Regenerate with another model" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+            <button type="button" class="icon-button small" aria-label="Answer with another model" aria-expanded={picking} onClick={() => setPicking(!picking)}>
               <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 10l5 5 5-5" /></svg>
             </button>
           )}

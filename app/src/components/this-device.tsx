@@ -14,12 +14,14 @@ export function ThisDevice() {
   const [note, setNote] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
+  /** Said quietly: the screen's own alert (the device list) already says when the server cannot be reached. */
+  const [unread, setUnread] = useState<string | undefined>();
   useEffect(() => {
     if (!current) return;
     let live = true;
     current.client.getSelfDevice().then(
       (device) => live && (setName(device.name), setDraft(device.name)),
-      (error: unknown) => live && setProblem(`This device's record could not be read: ${describeError(error, connection.badge.value)}`),
+      (error: unknown) => live && setUnread(`Its record could not be read: ${describeError(error, connection.badge.value)}`),
     );
     return () => void (live = false);
   }, [current]);
@@ -42,7 +44,7 @@ export function ThisDevice() {
   return (
     <section class="card stack this-device" aria-labelledby="this-device-title">
       <h2 id="this-device-title">This device</h2>
-      <p class="muted small">{name ?? "…"}</p>
+      <p class="muted small">{name ?? unread ?? "…"}</p>
       <form class="rename" onSubmit={(event) => (event.preventDefault(), draft.trim() && void rename())}>
         <label>
           Device name

@@ -7,10 +7,12 @@ import type { AgentView as Agent } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
+import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ChatActions } from "./chat-actions.tsx";
 
 export function ChatHeader({ session, agent, settings }: { session: SessionSummary | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
   const { connection, sessions } = useStore();
+  const wide = useWideScreen();
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const title = session ? titleOf(session) : "New chat";
@@ -37,6 +39,12 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
           <h1 title={title}>{title}</h1>
           {agent && <span class="muted small">{agent.agent_id}</span>}
         </div>
+      )}
+      {/* On a phone the chat list (with its New chat) is another screen: the chat offers its own. */}
+      {!wide && session && (
+        <a class="icon-button" href="#/new" aria-label="New chat" title="New chat">
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
+        </a>
       )}
       {session && !renaming && <ChatActions session={session} onRename={() => setRenaming(true)} run={run} />}
       {settings && (

@@ -3,6 +3,7 @@
 import { render } from "preact";
 import { App } from "./app.tsx";
 import { browserEnv } from "./state/env.ts";
+import { forgetOnRevokedMessage } from "./state/unpair.ts";
 import { createStore, StoreContext } from "./state/store.ts";
 import "./styles/base.css";
 import "./styles/chat.css";
@@ -26,10 +27,7 @@ store.start().then(
   },
 );
 
-// The service worker learned of a revocation first (a "revoked" push): it wiped the cache; forget the credentials too.
-navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
-  if ((event.data as { type?: unknown } | null)?.type === "chat-relay:revoked") void store.connection.forget(true);
-});
+if (navigator.serviceWorker) forgetOnRevokedMessage(navigator.serviceWorker, store.connection);
 
 if (navigator.serviceWorker && location.protocol !== "file:") {
   addEventListener("load", () => navigator.serviceWorker.register("./sw.js").catch((error: unknown) => store.env.report("the service worker could not be registered", error)));

@@ -11,6 +11,7 @@ import { App } from "../../app/src/app.tsx";
 import { interruptionOf } from "../../app/src/components/message-item.tsx";
 import { OFFLINE_DB } from "../../app/src/state/offline-db-name.ts";
 import { StoreContext } from "../../app/src/state/store.ts";
+import { forgetOnRevokedMessage } from "../../app/src/state/unpair.ts";
 import { disposeStores, fakeClient, sessionOf, testStore, type TestStore } from "./support/fake-env.ts";
 
 function show({ store }: TestStore) {
@@ -114,6 +115,21 @@ describe("this device", () => {
     await waitFor(() => expect(setup.store.connection.paired.value).toBeUndefined());
     expect(unpaired).toHaveLength(2);
     expect(localStorage.getItem("chat-relay:credentials")).toBeNull();
+  });
+});
+
+describe("revoked while the app was closed", () => {
+  it("the service worker's chat-relay:revoked message makes the window forget its credentials (K14)", async () => {
+    const setup = await testStore({ client: fakeClient(), hash: "#/" });
+    const worker = new EventTarget();
+    const stop = forgetOnRevokedMessage(worker, setup.store.connection);
+    worker.dispatchEvent(new MessageEvent("message", { data: { type: "chat-relay:open", url: "#/" } }));
+    expect(setup.store.connection.paired.value).toBeDefined();
+    worker.dispatchEvent(new MessageEvent("message", { data: { type: "chat-relay:revoked" } }));
+    await waitFor(() => expect(setup.store.connection.paired.value).toBeUndefined());
+    expect(setup.store.connection.revokedNotice.value).toBe(true);
+    expect(localStorage.getItem("chat-relay:credentials")).toBeNull();
+    stop();
   });
 });
 

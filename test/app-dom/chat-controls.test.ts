@@ -37,15 +37,34 @@ function server(sessions: Session[], extra: Record<string, (...args: never[]) =>
   const client = fakeClient({
     listSessions: async (options?: { archived?: string }) => {
       calls.push(["listSessions", options?.archived]);
-      return sessions.filter((s) => (options?.archived === "only" ? s.archived === true : s.archived !== true)).map(sessionSummaryOf);
+      return sessions
+        .filter((s) => (options?.archived === "only" ? s.archived === true : s.archived !== true))
+        .map(sessionSummaryOf);
     },
     getSession: async (id: string) => byId(id),
-    loadMessages: async (id: string) => ({ messages: byId(id).messages, cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
+    loadMessages: async (id: string) => ({
+      messages: byId(id).messages,
+      cursor_event_id: "0".repeat(20),
+      events: [],
+      dispose: () => undefined,
+    }),
     deleteSession: async (id: string) => void calls.push(["deleteSession", id]),
-    updateSession: async (id: string, update: Partial<Session>) => (calls.push(["updateSession", id, update]), Object.assign(byId(id), update, { updated_at: new Date(Date.parse(byId(id).updated_at) + 1000).toISOString() })),
-    switchVersion: async (id: string, index: number, version: number) => (calls.push(["switchVersion", id, index, version]), byId(id)),
-    regenerate: async (id: string, options: unknown) => (calls.push(["regenerate", id, options]), { request_id: "r2", client_request_id: "c" }),
-    resendMessage: async (id: string, index: number, content: string) => (calls.push(["resendMessage", id, index, content]), { request_id: "r3", client_request_id: "c" }),
+    updateSession: async (id: string, update: Partial<Session>) => (
+      calls.push(["updateSession", id, update]),
+      Object.assign(byId(id), update, { updated_at: new Date(Date.parse(byId(id).updated_at) + 1000).toISOString() })
+    ),
+    switchVersion: async (id: string, index: number, version: number) => (
+      calls.push(["switchVersion", id, index, version]),
+      byId(id)
+    ),
+    regenerate: async (id: string, options: unknown) => (
+      calls.push(["regenerate", id, options]),
+      { request_id: "r2", client_request_id: "c" }
+    ),
+    resendMessage: async (id: string, index: number, content: string) => (
+      calls.push(["resendMessage", id, index, content]),
+      { request_id: "r3", client_request_id: "c" }
+    ),
     deleteMessages: async (id: string, indices: number[]) => (calls.push(["deleteMessages", id, indices]), byId(id)),
     ...extra,
   });
@@ -64,16 +83,21 @@ describe("chat controls", () => {
     const { client, calls } = server([sessionOf("s1", { title: "Doomed chat", messages: TURN })]);
     const setup = await testStore({ client, hash: "#/s/s1" });
     show(setup);
+    // Opened here, so kept for the offline view; deleting it takes it out of the cache as well.
+    await waitFor(async () => expect(await setup.env.offline.readMessages("s1")).toHaveLength(2));
     fireEvent.click(await screen.findByRole("button", { name: "Delete chat" }));
     const dialog = await screen.findByRole("dialog", { name: "Delete chat?" });
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByRole("dialog", { name: "Delete chat?" })).toBeNull();
     expect(calls.some(([name]) => name === "deleteSession")).toBe(false);
     fireEvent.click(screen.getByRole("button", { name: "Delete chat" }));
-    fireEvent.click(within(await screen.findByRole("dialog", { name: "Delete chat?" })).getByRole("button", { name: "Delete" }));
+    fireEvent.click(
+      within(await screen.findByRole("dialog", { name: "Delete chat?" })).getByRole("button", { name: "Delete" }),
+    );
     await waitFor(() => expect(calls).toContainEqual(["deleteSession", "s1"]));
     await waitFor(() => expect(location.hash).toBe("#/"));
     expect(setup.store.sessions.list.value.map((s) => s.id)).not.toContain("s1");
+    await waitFor(async () => expect(await setup.env.offline.readMessages("s1")).toBeUndefined());
   });
 
   it("Pin chat puts the chat first; Archive chat moves it to the Archived view (K2)", async () => {
@@ -88,7 +112,9 @@ describe("chat controls", () => {
     fireEvent.click(pin);
     await waitFor(() => expect(setup.store.sessions.sorted.value.map((s) => s.id)).toEqual(["old", "new"]));
     expect(calls).toContainEqual(["updateSession", "old", { pinned: true }]);
-    await waitFor(() => expect(screen.getByRole("button", { name: "Pin chat" }).getAttribute("aria-pressed")).toBe("true"));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Pin chat" }).getAttribute("aria-pressed")).toBe("true"),
+    );
     fireEvent.click(screen.getByRole("button", { name: "Archive chat" }));
     await waitFor(() => expect(setup.store.sessions.sorted.value.map((s) => s.id)).toEqual(["new"]));
     setup.store.router.navigate({ name: "archived" });
@@ -111,7 +137,11 @@ describe("chat controls", () => {
   });
 
   it("Copy message copies the whole reply as markdown; Regenerate is on the last reply only (K4)", async () => {
-    const messages: Message[] = [...TURN, { role: "user", content: "and 3+3?" }, { role: "assistant", content: "It is `6`." }];
+    const messages: Message[] = [
+      ...TURN,
+      { role: "user", content: "and 3+3?" },
+      { role: "assistant", content: "It is `6`." },
+    ];
     const { client, calls } = server([sessionOf("s1", { messages })]);
     const setup = await testStore({ client, hash: "#/s/s1" });
     show(setup);
@@ -128,7 +158,13 @@ describe("chat controls", () => {
 
   it("Regenerate may pick another model for that one answer (K4)", async () => {
     const { client, calls } = server([sessionOf("s1", { messages: TURN })], {
-      listModels: async () => ({ provider_id: "default", base_url: "", model: "scripted", models: [{ id: "small" }, { id: "large" }], custom_model_allowed: true }),
+      listModels: async () => ({
+        provider_id: "default",
+        base_url: "",
+        model: "scripted",
+        models: [{ id: "small" }, { id: "large" }],
+        custom_model_allowed: true,
+      }),
     });
     show(await testStore({ client, hash: "#/s/s1" }));
     fireEvent.click(await screen.findByRole("button", { name: "Answer with another model" }));
@@ -162,18 +198,28 @@ describe("chat controls", () => {
   });
 
   it("saves a chat's request options on the session and shows the saved ones (K7)", async () => {
-    const agent = { ...AGENT, request_options_ui: { reasoning_effort: { type: "select" as const, options: ["low", "high"], rich_ui: true } } };
-    const { client, calls } = server([sessionOf("s1", { messages: TURN, request_options: { reasoning_effort: "high" } })], { listAgents: async () => [agent] });
+    const agent = {
+      ...AGENT,
+      request_options_ui: { reasoning_effort: { type: "select" as const, options: ["low", "high"], rich_ui: true } },
+    };
+    const { client, calls } = server(
+      [sessionOf("s1", { messages: TURN, request_options: { reasoning_effort: "high" } })],
+      { listAgents: async () => [agent] },
+    );
     show(await testStore({ client, hash: "#/s/s1" }));
     await openChatOptions();
     const select = (await screen.findByRole("combobox", { name: "reasoning effort" })) as HTMLSelectElement;
     await waitFor(() => expect(select.value).toBe("high"));
     fireEvent.change(select, { target: { value: "low" } });
-    await waitFor(() => expect(calls).toContainEqual(["updateSession", "s1", { request_options: { reasoning_effort: "low" } }]));
+    await waitFor(() =>
+      expect(calls).toContainEqual(["updateSession", "s1", { request_options: { reasoning_effort: "low" } }]),
+    );
   });
 
   it("says when the model list could not be loaded (K8)", async () => {
-    const { client } = server([sessionOf("s1", { messages: TURN })], { listModels: async () => Promise.reject(new Error("provider down")) });
+    const { client } = server([sessionOf("s1", { messages: TURN })], {
+      listModels: async () => Promise.reject(new Error("provider down")),
+    });
     show(await testStore({ client, hash: "#/s/s1" }));
     await openChatOptions();
     expect(await screen.findByText("The model list could not be loaded; type a model id.")).toBeTruthy();

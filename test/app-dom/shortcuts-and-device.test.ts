@@ -28,7 +28,13 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
 });
 
-const DEVICE = { device_id: "dev1", name: "Chrome on Linux", created_at: "2026-11-27T07:00:00Z", last_seen_at: null, revoked_at: null };
+const DEVICE = {
+  device_id: "dev1",
+  name: "Chrome on Linux",
+  created_at: "2026-11-27T07:00:00Z",
+  last_seen_at: null,
+  revoked_at: null,
+};
 
 describe("keyboard", () => {
   it("Ctrl+Shift+O opens a new chat, Cmd+K the search route (K9)", async () => {
@@ -46,14 +52,28 @@ describe("keyboard", () => {
     const cancels: string[] = [];
     const client = fakeClient({
       getSession: async (id: string) => sessionOf(id, { messages: [{ role: "user", content: "hi" }] }),
-      loadMessages: (_id: never, onEvent: never) => ((listener = onEvent), Promise.resolve({ messages: [{ role: "user", content: "hi" }], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined })),
+      loadMessages: (_id: never, onEvent: never) => (
+        (listener = onEvent),
+        Promise.resolve({
+          messages: [{ role: "user", content: "hi" }],
+          cursor_event_id: "0".repeat(20),
+          events: [],
+          dispose: () => undefined,
+        })
+      ),
       cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
     });
     show(await testStore({ client, hash: "#/s/s1" }));
     await screen.findByRole("button", { name: "Send" });
     fireEvent.keyDown(document, { key: "Escape" });
     expect(cancels).toEqual([]);
-    listener!({ event_id: "1".padStart(20, "0"), type: "request_started", session_id: "s1", request_id: "r1", stream: true } as AnyEvent);
+    listener!({
+      event_id: "1".padStart(20, "0"),
+      type: "request_started",
+      session_id: "s1",
+      request_id: "r1",
+      stream: true,
+    } as AnyEvent);
     await screen.findByRole("button", { name: "Stop" });
     fireEvent.keyDown(document, { key: "Escape" });
     expect(cancels).toEqual(["r1"]);
@@ -106,12 +126,20 @@ describe("this device", () => {
     show(setup);
     const section = await screen.findByRole("region", { name: "This device" });
     fireEvent.click(within(section).getByRole("button", { name: "Unpair this device" }));
-    fireEvent.click(within(await screen.findByRole("dialog", { name: "Unpair this device?" })).getByRole("button", { name: "Unpair" }));
+    fireEvent.click(
+      within(await screen.findByRole("dialog", { name: "Unpair this device?" })).getByRole("button", {
+        name: "Unpair",
+      }),
+    );
     expect(await within(section).findByText(/Not unpaired/)).toBeTruthy();
     expect(localStorage.getItem("chat-relay:credentials")).not.toBeNull();
     refuse = false;
     fireEvent.click(within(section).getByRole("button", { name: "Unpair this device" }));
-    fireEvent.click(within(await screen.findByRole("dialog", { name: "Unpair this device?" })).getByRole("button", { name: "Unpair" }));
+    fireEvent.click(
+      within(await screen.findByRole("dialog", { name: "Unpair this device?" })).getByRole("button", {
+        name: "Unpair",
+      }),
+    );
     await waitFor(() => expect(setup.store.connection.paired.value).toBeUndefined());
     expect(unpaired).toHaveLength(2);
     expect(localStorage.getItem("chat-relay:credentials")).toBeNull();

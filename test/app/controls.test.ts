@@ -27,8 +27,13 @@ afterAll(async () => {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
   type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> };
-  const violations = await page.evaluate(async () => (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations);
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const violations = await page.evaluate(
+    async () =>
+      (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations,
+  );
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 describe.each([
@@ -41,7 +46,10 @@ describe.each([
     // Record what is copied (the clipboard API is there on 127.0.0.1; reading it back would need a permission).
     await app.context.addInitScript(() => {
       const copied: string[] = ((window as unknown as { __copied: string[] }).__copied = []);
-      Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText: async (text: string) => void copied.push(text) } });
+      Object.defineProperty(navigator, "clipboard", {
+        configurable: true,
+        value: { writeText: async (text: string) => void copied.push(text) },
+      });
     });
     await pairThroughLink(app.page, (await stack.createPairing()).pair_url, `controls ${label}`);
     await app.page.getByRole("textbox", { name: "Message" }).waitFor();
@@ -67,7 +75,9 @@ describe.each([
     stack.backend.script(dialectStream("openai", { content: "**Blue**, of course." }));
     await chatWith("name a colour", "Blue, of course.", false);
     await page.locator('article[data-role="assistant"]').getByRole("button", { name: "Copy message" }).click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __copied: string[] }).__copied)).toEqual(["**Blue**, of course."]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __copied: string[] }).__copied))
+      .toEqual(["**Blue**, of course."]);
     stack.backend.script(dialectStream("openai", { content: "Green, this time." }));
     await page.getByRole("button", { name: "Regenerate" }).click();
     await page.locator('article[data-role="assistant"]', { hasText: "Green, this time." }).waitFor();
@@ -98,13 +108,29 @@ describe.each([
     const id = await chatWith("a chat to keep", "Kept.");
     await page.getByRole("button", { name: "Pin chat" }).click();
     await page.locator('button[aria-label="Pin chat"][aria-pressed="true"]').waitFor();
-    await expect.poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.pinned).toBe(true);
-    const [markdown] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export chat" }).click().then(() => page.getByRole("button", { name: "Markdown" }).click())]);
+    await expect
+      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.pinned)
+      .toBe(true);
+    const [markdown] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByRole("button", { name: "Export chat" })
+        .click()
+        .then(() => page.getByRole("button", { name: "Markdown" }).click()),
+    ]);
     expect(markdown.suggestedFilename()).toMatch(/\.md$/);
-    const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export chat" }).click().then(() => page.getByRole("button", { name: "JSON" }).click())]);
+    const [json] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByRole("button", { name: "Export chat" })
+        .click()
+        .then(() => page.getByRole("button", { name: "JSON" }).click()),
+    ]);
     expect(json.suggestedFilename()).toMatch(/\.json$/);
     await page.getByRole("button", { name: "Archive chat" }).click();
-    await expect.poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.archived).toBe(true);
+    await expect
+      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.archived)
+      .toBe(true);
     await page.goto(`${stack.serverUrl}/#/archived`);
     await page.getByRole("heading", { name: "Archived" }).waitFor();
     await page.locator(`a[href="#/s/${id}"]`).waitFor();
@@ -119,7 +145,9 @@ describe.each([
     await dialog.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Delete" }).click();
-    await expect.poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).status).toBe(404);
+    await expect
+      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).status)
+      .toBe(404);
     await expect.poll(() => new URL(page.url()).hash).toBe("#/");
     expect(await page.locator(`a[href="#/s/${id}"]`).count()).toBe(0);
     expect(errors).toEqual([]);
@@ -139,7 +167,9 @@ describe.each([
     await expect.poll(() => self.getByRole("textbox", { name: "Device name" }).inputValue()).toBe(`controls ${label}`);
     await self.getByRole("textbox", { name: "Device name" }).fill(`renamed ${label}`);
     await self.getByRole("button", { name: "Rename this device" }).click();
-    await expect.poll(async () => (await stack.devices()).some((device) => device.name === `renamed ${label}`)).toBe(true);
+    await expect
+      .poll(async () => (await stack.devices()).some((device) => device.name === `renamed ${label}`))
+      .toBe(true);
     await self.getByRole("button", { name: "Unpair this device" }).click();
     await page.getByRole("dialog", { name: "Unpair this device?" }).getByRole("button", { name: "Unpair" }).click();
     await page.getByLabel("Pairing code").waitFor();

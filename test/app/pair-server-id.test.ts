@@ -19,8 +19,18 @@ afterAll(async () => {
 });
 
 async function reasonOf(options: { serverId?: string }): Promise<string> {
-  const attempt = pair({ bridgeUrl: stack.bridgeUrl, code: "ABCDE-FGHJK", deviceName: "early phone", WebSocket: NodeWebSocket as WebSocketConstructor, retryUnavailableForMs: 0, ...options });
-  const error = await attempt.then(() => undefined, (failure: unknown) => failure);
+  const attempt = pair({
+    bridgeUrl: stack.bridgeUrl,
+    code: "ABCDE-FGHJK",
+    deviceName: "early phone",
+    WebSocket: NodeWebSocket as WebSocketConstructor,
+    retryUnavailableForMs: 0,
+    ...options,
+  });
+  const error = await attempt.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
   return error instanceof PairingError ? error.reason : String(error);
 }
 

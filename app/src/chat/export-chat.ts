@@ -5,7 +5,12 @@ import { ResponseError, type ChatClient, type Session } from "../../../client/in
 
 export type ExportFormat = "markdown" | "json";
 
-export async function exportChat(client: ChatClient, session_id: string, format: ExportFormat, title: string): Promise<void> {
+export async function exportChat(
+  client: ChatClient,
+  session_id: string,
+  format: ExportFormat,
+  title: string,
+): Promise<void> {
   let blob: Blob;
   try {
     const file = await client.exportSession(session_id, format);
@@ -13,7 +18,10 @@ export async function exportChat(client: ChatClient, session_id: string, format:
   } catch (error) {
     if (!(error instanceof ResponseError) || error.status !== 404 || error.code === "session_not_found") throw error;
     const session = await client.getSession(session_id);
-    blob = format === "json" ? new Blob([JSON.stringify({ session }, null, 2)], { type: "application/json" }) : new Blob([markdownOf(session, title)], { type: "text/markdown" });
+    blob =
+      format === "json"
+        ? new Blob([JSON.stringify({ session }, null, 2)], { type: "application/json" })
+        : new Blob([markdownOf(session, title)], { type: "text/markdown" });
   }
   download(blob, `${fileNameOf(title)}.${format === "json" ? "json" : "md"}`);
 }
@@ -30,7 +38,11 @@ export function markdownOf(session: Pick<Session, "messages">, title: string): s
 }
 
 function fileNameOf(title: string): string {
-  const cleaned = title.replace(/[^\p{L}\p{N} _-]+/gu, "").trim().slice(0, 60).replace(/\s+/g, "-");
+  const cleaned = title
+    .replace(/[^\p{L}\p{N} _-]+/gu, "")
+    .trim()
+    .slice(0, 60)
+    .replace(/\s+/g, "-");
   return cleaned === "" ? "chat" : cleaned;
 }
 

@@ -5,7 +5,11 @@ import { signal } from "@preact/signals";
 import type { MessageActions } from "../components/message-item.tsx";
 import type { AppStore } from "../state/store.ts";
 
-export function useMessageActions(store: AppStore, session_id: string | undefined, models: readonly string[]): MessageActions {
+export function useMessageActions(
+  store: AppStore,
+  session_id: string | undefined,
+  models: readonly string[],
+): MessageActions {
   const current = store.connection.paired.value;
   const editing = useMemo(() => signal<number | undefined>(undefined), [session_id]);
   return useMemo(() => {
@@ -20,7 +24,8 @@ export function useMessageActions(store: AppStore, session_id: string | undefine
       edit: async (index, content) => void (await client.resendMessage(session_id, index, content)),
       remove: async (index) => void (await client.deleteMessages(session_id, [index])),
       regenerate: async (model) => void (await client.regenerate(session_id, model ? { model } : {})),
-      switchVersion: async (index, version) => store.sessions.upsert(await client.switchVersion(session_id, index, version)),
+      switchVersion: async (index, version) =>
+        store.sessions.upsert(await client.switchVersion(session_id, index, version)),
     };
   }, [session_id, current, models, editing]);
 }

@@ -19,7 +19,15 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }
     return () => dialog?.open && dialog.close?.();
   }, []);
   return (
-    <dialog ref={ref} class="confirm-dialog" aria-labelledby="confirm-title" open={typeof HTMLDialogElement === "undefined" || !("showModal" in HTMLDialogElement.prototype) ? true : undefined} onCancel={(event) => (event.preventDefault(), onCancel())}>
+    <dialog
+      ref={ref}
+      class="confirm-dialog"
+      aria-labelledby="confirm-title"
+      open={
+        typeof HTMLDialogElement === "undefined" || !("showModal" in HTMLDialogElement.prototype) ? true : undefined
+      }
+      onCancel={(event) => (event.preventDefault(), onCancel())}
+    >
       <h2 id="confirm-title">{title}</h2>
       <p>{body}</p>
       <div class="row-actions">

@@ -43,41 +43,86 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
       )}
       {showVersions && versions > 1 && actions.switchVersion && (
         <span class="versions">
-          <button type="button" class="icon-button small" aria-label="Previous version" disabled={version <= 1} onClick={() => run("Not switched", () => actions.switchVersion!(index, version - 1))}>
+          <button
+            type="button"
+            class="icon-button small"
+            aria-label="Previous version"
+            disabled={version <= 1}
+            onClick={() => run("Not switched", () => actions.switchVersion!(index, version - 1))}
+          >
             ‹
           </button>
           <span class="small">
             {version} / {versions}
           </span>
-          <button type="button" class="icon-button small" aria-label="Next version" disabled={version >= versions} onClick={() => run("Not switched", () => actions.switchVersion!(index, version + 1))}>
+          <button
+            type="button"
+            class="icon-button small"
+            aria-label="Next version"
+            disabled={version >= versions}
+            onClick={() => run("Not switched", () => actions.switchVersion!(index, version + 1))}
+          >
             ›
           </button>
         </span>
       )}
       {message.content !== "" && (
         <button type="button" class="icon-button small" aria-label="Copy message" title={note ?? "Copy"} onClick={copy}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="8" y="8" width="12" height="12" rx="2" /><path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <rect x="8" y="8" width="12" height="12" rx="2" />
+            <path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />
+          </svg>
         </button>
       )}
       {onEdit && (
-        <button type="button" class="icon-button small" aria-label="Edit message" title="Edit and send again" onClick={onEdit}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" /></svg>
+        <button
+          type="button"
+          class="icon-button small"
+          aria-label="Edit message"
+          title="Edit and send again"
+          onClick={onEdit}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
+          </svg>
         </button>
       )}
       {last && actions.regenerate && (
         <>
-          <button type="button" class="icon-button small" aria-label="Regenerate" title="Answer again" onClick={() => run("Not regenerated", () => actions.regenerate!())}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6" /></svg>
+          <button
+            type="button"
+            class="icon-button small"
+            aria-label="Regenerate"
+            title="Answer again"
+            onClick={() => run("Not regenerated", () => actions.regenerate!())}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6" />
+            </svg>
           </button>
           {actions.models && actions.models.length > 1 && (
-            <button type="button" class="icon-button small" aria-label="Answer with another model" aria-expanded={picking} onClick={() => setPicking(!picking)}>
-              <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 10l5 5 5-5" /></svg>
+            <button
+              type="button"
+              class="icon-button small"
+              aria-label="Answer with another model"
+              aria-expanded={picking}
+              onClick={() => setPicking(!picking)}
+            >
+              <svg viewBox="0 0 24 24" aria-hidden="true">
+                <path d="M7 10l5 5 5-5" />
+              </svg>
             </button>
           )}
         </>
       )}
       {picking && actions.models && (
-        <select aria-label="Model for this answer" onChange={(event) => (setPicking(false), run("Not regenerated", () => actions.regenerate!(event.currentTarget.value)))}>
+        <select
+          aria-label="Model for this answer"
+          onChange={(event) => (
+            setPicking(false),
+            run("Not regenerated", () => actions.regenerate!(event.currentTarget.value))
+          )}
+        >
           <option value="">Pick a model…</option>
           {actions.models.map((model) => (
             <option key={model} value={model}>
@@ -87,8 +132,16 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
         </select>
       )}
       {actions.remove && (
-        <button type="button" class="icon-button small" aria-label="Delete message" title="Delete" onClick={() => setConfirming(true)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" /></svg>
+        <button
+          type="button"
+          class="icon-button small"
+          aria-label="Delete message"
+          title="Delete"
+          onClick={() => setConfirming(true)}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" />
+          </svg>
         </button>
       )}
       {note && (

@@ -21,7 +21,8 @@ export function ThisDevice() {
     let live = true;
     current.client.getSelfDevice().then(
       (device) => live && (setName(device.name), setDraft(device.name)),
-      (error: unknown) => live && setUnread(`Its record could not be read: ${describeError(error, connection.badge.value)}`),
+      (error: unknown) =>
+        live && setUnread(`Its record could not be read: ${describeError(error, connection.badge.value)}`),
     );
     return () => void (live = false);
   }, [current]);
@@ -39,7 +40,9 @@ export function ThisDevice() {
   };
   const unpair = () => {
     setConfirming(false);
-    unpairThisDevice(connection).catch((error: unknown) => setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`));
+    unpairThisDevice(connection).catch((error: unknown) =>
+      setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`),
+    );
   };
   return (
     <section class="card stack this-device" aria-labelledby="this-device-title">

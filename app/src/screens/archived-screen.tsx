@@ -18,7 +18,8 @@ export function ArchivedScreen() {
     let live = true;
     current.client.listSessions({ archived: "only" }).then(
       (list) => live && (setLoaded(list), setProblem(undefined)),
-      (error: unknown) => live && setProblem(`The archived chats could not be loaded: ${describeError(error, connection.badge.value)}`),
+      (error: unknown) =>
+        live && setProblem(`The archived chats could not be loaded: ${describeError(error, connection.badge.value)}`),
     );
     return () => void (live = false);
   }, [current]);
@@ -38,7 +39,9 @@ export function ArchivedScreen() {
       {!problem && loaded === undefined ? (
         <p class="muted">Loading archived chats…</p>
       ) : list.length === 0 && !problem ? (
-        <p class="muted">No archived chats. Archive a chat with its "Archive chat" button to keep it out of the list.</p>
+        <p class="muted">
+          No archived chats. Archive a chat with its "Archive chat" button to keep it out of the list.
+        </p>
       ) : (
         <ul class="plain-list">
           {list.map((session) => (

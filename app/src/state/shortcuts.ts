@@ -12,7 +12,10 @@ export const SHORTCUTS = [
 ] as const;
 
 /** Binds the global shortcuts; returns the function that unbinds them. */
-export function bindShortcuts(target: Pick<Document, "addEventListener" | "removeEventListener">, router: Router): () => void {
+export function bindShortcuts(
+  target: Pick<Document, "addEventListener" | "removeEventListener">,
+  router: Router,
+): () => void {
   const onKey = (event: KeyboardEvent) => {
     if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
     const key = event.key.toLowerCase();

@@ -19,9 +19,13 @@ export async function unpairThisDevice(connection: Connection): Promise<void> {
  * The service worker learned of a revocation first (a "revoked" push, docs/push.md): it wiped the cache and tells
  * every window `{type: "chat-relay:revoked"}`; the window forgets its credentials too. Returns the unsubscribe.
  */
-export function forgetOnRevokedMessage(worker: Pick<EventTarget, "addEventListener" | "removeEventListener">, connection: Connection): () => void {
+export function forgetOnRevokedMessage(
+  worker: Pick<EventTarget, "addEventListener" | "removeEventListener">,
+  connection: Connection,
+): () => void {
   const onMessage = (event: Event) => {
-    if (((event as MessageEvent).data as { type?: unknown } | null)?.type === "chat-relay:revoked") void connection.forget(true);
+    if (((event as MessageEvent).data as { type?: unknown } | null)?.type === "chat-relay:revoked")
+      void connection.forget(true);
   };
   worker.addEventListener("message", onMessage);
   return () => worker.removeEventListener("message", onMessage);

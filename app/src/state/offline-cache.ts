@@ -3,7 +3,7 @@
 // lost phone, keeps nothing readable once either learns of it (docs/app.md "Offline", invariant O4). Every read is
 // checked with zod, so a value from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
-import { IndexedDbCache, messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
+import { CACHE_DB_NAME, IndexedDbCache, messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
 
 const STORE = "kv";
 const MAX_SESSIONS = 10;
@@ -78,6 +78,7 @@ export function memoryCache(): OfflineCache {
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */
 export function indexedDbCache(factory?: IDBFactory): OfflineCache {
+  const idb = factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   let opened: Promise<IndexedDbCache> | undefined;
   const cache = async () => {
     const current = await opened;
@@ -86,14 +87,20 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
     opened.catch(() => (opened = undefined));
     return opened;
   };
-  const place = (key: string): [string, string] => (key.startsWith("messages:") ? ["transcripts", key.slice(9)] : ["sessions", key]);
+  // A read never creates the database: a browser that was never paired (or was wiped) keeps none.
+  const exists = async () => {
+    if (opened || !idb || typeof idb.databases !== "function") return true;
+    return (await idb.databases()).some((database) => database.name === CACHE_DB_NAME);
+  };
+  const place = (key: string): [string, string] =>
+    key.startsWith("messages:") ? ["transcripts", key.slice(9)] : ["sessions", key];
   return cacheOver({
-    get: async (key) => (await cache()).get(...place(key)),
+    get: async (key) => ((await exists()) ? (await cache()).get(...place(key)) : undefined),
     set: async (key, value) => (await cache()).put(...place(key), value),
-    remove: async (key) => (await cache()).delete(...place(key)),
+    remove: async (key) => ((await exists()) ? (await cache()).delete(...place(key)) : undefined),
     async clear() {
       // A wipe deletes the whole database (as the service worker does), not only its records.
-      await (await cache()).wipe();
+      if (await exists()) await (await cache()).wipe();
       opened = undefined;
     },
   });

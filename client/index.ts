@@ -5,7 +5,7 @@ export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials,
 export { fingerprint } from "./wire/crypto/index.ts";
 export type { ConnectionStatus, StatusStopReason, ServerLink } from "./connection/machine.ts";
 export { connectionBadge, CONNECTION_BADGE_LABELS, type ConnectionBadge, type ConnectionBadgeKind, type ConnectionBadgeLabel, type BadgeContext } from "./connection/badge.ts";
-export { ServerApi, type SendOptions, type SendResult, type AttachmentInput } from "./api/server-api.ts";
+export { ServerApi, type SendOptions, type SendResult, type AttachmentInput, type RegenerateOptions } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";

@@ -21,8 +21,6 @@ async function main(): Promise<void> {
     for (const [label, viewport, colorScheme] of sizes) {
       const fresh = await openPage(browser, viewport, { colorScheme });
       const paired = await openPage(browser, viewport, { colorScheme });
-      // Until the server answers /app-config.json itself, the stack's answer fills the pairing screen's bridge.
-      await stack.serveAppConfig(fresh.context);
       await pairPage(paired.page, stack, `Screenshots (${label})`);
       const stops = colorScheme === "dark" ? STOPS.filter((stop) => stop.name === "chat" || stop.name === "chats") : STOPS;
       for (const stop of stops) {

@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import { BannerStack } from "./components/banner-stack.tsx";
 import { InsecureNotice } from "./components/insecure-notice.tsx";
 import { TopBar } from "./components/top-bar.tsx";
+import { ArchivedScreen } from "./screens/archived-screen.tsx";
 import { ChatScreen } from "./screens/chat-screen.tsx";
 import { DevicesScreen } from "./screens/devices-screen.tsx";
 import { HistoryScreen } from "./screens/history-screen.tsx";
@@ -43,6 +44,7 @@ function Main({ route: now }: { route: Route }) {
   const { sessions } = useStore();
   const wide = useWideScreen();
   if (now.name === "history") return <HistoryScreen />;
+  if (now.name === "archived") return <ArchivedScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
   const showChat = now.name === "chat" || now.name === "new_chat" || (sessions.loaded.value && sessions.list.value.length === 0);

@@ -3,6 +3,7 @@
 import { render } from "preact";
 import { App } from "./app.tsx";
 import { browserEnv } from "./state/env.ts";
+import { forgetOnRevokedMessage } from "./state/unpair.ts";
 import { createStore, StoreContext } from "./state/store.ts";
 import "./styles/base.css";
 import "./styles/chat.css";
@@ -25,6 +26,8 @@ store.start().then(
     show(true);
   },
 );
+
+if (navigator.serviceWorker) forgetOnRevokedMessage(navigator.serviceWorker, store.connection);
 
 if (navigator.serviceWorker && location.protocol !== "file:") {
   addEventListener("load", () => navigator.serviceWorker.register("./sw.js").catch((error: unknown) => store.env.report("the service worker could not be registered", error)));

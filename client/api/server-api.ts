@@ -6,6 +6,7 @@ import {
   agentListSchema,
   appendedMessageSchema,
   cancelAcceptedSchema,
+  deviceRevokedSchema,
   clientRequestIdSchema,
   deletedAttachmentSchema,
   modelListSchema,
@@ -15,6 +16,7 @@ import {
   sessionUpdateSchema,
   storedAttachmentSchema,
   type AgentView,
+  type DeviceRecord,
   type ModelList,
   type SendAttachment,
   type SessionSummary,
@@ -42,6 +44,14 @@ export interface SendResult {
   client_request_id: string;
 }
 
+export interface RegenerateOptions {
+  /** A model for this one answer; the session's own stays for the next request. */
+  model?: string;
+  request_options?: Record<string, unknown>;
+  client_request_id?: string;
+  stream?: boolean;
+}
+
 export interface AttachmentInput {
   /** The image's bytes; the server checks the type by content and the size against its limit. */
   bytes: Uint8Array;
@@ -56,9 +66,17 @@ export abstract class ServerApi {
   /** The one request function: every call below goes through it. */
   abstract request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>>;
 
-  /** Newest activity first; summaries only (no messages: load them with loadMessages). */
-  async listSessions(): Promise<SessionSummary[]> {
-    return (await this.request("GET", "/sessions", sessionListSchema)).sessions;
+  /**
+   * Pinned first, then newest activity; summaries only (no messages: load them with loadMessages). Archived sessions
+   * are left out unless asked for: `archived: "only"` lists them alone, `"include"` lists all.
+   */
+  async listSessions(options: { archived?: "only" | "include" } = {}): Promise<SessionSummary[]> {
+    return (await this.request("GET", "/sessions", sessionListSchema, { query: { archived: options.archived } })).sessions;
+  }
+
+  /** Deletes the session everywhere (a running request is cancelled first); `session_deleted` follows. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.request("DELETE", sessionPath(sessionId), z.unknown());
   }
 
   async getSession(sessionId: string): Promise<Session> {
@@ -84,6 +102,47 @@ export abstract class ServerApi {
     const body = { ...options, client_request_id };
     const accepted = await this.request("POST", `${sessionPath(sessionId)}/send`, sendAcceptedSchema, { body });
     return { request_id: accepted.request_id, client_request_id };
+  }
+
+  /** Answers the last turn again; the replaced reply stays as a version. `model` applies to this one answer only. */
+  async regenerate(sessionId: string, options: RegenerateOptions = {}): Promise<SendResult> {
+    const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
+    const body = { ...options, client_request_id };
+    const accepted = await this.request("POST", `${sessionPath(sessionId)}/regenerate`, sendAcceptedSchema, { body });
+    return { request_id: accepted.request_id, client_request_id };
+  }
+
+  /** Replaces the user message at `index` (shown path) and what followed with a new version, and runs it. */
+  async resendMessage(sessionId: string, index: number, content: string, options: { client_request_id?: string } = {}): Promise<SendResult> {
+    const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
+    const path = `${sessionPath(sessionId)}/messages/${index}/resend`;
+    const accepted = await this.request("POST", path, sendAcceptedSchema, { body: { content, client_request_id } });
+    return { request_id: accepted.request_id, client_request_id };
+  }
+
+  /** Shows version `version` (1-based) of the turn holding message `index`. */
+  async switchVersion(sessionId: string, index: number, version: number): Promise<Session> {
+    const path = `${sessionPath(sessionId)}/messages/${index}/version`;
+    return (await this.request("POST", path, sessionEnvelopeSchema, { body: { version } })).session;
+  }
+
+  /** The session as a file: `markdown` (text/markdown) or `json` (the lossless export). */
+  async exportSession(sessionId: string, format: "markdown" | "json"): Promise<BinaryBody> {
+    return this.request("GET", `${sessionPath(sessionId)}/export`, binaryBodySchema, { query: { format }, expect: "bytes" });
+  }
+
+  /** This device's own record (a device token; the admin token has no device). */
+  async getSelfDevice(): Promise<DeviceRecord> {
+    return (await this.request("GET", "/devices/self", deviceRevokedSchema)).device;
+  }
+
+  async renameSelfDevice(name: string): Promise<DeviceRecord> {
+    return (await this.request("PATCH", "/devices/self", deviceRevokedSchema, { body: { name } })).device;
+  }
+
+  /** Revokes this device on the server (its token stops working at once); then forget the credentials. */
+  async unpairSelfDevice(): Promise<DeviceRecord> {
+    return (await this.request("DELETE", "/devices/self", deviceRevokedSchema)).device;
   }
 
   async cancel(sessionId: string, requestId: string): Promise<void> {

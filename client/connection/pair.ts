@@ -26,6 +26,12 @@ export interface PairOptions {
    * fingerprint (`serverFingerprint(credentials)`) for the person to compare.
    */
   serverKey?: string;
+  /**
+   * The server the code belongs to, when the app knows it (GET /app-config.json, or a link's `server`): the bridge
+   * then answers an early code (made before that server's first link) `server_unavailable`, which is retried, rather
+   * than `invalid_code` (docs/bridge.md "The pairing race").
+   */
+  serverId?: string;
   /** Pair end-to-end encrypted (default true): the device makes a key pair and the bridge relays ciphertext only. */
   e2e?: boolean;
   WebSocket?: WebSocketConstructor;
@@ -106,7 +112,12 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
       else resolve(outcome);
     };
     const attempt = (tries: number) => {
-      channel = socket.channel("pairing", { code: options.code, device_name: options.deviceName, ...keys?.joinParams });
+      channel = socket.channel("pairing", {
+        code: options.code,
+        device_name: options.deviceName,
+        ...(options.serverId ? { server_id: options.serverId } : {}),
+        ...keys?.joinParams,
+      });
       const current = channel;
       current
         .join(options.timeoutMs ?? 10_000)

@@ -89,9 +89,9 @@ describe("chat screen", () => {
 });
 
 describe("connection badge", () => {
-  const cases: Array<[string, ConnectionStatus & { server_online?: boolean }, boolean, string]> = [
+  const cases: Array<[string, ConnectionStatus, boolean, string]> = [
     ["live", { state: "live" }, true, "Live"],
-    ["the server off the bridge", { state: "live", server_online: false }, true, "Server offline"],
+    ["the server off the bridge", { state: "offline", server: { online: false } }, true, "Server offline"],
     ["polling", { state: "polling" }, true, "Polling"],
     ["HTTP failing", { state: "offline" }, true, "Offline"],
     ["no network", { state: "live" }, false, "Offline"],

@@ -36,7 +36,8 @@ describe("pairing screen", () => {
     show(setup);
     await waitFor(() => expect(location.hash).toBe("#/new"));
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.options).toMatchObject({ bridgeUrl: CONFIG.bridge_url, code: "ABCDE-FGHJK", deviceName: "Chrome on Linux" });
+    // The join names the server, so a code made before the server's first link is retried, not refused (P6).
+    expect(calls[0]!.options).toMatchObject({ bridgeUrl: CONFIG.bridge_url, code: "ABCDE-FGHJK", deviceName: "Chrome on Linux", serverId: CONFIG.server_id });
     expect(calls[0]!.hash).toBe("#/pair");
     expect(setup.store.connection.paired.value?.credentials).toEqual(CREDENTIALS);
   });

@@ -32,7 +32,6 @@ function printedLink(pairUrl: string): string {
 describe("first run", () => {
   it("opens the printed link: pairs in one step, the code gone from the address bar before pairing, lands in a new chat (P1)", async () => {
     const { context, page, errors } = await openPage(browser, PHONE);
-    await stack.serveAppConfig(context);
     // Where the address bar was when the page opened its first WebSocket (the pairing).
     await context.addInitScript(() => {
       const Native = WebSocket;
@@ -105,7 +104,6 @@ describe("first run", () => {
 
   it("the typed-code screen takes the bridge address from /app-config.json, so a code pairs with nothing else typed (P5)", async () => {
     const { context, page, errors } = await openPage(browser, PHONE);
-    await stack.serveAppConfig(context);
     await page.goto(`${stack.serverUrl}/#/pair`);
     // The stack's bridge is on a random port: the old guess (port 4000 of this host) would be wrong.
     expect(stack.bridgeUrl).not.toContain(":4000/");

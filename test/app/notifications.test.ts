@@ -28,21 +28,29 @@ async function notificationStatus(id: string, sessionId?: string): Promise<strin
   return list.find((record) => record.id === id)?.status;
 }
 
-/** The keys of the app's offline cache (IndexedDB "chat-relay-offline"), as the page sees them. */
+/** The keys of the app's offline cache (the library's IndexedDbCache, "chat-relay-cache"), as the page sees them. */
 function offlineCacheKeys(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("chat-relay-offline", 1);
-        open.onupgradeneeded = () => open.result.createObjectStore("kv");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const keys = open.result.transaction("kv").objectStore("kv").getAllKeys();
-          keys.onsuccess = () => (open.result.close(), resolve(keys.result.map(String)));
-          keys.onerror = () => reject(keys.error);
-        };
-      }),
-  );
+  return page.evaluate(async () => {
+    const databases = await indexedDB.databases();
+    if (!databases.some((entry) => entry.name === "chat-relay-cache")) return [];
+    return new Promise<string[]>((resolve, reject) => {
+      const open = indexedDB.open("chat-relay-cache");
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const stores = Array.from({ length: db.objectStoreNames.length }, (_, i) => db.objectStoreNames.item(i)!);
+        if (stores.length === 0) return db.close(), resolve([]);
+        const transaction = db.transaction(stores);
+        const keys: string[] = [];
+        for (const store of stores) {
+          const request = transaction.objectStore(store).getAllKeys();
+          request.onsuccess = () => keys.push(...request.result.map((key) => `${store}:${String(key)}`));
+        }
+        transaction.oncomplete = () => (db.close(), resolve(keys));
+        transaction.onerror = () => reject(transaction.error);
+      };
+    });
+  });
 }
 
 describe("notifications and devices in the app", () => {
@@ -89,7 +97,7 @@ describe("notifications and devices in the app", () => {
     await page.locator('.connection[data-state="live"]').waitFor();
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     await page.locator('article[data-role="user"]', { hasText: "a private question" }).waitFor();
-    await expect.poll(() => offlineCacheKeys(page)).toContain(`messages:${sessionId}`);
+    await expect.poll(() => offlineCacheKeys(page)).toContain(`transcripts:${sessionId}`);
     const device = (await stack.devices()).find((entry) => entry.name === "phone to revoke")!;
     await stack.server.request({ method: "DELETE", url: `/devices/${device.device_id}` });
     await page.getByText("This device was removed from the server").waitFor();

@@ -49,6 +49,12 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
     const messages = state.messages.map((message, index) => (index === event.index ? { ...message, content: event.content } : message));
     return { ...state, messages };
   }
+  if (isEvent(event, "session_updated")) {
+    // The session's messages are its shown path: a regenerate, resend or version switch replaces them (with their
+    // version marks), a rename leaves them as they were. Notes past the new end move to it.
+    const messages = event.session.messages;
+    return { ...state, messages, notes: state.notes.map((note) => (note.position > messages.length ? { ...note, position: messages.length } : note)) };
+  }
   if (isEvent(event, "messages_deleted")) {
     const gone = new Set(event.indices);
     return { ...state, messages: state.messages.filter((_, index) => !gone.has(index)) };

@@ -1,4 +1,4 @@
-// The chat's header: back to the list (phones), the title with rename, fork, and the settings panel holding
+// The chat's header: back to the list (phones), the title with rename, the chat's controls (chat-actions.tsx), and the settings panel holding
 // the agent's request options that are not rich_ui.
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
@@ -7,9 +7,12 @@ import type { AgentView as Agent } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
+import { useWideScreen } from "../state/use-wide-screen.ts";
+import { ChatActions } from "./chat-actions.tsx";
 
 export function ChatHeader({ session, agent, settings }: { session: SessionSummary | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
-  const { connection, sessions, router } = useStore();
+  const { connection, sessions } = useStore();
+  const wide = useWideScreen();
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const title = session ? titleOf(session) : "New chat";
@@ -24,14 +27,6 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
       sessions.upsert(await current.client.updateSession(session.id, { title: next }));
       setRenaming(false);
     });
-  const fork = () =>
-    run(async () => {
-      const current = connection.paired.value;
-      if (!current || !session) return;
-      const copy = await current.client.forkSession(session.id);
-      sessions.upsert(copy);
-      router.navigate({ name: "chat", session_id: copy.id });
-    });
   return (
     <header class="chat-header">
       <a class="icon-button back" href="#/" aria-label="All chats">
@@ -45,16 +40,13 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
           {agent && <span class="muted small">{agent.agent_id}</span>}
         </div>
       )}
-      {session && !renaming && (
-        <div class="header-actions">
-          <button type="button" class="icon-button" aria-label="Rename chat" title="Rename" onClick={() => setRenaming(true)}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" /></svg>
-          </button>
-          <button type="button" class="icon-button" aria-label="Fork chat" title="Fork: continue in a copy" onClick={fork}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="6" cy="5" r="2" /><circle cx="18" cy="5" r="2" /><circle cx="12" cy="19" r="2" /><path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" /></svg>
-          </button>
-        </div>
+      {/* On a phone the chat list (with its New chat) is another screen: the chat offers its own. */}
+      {!wide && session && (
+        <a class="icon-button" href="#/new" aria-label="New chat" title="New chat">
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
+        </a>
       )}
+      {session && !renaming && <ChatActions session={session} onRename={() => setRenaming(true)} run={run} />}
       {settings && (
         <details class="chat-settings">
           <summary class="icon-button" aria-label="Chat settings" title="Settings">

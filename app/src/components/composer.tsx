@@ -19,9 +19,14 @@ interface Props {
   onCancel: () => void;
   /** Controls shown beside the composer (model picker, request options). */
   tools?: ComponentChildren;
+  /** Up arrow in the empty composer: edit the last message of the user. */
+  onEditLast?: () => void;
 }
 
-export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }: Props) {
+/** The composer's text box: the skip link's target. */
+export const COMPOSER_INPUT_ID = "composer";
+
+export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, onEditLast }: Props) {
   const { connection } = useStore();
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<PendingAttachment[]>([]);
@@ -60,6 +65,9 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       void send();
+    } else if (event.key === "ArrowUp" && text === "" && onEditLast && !event.isComposing) {
+      event.preventDefault();
+      onEditLast();
     }
   };
   const onPaste = (event: ClipboardEvent) => {
@@ -111,6 +119,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools }
         <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))} />
         <textarea
           class="composer-input"
+          id={COMPOSER_INPUT_ID}
           aria-label="Message"
           placeholder={readOnly ? "Offline" : "Message"}
           rows={1}

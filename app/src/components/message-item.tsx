@@ -1,6 +1,7 @@
-// One row of the transcript: a user message (edit, delete), an assistant reply (markdown, thinking, tool calls,
-// usage, interrupted mark), a tool result, or a system message.
+// One row of the transcript: a user message (edit and resend), an assistant reply (markdown, thinking, tool calls,
+// usage, interrupted mark), a tool result, or a system message; each with its toolbar (message-toolbar.tsx).
 import { useState } from "preact/hooks";
+import type { Signal } from "@preact/signals";
 import type { Message } from "../../../client/index.ts";
 import type { AgentView as Agent } from "../../../client/index.ts";
 import { reasoningOf } from "../chat/transcript.ts";
@@ -8,11 +9,22 @@ import { describeError } from "../state/errors.ts";
 import { MarkdownView } from "./markdown-view.tsx";
 import { ThinkingBlock } from "./thinking-block.tsx";
 import { ToolCalls, ToolMessage } from "./tool-message.tsx";
+import { MessageToolbar } from "./message-toolbar.tsx";
 import { UsageFooter } from "./usage-footer.tsx";
 
 export interface MessageActions {
+  /** Edit a user message, then resend it (a new version of its turn). */
   edit?: (index: number, content: string) => Promise<void>;
   remove?: (index: number) => Promise<void>;
+  copy?: (text: string) => Promise<boolean>;
+  /** Answer the last turn again; `model` for that one answer. */
+  regenerate?: (model?: string) => Promise<void>;
+  switchVersion?: (index: number, version: number) => Promise<void>;
+  /** Models Regenerate may pick from (the provider's discovered ones). */
+  models?: readonly string[];
+  /** The index of the user message asked to open in edit mode (Up arrow in the empty composer). */
+  editing?: Signal<number | undefined>;
+  stopEditing?: () => void;
 }
 
 interface Props {
@@ -20,11 +32,13 @@ interface Props {
   index: number;
   agent: Agent | undefined;
   actions: MessageActions;
+  last?: boolean;
+  showVersions?: boolean;
 }
 
-export function MessageItem({ message, index, agent, actions }: Props) {
+export function MessageItem({ message, index, agent, actions, last = false, showVersions = false }: Props) {
   if (message.role === "tool") return <ToolMessage message={message} />;
-  if (message.role === "user") return <UserMessage message={message} index={index} actions={actions} />;
+  if (message.role === "user") return <UserMessage message={message} index={index} actions={actions} showVersions={showVersions} />;
   const metadata = message.metadata;
   const interrupted = interruptionOf(metadata);
   return (
@@ -34,7 +48,7 @@ export function MessageItem({ message, index, agent, actions }: Props) {
       <ToolCalls metadata={metadata} />
       {interrupted && <p class="interrupted">{interrupted}</p>}
       <UsageFooter metadata={metadata} agent={agent} />
-      {actions.remove && <MessageMenu index={index} actions={actions} />}
+      <MessageToolbar message={message} index={index} actions={actions} last={last} showVersions={showVersions} />
     </article>
   );
 }
@@ -49,7 +63,9 @@ export function interruptionOf(metadata: Record<string, unknown> | undefined): s
     case "crash":
       return "Interrupted: the server stopped unexpectedly. The text above is what had arrived.";
     case true: {
+      // Older servers: `true`, with `interrupted_reason` ("error" when the provider failed mid-reply).
       const reason = metadata.interrupted_reason;
+      if (reason === "error") return "Interrupted: the reply failed with an error. The text above is what had arrived.";
       return `Reply interrupted${typeof reason === "string" ? ` (${reason.replaceAll("_", " ")})` : ""}.`;
     }
     default:
@@ -57,9 +73,15 @@ export function interruptionOf(metadata: Record<string, unknown> | undefined): s
   }
 }
 
-function UserMessage({ message, index, actions }: { message: Message; index: number; actions: MessageActions }) {
-  const [editing, setEditing] = useState(false);
+function UserMessage({ message, index, actions, showVersions }: { message: Message; index: number; actions: MessageActions; showVersions: boolean }) {
+  const [editingHere, setEditingHere] = useState(false);
   const [draft, setDraft] = useState(message.content);
+  const asked = actions.editing?.value === index;
+  const editing = editingHere || asked;
+  const setEditing = (value: boolean) => {
+    setEditingHere(value);
+    if (!value) actions.stopEditing?.();
+  };
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const attachments = Array.isArray(message.metadata?.attachments) ? message.metadata.attachments.length : 0;
@@ -81,7 +103,7 @@ function UserMessage({ message, index, actions }: { message: Message; index: num
         <label class="visually-hidden" for={`edit-${index}`}>
           Edit message
         </label>
-        <textarea id={`edit-${index}`} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} rows={3} />
+        <textarea id={`edit-${index}`} autoFocus value={draft} onInput={(e) => setDraft(e.currentTarget.value)} rows={3} />
         {problem && (
           <p class="notice error" role="alert">
             {problem}
@@ -92,7 +114,7 @@ function UserMessage({ message, index, actions }: { message: Message; index: num
             Cancel
           </button>
           <button type="button" class="primary" disabled={busy || draft.trim() === ""} onClick={save}>
-            Save
+            Resend
           </button>
         </div>
       </article>
@@ -104,35 +126,7 @@ function UserMessage({ message, index, actions }: { message: Message; index: num
         <MarkdownView text={message.content} />
         {attachments > 0 && <p class="attachment-note">{attachments === 1 ? "1 image attached" : `${attachments} images attached`}</p>}
       </div>
-      <MessageMenu index={index} actions={actions} onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined} />
+      <MessageToolbar message={message} index={index} actions={actions} last={false} showVersions={showVersions} onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined} />
     </article>
-  );
-}
-
-function MessageMenu({ index, actions, onEdit }: { index: number; actions: MessageActions; onEdit?: () => void }) {
-  const [problem, setProblem] = useState<string | undefined>();
-  if (!onEdit && !actions.remove) return null;
-  const remove = () => {
-    setProblem(undefined);
-    actions.remove!(index).catch((error: unknown) => setProblem(`Not deleted: ${describeError(error)}`));
-  };
-  return (
-    <div class="message-menu">
-      {problem && (
-        <p class="notice error small" role="alert">
-          {problem}
-        </p>
-      )}
-      {onEdit && (
-        <button type="button" class="icon-button small" aria-label="Edit message" title="Edit" onClick={onEdit}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" /></svg>
-        </button>
-      )}
-      {actions.remove && (
-        <button type="button" class="icon-button small" aria-label="Delete message" title="Delete" onClick={remove}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" /></svg>
-        </button>
-      )}
-    </div>
   );
 }

@@ -64,9 +64,15 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: Messa
   const notesAt = new Map<number, Transcript["notes"]>();
   for (const note of transcript.notes) notesAt.set(note.position, [...(notesAt.get(note.position) ?? []), note]);
   const lastNote = transcript.notes.at(-1);
+  // Regenerate belongs to the last reply, and only while no reply is running.
+  const lastReply = transcript.live ? -1 : transcript.messages.findLastIndex((message) => message.role === "assistant");
   transcript.messages.forEach((message, index) => {
     for (const note of notesAt.get(index) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
-    rows.push({ key: `m${index}`, render: () => <MessageItem message={message} index={index} agent={agent} actions={actions} /> });
+    // The turn's versions show once: on its first reply, or on its user message while it has none.
+    const next = transcript.messages[index + 1];
+    const showVersions = message.role === "user" ? next === undefined || next.role === "user" : transcript.messages[index - 1]?.role === "user";
+    const last = index === lastReply;
+    rows.push({ key: `m${index}`, render: () => <MessageItem message={message} index={index} agent={agent} actions={actions} last={last} showVersions={showVersions} /> });
   });
   for (const note of notesAt.get(transcript.messages.length) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
   const live = transcript.live;

@@ -9,9 +9,11 @@ interface Props {
   agent: Agent | undefined;
   value: string | undefined;
   onChange: (model: string | undefined) => void;
+  /** The discovered models, for Regenerate's "another model". */
+  onModels?: (models: string[]) => void;
 }
 
-export function ModelPicker({ client, agent, value, onChange }: Props) {
+export function ModelPicker({ client, agent, value, onChange, onModels }: Props) {
   const [models, setModels] = useState<string[]>([]);
   const [draft, setDraft] = useState(value ?? "");
   /** Discovery failed: any model id can still be typed; the placeholder says why the list is empty. */
@@ -21,7 +23,13 @@ export function ModelPicker({ client, agent, value, onChange }: Props) {
     if (!client || !agent) return;
     let current = true;
     client.listModels(agent.provider_id, { agent_id: agent.agent_id }).then(
-      (list) => current && (setModels(list.models.map((model) => model.id)), setFailed(list.error !== undefined)),
+      (list) => {
+        if (!current) return;
+        const ids = list.models.map((model) => model.id);
+        setModels(ids);
+        setFailed(list.error !== undefined);
+        onModels?.(ids);
+      },
       () => current && (setModels([]), setFailed(true)),
     );
     return () => void (current = false);
@@ -33,7 +41,8 @@ export function ModelPicker({ client, agent, value, onChange }: Props) {
   const listId = `models-${agent?.agent_id ?? "none"}`;
   return (
     <label class="model-picker">
-      <span class="visually-hidden">Model</span>
+      <span class="picker-label">Model</span>
+      <span class="picker-field">
       <input
         list={listId}
         value={draft}
@@ -44,11 +53,18 @@ export function ModelPicker({ client, agent, value, onChange }: Props) {
         spellcheck={false}
         autoComplete="off"
       />
+      <svg class="picker-chevron" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 10l5 5 5-5" /></svg>
+      </span>
       <datalist id={listId}>
         {models.map((model) => (
           <option key={model} value={model} />
         ))}
       </datalist>
+      {failed && (
+        <span class="picker-note small" role="status">
+          The model list could not be loaded; type a model id.
+        </span>
+      )}
     </label>
   );
 }

@@ -12,7 +12,7 @@ export function ToolMessage({ message }: { message: Message }) {
     <div class="tool-result" data-role="tool">
       <span class="tool-label">
         Result of <code>{name}</code>
-        {metadata.interrupted === true && <em> (interrupted)</em>}
+        {metadata.interrupted !== undefined && metadata.interrupted !== false && <em> (interrupted)</em>}
       </span>
       {long ? (
         <details>

@@ -1,36 +1,74 @@
-// The bar on top of every paired screen: the app's name (home), the connection state, and the menu.
+// The bar on top of every paired screen: the app's name (home), the connection state, and the menu. The menu is a
+// list of entries (another screen adds its own line here), then this device's settings while paired.
+import { useState } from "preact/hooks";
+import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
+import { unpairThisDevice } from "../state/unpair.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
+import { NotificationsToggle } from "./notifications-toggle.tsx";
+import { ShortcutsDialog } from "./shortcuts-dialog.tsx";
 
 export function TopBar() {
-  const { connection, env } = useStore();
+  const { connection } = useStore();
   const paired = connection.paired.value;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [dialog, setDialog] = useState<"shortcuts" | "unpair" | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
   const unpair = () => {
-    if (!env.confirm("Unpair this device? Its chats are removed from this browser, and you will need a new pairing code to connect again.")) return;
-    connection.forget(false).catch((error: unknown) => env.report("unpairing failed", error));
+    setDialog(undefined);
+    unpairThisDevice(connection).catch((error: unknown) => setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`));
   };
   return (
     <header class="top-bar">
+      {/* The route lives in the hash, so the link moves focus itself instead of changing the address. */}
+      <a class="skip-link" href="#composer" onClick={(event) => (event.preventDefault(), document.getElementById(COMPOSER_INPUT_ID)?.focus())}>
+        Skip to message box
+      </a>
       <a class="brand" href="#/">
         <img src="./icons/icon.svg" alt="" width="28" height="28" />
         <span>Chat Relay</span>
       </a>
       {paired && <ConnectionBadge />}
-      <details class="menu">
+      <details class="menu" open={menuOpen} onToggle={(event) => setMenuOpen((event.currentTarget as HTMLDetailsElement).open)}>
         <summary class="icon-button" aria-label="Menu">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" /></svg>
         </summary>
-        <nav class="menu-panel" aria-label="Menu" onClick={(event) => ((event.currentTarget.parentElement as HTMLDetailsElement).open = false)}>
-          <a href="#/">Chats</a>
-          <a href="#/history">Notification history</a>
-          <a href="#/devices">Devices (admin)</a>
-          {paired && (
-            <button type="button" onClick={unpair}>
-              Unpair this device
+        <div class="menu-panel">
+          <nav aria-label="Menu" onClick={() => setMenuOpen(false)}>
+            <a href="#/">Chats</a>
+            <a href="#/archived">Archived</a>
+            <a href="#/history">Notification history</a>
+            <a href="#/devices">Devices (admin)</a>
+            <button type="button" onClick={() => setDialog("shortcuts")}>
+              Keyboard shortcuts
             </button>
-          )}
-        </nav>
+            {paired && (
+              <button type="button" onClick={() => setDialog("unpair")}>
+                Unpair this device
+              </button>
+            )}
+          </nav>
+          {/* Mounted only while the menu is open: it asks the server for its push key. */}
+          {paired && menuOpen && <NotificationsToggle client={paired.client} />}
+        </div>
       </details>
+      {problem && (
+        <p class="notice error header-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {dialog === "shortcuts" && <ShortcutsDialog onClose={() => setDialog(undefined)} />}
+      {dialog === "unpair" && (
+        <ConfirmDialog
+          title="Unpair this device?"
+          body="The server forgets this device and its chats are removed from this browser. You will need a new pairing code to connect again."
+          confirmLabel="Unpair"
+          onConfirm={unpair}
+          onCancel={() => setDialog(undefined)}
+        />
+      )}
     </header>
   );
 }

@@ -2,15 +2,15 @@
 // composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
 // When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
 // is not available offline.
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { AgentView, Message } from "../../../client/index.ts";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { AgentView } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
 import { useTranscript } from "../chat/use-transcript.ts";
 import { ChatHeader } from "../components/chat-header.tsx";
 import { Composer } from "../components/composer.tsx";
 import { MessageList } from "../components/message-list.tsx";
-import type { MessageActions } from "../components/message-item.tsx";
+import { useMessageActions } from "../chat/message-actions.ts";
 import { ModelPicker } from "../components/model-picker.tsx";
 import { RequestOptions, selectOptionsOf } from "../components/request-options.tsx";
 import { SessionNotifications } from "../components/session-notifications.tsx";
@@ -30,7 +30,11 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const [agentId, setAgentId] = useState<string | undefined>();
   const agent = agents.find((item) => item.agent_id === (session?.agent_id ?? agentId)) ?? (session ? undefined : agents[0]);
   const [pendingModel, setPendingModel] = useState<string | undefined>();
-  const [options, setOptions] = useState<Record<string, string>>({});
+  const [draftOptions, setDraftOptions] = useState<Record<string, string>>({});
+  const [models, setModels] = useState<readonly string[]>([]);
+  // A saved chat's request options are the server's (PATCH /sessions/{id}), so every device shows the same; a new
+  // chat's are kept here until its first send.
+  const options = session_id ? stringValues(session?.request_options) : draftOptions;
   const [problem, setProblem] = useState<string | undefined>();
   const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const draftId = useRef(newId("crid"));
@@ -74,8 +78,36 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
       (error: unknown) => (connection.noteCall(error), setProblem(`Could not stop the reply: ${describeError(error, connection.badge.value)}`)),
     );
   };
-  const actions = useMessageActions(store, session_id);
-  const onRetry = useRetry(store, session_id, transcript.messages, onSend, setProblem);
+  const actions = useMessageActions(store, session_id, models);
+  const onRetry = useRetry(store, session_id, setProblem);
+  const streaming = transcript.live !== undefined;
+  // Esc stops the reply being written (unless a dialog or a field took Esc first). Bound once; reads the latest.
+  const stopOnEsc = useRef<(() => void) | undefined>(undefined);
+  stopOnEsc.current = streaming ? onCancel : undefined;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && !event.defaultPrevented && stopOnEsc.current?.();
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  const onEditLast = () => {
+    const lastUser = transcript.messages.findLastIndex((message) => message.role === "user");
+    if (lastUser >= 0 && actions.editing) actions.editing.value = lastUser;
+  };
+  // The list's summary lacks the saved request options: read the session once when it opens.
+  useEffect(() => {
+    if (!current || !session_id) return;
+    current.client.getSession(session_id).then(
+      (fresh) => sessions.upsert(fresh),
+      (error: unknown) => store.env.report("reading a chat's settings failed", error),
+    );
+  }, [session_id, current]);
+  const setOptions = (next: Record<string, string>) => {
+    if (!current || !session_id) return setDraftOptions(next);
+    current.client.updateSession(session_id, { request_options: Object.keys(next).length > 0 ? next : null }).then(
+      (updated) => sessions.upsert(updated),
+      (error: unknown) => setProblem(`The setting was not saved: ${describeError(error, connection.badge.value)}`),
+    );
+  };
   const changeModel = (model: string | undefined) => {
     if (!current || !session_id) return setPendingModel(model);
     current.client.updateSession(session_id, { model: model ?? null }).then(
@@ -87,7 +119,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const tools = (
     <>
       {!session_id && agents.length > 1 && <AgentPicker agents={agents} value={agent?.agent_id} onChange={setAgentId} />}
-      <ModelPicker client={current?.client} agent={agent} value={session ? (session.model ?? undefined) : pendingModel} onChange={changeModel} />
+      <ModelPicker client={current?.client} agent={agent} value={session ? (session.model ?? undefined) : pendingModel} onChange={changeModel} onModels={setModels} />
       <RequestOptions agent={agent} rich={true} values={options} onChange={setOptions} />
     </>
   );
@@ -109,11 +141,17 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
           <MessageList transcript={transcript} agent={agent} actions={actions} onRetry={onRetry} stoppedHere={stoppedHere} />
         )}
         {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
-        <Composer agent={agent} streaming={transcript.live !== undefined} readOnly={readOnly} onSend={onSend} onCancel={onCancel} tools={tools} />
+        <Composer agent={agent} streaming={streaming} readOnly={readOnly} onSend={onSend} onCancel={onCancel} tools={tools} onEditLast={onEditLast} />
       </section>
       {session_id && wide && <SessionNotifications session_id={session_id} placement="rail" />}
     </div>
   );
+}
+
+/** The saved options an agent's selects can show (strings only). */
+function stringValues(saved: unknown): Record<string, string> {
+  if (typeof saved !== "object" || saved === null) return {};
+  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
 /** Why sending is off: the chat was deleted, or it could not be loaded and what shows is this device's copy. */
@@ -159,32 +197,21 @@ function AgentPicker({ agents, value, onChange }: { agents: AgentView[]; value: 
   );
 }
 
-function useMessageActions(store: AppStore, session_id: string | undefined): MessageActions {
-  const current = store.connection.paired.value;
-  return useMemo(() => {
-    if (!current || !session_id) return {};
-    return {
-      edit: async (index, content) => void (await current.client.modifyMessage(session_id, index, content)),
-      remove: async (index) => void (await current.client.deleteMessages(session_id, [index])),
-    };
-  }, [session_id, current]);
-}
-
-/** Retry after a failed reply: the failed turn (its user message and what followed) is removed, then sent again. */
-function useRetry(store: AppStore, session_id: string | undefined, messages: readonly Message[], onSend: Send, setProblem: (problem: string | undefined) => void) {
+/**
+ * Retry after a failed reply: the server's regenerate answers the last turn again (its attachments too), and keeps
+ * no empty version when the failed request gave no text.
+ */
+function useRetry(store: AppStore, session_id: string | undefined, setProblem: (problem: string | undefined) => void) {
   const current = store.connection.paired.value;
   return useCallback(() => {
-    const lastUser = messages.findLastIndex((message) => message.role === "user");
-    if (!current || !session_id || lastUser < 0) return;
-    const text = messages[lastUser]!.content;
-    const indices = messages.map((_, index) => index).filter((index) => index >= lastUser);
+    if (!current || !session_id) return;
     setProblem(undefined);
     current.client
-      .deleteMessages(session_id, indices)
-      .then(() => onSend(text, []))
+      .regenerate(session_id)
+      .then(() => store.connection.noteCall())
       .catch(async (error: unknown) => {
         await store.connection.diagnose(error);
         setProblem(`Retry failed: ${describeError(error, store.connection.badge.value)}`);
       });
-  }, [session_id, messages, onSend, current]);
+  }, [session_id, current]);
 }

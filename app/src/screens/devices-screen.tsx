@@ -4,13 +4,19 @@
 import { useEffect, useState } from "preact/hooks";
 import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
 import { AddDevice } from "../components/add-device.tsx";
+import { ThisDevice } from "../components/this-device.tsx";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 
 export function DevicesScreen() {
   const { admin } = useStore();
-  return <main class="page devices">{admin.token.value ? <DeviceList /> : <AdminLogin />}</main>;
+  return (
+    <main class="page devices">
+      <ThisDevice />
+      {admin.token.value ? <DeviceList /> : <AdminLogin />}
+    </main>
+  );
 }
 
 function AdminLogin() {
@@ -32,7 +38,8 @@ function AdminLogin() {
 }
 
 function DeviceList() {
-  const { admin, env } = useStore();
+  const { admin, env, connection } = useStore();
+  const ownId = connection.paired.value?.credentials.device_id;
   const [devices, setDevices] = useState<DeviceRecord[] | undefined>();
   const [code, setCode] = useState<PairingCreated | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
@@ -79,7 +86,7 @@ function DeviceList() {
       ) : (
         <ul class="device-list">
           {active.map((device) => (
-            <DeviceRow key={device.device_id} device={device} onRevoke={() => revoke(device)} />
+            <DeviceRow key={device.device_id} device={device} own={device.device_id === ownId} onRevoke={() => revoke(device)} />
           ))}
         </ul>
       )}
@@ -95,11 +102,12 @@ function DeviceList() {
   );
 }
 
-function DeviceRow({ device, onRevoke }: { device: DeviceRecord; onRevoke: () => void }) {
+function DeviceRow({ device, own, onRevoke }: { device: DeviceRecord; own: boolean; onRevoke: () => void }) {
   return (
-    <li class="device card">
+    <li class={`device card ${own ? "own" : ""}`} aria-current={own ? "true" : undefined}>
       <div>
         <strong>{device.name}</strong>
+        {own && <span class="badge-this-device">This device</span>}
         <dl class="device-facts">
           <dt>Paired</dt>
           <dd>{relativeTime(device.created_at)}</dd>

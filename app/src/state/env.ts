@@ -1,7 +1,7 @@
 // What the app takes from the world around it: the browser's storage, address bar, network and clock, and the
 // client library's connect and pair. The store is made from one of these (browserEnv() in the page, a fake in the
 // screen tests), so no screen reaches for a global and every screen renders without a browser.
-import { connect, pair, type ConnectOptions, type FetchLike } from "../../../client/index.ts";
+import { connect, copyText, pair, type ConnectOptions, type FetchLike } from "../../../client/index.ts";
 import { indexedDbCache, memoryCache, type OfflineCache } from "./offline-cache.ts";
 import { WIDE_SCREEN_QUERY } from "./use-wide-screen.ts";
 
@@ -40,7 +40,7 @@ export interface AppEnv {
 export function browserEnv(): AppEnv {
   return {
     storage: localStorage,
-    offline: typeof indexedDB === "undefined" ? memoryCache() : indexedDbCache(indexedDB),
+    offline: typeof indexedDB === "undefined" ? memoryCache() : indexedDbCache(),
     location,
     history,
     onHashChange(listener) {
@@ -68,30 +68,4 @@ export function browserEnv(): AppEnv {
     report: (message, detail) => console.warn(`chat-relay: ${message}`, detail ?? ""),
     wipeServiceWorkerData: () => navigator.serviceWorker?.controller?.postMessage({ type: "wipe-offline-data" }),
   };
-}
-
-/** The clipboard API where it exists (secure contexts), else the older copy command on a hidden text field. */
-async function copyText(text: string): Promise<boolean> {
-  if (navigator.clipboard?.writeText) {
-    try {
-      await navigator.clipboard.writeText(text);
-      return true;
-    } catch {
-      // Refused (permissions, no focus): the copy command below may still work.
-    }
-  }
-  const field = document.createElement("textarea");
-  field.value = text;
-  field.setAttribute("readonly", "");
-  field.style.position = "fixed";
-  field.style.opacity = "0";
-  document.body.append(field);
-  field.select();
-  try {
-    return document.execCommand("copy");
-  } catch {
-    return false;
-  } finally {
-    field.remove();
-  }
 }

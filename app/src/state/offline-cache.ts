@@ -1,10 +1,9 @@
 // What an offline app can still show: the last loaded chat list and the last messages of the ten most recently
-// opened chats. Kept in IndexedDB (not localStorage) so the service worker can wipe it too: a revoked device, or a
+// opened chats. Kept in IndexedDB (the client library's IndexedDbCache, not localStorage) so the service worker can wipe it too: a revoked device, or a
 // lost phone, keeps nothing readable once either learns of it (docs/app.md "Offline", invariant O4). Every read is
 // checked with zod, so a value from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
-import { OFFLINE_DB } from "./offline-db-name.ts";
-import { messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
+import { CACHE_DB_NAME, IndexedDbCache, messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
 
 const STORE = "kv";
 const MAX_SESSIONS = 10;
@@ -73,38 +72,36 @@ export function memoryCache(): OfflineCache {
   });
 }
 
-export function indexedDbCache(factory: IDBFactory): OfflineCache {
-  let opened: Promise<IDBDatabase> | undefined;
-  const database = () => {
-    opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factory.open(OFFLINE_DB, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => {
-        const db = request.result;
-        // The service worker deletes the database on a wipe: let it, and open afresh next time.
-        db.onversionchange = () => {
-          db.close();
-          opened = undefined;
-        };
-        resolve(db);
-      };
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error("the offline cache is blocked by another tab"));
-    });
+/**
+ * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list and the recent list
+ * in its `sessions` store, each chat's messages in `transcripts`. Its connection closes itself when the service worker
+ * deletes the database (`versionchange`), so the next call opens a fresh one.
+ */
+export function indexedDbCache(factory?: IDBFactory): OfflineCache {
+  const idb = factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  let opened: Promise<IndexedDbCache> | undefined;
+  const cache = async () => {
+    const current = await opened;
+    if (current?.isOpen) return current;
+    opened = IndexedDbCache.open(factory ? { indexedDB: factory } : {});
+    opened.catch(() => (opened = undefined));
     return opened;
   };
-  const run = async <T,>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> => {
-    const db = await database();
-    return new Promise<T>((resolve, reject) => {
-      const request = work(db.transaction(STORE, mode).objectStore(STORE));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
+  // A read never creates the database: a browser that was never paired (or was wiped) keeps none.
+  const exists = async () => {
+    if (opened || !idb || typeof idb.databases !== "function") return true;
+    return (await idb.databases()).some((database) => database.name === CACHE_DB_NAME);
   };
+  const place = (key: string): [string, string] =>
+    key.startsWith("messages:") ? ["transcripts", key.slice(9)] : ["sessions", key];
   return cacheOver({
-    get: (key) => run("readonly", (store) => store.get(key)),
-    set: async (key, value) => void (await run("readwrite", (store) => store.put(value, key))),
-    remove: async (key) => void (await run("readwrite", (store) => store.delete(key))),
-    clear: async () => void (await run("readwrite", (store) => store.clear())),
+    get: async (key) => ((await exists()) ? (await cache()).get(...place(key)) : undefined),
+    set: async (key, value) => (await cache()).put(...place(key), value),
+    remove: async (key) => ((await exists()) ? (await cache()).delete(...place(key)) : undefined),
+    async clear() {
+      // A wipe deletes the whole database (as the service worker does), not only its records.
+      if (await exists()) await (await cache()).wipe();
+      opened = undefined;
+    },
   });
 }

@@ -46,7 +46,11 @@ export function createPairing(env: AppEnv, connection: Connection, router: Route
   const run = async (link: PairLink, name: string, fromLink: boolean) => {
     state.value = { phase: "pairing", fromLink };
     try {
-      const credentials = await env.pair({ bridgeUrl: link.bridge, code: link.code.toUpperCase(), deviceName: name, serverKey: link.key });
+      // Naming the server lets the bridge answer a code made before the server's first link as retryable; only the
+      // server this page came from is known, so only when the code goes to its bridge.
+      const config = await appConfig().catch(() => undefined);
+      const serverId = config && config.bridge_url === link.bridge ? config.server_id : undefined;
+      const credentials = await env.pair({ bridgeUrl: link.bridge, code: link.code.toUpperCase(), deviceName: name, serverKey: link.key, ...(serverId ? { serverId } : {}) });
       writeStored(env, DEVICE_NAME_KEY, name);
       const fingerprint = link.key === undefined ? serverFingerprint(credentials) : undefined;
       if (fingerprint) state.value = { phase: "fingerprint", credentials, fingerprint };

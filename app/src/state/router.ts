@@ -10,7 +10,9 @@ export type Route =
   | { name: "new_chat" }
   | { name: "pair"; query?: string }
   | { name: "devices" }
-  | { name: "history" };
+  | { name: "history" }
+  | { name: "archived" }
+  | { name: "search" };
 
 export function parseRoute(hash: string): Route {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
@@ -20,6 +22,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "new") return { name: "new_chat" };
   if (parts[0] === "devices") return { name: "devices" };
   if (parts[0] === "history") return { name: "history" };
+  if (parts[0] === "archived") return { name: "archived" };
+  if (parts[0] === "search") return { name: "search" };
   return { name: "sessions" };
 }
 
@@ -44,6 +48,10 @@ export function hrefOf(route: Route): string {
       return "#/devices";
     case "history":
       return "#/history";
+    case "archived":
+      return "#/archived";
+    case "search":
+      return "#/search";
     case "sessions":
       return "#/";
   }

@@ -8,7 +8,7 @@ import type { AppEnv } from "./env.ts";
 
 export interface Sessions {
   readonly list: ReadonlySignal<SessionSummary[]>;
-  /** Newest activity first. */
+  /** Pinned first, then newest activity; archived chats left out (they have their own view). */
   readonly sorted: ReadonlySignal<SessionSummary[]>;
   /** True while the list comes from the cache because the server could not be reached. */
   readonly offline: ReadonlySignal<boolean>;
@@ -29,6 +29,12 @@ export function titleOf(session: Pick<SessionSummary, "title">): string {
   return session.title.trim() === "" ? "New chat" : session.title;
 }
 
+/** Pinned chats first (as GET /sessions orders them), then the newest activity. */
+export function byPinThenActivity(a: SessionSummary, b: SessionSummary): number {
+  const pinned = Number(b.pinned === true) - Number(a.pinned === true);
+  return pinned !== 0 ? pinned : b.updated_at.localeCompare(a.updated_at);
+}
+
 export function searchSessions(list: readonly SessionSummary[], query: string): SessionSummary[] {
   const needle = query.trim().toLowerCase();
   return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
@@ -41,7 +47,7 @@ export function createSessions(env: AppEnv): Sessions {
   const persist = () => void env.offline.writeSessions(list.value).catch((error: unknown) => env.report("caching the chat list failed", error));
   const sessions: Sessions = {
     list,
-    sorted: computed(() => [...list.value].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
+    sorted: computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity)),
     offline,
     loaded,
     async restore() {
@@ -56,7 +62,8 @@ export function createSessions(env: AppEnv): Sessions {
     },
     markOffline: () => void (offline.value = true),
     upsert(session) {
-      const summary = sessionSummaryOf(session);
+      // The chat's saved request options ride along, so every device shows the same choice.
+      const summary: SessionSummary = { ...sessionSummaryOf(session), request_options: session.request_options ?? {} };
       const existing = list.value.find((item) => item.id === summary.id);
       if (existing && existing.updated_at > summary.updated_at) return;
       list.value = [...list.value.filter((item) => item.id !== summary.id), summary];

@@ -13,6 +13,7 @@ import { readStored, writeStored } from "./local-store.ts";
 import { createPairing, type Pairing } from "./pairing.ts";
 import { createRouter, type Route, type Router } from "./router.ts";
 import { createSessions, type Sessions } from "./sessions.ts";
+import { bindShortcuts } from "./shortcuts.ts";
 import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
 
@@ -81,6 +82,7 @@ export function createStore(env: AppEnv): AppStore {
       await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
       // subscribe() runs at once with the current route, then on every change.
       stops.push(router.listen(), router.route.subscribe(takeLink));
+      if (typeof document !== "undefined") stops.push(bindShortcuts(document, router));
       stops.push(
         effect(() => {
           const current = connection.paired.value;

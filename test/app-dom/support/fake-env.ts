@@ -1,7 +1,7 @@
 // A store for screen tests without a browser (happy-dom): the page's storage, address bar and history are
 // happy-dom's; the server, the bridge and the client library's connection are stand-ins each test scripts, since a
 // screen test checks what a screen shows for a state or an error, not the wire (test/app/ does that in Chromium).
-import type { AgentView, AppConfig, ChatClient, ConnectionStatus, Credentials, Disposer, Observable, PresentedNotification } from "../../../client/index.ts";
+import type { AgentView, AppConfig, ChatClient, ConnectionStatus, Credentials, Disposer, Observable, PresentedNotification, Session } from "../../../client/index.ts";
 import type { AppEnv } from "../../../app/src/state/env.ts";
 import { memoryCache } from "../../../app/src/state/offline-cache.ts";
 import { createStore, type AppStore } from "../../../app/src/state/store.ts";
@@ -46,6 +46,12 @@ export const AGENT: AgentView = {
   allow_image_attachment_url: true,
 };
 
+/** A session as the server answers it: empty, untitled. */
+export function sessionOf(id: string, fields: Partial<Session> = {}): Session {
+  const at = "2026-11-27T07:00:00.000Z";
+  return { id, agent_id: "default", version: 1, created_at: at, updated_at: at, messages: [], metadata: {}, ...fields } as Session;
+}
+
 export interface FakeClient {
   status: Value<ConnectionStatus>;
   client: ChatClient;
@@ -63,6 +69,7 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
     on: () => () => undefined,
     onReset: () => () => undefined,
     listSessions: async () => [],
+    getSession: async (id: string) => sessionOf(id),
     listAgents: async () => [AGENT],
     listModels: async () => ({ provider_id: "default", base_url: "", model: "scripted", models: [], custom_model_allowed: true }),
     loadMessages: async () => ({ messages: [], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),

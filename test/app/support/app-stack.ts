@@ -10,7 +10,6 @@ import type { ConfigInput } from "../../../server/config/schema.ts";
 import { startTestServer } from "../../support/server.ts";
 import { Stack, until } from "../../client/support/stack.ts";
 import { buildPairUrl } from "../../../client/index.ts";
-import type { BrowserContext } from "playwright-core";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 
@@ -69,18 +68,6 @@ export class AppStack extends Stack {
   /** GET /app-config.json as this stack's server answers it (client/wire/app-config.ts). */
   get appConfig(): { server_id: string; server_url: string; bridge_url: string; app_url: string } {
     return { server_id: "srv1", server_url: this.publicUrl ?? this.serverUrl, bridge_url: this.bridgeUrl, app_url: this.appOnBridge ? this.bridgeAppUrl : `${this.serverUrl}/` };
-  }
-
-  /**
-   * Answers the browser's GET /app-config.json from `appConfig` while this branch's server has no such route (it is
-   * added to the server and the bridge on another branch); once the server answers it, its own answer passes.
-   */
-  async serveAppConfig(context: BrowserContext): Promise<void> {
-    await context.route("**/app-config.json", async (route) => {
-      const real = await route.fetch();
-      if (real.ok() && (real.headers()["content-type"] ?? "").startsWith("application/json")) return route.fulfill({ response: real });
-      return route.fulfill({ json: this.appConfig });
-    });
   }
 
   override async close(): Promise<void> {

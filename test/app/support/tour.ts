@@ -6,11 +6,14 @@ import { WebSocket as NodeWebSocket } from "ws";
 import { pair, parsePairUrl, type WebSocketConstructor } from "../../../client/index.ts";
 import { parseProducer, producerInputSchema } from "../../../server/notifications/input.ts";
 import { ADMIN_TOKEN } from "../../support/server.ts";
+import { dialectStream } from "../../../scripts/scripted-backend/index.ts";
 import type { AppStack } from "./app-stack.ts";
 import { pairThroughLink } from "./browser.ts";
 
 export interface Seeded {
   chatId: string;
+  /** The Lisbon chat (a plain question and answer). */
+  olderId: string;
 }
 
 const REPLY = [
@@ -48,7 +51,7 @@ export function seed(stack: AppStack): Seeded {
   stack.notifyApplication({ key: "backup", severity: "warning", title: "Backup is late", body: "The last backup finished 3 days ago.", display: { presentation: "banner" } });
   const input = { key: "deploy", severity: "info", title: "Deploy needs approval", body: "Staging is ready to promote.", display: { presentation: "inline" } };
   stack.server.runtime.ctx.notifications.session(chat.id).publish(parseProducer(producerInputSchema, input), "docs");
-  return { chatId: chat.id };
+  return { chatId: chat.id, olderId: older.id };
 }
 
 export interface Stop {
@@ -143,6 +146,50 @@ export const STOPS: Stop[] = [
       await page.getByRole("button", { name: "Add device" }).click();
       await page.locator("img.qr").waitFor();
       await page.locator(".device").first().waitFor();
+    },
+  },
+  {
+    name: "chat-versions",
+    paired: true,
+    async visit(page, stack, seeded) {
+      // Another answer to the Lisbon question: the turn now has versions, "‹ n / n ›" under the reply.
+      stack.backend.script(dialectStream("openai", { content: "Day one: Sintra's palaces. Day two: Cascais and the coast." }));
+      await stack.server.request({ method: "POST", url: `/sessions/${seeded.olderId}/regenerate`, payload: {} });
+      await page.goto(`${stack.serverUrl}/#/s/${seeded.olderId}`);
+      await page.getByText("Sintra's palaces").waitFor();
+      await page.locator(".versions").waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: "delete-chat",
+    paired: true,
+    async visit(page, stack, seeded) {
+      await page.goto(`${stack.serverUrl}/#/s/${seeded.olderId}`);
+      await page.getByRole("button", { name: "Delete chat" }).click();
+      await page.getByRole("dialog", { name: "Delete chat?" }).waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: "archived",
+    paired: true,
+    async visit(page, stack) {
+      const id = await stack.createSession();
+      await stack.append(id, "An old project, archived");
+      await stack.server.request({ method: "PATCH", url: `/sessions/${id}`, payload: { archived: true } });
+      await page.goto(`${stack.serverUrl}/#/archived`);
+      await page.locator(".session-row").first().waitFor();
+    },
+  },
+  {
+    name: "menu",
+    paired: true,
+    async visit(page, stack) {
+      await page.goto(`${stack.serverUrl}/#/`);
+      await page.locator("summary[aria-label=Menu]").click();
+      await page.getByRole("switch", { name: "Notifications on this device" }).waitFor();
+      await settle(page);
     },
   },
   {

@@ -1,0 +1,133 @@
+// The chat's own controls in its header: Rename, Fork, Pin chat, Archive chat, Export chat (Markdown or JSON),
+// Delete chat (after "Delete chat?"). A new control is one more button in this row.
+import { useState } from "preact/hooks";
+import type { SessionSummary } from "../../../client/index.ts";
+import { titleOf } from "../state/sessions.ts";
+import { useStore } from "../state/store.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
+
+interface Props {
+  session: SessionSummary;
+  onRename(): void;
+  /** Runs a server call; its failure is said under the header. */
+  run(work: () => Promise<void>): void;
+}
+
+export function ChatActions({ session, onRename, run }: Props) {
+  const { connection, sessions, router } = useStore();
+  const [confirming, setConfirming] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const client = () => {
+    const current = connection.paired.value;
+    if (!current) throw new Error("this device is not paired.");
+    return current.client;
+  };
+  const fork = () =>
+    run(async () => {
+      const copy = await client().forkSession(session.id);
+      sessions.upsert(copy);
+      router.navigate({ name: "chat", session_id: copy.id });
+    });
+  const update = (change: { pinned?: boolean; archived?: boolean }) =>
+    run(async () => sessions.upsert(await client().updateSession(session.id, change)));
+  const remove = () =>
+    run(async () => {
+      setConfirming(false);
+      await client().deleteSession(session.id);
+      sessions.remove(session.id);
+      router.navigate({ name: "sessions" }, { replace: true });
+    });
+  const exportAs = (format: "markdown" | "json") =>
+    run(async () => {
+      setExporting(false);
+      const { exportChat } = await import("../chat/export-chat.ts");
+      await exportChat(client(), session.id, format, titleOf(session));
+    });
+  const pinned = session.pinned === true;
+  const archived = session.archived === true;
+  return (
+    <div class="header-actions">
+      <button type="button" class="icon-button" aria-label="Rename chat" title="Rename" onClick={onRename}>
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
+        </svg>
+      </button>
+      <button type="button" class="icon-button" aria-label="Fork chat" title="Fork: continue in a copy" onClick={fork}>
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <circle cx="6" cy="5" r="2" />
+          <circle cx="18" cy="5" r="2" />
+          <circle cx="12" cy="19" r="2" />
+          <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
+        </svg>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Pin chat"
+        aria-pressed={pinned}
+        title={pinned ? "Pinned: tap to unpin" : "Pin to the top of the list"}
+        onClick={() => update({ pinned: !pinned })}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M9 4h6l-1 5 4 4H6l4-4zM12 13v7" />
+        </svg>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Archive chat"
+        aria-pressed={archived}
+        title={archived ? "Archived: tap to restore" : "Archive"}
+        onClick={() => update({ archived: !archived })}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M4 5h16v4H4zM6 9v10h12V9M10 13h4" />
+        </svg>
+      </button>
+      <span class="export-chat">
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Export chat"
+          aria-expanded={exporting}
+          title="Export"
+          onClick={() => setExporting(!exporting)}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+          </svg>
+        </button>
+        {exporting && (
+          <span class="export-menu" role="group" aria-label="Export format">
+            <button type="button" onClick={() => exportAs("markdown")}>
+              Markdown
+            </button>
+            <button type="button" onClick={() => exportAs("json")}>
+              JSON
+            </button>
+          </span>
+        )}
+      </span>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Delete chat"
+        title="Delete"
+        onClick={() => setConfirming(true)}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" />
+        </svg>
+      </button>
+      {confirming && (
+        <ConfirmDialog
+          title="Delete chat?"
+          body={`"${titleOf(session)}" and its messages are deleted from the server and from every device. This cannot be undone.`}
+          confirmLabel="Delete"
+          onCancel={() => setConfirming(false)}
+          onConfirm={remove}
+        />
+      )}
+    </div>
+  );
+}

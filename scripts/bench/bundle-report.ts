@@ -28,7 +28,7 @@ export interface BundleReport {
 
 const gzip = (data: string | Uint8Array) => gzipSync(data, { level: 9 }).length;
 
-/** "katex", "@noble/curves", "app/src/render" or "client/crypto" from a module id. */
+/** "katex", "@noble/curves", "app/src/render" or "client/wire/crypto" from a module id. */
 export function packageOf(id: string, root: string): string {
   const clean = id.replace(/^\0/, "").replace(/\?.*$/, "");
   const inModules = clean.lastIndexOf("node_modules/");

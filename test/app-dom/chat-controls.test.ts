@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The chat's daily controls without a browser (docs/app.md "Chat controls", K1-K9): Delete chat behind "Delete
+// The chat's daily controls without a browser (docs/app.md "Chat" and "Chat list, pinned and archived", K1-K9): Delete chat behind "Delete
 // chat?", Pin and Archive through PATCH, pinned first and an Archived view, versions "‹ 1 / 2 ›", Copy message,
 // Regenerate on the last reply only, Edit message then resend, Delete message behind "Delete message?", per-chat
 // request options saved on the session, and a failed model discovery said.

@@ -81,7 +81,10 @@ it("toProviderMessages: an unreadable asset becomes the text part (logged with t
     { type: "image_url", image_url: { url: "https://example.test/a.png" } },
   ]);
   expect(logged).toEqual([
-    { obj: { session_id: "s1", asset_id: "ast_gone", reason: 'session s1 has no attachment "ast_gone"' }, msg: expect.stringContaining("[image removed]") },
+    {
+      obj: { session_id: "s1", asset_id: "ast_gone", reason: 'session s1 has no attachment "ast_gone"', sent_as: expect.stringContaining("[image removed]") },
+      msg: "attachment asset cannot be read; sent as text",
+    },
   ]);
 
   // A provider that was given no way to read assets is a setup error, not a removed image.

@@ -1,6 +1,6 @@
 // Photographs the renderer's sample message (math, a task list, a long code block, two attached images) on a phone
 // (390x844) and a desktop (1280x800), and the image dialog on a phone, for docs/app.md "Rendering".
-//   node --import tsx test/app-render/support/screenshots.ts      writes docs/app/rendering-*.png
+//   node --import tsx test/app-render/support/screenshots.ts      writes the rendering-*.png files of docs/app/
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -4,16 +4,18 @@
 import type { ComponentChildren } from "preact";
 import { BannerStack } from "./components/banner-stack.tsx";
 import { InsecureNotice } from "./components/insecure-notice.tsx";
+import { lazyScreen } from "./components/lazy-screen.tsx";
 import { TopBar } from "./components/top-bar.tsx";
 import { ArchivedScreen } from "./screens/archived-screen.tsx";
 import { ChatScreen } from "./screens/chat-screen.tsx";
-import { DevicesScreen } from "./screens/devices-screen.tsx";
-import { HistoryScreen } from "./screens/history-screen.tsx";
 import { PairScreen } from "./screens/pair-screen.tsx";
 import { SessionList } from "./screens/session-list.tsx";
 import type { Route } from "./state/router.ts";
 import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
+
+const DevicesScreen = lazyScreen(() => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen), "Devices");
+const HistoryScreen = lazyScreen(() => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen), "History");
 
 export function App({ ready }: { ready: boolean }) {
   const { connection, router } = useStore();

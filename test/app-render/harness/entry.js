@@ -5,6 +5,7 @@
 import { h, render } from "preact";
 import { AttachmentThumbnails } from "../../../app/src/components/image-viewer.tsx";
 import { MarkdownView } from "../../../app/src/render/markdown-view.tsx";
+import { StoreContext } from "../../../app/src/state/store.ts";
 import "../../../app/src/styles/base.css";
 import "../../../app/src/styles/chat.css";
 import "../../../app/src/styles/screens.css";
@@ -28,10 +29,16 @@ function transcript(messages) {
     { "class": "message-scroller", "role": "log", "aria-label": "Messages", "tabIndex": 0 },
     h("div", { class: "message-track" }, h("div", { class: "message-window" }, rows)),
   );
+  // The view reads only the store's env (copying code, reporting a failed highlight): a store of just that.
+  const env = { copyText: async () => false, report: (message, detail) => console.warn(message, detail) };
   return h(
-    "div",
-    { class: "app" },
-    h("div", { class: "chat-layout" }, h("section", { "class": "chat", "aria-label": "Chat" }, scroller)),
+    StoreContext.Provider,
+    { value: { env } },
+    h(
+      "div",
+      { class: "app" },
+      h("div", { class: "chat-layout" }, h("section", { "class": "chat", "aria-label": "Chat" }, scroller)),
+    ),
   );
 }
 

@@ -1,6 +1,7 @@
 // The bar on top of every paired screen: the app's name (home), the connection state, and the menu.
 import { useStore } from "../state/store.ts";
 import { ConnectionBadge } from "./connection-badge.tsx";
+import { SearchLauncher } from "../search/search-dialog.tsx";
 
 export function TopBar() {
   const { connection, env } = useStore();
@@ -16,6 +17,7 @@ export function TopBar() {
         <span>Chat Relay</span>
       </a>
       {paired && <ConnectionBadge />}
+      {paired && <SearchLauncher />}
       <details class="menu">
         <summary class="icon-button" aria-label="Menu">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" /></svg>

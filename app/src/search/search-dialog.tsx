@@ -49,7 +49,14 @@ function SearchDialog() {
     return () => element?.open && element.close();
   }, []);
   return (
-    <dialog ref={dialog} class="search-dialog" aria-label="Search chats" onCancel={(event) => (event.preventDefault(), search.hide())}>
+    // Escape closes from anywhere in it (in a search box Chromium would only clear the text).
+    <dialog
+      ref={dialog}
+      class="search-dialog"
+      aria-label="Search chats"
+      onCancel={(event) => (event.preventDefault(), search.hide())}
+      onKeyDown={(event) => event.key === "Escape" && (event.preventDefault(), search.hide())}
+    >
       <form class="search-form" role="search" onSubmit={(event) => (event.preventDefault(), void search.run(input.current?.value ?? ""))}>
         <input
           ref={input}

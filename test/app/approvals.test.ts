@@ -1,18 +1,20 @@
 // Approvals in the app (issue 23 item 4; docs/app.md AP5, AP6): a phone-sized page that reaches only the bridge
 // (server_url is a closed port) approves a real MCP tool call (the filesystem server from npm on a temp dir, driven
-// by the scripted backend) from the approval dialog; a second device showing the same chat sees its card close as
+// by the scripted backend) from the approval dialog; a second device (a desktop, where the approval is a card above the composer) showing the same chat sees it close as
 // soon as the first answered; Deny with a message refuses the call and the model reads the message.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closedPort } from "../relay/stack.ts";
 import { filesystemServer, scriptCalls } from "../mcp/helpers.ts";
 import { AppStack } from "./support/app-stack.ts";
-import { launchBrowser, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, openPage, PHONE } from "./support/browser.ts";
 import { axeSerious } from "./support/axe.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
+const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 let stack: AppStack;
 let browser: Browser;
 let phone: Page;
@@ -30,7 +32,7 @@ beforeAll(async () => {
   dir = fs.dir;
   const config = { mcp_servers: { fs: fs.config }, agents: { default: { provider_id: "default", tools: ["mcp__fs__*"] } } };
   [stack, browser] = await Promise.all([AppStack.startApp(config as never, { publicUrl: unreachable, appOnBridge: true }), launchBrowser()]);
-  const pages = await Promise.all([openPage(browser, PHONE), openPage(browser, PHONE)]);
+  const pages = await Promise.all([openPage(browser, PHONE), openPage(browser, DESKTOP)]);
   [phone, other] = pages.map((opened) => opened.page) as [Page, Page];
   for (const { page, errors: pageErrors } of pages) {
     page.on("request", (request) => void (request.url().startsWith(unreachable) && direct.push(request.url())));
@@ -82,6 +84,9 @@ describe("approvals in the app, through the bridge alone", () => {
     expect(await card.locator("dd").allTextContents()).toEqual([TOOL, "fs"]);
     expect(await card.getByLabel("Arguments").textContent()).toContain('"content": "approved away"');
     expect(await axeSerious(phone)).toEqual([]);
+    expect(await axeSerious(other)).toEqual([]);
+    if (SHOTS) await phone.screenshot({ path: `${SHOTS}approval-phone.png` });
+    if (SHOTS) await other.screenshot({ path: `${SHOTS}approval-desktop.png` });
     await card.getByRole("button", { name: "Approve" }).click();
     // The second device learns of the answer from the record's update event, and its dialog closes.
     await other.getByRole("group", { name: TOOL }).waitFor({ state: "detached" });

@@ -69,7 +69,8 @@ export function ApprovalCard({ approval, variant, onAnswered, onLater }: Props) 
           Deny
         </button>
         {onLater && (
-          <button type="button" class="ghost" onClick={onLater}>
+          // Focus lands here when the dialog opens: Enter must not approve by accident.
+          <button type="button" class="ghost" autoFocus onClick={onLater}>
             Later
           </button>
         )}

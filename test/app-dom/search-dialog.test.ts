@@ -33,8 +33,9 @@ async function appWith(answer: Answer, status: "live" | "offline" = "live"): Pro
   return { setup, asked };
 }
 
-const box = () => screen.getByRole("searchbox", { name: "Search chats" });
-const type = (text: string) => fireEvent.input(box(), { target: { value: text } });
+/** The dialog is loaded on first open: wait for its box. */
+const box = () => screen.findByRole("searchbox", { name: "Search chats" });
+const type = async (text: string) => fireEvent.input(await box(), { target: { value: text } });
 
 afterEach(() => {
   cleanup();
@@ -50,7 +51,7 @@ describe("Search chats", () => {
   it("opens from the button and from Ctrl/Cmd+K, and starts with the empty state (S1)", async () => {
     await appWith(async () => ({ results: [] }));
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
-    expect(box()).toBeTruthy();
+    expect(await box()).toBeTruthy();
     expect(screen.getByText(/Type words from a message or a title/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("searchbox", { name: "Search chats" })).toBeNull();
@@ -67,7 +68,7 @@ describe("Search chats", () => {
       results: [{ session_id: "s1", title: "Fig care", message_index: 31, snippet, highlights: [[3, 8], [17, 20]], archived: false }],
     }));
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
-    type("repot fig");
+    await type("repot fig");
     const results = await screen.findByRole("list", { name: "Search results" });
     expect(asked).toEqual([{ path: "/search", q: "repot fig", limit: "20" }]);
     const marks = [...results.querySelectorAll("mark")].map((mark) => mark.textContent);
@@ -89,7 +90,7 @@ describe("Search chats", () => {
   it("says when nothing matches (S3)", async () => {
     await appWith(async () => ({ results: [] }));
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
-    type("zebra");
+    await type("zebra");
     expect((await screen.findByText(/No chat matches/)).textContent).toBe("No chat matches “zebra”.");
   });
 
@@ -100,7 +101,7 @@ describe("Search chats", () => {
       return { results: [] };
     });
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
-    type("fig");
+    await type("fig");
     expect((await screen.findByRole("alert")).textContent).toContain("Search failed: Internal error (500).");
     fail = false;
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
@@ -110,7 +111,7 @@ describe("Search chats", () => {
   it("says searching needs the server when the device is offline (S5)", async () => {
     const { asked } = await appWith(() => Promise.reject(new NetworkError("fetch failed")), "offline");
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
-    type("fig");
+    await type("fig");
     expect((await screen.findByRole("alert")).textContent).toContain("You are offline: searching needs the server.");
     expect(asked).toEqual([]);
   });

@@ -3,7 +3,9 @@
 // reads). A failed answer is said plainly on the card (409: answered elsewhere or expired; offline).
 import { useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
-import { answerFailureText, argumentLines, respondToApproval, type Answer, type Approval } from "./approval.ts";
+import { answerFailureText, argumentLines, respondToApproval, type Answer } from "./answer.ts";
+import type { Approval } from "./approval.ts";
+import "./approvals.css";
 
 interface Props {
   approval: Approval;

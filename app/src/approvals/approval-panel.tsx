@@ -8,13 +8,16 @@ import { useStore } from "../state/store.ts";
 import { useObservable } from "../state/use-observable.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { approvalOf, type Approval } from "./approval.ts";
-import { ApprovalCard } from "./approval-card.tsx";
-import "./approvals.css";
+import type { ApprovalCard } from "./approval-card.tsx";
+
+type Card = typeof ApprovalCard;
 
 const none: readonly PresentedNotification[] = [];
 
 export function ApprovalPanel({ session_id }: { session_id: string }) {
-  const client = useStore().connection.paired.value?.client;
+  const { connection, env } = useStore();
+  const client = connection.paired.value?.client;
+  const [Card, setCard] = useState<Card | undefined>();
   const wide = useWideScreen();
   const items = useObservable(client?.notifications.session(session_id), none);
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
@@ -23,7 +26,16 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
     () => items.map((item) => approvalOf(item.record)).filter((a): a is Approval => a !== undefined && !answered.has(a.record.id)),
     [items, answered],
   );
-  if (approvals.length === 0) return null;
+  const asking = approvals.length > 0;
+  // The card (and its styles) load when a first approval arrives: most sessions never see one.
+  useEffect(() => {
+    if (!asking || Card) return;
+    import("./approval-card.tsx").then(
+      (loaded) => setCard(() => loaded.ApprovalCard),
+      (error: unknown) => env.report("loading the approval card failed", error),
+    );
+  }, [asking]);
+  if (!asking || !Card) return null;
   const onAnswered = (id: string) => setAnswered((before) => new Set([...before, id]));
   const modal = wide ? undefined : approvals.find((approval) => !later.has(approval.record.id));
   const inline = approvals.filter((approval) => approval !== modal);
@@ -32,18 +44,25 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
       {inline.length > 0 && (
         <section class="approvals" aria-label="Approvals">
           {inline.map((approval) => (
-            <ApprovalCard key={approval.record.id} approval={approval} variant="inline" onAnswered={onAnswered} />
+            <Card key={approval.record.id} approval={approval} variant="inline" onAnswered={onAnswered} />
           ))}
         </section>
       )}
       {modal && (
-        <ApprovalDialog key={modal.record.id} approval={modal} onAnswered={onAnswered} onLater={() => setLater((before) => new Set([...before, modal.record.id]))} />
+        <ApprovalDialog key={modal.record.id} Card={Card} approval={modal} onAnswered={onAnswered} onLater={() => setLater((before) => new Set([...before, modal.record.id]))} />
       )}
     </>
   );
 }
 
-function ApprovalDialog({ approval, onAnswered, onLater }: { approval: Approval; onAnswered: (id: string) => void; onLater: () => void }) {
+interface DialogProps {
+  Card: Card;
+  approval: Approval;
+  onAnswered: (id: string) => void;
+  onLater: () => void;
+}
+
+function ApprovalDialog({ Card, approval, onAnswered, onLater }: DialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -53,7 +72,7 @@ function ApprovalDialog({ approval, onAnswered, onLater }: { approval: Approval;
   return (
     // Escape means "Later": the approval stays open as a card in the chat.
     <dialog ref={dialog} class="approval-dialog" aria-label="Approval needed" onCancel={(event) => (event.preventDefault(), onLater())}>
-      <ApprovalCard approval={approval} variant="dialog" onAnswered={onAnswered} onLater={onLater} />
+      <Card approval={approval} variant="dialog" onAnswered={onAnswered} onLater={onLater} />
     </dialog>
   );
 }

@@ -1,10 +1,8 @@
 // What an approval card needs from a session interaction (docs/tools.md "Approvals"): which tool of which MCP
-// server asks, with which arguments, and how to answer it. The record is the server's; nothing here trusts its
-// strings as markup (they are rendered as text).
-import { z } from "zod";
-import { notificationRecordSchema, ResponseError, type ChatClient, type ClientRecord } from "../../../client/index.ts";
-import type { Badge } from "../state/connection-status.ts";
-import { describeError } from "../state/errors.ts";
+// server asks, with which arguments (answering is in answer.ts, loaded with the card). The record was checked by the
+// client library at the boundary (its `display` is an open object); this reads the approval fields in it, and
+// nothing here trusts its strings as markup (they are rendered as text).
+import type { ClientRecord } from "../../../client/index.ts";
 
 export interface Approval {
   record: ClientRecord;
@@ -16,63 +14,33 @@ export interface Approval {
   argumentsText: string;
 }
 
-const approvalDisplaySchema = z.looseObject({
-  approval: z.looseObject({
-    server: z.string(),
-    tool: z.string(),
-    name: z.string(),
-    arguments: z.unknown().optional(),
-  }),
-});
+interface ApprovalDisplay {
+  server: string;
+  tool: string;
+  name: string;
+  arguments?: unknown;
+}
+
+/** `display.approval` when it has the three names as strings (a plain check: no schema library in the first load). */
+function approvalDisplayOf(display: unknown): ApprovalDisplay | undefined {
+  const approval = (display as { approval?: unknown } | null | undefined)?.approval;
+  if (typeof approval !== "object" || approval === null) return undefined;
+  const { server, tool, name } = approval as Record<string, unknown>;
+  if (typeof server !== "string" || typeof tool !== "string" || typeof name !== "string") return undefined;
+  return approval as ApprovalDisplay;
+}
 
 /** The approval a record asks for, or undefined when the record is not a pending approval. */
 export function approvalOf(record: ClientRecord): Approval | undefined {
   if (record.kind !== "interaction" || record.status !== "pending_response") return undefined;
-  const display = approvalDisplaySchema.safeParse(record.display);
-  if (!display.success) return undefined;
-  const { server, tool, name } = display.data.approval;
-  const args = display.data.approval.arguments;
+  const display = approvalDisplayOf(record.display);
+  if (!display) return undefined;
+  const { server, tool, name, arguments: args } = display;
   const argumentsText = args === undefined ? (record.body ?? "") : JSON.stringify(args, null, 2);
   return { record, name, server, tool, argumentsText };
 }
 
 /** Records that are approvals (pending or not): the generic notification cards leave them to the approval cards. */
 export function isApprovalRecord(record: ClientRecord): boolean {
-  return record.kind === "interaction" && approvalDisplaySchema.safeParse(record.display).success;
-}
-
-/** A JSON line whose string value is longer than this is folded behind a "Show all" toggle. */
-export const FOLD_CHARS = 160;
-
-export interface ArgumentLine {
-  text: string;
-  /** The whole line when `text` was cut. */
-  full?: string;
-}
-
-/** Pretty JSON cut into lines, a long value folded to its first FOLD_CHARS characters. */
-export function argumentLines(text: string): ArgumentLine[] {
-  return text.split("\n").map((line) => (line.length > FOLD_CHARS ? { text: `${line.slice(0, FOLD_CHARS)}…`, full: line } : { text: line }));
-}
-
-export type Answer = { response: "approve" } | { response: "deny"; message?: string };
-
-/** POST …/notifications/{id}/respond; goes through the bridge relay when the client does (every call does). */
-export async function respondToApproval(client: ChatClient, approval: Approval, answer: Answer): Promise<void> {
-  const { record } = approval;
-  const path = `/sessions/${encodeURIComponent(record.session_id ?? "")}/notifications/${encodeURIComponent(record.id)}/respond`;
-  const body = { ...answer, ...(record.revision !== undefined ? { expected_revision: record.revision } : {}) };
-  await client.request("POST", path, notificationRecordSchema, { body });
-}
-
-/** One sentence for a failed answer: 409 says the approval is no longer open (and why, from the record). */
-export function answerFailureText(error: unknown, badge: Badge | undefined): string {
-  if (error instanceof ResponseError && error.status === 409) {
-    const status = notificationRecordSchema.safeParse(error.body).data?.status;
-    if (status === "expired") return "This approval has expired: nobody answered in time, so the tool was not run.";
-    if (status === "cancelled") return "This approval was cancelled: the reply was stopped.";
-    return "This approval was already answered (perhaps on another device).";
-  }
-  if (error instanceof ResponseError && error.status === 404) return "This approval no longer exists on the server.";
-  return `The answer was not sent: ${describeError(error, badge)}`;
+  return record.kind === "interaction" && approvalDisplayOf(record.display) !== undefined;
 }

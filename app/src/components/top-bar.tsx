@@ -1,7 +1,7 @@
 // The bar on top of every paired screen: the app's name (home), the connection state, and the menu.
 import { useStore } from "../state/store.ts";
 import { ConnectionBadge } from "./connection-badge.tsx";
-import { SearchLauncher } from "../search/search-dialog.tsx";
+import { SearchLauncher } from "../search/search-launcher.tsx";
 
 export function TopBar() {
   const { connection, env } = useStore();

@@ -1,5 +1,5 @@
-// "Search chats": a button on the top bar and Ctrl/Cmd+K open a dialog with a search box of that name; results show
-// the chat's title and the snippet with its matches marked (<mark> around plain text, never HTML from the server);
+// The "Search chats" dialog (loaded on first open, search-launcher.tsx): a search box of that name; results show the
+// chat's title and the snippet with its matches marked (<mark> around plain text, never HTML from the server);
 // choosing one opens the chat at that message. Empty, no-result, error and offline states each say what to do.
 import { useEffect, useRef } from "preact/hooks";
 import { hrefOf } from "../state/router.ts";
@@ -8,36 +8,7 @@ import { snippetPieces, type SearchResult } from "./search-api.ts";
 import type { SearchView } from "./search-state.ts";
 import "./search.css";
 
-/** Ctrl+K (Cmd+K on a Mac) opens the search from anywhere in the app. */
-export function isSearchShortcut(event: KeyboardEvent): boolean {
-  return (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "k";
-}
-
-export function SearchLauncher() {
-  const { search } = useStore();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!isSearchShortcut(event)) return;
-      event.preventDefault();
-      search.show();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [search]);
-  return (
-    <>
-      <button type="button" class="icon-button search-button" aria-label="Search chats" aria-keyshortcuts="Control+K Meta+K" title="Search chats (Ctrl/Cmd+K)" onClick={() => search.show()}>
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <circle cx="11" cy="11" r="6.5" />
-          <path d="m16 16 4.5 4.5" />
-        </svg>
-      </button>
-      {search.open.value && <SearchDialog />}
-    </>
-  );
-}
-
-function SearchDialog() {
+export function SearchDialog() {
   const { search } = useStore();
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);

@@ -5,7 +5,7 @@ import { signal, type ReadonlySignal } from "@preact/signals";
 import type { Connection } from "../state/connection.ts";
 import { describeError } from "../state/errors.ts";
 import type { Router } from "../state/router.ts";
-import { searchChats, type SearchResult } from "./search-api.ts";
+import type { SearchResult } from "./search-api.ts";
 
 export type SearchView =
   | { kind: "empty" }
@@ -67,6 +67,8 @@ export function createSearch(connection: Connection, router: Router): Search {
       if (!client || offline) return void (view.value = { kind: "offline", query: trimmed, message: offline ?? "This device is not paired." });
       view.value = { kind: "loading", query: trimmed };
       try {
+        // The answer's schema loads with the dialog, not with the app.
+        const { searchChats } = await import("./search-api.ts");
         const results = await searchChats(client, trimmed);
         connection.noteCall();
         if (seq === latest) view.value = { kind: "results", query: trimmed, results };

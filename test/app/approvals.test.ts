@@ -1,7 +1,8 @@
 // Approvals in the app (issue 23 item 4; docs/app.md AP5, AP6): a phone-sized page that reaches only the bridge
 // (server_url is a closed port) approves a real MCP tool call (the filesystem server from npm on a temp dir, driven
-// by the scripted backend) from the approval dialog; a second device (a desktop, where the approval is a card above the composer) showing the same chat sees it close as
-// soon as the first answered; Deny with a message refuses the call and the model reads the message.
+// by the scripted backend) from the approval dialog; a second device (a desktop, where the approval is a card above
+// the composer) showing the same chat sees it close as soon as the first answered; Deny with a message refuses the
+// call and the model reads the message.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -42,7 +42,7 @@ describe("chat list", () => {
     show(setup, () => h(SessionList, { activeId: undefined }));
     await screen.findByText("Offline: showing the chats loaded last time.");
     expect(screen.getAllByRole("link").map((link) => link.textContent)).toEqual(["New chat", expect.stringContaining("Retry helper"), expect.stringContaining("Plan a weekend")]);
-    fireEvent.input(screen.getByRole("searchbox", { name: "Search chats" }), { target: { value: "lisbon" } });
+    fireEvent.input(screen.getByRole("searchbox", { name: "Filter chats by title" }), { target: { value: "lisbon" } });
     await waitFor(() => expect(screen.queryByText("Retry helper")).toBeNull());
     expect(screen.getByText("Plan a weekend in Lisbon")).toBeTruthy();
   });

@@ -8,6 +8,7 @@ import { useVirtualizer } from "./use-virtualizer.ts";
 import { LiveReplyView } from "./live-reply.tsx";
 import { MessageItem, type MessageActions } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
+import { useMessageFocus } from "../search/use-message-focus.ts";
 
 type Row = { key: string; render: () => preact.JSX.Element };
 
@@ -37,6 +38,7 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
   useLayoutEffect(() => {
     if (atBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
   }, [rows, virtualizer]);
+  const focused = useMessageFocus(rows, (index) => virtualizer.scrollToIndex(index, { align: "center" }), atBottom);
   const onScroll = () => {
     const element = scroller.current;
     if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_THRESHOLD;
@@ -47,7 +49,7 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
       <div class="message-track" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         <div class="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} class="message-row">
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} class={item.key === focused ? "message-row search-focus" : "message-row"}>
               {rows[item.index]!.render()}
             </div>
           ))}

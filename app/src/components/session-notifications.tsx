@@ -5,12 +5,13 @@ import { useStore } from "../state/store.ts";
 import { useObservable } from "../state/use-observable.ts";
 import { NotificationCard } from "./notification-card.tsx";
 import { NotificationDialog } from "./notification-dialog.tsx";
+import { isApprovalRecord } from "../approvals/approval.ts";
 
 const none: readonly PresentedNotification[] = [];
 
 export function SessionNotifications({ session_id, placement }: { session_id: string; placement: "inline" | "rail" }) {
   const client = useStore().connection.paired.value?.client;
-  const items = useObservable(client?.notifications.session(session_id), none).filter((item) => item.decision.presented);
+  const items = useObservable(client?.notifications.session(session_id), none).filter((item) => item.decision.presented && !isApprovalRecord(item.record)); // approvals: ApprovalPanel
   const modal = items.find((item) => item.decision.presented && item.decision.presentation === "modal");
   const inline = items.filter((item) => item !== modal);
   if (items.length === 0) return placement === "rail" ? <aside class="rail empty" aria-label="Session notifications"><p class="muted">No notifications for this chat.</p></aside> : null;

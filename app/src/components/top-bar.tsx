@@ -9,6 +9,7 @@ import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
 import { NotificationsToggle } from "./notifications-toggle.tsx";
 import { ShortcutsDialog } from "./shortcuts-dialog.tsx";
+import { SearchLauncher } from "../search/search-launcher.tsx";
 
 export function TopBar() {
   const { connection } = useStore();
@@ -31,6 +32,7 @@ export function TopBar() {
         <span>Chat Relay</span>
       </a>
       {paired && <ConnectionBadge />}
+      {paired && <SearchLauncher />}
       <details class="menu" open={menuOpen} onToggle={(event) => setMenuOpen((event.currentTarget as HTMLDetailsElement).open)}>
         <summary class="icon-button" aria-label="Menu">
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" /></svg>

@@ -14,6 +14,7 @@ import { useMessageActions } from "../chat/message-actions.ts";
 import { ModelPicker } from "../components/model-picker.tsx";
 import { RequestOptions, selectOptionsOf } from "../components/request-options.tsx";
 import { SessionNotifications } from "../components/session-notifications.tsx";
+import { ApprovalPanel } from "../approvals/approval-panel.tsx";
 import { describeError } from "../state/errors.ts";
 import { newId } from "../state/ids.ts";
 import { useStore, type AppStore } from "../state/store.ts";
@@ -140,6 +141,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
         ) : (
           <MessageList transcript={transcript} agent={agent} actions={actions} onRetry={onRetry} stoppedHere={stoppedHere} />
         )}
+        {session_id && <ApprovalPanel session_id={session_id} />}
         {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
         <Composer agent={agent} streaming={streaming} readOnly={readOnly} onSend={onSend} onCancel={onCancel} tools={tools} onEditLast={onEditLast} />
       </section>

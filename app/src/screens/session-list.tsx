@@ -18,7 +18,7 @@ export function SessionList({ activeId }: { activeId?: string }) {
           <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
           New chat
         </a>
-        <input class="search" type="search" aria-label="Search chats" placeholder="Search chats" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        <input class="search" type="search" aria-label="Filter chats by title" placeholder="Filter by title" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
       </div>
       {sessions.offline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
       {list.length === 0 ? (

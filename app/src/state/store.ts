@@ -16,6 +16,7 @@ import { createSessions, type Sessions } from "./sessions.ts";
 import { bindShortcuts } from "./shortcuts.ts";
 import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
+import { createSearch, type Search } from "../search/search-state.ts";
 
 const INSECURE_NOTICE_KEY = "chat-relay.insecure-notice-seen";
 
@@ -27,6 +28,8 @@ export interface AppStore {
   readonly sync: Sync;
   readonly admin: Admin;
   readonly pairing: Pairing;
+  /** "Search chats" (app/src/search/). */
+  readonly search: Search;
   readonly appConfig: () => Promise<AppConfig | undefined>;
   /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
   readonly insecureNotice: ReadonlySignal<boolean>;
@@ -72,6 +75,7 @@ export function createStore(env: AppEnv): AppStore {
     sync,
     admin,
     pairing,
+    search: createSearch(connection, router),
     appConfig,
     insecureNotice,
     dismissInsecureNotice() {

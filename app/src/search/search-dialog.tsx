@@ -1,0 +1,102 @@
+// The "Search chats" dialog (loaded on first open, search-launcher.tsx): a search box of that name; results show the
+// chat's title and the snippet with its matches marked (<mark> around plain text, never HTML from the server);
+// choosing one opens the chat at that message. Empty, no-result, error and offline states each say what to do.
+import { useEffect, useRef } from "preact/hooks";
+import { hrefOf } from "../state/router.ts";
+import { useStore } from "../state/store.ts";
+import { snippetPieces, type SearchResult } from "./search-api.ts";
+import type { SearchView } from "./search-state.ts";
+import "./search.css";
+
+export function SearchDialog() {
+  const { search } = useStore();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open && typeof element.showModal === "function") element.showModal();
+    input.current?.focus();
+    input.current?.select();
+    return () => element?.open && element.close();
+  }, []);
+  return (
+    // Escape closes from anywhere in it (in a search box Chromium would only clear the text).
+    <dialog
+      ref={dialog}
+      class="search-dialog"
+      aria-label="Search chats"
+      onCancel={(event) => (event.preventDefault(), search.hide())}
+      onKeyDown={(event) => event.key === "Escape" && (event.preventDefault(), search.hide())}
+    >
+      <form class="search-form" role="search" onSubmit={(event) => (event.preventDefault(), void search.run(input.current?.value ?? ""))}>
+        <input
+          ref={input}
+          type="search"
+          aria-label="Search chats"
+          placeholder="Search chats"
+          maxLength={1000}
+          value={search.query.value}
+          onInput={(event) => void search.run(event.currentTarget.value)}
+        />
+        <button type="button" class="ghost" onClick={() => search.hide()}>
+          Close
+        </button>
+      </form>
+      <SearchBody view={search.view.value} />
+    </dialog>
+  );
+}
+
+function SearchBody({ view }: { view: SearchView }) {
+  const { search } = useStore();
+  switch (view.kind) {
+    case "empty":
+      return <p class="muted search-note">Type words from a message or a title. Words match in any order, and as the start of longer words.</p>;
+    case "loading":
+      return (
+        <p class="muted search-note" role="status">
+          Searching…
+        </p>
+      );
+    case "offline":
+    case "error":
+      return (
+        <div class="notice error search-note" role="alert">
+          <p>{view.message}</p>
+          <button type="button" class="secondary" onClick={() => void search.run(view.query)}>
+            Try again
+          </button>
+        </div>
+      );
+    case "results":
+      if (view.results.length === 0) return <p class="search-note" role="status">{`No chat matches “${view.query}”.`}</p>;
+      return (
+        <ul class="search-results" aria-label="Search results">
+          {view.results.map((result) => (
+            <ResultRow key={`${result.session_id}:${result.message_index ?? "title"}`} result={result} />
+          ))}
+        </ul>
+      );
+  }
+}
+
+function ResultRow({ result }: { result: SearchResult }) {
+  const { search } = useStore();
+  const open = (event: MouseEvent) => {
+    event.preventDefault();
+    search.openResult(result);
+  };
+  return (
+    <li>
+      <a class="search-result" href={hrefOf({ name: "chat", session_id: result.session_id })} onClick={open}>
+        <span class="search-result-title">
+          {result.title}
+          {result.archived && <span class="search-archived"> · Archived</span>}
+        </span>
+        <span class="search-snippet">
+          {snippetPieces(result.snippet, result.highlights).map((piece, index) => (piece.mark ? <mark key={index}>{piece.text}</mark> : piece.text))}
+        </span>
+      </a>
+    </li>
+  );
+}

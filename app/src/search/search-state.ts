@@ -1,0 +1,91 @@
+// The store's slice for "Search chats" (docs/app.md "Search"): whether the search is open, what it shows, and the
+// message a result asked the chat to show. Answers arrive out of order when typing fast: only the answer to the
+// latest query is kept.
+import { signal, type ReadonlySignal } from "@preact/signals";
+import type { Connection } from "../state/connection.ts";
+import { describeError } from "../state/errors.ts";
+import type { Router } from "../state/router.ts";
+import type { SearchResult } from "./search-api.ts";
+
+export type SearchView =
+  | { kind: "empty" }
+  | { kind: "loading"; query: string }
+  | { kind: "results"; query: string; results: SearchResult[] }
+  | { kind: "error"; query: string; message: string }
+  | { kind: "offline"; query: string; message: string };
+
+/** The message the chat scrolls to and highlights; `seq` makes opening the same result twice scroll again. */
+export interface MessageFocus {
+  session_id: string;
+  message_index: number;
+  seq: number;
+}
+
+export interface Search {
+  readonly open: ReadonlySignal<boolean>;
+  readonly query: ReadonlySignal<string>;
+  readonly view: ReadonlySignal<SearchView>;
+  readonly focus: ReadonlySignal<MessageFocus | undefined>;
+  show(): void;
+  hide(): void;
+  /** Searches for `query` (an empty one shows the empty state); resolves when this query's answer is shown. */
+  run(query: string): Promise<void>;
+  /** Opens the result's chat at its message (a title match opens the chat). */
+  openResult(result: SearchResult): void;
+  /** The chat calls this once it showed the focused message. */
+  clearFocus(): void;
+}
+
+export function createSearch(connection: Connection, router: Router): Search {
+  const open = signal(false);
+  const query = signal("");
+  const view = signal<SearchView>({ kind: "empty" });
+  const focus = signal<MessageFocus | undefined>(undefined);
+  let latest = 0;
+
+  const offlineText = (): string | undefined => {
+    const badge = connection.badge.value;
+    if (badge === "offline") return "You are offline: searching needs the server. Try again when this device is online.";
+    if (badge === "server_offline") return "Your server is offline: searching needs it. Try again when it is back.";
+    return undefined;
+  };
+
+  return {
+    open,
+    query,
+    view,
+    focus,
+    show: () => void (open.value = true),
+    hide: () => void (open.value = false),
+    async run(text) {
+      const seq = ++latest;
+      query.value = text;
+      const trimmed = text.trim();
+      if (trimmed === "") return void (view.value = { kind: "empty" });
+      const client = connection.paired.value?.client;
+      const offline = offlineText();
+      if (!client || offline) return void (view.value = { kind: "offline", query: trimmed, message: offline ?? "This device is not paired." });
+      view.value = { kind: "loading", query: trimmed };
+      try {
+        // The answer's schema loads with the dialog, not with the app.
+        const { searchChats } = await import("./search-api.ts");
+        const results = await searchChats(client, trimmed);
+        connection.noteCall();
+        if (seq === latest) view.value = { kind: "results", query: trimmed, results };
+      } catch (error) {
+        await connection.diagnose(error);
+        if (seq !== latest) return;
+        const nowOffline = offlineText();
+        view.value = nowOffline
+          ? { kind: "offline", query: trimmed, message: nowOffline }
+          : { kind: "error", query: trimmed, message: `Search failed: ${describeError(error, connection.badge.value)}` };
+      }
+    },
+    openResult(result) {
+      open.value = false;
+      if (result.message_index !== null) focus.value = { session_id: result.session_id, message_index: result.message_index, seq: latest };
+      router.navigate({ name: "chat", session_id: result.session_id });
+    },
+    clearFocus: () => void (focus.value = undefined),
+  };
+}

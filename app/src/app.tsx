@@ -6,7 +6,6 @@ import { BannerStack } from "./components/banner-stack.tsx";
 import { InsecureNotice } from "./components/insecure-notice.tsx";
 import { lazyScreen } from "./components/lazy-screen.tsx";
 import { TopBar } from "./components/top-bar.tsx";
-import { ArchivedScreen } from "./screens/archived-screen.tsx";
 import { ChatScreen } from "./screens/chat-screen.tsx";
 import { PairScreen } from "./screens/pair-screen.tsx";
 import { SessionList } from "./screens/session-list.tsx";
@@ -14,8 +13,9 @@ import type { Route } from "./state/router.ts";
 import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
 
-const DevicesScreen = lazyScreen(() => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen), "Devices");
-const HistoryScreen = lazyScreen(() => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen), "History");
+const DevicesScreen = lazyScreen(() => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen), "Devices screen");
+const ArchivedScreen = lazyScreen(() => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen), "Archived screen");
+const HistoryScreen = lazyScreen(() => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen), "History screen");
 
 export function App({ ready }: { ready: boolean }) {
   const { connection, router } = useStore();

@@ -1,13 +1,17 @@
-// A screen loaded on first visit instead of with the first paint (docs/app.md "Speed"): the admin and history screens
-// and the QR encoder they carry are not needed to chat. The service worker precaches every chunk, so a screen opens
-// offline too; a chunk that cannot load (an old tab after an update) says so instead of staying blank.
+// A screen or a menu's part loaded on first use instead of with the first paint (docs/app.md "Speed"): the admin,
+// history and archive screens (and the QR encoder they carry), the notification switch and the shortcuts list are not
+// needed to chat. The service worker precaches every chunk, so they open offline too; a chunk that cannot load (an
+// old tab after an update) says so instead of staying blank.
 import type { FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 
-export function lazyScreen(load: () => Promise<FunctionComponent>, name: string): FunctionComponent {
-  let loaded: FunctionComponent | undefined;
-  return function LazyScreen() {
+export function lazyScreen<P extends object = Record<string, never>>(
+  load: () => Promise<FunctionComponent<P>>,
+  name: string,
+): FunctionComponent<P> {
+  let loaded: FunctionComponent<P> | undefined;
+  return function LazyScreen(props: P) {
     const { env } = useStore();
     const [, setReady] = useState(0);
     const [failed, setFailed] = useState(false);
@@ -20,15 +24,15 @@ export function lazyScreen(load: () => Promise<FunctionComponent>, name: string)
           if (live) setReady((count) => count + 1);
         },
         (error: unknown) => {
-          env.report(`loading the ${name} screen failed`, error);
+          env.report(`loading the ${name} failed`, error);
           if (live) setFailed(true);
         },
       );
       return () => void (live = false);
     }, []);
     const Screen = loaded;
-    if (Screen) return <Screen />;
-    if (failed) return <p role="alert">The {name} screen could not be loaded. Reload the page to try again.</p>;
+    if (Screen) return <Screen {...props} />;
+    if (failed) return <p role="alert">The {name} could not be loaded. Reload the page to try again.</p>;
     return <p class="muted">Loading…</p>;
   };
 }

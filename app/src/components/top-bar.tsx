@@ -7,9 +7,11 @@ import { unpairThisDevice } from "../state/unpair.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
-import { NotificationsToggle } from "./notifications-toggle.tsx";
-import { ShortcutsDialog } from "./shortcuts-dialog.tsx";
+import { lazyScreen } from "./lazy-screen.tsx";
 import { SearchLauncher } from "../search/search-launcher.tsx";
+
+const NotificationsToggle = lazyScreen(() => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle), "notification switch");
+const ShortcutsDialog = lazyScreen(() => import("./shortcuts-dialog.tsx").then((m) => m.ShortcutsDialog), "shortcuts list");
 
 export function TopBar() {
   const { connection } = useStore();

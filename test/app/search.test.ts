@@ -1,7 +1,7 @@
 // "Search chats" in Chromium over a real server and bridge (issue 22 item 4; docs/app.md S7, S8), at 390x844 and
 // 1280x800: Ctrl/Cmd+K and the button open it, the server's results show title and snippet with the matches in
 // <mark> (the snippet's "<b>" stays text), and a result opens its chat scrolled to that message, highlighted.
-// axe-core finds no serious violation with the results open. APP_SCREENSHOTS=1 also writes docs/app/search-*.png.
+// axe-core finds no serious violation with the results open. APP_SCREENSHOTS=1 also writes the search screenshots of docs/app/.
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -22,7 +22,10 @@ beforeAll(async () => {
   sessionId = await stack.createSession();
   await stack.append(sessionId, "How do I repot a fiddle leaf fig?");
   for (let index = 1; index < 60; index += 1) {
-    const text = index === TARGET ? "Repotting the <b>fiddle</b> fig: water it the day before, then loosen the roots." : `filler message ${index} about watering`;
+    const text =
+      index === TARGET
+        ? "Repotting the <b>fiddle</b> fig: water it the day before, then loosen the roots."
+        : `filler message ${index} about watering`;
     await stack.append(sessionId, text);
   }
 });
@@ -61,7 +64,10 @@ describe.each([
     await row.waitFor();
     expect(await row.isVisible()).toBe(true);
     // In view: the row overlaps the transcript's visible box.
-    const [rowBox, scroller] = await Promise.all([row.boundingBox(), page.getByRole("log", { name: "Messages" }).boundingBox()]);
+    const [rowBox, scroller] = await Promise.all([
+      row.boundingBox(),
+      page.getByRole("log", { name: "Messages" }).boundingBox(),
+    ]);
     expect(rowBox!.y + rowBox!.height).toBeGreaterThan(scroller!.y);
     expect(rowBox!.y).toBeLessThan(scroller!.y + scroller!.height);
     expect(errors).toEqual([]);

@@ -20,7 +20,13 @@ function serviceWorker(): Plugin {
 
 function publicFiles(dir = join(import.meta.dirname, "public")): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? publicFiles(join(dir, entry.name)) : [relative(join(import.meta.dirname, "public"), join(dir, entry.name)).split("\\").join("/")],
+    entry.isDirectory()
+      ? publicFiles(join(dir, entry.name))
+      : [
+          relative(join(import.meta.dirname, "public"), join(dir, entry.name))
+            .split("\\")
+            .join("/"),
+        ],
   );
 }
 

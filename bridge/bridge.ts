@@ -61,7 +61,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const { config } = options;
   const clock = options.clock ?? systemClock;
   // Every record naming a peer counts against that peer's budget: a peer decides how often it is refused.
-  const log = new PeerLogBudget(options.log ?? processLog(), clock, { linesPerPeer: config.logLinesPerPeer, windowMs: config.logWindowMs });
+  const log = new PeerLogBudget(options.log ?? processLog(), clock, {
+    linesPerPeer: config.logLinesPerPeer,
+    windowMs: config.logWindowMs,
+  });
   const core = await buildCore(config, clock, log);
   let appUrl = "";
   const sightings = new DeviceSightings(core.shared, clock);
@@ -74,7 +77,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       // Node checks both timeouts this often (its default, 30 s, would let them overrun by that much).
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4))),
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4)),
+      ),
     },
     httpHandler({
       metrics: core.metrics,
@@ -83,13 +89,16 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
       // The app's URL is known once the port is: requests come after listen().
       appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
-      failed: (error) => log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
+      failed: (error) =>
+        log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
     }),
   );
   http.on("upgrade", acceptor.upgrade);
   await listen(http, config);
   // Often enough that a silent server link is found within a fifteenth of its timeout past it.
-  const sweepEvery = options.sweepEveryMs ?? Math.max(1, Math.floor(Math.min(5000, config.idleTimeoutMs / 4, config.serverLinkTimeoutMs / 15)));
+  const sweepEvery =
+    options.sweepEveryMs ??
+    Math.max(1, Math.floor(Math.min(5000, config.idleTimeoutMs / 4, config.serverLinkTimeoutMs / 15)));
   if (sweepEvery > 0) idle.start(sweepEvery);
 
   const close = async () => {
@@ -106,7 +115,18 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const publicUrl = config.publicUrl ?? url;
   appUrl = appUrlFor(publicUrl);
   const sweepIdle = () => idle.sweep() + longPoll.sweep();
-  return { url, publicUrl, appUrl, httpUrl: `http://${host}:${port}`, port, core, sightings, sweepIdle, longPoll, close };
+  return {
+    url,
+    publicUrl,
+    appUrl,
+    httpUrl: `http://${host}:${port}`,
+    port,
+    core,
+    sightings,
+    sweepIdle,
+    longPoll,
+    close,
+  };
 }
 
 /** Long-poll sessions admitted and tracked by the acceptor, their frames routed like a WebSocket's. */
@@ -139,9 +159,15 @@ async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger):
   const statuses = new StatusPushes(clock);
   // The metrics count what the shared state holds once it exists (a cluster node counts into them as it starts).
   let counted: SharedState | undefined;
-  const metrics = new BridgeMetrics(() => counted?.registry.activeTopics ?? 0, () => counted?.registry.connectedServers ?? 0);
+  const metrics = new BridgeMetrics(
+    () => counted?.registry.activeTopics ?? 0,
+    () => counted?.registry.connectedServers ?? 0,
+  );
   const redisUrl = config.cluster.redisUrl;
-  const shared: SharedState = redisUrl === undefined ? new MemoryState(config, clock, log, statuses) : await ClusterNode.start(config, redisUrl, { clock, log, metrics, answers, statuses });
+  const shared: SharedState =
+    redisUrl === undefined
+      ? new MemoryState(config, clock, log, statuses)
+      : await ClusterNode.start(config, redisUrl, { clock, log, metrics, answers, statuses });
   counted = shared;
   if (shared instanceof ClusterNode) metrics.cluster = shared.figures;
   return {

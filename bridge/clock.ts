@@ -47,10 +47,13 @@ export function after(clock: Clock, ms: number, task: () => void): () => void {
 export function every(clock: Clock, ms: number, task: (late: number) => void, signal: AbortSignal): void {
   const round = () => {
     const due = clock.now() + ms;
-    clock.sleep(ms, signal).then(() => {
-      round();
-      task(clock.now() - due);
-    }, () => undefined);
+    clock.sleep(ms, signal).then(
+      () => {
+        round();
+        task(clock.now() - due);
+      },
+      () => undefined,
+    );
   };
   round();
 }

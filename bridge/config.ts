@@ -102,7 +102,9 @@ const DEFAULT_DATA_DIR = "./data";
 
 /** Each variable read as its config field, coerced from text: a value out of range is refused like a bad config. */
 const envSchema = z.object({
-  ...Object.fromEntries(Object.entries(ENV_KEYS).map(([variable, key]) => [variable, fromText(bridgeConfigSchema.shape[key].unwrap())])),
+  ...Object.fromEntries(
+    Object.entries(ENV_KEYS).map(([variable, key]) => [variable, fromText(bridgeConfigSchema.shape[key].unwrap())]),
+  ),
   DATA_DIR: z.string().min(1).optional(),
   BRIDGE_REDIS_URL: redisUrlSchema.optional(),
 });
@@ -113,16 +115,27 @@ function fromText(field: z.ZodString | z.ZodNumber) {
 }
 
 /** `fdLimit`: the process's file-descriptor limit, from which the default socket cap is derived (tests pass one). */
-export function loadBridgeConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | undefined = readFdLimit()): BridgeConfig {
+export function loadBridgeConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  fdLimit: number | undefined = readFdLimit(),
+): BridgeConfig {
   // An empty BRIDGE_PUBLIC_URL means unset, as the server reads it.
   // An empty BRIDGE_REDIS_URL means unset too: the single node.
-  const parsed = envSchema.safeParse({ ...env, BRIDGE_PUBLIC_URL: env.BRIDGE_PUBLIC_URL || undefined, BRIDGE_REDIS_URL: env.BRIDGE_REDIS_URL || undefined });
+  const parsed = envSchema.safeParse({
+    ...env,
+    BRIDGE_PUBLIC_URL: env.BRIDGE_PUBLIC_URL || undefined,
+    BRIDGE_REDIS_URL: env.BRIDGE_REDIS_URL || undefined,
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${issue.path.join(".")}: ${issue.message}`);
   }
   const values = parsed.data as Record<string, string | number | undefined>;
-  const fromEnv = Object.fromEntries(Object.entries(ENV_KEYS).flatMap(([variable, key]) => (values[variable] === undefined ? [] : [[key, values[variable]]])));
+  const fromEnv = Object.fromEntries(
+    Object.entries(ENV_KEYS).flatMap(([variable, key]) =>
+      values[variable] === undefined ? [] : [[key, values[variable]]],
+    ),
+  );
   return bridgeConfigSchema.parse({
     maxSockets: socketCapFor(fdLimit),
     ...fromEnv,
@@ -136,7 +149,9 @@ export function defaultBridgeConfig(overrides: Partial<BridgeConfig> & { dataDir
   const parsed = bridgeConfigSchema.safeParse(overrides);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`bridge config ${[...issue.path, ...("keys" in issue ? issue.keys : [])].join(".")}: ${issue.message}`);
+    throw new Error(
+      `bridge config ${[...issue.path, ...("keys" in issue ? issue.keys : [])].join(".")}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }

@@ -30,7 +30,11 @@ export interface ProcessLogOptions {
  * The bridge process's logger. A stdout whose reader went away (a log collector that died, a closed pipe) fails
  * writes with EPIPE, emitted as an `error` event that would end the process; the bridge goes on without its log.
  */
-export function processLog({ level = "info", stream = process.stdout, pretty: isPretty = stream.isTTY === true }: ProcessLogOptions = {}): BridgeLogger {
+export function processLog({
+  level = "info",
+  stream = process.stdout,
+  pretty: isPretty = stream.isTTY === true,
+}: ProcessLogOptions = {}): BridgeLogger {
   stream.on("error", () => undefined);
   const destination = isPretty ? pretty({ destination: stream, colorize: true, sync: true }) : stream;
   const logger = pino({ level, base: { service: "bridge" } }, destination);
@@ -93,7 +97,8 @@ export class PeerLogBudget implements BridgeLogger {
       window = undefined;
     }
     if (window) return window;
-    if (this.peers.size >= MAX_PEERS && peer !== OVERFLOW_PEER) return this.windowOf(OVERFLOW_PEER, { peers: OVERFLOW_PEER }, now);
+    if (this.peers.size >= MAX_PEERS && peer !== OVERFLOW_PEER)
+      return this.windowOf(OVERFLOW_PEER, { peers: OVERFLOW_PEER }, now);
     window = { who, start: now, written: 0, suppressed: new Map() };
     this.peers.set(peer, window);
     return window;
@@ -110,13 +115,15 @@ export class PeerLogBudget implements BridgeLogger {
     const window = this.peers.get(peer);
     if (!window) return;
     this.peers.delete(peer);
-    for (const [msg, count] of window.suppressed) this.inner.log("warn", "log lines suppressed", { ...window.who, suppressed_msg: msg, count });
+    for (const [msg, count] of window.suppressed)
+      this.inner.log("warn", "log lines suppressed", { ...window.who, suppressed_msg: msg, count });
   }
 }
 
 /** Whose budget a record counts against: its socket, else its address (refusals before the upgrade), else nobody. */
 function peerOf(fields: LogFields | undefined): { key: string; who: LogFields } | undefined {
   if (typeof fields?.socket === "number") return { key: `socket:${fields.socket}`, who: { socket: fields.socket } };
-  if (typeof fields?.address === "string") return { key: `address:${fields.address}`, who: { address: fields.address } };
+  if (typeof fields?.address === "string")
+    return { key: `address:${fields.address}`, who: { address: fields.address } };
   return undefined;
 }

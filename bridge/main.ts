@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   };
   const onSignal = (signal: string) =>
     stop(signal).catch((error: unknown) => {
-      process.stderr.write(`bridge failed to stop cleanly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `bridge failed to stop cleanly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     });
   process.on("SIGINT", () => void onSignal("SIGINT"));
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bridge failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bridge failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

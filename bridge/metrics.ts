@@ -22,15 +22,24 @@ export class BridgeMetrics {
   /** A cluster node's figures (bridge/cluster/figures.ts), rendered after the node's own. */
   cluster: ClusterFigures | undefined;
 
-  constructor(private readonly topicCount: () => number, private readonly serverCount: () => number) {}
+  constructor(
+    private readonly topicCount: () => number,
+    private readonly serverCount: () => number,
+  ) {}
 
   render(): string {
     const lines: string[] = [];
-    const gauge = (name: string, help: string, value: number) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
-    const counter = (name: string, help: string, value: number) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
+    const gauge = (name: string, help: string, value: number) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
+    const counter = (name: string, help: string, value: number) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
     gauge("bridge_sockets", "Open WebSocket connections.", this.socketsOpen);
     counter("bridge_sockets_total", "WebSocket connections accepted.", this.socketsTotal);
-    counter("bridge_sockets_refused_total", "Connections refused before the upgrade: the bridge full, or too many unpaired sockets from one address.", this.socketsRefused);
+    counter(
+      "bridge_sockets_refused_total",
+      "Connections refused before the upgrade: the bridge full, or too many unpaired sockets from one address.",
+      this.socketsRefused,
+    );
     gauge("bridge_topics", "Topics with at least one subscriber.", this.topicCount());
     gauge("bridge_servers_connected", "Servers whose channel is joined.", this.serverCount());
     counter("bridge_joins_total", "Channel joins answered ok.", this.joinsOk);
@@ -41,13 +50,29 @@ export class BridgeMetrics {
     counter("bridge_slow_consumer_drops_total", "Sockets closed for a full send buffer.", this.slowConsumerDrops);
     counter("bridge_revoked_closes_total", "Sockets closed because their device was revoked.", this.revokedCloses);
     counter("bridge_replay_hits_total", "Joins with since_id answered from the replay buffer.", this.replayHits);
-    counter("bridge_replay_misses_total", "Joins with since_id whose gap was older than the buffer.", this.replayMisses);
+    counter(
+      "bridge_replay_misses_total",
+      "Joins with since_id whose gap was older than the buffer.",
+      this.replayMisses,
+    );
     counter("bridge_events_relayed_total", "Events received from servers and broadcast.", this.eventsRelayed);
-    counter("bridge_duplicate_events_total", "Events a server re-sent that were already relayed.", this.duplicateEvents);
+    counter(
+      "bridge_duplicate_events_total",
+      "Events a server re-sent that were already relayed.",
+      this.duplicateEvents,
+    );
     counter("bridge_pairing_attempts_total", "Joins of the pairing topic.", this.pairingAttempts);
-    counter("bridge_pairing_failures_total", "Pairing joins refused (bad, expired or unknown code).", this.pairingFailures);
+    counter(
+      "bridge_pairing_failures_total",
+      "Pairing joins refused (bad, expired or unknown code).",
+      this.pairingFailures,
+    );
     counter("bridge_pairing_rate_limited_total", "Pairing joins refused by the rate limit.", this.pairingRateLimited);
-    counter("bridge_server_registrations_refused_total", "Server joins for a new id refused: the server cap reached, or the address's registration rate.", this.serverRegistrationsRefused);
+    counter(
+      "bridge_server_registrations_refused_total",
+      "Server joins for a new id refused: the server cap reached, or the address's registration rate.",
+      this.serverRegistrationsRefused,
+    );
     this.cluster?.render(counter, gauge);
     return `${lines.join("\n")}\n`;
   }

@@ -1,22 +1,74 @@
 // The public entry of the client library: what an app imports (browser, React Native, Node).
-export { connect, ChatClient, type ConnectOptions, type ClientProblem, type LoadedMessages } from "./connection/client.ts";
+export {
+  connect,
+  ChatClient,
+  type ConnectOptions,
+  type ClientProblem,
+  type LoadedMessages,
+} from "./connection/client.ts";
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
-export { credentialsSchema, saveCredentials, loadCredentials, forgetCredentials, serverFingerprint, type Credentials } from "./connection/credentials.ts";
+export {
+  credentialsSchema,
+  saveCredentials,
+  loadCredentials,
+  forgetCredentials,
+  serverFingerprint,
+  type Credentials,
+} from "./connection/credentials.ts";
 export { fingerprint } from "./wire/crypto/index.ts";
 export type { ConnectionStatus, StatusStopReason, ServerLink } from "./connection/machine.ts";
-export { connectionBadge, CONNECTION_BADGE_LABELS, type ConnectionBadge, type ConnectionBadgeKind, type ConnectionBadgeLabel, type BadgeContext } from "./connection/badge.ts";
-export { ServerApi, type SendOptions, type SendResult, type AttachmentInput, type RegenerateOptions } from "./api/server-api.ts";
+export {
+  connectionBadge,
+  CONNECTION_BADGE_LABELS,
+  type ConnectionBadge,
+  type ConnectionBadgeKind,
+  type ConnectionBadgeLabel,
+  type BadgeContext,
+} from "./connection/badge.ts";
+export {
+  ServerApi,
+  type SendOptions,
+  type SendResult,
+  type AttachmentInput,
+  type RegenerateOptions,
+} from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";
-export { memoryStorage, webStorage, asyncStorage, type StorageAdapter, type SyncStorageLike, type AsyncStorageLike } from "./storage/storage.ts";
-export { IndexedDbCache, wipeCache, CacheUnavailableError, CACHE_DB_NAME, DEFAULT_CACHE_STORES, type CacheOptions } from "./storage/indexeddb-cache.ts";
+export {
+  memoryStorage,
+  webStorage,
+  asyncStorage,
+  type StorageAdapter,
+  type SyncStorageLike,
+  type AsyncStorageLike,
+} from "./storage/storage.ts";
+export {
+  IndexedDbCache,
+  wipeCache,
+  CacheUnavailableError,
+  CACHE_DB_NAME,
+  DEFAULT_CACHE_STORES,
+  type CacheOptions,
+} from "./storage/indexeddb-cache.ts";
 export type { NotificationCenter, PresentedNotification } from "./notifications/center.ts";
 export type { DismissMode, DismissResult } from "./notifications/dismissal.ts";
 export type { Invalidations, Invalidation, InvalidationTarget, ReloadClaim } from "./notifications/invalidations.ts";
-export { decidePresentation, actionResponseOwner, type PresentationDecision, type Platform } from "./notifications/presentation.ts";
+export {
+  decidePresentation,
+  actionResponseOwner,
+  type PresentationDecision,
+  type Platform,
+} from "./notifications/presentation.ts";
 export type { ClientRecord, ScopeRef } from "./notifications/record.ts";
-export { NetworkError, ResponseError, UnauthorizedError, CursorExpiredResponseError, ProtocolError, ServerOfflineError } from "./transport/errors.ts";
+export {
+  NetworkError,
+  ResponseError,
+  UnauthorizedError,
+  CursorExpiredResponseError,
+  ProtocolError,
+  ServerOfflineError,
+} from "./transport/errors.ts";
 /** @deprecated aliases of ResponseError and CursorExpiredResponseError, kept for apps written against 0.1. */
 export { HttpError, CursorExpiredError } from "./transport/errors.ts";
 export type { FetchLike, BinaryBody, Requester, RequestOptions } from "./transport/http.ts";

@@ -6,14 +6,17 @@ import { RELOAD_ADMIN_TOKEN_SIGNAL, resetAdminToken } from "../server/auth/admin
 import type { LocalAdmin } from "../server/auth/local-admin.ts";
 import { dataDirOf, localServer } from "./owner-access.ts";
 
-const USAGE = "usage: npm run admin-token -- --reset   (the token itself is never stored, only its hash: make a new one)";
+const USAGE =
+  "usage: npm run admin-token -- --reset   (the token itself is never stored, only its hash: make a new one)";
 
 async function main(): Promise<void> {
   if (!process.argv.slice(2).includes("--reset")) throw new Error(USAGE);
   const dataDir = dataDirOf();
   const running = localServer(dataDir);
   if (running?.admin_token_from_environment) {
-    throw new Error("the running server takes its admin token from ADMIN_TOKEN in its environment: change it there and restart");
+    throw new Error(
+      "the running server takes its admin token from ADMIN_TOKEN in its environment: change it there and restart",
+    );
   }
   const token = resetAdminToken(dataDir);
   if (running) {
@@ -22,7 +25,9 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `admin token (shown once, stored hashed in ${dataDir}): ${token}\n` +
-      (running ? `the server at ${running.url} takes it now; the old token no longer works\n` : "the server takes it when it starts\n"),
+      (running
+        ? `the server at ${running.url} takes it now; the old token no longer works\n`
+        : "the server takes it when it starts\n"),
   );
 }
 
@@ -32,7 +37,8 @@ async function acceptedBy(server: LocalAdmin, token: string): Promise<void> {
   for (;;) {
     const response = await fetch(`${server.url}/devices`, { headers: { authorization: `Bearer ${token}` } });
     if (response.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`the server at ${server.url} still refuses the new token (${response.status}); restart it`);
+    if (Date.now() > deadline)
+      throw new Error(`the server at ${server.url} still refuses the new token (${response.status}); restart it`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

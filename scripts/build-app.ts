@@ -38,7 +38,11 @@ export async function buildApp(): Promise<void> {
   const fresh = `${APP_DIST}.building-${process.pid}`;
   const old = `${APP_DIST}.old-${process.pid}`;
   try {
-    await build({ configFile: join(root, "app", "vite.config.ts"), logLevel: "warn", build: { outDir: fresh, emptyOutDir: true } });
+    await build({
+      configFile: join(root, "app", "vite.config.ts"),
+      logLevel: "warn",
+      build: { outDir: fresh, emptyOutDir: true },
+    });
     if (newestMtime(APP_DIST) > 0) renameSync(APP_DIST, old);
     renameSync(fresh, APP_DIST);
   } finally {
@@ -57,5 +61,7 @@ export async function ensureAppBuilt(): Promise<boolean> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
   const built = process.argv.includes("--force") ? (await buildApp(), true) : await ensureAppBuilt();
-  process.stdout.write(built ? `app built into ${APP_DIST} in ${Date.now() - started} ms\n` : `app is up to date (${APP_DIST})\n`);
+  process.stdout.write(
+    built ? `app built into ${APP_DIST} in ${Date.now() - started} ms\n` : `app is up to date (${APP_DIST})\n`,
+  );
 }

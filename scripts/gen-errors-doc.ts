@@ -43,9 +43,22 @@ function httpSection(): string {
 }
 
 /** A section of `{where, meaning}` entries: reasons and where they are answered or raised. */
-function reasonSection(title: string, intro: string, whereHeader: string, entries: Record<string, { where: string; meaning: string }>): string {
+function reasonSection(
+  title: string,
+  intro: string,
+  whereHeader: string,
+  entries: Record<string, { where: string; meaning: string }>,
+): string {
   const rows = Object.entries(entries).map(([reason, rule]) => row([`\`${reason}\``, rule.where, rule.meaning]));
-  return [`## ${title}`, "", intro, "", row(["reason", whereHeader, "meaning"]), row(["---", "---", "---"]), ...rows].join("\n");
+  return [
+    `## ${title}`,
+    "",
+    intro,
+    "",
+    row(["reason", whereHeader, "meaning"]),
+    row(["---", "---", "---"]),
+    ...rows,
+  ].join("\n");
 }
 
 const bridgeSection = () =>
@@ -66,7 +79,9 @@ const librarySection = () =>
 
 function closeSection(): string {
   const yesNo = (flag: boolean) => (flag ? "yes" : "no");
-  const rows = Object.entries(CLOSE_CODES).map(([name, rule]) => row([String(rule.code), `\`${name}\``, rule.meaning, yesNo(rule.reconnect), yesNo(rule.forgetToken)]));
+  const rows = Object.entries(CLOSE_CODES).map(([name, rule]) =>
+    row([String(rule.code), `\`${name}\``, rule.meaning, yesNo(rule.reconnect), yesNo(rule.forgetToken)]),
+  );
   return [
     "## Bridge: close codes",
     "",

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       };
   const response = await fetch(base + path, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: { "authorization": `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   const text = await response.text();

@@ -21,7 +21,9 @@ export function localServer(dataDir: string): LocalAdmin | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM") {
-      throw new Error(`cannot read ${join(dataDir, LOCAL_ADMIN_FILE)}: run this as the owner of DATA_DIR, or set ADMIN_TOKEN`);
+      throw new Error(
+        `cannot read ${join(dataDir, LOCAL_ADMIN_FILE)}: run this as the owner of DATA_DIR, or set ADMIN_TOKEN`,
+      );
     }
     throw error;
   }
@@ -34,6 +36,9 @@ export function serverAccess(env: NodeJS.ProcessEnv = process.env): ServerAccess
   }
   const dataDir = dataDirOf(env);
   const local = localServer(dataDir);
-  if (!local) throw new Error(`no server is running on ${dataDir} (no live ${LOCAL_ADMIN_FILE}): start it with npm start, or set ADMIN_TOKEN (and SERVER_URL)`);
+  if (!local)
+    throw new Error(
+      `no server is running on ${dataDir} (no live ${LOCAL_ADMIN_FILE}): start it with npm start, or set ADMIN_TOKEN (and SERVER_URL)`,
+    );
   return { url: local.url, token: local.token };
 }

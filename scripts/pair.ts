@@ -8,8 +8,13 @@ import { serverAccess } from "./owner-access.ts";
 
 async function main(): Promise<void> {
   const { url: base, token } = serverAccess();
-  const response = await fetch(`${base}/pairing`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
-  if (response.status !== 201) throw new Error(`POST ${base}/pairing answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${base}/pairing`, {
+    method: "POST",
+    headers: { "authorization": `Bearer ${token}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  if (response.status !== 201)
+    throw new Error(`POST ${base}/pairing answered ${response.status}: ${await response.text()}`);
   const pairing = pairingCreatedSchema.parse(await response.json());
   qrcode.generate(pairing.pair_url, { small: true });
   process.stdout.write(
@@ -17,7 +22,9 @@ async function main(): Promise<void> {
       `pairing code: ${pairing.code}\nexpires at:   ${pairing.expires_at} (single use)\n` +
       `server:       ${pairing.server_id} (${pairing.server_url})\nbridge:       ${pairing.bridge_url}\n` +
       // Compared by eye when a phone pairs by typed code (the QR code carries the key itself): docs/security.md.
-      (pairing.fingerprint ? `fingerprint:  ${pairing.fingerprint} (the server key; the app shows it after pairing)\n` : ""),
+      (pairing.fingerprint
+        ? `fingerprint:  ${pairing.fingerprint} (the server key; the app shows it after pairing)\n`
+        : ""),
   );
 }
 

@@ -17,12 +17,17 @@ async function main(): Promise<void> {
   const [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
   try {
     const seeded = seed(stack);
-    const sizes = [["phone", PHONE, "light"], ["desktop", DESKTOP, "light"], ["phone-dark", PHONE, "dark"]] as const;
+    const sizes = [
+      ["phone", PHONE, "light"],
+      ["desktop", DESKTOP, "light"],
+      ["phone-dark", PHONE, "dark"],
+    ] as const;
     for (const [label, viewport, colorScheme] of sizes) {
       const fresh = await openPage(browser, viewport, { colorScheme });
       const paired = await openPage(browser, viewport, { colorScheme });
       await pairPage(paired.page, stack, `Screenshots (${label})`);
-      const stops = colorScheme === "dark" ? STOPS.filter((stop) => stop.name === "chat" || stop.name === "chats") : STOPS;
+      const stops =
+        colorScheme === "dark" ? STOPS.filter((stop) => stop.name === "chat" || stop.name === "chats") : STOPS;
       for (const stop of stops) {
         const page = stop.paired ? paired.page : fresh.page;
         await stop.visit(page, stack, seeded);

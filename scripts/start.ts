@@ -30,10 +30,19 @@ const server = new SupervisedChild({
   onFatal: stopAllOnFatal,
   onMessage: (message, firstStart) => {
     if (!firstStart || !isListening(message)) return;
-    offerLink(message).catch((error: unknown) => say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`));
+    offerLink(message).catch((error: unknown) =>
+      say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`),
+    );
   },
 });
-const bridge = new SupervisedChild({ name: "bridge", args: [...guard, "bridge/main.ts"], cwd: root, env: process.env, say, onFatal: stopAllOnFatal });
+const bridge = new SupervisedChild({
+  name: "bridge",
+  args: [...guard, "bridge/main.ts"],
+  cwd: root,
+  env: process.env,
+  say,
+  onFatal: stopAllOnFatal,
+});
 const children = [server, bridge];
 
 let stopping: Promise<void> | undefined;
@@ -67,5 +76,10 @@ async function offerLink(listening: ListeningMessage): Promise<void> {
 }
 
 function isListening(message: unknown): message is ListeningMessage {
-  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "server_listening" && typeof (message as { url?: unknown }).url === "string";
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { type?: unknown }).type === "server_listening" &&
+    typeof (message as { url?: unknown }).url === "string"
+  );
 }

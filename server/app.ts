@@ -39,10 +39,20 @@ export interface BuildOptions {
   appDir?: string;
 }
 
-export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {}, { appDir = DEFAULT_APP_DIR }: BuildOptions = {}): FastifyInstance {
+export function buildApp(
+  ctx: ServerContext,
+  options: FastifyServerOptions = {},
+  { appDir = DEFAULT_APP_DIR }: BuildOptions = {},
+): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   // httpServerOptions: connection limits, and the one error body for refusals before routing.
-  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, forceCloseConnections: true, ...httpServerOptions(), ...options, loggerInstance: ctx.log });
+  const app = Fastify({
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    forceCloseConnections: true,
+    ...httpServerOptions(),
+    ...options,
+    loggerInstance: ctx.log,
+  });
   installRequestLog(app);
   installErrorHandling(app);
   installJsonBodyParser(app);
@@ -71,4 +81,3 @@ export function buildApp(ctx: ServerContext, options: FastifyServerOptions = {},
   registerAppFiles(app, appDir);
   return app;
 }
-

@@ -61,4 +61,3 @@ export const unprocessable = make("unprocessable");
 export const internal = make("internal");
 /** Refused for a while (shutting down); the same call may succeed later. */
 export const unavailable = make("unavailable");
-

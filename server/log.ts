@@ -18,7 +18,11 @@ export interface ProcessLogOptions {
 const REQUEST_LINE = "request completed";
 const INFO = 30;
 
-export function processLog({ level = "info", stream = process.stdout, pretty: isPretty = stream.isTTY === true }: ProcessLogOptions = {}): Logger {
+export function processLog({
+  level = "info",
+  stream = process.stdout,
+  pretty: isPretty = stream.isTTY === true,
+}: ProcessLogOptions = {}): Logger {
   stream.on("error", () => undefined);
   const destination = isPretty ? pretty({ destination: stream, colorize: true, sync: true }) : stream;
   const hooks: pino.LoggerOptions["hooks"] = isPretty

@@ -20,14 +20,29 @@ async function main(): Promise<void> {
   const env = readEnvironment();
   const { config, baseDir } = loadConfig(env.configPath);
   const log = processLog({ level: process.env.LOG_LEVEL ?? "info" });
-  const runtime = createRuntime({ config, configDir: baseDir, dataDir: env.dataDir, adminToken: env.adminToken, bridgeUrl: env.bridgeUrl, serverUrl: env.serverUrl, host: env.host, bridgePublicUrl: env.bridgePublicUrl, log });
+  const runtime = createRuntime({
+    config,
+    configDir: baseDir,
+    dataDir: env.dataDir,
+    adminToken: env.adminToken,
+    bridgeUrl: env.bridgeUrl,
+    serverUrl: env.serverUrl,
+    host: env.host,
+    bridgePublicUrl: env.bridgePublicUrl,
+    log,
+  });
   if (runtime.generatedAdminToken) {
     // Printed once: only its hash is kept in DATA_DIR.
     process.stdout.write(`admin token (shown once, stored hashed in ${env.dataDir}): ${runtime.generatedAdminToken}\n`);
   }
   const address = await runtime.app.listen({ host: env.host, port: env.port });
   const localUrl = loopbackUrl(env.host, (runtime.app.server.address() as AddressInfo).port);
-  writeLocalAdmin(env.dataDir, { url: localUrl, token: runtime.localAdminToken, pid: process.pid, admin_token_from_environment: env.adminToken !== undefined });
+  writeLocalAdmin(env.dataDir, {
+    url: localUrl,
+    token: runtime.localAdminToken,
+    pid: process.pid,
+    admin_token_from_environment: env.adminToken !== undefined,
+  });
   // After the local file: whoever waits for this line finds the file in place.
   process.stdout.write(`server listening on ${address} (server_id ${runtime.ctx.serverId})\n`);
   const listening: ListeningMessage = { type: "server_listening", url: localUrl, server_id: runtime.ctx.serverId };
@@ -69,6 +84,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `server failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

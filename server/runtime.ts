@@ -92,8 +92,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     db.close();
     throw error;
   }
-  const checkpointer = startCheckpointer(db, databaseFile, 250, (error) => log.warn({ err: error }, "WAL checkpoints moved back to the main thread"));
-  const transactor = new Transactor(db, (error) => log.error({ err: error }, "group commit of events failed; they were never visible"));
+  const checkpointer = startCheckpointer(db, databaseFile, 250, (error) =>
+    log.warn({ err: error }, "WAL checkpoints moved back to the main thread"),
+  );
+  const transactor = new Transactor(db, (error) =>
+    log.error({ err: error }, "group commit of events failed; they were never visible"),
+  );
   const events = new EventStore(
     db,
     transactor,
@@ -124,7 +128,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Before anything can publish: what an earlier owner epoch left pending ends now (docs/notifications.md "Retention").
   expireFromEarlierOwners(sessions, notifications);
   const pairing = new PairingService(db, () => clock.now());
-  const e2e = new EndToEnd(serverId, ensureServerKey(dataDir), new ContentKeys(db, () => clock.now()), new ReplayGuard(pairing.relayFloors), config.bridge.require_e2e);
+  const e2e = new EndToEnd(
+    serverId,
+    ensureServerKey(dataDir),
+    new ContentKeys(db, () => clock.now()),
+    new ReplayGuard(pairing.relayFloors),
+    config.bridge.require_e2e,
+  );
   const localAdminToken = generateToken(32);
   const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
@@ -133,12 +143,36 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
   pairing.onRevoke(() => e2e.contentKeys.rotate());
   // Web Push (docs/push.md), when configured; its revocation listener comes after the two above.
-  const push = createPushService({ config: config.push, dataDir, db, events, pairing, sessions, clock, log, shutdown: shutdown.signal });
+  const push = createPushService({
+    config: config.push,
+    dataDir,
+    db,
+    events,
+    pairing,
+    sessions,
+    clock,
+    log,
+    shutdown: shutdown.signal,
+  });
   const actions = new ActionRegistry();
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
   const configDir = options.configDir ?? process.cwd();
-  const plugins = new PluginLoader({ paths: config.plugins, configDir, agents: config.agents, notifications, actions, log });
-  const mcp = new McpManager({ servers: config.mcp_servers, clock, log, notifications, events, pluginHas: (name) => plugins.tools.get(name) !== undefined });
+  const plugins = new PluginLoader({
+    paths: config.plugins,
+    configDir,
+    agents: config.agents,
+    notifications,
+    actions,
+    log,
+  });
+  const mcp = new McpManager({
+    servers: config.mcp_servers,
+    clock,
+    log,
+    notifications,
+    events,
+    pluginHas: (name) => plugins.tools.get(name) !== undefined,
+  });
   const runner = new RequestRunner({
     events,
     sessions,
@@ -153,7 +187,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     titles: { enabled: config.titles.enabled, model: config.titles.title_model },
     mcp,
   });
-  const searchIndexer = new SearchIndexer({ db, transactor, events, sessions, onError: (error) => log.error({ err: error }, "search indexing failed") });
+  const searchIndexer = new SearchIndexer({
+    db,
+    transactor,
+    events,
+    sessions,
+    onError: (error) => log.error({ err: error }, "search indexing failed"),
+  });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
   const ctx: ServerContext = {
@@ -172,7 +212,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     shutdown: shutdown.signal,
-    urls: { server: advertised.serverUrl, bridge: options.bridgeUrl ?? "", bridgePublic: advertised.bridgeUrl, ...(config.server.app_url ? { app: config.server.app_url } : {}) },
+    urls: {
+      server: advertised.serverUrl,
+      bridge: options.bridgeUrl ?? "",
+      bridgePublic: advertised.bridgeUrl,
+      ...(config.server.app_url ? { app: config.server.app_url } : {}),
+    },
     notifications,
     actions,
     assets,
@@ -182,7 +227,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     search: new SearchService(db, transactor, searchIndexer, sessions),
     producers: new ProducerStore(db, clock),
     exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
-    importer: new Importer({ transactor, sessions, assets, ledger, clock, dataDir, serverId, agents: () => agents.keys() }),
+    importer: new Importer({
+      transactor,
+      sessions,
+      assets,
+      ledger,
+      clock,
+      dataDir,
+      serverId,
+      agents: () => agents.keys(),
+    }),
     mcp,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });

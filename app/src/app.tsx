@@ -13,9 +13,18 @@ import type { Route } from "./state/router.ts";
 import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
 
-const DevicesScreen = lazyScreen(() => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen), "Devices screen");
-const ArchivedScreen = lazyScreen(() => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen), "Archived screen");
-const HistoryScreen = lazyScreen(() => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen), "History screen");
+const DevicesScreen = lazyScreen(
+  () => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen),
+  "Devices screen",
+);
+const ArchivedScreen = lazyScreen(
+  () => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen),
+  "Archived screen",
+);
+const HistoryScreen = lazyScreen(
+  () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
+  "History screen",
+);
 
 export function App({ ready }: { ready: boolean }) {
   const { connection, router } = useStore();
@@ -49,7 +58,8 @@ function Main({ route: now }: { route: Route }) {
   if (now.name === "archived") return <ArchivedScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
-  const showChat = now.name === "chat" || now.name === "new_chat" || (sessions.loaded.value && sessions.list.value.length === 0);
+  const showChat =
+    now.name === "chat" || now.name === "new_chat" || (sessions.loaded.value && sessions.list.value.length === 0);
   if (!wide) return showChat ? <ChatScreen key={sessionId ?? "new"} session_id={sessionId} /> : <SessionList />;
   return (
     <div class="split">

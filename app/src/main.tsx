@@ -30,5 +30,9 @@ store.start().then(
 if (navigator.serviceWorker) forgetOnRevokedMessage(navigator.serviceWorker, store.connection);
 
 if (navigator.serviceWorker && location.protocol !== "file:") {
-  addEventListener("load", () => navigator.serviceWorker.register("./sw.js").catch((error: unknown) => store.env.report("the service worker could not be registered", error)));
+  addEventListener("load", () =>
+    navigator.serviceWorker
+      .register("./sw.js")
+      .catch((error: unknown) => store.env.report("the service worker could not be registered", error)),
+  );
 }

@@ -32,9 +32,20 @@ export class ClusterFigures {
     this.relayedTotal = Number(results?.[5]?.[1] ?? 0);
   }
 
-  render(counter: (name: string, help: string, value: number) => void, gauge: (name: string, help: string, value: number) => void): void {
-    counter("bridge_cluster_events_received_total", "Events this node received from other nodes' server links and fanned out.", this.received);
-    counter("bridge_cluster_epoch_changes_total", "Times this node found the cluster's epoch changed (Redis restarted empty).", this.epochChanges);
+  render(
+    counter: (name: string, help: string, value: number) => void,
+    gauge: (name: string, help: string, value: number) => void,
+  ): void {
+    counter(
+      "bridge_cluster_events_received_total",
+      "Events this node received from other nodes' server links and fanned out.",
+      this.received,
+    );
+    counter(
+      "bridge_cluster_epoch_changes_total",
+      "Times this node found the cluster's epoch changed (Redis restarted empty).",
+      this.epochChanges,
+    );
     counter("bridge_cluster_redis_errors_total", "Redis operations of this node that failed.", this.redisErrors);
     gauge("bridge_cluster_nodes", "Nodes of the cluster alive (as of this node's last heartbeat).", this.nodes);
     gauge("bridge_cluster_servers_linked", "Servers linked on some node of the cluster.", this.linkedServers);

@@ -90,14 +90,29 @@ export class History {
   async append(serverId: string, event: BufferedEvent, prev: string, epoch: string): Promise<boolean> {
     const message = encodeClusterEvent(this.nodeId, serverId, event, prev);
     const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.relayed];
-    const args = [streamId(event.id), event.id, prev, encodeForms(event), this.bounds.events, this.bounds.bytes, epoch, this.keys.eventsChannel, message, event.sessionId ?? ""];
+    const args = [
+      streamId(event.id),
+      event.id,
+      prev,
+      encodeForms(event),
+      this.bounds.events,
+      this.bounds.bytes,
+      epoch,
+      this.keys.eventsChannel,
+      message,
+      event.sessionId ?? "",
+    ];
     return (await APPEND.run(this.redis, keys, args)) === 1;
   }
 
   /** Starts the history over after `afterId` (the server's store changed, or the bridge lost track), telling every node. */
   async reset(serverId: string, epoch: string, afterId: string, storeChanged: boolean): Promise<void> {
     const message = encodeClusterReset(this.nodeId, serverId, epoch, afterId, storeChanged);
-    await RESET.run(this.redis, [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)], [afterId, epoch, this.keys.eventsChannel, message]);
+    await RESET.run(
+      this.redis,
+      [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)],
+      [afterId, epoch, this.keys.eventsChannel, message],
+    );
   }
 
   /** Removes a deleted session's events from the stream, keeping their places in the chain; answers how many. */
@@ -122,7 +137,10 @@ export class History {
   /** The meta and, with `sinceId`, the events after it when the stream vouches for all of them (one MULTI: a consistent view). */
   async read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
     const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id", "covered_after");
-    if (sinceId !== undefined) transaction.xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+").hgetall(this.keys.historyGone(serverId));
+    if (sinceId !== undefined)
+      transaction
+        .xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+")
+        .hgetall(this.keys.historyGone(serverId));
     const results = (await transaction.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
     const [epoch, lastId, coveredAfter] = results[0]![1] as Array<string | null>;
@@ -133,7 +151,8 @@ export class History {
     const gone = Object.entries((results[2]?.[1] ?? {}) as Record<string, string>)
       .filter(([id]) => id > sinceId)
       .map(([id, prev]): Entry => ({ event: { id }, prev, gone: true }));
-    const chain = gone.length === 0 ? entries : [...entries, ...gone].sort((a, b) => (a.event.id < b.event.id ? -1 : 1));
+    const chain =
+      gone.length === 0 ? entries : [...entries, ...gone].sort((a, b) => (a.event.id < b.event.id ? -1 : 1));
     return { meta, events: continuousAfter(sinceId, meta.lastId, chain) };
   }
 }

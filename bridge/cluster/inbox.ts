@@ -38,10 +38,12 @@ export class Inbox {
       const cancelTimeout = after(this.clock, this.timeoutMs, () => this.settle(id, undefined));
       this.waiting.set(id, { resolve, cancelTimeout });
     });
-    const receivers = await this.redis.publish(this.keys.inbox(node), JSON.stringify({ id, from: this.nodeId, request })).catch((error: unknown) => {
-      this.failed(error);
-      return 0;
-    });
+    const receivers = await this.redis
+      .publish(this.keys.inbox(node), JSON.stringify({ id, from: this.nodeId, request }))
+      .catch((error: unknown) => {
+        this.failed(error);
+        return 0;
+      });
     if (receivers === 0) this.settle(id, undefined);
     return reply;
   }

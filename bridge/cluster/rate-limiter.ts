@@ -25,7 +25,13 @@ export class RedisRateLimiter {
   /** Whether an attempt from `address` is refused before it is looked at (the same rule as AddressRateLimiter). */
   async limited(address: string): Promise<boolean> {
     const window = this.window();
-    const [counted, overall, addresses] = (await this.redis.mget(this.key(window, `address:${address}`), this.key(window, "overall"), this.key(window, "addresses"))).map((value) => Number(value ?? 0));
+    const [counted, overall, addresses] = (
+      await this.redis.mget(
+        this.key(window, `address:${address}`),
+        this.key(window, "overall"),
+        this.key(window, "addresses"),
+      )
+    ).map((value) => Number(value ?? 0));
     if (counted! >= this.rule.perAddress) return true;
     if (counted === 0) return addresses! >= this.rule.maxAddresses;
     return overall! >= this.rule.overall;
@@ -46,7 +52,8 @@ export class RedisRateLimiter {
       .incr(this.key(window, "overall"))
       .pexpire(this.key(window, "overall"), ttl)
       .exec();
-    if (results?.[0]?.[1] === 1) await this.redis.multi().incr(this.key(window, "addresses")).pexpire(this.key(window, "addresses"), ttl).exec();
+    if (results?.[0]?.[1] === 1)
+      await this.redis.multi().incr(this.key(window, "addresses")).pexpire(this.key(window, "addresses"), ttl).exec();
   }
 
   private window(): number {

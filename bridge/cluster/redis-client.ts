@@ -19,7 +19,9 @@ export async function connectRedis(redis: Redis, url: string, timeoutMs = 5000):
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`BRIDGE_REDIS_URL: Redis at ${redactedUrl(url)} does not answer (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(
+      `BRIDGE_REDIS_URL: Redis at ${redactedUrl(url)} does not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     cancel();
   }

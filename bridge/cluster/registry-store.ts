@@ -56,8 +56,13 @@ export class RedisRegistryStore implements RegistryStore {
   }
 
   save(snapshot: () => DurableState, change: RegistryChange): void {
-    const write = change.kind === "code_taken" ? this.redis.hdel(this.keys.codes(change.serverId), change.codeHash).then(() => undefined) : this.write(change.serverId, snapshot().servers[change.serverId]);
-    write.then(() => this.announce(change.serverId)).catch((error: unknown) => this.failed(`registry ${change.kind} for ${change.serverId}`, error));
+    const write =
+      change.kind === "code_taken"
+        ? this.redis.hdel(this.keys.codes(change.serverId), change.codeHash).then(() => undefined)
+        : this.write(change.serverId, snapshot().servers[change.serverId]);
+    write
+      .then(() => this.announce(change.serverId))
+      .catch((error: unknown) => this.failed(`registry ${change.kind} for ${change.serverId}`, error));
   }
 
   /** Registers `serverId` with `credentialHash` unless it is registered already; answers the credential that holds. */
@@ -88,16 +93,29 @@ export class RedisRegistryStore implements RegistryStore {
       ...(app.success && app.data ? { app_config: app.data } : {}),
       credential_hash: credential,
       devices: Object.entries(devices).flatMap(([token_hash, value]) => grantFrom(token_hash, value)),
-      codes: Object.entries(codes).flatMap(([code_hash, expires]) => (Number.isFinite(Number(expires)) ? [{ code_hash, expires_at: Number(expires) }] : [])),
+      codes: Object.entries(codes).flatMap(([code_hash, expires]) =>
+        Number.isFinite(Number(expires)) ? [{ code_hash, expires_at: Number(expires) }] : [],
+      ),
     };
   }
 
   /** Writes a record whole (a registration, new grants, or every record again after Redis lost them). */
   async write(serverId: string, record: ServerRecord | undefined): Promise<void> {
     if (!record) return;
-    const transaction = this.redis.multi().hsetnx(this.keys.credentials, serverId, record.credential_hash).del(this.keys.devices(serverId), this.keys.codes(serverId));
-    if (record.devices.length > 0) transaction.hset(this.keys.devices(serverId), Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grantValue(grant)])));
-    if (record.codes.length > 0) transaction.hset(this.keys.codes(serverId), Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])));
+    const transaction = this.redis
+      .multi()
+      .hsetnx(this.keys.credentials, serverId, record.credential_hash)
+      .del(this.keys.devices(serverId), this.keys.codes(serverId));
+    if (record.devices.length > 0)
+      transaction.hset(
+        this.keys.devices(serverId),
+        Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grantValue(grant)])),
+      );
+    if (record.codes.length > 0)
+      transaction.hset(
+        this.keys.codes(serverId),
+        Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])),
+      );
     if (record.app_config) transaction.hset(this.keys.appConfigs, serverId, JSON.stringify(record.app_config));
     await transaction.exec();
   }

@@ -5,8 +5,18 @@ export const answerEventSchema = z.enum(["pair_result", "api_result"]);
 
 export const inboxRequestSchema = z.discriminatedUnion("kind", [
   /** A frame for a server link the receiving node holds (pair_request, api_request, devices_seen). */
-  z.object({ kind: z.literal("to_server"), server_id: z.string(), event: z.enum(["pair_request", "api_request", "devices_seen"]), payload: z.record(z.string(), z.unknown()) }),
+  z.object({
+    kind: z.literal("to_server"),
+    server_id: z.string(),
+    event: z.enum(["pair_request", "api_request", "devices_seen"]),
+    payload: z.record(z.string(), z.unknown()),
+  }),
   /** The server's answer to a request the receiving node forwarded. */
-  z.object({ kind: z.literal("answer"), server_id: z.string(), event: answerEventSchema, payload: z.record(z.string(), z.unknown()) }),
+  z.object({
+    kind: z.literal("answer"),
+    server_id: z.string(),
+    event: answerEventSchema,
+    payload: z.record(z.string(), z.unknown()),
+  }),
 ]);
 export type InboxRequest = z.infer<typeof inboxRequestSchema>;

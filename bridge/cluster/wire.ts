@@ -31,7 +31,13 @@ export function encodeClusterEvent(node: string, serverId: string, event: Buffer
   return `e\n${node}\n${serverId}\n${event.id}\n${prev}\n${encodeForms(event)}`;
 }
 
-export function encodeClusterReset(node: string, serverId: string, epoch: string, afterId: string, storeChanged: boolean): string {
+export function encodeClusterReset(
+  node: string,
+  serverId: string,
+  epoch: string,
+  afterId: string,
+  storeChanged: boolean,
+): string {
   return `r\n${node}\n${serverId}\n${epoch}\n${afterId}\n${storeChanged ? 1 : 0}`;
 }
 
@@ -55,7 +61,10 @@ export function decodeClusterMessage(text: string): ClusterMessage | undefined {
   }
   const last = text.slice(start);
   const [kind, node, serverId, a, b] = fields as [string, string, string, string, string];
-  if (kind === "l") return SERVER_ID.test(serverId) && MILLISECONDS.test(a) ? { kind: "link", node, serverId, online: last === "1", since: Number(a) } : undefined;
+  if (kind === "l")
+    return SERVER_ID.test(serverId) && MILLISECONDS.test(a)
+      ? { kind: "link", node, serverId, online: last === "1", since: Number(a) }
+      : undefined;
   if (!SERVER_ID.test(serverId) || !EVENT_ID.test(b) || (kind === "e" && !EVENT_ID.test(a))) return undefined;
   if (kind === "e") return { kind: "event", node, serverId, event: decodeForms(a, last), prev: b };
   if (kind === "r") return { kind: "reset", node, serverId, epoch: a, afterId: b, storeChanged: last === "1" };

@@ -24,9 +24,18 @@ export function httpHandler(routes: HttpRoutes) {
     const url = parseTarget(request.url ?? "/");
     if (!url) return sendError(response, 400, "bad_request", "bad request target");
     const path = url.pathname;
-    if (request.method === "GET" && path === "/metrics") return send(response, 200, "text/plain; version=0.0.4", routes.metrics.render());
-    if (request.method === "GET" && path === APP_CONFIG_PATH) return appConfig(response, routes.appConfig(url.searchParams.get("server_id") ?? undefined));
-    const work = request.method === "GET" && path === "/health" ? routes.health().then((body) => send(response, 200, "application/json", JSON.stringify(body))) : path === LONGPOLL_PATH ? routes.longPoll(request, response, url) : request.method === "GET" || request.method === "HEAD" ? routes.appFiles(request, response, path) : undefined;
+    if (request.method === "GET" && path === "/metrics")
+      return send(response, 200, "text/plain; version=0.0.4", routes.metrics.render());
+    if (request.method === "GET" && path === APP_CONFIG_PATH)
+      return appConfig(response, routes.appConfig(url.searchParams.get("server_id") ?? undefined));
+    const work =
+      request.method === "GET" && path === "/health"
+        ? routes.health().then((body) => send(response, 200, "application/json", JSON.stringify(body)))
+        : path === LONGPOLL_PATH
+          ? routes.longPoll(request, response, url)
+          : request.method === "GET" || request.method === "HEAD"
+            ? routes.appFiles(request, response, path)
+            : undefined;
     if (!work) return notFound(response, `${request.method} ${path}`);
     work.catch((error: unknown) => {
       routes.failed(error);
@@ -40,9 +49,19 @@ export const APP_CONFIG_PATH = "/app-config.json";
 
 /** The app config, revalidated on every load (a server's URLs may change with its next join); 404 when unknown. */
 function appConfig(response: ServerResponse, config: unknown): void {
-  if (config === undefined) return sendError(response, 404, "route_not_found", "no app config here: no server whose app this bridge serves has joined (or several have: name one with ?server_id=)");
+  if (config === undefined)
+    return sendError(
+      response,
+      404,
+      "route_not_found",
+      "no app config here: no server whose app this bridge serves has joined (or several have: name one with ?server_id=)",
+    );
   const body = JSON.stringify(config);
-  response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-cache" });
+  response.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-cache",
+  });
   response.end(body);
 }
 
@@ -51,8 +70,19 @@ export function notFound(response: ServerResponse, what: string): void {
 }
 
 /** The error body of docs/errors.md: `{"error": {"code", "message", "details"?}}`. */
-export function sendError(response: ServerResponse, status: number, code: string, message: string, details?: unknown): void {
-  send(response, status, "application/json", JSON.stringify({ error: { code, message, ...(details === undefined ? {} : { details }) } }));
+export function sendError(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+): void {
+  send(
+    response,
+    status,
+    "application/json",
+    JSON.stringify({ error: { code, message, ...(details === undefined ? {} : { details }) } }),
+  );
 }
 
 export function send(response: ServerResponse, status: number, type: string, body: string): void {

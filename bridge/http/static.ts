@@ -26,10 +26,17 @@ export function appFiles(appDir: string, notFound: NotFound) {
   const built = () => existsSync(join(appDir, "index.html"));
   return async (request: IncomingMessage, response: ServerResponse, path: string): Promise<void> => {
     if (!built()) {
-      if (path === "/" || path === "/index.html") return answer(response, 200, "text/html; charset=utf-8", notBuiltPage(), request.method === "HEAD");
+      if (path === "/" || path === "/index.html")
+        return answer(response, 200, "text/html; charset=utf-8", notBuiltPage(), request.method === "HEAD");
       return notFound(response, path);
     }
-    const result = await send(request, path, { root: appDir, dotfiles: "ignore", index: "index.html", cacheControl: false, extensions: false });
+    const result = await send(request, path, {
+      root: appDir,
+      dotfiles: "ignore",
+      index: "index.html",
+      cacheControl: false,
+      extensions: false,
+    });
     if (result.type !== "file") {
       // A missing file, a dotfile, a directory (no redirect: `//host` would make it an open redirect), a traversal
       // attempt (send answers 403): one 404, which tells a prober nothing about what exists outside the build.
@@ -52,7 +59,11 @@ export function appUrlFor(endpoint: string): string {
 }
 
 function answer(response: ServerResponse, status: number, type: string, body: string, headOnly: boolean): void {
-  response.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body), "cache-control": REVALIDATE });
+  response.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": REVALIDATE,
+  });
   response.end(headOnly ? undefined : body);
 }
 

@@ -27,7 +27,13 @@ export function decodeFrame(text: string, vsn: Vsn): DecodeResult {
 
 export function encodeFrame(frame: Frame, vsn: Vsn): string {
   if (vsn === "2.0.0") return JSON.stringify([frame.joinRef, frame.ref, frame.topic, frame.event, frame.payload]);
-  return JSON.stringify({ join_ref: frame.joinRef, ref: frame.ref, topic: frame.topic, event: frame.event, payload: frame.payload });
+  return JSON.stringify({
+    join_ref: frame.joinRef,
+    ref: frame.ref,
+    topic: frame.topic,
+    event: frame.event,
+    payload: frame.payload,
+  });
 }
 
 /** A reply frame: `[join_ref, ref, topic, "phx_reply", {status, response}]`. */

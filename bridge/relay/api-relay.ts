@@ -51,16 +51,29 @@ export class ApiRelay {
   /** An app's `api` push on its server's topic. The token was checked at join; it is checked again now. */
   forward(app: Connection, state: ServerState, push: Frame): void {
     const deviceId = app.tokenHash === undefined ? undefined : this.core.registry.deviceOf(state.id, app.tokenHash);
-    if (deviceId === undefined) return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
+    if (deviceId === undefined)
+      return this.refuse(app, push, "invalid_request", "relay call from a token this server no longer grants");
     const call = apiPushSchema.safeParse(push.payload);
-    if (!call.success) return this.refuse(app, push, "invalid_request", "relay call malformed", { problem: call.error.issues[0]?.message });
-    if (asksLongPoll(call.data.path)) return this.refuse(app, push, "invalid_request", "relay call asked for a long-poll (wait_ms)");
-    if (jsonBytes(call.data.body) > RELAY_MAX_BODY_BYTES) return this.refuse(app, push, "too_large", "relay call body too large");
-    if (!this.limits.admit(socketKey(app), serverKey(state.id))) return this.refuse(app, push, "rate_limited", "relay call rate limited");
+    if (!call.success)
+      return this.refuse(app, push, "invalid_request", "relay call malformed", {
+        problem: call.error.issues[0]?.message,
+      });
+    if (asksLongPoll(call.data.path))
+      return this.refuse(app, push, "invalid_request", "relay call asked for a long-poll (wait_ms)");
+    if (jsonBytes(call.data.body) > RELAY_MAX_BODY_BYTES)
+      return this.refuse(app, push, "too_large", "relay call body too large");
+    if (!this.limits.admit(socketKey(app), serverKey(state.id)))
+      return this.refuse(app, push, "rate_limited", "relay call rate limited");
     const requestId = randomUUID();
     const cancelTimeout = after(this.core.clock, this.config.timeoutMs, () => this.fail(requestId, "timeout"));
     this.pending.set(requestId, { app, push, serverId: state.id, deviceId, tokenHash: app.tokenHash!, cancelTimeout });
-    const payload = { request_id: requestId, device_id: deviceId, method: call.data.method, path: call.data.path, ...(call.data.body === undefined ? {} : { body: call.data.body }) };
+    const payload = {
+      request_id: requestId,
+      device_id: deviceId,
+      method: call.data.method,
+      path: call.data.path,
+      ...(call.data.body === undefined ? {} : { body: call.data.body }),
+    };
     // The link may be on another node (a cluster): the call fails at once when no node holds it.
     const delivered = this.core.shared.toServer(state, "api_request", payload);
     const away = () => this.fail(requestId, "server_unavailable", "relay call to a server that is away");
@@ -79,7 +92,11 @@ export class ApiRelay {
     if (!call.app.open) return true;
     // Revoked while the call was in flight (its socket is normally closed with 4001 already): never answered.
     if (this.core.registry.deviceOf(state.id, call.tokenHash) !== call.deviceId) {
-      this.core.log.log("warn", "relay answer for a revoked device dropped", { socket: call.app.id, server_id: state.id, device_id: call.deviceId });
+      this.core.log.log("warn", "relay answer for a revoked device dropped", {
+        socket: call.app.id,
+        server_id: state.id,
+        device_id: call.deviceId,
+      });
       return true;
     }
     if ("reason" in result) this.reply(call, "error", { reason: result.reason });
@@ -92,7 +109,8 @@ export class ApiRelay {
 
   /** The server's channel ended: whatever it was asked is answered `server_unavailable`. */
   serverGone(serverId: string): void {
-    for (const [requestId, call] of this.pending) if (call.serverId === serverId) this.fail(requestId, "server_unavailable");
+    for (const [requestId, call] of this.pending)
+      if (call.serverId === serverId) this.fail(requestId, "server_unavailable");
   }
 
   /** The app's channel or socket ended: its calls are dropped (nobody could take the answers). */
@@ -104,7 +122,12 @@ export class ApiRelay {
     const call = this.pending.get(requestId);
     if (!call) return;
     this.forget(requestId, call);
-    this.core.log.log("warn", logMsg, { socket: call.app.id, address: call.app.address, server_id: call.serverId, reason });
+    this.core.log.log("warn", logMsg, {
+      socket: call.app.id,
+      address: call.app.address,
+      server_id: call.serverId,
+      reason,
+    });
     if (call.app.open) this.reply(call, "error", { reason });
   }
 
@@ -118,7 +141,13 @@ export class ApiRelay {
     call.app.send(replyFrame(call.push, status, response));
   }
 
-  private refuse(app: Connection, push: Frame, reason: RelayErrorReason, logMsg: string, extra: Record<string, unknown> = {}): void {
+  private refuse(
+    app: Connection,
+    push: Frame,
+    reason: RelayErrorReason,
+    logMsg: string,
+    extra: Record<string, unknown> = {},
+  ): void {
     this.core.log.log("warn", logMsg, { socket: app.id, address: app.address, topic: push.topic, reason, ...extra });
     app.send(replyFrame(push, "error", { reason }));
   }

@@ -25,10 +25,12 @@ export const DEFAULT_RELAY_CONFIG: RelayConfig = {
 const positive = z.number().int().min(1);
 
 /** What BridgeConfig.relay may set: any of the bounds, strictly (an unknown key is a config error). */
-export const relayConfigSchema = z.strictObject({
-  timeoutMs: positive,
-  inFlightPerSocket: positive,
-  inFlightPerServer: positive,
-  perSocketPerSecond: positive,
-  perServerPerSecond: positive,
-}).partial();
+export const relayConfigSchema = z
+  .strictObject({
+    timeoutMs: positive,
+    inFlightPerSocket: positive,
+    inFlightPerServer: positive,
+    perSocketPerSecond: positive,
+    perServerPerSecond: positive,
+  })
+  .partial();

@@ -23,7 +23,9 @@ export type DurableState = z.infer<typeof fileSchema>;
 export type ServerRecord = DurableState["servers"][string];
 
 /** What changed in the registry, for a store that writes per server (the cluster's, bridge/cluster/registry-store.ts). */
-export type RegistryChange = { kind: "registered" | "grants" | "app_config"; serverId: string } | { kind: "code_taken"; serverId: string; codeHash: string };
+export type RegistryChange =
+  | { kind: "registered" | "grants" | "app_config"; serverId: string }
+  | { kind: "code_taken"; serverId: string; codeHash: string };
 
 /** Where the registry keeps its records: this file for the single node, Redis for a cluster. */
 export interface RegistryStore {
@@ -47,7 +49,8 @@ export class DurableStore implements RegistryStore {
       return { servers: {} };
     }
     const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`${this.file}: not a bridge state file (${parsed.error.issues[0]?.message ?? "invalid"})`);
+    if (!parsed.success)
+      throw new Error(`${this.file}: not a bridge state file (${parsed.error.issues[0]?.message ?? "invalid"})`);
     return parsed.data;
   }
 

@@ -85,7 +85,8 @@ export class Registry {
     private readonly replay: ReplayLimits,
     hooks: RegistryHooks = {},
   ) {
-    this.onRevoked = hooks.onRevoked ?? ((connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"));
+    this.onRevoked =
+      hooks.onRevoked ?? ((connection) => connection.close(BRIDGE_CLOSE.deviceRevoked, "device revoked"));
     this.onForeignGrant = hooks.onForeignGrant ?? (() => undefined);
     for (const [id, record] of Object.entries(store.load().servers)) {
       const state = this.create(id, record.credential_hash);
@@ -138,7 +139,8 @@ export class Registry {
     if (this.continues(state, epoch, serverCursor)) return state.lastId!;
     // A new store: its ids start over, so apps still subscribed would drop its events as duplicates of the old
     // ones. They are sent away to reconnect (1012); their rejoin from the old epoch is answered "gap".
-    if (state.epoch !== undefined && state.epoch !== epoch) state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
+    if (state.epoch !== undefined && state.epoch !== epoch)
+      state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
     state.epoch = epoch;
     state.lastId = serverCursor;
     state.buffer.reset(serverCursor);
@@ -166,7 +168,9 @@ export class Registry {
   /** The app config of `serverId`, or, without one, of the one server whose app is served at `appUrl`. */
   appConfigFor(serverId: string | undefined, appUrl: string): AppConfig | undefined {
     if (serverId !== undefined) return this.servers.get(serverId)?.appConfig;
-    const serving = [...this.servers.values()].flatMap((state) => (state.appConfig && sameUrl(state.appConfig.app_url, appUrl) ? [state.appConfig] : []));
+    const serving = [...this.servers.values()].flatMap((state) =>
+      state.appConfig && sameUrl(state.appConfig.app_url, appUrl) ? [state.appConfig] : [],
+    );
     return serving.length === 1 ? serving[0] : undefined;
   }
 
@@ -287,7 +291,8 @@ export class Registry {
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     state.devices = new Map();
     for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
-      for (const [owner] of this.grantsOf(hash)) if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
+      for (const [owner] of this.grantsOf(hash))
+        if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
       state.devices.set(hash, { device_id: deviceId, mode });
     }
   }
@@ -296,7 +301,11 @@ export class Registry {
   record(state: ServerState): ServerRecord {
     return {
       credential_hash: state.credentialHash,
-      devices: [...state.devices].map(([token_hash, grant]) => ({ device_id: grant.device_id, token_hash, ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}) })),
+      devices: [...state.devices].map(([token_hash, grant]) => ({
+        device_id: grant.device_id,
+        token_hash,
+        ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}),
+      })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       ...(state.appConfig ? { app_config: state.appConfig } : {}),
     };

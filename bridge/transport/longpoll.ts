@@ -34,7 +34,12 @@ export interface LongPollHost {
   clock: Clock;
   log: BridgeLogger;
   /** Opens a Connection over `session` when admission allows; else the refusal. */
-  open(session: LongPollSession, vsn: Vsn, address: string, deviceToken: string | undefined): { ok: true; connection: Connection } | { ok: false; status: number; problem: string };
+  open(
+    session: LongPollSession,
+    vsn: Vsn,
+    address: string,
+    deviceToken: string | undefined,
+  ): { ok: true; connection: Connection } | { ok: false; status: number; problem: string };
   /** Routes one text frame from the peer, as a WebSocket message (a malformed one closes the connection). */
   receive(connection: Connection, text: string): void;
 }
@@ -60,9 +65,14 @@ export class LongPollEndpoint {
     if (request.method === "OPTIONS") return preflight(request, response);
     const found = this.find(request, url);
     if (found) found.connection.lastSeen = this.host.clock.now();
-    if (request.method === "GET") return found ? this.listen(found.session, request, response) : this.open(request, response, url);
-    if (request.method === "POST") return found ? this.publish(found.connection, request, response) : json(response, 200, { status: 410 });
-    json(response, 400, { status: 400, error: { code: "bad_request", message: `${request.method} is not spoken at the long-poll endpoint` } });
+    if (request.method === "GET")
+      return found ? this.listen(found.session, request, response) : this.open(request, response, url);
+    if (request.method === "POST")
+      return found ? this.publish(found.connection, request, response) : json(response, 200, { status: 410 });
+    json(response, 400, {
+      status: 400,
+      error: { code: "bad_request", message: `${request.method} is not spoken at the long-poll endpoint` },
+    });
   }
 
   /** Ends sessions no poll has touched for 1.5 windows (Phoenix's rule); returns how many. */
@@ -80,7 +90,9 @@ export class LongPollEndpoint {
 
   private find(request: IncomingMessage, url: URL) {
     const header = request.headers["x-phoenix-longpoll-token"];
-    const token = (typeof header === "string" ? header : undefined) ?? url.searchParams.getAll("token").find((value) => value.startsWith(SESSION_TOKEN_PREFIX));
+    const token =
+      (typeof header === "string" ? header : undefined) ??
+      url.searchParams.getAll("token").find((value) => value.startsWith(SESSION_TOKEN_PREFIX));
     return token === undefined ? undefined : this.sessions.get(token);
   }
 
@@ -89,15 +101,21 @@ export class LongPollEndpoint {
     if (!vsn) return json(response, 400, { status: 400, error: { code: "bad_request", message: "unsupported vsn" } });
     const header = request.headers["x-phoenix-authtoken"];
     // The device token: phoenix's authToken (a header over long-poll), or the socket param `token` of stock apps.
-    const candidate = (typeof header === "string" ? header : undefined) ?? url.searchParams.getAll("token").find((value) => !value.startsWith(SESSION_TOKEN_PREFIX));
+    const candidate =
+      (typeof header === "string" ? header : undefined) ??
+      url.searchParams.getAll("token").find((value) => !value.startsWith(SESSION_TOKEN_PREFIX));
     const deviceToken = candidate === undefined ? undefined : deviceTokenSchema.safeParse(candidate);
-    if (deviceToken && !deviceToken.success) return json(response, 400, { status: 400, error: { code: "bad_request", message: "bad token" } });
+    if (deviceToken && !deviceToken.success)
+      return json(response, 400, { status: 400, error: { code: "bad_request", message: "bad token" } });
     const session = new LongPollSession(this.host.clock);
     session.onEnd(() => this.sessions.delete(session.token));
     const opened = this.host.open(session, vsn, peerAddress(request.socket.remoteAddress), deviceToken?.data);
     if (!opened.ok) {
       // phoenix.js retries (with its backoff) on a body status of 500, as after a refused WebSocket upgrade.
-      return json(response, opened.status, { status: 500, error: { code: opened.status === 503 ? "bridge_full" : "rate_limited", message: opened.problem } });
+      return json(response, opened.status, {
+        status: 500,
+        error: { code: opened.status === 503 ? "bridge_full" : "rate_limited", message: opened.problem },
+      });
     }
     this.sessions.set(session.token, { session, connection: opened.connection });
     json(response, 200, { status: 410, token: session.token, messages: [] });
@@ -111,23 +129,38 @@ export class LongPollEndpoint {
     response.off("close", onGone);
     if (outcome.status === 410) return json(response, 200, { status: 410 });
     if (outcome.status === 204) this.emptyPolls++;
-    json(response, 200, { status: outcome.status, token: session.token, messages: outcome.status === 200 ? outcome.messages : [] });
+    json(response, 200, {
+      status: outcome.status,
+      token: session.token,
+      messages: outcome.status === 200 ? outcome.messages : [],
+    });
   }
 
   private async publish(connection: Connection, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const maxBytes = this.limits.maxFrameBytes * 4;
     const body = await readBody(request, maxBytes);
     if (!body.ok) {
-      this.host.log.log("warn", "long-poll batch refused", { socket: connection.id, address: connection.address, problem: body.problem });
+      this.host.log.log("warn", "long-poll batch refused", {
+        socket: connection.id,
+        address: connection.address,
+        problem: body.problem,
+      });
       connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
       return json(response, 413, { status: 413, error: { code: "too_large", message: body.problem } });
     }
     const ndjson = (request.headers["content-type"] ?? "").startsWith("application/x-ndjson");
     const frames = ndjson ? body.text.split(/\r?\n/).filter((line) => line.length > 0) : [body.text];
     if (frames.length > MAX_BATCH || frames.some((frame) => Buffer.byteLength(frame) > this.limits.maxFrameBytes)) {
-      this.host.log.log("warn", "long-poll batch refused", { socket: connection.id, address: connection.address, problem: "too many or too large frames" });
+      this.host.log.log("warn", "long-poll batch refused", {
+        socket: connection.id,
+        address: connection.address,
+        problem: "too many or too large frames",
+      });
       connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
-      return json(response, 413, { status: 413, error: { code: "too_large", message: `at most ${MAX_BATCH} frames of ${this.limits.maxFrameBytes} bytes` } });
+      return json(response, 413, {
+        status: 413,
+        error: { code: "too_large", message: `at most ${MAX_BATCH} frames of ${this.limits.maxFrameBytes} bytes` },
+      });
     }
     for (const frame of frames) {
       if (connection.closed) break;
@@ -155,6 +188,10 @@ function preflight(request: IncomingMessage, response: ServerResponse): void {
 function json(response: ServerResponse, httpStatus: number, body: Record<string, unknown>): void {
   if (response.writableEnded || response.destroyed) return;
   const text = JSON.stringify(body);
-  response.writeHead(httpStatus, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  response.writeHead(httpStatus, {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "content-length": Buffer.byteLength(text),
+  });
   response.end(text);
 }

@@ -1,6 +1,12 @@
 // The admin's calls (pairing a new device, listing and revoking devices): a small class of its own, because it
 // holds the admin token, which only the server's own machine should ever see, never a device's credentials.
-import { deviceListSchema, deviceRevokedSchema, pairingCreatedSchema, type DeviceRecord, type PairingCreated } from "../wire/api.ts";
+import {
+  deviceListSchema,
+  deviceRevokedSchema,
+  pairingCreatedSchema,
+  type DeviceRecord,
+  type PairingCreated,
+} from "../wire/api.ts";
 import { HttpApi, type FetchLike } from "../transport/http.ts";
 
 export interface AdminClientOptions {

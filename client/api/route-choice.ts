@@ -18,7 +18,14 @@ export type Route = "auto" | "direct" | "relay";
 export const DEFAULT_DIRECT_PROBE_MS = 30_000;
 
 /** Error codes of a connection that never opened: the request was not sent, so sending it again is safe. */
-const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NEVER_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 export interface RouteChoiceOptions {
   route: Route;
@@ -43,10 +50,16 @@ export class RouteChoice implements Requester {
     return this.directDownUntil !== undefined && timers.now() < this.directDownUntil ? "relay" : "direct";
   }
 
-  async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+  async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options?: RequestOptions,
+  ): Promise<z.infer<S>> {
     const { direct, relay } = this.options;
     const unconfirmed = this.directDownUntil !== undefined;
-    if (this.current === "relay" || (unconfirmed && !repeatable(method, options))) return relay.request(method, path, schema, options);
+    if (this.current === "relay" || (unconfirmed && !repeatable(method, options)))
+      return relay.request(method, path, schema, options);
     try {
       const answer = await direct.request(method, path, schema, options);
       if (this.directDownUntil !== undefined) this.options.switched?.("direct", undefined);

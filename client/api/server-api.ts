@@ -59,19 +59,27 @@ export interface AttachmentInput {
   filename?: string;
 }
 
-const binaryBodySchema = z.custom<BinaryBody>((value) => typeof value === "object" && value !== null && (value as BinaryBody).bytes instanceof Uint8Array);
+const binaryBodySchema = z.custom<BinaryBody>(
+  (value) => typeof value === "object" && value !== null && (value as BinaryBody).bytes instanceof Uint8Array,
+);
 const ATTACHMENTS = "/extensions/reference_compatible_attachments";
 
 export abstract class ServerApi {
   /** The one request function: every call below goes through it. */
-  abstract request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>>;
+  abstract request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options?: RequestOptions,
+  ): Promise<z.infer<S>>;
 
   /**
    * Pinned first, then newest activity; summaries only (no messages: load them with loadMessages). Archived sessions
    * are left out unless asked for: `archived: "only"` lists them alone, `"include"` lists all.
    */
   async listSessions(options: { archived?: "only" | "include" } = {}): Promise<SessionSummary[]> {
-    return (await this.request("GET", "/sessions", sessionListSchema, { query: { archived: options.archived } })).sessions;
+    return (await this.request("GET", "/sessions", sessionListSchema, { query: { archived: options.archived } }))
+      .sessions;
   }
 
   /** Deletes the session everywhere (a running request is cancelled first); `session_deleted` follows. */
@@ -113,7 +121,12 @@ export abstract class ServerApi {
   }
 
   /** Replaces the user message at `index` (shown path) and what followed with a new version, and runs it. */
-  async resendMessage(sessionId: string, index: number, content: string, options: { client_request_id?: string } = {}): Promise<SendResult> {
+  async resendMessage(
+    sessionId: string,
+    index: number,
+    content: string,
+    options: { client_request_id?: string } = {},
+  ): Promise<SendResult> {
     const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
     const path = `${sessionPath(sessionId)}/messages/${index}/resend`;
     const accepted = await this.request("POST", path, sendAcceptedSchema, { body: { content, client_request_id } });
@@ -128,7 +141,10 @@ export abstract class ServerApi {
 
   /** The session as a file: `markdown` (text/markdown) or `json` (the lossless export). */
   async exportSession(sessionId: string, format: "markdown" | "json"): Promise<BinaryBody> {
-    return this.request("GET", `${sessionPath(sessionId)}/export`, binaryBodySchema, { query: { format }, expect: "bytes" });
+    return this.request("GET", `${sessionPath(sessionId)}/export`, binaryBodySchema, {
+      query: { format },
+      expect: "bytes",
+    });
   }
 
   /** This device's own record (a device token; the admin token has no device). */
@@ -146,19 +162,33 @@ export abstract class ServerApi {
   }
 
   async cancel(sessionId: string, requestId: string): Promise<void> {
-    await this.request("POST", `${sessionPath(sessionId)}/requests/${encodeURIComponent(requestId)}/cancel`, cancelAcceptedSchema, { body: {} });
+    await this.request(
+      "POST",
+      `${sessionPath(sessionId)}/requests/${encodeURIComponent(requestId)}/cancel`,
+      cancelAcceptedSchema,
+      { body: {} },
+    );
   }
 
-  async appendMessage(sessionId: string, message: { role: Role; content: string; metadata?: Record<string, unknown> }): Promise<{ session: Session; message: Message }> {
+  async appendMessage(
+    sessionId: string,
+    message: { role: Role; content: string; metadata?: Record<string, unknown> },
+  ): Promise<{ session: Session; message: Message }> {
     return this.request("POST", `${sessionPath(sessionId)}/messages`, appendedMessageSchema, { body: message });
   }
 
   async modifyMessage(sessionId: string, index: number, content: string): Promise<Session> {
-    return (await this.request("PATCH", `${sessionPath(sessionId)}/messages/${index}`, sessionEnvelopeSchema, { body: { content } })).session;
+    return (
+      await this.request("PATCH", `${sessionPath(sessionId)}/messages/${index}`, sessionEnvelopeSchema, {
+        body: { content },
+      })
+    ).session;
   }
 
   async deleteMessages(sessionId: string, indices: number[]): Promise<Session> {
-    return (await this.request("DELETE", `${sessionPath(sessionId)}/messages`, sessionEnvelopeSchema, { body: { indices } })).session;
+    return (
+      await this.request("DELETE", `${sessionPath(sessionId)}/messages`, sessionEnvelopeSchema, { body: { indices } })
+    ).session;
   }
 
   /** Uploads an image (as base64 JSON, so the call also fits a JSON relay); send it as {type: "asset", asset_id}. */
@@ -168,11 +198,15 @@ export abstract class ServerApi {
       ...(input.media_type ? { media_type: input.media_type } : {}),
       ...(input.filename ? { filename: input.filename } : {}),
     };
-    return this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/store_attachment`, storedAttachmentSchema, { body });
+    return this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/store_attachment`, storedAttachmentSchema, {
+      body,
+    });
   }
 
   async deleteAttachment(sessionId: string, assetId: string): Promise<void> {
-    await this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/delete_attachment`, deletedAttachmentSchema, { body: { asset_id: assetId } });
+    await this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/delete_attachment`, deletedAttachmentSchema, {
+      body: { asset_id: assetId },
+    });
   }
 
   /** The stored bytes and their type (a browser shows them with URL.createObjectURL(new Blob([bytes], {type}))). */
@@ -187,7 +221,9 @@ export abstract class ServerApi {
 
   /** Discovered models of a provider; `agent_id` applies that agent's overrides (base_url, key). */
   async listModels(providerId: string, options: { agent_id?: string } = {}): Promise<ModelList> {
-    return this.request("GET", `/providers/${encodeURIComponent(providerId)}/models`, modelListSchema, { query: { agent_id: options.agent_id } });
+    return this.request("GET", `/providers/${encodeURIComponent(providerId)}/models`, modelListSchema, {
+      query: { agent_id: options.agent_id },
+    });
   }
 }
 

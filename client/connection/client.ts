@@ -92,11 +92,15 @@ export interface LoadedMessages extends MessagesSnapshot {
 export class ChatClient extends ServerApi {
   readonly notifications: NotificationCenter;
   readonly connectionId: string;
-  private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" }, (error) => this.report("a status subscriber threw", error));
+  private readonly statusSignal = new Signal<ConnectionStatus>({ state: "catching_up" }, (error) =>
+    this.report("a status subscriber threw", error),
+  );
   /** An onProblem listener that throws has nowhere else to go: console.error (the Emitter's default). */
   private readonly problems = new Emitter<ClientProblem>();
   private readonly resets = new Emitter<void>((error) => this.report("an onReset listener threw", error));
-  private readonly listeners = new ListenerRegistry((error, event) => this.report("a listener threw", { error, event }));
+  private readonly listeners = new ListenerRegistry((error, event) =>
+    this.report("a listener threw", { error, event }),
+  );
   private readonly routes: RouteChoice;
   private readonly storage: StorageAdapter;
   private readonly timers: Timers;
@@ -155,7 +159,8 @@ export class ChatClient extends ServerApi {
       {
         joined: (replay, serverOnline) => this.driver.send({ type: "bridge_joined", replay, serverOnline }),
         down: () => this.driver.send({ type: "bridge_down" }),
-        serverStatus: (status) => this.driver.send({ type: "server_status", online: status.online, since: status.since }),
+        serverStatus: (status) =>
+          this.driver.send({ type: "server_status", online: status.online, since: status.since }),
         // A bridge that is down is the reconnect schedule's business; a change of transport is worth a note.
         transport: (verdict) => verdict !== "bridge_down" && this.report(TRANSPORT_NOTES[verdict], verdict),
         event: (event) => {
@@ -175,17 +180,26 @@ export class ChatClient extends ServerApi {
       route: options.route ?? "auto",
       direct: new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch }),
       // An encrypting device seals every relayed call to the server's key (transport/sealed-relay.ts).
-      relay: new RelayApi(credentials.e2e ? new SealedRelayChannel(bridge, credentials, credentials.e2e, timers) : bridge, pushes, options.relayTimeoutMs),
+      relay: new RelayApi(
+        credentials.e2e ? new SealedRelayChannel(bridge, credentials, credentials.e2e, timers) : bridge,
+        pushes,
+        options.relayTimeoutMs,
+      ),
       timers,
       directProbeMs: options.directProbeMs,
-      switched: (to, why) => this.report(`server calls now go ${to === "relay" ? "through the bridge relay" : "straight to server_url"}`, why),
+      switched: (to, why) =>
+        this.report(
+          `server calls now go ${to === "relay" ? "through the bridge relay" : "straight to server_url"}`,
+          why,
+        ),
     });
     this.sealed = credentials.e2e
       ? new SealedEvents({
           serverId: credentials.server_id,
           deviceId: credentials.device_id,
           deviceSecretKey: credentials.e2e.device_secret_key,
-          fetchKeys: async (signal) => (await this.request("GET", "/e2e/keys", contentKeysAnswerSchema, { signal })).keys,
+          fetchKeys: async (signal) =>
+            (await this.request("GET", "/e2e/keys", contentKeysAnswerSchema, { signal })).keys,
           report: (message, detail) => this.report(message, detail),
           timers,
           retryDelaysMs: this.retryDelaysMs,
@@ -230,7 +244,12 @@ export class ChatClient extends ServerApi {
    * to server_url or through the bridge relay (RouteChoice). A 401 means the device token is dead (revoked,
    * unknown): the client stops with `revoked`, like a bridge close 4001.
    */
-  async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+  async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options?: RequestOptions,
+  ): Promise<z.infer<S>> {
     try {
       return await this.routes.request(method, path, schema, options);
     } catch (error) {
@@ -250,11 +269,17 @@ export class ChatClient extends ServerApi {
     const noServer = error instanceof RelayError && error.reason === "server_unavailable";
     if (server?.online !== false && !noServer) return error;
     const since = server?.online === false ? server.since : undefined;
-    return new ServerOfflineError(`${what}: the server is offline${since ? ` (since ${since})` : ""}`, since, { cause: error });
+    return new ServerOfflineError(`${what}: the server is offline${since ? ` (since ${since})` : ""}`, since, {
+      cause: error,
+    });
   }
 
   /** Listens for one event type (validated against its schema) or "*" (every event); returns the disposer. */
-  on<T extends KnownEventType>(type: T, listener: (event: AnyEvent & EventOfType<T>) => void, options?: ListenOptions): Disposer;
+  on<T extends KnownEventType>(
+    type: T,
+    listener: (event: AnyEvent & EventOfType<T>) => void,
+    options?: ListenOptions,
+  ): Disposer;
   on(type: "*" | (string & {}), listener: (event: AnyEvent) => void, options?: ListenOptions): Disposer;
   on(type: string, listener: (event: never) => void, options?: ListenOptions): Disposer {
     return this.listeners.add(type, listener as (event: AnyEvent) => void, options);
@@ -275,14 +300,17 @@ export class ChatClient extends ServerApi {
    * session at or before that cursor; events after it that were already delivered come back in `events`.
    * `listener`, when given, is registered for this session at exactly that point, so it misses nothing.
    */
-  async loadMessages(session_id: string, listener?: (event: AnyEvent) => void): Promise<LoadedMessages & { dispose: Disposer }> {
+  async loadMessages(
+    session_id: string,
+    listener?: (event: AnyEvent) => void,
+  ): Promise<LoadedMessages & { dispose: Disposer }> {
     const path = `/sessions/${encodeURIComponent(session_id)}/messages`;
     const snapshot = await this.request("GET", path, messagesSnapshotSchema);
     const events: AnyEvent[] = [];
     let floor = snapshot.cursor_event_id;
     const delivered = this.sequencer.cursor;
     if (delivered !== undefined && delivered > floor) {
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const page = await this.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
         for (const raw of page.events) {
           if (anyEventSchema.safeParse(raw).success) events.push(raw as AnyEvent);
@@ -312,12 +340,19 @@ export class ChatClient extends ServerApi {
    */
   private async fetchWhole(stub: AnyEvent, signal: AbortSignal): Promise<AnyEvent | undefined> {
     const previous = formatEventId(parseEventId(stub.event_id)! - 1);
-    const query = { since_id: previous, limit: 1, session_id: stub.session_id, request_id: stub.request_id, epoch: this.reader.currentEpoch };
+    const query = {
+      since_id: previous,
+      limit: 1,
+      session_id: stub.session_id,
+      request_id: stub.request_id,
+      epoch: this.reader.currentEpoch,
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         const page = await this.request("GET", "/events", eventsPageSchema, { query, signal });
         const raw = page.events[0];
-        if (anyEventSchema.safeParse(raw).success && (raw as AnyEvent).event_id === stub.event_id) return raw as AnyEvent;
+        if (anyEventSchema.safeParse(raw).success && (raw as AnyEvent).event_id === stub.event_id)
+          return raw as AnyEvent;
         this.report("the event behind a truncated bridge push is not in the log; skipped", stub);
         return undefined;
       } catch (error) {
@@ -345,7 +380,8 @@ export class ChatClient extends ServerApi {
 
   private async forgetOwnCredentials(): Promise<void> {
     const stored = await loadCredentials(this.storage);
-    if (stored && stored.device_token === this.credentials.device_token && connectionIdOf(stored) === this.connectionId) await forgetCredentials(this.storage);
+    if (stored && stored.device_token === this.credentials.device_token && connectionIdOf(stored) === this.connectionId)
+      await forgetCredentials(this.storage);
   }
 
   /**

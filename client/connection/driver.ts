@@ -3,7 +3,15 @@
 import { CursorExpiredResponseError, UnauthorizedError } from "../transport/errors.ts";
 import type { EventReader } from "../transport/event-reader.ts";
 import { backoffDelay, type Timers } from "../util/timers.ts";
-import { initialSnapshot, sameStatus, statusOf, transition, type Effect, type MachineInput, type Snapshot } from "./machine.ts";
+import {
+  initialSnapshot,
+  sameStatus,
+  statusOf,
+  transition,
+  type Effect,
+  type MachineInput,
+  type Snapshot,
+} from "./machine.ts";
 import type { EventSequencer } from "./sequencer.ts";
 
 export interface DriverDeps {
@@ -59,7 +67,9 @@ export class ConnectionDriver {
     const { deps } = this;
     switch (effect.type) {
       case "catch_up":
-        return this.startHttp("catch_up", (signal) => deps.reader.catchUp(signal).then(() => this.send({ type: "caught_up" })));
+        return this.startHttp("catch_up", (signal) =>
+          deps.reader.catchUp(signal).then(() => this.send({ type: "caught_up" })),
+        );
       case "start_poll":
         return this.startHttp("poll", (signal) => this.pollLoop(signal));
       case "stop_poll":
@@ -73,7 +83,10 @@ export class ConnectionDriver {
         return deps.sequencer.distrust();
       case "schedule_retry":
         this.cancelRetry();
-        this.retry = deps.timers.setTimeout(() => this.send({ type: "retry_due" }), backoffDelay(deps.retryDelaysMs, effect.attempt));
+        this.retry = deps.timers.setTimeout(
+          () => this.send({ type: "retry_due" }),
+          backoffDelay(deps.retryDelaysMs, effect.attempt),
+        );
         return;
       case "cancel_retry":
         return this.cancelRetry();

@@ -78,7 +78,10 @@ export interface Transition extends Snapshot {
 type Handler<I extends InputType> = (context: MachineContext, input: Extract<MachineInput, { type: I }>) => Transition;
 type Row = { [I in InputType]: Handler<I> };
 
-export const initialSnapshot: Snapshot = { state: "idle", context: { bridgeJoined: false, bridgeDown: false, failures: 0 } };
+export const initialSnapshot: Snapshot = {
+  state: "idle",
+  context: { bridgeJoined: false, bridgeDown: false, failures: 0 },
+};
 
 const go =
   (state: MachineState, effects: Effect[] = [], patch: Partial<MachineContext> = {}) =>
@@ -87,7 +90,8 @@ const go =
 /** An input that means nothing in this state: stay, do nothing. */
 const stay = (state: MachineState) => go(state);
 
-const stopWith = (reason: StopReason) => go("stopped", [{ type: "stop_poll" }, { type: "cancel_retry" }, { type: "close" }], { stopReason: reason });
+const stopWith = (reason: StopReason) =>
+  go("stopped", [{ type: "stop_poll" }, { type: "cancel_retry" }, { type: "close" }], { stopReason: reason });
 const stopped = (state: MachineState): Pick<Row, "stop" | "auth_failed"> => ({
   stop: state === "stopped" ? stay(state) : stopWith("closed"),
   auth_failed: state === "stopped" ? stay(state) : (context, input) => stopWith(input.reason)(context),
@@ -99,7 +103,8 @@ const stopped = (state: MachineState): Pick<Row, "stop" | "auth_failed"> => ({
  * still back off (the count resets on going live or on a poll that answered).
  */
 const afterCatchUp: Handler<"caught_up"> = (context) => {
-  if (context.bridgeJoined && !serverOff(context)) return go("live", [{ type: "trust_bridge" }], { failures: 0 })(context);
+  if (context.bridgeJoined && !serverOff(context))
+    return go("live", [{ type: "trust_bridge" }], { failures: 0 })(context);
   // Joined, but the bridge has no link to the server: nothing will be pushed, so HTTP polls.
   if (context.bridgeDown || context.bridgeJoined) return go("polling", [{ type: "start_poll" }])(context);
   return go("joining", [{ type: "connect_bridge" }])(context);
@@ -111,18 +116,28 @@ const afterCatchUp: Handler<"caught_up"> = (context) => {
  * "Server offline", not a bare "Offline".
  */
 const httpFailed: Handler<"http_failed"> = (context) =>
-  go("offline", [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }, { type: "connect_bridge" }], {
-    failures: context.failures + 1,
-  })(context);
+  go(
+    "offline",
+    [{ type: "stop_poll" }, { type: "schedule_retry", attempt: context.failures }, { type: "connect_bridge" }],
+    {
+      failures: context.failures + 1,
+    },
+  )(context);
 
 /** 410: the cursor points into a pruned or replaced log. Start over from the head, with fresh snapshots. */
-const expired = go("catching_up", [{ type: "stop_poll" }, { type: "reset_cursor" }, { type: "reload_snapshots" }, { type: "catch_up" }]);
+const expired = go("catching_up", [
+  { type: "stop_poll" },
+  { type: "reset_cursor" },
+  { type: "reload_snapshots" },
+  { type: "catch_up" },
+]);
 
 /** The bridge says the server's link to it is down: its pushes cannot carry anything now. */
 const serverOff = (context: MachineContext): boolean => context.server?.online === false;
 
 /** The server's link as a join reply states it (undefined: an older bridge that does not say). */
-const linkOf = (input: { serverOnline?: boolean }): ServerLink | undefined => (input.serverOnline === undefined ? undefined : { online: input.serverOnline });
+const linkOf = (input: { serverOnline?: boolean }): ServerLink | undefined =>
+  input.serverOnline === undefined ? undefined : { online: input.serverOnline };
 
 /** With the bridge down nothing is known of the server's link either. */
 const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
@@ -146,7 +161,9 @@ const joinedFrom =
 const noteServerIn =
   (state: MachineState): Handler<"server_status"> =>
   (context, input) =>
-    go(state, [], { server: { online: input.online, ...(input.since === undefined ? {} : { since: input.since }) } })(context);
+    go(state, [], { server: { online: input.online, ...(input.since === undefined ? {} : { since: input.since }) } })(
+      context,
+    );
 
 /**
  * The server's link came back while the bridge is joined: what it stored meanwhile reaches the bridge again, but
@@ -184,7 +201,11 @@ export const transitions: { [S in MachineState]: Row } = {
     // missed what was stored while the page in flight was read, and no push of it comes: read once more after
     // the join (the new catch-up replaces the running one and starts from the cursor it reached).
     bridge_joined: (context, input) =>
-      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], { bridgeJoined: true, bridgeDown: false, server: linkOf(input) })(context),
+      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], {
+        bridgeJoined: true,
+        bridgeDown: false,
+        server: linkOf(input),
+      })(context),
     bridge_down: bridgeDown("catching_up"),
     // Where it goes once caught up follows from what is known then (afterCatchUp).
     server_status: noteServerIn("catching_up"),
@@ -198,7 +219,11 @@ export const transitions: { [S in MachineState]: Row } = {
     retry_due: stay("joining"),
     cursor_expired: stay("joining"),
     bridge_joined: joinedFrom([], go("polling", [{ type: "start_poll" }])),
-    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true, server: undefined }),
+    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], {
+      bridgeJoined: false,
+      bridgeDown: true,
+      server: undefined,
+    }),
     server_status: noteServerIn("joining"),
     ...stopped("joining"),
   },
@@ -210,14 +235,24 @@ export const transitions: { [S in MachineState]: Row } = {
     retry_due: stay("live"),
     cursor_expired: stay("live"),
     // A rejoin we did not see drop (phx_error then rejoin): start over from what the reply says.
-    bridge_joined: joinedFrom([{ type: "distrust_bridge" }], go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }])),
-    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], { bridgeJoined: false, bridgeDown: true, server: undefined }),
+    bridge_joined: joinedFrom(
+      [{ type: "distrust_bridge" }],
+      go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }]),
+    ),
+    bridge_down: go("polling", [{ type: "distrust_bridge" }, { type: "start_poll" }], {
+      bridgeJoined: false,
+      bridgeDown: true,
+      server: undefined,
+    }),
     // The server's link went down: nothing more will be pushed. Not live any more; HTTP polls (it may still reach
     // the server directly). The channel stays joined.
     server_status: (context, input) =>
       input.online
         ? noteServerIn("live")(context, input)
-        : { ...noteServerIn("polling")(context, input), effects: [{ type: "distrust_bridge" }, { type: "start_poll" }] },
+        : {
+            ...noteServerIn("polling")(context, input),
+            effects: [{ type: "distrust_bridge" }, { type: "start_poll" }],
+          },
     ...stopped("live"),
   },
   polling: {
@@ -286,13 +321,19 @@ export type ConnectionStatus =
 
 export function statusOf(snapshot: Snapshot): ConnectionStatus {
   const server = snapshot.context.server;
-  const withServer = <S extends ConnectionStatus["state"]>(state: S) => ({ state, ...(server ? { server: { ...server } } : {}) });
+  const withServer = <S extends ConnectionStatus["state"]>(state: S) => ({
+    state,
+    ...(server ? { server: { ...server } } : {}),
+  });
   switch (snapshot.state) {
     case "idle":
     case "joining":
       return withServer("catching_up");
     case "stopped":
-      return { state: "stopped", reason: (snapshot.context.stopReason ?? "closed") === "closed" ? "closed" : "revoked" };
+      return {
+        state: "stopped",
+        reason: (snapshot.context.stopReason ?? "closed") === "closed" ? "closed" : "revoked",
+      };
     default:
       return withServer(snapshot.state);
   }
@@ -301,6 +342,7 @@ export function statusOf(snapshot: Snapshot): ConnectionStatus {
 /** Whether two statuses say the same (the driver publishes a status only when it changes). */
 export function sameStatus(a: ConnectionStatus, b: ConnectionStatus): boolean {
   if (a.state !== b.state) return false;
-  if (a.state === "stopped" || b.state === "stopped") return (a as { reason?: string }).reason === (b as { reason?: string }).reason;
+  if (a.state === "stopped" || b.state === "stopped")
+    return (a as { reason?: string }).reason === (b as { reason?: string }).reason;
   return a.server?.online === b.server?.online && a.server?.since === b.server?.since;
 }

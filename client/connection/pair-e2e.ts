@@ -36,7 +36,12 @@ export class DeviceKeys {
       return "protocol";
     }
     const credentials = sealedCredentialsSchema.safeParse(inner);
-    if (!credentials.success || credentials.data.server_id !== server_id || credentials.data.device_id !== device_id) return "protocol";
-    return { bridge_url: bridgeUrl, ...credentials.data, e2e: { device_secret_key: this.pair.secretKey, server_key: serverKey } };
+    if (!credentials.success || credentials.data.server_id !== server_id || credentials.data.device_id !== device_id)
+      return "protocol";
+    return {
+      bridge_url: bridgeUrl,
+      ...credentials.data,
+      e2e: { device_secret_key: this.pair.secretKey, server_key: serverKey },
+    };
   }
 }

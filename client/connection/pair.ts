@@ -48,7 +48,8 @@ export interface PairOptions {
  * `server_key_mismatch`: the answer was not sealed by the server key the device trusts (a bridge in the middle);
  * `not_encrypted`: an encrypted pairing was answered in clear (a bridge that dropped the device key).
  */
-export type PairFailure = PairingErrorReason | "timeout" | "bridge_unreachable" | "protocol" | "server_key_mismatch" | "not_encrypted";
+export type PairFailure =
+  PairingErrorReason | "timeout" | "bridge_unreachable" | "protocol" | "server_key_mismatch" | "not_encrypted";
 
 export class PairingError extends Error {
   override readonly name = "PairingError";
@@ -74,12 +75,18 @@ export async function pair(options: PairOptions): Promise<Credentials> {
 }
 
 /** The credentials an ok reply gives: sealed ones opened against the trusted key; plain ones only when asked for. */
-function credentialsFrom(response: unknown, options: PairOptions, keys: DeviceKeys | undefined): Credentials | PairingError {
+function credentialsFrom(
+  response: unknown,
+  options: PairOptions,
+  keys: DeviceKeys | undefined,
+): Credentials | PairingError {
   if (keys) {
     const opened = keys.open(response, options.bridgeUrl, options.serverKey);
     if (typeof opened !== "string") return opened;
     // A reply in clear to an encrypted pairing: the device key never reached the server.
-    return new PairingError(opened === "protocol" && pairingOkSchema.safeParse(response).success ? "not_encrypted" : opened);
+    return new PairingError(
+      opened === "protocol" && pairingOkSchema.safeParse(response).success ? "not_encrypted" : opened,
+    );
   }
   const ok = pairingOkSchema.safeParse(response);
   return ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol");
@@ -94,7 +101,13 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
   // live feed (transport/transport-choice.ts); a WebSocket refused with no HTTP answering is an unreachable bridge.
   const webSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   let unreachable = () => {};
-  const choice = webSocket ? new TransportChoice({ WebSocket: webSocket, timers, decided: (verdict) => verdict === "bridge_down" && unreachable() }) : undefined;
+  const choice = webSocket
+    ? new TransportChoice({
+        WebSocket: webSocket,
+        timers,
+        decided: (verdict) => verdict === "bridge_down" && unreachable(),
+      })
+    : undefined;
   const socket = new Socket(url, choice ? { transport: choice.transport } : {});
   choice?.attach(socket);
   return new Promise<Credentials>((resolve, reject) => {
@@ -130,10 +143,13 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
           if (reason !== "server_unavailable" || timers.now() >= retryUntil) return finish(new PairingError(reason));
           // Leave, or phoenix would rejoin the refused topic on its own schedule; the next attempt is ours.
           current.leave();
-          retry = timers.setTimeout(() => {
-            retry = undefined;
-            if (!settled) attempt(tries + 1);
-          }, backoffDelay(delays, tries));
+          retry = timers.setTimeout(
+            () => {
+              retry = undefined;
+              if (!settled) attempt(tries + 1);
+            },
+            backoffDelay(delays, tries),
+          );
         })
         .receive("timeout", () => finish(new PairingError("timeout")));
     };

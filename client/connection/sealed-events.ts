@@ -41,10 +41,14 @@ export class SealedEvents {
     try {
       event = JSON.parse(openEvent(key, this.options.serverId, envelope));
     } catch (error) {
-      return this.refuse("a sealed event did not open (altered, moved, or under another key); fetching it over HTTP", { envelope, error });
+      return this.refuse("a sealed event did not open (altered, moved, or under another key); fetching it over HTTP", {
+        envelope,
+        error,
+      });
     }
     const common = anyEventSchema.safeParse(event);
-    if (!common.success || (event as AnyEvent).event_id !== envelope.event_id) return this.refuse("a sealed event holds no valid event; fetching it over HTTP", envelope);
+    if (!common.success || (event as AnyEvent).event_id !== envelope.event_id)
+      return this.refuse("a sealed event holds no valid event; fetching it over HTTP", envelope);
     return event as AnyEvent;
   }
 

@@ -9,7 +9,15 @@ import type { Requester } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";
 import type { Timers } from "../util/timers.ts";
 import { DismissalCache, type DismissalEntry } from "./dismissal-cache.ts";
-import { dismissDesktop, dismissMobile, settle, verdictFor, type DismissHost, type DismissMode, type DismissResult } from "./dismissal.ts";
+import {
+  dismissDesktop,
+  dismissMobile,
+  settle,
+  verdictFor,
+  type DismissHost,
+  type DismissMode,
+  type DismissResult,
+} from "./dismissal.ts";
 import { EffectObserver } from "./effects.ts";
 import { Invalidations } from "./invalidations.ts";
 import { decidePresentation, type PresentationDecision } from "./presentation.ts";
@@ -33,10 +41,14 @@ export interface CenterOptions {
   report(problem: string, detail: unknown): void;
 }
 
-
 export class NotificationCenter {
-  readonly invalidations = new Invalidations((error) => this.options.report("an invalidations subscriber threw", error));
-  private readonly stores = new Map<string, { ref: ScopeRef; store: ScopeStore; view: Signal<readonly PresentedNotification[]> }>();
+  readonly invalidations = new Invalidations((error) =>
+    this.options.report("an invalidations subscriber threw", error),
+  );
+  private readonly stores = new Map<
+    string,
+    { ref: ScopeRef; store: ScopeStore; view: Signal<readonly PresentedNotification[]> }
+  >();
   private readonly watched = new Set<string>();
   private readonly reported = new Set<string>();
   private readonly cache: DismissalCache;
@@ -108,7 +120,9 @@ export class NotificationCenter {
 
   /** Terminal and active records for display (historical replay): no effects, no dismissal, no state change. */
   async history(scope: ScopeRef): Promise<ClientRecord[]> {
-    const list = await this.options.http.request("GET", listPath(scope), notificationListBodySchema, { query: { include_terminal: true } });
+    const list = await this.options.http.request("GET", listPath(scope), notificationListBodySchema, {
+      query: { include_terminal: true },
+    });
     return list.map(parseRecord).filter((record): record is ClientRecord => record !== undefined);
   }
 
@@ -144,7 +158,13 @@ export class NotificationCenter {
   private async reconcile(ref: ScopeRef): Promise<void> {
     const store = this.slot(ref).store;
     const entries = this.cache.all().filter((entry) => scopeKey(entryScope(entry)) === scopeKey(ref));
-    await Promise.all(entries.map((entry) => (verdictFor(entry, store.get(entry.notification_id)) === "drop" ? this.cache.drop(entry) : this.retry(ref, entry))));
+    await Promise.all(
+      entries.map((entry) =>
+        verdictFor(entry, store.get(entry.notification_id)) === "drop"
+          ? this.cache.drop(entry)
+          : this.retry(ref, entry),
+      ),
+    );
   }
 
   /** Re-sends an owed dismissal; one the server refuses for good (a 404, a 400) ends, reported, instead of forever. */
@@ -162,7 +182,11 @@ export class NotificationCenter {
     const slot = this.slot(scope);
     if (!slot.store.upsert(record)) return;
     this.effects.observe(scope, record);
-    const entry = this.cache.get({ scope: scope.scope, session_id: scope.scope === "session" ? scope.session_id : undefined, notification_id: record.id });
+    const entry = this.cache.get({
+      scope: scope.scope,
+      session_id: scope.scope === "session" ? scope.session_id : undefined,
+      notification_id: record.id,
+    });
     // A newer pending revision, or a terminal one, ends the entry (rule 5); the same revision keeps it.
     if (entry && verdictFor(entry, record) === "drop") void this.cache.drop(entry);
     this.refresh(scope);
@@ -171,7 +195,15 @@ export class NotificationCenter {
   private slot(ref: ScopeRef) {
     const key = scopeKey(ref);
     let slot = this.stores.get(key);
-    if (!slot) this.stores.set(key, (slot = { ref, store: new ScopeStore(), view: new Signal<readonly PresentedNotification[]>([], this.viewError) }));
+    if (!slot)
+      this.stores.set(
+        key,
+        (slot = {
+          ref,
+          store: new ScopeStore(),
+          view: new Signal<readonly PresentedNotification[]>([], this.viewError),
+        }),
+      );
     return slot;
   }
 
@@ -194,7 +226,11 @@ export class NotificationCenter {
     const platform = this.options.mode;
     const view: PresentedNotification[] = [];
     for (const record of slot.store.active()) {
-      const hidden = this.cache.get({ scope: ref.scope, session_id: ref.scope === "session" ? ref.session_id : undefined, notification_id: record.id });
+      const hidden = this.cache.get({
+        scope: ref.scope,
+        session_id: ref.scope === "session" ? ref.session_id : undefined,
+        notification_id: record.id,
+      });
       if (hidden && hidden.revision === revisionOf(record)) continue;
       const decision = decidePresentation(record.display?.presentation, origin, platform);
       if (decision.presented) view.push({ record, scope: ref, decision });
@@ -205,18 +241,25 @@ export class NotificationCenter {
 }
 
 function listPath(scope: ScopeRef): string {
-  return scope.scope === "application" ? "/application/notifications" : `/sessions/${encodeURIComponent(scope.session_id)}/notifications`;
+  return scope.scope === "application"
+    ? "/application/notifications"
+    : `/sessions/${encodeURIComponent(scope.session_id)}/notifications`;
 }
 
 function entryScope(entry: { scope: "application" | "session"; session_id?: string | undefined }): ScopeRef {
-  return entry.scope === "application" ? { scope: "application" } : { scope: "session", session_id: entry.session_id ?? "" };
+  return entry.scope === "application"
+    ? { scope: "application" }
+    : { scope: "session", session_id: entry.session_id ?? "" };
 }
 
 /** Application events carry no session_id; session events must (scope ownership). */
-const NOTIFICATION_TYPES: ReadonlySet<string> = new Set(notificationEventSchemas.map((schema) => schema.shape.type.value));
+const NOTIFICATION_TYPES: ReadonlySet<string> = new Set(
+  notificationEventSchemas.map((schema) => schema.shape.type.value),
+);
 
 function scopeOfEvent(event: AnyEvent): ScopeRef | undefined {
   if (!NOTIFICATION_TYPES.has(event.type)) return undefined;
-  if (event.type.startsWith("application_")) return event.session_id === undefined ? { scope: "application" } : undefined;
+  if (event.type.startsWith("application_"))
+    return event.session_id === undefined ? { scope: "application" } : undefined;
   return event.session_id ? { scope: "session", session_id: event.session_id } : undefined;
 }

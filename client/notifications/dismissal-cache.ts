@@ -49,7 +49,8 @@ export class DismissalCache {
     const list = fileSchema.safeParse(raw);
     for (const item of list.success ? list.data : []) {
       const entry = dismissalEntrySchema.safeParse(item);
-      if (entry.success && entry.data.connection_id === this.connectionId) this.entries.set(entryKey(entry.data), entry.data);
+      if (entry.success && entry.data.connection_id === this.connectionId)
+        this.entries.set(entryKey(entry.data), entry.data);
     }
   }
 

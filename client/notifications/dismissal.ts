@@ -6,7 +6,15 @@ import type { Requester } from "../transport/http.ts";
 import type { Timers } from "../util/timers.ts";
 import { z } from "zod";
 import type { DismissalCache, DismissalEntry } from "./dismissal-cache.ts";
-import { compareRevisions, isTerminal, parseRecord, revisionOf, type ClientRecord, type RevisionToken, type ScopeRef } from "./record.ts";
+import {
+  compareRevisions,
+  isTerminal,
+  parseRecord,
+  revisionOf,
+  type ClientRecord,
+  type RevisionToken,
+  type ScopeRef,
+} from "./record.ts";
 
 export type DismissMode = "mobile" | "desktop";
 
@@ -39,26 +47,47 @@ export function dismissPath(scope: ScopeRef, id: string): string {
 const dismissAnswerSchema = z.unknown();
 
 function recordFrom(body: unknown): ClientRecord | undefined {
-  const wrapped = typeof body === "object" && body !== null && "notification" in body ? (body as { notification: unknown }).notification : body;
+  const wrapped =
+    typeof body === "object" && body !== null && "notification" in body
+      ? (body as { notification: unknown }).notification
+      : body;
   return parseRecord(wrapped);
 }
 
-type SendOutcome = { kind: "dismissed" | "conflict"; record: ClientRecord | undefined } | { kind: "unreachable"; error: unknown };
+type SendOutcome =
+  { kind: "dismissed" | "conflict"; record: ClientRecord | undefined } | { kind: "unreachable"; error: unknown };
 
-export async function sendDismiss(host: DismissHost, scope: ScopeRef, id: string, revision: RevisionToken, reason?: string): Promise<SendOutcome> {
+export async function sendDismiss(
+  host: DismissHost,
+  scope: ScopeRef,
+  id: string,
+  revision: RevisionToken,
+  reason?: string,
+): Promise<SendOutcome> {
   try {
     const body = await host.http.request("POST", dismissPath(scope, id), dismissAnswerSchema, {
       body: { expected_revision: revision, ...(reason !== undefined ? { reason } : {}) },
     });
     return { kind: "dismissed", record: recordFrom(body) };
   } catch (error) {
-    if (error instanceof ResponseError && error.status === 409) return { kind: "conflict", record: recordFrom(error.body) };
-    if (error instanceof NetworkError || error instanceof ServerOfflineError || (error instanceof ResponseError && error.status >= 500)) return { kind: "unreachable", error };
+    if (error instanceof ResponseError && error.status === 409)
+      return { kind: "conflict", record: recordFrom(error.body) };
+    if (
+      error instanceof NetworkError ||
+      error instanceof ServerOfflineError ||
+      (error instanceof ResponseError && error.status >= 500)
+    )
+      return { kind: "unreachable", error };
     throw error;
   }
 }
 
-export async function dismissMobile(host: DismissHost, scope: ScopeRef, record: ClientRecord, reason?: string): Promise<DismissResult> {
+export async function dismissMobile(
+  host: DismissHost,
+  scope: ScopeRef,
+  record: ClientRecord,
+  reason?: string,
+): Promise<DismissResult> {
   const { entry, persisted } = host.cache.add({
     connection_id: host.connectionId,
     scope: scope.scope,
@@ -74,7 +103,12 @@ export async function dismissMobile(host: DismissHost, scope: ScopeRef, record: 
 }
 
 /** Sends (or re-sends) the cached revision and settles the entry by the answer. */
-export async function settle(host: DismissHost, scope: ScopeRef, entry: DismissalEntry, reason?: string): Promise<DismissResult> {
+export async function settle(
+  host: DismissHost,
+  scope: ScopeRef,
+  entry: DismissalEntry,
+  reason?: string,
+): Promise<DismissResult> {
   const outcome = await sendDismiss(host, scope, entry.notification_id, entry.revision, reason);
   if (outcome.kind === "unreachable") return { status: "queued", entry };
   if (outcome.record) host.apply(scope, outcome.record);
@@ -83,7 +117,12 @@ export async function settle(host: DismissHost, scope: ScopeRef, entry: Dismissa
   return { status: outcome.kind, record: outcome.record };
 }
 
-export async function dismissDesktop(host: DismissHost, scope: ScopeRef, record: ClientRecord, reason?: string): Promise<DismissResult> {
+export async function dismissDesktop(
+  host: DismissHost,
+  scope: ScopeRef,
+  record: ClientRecord,
+  reason?: string,
+): Promise<DismissResult> {
   const outcome = await sendDismiss(host, scope, record.id, revisionOf(record), reason);
   if (outcome.kind === "unreachable") throw outcome.error;
   if (outcome.record) host.apply(scope, outcome.record);

@@ -21,10 +21,17 @@ export class EffectObserver {
     const key = [this.connectionId, scope.scope, sessionId ?? "", record.id, String(revision)].join("\u0000");
     if (this.seen.has(key)) return false;
     this.seen.add(key);
-    const source: InvalidationSource = { scope: scope.scope, notification_id: record.id, revision, ...(sessionId ? { session_id: sessionId } : {}) };
-    for (const session_id of effects.reload_session_ids ?? []) this.invalidations.invalidate({ kind: "session", session_id }, source);
+    const source: InvalidationSource = {
+      scope: scope.scope,
+      notification_id: record.id,
+      revision,
+      ...(sessionId ? { session_id: sessionId } : {}),
+    };
+    for (const session_id of effects.reload_session_ids ?? [])
+      this.invalidations.invalidate({ kind: "session", session_id }, source);
     if (effects.reload_sessions_list === true) this.invalidations.invalidate({ kind: "sessions_list" }, source);
-    if (effects.reload_application_actions === true) this.invalidations.invalidate({ kind: "application_actions" }, source);
+    if (effects.reload_application_actions === true)
+      this.invalidations.invalidate({ kind: "application_actions" }, source);
     return true;
   }
 }

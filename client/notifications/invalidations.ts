@@ -5,7 +5,8 @@
 // This is runtime state only: nothing is stored, on the server or locally.
 import { Signal, type ListenerErrorHandler, type Observable } from "../util/observable.ts";
 
-export type InvalidationTarget = { kind: "session"; session_id: string } | { kind: "sessions_list" } | { kind: "application_actions" };
+export type InvalidationTarget =
+  { kind: "session"; session_id: string } | { kind: "sessions_list" } | { kind: "application_actions" };
 
 /** What asked for the reload: a notification revision (for logs and UIs). */
 export interface InvalidationSource {

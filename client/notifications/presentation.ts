@@ -14,15 +14,24 @@ const SUPPORTED: ReadonlySet<string> = new Set<Presentation>(["banner", "inline"
 
 const DEFAULTS: Record<Origin, Presentation> = { application: "banner", session: "inline", action_response: "modal" };
 
-export function decidePresentation(requested: string | undefined, origin: Origin, platform: Platform): PresentationDecision {
-  if (requested !== undefined && !SUPPORTED.has(requested)) return { presented: false, reason: "unknown_presentation", value: requested };
+export function decidePresentation(
+  requested: string | undefined,
+  origin: Origin,
+  platform: Platform,
+): PresentationDecision {
+  if (requested !== undefined && !SUPPORTED.has(requested))
+    return { presented: false, reason: "unknown_presentation", value: requested };
   const presentation = (requested ?? DEFAULTS[origin]) as Presentation;
-  if (origin === "application" && presentation === "inline") return { presented: false, reason: "inline_not_allowed", value: presentation };
-  if (platform === "desktop" && presentation === "modal") return { presented: true, presentation: "inline", normalized: true };
+  if (origin === "application" && presentation === "inline")
+    return { presented: false, reason: "inline_not_allowed", value: presentation };
+  if (platform === "desktop" && presentation === "modal")
+    return { presented: true, presentation: "inline", normalized: true };
   return { presented: true, presentation, normalized: false };
 }
 
 /** Direct action responses belong to the session when they carry a session_id, else to the connection. */
-export function actionResponseOwner(response: { session_id?: string | undefined }): { scope: "application" } | { scope: "session"; session_id: string } {
+export function actionResponseOwner(response: {
+  session_id?: string | undefined;
+}): { scope: "application" } | { scope: "session"; session_id: string } {
   return response.session_id ? { scope: "session", session_id: response.session_id } : { scope: "application" };
 }

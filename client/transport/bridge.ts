@@ -15,7 +15,12 @@
 import { Socket, type Channel } from "phoenix";
 import { BridgeUrlRing } from "./bridge-urls.ts";
 import type { FetchLike } from "./http.ts";
-import { DEFAULT_OPEN_TIMEOUT_MS, TransportChoice, type TransportVerdict, type WebSocketConstructor } from "./transport-choice.ts";
+import {
+  DEFAULT_OPEN_TIMEOUT_MS,
+  TransportChoice,
+  type TransportVerdict,
+  type WebSocketConstructor,
+} from "./transport-choice.ts";
 import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
@@ -132,7 +137,12 @@ export class BridgeConnection {
     });
     this.socket = socket;
     choice?.attach(socket);
-    const watch = new LinkWatch(timers, options.liveness ?? DEFAULT_LIVENESS, () => socket.ping(() => undefined), () => this.onDeadLink(socket));
+    const watch = new LinkWatch(
+      timers,
+      options.liveness ?? DEFAULT_LIVENESS,
+      () => socket.ping(() => undefined),
+      () => this.onDeadLink(socket),
+    );
     this.watch = watch;
     socket.onOpen(() => {
       this.attempts = 0;
@@ -157,7 +167,11 @@ export class BridgeConnection {
    * channel is joined. Resolves with the reply, `timeout`, or `closed` once the connection has ended or while the
    * bridge is down (reported down since its last join): waiting for it would hold the call for the whole timeout.
    */
-  push(event: string, payload: object, timeoutMs: number): Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }> {
+  push(
+    event: string,
+    payload: object,
+    timeoutMs: number,
+  ): Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }> {
     this.connect();
     const channel = this.channel;
     if (this.ended || this.down || !channel) return Promise.resolve({ status: "closed", response: {} });
@@ -206,9 +220,13 @@ export class BridgeConnection {
     // Anything but an explicit "complete" is treated as a gap: filling it over HTTP is always safe. So is a reply
     // naming another store than ours: the HTTP catch-up then meets the epoch mismatch (410) and starts over.
     const ours = this.options.epoch?.();
-    const otherStore = reply.success && typeof reply.data.epoch === "string" && ours !== undefined && reply.data.epoch !== ours;
+    const otherStore =
+      reply.success && typeof reply.data.epoch === "string" && ours !== undefined && reply.data.epoch !== ours;
     const serverOnline = reply.success ? reply.data.server_online : undefined;
-    this.handlers.joined(reply.success && reply.data.replay === "complete" && !otherStore ? "complete" : "gap", serverOnline);
+    this.handlers.joined(
+      reply.success && reply.data.replay === "complete" && !otherStore ? "complete" : "gap",
+      serverOnline,
+    );
   }
 
   private onServerStatus(payload: unknown): void {
@@ -220,7 +238,8 @@ export class BridgeConnection {
 
   private onJoinError(response: unknown): void {
     if (this.ended) return;
-    const reason = typeof response === "object" && response !== null ? (response as { reason?: unknown }).reason : undefined;
+    const reason =
+      typeof response === "object" && response !== null ? (response as { reason?: unknown }).reason : undefined;
     if (reason === "unauthorized") return this.refuse("unauthorized");
     // Anything else may pass (a bridge without this server yet): phoenix rejoins with backoff, HTTP carries on.
     this.reportDown(`join_error:${String(reason)}`);

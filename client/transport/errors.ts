@@ -76,5 +76,11 @@ export function responseErrorFrom(status: number, body: unknown, errorBody: Erro
 
 /** A 4xx that asking again cannot change (400, 401, 404, 410...); 408 and 429 are worth a retry. */
 export function isPermanentRefusal(error: unknown): error is ResponseError {
-  return error instanceof ResponseError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  return (
+    error instanceof ResponseError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
 }

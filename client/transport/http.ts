@@ -46,7 +46,12 @@ export class HttpApi implements Requester {
   }
 
   /** Sends one request and parses a 2xx body with `schema`; throws the typed errors otherwise. */
-  async request<S extends z.ZodType>(method: string, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+  async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options: RequestOptions = {},
+  ): Promise<z.infer<S>> {
     const response = await this.send(method, path, options);
     const body = response.ok && options.expect === "bytes" ? await readBytes(response) : await readJson(response);
     if (!response.ok) {
@@ -69,7 +74,9 @@ export class HttpApi implements Requester {
         signal,
       });
     } catch (error) {
-      throw new NetworkError(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new NetworkError(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
 }
@@ -87,7 +94,9 @@ async function readBytes(response: Response): Promise<BinaryBody> {
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { media_type: response.headers.get("content-type") ?? "application/octet-stream", bytes };
   } catch (error) {
-    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -97,7 +106,9 @@ async function readJson(response: Response): Promise<unknown> {
     text = await response.text();
   } catch (error) {
     // The body was cut off (server killed mid-answer): as good as unreachable.
-    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new NetworkError(`reading the answer failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (text === "") return undefined;
   try {

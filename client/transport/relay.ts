@@ -63,9 +63,18 @@ export class RelayApi implements Requester {
     private readonly timeoutMs = 35_000,
   ) {}
 
-  async request<S extends z.ZodType>(method: string, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+  async request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options: RequestOptions = {},
+  ): Promise<z.infer<S>> {
     const { wait_ms: waitMs, ...query } = options.query ?? {};
-    const payload = { method, path: path + encodeQuery(query), ...(options.body === undefined ? {} : { body: options.body }) };
+    const payload = {
+      method,
+      path: path + encodeQuery(query),
+      ...(options.body === undefined ? {} : { body: options.body }),
+    };
     const answer = await this.ask(payload, options.signal);
     if (answer.status < 200 || answer.status > 299) {
       const errorBody = errorBodySchema.safeParse(answer.body);
@@ -73,8 +82,10 @@ export class RelayApi implements Requester {
     }
     const body = options.expect === "bytes" ? binaryOf(answer) : answer.body;
     const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new ProtocolError(`${method} ${path} (relayed): unexpected answer: ${parsed.error.message}`);
-    if (typeof waitMs === "number" && waitMs > 0 && isEmptyPage(parsed.data)) await this.waiter.wait(waitMs, options.signal);
+    if (!parsed.success)
+      throw new ProtocolError(`${method} ${path} (relayed): unexpected answer: ${parsed.error.message}`);
+    if (typeof waitMs === "number" && waitMs > 0 && isEmptyPage(parsed.data))
+      await this.waiter.wait(waitMs, options.signal);
     return parsed.data;
   }
 
@@ -96,9 +107,15 @@ export class RelayApi implements Requester {
     }
     if (reply.status === "error") {
       const reason = relayErrorReasonSchema.safeParse((reply.response as { reason?: unknown } | null)?.reason);
-      throw new RelayError(reason.success ? reason.data : "protocol", `${where}: ${reason.success ? reason.data : "refused"}`);
+      throw new RelayError(
+        reason.success ? reason.data : "protocol",
+        `${where}: ${reason.success ? reason.data : "refused"}`,
+      );
     }
-    throw new RelayError(reply.status === "timeout" ? "timeout" : "closed", `${where}: ${signal?.aborted ? "aborted" : reply.status}`);
+    throw new RelayError(
+      reply.status === "timeout" ? "timeout" : "closed",
+      `${where}: ${signal?.aborted ? "aborted" : reply.status}`,
+    );
   }
 }
 

@@ -4,7 +4,15 @@
 // unchanged and learns only that this device made a call of this size. The server answers the route's status and
 // body sealed to this device and bound to the call's id; this wrapper opens it and hands RelayApi exactly what an
 // unsealed relay would have answered. A reply that does not open is a `protocol` failure, never a body.
-import { openResponse, publicKeyOf, randomBytes, sealRequest, sharedKey, toBase64Url, CryptoError } from "../wire/crypto/index.ts";
+import {
+  openResponse,
+  publicKeyOf,
+  randomBytes,
+  sealRequest,
+  sharedKey,
+  toBase64Url,
+  CryptoError,
+} from "../wire/crypto/index.ts";
 import { z } from "zod";
 import { E2E_RELAY_PATH } from "../wire/e2e.ts";
 import { relayAnswerSchema, relayErrorReasonSchema } from "../wire/frames.ts";
@@ -47,11 +55,13 @@ export class SealedRelayChannel implements RelayChannel {
       const answer = JSON.parse(openResponse(this.key, server_id, device_id, id, body.data)) as unknown;
       // Only a refusal carries `reason` (a route's answer is {status, body}): no failing parse on every answer,
       // which costs zod an error object each time.
-      if (answer === null || typeof answer !== "object" || !("reason" in answer)) return { status: "ok", response: answer };
+      if (answer === null || typeof answer !== "object" || !("reason" in answer))
+        return { status: "ok", response: answer };
       const reason = relayErrorReasonSchema.safeParse(answer.reason);
       return { status: "error", response: { reason: reason.success ? reason.data : "protocol" } };
     } catch (error) {
-      if (error instanceof CryptoError || error instanceof SyntaxError) return { status: "error", response: { reason: "protocol" } };
+      if (error instanceof CryptoError || error instanceof SyntaxError)
+        return { status: "error", response: { reason: "protocol" } };
       throw error;
     }
   }

@@ -23,7 +23,9 @@ const STANDARD_TEXT = /^[A-Za-z0-9+/]*$/;
 const URL_SAFE_TEXT = /^[A-Za-z0-9_-]*$/;
 
 export function bytesToBase64(bytes: Uint8Array): string {
-  return nodeBuffer ? nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : encode(bytes, STANDARD, true);
+  return nodeBuffer
+    ? nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")
+    : encode(bytes, STANDARD, true);
 }
 
 /** The inverse (relayed attachment downloads arrive as base64); padding optional, as with atob. Throws on text
@@ -38,7 +40,9 @@ export function base64ToBytes(text: string): Uint8Array {
 
 /** base64url without padding. */
 export function bytesToBase64Url(bytes: Uint8Array): string {
-  return nodeBuffer ? nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url") : encode(bytes, URL_SAFE, false);
+  return nodeBuffer
+    ? nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url")
+    : encode(bytes, URL_SAFE, false);
 }
 
 /** Undefined for text that is not unpadded base64url. */
@@ -48,7 +52,12 @@ export function base64UrlToBytes(text: string): Uint8Array | undefined {
 
 /** Unpadded `text` decoded, natively where Buffer exists; undefined when it is not in the alphabet or has a length
  *  no encoding produces. */
-function decodeText(text: string, values: Int16Array, alphabet: RegExp, encoding: "base64" | "base64url"): Uint8Array | undefined {
+function decodeText(
+  text: string,
+  values: Int16Array,
+  alphabet: RegExp,
+  encoding: "base64" | "base64url",
+): Uint8Array | undefined {
   if (!nodeBuffer) return decode(text, values);
   if (text.length % 4 === 1 || !alphabet.test(text)) return undefined;
   const bytes = nodeBuffer.from(text, encoding);
@@ -61,7 +70,8 @@ function encode(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   const whole = bytes.length - (bytes.length % 3);
   for (let index = 0; index < whole; index += 3) {
     const triple = (bytes[index]! << 16) | (bytes[index + 1]! << 8) | bytes[index + 2]!;
-    out += alphabet[triple >> 18]! + alphabet[(triple >> 12) & 63]! + alphabet[(triple >> 6) & 63]! + alphabet[triple & 63]!;
+    out +=
+      alphabet[triple >> 18]! + alphabet[(triple >> 12) & 63]! + alphabet[(triple >> 6) & 63]! + alphabet[triple & 63]!;
   }
   const rest = bytes.length - whole;
   if (rest === 1) {

@@ -91,7 +91,9 @@ export class ManualTimers implements Timers {
   advance(ms: number): void {
     const end = this.current + ms;
     for (;;) {
-      const next = [...this.due].filter(([, timer]) => timer.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+      const next = [...this.due]
+        .filter(([, timer]) => timer.at <= end)
+        .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
       if (!next) break;
       this.due.delete(next[0]);
       this.current = next[1].at;

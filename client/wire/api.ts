@@ -92,7 +92,10 @@ export const agentViewSchema = z.looseObject({
   endpoint: z.string().nullable(),
   endpoint_options: z.record(z.string(), z.unknown()),
   /** Selects an app shows for request_options: near the composer when rich_ui, in a settings panel otherwise. */
-  request_options_ui: z.record(z.string(), z.looseObject({ type: z.string(), options: z.array(z.string()), rich_ui: z.boolean().optional() })),
+  request_options_ui: z.record(
+    z.string(),
+    z.looseObject({ type: z.string(), options: z.array(z.string()), rich_ui: z.boolean().optional() }),
+  ),
   show_usage: z.boolean(),
   show_estimated_cached_tokens: z.boolean(),
   allow_image_attachment_base64: z.boolean(),

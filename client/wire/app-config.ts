@@ -9,7 +9,11 @@ export const appConfigSchema = z.object({
   /** The server's HTTP base URL as apps should reach it. */
   server_url: z.string().url().max(2048),
   /** The bridge's phoenix endpoint (ws:// or wss://), or null when the server runs without a bridge. */
-  bridge_url: z.string().regex(/^wss?:\/\/\S+$/i).max(2048).nullable(),
+  bridge_url: z
+    .string()
+    .regex(/^wss?:\/\/\S+$/i)
+    .max(2048)
+    .nullable(),
   /** Where the app is served for devices (`server.app_url`, else the server's own `/`). */
   app_url: z.string().url().max(2048),
 });

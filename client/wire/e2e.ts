@@ -3,7 +3,12 @@
 import { z } from "zod";
 import { eventIdSchema } from "./event-id.ts";
 
-const base64UrlSchema = (max: number) => z.string().regex(/^[A-Za-z0-9_-]*$/, "base64url").min(1).max(max);
+const base64UrlSchema = (max: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, "base64url")
+    .min(1)
+    .max(max);
 
 /** An X25519 public key, base64url without padding (32 bytes = 43 characters). */
 export const publicKeySchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url key");

@@ -21,83 +21,163 @@ export interface HttpErrorRule {
 
 export const HTTP_ERRORS = {
   // 400: input the caller can fix
-  invalid_input: { status: 400, meaning: "the body, query or route parameters do not match the route's schema; `details` lists each issue's path and message" },
-  invalid_json: { status: 400, meaning: "the body is not JSON, is empty where JSON is required, or is nested deeper than 64 levels" },
+  invalid_input: {
+    status: 400,
+    meaning:
+      "the body, query or route parameters do not match the route's schema; `details` lists each issue's path and message",
+  },
+  invalid_json: {
+    status: 400,
+    meaning: "the body is not JSON, is empty where JSON is required, or is nested deeper than 64 levels",
+  },
   invalid_content_length: { status: 400, meaning: "the Content-Length header does not match the body" },
   invalid_url: { status: 400, meaning: "the URL does not percent-decode" },
-  bad_request: { status: 400, meaning: "Node's parser could not read the request (connection closed), or another 4xx refusal of the framework, answered with its own status" },
-  attachment_not_allowed: { status: 400, meaning: "the agent's settings do not allow this kind of attachment (remote URL or inline image)" },
-  media_type_mismatch: { status: 400, meaning: "an attachment's declared media type is not what its bytes are; `details` has both" },
+  bad_request: {
+    status: 400,
+    meaning:
+      "Node's parser could not read the request (connection closed), or another 4xx refusal of the framework, answered with its own status",
+  },
+  attachment_not_allowed: {
+    status: 400,
+    meaning: "the agent's settings do not allow this kind of attachment (remote URL or inline image)",
+  },
+  media_type_mismatch: {
+    status: 400,
+    meaning: "an attachment's declared media type is not what its bytes are; `details` has both",
+  },
   unknown_endpoint: { status: 400, meaning: "the provider has no endpoint with this label" },
   invalid_import: {
     status: 400,
-    meaning: "POST /import: the file is not JSON, not a JSON array, or an element is neither a chat-relay chat record nor a ChatGPT conversation (or breaks its schema); the message names the element and the problem; nothing was imported",
+    meaning:
+      "POST /import: the file is not JSON, not a JSON array, or an element is neither a chat-relay chat record nor a ChatGPT conversation (or breaks its schema); the message names the element and the problem; nothing was imported",
   },
-  index_out_of_range: { status: 400, meaning: "a message index to delete is past the end of the session; nothing is deleted" },
+  index_out_of_range: {
+    status: 400,
+    meaning: "a message index to delete is past the end of the session; nothing is deleted",
+  },
   sealed_request_invalid: {
     status: 400,
-    meaning: "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is stale (at or before the device's calls the server no longer remembers one by one), or its inner call is malformed (docs/security.md)",
+    meaning:
+      "an end-to-end sealed relayed call does not open (altered, made under another key, for another device), is stale (at or before the device's calls the server no longer remembers one by one), or its inner call is malformed (docs/security.md)",
   },
   push_endpoint_not_allowed: {
     status: 400,
-    meaning: "a push subscription's endpoint is not https: on one of `push.allowed_hosts` (docs/push.md); `details` names the field",
+    meaning:
+      "a push subscription's endpoint is not https: on one of `push.allowed_hosts` (docs/push.md); `details` names the field",
   },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
-  asset_not_owned: { status: 403, meaning: "the attachment belongs to the session this one was forked from; delete it there" },
-  device_token_required: { status: 403, meaning: "the route acts on the calling device (/devices/self, its push subscriptions and settings); the admin token names no device" },
+  asset_not_owned: {
+    status: 403,
+    meaning: "the attachment belongs to the session this one was forked from; delete it there",
+  },
+  device_token_required: {
+    status: 403,
+    meaning:
+      "the route acts on the calling device (/devices/self, its push subscriptions and settings); the admin token names no device",
+  },
   producer_not_allowed: {
     status: 403,
-    meaning: "a producer token may only publish and resolve notifications (POST /application/notifications, POST /sessions/{id}/notifications and their /resolve)",
+    meaning:
+      "a producer token may only publish and resolve notifications (POST /application/notifications, POST /sessions/{id}/notifications and their /resolve)",
   },
-  not_e2e_device: { status: 403, meaning: "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys" },
+  not_e2e_device: {
+    status: 403,
+    meaning:
+      "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys",
+  },
   // 404: no such thing
-  route_not_found: { status: 404, meaning: "no route for this method and path (the bridge's plain HTTP answers it too)" },
+  route_not_found: {
+    status: 404,
+    meaning: "no route for this method and path (the bridge's plain HTTP answers it too)",
+  },
   session_not_found: { status: 404, meaning: "no session with this id" },
   message_not_found: { status: 404, meaning: "the session has no message at this index" },
   agent_not_found: {
     status: [404, 409],
-    meaning: "404: no agent with this id (on this provider); 409 on send: the session's agent is no longer in the config",
+    meaning:
+      "404: no agent with this id (on this provider); 409 on send: the session's agent is no longer in the config",
   },
   request_not_found: { status: 404, meaning: "the session never had a request with this id" },
-  asset_not_found: { status: 404, meaning: "the session (and the sessions it was forked from) has no attachment with this id" },
+  asset_not_found: {
+    status: 404,
+    meaning: "the session (and the sessions it was forked from) has no attachment with this id",
+  },
   notification_not_found: { status: 404, meaning: "no notification with this id in this scope" },
   action_not_found: { status: 404, meaning: "no action with this name in this scope" },
   unknown_action: { status: 404, meaning: "the attachments extension has no action with this name" },
   provider_not_found: { status: 404, meaning: "no provider with this id in the config" },
-  push_not_configured: { status: 404, meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)" },
+  push_not_configured: {
+    status: 404,
+    meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)",
+  },
   producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
-  request_timeout: { status: 408, meaning: "the headers or the whole request were not received in time (connection closed)" },
-  request_in_progress: { status: 409, meaning: "the session already has a request in flight; `details.request_id` names it" },
+  request_timeout: {
+    status: 408,
+    meaning: "the headers or the whole request were not received in time (connection closed)",
+  },
+  request_in_progress: {
+    status: 409,
+    meaning: "the session already has a request in flight; `details.request_id` names it",
+  },
   request_finished: { status: 409, meaning: "the request to cancel has already finished" },
   notification_conflict: {
     status: 409,
-    meaning: "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record",
+    meaning:
+      "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record",
   },
   import_in_progress: { status: 409, meaning: "another POST /import is running; send again when it has finished" },
-  sealed_request_replayed: { status: 409, meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused" },
-  cursor_expired: { status: 410, meaning: "`since_id` (or the session's cursor) is older than the retained log, or `epoch` is not the store's: reload snapshots" },
-  payload_too_large: { status: 413, meaning: "the body exceeds the route's body limit (POST /import: `import.max_bytes`)" },
-  attachment_too_large: { status: 413, meaning: "the decoded attachment exceeds `assets.max_bytes`; `details` has both sizes" },
+  sealed_request_replayed: {
+    status: 409,
+    meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused",
+  },
+  cursor_expired: {
+    status: 410,
+    meaning:
+      "`since_id` (or the session's cursor) is older than the retained log, or `epoch` is not the store's: reload snapshots",
+  },
+  payload_too_large: {
+    status: 413,
+    meaning: "the body exceeds the route's body limit (POST /import: `import.max_bytes`)",
+  },
+  attachment_too_large: {
+    status: 413,
+    meaning: "the decoded attachment exceeds `assets.max_bytes`; `details` has both sizes",
+  },
   uri_too_long: { status: 414, meaning: "a route parameter exceeds 100 characters" },
-  unsupported_media_type: { status: 415, meaning: "the body's content type is not one the route takes, or the bytes are not a PNG, JPEG, GIF or WebP image" },
+  unsupported_media_type: {
+    status: 415,
+    meaning: "the body's content type is not one the route takes, or the bytes are not a PNG, JPEG, GIF or WebP image",
+  },
   action_failed: { status: 422, meaning: "the action ran and threw; the message says why" },
   headers_too_large: { status: 431, meaning: "the request headers exceed Node's 16 KiB limit (connection closed)" },
   // 5xx: the server's side
-  internal_error: { status: 500, meaning: "the server failed to handle the request (logged); nothing about the input to fix" },
-  invalid_action_result: { status: 500, meaning: "the action answered with a result its schema refuses; `details` lists the issues" },
+  internal_error: {
+    status: 500,
+    meaning: "the server failed to handle the request (logged); nothing about the input to fix",
+  },
+  invalid_action_result: {
+    status: 500,
+    meaning: "the action answered with a result its schema refuses; `details` lists the issues",
+  },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
 } as const satisfies Record<string, HttpErrorRule>;
 
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;
 
-type StatusesOf<Code extends HttpErrorCode> = (typeof HTTP_ERRORS)[Code]["status"] extends infer S ? (S extends readonly number[] ? S[number] : S) : never;
+type StatusesOf<Code extends HttpErrorCode> = (typeof HTTP_ERRORS)[Code]["status"] extends infer S
+  ? S extends readonly number[]
+    ? S[number]
+    : S
+  : never;
 
 /** The codes answered with `Status`: what a constructor for that status may raise. */
-export type HttpErrorCodeWith<Status extends number> = { [Code in HttpErrorCode]: Status extends StatusesOf<Code> ? Code : never }[HttpErrorCode];
+export type HttpErrorCodeWith<Status extends number> = {
+  [Code in HttpErrorCode]: Status extends StatusesOf<Code> ? Code : never;
+}[HttpErrorCode];
 
 /** Every status `code` is answered with, its usual one first. */
 export function statusesOf(code: HttpErrorCode): readonly number[] {

@@ -23,10 +23,17 @@ const inSession = { session_id: z.string() };
 // Request lifecycle
 export const requestStartedEvent = eventType("request_started", { ...inRequest, stream: z.boolean() });
 /** `reason` (issue 20): "user" for the person's Stop, "shutdown" for a server shutdown; absent from older servers. */
-export const requestCancelledEvent = eventType("request_cancelled", { ...inRequest, reason: z.enum(["user", "shutdown"]).optional() });
+export const requestCancelledEvent = eventType("request_cancelled", {
+  ...inRequest,
+  reason: z.enum(["user", "shutdown"]).optional(),
+});
 export const requestCompletedEvent = eventType("request_completed", inRequest);
 /** `reason` "crash": the request was found unfinished when the server started again after a crash. */
-export const errorEvent = eventType("error", { ...inRequest, detail: z.string(), reason: z.literal("crash").optional() });
+export const errorEvent = eventType("error", {
+  ...inRequest,
+  detail: z.string(),
+  reason: z.literal("crash").optional(),
+});
 
 // Assistant streaming
 export const assistantMessageEvent = eventType("assistant_message", { ...inRequest, phase: z.enum(["start", "end"]) });
@@ -65,7 +72,11 @@ export const toolApprovalEvent = eventType("tool_approval", {
 });
 
 // Checkpoint marker (the internal session_checkpoint never reaches the wire)
-export const checkpointEvent = eventType("checkpoint", { ...inSession, request_id: z.string().optional(), timestamp: z.string() });
+export const checkpointEvent = eventType("checkpoint", {
+  ...inSession,
+  request_id: z.string().optional(),
+  timestamp: z.string(),
+});
 
 // Session and message lifecycle
 export const sessionCreatedEvent = eventType("session_created", {
@@ -130,7 +141,9 @@ export type CoreEventType = CoreEvent["type"];
 export type EventOf<T extends CoreEventType> = Extract<CoreEvent, { type: T }>;
 
 /** What a producer hands to the store: an event without the fields the store assigns. */
-export type EventInput<E extends { event_id: string } = CoreEvent> = E extends unknown ? Omit<E, "event_id" | "timestamp"> : never;
+export type EventInput<E extends { event_id: string } = CoreEvent> = E extends unknown
+  ? Omit<E, "event_id" | "timestamp">
+  : never;
 
 /** Any stored event, known type or not: what the log and the relays carry. */
 export const anyEventSchema = z.looseObject({ ...common, type: z.string().min(1) });

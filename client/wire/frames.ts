@@ -55,11 +55,7 @@ export const PAIRING_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /** Uppercases, drops separators and maps the look-alikes Crockford allows (O→0, I/L→1). */
 export function normalizePairingCode(input: string): string {
-  return input
-    .toUpperCase()
-    .replace(/[\s-]/g, "")
-    .replace(/O/g, "0")
-    .replace(/[IL]/g, "1");
+  return input.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
 }
 
 // --- topic `pairing` -------------------------------------------------------------------------------------
@@ -73,11 +69,21 @@ export const pairingJoinParamsSchema = z.object({
    * bridge has not heard of, for a server whose link is not up, is then `server_unavailable` (retryable): the server
    * made it before its first link and sends it when it joins. Without it such a code is `invalid_code`.
    */
-  server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  server_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
 });
 export type PairingJoinParams = z.infer<typeof pairingJoinParamsSchema>;
 
-export const pairingErrorReasonSchema = z.enum(["invalid_code", "expired", "rate_limited", "server_unavailable", "invalid_params", "e2e_required"]);
+export const pairingErrorReasonSchema = z.enum([
+  "invalid_code",
+  "expired",
+  "rate_limited",
+  "server_unavailable",
+  "invalid_params",
+  "e2e_required",
+]);
 export type PairingErrorReason = z.infer<typeof pairingErrorReasonSchema>;
 
 export const pairingOkSchema = z.object({
@@ -108,7 +114,10 @@ export type PairingSealedOk = z.infer<typeof pairingSealedOkSchema>;
  * `since_id`: the app's cursor; `epoch`: the store that cursor belongs to (`GET /events` answers it). A cursor of
  * another epoch is never replayed: the server's store was reset and its ids started over.
  */
-export const eventsJoinParamsSchema = z.object({ since_id: eventIdSchema.optional(), epoch: z.string().min(1).max(100).optional() });
+export const eventsJoinParamsSchema = z.object({
+  since_id: eventIdSchema.optional(),
+  epoch: z.string().min(1).max(100).optional(),
+});
 export type EventsJoinParams = z.infer<typeof eventsJoinParamsSchema>;
 
 /**
@@ -142,8 +151,14 @@ export const serverSessionEventSchema = z
     sealed: sealedEventSchema.optional(),
     after: eventIdSchema.optional(),
   })
-  .refine((payload) => payload.event !== undefined || payload.sealed !== undefined, "a session_event carries event, sealed or both")
-  .refine((payload) => !payload.event || !payload.sealed || payload.event.event_id === payload.sealed.event_id, "event and sealed name one event id");
+  .refine(
+    (payload) => payload.event !== undefined || payload.sealed !== undefined,
+    "a session_event carries event, sealed or both",
+  )
+  .refine(
+    (payload) => !payload.event || !payload.sealed || payload.event.event_id === payload.sealed.event_id,
+    "event and sealed name one event id",
+  );
 
 /** Bridge → encrypting device `sealed_event`: the sealed event alone. */
 export const sealedEventPushSchema = sealedEventSchema;
@@ -163,7 +178,12 @@ export const truncatedEventSchema = z.looseObject({
 export type TruncatedEvent = z.infer<typeof truncatedEventSchema>;
 
 /** The stub that stands for `event` (the forwarder measures; this only builds). */
-export function truncatedStubOf(event: { event_id: string; type: string; session_id?: string; request_id?: string }): TruncatedEvent {
+export function truncatedStubOf(event: {
+  event_id: string;
+  type: string;
+  session_id?: string;
+  request_id?: string;
+}): TruncatedEvent {
   return {
     event_id: event.event_id,
     type: event.type,
@@ -179,10 +199,17 @@ export function isTruncatedEvent(event: object): event is TruncatedEvent {
 
 // --- topic `server:<id>` (the server's own channel) ----------------------------------------------------------
 /** `mode`: what the device is sent (absent: plain, as from servers before end-to-end encryption). */
-export const deviceGrantSchema = z.object({ device_id: z.string().min(1).max(100), token_hash: z.string().regex(/^[0-9a-f]{64}$/), mode: deviceModeSchema.optional() });
+export const deviceGrantSchema = z.object({
+  device_id: z.string().min(1).max(100),
+  token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  mode: deviceModeSchema.optional(),
+});
 export type DeviceGrant = z.infer<typeof deviceGrantSchema>;
 
-export const codeGrantSchema = z.object({ code_hash: z.string().regex(/^[0-9a-f]{64}$/), expires_at: z.number().int() });
+export const codeGrantSchema = z.object({
+  code_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  expires_at: z.number().int(),
+});
 export type CodeGrant = z.infer<typeof codeGrantSchema>;
 
 /** The server's join: its credential, where it resumes, and the full sets of device tokens and live codes. */
@@ -201,10 +228,18 @@ export type ServerJoinParams = z.infer<typeof serverJoinParamsSchema>;
 export const serverJoinOkSchema = z.object({ resume_after: eventIdSchema });
 
 /** Server → bridge `grants`: replaces the device and code sets (sent on every change). */
-export const grantsPayloadSchema = z.object({ devices: z.array(deviceGrantSchema).max(10_000), codes: z.array(codeGrantSchema).max(10_000) });
+export const grantsPayloadSchema = z.object({
+  devices: z.array(deviceGrantSchema).max(10_000),
+  codes: z.array(codeGrantSchema).max(10_000),
+});
 
 /** Bridge → server `pair_request`: an app joined `pairing` with a code this server registered. */
-export const pairRequestSchema = z.object({ request_id: z.string(), code: z.string(), device_name: z.string(), device_key: publicKeySchema.optional() });
+export const pairRequestSchema = z.object({
+  request_id: z.string(),
+  code: z.string(),
+  device_name: z.string(),
+  device_key: publicKeySchema.optional(),
+});
 export type PairRequest = z.infer<typeof pairRequestSchema>;
 
 /**
@@ -219,9 +254,22 @@ export type DevicesSeen = z.infer<typeof devicesSeenSchema>;
 
 /** Server → bridge `pair_result`: the answer the bridge hands to the waiting app. */
 export const pairResultSchema = z.union([
-  z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), device_token: z.string(), server_url: z.string() }),
+  z.object({
+    request_id: z.string(),
+    status: z.literal("ok"),
+    device_id: z.string(),
+    device_token: z.string(),
+    server_url: z.string(),
+  }),
   // A device that paired with a key: its token only inside `sealed` (pairingSealedOkSchema).
-  z.object({ request_id: z.string(), status: z.literal("ok"), device_id: z.string(), server_url: z.string(), server_key: publicKeySchema, sealed: sealedSchema }),
+  z.object({
+    request_id: z.string(),
+    status: z.literal("ok"),
+    device_id: z.string(),
+    server_url: z.string(),
+    server_key: publicKeySchema,
+    sealed: sealedSchema,
+  }),
   z.object({ request_id: z.string(), status: z.literal("error"), reason: pairingErrorReasonSchema }),
 ]);
 export type PairResult = z.infer<typeof pairResultSchema>;
@@ -264,19 +312,38 @@ export const relayPathSchema = z
   .string()
   .min(1)
   .max(RELAY_MAX_PATH_LENGTH)
-  .refine((path) => path.startsWith("/") && !path.startsWith("//"), "path must be relative to the server: one leading /, no scheme or host")
-  .refine((path) => !UNSAFE_PATH_CHARACTERS.test(path), "path must not contain control characters, spaces or backslashes")
+  .refine(
+    (path) => path.startsWith("/") && !path.startsWith("//"),
+    "path must be relative to the server: one leading /, no scheme or host",
+  )
+  .refine(
+    (path) => !UNSAFE_PATH_CHARACTERS.test(path),
+    "path must not contain control characters, spaces or backslashes",
+  )
   .refine((path) => {
     const segments = decodedSegments(path);
-    return segments !== undefined && segments.every((segment) => segment !== ".." && segment !== "." && !/[\u0000-\u001f\u007f/\\]/.test(segment));
+    return (
+      segments !== undefined &&
+      segments.every((segment) => segment !== ".." && segment !== "." && !/[\u0000-\u001f\u007f/\\]/.test(segment))
+    );
   }, "path must not contain . or .. segments or encoded separators and control characters");
 
 /** App → bridge `api`: one HTTP API call. Strict: an app names no device (the bridge knows which one it is). */
-export const apiPushSchema = z.strictObject({ method: relayMethodSchema, path: relayPathSchema, body: z.unknown().optional() });
+export const apiPushSchema = z.strictObject({
+  method: relayMethodSchema,
+  path: relayPathSchema,
+  body: z.unknown().optional(),
+});
 export type ApiPush = z.infer<typeof apiPushSchema>;
 
 /** Why a relayed call got no HTTP answer. */
-export const relayErrorReasonSchema = z.enum(["server_unavailable", "timeout", "too_large", "rate_limited", "invalid_request"]);
+export const relayErrorReasonSchema = z.enum([
+  "server_unavailable",
+  "timeout",
+  "too_large",
+  "rate_limited",
+  "invalid_request",
+]);
 export type RelayErrorReason = z.infer<typeof relayErrorReasonSchema>;
 
 /**

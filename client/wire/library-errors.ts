@@ -3,12 +3,16 @@
 // docs/errors.md is generated from this table.
 
 export const LIBRARY_ERRORS = {
-  timeout: { where: "`pair()`", meaning: "the bridge did not answer the pairing join in time (`timeoutMs`, default 10 s)" },
+  timeout: {
+    where: "`pair()`",
+    meaning: "the bridge did not answer the pairing join in time (`timeoutMs`, default 10 s)",
+  },
   bridge_unreachable: { where: "`pair()`", meaning: "the socket to the bridge failed before an answer" },
   protocol: { where: "`pair()`", meaning: "the bridge answered with a shape the wire contract does not know" },
   server_offline: {
     where: "any server call of a connected client (`ServerOfflineError`)",
-    meaning: "the call could not reach the server while the bridge says the server's link is down, or the bridge relay found no server (`server_unavailable`); this device's network is fine",
+    meaning:
+      "the call could not reach the server while the bridge says the server's link is down, or the bridge relay found no server (`server_unavailable`); this device's network is fine",
   },
 } as const satisfies Record<string, { where: string; meaning: string }>;
 

@@ -84,7 +84,15 @@ export function sessionTitle(session: Pick<Session, "title" | "messages">): stri
   const first = session.messages.find((message) => message.role === "user" && message.content.trim() !== "");
   if (!first) return "";
   // Only the head matters: a 100 kB first message costs no more than a short one.
-  const text = first.content.slice(0, DERIVED_TITLE_LENGTH * 4).replace(/\s+/g, " ").trim();
+  const text = first.content
+    .slice(0, DERIVED_TITLE_LENGTH * 4)
+    .replace(/\s+/g, " ")
+    .trim();
   const chars = [...text];
-  return chars.length <= DERIVED_TITLE_LENGTH ? text : `${chars.slice(0, DERIVED_TITLE_LENGTH - 1).join("").trimEnd()}…`;
+  return chars.length <= DERIVED_TITLE_LENGTH
+    ? text
+    : `${chars
+        .slice(0, DERIVED_TITLE_LENGTH - 1)
+        .join("")
+        .trimEnd()}…`;
 }

@@ -33,12 +33,21 @@ export const uiEffectsSchema = z
   .catchall(z.json())
   .superRefine((effects, check) => {
     if (Object.hasOwn(effects, "navigate_to_session_id")) {
-      check.addIssue({ code: "custom", path: ["navigate_to_session_id"], message: "navigate_to_session_id is not supported" });
+      check.addIssue({
+        code: "custom",
+        path: ["navigate_to_session_id"],
+        message: "navigate_to_session_id is not supported",
+      });
     }
   });
 export type UiEffects = z.infer<typeof uiEffectsSchema>;
 
-export const retentionPolicySchema = z.enum(["until_resolved", "ttl", "until_request_complete", "until_server_restart"]);
+export const retentionPolicySchema = z.enum([
+  "until_resolved",
+  "ttl",
+  "until_request_complete",
+  "until_server_restart",
+]);
 export type RetentionPolicy = z.infer<typeof retentionPolicySchema>;
 
 /** Versioned and extensible; `owner_epoch` is stamped by the host for until_server_restart. */

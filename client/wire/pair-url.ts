@@ -15,7 +15,10 @@ export interface PairLink {
 const pairQuerySchema = z.object({
   code: z.string().trim().min(1).max(100),
   bridge: z.string().regex(/^wss?:\/\/[^\s]+$/i, "must be a ws:// or wss:// URL"),
-  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url key").optional(),
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url key")
+    .optional(),
 });
 
 /** The code, bridge and key of a pair_url (or of its `#/pair?...` fragment alone); undefined if it is none. */

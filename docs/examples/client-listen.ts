@@ -3,7 +3,9 @@ import { isEvent, type ChatClient } from "../../client/index.ts";
 
 export function follow(client: ChatClient, sessionId: string): () => void {
   // A typed listener hears only events that match the `partial` schema; `event.message.content` is a string.
-  const offPartial = client.on("partial", (event) => process.stdout.write(event.message.content), { session_id: sessionId });
+  const offPartial = client.on("partial", (event) => process.stdout.write(event.message.content), {
+    session_id: sessionId,
+  });
   // "*" hears every event (unknown types included): narrow before using type-specific fields.
   const offAll = client.on("*", (event) => {
     if (isEvent(event, "request_completed")) console.log(`\nrequest ${event.request_id} done`);

@@ -12,7 +12,11 @@ export async function onDismissTap(client: ChatClient, item: PresentedNotificati
   if (result.status === "conflict") console.log("It changed before you dismissed it; showing the current version.");
 }
 
-export function handleEffects(client: ChatClient, reloadSessionList: () => Promise<void>, reloadSession: (id: string) => Promise<void>): () => void {
+export function handleEffects(
+  client: ChatClient,
+  reloadSessionList: () => Promise<void>,
+  reloadSession: (id: string) => Promise<void>,
+): () => void {
   const { invalidations } = client.notifications;
   // A failed reload leaves the invalidation pending; retry it on the next change or refresh, not in a tight loop.
   const failed = new Set<string>();
@@ -23,7 +27,12 @@ export function handleEffects(client: ChatClient, reloadSessionList: () => Promi
       const { target } = invalidation;
       // reload() claims this revision, runs the reload, and clears it only if no newer invalidation arrived;
       // a failed reload leaves it pending for the next attempt.
-      const run = target.kind === "session" ? () => reloadSession(target.session_id) : target.kind === "sessions_list" ? reloadSessionList : undefined;
+      const run =
+        target.kind === "session"
+          ? () => reloadSession(target.session_id)
+          : target.kind === "sessions_list"
+            ? reloadSessionList
+            : undefined;
       if (run) invalidations.reload(target, run).catch(() => failed.add(attempt));
     }
   });

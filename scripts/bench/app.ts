@@ -153,24 +153,40 @@ async function scrollRound(page: Page, url: string): Promise<ScrollRound> {
 async function main(): Promise<void> {
   await ensureAppBuilt();
   const paced = await pacedBackend();
-  const [stack, browser] = await Promise.all([AppStack.startApp({ providers: { default: { provider: "reference_compatible", model: "paced", base_url: paced.url } } }), launchBrowser()]);
+  const [stack, browser] = await Promise.all([
+    AppStack.startApp({
+      providers: { default: { provider: "reference_compatible", model: "paced", base_url: paced.url } },
+    }),
+    launchBrowser(),
+  ]);
   try {
     const { page } = await openPage(browser, DESKTOP);
     await pairThroughLink(page, (await stack.createPairing()).pair_url);
     const loads: number[] = [];
     const baselines: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      loads.push(await timeToInteractive(page, `${stack.serverUrl}/#/new`, 'textarea[aria-label="Message"]:not([disabled])'));
+      loads.push(
+        await timeToInteractive(page, `${stack.serverUrl}/#/new`, 'textarea[aria-label="Message"]:not([disabled])'),
+      );
       baselines.push(await timeToInteractive(page, `${stack.serverUrl}/health`, "pre"));
     }
     const paint: number[] = [];
     const node: number[] = [];
     for (let round = 0; round < Math.min(ROUNDS, 3); round++) paint.push(...(await streamRound(stack, page, node)));
     const sessionId = await stack.createSession();
-    const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}`, metadata: {} }));
-    stack.server.runtime.ctx.sessions.change(sessionId, (session) => ({ next: { ...session, messages }, events: () => [], result: () => undefined }));
+    const messages = Array.from({ length: 2000 }, (_, index) => ({
+      role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: `message number ${index}`,
+      metadata: {},
+    }));
+    stack.server.runtime.ctx.sessions.change(sessionId, (session) => ({
+      next: { ...session, messages },
+      events: () => [],
+      result: () => undefined,
+    }));
     const scrolls = [];
-    for (let round = 0; round < ROUNDS; round++) scrolls.push(await scrollRound(page, `${stack.serverUrl}/#/s/${sessionId}`));
+    for (let round = 0; round < ROUNDS; round++)
+      scrolls.push(await scrollRound(page, `${stack.serverUrl}/#/s/${sessionId}`));
     const first = firstLoadBytes();
     const bundle = await bundleReport(join(import.meta.dirname, "..", ".."));
     process.stdout.write(

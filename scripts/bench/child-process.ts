@@ -7,10 +7,18 @@ import { join } from "node:path";
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
 /** Forks `file` (in `dir`) under tsx, sharing stdout/stderr, with an IPC channel; `env` is added to this process's. */
-export function forkChild(dir: string, file: string, options: { args?: string[]; env?: Record<string, string> } = {}): ChildProcess {
+export function forkChild(
+  dir: string,
+  file: string,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): ChildProcess {
   const prof = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const env = options.env ? { ...process.env, ...options.env } : undefined;
-  return fork(join(dir, file), options.args ?? [], { execArgv: ["--import", "tsx", ...prof], ...(env ? { env } : {}), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return fork(join(dir, file), options.args ?? [], {
+    execArgv: ["--import", "tsx", ...prof],
+    ...(env ? { env } : {}),
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
 }
 
 /** The child's next message that `accept` takes, parsed by `parse` (messages it does not take are skipped). */

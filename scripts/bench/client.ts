@@ -28,13 +28,35 @@ function makeEvents(): unknown[] {
     const event_id = formatEventId(i);
     if (i % 10 === 0) {
       const notification = {
-        id: `n${i % 50}`, revision: i, key: `k${i % 50}`, kind: "notification", status: "pending", severity: "info", title: "t",
-        created_at: "2025-01-01T00:00:00Z", updated_at: "2025-01-01T00:00:00Z", source: { plugin: "bench" },
-        display: { presentation: "banner" }, retention: { version: 1, policy: "until_resolved" }, model_visibility: "hidden",
+        id: `n${i % 50}`,
+        revision: i,
+        key: `k${i % 50}`,
+        kind: "notification",
+        status: "pending",
+        severity: "info",
+        title: "t",
+        created_at: "2025-01-01T00:00:00Z",
+        updated_at: "2025-01-01T00:00:00Z",
+        source: { plugin: "bench" },
+        display: { presentation: "banner" },
+        retention: { version: 1, policy: "until_resolved" },
+        model_visibility: "hidden",
       };
-      events.push({ event_id, type: "application_notification_updated", notification_id: notification.id, revision: i, notification });
+      events.push({
+        event_id,
+        type: "application_notification_updated",
+        notification_id: notification.id,
+        revision: i,
+        notification,
+      });
     } else {
-      events.push({ event_id, type: "partial", session_id: "s1", request_id: "r1", message: { role: "assistant", content: "tok " } });
+      events.push({
+        event_id,
+        type: "partial",
+        session_id: "s1",
+        request_id: "r1",
+        message: { role: "assistant", content: "tok " },
+      });
     }
   }
   return events;
@@ -44,7 +66,11 @@ function pipelineRound(events: unknown[]): number {
   let heard = 0;
   const center = new NotificationCenter({
     http: new HttpApi({ baseUrl: "http://unused", token: "t", fetch: () => Promise.reject(new Error("offline")) }),
-    storage: memoryStorage(), timers: systemTimers, connectionId: "bench", mode: "mobile", report: () => undefined,
+    storage: memoryStorage(),
+    timers: systemTimers,
+    connectionId: "bench",
+    mode: "mobile",
+    report: () => undefined,
   });
   const listeners = new ListenerRegistry(() => undefined);
   listeners.add("*", () => void heard++);

@@ -14,7 +14,9 @@ import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 import { median, percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { events: { type: "string", default: "1000000" }, rounds: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { events: { type: "string", default: "1000000" }, rounds: { type: "string", default: "5" } },
+});
 const STORED = Number(values.events);
 const ROUNDS = Number(values.rounds);
 const PUBLISHES_PER_ROUND = 20_000;
@@ -22,17 +24,29 @@ const SESSIONS = 1000;
 const TOKEN = "bench-token";
 
 function partial(i: number) {
-  return { type: "partial", session_id: `session-${i % SESSIONS}`, request_id: `request-${i % SESSIONS}`, message: { role: "assistant", content: `token ${i} of a streamed reply` } };
+  return {
+    type: "partial",
+    session_id: `session-${i % SESSIONS}`,
+    request_id: `request-${i % SESSIONS}`,
+    message: { role: "assistant", content: `token ${i} of a streamed reply` },
+  };
 }
 
 /** Stored history: finals, which compaction keeps, so a 100-event page really carries 100 events. */
 function final(i: number) {
-  return { type: "final", session_id: `session-${i % SESSIONS}`, request_id: `request-${i % SESSIONS}`, messages: [{ role: "assistant", content: `reply ${i}: a short answer of typical length` }] };
+  return {
+    type: "final",
+    session_id: `session-${i % SESSIONS}`,
+    request_id: `request-${i % SESSIONS}`,
+    messages: [{ role: "assistant", content: `reply ${i}: a short answer of typical length` }],
+  };
 }
 
 function rawInsertRate(dir: string): number {
   const db = openDatabase(join(dir, "raw.sqlite"));
-  const insert = db.prepare("INSERT INTO events (type, session_id, request_id, created_at, body) VALUES (?, ?, ?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO events (type, session_id, request_id, created_at, body) VALUES (?, ?, ?, ?, ?)",
+  );
   const start = process.hrtime.bigint();
   for (let i = 0; i < PUBLISHES_PER_ROUND; i++) {
     const e = partial(i);
@@ -45,7 +59,11 @@ function rawInsertRate(dir: string): number {
 
 async function main() {
   const dir = tempDir("bench-events-");
-  const runtime = createRuntime({ config: parseConfig({ events: { retention_max_events: STORED * 2 } }), dataDir: dir, adminToken: TOKEN });
+  const runtime = createRuntime({
+    config: parseConfig({ events: { retention_max_events: STORED * 2 } }),
+    dataDir: dir,
+    adminToken: TOKEN,
+  });
   const { events, transactor } = runtime.ctx;
 
   const publishRates: number[] = [];
@@ -76,13 +94,17 @@ async function main() {
       const res = await client.request({ method: "GET", path: path(), headers: { authorization: `Bearer ${TOKEN}` } });
       const body = (await res.body.json()) as { events: unknown[] };
       if (i >= 200) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-      if (body.events.length !== expectCount) throw new Error(`expected ${expectCount} events, got ${body.events.length}`);
+      if (body.events.length !== expectCount)
+        throw new Error(`expected ${expectCount} events, got ${body.events.length}`);
     }
     return samples;
   }
   const plain = await latencies(() => `/events?since_id=${head - 100}&limit=100`, 100);
   const session = "session-7";
-  const bySession = await latencies(() => `/events?since_id=${head - 100 * SESSIONS}&session_id=${session}&limit=100`, 100);
+  const bySession = await latencies(
+    () => `/events?since_id=${head - 100 * SESSIONS}&session_id=${session}&limit=100`,
+    100,
+  );
   await client.close();
   await runtime.close();
   rmSync(dir, { recursive: true, force: true });
@@ -95,7 +117,10 @@ async function main() {
       raw_insert_per_s_median: Math.round(median(rawRates)),
       publish_vs_raw: +(median(publishRates) / median(rawRates)).toFixed(3),
       get_events_100_ms: { p50: +percentile(plain, 50).toFixed(3), p99: +percentile(plain, 99).toFixed(3) },
-      get_events_100_by_session_ms: { p50: +percentile(bySession, 50).toFixed(3), p99: +percentile(bySession, 99).toFixed(3) },
+      get_events_100_by_session_ms: {
+        p50: +percentile(bySession, 50).toFixed(3),
+        p99: +percentile(bySession, 99).toFixed(3),
+      },
       durability: "WAL, synchronous=NORMAL",
     }),
   );

@@ -74,7 +74,7 @@ async function call(client: Client, method: "GET" | "POST", path: string, body?:
   const res = await client.request({
     method,
     path,
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    headers: { "authorization": `Bearer ${TOKEN}`, "content-type": "application/json" },
     ...(body !== undefined ? { body } : {}),
   });
   const text = await res.body.text();

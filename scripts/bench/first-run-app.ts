@@ -48,7 +48,10 @@ class BlackHoleProxy {
   private holding = false;
   private readonly pairs = new Set<{ from: Socket; to: Socket | undefined }>();
 
-  private constructor(private readonly server: Server, private readonly upstreamPort: number) {
+  private constructor(
+    private readonly server: Server,
+    private readonly upstreamPort: number,
+  ) {
     server.on("connection", (socket) => this.accept(socket));
   }
 
@@ -141,7 +144,11 @@ function isEventPush(payload: string | Buffer): boolean {
     const frame = JSON.parse(payload.toString()) as unknown;
     if (!Array.isArray(frame)) return false;
     const [, , topic, event] = frame as [unknown, unknown, unknown, unknown];
-    return typeof topic === "string" && topic.startsWith("events:server:") && (event === "session_event" || event === "sealed_event");
+    return (
+      typeof topic === "string" &&
+      topic.startsWith("events:server:") &&
+      (event === "session_event" || event === "sealed_event")
+    );
   } catch {
     return false;
   }
@@ -150,7 +157,12 @@ function isEventPush(payload: string | Buffer): boolean {
 /** Resolves with the pid in the last `<name> started (pid N)` line. */
 async function pidOf(start: Run, name: "server" | "bridge", from = 0): Promise<number> {
   await start.waitFor(new RegExp(`${name} started \\(pid \\d+\\)`), from);
-  const all = [...start.output().slice(from).matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, "g"))];
+  const all = [
+    ...start
+      .output()
+      .slice(from)
+      .matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, "g")),
+  ];
   return Number(all.at(-1)![1]);
 }
 
@@ -178,7 +190,10 @@ async function round(browser: Browser): Promise<RoundFigures> {
     await start.waitFor(/pairing link written/);
     const link_written_ms = since(t0);
     const link = readFileSync(join(dataDir, "pair-link.txt"), "utf8").match(/^Open (\S+)$/m)![1]!;
-    const composer_ms = await timed(t0, page.goto(link).then(() => page.getByRole("textbox", { name: "Message" }).waitFor({ timeout: WAIT_CAP_MS })));
+    const composer_ms = await timed(
+      t0,
+      page.goto(link).then(() => page.getByRole("textbox", { name: "Message" }).waitFor({ timeout: WAIT_CAP_MS })),
+    );
     const live = () => page.locator(LIVE).waitFor({ timeout: WAIT_CAP_MS });
     const leavesLive = () => page.locator(NOT_LIVE).waitFor({ timeout: WAIT_CAP_MS });
     await live();
@@ -198,7 +213,10 @@ async function round(browser: Browser): Promise<RoundFigures> {
     t = performance.now();
     wall = Date.now();
     process.kill(serverPid, "SIGKILL");
-    const serverBack = timed(t, start.waitFor(/server listening on/, mark).then(() => answers(`${server}/health`)));
+    const serverBack = timed(
+      t,
+      start.waitFor(/server listening on/, mark).then(() => answers(`${server}/health`)),
+    );
     const server_kill_leaves_live_ms = await timed(t, leavesLive());
     const server_kill_badge = await badgesSince(page, wall);
     const server_back_ms = await serverBack;
@@ -216,23 +234,43 @@ async function round(browser: Browser): Promise<RoundFigures> {
     let making = true;
     const makeEvents = (async () => {
       while (making) {
-        await fetch(`${server}/sessions`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: "{}" }).catch(() => undefined);
+        await fetch(`${server}/sessions`, {
+          method: "POST",
+          headers: { "authorization": `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+          body: "{}",
+        }).catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
-    const bridgeBack = timed(t, new Promise((resolve) => setTimeout(resolve, 100)).then(() => answers(`http://127.0.0.1:${bridgePort}/health`)));
+    const bridgeBack = timed(
+      t,
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() => answers(`http://127.0.0.1:${bridgePort}/health`)),
+    );
     const bridge_kill_ws_push_ms = await timed(t, pushed);
     const bridge_back_ms = await bridgeBack;
     making = false;
     await makeEvents;
-    return { link_written_ms, composer_ms, server_kill_leaves_live_ms, server_kill_badge, server_back_ms, black_hole_leaves_live_ms, black_hole_badge, bridge_back_ms, bridge_kill_ws_push_ms };
+    return {
+      link_written_ms,
+      composer_ms,
+      server_kill_leaves_live_ms,
+      server_kill_badge,
+      server_back_ms,
+      black_hole_leaves_live_ms,
+      black_hole_badge,
+      bridge_back_ms,
+      bridge_kill_ws_push_ms,
+    };
   } catch (error) {
     // A round that did not get through is reported, with what the badge showed, and not counted in the medians.
     const trail = await badgesSince(page, 0, 0).catch(() => "unknown");
     throw new Error(`${(error instanceof Error ? error.message : String(error)).split("\n")[0]}; badge: ${trail}`);
   } finally {
     start.child.kill("SIGTERM");
-    const stopped = await Promise.race([start.exit, new Promise((resolve) => setTimeout(() => resolve(undefined), 20_000))]);
+    const stopped = await Promise.race([
+      start.exit,
+      new Promise((resolve) => setTimeout(() => resolve(undefined), 20_000)),
+    ]);
     if (!stopped) start.child.kill("SIGKILL");
     await context.close();
     await proxy.close();
@@ -270,10 +308,25 @@ process.stdout.write(
     failed_rounds: failed,
     load_average_before: loadBefore,
     load_average_after: loadavg().map((n) => Number(n.toFixed(2))),
-    first_run: { composer_ms: medianOf(rounds, "composer_ms"), baseline_link_written_ms: medianOf(rounds, "link_written_ms") },
-    server_kill: { leaves_live_ms: medianOf(rounds, "server_kill_leaves_live_ms"), bound_ms: 15_000, baseline_server_back_ms: medianOf(rounds, "server_back_ms"), badges: rounds.map((r) => r.server_kill_badge) },
-    black_hole: { leaves_live_ms: medianOf(rounds, "black_hole_leaves_live_ms"), bound_ms: 15_000, badges: rounds.map((r) => r.black_hole_badge) },
-    bridge_kill: { ws_push_ms: medianOf(rounds, "bridge_kill_ws_push_ms"), baseline_bridge_back_ms: medianOf(rounds, "bridge_back_ms") },
+    first_run: {
+      composer_ms: medianOf(rounds, "composer_ms"),
+      baseline_link_written_ms: medianOf(rounds, "link_written_ms"),
+    },
+    server_kill: {
+      leaves_live_ms: medianOf(rounds, "server_kill_leaves_live_ms"),
+      bound_ms: 15_000,
+      baseline_server_back_ms: medianOf(rounds, "server_back_ms"),
+      badges: rounds.map((r) => r.server_kill_badge),
+    },
+    black_hole: {
+      leaves_live_ms: medianOf(rounds, "black_hole_leaves_live_ms"),
+      bound_ms: 15_000,
+      badges: rounds.map((r) => r.black_hole_badge),
+    },
+    bridge_kill: {
+      ws_push_ms: medianOf(rounds, "bridge_kill_ws_push_ms"),
+      baseline_bridge_back_ms: medianOf(rounds, "bridge_back_ms"),
+    },
     per_round: rounds,
   }) + "\n",
 );

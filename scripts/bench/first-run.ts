@@ -36,12 +36,27 @@ async function firstAnswer(url: string, signal: AbortSignal): Promise<void> {
 }
 
 /** Spawns `entry`, returns ms to the server's first answer and to `line` in the output (when given). */
-async function round(entry: string, line: RegExp | undefined): Promise<{ answerMs: number; lineMs: number | undefined }> {
+async function round(
+  entry: string,
+  line: RegExp | undefined,
+): Promise<{ answerMs: number; lineMs: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), "bench-first-run-"));
   const port = await freePort();
-  const env = { ...process.env, HOST: "127.0.0.1", PORT: String(port), BRIDGE_PORT: String(await freePort()), DATA_DIR: join(dir, "data"), CONFIG: "", ADMIN_TOKEN: "" };
+  const env = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    BRIDGE_PORT: String(await freePort()),
+    DATA_DIR: join(dir, "data"),
+    CONFIG: "",
+    ADMIN_TOKEN: "",
+  };
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   let lineMs: number | undefined;
   const lineSeen = new Promise<void>((resolve) => {
@@ -83,6 +98,10 @@ process.stdout.write(
     npm_start_to_server_answer_ms: round1(median(start.map((r) => r.answerMs))),
     npm_start_to_link_ms: round1(median(start.map((r) => r.lineMs!))),
     baseline_server_alone_to_answer_ms: round1(median(alone)),
-    samples: { start_answer: start.map((r) => round1(r.answerMs)), start_link: start.map((r) => round1(r.lineMs!)), server_alone: alone.map(round1) },
+    samples: {
+      start_answer: start.map((r) => round1(r.answerMs)),
+      start_link: start.map((r) => round1(r.lineMs!)),
+      server_alone: alone.map(round1),
+    },
   }) + "\n",
 );

@@ -9,14 +9,21 @@ import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 
-const { values } = parseArgs({ options: { polls: { type: "string", default: "1000" }, appends: { type: "string", default: "100" } } });
+const { values } = parseArgs({
+  options: { polls: { type: "string", default: "1000" }, appends: { type: "string", default: "100" } },
+});
 const POLLS = Number(values.polls);
 const APPENDS = Number(values.appends);
 const TOKEN = "bench-token";
-const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+const headers = { "authorization": `Bearer ${TOKEN}`, "content-type": "application/json" };
 
 async function call(base: string, dispatcher: Agent, method: "GET" | "POST", path: string, body?: unknown) {
-  const res = await request(`${base}${path}`, { method, headers, dispatcher, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await request(`${base}${path}`, {
+    method,
+    headers,
+    dispatcher,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const json = (await res.body.json()) as Record<string, unknown>;
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
   return json;
@@ -24,7 +31,8 @@ async function call(base: string, dispatcher: Agent, method: "GET" | "POST", pat
 
 async function timeAppends(base: string, dispatcher: Agent, sessionId: string): Promise<number> {
   const start = performance.now();
-  for (let i = 0; i < APPENDS; i++) await call(base, dispatcher, "POST", `/sessions/${sessionId}/messages`, { role: "user", content: `message ${i}` });
+  for (let i = 0; i < APPENDS; i++)
+    await call(base, dispatcher, "POST", `/sessions/${sessionId}/messages`, { role: "user", content: `message ${i}` });
   return performance.now() - start;
 }
 
@@ -43,7 +51,8 @@ async function main() {
     call(base, pollers, "GET", `/events?session_id=${b}&since_id=${since}&wait_ms=30000`).catch(() => undefined),
   );
   // Every poll connected and answered nothing yet: they are all waiting.
-  while ((await new Promise<number>((r) => runtime.app.server.getConnections((_e, n) => r(n)))) < POLLS + 1) await new Promise((r) => setTimeout(r, 50));
+  while ((await new Promise<number>((r) => runtime.app.server.getConnections((_e, n) => r(n)))) < POLLS + 1)
+    await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 500));
   const withPollsMs = await timeAppends(base, appender, a);
 
@@ -53,7 +62,14 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
   const round = (n: number) => Math.round(n * 10) / 10;
   process.stdout.write(
-    JSON.stringify({ bench: "long-poll-wakeups", appends: APPENDS, idle_long_polls: POLLS, baseline_ms: round(baselineMs), with_idle_polls_ms: round(withPollsMs), ratio: round(withPollsMs / baselineMs) }) + "\n",
+    JSON.stringify({
+      bench: "long-poll-wakeups",
+      appends: APPENDS,
+      idle_long_polls: POLLS,
+      baseline_ms: round(baselineMs),
+      with_idle_polls_ms: round(withPollsMs),
+      ratio: round(withPollsMs / baselineMs),
+    }) + "\n",
   );
 }
 

@@ -23,8 +23,8 @@ import { median, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
-    calls: { type: "string", default: "300" },
-    rounds: { type: "string", default: "5" },
+    "calls": { type: "string", default: "300" },
+    "rounds": { type: "string", default: "5" },
     "flood-seconds": { type: "string", default: "60" },
   },
 });

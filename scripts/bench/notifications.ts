@@ -46,9 +46,17 @@ function record(i: number, status: NotificationRecord["status"]): NotificationRe
   };
 }
 
-function seeded(active: number, terminal: number, historyLimit: number): { runtime: Runtime; store: SqliteNotificationStore; dir: string } {
+function seeded(
+  active: number,
+  terminal: number,
+  historyLimit: number,
+): { runtime: Runtime; store: SqliteNotificationStore; dir: string } {
   const dir = tempDir("bench-notifications-");
-  const runtime = createRuntime({ config: parseConfig({ application: { notifications: { history_limit: historyLimit } } }), dataDir: dir, adminToken: TOKEN });
+  const runtime = createRuntime({
+    config: parseConfig({ application: { notifications: { history_limit: historyLimit } } }),
+    dataDir: dir,
+    adminToken: TOKEN,
+  });
   const store = new SqliteNotificationStore(runtime.ctx.db, runtime.ctx.transactor);
   store.transaction(() => {
     for (let i = 0; i < terminal; i++) store.put(record(i, "dismissed"));
@@ -125,10 +133,18 @@ async function round() {
   const api = createNotificationApi(runtime.ctx.notifications, "bench");
   const address = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const list = await listP99(address);
-  const size = (await (await fetch(`${address}/application/notifications`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer()).byteLength;
+  const size = (
+    await (
+      await fetch(`${address}/application/notifications`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).arrayBuffer()
+  ).byteLength;
   const raw = await rawSendP99(size);
-  const listAfterChange = await listP99(address, (i) => api.application.updateByKey({ key: `pending-${i}`, severity: "info", title: `changed ${i}` }));
-  const updates = rate(5000, (i) => api.application.updateByKey({ key: `pending-${i % ACTIVE}`, severity: "info", title: `update ${i}` }));
+  const listAfterChange = await listP99(address, (i) =>
+    api.application.updateByKey({ key: `pending-${i}`, severity: "info", title: `changed ${i}` }),
+  );
+  const updates = rate(5000, (i) =>
+    api.application.updateByKey({ key: `pending-${i % ACTIVE}`, severity: "info", title: `update ${i}` }),
+  );
   const dismisses = rate(2000, (i) => hub.application.dismiss(`n-pending-${i}`, {}));
   await runtime.close();
   rmSync(dir, { recursive: true, force: true });

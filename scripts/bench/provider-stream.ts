@@ -19,8 +19,12 @@ interface Sample {
   ttfdMs: number;
 }
 
-const body = encodeStream(Array.from({ length: CHUNKS }, (_, i) => ({ data: chunk({ content: WORDS[i % WORDS.length] }) })));
-const backend = await startScriptedBackend({ fallback: { kind: "bytes", contentType: "text/event-stream", body, writeSize: 64 * 1024 } });
+const body = encodeStream(
+  Array.from({ length: CHUNKS }, (_, i) => ({ data: chunk({ content: WORDS[i % WORDS.length] }) })),
+);
+const backend = await startScriptedBackend({
+  fallback: { kind: "bytes", contentType: "text/event-stream", body, writeSize: 64 * 1024 },
+});
 const messages = [{ role: "user" as const, content: "go" }];
 
 /** `onChunks(n)`: n more chunks were delivered (the adapter coalesces the deltas of one network read). */
@@ -37,7 +41,12 @@ async function timed(run: (onChunks: (n: number) => void) => Promise<void>): Pro
   return { chunksPerSec: CHUNKS / ((end - start) / 1000), ttfdMs: first - start };
 }
 
-const settings = providerSettingsSchema.parse({ provider: "reference_compatible", model: "bench", base_url: backend.url, include_usage_in_stream: false });
+const settings = providerSettingsSchema.parse({
+  provider: "reference_compatible",
+  model: "bench",
+  base_url: backend.url,
+  include_usage_in_stream: false,
+});
 const provider = createProvider(settings, { clock: systemClock, pacing: new PacingRegistry() });
 /** Every streamed word ends in one space: counting spaces counts the chunks a coalesced delta carries. */
 const wordsIn = (text: string) => {
@@ -47,7 +56,8 @@ const wordsIn = (text: string) => {
 };
 const adapter = (onChunks: (n: number) => void) =>
   (async () => {
-    for await (const delta of provider.complete({ messages, stream: true, signal: new AbortController().signal })) if (delta.type === "content") onChunks(wordsIn(delta.text));
+    for await (const delta of provider.complete({ messages, stream: true, signal: new AbortController().signal }))
+      if (delta.type === "content") onChunks(wordsIn(delta.text));
   })();
 
 const client = new OpenAI({ baseURL: backend.url, apiKey: "bench", maxRetries: 0 });
@@ -59,7 +69,11 @@ const sdk = (onChunks: (n: number) => void) =>
 
 const bare = (onChunks: (n: number) => void) =>
   (async () => {
-    const res = await fetch(`${backend.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "bench", messages, stream: true }) });
+    const res = await fetch(`${backend.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "bench", messages, stream: true }),
+    });
     const parser = createParser({
       onEvent: (event) => {
         if (event.data === "[DONE]") return;
@@ -68,7 +82,8 @@ const bare = (onChunks: (n: number) => void) =>
       },
     });
     const decoder = new TextDecoder();
-    for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(bytes, { stream: true }));
+    for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>)
+      parser.feed(decoder.decode(bytes, { stream: true }));
   })();
 
 const median = (xs: number[]) => {

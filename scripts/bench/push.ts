@@ -25,7 +25,9 @@ import { tempDir } from "../../test/support/server.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" }, receiver: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "10" }, receiver: { type: "boolean", default: false } },
+});
 const DEVICES = 100;
 const ROUNDS = Number(values.rounds);
 const SUBJECT = "mailto:bench@example.com";
@@ -61,17 +63,35 @@ function runReceiver(): void {
 
 function subscriptionFor(port: number, index: number): StoredSubscription {
   const ecdh = createECDH("prime256v1");
-  return { endpoint: `http://127.0.0.1:${port}/push/${index}`, device_id: "", keys: { p256dh: ecdh.generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") } };
+  return {
+    endpoint: `http://127.0.0.1:${port}/push/${index}`,
+    device_id: "",
+    keys: { p256dh: ecdh.generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  };
 }
 
 /** The baseline: encrypt and post each push from a plain loop, `concurrency` at a time. */
-async function postDirectly(subscriptions: StoredSubscription[], keys: { publicKey: string; privateKey: string }, topic: string): Promise<void> {
+async function postDirectly(
+  subscriptions: StoredSubscription[],
+  keys: { publicKey: string; privateKey: string },
+  topic: string,
+): Promise<void> {
   let next = 0;
   const payload = JSON.stringify({ v: 1, type: "notification", tag: topic, title: "Disk almost full" });
   const worker = async () => {
     for (let i = next++; i < subscriptions.length; i = next++) {
-      const details = webpush.generateRequestDetails(subscriptions[i]!, payload, { vapidDetails: { subject: SUBJECT, ...keys }, contentEncoding: "aes128gcm", TTL: 86400, urgency: "normal", topic });
-      const headers = Object.fromEntries(Object.entries(details.headers).filter(([name]) => name !== "Content-Length").map(([name, value]) => [name, String(value)]));
+      const details = webpush.generateRequestDetails(subscriptions[i]!, payload, {
+        vapidDetails: { subject: SUBJECT, ...keys },
+        contentEncoding: "aes128gcm",
+        TTL: 86400,
+        urgency: "normal",
+        topic,
+      });
+      const headers = Object.fromEntries(
+        Object.entries(details.headers)
+          .filter(([name]) => name !== "Content-Length")
+          .map(([name, value]) => [name, String(value)]),
+      );
       await (await request(details.endpoint, { method: "POST", headers, body: details.body })).body.dump();
     }
   };
@@ -80,14 +100,26 @@ async function postDirectly(subscriptions: StoredSubscription[], keys: { publicK
 
 async function main(): Promise<void> {
   const receiver = forkChild(import.meta.dirname, "push.ts", { args: ["--receiver"] });
-  const { port } = await nextMessage(receiver, (m) => m as { port?: number }, (m) => typeof m.port === "number");
+  const { port } = await nextMessage(
+    receiver,
+    (m) => m as { port?: number },
+    (m) => typeof m.port === "number",
+  );
   const arrivals = (count: number) => {
-    const answer = nextMessage(receiver, (m) => arrivalSchema.safeParse(m), (m) => m.success);
+    const answer = nextMessage(
+      receiver,
+      (m) => arrivalSchema.safeParse(m),
+      (m) => m.success,
+    );
     receiver.send({ expect: count });
     return answer.then((m) => m.data!.arrivals);
   };
   const dir = tempDir("bench-push-");
-  const runtime = createRuntime({ config: parseConfig({ push: { subject: SUBJECT, allow_insecure_endpoints: true } }), dataDir: dir, adminToken: "bench" });
+  const runtime = createRuntime({
+    config: parseConfig({ push: { subject: SUBJECT, allow_insecure_endpoints: true } }),
+    dataDir: dir,
+    adminToken: "bench",
+  });
   const { pairing, push } = runtime.ctx;
   const subscriptions: StoredSubscription[] = [];
   for (let i = 0; i < DEVICES; i++) {
@@ -118,7 +150,8 @@ async function main(): Promise<void> {
     const directArrivals = await direct;
     if (round > 0) baseline.push(...directArrivals.filter((a) => a.topic === directTopic).map((a) => a.at - startedAt));
   }
-  if (server.length !== ROUNDS * DEVICES) throw new Error(`expected ${ROUNDS * DEVICES} pushes, ${server.length} arrived`);
+  if (server.length !== ROUNDS * DEVICES)
+    throw new Error(`expected ${ROUNDS * DEVICES} pushes, ${server.length} arrived`);
   const round2 = (ms: number) => Math.round(ms * 100) / 100;
   console.log(
     JSON.stringify({

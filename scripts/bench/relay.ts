@@ -20,16 +20,35 @@ import { parseArgs } from "node:util";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
-import { fromApps, fromBridge, fromServer, routeSchema, type Route, type Seams, type ToApps } from "./relay/protocol.ts";
+import {
+  fromApps,
+  fromBridge,
+  fromServer,
+  routeSchema,
+  type Route,
+  type Seams,
+  type ToApps,
+} from "./relay/protocol.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "4000" }, warmup: { type: "string", default: "500" }, only: { type: "string" }, routes: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    requests: { type: "string", default: "4000" },
+    warmup: { type: "string", default: "500" },
+    only: { type: "string" },
+    routes: { type: "string" },
+  },
+});
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
 const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
-const ROUTES = ONLY ? [ONLY] : values.routes === undefined ? routeSchema.options : values.routes.split(",").map((route) => routeSchema.parse(route));
+const ROUTES = ONLY
+  ? [ONLY]
+  : values.routes === undefined
+    ? routeSchema.options
+    : values.routes.split(",").map((route) => routeSchema.parse(route));
 /** The seams each e2e route runs with, in the server and the apps alike; the plain routes seal nothing. */
 const SEAMS: Partial<Record<Route, Seams>> = {
   e2e_relay: { cipher: "openssl", random: "pooled" },
@@ -47,7 +66,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Asks a child a question and waits for the answer of that type. */
-async function ask<T extends { type: string }>(proc: ChildProcess, parse: (m: unknown) => T, question: object, answer: T["type"]): Promise<T> {
+async function ask<T extends { type: string }>(
+  proc: ChildProcess,
+  parse: (m: unknown) => T,
+  question: object,
+  answer: T["type"],
+): Promise<T> {
   const reply = nextMessage(proc, parse, (m) => m.type === answer);
   proc.send(question);
   return reply;
@@ -61,7 +85,12 @@ async function main(): Promise<void> {
   if (bridgeReady.type !== "ready") throw new Error("the bridge child did not start");
   // The encrypting apps' key pair: the server pairs their devices with its public half, the apps seal with the secret.
   const deviceKeys = generateKeyPair();
-  const server = await ask(serverProc, parseServer, { type: "start", bridge_url: bridgeReady.url, devices: DEVICES, device_key: deviceKeys.publicKey }, "ready");
+  const server = await ask(
+    serverProc,
+    parseServer,
+    { type: "start", bridge_url: bridgeReady.url, devices: DEVICES, device_key: deviceKeys.publicKey },
+    "ready",
+  );
   if (server.type !== "ready") throw new Error("the server child did not start");
 
   // The apps join once the bridge grants every token (the server's `grants` push follows its join).
@@ -75,8 +104,25 @@ async function main(): Promise<void> {
   await Promise.all(
     appProcs.map((proc, i) => {
       const mine = <T>(list: T[]) => list.filter((_, k) => k % APP_PROCESSES === i);
-      const e2e = { device_secret_key: deviceKeys.secretKey, server_key: server.e2e.server_key, devices: mine(server.e2e.devices) };
-      return ask(proc, parseApps, { type: "connect", bridge_url: bridgeReady.url, server_url: server.url, server_id: server.server_id, path: server.path, tokens: mine(server.tokens), e2e } satisfies ToApps, "connected");
+      const e2e = {
+        device_secret_key: deviceKeys.secretKey,
+        server_key: server.e2e.server_key,
+        devices: mine(server.e2e.devices),
+      };
+      return ask(
+        proc,
+        parseApps,
+        {
+          type: "connect",
+          bridge_url: bridgeReady.url,
+          server_url: server.url,
+          server_id: server.server_id,
+          path: server.path,
+          tokens: mine(server.tokens),
+          e2e,
+        } satisfies ToApps,
+        "connected",
+      );
     }),
   );
 
@@ -85,13 +131,27 @@ async function main(): Promise<void> {
   const run = async (route: Route, apps: number, total: number) => {
     const seams = SEAMS[route];
     if (seams) {
-      const inUse = await Promise.all([serverProc, ...appProcs].map((proc) => ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams")));
+      const inUse = await Promise.all(
+        [serverProc, ...appProcs].map((proc) =>
+          ask(proc, (m) => fromApps.or(fromServer).parse(m), { type: "seams", seams }, "seams"),
+        ),
+      );
       // A child that could not switch (no OpenSSL cipher) would measure something else under this route's name.
-      if (inUse.some((m) => m.type === "seams" && (m.cipher !== seams.cipher || m.random !== seams.random))) throw new Error(`a child could not use ${JSON.stringify(seams)}`);
+      if (inUse.some((m) => m.type === "seams" && (m.cipher !== seams.cipher || m.random !== seams.random)))
+        throw new Error(`a child could not use ${JSON.stringify(seams)}`);
     }
     const shares = appProcs.map((_, i) => Math.floor(apps / APP_PROCESSES) + (i < apps % APP_PROCESSES ? 1 : 0));
     const busy = appProcs.flatMap((proc, i) => (shares[i]! > 0 ? [{ proc, apps: shares[i]! }] : []));
-    const answers = await Promise.all(busy.map(({ proc, apps: n }) => ask(proc, parseApps, { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps, "ran")));
+    const answers = await Promise.all(
+      busy.map(({ proc, apps: n }) =>
+        ask(
+          proc,
+          parseApps,
+          { type: "run", route, apps: n, total: Math.round((total * n) / apps) } satisfies ToApps,
+          "ran",
+        ),
+      ),
+    );
     const ran = answers.flatMap((m) => (m.type === "ran" ? [m] : []));
     const latencies = ran.flatMap((m) => m.latencies);
     const seconds = (Math.max(...ran.map((m) => m.end)) - Math.min(...ran.map((m) => m.start))) / 1000;
@@ -100,10 +160,13 @@ async function main(): Promise<void> {
   const cpuOf = async (route: Route, apps: number, total: number) => {
     all.forEach((proc) => proc.send({ type: "phase" }));
     const measured = await run(route, apps, total);
-    const [bridge, serverStats, ...appStats] = await Promise.all(all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")));
+    const [bridge, serverStats, ...appStats] = await Promise.all(
+      all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")),
+    );
     const cpu = (...ms: (typeof bridge | undefined)[]) => {
       const used = { user: 0, sys: 0 };
-      for (const m of ms) if (m?.type === "stats") (used.user += m.stats.cpu_user_ms), (used.sys += m.stats.cpu_sys_ms);
+      for (const m of ms)
+        if (m?.type === "stats") ((used.user += m.stats.cpu_user_ms), (used.sys += m.stats.cpu_sys_ms));
       return used;
     };
     return { measured, cpu: { bridge: cpu(bridge), server: cpu(serverStats), apps: cpu(...appStats) } };
@@ -133,24 +196,40 @@ async function main(): Promise<void> {
     for (const route of routes.filter((r) => r.startsWith("e2e_relay"))) {
       if (relay) {
         figures[`${route}_adds_p50_ms_${apps}`] = round(p50(route) - p50("relay"));
-        figures[`${route}_ratio_to_plain_${apps}`] = round(measured[route]!.measured.perSecond / relay.measured.perSecond);
+        figures[`${route}_ratio_to_plain_${apps}`] = round(
+          measured[route]!.measured.perSecond / relay.measured.perSecond,
+        );
       }
-      if (e2e_relay && route !== "e2e_relay") figures[`${route}_ratio_to_e2e_relay_${apps}`] = round(measured[route]!.measured.perSecond / e2e_relay.measured.perSecond);
+      if (e2e_relay && route !== "e2e_relay")
+        figures[`${route}_ratio_to_e2e_relay_${apps}`] = round(
+          measured[route]!.measured.perSecond / e2e_relay.measured.perSecond,
+        );
     }
-    if (apps === DEVICES) figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
+    if (apps === DEVICES)
+      figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
   }
 
   all.forEach((proc) => proc.disconnect());
-  process.stdout.write(`${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`,
+  );
 }
 
-type Phase = { measured: { latencies: number[]; seconds: number; perSecond: number }; cpu: Record<string, { user: number; sys: number }> };
+type Phase = {
+  measured: { latencies: number[]; seconds: number; perSecond: number };
+  cpu: Record<string, { user: number; sys: number }>;
+};
 
 /** Two phases of one route as one: their calls, their time, their CPU. */
 function merged<T extends Phase>(a: T, b: T): T {
   const latencies = [...a.measured.latencies, ...b.measured.latencies];
   const seconds = a.measured.seconds + b.measured.seconds;
-  const cpu = Object.fromEntries(Object.entries(a.cpu).map(([name, used]) => [name, { user: used.user + b.cpu[name]!.user, sys: used.sys + b.cpu[name]!.sys }]));
+  const cpu = Object.fromEntries(
+    Object.entries(a.cpu).map(([name, used]) => [
+      name,
+      { user: used.user + b.cpu[name]!.user, sys: used.sys + b.cpu[name]!.sys },
+    ]),
+  );
   return { ...a, measured: { latencies, seconds, perSecond: latencies.length / seconds }, cpu };
 }
 

@@ -8,8 +8,12 @@ const folder = fileURLToPath(new URL(".", import.meta.url));
 const NOT_BENCHMARKS = new Set(["run-all.ts", "stats.ts"]);
 const only = process.argv.slice(2);
 
-for (const file of readdirSync(folder).filter((f) => f.endsWith(".ts") && !NOT_BENCHMARKS.has(f)).sort()) {
+for (const file of readdirSync(folder)
+  .filter((f) => f.endsWith(".ts") && !NOT_BENCHMARKS.has(f))
+  .sort()) {
   if (only.length > 0 && !only.some((name) => file.startsWith(name))) continue;
-  const run = spawnSync(process.execPath, ["--import", "tsx", `${folder}${file}`], { stdio: ["ignore", "inherit", "inherit"] });
+  const run = spawnSync(process.execPath, ["--import", "tsx", `${folder}${file}`], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (run.status !== 0) process.stderr.write(`${file} failed (${run.status ?? run.signal})\n`);
 }

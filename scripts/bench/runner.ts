@@ -21,13 +21,24 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { chunk, encodeStream } from "../scripted-backend/index.ts";
 import { parseConfig } from "../../server/config/load.ts";
 import { systemClock } from "../../server/clock.ts";
-import { createProvider, PacingRegistry, providerSettingsSchema, type Provider, type ProviderDelta } from "../../server/provider/index.ts";
+import {
+  createProvider,
+  PacingRegistry,
+  providerSettingsSchema,
+  type Provider,
+  type ProviderDelta,
+} from "../../server/provider/index.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 import { median, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
-  options: { sessions: { type: "string", default: "50" }, chunks: { type: "string", default: "500" }, rounds: { type: "string", default: "5" }, "interval-ms": { type: "string", default: "1" } },
+  options: {
+    "sessions": { type: "string", default: "50" },
+    "chunks": { type: "string", default: "500" },
+    "rounds": { type: "string", default: "5" },
+    "interval-ms": { type: "string", default: "1" },
+  },
 });
 const SESSIONS = Number(values.sessions);
 const CHUNKS = Number(values.chunks);
@@ -36,7 +47,9 @@ const INTERVAL_MS = Number(values["interval-ms"]);
 const TOKEN = "bench-token";
 
 /** One SSE event per chunk, as the scripted backend encodes them; the last one also carries [DONE]. */
-const EVENTS = Array.from({ length: CHUNKS }, (_, i) => encodeStream([{ data: chunk({ content: `tok${i} ` }) }], { done: i === CHUNKS - 1 }));
+const EVENTS = Array.from({ length: CHUNKS }, (_, i) =>
+  encodeStream([{ data: chunk({ content: `tok${i} ` }) }], { done: i === CHUNKS - 1 }),
+);
 
 interface Backend {
   url: string;
@@ -58,7 +71,10 @@ async function startPacedBackend(): Promise<Backend> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 }
 
 /** Wraps a provider so every content delta's arrival time is recorded per session, in order. */
@@ -79,7 +95,10 @@ function timed(provider: Provider, arrivals: Map<string, number[]>): Provider {
 async function round(backend: Backend) {
   const dataDir = tempDir("bench-runner-");
   // Titles off: a title request after each first reply is not what this bench measures.
-  const config = parseConfig({ providers: { default: { provider: "reference_compatible", model: "bench", base_url: backend.url } }, titles: { enabled: false } });
+  const config = parseConfig({
+    providers: { default: { provider: "reference_compatible", model: "bench", base_url: backend.url } },
+    titles: { enabled: false },
+  });
   const runtime = createRuntime({ config, dataDir, adminToken: TOKEN });
   await runtime.app.ready();
   const { ctx, app } = runtime;
@@ -92,10 +111,17 @@ async function round(backend: Backend) {
   const headers = { authorization: `Bearer ${TOKEN}` };
 
   const sessions: string[] = [];
-  for (let i = 0; i < SESSIONS; i++) sessions.push((await app.inject({ method: "POST", url: "/sessions", payload: {}, headers })).json().session.id);
+  for (let i = 0; i < SESSIONS; i++)
+    sessions.push((await app.inject({ method: "POST", url: "/sessions", payload: {}, headers })).json().session.id);
   const firstId = ctx.events.latestId;
   const started = performance.now();
-  const requests = await Promise.all(sessions.map(async (sid) => (await app.inject({ method: "POST", url: `/sessions/${sid}/send`, payload: { content: "go" }, headers })).json().request_id as string));
+  const requests = await Promise.all(
+    sessions.map(
+      async (sid) =>
+        (await app.inject({ method: "POST", url: `/sessions/${sid}/send`, payload: { content: "go" }, headers })).json()
+          .request_id as string,
+    ),
+  );
   await waitIdle(ctx, sessions);
   void requests;
   const elapsed = (performance.now() - started) / 1000;
@@ -118,26 +144,43 @@ async function round(backend: Backend) {
   rmSync(dataDir, { recursive: true, force: true });
   const partials = events.filter((e) => e.type === "partial").length;
   const completed = events.filter((e) => e.type === "request_completed").length;
-  if (delays.length !== partials || completed !== SESSIONS) throw new Error(`matched ${delays.length} of ${partials} partials; ${completed} of ${SESSIONS} requests completed`);
-  return { partialsPerReply: partials / SESSIONS, eventsPerS: events.length / elapsed, p50: percentile(delays, 50), p99: percentile(delays, 99), max: Math.max(...delays) };
+  if (delays.length !== partials || completed !== SESSIONS)
+    throw new Error(`matched ${delays.length} of ${partials} partials; ${completed} of ${SESSIONS} requests completed`);
+  return {
+    partialsPerReply: partials / SESSIONS,
+    eventsPerS: events.length / elapsed,
+    p50: percentile(delays, 50),
+    p99: percentile(delays, 99),
+    max: Math.max(...delays),
+  };
 }
 
 /** Waits until no session has a request in flight (asked of the runner on each commit: no reads). */
 async function waitIdle(ctx: ReturnType<typeof createRuntime>["ctx"], sessions: string[]): Promise<void> {
   const runner = ctx.runner;
-  while (sessions.some((sid) => runner.activeRequest(sid) !== undefined)) await ctx.events.waitBeyond(ctx.events.latestId, 50);
+  while (sessions.some((sid) => runner.activeRequest(sid) !== undefined))
+    await ctx.events.waitBeyond(ctx.events.latestId, 50);
 }
 
 /** Baseline: the same concurrent streams consumed by the provider alone. */
 async function baseline(backend: Backend): Promise<number> {
-  const settings = providerSettingsSchema.parse({ provider: "reference_compatible", model: "bench", base_url: backend.url });
+  const settings = providerSettingsSchema.parse({
+    provider: "reference_compatible",
+    model: "bench",
+    base_url: backend.url,
+  });
   const provider = createProvider(settings, { clock: systemClock, pacing: new PacingRegistry() });
   const started = performance.now();
   let deltas = 0;
   await Promise.all(
     Array.from({ length: SESSIONS }, async () => {
-      const request = { messages: [{ role: "user" as const, content: "go" }], stream: true, signal: new AbortController().signal };
-      for await (const delta of provider.complete(request) as AsyncIterable<ProviderDelta>) if (delta.type === "content") deltas++;
+      const request = {
+        messages: [{ role: "user" as const, content: "go" }],
+        stream: true,
+        signal: new AbortController().signal,
+      };
+      for await (const delta of provider.complete(request) as AsyncIterable<ProviderDelta>)
+        if (delta.type === "content") deltas++;
     }),
   );
   return deltas / ((performance.now() - started) / 1000);

@@ -10,7 +10,11 @@ import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
-  options: { connections: { type: "string", default: "300" }, seconds: { type: "string", default: "15" }, child: { type: "string" } },
+  options: {
+    connections: { type: "string", default: "300" },
+    seconds: { type: "string", default: "15" },
+    child: { type: "string" },
+  },
 });
 
 async function child(mode: string): Promise<void> {
@@ -36,8 +40,12 @@ const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function flood(mode: string, count: number, seconds: number) {
-  const server: ChildProcess = fork(new URL(import.meta.url).pathname, ["--child", mode], { execArgv: ["--import", "tsx"] });
-  const port = await new Promise<number>((resolve) => server.once("message", (m) => resolve((m as { port: number }).port)));
+  const server: ChildProcess = fork(new URL(import.meta.url).pathname, ["--child", mode], {
+    execArgv: ["--import", "tsx"],
+  });
+  const port = await new Promise<number>((resolve) =>
+    server.once("message", (m) => resolve((m as { port: number }).port)),
+  );
   await sleep(1000);
   const rssBefore = rssMiB(server.pid!);
   let open = 0;
@@ -69,5 +77,7 @@ if (values.child) {
   const seconds = Number(values.seconds);
   const baseline = await flood("baseline", count, seconds);
   const bounded = await flood("bounded", count, seconds);
-  process.stdout.write(JSON.stringify({ bench: "slow-connections", connections: count, seconds, baseline, bounded }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ bench: "slow-connections", connections: count, seconds, baseline, bounded }) + "\n",
+  );
 }

@@ -17,7 +17,13 @@ import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
 import { median } from "./stats.ts";
 
-const { values } = parseArgs({ options: { appends: { type: "string", default: "20" }, kib: { type: "string", default: "256" }, rounds: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: {
+    appends: { type: "string", default: "20" },
+    kib: { type: "string", default: "256" },
+    rounds: { type: "string", default: "3" },
+  },
+});
 const APPENDS = Number(values.appends);
 const CONTENT_BYTES = Number(values.kib) * 1024;
 const ROUNDS = Number(values.rounds);
@@ -54,9 +60,15 @@ async function round(): Promise<Round> {
   const base = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const client = new Client(base, { pipelining: 1 });
   const call = async (method: "POST", path: string, body: unknown) => {
-    const res = await client.request({ method, path, body: JSON.stringify(body), headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } });
+    const res = await client.request({
+      method,
+      path,
+      body: JSON.stringify(body),
+      headers: { "authorization": `Bearer ${TOKEN}`, "content-type": "application/json" },
+    });
     const json = (await res.body.json()) as { session?: { id: string } };
-    if (res.statusCode >= 300) throw new Error(`${path} answered ${res.statusCode}: ${JSON.stringify(json).slice(0, 200)}`);
+    if (res.statusCode >= 300)
+      throw new Error(`${path} answered ${res.statusCode}: ${JSON.stringify(json).slice(0, 200)}`);
     return json;
   };
   const sessionId = (await call("POST", "/sessions", {})).session!.id;
@@ -86,7 +98,12 @@ function flatness(rounds: Round[], pick: (r: Round) => number[]) {
   const first = rounds.map((r) => median(pick(r).slice(0, EDGE)));
   const last = rounds.map((r) => median(pick(r).slice(-EDGE)));
   const ratios = first.map((f, i) => last[i]! / f);
-  return { first_ms: +median(first).toFixed(1), last_ms: +median(last).toFixed(1), ratio: +median(ratios).toFixed(2), ratios: ratios.map((r) => +r.toFixed(2)) };
+  return {
+    first_ms: +median(first).toFixed(1),
+    last_ms: +median(last).toFixed(1),
+    ratio: +median(ratios).toFixed(2),
+    ratios: ratios.map((r) => +r.toFixed(2)),
+  };
 }
 
 async function main() {

@@ -25,7 +25,10 @@ export default {
         }
         // The sink never throws: a failed notification is null and the tool carries on.
         await ctx.notify({ key: "example:countdown", severity: "success", title: `Countdown from ${from} finished` });
-        return { content: `Counted down from ${from} to zero.`, display: { type: "text", content: `🚀 liftoff after ${from}` } };
+        return {
+          content: `Counted down from ${from} to zero.`,
+          display: { type: "text", content: `🚀 liftoff after ${from}` },
+        };
       },
     });
   },

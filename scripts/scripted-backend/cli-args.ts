@@ -21,7 +21,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     const text = inline ? inline[1]! : (argv[++i] ?? "");
     const value = Number(text);
-    if (text === "" || !Number.isFinite(value) || value < 0) throw new Error(`--delay-ms: "${text}" is not a number of milliseconds`);
+    if (text === "" || !Number.isFinite(value) || value < 0)
+      throw new Error(`--delay-ms: "${text}" is not a number of milliseconds`);
     delayMs = value;
   }
   return { port: Number(positional[0] ?? 8089), dialect: positional[1] ?? "openai", delayMs };

@@ -26,7 +26,10 @@ const reply = {
   reasoning: "The user said something; a friendly greeting fits.",
   usage: { prompt_tokens: 42, completion_tokens: 80, total_tokens: 122, prompt_tokens_details: { cached_tokens: 0 } },
 };
-const backend = await startScriptedBackend({ port: args.port, fallback: { ...dialectStream(dialect, reply), writeSize: undefined, delayMs: args.delayMs } });
+const backend = await startScriptedBackend({
+  port: args.port,
+  fallback: { ...dialectStream(dialect, reply), writeSize: undefined, delayMs: args.delayMs },
+});
 console.log(`scripted backend (${dialect}, ${args.delayMs} ms between pieces) listening: base_url ${backend.url}`);
 const stop = () => void backend.close().then(() => process.exit(0));
 process.on("SIGINT", stop);

@@ -36,8 +36,15 @@ export interface ScriptedBackend {
   close(): Promise<void>;
 }
 
-const HTML_404 = "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>";
-const DEFAULT_MODELS = { object: "list", data: [{ id: "scripted-large", object: "model", owned_by: "scripted" }, { id: "scripted-small", object: "model", owned_by: "scripted" }] };
+const HTML_404 =
+  "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>";
+const DEFAULT_MODELS = {
+  object: "list",
+  data: [
+    { id: "scripted-large", object: "model", owned_by: "scripted" },
+    { id: "scripted-small", object: "model", owned_by: "scripted" },
+  ],
+};
 
 export async function startScriptedBackend(options: ScriptedBackendOptions = {}): Promise<ScriptedBackend> {
   const prefix = options.prefix ?? "/v1";
@@ -69,7 +76,12 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
       waiter.resolve();
     }
     if (req.method === "POST" && path === `${prefix}/chat/completions`) {
-      const scenario = queue.shift() ?? fallback ?? { kind: "status", status: 500, body: { error: { message: "scripted backend: no scenario left in the queue" } } };
+      const scenario = queue.shift() ??
+        fallback ?? {
+          kind: "status",
+          status: 500,
+          body: { error: { message: "scripted backend: no scenario left in the queue" } },
+        };
       return play(scenario, req, res, onPause, sleep);
     }
     if (req.method === "GET" && path === `${prefix}/models`) {
@@ -87,7 +99,8 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     script: (...scenarios) => void queue.push(...scenarios),
     setFallback: (scenario) => void (fallback = scenario),
     setModels: (body) => void (models = body),
-    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => requestWaiters.push({ count, resolve }))),
+    waitForRequests: (count) =>
+      requests.length >= count ? Promise.resolve() : new Promise((resolve) => requestWaiters.push({ count, resolve })),
     nextPause: () => {
       const ready = pauses.shift();
       return ready ? Promise.resolve(ready) : new Promise((resolve) => pauseWaiters.push(resolve));
@@ -106,18 +119,35 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
 
 type Sleep = (ms: number) => Promise<void>;
 
-async function play(scenario: Scenario, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void, sleep: Sleep): Promise<void> {
+async function play(
+  scenario: Scenario,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onPause: (c: PauseControl) => void,
+  sleep: Sleep,
+): Promise<void> {
   switch (scenario.kind) {
     case "json":
-      res.writeHead(scenario.status ?? 200, { "content-type": "application/json", ...scenario.headers }).end(JSON.stringify(scenario.body));
+      res
+        .writeHead(scenario.status ?? 200, { "content-type": "application/json", ...scenario.headers })
+        .end(JSON.stringify(scenario.body));
       return;
     case "raw":
-      res.writeHead(scenario.status ?? 200, { "content-type": scenario.contentType ?? "text/plain", ...scenario.headers }).end(scenario.body);
+      res
+        .writeHead(scenario.status ?? 200, {
+          "content-type": scenario.contentType ?? "text/plain",
+          ...scenario.headers,
+        })
+        .end(scenario.body);
       return;
     case "status":
       res
         .writeHead(scenario.status, { "content-type": "application/json", ...scenario.headers })
-        .end(JSON.stringify(scenario.body ?? { error: { message: `scripted status ${scenario.status}`, code: scenario.status } }));
+        .end(
+          JSON.stringify(
+            scenario.body ?? { error: { message: `scripted status ${scenario.status}`, code: scenario.status } },
+          ),
+        );
       return;
     case "hang":
       if (scenario.sendHeaders) {
@@ -136,13 +166,24 @@ async function play(scenario: Scenario, req: IncomingMessage, res: ServerRespons
   }
 }
 
-async function playStream(scenario: Scenario & { kind: "stream" }, req: IncomingMessage, res: ServerResponse, onPause: (c: PauseControl) => void, sleep: Sleep): Promise<void> {
-  res.writeHead(scenario.status ?? 200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...scenario.headers });
+async function playStream(
+  scenario: Scenario & { kind: "stream" },
+  req: IncomingMessage,
+  res: ServerResponse,
+  onPause: (c: PauseControl) => void,
+  sleep: Sleep,
+): Promise<void> {
+  res.writeHead(scenario.status ?? 200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...scenario.headers,
+  });
   res.flushHeaders();
   if (scenario.firstByteDelayMs) await new Promise((r) => setTimeout(r, scenario.firstByteDelayMs));
   const encoded = encodeParts(scenario.parts, scenario.eol ?? "\n", scenario.done ?? true);
   const stopAt = scenario.pauseAfter ?? scenario.destroyAfter ?? encoded.length;
-  const toWrites = (texts: string[]) => (scenario.writeSize ? splitBytes(texts.join(""), scenario.writeSize) : texts.map((t) => Buffer.from(t)));
+  const toWrites = (texts: string[]) =>
+    scenario.writeSize ? splitBytes(texts.join(""), scenario.writeSize) : texts.map((t) => Buffer.from(t));
   const pace = { delayMs: scenario.delayMs ?? 0, sleep };
   await writeAll(res, toWrites(encoded.slice(0, stopAt)), pace);
   if (scenario.destroyAfter !== undefined) {
@@ -157,7 +198,10 @@ async function playStream(scenario: Scenario & { kind: "stream" }, req: Incoming
           resolve();
         },
         resume: () => {
-          void writeAll(res, toWrites(encoded.slice(stopAt)), pace).then(() => res.end(), () => res.destroy());
+          void writeAll(res, toWrites(encoded.slice(stopAt)), pace).then(
+            () => res.end(),
+            () => res.destroy(),
+          );
           resolve();
         },
       }),
@@ -171,7 +215,11 @@ async function playStream(scenario: Scenario & { kind: "stream" }, req: Incoming
  * Writes in order, waiting for drain: a byte-by-byte body must not buffer megabytes in memory. `delayMs` waits that
  * long before each write after the first (a paced stream for people to watch).
  */
-async function writeAll(res: ServerResponse, writes: Buffer[], pace?: { delayMs: number; sleep: Sleep }): Promise<void> {
+async function writeAll(
+  res: ServerResponse,
+  writes: Buffer[],
+  pace?: { delayMs: number; sleep: Sleep },
+): Promise<void> {
   for (const [index, piece] of writes.entries()) {
     if (pace && pace.delayMs > 0 && index > 0) await pace.sleep(pace.delayMs);
     if (res.destroyed) return;
@@ -194,7 +242,10 @@ function* chunksOf(body: Buffer, size: number): Generator<Buffer> {
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve(Buffer.concat(chunks).toString("utf8"))).on("error", reject);
+    req
+      .on("data", (c: Buffer) => chunks.push(c))
+      .on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+      .on("error", reject);
   });
 }
 
@@ -208,5 +259,11 @@ function parseMaybeJson(text: string): unknown {
 }
 
 function isScenario(value: unknown): value is Scenario {
-  return typeof value === "object" && value !== null && "kind" in value && typeof (value as { kind: unknown }).kind === "string" && !("data" in value);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "kind" in value &&
+    typeof (value as { kind: unknown }).kind === "string" &&
+    !("data" in value)
+  );
 }

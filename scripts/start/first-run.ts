@@ -25,11 +25,20 @@ export interface FirstRunInput {
 }
 
 /** Returns what it did, for the caller's log: printed, written (the file's path), or nothing to do. */
-export async function offerFirstRunLink(input: FirstRunInput): Promise<"printed" | "written" | "paired already" | "no bridge"> {
+export async function offerFirstRunLink(
+  input: FirstRunInput,
+): Promise<"printed" | "written" | "paired already" | "no bridge"> {
   const local = readLocalAdmin(input.dataDir);
   if (!local) throw new Error(`no local-admin.json in ${input.dataDir}: the server did not write it`);
   const call = (method: string, path: string) =>
-    fetch(`${input.serverUrl}${path}`, { method, headers: { authorization: `Bearer ${local.token}`, ...(method === "POST" ? { "content-type": "application/json" } : {}) }, ...(method === "POST" ? { body: "{}" } : {}) });
+    fetch(`${input.serverUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${local.token}`,
+        ...(method === "POST" ? { "content-type": "application/json" } : {}),
+      },
+      ...(method === "POST" ? { body: "{}" } : {}),
+    });
   const file = join(input.dataDir, PAIR_LINK_FILE);
   // A link left by an earlier start is spent or expired by now: only this start's link may be found there.
   rmSync(file, { force: true });
@@ -39,8 +48,12 @@ export async function offerFirstRunLink(input: FirstRunInput): Promise<"printed"
     return "no bridge";
   }
   const here = await createCode(call);
-  const lines = [`Open ${buildPairUrl(input.serverUrl, { code: here.code, bridge: input.localBridgeUrl, ...(here.server_key ? { key: here.server_key } : {}) })}`];
-  lines.push(`  pairs the browser that opens it (single use, until ${here.expires_at}); npm start -- --pair makes another`);
+  const lines = [
+    `Open ${buildPairUrl(input.serverUrl, { code: here.code, bridge: input.localBridgeUrl, ...(here.server_key ? { key: here.server_key } : {}) })}`,
+  ];
+  lines.push(
+    `  pairs the browser that opens it (single use, until ${here.expires_at}); npm start -- --pair makes another`,
+  );
   let phone: PairingCreated | undefined;
   if (new URL(here.pair_url).origin !== new URL(input.serverUrl).origin) {
     // A second code: the first device to open a link spends its code.

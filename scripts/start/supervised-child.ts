@@ -58,7 +58,12 @@ export class SupervisedChild {
     const firstStart = this.starts === 1;
     this.startedAt = this.timers.now();
     // detached: a process group of its own (its pid is the group id), so the whole group can be killed at once.
-    const child = spawn(process.execPath, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, detached: true, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = spawn(process.execPath, this.spec.args, {
+      cwd: this.spec.cwd,
+      env: this.spec.env,
+      detached: true,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     this.child = child;
     child.on("message", (message) => this.spec.onMessage?.(message, firstStart));
     child.on("error", (error) => this.spec.say(`${this.spec.name} could not start: ${error.message}`));
@@ -99,7 +104,8 @@ export class SupervisedChild {
       return;
     }
     const { delayMs, keepsExiting } = this.policy.onExit(this.startedAt, this.timers.now());
-    if (keepsExiting) this.spec.say(`${this.spec.name} keeps exiting (last: ${reason}); retrying every ${RESTART.maxDelayMs / 1000} s`);
+    if (keepsExiting)
+      this.spec.say(`${this.spec.name} keeps exiting (last: ${reason}); retrying every ${RESTART.maxDelayMs / 1000} s`);
     else this.spec.say(`${this.spec.name} exited (${reason}); restarting in ${delayMs / 1000} s`);
     this.restartTimer = this.timers.setTimeout(() => {
       this.restartTimer = undefined;

@@ -28,8 +28,14 @@ export const actionOutcomeSchema = z
 export type ActionOutcome = z.input<typeof actionOutcomeSchema>;
 
 const jsonSchemaObject = z.record(z.string(), z.unknown());
-const functionSchema = z.custom<(input: unknown, ctx: ActionRunContext) => unknown>((v) => typeof v === "function", "run must be a function");
-const zodSchema = z.custom<z.ZodType>((v) => v instanceof z.ZodType, "input must be a zod schema or a JSON schema object");
+const functionSchema = z.custom<(input: unknown, ctx: ActionRunContext) => unknown>(
+  (v) => typeof v === "function",
+  "run must be a function",
+);
+const zodSchema = z.custom<z.ZodType>(
+  (v) => v instanceof z.ZodType,
+  "input must be a zod schema or a JSON schema object",
+);
 
 export const actionDefinitionSchema = z
   .object({
@@ -72,8 +78,20 @@ export class ActionRegistry {
     const parsed = actionDefinitionSchema.parse(definition);
     const id = `${parsed.scope}:${parsed.name}`;
     if (this.actions.has(id)) throw new Error(`a ${parsed.scope} action named "${parsed.name}" is already registered`);
-    const input = parsed.input === undefined ? undefined : parsed.input instanceof z.ZodType ? parsed.input : z.fromJSONSchema(parsed.input as z.core.JSONSchema.JSONSchema);
-    this.actions.set(id, { plugin, name: parsed.name, scope: parsed.scope, ...(parsed.description !== undefined ? { description: parsed.description } : {}), ...(input ? { input } : {}), run: parsed.run });
+    const input =
+      parsed.input === undefined
+        ? undefined
+        : parsed.input instanceof z.ZodType
+          ? parsed.input
+          : z.fromJSONSchema(parsed.input as z.core.JSONSchema.JSONSchema);
+    this.actions.set(id, {
+      plugin,
+      name: parsed.name,
+      scope: parsed.scope,
+      ...(parsed.description !== undefined ? { description: parsed.description } : {}),
+      ...(input ? { input } : {}),
+      run: parsed.run,
+    });
   }
 
   get(scope: ActionScope, name: string): RegisteredAction | undefined {

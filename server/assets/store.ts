@@ -53,7 +53,9 @@ export class AssetStore {
     this.insert = ctx.db.prepare<[string, string, string, number, string | null, number]>(
       "INSERT INTO assets (id, session_id, media_type, size, filename, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
-    this.select = ctx.db.prepare<[string], Row>("SELECT id, session_id, media_type, size, filename FROM assets WHERE id = ?");
+    this.select = ctx.db.prepare<[string], Row>(
+      "SELECT id, session_id, media_type, size, filename FROM assets WHERE id = ?",
+    );
     this.remove = ctx.db.prepare<[string]>("DELETE FROM assets WHERE id = ?");
     this.removeOfSession = ctx.db.prepare<[string]>("DELETE FROM assets WHERE session_id = ?");
   }
@@ -63,7 +65,8 @@ export class AssetStore {
     if (bytes.length > this.maxBytes) throw tooLarge(bytes.length, this.maxBytes);
     const sniffed = sniffImageType(bytes);
     if (!sniffed) throw unsupportedImage(declared);
-    if (declared !== undefined && normalizeMediaType(declared) !== sniffed) throw mediaTypeMismatch(normalizeMediaType(declared), sniffed);
+    if (declared !== undefined && normalizeMediaType(declared) !== sniffed)
+      throw mediaTypeMismatch(normalizeMediaType(declared), sniffed);
     return sniffed;
   }
 
@@ -79,19 +82,33 @@ export class AssetStore {
     writeFileSync(`${file}.tmp`, bytes, { mode: PRIVATE_FILE_MODE });
     renameSync(`${file}.tmp`, file);
     try {
-      this.ctx.transactor.run(() => this.insert.run(id, sessionId, mediaType, bytes.length, filename ?? null, this.ctx.clock.now()));
+      this.ctx.transactor.run(() =>
+        this.insert.run(id, sessionId, mediaType, bytes.length, filename ?? null, this.ctx.clock.now()),
+      );
     } catch (error) {
       rmSync(file, { force: true });
       throw error;
     }
-    return { asset_id: id, session_id: sessionId, media_type: mediaType, size: bytes.length, ...(filename ? { filename } : {}) };
+    return {
+      asset_id: id,
+      session_id: sessionId,
+      media_type: mediaType,
+      size: bytes.length,
+      ...(filename ? { filename } : {}),
+    };
   }
 
   /** The asset as `sessionId` sees it (its own or a fork ancestor's), or not_found. */
   resolve(sessionId: string, assetId: string): AssetInfo {
     const row = ASSET_ID_PATTERN.test(assetId) ? this.select.get(assetId) : undefined;
     if (!row || !this.lineage(sessionId).includes(row.session_id)) throw assetNotFound(sessionId, assetId);
-    return { asset_id: row.id, session_id: row.session_id, media_type: row.media_type, size: row.size, ...(row.filename ? { filename: row.filename } : {}) };
+    return {
+      asset_id: row.id,
+      session_id: row.session_id,
+      media_type: row.media_type,
+      size: row.size,
+      ...(row.filename ? { filename: row.filename } : {}),
+    };
   }
 
   read(sessionId: string, assetId: string): { info: AssetInfo; bytes: Buffer } {
@@ -102,7 +119,11 @@ export class AssetStore {
   /** Deletes an asset of `sessionId` itself; a fork may read its source's assets but not delete them. */
   delete(sessionId: string, assetId: string): AssetInfo {
     const info = this.resolve(sessionId, assetId);
-    if (info.session_id !== sessionId) throw forbidden("asset_not_owned", `attachment ${assetId} belongs to session ${info.session_id}, which this session was forked from; delete it there`);
+    if (info.session_id !== sessionId)
+      throw forbidden(
+        "asset_not_owned",
+        `attachment ${assetId} belongs to session ${info.session_id}, which this session was forked from; delete it there`,
+      );
     this.ctx.transactor.run(() => this.remove.run(assetId));
     rmSync(join(this.root, info.session_id, info.asset_id), { force: true });
     return info;

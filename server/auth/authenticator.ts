@@ -37,9 +37,15 @@ export class Authenticator {
     localAdminToken: string = generateToken(32),
   ) {
     this.localAdminHash = hashToken(localAdminToken);
-    this.deviceByHash = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL");
-    this.producerByHash = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM producers WHERE token_hash = ?");
-    this.liveDevice = db.prepare<[string], { id: string }>("SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL");
+    this.deviceByHash = db.prepare<[string], { id: string }>(
+      "SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL",
+    );
+    this.producerByHash = db.prepare<[string], { id: string; name: string }>(
+      "SELECT id, name FROM producers WHERE token_hash = ?",
+    );
+    this.liveDevice = db.prepare<[string], { id: string }>(
+      "SELECT id FROM devices WHERE id = ? AND revoked_at IS NULL",
+    );
   }
 
   /** The Authorization value of a relayed call made as `deviceId` (in-process only). */
@@ -50,7 +56,10 @@ export class Authenticator {
   /** The principal a bearer token names, or undefined for a missing, wrong or revoked token. */
   identify(authorization: string | undefined): Principal | undefined {
     const relayed = /^Relay ([0-9a-f]{64}) (\S+)$/.exec(authorization ?? "");
-    if (relayed) return sameHash(relayed[1]!, this.relaySecret) && this.isLive(relayed[2]!) ? { kind: "device", deviceId: relayed[2]! } : undefined;
+    if (relayed)
+      return sameHash(relayed[1]!, this.relaySecret) && this.isLive(relayed[2]!)
+        ? { kind: "device", deviceId: relayed[2]! }
+        : undefined;
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (!token) return undefined;
     const hash = hashToken(token);

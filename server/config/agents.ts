@@ -14,17 +14,24 @@ export interface ResolvedAgent {
 }
 
 /** Used when the config names no provider: a local llama.cpp-style server on its default port. */
-export const BUILT_IN_PROVIDER = { provider: "reference_compatible", model: "default", base_url: "http://127.0.0.1:8080/v1" } as const;
+export const BUILT_IN_PROVIDER = {
+  provider: "reference_compatible",
+  model: "default",
+  base_url: "http://127.0.0.1:8080/v1",
+} as const;
 
 export function resolveAgents(config: Config): Map<string, ResolvedAgent> {
   const providers = new Map(Object.entries(config.providers));
   if (providers.size === 0) providers.set("default", providerSettingsSchema.parse(BUILT_IN_PROVIDER));
-  const agents = config.agents ?? { default: { provider_id: providers.has("default") ? "default" : [...providers.keys()][0]! } };
+  const agents = config.agents ?? {
+    default: { provider_id: providers.has("default") ? "default" : [...providers.keys()][0]! },
+  };
   const resolved = new Map<string, ResolvedAgent>();
   for (const [agentId, agent] of Object.entries(agents)) {
     const { provider_id, system_prompt, tools, ...overrides } = agent;
     const base = providers.get(provider_id);
-    if (!base) throw new ConfigError(`config error at agents.${agentId}.provider_id: no provider "${provider_id}" in providers`);
+    if (!base)
+      throw new ConfigError(`config error at agents.${agentId}.provider_id: no provider "${provider_id}" in providers`);
     const merged = providerSettingsSchema.safeParse({ ...base, ...stripUndefined(overrides) });
     if (!merged.success) {
       const issue = merged.error.issues[0]!;

@@ -60,7 +60,8 @@ export const DEFAULT_SERVER_URL = serverUrlOf(DEFAULT_HOST, DEFAULT_PORT);
 function parsePort(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`config error at env ${name}: "${value}" is not a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`config error at env ${name}: "${value}" is not a port number`);
   return port;
 }
 

@@ -5,7 +5,12 @@ import { z } from "zod";
 import { severitySchema } from "../../client/wire/notification.ts";
 
 /** The browsers' push services: Chrome/Android (FCM), Firefox (Mozilla autopush), Safari/iOS (Apple), Edge (WNS). */
-export const DEFAULT_PUSH_HOSTS = ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com"] as const;
+export const DEFAULT_PUSH_HOSTS = [
+  "fcm.googleapis.com",
+  "updates.push.services.mozilla.com",
+  "*.push.apple.com",
+  "*.notify.windows.com",
+] as const;
 
 /** A host name, or `*.` and a suffix (any host strictly under that suffix). */
 const hostPatternSchema = z
@@ -15,14 +20,20 @@ const hostPatternSchema = z
 
 const subjectSchema = z
   .string()
-  .refine((subject) => /^mailto:[^@\s]+@[^@\s]+$/.test(subject) || /^https:\/\/[^\s/]+/.test(subject), "use a mailto: address or an https: URL");
+  .refine(
+    (subject) => /^mailto:[^@\s]+@[^@\s]+$/.test(subject) || /^https:\/\/[^\s/]+/.test(subject),
+    "use a mailto: address or an https: URL",
+  );
 
 export const pushConfigSchema = z
   .object({
     /** The VAPID contact the push services may write to: `mailto:you@example.com` or `https://example.com`. */
     subject: subjectSchema,
     /** Push services a subscription's endpoint may name; nothing else is ever posted to. */
-    allowed_hosts: z.array(hostPatternSchema).max(100).default([...DEFAULT_PUSH_HOSTS]),
+    allowed_hosts: z
+      .array(hostPatternSchema)
+      .max(100)
+      .default([...DEFAULT_PUSH_HOSTS]),
     /** Tests only: also take `http:` endpoints on a loopback address (a local push service stand-in). */
     allow_insecure_endpoints: z.boolean().default(false),
     /** Notifications at this severity or above are pushed while pending (interactions always are). */
@@ -30,7 +41,12 @@ export const pushConfigSchema = z
     /** Push finished replies to devices without a live connection. */
     replies: z.boolean().default(true),
     /** How long an interaction waits for an answer when its record names no deadline: the push's TTL. */
-    interaction_ttl_seconds: z.number().int().positive().max(28 * 24 * 3600).default(600),
+    interaction_ttl_seconds: z
+      .number()
+      .int()
+      .positive()
+      .max(28 * 24 * 3600)
+      .default(600),
     /** Subscriptions one device may hold (a browser profile has one per app origin). */
     max_subscriptions_per_device: z.number().int().positive().max(100).default(5),
   })

@@ -26,13 +26,18 @@ const notificationsConfigSchema = z
   })
   .strict()
   // The alias is resolved here, so readers see one number: history_limit, else max_items, else the default.
-  .transform(({ history_limit, max_items }) => ({ history_limit: history_limit ?? max_items ?? DEFAULT_HISTORY_LIMIT }));
+  .transform(({ history_limit, max_items }) => ({
+    history_limit: history_limit ?? max_items ?? DEFAULT_HISTORY_LIMIT,
+  }));
 
 export const configSchema = z
   .object({
     server: z
       .object({
-        server_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "use 1-64 letters, digits, '-' or '_'").optional(),
+        server_id: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/, "use 1-64 letters, digits, '-' or '_'")
+          .optional(),
         public_url: z.string().url().optional(),
         // Where pair_url opens the app, when not at public_url: the bridge's app URL, for phones that reach only the
         // bridge. public_url stays the server_url apps call directly (docs/bridge.md "The app on the bridge").
@@ -67,7 +72,11 @@ export const configSchema = z
     assets: z
       .object({
         /** Largest uploaded or inline image attachment, in bytes (docs/runner.md "Attachments"); over it: 413. */
-        max_bytes: z.number().int().positive().default(10 * 1024 * 1024),
+        max_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(10 * 1024 * 1024),
       })
       .strict()
       .prefault({}),
@@ -92,7 +101,11 @@ export const configSchema = z
     import: z
       .object({
         /** Largest POST /import body in bytes (docs/export.md "Import"); over it: 413. */
-        max_bytes: z.number().int().positive().default(512 * 1024 * 1024),
+        max_bytes: z
+          .number()
+          .int()
+          .positive()
+          .default(512 * 1024 * 1024),
       })
       .strict()
       .prefault({}),

@@ -17,7 +17,8 @@ export function resolveServerId(db: Db, configured: string | undefined): string 
   const inUse = meta.get(IN_USE_KEY);
   // The first start with this check takes the id the previous version used (the config's, else the generated one),
   // so devices paired under either are never mistaken for strays.
-  if (inUse === undefined) return setAndReturn(meta, configured ?? meta.getOrCreate(GENERATED_KEY, () => `srv_${randomUUID().slice(0, 8)}`));
+  if (inUse === undefined)
+    return setAndReturn(meta, configured ?? meta.getOrCreate(GENERATED_KEY, () => `srv_${randomUUID().slice(0, 8)}`));
   if (configured === undefined || configured === inUse) return inUse;
   const paired = livePairedDevices(db);
   if (paired > 0) {

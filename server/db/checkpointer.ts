@@ -31,8 +31,16 @@ parentPort.on("message", (message) => {
 });
 `;
 
-export function startCheckpointer(db: Db, file: string, intervalMs = 250, onFailure: (error: unknown) => void = () => {}): Checkpointer {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, intervalMs, driver: createRequire(import.meta.url).resolve("better-sqlite3") } });
+export function startCheckpointer(
+  db: Db,
+  file: string,
+  intervalMs = 250,
+  onFailure: (error: unknown) => void = () => {},
+): Checkpointer {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, intervalMs, driver: createRequire(import.meta.url).resolve("better-sqlite3") },
+  });
   db.pragma("wal_autocheckpoint = 0");
   let stopped = false;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));

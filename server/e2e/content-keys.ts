@@ -23,8 +23,12 @@ export class ContentKeys {
     private readonly now: () => number,
   ) {
     this.insert = db.prepare<[Buffer, number]>("INSERT INTO content_keys (key, created_at) VALUES (?, ?)");
-    this.newest = db.prepare<[], { key_id: number; key: Buffer }>("SELECT key_id, key FROM content_keys ORDER BY key_id DESC LIMIT 1");
-    this.recent = db.prepare<[number], { key_id: number; key: Buffer }>("SELECT key_id, key FROM content_keys ORDER BY key_id DESC LIMIT ?");
+    this.newest = db.prepare<[], { key_id: number; key: Buffer }>(
+      "SELECT key_id, key FROM content_keys ORDER BY key_id DESC LIMIT 1",
+    );
+    this.recent = db.prepare<[number], { key_id: number; key: Buffer }>(
+      "SELECT key_id, key FROM content_keys ORDER BY key_id DESC LIMIT ?",
+    );
   }
 
   /** The key new pushes are sealed with; the first is made on first use. */

@@ -22,14 +22,23 @@ export interface SealedCallAnswer {
   body: unknown;
 }
 
-const refusal = (code: HttpErrorCode, message: string): SealedCallAnswer => ({ status: statusOf(code), body: errorBody(code, message) });
+const refusal = (code: HttpErrorCode, message: string): SealedCallAnswer => ({
+  status: statusOf(code),
+  body: errorBody(code, message),
+});
 
 /** Runs an opened call in-process as the device (the forwarder's runRelayedCall, handed in: it calls this too). */
 export type RunCall = (call: ApiRequest) => Promise<ApiResult | undefined>;
 
-export async function runSealedCall(ctx: ServerContext, run: RunCall, deviceId: string | undefined, body: unknown): Promise<SealedCallAnswer> {
+export async function runSealedCall(
+  ctx: ServerContext,
+  run: RunCall,
+  deviceId: string | undefined,
+  body: unknown,
+): Promise<SealedCallAnswer> {
   const publicKey = deviceId === undefined ? undefined : ctx.pairing.publicKeyOf(deviceId);
-  if (deviceId === undefined || publicKey === undefined) return refusal("not_e2e_device", "this route is for devices paired with a public key");
+  if (deviceId === undefined || publicKey === undefined)
+    return refusal("not_e2e_device", "this route is for devices paired with a public key");
   const sealed = sealedSchema.safeParse(body);
   if (!sealed.success) return refusal("sealed_request_invalid", "the body is not {nonce, ciphertext}");
   const key = ctx.e2e.relayKey(publicKey);
@@ -44,19 +53,35 @@ export async function runSealedCall(ctx: ServerContext, run: RunCall, deviceId: 
     ctx.e2e.rejected(verdict);
     ctx.log.warn({ device_id: deviceId, verdict }, "sealed relayed call refused");
     if (verdict === "replayed") return refusal("sealed_request_replayed", "this sealed call was already run");
-    return refusal("sealed_request_invalid", "the sealed call is stale: older than the device's calls the server remembers");
+    return refusal(
+      "sealed_request_invalid",
+      "the sealed call is stale: older than the device's calls the server remembers",
+    );
   }
   // The device's new floor is on disk before the call runs, so a restart cannot make it runnable again.
   await ctx.e2e.calls.persisted();
   const { method, path, body: callBody } = call;
-  const result = await run({ request_id: call.id, device_id: deviceId, method, path, ...(callBody === undefined ? {} : { body: callBody }) });
+  const result = await run({
+    request_id: call.id,
+    device_id: deviceId,
+    method,
+    path,
+    ...(callBody === undefined ? {} : { body: callBody }),
+  });
   const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };
   const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, withJsonBody(answer));
   // Sealing grows the answer by a third (base64): one that fit in clear may not fit in a bridge frame any more, and
   // sent whole it would make the bridge close the server's socket (1009).
-  if (sealedAnswer.ciphertext.length + SEALED_ENVELOPE_BYTES <= RELAY_MAX_BODY_BYTES) return { status: 200, body: new SealedJson(sealedAnswer) };
-  ctx.log.warn({ device_id: deviceId, bytes: sealedAnswer.ciphertext.length }, "sealed relayed answer too large for a bridge frame");
-  return { status: 200, body: new SealedJson(sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify({ reason: "too_large" }))) };
+  if (sealedAnswer.ciphertext.length + SEALED_ENVELOPE_BYTES <= RELAY_MAX_BODY_BYTES)
+    return { status: 200, body: new SealedJson(sealedAnswer) };
+  ctx.log.warn(
+    { device_id: deviceId, bytes: sealedAnswer.ciphertext.length },
+    "sealed relayed answer too large for a bridge frame",
+  );
+  return {
+    status: 200,
+    body: new SealedJson(sealResponse(key, ctx.serverId, deviceId, call.id, JSON.stringify({ reason: "too_large" }))),
+  };
 }
 
 /**
@@ -75,11 +100,21 @@ export class SealedJson extends JsonText {
 }
 
 /** The call inside a sealed body; undefined when it does not open or holds no valid call. */
-function openCall(ctx: ServerContext, key: Uint8Array, deviceId: string, sealed: { nonce: string; ciphertext: string }): InnerRequest | undefined {
+function openCall(
+  ctx: ServerContext,
+  key: Uint8Array,
+  deviceId: string,
+  sealed: { nonce: string; ciphertext: string },
+): InnerRequest | undefined {
   try {
     const parsed = innerRequestSchema.safeParse(JSON.parse(openRequest(key, ctx.serverId, deviceId, sealed)));
     // The inner path is checked like any relayed path; a sealed call may not wrap another one.
-    if (parsed.success && relayPathSchema.safeParse(parsed.data.path).success && !parsed.data.path.startsWith(E2E_RELAY_PATH)) return parsed.data;
+    if (
+      parsed.success &&
+      relayPathSchema.safeParse(parsed.data.path).success &&
+      !parsed.data.path.startsWith(E2E_RELAY_PATH)
+    )
+      return parsed.data;
   } catch (error) {
     if (!(error instanceof CryptoError) && !(error instanceof SyntaxError)) throw error;
   }

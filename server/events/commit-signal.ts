@@ -54,7 +54,13 @@ export class CommitSignal extends ListenerSet<number> {
    * once, whatever it holds: the caller reads the log to find out. With `timeoutMs` Infinity it keeps no timer:
    * the caller times the wait on its injected clock and aborts `signal` (the GET /events long-poll does).
    */
-  waitBeyond(afterId: number, latest: () => number, timeoutMs: number, signal?: AbortSignal, filter: CommitFilter = {}): Promise<boolean> {
+  waitBeyond(
+    afterId: number,
+    latest: () => number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    filter: CommitFilter = {},
+  ): Promise<boolean> {
     if (latest() > afterId) return Promise.resolve(true);
     if (timeoutMs <= 0 || signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
@@ -67,7 +73,11 @@ export class CommitSignal extends ListenerSet<number> {
         resolve(woken);
       };
       const onAbort = () => finish(false);
-      if (Number.isFinite(timeoutMs)) this.clock.sleep(timeoutMs, sleeping.signal).then(() => finish(false), () => undefined);
+      if (Number.isFinite(timeoutMs))
+        this.clock.sleep(timeoutMs, sleeping.signal).then(
+          () => finish(false),
+          () => undefined,
+        );
       const waiter: Waiter = { filter, afterId, wake: () => finish(true) };
       this.add(waiter);
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -53,7 +53,9 @@ function findRedundant(events: readonly AnyEvent[]): Set<number> {
 }
 
 function toolCallIdsOf(event: AnyEvent): string[] {
-  const messages = Array.isArray(event.messages) ? (event.messages as Array<{ metadata?: { tool_call_id?: unknown } }>) : [];
+  const messages = Array.isArray(event.messages)
+    ? (event.messages as Array<{ metadata?: { tool_call_id?: unknown } }>)
+    : [];
   return messages.map((m) => m?.metadata?.tool_call_id).filter((id): id is string => typeof id === "string");
 }
 
@@ -98,10 +100,14 @@ function isMergeable(event: AnyEvent): boolean {
 function mergeRun(run: AnyEvent[]): AnyEvent {
   const last = run[run.length - 1]!;
   const messages = run.map((event) => event.message as PartialMessage);
-  const message: PartialMessage = { ...(last.message as PartialMessage), content: messages.map((m) => m.content).join("") };
+  const message: PartialMessage = {
+    ...(last.message as PartialMessage),
+    content: messages.map((m) => m.content).join(""),
+  };
   const metadata: Record<string, string> = {};
   for (const key of APPENDING_METADATA) {
-    if (messages.some((m) => m.metadata?.[key] !== undefined)) metadata[key] = messages.map((m) => m.metadata?.[key] ?? "").join("");
+    if (messages.some((m) => m.metadata?.[key] !== undefined))
+      metadata[key] = messages.map((m) => m.metadata?.[key] ?? "").join("");
   }
   if (Object.keys(metadata).length > 0) message.metadata = metadata;
   else delete message.metadata;

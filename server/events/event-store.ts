@@ -77,7 +77,13 @@ export class CursorExpiredError extends DomainError {
   }
 }
 
-type Row = { id: number; session_id: string | null; body: string; session_version: number | null; message_index: number | null };
+type Row = {
+  id: number;
+  session_id: string | null;
+  body: string;
+  session_version: number | null;
+  message_index: number | null;
+};
 
 /** `content: 0` when the event's `content` is its referred message's, so the text is stored once (list() restores it). */
 function repeatedContent(input: PublishInput): { content?: 0 } {
@@ -143,17 +149,31 @@ export class EventStore {
    * visible, and waiters wake, only after the commit.
    */
   publish<E extends PublishInput>(input: E, ref?: StoredSessionRef): E & { event_id: string; timestamp: string } {
-    if (input.type === INTERNAL_CHECKPOINT) throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
+    if (input.type === INTERNAL_CHECKPOINT)
+      throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
     const createdAt = this.now();
     const timestamp = new Date(createdAt).toISOString();
     // With a ref, the session (and message) keep their place in the body as numbers; list() puts them back. So does
     // a `content` that repeats the referred message's (message_appended): stored as 0, it is stored once.
-    const refs = ref ? { session: ref.sessionVersion, ...(ref.messageIndex !== undefined ? { message: ref.messageIndex, ...repeatedContent(input) } : {}) } : {};
+    const refs = ref
+      ? {
+          session: ref.sessionVersion,
+          ...(ref.messageIndex !== undefined ? { message: ref.messageIndex, ...repeatedContent(input) } : {}),
+        }
+      : {};
     const body = JSON.stringify({ ...input, ...refs, event_id: undefined, timestamp });
     const sessionId = input.session_id ?? null;
     if (ref && sessionId === null) throw new Error("an event stored with a session ref needs its session_id");
     const requestId = input.request_id ?? null;
-    const row = [input.type, sessionId, requestId, createdAt, body, ref?.sessionVersion ?? null, ref?.messageIndex ?? null] as const;
+    const row = [
+      input.type,
+      sessionId,
+      requestId,
+      createdAt,
+      body,
+      ref?.sessionVersion ?? null,
+      ref?.messageIndex ?? null,
+    ] as const;
     const id = this.transactor.group(() => Number(this.insert.run(...row).lastInsertRowid));
     this.newestWritten = id;
     this.commits.written(sessionId, requestId);
@@ -220,7 +240,9 @@ export class EventStore {
     let through = Math.max(0, this.lastId - maxEvents);
     if (this.retention.maxAgeSeconds !== undefined) {
       const cutoff = this.now() - this.retention.maxAgeSeconds * 1000;
-      const newestTooOld = this.db.prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM events WHERE created_at < ?").get(cutoff);
+      const newestTooOld = this.db
+        .prepare<[number], { id: number | null }>("SELECT max(id) AS id FROM events WHERE created_at < ?")
+        .get(cutoff);
       through = Math.max(through, newestTooOld?.id ?? 0);
     }
     if (through <= this.prunedThrough) return 0;
@@ -248,7 +270,11 @@ export class EventStore {
     for (const row of this.selectRows(query)) {
       const event = this.toEvent(row, cache);
       // An uncapped read (recovery, the runner bench) never measures: expanding a session to count it costs its size.
-      const size = !Number.isFinite(maxBytes) ? 0 : row.session_version === null ? Buffer.byteLength(row.body) : Buffer.byteLength(JSON.stringify(event));
+      const size = !Number.isFinite(maxBytes)
+        ? 0
+        : row.session_version === null
+          ? Buffer.byteLength(row.body)
+          : Buffer.byteLength(JSON.stringify(event));
       if (events.length > 0 && bytes + size > maxBytes) {
         hasMore = true;
         break;
@@ -265,7 +291,8 @@ export class EventStore {
   }
 
   private selectRows({ sinceId, sessionId, requestId, limit }: ListQuery): IterableIterator<Row> {
-    if (sessionId !== undefined && requestId !== undefined) return this.selectBySessionAndRequest.iterate(requestId, sessionId, sinceId, limit);
+    if (sessionId !== undefined && requestId !== undefined)
+      return this.selectBySessionAndRequest.iterate(requestId, sessionId, sinceId, limit);
     if (sessionId !== undefined) return this.selectBySession.iterate(sessionId, sinceId, limit);
     if (requestId !== undefined) return this.selectByRequest.iterate(requestId, sinceId, limit);
     return this.selectAll.iterate(sinceId, limit);
@@ -276,7 +303,10 @@ export class EventStore {
     const event = JSON.parse(`{"event_id":"${formatEventId(row.id)}",${row.body.slice(1)}`) as AnyEvent;
     if (row.session_version === null) return event;
     const session = this.sessions.read(row.session_id!, row.session_version, cache);
-    if (!session) throw new Error(`event ${formatEventId(row.id)} refers to version ${row.session_version} of session ${row.session_id}, which is not stored`);
+    if (!session)
+      throw new Error(
+        `event ${formatEventId(row.id)} refers to version ${row.session_version} of session ${row.session_id}, which is not stored`,
+      );
     // Assigning keys the body already has keeps their place, so the event serializes as it was published.
     event["session"] = session;
     if (row.message_index !== null) {
@@ -292,7 +322,8 @@ export class EventStore {
     this.commits.notify(this.lastId);
     if (++this.publishesSincePrune >= PRUNE_EVERY_PUBLISHES) {
       this.publishesSincePrune = 0;
-      if (this.lastId - this.prunedThrough > this.retention.maxEvents || this.retention.maxAgeSeconds !== undefined) this.prune();
+      if (this.lastId - this.prunedThrough > this.retention.maxEvents || this.retention.maxAgeSeconds !== undefined)
+        this.prune();
     }
   }
 

@@ -24,7 +24,9 @@ export type ExportedAsset = z.infer<typeof exportedAssetSchema>;
 /** Messages keep every field they carry (a turn's versions, whatever comes later); the wire schema drops them. */
 // messageSchema is declared as a ZodType (its versions nest messages), but it is an object schema: its shape is there.
 // Typed as Message: the fields it does not name pass through untouched.
-const looseMessageSchema = z.looseObject((messageSchema as unknown as z.ZodObject).shape) as unknown as z.ZodType<Message>;
+const looseMessageSchema = z.looseObject(
+  (messageSchema as unknown as z.ZodObject).shape,
+) as unknown as z.ZodType<Message>;
 const exportedSessionSchema = sessionSchema.extend({ messages: z.array(looseMessageSchema) });
 
 export const chatRecordSchema = z

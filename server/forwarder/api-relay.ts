@@ -6,7 +6,13 @@
 // goes back as `api_result`. A response too big for one bridge frame is answered `too_large` instead: sent whole it
 // would make the bridge close the server's socket (1009).
 import type { FastifyInstance } from "fastify";
-import { apiRequestSchema, asksLongPoll, RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
+import {
+  apiRequestSchema,
+  asksLongPoll,
+  RELAY_MAX_BODY_BYTES,
+  type ApiRequest,
+  type ApiResult,
+} from "../../client/wire/frames.ts";
 import type { ServerContext } from "../context.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 import { E2E_RELAY_PATH } from "../../client/wire/e2e.ts";
@@ -36,23 +42,37 @@ export class ApiRelayAnswers {
 
 /** Runs one relayed call and resolves with its `api_result` (a JSON body as the route's own text: JsonText); never
  *  rejects. */
-export async function runRelayedCall(ctx: ServerContext, app: RoutingTarget, payload: unknown): Promise<ApiResult | undefined> {
+export async function runRelayedCall(
+  ctx: ServerContext,
+  app: RoutingTarget,
+  payload: unknown,
+): Promise<ApiResult | undefined> {
   const parsed = apiRequestSchema.safeParse(payload);
   if (!parsed.success) {
     ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "api_request not understood");
     const requestId = (payload as { request_id?: unknown } | null)?.request_id;
-    return typeof requestId === "string" && requestId.length <= 100 ? { request_id: requestId, reason: "invalid_request" } : undefined;
+    return typeof requestId === "string" && requestId.length <= 100
+      ? { request_id: requestId, reason: "invalid_request" }
+      : undefined;
   }
   const call = parsed.data;
   // The bridge refuses long-polls already; a server never holds an inject open for a wait it cannot relay.
   if (asksLongPoll(call.path)) return { request_id: call.request_id, reason: "invalid_request" };
   try {
     // A sealed call (end-to-end encryption) is opened and run here, without a round through its own route.
-    if (call.method === "POST" && call.path === E2E_RELAY_PATH) return { request_id: call.request_id, ...(await runSealedCall(ctx, (inner) => runRelayedCall(ctx, app, inner), call.device_id, call.body)) };
+    if (call.method === "POST" && call.path === E2E_RELAY_PATH)
+      return {
+        request_id: call.request_id,
+        ...(await runSealedCall(ctx, (inner) => runRelayedCall(ctx, app, inner), call.device_id, call.body)),
+      };
     return await inject(ctx, app, call);
   } catch (error) {
     ctx.log.error({ err: error, request_id: call.request_id }, "a relayed call failed inside the server");
-    return { request_id: call.request_id, status: 500, body: { error: { code: "internal_error", message: "the relayed call failed inside the server" } } };
+    return {
+      request_id: call.request_id,
+      status: 500,
+      body: { error: { code: "internal_error", message: "the relayed call failed inside the server" } },
+    };
   }
 }
 
@@ -61,7 +81,10 @@ async function inject(ctx: ServerContext, app: RoutingTarget, call: ApiRequest):
   const response = await runInProcess(app, {
     method: call.method,
     url: call.path,
-    headers: { authorization: ctx.auth.relayAuthorization(call.device_id), ...(hasBody ? { "content-type": "application/json" } : {}) },
+    headers: {
+      authorization: ctx.auth.relayAuthorization(call.device_id),
+      ...(hasBody ? { "content-type": "application/json" } : {}),
+    },
     ...(hasBody ? { body: JSON.stringify(call.body) } : {}),
   });
   const contentType = response.headers["content-type"];
@@ -70,10 +93,20 @@ async function inject(ctx: ServerContext, app: RoutingTarget, call: ApiRequest):
   const text = response.body.toString(isJson ? "utf8" : "base64");
   // The JSON text is measured before parsing: parsing and re-serializing a huge body only to refuse it is waste.
   if (Buffer.byteLength(text) > RELAY_MAX_BODY_BYTES) {
-    ctx.log.warn({ request_id: call.request_id, path: call.path.split("?", 1)[0], bytes: Buffer.byteLength(text) }, "relayed answer too large for a bridge frame");
+    ctx.log.warn(
+      { request_id: call.request_id, path: call.path.split("?", 1)[0], bytes: Buffer.byteLength(text) },
+      "relayed answer too large for a bridge frame",
+    );
     return { request_id: call.request_id, reason: "too_large" };
   }
-  if (!isJson) return { request_id: call.request_id, status: response.statusCode, body: text, content_type: type, body_encoding: "base64" };
+  if (!isJson)
+    return {
+      request_id: call.request_id,
+      status: response.statusCode,
+      body: text,
+      content_type: type,
+      body_encoding: "base64",
+    };
   // The route's text goes into the frame as is (json-text.ts), not serialized again. It is parsed once to check it:
   // a route that sent something else under a JSON type fails this call (500), not the server's link to the bridge
   // (which closes a link that sends a frame it cannot decode).

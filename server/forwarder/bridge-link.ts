@@ -96,7 +96,9 @@ export class BridgeLink {
     this.channel
       .join()
       .receive("ok", (response: unknown) => this.joinedWith(response))
-      .receive("error", (response: { reason?: string }) => this.log.warn({ reason: response.reason }, "bridge refused the server's join"));
+      .receive("error", (response: { reason?: string }) =>
+        this.log.warn({ reason: response.reason }, "bridge refused the server's join"),
+      );
     this.socket.connect();
   }
 
@@ -113,7 +115,8 @@ export class BridgeLink {
 
   private joinedWith(response: unknown): void {
     const parsed = serverJoinOkSchema.safeParse(response);
-    if (!parsed.success) return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
+    if (!parsed.success)
+      return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
     this.current = true;
     this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
     const resumeAfter = parseEventId(parsed.data.resume_after)!;

@@ -53,7 +53,10 @@ export class ForwarderCursor {
       this.meta.set(KEY, `${this.acked}@${this.epoch}`);
       this.stored = this.acked;
     } catch (error) {
-      this.log.error({ err: error, cursor: this.acked, stored: this.stored }, "could not persist the forwarder cursor; retrying at the next ack");
+      this.log.error(
+        { err: error, cursor: this.acked, stored: this.stored },
+        "could not persist the forwarder cursor; retrying at the next ack",
+      );
     }
   }
 

@@ -34,7 +34,10 @@ export class EventFormer {
     // Both forms share one frame: the sealed one alone must fit, and the plain one beside it when it goes too.
     const needed = bytes * SEALED_GROWTH + SEALED_OVERHEAD + (plain ? bytes : 0);
     if (needed > MAX_EVENT_BYTES) {
-      this.log.warn({ event_id: event.event_id, type: event.type, bytes, limit: MAX_EVENT_BYTES }, "event too big for a bridge frame; pushing a truncated stub");
+      this.log.warn(
+        { event_id: event.event_id, type: event.type, bytes, limit: MAX_EVENT_BYTES },
+        "event too big for a bridge frame; pushing a truncated stub",
+      );
       fitted = truncatedStubOf(event) as AnyEvent;
       json = JSON.stringify(fitted);
     }

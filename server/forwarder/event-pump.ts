@@ -94,7 +94,10 @@ export class EventPump {
       .receive("error", () => settled(false))
       .receive("timeout", () => {
         if (current !== this.progress) return;
-        this.log.warn({ event_id: event.event_id, timeout_ms: this.options.ackTimeoutMs }, "bridge ack timed out; reconnecting");
+        this.log.warn(
+          { event_id: event.event_id, timeout_ms: this.options.ackTimeoutMs },
+          "bridge ack timed out; reconnecting",
+        );
         this.link.restart();
       });
   }
@@ -105,7 +108,10 @@ export class EventPump {
     } catch (error) {
       if (!(error instanceof CursorExpiredError)) throw error;
       // The bridge was away longer than the store keeps events: apps see a gap and fill it over HTTP.
-      this.log.warn({ from: current.sentThrough, to: this.events.oldestValidCursor }, "forwarder cursor fell behind retention; skipping");
+      this.log.warn(
+        { from: current.sentThrough, to: this.events.oldestValidCursor },
+        "forwarder cursor fell behind retention; skipping",
+      );
       current.sentThrough = this.events.oldestValidCursor;
       return this.events.list({ sinceId: current.sentThrough, limit }).events;
     }

@@ -64,13 +64,35 @@ class BridgeForwarder implements Forwarder {
     // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
     // bridge would drop every device).
     const appConfig = linkAppConfig(ctx, url);
-    const joinParams = () => ({ credential, epoch: ctx.events.epoch, cursor: this.cursor.formatted, ...this.grants.read(), ...(appConfig ? { app_config: appConfig } : {}) });
-    this.link = new BridgeLink({ url, topic: `server:${ctx.serverId}`, joinParams, reconnectAfterMs: options.reconnectAfterMs, heartbeatMs: options.heartbeatMs }, ctx.log);
+    const joinParams = () => ({
+      credential,
+      epoch: ctx.events.epoch,
+      cursor: this.cursor.formatted,
+      ...this.grants.read(),
+      ...(appConfig ? { app_config: appConfig } : {}),
+    });
+    this.link = new BridgeLink(
+      {
+        url,
+        topic: `server:${ctx.serverId}`,
+        joinParams,
+        reconnectAfterMs: options.reconnectAfterMs,
+        heartbeatMs: options.heartbeatMs,
+      },
+      ctx.log,
+    );
     this.grants = new GrantsFeed(ctx.pairing, this.link, ctx.log);
-    this.pump = new EventPump(this.link, ctx.events, this.cursor, ctx.log, {
-      window: options.window ?? DEFAULT_WINDOW,
-      ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
-    }, new EventFormer(ctx.e2e, ctx.pairing, ctx.log));
+    this.pump = new EventPump(
+      this.link,
+      ctx.events,
+      this.cursor,
+      ctx.log,
+      {
+        window: options.window ?? DEFAULT_WINDOW,
+        ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
+      },
+      new EventFormer(ctx.e2e, ctx.pairing, ctx.log),
+    );
     const answers = new PairingAnswers(ctx.pairing, ctx.e2e, this.link, pairingUrls(ctx).serverUrl, ctx.log);
 
     this.link.onJoin({
@@ -96,8 +118,11 @@ class BridgeForwarder implements Forwarder {
       if (parsed.success) {
         noteDevicesSeen(ctx, parsed.data.device_ids);
         if (parsed.data.connected) ctx.pairing.setConnected(parsed.data.connected);
-      }
-      else ctx.log.warn({ problem: parsed.error.issues[0]?.message }, "bridge sent a devices_seen the server does not understand");
+      } else
+        ctx.log.warn(
+          { problem: parsed.error.issues[0]?.message },
+          "bridge sent a devices_seen the server does not understand",
+        );
     });
     this.unsubscribeCommits = ctx.events.commits.subscribe(() => this.pump.pump());
     this.link.connect();

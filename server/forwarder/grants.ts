@@ -28,7 +28,10 @@ export class GrantsFeed {
     try {
       return this.pairing.grants();
     } catch (error) {
-      this.log.error({ err: error }, "could not read the pairing grants for the bridge; sending them at the next change or rejoin");
+      this.log.error(
+        { err: error },
+        "could not read the pairing grants for the bridge; sending them at the next change or rejoin",
+      );
       return undefined;
     }
   }

@@ -24,17 +24,22 @@ export class PairingAnswers {
       // A failed redeem (SQLite busy, disk full) must not kill the server: the waiting app is told to try again.
       this.log.error({ err: error }, "answering a pairing request failed");
       const requestId = (payload as { request_id?: unknown } | null)?.request_id;
-      if (typeof requestId === "string") this.link.push("pair_result", { request_id: requestId, status: "error", reason: "server_unavailable" });
+      if (typeof requestId === "string")
+        this.link.push("pair_result", { request_id: requestId, status: "error", reason: "server_unavailable" });
     }
   }
 
   private redeem(payload: unknown): void {
     const request = pairRequestSchema.safeParse(payload);
-    if (!request.success) return this.log.warn({ problem: request.error.issues[0]?.message }, "pair_request not understood");
+    if (!request.success)
+      return this.log.warn({ problem: request.error.issues[0]?.message }, "pair_request not understood");
     const { request_id, code, device_name, device_key } = request.data;
     if (device_key === undefined && this.e2e.requireE2e) {
       // bridge.require_e2e: a device that cannot read sealed events is never paired (the bridge spent the code).
-      this.log.warn({ request_id, reason: "e2e_required" }, "plain pairing refused: the config requires end-to-end encryption");
+      this.log.warn(
+        { request_id, reason: "e2e_required" },
+        "plain pairing refused: the config requires end-to-end encryption",
+      );
       this.link.push("pair_result", { request_id, status: "error", reason: "e2e_required" });
       return;
     }
@@ -46,18 +51,34 @@ export class PairingAnswers {
       return;
     }
     const deviceId = result.device_id;
-    this.log.info({ device_id: deviceId, mode: device_key === undefined ? "plain" : "e2e" }, "device paired through the bridge");
-    const credentials = { server_id: this.e2e.serverId, device_id: deviceId, device_token: result.device_token, server_url: this.serverUrl };
+    this.log.info(
+      { device_id: deviceId, mode: device_key === undefined ? "plain" : "e2e" },
+      "device paired through the bridge",
+    );
+    const credentials = {
+      server_id: this.e2e.serverId,
+      device_id: deviceId,
+      device_token: result.device_token,
+      server_url: this.serverUrl,
+    };
     // With a device key the token goes sealed: the bridge hands on what it cannot read, and the device opens it only
     // against the server key it trusts, which proves the answer is this server's.
     const answer =
       device_key === undefined
         ? { device_token: result.device_token }
-        : { server_key: this.e2e.publicKey, sealed: this.e2e.sealPairing(device_key, deviceId, JSON.stringify(credentials)) };
+        : {
+            server_key: this.e2e.publicKey,
+            sealed: this.e2e.sealPairing(device_key, deviceId, JSON.stringify(credentials)),
+          };
     this.link
       .push("pair_result", { request_id, status: "ok", device_id: deviceId, server_url: this.serverUrl, ...answer })
       .receive("error", (response: { reason?: string }) => this.refused(deviceId, response?.reason))
-      .receive("timeout", () => this.log.warn({ device_id: deviceId }, "pair_result not acknowledged; the device stays (the admin may revoke it)"));
+      .receive("timeout", () =>
+        this.log.warn(
+          { device_id: deviceId },
+          "pair_result not acknowledged; the device stays (the admin may revoke it)",
+        ),
+      );
   }
 
   private refused(deviceId: string, reason: string | undefined): void {

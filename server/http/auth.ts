@@ -18,11 +18,16 @@ const PUBLIC_ROUTES = ["GET /health", "OPTIONS *"];
  * token: /health, preflights, and the app's files (routes app-files.ts marks `appFile`). The match is on the route a
  * request was routed to, never on its path, so no spelling of an API path slips by.
  */
-export function installAuth(app: FastifyInstance, auth: Authenticator, onDeviceSeen: (deviceId: string) => void = () => {}): void {
+export function installAuth(
+  app: FastifyInstance,
+  auth: Authenticator,
+  onDeviceSeen: (deviceId: string) => void = () => {},
+): void {
   const open = new Set(PUBLIC_ROUTES);
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
-    if (request.routeOptions.config.appFile === true || open.has(`${request.method} ${request.routeOptions.url}`)) return;
+    if (request.routeOptions.config.appFile === true || open.has(`${request.method} ${request.routeOptions.url}`))
+      return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
     if (principal.kind === "producer" && !producerMayCall(request.method, request.routeOptions.url)) {

@@ -21,7 +21,9 @@ const FASTIFY_CODES: Record<string, HttpErrorCode> = {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
-    reply.status(statusOf("route_not_found")).send(errorBody("route_not_found", `no route ${request.method} ${request.url.split("?")[0]}`));
+    reply
+      .status(statusOf("route_not_found"))
+      .send(errorBody("route_not_found", `no route ${request.method} ${request.url.split("?")[0]}`));
   });
 }
 
@@ -32,10 +34,13 @@ export function sendError(error: FastifyError | Error, request: FastifyRequest, 
   }
   const known = "code" in error && typeof error.code === "string" ? FASTIFY_CODES[error.code] : undefined;
   if (known) return reply.status(statusOf(known)).send(errorBody(known, error.message));
-  if (error instanceof SyntaxError) return reply.status(statusOf("invalid_json")).send(errorBody("invalid_json", error.message));
+  if (error instanceof SyntaxError)
+    return reply.status(statusOf("invalid_json")).send(errorBody("invalid_json", error.message));
   const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
   // bad_request keeps the framework's own 4xx status (the registry says so).
   if (status >= 400 && status < 500) return reply.status(status).send(errorBody("bad_request", error.message));
   request.log.error({ err: error }, "unhandled error");
-  return reply.status(statusOf("internal_error")).send(errorBody("internal_error", "the server failed to handle this request"));
+  return reply
+    .status(statusOf("internal_error"))
+    .send(errorBody("internal_error", "the server failed to handle this request"));
 }

@@ -26,7 +26,10 @@ const PARSER_ERRORS: Record<string, { code: HttpErrorCode; message: string }> = 
 export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
   // A reset or closed socket has no one to answer.
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const { code, message } = PARSER_ERRORS[error.code] ?? { code: "bad_request", message: `the request could not be parsed (${error.code ?? "malformed"})` };
+  const { code, message } = PARSER_ERRORS[error.code] ?? {
+    code: "bad_request",
+    message: `the request could not be parsed (${error.code ?? "malformed"})`,
+  };
   const status = statusOf(code);
   const body = JSON.stringify(errorBody(code, message));
   // A response already under way on this connection (a pipelined request) must not be interleaved with ours.

@@ -30,7 +30,12 @@ export interface InProcessResponse {
 /** What a request's `socket` tells Fastify (request.ip, request.protocol): a loopback peer, not encrypted. One per
  *  request, as a socket is: whatever listens on it goes with the request. */
 function loopbackPeer(): EventEmitter {
-  return Object.assign(new EventEmitter(), { remoteAddress: "127.0.0.1", remotePort: 0, encrypted: false, destroyed: false });
+  return Object.assign(new EventEmitter(), {
+    remoteAddress: "127.0.0.1",
+    remotePort: 0,
+    encrypted: false,
+    destroyed: false,
+  });
 }
 
 /** The request Fastify reads: a one-chunk stream when there is a body (the content-type parsers read it so). */
@@ -77,8 +82,11 @@ class CollectedResponse extends Writable {
   private readonly headerValues: Record<string, number | string | string[] | undefined> = Object.create(null);
 
   setHeader(name: string, value: number | string | readonly string[]): this {
-    if (this.headersSent) throw Object.assign(new Error("Cannot set headers after they are sent"), { code: "ERR_HTTP_HEADERS_SENT" });
-    this.headerValues[name.toLowerCase()] = Array.isArray(value) ? [...(value as string[])] : (value as number | string);
+    if (this.headersSent)
+      throw Object.assign(new Error("Cannot set headers after they are sent"), { code: "ERR_HTTP_HEADERS_SENT" });
+    this.headerValues[name.toLowerCase()] = Array.isArray(value)
+      ? [...(value as string[])]
+      : (value as number | string);
     return this;
   }
 
@@ -102,7 +110,11 @@ class CollectedResponse extends Writable {
     delete this.headerValues[name.toLowerCase()];
   }
 
-  writeHead(statusCode: number, reasonOrHeaders?: string | Record<string, number | string | string[]>, maybeHeaders?: Record<string, number | string | string[]>): this {
+  writeHead(
+    statusCode: number,
+    reasonOrHeaders?: string | Record<string, number | string | string[]>,
+    maybeHeaders?: Record<string, number | string | string[]>,
+  ): this {
     const headers = typeof reasonOrHeaders === "object" ? reasonOrHeaders : maybeHeaders;
     this.statusCode = statusCode;
     if (typeof reasonOrHeaders === "string") this.statusMessage = reasonOrHeaders;
@@ -138,10 +150,19 @@ class CollectedResponse extends Writable {
 }
 
 /** Runs `request` through `app` and resolves with its answer; rejects when the response is destroyed unfinished. */
-export function runInProcess(app: Pick<FastifyInstance, "routing">, request: InProcessRequest): Promise<InProcessResponse> {
+export function runInProcess(
+  app: Pick<FastifyInstance, "routing">,
+  request: InProcessRequest,
+): Promise<InProcessResponse> {
   return new Promise((resolve, reject) => {
     const response = new CollectedResponse();
-    response.once("finish", () => resolve({ statusCode: response.statusCode, headers: response.getHeaders(), body: Buffer.concat(response.chunks) }));
+    response.once("finish", () =>
+      resolve({
+        statusCode: response.statusCode,
+        headers: response.getHeaders(),
+        body: Buffer.concat(response.chunks),
+      }),
+    );
     response.once("close", () => {
       if (!response.writableFinished) reject(new Error("the response was destroyed before it was complete"));
     });

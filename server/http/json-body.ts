@@ -33,7 +33,8 @@ function depthExceeds(value: unknown, limit: number): boolean {
     const [item, depth] = stack.pop()!;
     if (item === null || typeof item !== "object") continue;
     if (depth > limit) return true;
-    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Object.values(item))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }

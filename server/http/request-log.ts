@@ -5,7 +5,12 @@ import type { FastifyInstance } from "fastify";
 
 export function installRequestLog(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
-    const fields = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) };
+    const fields = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(reply.elapsedTime),
+    };
     if (request.method === "OPTIONS") request.log.debug(fields, "request completed");
     else request.log.info(fields, "request completed");
   });

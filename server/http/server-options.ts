@@ -42,7 +42,12 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 /** Fastify options that bound connections and give every refusal the one error body (docs/errors.md "HTTP"). */
 export function httpServerOptions(limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): FastifyServerOptions {
   // Fastify's own request logging off: request-log.ts writes one line per request instead of its two.
-  return { serverFactory: boundedServer(limits), frameworkErrors, clientErrorHandler, logController: new LogController({ disableRequestLogging: true }) };
+  return {
+    serverFactory: boundedServer(limits),
+    frameworkErrors,
+    clientErrorHandler,
+    logController: new LogController({ disableRequestLogging: true }),
+  };
 }
 
 /** A Node HTTP server with `limits` (with serverFactory, Fastify leaves the server's timeouts to us). */
@@ -69,7 +74,9 @@ function boundedServer(limits: ConnectionLimits) {
  */
 function defaultMaxConnections(): number {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
     const soft = line?.split(/\s{2,}/)[1];
     if (soft === "unlimited") return 4_096;
     return Number(soft) > 0 ? Math.min(4_096, Math.max(64, Math.floor(Number(soft) / 2))) : 1_024;

@@ -8,7 +8,10 @@ export type InputPart = "body" | "query" | "params";
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part: InputPart): z.output<S> {
   const result = schema.safeParse(value ?? (part === "body" ? undefined : {}));
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ path: [part, ...issue.path.map(String)].join("."), message: issue.message }));
+  const details = result.error.issues.map((issue) => ({
+    path: [part, ...issue.path.map(String)].join("."),
+    message: issue.message,
+  }));
   const first = details[0]!;
   throw invalid("invalid_input", `${first.path}: ${first.message}`, details);
 }

@@ -4,7 +4,15 @@
 // any failure, so a notification problem never fails a tool or a request.
 import type { NotificationRecord } from "../../client/wire/notification.ts";
 import type { NotificationService } from "./notification-service.ts";
-import { moveInputSchema, parseProducer, patchInputSchema, producerInputSchema, type MoveInput, type PatchInput, type ProducerInput } from "./input.ts";
+import {
+  moveInputSchema,
+  parseProducer,
+  patchInputSchema,
+  producerInputSchema,
+  type MoveInput,
+  type PatchInput,
+  type ProducerInput,
+} from "./input.ts";
 import type { KeyedMove, ScopeService } from "./scope-service.ts";
 
 export interface ProducerOperations {
@@ -38,14 +46,18 @@ export interface NotificationApi {
 
 export function createNotificationApi(service: NotificationService, pluginName: string): NotificationApi {
   return {
-    application: { ...operations(service.application, pluginName), snapshot: () => ({ notifications: service.application.list(false) }) },
+    application: {
+      ...operations(service.application, pluginName),
+      snapshot: () => ({ notifications: service.application.list(false) }),
+    },
     session: (sessionId) => operations(service.session(sessionId), pluginName),
   };
 }
 
 function operations(service: ScopeService, plugin: string): ProducerOperations {
   const publish = (input: ProducerInput) => service.publish(parseProducer(producerInputSchema, input), plugin);
-  const move = (name: KeyedMove) => (input: MoveInput) => service.move(parseProducer(moveInputSchema, input), name, plugin);
+  const move = (name: KeyedMove) => (input: MoveInput) =>
+    service.move(parseProducer(moveInputSchema, input), name, plugin);
   return {
     create: publish,
     updateByKey: publish,
@@ -77,7 +89,10 @@ export type NotificationSink = (input: unknown) => Promise<NotificationRecord | 
 export function createNotificationSink(service: NotificationService, binding: SinkBinding): NotificationSink {
   return async (input) => {
     try {
-      const withRequest = input && typeof input === "object" && !Array.isArray(input) ? { request_id: binding.requestId, ...input } : input;
+      const withRequest =
+        input && typeof input === "object" && !Array.isArray(input)
+          ? { request_id: binding.requestId, ...input }
+          : input;
       const parsed = parseProducer(producerInputSchema, withRequest);
       return service.session(binding.sessionId).publish(parsed, binding.plugin ?? "tools");
     } catch (error) {

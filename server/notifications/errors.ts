@@ -17,7 +17,9 @@ export class NotificationValidationError extends Error {
   }
 
   static fromZod(error: z.ZodError): NotificationValidationError {
-    return new NotificationValidationError(error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })));
+    return new NotificationValidationError(
+      error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })),
+    );
   }
 
   static at(path: string, message: string): NotificationValidationError {

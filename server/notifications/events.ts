@@ -18,7 +18,11 @@ const APPLICATION_TYPES: Record<Happening, string> = {
   expired: "application_notification_expired",
 };
 
-export function notificationEvent(scope: NotificationScope, happening: Happening, record: NotificationRecord): PublishInput {
+export function notificationEvent(
+  scope: NotificationScope,
+  happening: Happening,
+  record: NotificationRecord,
+): PublishInput {
   // request_id stays inside the record: on the event it would follow request_completed, which must be the
   // request's final event.
   const payload = { notification_id: record.id, revision: record.revision ?? 1, notification: record };
@@ -33,7 +37,11 @@ export interface EventPublisher {
 export type Emit = (event: PublishInput) => void;
 
 /** A publisher that never throws: each event in its own savepoint when a transactor is given. */
-export function bestEffort(events: EventPublisher, transactor: Transactor | undefined, log: Pick<FastifyBaseLogger, "warn">): Emit {
+export function bestEffort(
+  events: EventPublisher,
+  transactor: Transactor | undefined,
+  log: Pick<FastifyBaseLogger, "warn">,
+): Emit {
   return (event) => {
     try {
       if (transactor) transactor.run(() => events.publish(event));

@@ -15,7 +15,10 @@ import { NotificationValidationError } from "./errors.ts";
 /** `<operation_name>:<uuid>`: the key names a stream, the operation id one execution of it. */
 export const operationIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_.-]+:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "operation_id must be <operation_name>:<uuid>");
+  .regex(
+    /^[A-Za-z0-9_.-]+:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    "operation_id must be <operation_name>:<uuid>",
+  );
 
 export const RETENTION_VERSION = 1;
 
@@ -30,9 +33,12 @@ const retentionInputSchema = z
       .optional(),
   })
   .superRefine((retention, check) => {
-    if (Object.hasOwn(retention, "owner_epoch")) check.addIssue({ code: "custom", path: ["owner_epoch"], message: "owner_epoch is stamped by the host" });
-    if (retention.policy === "ttl" && retention.expires_at === undefined) check.addIssue({ code: "custom", path: ["expires_at"], message: "ttl needs expires_at" });
-    if (retention.policy !== "ttl" && retention.expires_at !== undefined) check.addIssue({ code: "custom", path: ["expires_at"], message: "expires_at belongs to the ttl policy" });
+    if (Object.hasOwn(retention, "owner_epoch"))
+      check.addIssue({ code: "custom", path: ["owner_epoch"], message: "owner_epoch is stamped by the host" });
+    if (retention.policy === "ttl" && retention.expires_at === undefined)
+      check.addIssue({ code: "custom", path: ["expires_at"], message: "ttl needs expires_at" });
+    if (retention.policy !== "ttl" && retention.expires_at !== undefined)
+      check.addIssue({ code: "custom", path: ["expires_at"], message: "expires_at belongs to the ttl policy" });
   });
 
 const displayInputSchema = z.looseObject({ presentation: presentationSchema.optional() });
@@ -46,7 +52,10 @@ const contentShape = {
   ui_effects: uiEffectsSchema.optional(),
 };
 
-function requestScoped(input: { retention?: { policy: string } | undefined; request_id?: string | undefined }, check: z.RefinementCtx): void {
+function requestScoped(
+  input: { retention?: { policy: string } | undefined; request_id?: string | undefined },
+  check: z.RefinementCtx,
+): void {
   if (input.retention?.policy === "until_request_complete" && input.request_id === undefined) {
     check.addIssue({ code: "custom", path: ["request_id"], message: "until_request_complete needs request_id" });
   }

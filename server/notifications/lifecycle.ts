@@ -48,7 +48,10 @@ export function initialStatus(kind: NotificationKind): NotificationStatus {
 }
 
 /** Where `move` takes a record, or undefined when the table has no such row. */
-export function nextStatus(record: Pick<NotificationRecord, "kind" | "status">, move: Move): NotificationStatus | undefined {
+export function nextStatus(
+  record: Pick<NotificationRecord, "kind" | "status">,
+  move: Move,
+): NotificationStatus | undefined {
   return TRANSITIONS.find((t) => t.kind === record.kind && t.from === record.status && t.move === move)?.to;
 }
 

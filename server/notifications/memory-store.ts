@@ -98,7 +98,8 @@ export class MemoryNotificationStore implements TransactionalNotificationStore {
 
   private restore(record: NotificationRecord, previous: NotificationRecord | undefined): void {
     if (this.activeKeys.get(record.key) === record.id) this.activeKeys.delete(record.key);
-    if (!isActive(record) && (!previous || isActive(previous)) && this.terminalOrder.at(-1) === record.id) this.terminalOrder.pop();
+    if (!isActive(record) && (!previous || isActive(previous)) && this.terminalOrder.at(-1) === record.id)
+      this.terminalOrder.pop();
     if (previous) {
       this.records.set(previous.id, previous);
       if (isActive(previous)) this.activeKeys.set(previous.key, previous.id);

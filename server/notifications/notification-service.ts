@@ -37,7 +37,11 @@ export class NotificationService {
     this.ownerEpoch = parts.ownerEpoch;
     this.historyLimit = parts.historyLimit;
     this.emit = bestEffort(parts.events, parts.transactor, parts.log);
-    this.application = new ScopeService(new ApplicationScopeStore(parts.store, this.emit, this.historyLimit), parts.clock, this.ownerEpoch);
+    this.application = new ScopeService(
+      new ApplicationScopeStore(parts.store, this.emit, this.historyLimit),
+      parts.clock,
+      this.ownerEpoch,
+    );
   }
 
   /** The producer operations of one session (404 session_not_found when it does not exist). */

@@ -20,19 +20,30 @@ type RetentionInput = ParsedProducerInput["retention"];
 
 /** Application notifications are connection-level banners or modals; session ones default to inline. */
 export function resolveDisplay(scope: NotificationScope, input: DisplayInput, current?: Display): Display {
-  const presentation = input?.presentation ?? current?.presentation ?? (scope.kind === "application" ? "banner" : "inline");
+  const presentation =
+    input?.presentation ?? current?.presentation ?? (scope.kind === "application" ? "banner" : "inline");
   if (scope.kind === "application" && presentation === "inline") {
-    throw NotificationValidationError.at("display.presentation", "application notifications must use banner or modal; inline is session-only");
+    throw NotificationValidationError.at(
+      "display.presentation",
+      "application notifications must use banner or modal; inline is session-only",
+    );
   }
   return { ...(input ?? current ?? {}), presentation };
 }
 
 export function stampRetention(input: RetentionInput, stamp: Stamp): Retention {
-  const retention: Retention = input ? { ...input, version: RETENTION_VERSION } : { version: RETENTION_VERSION, policy: "until_resolved" };
+  const retention: Retention = input
+    ? { ...input, version: RETENTION_VERSION }
+    : { version: RETENTION_VERSION, policy: "until_resolved" };
   return retention.policy === "until_server_restart" ? { ...retention, owner_epoch: stamp.ownerEpoch } : retention;
 }
 
-export function newRecord(scope: NotificationScope, input: ParsedProducerInput, plugin: string, stamp: Stamp): NotificationRecord {
+export function newRecord(
+  scope: NotificationScope,
+  input: ParsedProducerInput,
+  plugin: string,
+  stamp: Stamp,
+): NotificationRecord {
   const kind = input.kind ?? "notification";
   return {
     id: randomUUID(),
@@ -60,7 +71,11 @@ export function newRecord(scope: NotificationScope, input: ParsedProducerInput, 
  * The record's next revision: revision + 1 (a legacy record without one gains revision 1), the new time,
  * and no ui_effects unless this mutation supplies them: an effect is a command of its own revision only.
  */
-export function nextRevision(record: NotificationRecord, stamp: Stamp, status: NotificationStatus = record.status): NotificationRecord {
+export function nextRevision(
+  record: NotificationRecord,
+  stamp: Stamp,
+  status: NotificationStatus = record.status,
+): NotificationRecord {
   const { ui_effects: _inherited, ...rest } = record;
   return { ...rest, revision: (record.revision ?? 0) + 1, status, updated_at: stamp.now };
 }

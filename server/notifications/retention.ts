@@ -26,11 +26,18 @@ export function expireForCompletedRequest(
   sessionId?: string,
 ): NotificationRecord[] {
   const notifications = ctx.notifications;
-  const expired = notifications.application.expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed");
+  const expired = notifications.application.expireWhere(
+    (c) => c.activeForRequest(requestId).filter(requestScoped(requestId)),
+    "request_completed",
+  );
   const owner = sessionId ?? ctx.events.firstOfRequest(requestId)?.session_id;
   if (owner === undefined) return expired;
   try {
-    expired.push(...notifications.session(owner).expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"));
+    expired.push(
+      ...notifications
+        .session(owner)
+        .expireWhere((c) => c.activeForRequest(requestId).filter(requestScoped(requestId)), "request_completed"),
+    );
   } catch (error) {
     // A session deleted meanwhile has nothing left to expire.
     if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
@@ -39,13 +46,22 @@ export function expireForCompletedRequest(
 }
 
 /** Expires until_server_restart records stamped by another owner epoch and still awaiting. */
-export function expireFromEarlierOwners(sessions: Pick<SessionService, "list">, notifications: NotificationService): number {
-  const stale = (record: NotificationRecord) => record.retention.policy === "until_server_restart" && record.retention.owner_epoch !== notifications.ownerEpoch;
-  let count = notifications.application.expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+export function expireFromEarlierOwners(
+  sessions: Pick<SessionService, "list">,
+  notifications: NotificationService,
+): number {
+  const stale = (record: NotificationRecord) =>
+    record.retention.policy === "until_server_restart" && record.retention.owner_epoch !== notifications.ownerEpoch;
+  let count = notifications.application.expireWhere(
+    (c) => c.activeRestartScoped().filter(stale),
+    "server_restart",
+  ).length;
   // One pass over the sessions at start; only sessions whose metadata mentions the policy are mutated.
   for (const session of sessions.list()) {
     if (!JSON.stringify(session.metadata["notifications"] ?? null).includes("until_server_restart")) continue;
-    count += notifications.session(session.id).expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
+    count += notifications
+      .session(session.id)
+      .expireWhere((c) => c.activeRestartScoped().filter(stale), "server_restart").length;
   }
   return count;
 }

@@ -50,7 +50,8 @@ export class ScopeService {
         return created;
       }
       guardOperation(active, input.operation_id);
-      if (input.kind !== undefined && input.kind !== active.kind) throw NotificationValidationError.at("kind", `the active occurrence of "${input.key}" is a ${active.kind}`);
+      if (input.kind !== undefined && input.kind !== active.kind)
+        throw NotificationValidationError.at("kind", `the active occurrence of "${input.key}" is a ${active.kind}`);
       return this.write(collection, emit, this.transition(active, "update", stamp), input, "update", stamp);
     });
   }
@@ -85,7 +86,11 @@ export class ScopeService {
       const current = collection.get(id);
       if (!current) throw new NotificationNotFoundError(`no notification "${id}"`);
       if (input.expected_revision !== undefined && !matchesToken(current, input.expected_revision)) {
-        throw new NotificationConflictError(`notification "${id}" is at revision ${current.revision ?? current.updated_at}`, current, "stale_revision");
+        throw new NotificationConflictError(
+          `notification "${id}" is at revision ${current.revision ?? current.updated_at}`,
+          current,
+          "stale_revision",
+        );
       }
       const dismissal = { dismissed_at: stamp.now, ...(input.reason !== undefined ? { reason: input.reason } : {}) };
       const next = { ...this.transition(current, "dismiss", stamp), dismissal };
@@ -142,7 +147,11 @@ export class ScopeService {
   private transition(record: NotificationRecord, move: Move, stamp: Stamp): NotificationRecord {
     const to = nextStatus(record, move);
     if (to === undefined) {
-      throw new NotificationConflictError(`cannot ${move} a ${record.kind} that is ${record.status}`, record, "invalid_transition");
+      throw new NotificationConflictError(
+        `cannot ${move} a ${record.kind} that is ${record.status}`,
+        record,
+        "invalid_transition",
+      );
     }
     return nextRevision(record, stamp, to);
   }
@@ -151,7 +160,9 @@ export class ScopeService {
   private occurrenceFor(input: ParsedMoveInput, plugin: string, stamp: Stamp): NotificationRecord {
     const { severity, title, detail: _detail, ...rest } = input;
     if (severity === undefined || title === undefined) {
-      throw new NotificationNotFoundError(`no active occurrence for key "${input.key}" (give severity and title to create one)`);
+      throw new NotificationNotFoundError(
+        `no active occurrence for key "${input.key}" (give severity and title to create one)`,
+      );
     }
     return newRecord(this.store.scope, { ...rest, severity, title }, plugin, stamp);
   }
@@ -182,4 +193,3 @@ function matchesToken(record: NotificationRecord, token: number | string): boole
 function detail(move: KeyedMove, value: ParsedMoveInput["detail"]): Partial<NotificationRecord> {
   return value === undefined ? {} : { [DETAIL_FIELD[move]]: value };
 }
-

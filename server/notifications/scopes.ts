@@ -90,7 +90,10 @@ export class SessionScopeStore implements ScopeStore {
 /** Parses `metadata.notifications.items`; malformed items are kept aside untouched and written back. */
 function loadItems(session: Session): { collection: MemoryNotificationStore; malformed: unknown[] } {
   const holder = session.metadata["notifications"];
-  const items = holder && typeof holder === "object" && Array.isArray((holder as { items?: unknown }).items) ? (holder as { items: unknown[] }).items : [];
+  const items =
+    holder && typeof holder === "object" && Array.isArray((holder as { items?: unknown }).items)
+      ? (holder as { items: unknown[] }).items
+      : [];
   const records: NotificationRecord[] = [];
   const malformed: unknown[] = [];
   for (const item of items) {

@@ -35,15 +35,23 @@ export class SqliteNotificationStore implements TransactionalNotificationStore {
     this.byActiveKey = db.prepare<[string], BodyRow>(`SELECT body FROM ${table} WHERE key = ? AND active = 1`);
     this.listActive = db.prepare<[], BodyRow>(`SELECT body FROM ${table} WHERE active = 1 ORDER BY rowid`);
     this.listAll = db.prepare<[], BodyRow>(`SELECT body FROM ${table} ORDER BY rowid`);
-    this.byActiveRequest = db.prepare<[string], BodyRow>(`SELECT body FROM ${table} WHERE request_id = ? AND active = 1 ORDER BY rowid`);
-    this.byActivePolicy = db.prepare<[string], BodyRow>(`SELECT body FROM ${table} WHERE retention_policy = ? AND active = 1 ORDER BY rowid`);
-    this.maxTerminalSeq = db.prepare<[], { seq: number | null }>(`SELECT max(terminal_seq) AS seq FROM ${table} WHERE terminal_seq IS NOT NULL`);
+    this.byActiveRequest = db.prepare<[string], BodyRow>(
+      `SELECT body FROM ${table} WHERE request_id = ? AND active = 1 ORDER BY rowid`,
+    );
+    this.byActivePolicy = db.prepare<[string], BodyRow>(
+      `SELECT body FROM ${table} WHERE retention_policy = ? AND active = 1 ORDER BY rowid`,
+    );
+    this.maxTerminalSeq = db.prepare<[], { seq: number | null }>(
+      `SELECT max(terminal_seq) AS seq FROM ${table} WHERE terminal_seq IS NOT NULL`,
+    );
     this.upsert = db.prepare<[string, string, number, string | null, string, number | null, string]>(
       `INSERT INTO ${table} (id, key, active, request_id, retention_policy, terminal_seq, body) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET key = excluded.key, active = excluded.active, request_id = excluded.request_id,
          retention_policy = excluded.retention_policy, terminal_seq = excluded.terminal_seq, body = excluded.body`,
     );
-    this.deleteTerminalThrough = db.prepare<[number]>(`DELETE FROM ${table} WHERE terminal_seq IS NOT NULL AND terminal_seq <= ?`);
+    this.deleteTerminalThrough = db.prepare<[number]>(
+      `DELETE FROM ${table} WHERE terminal_seq IS NOT NULL AND terminal_seq <= ?`,
+    );
     const activeRows = db.prepare<[], IdBodyRow>(`SELECT id, body FROM ${table} WHERE active = 1 ORDER BY rowid`);
     this.activeList = new ActiveListView(transactor, () => activeRows.all());
   }
@@ -66,7 +74,15 @@ export class SqliteNotificationStore implements TransactionalNotificationStore {
     // A record is numbered once, when it first becomes terminal; terminal states are final, so it keeps it.
     const seq = active ? null : (previous?.terminal_seq ?? (this.maxTerminalSeq.get()?.seq ?? 0) + 1);
     const body = JSON.stringify(record);
-    this.upsert.run(record.id, record.key, active ? 1 : 0, record.request_id ?? null, record.retention.policy, seq, body);
+    this.upsert.run(
+      record.id,
+      record.key,
+      active ? 1 : 0,
+      record.request_id ?? null,
+      record.retention.policy,
+      seq,
+      body,
+    );
     this.activeList.recordChanged(record.id, active, body);
   }
 

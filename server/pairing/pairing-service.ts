@@ -27,9 +27,17 @@ export interface DeviceRecord {
   mode: DeviceMode;
 }
 
-type DeviceRow = { id: string; name: string; created_at: number; last_seen_at: number | null; revoked_at: number | null; public_key: string | null };
+type DeviceRow = {
+  id: string;
+  name: string;
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+  public_key: string | null;
+};
 
-export type Redemption = { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
+export type Redemption =
+  { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
   private readonly listeners = new ListenerSet<void>();
@@ -55,7 +63,9 @@ export class PairingService {
     const code = generatePairingCode();
     const now = this.now();
     const expiresAt = now + this.codeTtlMs;
-    this.db.prepare("INSERT INTO pairing_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)").run(hashPairingCode(code), now, expiresAt);
+    this.db
+      .prepare("INSERT INTO pairing_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)")
+      .run(hashPairingCode(code), now, expiresAt);
     this.changed();
     return { code, expiresAt };
   }
@@ -63,24 +73,34 @@ export class PairingService {
   /** Redeems a code into a device, in one transaction: a code is used at most once, even by concurrent attempts. */
   redeem(code: string, deviceName: string, publicKey?: string): Redemption {
     const now = this.now();
-    const result = this.db.transaction((): Redemption => {
-      const row = this.db.prepare<[string], { expires_at: number; used_at: number | null }>("SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?").get(hashPairingCode(code));
-      if (!row || row.used_at !== null) return { ok: false, reason: "invalid_code" };
-      if (row.expires_at <= now) return { ok: false, reason: "expired" };
-      this.db.prepare("UPDATE pairing_codes SET used_at = ? WHERE code_hash = ?").run(now, hashPairingCode(code));
-      const deviceId = `dev_${randomUUID()}`;
-      const token = generateToken(32);
-      this.db
-        .prepare("INSERT INTO devices (id, name, token_hash, created_at, public_key) VALUES (?, ?, ?, ?, ?)")
-        .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null);
-      return { ok: true, device_id: deviceId, device_token: token };
-    }).immediate();
+    const result = this.db
+      .transaction((): Redemption => {
+        const row = this.db
+          .prepare<[string], { expires_at: number; used_at: number | null }>(
+            "SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?",
+          )
+          .get(hashPairingCode(code));
+        if (!row || row.used_at !== null) return { ok: false, reason: "invalid_code" };
+        if (row.expires_at <= now) return { ok: false, reason: "expired" };
+        this.db.prepare("UPDATE pairing_codes SET used_at = ? WHERE code_hash = ?").run(now, hashPairingCode(code));
+        const deviceId = `dev_${randomUUID()}`;
+        const token = generateToken(32);
+        this.db
+          .prepare("INSERT INTO devices (id, name, token_hash, created_at, public_key) VALUES (?, ?, ?, ?, ?)")
+          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null);
+        return { ok: true, device_id: deviceId, device_token: token };
+      })
+      .immediate();
     this.changed();
     return result;
   }
 
   listDevices(): DeviceRecord[] {
-    const rows = this.db.prepare<[], DeviceRow>("SELECT id, name, created_at, last_seen_at, revoked_at, public_key FROM devices ORDER BY created_at, id").all();
+    const rows = this.db
+      .prepare<[], DeviceRow>(
+        "SELECT id, name, created_at, last_seen_at, revoked_at, public_key FROM devices ORDER BY created_at, id",
+      )
+      .all();
     return rows.map((row) => ({
       device_id: row.id,
       name: row.name,
@@ -104,7 +124,9 @@ export class PairingService {
 
   /** Renames a live device; false when there is no such device or it was revoked. */
   rename(deviceId: string, name: string): boolean {
-    const changed = this.db.prepare("UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL").run(name, deviceId).changes > 0;
+    const changed =
+      this.db.prepare("UPDATE devices SET name = ? WHERE id = ? AND revoked_at IS NULL").run(name, deviceId).changes >
+      0;
     if (changed) this.changed();
     return changed;
   }
@@ -133,7 +155,9 @@ export class PairingService {
    */
   markSeen(deviceIds: Iterable<string>): void {
     const now = this.now();
-    const due = [...new Set(deviceIds)].filter((id) => now - (this.seenWritten.get(id) ?? -Infinity) >= LAST_SEEN_RESOLUTION_MS);
+    const due = [...new Set(deviceIds)].filter(
+      (id) => now - (this.seenWritten.get(id) ?? -Infinity) >= LAST_SEEN_RESOLUTION_MS,
+    );
     if (due.length === 0) return;
     const update = this.db.prepare("UPDATE devices SET last_seen_at = ? WHERE id = ? AND revoked_at IS NULL");
     this.db.transaction(() => {
@@ -145,11 +169,19 @@ export class PairingService {
   /** What the bridge needs to authorize apps: live device token hashes and unexpired unused code hashes. */
   grants(): { devices: DeviceGrant[]; codes: CodeGrant[] } {
     const devices = this.db
-      .prepare<[], { device_id: string; token_hash: string; public_key: string | null }>("SELECT id AS device_id, token_hash, public_key FROM devices WHERE revoked_at IS NULL")
+      .prepare<[], { device_id: string; token_hash: string; public_key: string | null }>(
+        "SELECT id AS device_id, token_hash, public_key FROM devices WHERE revoked_at IS NULL",
+      )
       .all()
-      .map(({ device_id, token_hash, public_key }): DeviceGrant => ({ device_id, token_hash, mode: public_key === null ? "plain" : "e2e" }));
+      .map(({ device_id, token_hash, public_key }): DeviceGrant => ({
+        device_id,
+        token_hash,
+        mode: public_key === null ? "plain" : "e2e",
+      }));
     const codes = this.db
-      .prepare<[number], { code_hash: string; expires_at: number }>("SELECT code_hash, expires_at FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?")
+      .prepare<[number], { code_hash: string; expires_at: number }>(
+        "SELECT code_hash, expires_at FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?",
+      )
       .all(this.now());
     return { devices, codes };
   }
@@ -159,8 +191,12 @@ export class PairingService {
     if (this.prepared) return this.prepared;
     const floorWrite = this.db.prepare<[number, string]>("UPDATE devices SET relay_floor = ? WHERE id = ?");
     return (this.prepared = {
-      publicKey: this.db.prepare<[string], { public_key: string | null }>("SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL"),
-      floorRead: this.db.prepare<[string], { relay_floor: number | null }>("SELECT relay_floor FROM devices WHERE id = ?"),
+      publicKey: this.db.prepare<[string], { public_key: string | null }>(
+        "SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL",
+      ),
+      floorRead: this.db.prepare<[string], { relay_floor: number | null }>(
+        "SELECT relay_floor FROM devices WHERE id = ?",
+      ),
       floorsWrite: this.db.transaction((floors: ReadonlyMap<string, number>) => {
         for (const [deviceId, madeAt] of floors) floorWrite.run(madeAt, deviceId);
       }),
@@ -191,7 +227,9 @@ export class PairingService {
 
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */
   hasPlainDevices(): boolean {
-    this.plainLive ??= this.db.prepare("SELECT 1 FROM devices WHERE revoked_at IS NULL AND public_key IS NULL LIMIT 1").get() !== undefined;
+    this.plainLive ??=
+      this.db.prepare("SELECT 1 FROM devices WHERE revoked_at IS NULL AND public_key IS NULL LIMIT 1").get() !==
+      undefined;
     return this.plainLive;
   }
 
@@ -215,7 +253,10 @@ function iso(ms: number | null): string | null {
 }
 
 /** Last-seen is advisory: a failed write (a busy database) is logged and whatever asked goes on. */
-export function noteDevicesSeen(ctx: { pairing: PairingService; log: Pick<FastifyBaseLogger, "warn"> }, deviceIds: Iterable<string>): void {
+export function noteDevicesSeen(
+  ctx: { pairing: PairingService; log: Pick<FastifyBaseLogger, "warn"> },
+  deviceIds: Iterable<string>,
+): void {
   try {
     ctx.pairing.markSeen(deviceIds);
   } catch (error) {

@@ -36,12 +36,15 @@ export function advertisedUrls(input: AdvertiseInput): PairingUrls {
   const lan = wildcard ? (input.lanAddress ?? firstLanAddress)() : undefined;
   return {
     serverUrl: input.publicUrl ?? (lan ? withHost(input.serverUrl, lan, WILDCARD_HOSTS) : input.serverUrl),
-    bridgeUrl: input.bridgePublicUrl ?? (lan && input.bridgeUrl ? withHost(input.bridgeUrl, lan, LOCAL_HOSTS) : input.bridgeUrl),
+    bridgeUrl:
+      input.bridgePublicUrl ?? (lan && input.bridgeUrl ? withHost(input.bridgeUrl, lan, LOCAL_HOSTS) : input.bridgeUrl),
   };
 }
 
 /** The first non-internal IPv4 address of this machine, or undefined when it has none (offline, loopback only). */
-export function firstLanAddress(interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces()): string | undefined {
+export function firstLanAddress(
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+): string | undefined {
   for (const addresses of Object.values(interfaces)) {
     const found = addresses?.find((address) => address.family === "IPv4" && !address.internal);
     if (found) return found.address;
@@ -64,5 +67,9 @@ function withHost(url: string, host: string, replaceable: ReadonlySet<string>): 
 }
 
 export function pairingUrls(ctx: Pick<ServerContext, "urls">): PairingUrls {
-  return { bridgeUrl: ctx.urls.bridgePublic ?? ctx.urls.bridge, serverUrl: ctx.urls.server, ...(ctx.urls.app ? { appUrl: ctx.urls.app } : {}) };
+  return {
+    bridgeUrl: ctx.urls.bridgePublic ?? ctx.urls.bridge,
+    serverUrl: ctx.urls.server,
+    ...(ctx.urls.app ? { appUrl: ctx.urls.app } : {}),
+  };
 }

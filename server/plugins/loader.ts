@@ -83,7 +83,9 @@ async function importPlugin(file: string) {
   const parsed = pluginSchema.safeParse((module as { default?: unknown }).default);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`the default export must be {name, setup(api)}: ${issue.path.join(".") || "default"}: ${issue.message}`);
+    throw new Error(
+      `the default export must be {name, setup(api)}: ${issue.path.join(".") || "default"}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }
@@ -105,6 +107,10 @@ function warnUnknownAgentTools(ctx: PluginLoaderParts, registry: ToolRegistry, l
   for (const [agentId, agent] of Object.entries(ctx.agents ?? {})) {
     // mcp__ names belong to MCP servers (server/mcp/), which report their own tools.
     const missing = (agent.tools ?? []).filter((name) => !name.startsWith("mcp__") && !registry.get(name));
-    if (missing.length > 0) ctx.log.warn({ agent: agentId, missing, plugins: loaded.map((p) => p.name) }, "agent names tools no plugin registered");
+    if (missing.length > 0)
+      ctx.log.warn(
+        { agent: agentId, missing, plugins: loaded.map((p) => p.name) },
+        "agent names tools no plugin registered",
+      );
   }
 }

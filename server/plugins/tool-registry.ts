@@ -11,16 +11,21 @@ export class ToolRegistry {
     const parsed = toolInputSchema.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new Error(`tool ${describeName(input)} of plugin "${plugin}": ${issue.path.join(".") || "(tool)"}: ${issue.message}`);
+      throw new Error(
+        `tool ${describeName(input)} of plugin "${plugin}": ${issue.path.join(".") || "(tool)"}: ${issue.message}`,
+      );
     }
     const { name, description, parameters, run } = parsed.data;
     const existing = this.tools.get(name);
-    if (existing) throw new Error(`tool "${name}" of plugin "${plugin}" is already registered by plugin "${existing.plugin}"`);
+    if (existing)
+      throw new Error(`tool "${name}" of plugin "${plugin}" is already registered by plugin "${existing.plugin}"`);
     let validator: z.ZodType;
     try {
       validator = z.fromJSONSchema(parameters as z.core.JSONSchema.JSONSchema);
     } catch (error) {
-      throw new Error(`tool "${name}" of plugin "${plugin}": parameters is not a JSON schema we can validate with: ${(error as Error).message}`);
+      throw new Error(
+        `tool "${name}" of plugin "${plugin}": parameters is not a JSON schema we can validate with: ${(error as Error).message}`,
+      );
     }
     const tool: RegisteredTool = { plugin, name, description, parameters, validator, run };
     this.tools.set(name, tool);
@@ -39,7 +44,11 @@ export class ToolRegistry {
 
   /** Tool definitions as the provider sends them in the request's `tools`. */
   static definitions(tools: readonly RegisteredTool[]): ToolDefinition[] {
-    return tools.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.parameters }));
+    return tools.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.parameters,
+    }));
   }
 }
 

@@ -37,7 +37,12 @@ const jsonSchemaObject = z.record(z.string(), z.unknown());
 
 export const toolInputSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a tool name is 1-64 letters, digits, '_' or '-' (what chat-completions backends accept)"),
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{1,64}$/,
+        "a tool name is 1-64 letters, digits, '_' or '-' (what chat-completions backends accept)",
+      ),
     description: z.string().optional(),
     parameters: jsonSchemaObject.default({ type: "object", properties: {} }),
     run: z.custom<ToolRun>((v) => typeof v === "function", "run must be a function"),

@@ -13,7 +13,15 @@ type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Fields of an assistant message (or delta) the accumulator reads itself; any other is kept (messageFields). */
-const READ_FIELDS = new Set(["role", "content", "reasoning", "reasoning_content", "reasoning_details", "tool_calls", "refusal"]);
+const READ_FIELDS = new Set([
+  "role",
+  "content",
+  "reasoning",
+  "reasoning_content",
+  "reasoning_details",
+  "tool_calls",
+  "refusal",
+]);
 
 export class Accumulator {
   private content: string[] = [];
@@ -37,7 +45,10 @@ export class Accumulator {
   /** One decoded stream chunk. Errors inside a 200 stream (all the dialects' forms) become ProviderErrors. */
   applyChunk(chunk: unknown, out: ProviderDelta[]): void {
     if (!isObj(chunk)) {
-      throw new ProviderError("invalid_chunk", `the backend sent a stream chunk that is not a JSON object: ${excerpt(JSON.stringify(chunk) ?? String(chunk))}; check that base_url points at a chat-completions server`);
+      throw new ProviderError(
+        "invalid_chunk",
+        `the backend sent a stream chunk that is not a JSON object: ${excerpt(JSON.stringify(chunk) ?? String(chunk))}; check that base_url points at a chat-completions server`,
+      );
     }
     this.chunks += 1;
     this.checkError(chunk);
@@ -56,17 +67,27 @@ export class Accumulator {
 
   /** A whole non-streamed completion object. */
   applyCompletion(body: unknown): void {
-    if (!isObj(body)) throw new ProviderError("invalid_response", `the backend answered JSON that is not an object: ${excerpt(JSON.stringify(body) ?? "")}`);
+    if (!isObj(body))
+      throw new ProviderError(
+        "invalid_response",
+        `the backend answered JSON that is not an object: ${excerpt(JSON.stringify(body) ?? "")}`,
+      );
     this.chunks += 1;
     this.checkError(body);
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
     if (!isObj(choice) || !isObj(choice.message)) {
-      throw new ProviderError("invalid_response", `the backend answered JSON without choices[0].message: ${excerpt(JSON.stringify(body))}; check that base_url points at a chat-completions endpoint`);
+      throw new ProviderError(
+        "invalid_response",
+        `the backend answered JSON without choices[0].message: ${excerpt(JSON.stringify(body))}; check that base_url points at a chat-completions endpoint`,
+      );
     }
     const message = choice.message;
     const ignored: ProviderDelta[] = [];
     // Whole calls: each keeps its position even when the backend omits `index`.
-    if (Array.isArray(message.tool_calls)) message.tool_calls.forEach((call, i) => this.tools.add(isObj(call) && call.index === undefined ? { ...call, index: i } : call));
+    if (Array.isArray(message.tool_calls))
+      message.tool_calls.forEach((call, i) =>
+        this.tools.add(isObj(call) && call.index === undefined ? { ...call, index: i } : call),
+      );
     this.applyDelta({ ...message, tool_calls: undefined }, ignored);
     if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
     this.applyUsage(body);
@@ -75,7 +96,8 @@ export class Accumulator {
   /** Deltas for text gathered at once (a stream request the backend answered with one JSON body). */
   replay(out: ProviderDelta[]): void {
     for (const field of ["reasoning", "reasoning_content"] as const) {
-      if (this.reasoning[field].length > 0) out.push({ type: "reasoning", field, text: this.reasoning[field].join("") });
+      if (this.reasoning[field].length > 0)
+        out.push({ type: "reasoning", field, text: this.reasoning[field].join("") });
     }
     const text = this.text();
     if (text !== "") out.push({ type: "content", text });
@@ -112,8 +134,10 @@ export class Accumulator {
       this.refusal.push(delta.refusal);
       this.show(delta.refusal, out);
     }
-    if (typeof delta.reasoning === "string" && delta.reasoning !== "") this.addReasoning("reasoning", delta.reasoning, out);
-    if (typeof delta.reasoning_content === "string" && delta.reasoning_content !== "") this.addReasoning("reasoning_content", delta.reasoning_content, out);
+    if (typeof delta.reasoning === "string" && delta.reasoning !== "")
+      this.addReasoning("reasoning", delta.reasoning, out);
+    if (typeof delta.reasoning_content === "string" && delta.reasoning_content !== "")
+      this.addReasoning("reasoning_content", delta.reasoning_content, out);
     if (Array.isArray(delta.reasoning_details)) {
       const kept = Array.isArray(this.extras.reasoning_details) ? this.extras.reasoning_details : [];
       this.extras.reasoning_details = kept.concat(delta.reasoning_details);
@@ -185,5 +209,9 @@ export class Accumulator {
 export function backendError(value: Obj): ProviderError {
   const body = excerpt(JSON.stringify(value));
   const message = errorMessageOf(value);
-  return new ProviderError("backend_error", `the backend reported an error: ${message === undefined ? body : excerpt(message)}`, { body });
+  return new ProviderError(
+    "backend_error",
+    `the backend reported an error: ${message === undefined ? body : excerpt(message)}`,
+    { body },
+  );
 }

@@ -47,7 +47,12 @@ export async function* openWithRetries(call: CallContext): AsyncGenerator<Provid
     if ("ok" in outcome) return outcome.ok;
     const delay = retryDelayMs(call.settings, outcome.failure, call.attempt);
     if (delay === undefined) throw outcome.error;
-    const delta: ProviderDelta = { type: "retry", attempt: call.attempt, reason: outcome.failure.kind, delay_ms: delay };
+    const delta: ProviderDelta = {
+      type: "retry",
+      attempt: call.attempt,
+      reason: outcome.failure.kind,
+      delay_ms: delay,
+    };
     if (outcome.failure.kind === "status") delta.status = outcome.failure.status;
     yield delta;
     call.attempt += 1;
@@ -78,7 +83,14 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
   let handedOver = false;
   const deadline = new Deadline(clock, call.settings.timeout * 1000, () => controller.abort(new Error("timeout")));
   try {
-    const response = await send({ url: call.url, method: "POST", headers: call.headers, body: call.body, signal, connectTimeoutMs: call.settings.timeout * 1000 });
+    const response = await send({
+      url: call.url,
+      method: "POST",
+      headers: call.headers,
+      body: call.body,
+      signal,
+      connectTimeoutMs: call.settings.timeout * 1000,
+    });
     const failure = retryableFailure(call, response);
     if (failure) {
       // Rule 3: decided on the status line alone; the body is released, not read.
@@ -93,7 +105,16 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
       throw statusError(response.status, call.url, text, contentType);
     }
     const iterator = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    const opened: OpenedResponse = { response, contentType, abort: (reason) => controller.abort(reason), signal, unlink, iterator, first: undefined, text: undefined };
+    const opened: OpenedResponse = {
+      response,
+      contentType,
+      abort: (reason) => controller.abort(reason),
+      signal,
+      unlink,
+      iterator,
+      first: undefined,
+      text: undefined,
+    };
     if (call.stream && !/json|html/i.test(contentType)) {
       const next = await iterator.next();
       opened.first = next.done ? undefined : next.value;
@@ -106,10 +127,20 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
     if (call.signal.aborted) throw aborted();
     if (deadline.expired) {
       const seconds = call.settings.timeout;
-      return { failure: { kind: "timeout" }, error: new ProviderError("timeout", `no response from ${call.url} within timeout (${seconds}s) before streaming began; check that the server is running and reachable, or raise timeout / configure retry_on_timeout`) };
+      return {
+        failure: { kind: "timeout" },
+        error: new ProviderError(
+          "timeout",
+          `no response from ${call.url} within timeout (${seconds}s) before streaming began; check that the server is running and reachable, or raise timeout / configure retry_on_timeout`,
+        ),
+      };
     }
     if (error instanceof ProviderError) throw error;
-    throw new ProviderError("connection", `cannot reach ${call.url}: ${(error as Error).message}; check base_url and that the server is running`, { cause: error });
+    throw new ProviderError(
+      "connection",
+      `cannot reach ${call.url}: ${(error as Error).message}; check base_url and that the server is running`,
+      { cause: error },
+    );
   } finally {
     deadline.cancel();
     if (!handedOver) unlink();
@@ -119,9 +150,17 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
 function retryableFailure(call: CallContext, response: HttpResponse): PreStreamFailure | undefined {
   if (response.status === 429) {
     const now = call.deps.clock.now();
-    return { kind: "rate_limit", retryAfterMs: parseRetryAfter(header(response.headers, "retry-after"), header(response.headers, "retry-after-ms"), now) };
+    return {
+      kind: "rate_limit",
+      retryAfterMs: parseRetryAfter(
+        header(response.headers, "retry-after"),
+        header(response.headers, "retry-after-ms"),
+        now,
+      ),
+    };
   }
-  if (call.settings.retry_on_status[String(response.status)] !== undefined) return { kind: "status", status: response.status };
+  if (call.settings.retry_on_status[String(response.status)] !== undefined)
+    return { kind: "status", status: response.status };
   return undefined;
 }
 
@@ -140,7 +179,10 @@ async function readAll(response: HttpResponse, iterator: AsyncIterator<Buffer>, 
     size += next.value.length;
     if (size > MAX_BODY_BYTES) {
       release(response.body);
-      throw new ProviderError("invalid_response", `the backend's reply from ${url} is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB; stopped reading. Check that base_url points at a chat-completions server`);
+      throw new ProviderError(
+        "invalid_response",
+        `the backend's reply from ${url} is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MiB; stopped reading. Check that base_url points at a chat-completions server`,
+      );
     }
     chunks.push(next.value);
   }

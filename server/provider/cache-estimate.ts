@@ -47,7 +47,10 @@ export function estimateCachedTokens(history: Message[], currentInput: number): 
   const current = turns[turns.length - 1]!;
   const previousInTurn = current.inputs[current.inputs.length - 1];
   if (previousInTurn !== undefined) return previousInTurn <= currentInput ? previousInTurn : 0;
-  const populated = turns.slice(0, -1).reverse().find((turn) => turn.inputs.length > 0);
+  const populated = turns
+    .slice(0, -1)
+    .reverse()
+    .find((turn) => turn.inputs.length > 0);
   if (!populated) return 0;
   const last = populated.inputs[populated.inputs.length - 1]!;
   if (currentInput > last) return last;

@@ -62,10 +62,22 @@ export function statusError(status: number, url: string, body: string, contentTy
     );
   }
   if (status === 429) {
-    return new ProviderError("rate_limited", `the backend rate-limited the request (HTTP 429: ${sent}); configure rate_limit_retry_delays_seconds to retry`, { status, body: excerpt(body) });
+    return new ProviderError(
+      "rate_limited",
+      `the backend rate-limited the request (HTTP 429: ${sent}); configure rate_limit_retry_delays_seconds to retry`,
+      { status, body: excerpt(body) },
+    );
   }
-  const hint = status === 401 || status === 403 ? "; check api_key" : status === 400 ? "; check model and request_options (some servers refuse stream_options: set include_usage_in_stream false)" : "";
-  return new ProviderError("http_status", `the backend answered HTTP ${status} for ${url} (${sent})${hint}`, { status, body: excerpt(body) });
+  const hint =
+    status === 401 || status === 403
+      ? "; check api_key"
+      : status === 400
+        ? "; check model and request_options (some servers refuse stream_options: set include_usage_in_stream false)"
+        : "";
+  return new ProviderError("http_status", `the backend answered HTTP ${status} for ${url} (${sent})${hint}`, {
+    status,
+    body: excerpt(body),
+  });
 }
 
 /** Says what kind of body came back: the backend's own error message when it is JSON, else an excerpt. */

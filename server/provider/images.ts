@@ -46,7 +46,10 @@ export function parseAttachments(value: unknown, messageIndex: number): StoredAt
   const parsed = z.array(storedAttachmentSchema).safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new ProviderError("invalid_request", `messages[${messageIndex}].metadata.attachments.${issue.path.join(".")}: ${issue.message}`);
+  throw new ProviderError(
+    "invalid_request",
+    `messages[${messageIndex}].metadata.attachments.${issue.path.join(".")}: ${issue.message}`,
+  );
 }
 
 /**
@@ -65,10 +68,16 @@ async function imageUrl(attachment: StoredAttachment, ctx: ImageContext): Promis
       // A data: URL given as image_url is inline data all the same.
       if (attachment.url.startsWith("data:")) return requireInline(ctx, attachment.url);
       if (!/^https?:\/\//i.test(attachment.url)) {
-        throw new ProviderError("invalid_request", `image attachment URL "${attachment.url.slice(0, 80)}" is neither http(s) nor a data: URL`);
+        throw new ProviderError(
+          "invalid_request",
+          `image attachment URL "${attachment.url.slice(0, 80)}" is neither http(s) nor a data: URL`,
+        );
       }
       if (!ctx.settings.allow_image_attachment_url) {
-        throw new ProviderError("attachment_not_allowed", "remote image URL attachments are disabled for this provider (allow_image_attachment_url is false)");
+        throw new ProviderError(
+          "attachment_not_allowed",
+          "remote image URL attachments are disabled for this provider (allow_image_attachment_url is false)",
+        );
       }
       return attachment.url;
     case "image_data":
@@ -92,7 +101,10 @@ async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string 
   // The setting is checked before the asset is read, so a forbidden upload costs no disk read.
   requireInline(ctx, "");
   if (!ctx.readAsset || ctx.sessionId === undefined) {
-    throw new ProviderError("attachment_unavailable", `attachment asset ${assetId} cannot be read: the provider was given no readAsset or no session_id`);
+    throw new ProviderError(
+      "attachment_unavailable",
+      `attachment asset ${assetId} cannot be read: the provider was given no readAsset or no session_id`,
+    );
   }
   let asset;
   try {
@@ -100,7 +112,15 @@ async function readAssetUrl(assetId: string, ctx: ImageContext): Promise<string 
   } catch (error) {
     // Deleted (or its file lost) after the message that names it was stored. Failing here would fail every
     // later request of the session and of its forks; the send route already refused a new message naming it.
-    ctx.log?.info({ session_id: ctx.sessionId, asset_id: assetId, reason: error instanceof Error ? error.message : String(error), sent_as: REMOVED_IMAGE_TEXT }, "attachment asset cannot be read; sent as text");
+    ctx.log?.info(
+      {
+        session_id: ctx.sessionId,
+        asset_id: assetId,
+        reason: error instanceof Error ? error.message : String(error),
+        sent_as: REMOVED_IMAGE_TEXT,
+      },
+      "attachment asset cannot be read; sent as text",
+    );
     return undefined;
   }
   if (!asset.media_type.startsWith("image/")) {

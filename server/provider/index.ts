@@ -7,7 +7,14 @@ export { estimateCachedTokens } from "./cache-estimate.ts";
 export { usageMetadata, formatTokens, formatCost } from "./usage.ts";
 export { discoverModels } from "./discovery.ts";
 export { PacingRegistry, sharedPacing } from "./pacing.ts";
-export { selectEndpoint, currentEndpointLabel, normalizeBaseUrl, providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "./settings.ts";
+export {
+  selectEndpoint,
+  currentEndpointLabel,
+  normalizeBaseUrl,
+  providerSettingsSchema,
+  type ProviderSettings,
+  type ProviderSettingsInput,
+} from "./settings.ts";
 export type {
   AssistantMessage,
   ModelDiscovery,

@@ -23,7 +23,15 @@ export interface NativeMessage {
 }
 
 /** Fields the adapter sets itself: a stored provider field of the same name never replaces them. */
-const OWN_FIELDS = new Set(["role", "content", "tool_calls", "tool_call_id", "reasoning", "reasoning_content", "__proto__"]);
+const OWN_FIELDS = new Set([
+  "role",
+  "content",
+  "tool_calls",
+  "tool_call_id",
+  "reasoning",
+  "reasoning_content",
+  "__proto__",
+]);
 
 const providerFieldsSchema = z.record(z.string(), z.unknown());
 
@@ -69,7 +77,10 @@ const storedToolCallsSchema = z.array(
       type: z.literal("function").default("function"),
       function: z.looseObject({ name: z.string(), arguments: z.string() }),
     })
-    .refine((call) => call.id !== undefined || call.tool_call_id !== undefined, { message: "needs an id (or tool_call_id)", path: ["id"] })
+    .refine((call) => call.id !== undefined || call.tool_call_id !== undefined, {
+      message: "needs an id (or tool_call_id)",
+      path: ["id"],
+    })
     .transform(({ tool_call_id, ...call }) => ({ ...call, id: (call.id ?? tool_call_id)! })),
 );
 
@@ -79,7 +90,10 @@ function assistantMessage(content: string, meta: Record<string, unknown>, index:
     const parsed = storedToolCallsSchema.safeParse(meta.tool_calls);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new ProviderError("invalid_request", `messages[${index}].metadata.tool_calls.${issue.path.join(".")}: ${issue.message}`);
+      throw new ProviderError(
+        "invalid_request",
+        `messages[${index}].metadata.tool_calls.${issue.path.join(".")}: ${issue.message}`,
+      );
     }
     if (parsed.data.length > 0) toolCalls = parsed.data;
   }
@@ -94,7 +108,11 @@ function assistantMessage(content: string, meta: Record<string, unknown>, index:
 
 function writeProviderFields(native: NativeMessage, stored: unknown, index: number): void {
   const parsed = providerFieldsSchema.safeParse(stored);
-  if (!parsed.success) throw new ProviderError("invalid_request", `messages[${index}].metadata.provider_fields: must be an object of provider-specific message fields`);
+  if (!parsed.success)
+    throw new ProviderError(
+      "invalid_request",
+      `messages[${index}].metadata.provider_fields: must be an object of provider-specific message fields`,
+    );
   for (const [field, value] of Object.entries(parsed.data)) {
     if (!OWN_FIELDS.has(field)) native[field] = value;
   }

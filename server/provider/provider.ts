@@ -12,7 +12,13 @@ import { sharedPacing, type PacingRegistry } from "./pacing.ts";
 import { buildPayload, chatCompletionsUrl, mergeRequestOptions, requestHeaders } from "./request.ts";
 import type { ProviderSettings } from "./settings.ts";
 import { MidStreamError, readStream } from "./stream-reader.ts";
-import { toolDefinitionSchema, type ModelDiscovery, type ProviderDelta, type ProviderDeps, type ProviderRequest } from "./types.ts";
+import {
+  toolDefinitionSchema,
+  type ModelDiscovery,
+  type ProviderDelta,
+  type ProviderDeps,
+  type ProviderRequest,
+} from "./types.ts";
 
 export interface Provider {
   readonly settings: ProviderSettings;
@@ -38,11 +44,26 @@ export function createProvider(settings: ProviderSettings, deps: CreateProviderD
   };
 }
 
-async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, pacing: PacingRegistry, request: ProviderRequest): AsyncGenerator<ProviderDelta> {
+async function* complete(
+  settings: ProviderSettings,
+  deps: CreateProviderDeps,
+  pacing: PacingRegistry,
+  request: ProviderRequest,
+): AsyncGenerator<ProviderDelta> {
   if (request.signal.aborted) throw aborted();
   const tools = parseTools(request.tools);
-  const messages = await toProviderMessages(request.messages, { settings, readAsset: deps.readAsset, sessionId: request.session_id, log: deps.log });
-  const payload = buildPayload(request.model ? { ...settings, model: request.model } : settings, { messages, tools, stream: request.stream, requestOptions: mergeRequestOptions(settings, request.request_options) });
+  const messages = await toProviderMessages(request.messages, {
+    settings,
+    readAsset: deps.readAsset,
+    sessionId: request.session_id,
+    log: deps.log,
+  });
+  const payload = buildPayload(request.model ? { ...settings, model: request.model } : settings, {
+    messages,
+    tools,
+    stream: request.stream,
+    requestOptions: mergeRequestOptions(settings, request.request_options),
+  });
   const url = chatCompletionsUrl(settings);
   const call: CallContext = {
     settings,
@@ -55,7 +76,10 @@ async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, p
     signal: request.signal,
     attempt: 0,
   };
-  const debug = settings.debug_stream && deps.log ? { log: deps.log, secrets: settings.api_key ? [settings.api_key] : [] } : undefined;
+  const debug =
+    settings.debug_stream && deps.log
+      ? { log: deps.log, secrets: settings.api_key ? [settings.api_key] : [] }
+      : undefined;
   const idleMs = (settings.stream_idle_timeout_seconds ?? settings.timeout) * 1000;
   let recoveries = 0;
   for (;;) {
@@ -64,14 +88,19 @@ async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, p
     try {
       if (opened.text !== undefined) yield* readJson(opened, acc, url, request.stream);
       else yield* readStream(opened, acc, { clock: deps.clock, idleMs, callerSignal: request.signal, url, debug });
-      if (acc.chunks === 0) throw new ProviderError("invalid_response", `the stream from ${url} ended without a single chunk; check that the server supports streaming`);
+      if (acc.chunks === 0)
+        throw new ProviderError(
+          "invalid_response",
+          `the stream from ${url} ended without a single chunk; check that the server supports streaming`,
+        );
       yield { type: "done", message: acc.finish(settings, request.messages), finish_reason: acc.finishReason };
       return;
     } catch (error) {
       if (!(error instanceof MidStreamError)) throw error;
       const { mode, max_retries } = settings.stream_recovery;
       const eligible = mode === "aggressive" || (mode === "early_only" && !acc.contentEmitted);
-      if (mode === "disabled" || !eligible || recoveries >= max_retries) throw exhausted(error, mode, eligible, recoveries);
+      if (mode === "disabled" || !eligible || recoveries >= max_retries)
+        throw exhausted(error, mode, eligible, recoveries);
       recoveries += 1;
       deps.log?.warn({ url, attempt: recoveries, mode }, "provider stream broke; re-issuing the request");
       yield { type: "recovery", attempt: recoveries, mode, content_emitted: acc.contentEmitted, reason: error.message };
@@ -80,13 +109,22 @@ async function* complete(settings: ProviderSettings, deps: CreateProviderDeps, p
 }
 
 /** A whole JSON body: the non-streamed reply, or a stream request the backend answered with JSON. */
-async function* readJson(opened: OpenedResponse, acc: Accumulator, url: string, streamed: boolean): AsyncGenerator<ProviderDelta> {
+async function* readJson(
+  opened: OpenedResponse,
+  acc: Accumulator,
+  url: string,
+  streamed: boolean,
+): AsyncGenerator<ProviderDelta> {
   const text = opened.text ?? "";
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ProviderError("invalid_response", `the backend answered ${url} with ${describeBody(text, opened.contentType)} where JSON was expected; check base_url`, { status: opened.response.status });
+    throw new ProviderError(
+      "invalid_response",
+      `the backend answered ${url} with ${describeBody(text, opened.contentType)} where JSON was expected; check base_url`,
+      { status: opened.response.status },
+    );
   }
   acc.applyCompletion(body);
   if (!streamed) return;

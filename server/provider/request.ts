@@ -1,7 +1,13 @@
 // Builds the outbound POST <base_url>/chat/completions: URL, headers and payload (docs/provider.md "Provider settings").
 import { ProviderError } from "./errors.ts";
 import type { NativeMessage } from "./messages.ts";
-import { RESERVED_REQUEST_FIELDS, describeOptionValue, isAllowedOption, normalizeBaseUrl, type ProviderSettings } from "./settings.ts";
+import {
+  RESERVED_REQUEST_FIELDS,
+  describeOptionValue,
+  isAllowedOption,
+  normalizeBaseUrl,
+  type ProviderSettings,
+} from "./settings.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export function chatCompletionsUrl(settings: ProviderSettings): string {
@@ -14,7 +20,10 @@ export function modelsUrl(baseUrl: string): string {
 
 /** The bearer token only when api_key is set: local servers get no Authorization header at all. */
 export function requestHeaders(settings: ProviderSettings, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "accept": stream ? "text/event-stream" : "application/json",
+  };
   if (settings.api_key !== undefined) headers.authorization = `Bearer ${settings.api_key}`;
   return headers;
 }
@@ -24,17 +33,27 @@ export function requestHeaders(settings: ProviderSettings, stream: boolean): Rec
  * options (a string, never coerced); the adapter's own fields cannot be replaced. Refusals are invalid_request
  * ProviderErrors naming `request_options.<key>` (the send route answers them 400 at body.request_options).
  */
-export function mergeRequestOptions(settings: ProviderSettings, perRequest: Record<string, unknown> | undefined): Record<string, unknown> {
+export function mergeRequestOptions(
+  settings: ProviderSettings,
+  perRequest: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const merged = { ...settings.request_options, ...perRequest };
   if (perRequest === undefined) return merged;
   for (const key of RESERVED_REQUEST_FIELDS) {
-    if (Object.hasOwn(perRequest, key)) throw new ProviderError("invalid_request", `request_options.${key}: "${key}" is set by the provider and cannot be a request option`);
+    if (Object.hasOwn(perRequest, key))
+      throw new ProviderError(
+        "invalid_request",
+        `request_options.${key}: "${key}" is set by the provider and cannot be a request option`,
+      );
   }
   for (const [name, descriptor] of Object.entries(settings.request_options_ui)) {
     if (!Object.hasOwn(perRequest, name)) continue;
     const value = perRequest[name];
     if (value !== undefined && !isAllowedOption(descriptor, value)) {
-      throw new ProviderError("invalid_request", `request_options.${name}: must be one of the strings ${descriptor.options.join(", ")}; got ${describeOptionValue(value)}`);
+      throw new ProviderError(
+        "invalid_request",
+        `request_options.${name}: must be one of the strings ${descriptor.options.join(", ")}; got ${describeOptionValue(value)}`,
+      );
     }
   }
   return merged;
@@ -48,11 +67,20 @@ export interface PayloadInput {
 }
 
 export function buildPayload(settings: ProviderSettings, input: PayloadInput): Record<string, unknown> {
-  const payload: Record<string, unknown> = { ...input.requestOptions, model: settings.model, messages: input.messages, stream: input.stream };
+  const payload: Record<string, unknown> = {
+    ...input.requestOptions,
+    model: settings.model,
+    messages: input.messages,
+    stream: input.stream,
+  };
   if (input.tools && input.tools.length > 0) {
     payload.tools = input.tools.map((tool) => ({
       type: "function",
-      function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters ?? { type: "object", properties: {} } },
+      function: {
+        name: tool.name,
+        description: tool.description ?? "",
+        parameters: tool.parameters ?? { type: "object", properties: {} },
+      },
     }));
     if (payload.tool_choice === undefined) payload.tool_choice = "auto";
   } else {

@@ -4,12 +4,14 @@
 import type { ProviderSettings } from "./settings.ts";
 
 export type PreStreamFailure =
-  | { kind: "rate_limit"; retryAfterMs: number | undefined }
-  | { kind: "status"; status: number }
-  | { kind: "timeout" };
+  { kind: "rate_limit"; retryAfterMs: number | undefined } | { kind: "status"; status: number } | { kind: "timeout" };
 
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined when the failure must be raised. */
-export function retryDelayMs(settings: ProviderSettings, failure: PreStreamFailure, attempt: number): number | undefined {
+export function retryDelayMs(
+  settings: ProviderSettings,
+  failure: PreStreamFailure,
+  attempt: number,
+): number | undefined {
   const list = delaysFor(settings, failure);
   const seconds = list?.[attempt];
   if (seconds === undefined) return undefined;
@@ -24,7 +26,9 @@ function delaysFor(settings: ProviderSettings, failure: PreStreamFailure): numbe
   switch (failure.kind) {
     case "rate_limit":
       // A 429 also listed in retry_on_status uses the 429 list: rule 2 is specific to it.
-      return settings.rate_limit_retry_delays_seconds.length > 0 ? settings.rate_limit_retry_delays_seconds : settings.retry_on_status["429"];
+      return settings.rate_limit_retry_delays_seconds.length > 0
+        ? settings.rate_limit_retry_delays_seconds
+        : settings.retry_on_status["429"];
     case "status":
       return settings.retry_on_status[String(failure.status)];
     case "timeout":
@@ -36,7 +40,11 @@ function delaysFor(settings: ProviderSettings, failure: PreStreamFailure): numbe
  * The server's requested wait in ms: `retry-after-ms`, or Retry-After as seconds or an HTTP date (relative to
  * the injected clock). Uncapped: a backend asking for two minutes gets two minutes (openai-node #1108).
  */
-export function parseRetryAfter(retryAfter: string | undefined, retryAfterMs: string | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  retryAfter: string | undefined,
+  retryAfterMs: string | undefined,
+  nowMs: number,
+): number | undefined {
   if (retryAfterMs !== undefined) {
     const ms = Number(retryAfterMs);
     if (Number.isFinite(ms) && ms >= 0) return ms;

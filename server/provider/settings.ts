@@ -7,7 +7,10 @@ export const delayListSchema = z
   .union([
     z.array(z.number().nonnegative().finite()),
     z.string().transform((text, ctx) => {
-      const parts = text.split(",").map((p) => p.trim()).filter((p) => p !== "");
+      const parts = text
+        .split(",")
+        .map((p) => p.trim())
+        .filter((p) => p !== "");
       const delays = parts.map(Number);
       if (delays.some((d) => !Number.isFinite(d) || d < 0)) {
         ctx.addIssue({ code: "custom", message: `"${text}" is not a comma-separated list of non-negative seconds` });
@@ -18,7 +21,7 @@ export const delayListSchema = z
   ])
   .default([]);
 
-const statusKey = z.string().regex(/^[1-5]\d\d$/, "must be an HTTP status code such as \"503\"");
+const statusKey = z.string().regex(/^[1-5]\d\d$/, 'must be an HTTP status code such as "503"');
 
 export const streamRecoverySchema = z
   .object({
@@ -114,14 +117,22 @@ export const providerSettingsSchema = z
   .superRefine((settings, ctx) => {
     for (const key of RESERVED_REQUEST_FIELDS) {
       if (Object.hasOwn(settings.request_options, key)) {
-        ctx.addIssue({ code: "custom", path: ["request_options", key], message: `"${key}" is set by the provider and cannot be a request option` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["request_options", key],
+          message: `"${key}" is set by the provider and cannot be a request option`,
+        });
       }
     }
     // A configured value for a select option must be one of its choices, or the UI could not render it.
     for (const [name, descriptor] of Object.entries(settings.request_options_ui)) {
       const value = ownValue(settings.request_options, name);
       if (value !== undefined && !isAllowedOption(descriptor, value)) {
-        ctx.addIssue({ code: "custom", path: ["request_options", name], message: `must be one of ${descriptor.options.join(", ")} (request_options_ui.${name})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["request_options", name],
+          message: `must be one of ${descriptor.options.join(", ")} (request_options_ui.${name})`,
+        });
       }
     }
   });
@@ -132,7 +143,9 @@ export type ProviderSettingsInput = z.input<typeof providerSettingsSchema>;
 /** The same keys, all optional and without defaults: what an agent may override. */
 export const providerOverridesSchema = z.object(
   Object.fromEntries(Object.entries(providerKeys).map(([k, s]) => [k, unwrapDefault(s).optional()])) as {
-    [K in keyof typeof providerKeys]: z.ZodOptional<z.ZodType<z.output<(typeof providerKeys)[K]>, z.input<(typeof providerKeys)[K]>>>;
+    [K in keyof typeof providerKeys]: z.ZodOptional<
+      z.ZodType<z.output<(typeof providerKeys)[K]>, z.input<(typeof providerKeys)[K]>>
+    >;
   },
 );
 
@@ -150,7 +163,9 @@ export function selectEndpoint(settings: ProviderSettings, label: string): Provi
   const url = ownValue(settings.endpoint_options, label);
   if (url === undefined) {
     const known = Object.keys(settings.endpoint_options ?? {});
-    throw new Error(`unknown endpoint "${label}"; endpoint_options has ${known.length ? known.join(", ") : "no labels"}`);
+    throw new Error(
+      `unknown endpoint "${label}"; endpoint_options has ${known.length ? known.join(", ") : "no labels"}`,
+    );
   }
   return { ...settings, base_url: url };
 }

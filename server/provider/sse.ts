@@ -204,5 +204,11 @@ export class SseParser {
 
 /** `data:` at `at` (compared by char code: cheaper than slicing or startsWith on the hot path). */
 function isDataPrefix(text: string, at: number): boolean {
-  return text.charCodeAt(at) === 100 && text.charCodeAt(at + 1) === 97 && text.charCodeAt(at + 2) === 116 && text.charCodeAt(at + 3) === 97 && text.charCodeAt(at + 4) === 58;
+  return (
+    text.charCodeAt(at) === 100 &&
+    text.charCodeAt(at + 1) === 97 &&
+    text.charCodeAt(at + 2) === 116 &&
+    text.charCodeAt(at + 3) === 97 &&
+    text.charCodeAt(at + 4) === 58
+  );
 }

@@ -24,7 +24,9 @@ export class MidStreamError extends Error {
   }
 
   toProviderError(): ProviderError {
-    return new ProviderError(this.kind === "idle" ? "stream_idle_timeout" : "stream_interrupted", this.message, { cause: this });
+    return new ProviderError(this.kind === "idle" ? "stream_idle_timeout" : "stream_interrupted", this.message, {
+      cause: this,
+    });
   }
 }
 
@@ -40,7 +42,11 @@ export interface StreamReadContext {
 /** Slice size of the first read until the first delta is out (see feedPending). */
 const FIRST_SLICE_BYTES = 4096;
 
-export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx: StreamReadContext): AsyncGenerator<ProviderDelta> {
+export async function* readStream(
+  opened: OpenedResponse,
+  acc: Accumulator,
+  ctx: StreamReadContext,
+): AsyncGenerator<ProviderDelta> {
   const events: SseEvent[] = [];
   const parser = new SseParser((event) => events.push(event));
   const out: ProviderDelta[] = [];
@@ -119,7 +125,11 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
     if (ctx.callerSignal.aborted) throw aborted();
     // Not a transport failure (readBody classifies those): a chunk the adapter could not handle (a stack overflow
     // on a deeply nested value, a bug). Ends the attempt; recovery would send the same request for the same chunk.
-    throw new ProviderError("invalid_chunk", `handling a stream chunk from ${ctx.url} failed: ${excerpt(String((error as Error)?.message ?? error))}`, { cause: error });
+    throw new ProviderError(
+      "invalid_chunk",
+      `handling a stream chunk from ${ctx.url} failed: ${excerpt(String((error as Error)?.message ?? error))}`,
+      { cause: error },
+    );
   } finally {
     watchdog.stop();
     if (finished && !failure && !ended) drainAfterDone(opened.response.body, opened.iterator);
@@ -130,15 +140,24 @@ export async function* readStream(opened: OpenedResponse, acc: Accumulator, ctx:
 
 /** The next read of the body. Its failures are the transport's (a reset or closed socket, undici's errors, our
  *  idle abort): they become a MidStreamError (eligible for stream recovery), or `aborted` for the caller's abort. */
-async function readBody(opened: OpenedResponse, watchdog: IdleWatchdog, ctx: StreamReadContext): Promise<IteratorResult<Buffer>> {
+async function readBody(
+  opened: OpenedResponse,
+  watchdog: IdleWatchdog,
+  ctx: StreamReadContext,
+): Promise<IteratorResult<Buffer>> {
   try {
     return await opened.iterator.next();
   } catch (error) {
     if (ctx.callerSignal.aborted) throw aborted();
     if (watchdog.fired) {
-      throw new MidStreamError("idle", `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`);
+      throw new MidStreamError(
+        "idle",
+        `the stream from ${ctx.url} sent nothing for ${ctx.idleMs / 1000}s after it began (stream_idle_timeout_seconds)`,
+      );
     }
-    throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`, { cause: error });
+    throw new MidStreamError("interrupted", `the stream from ${ctx.url} broke mid-way: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -154,13 +173,19 @@ function handleEvent(event: SseEvent, acc: Accumulator, out: ProviderDelta[], ct
     } catch {
       // plain text error
     }
-    throw new ProviderError("backend_error", `the backend reported an error in the stream: ${excerpt(message)}`, { body: excerpt(data) });
+    throw new ProviderError("backend_error", `the backend reported an error in the stream: ${excerpt(message)}`, {
+      body: excerpt(data),
+    });
   }
   let chunk: unknown;
   try {
     chunk = JSON.parse(data);
   } catch {
-    throw new ProviderError("invalid_chunk", `the backend sent a stream event that is not JSON: "${excerpt(data)}"; check that base_url points at a chat-completions server`, { body: excerpt(data) });
+    throw new ProviderError(
+      "invalid_chunk",
+      `the backend sent a stream event that is not JSON: "${excerpt(data)}"; check that base_url points at a chat-completions server`,
+      { body: excerpt(data) },
+    );
   }
   if (ctx.debug) ctx.debug.log.info({ chunk: redact(chunk, ctx.debug.secrets) }, "provider stream chunk");
   acc.applyChunk(chunk, out);

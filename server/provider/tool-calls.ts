@@ -49,7 +49,8 @@ export class ToolCallAssembler {
     const fn = typeof f.function === "object" && f.function !== null ? (f.function as Record<string, unknown>) : {};
     const name = typeof fn.name === "string" && fn.name !== "" ? fn.name : undefined;
     // Some servers send complete arguments as an object rather than a JSON string.
-    const args = typeof fn.arguments === "string" ? fn.arguments : fn.arguments != null ? JSON.stringify(fn.arguments) : "";
+    const args =
+      typeof fn.arguments === "string" ? fn.arguments : fn.arguments != null ? JSON.stringify(fn.arguments) : "";
 
     const slot = this.find(index, id) ?? this.open();
     if (index !== undefined) this.byIndex.set(index, slot);
@@ -61,7 +62,8 @@ export class ToolCallAssembler {
     if (args !== "") slot.args.push(args);
     for (const key in f) {
       const value = f[key];
-      if (!READ_FIELDS.has(key) && value !== null && value !== undefined && key !== "__proto__") slot.extras[key] = value;
+      if (!READ_FIELDS.has(key) && value !== null && value !== undefined && key !== "__proto__")
+        slot.extras[key] = value;
     }
 
     const progress: ToolCallProgress = { index: slot.position, arguments_delta: args };
@@ -79,11 +81,19 @@ export class ToolCallAssembler {
     return this.slots.map((slot) => {
       const name = slot.name;
       if (name === "") {
-        throw new ProviderError("invalid_response", `the backend sent tool call #${slot.position} without a function name; check that the model supports tool calling`);
+        throw new ProviderError(
+          "invalid_response",
+          `the backend sent tool call #${slot.position} without a function name; check that the model supports tool calling`,
+        );
       }
       const joined = slot.args.join("");
       const args = joined.trim() === "" ? "{}" : joined;
-      return { ...slot.extras, id: slot.id ?? `call_${slot.position}_${Math.random().toString(36).slice(2, 10)}`, type: "function", function: { name, arguments: args } };
+      return {
+        ...slot.extras,
+        id: slot.id ?? `call_${slot.position}_${Math.random().toString(36).slice(2, 10)}`,
+        type: "function",
+        function: { name, arguments: args },
+      };
     });
   }
 

@@ -40,7 +40,13 @@ export interface HttpRequest {
 /** Sends a request; rejects with the signal's reason as soon as it aborts, even mid-connect (see above). */
 export function send(req: HttpRequest): Promise<HttpResponse> {
   const { signal } = req;
-  const pending = request(req.url, { method: req.method, headers: req.headers, body: req.body ?? null, signal, dispatcher: dispatcherFor(req.connectTimeoutMs) });
+  const pending = request(req.url, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body ?? null,
+    signal,
+    dispatcher: dispatcherFor(req.connectTimeoutMs),
+  });
   return new Promise<HttpResponse>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     if (signal.aborted) onAbort();

@@ -6,8 +6,10 @@ import type { ProviderSettings } from "./settings.ts";
 
 type Record_ = Record<string, unknown>;
 
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
-const obj = (value: unknown): Record_ | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record_) : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
+const obj = (value: unknown): Record_ | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record_) : undefined;
 
 /** "12,345": the formatted variant of a token count. */
 export function formatTokens(count: number): string {
@@ -44,13 +46,22 @@ export function providerCost(usage: Record_): number | undefined {
  * the total holds beyond prompt and completion. 0 when reasoning is inside completion_tokens (OpenAI and most
  * others: total = prompt + completion) or when no total is reported.
  */
-export function hiddenReasoningTokens(prompt: number | undefined, completion: number | undefined, total: number | undefined): number {
+export function hiddenReasoningTokens(
+  prompt: number | undefined,
+  completion: number | undefined,
+  total: number | undefined,
+): number {
   if (prompt === undefined || completion === undefined || total === undefined) return 0;
   return Math.max(0, total - prompt - completion);
 }
 
 /** Rule 2 and 3: cost from complete token_rates (input and completion; cached falls back to input). */
-export function rateCost(rates: ProviderSettings["token_rates"], prompt: number, cached: number, completion: number): number | undefined {
+export function rateCost(
+  rates: ProviderSettings["token_rates"],
+  prompt: number,
+  cached: number,
+  completion: number,
+): number | undefined {
   if (!rates || rates.input === undefined || rates.completion === undefined) return undefined;
   const cachedRate = rates.cached ?? rates.input;
   return ((prompt - cached) * rates.input + cached * cachedRate + completion * rates.completion) / 1_000_000;
@@ -91,7 +102,11 @@ export function usageMetadata(rawUsage: unknown, settings: ProviderSettings, his
   // Reasoning tokens are generated output and billed at the completion rate wherever the backend counts them:
   // hidden ones are added to completion_tokens, so both report styles cost the same for the same generation.
   const billedCompletion = completion === undefined ? undefined : completion + hidden;
-  const cost = fromProvider ?? (prompt !== undefined && billedCompletion !== undefined ? rateCost(settings.token_rates, prompt, cached ?? 0, billedCompletion) : undefined);
+  const cost =
+    fromProvider ??
+    (prompt !== undefined && billedCompletion !== undefined
+      ? rateCost(settings.token_rates, prompt, cached ?? 0, billedCompletion)
+      : undefined);
   if (cost !== undefined) {
     out.usage_cost = cost;
     out.usage_cost_formatted = formatCost(cost);

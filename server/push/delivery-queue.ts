@@ -63,8 +63,14 @@ export class DeliveryQueue {
     if (this.deps.signal.aborted) return;
     const endpoint = delivery.subscription.endpoint;
     let lane = this.lanes.get(endpoint);
-    if (!lane) this.lanes.set(endpoint, (lane = { deviceId: delivery.subscription.device_id, queue: [], running: false, cancelled: false }));
-    const older = delivery.coalesce ? lane.queue.findIndex((queued) => queued.coalesce && queued.tag === delivery.tag) : -1;
+    if (!lane)
+      this.lanes.set(
+        endpoint,
+        (lane = { deviceId: delivery.subscription.device_id, queue: [], running: false, cancelled: false }),
+      );
+    const older = delivery.coalesce
+      ? lane.queue.findIndex((queued) => queued.coalesce && queued.tag === delivery.tag)
+      : -1;
     if (older >= 0) lane.queue[older] = delivery;
     else lane.queue.push(delivery);
     if (lane.queue.length > this.limits.maxQueued) this.shed(lane);
@@ -97,7 +103,11 @@ export class DeliveryQueue {
   private async run(endpoint: string, lane: Lane): Promise<void> {
     lane.running = true;
     try {
-      for (let next = lane.queue.shift(); next && !lane.cancelled && !this.deps.signal.aborted; next = lane.queue.shift()) {
+      for (
+        let next = lane.queue.shift();
+        next && !lane.cancelled && !this.deps.signal.aborted;
+        next = lane.queue.shift()
+      ) {
         await this.deliver(lane, next);
       }
     } catch (error) {
@@ -105,7 +115,8 @@ export class DeliveryQueue {
       if (!this.deps.signal.aborted) this.deps.log.warn({ err: error }, "a push lane failed");
     } finally {
       lane.running = false;
-      if (this.lanes.get(endpoint) === lane && (lane.queue.length === 0 || this.deps.signal.aborted)) this.lanes.delete(endpoint);
+      if (this.lanes.get(endpoint) === lane && (lane.queue.length === 0 || this.deps.signal.aborted))
+        this.lanes.delete(endpoint);
       else if (lane.queue.length > 0 && !lane.cancelled) void this.run(endpoint, lane);
       if (this.lanes.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     }
@@ -122,7 +133,12 @@ export class DeliveryQueue {
     const firstTry = this.deps.clock.now();
     for (let attempt = 1; ; attempt++) {
       const elapsedSeconds = Math.floor((this.deps.clock.now() - firstTry) / 1000);
-      const options = { ttlSeconds: Math.max(0, delivery.ttlSeconds - elapsedSeconds), urgency: delivery.urgency, signal: this.deps.signal, ...(delivery.topic ? { topic: delivery.topic } : {}) };
+      const options = {
+        ttlSeconds: Math.max(0, delivery.ttlSeconds - elapsedSeconds),
+        urgency: delivery.urgency,
+        signal: this.deps.signal,
+        ...(delivery.topic ? { topic: delivery.topic } : {}),
+      };
       const outcome = await this.withSlot(() => this.deps.send(delivery.subscription, delivery.payload, options));
       if (lane.cancelled) return;
       if (outcome.kind === "delivered") return void this.counts.delivered++;
@@ -137,7 +153,8 @@ export class DeliveryQueue {
       // While it waited, its device may have been revoked, or a newer state of the same record queued behind it: that
       // one replaces it rather than waiting behind its retries.
       if (lane.cancelled) return;
-      if (delivery.coalesce && lane.queue.some((queued) => queued.coalesce && queued.tag === delivery.tag)) return this.giveUp(lane, attempt, outcome.status, "superseded");
+      if (delivery.coalesce && lane.queue.some((queued) => queued.coalesce && queued.tag === delivery.tag))
+        return this.giveUp(lane, attempt, outcome.status, "superseded");
     }
   }
 
@@ -154,7 +171,8 @@ export class DeliveryQueue {
   }
 
   private async withSlot<T>(work: () => Promise<T>): Promise<T> {
-    while (this.inFlight >= this.limits.concurrency) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    while (this.inFlight >= this.limits.concurrency)
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
     this.inFlight++;
     try {
       return await work();

@@ -21,7 +21,8 @@ export function endpointProblem(endpoint: string, policy: EndpointPolicy): strin
   if (url.protocol !== "https:") return "must be an https: URL";
   // Push services listen on 443; another port on an allowed host is not the push service.
   if (url.port !== "") return "must use the default https port";
-  if (!policy.allowed_hosts.some((pattern) => hostMatches(url.hostname, pattern))) return `host ${url.hostname} is not a push service in push.allowed_hosts`;
+  if (!policy.allowed_hosts.some((pattern) => hostMatches(url.hostname, pattern)))
+    return `host ${url.hostname} is not a push service in push.allowed_hosts`;
   return undefined;
 }
 

@@ -114,7 +114,14 @@ export class PushService {
     this.queue.dropDevice(deviceId);
     const payload: PushPayload = { v: 1, type: "revoked", tag: "revoked", title: REVOKED_TITLE, body: REVOKED_BODY };
     for (const subscription of gone) {
-      this.queue.enqueue({ subscription, tag: "revoked", payload: JSON.stringify(payload), urgency: "high", ttlSeconds: REVOKED_TTL_SECONDS, coalesce: false });
+      this.queue.enqueue({
+        subscription,
+        tag: "revoked",
+        payload: JSON.stringify(payload),
+        urgency: "high",
+        ttlSeconds: REVOKED_TTL_SECONDS,
+        coalesce: false,
+      });
     }
   }
 
@@ -169,7 +176,10 @@ export class PushService {
   }
 
   private fanOut(intent: PushIntent): void {
-    const { subscriptions, previews } = (this.cached ??= { subscriptions: this.subscriptions.all(), previews: this.subscriptions.previewDevices() });
+    const { subscriptions, previews } = (this.cached ??= {
+      subscriptions: this.subscriptions.all(),
+      previews: this.subscriptions.previewDevices(),
+    });
     // Who has a live connection is what the bridge last said; without a bridge link nobody knows, and the service
     // worker is asked to skip the notification when a window of the app is focused instead.
     const connected = intent.audience === "offline" ? this.deps.pairing.connectedDevices() : undefined;
@@ -181,7 +191,15 @@ export class PushService {
     for (const subscription of subscriptions) {
       if (connected?.has(subscription.device_id)) continue;
       const payload = previews.has(subscription.device_id) ? (preview ??= textOf(intent.preview())) : plain;
-      this.queue.enqueue({ subscription, tag: intent.tag, payload, urgency: intent.urgency, ttlSeconds: intent.ttlSeconds, coalesce: intent.coalesce, ...(topic ? { topic } : {}) });
+      this.queue.enqueue({
+        subscription,
+        tag: intent.tag,
+        payload,
+        urgency: intent.urgency,
+        ttlSeconds: intent.ttlSeconds,
+        coalesce: intent.coalesce,
+        ...(topic ? { topic } : {}),
+      });
     }
   }
 

@@ -39,7 +39,12 @@ const MAX_AUDIENCES = 1000;
 
 export class PushSender {
   private readonly authorizations = new Map<string, { header: string; expiresAt: number }>();
-  private readonly agent = new Agent({ connectTimeout: 10_000, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: 30_000 });
+  private readonly agent = new Agent({
+    connectTimeout: 10_000,
+    headersTimeout: REQUEST_TIMEOUT_MS,
+    bodyTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: 30_000,
+  });
 
   constructor(
     private readonly keys: VapidKeys,
@@ -49,17 +54,31 @@ export class PushSender {
   ) {}
 
   async send(subscription: StoredSubscription, payload: string, options: SendOptions): Promise<SendOutcome> {
-    const details = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: subscription.keys }, payload, {
-      headers: { Authorization: this.authorizationFor(subscription.endpoint) },
-      contentEncoding: "aes128gcm",
-      TTL: options.ttlSeconds,
-      urgency: options.urgency,
-      ...(options.topic ? { topic: options.topic } : {}),
-    });
+    const details = webpush.generateRequestDetails(
+      { endpoint: subscription.endpoint, keys: subscription.keys },
+      payload,
+      {
+        headers: { Authorization: this.authorizationFor(subscription.endpoint) },
+        contentEncoding: "aes128gcm",
+        TTL: options.ttlSeconds,
+        urgency: options.urgency,
+        ...(options.topic ? { topic: options.topic } : {}),
+      },
+    );
     // undici sets Content-Length from the body itself; the rest go as strings.
-    const headers = Object.fromEntries(Object.entries(details.headers).filter(([name]) => name.toLowerCase() !== "content-length").map(([name, value]) => [name, String(value)]));
+    const headers = Object.fromEntries(
+      Object.entries(details.headers)
+        .filter(([name]) => name.toLowerCase() !== "content-length")
+        .map(([name, value]) => [name, String(value)]),
+    );
     try {
-      const response = await request(details.endpoint, { method: "POST", headers, body: details.body, signal: options.signal, dispatcher: this.agent });
+      const response = await request(details.endpoint, {
+        method: "POST",
+        headers,
+        body: details.body,
+        signal: options.signal,
+        dispatcher: this.agent,
+      });
       await response.body.dump({ limit: 64 * 1024 });
       return outcomeOf(response.statusCode, response.headers["retry-after"]);
     } catch (error) {
@@ -79,7 +98,14 @@ export class PushSender {
     const held = this.authorizations.get(audience);
     if (held && held.expiresAt - nowSeconds > JWT_RENEW_BEFORE_SECONDS) return held.header;
     const expiresAt = nowSeconds + JWT_LIFETIME_SECONDS;
-    const { Authorization } = webpush.getVapidHeaders(audience, this.subject, this.keys.publicKey, this.keys.privateKey, "aes128gcm", expiresAt) as { Authorization: string };
+    const { Authorization } = webpush.getVapidHeaders(
+      audience,
+      this.subject,
+      this.keys.publicKey,
+      this.keys.privateKey,
+      "aes128gcm",
+      expiresAt,
+    ) as { Authorization: string };
     // Push services are a handful of origins; a flood of distinct ones only costs re-signing.
     if (this.authorizations.size >= MAX_AUDIENCES) this.authorizations.clear();
     this.authorizations.set(audience, { header: Authorization, expiresAt });

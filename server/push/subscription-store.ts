@@ -11,7 +11,11 @@ export interface StoredSubscription {
 
 type Row = { endpoint: string; device_id: string; p256dh: string; auth: string };
 
-const toSubscription = (row: Row): StoredSubscription => ({ endpoint: row.endpoint, device_id: row.device_id, keys: { p256dh: row.p256dh, auth: row.auth } });
+const toSubscription = (row: Row): StoredSubscription => ({
+  endpoint: row.endpoint,
+  device_id: row.device_id,
+  keys: { p256dh: row.p256dh, auth: row.auth },
+});
 
 export class SubscriptionStore {
   private readonly live: Statement<[], Row>;
@@ -26,7 +30,9 @@ export class SubscriptionStore {
     this.live = db.prepare(
       "SELECT s.endpoint, s.device_id, s.p256dh, s.auth FROM push_subscriptions s JOIN devices d ON d.id = s.device_id WHERE d.revoked_at IS NULL",
     );
-    this.byDevice = db.prepare("SELECT endpoint, device_id, p256dh, auth FROM push_subscriptions WHERE device_id = ? ORDER BY created_at");
+    this.byDevice = db.prepare(
+      "SELECT endpoint, device_id, p256dh, auth FROM push_subscriptions WHERE device_id = ? ORDER BY created_at",
+    );
   }
 
   /**
@@ -50,7 +56,10 @@ export class SubscriptionStore {
 
   /** Removes the device's subscription at `endpoint`; another device's is left alone. */
   remove(deviceId: string, endpoint: string): boolean {
-    return this.db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id = ?").run(endpoint, deviceId).changes > 0;
+    return (
+      this.db.prepare("DELETE FROM push_subscriptions WHERE endpoint = ? AND device_id = ?").run(endpoint, deviceId)
+        .changes > 0
+    );
   }
 
   /** Removes a subscription the push service said is gone (404/410). */
@@ -79,16 +88,27 @@ export class SubscriptionStore {
 
   /** Devices that asked for previews (text in their pushes). */
   previewDevices(): Set<string> {
-    return new Set(this.db.prepare<[], { device_id: string }>("SELECT device_id FROM push_device_settings WHERE preview = 1").all().map((row) => row.device_id));
+    return new Set(
+      this.db
+        .prepare<[], { device_id: string }>("SELECT device_id FROM push_device_settings WHERE preview = 1")
+        .all()
+        .map((row) => row.device_id),
+    );
   }
 
   preview(deviceId: string): boolean {
-    return this.db.prepare<[string], { preview: number }>("SELECT preview FROM push_device_settings WHERE device_id = ?").get(deviceId)?.preview === 1;
+    return (
+      this.db
+        .prepare<[string], { preview: number }>("SELECT preview FROM push_device_settings WHERE device_id = ?")
+        .get(deviceId)?.preview === 1
+    );
   }
 
   setPreview(deviceId: string, preview: boolean): void {
     this.db
-      .prepare("INSERT INTO push_device_settings (device_id, preview) VALUES (?, ?) ON CONFLICT (device_id) DO UPDATE SET preview = excluded.preview")
+      .prepare(
+        "INSERT INTO push_device_settings (device_id, preview) VALUES (?, ?) ON CONFLICT (device_id) DO UPDATE SET preview = excluded.preview",
+      )
       .run(deviceId, preview ? 1 : 0);
   }
 }

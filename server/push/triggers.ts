@@ -55,12 +55,16 @@ export class PushTriggers {
   ) {}
 
   intentsOf(event: LogEvent): PushIntent[] {
-    if (event.notification && event.type.includes("_notification_")) return this.ofRecord(event.notification, event.session_id);
-    if (event.type === "final" && event.request_id && event.session_id) this.noteFinal(event.request_id, event.session_id, event.messages ?? []);
+    if (event.notification && event.type.includes("_notification_"))
+      return this.ofRecord(event.notification, event.session_id);
+    if (event.type === "final" && event.request_id && event.session_id)
+      this.noteFinal(event.request_id, event.session_id, event.messages ?? []);
     // A stopped or failed request keeps what it streamed as its reply, but that is no finished answer to announce.
-    if ((event.type === "request_cancelled" || event.type === "error") && event.request_id) this.finals.delete(event.request_id);
+    if ((event.type === "request_cancelled" || event.type === "error") && event.request_id)
+      this.finals.delete(event.request_id);
     if (event.type === "request_completed" && event.request_id) return this.ofCompletion(event.request_id);
-    if (event.type === "session_deleted" && event.session_id) return this.withdraw(replyTag(event.session_id), "Chat deleted", event.session_id);
+    if (event.type === "session_deleted" && event.session_id)
+      return this.withdraw(replyTag(event.session_id), "Chat deleted", event.session_id);
     return [];
   }
 
@@ -90,17 +94,35 @@ export class PushTriggers {
     const plain = payload("approval", record.id, record.title, sessionId, record.id);
     const deadline = deadlineOf(record, this.settings.interaction_ttl_seconds, this.now());
     const ttlSeconds = Math.max(0, Math.floor((deadline - this.now()) / 1000));
-    return { audience: "all", tag: record.id, plain, preview: () => withBody(plain, record.body), urgency: "high", ttlSeconds, coalesce: false };
+    return {
+      audience: "all",
+      tag: record.id,
+      plain,
+      preview: () => withBody(plain, record.body),
+      urgency: "high",
+      ttlSeconds,
+      coalesce: false,
+    };
   }
 
   private notification(record: NotificationRecord, sessionId: string | undefined): PushIntent {
     const plain = payload("notification", record.id, record.title, sessionId, record.id);
     const urgency = record.severity === "error" ? "high" : "normal";
-    return { audience: "all", tag: record.id, plain, preview: () => withBody(plain, record.body), urgency, ttlSeconds: DAY_SECONDS, coalesce: true };
+    return {
+      audience: "all",
+      tag: record.id,
+      plain,
+      preview: () => withBody(plain, record.body),
+      urgency,
+      ttlSeconds: DAY_SECONDS,
+      coalesce: true,
+    };
   }
 
   private noteFinal(requestId: string, sessionId: string, messages: Array<{ role?: string; content?: unknown }>): void {
-    const reply = [...messages].reverse().find((message) => message.role === "assistant" && typeof message.content === "string");
+    const reply = [...messages]
+      .reverse()
+      .find((message) => message.role === "assistant" && typeof message.content === "string");
     if (reply) remember(this.finals, requestId, { sessionId, text: reply.content as string }, MAX_RUNNING);
   }
 
@@ -119,19 +141,48 @@ export class PushTriggers {
   }
 
   /** The quiet replacement of a shown push; nothing when its "done" went already. */
-  private withdraw(tag: string, title: string, sessionId?: string, notificationId?: string, body?: string): PushIntent[] {
+  private withdraw(
+    tag: string,
+    title: string,
+    sessionId?: string,
+    notificationId?: string,
+    body?: string,
+  ): PushIntent[] {
     if (this.shown.get(tag) !== true && !notificationId) return [];
     remember(this.shown, tag, false, MAX_TAGS);
     const done = { ...payload("done", tag, title, sessionId, notificationId), ...(body ? { body } : {}) };
-    return [{ audience: "all", tag, plain: done, preview: () => done, urgency: "low", ttlSeconds: DAY_SECONDS, coalesce: true }];
+    return [
+      {
+        audience: "all",
+        tag,
+        plain: done,
+        preview: () => done,
+        urgency: "low",
+        ttlSeconds: DAY_SECONDS,
+        coalesce: true,
+      },
+    ];
   }
 }
 
 /** Replies are tagged by chat: a newer reply in the same chat replaces the older notification. */
 export const replyTag = (sessionId: string) => `reply:${sessionId}`;
 
-function payload(type: PushPayload["type"], tag: string, title: string, sessionId?: string, notificationId?: string): PushPayload {
-  return { v: 1, type, tag, title, ...(sessionId ? { session_id: sessionId } : {}), ...(notificationId ? { notification_id: notificationId } : {}) };
+function payload(
+  type: PushPayload["type"],
+  tag: string,
+  title: string,
+  sessionId?: string,
+  notificationId?: string,
+): PushPayload {
+  return {
+    v: 1,
+    type,
+    tag,
+    title,
+    ...(sessionId ? { session_id: sessionId } : {}),
+    ...(notificationId ? { notification_id: notificationId } : {}),
+  };
 }
 
 function withBody(plain: PushPayload, body: string | undefined): PushPayload {

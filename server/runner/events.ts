@@ -33,7 +33,9 @@ export class RunEvents {
 
   /** One streamed piece: visible text, a reasoning delta, or a marker whose metadata says what happened. */
   partial(content: string, metadata?: Record<string, unknown>): void {
-    const message = metadata ? { role: "assistant" as const, content, metadata } : { role: "assistant" as const, content };
+    const message = metadata
+      ? { role: "assistant" as const, content, metadata }
+      : { role: "assistant" as const, content };
     this.events.publish({ type: "partial", ...this.ids, message });
   }
 

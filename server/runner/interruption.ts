@@ -19,14 +19,23 @@ export function stopReasonOf(signal: AbortSignal): StopReason {
   return signal.reason instanceof RunStopped ? signal.reason.reason : "user";
 }
 
-const LEGACY_REASON: Record<InterruptionReason, string> = { user: "cancelled", shutdown: "server_stopped", crash: "server_stopped", error: "error" };
+const LEGACY_REASON: Record<InterruptionReason, string> = {
+  user: "cancelled",
+  shutdown: "server_stopped",
+  crash: "server_stopped",
+  error: "error",
+};
 
 export function interruptedMetadata(reason: InterruptionReason): Record<string, unknown> {
   return { interrupted: reason === "error" ? true : reason, interrupted_reason: LEGACY_REASON[reason] };
 }
 
 /** What one phase streamed, as the interrupted assistant message; undefined when nothing was streamed. */
-export function interruptedReply(content: string, reasoning: Record<string, string>, reason: InterruptionReason): Message | undefined {
+export function interruptedReply(
+  content: string,
+  reasoning: Record<string, string>,
+  reason: InterruptionReason,
+): Message | undefined {
   if (content === "" && Object.keys(reasoning).length === 0) return undefined;
   return { role: "assistant", content, metadata: { ...reasoning, ...interruptedMetadata(reason) } };
 }

@@ -51,7 +51,12 @@ export async function streamPhase(input: PhaseInput, buffer: PhaseBuffer): Promi
 }
 
 /** Applies one delta to the buffer and, for a streamed request, publishes it. */
-function onDelta(delta: Exclude<ProviderDelta, { type: "done" }>, buffer: PhaseBuffer, events: RunEvents | undefined, log: PhaseInput["log"]): void {
+function onDelta(
+  delta: Exclude<ProviderDelta, { type: "done" }>,
+  buffer: PhaseBuffer,
+  events: RunEvents | undefined,
+  log: PhaseInput["log"],
+): void {
   switch (delta.type) {
     case "content":
       buffer.content += delta.text;

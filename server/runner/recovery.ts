@@ -25,9 +25,13 @@ export class ActiveRequests {
   private readonly all;
 
   constructor(db: Db) {
-    this.insert = db.prepare<[string, string, number]>("INSERT INTO active_requests (request_id, session_id, started_at) VALUES (?, ?, ?)");
+    this.insert = db.prepare<[string, string, number]>(
+      "INSERT INTO active_requests (request_id, session_id, started_at) VALUES (?, ?, ?)",
+    );
     this.remove = db.prepare<[string]>("DELETE FROM active_requests WHERE request_id = ?");
-    this.all = db.prepare<[], { request_id: string; session_id: string }>("SELECT request_id, session_id FROM active_requests ORDER BY started_at, request_id");
+    this.all = db.prepare<[], { request_id: string; session_id: string }>(
+      "SELECT request_id, session_id FROM active_requests ORDER BY started_at, request_id",
+    );
   }
 
   /** Call inside the transaction that publishes request_started. */
@@ -65,16 +69,25 @@ export function recoverInterruptedRequests(ctx: RecoveryContext, active: ActiveR
       ended.push(row.request_id);
     } catch (error) {
       // The row stays: the next start tries again. Nothing of this attempt was committed.
-      ctx.log.error({ err: error, request_id: row.request_id }, "could not end a request the previous process left unfinished");
+      ctx.log.error(
+        { err: error, request_id: row.request_id },
+        "could not end a request the previous process left unfinished",
+      );
     }
   }
-  if (ended.length > 0) ctx.log.warn({ request_ids: ended }, `ended ${ended.length} request(s) cut off when the server stopped`);
+  if (ended.length > 0)
+    ctx.log.warn({ request_ids: ended }, `ended ${ended.length} request(s) cut off when the server stopped`);
   return ended;
 }
 
 function endInterrupted(ctx: RecoveryContext, active: ActiveRequests, requestId: string, sessionId: string): void {
   const out = new RunEvents(ctx.events, sessionId, requestId);
-  const seen = ctx.events.list({ sinceId: ctx.events.oldestValidCursor, requestId, limit: Number.MAX_SAFE_INTEGER, maxBytes: Number.POSITIVE_INFINITY }).events;
+  const seen = ctx.events.list({
+    sinceId: ctx.events.oldestValidCursor,
+    requestId,
+    limit: Number.MAX_SAFE_INTEGER,
+    maxBytes: Number.POSITIVE_INFINITY,
+  }).events;
   const open = openStreams(seen);
   if (open.assistantMessage) out.assistantMessage("end");
   // A phase cut off mid-stream: its reply was never saved (no `final`). What its partials showed is kept, as a
@@ -106,7 +119,8 @@ function unsavedReply(events: AnyEvent[]): Message | undefined {
       if (isRecord(metadata.recovery) && metadata.recovery.restart === true) [content, reasoning] = ["", {}];
       content += partial.data.message.content;
       for (const [key, value] of Object.entries(metadata)) {
-        if (typeof value === "string" && key !== "retry" && key !== "recovery") reasoning[key] = (reasoning[key] ?? "") + value;
+        if (typeof value === "string" && key !== "retry" && key !== "recovery")
+          reasoning[key] = (reasoning[key] ?? "") + value;
       }
     }
   }
@@ -120,9 +134,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Appends the shown reply with its `final`, in the session's transaction, as the live run's phase would have. */
 function keepShownReply(ctx: RecoveryContext, out: RunEvents, sessionId: string, reply: Message): void {
   try {
-    ctx.sessions.change(sessionId, (current) => ({ next: { ...current, messages: [...current.messages, reply] }, events: () => [out.final([reply])], result: () => undefined }), {
-      requestId: out.requestId,
-    });
+    ctx.sessions.change(
+      sessionId,
+      (current) => ({
+        next: { ...current, messages: [...current.messages, reply] },
+        events: () => [out.final([reply])],
+        result: () => undefined,
+      }),
+      {
+        requestId: out.requestId,
+      },
+    );
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") return; // the session is gone: nothing to keep
     throw error;
@@ -148,7 +170,13 @@ function openStreams(events: AnyEvent[]): { assistantMessage: boolean; toolParti
  * would send a history the backend refuses. Each such call is answered (interrupted), with `tool_partial` end
  * for the calls that had streamed parts, then `tool_results` and `checkpoint`, as a cancel does.
  */
-function answerUnfinishedToolCalls(ctx: RecoveryContext, out: RunEvents, requestId: string, sessionId: string, openPartials: Set<string>): void {
+function answerUnfinishedToolCalls(
+  ctx: RecoveryContext,
+  out: RunEvents,
+  requestId: string,
+  sessionId: string,
+  openPartials: Set<string>,
+): void {
   let messages: Message[];
   try {
     messages = ctx.sessions.get(sessionId).messages;
@@ -158,7 +186,13 @@ function answerUnfinishedToolCalls(ctx: RecoveryContext, out: RunEvents, request
   }
   const start = messages.findIndex((m) => m.role === "user" && m.metadata?.request_id === requestId);
   if (start < 0) return;
-  const answered = new Set(messages.slice(start).flatMap((m) => (m.role === "tool" && typeof m.metadata?.tool_call_id === "string" ? [m.metadata.tool_call_id] : [])));
+  const answered = new Set(
+    messages
+      .slice(start)
+      .flatMap((m) =>
+        m.role === "tool" && typeof m.metadata?.tool_call_id === "string" ? [m.metadata.tool_call_id] : [],
+      ),
+  );
   const unanswered: Message[] = [];
   for (const message of messages.slice(start)) {
     if (message.role !== "assistant" || !Array.isArray(message.metadata?.tool_calls)) continue;
@@ -167,7 +201,12 @@ function answerUnfinishedToolCalls(ctx: RecoveryContext, out: RunEvents, request
       unanswered.push({
         role: "tool",
         content: UNFINISHED_TOOL_CALL,
-        metadata: { tool_call_id: call.id, tool_name: String(call.function?.name ?? ""), interrupted: true, interrupted_reason: "server_stopped" },
+        metadata: {
+          tool_call_id: call.id,
+          tool_name: String(call.function?.name ?? ""),
+          interrupted: true,
+          interrupted_reason: "server_stopped",
+        },
       });
     }
   }
@@ -178,7 +217,11 @@ function answerUnfinishedToolCalls(ctx: RecoveryContext, out: RunEvents, request
   }
   ctx.sessions.change(
     sessionId,
-    (current) => ({ next: { ...current, messages: [...current.messages, ...unanswered] }, events: () => [out.toolResults(unanswered)], result: () => undefined }),
+    (current) => ({
+      next: { ...current, messages: [...current.messages, ...unanswered] },
+      events: () => [out.toolResults(unanswered)],
+      result: () => undefined,
+    }),
     { requestId },
   );
 }

@@ -87,17 +87,37 @@ async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void>
     out.toolCalls(calls);
     if (rounds >= deps.maxToolIterations) {
       // The reply's calls are answered (not run) so the stored conversation stays valid for a later request.
-      persist(deps, run, calls.map((call) => skippedResult(call, deps.maxToolIterations)), (m) => out.toolResults(m));
-      throw new RunFailure(`the tool loop stopped after ${deps.maxToolIterations} rounds (runner.max_tool_iterations); the model kept asking for tools`);
+      persist(
+        deps,
+        run,
+        calls.map((call) => skippedResult(call, deps.maxToolIterations)),
+        (m) => out.toolResults(m),
+      );
+      throw new RunFailure(
+        `the tool loop stopped after ${deps.maxToolIterations} rounds (runner.max_tool_iterations); the model kept asking for tools`,
+      );
     }
-    const results = await runToolRound({ calls, tools: byName, events: out, stream: run.stream, signal: run.signal, notify: deps.notify, firstCallIndex: callsSoFar });
+    const results = await runToolRound({
+      calls,
+      tools: byName,
+      events: out,
+      stream: run.stream,
+      signal: run.signal,
+      notify: deps.notify,
+      firstCallIndex: callsSoFar,
+    });
     callsSoFar += calls.length;
     persist(deps, run, results, (m) => out.toolResults(m));
   }
 }
 
 /** One completion; its reply (or what was streamed before it failed) is persisted with `final`. */
-async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: ReturnType<typeof ToolRegistry.definitions> | undefined): Promise<Message> {
+async function phase(
+  deps: RunDeps,
+  run: RunState,
+  out: RunEvents,
+  tools: ReturnType<typeof ToolRegistry.definitions> | undefined,
+): Promise<Message> {
   const buffer = new PhaseBuffer();
   const request = {
     messages: withToolImages(history(deps.agent, run.live), deps.agent.settings.allow_image_attachment_base64),
@@ -125,13 +145,22 @@ async function phase(deps: RunDeps, run: RunState, out: RunEvents, tools: Return
  * Appends messages to the session's head with their event, in one transaction with the checkpoint marker and
  * the cursor move (SessionService.change), then signals the internal checkpoint with the saved version.
  */
-function persist(deps: RunDeps, run: RunState, messages: Message[], event: (messages: Message[]) => PublishInput): void {
+function persist(
+  deps: RunDeps,
+  run: RunState,
+  messages: Message[],
+  event: (messages: Message[]) => PublishInput,
+): void {
   const saved = deps.sessions.change(
     run.session_id,
     (current) => {
       // Replies of a turn that has versions carry its version (server/sessions/turn-versions.ts).
       const stamped = stampAppended(current.messages, messages);
-      return { next: { ...current, messages: [...current.messages, ...stamped] }, events: () => [event(stamped)], result: (s) => s };
+      return {
+        next: { ...current, messages: [...current.messages, ...stamped] },
+        events: () => [event(stamped)],
+        result: (s) => s,
+      };
     },
     { requestId: run.request_id },
   );
@@ -140,7 +169,9 @@ function persist(deps: RunDeps, run: RunState, messages: Message[], event: (mess
 
 /** What the provider is sent: the agent's system prompt (never stored) and the session's messages. */
 function history(agent: ResolvedAgent, session: Session): Message[] {
-  return agent.system_prompt ? [{ role: "system", content: agent.system_prompt }, ...session.messages] : session.messages;
+  return agent.system_prompt
+    ? [{ role: "system", content: agent.system_prompt }, ...session.messages]
+    : session.messages;
 }
 
 function toolCallsOf(reply: Message): ToolCall[] {

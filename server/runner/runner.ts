@@ -105,7 +105,12 @@ export class RequestRunner {
           return { media_type: info.media_type, bytes };
         },
       });
-    this.titles = new TitleWriter(ctx.titles ?? { enabled: true }, ctx.sessions, (agent) => this.providerOf(agent), ctx.log);
+    this.titles = new TitleWriter(
+      ctx.titles ?? { enabled: true },
+      ctx.sessions,
+      (agent) => this.providerOf(agent),
+      ctx.log,
+    );
     this.checkpoints.subscribe((checkpoint) => {
       const run = this.active.get(checkpoint.request_id);
       if (run) run.live = checkpoint.session;
@@ -134,7 +139,12 @@ export class RequestRunner {
    * Starts a request whose history is the session rewritten by `rewrite` (regenerate, edit-and-resend: a new branch
    * of a turn, server/sessions/turn-versions.ts), saved with `session_updated` in the transaction of request_started.
    */
-  startTurn(sessionId: string, agent: ResolvedAgent, input: TurnInput, rewrite: (session: Session, requestId: string) => Message[]): string {
+  startTurn(
+    sessionId: string,
+    agent: ResolvedAgent,
+    input: TurnInput,
+    rewrite: (session: Session, requestId: string) => Message[],
+  ): string {
     return this.begin(sessionId, agent, input, (requestId) =>
       this.ctx.sessions.change(sessionId, (session) => ({
         next: { ...session, messages: rewrite(session, requestId) },
@@ -147,7 +157,11 @@ export class RequestRunner {
   /** Cancels the session's request (and its title) and waits until it has ended, also one started meanwhile. */
   async stopSession(sessionId: string): Promise<void> {
     this.titles.cancel(sessionId);
-    for (let requestId = this.busySessions.get(sessionId); requestId !== undefined; requestId = this.busySessions.get(sessionId)) {
+    for (
+      let requestId = this.busySessions.get(sessionId);
+      requestId !== undefined;
+      requestId = this.busySessions.get(sessionId)
+    ) {
       const run = this.active.get(requestId);
       if (!run) return;
       run.controller.abort(new Error("the session is being deleted"));
@@ -156,10 +170,21 @@ export class RequestRunner {
   }
 
   /** The checks every start makes, then the first save, request_started and the active row in one transaction. */
-  private begin(sessionId: string, agent: ResolvedAgent, input: TurnInput, save: (requestId: string) => Session): string {
-    if (this.ctx.shutdown.aborted) throw unavailable("shutting_down", "the server is shutting down; send again after it restarts");
+  private begin(
+    sessionId: string,
+    agent: ResolvedAgent,
+    input: TurnInput,
+    save: (requestId: string) => Session,
+  ): string {
+    if (this.ctx.shutdown.aborted)
+      throw unavailable("shutting_down", "the server is shutting down; send again after it restarts");
     const busy = this.busySessions.get(sessionId);
-    if (busy) throw conflict("request_in_progress", `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`, { request_id: busy });
+    if (busy)
+      throw conflict(
+        "request_in_progress",
+        `session ${sessionId} already has request ${busy} in flight; wait for its request_completed or cancel it`,
+        { request_id: busy },
+      );
     const requestId = `req_${randomUUID()}`;
     const events = new RunEvents(this.ctx.events, sessionId, requestId, (publish) =>
       this.ctx.transactor.run(() => {
@@ -182,7 +207,8 @@ export class RequestRunner {
     const run = this.active.get(requestId);
     if (run && run.session_id === sessionId) return run.controller.abort(new RunStopped("user"));
     this.ctx.sessions.get(sessionId);
-    if (this.finished(sessionId, requestId)) throw conflict("request_finished", `request ${requestId} already finished; there is nothing to cancel`);
+    if (this.finished(sessionId, requestId))
+      throw conflict("request_finished", `request ${requestId} already finished; there is nothing to cancel`);
     throw notFound("request_not_found", `session ${sessionId} has no request "${requestId}"`);
   }
 
@@ -200,7 +226,10 @@ export class RequestRunner {
       session_id: events.sessionId,
       stream: input.stream,
       // The session's saved options, under the send's own (docs/sessions.md "Archive, pin, request options").
-      request_options: live.request_options || input.request_options ? { ...live.request_options, ...input.request_options } : undefined,
+      request_options:
+        live.request_options || input.request_options
+          ? { ...live.request_options, ...input.request_options }
+          : undefined,
       // Captured at start: a PATCH during the run applies to the next request, not to this one's later phases. A
       // regenerate may name a model for this one answer.
       model: input.model ?? live.model,
@@ -252,7 +281,10 @@ export class RequestRunner {
     try {
       expireForCompletedRequest(this.ctx, run.request_id, run.session_id);
     } catch (error) {
-      this.ctx.log.warn({ err: error, request_id: run.request_id }, "request-scoped notifications could not be expired");
+      this.ctx.log.warn(
+        { err: error, request_id: run.request_id },
+        "request-scoped notifications could not be expired",
+      );
     }
   }
 
@@ -268,10 +300,18 @@ export class RequestRunner {
    * would follow `request_completed` and never expire.
    */
   private notifySink(run: ActiveRun, tool: RegisteredTool): ToolRunContext["notify"] {
-    const sink = createNotificationSink(this.ctx.notifications, { sessionId: run.session_id, requestId: run.request_id, plugin: tool.plugin, log: this.ctx.log });
+    const sink = createNotificationSink(this.ctx.notifications, {
+      sessionId: run.session_id,
+      requestId: run.request_id,
+      plugin: tool.plugin,
+      log: this.ctx.log,
+    });
     return async (input) => {
       if (run.scopeEnded || this.active.get(run.request_id) !== run) {
-        this.ctx.log.debug({ request_id: run.request_id, tool: tool.name }, "a tool notified after its request ended; ignored");
+        this.ctx.log.debug(
+          { request_id: run.request_id, tool: tool.name },
+          "a tool notified after its request ended; ignored",
+        );
         return null;
       }
       return sink(input);

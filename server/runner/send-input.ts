@@ -14,7 +14,9 @@ import { mergeRequestOptions } from "../provider/request.ts";
 export const MAX_ATTACHMENTS = 16;
 
 export const attachmentSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") }).strict(),
+  z
+    .object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") })
+    .strict(),
   z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
   z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
 ]);
@@ -47,23 +49,37 @@ export function checkRequestOptions(agent: ResolvedAgent, options: Record<string
   try {
     mergeRequestOptions(agent.settings, options);
   } catch (error) {
-    if (error instanceof ProviderError) throw invalid("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
+    if (error instanceof ProviderError)
+      throw invalid("invalid_input", error.message, [{ path: "body.request_options", message: error.message }]);
     throw error;
   }
 }
 
-function checkAttachment(attachment: Attachment, index: number, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {
+function checkAttachment(
+  attachment: Attachment,
+  index: number,
+  sessionId: string,
+  agent: ResolvedAgent,
+  assets: AssetStore,
+): void {
   const settings = agent.settings;
   const where = `body.attachments.${index}`;
   if (attachment.type === "image_url" && !settings.allow_image_attachment_url) {
-    throw invalid("attachment_not_allowed", `${where}: remote image URLs are disabled for agent ${agent.agent_id} (allow_image_attachment_url)`);
+    throw invalid(
+      "attachment_not_allowed",
+      `${where}: remote image URLs are disabled for agent ${agent.agent_id} (allow_image_attachment_url)`,
+    );
   }
   if (attachment.type !== "image_url" && !settings.allow_image_attachment_base64) {
-    throw invalid("attachment_not_allowed", `${where}: inline and uploaded images are disabled for agent ${agent.agent_id} (allow_image_attachment_base64)`);
+    throw invalid(
+      "attachment_not_allowed",
+      `${where}: inline and uploaded images are disabled for agent ${agent.agent_id} (allow_image_attachment_base64)`,
+    );
   }
   if (attachment.type === "image_data") {
     const decoded = decodeDataUrl(attachment.data_url);
-    if (!decoded || decoded.bytes.length === 0) throw invalid("invalid_input", `${where}.data_url: must be a base64 data: URL (data:image/png;base64,...)`);
+    if (!decoded || decoded.bytes.length === 0)
+      throw invalid("invalid_input", `${where}.data_url: must be a base64 data: URL (data:image/png;base64,...)`);
     assets.checkImage(decoded.bytes, decoded.media_type);
   }
   if (attachment.type === "asset") assets.resolve(sessionId, attachment.asset_id);

@@ -50,7 +50,11 @@ export class TitleWriter {
     const controller = new AbortController();
     const done = this.write(agent, session, exchange, controller.signal)
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) this.log.warn({ err: error, session_id: sessionId }, "the model could not write a title; the first message names the session");
+        if (!controller.signal.aborted)
+          this.log.warn(
+            { err: error, session_id: sessionId },
+            "the model could not write a title; the first message names the session",
+          );
       })
       .finally(() => this.pending.delete(sessionId));
     this.pending.set(sessionId, { controller, done });
@@ -77,11 +81,17 @@ export class TitleWriter {
     }
   }
 
-  private async write(agent: ResolvedAgent, session: Session, exchange: [Message, Message], signal: AbortSignal): Promise<void> {
+  private async write(
+    agent: ResolvedAgent,
+    session: Session,
+    exchange: [Message, Message],
+    signal: AbortSignal,
+  ): Promise<void> {
     const model = this.settings.model ?? session.model;
     const request = { messages: titlePrompt(exchange), stream: false, signal, ...(model ? { model } : {}) };
     let reply = "";
-    for await (const delta of this.providerOf(agent).complete(request)) if (delta.type === "done") reply = delta.message.content;
+    for await (const delta of this.providerOf(agent).complete(request))
+      if (delta.type === "done") reply = delta.message.content;
     const title = cleanTitle(reply);
     if (title === undefined || signal.aborted) return;
     const saved = this.current(session.id) && this.sessions.titleIfUntitled(session.id, title);
@@ -109,7 +119,11 @@ function titlePrompt([user, reply]: [Message, Message]): Message[] {
 /** The model's answer as a title: its first line, without thinking, a "Title:" label, quotes or markdown marks. */
 export function cleanTitle(answer: string): string | undefined {
   const visible = answer.replace(/<think>[\s\S]*?(<\/think>|$)/gi, "");
-  const line = visible.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const line =
+    visible
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "";
   const text = line
     .replace(/^title\s*:\s*/i, "")
     .replace(/^[#*_`"'“”‘’«»\s]+|[*_`"'“”‘’«»\s]+$/g, "")
@@ -118,5 +132,10 @@ export function cleanTitle(answer: string): string | undefined {
     .trim();
   if (text === "") return undefined;
   const chars = [...text];
-  return chars.length <= MAX_TITLE_CHARS ? text : `${chars.slice(0, MAX_TITLE_CHARS - 1).join("").trimEnd()}…`;
+  return chars.length <= MAX_TITLE_CHARS
+    ? text
+    : `${chars
+        .slice(0, MAX_TITLE_CHARS - 1)
+        .join("")
+        .trimEnd()}…`;
 }

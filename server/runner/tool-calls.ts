@@ -31,7 +31,10 @@ async function runOne(call: ToolCall, callIndex: number, input: ToolRoundInput):
   const tool = input.tools.get(name);
   if (!tool) {
     const available = [...input.tools.keys()];
-    return errorResult(call, `unknown tool "${name}"; ${available.length ? `available tools: ${available.join(", ")}` : "no tools are available"}`);
+    return errorResult(
+      call,
+      `unknown tool "${name}"; ${available.length ? `available tools: ${available.join(", ")}` : "no tools are available"}`,
+    );
   }
   const args = parseArguments(call, tool);
   if (typeof args === "string") return errorResult(call, `invalid arguments for tool "${name}": ${args}`);
@@ -48,9 +51,20 @@ async function runOne(call: ToolCall, callIndex: number, input: ToolRoundInput):
       notify: input.notify(tool),
     };
     const result = await runTool(tool, args, ctx, parts.collected);
-    message = { role: "tool", content: result.content, metadata: { ...result.metadata, tool_call_id: call.id, tool_name: name, ...(result.display ? { display: result.display } : {}) } };
+    message = {
+      role: "tool",
+      content: result.content,
+      metadata: {
+        ...result.metadata,
+        tool_call_id: call.id,
+        tool_name: name,
+        ...(result.display ? { display: result.display } : {}),
+      },
+    };
   } catch (error) {
-    message = input.signal.aborted ? cancelledResult(call) : errorResult(call, `tool "${name}" failed: ${(error as Error)?.message ?? String(error)}`);
+    message = input.signal.aborted
+      ? cancelledResult(call)
+      : errorResult(call, `tool "${name}" failed: ${(error as Error)?.message ?? String(error)}`);
   }
   parts.end(message);
   return message;
@@ -65,14 +79,21 @@ function parseArguments(call: ToolCall, tool: RegisteredTool): Record<string, un
   // Some models send "" for a tool without parameters.
   const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
   const parsed = tool.validator.safeParse(value);
-  if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`).join("; ");
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`)
+      .join("; ");
   const data = parsed.data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) return "arguments must be a JSON object";
   return data as Record<string, unknown>;
 }
 
 function errorResult(call: ToolCall, detail: string): Message {
-  return { role: "tool", content: `Error: ${detail}`, metadata: { tool_call_id: call.id, tool_name: call.function.name, error: true } };
+  return {
+    role: "tool",
+    content: `Error: ${detail}`,
+    metadata: { tool_call_id: call.id, tool_name: call.function.name, error: true },
+  };
 }
 
 export function cancelledResult(call: ToolCall): Message {
@@ -106,7 +127,8 @@ class PartPublisher {
     if (this.closed) return;
     const phase = this.collected.length === 0 ? "start" : "stream";
     this.collected.push(part);
-    if (this.stream) this.events.toolPartial(this.callId, phase, { part, tool_name: this.toolName, index: this.collected.length - 1 });
+    if (this.stream)
+      this.events.toolPartial(this.callId, phase, { part, tool_name: this.toolName, index: this.collected.length - 1 });
   }
 
   /** Publishes the call's `end` (once, while the round is still running) and closes the publisher. */

@@ -3,7 +3,12 @@
 // without one, the string parts joined are. Cancellation does not wait for a tool that ignores ctx.signal.
 import { toolResultSchema, type RegisteredTool, type ToolResult, type ToolRunContext } from "../plugins/tools.ts";
 
-export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: ToolRunContext, parts: unknown[]): Promise<ToolResult> {
+export async function runTool(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  ctx: ToolRunContext,
+  parts: unknown[],
+): Promise<ToolResult> {
   const output = await untilAborted(Promise.resolve(tool.run(args, ctx)), ctx.signal);
   const value = isAsyncIterable(output) ? await drain(output, ctx) : output;
   return toResult(value, parts);

@@ -56,7 +56,8 @@ export class MessageLog {
        WHERE m.session_id = ? AND m.from_version <= ? AND (m.to_version IS NULL OR m.to_version > ?) ORDER BY m.position`,
     );
     this.insertBody = db.prepare<[number, string]>("INSERT INTO message_bodies (id, body) VALUES (?, ?)");
-    this.nextId = (db.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM message_bodies").get()?.id ?? 0) + 1;
+    this.nextId =
+      (db.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM message_bodies").get()?.id ?? 0) + 1;
     this.insertRow = db.prepare<[string, number, number, number]>(
       "INSERT INTO session_messages (session_id, position, from_version, to_version, message_id) VALUES (?, ?, ?, NULL, ?)",
     );
@@ -88,7 +89,10 @@ export class MessageLog {
   save(sessionId: string, version: number, messages: readonly Message[]): void {
     const head = this.selectHead.all(sessionId);
     const ids = messages.map((message) => this.idOf(message));
-    const { prefix, suffix } = commonEnds(head.map((row) => row.message_id), ids);
+    const { prefix, suffix } = commonEnds(
+      head.map((row) => row.message_id),
+      ids,
+    );
     const closing = head.slice(prefix, head.length - suffix);
     const opening = ids.slice(prefix, ids.length - suffix);
     if (suffix > 0 && opening.length > closing.length) {
@@ -97,7 +101,9 @@ export class MessageLog {
     }
     for (const row of closing) this.closeRow.run(version, sessionId, row.position);
     const after = head.length > 0 ? head[head.length - 1]!.position + 1 : 0;
-    opening.forEach((messageId, i) => this.insertRow.run(sessionId, closing[i]?.position ?? after + i - closing.length, version, messageId));
+    opening.forEach((messageId, i) =>
+      this.insertRow.run(sessionId, closing[i]?.position ?? after + i - closing.length, version, messageId),
+    );
   }
 
   private replaceFrom(sessionId: string, version: number, head: HeadRow[], ids: number[], from: number): void {

@@ -19,21 +19,29 @@ export class SessionEraser {
     private readonly db: Db,
     private readonly messages: MessageLog,
   ) {
-    this.bodiesOf = db.prepare<[string], { message_id: number }>("SELECT DISTINCT message_id FROM session_messages WHERE session_id = ?");
+    this.bodiesOf = db.prepare<[string], { message_id: number }>(
+      "SELECT DISTINCT message_id FROM session_messages WHERE session_id = ?",
+    );
     this.deleteRows = db.prepare<[string]>("DELETE FROM session_messages WHERE session_id = ?");
     this.deleteOrphanBody = db.prepare<[number, number]>(
       "DELETE FROM message_bodies WHERE id = ? AND NOT EXISTS (SELECT 1 FROM session_messages WHERE message_id = ?)",
     );
     this.deleteVersions = db.prepare<[string]>("DELETE FROM session_versions WHERE session_id = ?");
-    this.markDeleted = db.prepare<[number, string]>("UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0 WHERE id = ?");
-    this.sourceOf = db.prepare<[string], { source_session_id: string | null }>("SELECT source_session_id FROM sessions WHERE id = ?");
+    this.markDeleted = db.prepare<[number, string]>(
+      "UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0 WHERE id = ?",
+    );
+    this.sourceOf = db.prepare<[string], { source_session_id: string | null }>(
+      "SELECT source_session_id FROM sessions WHERE id = ?",
+    );
     this.liveDescendant = db.prepare<[string], { found: number }>(
       `WITH RECURSIVE descendants(id) AS (
          SELECT id FROM sessions WHERE source_session_id = ?
          UNION SELECT s.id FROM sessions s JOIN descendants d ON s.source_session_id = d.id
        ) SELECT 1 AS found FROM descendants d JOIN sessions s ON s.id = d.id WHERE s.deleted_at IS NULL LIMIT 1`,
     );
-    this.deletedAt = db.prepare<[string], { deleted_at: number | null }>("SELECT deleted_at FROM sessions WHERE id = ?");
+    this.deletedAt = db.prepare<[string], { deleted_at: number | null }>(
+      "SELECT deleted_at FROM sessions WHERE id = ?",
+    );
   }
 
   /**

@@ -58,17 +58,25 @@ export class SessionService {
   loadMessages(sessionId: string): MessagesSnapshot {
     return this.transactor.read(() => {
       const { session, cursorEventId } = this.require(sessionId);
-      return { session_id: session.id, version: session.version, messages: session.messages, cursor_event_id: formatEventId(cursorEventId) };
+      return {
+        session_id: session.id,
+        version: session.version,
+        messages: session.messages,
+        cursor_event_id: formatEventId(cursorEventId),
+      };
     });
   }
 
   /** A new empty session; `sourceSessionId` names the session it descends from (an imported fork's source). */
   create(agentId = "default", sourceSessionId?: string): Session {
-    if (![...this.knownAgents()].includes(agentId)) throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
+    if (![...this.knownAgents()].includes(agentId))
+      throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
       const source = sourceSessionId === undefined ? {} : { source_session_id: sourceSessionId };
       const session = this.store.create({ agent_id: agentId, ...source });
-      this.publishWithCheckpoint(session, [{ type: "session_created", session_id: session.id, agent_id: agentId, ...source, session }]);
+      this.publishWithCheckpoint(session, [
+        { type: "session_created", session_id: session.id, agent_id: agentId, ...source, session },
+      ]);
       return session;
     });
   }
@@ -78,10 +86,22 @@ export class SessionService {
       const source = this.require(sourceId).session;
       // Notifications belong to the occurrence in the source session; the fork starts without them.
       const { notifications: _notifications, ...metadata } = source.metadata;
-      const fields = { agent_id: source.agent_id, messages: source.messages, metadata, source_session_id: source.id, ...forkFields(source) };
+      const fields = {
+        agent_id: source.agent_id,
+        messages: source.messages,
+        metadata,
+        source_session_id: source.id,
+        ...forkFields(source),
+      };
       const session = this.store.create(fields);
       this.publishWithCheckpoint(session, [
-        { type: "session_created", session_id: session.id, agent_id: session.agent_id, source_session_id: source.id, session },
+        {
+          type: "session_created",
+          session_id: session.id,
+          agent_id: session.agent_id,
+          source_session_id: source.id,
+          session,
+        },
       ]);
       return session;
     });
@@ -91,7 +111,13 @@ export class SessionService {
     const plain: Message = { role: message.role, content: message.content, metadata: message.metadata ?? {} };
     return this.change(sessionId, (session) => {
       const [stored] = stampAppended(session.messages, [plain]) as [Message];
-      const appended = { type: "message_appended", session_id: session.id, role: stored.role, content: stored.content, metadata: stored.metadata };
+      const appended = {
+        type: "message_appended",
+        session_id: session.id,
+        role: stored.role,
+        content: stored.content,
+        metadata: stored.metadata,
+      };
       return {
         next: { ...session, messages: [...session.messages, stored] },
         events: (saved) => [{ ...appended, message: stored, session: saved }],
@@ -103,7 +129,11 @@ export class SessionService {
   modify(sessionId: string, index: number, content: string): Session {
     return this.change(sessionId, (session) => {
       const current = session.messages[index];
-      if (!current) throw notFound("message_not_found", `session ${sessionId} has no message at index ${index} (it has ${session.messages.length})`);
+      if (!current)
+        throw notFound(
+          "message_not_found",
+          `session ${sessionId} has no message at index ${index} (it has ${session.messages.length})`,
+        );
       const messages = session.messages.map((m, i) => (i === index ? { ...m, content } : m));
       return {
         next: { ...session, messages },
@@ -185,10 +215,14 @@ export class SessionService {
       const count = session.messages.length;
       const outOfRange = indices.filter((i) => i >= count);
       if (outOfRange.length > 0) {
-        throw invalid("index_out_of_range", `indices ${outOfRange.join(", ")} are out of range: the session has ${count} messages`, {
-          indices: outOfRange,
-          message_count: count,
-        });
+        throw invalid(
+          "index_out_of_range",
+          `indices ${outOfRange.join(", ")} are out of range: the session has ${count} messages`,
+          {
+            indices: outOfRange,
+            message_count: count,
+          },
+        );
       }
       const doomed = new Set(indices);
       const sorted = [...doomed].sort((a, b) => a - b);
@@ -204,7 +238,11 @@ export class SessionService {
    * The one way to change a session: reads the head, saves the next version, publishes the change's events
    * and the checkpoint marker, and moves the cursor, atomically. Runner and notifications use it too.
    */
-  change<R>(sessionId: string, decide: (session: Session) => SessionChange<R>, options: { requestId?: string } = {}): R {
+  change<R>(
+    sessionId: string,
+    decide: (session: Session) => SessionChange<R>,
+    options: { requestId?: string } = {},
+  ): R {
     return this.transactor.run(() => {
       const current = this.require(sessionId).session;
       const change = decide(current);
@@ -216,7 +254,11 @@ export class SessionService {
 
   private publishWithCheckpoint(saved: Session, events: PublishInput[], requestId?: string): void {
     for (const event of events) this.events.publish(event, storedRefOf(event, saved));
-    const checkpoint = this.events.publish({ type: "checkpoint", session_id: saved.id, ...(requestId ? { request_id: requestId } : {}) });
+    const checkpoint = this.events.publish({
+      type: "checkpoint",
+      session_id: saved.id,
+      ...(requestId ? { request_id: requestId } : {}),
+    });
     this.store.advanceCursor(saved.id, Number(checkpoint.event_id));
   }
 
@@ -237,7 +279,6 @@ function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | un
   const messageIndex = event.message === undefined ? -1 : saved.messages.lastIndexOf(event.message as Message);
   return { sessionVersion: saved.version, ...(messageIndex >= 0 ? { messageIndex } : {}) };
 }
-
 
 export type ArchivedFilter = "exclude" | "include" | "only";
 
@@ -263,7 +304,8 @@ function applyUpdate(session: Session, patch: SessionUpdate): Session {
   if (patch.archived !== undefined) next = withField(next, "archived", patch.archived || null);
   if (patch.pinned !== undefined) next = withField(next, "pinned", patch.pinned || null);
   const options = patch.request_options;
-  if (options !== undefined) next = withField(next, "request_options", options === null || Object.keys(options).length === 0 ? null : options);
+  if (options !== undefined)
+    next = withField(next, "request_options", options === null || Object.keys(options).length === 0 ? null : options);
   return next;
 }
 

@@ -46,7 +46,9 @@ export class SessionStore {
     );
     this.eraser = new SessionEraser(db, this.versions.messages);
     this.moveHead = db.prepare<[number, string]>("UPDATE sessions SET head_version = ? WHERE id = ?");
-    this.moveCursor = db.prepare<[number, string, number]>("UPDATE sessions SET cursor_event_id = ? WHERE id = ? AND cursor_event_id < ?");
+    this.moveCursor = db.prepare<[number, string, number]>(
+      "UPDATE sessions SET cursor_event_id = ? WHERE id = ? AND cursor_event_id < ?",
+    );
   }
 
   get(sessionId: string): SessionSnapshot | undefined {

@@ -11,7 +11,9 @@ export class SessionVersions {
 
   constructor(db: Db) {
     this.messages = new MessageLog(db);
-    this.selectFields = db.prepare<[string, number], { body: string }>("SELECT body FROM session_versions WHERE session_id = ? AND version = ?");
+    this.selectFields = db.prepare<[string, number], { body: string }>(
+      "SELECT body FROM session_versions WHERE session_id = ? AND version = ?",
+    );
     this.insertFields = db.prepare<[string, number, number, string]>(
       "INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, ?, ?, ?)",
     );

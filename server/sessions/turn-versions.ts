@@ -36,7 +36,10 @@ export function branchTurn(messages: readonly Message[], start: number, first: M
   }
   const hidden: HiddenVersion = { version: head.version ?? 1, messages: hiddenBranch(messages.slice(start)) };
   const count = versions + 1;
-  return [...prefix, { ...bare(first), version: count, versions: count, other_versions: byVersion([...others, hidden]) }];
+  return [
+    ...prefix,
+    { ...bare(first), version: count, versions: count, other_versions: byVersion([...others, hidden]) },
+  ];
 }
 
 /** The shown path with version `target` of the turn at `start` shown instead; undefined when the turn has no such version. */
@@ -100,13 +103,19 @@ function stampTurn(messages: Message[], start: number): Message[] {
 
 /** The message with exactly this stamp (none: no version fields); the same object when it already has it. */
 function withStamp(message: Message, stamp: Stamp | undefined): Message {
-  if (message.version === stamp?.version && message.versions === stamp?.versions && message.other_versions === undefined) return message;
+  if (
+    message.version === stamp?.version &&
+    message.versions === stamp?.versions &&
+    message.other_versions === undefined
+  )
+    return message;
   const plain = bare(message);
   return stamp ? { ...plain, ...stamp } : plain;
 }
 
 function bare(message: Message): Message {
-  if (message.version === undefined && message.versions === undefined && message.other_versions === undefined) return message;
+  if (message.version === undefined && message.versions === undefined && message.other_versions === undefined)
+    return message;
   const { version: _v, versions: _n, other_versions: _o, ...rest } = message;
   return rest;
 }

@@ -38,13 +38,20 @@ async function withPlugin(): Promise<void> {
         name: "refresh",
         scope: "application",
         description: "Reload everything",
-        run: () => ({ result: { ok: true }, display: { title: "Refreshed" }, ui_effects: { reload_sessions_list: true, custom: [1] } }),
+        run: () => ({
+          result: { ok: true },
+          display: { title: "Refreshed" },
+          ui_effects: { reload_sessions_list: true, custom: [1] },
+        }),
       });
       api.actions.register({
         name: "rename",
         scope: "session",
         input: z.object({ title: z.string().min(1) }).strict(),
-        run: (input, actx) => ({ result: { title: (input as { title: string }).title, session: actx.session_id ?? null }, display: { presentation: "banner" } }),
+        run: (input, actx) => ({
+          result: { title: (input as { title: string }).title, session: actx.session_id ?? null },
+          display: { presentation: "banner" },
+        }),
       });
       api.actions.register({
         name: "count",
@@ -52,8 +59,18 @@ async function withPlugin(): Promise<void> {
         input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
         run: (input) => ({ result: (input as { n: number }).n + 1 }),
       });
-      api.actions.register({ name: "explode", scope: "application", run: () => { throw new Error("kaboom"); } });
-      api.actions.register({ name: "navigate", scope: "application", run: () => ({ ui_effects: { navigate_to_session_id: "s" } }) });
+      api.actions.register({
+        name: "explode",
+        scope: "application",
+        run: () => {
+          throw new Error("kaboom");
+        },
+      });
+      api.actions.register({
+        name: "navigate",
+        scope: "application",
+        run: () => ({ ui_effects: { navigate_to_session_id: "s" } }),
+      });
       api.actions.register({ name: "quiet", scope: "application", run: () => undefined });
     },
   });
@@ -65,8 +82,19 @@ describe("actions", () => {
   it("lists application and session actions with their input schemas", async () => {
     await withPlugin();
     const app = await server.request({ method: "GET", url: "/application/actions" });
-    expect(app.json.actions.map((a: { name: string }) => a.name)).toEqual(["refresh", "count", "explode", "navigate", "quiet"]);
-    expect(app.json.actions[0]).toEqual({ name: "refresh", scope: "application", plugin: "ops", description: "Reload everything" });
+    expect(app.json.actions.map((a: { name: string }) => a.name)).toEqual([
+      "refresh",
+      "count",
+      "explode",
+      "navigate",
+      "quiet",
+    ]);
+    expect(app.json.actions[0]).toEqual({
+      name: "refresh",
+      scope: "application",
+      plugin: "ops",
+      description: "Reload everything",
+    });
     expect(app.json.actions[1].input_schema).toMatchObject({ type: "object", required: ["n"] });
     const session = (await post("/sessions", {})).json.session.id as string;
     const listed = await server.request({ method: "GET", url: `/sessions/${session}/actions` });
@@ -86,8 +114,14 @@ describe("actions", () => {
       display: { title: "Refreshed", presentation: "modal" },
       ui_effects: { reload_sessions_list: true, custom: [1] },
     });
-    expect((await post("/application/actions/quiet")).json).toEqual({ action: "quiet", scope: "application", ownership: "application" });
-    expect((await server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })).json).toEqual([]);
+    expect((await post("/application/actions/quiet")).json).toEqual({
+      action: "quiet",
+      scope: "application",
+      ownership: "application",
+    });
+    expect(
+      (await server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })).json,
+    ).toEqual([]);
     const events = (await server.request({ method: "GET", url: "/events?since_id=0" })).json.events;
     expect(events).toEqual([]);
   });
@@ -96,7 +130,14 @@ describe("actions", () => {
     await withPlugin();
     const session = (await post("/sessions", {})).json.session.id as string;
     const res = await post(`/sessions/${session}/actions/rename`, { input: { title: "Trip" } });
-    expect(res.json).toEqual({ action: "rename", scope: "session", ownership: "session", session_id: session, result: { title: "Trip", session }, display: { presentation: "banner" } });
+    expect(res.json).toEqual({
+      action: "rename",
+      scope: "session",
+      ownership: "session",
+      session_id: session,
+      result: { title: "Trip", session },
+      display: { presentation: "banner" },
+    });
     const bad = await post(`/sessions/${session}/actions/rename`, { input: { title: "" } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.details[0].path).toBe("body.title");
@@ -121,7 +162,17 @@ describe("actions", () => {
   it("refuses a duplicate name in one scope and a malformed definition", async () => {
     await withPlugin();
     const { ctx } = runtime;
-    await expect(setupPlugin(ctx, { name: "dup", setup: (api) => api.actions.register({ name: "refresh", scope: "application", run: () => undefined }) })).rejects.toThrow(/already registered/);
-    await expect(setupPlugin(ctx, { name: "bad", setup: (api) => api.actions.register({ name: "has space", scope: "application", run: () => undefined }) })).rejects.toThrow();
+    await expect(
+      setupPlugin(ctx, {
+        name: "dup",
+        setup: (api) => api.actions.register({ name: "refresh", scope: "application", run: () => undefined }),
+      }),
+    ).rejects.toThrow(/already registered/);
+    await expect(
+      setupPlugin(ctx, {
+        name: "bad",
+        setup: (api) => api.actions.register({ name: "has space", scope: "application", run: () => undefined }),
+      }),
+    ).rejects.toThrow();
   });
 });

@@ -28,7 +28,16 @@ function approvalRecord(overrides: Partial<ClientRecord> = {}): ClientRecord {
     request_id: "r1",
     session_id: "s1",
     source: { plugin: "mcp:files" },
-    display: { presentation: "modal", approval: { server: "files", tool: "write_file", name: "mcp__files__write_file", tool_call_id: "c1", arguments: { path: "/tmp/notes.txt", content: LONG } } },
+    display: {
+      presentation: "modal",
+      approval: {
+        server: "files",
+        tool: "write_file",
+        name: "mcp__files__write_file",
+        tool_call_id: "c1",
+        arguments: { path: "/tmp/notes.txt", content: LONG },
+      },
+    },
     retention: { version: 1, policy: "until_request_complete" },
     model_visibility: "hidden",
     ...overrides,
@@ -36,7 +45,11 @@ function approvalRecord(overrides: Partial<ClientRecord> = {}): ClientRecord {
 }
 
 function presented(record: ClientRecord): PresentedNotification {
-  return { record, scope: { scope: "session", session_id: "s1" }, decision: { presented: true, presentation: "modal" } } as unknown as PresentedNotification;
+  return {
+    record,
+    scope: { scope: "session", session_id: "s1" },
+    decision: { presented: true, presentation: "modal" },
+  } as unknown as PresentedNotification;
 }
 
 interface Setup {
@@ -45,14 +58,26 @@ interface Setup {
   setup: TestStore;
 }
 
-async function chatWithApproval(answer: (body: unknown) => Promise<unknown>, status: "live" | "offline" = "live"): Promise<Setup> {
+async function chatWithApproval(
+  answer: (body: unknown) => Promise<unknown>,
+  status: "live" | "offline" = "live",
+): Promise<Setup> {
   const records = new Value<readonly PresentedNotification[]>([presented(approvalRecord())]);
   const posted: Setup["posted"] = [];
   const client = fakeClient({
-    loadMessages: () => Promise.resolve({ messages: [{ role: "user", content: "write my notes" }], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
+    loadMessages: () =>
+      Promise.resolve({
+        messages: [{ role: "user", content: "write my notes" }],
+        cursor_event_id: "0".repeat(20),
+        events: [],
+        dispose: () => undefined,
+      }),
     // The chat's title refresh: left unanswered, it is not what these tests look at.
     getSession: () => new Promise(() => undefined),
-    request: (_method: never, path: never, _schema: never, options: never) => (posted.push({ path, body: (options as { body: unknown }).body }), answer((options as { body: unknown }).body)),
+    request: (_method: never, path: never, _schema: never, options: never) => (
+      posted.push({ path, body: (options as { body: unknown }).body }),
+      answer((options as { body: unknown }).body)
+    ),
   });
   client.status.set({ state: status } as never);
   (client.client.notifications as unknown as { session: () => unknown }).session = () => records;
@@ -88,13 +113,17 @@ describe("approval cards", () => {
     expect(screen.queryByRole("button", { name: /Dismiss/ })).toBeNull();
     fireEvent.click(within(card).getByRole("button", { name: "Approve" }));
     await waitFor(() => expect(screen.queryByRole("group", { name: "mcp__files__write_file" })).toBeNull());
-    expect(posted).toEqual([{ path: "/sessions/s1/notifications/n1/respond", body: { response: "approve", expected_revision: 3 } }]);
+    expect(posted).toEqual([
+      { path: "/sessions/s1/notifications/n1/respond", body: { response: "approve", expected_revision: 3 } },
+    ]);
   });
 
   it("denies with the optional message (AP2)", async () => {
     const { posted } = await chatWithApproval(async () => approvalRecord({ status: "responded" }));
     const card = await screen.findByRole("group", { name: "mcp__files__write_file" });
-    fireEvent.input(within(card).getByRole("textbox", { name: /Message for the model/ }), { target: { value: "not that file" } });
+    fireEvent.input(within(card).getByRole("textbox", { name: /Message for the model/ }), {
+      target: { value: "not that file" },
+    });
     fireEvent.click(within(card).getByRole("button", { name: "Deny" }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]!.body).toEqual({ response: "deny", message: "not that file", expected_revision: 3 });
@@ -113,7 +142,9 @@ describe("approval cards", () => {
     await chatWithApproval(() => Promise.reject(conflict));
     let card = await screen.findByRole("group", { name: "mcp__files__write_file" });
     fireEvent.click(within(card).getByRole("button", { name: "Approve" }));
-    expect((await within(card).findByRole("alert")).textContent).toBe("This approval was already answered (perhaps on another device).");
+    expect((await within(card).findByRole("alert")).textContent).toBe(
+      "This approval was already answered (perhaps on another device).",
+    );
     cleanup();
     disposeStores();
 
@@ -128,7 +159,9 @@ describe("approval cards", () => {
     await chatWithApproval(() => Promise.reject(new NetworkError("fetch failed")), "offline");
     card = await screen.findByRole("group", { name: "mcp__files__write_file" });
     fireEvent.click(within(card).getByRole("button", { name: "Approve" }));
-    expect((await within(card).findByRole("alert")).textContent).toBe("The answer was not sent: this device is offline. Check its network connection.");
+    expect((await within(card).findByRole("alert")).textContent).toBe(
+      "The answer was not sent: this device is offline. Check its network connection.",
+    );
     expect(screen.getByRole("group", { name: "mcp__files__write_file" })).toBeTruthy();
   });
 });

@@ -67,13 +67,22 @@ describe("chat screen", () => {
     let listener: ((event: AnyEvent) => void) | undefined;
     const cancels: string[] = [];
     const client = fakeClient({
-      loadMessages: (_id: never, onEvent: never) => ((listener = onEvent), Promise.resolve({ messages: [{ role: "user", content: "hi" }], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined })),
+      loadMessages: (_id: never, onEvent: never) => (
+        (listener = onEvent),
+        Promise.resolve({
+          messages: [{ role: "user", content: "hi" }],
+          cursor_event_id: "0".repeat(20),
+          events: [],
+          dispose: () => undefined,
+        })
+      ),
       cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
     });
     show(await testStore({ client, hash: "#/s/s1" }));
     await screen.findByText("hi");
     let id = 0;
-    const emit = (type: string, fields: Record<string, unknown> = {}) => listener!({ event_id: String(++id).padStart(20, "0"), type, session_id: "s1", ...fields } as AnyEvent);
+    const emit = (type: string, fields: Record<string, unknown> = {}) =>
+      listener!({ event_id: String(++id).padStart(20, "0"), type, session_id: "s1", ...fields } as AnyEvent);
     emit("request_started", { request_id: "r1", stream: true });
     fireEvent.click(await screen.findByRole("button", { name: "Stop" }));
     expect(cancels).toEqual(["r1"]);

@@ -19,9 +19,24 @@ function show({ store }: TestStore) {
 function adminServer(reachable: boolean) {
   return async (url: string, init?: RequestInit): Promise<Response> => {
     if (!reachable) throw new TypeError("Failed to fetch");
-    if (url.endsWith("/devices")) return Response.json({ devices: [{ device_id: "d1", name: "Phone", created_at: "2026-11-27T07:00:00Z", last_seen_at: null, revoked_at: null }] });
+    if (url.endsWith("/devices"))
+      return Response.json({
+        devices: [
+          { device_id: "d1", name: "Phone", created_at: "2026-11-27T07:00:00Z", last_seen_at: null, revoked_at: null },
+        ],
+      });
     if (url.endsWith("/pairing") && init?.method === "POST") {
-      return Response.json({ code: "ABCDE-FGHJK", expires_at: "2026-11-27T08:10:00Z", server_id: "srv1", bridge_url: "ws://bridge.test/socket", server_url: "http://server.test", pair_url: PAIR_URL }, { status: 201 });
+      return Response.json(
+        {
+          code: "ABCDE-FGHJK",
+          expires_at: "2026-11-27T08:10:00Z",
+          server_id: "srv1",
+          bridge_url: "ws://bridge.test/socket",
+          server_url: "http://server.test",
+          pair_url: PAIR_URL,
+        },
+        { status: 201 },
+      );
     }
     return Response.json({ error: { code: "not_found", message: "no route" } }, { status: 404 });
   };

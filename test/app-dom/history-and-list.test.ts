@@ -11,8 +11,17 @@ import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { StoreContext } from "../../app/src/state/store.ts";
 import { disposeStores, fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
 
-const summary = (id: string, title: string, updated_at: string): SessionSummary => ({ id, title, agent_id: "default", model: null, created_at: updated_at, updated_at, message_count: 1 });
-const session = (id: string, messages: Session["messages"], updated_at: string): Session => ({ id, agent_id: "default", version: 1, created_at: updated_at, updated_at, messages, metadata: {} }) as Session;
+const summary = (id: string, title: string, updated_at: string): SessionSummary => ({
+  id,
+  title,
+  agent_id: "default",
+  model: null,
+  created_at: updated_at,
+  updated_at,
+  message_count: 1,
+});
+const session = (id: string, messages: Session["messages"], updated_at: string): Session =>
+  ({ id, agent_id: "default", version: 1, created_at: updated_at, updated_at, messages, metadata: {} }) as Session;
 
 function show({ store }: TestStore, screenOf: () => ComponentChild) {
   return render(h(StoreContext.Provider, { value: store }, screenOf()));
@@ -26,7 +35,8 @@ afterEach(() => {
 describe("notification history", () => {
   it("says why the history could not be loaded (H1)", async () => {
     const client = fakeClient();
-    (client.client.notifications as unknown as { history: () => Promise<never> }).history = () => Promise.reject(new NetworkError("fetch failed"));
+    (client.client.notifications as unknown as { history: () => Promise<never> }).history = () =>
+      Promise.reject(new NetworkError("fetch failed"));
     show(await testStore({ client }), () => h(HistoryScreen, {}));
     expect((await screen.findByRole("alert")).textContent).toContain("The history could not be loaded");
     expect(screen.queryByText("Loading…")).toBeNull();
@@ -37,11 +47,18 @@ describe("chat list", () => {
   it("shows the cached chats with a note when the server cannot be reached, and filters them by title (L1)", async () => {
     const client = fakeClient({ listSessions: () => Promise.reject(new NetworkError("fetch failed")) });
     const setup = await testStore({ client });
-    await setup.env.offline.writeSessions([summary("s1", "Plan a weekend in Lisbon", "2026-11-26T10:00:00Z"), summary("s2", "Retry helper", "2026-11-27T07:00:00Z")]);
+    await setup.env.offline.writeSessions([
+      summary("s1", "Plan a weekend in Lisbon", "2026-11-26T10:00:00Z"),
+      summary("s2", "Retry helper", "2026-11-27T07:00:00Z"),
+    ]);
     await setup.store.sessions.restore();
     show(setup, () => h(SessionList, { activeId: undefined }));
     await screen.findByText("Offline: showing the chats loaded last time.");
-    expect(screen.getAllByRole("link").map((link) => link.textContent)).toEqual(["New chat", expect.stringContaining("Retry helper"), expect.stringContaining("Plan a weekend")]);
+    expect(screen.getAllByRole("link").map((link) => link.textContent)).toEqual([
+      "New chat",
+      expect.stringContaining("Retry helper"),
+      expect.stringContaining("Plan a weekend"),
+    ]);
     fireEvent.input(screen.getByRole("searchbox", { name: "Filter chats by title" }), { target: { value: "lisbon" } });
     await waitFor(() => expect(screen.queryByText("Retry helper")).toBeNull());
     expect(screen.getByText("Plan a weekend in Lisbon")).toBeTruthy();

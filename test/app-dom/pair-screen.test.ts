@@ -10,7 +10,12 @@ import { App } from "../../app/src/app.tsx";
 import { StoreContext } from "../../app/src/state/store.ts";
 import { CREDENTIALS, disposeStores, fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
 
-const CONFIG = { server_id: "srv1", server_url: "http://server.test", bridge_url: "ws://bridge.test:5000/socket", app_url: "http://server.test/" };
+const CONFIG = {
+  server_id: "srv1",
+  server_url: "http://server.test",
+  bridge_url: "ws://bridge.test:5000/socket",
+  app_url: "http://server.test/",
+};
 
 function show({ store }: TestStore) {
   return render(h(StoreContext.Provider, { value: store }, h(App, { ready: true })));
@@ -37,7 +42,12 @@ describe("pairing screen", () => {
     await waitFor(() => expect(location.hash).toBe("#/new"));
     expect(calls).toHaveLength(1);
     // The join names the server, so a code made before the server's first link is retried, not refused (P6).
-    expect(calls[0]!.options).toMatchObject({ bridgeUrl: CONFIG.bridge_url, code: "ABCDE-FGHJK", deviceName: "Chrome on Linux", serverId: CONFIG.server_id });
+    expect(calls[0]!.options).toMatchObject({
+      bridgeUrl: CONFIG.bridge_url,
+      code: "ABCDE-FGHJK",
+      deviceName: "Chrome on Linux",
+      serverId: CONFIG.server_id,
+    });
     expect(calls[0]!.hash).toBe("#/pair");
     expect(setup.store.connection.paired.value?.credentials).toEqual(CREDENTIALS);
   });
@@ -57,7 +67,11 @@ describe("pairing screen", () => {
 
   it("ignores a link in a browser already paired (P3)", async () => {
     let pairs = 0;
-    const setup = await testStore({ hash: "#/pair?code=OTHER-CODE1&bridge=ws%3A%2F%2Fb.test%2Fsocket", client: fakeClient(), env: { pair: async () => (pairs++, CREDENTIALS) } });
+    const setup = await testStore({
+      hash: "#/pair?code=OTHER-CODE1&bridge=ws%3A%2F%2Fb.test%2Fsocket",
+      client: fakeClient(),
+      env: { pair: async () => (pairs++, CREDENTIALS) },
+    });
     show(setup);
     await waitFor(() => expect(location.hash).toBe("#/"));
     expect(pairs).toBe(0);
@@ -65,7 +79,11 @@ describe("pairing screen", () => {
   });
 
   it("fills the typed-code form's bridge address from /app-config.json, and says why a code failed (P4)", async () => {
-    const setup = await testStore({ hash: "#/pair", appConfig: CONFIG, env: { pair: async () => Promise.reject(new PairingError("expired")) } });
+    const setup = await testStore({
+      hash: "#/pair",
+      appConfig: CONFIG,
+      env: { pair: async () => Promise.reject(new PairingError("expired")) },
+    });
     show(setup);
     const bridge = screen.getByLabelText("Bridge address") as HTMLInputElement;
     await waitFor(() => expect(bridge.value).toBe(CONFIG.bridge_url));

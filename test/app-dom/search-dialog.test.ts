@@ -14,12 +14,28 @@ import { disposeStores, fakeClient, testStore, type TestStore } from "./support/
 
 type Answer = (query: Record<string, string>) => Promise<unknown>;
 
-async function appWith(answer: Answer, status: "live" | "offline" = "live"): Promise<{ setup: TestStore; asked: Array<Record<string, string>> }> {
+async function appWith(
+  answer: Answer,
+  status: "live" | "offline" = "live",
+): Promise<{ setup: TestStore; asked: Array<Record<string, string>> }> {
   const asked: Array<Record<string, string>> = [];
-  const messages = Array.from({ length: 40 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: `message number ${index}` }));
+  const messages = Array.from({ length: 40 }, (_, index) => ({
+    role: index % 2 ? "assistant" : "user",
+    content: `message number ${index}`,
+  }));
   const client = fakeClient({
-    listSessions: async () => [{ id: "s1", agent_id: "default", title: "Fig care", created_at: "2026-11-27T07:00:00Z", updated_at: "2026-11-27T07:00:00Z", message_count: 40 }],
-    loadMessages: () => Promise.resolve({ messages, cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
+    listSessions: async () => [
+      {
+        id: "s1",
+        agent_id: "default",
+        title: "Fig care",
+        created_at: "2026-11-27T07:00:00Z",
+        updated_at: "2026-11-27T07:00:00Z",
+        message_count: 40,
+      },
+    ],
+    loadMessages: () =>
+      Promise.resolve({ messages, cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
     getSession: () => new Promise(() => undefined),
     request: (_method: never, path: never, _schema: never, options: never) => {
       const query = (options as { query: Record<string, string> }).query;
@@ -65,7 +81,19 @@ describe("Search chats", () => {
   it("shows title and snippet with the matches marked, as text, and opens the chat at the message (S2)", async () => {
     const snippet = "<b>repot</b> the fig in spring, message number 31";
     const { asked } = await appWith(async () => ({
-      results: [{ session_id: "s1", title: "Fig care", message_index: 31, snippet, highlights: [[3, 8], [17, 20]], archived: false }],
+      results: [
+        {
+          session_id: "s1",
+          title: "Fig care",
+          message_index: 31,
+          snippet,
+          highlights: [
+            [3, 8],
+            [17, 20],
+          ],
+          archived: false,
+        },
+      ],
     }));
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
     await type("repot fig");
@@ -117,7 +145,14 @@ describe("Search chats", () => {
   });
 
   it("cuts snippets at the offsets, clamping bad ones (S6)", () => {
-    expect(snippetPieces("abcdef", [[4, 99], [1, 2], [1, 3], [5, 2]])).toEqual([
+    expect(
+      snippetPieces("abcdef", [
+        [4, 99],
+        [1, 2],
+        [1, 3],
+        [5, 2],
+      ]),
+    ).toEqual([
       { text: "a", mark: false },
       { text: "b", mark: true },
       { text: "c", mark: true },

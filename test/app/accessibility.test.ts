@@ -34,8 +34,13 @@ interface Violation {
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async () => (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations);
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const violations = await page.evaluate(
+    async () =>
+      (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations,
+  );
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 describe.each([

@@ -31,8 +31,14 @@ beforeAll(async () => {
   unreachable = `http://127.0.0.1:${await closedPort()}`;
   const fs = filesystemServer();
   dir = fs.dir;
-  const config = { mcp_servers: { fs: fs.config }, agents: { default: { provider_id: "default", tools: ["mcp__fs__*"] } } };
-  [stack, browser] = await Promise.all([AppStack.startApp(config as never, { publicUrl: unreachable, appOnBridge: true }), launchBrowser()]);
+  const config = {
+    mcp_servers: { fs: fs.config },
+    agents: { default: { provider_id: "default", tools: ["mcp__fs__*"] } },
+  };
+  [stack, browser] = await Promise.all([
+    AppStack.startApp(config as never, { publicUrl: unreachable, appOnBridge: true }),
+    launchBrowser(),
+  ]);
   const pages = await Promise.all([openPage(browser, PHONE), openPage(browser, DESKTOP)]);
   [phone, other] = pages.map((opened) => opened.page) as [Page, Page];
   for (const { page, errors: pageErrors } of pages) {
@@ -53,7 +59,11 @@ afterAll(async () => {
 /** Both devices show the chat; the phone asks for the tool call; resolves once both show the approval. */
 async function askForWrite(file: string, reply: string): Promise<string> {
   const sessionId = await stack.createSession();
-  scriptCalls(stack.backend, [{ id: "w1", name: TOOL, args: { path: join(dir, file), content: "approved away" } }], reply);
+  scriptCalls(
+    stack.backend,
+    [{ id: "w1", name: TOOL, args: { path: join(dir, file), content: "approved away" } }],
+    reply,
+  );
   for (const page of [phone, other]) {
     await page.goto(`${stack.bridgeAppUrl}#/s/${sessionId}`);
     await page.getByRole("textbox", { name: "Message" }).waitFor();
@@ -65,15 +75,25 @@ async function askForWrite(file: string, reply: string): Promise<string> {
 }
 
 async function toolMessages(sessionId: string): Promise<Array<{ role: string; content: string }>> {
-  const messages = (await stack.server.request({ method: "GET", url: `/sessions/${sessionId}/messages` })).json.messages as Array<{ role: string; content: string }>;
+  const messages = (await stack.server.request({ method: "GET", url: `/sessions/${sessionId}/messages` })).json
+    .messages as Array<{ role: string; content: string }>;
   return messages.filter((message) => message.role === "tool");
 }
 
 /** The `response` of the session's approval records, as the server keeps them. */
 async function answeredBy(sessionId: string): Promise<unknown[]> {
   const url = `/sessions/${sessionId}/notifications?include_terminal=true`;
-  const records = (await stack.server.request({ method: "GET", url })).json as Array<{ kind: string; response?: Record<string, unknown> }>;
-  return records.filter((record) => record.kind === "interaction").map(({ response }) => ({ response: response?.response, ...(response?.message ? { message: response.message } : {}), by: response?.by }));
+  const records = (await stack.server.request({ method: "GET", url })).json as Array<{
+    kind: string;
+    response?: Record<string, unknown>;
+  }>;
+  return records
+    .filter((record) => record.kind === "interaction")
+    .map(({ response }) => ({
+      response: response?.response,
+      ...(response?.message ? { message: response.message } : {}),
+      by: response?.by,
+    }));
 }
 
 describe("approvals in the app, through the bridge alone", () => {
@@ -113,7 +133,9 @@ describe("approvals in the app, through the bridge alone", () => {
     expect(existsSync(join(dir, "denied.txt"))).toBe(false);
     const [refusal] = await toolMessages(sessionId);
     expect(refusal?.content).toContain("The user denied this tool call: not that folder");
-    expect(await answeredBy(sessionId)).toEqual([{ response: "deny", message: "not that folder", by: expect.stringMatching(/^device:/) }]);
+    expect(await answeredBy(sessionId)).toEqual([
+      { response: "deny", message: "not that folder", by: expect.stringMatching(/^device:/) },
+    ]);
     expect(errors).toEqual([]);
   });
 });

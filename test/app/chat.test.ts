@@ -7,7 +7,6 @@ import { dialectStream, pieces, chunk } from "../../scripts/scripted-backend/ind
 import { AppStack } from "./support/app-stack.ts";
 import { launchBrowser, openPage, pairThroughLink, PHONE, type AppPage } from "./support/browser.ts";
 
-
 // A browser on two shared cores: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
@@ -58,7 +57,11 @@ describe("companion app on a phone", () => {
     await paired();
     const reply = "Hello from the scripted backend, streamed in small pieces.";
     const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
+      pauseAfter: 4,
+    });
     await message().fill("first line");
     await message().press("Shift+Enter");
     await message().pressSequentially("second line");
@@ -133,7 +136,10 @@ describe("companion app on a phone", () => {
 
   it("shows a new chat's title as soon as the first message is sent, without a reload (A9)", async () => {
     await paired();
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "A coast redwood." }) }, { data: chunk({}, "stop") }] });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "A coast redwood." }) }, { data: chunk({}, "stop") }],
+    });
     await message().fill("Which is the tallest tree on Earth?");
     await message().press("Enter");
     await app.page.locator(".chat-header h1", { hasText: "Which is the tallest tree on Earth?" }).waitFor();

@@ -33,7 +33,9 @@ describe("pairing by typed code", () => {
     expect(await shown.textContent()).toBe(stack.server.runtime.ctx.e2e.fingerprint);
     await app.page.getByRole("button", { name: "Continue" }).click();
     await app.page.getByRole("textbox", { name: "Message" }).waitFor();
-    const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as Array<{ mode: string }>;
+    const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as Array<{
+      mode: string;
+    }>;
     expect(devices.map((device) => device.mode)).toEqual(["e2e"]);
   });
 });

@@ -8,7 +8,6 @@ import { ADMIN_TOKEN } from "../support/server.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
-
 // A browser on two shared cores: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
@@ -31,7 +30,11 @@ async function sessionWith(messages: Array<{ role: "user" | "assistant"; content
   const sessionId = await stack.createSession();
   // One saved version holding every message (appending one by one saves 2,000 versions).
   const stored = messages.map((message) => ({ ...message, metadata: {} }));
-  stack.server.runtime.ctx.sessions.change(sessionId, (session) => ({ next: { ...session, messages: stored }, events: () => [], result: () => undefined }));
+  stack.server.runtime.ctx.sessions.change(sessionId, (session) => ({
+    next: { ...session, messages: stored },
+    events: () => [],
+    result: () => undefined,
+  }));
   return sessionId;
 }
 
@@ -41,9 +44,12 @@ describe("the app under hostile content and faults", () => {
       "Look: <img src=x onerror=\"window.__pwned='img'\">",
       "<script>window.__pwned='script'</script>",
       "[click me](javascript:window.__pwned='link')",
-      '<a href="javascript:window.__pwned=\'raw-link\'">raw</a>',
+      "<a href=\"javascript:window.__pwned='raw-link'\">raw</a>",
     ].join("\n\n");
-    const sessionId = await sessionWith([{ role: "user", content: "hi" }, { role: "assistant", content: hostile }]);
+    const sessionId = await sessionWith([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: hostile },
+    ]);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     const reply = page.locator('article[data-role="assistant"]');
     await reply.getByText("click me").waitFor();
@@ -57,9 +63,14 @@ describe("the app under hostile content and faults", () => {
 
   it("renders a 100 kB reply whole and stays usable (F2)", async () => {
     const paragraph = "Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, `code` and more text. ";
-    const big = Array.from({ length: 1200 }, (_, index) => `${index}. ${paragraph}`).join("\n\n") + "\n\nTHE END OF THE BIG REPLY";
+    const big =
+      Array.from({ length: 1200 }, (_, index) => `${index}. ${paragraph}`).join("\n\n") +
+      "\n\nTHE END OF THE BIG REPLY";
     expect(big.length).toBeGreaterThan(100_000);
-    const sessionId = await sessionWith([{ role: "user", content: "long please" }, { role: "assistant", content: big }]);
+    const sessionId = await sessionWith([
+      { role: "user", content: "long please" },
+      { role: "assistant", content: big },
+    ]);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     await page.getByText("THE END OF THE BIG REPLY").waitFor();
     await page.getByRole("textbox", { name: "Message" }).fill("still typing");
@@ -67,7 +78,10 @@ describe("the app under hostile content and faults", () => {
   });
 
   it("keeps only the visible rows of a 2,000-message session in the DOM, and scrolls to the first (F3)", async () => {
-    const messages = Array.from({ length: 2000 }, (_, index) => ({ role: index % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message number ${index}` }));
+    const messages = Array.from({ length: 2000 }, (_, index) => ({
+      role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: `message number ${index}`,
+    }));
     const sessionId = await sessionWith(messages);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     await page.getByRole("log", { name: "Messages" }).getByText("message number 1999", { exact: true }).waitFor();
@@ -80,7 +94,11 @@ describe("the app under hostile content and faults", () => {
   it("completes a reply from the log when the bridge goes away mid-reply: no text lost or doubled (F4)", async () => {
     const reply = "One two three four five six seven eight nine ten eleven twelve.";
     const parts = pieces(reply, 5).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
+      pauseAfter: 4,
+    });
     await page.goto(`${stack.serverUrl}/#/new`);
     await page.locator('.connection[data-state="live"]').waitFor();
     await page.getByRole("textbox", { name: "Message" }).fill("count for me");
@@ -129,13 +147,20 @@ describe("the app under hostile content and faults", () => {
   it("with no network at all: the shell and its logo from the cache, the badge Offline, Devices says why, no page error (F6)", async () => {
     const offline = await openPage(browser, PHONE);
     await pairThroughLink(offline.page, (await stack.createPairing()).pair_url);
-    await offline.page.evaluate((token) => localStorage.setItem("chat-relay.admin-token", JSON.stringify(token)), ADMIN_TOKEN);
+    await offline.page.evaluate(
+      (token) => localStorage.setItem("chat-relay.admin-token", JSON.stringify(token)),
+      ADMIN_TOKEN,
+    );
     await offline.page.evaluate(() => navigator.serviceWorker.ready);
     await offline.context.setOffline(true);
     try {
       await offline.page.reload();
       await offline.page.locator('.connection[data-state="offline"]', { hasText: "Offline" }).waitFor();
-      await expect.poll(() => offline.page.locator(".brand img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect
+        .poll(() =>
+          offline.page.locator(".brand img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        )
+        .toBe(true);
       await offline.page.goto(`${stack.serverUrl}/#/devices`);
       await offline.page.getByRole("alert").waitFor();
       expect(await offline.page.getByText("Loading…").count()).toBe(0);

@@ -47,7 +47,9 @@ describe("first run", () => {
     await page.goto(link);
     await page.getByRole("textbox", { name: "Message" }).waitFor();
     expect(new URL(page.url()).hash).toBe("#/new");
-    expect(await page.evaluate(() => (window as unknown as { hashAtFirstSocket?: string }).hashAtFirstSocket)).toBe("#/pair");
+    expect(await page.evaluate(() => (window as unknown as { hashAtFirstSocket?: string }).hashAtFirstSocket)).toBe(
+      "#/pair",
+    );
     await page.locator('.connection[data-state="live"]').waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -59,7 +61,11 @@ describe("first run", () => {
     const before = (await stack.devices()).length;
     const second = (await stack.createPairing()).pair_url;
     await page.goto(second);
-    await page.getByRole("link", { name: "New chat" }).or(page.getByRole("textbox", { name: "Message" })).first().waitFor();
+    await page
+      .getByRole("link", { name: "New chat" })
+      .or(page.getByRole("textbox", { name: "Message" }))
+      .first()
+      .waitFor();
     expect(new URL(page.url()).hash).toBe("#/");
     expect((await stack.devices()).length).toBe(before);
     // The code was not spent: a fresh browser pairs with it.

@@ -13,7 +13,10 @@ let stack: AppStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  const launch = chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...CHROMIUM_ARGS, "--host-resolver-rules=MAP lan.test 127.0.0.1"] });
+  const launch = chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [...CHROMIUM_ARGS, "--host-resolver-rules=MAP lan.test 127.0.0.1"],
+  });
   [stack, browser] = await Promise.all([AppStack.startApp(), launch]);
 });
 
@@ -31,12 +34,17 @@ describe("the app on a plain http: LAN origin", () => {
     await page.goto(lanUrl);
     const message = page.getByRole("textbox", { name: "Message" });
     await message.waitFor();
-    expect(await page.evaluate(() => [isSecureContext, typeof crypto.randomUUID, "serviceWorker" in navigator])).toEqual([false, "undefined", false]);
+    expect(
+      await page.evaluate(() => [isSecureContext, typeof crypto.randomUUID, "serviceWorker" in navigator]),
+    ).toEqual([false, "undefined", false]);
     await page.getByText("This page is served over plain http").waitFor();
 
     const reply = "Hello over the LAN, streamed in small pieces.";
     const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }] });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
+    });
     await message.fill("hello from the phone");
     await message.press("Enter");
     await page.locator('article[data-role="assistant"]:not([data-streaming])', { hasText: reply }).waitFor();

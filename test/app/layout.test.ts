@@ -26,14 +26,27 @@ afterAll(async () => {
 async function longChat(): Promise<string> {
   const sessionId = await stack.createSession();
   await stack.append(sessionId, LONG_URL);
-  stack.server.runtime.ctx.sessions.append(sessionId, { role: "assistant", content: `${LONG_WORD} and ${LONG_URL}`, metadata: {} });
-  const input = { key: "long", severity: "info", title: LONG_WORD, body: LONG_URL, display: { presentation: "inline" } };
+  stack.server.runtime.ctx.sessions.append(sessionId, {
+    role: "assistant",
+    content: `${LONG_WORD} and ${LONG_URL}`,
+    metadata: {},
+  });
+  const input = {
+    key: "long",
+    severity: "info",
+    title: LONG_WORD,
+    body: LONG_URL,
+    display: { presentation: "inline" },
+  };
   stack.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
   return sessionId;
 }
 
 function pageWidth(page: Page): Promise<{ scroll: number; client: number }> {
-  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  return page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
 }
 
 describe.each([

@@ -7,7 +7,6 @@ import { parseProducer, producerInputSchema } from "../../server/notifications/i
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
-
 // A browser on two shared cores: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
@@ -23,7 +22,9 @@ afterAll(async () => {
 });
 
 async function notificationStatus(id: string, sessionId?: string): Promise<string | undefined> {
-  const url = sessionId ? `/sessions/${sessionId}/notifications?include_terminal=true` : "/application/notifications?include_terminal=true";
+  const url = sessionId
+    ? `/sessions/${sessionId}/notifications?include_terminal=true`
+    : "/application/notifications?include_terminal=true";
   const list = (await stack.server.request({ method: "GET", url })).json as Array<{ id: string; status: string }>;
   return list.find((record) => record.id === id)?.status;
 }
@@ -39,7 +40,7 @@ function offlineCacheKeys(page: Page): Promise<string[]> {
       open.onsuccess = () => {
         const db = open.result;
         const stores = Array.from({ length: db.objectStoreNames.length }, (_, i) => db.objectStoreNames.item(i)!);
-        if (stores.length === 0) return db.close(), resolve([]);
+        if (stores.length === 0) return (db.close(), resolve([]));
         const transaction = db.transaction(stores);
         const keys: string[] = [];
         for (const store of stores) {
@@ -57,7 +58,13 @@ describe("notifications and devices in the app", () => {
   it("shows an application banner with its body on a phone; dismiss hides it and the server records it (N1)", async () => {
     const { page, errors } = await openPage(browser, PHONE);
     await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    const record = stack.notifyApplication({ key: "build", severity: "warning", title: "Backup is late", body: "Last backup: 3 days ago", display: { presentation: "banner" } });
+    const record = stack.notifyApplication({
+      key: "build",
+      severity: "warning",
+      title: "Backup is late",
+      body: "Last backup: 3 days ago",
+      display: { presentation: "banner" },
+    });
     const banner = page.locator(`.notification.banner[data-notification-id="${record.id}"]`);
     await banner.getByText("Last backup: 3 days ago").waitFor();
     await page.getByRole("button", { name: "Dismiss: Backup is late" }).click();
@@ -76,7 +83,15 @@ describe("notifications and devices in the app", () => {
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "deploy the site");
     const service = stack.server.runtime.ctx.notifications.session(sessionId);
-    const record = service.publish(parseProducer(producerInputSchema, { key: "deploy", severity: "info", title: "Deploy needs approval", display: { presentation: "modal" } }), "test");
+    const record = service.publish(
+      parseProducer(producerInputSchema, {
+        key: "deploy",
+        severity: "info",
+        title: "Deploy needs approval",
+        display: { presentation: "modal" },
+      }),
+      "test",
+    );
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
     const card = page.locator(`aside.rail .notification[data-notification-id="${record.id}"]`);
     await card.waitFor();

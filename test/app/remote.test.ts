@@ -20,12 +20,18 @@ let pairUrl: string;
 /** Requests the page made to server_url (each fails: nothing listens there). */
 const direct: string[] = [];
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 beforeAll(async () => {
   unreachable = `http://127.0.0.1:${await closedPort()}`;
   // server.public_url (handed to apps as server_url) is unreachable; server.app_url sends pair_url to the bridge.
-  [stack, browser] = await Promise.all([AppStack.startApp({}, { publicUrl: unreachable, appOnBridge: true }), launchBrowser()]);
+  [stack, browser] = await Promise.all([
+    AppStack.startApp({}, { publicUrl: unreachable, appOnBridge: true }),
+    launchBrowser(),
+  ]);
   ({ page, errors } = await openPage(browser, PHONE));
   page.on("request", (request) => void (request.url().startsWith(unreachable) && direct.push(request.url())));
   // The server's own pair_url (the QR code), which opens the app on the bridge (server.app_url) and pairs at once.
@@ -47,7 +53,9 @@ afterAll(async () => {
 
 const message = () => page.getByRole("textbox", { name: "Message" });
 
-async function sessionMessages(sessionId: string): Promise<Array<{ role: string; content: string; metadata?: { attachments?: unknown[] } }>> {
+async function sessionMessages(
+  sessionId: string,
+): Promise<Array<{ role: string; content: string; metadata?: { attachments?: unknown[] } }>> {
   return (await stack.server.request({ method: "GET", url: `/sessions/${sessionId}/messages` })).json.messages;
 }
 
@@ -58,7 +66,9 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
     expect(pairUrl.startsWith(`${stack.bridgeAppUrl}#/pair?`)).toBe(true);
     await page.goto(`${stack.bridgeAppUrl}#/`);
     // The saved pairing names the unreachable server_url (whatever the app's storage key).
-    const saved = await page.evaluate(() => Object.values(localStorage).filter((value) => value.includes('"device_token"')));
+    const saved = await page.evaluate(() =>
+      Object.values(localStorage).filter((value) => value.includes('"device_token"')),
+    );
     expect(saved.map((value) => (JSON.parse(value) as { server_url?: string }).server_url)).toEqual([unreachable]);
 
     await page.locator(`a.session-row[href="#/s/${sessionId}"]`).click();
@@ -69,7 +79,11 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
     await newChat();
     const reply = "Relayed all the way, streamed in small pieces.";
     const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }], pauseAfter: 4 });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
+      pauseAfter: 4,
+    });
     await message().fill("through the bridge, please");
     await message().press("Enter");
     const paused = await stack.backend.nextPause();
@@ -91,7 +105,10 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
 
   it("uploads an image attachment and sends it", async () => {
     await newChat();
-    stack.backend.script({ kind: "stream", parts: [{ data: chunk({ role: "assistant", content: "A single dot." }) }, { data: chunk({}, "stop") }] });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ role: "assistant", content: "A single dot." }) }, { data: chunk({}, "stop") }],
+    });
     await page.locator('input[type="file"]').setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: PNG });
     await page.locator(".attachment-tray img").waitFor();
     await message().fill("what is in this picture?");
@@ -104,12 +121,20 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   });
 
   it("shows a notification and dismisses it on the server", async () => {
-    const record = stack.notifyApplication({ key: "remote", severity: "warning", title: "Disk almost full", body: "92% used", display: { presentation: "banner" } });
+    const record = stack.notifyApplication({
+      key: "remote",
+      severity: "warning",
+      title: "Disk almost full",
+      body: "92% used",
+      display: { presentation: "banner" },
+    });
     const banner = page.locator(`.notification.banner[data-notification-id="${record.id}"]`);
     await banner.getByText("92% used").waitFor();
     await page.getByRole("button", { name: "Dismiss: Disk almost full" }).click();
     await banner.waitFor({ state: "detached" });
-    const list = (await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })).json as Array<{ id: string; status: string }>;
+    const list = (
+      await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" })
+    ).json as Array<{ id: string; status: string }>;
     expect(list.find((entry) => entry.id === record.id)?.status).toBe("dismissed");
   });
 

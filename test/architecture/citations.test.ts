@@ -60,7 +60,12 @@ function byArea(findings: Finding[]): Record<string, number> {
 
 // Spelled in pieces so this file does not cite what it forbids.
 const OUTSIDE = new RegExp(
-  ["\\b" + "SPEC" + "(?:\\.md)?\\b", "\\b" + "DESIGN" + "(?:\\.md)?\\b", "(?<![\\w/])" + "notes/", "\\.\\./" + "shared\\b"].join("|"),
+  [
+    "\\b" + "SPEC" + "(?:\\.md)?\\b",
+    "\\b" + "DESIGN" + "(?:\\.md)?\\b",
+    "(?<![\\w/])" + "notes/",
+    "\\.\\./" + "shared\\b",
+  ].join("|"),
 );
 
 it("cites no file outside the repository (the specification, the design notes, the shared folder)", () => {
@@ -81,8 +86,14 @@ function resolves(path: string): boolean {
 
 it("names only repository files that exist", () => {
   // In a page, `app/chats-phone.png` may also be relative to the page (docs/app/).
-  const rooted = findAll(ROOTED_PATH, (match, file) => !resolves(match[0]) && !(file.endsWith(".md") && resolves(join(dirname(file), match[0]))));
-  const linked = findAll(MARKDOWN_LINK, (match, file) => file.endsWith(".md") && !resolves(normalize(join(dirname(file), match[1]!))));
+  const rooted = findAll(
+    ROOTED_PATH,
+    (match, file) => !resolves(match[0]) && !(file.endsWith(".md") && resolves(join(dirname(file), match[0]))),
+  );
+  const linked = findAll(
+    MARKDOWN_LINK,
+    (match, file) => file.endsWith(".md") && !resolves(normalize(join(dirname(file), match[1]!))),
+  );
   const found = [...rooted, ...linked];
   expect({ count: found.length, byArea: byArea(found), found }).toEqual({ count: 0, byArea: {}, found: [] });
 });
@@ -92,7 +103,10 @@ function sectionsOf(page: string): string[] | undefined {
   const path = join(ROOT, page);
   if (!existsSync(path)) return undefined;
   const text = readFileSync(path, "utf8");
-  const headings = text.split("\n").filter((line) => line.startsWith("#")).map((line) => line.replace(/^#+\s*/, "").trim());
+  const headings = text
+    .split("\n")
+    .filter((line) => line.startsWith("#"))
+    .map((line) => line.replace(/^#+\s*/, "").trim());
   const labels = [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]!);
   return [...headings, ...labels].map((s) => s.toLowerCase());
 }

@@ -21,7 +21,9 @@ function sourceFiles(dir: string): string[] {
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SERVER)) {
-    const specifiers = [...readFileSync(file, "utf8").matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)].map((m) => m[1]!);
+    const specifiers = [
+      ...readFileSync(file, "utf8").matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms),
+    ].map((m) => m[1]!);
     graph.set(
       file,
       specifiers.map((s) => resolve(dirname(file), s)).filter((target) => target.startsWith(SERVER + "/")),
@@ -59,12 +61,18 @@ it("registers every HTTP route in server/http/routes/<area>.ts", () => {
     .map((file) => relative(ROOT, file))
     .filter((file) => !file.startsWith("server/http/routes/") && !ROUTE_HOME_EXCEPTIONS.has(file))
     // A registration names a path: `app.post("/pairing", ...)`, `scope.get(`/sessions/...`, ...)`.
-    .filter((file) => /\b\w+\.(get|post|put|patch|delete|head|options|route)\(\s*["'`][/*]/.test(readFileSync(join(ROOT, file), "utf8")));
+    .filter((file) =>
+      /\b\w+\.(get|post|put|patch|delete|head|options|route)\(\s*["'`][/*]/.test(
+        readFileSync(join(ROOT, file), "utf8"),
+      ),
+    );
   expect(outside).toEqual([]);
 });
 
 it("keeps start-up work out of the route files: plugins load where the runtime is assembled", () => {
   const routeFiles = sourceFiles(join(SERVER, "http/routes")).map((file) => relative(ROOT, file));
-  expect(routeFiles.filter((file) => /addHook\(\s*"onReady"|plugins\.load\(/.test(readFileSync(join(ROOT, file), "utf8")))).toEqual([]);
+  expect(
+    routeFiles.filter((file) => /addHook\(\s*"onReady"|plugins\.load\(/.test(readFileSync(join(ROOT, file), "utf8"))),
+  ).toEqual([]);
   expect(readFileSync(join(SERVER, "runtime.ts"), "utf8")).toMatch(/addHook\(\s*"onReady"[^]*?plugins\.load\(\)/);
 });

@@ -43,14 +43,17 @@ const RAW_TIME_ALLOWED: Record<string, string> = {
   "server/clock.ts": "the clock module: systemClock is where real time comes from",
   "server/provider/transport.ts":
     "drainAfterDone's grace bounds how long a finished body holds a socket (unref'd); `done` is already out, so no caller sees it",
-  "server/db/checkpointer.ts": "runs in a worker thread, which has no Clock; its interval is handed in by the main thread",
+  "server/db/checkpointer.ts":
+    "runs in a worker thread, which has no Clock; its interval is handed in by the main thread",
 };
 
-it("keeps raw timers and Date.now in the clock module (docs/server.md \"Time\")", () => {
+it('keeps raw timers and Date.now in the clock module (docs/server.md "Time")', () => {
   const found = findInServer(RAW_TIME).filter((at) => !(withoutLine(at) in RAW_TIME_ALLOWED));
   expect(found).toEqual([]);
   // Every exception is still needed: one that no longer holds a raw timer is taken off the list.
-  const stale = Object.keys(RAW_TIME_ALLOWED).filter((file) => !findInServer(RAW_TIME).some((at) => withoutLine(at) === file));
+  const stale = Object.keys(RAW_TIME_ALLOWED).filter(
+    (file) => !findInServer(RAW_TIME).some((at) => withoutLine(at) === file),
+  );
   expect(stale).toEqual([]);
 });
 
@@ -66,10 +69,11 @@ const CONSOLE = /\bconsole\.\w+\(/;
 
 /** Lines in directories another branch owns at the time of writing: the lead converts them when the branches meet. */
 const LOG_SHAPE_PENDING: Record<string, string> = {
-  "server/runner/recovery.ts": "interpolates the count into the message; server/runner/ was being edited by the mcp branch",
+  "server/runner/recovery.ts":
+    "interpolates the count into the message; server/runner/ was being edited by the mcp branch",
 };
 
-it("logs in pino's call shape, log.level({facts}, \"constant message\") (docs/server.md \"Logging\")", () => {
+it('logs in pino\'s call shape, log.level({facts}, "constant message") (docs/server.md "Logging")', () => {
   const found = [...findInServer(MESSAGE_FIRST), ...findInServer(INTERPOLATED_MESSAGE), ...findInServer(CONSOLE)];
   expect(found.filter((at) => !(withoutLine(at) in LOG_SHAPE_PENDING))).toEqual([]);
   // The log calls are found at all (a broken pattern would pass everything).
@@ -78,7 +82,7 @@ it("logs in pino's call shape, log.level({facts}, \"constant message\") (docs/se
 
 // --- errors ---------------------------------------------------------------------------------------------------
 
-it("answers every refusal from one error family, DomainError (docs/server.md \"Errors: one family\")", () => {
+it('answers every refusal from one error family, DomainError (docs/server.md "Errors: one family")', () => {
   // The HTTP layer declares no error class of its own ...
   expect(findInServer(/\bclass\s+\w+\s+extends\s+Error\b/).filter((at) => at.startsWith("server/http/"))).toEqual([]);
   // ... and the error handler recognises exactly one: what it does not know is a logged 500.

@@ -2,7 +2,14 @@
 // limit, ownership and forks; and asset attachments inlined into the provider request at send time.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
-import { completionBodies, createSession, send, startRunnerServer, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
+import {
+  completionBodies,
+  createSession,
+  send,
+  startRunnerServer,
+  waitForEvent,
+  type RunnerServer,
+} from "../runner/helpers.ts";
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 3)]);
@@ -23,13 +30,28 @@ afterEach(async () => {
 
 const ext = (sid: string, action: string) => `/sessions/${sid}/extensions/reference_compatible_attachments/${action}`;
 const storeJson = (sid: string, bytes: Buffer, extra: Record<string, unknown> = {}) =>
-  server.request({ method: "POST", url: ext(sid, "store_attachment"), payload: { data_base64: bytes.toString("base64"), ...extra } });
-const download = (sid: string, asset_id: string) => server.runtime.app.inject({ method: "POST", url: ext(sid, "download_attachment"), payload: { asset_id }, headers: { authorization: "Bearer test-admin-token" } });
+  server.request({
+    method: "POST",
+    url: ext(sid, "store_attachment"),
+    payload: { data_base64: bytes.toString("base64"), ...extra },
+  });
+const download = (sid: string, asset_id: string) =>
+  server.runtime.app.inject({
+    method: "POST",
+    url: ext(sid, "download_attachment"),
+    payload: { asset_id },
+    headers: { authorization: "Bearer test-admin-token" },
+  });
 
 describe("store, download, delete", () => {
   it("stores each image type from base64 JSON, sniffing the type from the bytes", async () => {
     const sid = await createSession(server);
-    for (const [bytes, type] of [[PNG, "image/png"], [JPEG, "image/jpeg"], [GIF, "image/gif"], [WEBP, "image/webp"]] as const) {
+    for (const [bytes, type] of [
+      [PNG, "image/png"],
+      [JPEG, "image/jpeg"],
+      [GIF, "image/gif"],
+      [WEBP, "image/webp"],
+    ] as const) {
       const res = await storeJson(sid, bytes);
       expect(res.status).toBe(201);
       expect(res.json).toEqual({ asset_id: expect.stringMatching(/^ast_/), media_type: type, size: bytes.length });
@@ -42,7 +64,12 @@ describe("store, download, delete", () => {
 
   it("stores a raw upload (content-type image/*) with a filename", async () => {
     const sid = await createSession(server);
-    const res = await server.request({ method: "POST", url: `${ext(sid, "store_attachment")}?filename=cat.png`, payload: PNG, headers: { "content-type": "image/png" } });
+    const res = await server.request({
+      method: "POST",
+      url: `${ext(sid, "store_attachment")}?filename=cat.png`,
+      payload: PNG,
+      headers: { "content-type": "image/png" },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ media_type: "image/png", size: PNG.length, filename: "cat.png" });
   });
@@ -53,13 +80,17 @@ describe("store, download, delete", () => {
     const del = await server.request({ method: "POST", url: ext(sid, "delete_attachment"), payload: { asset_id } });
     expect([del.status, del.json]).toEqual([200, { deleted: true, asset_id }]);
     expect((await download(sid, asset_id)).statusCode).toBe(404);
-    expect((await server.request({ method: "POST", url: ext(sid, "delete_attachment"), payload: { asset_id } })).json.error.code).toBe("asset_not_found");
+    expect(
+      (await server.request({ method: "POST", url: ext(sid, "delete_attachment"), payload: { asset_id } })).json.error
+        .code,
+    ).toBe("asset_not_found");
   });
 
   it("a fork reads its source's assets but cannot delete them; another session gets 404", async () => {
     const sid = await createSession(server);
     const { asset_id } = (await storeJson(sid, PNG)).json;
-    const fork = (await server.request({ method: "POST", url: `/sessions/${sid}/fork`, payload: {} })).json.session.id as string;
+    const fork = (await server.request({ method: "POST", url: `/sessions/${sid}/fork`, payload: {} })).json.session
+      .id as string;
     const stranger = await createSession(server);
     expect((await download(fork, asset_id)).statusCode).toBe(200);
     const del = await server.request({ method: "POST", url: ext(fork, "delete_attachment"), payload: { asset_id } });
@@ -71,14 +102,71 @@ describe("store, download, delete", () => {
 
 describe("bad input", () => {
   it.each([
-    ["bytes that are no image", () => storeJson("SID", Buffer.from("hello, not an image")), 415, "unsupported_media_type"],
-    ["a declared type the bytes contradict", () => storeJson("SID", PNG, { media_type: "image/jpeg" }), 400, "media_type_mismatch"],
-    ["an image over assets.max_bytes", () => storeJson("SID", Buffer.concat([PNG, Buffer.alloc(MAX)])), 413, "attachment_too_large"],
-    ["a raw body over the limit", () => server.request({ method: "POST", url: ext("SID", "store_attachment"), payload: Buffer.concat([PNG, Buffer.alloc(MAX)]), headers: { "content-type": "image/png" } }), 413, "attachment_too_large"],
-    ["a raw body of a non-image type", () => server.request({ method: "POST", url: ext("SID", "store_attachment"), payload: "x", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type"],
-    ["an unknown action", () => server.request({ method: "POST", url: ext("SID", "rename_attachment"), payload: {} }), 404, "unknown_action"],
-    ["an asset id that is no asset id", () => server.request({ method: "POST", url: ext("SID", "download_attachment"), payload: { asset_id: "../../server.sqlite" } }), 404, "asset_not_found"],
-    ["a missing asset_id", () => server.request({ method: "POST", url: ext("SID", "download_attachment"), payload: {} }), 400, "invalid_input"],
+    [
+      "bytes that are no image",
+      () => storeJson("SID", Buffer.from("hello, not an image")),
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "a declared type the bytes contradict",
+      () => storeJson("SID", PNG, { media_type: "image/jpeg" }),
+      400,
+      "media_type_mismatch",
+    ],
+    [
+      "an image over assets.max_bytes",
+      () => storeJson("SID", Buffer.concat([PNG, Buffer.alloc(MAX)])),
+      413,
+      "attachment_too_large",
+    ],
+    [
+      "a raw body over the limit",
+      () =>
+        server.request({
+          method: "POST",
+          url: ext("SID", "store_attachment"),
+          payload: Buffer.concat([PNG, Buffer.alloc(MAX)]),
+          headers: { "content-type": "image/png" },
+        }),
+      413,
+      "attachment_too_large",
+    ],
+    [
+      "a raw body of a non-image type",
+      () =>
+        server.request({
+          method: "POST",
+          url: ext("SID", "store_attachment"),
+          payload: "x",
+          headers: { "content-type": "text/plain" },
+        }),
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "an unknown action",
+      () => server.request({ method: "POST", url: ext("SID", "rename_attachment"), payload: {} }),
+      404,
+      "unknown_action",
+    ],
+    [
+      "an asset id that is no asset id",
+      () =>
+        server.request({
+          method: "POST",
+          url: ext("SID", "download_attachment"),
+          payload: { asset_id: "../../server.sqlite" },
+        }),
+      404,
+      "asset_not_found",
+    ],
+    [
+      "a missing asset_id",
+      () => server.request({ method: "POST", url: ext("SID", "download_attachment"), payload: {} }),
+      400,
+      "invalid_input",
+    ],
     ["an unknown session", () => storeJson("no-such-session", PNG), 404, "session_not_found"],
   ])("%s", async (_name, call, status, code) => {
     const sid = await createSession(server);

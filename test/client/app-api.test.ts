@@ -10,20 +10,36 @@ import { ADMIN_TOKEN } from "../support/server.ts";
 /** Records every call that reaches the one request function, then lets it through. */
 class RecordingClient extends ChatClient {
   readonly calls: string[] = [];
-  override request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+  override request<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options?: RequestOptions,
+  ): Promise<z.infer<S>> {
     this.calls.push(`${method} ${path}`);
     return super.request(method, path, schema, options);
   }
 }
 
 // The smallest valid PNG (1×1): the server sniffs image bytes.
-const PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"));
+const PNG = Uint8Array.from(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
 
 let stack: AppStack;
 let client: RecordingClient;
 beforeEach(async () => {
   stack = await startAppStack();
-  client = new RecordingClient({ server_url: stack.url, device_token: ADMIN_TOKEN, bridge_url: "ws://127.0.0.1:9/socket", server_id: "srv", device_id: "admin" });
+  client = new RecordingClient({
+    server_url: stack.url,
+    device_token: ADMIN_TOKEN,
+    bridge_url: "ws://127.0.0.1:9/socket",
+    server_id: "srv",
+    device_id: "admin",
+  });
 });
 afterEach(async () => {
   client.close();
@@ -69,7 +85,13 @@ describe("ChatClient app methods", () => {
 
   it("agents and models", async () => {
     const [agent] = await client.listAgents();
-    expect(agent).toMatchObject({ agent_id: "default", provider_id: "default", model: "scripted", show_usage: true, request_options_ui: {} });
+    expect(agent).toMatchObject({
+      agent_id: "default",
+      provider_id: "default",
+      model: "scripted",
+      show_usage: true,
+      request_options_ui: {},
+    });
     const models = await client.listModels("default");
     expect(models.models.map((m) => m.id)).toEqual(["scripted-large", "scripted-small"]);
     expect(models.custom_model_allowed).toBe(true);
@@ -77,7 +99,11 @@ describe("ChatClient app methods", () => {
   });
 
   it("send and cancel a streaming reply", async () => {
-    stack.backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 1 });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }],
+      pauseAfter: 1,
+    });
     const session = await client.createSession();
     const { request_id } = await client.send(session.id, { content: "long answer please" });
     await stack.backend.nextPause();
@@ -90,8 +116,20 @@ describe("ChatClient app methods", () => {
 
   it("refuses an answer that does not match the wire schema (ProtocolError), and bad input before sending", async () => {
     const odd = new ChatClient(
-      { server_url: stack.url, device_token: ADMIN_TOKEN, bridge_url: "ws://127.0.0.1:9/socket", server_id: "srv", device_id: "admin" },
-      { fetch: async () => new Response(JSON.stringify({ sessions: [{ id: 5 }] }), { status: 200, headers: { "content-type": "application/json" } }) },
+      {
+        server_url: stack.url,
+        device_token: ADMIN_TOKEN,
+        bridge_url: "ws://127.0.0.1:9/socket",
+        server_id: "srv",
+        device_id: "admin",
+      },
+      {
+        fetch: async () =>
+          new Response(JSON.stringify({ sessions: [{ id: 5 }] }), {
+            status: 200,
+            headers: { "content-type": "application/json" },
+          }),
+      },
     );
     await expect(odd.listSessions()).rejects.toBeInstanceOf(ProtocolError);
     await expect(client.send("s", { content: "x", client_request_id: "x".repeat(101) })).rejects.toThrow();

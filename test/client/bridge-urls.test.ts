@@ -36,7 +36,14 @@ async function closedPortUrl(): Promise<string> {
 async function startOtherBridge(): Promise<{ bridge: RunningBridge; url: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), "client-bridge-b-"));
   scope.onClose(() => rmSync(dataDir, { recursive: true, force: true }));
-  const bridge = scope.own(await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir, replayEvents: 5 }), clock: new ManualClock(), log: new MemoryLogger(), sweepEveryMs: 0 }));
+  const bridge = scope.own(
+    await startBridge({
+      config: defaultBridgeConfig({ port: 0, dataDir, replayEvents: 5 }),
+      clock: new ManualClock(),
+      log: new MemoryLogger(),
+      sweepEveryMs: 0,
+    }),
+  );
   return { bridge, url: `ws://127.0.0.1:${bridge.port}/socket` };
 }
 
@@ -48,7 +55,11 @@ async function startOtherBridge(): Promise<{ bridge: RunningBridge; url: string 
 async function moveServerLink(to: RunningBridge, url: string): Promise<void> {
   const s = scope.stack;
   await s.forwarder.stop();
-  s.forwarder = startForwarder(s.server.runtime.ctx, { bridgeUrl: url, reconnectAfterMs: () => 20, app: s.server.runtime.app });
+  s.forwarder = startForwarder(s.server.runtime.ctx, {
+    bridgeUrl: url,
+    reconnectAfterMs: () => 20,
+    app: s.server.runtime.app,
+  });
   await until(() => (to.core.registry.get("srv1")?.devices.size ?? 0) > 0, "the other bridge knows the device");
 }
 
@@ -66,7 +77,9 @@ async function appendMany(sessionId: string, from: number, count: number): Promi
 }
 
 async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await scope.stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  const expected = (await scope.stack.storeEvents())
+    .filter((event) => event.event_id > start)
+    .map((event) => event.event_id);
   await until(() => heard.length >= expected.length, `all ${expected.length} events`);
   expect(heard.map((event) => event.event_id)).toEqual(expected);
 }
@@ -95,7 +108,9 @@ describe("several bridge URLs", () => {
     const listed = `${await closedPortUrl()},${stack.bridgeUrl}`;
     const credentials = await pair({ bridgeUrl: listed, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(credentials.bridge_url).toBe(listed);
-    const client = scope.own(connect({ ...credentials, server_url: stack.serverUrl }, { ...FAST_RECONNECT, pollWaitMs: 2000 }));
+    const client = scope.own(
+      connect({ ...credentials, server_url: stack.serverUrl }, { ...FAST_RECONNECT, pollWaitMs: 2000 }),
+    );
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -129,7 +144,9 @@ describe("several bridge URLs", () => {
     const other = b.bridge;
     const s = stack;
     const proxy = scope.own(await CuttableProxy.start(() => s.bridgePort));
-    const { client, heard, start } = await connected([proxy.url, b.url], { liveness: { intervalMs: 300, timeoutMs: 300 } });
+    const { client, heard, start } = await connected([proxy.url, b.url], {
+      liveness: { intervalMs: 300, timeoutMs: 300 },
+    });
     const sessionId = await stack.createSession();
     await appendMany(sessionId, 0, 3);
     await moveServerLink(other, b.url);

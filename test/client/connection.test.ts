@@ -30,7 +30,12 @@ describe("client with a real server and bridge", () => {
     const stack = await scope.start();
     const metrics = stack.bridge!.core.metrics;
     await until(() => metrics.socketsOpen === 1, "the server's own socket");
-    const error = await pair({ bridgeUrl: stack.bridgeUrl, code: "AAAAA-AAAAA", deviceName: "x", WebSocket: NodeWebSocket }).catch((e: unknown) => e);
+    const error = await pair({
+      bridgeUrl: stack.bridgeUrl,
+      code: "AAAAA-AAAAA",
+      deviceName: "x",
+      WebSocket: NodeWebSocket,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PairingError);
     expect((error as PairingError).reason).toBe("invalid_code");
     // No rejoin keeps a pairing channel alive on the bridge after the refusal.
@@ -52,7 +57,13 @@ describe("client with a real server and bridge", () => {
   });
 
   it("narrows events only when they match their schema (C6)", () => {
-    const good = { event_id: "00000000000000000001", type: "partial", session_id: "s", request_id: "r", message: { role: "assistant", content: "hi" } };
+    const good = {
+      event_id: "00000000000000000001",
+      type: "partial",
+      session_id: "s",
+      request_id: "r",
+      message: { role: "assistant", content: "hi" },
+    };
     const bad = { ...good, message: { role: "assistant" } };
     expect(isEvent(good, "partial")).toBe(true);
     expect(isEvent(bad, "partial")).toBe(false);
@@ -74,24 +85,43 @@ describe("client with a real server and bridge", () => {
     expect(loaded.events).toEqual([]);
     await stack.append(sessionId, "two");
     await until(() => heard.some((event) => isEvent(event, "message_appended")), "the next append");
-    expect(heard.filter((event) => isEvent(event, "message_appended")).map((event) => (event as { content: string }).content)).toEqual(["two"]);
+    expect(
+      heard
+        .filter((event) => isEvent(event, "message_appended"))
+        .map((event) => (event as { content: string }).content),
+    ).toEqual(["two"]);
     loaded.dispose();
   });
 
   it("presents application notifications from the connect snapshot and from events, and dismisses (C8)", async () => {
     const stack = await scope.start();
     const credentials = await stack.pair();
-    stack.notifyApplication({ key: "before", severity: "info", title: "Before connect", display: { presentation: "banner" } });
+    stack.notifyApplication({
+      key: "before",
+      severity: "info",
+      title: "Before connect",
+      display: { presentation: "banner" },
+    });
     const client = scope.own(connect(credentials, { ...FAST_RECONNECT, mode: "desktop" }));
     await until(() => client!.notifications.application.get().length === 1, "snapshot on connect");
-    stack.notifyApplication({ key: "after", severity: "warning", title: "After connect", display: { presentation: "modal" } });
+    stack.notifyApplication({
+      key: "after",
+      severity: "warning",
+      title: "After connect",
+      display: { presentation: "modal" },
+    });
     await until(() => client!.notifications.application.get().length === 2, "event upsert");
     const [first, second] = client.notifications.application.get();
     expect(second!.decision).toEqual({ presented: true, presentation: "inline", normalized: true });
     const result = await client.notifications.dismiss(first!);
     expect(result.status).toBe("dismissed");
     expect(client.notifications.application.get().map((item) => item.record.title)).toEqual(["After connect"]);
-    const server = await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-    expect((server.json as Array<{ key: string; status: string }>).find((n) => n.key === "before")?.status).toBe("dismissed");
+    const server = await stack.server.request({
+      method: "GET",
+      url: "/application/notifications?include_terminal=true",
+    });
+    expect((server.json as Array<{ key: string; status: string }>).find((n) => n.key === "before")?.status).toBe(
+      "dismissed",
+    );
   });
 });

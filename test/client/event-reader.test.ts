@@ -33,7 +33,10 @@ describe("EventReader.catchUp", () => {
 
   it("fails, rather than spins, on a page that says has_more without moving the cursor (C29)", async () => {
     const server = new FakeServer();
-    server.set("GET", "/events", { status: 200, body: { events: [], next_since_id: formatEventId(5), has_more: true, epoch: "e" } });
+    server.set("GET", "/events", {
+      status: 200,
+      body: { events: [], next_since_id: formatEventId(5), has_more: true, epoch: "e" },
+    });
     await expect(new EventReader(server.api, sinkFrom(5)).catchUp()).rejects.toBeInstanceOf(ProtocolError);
     expect(server.calls).toHaveLength(1);
   });

@@ -19,7 +19,8 @@ const scope = useStack();
 function switchableFetch() {
   const state = { down: false, only: undefined as RegExp | undefined };
   const fetch: FetchLike = (input, init) => {
-    if (state.down && (!state.only || state.only.test(`${init?.method ?? "GET"} ${input}`))) return Promise.reject(new TypeError("fetch failed"));
+    if (state.down && (!state.only || state.only.test(`${init?.method ?? "GET"} ${input}`)))
+      return Promise.reject(new TypeError("fetch failed"));
     return globalThis.fetch(input, init);
   };
   return { state, fetch };
@@ -41,7 +42,9 @@ async function started(options: Partial<ConnectOptions> = {}, viaProxy = false, 
 }
 
 async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await scope.stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  const expected = (await scope.stack.storeEvents())
+    .filter((event) => event.event_id > start)
+    .map((event) => event.event_id);
   await until(() => heard.length >= expected.length, `all ${expected.length} events`);
   expect(heard.map((event) => event.event_id)).toEqual(expected);
 }
@@ -122,7 +125,9 @@ describe("client faults", () => {
     await scope.stack.stopServer();
     // The event log starts over (a new epoch, ids from 1 again); devices and sessions stay.
     const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
-    db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
+    db.exec(
+      "DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');",
+    );
     db.close();
     await scope.stack.startServer();
     await until(() => resets.length === 1, "reset");
@@ -139,7 +144,9 @@ describe("client faults", () => {
 
   it("an expired cursor (410) restarts from the head, reloads snapshots and tells the app (C16)", async () => {
     const http = switchableFetch();
-    const { client, heard, proxy } = await started({ fetch: http.fetch }, true, { events: { retention_max_events: 4 } });
+    const { client, heard, proxy } = await started({ fetch: http.fetch }, true, {
+      events: { retention_max_events: 4 },
+    });
     const resets: number[] = [];
     client.onReset(() => resets.push(heard.length));
     const sessionId = await scope.stack.createSession();
@@ -150,7 +157,12 @@ describe("client faults", () => {
     await until(() => client.status.get().state === "offline", "offline");
     await appendMany(sessionId, 0, 6); // 12 events: the log keeps 4, the bridge 5
     expect(scope.stack.server.runtime.ctx.events.prune()).toBeGreaterThan(0);
-    scope.stack.notifyApplication({ key: "while-away", severity: "info", title: "Arrived while away", display: { presentation: "banner" } });
+    scope.stack.notifyApplication({
+      key: "while-away",
+      severity: "info",
+      title: "Arrived while away",
+      display: { presentation: "banner" },
+    });
     http.state.down = false;
     proxy!.allow();
     await until(() => resets.length === 1 && client.status.get().state === "live", "reset, then live");
@@ -176,11 +188,19 @@ describe("client faults", () => {
     const http = switchableFetch();
     const storage = memoryStorage();
     const { client, proxy } = await started({ fetch: http.fetch, storage, mode: "mobile" }, true);
-    const created = scope.stack.notifyApplication({ key: "k", severity: "info", title: "Hello", display: { presentation: "banner" } });
+    const created = scope.stack.notifyApplication({
+      key: "k",
+      severity: "info",
+      title: "Hello",
+      display: { presentation: "banner" },
+    });
     await until(() => client.notifications.application.get().length === 1, "shown");
     http.state.down = true;
     const result = await client.notifications.dismiss(client.notifications.application.get()[0]!);
-    expect(result).toMatchObject({ status: "queued", entry: { notification_id: created.id, revision: created.revision } });
+    expect(result).toMatchObject({
+      status: "queued",
+      entry: { notification_id: created.id, revision: created.revision },
+    });
     expect(client.notifications.application.get()).toEqual([]);
     // A reconnect: the bridge link drops and HTTP fails, then both come back.
     proxy!.cut({ refuse: true });
@@ -188,12 +208,20 @@ describe("client faults", () => {
     http.state.down = false;
     proxy!.allow();
     const dismissedOnServer = async () => {
-      const list = await scope.stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-      const record = (list.json as Array<{ id: string; status: string; revision: number }>).find((n) => n.id === created.id);
+      const list = await scope.stack.server.request({
+        method: "GET",
+        url: "/application/notifications?include_terminal=true",
+      });
+      const record = (list.json as Array<{ id: string; status: string; revision: number }>).find(
+        (n) => n.id === created.id,
+      );
       return record?.status === "dismissed";
     };
     await until(dismissedOnServer, "dismissed on the server");
-    await until(async () => JSON.parse((await storage.getItem(`dismissals:${client.connectionId}`)) ?? "[1]").length === 0, "cache entry dropped");
+    await until(
+      async () => JSON.parse((await storage.getItem(`dismissals:${client.connectionId}`)) ?? "[1]").length === 0,
+      "cache entry dropped",
+    );
     expect(client.notifications.application.get()).toEqual([]);
   });
 });

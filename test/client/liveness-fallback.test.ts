@@ -24,14 +24,23 @@ describe("WebSockets blocked", () => {
   it("goes live over the bridge's long-poll and receives events there (C72)", async () => {
     const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 }));
+    const client = scope.own(
+      connect(credentials, {
+        ...FAST_RECONNECT,
+        WebSocket: BlockedWebSocket as unknown as WebSocketConstructor,
+        pollWaitMs: 1000,
+      }),
+    );
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
     expect(stack.bridge!.longPoll.size).toBe(1);
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "over long-poll");
-    await until(() => heard.some((event) => event.type === "message_appended"), "the event over the bridge's long-poll");
+    await until(
+      () => heard.some((event) => event.type === "message_appended"),
+      "the event over the bridge's long-poll",
+    );
     expect(client.status.get().state).toBe("live");
   });
 });
@@ -40,7 +49,13 @@ describe("a device revoked while it long-polls the bridge", () => {
   it("stops with revoked and leaves no session on the bridge (C75)", async () => {
     const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: BlockedWebSocket as unknown as WebSocketConstructor, pollWaitMs: 1000 }));
+    const client = scope.own(
+      connect(credentials, {
+        ...FAST_RECONNECT,
+        WebSocket: BlockedWebSocket as unknown as WebSocketConstructor,
+        pollWaitMs: 1000,
+      }),
+    );
     await untilLive(client);
     await new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN }).revokeDevice(credentials.device_id);
     await until(() => client!.status.get().state === "stopped", "stopped");

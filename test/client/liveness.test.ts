@@ -28,7 +28,9 @@ describe("a dead bridge link", () => {
     const s = stack;
     const proxy = scope.own(await CuttableProxy.start(() => s.bridgePort));
     const timers = new ManualTimers();
-    const client = scope.own(connect({ ...credentials, bridge_url: proxy.url }, { ...FAST_RECONNECT, timers, pollWaitMs: 1000 }));
+    const client = scope.own(
+      connect({ ...credentials, bridge_url: proxy.url }, { ...FAST_RECONNECT, timers, pollWaitMs: 1000 }),
+    );
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -39,7 +41,10 @@ describe("a dead bridge link", () => {
 
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "while the link is dead");
-    await until(() => heard.some((event) => event.type === "message_appended"), "the event over HTTP while the bridge link is dead");
+    await until(
+      () => heard.some((event) => event.type === "message_appended"),
+      "the event over HTTP while the bridge link is dead",
+    );
 
     proxy.restore();
     await untilLive(client);

@@ -13,10 +13,20 @@ import {
 } from "../../client/connection/machine.ts";
 
 const base: MachineContext = { bridgeJoined: false, bridgeDown: false, failures: 0 };
-const at = (state: MachineState, context: Partial<MachineContext> = {}) => ({ state, context: { ...base, ...context } });
+const at = (state: MachineState, context: Partial<MachineContext> = {}) => ({
+  state,
+  context: { ...base, ...context },
+});
 const e = (...types: Effect["type"][]) => types;
 
-type Row = [MachineState, Partial<MachineContext>, MachineInput, MachineState, Effect["type"][], Partial<MachineContext>?];
+type Row = [
+  MachineState,
+  Partial<MachineContext>,
+  MachineInput,
+  MachineState,
+  Effect["type"][],
+  Partial<MachineContext>?,
+];
 
 const complete: MachineInput = { type: "bridge_joined", replay: "complete" };
 const gap: MachineInput = { type: "bridge_joined", replay: "gap" };
@@ -48,18 +58,59 @@ const rows: Row[] = [
   ["catching_up", { bridgeJoined: true }, { type: "caught_up" }, "live", e("trust_bridge")],
   ["catching_up", { bridgeDown: true }, { type: "caught_up" }, "polling", e("start_poll")],
   // A catch-up that works does not reset the backoff: only going live or a poll that answered does.
-  ["catching_up", { bridgeDown: true, failures: 3 }, { type: "caught_up" }, "polling", e("start_poll"), { failures: 3 }],
+  [
+    "catching_up",
+    { bridgeDown: true, failures: 3 },
+    { type: "caught_up" },
+    "polling",
+    e("start_poll"),
+    { failures: 3 },
+  ],
   ["catching_up", { failures: 3 }, { type: "caught_up" }, "joining", e("connect_bridge"), { failures: 3 }],
-  ["catching_up", { bridgeJoined: true, failures: 3 }, { type: "caught_up" }, "live", e("trust_bridge"), { failures: 0 }],
+  [
+    "catching_up",
+    { bridgeJoined: true, failures: 3 },
+    { type: "caught_up" },
+    "live",
+    e("trust_bridge"),
+    { failures: 0 },
+  ],
   ["catching_up", { failures: 3 }, { type: "polled" }, "catching_up", e(), { failures: 3 }],
-  ["catching_up", { failures: 2 }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry", "connect_bridge"), { failures: 3 }],
+  [
+    "catching_up",
+    { failures: 2 },
+    { type: "http_failed" },
+    "offline",
+    e("stop_poll", "schedule_retry", "connect_bridge"),
+    { failures: 3 },
+  ],
   ["catching_up", {}, { type: "retry_due" }, "catching_up", e()],
-  ["catching_up", {}, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
+  [
+    "catching_up",
+    {},
+    { type: "cursor_expired" },
+    "catching_up",
+    e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up"),
+  ],
   ["catching_up", {}, complete, "catching_up", e(), { bridgeJoined: true }],
   // An event stored while the page in flight was read, broadcast before the join, is in neither: read again.
   ["catching_up", { bridgeDown: true }, gap, "catching_up", e("catch_up"), { bridgeJoined: true, bridgeDown: false }],
-  ["catching_up", { bridgeJoined: true }, { type: "bridge_down" }, "catching_up", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
-  ["catching_up", {}, { type: "auth_failed", reason: "unauthorized" }, "stopped", stopEffects, { stopReason: "unauthorized" }],
+  [
+    "catching_up",
+    { bridgeJoined: true },
+    { type: "bridge_down" },
+    "catching_up",
+    e("distrust_bridge"),
+    { bridgeJoined: false, bridgeDown: true },
+  ],
+  [
+    "catching_up",
+    {},
+    { type: "auth_failed", reason: "unauthorized" },
+    "stopped",
+    stopEffects,
+    { stopReason: "unauthorized" },
+  ],
   ["catching_up", {}, { type: "stop" }, "stopped", stopEffects],
   ["catching_up", { bridgeJoined: true }, serverOff, "catching_up", e(), { server: offline }],
   ["catching_up", {}, completeOff, "catching_up", e(), { bridgeJoined: true, server: { online: false } }],
@@ -80,7 +131,14 @@ const rows: Row[] = [
   ["joining", {}, { type: "stop" }, "stopped", stopEffects],
   ["joining", {}, serverOff, "joining", e(), { server: offline }],
   ["joining", {}, completeOff, "polling", e("start_poll"), { bridgeJoined: true, server: { online: false } }],
-  ["joining", {}, { type: "bridge_joined", replay: "complete", serverOnline: true }, "live", e("trust_bridge"), { server: { online: true } }],
+  [
+    "joining",
+    {},
+    { type: "bridge_joined", replay: "complete", serverOnline: true },
+    "live",
+    e("trust_bridge"),
+    { server: { online: true } },
+  ],
   // live
   ["live", { bridgeJoined: true }, { type: "start" }, "live", e()],
   ["live", { bridgeJoined: true }, { type: "caught_up" }, "live", e()],
@@ -90,32 +148,101 @@ const rows: Row[] = [
   ["live", { bridgeJoined: true }, { type: "cursor_expired" }, "live", e()],
   ["live", { bridgeJoined: true }, complete, "live", e("distrust_bridge", "trust_bridge")],
   ["live", { bridgeJoined: true }, gap, "catching_up", e("distrust_bridge", "catch_up")],
-  ["live", { bridgeJoined: true }, { type: "bridge_down" }, "polling", e("distrust_bridge", "start_poll"), { bridgeJoined: false, bridgeDown: true }],
+  [
+    "live",
+    { bridgeJoined: true },
+    { type: "bridge_down" },
+    "polling",
+    e("distrust_bridge", "start_poll"),
+    { bridgeJoined: false, bridgeDown: true },
+  ],
   ["live", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects, { stopReason: "revoked" }],
   ["live", {}, { type: "stop" }, "stopped", stopEffects],
   // The server's link went down: not live any more (nothing reaches the app over the bridge); HTTP polls.
-  ["live", { bridgeJoined: true }, serverOff, "polling", e("distrust_bridge", "start_poll"), { bridgeJoined: true, server: offline }],
+  [
+    "live",
+    { bridgeJoined: true },
+    serverOff,
+    "polling",
+    e("distrust_bridge", "start_poll"),
+    { bridgeJoined: true, server: offline },
+  ],
   ["live", { bridgeJoined: true }, serverOn, "live", e(), { server: online }],
-  ["live", { bridgeJoined: true }, gapOff, "polling", e("distrust_bridge", "start_poll"), { bridgeJoined: true, server: { online: false } }],
+  [
+    "live",
+    { bridgeJoined: true },
+    gapOff,
+    "polling",
+    e("distrust_bridge", "start_poll"),
+    { bridgeJoined: true, server: { online: false } },
+  ],
   // polling
   ["polling", { bridgeDown: true }, { type: "start" }, "polling", e()],
   ["polling", { bridgeDown: true }, { type: "caught_up" }, "polling", e()],
-  ["polling", { bridgeDown: true }, { type: "http_failed" }, "offline", e("stop_poll", "schedule_retry", "connect_bridge"), { failures: 1 }],
+  [
+    "polling",
+    { bridgeDown: true },
+    { type: "http_failed" },
+    "offline",
+    e("stop_poll", "schedule_retry", "connect_bridge"),
+    { failures: 1 },
+  ],
   ["polling", { bridgeDown: true, failures: 3 }, { type: "polled" }, "polling", e(), { failures: 0 }],
   ["polling", { bridgeDown: true }, { type: "retry_due" }, "polling", e()],
-  ["polling", { bridgeDown: true }, { type: "cursor_expired" }, "catching_up", e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up")],
-  ["polling", { bridgeDown: true }, complete, "live", e("stop_poll", "trust_bridge"), { bridgeJoined: true, bridgeDown: false }],
-  ["polling", { bridgeDown: true }, gap, "catching_up", e("stop_poll", "catch_up"), { bridgeJoined: true, bridgeDown: false }],
+  [
+    "polling",
+    { bridgeDown: true },
+    { type: "cursor_expired" },
+    "catching_up",
+    e("stop_poll", "reset_cursor", "reload_snapshots", "catch_up"),
+  ],
+  [
+    "polling",
+    { bridgeDown: true },
+    complete,
+    "live",
+    e("stop_poll", "trust_bridge"),
+    { bridgeJoined: true, bridgeDown: false },
+  ],
+  [
+    "polling",
+    { bridgeDown: true },
+    gap,
+    "catching_up",
+    e("stop_poll", "catch_up"),
+    { bridgeJoined: true, bridgeDown: false },
+  ],
   ["polling", { bridgeDown: true }, { type: "bridge_down" }, "polling", e()],
   ["polling", {}, { type: "auth_failed", reason: "unauthorized" }, "stopped", stopEffects],
   ["polling", {}, { type: "stop" }, "stopped", stopEffects],
   // Back online while joined: read what was stored meanwhile over HTTP, then trust the pushes again.
-  ["polling", { bridgeJoined: true, server: offline }, serverOn, "catching_up", e("stop_poll", "catch_up"), { server: online }],
+  [
+    "polling",
+    { bridgeJoined: true, server: offline },
+    serverOn,
+    "catching_up",
+    e("stop_poll", "catch_up"),
+    { server: online },
+  ],
   ["polling", { bridgeDown: true }, serverOn, "polling", e(), { server: online }],
   ["polling", { bridgeJoined: true, server: online }, serverOff, "polling", e(), { server: offline }],
-  ["polling", { bridgeDown: true }, completeOff, "polling", e(), { bridgeJoined: true, bridgeDown: false, server: { online: false } }],
+  [
+    "polling",
+    { bridgeDown: true },
+    completeOff,
+    "polling",
+    e(),
+    { bridgeJoined: true, bridgeDown: false, server: { online: false } },
+  ],
   // A bridge that goes down forgets the join and what it said about the server.
-  ["polling", { bridgeJoined: true, server: offline }, { type: "bridge_down" }, "polling", e(), { bridgeJoined: false, bridgeDown: true, server: undefined }],
+  [
+    "polling",
+    { bridgeJoined: true, server: offline },
+    { type: "bridge_down" },
+    "polling",
+    e(),
+    { bridgeJoined: false, bridgeDown: true, server: undefined },
+  ],
   // offline
   ["offline", { failures: 1 }, { type: "start" }, "offline", e()],
   ["offline", { failures: 1 }, { type: "caught_up" }, "offline", e()],
@@ -123,21 +250,70 @@ const rows: Row[] = [
   ["offline", { failures: 1 }, { type: "polled" }, "offline", e(), { failures: 1 }],
   ["offline", { failures: 1 }, { type: "retry_due" }, "catching_up", e("reload_snapshots", "catch_up")],
   ["offline", { failures: 1 }, { type: "cursor_expired" }, "offline", e()],
-  ["offline", { failures: 1 }, complete, "live", e("cancel_retry", "reload_snapshots", "trust_bridge"), { bridgeJoined: true }],
-  ["offline", { failures: 1 }, gap, "catching_up", e("cancel_retry", "reload_snapshots", "catch_up"), { bridgeJoined: true }],
-  ["offline", { failures: 1, bridgeJoined: true }, { type: "bridge_down" }, "offline", e("distrust_bridge"), { bridgeJoined: false, bridgeDown: true }],
+  [
+    "offline",
+    { failures: 1 },
+    complete,
+    "live",
+    e("cancel_retry", "reload_snapshots", "trust_bridge"),
+    { bridgeJoined: true },
+  ],
+  [
+    "offline",
+    { failures: 1 },
+    gap,
+    "catching_up",
+    e("cancel_retry", "reload_snapshots", "catch_up"),
+    { bridgeJoined: true },
+  ],
+  [
+    "offline",
+    { failures: 1, bridgeJoined: true },
+    { type: "bridge_down" },
+    "offline",
+    e("distrust_bridge"),
+    { bridgeJoined: false, bridgeDown: true },
+  ],
   ["offline", {}, { type: "auth_failed", reason: "revoked" }, "stopped", stopEffects],
   ["offline", {}, { type: "stop" }, "stopped", stopEffects],
-  ["offline", { failures: 1, bridgeJoined: true, server: offline }, serverOn, "catching_up", e("cancel_retry", "reload_snapshots", "catch_up"), { server: online }],
+  [
+    "offline",
+    { failures: 1, bridgeJoined: true, server: offline },
+    serverOn,
+    "catching_up",
+    e("cancel_retry", "reload_snapshots", "catch_up"),
+    { server: online },
+  ],
   ["offline", { failures: 1 }, serverOn, "offline", e(), { server: online }],
-  ["offline", { failures: 1 }, completeOff, "offline", e(), { bridgeJoined: true, server: { online: false }, failures: 1 }],
+  [
+    "offline",
+    { failures: 1 },
+    completeOff,
+    "offline",
+    e(),
+    { bridgeJoined: true, server: { online: false }, failures: 1 },
+  ],
   // stopped: final
   ["stopped", { stopReason: "revoked" }, serverOn, "stopped", e(), { stopReason: "revoked" }],
-  ...(["start", "caught_up", "http_failed", "polled", "retry_due", "cursor_expired", "bridge_down", "stop"] as const).map(
-    (type): Row => ["stopped", { stopReason: "revoked" }, { type } as MachineInput, "stopped", e(), { stopReason: "revoked" }],
-  ),
+  ...(
+    ["start", "caught_up", "http_failed", "polled", "retry_due", "cursor_expired", "bridge_down", "stop"] as const
+  ).map((type): Row => [
+    "stopped",
+    { stopReason: "revoked" },
+    { type } as MachineInput,
+    "stopped",
+    e(),
+    { stopReason: "revoked" },
+  ]),
   ["stopped", { stopReason: "revoked" }, complete, "stopped", e()],
-  ["stopped", { stopReason: "revoked" }, { type: "auth_failed", reason: "unauthorized" }, "stopped", e(), { stopReason: "revoked" }],
+  [
+    "stopped",
+    { stopReason: "revoked" },
+    { type: "auth_failed", reason: "unauthorized" },
+    "stopped",
+    e(),
+    { stopReason: "revoked" },
+  ],
 ];
 
 describe("connection machine", () => {
@@ -150,7 +326,9 @@ describe("connection machine", () => {
 
   it("has a row for every (state, input) pair of the table", () => {
     const covered = new Set(rows.map(([state, , input]) => `${state}/${input.type}`));
-    const cells = Object.entries(transitions).flatMap(([state, row]) => Object.keys(row).map((input) => `${state}/${input}`));
+    const cells = Object.entries(transitions).flatMap(([state, row]) =>
+      Object.keys(row).map((input) => `${state}/${input}`),
+    );
     expect(cells.filter((cell) => !covered.has(cell))).toEqual([]);
   });
 
@@ -190,17 +368,34 @@ describe("connection machine", () => {
   });
 
   it("carries what the bridge said about the server, and never says live with the server offline", () => {
-    expect(statusOf(at("polling", { bridgeJoined: true, server: offline }))).toEqual({ state: "polling", server: offline });
+    expect(statusOf(at("polling", { bridgeJoined: true, server: offline }))).toEqual({
+      state: "polling",
+      server: offline,
+    });
     expect(statusOf(at("live", { bridgeJoined: true, server: online }))).toEqual({ state: "live", server: online });
     // Every way into live from every other state: none of them with the server known offline (so live with the
     // server offline is never reached, and live's own rows need not be checked from there).
-    const contexts: Partial<MachineContext>[] = [{ server: offline, bridgeJoined: true }, { server: offline }, { bridgeDown: true, server: offline }];
-    const inputs: MachineInput[] = [complete, gap, completeOff, gapOff, serverOff, { type: "caught_up" }, { type: "polled" }, { type: "retry_due" }];
+    const contexts: Partial<MachineContext>[] = [
+      { server: offline, bridgeJoined: true },
+      { server: offline },
+      { bridgeDown: true, server: offline },
+    ];
+    const inputs: MachineInput[] = [
+      complete,
+      gap,
+      completeOff,
+      gapOff,
+      serverOff,
+      { type: "caught_up" },
+      { type: "polled" },
+      { type: "retry_due" },
+    ];
     for (const state of (Object.keys(transitions) as MachineState[]).filter((state) => state !== "live"))
       for (const context of contexts)
         for (const input of inputs) {
           const result = transition(at(state, context), input);
-          if (result.state === "live") expect(result.context.server?.online, `${state} + ${input.type}`).not.toBe(false);
+          if (result.state === "live")
+            expect(result.context.server?.online, `${state} + ${input.type}`).not.toBe(false);
         }
   });
 });

@@ -52,10 +52,38 @@ describe("notification list answers", () => {
 describe("notification rule 1: created and updated events upsert by id", () => {
   const cases: Array<[string, AnyEvent[], string[]]> = [
     ["create", [appEvent("application_notification_created", record("a", 1))], ["a@1"]],
-    ["update replaces", [appEvent("application_notification_created", record("a", 1)), appEvent("application_notification_updated", record("a", 2))], ["a@2"]],
-    ["older revision never wins", [appEvent("application_notification_updated", record("a", 3)), appEvent("application_notification_updated", record("a", 2))], ["a@3"]],
-    ["terminal leaves", [appEvent("application_notification_created", record("a", 1)), appEvent("application_notification_dismissed", record("a", 2, { status: "dismissed" }))], []],
-    ["no resurrection", [appEvent("application_notification_expired", record("a", 2, { status: "expired" })), appEvent("application_notification_updated", record("a", 1))], []],
+    [
+      "update replaces",
+      [
+        appEvent("application_notification_created", record("a", 1)),
+        appEvent("application_notification_updated", record("a", 2)),
+      ],
+      ["a@2"],
+    ],
+    [
+      "older revision never wins",
+      [
+        appEvent("application_notification_updated", record("a", 3)),
+        appEvent("application_notification_updated", record("a", 2)),
+      ],
+      ["a@3"],
+    ],
+    [
+      "terminal leaves",
+      [
+        appEvent("application_notification_created", record("a", 1)),
+        appEvent("application_notification_dismissed", record("a", 2, { status: "dismissed" })),
+      ],
+      [],
+    ],
+    [
+      "no resurrection",
+      [
+        appEvent("application_notification_expired", record("a", 2, { status: "expired" })),
+        appEvent("application_notification_updated", record("a", 1)),
+      ],
+      [],
+    ],
   ];
   it.each(cases)("%s", (_name, events, expected) => {
     const { center, shown } = harness();
@@ -66,10 +94,34 @@ describe("notification rule 1: created and updated events upsert by id", () => {
 
 describe("notification rule 2: snapshots are the authority, events only accelerate", () => {
   const cases: Array<[string, AnyEvent[], unknown[], AnyEvent[], string[]]> = [
-    ["snapshot drops what it does not hold", [appEvent("application_notification_created", record("a", 1))], [record("b", 1)], [], ["b@1"]],
-    ["snapshot replaces older local copy", [appEvent("application_notification_created", record("a", 1))], [record("a", 4)], [], ["a@4"]],
-    ["event newer than the snapshot in flight wins", [], [record("a", 1)], [appEvent("application_notification_updated", record("a", 2))], ["a@2"]],
-    ["event created during the snapshot survives it", [], [], [appEvent("application_notification_created", record("n", 1))], ["n@1"]],
+    [
+      "snapshot drops what it does not hold",
+      [appEvent("application_notification_created", record("a", 1))],
+      [record("b", 1)],
+      [],
+      ["b@1"],
+    ],
+    [
+      "snapshot replaces older local copy",
+      [appEvent("application_notification_created", record("a", 1))],
+      [record("a", 4)],
+      [],
+      ["a@4"],
+    ],
+    [
+      "event newer than the snapshot in flight wins",
+      [],
+      [record("a", 1)],
+      [appEvent("application_notification_updated", record("a", 2))],
+      ["a@2"],
+    ],
+    [
+      "event created during the snapshot survives it",
+      [],
+      [],
+      [appEvent("application_notification_created", record("n", 1))],
+      ["n@1"],
+    ],
   ];
   it.each(cases)("%s", async (_name, before, snapshot, during, expected) => {
     const { center, server, shown } = harness();
@@ -86,23 +138,48 @@ describe("notification rule 2: snapshots are the authority, events only accelera
 describe("notification rule 3: application events need no session filter; session events need a session", () => {
   const cases: Array<[string, AnyEvent, string[], string[]]> = [
     ["application event", appEvent("application_notification_created", record("a", 1)), ["a@1"], []],
-    ["session event", sessionEvent("session_notification_created", "s1", record("s", 1, { session_id: "s1", display: { presentation: "inline" } })), [], ["s@1"]],
-    ["application event with a session_id is refused", { ...appEvent("application_notification_created", record("x", 1)), session_id: "s1" }, [], []],
+    [
+      "session event",
+      sessionEvent(
+        "session_notification_created",
+        "s1",
+        record("s", 1, { session_id: "s1", display: { presentation: "inline" } }),
+      ),
+      [],
+      ["s@1"],
+    ],
+    [
+      "application event with a session_id is refused",
+      { ...appEvent("application_notification_created", record("x", 1)), session_id: "s1" },
+      [],
+      [],
+    ],
     ["session event without session_id is refused", appEvent("session_notification_created", record("y", 1)), [], []],
   ];
   it.each(cases)("%s", (_name, event, app, session) => {
     const { center, shown } = harness();
     center.handleEvent(event);
     expect(shown()).toEqual(app);
-    expect(center.session("s1").get().map((item) => `${item.record.id}@${item.record.revision}`)).toEqual(session);
+    expect(
+      center
+        .session("s1")
+        .get()
+        .map((item) => `${item.record.id}@${item.record.revision}`),
+    ).toEqual(session);
   });
 });
 
 describe("notification rule 4: unknown event types and malformed records are ignored, never thrown", () => {
   const cases: Array<[string, AnyEvent | unknown[]]> = [
-    ["unknown type", { event_id: "00000000000000000001", type: "application_notification_teleported", notification: record("a", 1) }],
+    [
+      "unknown type",
+      { event_id: "00000000000000000001", type: "application_notification_teleported", notification: record("a", 1) },
+    ],
     ["record missing title", appEvent("application_notification_created", { ...record("a", 1), title: undefined })],
-    ["record not an object", { event_id: "00000000000000000002", type: "application_notification_created", notification: 7 }],
+    [
+      "record not an object",
+      { event_id: "00000000000000000002", type: "application_notification_created", notification: 7 },
+    ],
     ["malformed record in a snapshot", [{ id: "broken" }]],
   ];
   it.each(cases)("%s", async (_name, input) => {
@@ -122,9 +199,21 @@ describe("UI rule 1: ui_effects belong to the revision that carries them; only p
   const cases: Array<[string, Array<Record<string, unknown>>, number]> = [
     ["pending revision with effects", [record("a", 1, { ui_effects: { reload_sessions_list: true } })], 1],
     ["update without ui_effects stores none", [record("a", 1), record("a", 2)], 0],
-    ["dismissed record with effects", [record("a", 1, { status: "dismissed", ui_effects: { reload_sessions_list: true } })], 0],
-    ["resolved record with effects", [record("a", 1, { status: "resolved", ui_effects: { reload_sessions_list: true } })], 0],
-    ["expired record with effects", [record("a", 1, { status: "expired", ui_effects: { reload_sessions_list: true } })], 0],
+    [
+      "dismissed record with effects",
+      [record("a", 1, { status: "dismissed", ui_effects: { reload_sessions_list: true } })],
+      0,
+    ],
+    [
+      "resolved record with effects",
+      [record("a", 1, { status: "resolved", ui_effects: { reload_sessions_list: true } })],
+      0,
+    ],
+    [
+      "expired record with effects",
+      [record("a", 1, { status: "expired", ui_effects: { reload_sessions_list: true } })],
+      0,
+    ],
   ];
   it.each(cases)("%s", (_name, records, invalidations) => {
     const { center } = harness();
@@ -136,9 +225,30 @@ describe("UI rule 1: ui_effects belong to the revision that carries them; only p
 describe("UI rule 2: observation is deduplicated by connection, scope, id and revision", () => {
   const effects = { ui_effects: { reload_session_ids: ["s9"] } };
   const cases: Array<[string, Array<[Record<string, unknown>, "event" | "snapshot"]>, number]> = [
-    ["same revision seen twice (event then snapshot)", [[record("a", 1, effects), "event"], [record("a", 1, effects), "snapshot"]], 1],
-    ["newer pending revision requests again", [[record("a", 1, effects), "event"], [record("a", 2, effects), "event"]], 2],
-    ["rehydration from the latest pending revision requests once", [[record("a", 3, effects), "snapshot"], [record("a", 3, effects), "snapshot"]], 1],
+    [
+      "same revision seen twice (event then snapshot)",
+      [
+        [record("a", 1, effects), "event"],
+        [record("a", 1, effects), "snapshot"],
+      ],
+      1,
+    ],
+    [
+      "newer pending revision requests again",
+      [
+        [record("a", 1, effects), "event"],
+        [record("a", 2, effects), "event"],
+      ],
+      2,
+    ],
+    [
+      "rehydration from the latest pending revision requests once",
+      [
+        [record("a", 3, effects), "snapshot"],
+        [record("a", 3, effects), "snapshot"],
+      ],
+      1,
+    ],
   ];
   it.each(cases)("%s", async (_name, steps, revisions) => {
     const { center, server } = harness();
@@ -160,9 +270,21 @@ describe("UI rule 3: invalidation state per target until a successful reload of 
     ["a successful reload clears it", ["invalidate", "claim", "succeed"], { pending: false }],
     ["a failed reload leaves it pending", ["invalidate", "claim", "fail"], { pending: true, revision: 1 }],
     ["a declining consumer leaves it pending", ["invalidate", "claim", "decline"], { pending: true, revision: 1 }],
-    ["at most one claim per revision", ["invalidate", "claim", "claim2"], { pending: true, revision: 1, secondClaim: false }],
-    ["a newer invalidation supersedes; the late ack of the older cannot clear it", ["invalidate", "claim", "invalidate", "succeed_old"], { pending: true, revision: 2 }],
-    ["the newer revision may be claimed while the older claim is out", ["invalidate", "claim", "invalidate", "claim2"], { pending: true, revision: 2, secondClaim: true }],
+    [
+      "at most one claim per revision",
+      ["invalidate", "claim", "claim2"],
+      { pending: true, revision: 1, secondClaim: false },
+    ],
+    [
+      "a newer invalidation supersedes; the late ack of the older cannot clear it",
+      ["invalidate", "claim", "invalidate", "succeed_old"],
+      { pending: true, revision: 2 },
+    ],
+    [
+      "the newer revision may be claimed while the older claim is out",
+      ["invalidate", "claim", "invalidate", "claim2"],
+      { pending: true, revision: 2, secondClaim: true },
+    ],
   ];
   it.each(cases)("%s", (_name, steps, expected) => {
     const { center } = harness();
@@ -186,7 +308,12 @@ describe("UI rule 3: invalidation state per target until a successful reload of 
 
   it("keeps one slot per session id, per connection", () => {
     const { center } = harness();
-    center.handleEvent(appEvent("application_notification_created", record("a", 1, { ui_effects: { reload_session_ids: ["s1", "s2"], reload_application_actions: true } })));
+    center.handleEvent(
+      appEvent(
+        "application_notification_created",
+        record("a", 1, { ui_effects: { reload_session_ids: ["s1", "s2"], reload_application_actions: true } }),
+      ),
+    );
     expect(center.invalidations.pending.get().map((i) => i.target)).toEqual([
       { kind: "session", session_id: "s1" },
       { kind: "session", session_id: "s2" },
@@ -196,14 +323,34 @@ describe("UI rule 3: invalidation state per target until a successful reload of 
 });
 
 describe("UI rule 5: mobile dismissal caches the exact revision and hides it before the server call", () => {
-  type Case = [string, { answer: "ok" | "unreachable" | "409-newer" | "409-terminal"; thenSnapshot?: unknown[] }, { shown: string[]; cached: number; posts: number[] }];
+  type Case = [
+    string,
+    { answer: "ok" | "unreachable" | "409-newer" | "409-terminal"; thenSnapshot?: unknown[] },
+    { shown: string[]; cached: number; posts: number[] },
+  ];
   const cases: Case[] = [
     ["success removes it and the entry", { answer: "ok" }, { shown: [], cached: 0, posts: [1] }],
     ["unreachable keeps it hidden and cached", { answer: "unreachable" }, { shown: [], cached: 1, posts: [1] }],
-    ["retried with the same revision on reconnect", { answer: "unreachable", thenSnapshot: [record("a", 1)] }, { shown: [], cached: 1, posts: [1, 1] }],
-    ["a newer pending revision ends the entry and shows", { answer: "unreachable", thenSnapshot: [record("a", 2)] }, { shown: ["a@2"], cached: 0, posts: [1] }],
-    ["a missing record ends the entry", { answer: "unreachable", thenSnapshot: [] }, { shown: [], cached: 0, posts: [1] }],
-    ["a terminal record ends the entry", { answer: "unreachable", thenSnapshot: [record("a", 2, { status: "resolved" })] }, { shown: [], cached: 0, posts: [1] }],
+    [
+      "retried with the same revision on reconnect",
+      { answer: "unreachable", thenSnapshot: [record("a", 1)] },
+      { shown: [], cached: 1, posts: [1, 1] },
+    ],
+    [
+      "a newer pending revision ends the entry and shows",
+      { answer: "unreachable", thenSnapshot: [record("a", 2)] },
+      { shown: ["a@2"], cached: 0, posts: [1] },
+    ],
+    [
+      "a missing record ends the entry",
+      { answer: "unreachable", thenSnapshot: [] },
+      { shown: [], cached: 0, posts: [1] },
+    ],
+    [
+      "a terminal record ends the entry",
+      { answer: "unreachable", thenSnapshot: [record("a", 2, { status: "resolved" })] },
+      { shown: [], cached: 0, posts: [1] },
+    ],
     ["409 with a newer revision shows it", { answer: "409-newer" }, { shown: ["a@2"], cached: 0, posts: [1] }],
     ["409 with a terminal record removes it", { answer: "409-terminal" }, { shown: [], cached: 0, posts: [1] }],
   ];
@@ -213,8 +360,8 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     await center.reloadAll();
     const dismiss = `/application/notifications/a/dismiss`;
     const answers = {
-      ok: { status: 200, body: record("a", 2, { status: "dismissed" }) },
-      unreachable: "unreachable" as const,
+      "ok": { status: 200, body: record("a", 2, { status: "dismissed" }) },
+      "unreachable": "unreachable" as const,
       "409-newer": { status: 409, body: record("a", 2) },
       "409-terminal": { status: 409, body: record("a", 2, { status: "expired" }) },
     };
@@ -229,7 +376,11 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     }
     expect(shown()).toEqual(expected.shown);
     expect(JSON.parse((await storage.getItem("dismissals:srv/dev")) ?? "[]")).toHaveLength(expected.cached);
-    expect(server.calls.filter((c) => c.method === "POST").map((c) => (c.body as { expected_revision: number }).expected_revision)).toEqual(expected.posts);
+    expect(
+      server.calls
+        .filter((c) => c.method === "POST")
+        .map((c) => (c.body as { expected_revision: number }).expected_revision),
+    ).toEqual(expected.posts);
   });
 
   it("drops a retried dismissal the server refuses for good (404), reports it, and still shows the snapshot", async () => {
@@ -238,7 +389,10 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     await center.reloadAll();
     server.set("POST", "/application/notifications/a/dismiss", "unreachable");
     await center.dismiss(center.application.get()[0]!);
-    server.set("POST", "/application/notifications/a/dismiss", { status: 404, body: { error: { code: "notification_not_found", message: "gone" } } });
+    server.set("POST", "/application/notifications/a/dismiss", {
+      status: 404,
+      body: { error: { code: "notification_not_found", message: "gone" } },
+    });
     server.set("GET", APP, { status: 200, body: [record("a", 1), record("b", 1)] });
     await center.reloadAll();
     // The dismissal could not happen: the record shows again (the user may dismiss it anew), the entry is gone.
@@ -259,10 +413,18 @@ describe("UI rule 5: mobile dismissal caches the exact revision and hides it bef
     expect(await first.center.dismiss(newer)).toMatchObject({ status: "queued", entry: { revision: 1 } });
     // The app restarts: a new center on the same storage retries revision 1 against the snapshot.
     const second = harness("mobile", storage, [record("a", 1)]);
-    second.server.set("POST", "/application/notifications/a/dismiss", { status: 200, body: record("a", 2, { status: "dismissed" }) });
+    second.server.set("POST", "/application/notifications/a/dismiss", {
+      status: 200,
+      body: record("a", 2, { status: "dismissed" }),
+    });
     await second.center.reloadAll();
-    expect(first.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([{ expected_revision: 1 }, { expected_revision: 1 }]);
-    expect(second.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([{ expected_revision: 1 }]);
+    expect(first.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+      { expected_revision: 1 },
+      { expected_revision: 1 },
+    ]);
+    expect(second.server.calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([
+      { expected_revision: 1 },
+    ]);
     expect(second.shown()).toEqual([]);
     expect(JSON.parse((await storage.getItem("dismissals:srv/dev")) ?? "[]")).toHaveLength(0);
   });
@@ -277,7 +439,11 @@ describe("UI rule 6: desktop dismissal succeeds only when the server mutation do
   it.each(cases)("%s", async (_name, answer, expected, outcome) => {
     const { center, server, shown } = harness("desktop", memoryStorage(), [record("a", 1)]);
     await center.reloadAll();
-    const answers = { ok: { status: 200, body: record("a", 2, { status: "dismissed" }) }, unreachable: "unreachable" as const, "409": { status: 409, body: record("a", 3) } };
+    const answers = {
+      "ok": { status: 200, body: record("a", 2, { status: "dismissed" }) },
+      "unreachable": "unreachable" as const,
+      "409": { status: 409, body: record("a", 3) },
+    };
     server.set("POST", "/application/notifications/a/dismiss", answers[answer]);
     const pending = center.dismiss(center.application.get()[0]!);
     expect(shown()).toEqual(["a@1"]); // still visible while the call is out
@@ -299,7 +465,10 @@ describe("UI rule 8: historical replay is display only", () => {
   it.each([["terminal record with effects"], ["pending record with effects"]])("%s", async (name) => {
     const { center, server, shown } = harness();
     const status = name.startsWith("terminal") ? "dismissed" : "pending";
-    server.set("GET", APP, { status: 200, body: [record("h", 5, { status, ui_effects: { reload_sessions_list: true } })] });
+    server.set("GET", APP, {
+      status: 200,
+      body: [record("h", 5, { status, ui_effects: { reload_sessions_list: true } })],
+    });
     const history = await center.history({ scope: "application" });
     expect(history.map((r) => r.id)).toEqual(["h"]);
     expect(server.calls.at(-1)?.path).toBe(APP);

@@ -26,8 +26,17 @@ async function pairedThroughLink(s: Stack, admin: AdminClient): Promise<Credenti
   const link = parsePairUrl(created.pair_url);
   expect(link).toEqual({ code: created.code, bridge: s.bridgeUrl, key: created.server_key });
   // The code reaches the bridge through the forwarder a moment after POST /pairing.
-  await until(() => s.bridge?.core.registry.findCode(hashPairingCode(link!.code)) !== undefined, "code registered on the bridge");
-  const credentials = await pair({ bridgeUrl: link!.bridge, code: link!.code, deviceName: "phone", serverKey: link!.key, WebSocket: NodeWebSocket });
+  await until(
+    () => s.bridge?.core.registry.findCode(hashPairingCode(link!.code)) !== undefined,
+    "code registered on the bridge",
+  );
+  const credentials = await pair({
+    bridgeUrl: link!.bridge,
+    code: link!.code,
+    deviceName: "phone",
+    serverKey: link!.key,
+    WebSocket: NodeWebSocket,
+  });
   return { ...credentials, server_url: s.serverUrl };
 }
 
@@ -37,7 +46,9 @@ describe("pair_url", () => {
     const admin = new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN });
     const created = await admin.createPairing();
     // The app is served by the server: its URL is the server's public URL (the stack's public_url).
-    expect(created.pair_url).toBe(`http://127.0.0.1:1/#/pair?code=${created.code}&bridge=${encodeURIComponent(stack.bridgeUrl)}&key=${created.server_key}`);
+    expect(created.pair_url).toBe(
+      `http://127.0.0.1:1/#/pair?code=${created.code}&bridge=${encodeURIComponent(stack.bridgeUrl)}&key=${created.server_key}`,
+    );
     const credentials = await pairedThroughLink(stack, admin);
     const devices = await admin.listDevices();
     expect(devices.map((device) => device.device_id)).toContain(credentials.device_id);
@@ -45,7 +56,11 @@ describe("pair_url", () => {
 
   it("parsePairUrl reads a fragment alone and the optional key, and says undefined for anything else", () => {
     const key = "abc_-1".padEnd(43, "Q");
-    expect(parsePairUrl(`#/pair?code=AB12&bridge=wss%3A%2F%2Frelay.example%2Fsocket&key=${key}`)).toEqual({ code: "AB12", bridge: "wss://relay.example/socket", key });
+    expect(parsePairUrl(`#/pair?code=AB12&bridge=wss%3A%2F%2Frelay.example%2Fsocket&key=${key}`)).toEqual({
+      code: "AB12",
+      bridge: "wss://relay.example/socket",
+      key,
+    });
     for (const url of [
       "http://host/",
       "http://host/#/sessions",

@@ -1,6 +1,11 @@
 // Presentation defaults and normalization (docs/client.md "Notifications").
 import { describe, expect, it } from "vitest";
-import { actionResponseOwner, decidePresentation, type Origin, type Platform } from "../../client/notifications/presentation.ts";
+import {
+  actionResponseOwner,
+  decidePresentation,
+  type Origin,
+  type Platform,
+} from "../../client/notifications/presentation.ts";
 
 const cases: Array<[string | undefined, Origin, Platform, string]> = [
   [undefined, "session", "mobile", "inline"],
@@ -19,7 +24,9 @@ const cases: Array<[string | undefined, Origin, Platform, string]> = [
 describe("presentation", () => {
   it.each(cases)("%s for %s on %s → %s", (requested, origin, platform, expected) => {
     const decision = decidePresentation(requested, origin, platform);
-    const text = decision.presented ? `${decision.presentation}${decision.normalized ? " (normalized)" : ""}` : `not presented: ${decision.reason}`;
+    const text = decision.presented
+      ? `${decision.presentation}${decision.normalized ? " (normalized)" : ""}`
+      : `not presented: ${decision.reason}`;
     expect(text).toBe(expected);
   });
 

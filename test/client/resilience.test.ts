@@ -31,7 +31,9 @@ function failingFetch(matches: (url: string) => boolean, status = 502) {
     if (matches(input)) state.matched++;
     if (state.on && matches(input)) {
       state.failed++;
-      return Promise.resolve(new Response(JSON.stringify({ error: { code: "bad_gateway", message: "injected" } }), { status }));
+      return Promise.resolve(
+        new Response(JSON.stringify({ error: { code: "bad_gateway", message: "injected" } }), { status }),
+      );
     }
     return globalThis.fetch(input, init);
   };
@@ -68,7 +70,9 @@ async function liveClient(options: Partial<ConnectOptions> = {}) {
 async function resetEventStore(): Promise<void> {
   await scope.stack.stopServer();
   const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
-  db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');");
+  db.exec(
+    "DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');",
+  );
   db.close();
   await scope.stack.startServer();
 }
@@ -80,7 +84,11 @@ describe("client resilience", () => {
     const timers = new ManualTimers();
     await pollingClient({ fetch: http.fetch, retryDelaysMs: [20, 50, 150, 5000], timers });
     await until(() => http.state.failed >= 1, "the first poll failed");
-    for (const [delay, failed] of [[20, 2], [50, 3], [150, 4]] as const) {
+    for (const [delay, failed] of [
+      [20, 2],
+      [50, 3],
+      [150, 4],
+    ] as const) {
       // Just short of the delay nothing is tried again; at the delay the next poll goes out (and fails).
       await until(() => timers.pending > 0, "the retry is due on the timers");
       const due = timers.pending;
@@ -159,12 +167,20 @@ describe("client resilience", () => {
     });
     await resetEventStore();
     await until(() => resets === 1, "reset");
-    scope.stack.notifyApplication({ key: "after", severity: "info", title: "After the reset", display: { presentation: "banner" } });
+    scope.stack.notifyApplication({
+      key: "after",
+      severity: "info",
+      title: "After the reset",
+      display: { presentation: "banner" },
+    });
     await until(() => client.status.get().state === "live", "live again");
     const before = heard.length;
     const sessionId = await scope.stack.createSession();
     await scope.stack.append(sessionId, "after");
-    await until(() => heard.slice(before).some((event) => event.type === "message_appended"), "events of the new store");
+    await until(
+      () => heard.slice(before).some((event) => event.type === "message_appended"),
+      "events of the new store",
+    );
     await until(() => client.notifications.application.get().length === 1, "the notification");
   });
 
@@ -197,7 +213,9 @@ describe("client resilience", () => {
     http.state.on = true;
     await until(() => client.status.get().state === "offline", "offline");
     const input = { key: "k", severity: "info", title: "In the session", display: { presentation: "inline" } } as const;
-    scope.stack.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+    scope.stack.server.runtime.ctx.notifications
+      .session(sessionId)
+      .publish(parseProducer(producerInputSchema, input), "test");
     // ...and the app loads the session's messages, whose cursor is past that notification event.
     const loaded = await client.loadMessages(sessionId);
     expect(loaded.cursor_event_id).toBe(scope.stack.latestId());
@@ -233,7 +251,10 @@ describe("client resilience", () => {
     const api = new HttpApi({
       baseUrl: "http://fake",
       token: "t",
-      fetch: () => new Promise<Response>((resolve) => answers.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 })))),
+      fetch: () =>
+        new Promise<Response>((resolve) =>
+          answers.push((body) => resolve(new Response(JSON.stringify(body), { status: 200 }))),
+        ),
     });
     const center = new NotificationCenter({
       http: api,
@@ -267,7 +288,9 @@ describe("client resilience", () => {
     const content = (event: AnyEvent) => (event as { content?: unknown }).content;
     await until(() => heard.some((event) => content(event) === "small"), "the event behind the stub", 3000);
     expect(http.state.matched).toBe(1);
-    expect(problems.map((problem) => problem.message)).toContain("the event behind a truncated bridge push cannot be fetched; skipped");
+    expect(problems.map((problem) => problem.message)).toContain(
+      "the event behind a truncated bridge push cannot be fetched; skipped",
+    );
     expect(client.status.get().state).toBe("live");
   });
 });

@@ -90,20 +90,25 @@ describe("event sequencer", () => {
   it("delivers every id once and in order whatever the interleaving of two complete sources", () => {
     // Two sources, each complete from a start at or before the cursor: HTTP pages and a trusted bridge.
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.array(fc.boolean(), { maxLength: 200 }), fc.integer({ min: 0, max: 30 }), (total, picks, bridgeStart) => {
-        const { out, sequencer } = collect();
-        const start = Math.min(bridgeStart, total);
-        for (let n = 1; n <= start; n++) sequencer.accept(ev(n));
-        sequencer.trust();
-        let http = start + 1;
-        let bridge = start + 1;
-        for (const pick of picks) {
-          if (pick && http <= total) sequencer.accept(ev(http++));
-          else if (!pick && bridge <= total) sequencer.push(ev(bridge++));
-        }
-        while (http <= total) sequencer.accept(ev(http++));
-        expect(out).toEqual(Array.from({ length: total }, (_, i) => formatEventId(i + 1)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.array(fc.boolean(), { maxLength: 200 }),
+        fc.integer({ min: 0, max: 30 }),
+        (total, picks, bridgeStart) => {
+          const { out, sequencer } = collect();
+          const start = Math.min(bridgeStart, total);
+          for (let n = 1; n <= start; n++) sequencer.accept(ev(n));
+          sequencer.trust();
+          let http = start + 1;
+          let bridge = start + 1;
+          for (const pick of picks) {
+            if (pick && http <= total) sequencer.accept(ev(http++));
+            else if (!pick && bridge <= total) sequencer.push(ev(bridge++));
+          }
+          while (http <= total) sequencer.accept(ev(http++));
+          expect(out).toEqual(Array.from({ length: total }, (_, i) => formatEventId(i + 1)));
+        },
+      ),
     );
   });
 });

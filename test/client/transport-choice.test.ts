@@ -47,7 +47,9 @@ async function advance(timers: ManualTimers, ms: number): Promise<void> {
 async function started(route: Route, timers: ManualTimers) {
   const stack = await scope.start({ longPollWindowMs: 500 });
   const credentials = await stack.pair();
-  const client = scope.own(connect(credentials, { ...FAST_RECONNECT, WebSocket: routedWebSocket(route), timers, pollWaitMs: 1000 }));
+  const client = scope.own(
+    connect(credentials, { ...FAST_RECONNECT, WebSocket: routedWebSocket(route), timers, pollWaitMs: 1000 }),
+  );
   const heard: AnyEvent[] = [];
   client.on("*", (event) => heard.push(event));
   return { stack, client, heard };

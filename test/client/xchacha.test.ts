@@ -18,7 +18,9 @@ function unaligned(bytes: Uint8Array): Uint8Array {
 
 describe("XChaCha20-Poly1305 (S43)", () => {
   it("gives draft-irtf-cfrg-xchacha's A.3.1 vector, natively and in noble", () => {
-    const plaintext = new TextEncoder().encode("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.");
+    const plaintext = new TextEncoder().encode(
+      "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.",
+    );
     const key = hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f");
     const nonce = hex("404142434445464748494a4b4c4d4e4f5051525354555657");
     const aad = hex("50515253c0c1c2c3c4c5c6c7");
@@ -27,7 +29,9 @@ describe("XChaCha20-Poly1305 (S43)", () => {
       "c0875924c1c7987947deafd8780acf49";
     expect(toHex(native.encrypt(key, nonce, aad, plaintext))).toBe(expected);
     expect(toHex(nobleXChaCha.encrypt(key, nonce, aad, plaintext))).toBe(expected);
-    expect(new TextDecoder().decode(native.decrypt(key, nonce, aad, hex(expected)))).toBe(new TextDecoder().decode(plaintext));
+    expect(new TextDecoder().decode(native.decrypt(key, nonce, aad, hex(expected)))).toBe(
+      new TextDecoder().decode(plaintext),
+    );
   });
 
   it("seals the same bytes as noble at every length, and each opens the other's", () => {

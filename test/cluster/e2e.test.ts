@@ -45,7 +45,10 @@ async function listenToRedis(url: string): Promise<{ messages: string[]; stop: (
   const listener = new Redis(url, { lazyConnect: true });
   await listener.connect();
   const messages: string[] = [];
-  listener.on("pmessage", (_pattern: string, channel: string, message: string) => void messages.push(`${channel} ${message}`));
+  listener.on(
+    "pmessage",
+    (_pattern: string, channel: string, message: string) => void messages.push(`${channel} ${message}`),
+  );
   listener.on("pmessageBuffer", () => undefined);
   await listener.psubscribe("*");
   return { messages, stop: () => listener.disconnect() };
@@ -73,7 +76,11 @@ describe("an encrypting device on another node than its server", () => {
     const sessionId = await stack.createSession();
     const marker = `MARKER-CLUSTER-${Math.random().toString(36).slice(2)}`;
     await stack.append(sessionId, marker);
-    await until(() => heard.some((event) => JSON.stringify(event).includes(marker)), "the device's listener got the marker through node B", 15_000);
+    await until(
+      () => heard.some((event) => JSON.stringify(event).includes(marker)),
+      "the device's listener got the marker through node B",
+      15_000,
+    );
 
     // Node B sent sealed events only, and Redis holds the device as an encrypting one.
     const sentByB = capture.frames.filter((frame) => frame.includes("events:server:srv1"));
@@ -99,8 +106,13 @@ describe("an encrypting device on another node than its server", () => {
     expect(replayed).not.toContain("plaintext");
 
     const leaks = [
-      ...capture.everything(stack.bridge!, stack.bridgeDir, stack.bridgeLog).filter(({ text }) => text.includes(marker)).map(({ where }) => `node A ${where}`),
-      ...(await redisContents(redis.url, keyPrefix)).filter((text) => text.includes(marker)).map((text) => `redis ${text.slice(0, 80)}`),
+      ...capture
+        .everything(stack.bridge!, stack.bridgeDir, stack.bridgeLog)
+        .filter(({ text }) => text.includes(marker))
+        .map(({ where }) => `node A ${where}`),
+      ...(await redisContents(redis.url, keyPrefix))
+        .filter((text) => text.includes(marker))
+        .map((text) => `redis ${text.slice(0, 80)}`),
       ...published.messages.filter((text) => text.includes(marker)).map((text) => `published ${text.slice(0, 80)}`),
     ];
     expect(leaks).toEqual([]);

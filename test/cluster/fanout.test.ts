@@ -12,7 +12,8 @@ const redisOf = useRedis();
 const phone = device("dev_phone");
 
 async function push(server: Awaited<ReturnType<typeof fakeServer>>, first: number, last: number): Promise<void> {
-  for (let n = first; n <= last; n++) expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
+  for (let n = first; n <= last; n++)
+    expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
 }
 
 describe("a cluster of bridge nodes", () => {
@@ -20,7 +21,10 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     expect(server.joined.status).toBe("ok");
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grant reached node B",
+    );
     const onB = await appOn(b!.url, phone.token);
     const onA = await appOn(a!.url, phone.token);
     expect(onB.joined.status).toBe("ok");
@@ -36,9 +40,17 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grant reached node B",
+    );
     const app = await appOn(b!.url, phone.token, { since_id: 10, epoch: "epoch-1" });
-    expect(app.joined.response).toMatchObject({ replay: "complete", replayed: 10, last_event_id: formatEventId(20), epoch: "epoch-1" });
+    expect(app.joined.response).toMatchObject({
+      replay: "complete",
+      replayed: 10,
+      last_event_id: formatEventId(20),
+      epoch: "epoch-1",
+    });
     await push(server, 21, 25);
     await until(() => app.received.length >= 15, "replay and live events");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,18 +61,37 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2, { replayEvents: 5 });
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
-    expect((await appOn(b!.url, phone.token, { since_id: 10 })).joined.response).toMatchObject({ replay: "gap", last_event_id: formatEventId(20) });
-    expect((await appOn(b!.url, phone.token, { since_id: 15 })).joined.response).toMatchObject({ replay: "complete", replayed: 5 });
-    expect((await appOn(b!.url, phone.token, { since_id: 15, epoch: "another-store" })).joined.response).toMatchObject({ replay: "gap" });
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grant reached node B",
+    );
+    expect((await appOn(b!.url, phone.token, { since_id: 10 })).joined.response).toMatchObject({
+      replay: "gap",
+      last_event_id: formatEventId(20),
+    });
+    expect((await appOn(b!.url, phone.token, { since_id: 15 })).joined.response).toMatchObject({
+      replay: "complete",
+      replayed: 5,
+    });
+    expect((await appOn(b!.url, phone.token, { since_id: 15, epoch: "another-store" })).joined.response).toMatchObject({
+      replay: "gap",
+    });
 
     // ~100 bytes of payload each: 300 bytes hold two or three of them.
     const [c, d] = await clusterNodes(redisOf(), 2, { replayBytes: 300 });
     const other = await fakeServer(c!.url, { devices: [phone.grant], serverId: "srv2" });
     await push(other, 1, 10);
-    await until(() => d!.core.registry.deviceOf("srv2", phone.grant.token_hash) !== undefined, "the grant reached node D");
-    expect((await appOn(d!.url, phone.token, { since_id: 5 }, "srv2")).joined.response).toMatchObject({ replay: "gap" });
-    expect((await appOn(d!.url, phone.token, { since_id: 9 }, "srv2")).joined.response).toMatchObject({ replay: "complete", replayed: 1 });
+    await until(
+      () => d!.core.registry.deviceOf("srv2", phone.grant.token_hash) !== undefined,
+      "the grant reached node D",
+    );
+    expect((await appOn(d!.url, phone.token, { since_id: 5 }, "srv2")).joined.response).toMatchObject({
+      replay: "gap",
+    });
+    expect((await appOn(d!.url, phone.token, { since_id: 9 }, "srv2")).joined.response).toMatchObject({
+      replay: "complete",
+      replayed: 1,
+    });
   });
 
   it("B103: holds one live link per server across nodes: a second join on another node is already_connected", async () => {
@@ -82,12 +113,21 @@ describe("a cluster of bridge nodes", () => {
   it("B104: an event arriving behind newer ones on the link makes replays from before it a gap on every node", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant], cursor: 516 });
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grant reached node B",
+    );
     // Issue 11's order: stale 541, 542 ahead of the resend from the cursor; 517 comes late.
     await push(server, 541, 542);
-    expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({ replay: "complete", replayed: 2 });
+    expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({
+      replay: "complete",
+      replayed: 2,
+    });
     expect((await pushOnce(server.channel, "session_event", { event: testEvent(517) })).status).toBe("ok");
     expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({ replay: "gap" });
-    expect((await appOn(b!.url, phone.token, { since_id: 542 })).joined.response).toMatchObject({ replay: "complete", replayed: 0 });
+    expect((await appOn(b!.url, phone.token, { since_id: 542 })).joined.response).toMatchObject({
+      replay: "complete",
+      replayed: 0,
+    });
   });
 });

@@ -35,23 +35,42 @@ describe("a node killed", () => {
 
     const server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
     cleanups.push(() => server.close(true));
-    const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl: `ws://127.0.0.1:${balancer.port}/socket`, reconnectAfterMs: () => 20, app: server.runtime.app });
+    const forwarder = startForwarder(server.runtime.ctx, {
+      bridgeUrl: `ws://127.0.0.1:${balancer.port}/socket`,
+      reconnectAfterMs: () => 20,
+      app: server.runtime.app,
+    });
     cleanups.push(() => forwarder.stop());
 
     const created = await server.request({ method: "POST", url: "/pairing", payload: {} });
     const code = (created.json as { code: string }).code;
-    await until(() => b.core.registry.findCode(hashPairingCode(code)) !== undefined, "the code reached the cluster", 10_000);
+    await until(
+      () => b.core.registry.findCode(hashPairingCode(code)) !== undefined,
+      "the code reached the cluster",
+      10_000,
+    );
     // The server's URL as paired is unreachable (127.0.0.1:1): the app hears events only through the bridge, so what
     // it missed must come from the shared history, never from polling the server.
-    const credentials = await pair({ bridgeUrl: a.url, code, deviceName: "phone", WebSocket: FAST_RECONNECT.WebSocket });
+    const credentials = await pair({
+      bridgeUrl: a.url,
+      code,
+      deviceName: "phone",
+      WebSocket: FAST_RECONNECT.WebSocket,
+    });
     // The app comes back after the server's link has (A's claim lapses in ~1 s): what it missed meanwhile is replayed.
-    const client = connect(credentials, { ...FAST_RECONNECT, reconnectAfterMs: () => 2500, pollWaitMs: 2000, bridgeUrls: [a.url, b.url] });
+    const client = connect(credentials, {
+      ...FAST_RECONNECT,
+      reconnectAfterMs: () => 2500,
+      pollWaitMs: 2000,
+      bridgeUrls: [a.url, b.url],
+    });
     cleanups.push(() => client.close());
     const heard: string[] = [];
     client.on("*", (event) => void heard.push(event.event_id));
     await untilLive(client);
 
-    const session = async () => expect((await server.request({ method: "POST", url: "/sessions", payload: {} })).status).toBe(201);
+    const session = async () =>
+      expect((await server.request({ method: "POST", url: "/sessions", payload: {} })).status).toBe(201);
     for (let i = 0; i < 5; i++) await session();
     await until(() => heard.length >= 5, "events heard through node A", 10_000);
     expect(b.core.registry.get("srv1")?.link).toBeUndefined();
@@ -60,7 +79,11 @@ describe("a node killed", () => {
     for (let i = 0; i < 10; i++) await session();
     await until(() => b.core.registry.get("srv1")?.link !== undefined, "the server's link rejoined node B", 15_000);
     for (let i = 0; i < 5; i++) await session();
-    await until(() => b.core.metrics.replayHits + b.core.metrics.replayMisses > 0, "the app rejoined on node B", 15_000);
+    await until(
+      () => b.core.metrics.replayHits + b.core.metrics.replayMisses > 0,
+      "the app rejoined on node B",
+      15_000,
+    );
     for (let i = 0; i < 5; i++) await session();
     const expected = (await storeEvents(server)).map((event) => event.event_id);
     await until(() => heard.length >= expected.length, `all ${expected.length} events heard`, 15_000);

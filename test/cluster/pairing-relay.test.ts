@@ -7,7 +7,16 @@ import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
-import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, until, type TestBridge } from "../bridge/helpers.ts";
+import {
+  cleanups,
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  until,
+  type TestBridge,
+} from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
 import { startTestServer } from "../support/server.ts";
 import { appOn, clusterNodes, figuresOf, useRedis } from "./support.ts";
@@ -18,7 +27,11 @@ const redisOf = useRedis();
 async function serverOn(a: TestBridge) {
   const server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
   cleanups.push(() => server.close(true));
-  const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl: a.url, reconnectAfterMs: () => 20, app: server.runtime.app });
+  const forwarder = startForwarder(server.runtime.ctx, {
+    bridgeUrl: a.url,
+    reconnectAfterMs: () => 20,
+    app: server.runtime.app,
+  });
   cleanups.push(() => forwarder.stop());
   await until(() => a.core.registry.get("srv1")?.link !== undefined, "the server joined node A");
   return server;
@@ -27,7 +40,10 @@ async function serverOn(a: TestBridge) {
 async function codeOn(server: Awaited<ReturnType<typeof startTestServer>>, node: TestBridge): Promise<string> {
   const created = await server.request({ method: "POST", url: "/pairing", payload: {} });
   const code = (created.json as { code: string }).code;
-  await until(() => node.core.registry.findCode(hashPairingCode(code)) !== undefined, "the code reached the app's node");
+  await until(
+    () => node.core.registry.findCode(hashPairingCode(code)) !== undefined,
+    "the code reached the app's node",
+  );
   return code;
 }
 
@@ -38,7 +54,10 @@ describe("pairing and relayed calls through another node", () => {
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(credentials.server_id).toBe("srv1");
-    await until(() => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined,
+      "the new grant reached node B",
+    );
     const app = await appOn(b!.url, credentials.device_token);
     expect(app.joined.status).toBe("ok");
     // The code was single use on every node.
@@ -51,7 +70,10 @@ describe("pairing and relayed calls through another node", () => {
     const server = await serverOn(a!);
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
-    await until(() => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined, "the new grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined,
+      "the new grant reached node B",
+    );
     const app = await appOn(b!.url, credentials.device_token);
     const created = await pushOnce(app.channel, "api", { method: "POST", path: "/sessions", body: {} });
     expect(created.status).toBe("ok");
@@ -64,9 +86,13 @@ describe("pairing and relayed calls through another node", () => {
   it("B107: a code taken on one node is gone on every node: of two attempts at once, one reaches the server", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const code = "AAAAABBBBB";
-    const server = await fakeServer(a!.url, { codes: [{ code_hash: sha256Hex(code), expires_at: a!.clock.now() + 600_000 }] });
+    const server = await fakeServer(a!.url, {
+      codes: [{ code_hash: sha256Hex(code), expires_at: a!.clock.now() + 600_000 }],
+    });
     await until(() => b!.core.registry.findCode(sha256Hex(code)) !== undefined, "the code reached node B");
-    const replies = [a!, b!].map((node) => joinOnce(phoenixSocket(node.url).channel("pairing", { code, device_name: "phone" })));
+    const replies = [a!, b!].map((node) =>
+      joinOnce(phoenixSocket(node.url).channel("pairing", { code, device_name: "phone" })),
+    );
     await until(() => server.pairRequests.length === 1, "one pair_request forwarded");
     const refused = await Promise.race(replies);
     expect(refused).toEqual({ status: "error", response: { reason: "invalid_code" } });
@@ -80,17 +106,24 @@ describe("revocation and limits across nodes", () => {
     const [a, b, c] = await clusterNodes(redisOf(), 3, { cluster: { heartbeatMs: 60_000, linkTtlMs: 180_000 } });
     const phone = device("dev_phone");
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
-    await until(() => [b!, c!].every((node) => node.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined), "the grant reached every node");
+    await until(
+      () => [b!, c!].every((node) => node.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined),
+      "the grant reached every node",
+    );
     const apps = await Promise.all([a!, b!, c!].map((node) => appOn(node.url, phone.token)));
     expect(apps.map((app) => app.joined.status)).toEqual(["ok", "ok", "ok"]);
     expect((await pushOnce(server.channel, "grants", { devices: [], codes: [] })).status).toBe("ok");
-    await until(() => apps.every((app) => app.closes.includes(BRIDGE_CLOSE.deviceRevoked)), "every node closed the device's socket with 4001");
+    await until(
+      () => apps.every((app) => app.closes.includes(BRIDGE_CLOSE.deviceRevoked)),
+      "every node closed the device's socket with 4001",
+    );
     expect(b!.core.registry.deviceOf("srv1", phone.grant.token_hash)).toBeUndefined();
   });
 
   it("B109: counts failed pairing attempts and new registrations cluster-wide", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2, { pairingFailuresPerAddress: 3, serverRegistrationsPerAddress: 1 });
-    const attempt = (node: TestBridge) => joinOnce(phoenixSocket(node.url).channel("pairing", { code: "ZZZZZZZZZZ", device_name: "x" }));
+    const attempt = (node: TestBridge) =>
+      joinOnce(phoenixSocket(node.url).channel("pairing", { code: "ZZZZZZZZZZ", device_name: "x" }));
     expect((await attempt(a!)).response).toEqual({ reason: "invalid_code" });
     expect((await attempt(a!)).response).toEqual({ reason: "invalid_code" });
     expect((await attempt(b!)).response).toEqual({ reason: "invalid_code" });
@@ -99,7 +132,10 @@ describe("revocation and limits across nodes", () => {
     expect((await attempt(a!)).response).toEqual({ reason: "rate_limited" });
 
     expect((await fakeServer(a!.url, { serverId: "one" })).joined.status).toBe("ok");
-    expect((await fakeServer(b!.url, { serverId: "two" })).joined).toEqual({ status: "error", response: { reason: "rate_limited" } });
+    expect((await fakeServer(b!.url, { serverId: "two" })).joined).toEqual({
+      status: "error",
+      response: { reason: "rate_limited" },
+    });
   });
 
   it("B110: tells the server which devices are connected on any node (devices_seen), through the node holding its link", async () => {
@@ -108,8 +144,14 @@ describe("revocation and limits across nodes", () => {
     const tablet = device("dev_tablet");
     const server = await fakeServer(a!.url, { devices: [phone.grant, tablet.grant] });
     const seen: Array<{ device_ids: string[]; connected: string[] }> = [];
-    server.channel.on("devices_seen", (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload));
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grants reached node B");
+    server.channel.on(
+      "devices_seen",
+      (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload),
+    );
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grants reached node B",
+    );
     await until(() => figuresOf(b!).nodes === 2 && figuresOf(a!).nodes === 2, "both nodes alive in the figures");
     await appOn(b!.url, phone.token);
     b!.sightings.flush();

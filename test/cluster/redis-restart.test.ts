@@ -15,21 +15,32 @@ describe("Redis restarted empty", () => {
   it("B113: live fan-out goes on, replays from before answer gap until history builds up again, the registry is written back", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
-    await until(() => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined, "the grant reached node B");
+    await until(
+      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
+      "the grant reached node B",
+    );
     const live = await appOn(b!.url, phone.token);
     const push = async (first: number, last: number) => {
-      for (let n = first; n <= last; n++) expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
+      for (let n = first; n <= last; n++)
+        expect((await pushOnce(server.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
     };
     await push(1, 10);
     await until(() => live.received.length === 10, "10 events live on B");
 
     await redisOf().restart();
-    await until(() => figuresOf(a!).epochChanges >= 1 && figuresOf(b!).epochChanges >= 1, "both nodes saw the new epoch", 10_000);
+    await until(
+      () => figuresOf(a!).epochChanges >= 1 && figuresOf(b!).epochChanges >= 1,
+      "both nodes saw the new epoch",
+      10_000,
+    );
     await push(11, 20);
     await until(() => live.received.length === 20, "live fan-out after the restart", 10_000);
     expect(live.received).toEqual(ids(1, 20));
 
-    expect((await appOn(b!.url, phone.token, { since_id: 5 })).joined.response).toMatchObject({ replay: "gap", last_event_id: formatEventId(20) });
+    expect((await appOn(b!.url, phone.token, { since_id: 5 })).joined.response).toMatchObject({
+      replay: "gap",
+      last_event_id: formatEventId(20),
+    });
     const after = await appOn(b!.url, phone.token, { since_id: 15 });
     expect(after.joined.response).toMatchObject({ replay: "complete", replayed: 5 });
 
@@ -46,7 +57,8 @@ describe("Redis restarted empty", () => {
     expect(server.joined.status).toBe("ok");
     const health = async () => (await fetch(`${a!.httpUrl}/health`)).json();
     expect(await health()).toEqual({ ok: true, node: "node0", redis: "ok" });
-    const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await (await fetch(`${b!.httpUrl}/metrics`)).text())?.[1]);
+    const metric = async (name: string) =>
+      Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await (await fetch(`${b!.httpUrl}/metrics`)).text())?.[1]);
     await until(() => figuresOf(b!).nodes === 2 && figuresOf(b!).linkedServers === 1, "the figures refreshed");
     expect(await metric("bridge_cluster_nodes")).toBe(2);
     expect(await metric("bridge_cluster_servers_linked")).toBe(1);

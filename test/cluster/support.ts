@@ -30,23 +30,43 @@ export function useRedis(): () => TestRedis {
 /** Config overrides for a node; `cluster` takes any of its keys. */
 export type NodeOverrides = Omit<Partial<BridgeConfig>, "cluster"> & { cluster?: Partial<ClusterConfig> };
 
-export async function clusterNodes(redis: TestRedis, count: number, overrides: NodeOverrides = {}): Promise<TestBridge[]> {
+export async function clusterNodes(
+  redis: TestRedis,
+  count: number,
+  overrides: NodeOverrides = {},
+): Promise<TestBridge[]> {
   const keyPrefix = `t${randomUUID().slice(0, 8)}`;
   const nodes: TestBridge[] = [];
   for (let i = 0; i < count; i++) nodes.push(await clusterNode(redis, keyPrefix, `node${i}`, overrides));
   return nodes;
 }
 
-export async function clusterNode(redis: TestRedis, keyPrefix: string, nodeId: string, overrides: NodeOverrides = {}): Promise<TestBridge> {
-  return testBridge({ ...overrides, cluster: { redisUrl: redis.url, keyPrefix, nodeId, ...FAST_CLUSTER, ...overrides.cluster } });
+export async function clusterNode(
+  redis: TestRedis,
+  keyPrefix: string,
+  nodeId: string,
+  overrides: NodeOverrides = {},
+): Promise<TestBridge> {
+  return testBridge({
+    ...overrides,
+    cluster: { redisUrl: redis.url, keyPrefix, nodeId, ...FAST_CLUSTER, ...overrides.cluster },
+  });
 }
 
 /** An app socket (official phoenix client) joined to `events:server:<id>` on `url`, recording what it receives. */
-export async function appOn(url: string, token: string, params: { since_id?: number; epoch?: string } = {}, serverId = "srv1") {
+export async function appOn(
+  url: string,
+  token: string,
+  params: { since_id?: number; epoch?: string } = {},
+  serverId = "srv1",
+) {
   const socket: Socket = phoenixSocket(url, { params: { token } });
   const closes: number[] = [];
   socket.onClose((event: { code: number }) => void closes.push(event.code));
-  const joinParams = { ...(params.since_id === undefined ? {} : { since_id: formatEventId(params.since_id) }), ...(params.epoch === undefined ? {} : { epoch: params.epoch }) };
+  const joinParams = {
+    ...(params.since_id === undefined ? {} : { since_id: formatEventId(params.since_id) }),
+    ...(params.epoch === undefined ? {} : { epoch: params.epoch }),
+  };
   const channel: Channel = socket.channel(`events:server:${serverId}`, joinParams);
   const received: string[] = [];
   channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));

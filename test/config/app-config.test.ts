@@ -13,7 +13,10 @@ afterEach(async () => {
 
 describe("GET /app-config.json", () => {
   it("answers without a token with the server's id and the URLs apps use, and no key", async () => {
-    server = await startTestServer({ server: { server_id: "home" } }, { serverUrl: "http://127.0.0.1:8787", bridgeUrl: "ws://127.0.0.1:5000/socket" });
+    server = await startTestServer(
+      { server: { server_id: "home" } },
+      { serverUrl: "http://127.0.0.1:8787", bridgeUrl: "ws://127.0.0.1:5000/socket" },
+    );
     const response = await server.request({ method: "GET", url: "/app-config.json", token: null });
     expect(response.status).toBe(200);
     expect(appConfigSchema.parse(response.json)).toEqual({

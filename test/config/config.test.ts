@@ -17,7 +17,9 @@ function errorOf(json: unknown): string {
 describe("config file", () => {
   it("refuses unknown keys with their path", () => {
     expect(errorOf({ servr: {} })).toBe("config error at servr: unknown key");
-    expect(errorOf({ providers: { p: { ...provider, tiemout: 5 } } })).toBe("config error at providers.p.tiemout: unknown key");
+    expect(errorOf({ providers: { p: { ...provider, tiemout: 5 } } })).toBe(
+      "config error at providers.p.tiemout: unknown key",
+    );
     expect(errorOf({ events: { retention: 1 } })).toBe("config error at events.retention: unknown key");
   });
 
@@ -49,20 +51,36 @@ describe("config file", () => {
   });
 
   it("reads max_items as history_limit, which wins when both are set", () => {
-    expect(parseConfig({ application: { notifications: { max_items: 5 } } }).application.notifications).toEqual({ history_limit: 5 });
-    expect(parseConfig({ application: { notifications: { max_items: 5, history_limit: 7 } } }).application.notifications).toEqual({ history_limit: 7 });
+    expect(parseConfig({ application: { notifications: { max_items: 5 } } }).application.notifications).toEqual({
+      history_limit: 5,
+    });
+    expect(
+      parseConfig({ application: { notifications: { max_items: 5, history_limit: 7 } } }).application.notifications,
+    ).toEqual({ history_limit: 7 });
   });
 
   it("refuses wrong types with their path", () => {
-    expect(errorOf({ providers: { p: { ...provider, timeout: "fast" } } })).toMatch(/^config error at providers\.p\.timeout: /);
-    expect(errorOf({ providers: { p: { ...provider, retry_on_status: { abc: [1] } } } })).toMatch(/^config error at providers\.p\.retry_on_status\.abc/);
-    expect(errorOf({ providers: { p: { ...provider, rate_limit_retry_delays_seconds: "1, x" } } })).toMatch(/rate_limit_retry_delays_seconds/);
-    expect(errorOf({ application: { notifications: { history_limit: -1 } } })).toMatch(/^config error at application\.notifications\.history_limit/);
+    expect(errorOf({ providers: { p: { ...provider, timeout: "fast" } } })).toMatch(
+      /^config error at providers\.p\.timeout: /,
+    );
+    expect(errorOf({ providers: { p: { ...provider, retry_on_status: { abc: [1] } } } })).toMatch(
+      /^config error at providers\.p\.retry_on_status\.abc/,
+    );
+    expect(errorOf({ providers: { p: { ...provider, rate_limit_retry_delays_seconds: "1, x" } } })).toMatch(
+      /rate_limit_retry_delays_seconds/,
+    );
+    expect(errorOf({ application: { notifications: { history_limit: -1 } } })).toMatch(
+      /^config error at application\.notifications\.history_limit/,
+    );
   });
 
   it("refuses an agent whose provider does not exist, or whose override is invalid", () => {
-    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "q" } } })).toBe('config error at agents.a.provider_id: no provider "q" in providers');
-    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "p", timeout: -1 } } })).toMatch(/^config error at agents\.a\.timeout/);
+    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "q" } } })).toBe(
+      'config error at agents.a.provider_id: no provider "q" in providers',
+    );
+    expect(errorOf({ providers: { p: provider }, agents: { a: { provider_id: "p", timeout: -1 } } })).toMatch(
+      /^config error at agents\.a\.timeout/,
+    );
   });
 
   it("applies defaults, delay-list strings and per-agent overrides", () => {
@@ -72,26 +90,46 @@ describe("config file", () => {
         agents: { a: { provider_id: "p", model: "other", timeout: 5, tools: ["clock"] }, b: { provider_id: "p" } },
       }),
     );
-    expect(agents.get("a")!.settings).toMatchObject({ model: "other", timeout: 5, rate_limit_retry_delays_seconds: [1, 2.5], stream_recovery: { mode: "disabled", max_retries: 3 } });
+    expect(agents.get("a")!.settings).toMatchObject({
+      model: "other",
+      timeout: 5,
+      rate_limit_retry_delays_seconds: [1, 2.5],
+      stream_recovery: { mode: "disabled", max_retries: 3 },
+    });
     expect(agents.get("a")!.tools).toEqual(["clock"]);
-    expect(agents.get("b")!.settings).toMatchObject({ model: "m", timeout: 60, min_request_interval_seconds: 0, retry_on_status: {} });
+    expect(agents.get("b")!.settings).toMatchObject({
+      model: "m",
+      timeout: 60,
+      min_request_interval_seconds: 0,
+      retry_on_status: {},
+    });
   });
 
   it("has a default agent when the config defines none", () => {
     expect([...resolveAgents(parseConfig({})).keys()]).toEqual(["default"]);
-    expect([...resolveAgents(parseConfig({ providers: { x: provider } })).values()][0]).toMatchObject({ agent_id: "default", provider_id: "x" });
+    expect([...resolveAgents(parseConfig({ providers: { x: provider } })).values()][0]).toMatchObject({
+      agent_id: "default",
+      provider_id: "x",
+    });
   });
 });
 
 describe("environment", () => {
   it("uses the documented defaults and refuses a bad port", () => {
-    expect(readEnvironment({})).toMatchObject({ host: "127.0.0.1", port: 8787, bridgePort: 4000, bridgeUrl: "ws://127.0.0.1:4000/socket" });
+    expect(readEnvironment({})).toMatchObject({
+      host: "127.0.0.1",
+      port: 8787,
+      bridgePort: 4000,
+      bridgeUrl: "ws://127.0.0.1:4000/socket",
+    });
     expect(readEnvironment({ BRIDGE_URL: "" }).bridgeUrl).toBe("");
     expect(() => readEnvironment({ PORT: "http" })).toThrow(/PORT/);
   });
 
   it("points BRIDGE_URL's default at BRIDGE_PORT, and an explicit BRIDGE_URL wins", () => {
     expect(readEnvironment({ BRIDGE_PORT: "5000" }).bridgeUrl).toBe("ws://127.0.0.1:5000/socket");
-    expect(readEnvironment({ BRIDGE_PORT: "5000", BRIDGE_URL: "ws://relay.lan:4000/socket" }).bridgeUrl).toBe("ws://relay.lan:4000/socket");
+    expect(readEnvironment({ BRIDGE_PORT: "5000", BRIDGE_URL: "ws://relay.lan:4000/socket" }).bridgeUrl).toBe(
+      "ws://relay.lan:4000/socket",
+    );
   });
 });

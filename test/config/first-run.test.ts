@@ -23,13 +23,28 @@ async function listening(config: ConfigInput = {}): Promise<{ url: string; dataD
   const port = await freePort();
   server = await startTestServer(config, { bridgeUrl: BRIDGE, serverUrl: `http://127.0.0.1:${port}` });
   const url = await server.runtime.app.listen({ host: "127.0.0.1", port });
-  writeLocalAdmin(server.dataDir, { url, token: server.runtime.localAdminToken, pid: process.pid, admin_token_from_environment: true });
+  writeLocalAdmin(server.dataDir, {
+    url,
+    token: server.runtime.localAdminToken,
+    pid: process.pid,
+    admin_token_from_environment: true,
+  });
   return { url, dataDir: server.dataDir };
 }
 
-async function offer(input: { url: string; dataDir: string }, force = false): Promise<{ outcome: string; text: string }> {
+async function offer(
+  input: { url: string; dataDir: string },
+  force = false,
+): Promise<{ outcome: string; text: string }> {
   let text = "";
-  const outcome = await offerFirstRunLink({ dataDir: input.dataDir, serverUrl: input.url, localBridgeUrl: BRIDGE, force, terminal: true, write: (t) => (text += t) });
+  const outcome = await offerFirstRunLink({
+    dataDir: input.dataDir,
+    serverUrl: input.url,
+    localBridgeUrl: BRIDGE,
+    force,
+    terminal: true,
+    write: (t) => (text += t),
+  });
   return { outcome, text };
 }
 

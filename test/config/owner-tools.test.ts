@@ -14,13 +14,21 @@ afterEach(() => {
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const devices = (url: string, token: string) => fetch(`${url}/devices`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+const devices = (url: string, token: string) =>
+  fetch(`${url}/devices`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 
 describe("the owner's tools", { timeout: 120_000 }, () => {
   it("pairs without ADMIN_TOKEN and resets the admin token of a running server", async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const env = { DATA_DIR: join(dir, "data"), CONFIG: "", ADMIN_TOKEN: "", PORT: "0", BRIDGE_URL: "", LOG_LEVEL: "silent" };
+    const env = {
+      DATA_DIR: join(dir, "data"),
+      CONFIG: "",
+      ADMIN_TOKEN: "",
+      PORT: "0",
+      BRIDGE_URL: "",
+      LOG_LEVEL: "silent",
+    };
     const server = run(["server/main.ts"], env);
     runs.push(server);
     const [, oldToken] = await server.waitFor(/admin token \(shown once[^)]*\): (\S+)/);

@@ -17,7 +17,10 @@ interface Run {
 }
 
 function runServer(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "silent", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "silent", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const waiters: Array<() => void> = [];
   const onData = (chunk: Buffer) => {
@@ -49,10 +52,15 @@ describe("server process", { timeout: 90_000 }, () => {
   it("refuses a bad config with one line naming the key path", async () => {
     const dir = tempDir();
     dirs.push(dir);
-    writeFileSync(join(dir, "config.json"), JSON.stringify({ providers: { p: { provider: "reference_compatible", model: "m", timeout: "soon" } } }));
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({ providers: { p: { provider: "reference_compatible", model: "m", timeout: "soon" } } }),
+    );
     const run = runServer({ DATA_DIR: join(dir, "data"), CONFIG: join(dir, "config.json") });
     expect(await run.exit).toBe(2);
-    expect(run.output().trim().split("\n")).toEqual([expect.stringMatching(/^config error at providers\.p\.timeout: /)]);
+    expect(run.output().trim().split("\n")).toEqual([
+      expect.stringMatching(/^config error at providers\.p\.timeout: /),
+    ]);
   });
 
   it("generates the admin token once, keeps only its hash, serves, and stops cleanly on SIGTERM", async () => {

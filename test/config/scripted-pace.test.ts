@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const streamRequest = (url: string) =>
-  fetch(`${url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", stream: true, messages: [] }) });
+  fetch(`${url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "m", stream: true, messages: [] }),
+  });
 
 describe("the scripted backend's pace", { timeout: 60_000 }, () => {
   it("waits delayMs between the writes of a paced stream, and never without one", async () => {

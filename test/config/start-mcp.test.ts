@@ -36,8 +36,11 @@ const ADMIN_TOKEN = "start-mcp-admin-token-0123456789";
 /** Resolves once GET /mcp reports the `files` server ready. */
 async function mcpReady(server: string): Promise<void> {
   for (;;) {
-    const response = await fetch(`${server}/mcp`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).catch(() => undefined);
-    const body = (await response?.json().catch(() => undefined)) as { servers?: Array<{ name: string; status: string }> } | undefined;
+    const response = await fetch(`${server}/mcp`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).catch(
+      () => undefined,
+    );
+    const body = (await response?.json().catch(() => undefined)) as
+      { servers?: Array<{ name: string; status: string }> } | undefined;
     if (body?.servers?.some((s) => s.name === "files" && s.status === "ready")) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -67,7 +70,13 @@ describe("npm start with an MCP server", { timeout: 180_000 }, () => {
     writeFileSync(join(dir, "launcher.mjs"), LAUNCHER);
     const files = { command: process.execPath, args: [join(dir, "launcher.mjs"), pidFile, FILESYSTEM_SERVER, dir] };
     writeFileSync(join(dir, "config.json"), JSON.stringify({ mcp_servers: { files } }));
-    const start = run(["scripts/start.ts"], { PORT: String(port), BRIDGE_PORT: String(bridgePort), DATA_DIR: join(dir, "data"), CONFIG: join(dir, "config.json"), ADMIN_TOKEN });
+    const start = run(["scripts/start.ts"], {
+      PORT: String(port),
+      BRIDGE_PORT: String(bridgePort),
+      DATA_DIR: join(dir, "data"),
+      CONFIG: join(dir, "config.json"),
+      ADMIN_TOKEN,
+    });
     runs.push(start);
     const server = `http://127.0.0.1:${port}`;
 

@@ -39,7 +39,14 @@ describe("npm start", { timeout: 180_000 }, () => {
     writeFileSync(join(dir, "config.json"), JSON.stringify({ plugins: ["./spawner.mjs"] }));
     const dataDir = join(dir, "data");
     const grandchildFile = join(dir, "grandchild.pid");
-    const start = run(["scripts/start.ts"], { PORT: String(port), BRIDGE_PORT: String(bridgePort), DATA_DIR: dataDir, CONFIG: join(dir, "config.json"), ADMIN_TOKEN: "", GRANDCHILD_PID_FILE: grandchildFile });
+    const start = run(["scripts/start.ts"], {
+      PORT: String(port),
+      BRIDGE_PORT: String(bridgePort),
+      DATA_DIR: dataDir,
+      CONFIG: join(dir, "config.json"),
+      ADMIN_TOKEN: "",
+      GRANDCHILD_PID_FILE: grandchildFile,
+    });
     runs.push(start);
     const server = `http://127.0.0.1:${port}`;
     const bridgeHealth = `http://127.0.0.1:${bridgePort}/health`;
@@ -49,12 +56,20 @@ describe("npm start", { timeout: 180_000 }, () => {
     const linkFile = join(dataDir, "pair-link.txt");
     expect(statSync(linkFile).mode & 0o777).toBe(0o600);
     const bridgeUrl = encodeURIComponent(`ws://127.0.0.1:${bridgePort}/socket`);
-    expect(readFileSync(linkFile, "utf8")).toMatch(new RegExp(`^Open ${server}/#/pair\\?code=[0-9A-Z]{5}-[0-9A-Z]{5}&bridge=${bridgeUrl.replace(/%/g, "%")}&key=`));
+    expect(readFileSync(linkFile, "utf8")).toMatch(
+      new RegExp(`^Open ${server}/#/pair\\?code=[0-9A-Z]{5}-[0-9A-Z]{5}&bridge=${bridgeUrl.replace(/%/g, "%")}&key=`),
+    );
     expect(start.output()).not.toMatch(/Open http/);
     await answers(bridgeHealth);
     // The link pairs: its code, bridge and key, through the real bridge to the real server, encrypted.
     const link = parsePairUrl(readFileSync(linkFile, "utf8").match(/^Open (\S+)$/m)![1]!)!;
-    const credentials = await pair({ bridgeUrl: link.bridge, code: link.code, serverKey: link.key!, deviceName: "this browser", WebSocket: NodeWebSocket });
+    const credentials = await pair({
+      bridgeUrl: link.bridge,
+      code: link.code,
+      serverKey: link.key!,
+      deviceName: "this browser",
+      WebSocket: NodeWebSocket,
+    });
     expect(credentials.server_url).toBe(server);
     expect(credentials.e2e).toBeDefined();
 

@@ -10,7 +10,20 @@ type Def = { type: string; [key: string]: unknown };
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 
 /** Schemas that hold no object inside them. */
-const LEAVES = new Set(["string", "number", "boolean", "literal", "enum", "unknown", "any", "never", "null", "transform", "bigint", "date"]);
+const LEAVES = new Set([
+  "string",
+  "number",
+  "boolean",
+  "literal",
+  "enum",
+  "unknown",
+  "any",
+  "never",
+  "null",
+  "transform",
+  "bigint",
+  "date",
+]);
 
 interface FoundObject {
   /** The path a config key would have: record keys as `<id>`, array items as `0`. */
@@ -62,8 +75,21 @@ describe("config schema objects", () => {
   });
 
   it("walks the whole schema: every top-level object and the nested ones are found", () => {
-    for (const path of ["(root)", "server", "providers.<id>", "providers.<id>.stream_recovery", "agents.<id>", "application",
-      "application.notifications", "events", "runner", "assets", "bridge", "push", "titles"]) {
+    for (const path of [
+      "(root)",
+      "server",
+      "providers.<id>",
+      "providers.<id>.stream_recovery",
+      "agents.<id>",
+      "application",
+      "application.notifications",
+      "events",
+      "runner",
+      "assets",
+      "bridge",
+      "push",
+      "titles",
+    ]) {
       expect(paths).toContain(path);
     }
   });

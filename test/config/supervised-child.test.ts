@@ -28,7 +28,8 @@ function supervise(code: number, exits: number): Promise<{ lines: string[]; fata
       timers: fakeTimers(),
       say: (line) => {
         lines.push(line);
-        if (lines.filter((l) => l.includes("exit")).length >= exits) void child.stop("SIGTERM").then(() => resolve({ lines, fatal }));
+        if (lines.filter((l) => l.includes("exit")).length >= exits)
+          void child.stop("SIGTERM").then(() => resolve({ lines, fatal }));
       },
       onFatal: (c) => {
         fatal = c;

@@ -36,8 +36,11 @@ describe("the server's log on a terminal", () => {
 
   it("keeps them at info in JSON lines", async () => {
     const text = await linesOf({ pretty: false, level: "info" });
-    expect(text.trim().split("\n").map((line) => JSON.parse(line) as { msg: string; level: number })).toContainEqual(
-      expect.objectContaining({ msg: "request completed", level: 30 }),
-    );
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { msg: string; level: number }),
+    ).toContainEqual(expect.objectContaining({ msg: "request completed", level: 30 }));
   });
 });

@@ -20,7 +20,10 @@ async function stack(): Promise<{ bridge: TestBridge; peer: ServerPeer; base: st
 
 async function pair(bridge: TestBridge, peer: ServerPeer, name: string): Promise<{ deviceId: string; token: string }> {
   const { code } = peer.server.runtime.ctx.pairing.createCode();
-  await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+  await until(
+    () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+    "code registered on the bridge",
+  );
   const socket = phoenixSocket(bridge.url);
   const reply = await joinOnce(socket.channel("pairing", { code, device_name: name }));
   socket.disconnect();
@@ -28,10 +31,19 @@ async function pair(bridge: TestBridge, peer: ServerPeer, name: string): Promise
   return { deviceId: reply.response.device_id as string, token: reply.response.device_token as string };
 }
 
-async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, json: await response.json() };
@@ -46,14 +58,28 @@ describe("/devices/self", () => {
     expect(renamed.status).toBe(200);
     expect(renamed.json.device).toMatchObject({ device_id: phone.deviceId, name: "Anna's phone", revoked_at: null });
     const own = await call(base, "GET", "/devices/self", phone.token);
-    expect([own.status, own.json.device.device_id, own.json.device.name]).toEqual([200, phone.deviceId, "Anna's phone"]);
+    expect([own.status, own.json.device.device_id, own.json.device.name]).toEqual([
+      200,
+      phone.deviceId,
+      "Anna's phone",
+    ]);
     expect((await call(base, "GET", "/devices/self", ADMIN_TOKEN)).status).toBe(403);
-    const devices = (await call(base, "GET", "/devices", ADMIN_TOKEN)).json.devices as Array<{ device_id: string; name: string }>;
+    const devices = (await call(base, "GET", "/devices", ADMIN_TOKEN)).json.devices as Array<{
+      device_id: string;
+      name: string;
+    }>;
     expect(devices.map((d) => [d.device_id, d.name])).toEqual([
       [phone.deviceId, "Anna's phone"],
       [laptop.deviceId, "laptop"],
     ]);
-    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(101) }, { name: 5 }, { name: "ok", extra: 1 }]) {
+    for (const body of [
+      {},
+      { name: "" },
+      { name: "   " },
+      { name: "x".repeat(101) },
+      { name: 5 },
+      { name: "ok", extra: 1 },
+    ]) {
       const refused = await call(base, "PATCH", "/devices/self", phone.token, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.json.error.code).toBe("invalid_input");
@@ -79,7 +105,10 @@ describe("/devices/self", () => {
     await until(() => closes.includes(BRIDGE_CLOSE.deviceRevoked), "the device's socket closed with 4001");
     app.disconnect();
     const again = phoenixSocket(bridge.url, { params: { token: phone.token } });
-    expect(await joinOnce(again.channel("events:server:srv1"))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect(await joinOnce(again.channel("events:server:srv1"))).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
     again.disconnect();
     expect((await call(base, "GET", "/sessions", phone.token)).status).toBe(401);
     expect((await call(base, "DELETE", "/devices/self", phone.token)).status).toBe(401);
@@ -96,6 +125,10 @@ describe("/devices/self", () => {
     expect([withBody.status, withBody.json.error.details[0].path]).toEqual([400, "body"]);
     expect((await call(base, "GET", "/sessions", phone.token)).status).toBe(200);
     // The admin's own route still treats "self" as no device id of its own.
-    expect((await call(base, "GET", "/devices", ADMIN_TOKEN)).json.devices.every((d: { revoked_at: unknown }) => d.revoked_at === null)).toBe(true);
+    expect(
+      (await call(base, "GET", "/devices", ADMIN_TOKEN)).json.devices.every(
+        (d: { revoked_at: unknown }) => d.revoked_at === null,
+      ),
+    ).toBe(true);
   });
 });

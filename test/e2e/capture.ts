@@ -43,8 +43,13 @@ export class BridgeCapture {
     for (const serverId of ["srv1"]) {
       const state = bridge.core.registry.get(serverId);
       // The buffer's whole array (evicted slots are undefined): what a bridge's memory holds.
-      const held = ((state?.buffer as unknown as { items: Array<{ id: string; payloadJson?: string; sealedJson?: string } | undefined> }) ?? { items: [] }).items;
-      for (const event of held.filter((item) => item !== undefined)) places.push({ where: `buffer ${event.id}`, text: `${event.payloadJson ?? ""}${event.sealedJson ?? ""}` });
+      const held = (
+        (state?.buffer as unknown as {
+          items: Array<{ id: string; payloadJson?: string; sealedJson?: string } | undefined>;
+        }) ?? { items: [] }
+      ).items;
+      for (const event of held.filter((item) => item !== undefined))
+        places.push({ where: `buffer ${event.id}`, text: `${event.payloadJson ?? ""}${event.sealedJson ?? ""}` });
     }
     for (const file of filesUnder(dataDir)) places.push({ where: file, text: readFileSync(file, "utf8") });
     places.push({ where: "log", text: JSON.stringify(log.records) });

@@ -31,7 +31,10 @@ describe("an encrypting device", () => {
     const sessionId = await stack.createSession();
     const marker = `MARKER-EVENT-${Math.random().toString(36).slice(2)}`;
     await stack.append(sessionId, marker);
-    await until(() => heard.some((event) => JSON.stringify(event).includes(marker)), "the device's listener got the marker");
+    await until(
+      () => heard.some((event) => JSON.stringify(event).includes(marker)),
+      "the device's listener got the marker",
+    );
     // The event's id travelled in clear (order and replay work on it); its content did not.
     expect(capture.frames.some((frame) => frame.includes("sealed_event"))).toBe(true);
     expect(leaks(capture, stack, marker)).toEqual([]);

@@ -40,8 +40,17 @@ function bridgeInTheMiddle(): string {
     const deviceKey = deviceKeys.get("last");
     if (result.status !== "ok" || !deviceKey || !("sealed" in result)) return settle.call(this, requestId, result);
     const key = sharedKey(mitm.secretKey, deviceKey, "pairing", mitm.publicKey, deviceKey);
-    const forged = { server_id: "srv1", device_id: result.device_id, device_token: "forged-token", server_url: result.server_url };
-    return settle.call(this, requestId, { ...result, server_key: mitm.publicKey, sealed: sealCredentials(key, "srv1", result.device_id, JSON.stringify(forged)) });
+    const forged = {
+      server_id: "srv1",
+      device_id: result.device_id,
+      device_token: "forged-token",
+      server_url: result.server_url,
+    };
+    return settle.call(this, requestId, {
+      ...result,
+      server_key: mitm.publicKey,
+      sealed: sealCredentials(key, "srv1", result.device_id, JSON.stringify(forged)),
+    });
   };
   return mitm.publicKey;
 }
@@ -54,8 +63,17 @@ describe("pairing with the server's key", () => {
     const link = parsePairUrl(response.json.pair_url)!;
     expect(link.key).toBe(response.json.server_key);
     expect(response.json.fingerprint).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
-    await until(() => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined, "code on the bridge");
-    const credentials = await pair({ bridgeUrl: link.bridge, code: link.code, deviceName: "phone", serverKey: link.key, WebSocket: NodeWebSocket });
+    await until(
+      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
+      "code on the bridge",
+    );
+    const credentials = await pair({
+      bridgeUrl: link.bridge,
+      code: link.code,
+      deviceName: "phone",
+      serverKey: link.key,
+      WebSocket: NodeWebSocket,
+    });
     expect(serverFingerprint(credentials)).toBe(response.json.fingerprint);
     expect(capture.frames.some((frame) => frame.includes(credentials.device_token))).toBe(false);
     expect(capture.frames.some((frame) => frame.includes("device_key"))).toBe(true);
@@ -65,9 +83,18 @@ describe("pairing with the server's key", () => {
     stack = await Stack.start();
     const response = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
     const link = parsePairUrl(response.json.pair_url)!;
-    await until(() => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined, "code on the bridge");
+    await until(
+      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
+      "code on the bridge",
+    );
     bridgeInTheMiddle();
-    const failure = await pair({ bridgeUrl: link.bridge, code: link.code, deviceName: "phone", serverKey: link.key, WebSocket: NodeWebSocket }).catch((error: unknown) => error);
+    const failure = await pair({
+      bridgeUrl: link.bridge,
+      code: link.code,
+      deviceName: "phone",
+      serverKey: link.key,
+      WebSocket: NodeWebSocket,
+    }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PairingError);
     expect((failure as PairingError).reason).toBe("server_key_mismatch");
   });
@@ -89,9 +116,18 @@ describe("plain devices", () => {
     stack = await Stack.start();
     const encrypting = await stack.pair("encrypting");
     const code = await stack.pairingCode();
-    const plain = await pair({ bridgeUrl: stack.bridgeUrl, code, deviceName: "stock", e2e: false, WebSocket: NodeWebSocket });
+    const plain = await pair({
+      bridgeUrl: stack.bridgeUrl,
+      code,
+      deviceName: "stock",
+      e2e: false,
+      WebSocket: NodeWebSocket,
+    });
     expect(plain.e2e).toBeUndefined();
-    const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as Array<{ device_id: string; mode: string }>;
+    const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as Array<{
+      device_id: string;
+      mode: string;
+    }>;
     expect(devices.find((device) => device.device_id === encrypting.device_id)?.mode).toBe("e2e");
     expect(devices.find((device) => device.device_id === plain.device_id)?.mode).toBe("plain");
     const socket = phoenixSocket(stack.bridgeUrl, { authToken: plain.device_token });
@@ -104,7 +140,10 @@ describe("plain devices", () => {
     expect((await joinOnce(channel)).status).toBe("ok");
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "PLAIN-MARKER");
-    await until(() => pushes.some((push) => JSON.stringify(push.payload).includes("PLAIN-MARKER")), "the stock client got the event in clear");
+    await until(
+      () => pushes.some((push) => JSON.stringify(push.payload).includes("PLAIN-MARKER")),
+      "the stock client got the event in clear",
+    );
     expect(pushes.every((push) => push.event === "session_event")).toBe(true);
     expect(Object.keys(pushes[0]!.payload as object)).toEqual(["event"]);
     socket.disconnect();
@@ -113,7 +152,13 @@ describe("plain devices", () => {
   it("S14: with bridge.require_e2e plain pairing is refused e2e_required; pairing with a key still works", async () => {
     stack = await Stack.start({}, { bridge: { require_e2e: true } });
     const code = await stack.pairingCode();
-    const failure = await pair({ bridgeUrl: stack.bridgeUrl, code, deviceName: "stock", e2e: false, WebSocket: NodeWebSocket }).catch((error: unknown) => error);
+    const failure = await pair({
+      bridgeUrl: stack.bridgeUrl,
+      code,
+      deviceName: "stock",
+      e2e: false,
+      WebSocket: NodeWebSocket,
+    }).catch((error: unknown) => error);
     expect((failure as PairingError).reason).toBe("e2e_required");
     const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as unknown[];
     expect(devices).toEqual([]);

@@ -24,8 +24,12 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, U
 
 /** The bridge's whole replay buffer, sealed forms. */
 function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }).items;
-  return items.filter((item) => item?.sealedJson !== undefined).map((item) => JSON.parse(item!.sealedJson!) as SealedEvent);
+  const items = (
+    s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }
+  ).items;
+  return items
+    .filter((item) => item?.sealedJson !== undefined)
+    .map((item) => JSON.parse(item!.sealedJson!) as SealedEvent);
 }
 
 /** What a device with `keys` opens of `sealed`: the event ids it can read. */
@@ -61,14 +65,25 @@ describe("revocation", () => {
     const revoked = await stack.server.request({ method: "DELETE", url: `/devices/${stolen.device_id}` });
     expect(revoked.status).toBe(200);
     await stack.append(sessionId, "AFTER-REVOCATION");
-    await until(() => heard.some((event) => JSON.stringify(event).includes("AFTER-REVOCATION")), "the kept device read the later message");
-    await until(() => stack.bridge!.core.registry.get("srv1")!.lastId === stack.latestId(), "the bridge holds every event");
+    await until(
+      () => heard.some((event) => JSON.stringify(event).includes("AFTER-REVOCATION")),
+      "the kept device read the later message",
+    );
+    await until(
+      () => stack.bridge!.core.registry.get("srv1")!.lastId === stack.latestId(),
+      "the bridge holds every event",
+    );
 
     const sealed = bufferedSealed(stack);
     const after = sealed.filter((envelope) => envelope.event_id > lastBefore);
     expect(after.length).toBeGreaterThan(0);
     // It could read what came before (it was paired then), and nothing after.
-    expect(readable(sealed.filter((envelope) => envelope.event_id <= lastBefore), stolenKeys).length).toBeGreaterThan(0);
+    expect(
+      readable(
+        sealed.filter((envelope) => envelope.event_id <= lastBefore),
+        stolenKeys,
+      ).length,
+    ).toBeGreaterThan(0);
     expect(readable(after, stolenKeys)).toEqual([]);
     // Nor can it fetch the new key: its token is refused.
     const refused = await stack.server.request({ method: "GET", url: "/e2e/keys", token: stolen.device_token });

@@ -2,7 +2,15 @@
 // SealedJson), spliced into the bridge frame as is: it must be exactly what serializing the sealed object gives, and
 // the HTTP route of the same path must answer that object too (docs/security.md S44).
 import { afterEach, describe, expect, it } from "vitest";
-import { cipherInUse, openResponse, randomInUse, publicKeyOf, sealRequest, sharedKey, type Sealed } from "../../client/wire/crypto/index.ts";
+import {
+  cipherInUse,
+  openResponse,
+  randomInUse,
+  publicKeyOf,
+  sealRequest,
+  sharedKey,
+  type Sealed,
+} from "../../client/wire/crypto/index.ts";
 import { SealedJson } from "../../server/e2e/sealed-calls.ts";
 import { withJsonBody } from "../../server/forwarder/json-text.ts";
 import { Stack } from "../client/support/stack.ts";
@@ -25,7 +33,9 @@ describe("sealed answers (S44)", () => {
     const text = new SealedJson(sealed);
     expect(text.json).toBe(JSON.stringify(sealed));
     expect(JSON.stringify(text)).toBe(JSON.stringify(sealed));
-    expect(withJsonBody({ request_id: "r1", status: 200, body: text })).toBe(JSON.stringify({ request_id: "r1", status: 200, body: sealed }));
+    expect(withJsonBody({ request_id: "r1", status: 200, body: text })).toBe(
+      JSON.stringify({ request_id: "r1", status: 200, body: sealed }),
+    );
   });
 
   it("over HTTP, answer the sealed object, which opens to the route's answer", async () => {
@@ -34,11 +44,24 @@ describe("sealed answers (S44)", () => {
     const { device_secret_key, server_key } = credentials.e2e!;
     const key = sharedKey(device_secret_key, server_key, "relay", server_key, publicKeyOf(device_secret_key));
     const id = "sealed-answer-0123456789";
-    const sealed = sealRequest(key, "srv1", credentials.device_id, JSON.stringify({ id, ts: Date.now(), method: "GET", path: "/sessions" }));
-    const answer = await stack.server.request({ method: "POST", url: "/e2e/relay", payload: sealed, token: credentials.device_token });
+    const sealed = sealRequest(
+      key,
+      "srv1",
+      credentials.device_id,
+      JSON.stringify({ id, ts: Date.now(), method: "GET", path: "/sessions" }),
+    );
+    const answer = await stack.server.request({
+      method: "POST",
+      url: "/e2e/relay",
+      payload: sealed,
+      token: credentials.device_token,
+    });
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.json as object).sort()).toEqual(["ciphertext", "nonce"]);
-    const opened = JSON.parse(openResponse(key, "srv1", credentials.device_id, id, answer.json as Sealed)) as { status: number; body: unknown };
+    const opened = JSON.parse(openResponse(key, "srv1", credentials.device_id, id, answer.json as Sealed)) as {
+      status: number;
+      body: unknown;
+    };
     expect(opened.status).toBe(200);
     expect(Array.isArray((opened.body as { sessions?: unknown }).sessions)).toBe(true);
   });

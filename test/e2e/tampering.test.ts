@@ -18,7 +18,9 @@ afterEach(() => {
 });
 
 /** Makes the bridge rewrite each sealed event it relays with `forge` (a malicious or broken bridge). */
-function forgeSealed(forge: (sealed: Record<string, unknown>, previous: Record<string, unknown> | undefined) => Record<string, unknown>): void {
+function forgeSealed(
+  forge: (sealed: Record<string, unknown>, previous: Record<string, unknown> | undefined) => Record<string, unknown>,
+): void {
   let previous: Record<string, unknown> | undefined;
   EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEvent) {
     if (event.sealedJson === undefined) return broadcast.call(this, event);
@@ -55,7 +57,10 @@ async function deliveredWithForgery(forge: Parameters<typeof forgeSealed>[0]) {
 
 describe("a bridge that alters sealed events", () => {
   it("S7: altered ciphertext is refused and reported; listeners get the real events, in order", async () => {
-    const { heard, expected, problems, refused } = await deliveredWithForgery((sealed) => ({ ...sealed, ciphertext: flipped(sealed.ciphertext as string) }));
+    const { heard, expected, problems, refused } = await deliveredWithForgery((sealed) => ({
+      ...sealed,
+      ciphertext: flipped(sealed.ciphertext as string),
+    }));
     expect(heard).toEqual(expected);
     expect(refused).toBeGreaterThanOrEqual(5);
     expect(problems.some((problem) => problem.message.startsWith("a sealed event did not open"))).toBe(true);
@@ -63,7 +68,9 @@ describe("a bridge that alters sealed events", () => {
 
   it("S7: a ciphertext moved to another event id, or relabelled with another key id, does not open", async () => {
     // Each event gets the previous event's ciphertext: a replay of real ciphertext under the wrong id.
-    const moved = await deliveredWithForgery((sealed, previous) => (previous ? { ...sealed, nonce: previous.nonce, ciphertext: previous.ciphertext } : sealed));
+    const moved = await deliveredWithForgery((sealed, previous) =>
+      previous ? { ...sealed, nonce: previous.nonce, ciphertext: previous.ciphertext } : sealed,
+    );
     expect(moved.heard).toEqual(moved.expected);
     expect(moved.refused).toBeGreaterThanOrEqual(4);
     await scope.close();
@@ -82,7 +89,13 @@ describe("sealed relayed calls", () => {
     const key = sharedKey(device_secret_key, server_key, "relay", server_key, publicKeyOf(device_secret_key));
     const call = JSON.stringify({ id: "replayed-call-0123456789", ts: Date.now(), method: "GET", path: "/sessions" });
     const sealed = sealRequest(key, "srv1", credentials.device_id, call);
-    const send = (body: unknown) => stack.server.request({ method: "POST", url: "/e2e/relay", payload: body as object, token: credentials.device_token });
+    const send = (body: unknown) =>
+      stack.server.request({
+        method: "POST",
+        url: "/e2e/relay",
+        payload: body as object,
+        token: credentials.device_token,
+      });
     expect((await send(sealed)).status).toBe(200);
     const replayed = await send(sealed);
     expect(replayed.status).toBe(409);

@@ -22,9 +22,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** One answer over loopback: its status and the error body's code (the body must be docs/errors.md "HTTP"'s). */
-async function answer(path: string, init: RequestInit & { token?: string | null } = {}): Promise<{ status: number; code: string }> {
+async function answer(
+  path: string,
+  init: RequestInit & { token?: string | null } = {},
+): Promise<{ status: number; code: string }> {
   const { token = ADMIN_TOKEN, headers, ...rest } = init;
-  const response = await fetch(`${base}${path}`, { ...rest, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  const response = await fetch(`${base}${path}`, {
+    ...rest,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
   const body = errorBodySchema.parse(await response.json());
   return { status: response.status, code: body.error.code };
 }
@@ -43,17 +49,34 @@ describe("error answers against the registry", () => {
     ["an unknown route", "/no/such/route", {}, "route_not_found"],
     ["an unknown query key", "/events?bogus=1", {}, "invalid_input"],
     ["another store's epoch", "/events?since_id=0&epoch=another", {}, "cursor_expired"],
-    ["a body that is not JSON", "/sessions", { method: "POST", body: "{", headers: { "content-type": "application/json" } }, "invalid_json"],
-    ["a body of another type", "/sessions", { method: "POST", body: "x", headers: { "content-type": "text/csv" } }, "unsupported_media_type"],
+    [
+      "a body that is not JSON",
+      "/sessions",
+      { method: "POST", body: "{", headers: { "content-type": "application/json" } },
+      "invalid_json",
+    ],
+    [
+      "a body of another type",
+      "/sessions",
+      { method: "POST", body: "x", headers: { "content-type": "text/csv" } },
+      "unsupported_media_type",
+    ],
     ["a route parameter over 100 characters", `/sessions/${"x".repeat(101)}`, {}, "uri_too_long"],
   ] as const)("%s", async (_, path, init, expected) => {
     const options = init as RequestInit & { token?: string | null };
-    expectRegistered(await answer(path, options.token === "device" ? { ...options, token: deviceToken } : options), expected);
+    expectRegistered(
+      await answer(path, options.token === "device" ? { ...options, token: deviceToken } : options),
+      expected,
+    );
   });
 
   it("Node's parser refusals: headers over the limit", async () => {
-    const raw = parseResponse(await exchange(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`))!;
-    expectRegistered({ status: raw.status, code: errorBodySchema.parse(JSON.parse(raw.body)).error.code }, "headers_too_large");
+    const raw = parseResponse(
+      await exchange(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`),
+    )!;
+    expectRegistered(
+      { status: raw.status, code: errorBodySchema.parse(JSON.parse(raw.body)).error.code },
+      "headers_too_large",
+    );
   });
-
 });

@@ -2,7 +2,13 @@
 // server; the former names (HttpError, CursorExpiredError) stay exported as deprecated aliases, so apps' catches work.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ChatClient, CursorExpiredError, CursorExpiredResponseError, HttpError, ResponseError } from "../../client/index.ts";
+import {
+  ChatClient,
+  CursorExpiredError,
+  CursorExpiredResponseError,
+  HttpError,
+  ResponseError,
+} from "../../client/index.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
@@ -15,9 +21,17 @@ afterAll(() => server.close());
 
 describe("the library's error names", () => {
   it("the library receives a 410 cursor_expired as CursorExpiredResponseError, still caught by its former names", async () => {
-    const client = new ChatClient({ server_url: base, device_token: ADMIN_TOKEN, bridge_url: "ws://127.0.0.1:9/socket", server_id: "srv", device_id: "admin" });
+    const client = new ChatClient({
+      server_url: base,
+      device_token: ADMIN_TOKEN,
+      bridge_url: "ws://127.0.0.1:9/socket",
+      server_id: "srv",
+      device_id: "admin",
+    });
     try {
-      const failure = await client.request("GET", "/events?since_id=0&epoch=another", z.unknown()).catch((error: unknown) => error);
+      const failure = await client
+        .request("GET", "/events?since_id=0&epoch=another", z.unknown())
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(CursorExpiredResponseError);
       expect(failure).toBeInstanceOf(ResponseError);
       expect(failure).toBeInstanceOf(CursorExpiredError);

@@ -2,7 +2,16 @@
 // kind's status: the @ts-expect-error lines below fail `npm run typecheck` the day a constructor accepts them.
 import { describe, expect, it } from "vitest";
 import { statusesOf } from "../../client/wire/errors.ts";
-import { conflict, DomainError, internal, invalid, KIND_STATUS, notFound, unauthenticated, unprocessable } from "../../server/errors.ts";
+import {
+  conflict,
+  DomainError,
+  internal,
+  invalid,
+  KIND_STATUS,
+  notFound,
+  unauthenticated,
+  unprocessable,
+} from "../../server/errors.ts";
 import { CursorExpiredError } from "../../server/events/event-store.ts";
 import { unauthorized } from "../../server/http/errors.ts";
 

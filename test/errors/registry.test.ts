@@ -8,13 +8,29 @@ import { BRIDGE_REASONS, isBridgeReason } from "../../client/wire/bridge-errors.
 import { isHttpErrorCode, statusesOf } from "../../client/wire/errors.ts";
 import { pairingErrorReasonSchema } from "../../client/wire/frames.ts";
 import { LIBRARY_ERRORS } from "../../client/wire/library-errors.ts";
-import { BRIDGE_DOCUMENTED, BRIDGE_RAISES, CHANNEL_RETURNS, filesUnder, HTTP_DOCUMENTED, HTTP_RAISES, LIBRARY_RAISES, ROOT, scan, type Found } from "./source-scan.ts";
+import {
+  BRIDGE_DOCUMENTED,
+  BRIDGE_RAISES,
+  CHANNEL_RETURNS,
+  filesUnder,
+  HTTP_DOCUMENTED,
+  HTTP_RAISES,
+  LIBRARY_RAISES,
+  ROOT,
+  scan,
+  type Found,
+} from "./source-scan.ts";
 
 const serverFiles = [...filesUnder("server", ".ts"), "bridge/http/routes.ts"];
-const bridgeFiles = [...filesUnder("bridge", ".ts"), ...filesUnder("server/forwarder", ".ts"), ...filesUnder("server/pairing", ".ts")];
+const bridgeFiles = [
+  ...filesUnder("bridge", ".ts"),
+  ...filesUnder("server/forwarder", ".ts"),
+  ...filesUnder("server/pairing", ".ts"),
+];
 const docs = [...filesUnder("docs", ".md").filter((file) => file !== "docs/errors.md"), "README.md"];
 
-const unregistered = (found: Found[], registered: (code: string) => boolean) => found.filter((f) => !registered(f.code)).map((f) => `${f.code} (${f.at})`);
+const unregistered = (found: Found[], registered: (code: string) => boolean) =>
+  found.filter((f) => !registered(f.code)).map((f) => `${f.code} (${f.at})`);
 
 describe("the error registry", () => {
   it("holds every HTTP code the server raises", () => {
@@ -25,7 +41,10 @@ describe("the error registry", () => {
   });
 
   it("holds every reason the bridge refuses a join or a push with", () => {
-    const raised = [...scan(bridgeFiles, BRIDGE_RAISES), ...scan(filesUnder("bridge/channels", ".ts"), CHANNEL_RETURNS)];
+    const raised = [
+      ...scan(bridgeFiles, BRIDGE_RAISES),
+      ...scan(filesUnder("bridge/channels", ".ts"), CHANNEL_RETURNS),
+    ];
     expect(new Set(raised.map((f) => f.code)).size).toBeGreaterThan(10);
     expect(unregistered(raised, isBridgeReason)).toEqual([]);
     // The pairing join's wire schema names only registered reasons.
@@ -42,7 +61,9 @@ describe("the error registry", () => {
     const documented = scan(docs, HTTP_DOCUMENTED);
     expect(documented.length).toBeGreaterThan(20);
     expect(unregistered(documented, isHttpErrorCode)).toEqual([]);
-    const wrongStatus = documented.filter((f) => f.status !== undefined && isHttpErrorCode(f.code) && !statusesOf(f.code).includes(f.status));
+    const wrongStatus = documented.filter(
+      (f) => f.status !== undefined && isHttpErrorCode(f.code) && !statusesOf(f.code).includes(f.status),
+    );
     expect(wrongStatus.map((f) => `${f.status} ${f.code} (${f.at})`)).toEqual([]);
   });
 

@@ -43,7 +43,9 @@ const CODE = '"([a-z][a-z0-9_]*)"';
 
 /** How the server raises an HTTP error code: its constructors, the error body, and the framework mapping tables. */
 export const HTTP_RAISES = [
-  new RegExp(`\\b(?:invalid|unauthenticated|forbidden|notFound|conflict|tooLargeError|unsupportedMedia|unprocessable|internal|unavailable)\\(\\s*${CODE}`),
+  new RegExp(
+    `\\b(?:invalid|unauthenticated|forbidden|notFound|conflict|tooLargeError|unsupportedMedia|unprocessable|internal|unavailable)\\(\\s*${CODE}`,
+  ),
   new RegExp(`new (?:HttpError)\\(\\s*(?:\\d+,\\s*)?${CODE}`),
   new RegExp(`new DomainError\\(\\s*"[a-z_]+",\\s*${CODE}`),
   new RegExp(`super\\(\\s*"[a-z_]+",\\s*${CODE}`),
@@ -55,10 +57,7 @@ export const HTTP_RAISES = [
 ];
 
 /** How the bridge (and the server's side of the pairing exchange) refuses a join or a push. */
-export const BRIDGE_RAISES = [
-  /\breason: "([a-z][a-z_ ]*)"/,
-  /\b(?:refuse|refused|fail)\("([a-z][a-z_ ]*)"/,
-];
+export const BRIDGE_RAISES = [/\breason: "([a-z][a-z_ ]*)"/, /\b(?:refuse|refused|fail)\("([a-z][a-z_ ]*)"/];
 
 /** A channel handler's refusal chosen by a helper (`registrationRefusal`): its returned literals. */
 export const CHANNEL_RETURNS = [/\breturn "([a-z][a-z_ ]*)";/];
@@ -67,7 +66,10 @@ export const CHANNEL_RETURNS = [/\breturn "([a-z][a-z_ ]*)";/];
 export const LIBRARY_RAISES = [/new PairingError\("([a-z][a-z_]*)"\)/];
 
 /** How the docs name an HTTP code: beside its status (`404 \`session_not_found\``), or in an error body. */
-export const HTTP_DOCUMENTED = [/\b(?<status>4[0-5]\d|50\d)\*{0,2} `(?<code>[a-z][a-z0-9_]*)`/, /"code": "([a-z][a-z0-9_]*)"/];
+export const HTTP_DOCUMENTED = [
+  /\b(?<status>4[0-5]\d|50\d)\*{0,2} `(?<code>[a-z][a-z0-9_]*)`/,
+  /"code": "([a-z][a-z0-9_]*)"/,
+];
 
 /** How the docs name a bridge reason: refused or answered with it, or in a reply payload. */
 export const BRIDGE_DOCUMENTED = [/\b(?:refused|answered) `([a-z][a-z_ ]*)`/, /reason: "([a-z][a-z_ ]*)"/];

@@ -20,7 +20,8 @@ function buildLog(script: Script): AnyEvent[] {
   const drafts = new Map<string, string>();
   const tools = new Map<string, number>();
   const events: AnyEvent[] = [];
-  const push = (event: Omit<AnyEvent, "event_id">) => events.push({ ...event, event_id: formatEventId(events.length + 1) } as AnyEvent);
+  const push = (event: Omit<AnyEvent, "event_id">) =>
+    events.push({ ...event, event_id: formatEventId(events.length + 1) } as AnyEvent);
   for (const step of script) {
     const base = { session_id: "s", request_id: step.request };
     const callId = `${step.request}-call-${tools.get(step.request) ?? 0}`;
@@ -28,7 +29,15 @@ function buildLog(script: Script): AnyEvent[] {
       case "text":
       case "reasoning":
         drafts.set(step.request, (drafts.get(step.request) ?? "") + step.text);
-        push({ ...base, type: "partial", message: { role: "assistant", content: step.kind === "text" ? step.text : "", ...(step.kind === "reasoning" ? { metadata: { reasoning: step.text } } : {}) } });
+        push({
+          ...base,
+          type: "partial",
+          message: {
+            role: "assistant",
+            content: step.kind === "text" ? step.text : "",
+            ...(step.kind === "reasoning" ? { metadata: { reasoning: step.text } } : {}),
+          },
+        });
         break;
       case "final":
         push({ ...base, type: "final", messages: [{ role: "assistant", content: drafts.get(step.request) ?? "" }] });
@@ -38,23 +47,57 @@ function buildLog(script: Script): AnyEvent[] {
         push({ ...base, type: "tool_partial", tool_call_id: callId, phase: "stream", payload: { part: step.text } });
         break;
       case "toolEnd":
-        push({ ...base, type: "tool_partial", tool_call_id: callId, phase: "end", payload: { result: { role: "tool", content: "done" } } });
+        push({
+          ...base,
+          type: "tool_partial",
+          tool_call_id: callId,
+          phase: "end",
+          payload: { result: { role: "tool", content: "done" } },
+        });
         tools.set(step.request, (tools.get(step.request) ?? 0) + 1);
         break;
       case "toolResults":
-        push({ ...base, type: "tool_results", messages: [{ role: "tool", content: "r", metadata: { tool_call_id: callId } }] });
+        push({
+          ...base,
+          type: "tool_results",
+          messages: [{ role: "tool", content: "r", metadata: { tool_call_id: callId } }],
+        });
         tools.set(step.request, (tools.get(step.request) ?? 0) + 1);
         break;
       case "other":
         push({ ...base, type: "checkpoint" });
         break;
       case "retry":
-        push({ ...base, type: "partial", message: { role: "assistant", content: "", metadata: { retry: { attempt: 1, reason: "http_429", delay_ms: 1000 } } } });
+        push({
+          ...base,
+          type: "partial",
+          message: {
+            role: "assistant",
+            content: "",
+            metadata: { retry: { attempt: 1, reason: "http_429", delay_ms: 1000 } },
+          },
+        });
         break;
       case "recovery":
         // The re-issued request replays the reply from its start: what this attempt streamed is void.
         drafts.delete(step.request);
-        push({ ...base, type: "partial", message: { role: "assistant", content: "", metadata: { recovery: { attempt: 1, mode: "aggressive", content_emitted: true, reason: "stream_error", restart: true } } } });
+        push({
+          ...base,
+          type: "partial",
+          message: {
+            role: "assistant",
+            content: "",
+            metadata: {
+              recovery: {
+                attempt: 1,
+                mode: "aggressive",
+                content_emitted: true,
+                reason: "stream_error",
+                restart: true,
+              },
+            },
+          },
+        });
         break;
     }
   }
@@ -68,7 +111,12 @@ type RequestView = { finals: string[]; draft: string; reasoning: string; tools: 
 function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
   for (const event of events) {
     const request = event.request_id!;
-    const s: RequestView = state.get(request) ?? { finals: [], draft: "", reasoning: "", tools: new Map<string, string>() };
+    const s: RequestView = state.get(request) ?? {
+      finals: [],
+      draft: "",
+      reasoning: "",
+      tools: new Map<string, string>(),
+    };
     state.set(request, s);
     if (event.type === "partial") {
       const message = event.message as { content: string; metadata?: { reasoning?: string; recovery?: unknown } };
@@ -87,7 +135,8 @@ function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
       const payload = event.payload as { part?: string; result?: unknown };
       s.tools.set(id, event.phase === "end" ? "done" : (s.tools.get(id) ?? "") + payload.part);
     } else if (event.type === "tool_results") {
-      for (const m of event.messages as Array<{ metadata: { tool_call_id: string } }>) s.tools.set(m.metadata.tool_call_id, "done");
+      for (const m of event.messages as Array<{ metadata: { tool_call_id: string } }>)
+        s.tools.set(m.metadata.tool_call_id, "done");
     }
   }
   return state;
@@ -95,7 +144,20 @@ function replay(events: AnyEvent[], state = new Map<string, RequestView>()) {
 
 const step = fc.record({
   request: fc.constantFrom("r1", "r2", "r3"),
-  kind: fc.constantFrom("text", "text", "text", "reasoning", "final", "tool", "tool", "toolEnd", "toolResults", "other", "retry", "recovery"),
+  kind: fc.constantFrom(
+    "text",
+    "text",
+    "text",
+    "reasoning",
+    "final",
+    "tool",
+    "tool",
+    "toolEnd",
+    "toolResults",
+    "other",
+    "retry",
+    "recovery",
+  ),
   text: fc.string({ minLength: 1, maxLength: 4 }),
 });
 

@@ -19,7 +19,8 @@ afterEach(async () => {
 /** Mode bits of every folder and file under `dir`, the folder itself included, by path relative to it. */
 function modes(dir: string): Record<string, string> {
   const out: Record<string, string> = { ".": (statSync(dir).mode & 0o777).toString(8) };
-  for (const entry of readdirSync(dir, { recursive: true }) as string[]) out[entry] = (statSync(join(dir, entry)).mode & 0o777).toString(8);
+  for (const entry of readdirSync(dir, { recursive: true }) as string[])
+    out[entry] = (statSync(join(dir, entry)).mode & 0o777).toString(8);
   return out;
 }
 
@@ -31,14 +32,17 @@ async function startAndWrite(dataDir: string): Promise<void> {
 }
 
 const privately = (entries: Record<string, string>, dataDir: string) =>
-  Object.fromEntries(Object.keys(entries).map((path) => [path, statSync(join(dataDir, path)).isDirectory() ? "700" : "600"]));
+  Object.fromEntries(
+    Object.keys(entries).map((path) => [path, statSync(join(dataDir, path)).isDirectory() ? "700" : "600"]),
+  );
 
 describe("DATA_DIR modes", () => {
   it("creates the folder 0700 and every file in it 0600: database, WAL, SHM, admin token hash, assets", async () => {
     const dataDir = join(tempDir(), "data");
     await startAndWrite(dataDir);
     const found = modes(dataDir);
-    for (const file of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, ADMIN_TOKEN_FILE, "assets"]) expect(found).toHaveProperty([file]);
+    for (const file of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, ADMIN_TOKEN_FILE, "assets"])
+      expect(found).toHaveProperty([file]);
     expect(found).toEqual(privately(found, dataDir));
   });
 

@@ -29,15 +29,27 @@ describe("EventStore", () => {
     const b = store.publish({ type: "request_started", session_id: "s2", request_id: "r1", stream: true });
     const c = store.publish({ type: "request_completed", session_id: "s1", request_id: "r2" });
     expect([a.event_id, b.event_id, c.event_id]).toEqual([formatEventId(1), formatEventId(2), formatEventId(3)]);
-    expect(store.list({ sinceId: 0, limit: 10 }).events.map((e) => e.type)).toEqual(["checkpoint", "request_started", "request_completed"]);
+    expect(store.list({ sinceId: 0, limit: 10 }).events.map((e) => e.type)).toEqual([
+      "checkpoint",
+      "request_started",
+      "request_completed",
+    ]);
     expect(store.list({ sinceId: 1, limit: 10 }).events.map((e) => e.event_id)).toEqual([b.event_id, c.event_id]);
-    expect(store.list({ sinceId: 0, sessionId: "s1", limit: 10 }).events.map((e) => e.event_id)).toEqual([a.event_id, c.event_id]);
+    expect(store.list({ sinceId: 0, sessionId: "s1", limit: 10 }).events.map((e) => e.event_id)).toEqual([
+      a.event_id,
+      c.event_id,
+    ]);
     expect(store.list({ sinceId: 0, requestId: "r1", limit: 10 }).events.map((e) => e.event_id)).toEqual([b.event_id]);
-    expect(store.list({ sinceId: 0, sessionId: "s1", requestId: "r2", limit: 10 }).events.map((e) => e.event_id)).toEqual([c.event_id]);
+    expect(
+      store.list({ sinceId: 0, sessionId: "s1", requestId: "r2", limit: 10 }).events.map((e) => e.event_id),
+    ).toEqual([c.event_id]);
     const page = store.list({ sinceId: 0, limit: 2 });
     expect(page.events).toHaveLength(2);
     expect(page.lastId).toBe(2);
-    expect(store.list({ sinceId: 0, limit: 10 }).events[1]).toMatchObject({ stream: true, timestamp: expect.any(String) });
+    expect(store.list({ sinceId: 0, limit: 10 }).events[1]).toMatchObject({
+      stream: true,
+      timestamp: expect.any(String),
+    });
   });
 
   it("makes an event visible and wakes waiters only when its transaction commits", async () => {
@@ -75,7 +87,13 @@ describe("EventStore", () => {
     first.db.close();
     const second = open(first.dir);
     expect(second.store.epoch).toBe(epoch);
-    expect(second.store.list({ sinceId: 0, limit: 10 }).events.map((e) => e.session_id)).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+    expect(second.store.list({ sinceId: 0, limit: 10 }).events.map((e) => e.session_id)).toEqual([
+      "s0",
+      "s1",
+      "s2",
+      "s3",
+      "s4",
+    ]);
     expect(second.store.publish({ type: "checkpoint", session_id: "s5" }).event_id).toBe(formatEventId(6));
     expect(open().store.epoch).not.toBe(epoch); // a new store is a new epoch
   });
@@ -116,7 +134,13 @@ describe("group commit of standalone publishes", () => {
     const { store, db } = open();
     const woken: number[] = [];
     store.commits.subscribe((id) => woken.push(id));
-    for (let i = 0; i < 3; i++) store.publish({ type: "partial", session_id: "s", request_id: "r", message: { role: "assistant", content: String(i) } });
+    for (let i = 0; i < 3; i++)
+      store.publish({
+        type: "partial",
+        session_id: "s",
+        request_id: "r",
+        message: { role: "assistant", content: String(i) },
+      });
     expect(db.inTransaction).toBe(true);
     expect(woken).toEqual([]);
     await Promise.resolve();

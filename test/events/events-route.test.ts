@@ -10,14 +10,21 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const get = async (url: string) => server.request({ method: "GET", url });
-const newSession = async () => (await server.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
-const append = (id: string, content: string) => server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content } });
+const newSession = async () =>
+  (await server.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
+const append = (id: string, content: string) =>
+  server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content } });
 
 describe("GET /events", () => {
   it("bootstraps with no filter: no events, the latest id and the epoch", async () => {
     await newSession();
     const res = await get("/events");
-    expect(res.json).toEqual({ events: [], latest_event_id: formatEventId(2), next_since_id: formatEventId(2), epoch: server.runtime.ctx.events.epoch });
+    expect(res.json).toEqual({
+      events: [],
+      latest_event_id: formatEventId(2),
+      next_since_id: formatEventId(2),
+      epoch: server.runtime.ctx.events.epoch,
+    });
   });
 
   it("with session_id and no since_id starts at the session's cursor, not at the start of history", async () => {
@@ -33,7 +40,8 @@ describe("GET /events", () => {
 
   it("pages with a limit, next_since_id and has_more, and filters by request", async () => {
     const id = await newSession();
-    for (let i = 0; i < 60; i++) server.runtime.ctx.events.publish({ type: "checkpoint", session_id: id, request_id: i % 2 ? "odd" : "even" });
+    for (let i = 0; i < 60; i++)
+      server.runtime.ctx.events.publish({ type: "checkpoint", session_id: id, request_id: i % 2 ? "odd" : "even" });
     const first = (await get("/events?since_id=0&limit=1000")).json; // capped at max_page_size 50
     expect(first.events).toHaveLength(50);
     expect(first.has_more).toBe(true);
@@ -49,9 +57,16 @@ describe("GET /events", () => {
   it("accepts a short decimal since_id and compacts the window", async () => {
     const id = await newSession();
     const publish = server.runtime.ctx.events.publish.bind(server.runtime.ctx.events);
-    for (const text of ["a", "b", "c"]) publish({ type: "partial", session_id: id, request_id: "r", message: { role: "assistant", content: text } });
+    for (const text of ["a", "b", "c"])
+      publish({ type: "partial", session_id: id, request_id: "r", message: { role: "assistant", content: text } });
     const res = (await get("/events?since_id=2")).json;
-    expect(res.events).toEqual([expect.objectContaining({ type: "partial", event_id: formatEventId(5), message: { role: "assistant", content: "abc" } })]);
+    expect(res.events).toEqual([
+      expect.objectContaining({
+        type: "partial",
+        event_id: formatEventId(5),
+        message: { role: "assistant", content: "abc" },
+      }),
+    ]);
     expect(res.next_since_id).toBe(formatEventId(5));
   });
 
@@ -67,7 +82,10 @@ describe("GET /events", () => {
     const epoch = await get(`/events?since_id=${server.runtime.ctx.events.latestId}&epoch=other`);
     expect(epoch.status).toBe(410);
     expect(epoch.json.error.code).toBe("cursor_expired");
-    expect((await get(`/events?since_id=${server.runtime.ctx.events.latestId}&epoch=${server.runtime.ctx.events.epoch}`)).status).toBe(200);
+    expect(
+      (await get(`/events?since_id=${server.runtime.ctx.events.latestId}&epoch=${server.runtime.ctx.events.epoch}`))
+        .status,
+    ).toBe(200);
   });
 
   it("a filtered page reports next_since_id at the head, so the next poll skips what did not match", async () => {
@@ -121,20 +139,28 @@ describe("long-poll over a listening server", () => {
     const other = await newSession();
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const since = server.runtime.ctx.events.latestId;
-    const poll = fetch(`${base}/events?since_id=${since}&session_id=${mine}&wait_ms=20000`, { headers }).then((r) => r.json());
-    const pending = (ms: number) => Promise.race([poll.then(() => "answered"), new Promise((r) => setTimeout(() => r("pending"), ms))]);
+    const poll = fetch(`${base}/events?since_id=${since}&session_id=${mine}&wait_ms=20000`, { headers }).then((r) =>
+      r.json(),
+    );
+    const pending = (ms: number) =>
+      Promise.race([poll.then(() => "answered"), new Promise((r) => setTimeout(() => r("pending"), ms))]);
     expect(await pending(50)).toBe("pending");
     await append(other, "not for you");
     expect(await pending(50)).toBe("pending"); // another session's commit woke it, and it went back to waiting
     await append(mine, "for you");
     const body = (await poll) as { events: Array<{ type: string; session_id: string; content?: string }> };
-    expect(body.events.map((e) => [e.type, e.session_id])).toEqual([["message_appended", mine], ["checkpoint", mine]]);
+    expect(body.events.map((e) => [e.type, e.session_id])).toEqual([
+      ["message_appended", mine],
+      ["checkpoint", mine],
+    ]);
     expect(body.events[0]!.content).toBe("for you");
   });
 
   it("shutdown answers a pending long-poll and does not wait out its keep-alive connection", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
-    const poll = fetch(`${base}/events?since_id=0&wait_ms=30000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((r) => r.json());
+    const poll = fetch(`${base}/events?since_id=0&wait_ms=30000`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    }).then((r) => r.json());
     // Close only once the poll is waiting inside the route (a fixed sleep raced the request on a loaded machine).
     await until(() => server.runtime.ctx.events.commits.waiting === 1, "the long-poll waiting");
     await server.close();
@@ -144,7 +170,9 @@ describe("long-poll over a listening server", () => {
 
   it("answers empty when the wait ends with nothing new", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
-    const res = await fetch(`${base}/events?since_id=0&wait_ms=100`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await fetch(`${base}/events?since_id=0&wait_ms=100`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(await res.json()).toMatchObject({ events: [], next_since_id: formatEventId(0) });
   });
 });
@@ -152,12 +180,16 @@ describe("long-poll over a listening server", () => {
 describe("snapshot + events since its cursor (rule 4)", () => {
   it("a reader that loads and polls while writers append sees every effect exactly once", async () => {
     const base = await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
-    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
+    const headers = { "authorization": `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
     const id = await newSession();
     const writers = Array.from({ length: 4 }, (_, w) =>
       (async () => {
         for (let i = 0; i < 25; i++) {
-          await fetch(`${base}/sessions/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ role: "user", content: `${w}:${i}` }) });
+          await fetch(`${base}/sessions/${id}/messages`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ role: "user", content: `${w}:${i}` }),
+          });
         }
       })(),
     );
@@ -166,11 +198,17 @@ describe("snapshot + events since its cursor (rule 4)", () => {
     let rounds = 0;
     while (!done || rounds < 2) {
       rounds++;
-      const snapshot = (await (await fetch(`${base}/sessions/${id}/messages`, { headers })).json()) as { messages: Array<{ content: string }>; version: number; cursor_event_id: string };
+      const snapshot = (await (await fetch(`${base}/sessions/${id}/messages`, { headers })).json()) as {
+        messages: Array<{ content: string }>;
+        version: number;
+        cursor_event_id: string;
+      };
       const seen = snapshot.messages.map((m) => m.content);
       let cursor = snapshot.cursor_event_id;
       for (;;) {
-        const page = (await (await fetch(`${base}/events?session_id=${id}&since_id=${cursor}`, { headers })).json()) as {
+        const page = (await (
+          await fetch(`${base}/events?session_id=${id}&since_id=${cursor}`, { headers })
+        ).json()) as {
           events: Array<{ type: string; content: string; session: { version: number } }>;
           next_since_id: string;
         };
@@ -182,7 +220,9 @@ describe("snapshot + events since its cursor (rule 4)", () => {
         if (page.events.length === 0) break;
         cursor = page.next_since_id;
       }
-      const now = (await (await fetch(`${base}/sessions/${id}`, { headers })).json()) as { session: { messages: Array<{ content: string }> } };
+      const now = (await (await fetch(`${base}/sessions/${id}`, { headers })).json()) as {
+        session: { messages: Array<{ content: string }> };
+      };
       // Writers may have appended after our last poll; what we saw must be a prefix of the truth, with no repeats.
       expect(now.session.messages.map((m) => m.content).slice(0, seen.length)).toEqual(seen);
       if (done) {

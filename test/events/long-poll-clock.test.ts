@@ -12,7 +12,8 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const newSession = async () => (await server.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
+const newSession = async () =>
+  (await server.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
 
 it("answers an empty page when wait_ms runs out on the injected clock", async () => {
   const since = server.runtime.ctx.events.latestId;

@@ -33,7 +33,9 @@ function openStore() {
 function waiter(store: EventStore, filter: CommitFilter) {
   const abort = new AbortController();
   let woken = false;
-  const done = store.commits.waitBeyond(store.latestId, () => store.latestId, 60_000, abort.signal, filter).then((w) => (woken = w));
+  const done = store.commits
+    .waitBeyond(store.latestId, () => store.latestId, 60_000, abort.signal, filter)
+    .then((w) => (woken = w));
   return { woken: () => woken, stop: () => (abort.abort(), done) };
 }
 
@@ -55,7 +57,9 @@ describe("commit wake-ups by filter", () => {
       store.publish({ type: "application_notification_created" });
     });
     await Promise.resolve();
-    const woken = Object.entries(waiters).filter(([, w]) => w.woken()).map(([name]) => name);
+    const woken = Object.entries(waiters)
+      .filter(([, w]) => w.woken())
+      .map(([name]) => name);
     expect(woken.sort()).toEqual(["everything", "requestR", "sessionA"]);
     expect(store.commits.waiting).toBe(3);
     for (const w of Object.values(waiters)) await w.stop();
@@ -78,13 +82,17 @@ describe("a long-poll over a listening server", () => {
     server = await startTestServer();
     const { ctx, app } = server.runtime;
     const base = await app.listen({ host: "127.0.0.1", port: 0 });
-    const newSession = async () => (await server!.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
-    const append = (id: string, content: string) => server!.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content } });
+    const newSession = async () =>
+      (await server!.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
+    const append = (id: string, content: string) =>
+      server!.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content } });
     const [a, b] = [await newSession(), await newSession()];
     const reads = vi.spyOn(ctx.events, "list");
     const readsOf = (sessionId: string) => reads.mock.calls.filter(([query]) => query.sessionId === sessionId).length;
 
-    const poll = fetch(`${base}/events?session_id=${b}&since_id=${ctx.events.latestId}&wait_ms=30000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const poll = fetch(`${base}/events?session_id=${b}&since_id=${ctx.events.latestId}&wait_ms=30000`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     while (ctx.events.commits.waiting === 0) await new Promise((r) => setImmediate(r));
     expect(readsOf(b)).toBe(1);
     for (let i = 0; i < 5; i++) await append(a, `not for b ${i}`);

@@ -32,7 +32,15 @@ const bytesOf = (events: unknown[]) => events.reduce<number>((sum, e) => sum + B
 describe("EventStore page byte cap", () => {
   it("stops a page at the cap with hasMore, holds at least one event, and the next page goes on from there", () => {
     const store = openStore(1000 * KIB);
-    const ids = [300, 300, 300, 300, 2000, 10].map((kib) => store.publish({ type: "final", session_id: "s", request_id: "r", messages: [{ role: "assistant", content: text(kib) }] }).event_id);
+    const ids = [300, 300, 300, 300, 2000, 10].map(
+      (kib) =>
+        store.publish({
+          type: "final",
+          session_id: "s",
+          request_id: "r",
+          messages: [{ role: "assistant", content: text(kib) }],
+        }).event_id,
+    );
 
     const first = store.list({ sinceId: 0, limit: 100 });
     expect(first.events.map((e) => e.event_id)).toEqual(ids.slice(0, 3));
@@ -80,7 +88,10 @@ describe("GET /events page byte cap over HTTP", () => {
     };
     const id = JSON.parse((await call("POST", "/sessions", {})).text).session.id as string;
     // Each message_appended carries the whole session: 6 appends of 700 KiB make about 17 MB of events.
-    for (let i = 0; i < 6; i++) expect((await call("POST", `/sessions/${id}/messages`, { role: "user", content: `${i}${text(700)}` })).status).toBe(201);
+    for (let i = 0; i < 6; i++)
+      expect(
+        (await call("POST", `/sessions/${id}/messages`, { role: "user", content: `${i}${text(700)}` })).status,
+      ).toBe(201);
 
     const seen: string[] = [];
     let since = "0";

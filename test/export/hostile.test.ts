@@ -128,7 +128,7 @@ it("H4 one import at a time: a second while the first is still arriving is 409 i
   const { request } = await import("node:http");
   const first = request(`${api.url}/import`, {
     method: "POST",
-    headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+    headers: { "authorization": "Bearer test-admin-token", "content-type": "application/json" },
   });
   const answer = new Promise<number>((resolve) =>
     first.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0))),

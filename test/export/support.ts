@@ -12,7 +12,10 @@ export function upload(
   return new Promise((resolve, reject) => {
     const req = request(
       `${url}/import`,
-      { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } },
+      {
+        method: "POST",
+        headers: { "authorization": `Bearer ${token}`, "content-type": "application/json", ...headers },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on("data", (part: Buffer) => parts.push(part));

@@ -28,7 +28,10 @@ describe("authentication after a revocation (H5)", () => {
     expect(ctx.auth.identify(relayed)).toBeUndefined();
     // The other device is unaffected.
     expect((await server.request({ method: "GET", url: "/sessions", token: other.device_token })).status).toBe(200);
-    expect(ctx.auth.identify(ctx.auth.relayAuthorization(other.device_id))).toEqual({ kind: "device", deviceId: other.device_id });
+    expect(ctx.auth.identify(ctx.auth.relayAuthorization(other.device_id))).toEqual({
+      kind: "device",
+      deviceId: other.device_id,
+    });
   });
 
   it("refuses the token even when a later step of the revocation fails (the content key's rotation)", async () => {
@@ -47,7 +50,8 @@ describe("authentication after a revocation (H5)", () => {
 
   it("accepts no token it does not know, however often it is tried", async () => {
     server = await startTestServer();
-    for (let i = 0; i < 3; i++) expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);
     expect(server.runtime.ctx.auth.identify(server.runtime.ctx.auth.relayAuthorization("dev_unknown"))).toBeUndefined();
   });
 });

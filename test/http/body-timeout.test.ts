@@ -5,7 +5,11 @@ import type { FastifyInstance } from "fastify";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "../../server/http/server-options.ts";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  httpServerOptions,
+  type ConnectionLimits,
+} from "../../server/http/server-options.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { openSocket, parseResponse } from "./raw-http.ts";
 
@@ -19,7 +23,14 @@ afterEach(async () => {
   app = server = socket = undefined;
 });
 
-const SHORT: ConnectionLimits = { headersTimeoutMs: 300, requestTimeoutMs: 800, idleTimeoutMs: 20_000, keepAliveTimeoutMs: 1_000, timeoutCheckIntervalMs: 50, maxConnections: 50 };
+const SHORT: ConnectionLimits = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 800,
+  idleTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 1_000,
+  timeoutCheckIntervalMs: 50,
+  maxConnections: 50,
+};
 
 describe("request body timeout", () => {
   it("closes a connection whose body trickles in a byte at a time, with 408 request_timeout", async () => {
@@ -32,7 +43,9 @@ describe("request body timeout", () => {
     const closed = new Promise<void>((resolve) => socket!.on("close", () => resolve()));
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", () => undefined);
-    socket.write(`POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`);
+    socket.write(
+      `POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+    );
     // One byte every 20 ms: never idle, never finished.
     const trickle = setInterval(() => {
       if (!socket!.destroyed) socket!.write(" ", () => void (bytesSent += 1));

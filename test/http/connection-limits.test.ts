@@ -6,7 +6,11 @@ import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
 import { MAX_WAIT_MS } from "../../server/http/routes/events.ts";
-import { DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "../../server/http/server-options.ts";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  httpServerOptions,
+  type ConnectionLimits,
+} from "../../server/http/server-options.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { openSocket, parseResponse } from "./raw-http.ts";
 
@@ -20,7 +24,14 @@ afterEach(async () => {
   app = server = undefined;
 });
 
-const SHORT: ConnectionLimits = { headersTimeoutMs: 300, requestTimeoutMs: 600, idleTimeoutMs: 20_000, keepAliveTimeoutMs: 1_000, timeoutCheckIntervalMs: 50, maxConnections: 50 };
+const SHORT: ConnectionLimits = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  idleTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 1_000,
+  timeoutCheckIntervalMs: 50,
+  maxConnections: 50,
+};
 
 /** The real app over a test server's context, listening with `limits`. */
 async function startBounded(limits: ConnectionLimits): Promise<{ port: number; base: string }> {
@@ -43,14 +54,18 @@ async function slow(port: number, bytes: string): Promise<Buffer> {
   });
 }
 
-const connections = () => new Promise<number>((resolve) => app!.server.getConnections((_error, count) => resolve(count)));
+const connections = () =>
+  new Promise<number>((resolve) => app!.server.getConnections((_error, count) => resolve(count)));
 
 describe("connection limits", () => {
   it("answers 408 in the error body and closes connections whose headers or body never finish", async () => {
     const { port } = await startBounded(SHORT);
     const [headers, body] = await Promise.all([
       slow(port, "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "),
-      slow(port, `POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a`),
+      slow(
+        port,
+        `POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a`,
+      ),
     ]);
     for (const raw of [headers, body]) {
       const response = parseResponse(raw)!;
@@ -70,7 +85,9 @@ describe("connection limits", () => {
     const { port, base } = await startBounded(SHORT);
     const ctx = server!.runtime.ctx;
     const since = ctx.events.latestId;
-    const poll = fetch(`${base}/events?since_id=${since}&wait_ms=${MAX_WAIT_MS}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const poll = fetch(`${base}/events?since_id=${since}&wait_ms=${MAX_WAIT_MS}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     while (ctx.events.commits.waiting === 0) await new Promise((r) => setImmediate(r));
     // A body that never arrives is cut at requestTimeout; the poll, older than that, must still be open.
     await slow(port, `POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n`);
@@ -78,18 +95,27 @@ describe("connection limits", () => {
     ctx.events.publish({ type: "checkpoint", session_id: "s" });
     const response = await poll;
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { events: Array<{ type: string }> }).events.map((e) => e.type)).toEqual(["checkpoint"]);
+    expect(((await response.json()) as { events: Array<{ type: string }> }).events.map((e) => e.type)).toEqual([
+      "checkpoint",
+    ]);
   });
 
   it("closes connections beyond the cap at once and accepts again when one ends", async () => {
-    const { port } = await startBounded({ ...SHORT, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, maxConnections: 3 });
+    const { port } = await startBounded({
+      ...SHORT,
+      headersTimeoutMs: 60_000,
+      requestTimeoutMs: 60_000,
+      maxConnections: 3,
+    });
     const held = await Promise.all([0, 1, 2].map(() => openSocket(port)));
     sockets.push(...held);
     while ((await connections()) < 3) await new Promise((r) => setImmediate(r));
     expect((await slow(port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")).length).toBe(0); // dropped unanswered
     held[0]!.destroy();
     while ((await connections()) > 2) await new Promise((r) => setImmediate(r));
-    const answer = parseResponse(await slow(port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+    const answer = parseResponse(
+      await slow(port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+    );
     expect(answer?.status).toBe(200);
   });
 

@@ -27,15 +27,27 @@ function breaksErrorShape(method: string, path: string, response: RawResponse): 
   if (response.status === 409 && path.includes("/dismiss")) return false; // the documented exception
   try {
     const body = JSON.parse(response.body) as { error?: { code?: unknown; message?: unknown } };
-    const keys = Object.keys(body).join(",") + "|" + Object.keys(body.error ?? {}).filter((k) => k !== "details").sort().join(",");
-    return keys !== "error|code,message" || typeof body.error!.code !== "string" || !SNAKE_CASE.test(body.error!.code) || typeof body.error!.message !== "string";
+    const keys =
+      Object.keys(body).join(",") +
+      "|" +
+      Object.keys(body.error ?? {})
+        .filter((k) => k !== "details")
+        .sort()
+        .join(",");
+    return (
+      keys !== "error|code,message" ||
+      typeof body.error!.code !== "string" ||
+      !SNAKE_CASE.test(body.error!.code) ||
+      typeof body.error!.message !== "string"
+    );
   } catch {
     return true;
   }
 }
 
 /** Well-formed methods, framing and headers are weighted up, so requests also reach routes and their own refusals. */
-const weighted = <T>(common: readonly T[], rare: readonly T[]) => fc.oneof({ arbitrary: fc.constantFrom(...common), weight: 2 }, { arbitrary: fc.constantFrom(...rare), weight: 1 });
+const weighted = <T>(common: readonly T[], rare: readonly T[]) =>
+  fc.oneof({ arbitrary: fc.constantFrom(...common), weight: 2 }, { arbitrary: fc.constantFrom(...rare), weight: 1 });
 
 const method = weighted(["GET", "POST", "PATCH", "DELETE"], ["PUT", "OPTIONS", "HEAD", "TRACE", "FOO", "get", "G\tT"]);
 
@@ -70,14 +82,34 @@ const path = fc.oneof(
   fc.stringMatching(/^[!-~]{0,40}$/).map((tail) => `/sessions/${tail}`),
 );
 
-const contentType = fc.constantFrom(undefined, "application/json", "text/plain", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/x-www-form-urlencoded", "");
+const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=utf-16",
+  "application/x-www-form-urlencoded",
+  "",
+);
 
 const body = fc.oneof(
-  fc.constantFrom("", "{", "null", "[]", '{"role":"user","content":"hi"}', '{"content":"x"}', '{"__proto__":{"x":1}}', "[".repeat(200) + "]".repeat(200)),
+  fc.constantFrom(
+    "",
+    "{",
+    "null",
+    "[]",
+    '{"role":"user","content":"hi"}',
+    '{"content":"x"}',
+    '{"__proto__":{"x":1}}',
+    "[".repeat(200) + "]".repeat(200),
+  ),
   fc.string({ maxLength: 200 }),
 );
 
-const framing = weighted(["exact", "none"], ["short", "long", "malformed", "duplicate", "negative", "chunked-bad", "chunked-and-length"]);
+const framing = weighted(
+  ["exact", "none"],
+  ["short", "long", "malformed", "duplicate", "negative", "chunked-bad", "chunked-and-length"],
+);
 
 const extraHeader = weighted(["valid-auth"], ["oversized", "bad-auth", "no-auth", "many", "bad-name", "bad-value"]);
 
@@ -100,7 +132,10 @@ function framingHeaders(framingKind: string, bytes: number): string[] {
       return ["Content-Length: -5"];
     case "chunked-bad":
     case "chunked-and-length":
-      return ["Transfer-Encoding: chunked", ...(framingKind === "chunked-and-length" ? [`Content-Length: ${bytes}`] : [])];
+      return [
+        "Transfer-Encoding: chunked",
+        ...(framingKind === "chunked-and-length" ? [`Content-Length: ${bytes}`] : []),
+      ];
     default:
       return [];
   }
@@ -155,13 +190,19 @@ describe("every non-2xx answer has the documented error body", () => {
           answered++;
           statusCounts[response.status] = (statusCounts[response.status] ?? 0) + 1;
           if (breaksErrorShape(r.method, target, response)) {
-            offenders.push({ request: `${r.method} ${target.slice(0, 80)} ${r.framing} ${r.extraHeader}`, status: response.status, body: response.body.slice(0, 160) });
+            offenders.push({
+              request: `${r.method} ${target.slice(0, 80)} ${r.framing} ${r.extraHeader}`,
+              status: response.status,
+              body: response.body.slice(0, 160),
+            });
           }
         }),
       );
     }
     // The figure for docs/events.md: how many answers of the run broke the shape.
-    console.log(JSON.stringify({ fuzzed: requests.length, answered, nonconforming: offenders.length, statuses: statusCounts }));
+    console.log(
+      JSON.stringify({ fuzzed: requests.length, answered, nonconforming: offenders.length, statuses: statusCounts }),
+    );
     expect(answered).toBeGreaterThan(requests.length / 2);
     expect(offenders).toEqual([]);
   }, 120_000);

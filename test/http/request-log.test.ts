@@ -23,15 +23,31 @@ async function loggingServer() {
 it("writes one line per request: method, url, status and time taken", async () => {
   const { server, records } = await loggingServer();
   expect((await server.request({ method: "GET", url: "/health" })).status).toBe(200);
-  expect(records).toEqual([expect.objectContaining({ level: 30, msg: "request completed", method: "GET", url: "/health", statusCode: 200, responseTime: expect.any(Number) })]);
+  expect(records).toEqual([
+    expect.objectContaining({
+      level: 30,
+      msg: "request completed",
+      method: "GET",
+      url: "/health",
+      statusCode: 200,
+      responseTime: expect.any(Number),
+    }),
+  ]);
 });
 
 it("writes no line at info for a CORS preflight", async () => {
   const { server, records } = await loggingServer();
-  const preflight = await server.request({ method: "OPTIONS", url: "/sessions", token: null, headers: { origin: "http://app.example", "access-control-request-method": "POST" } });
+  const preflight = await server.request({
+    method: "OPTIONS",
+    url: "/sessions",
+    token: null,
+    headers: { "origin": "http://app.example", "access-control-request-method": "POST" },
+  });
   expect(preflight.status).toBe(204);
   expect(records).toEqual([]);
   // ...while the request it announced is logged.
-  expect((await server.request({ method: "GET", url: "/sessions", headers: { origin: "http://app.example" } })).status).toBe(200);
+  expect(
+    (await server.request({ method: "GET", url: "/sessions", headers: { origin: "http://app.example" } })).status,
+  ).toBe(200);
   expect(records.map((record) => [record.method, record.url, record.statusCode])).toEqual([["GET", "/sessions", 200]]);
 });

@@ -87,18 +87,36 @@ describe("the app's files", () => {
 
   it("every API route still needs its token", async () => {
     const base = await listening(fakeBuild());
-    for (const [method, path] of [["GET", "/sessions"], ["GET", "/devices"], ["GET", "/events"], ["POST", "/pairing"], ["GET", "/agents"], ["POST", "/"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/sessions"],
+      ["GET", "/devices"],
+      ["GET", "/events"],
+      ["POST", "/pairing"],
+      ["GET", "/agents"],
+      ["POST", "/"],
+    ] as const) {
       const response = await fetch(`${base}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     }
-    expect((await fetch(`${base}/sessions`, { headers: { authorization: "Bearer test-admin-token" } })).status).toBe(200);
+    expect((await fetch(`${base}/sessions`, { headers: { authorization: "Bearer test-admin-token" } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 
   it("refuses paths outside the folder and dotfiles", async () => {
     const base = await listening(fakeBuild());
-    for (const path of ["/../secret.txt", "/assets/../../secret.txt", "/assets/..%2f..%2fsecret.txt", "/%2e%2e/secret.txt", "/%2e%2e%2fsecret.txt", "/.env", "/assets/%2e%2e/.env", "/..%5csecret.txt"]) {
+    for (const path of [
+      "/../secret.txt",
+      "/assets/../../secret.txt",
+      "/assets/..%2f..%2fsecret.txt",
+      "/%2e%2e/secret.txt",
+      "/%2e%2e%2fsecret.txt",
+      "/.env",
+      "/assets/%2e%2e/.env",
+      "/..%5csecret.txt",
+    ]) {
       const response = await rawGet(base, path);
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.body, path).not.toContain(SECRET);

@@ -14,7 +14,11 @@ describe("notification events", () => {
   it("application events: created, updated, dismissed, expired; no session_id; each carries the full record", async () => {
     const a = h.api.application.create({ key: "a", ...basic });
     h.api.application.updateByKey({ key: "a", ...basic, title: "two" });
-    const dismissed = await h.server.request({ method: "POST", url: `/application/notifications/${a.id}/dismiss`, payload: {} });
+    const dismissed = await h.server.request({
+      method: "POST",
+      url: `/application/notifications/${a.id}/dismiss`,
+      payload: {},
+    });
     h.api.application.create({ key: "b", ...basic });
     h.api.application.expire({ key: "b" });
     h.api.application.create({ key: "c", ...basic });
@@ -44,9 +48,18 @@ describe("notification events", () => {
     const ops = h.api.session(sessionId);
     const rec = ops.create({ key: "a", ...basic, request_id: "req-1" });
     ops.resolve({ key: "a" });
-    const all = (await h.server.request({ method: "GET", url: `/events?since_id=0` })).json.events as Array<Record<string, any>>;
+    const all = (await h.server.request({ method: "GET", url: `/events?since_id=0` })).json.events as Array<
+      Record<string, any>
+    >;
     const types = all.map((e) => e.type);
-    expect(types).toEqual(["session_created", "checkpoint", "session_notification_created", "checkpoint", "session_notification_resolved", "checkpoint"]);
+    expect(types).toEqual([
+      "session_created",
+      "checkpoint",
+      "session_notification_created",
+      "checkpoint",
+      "session_notification_resolved",
+      "checkpoint",
+    ]);
     for (const event of all.filter((e) => String(e.type).startsWith("session_notification"))) {
       expect(notificationEventSchema.parse(event)).toMatchObject({ session_id: sessionId, notification_id: rec.id });
       expect(event).not.toHaveProperty("request_id");
@@ -67,14 +80,20 @@ describe("notification events", () => {
     const sessionId = await h.newSession();
     const app = h.api.application.create({ key: "a", ...basic });
     const sess = h.api.session(sessionId).create({ key: "a", ...basic });
-    const dismissed = await h.server.request({ method: "POST", url: `/application/notifications/${app.id}/dismiss`, payload: {} });
+    const dismissed = await h.server.request({
+      method: "POST",
+      url: `/application/notifications/${app.id}/dismiss`,
+      payload: {},
+    });
     spy.mockRestore();
     expect(dismissed.status).toBe(200);
     expect(h.api.application.list({ include_terminal: true })).toEqual([dismissed.json]);
     expect(h.api.session(sessionId).list()).toEqual([sess]);
     expect(await h.notificationEvents()).toEqual([]);
     // The session change itself still committed with its checkpoint.
-    const types = ((await h.server.request({ method: "GET", url: "/events?since_id=0" })).json.events as Array<{ type: string }>).map((e) => e.type);
+    const types = (
+      (await h.server.request({ method: "GET", url: "/events?since_id=0" })).json.events as Array<{ type: string }>
+    ).map((e) => e.type);
     expect(types).toEqual(["session_created", "checkpoint", "checkpoint"]);
   });
 
@@ -84,6 +103,8 @@ describe("notification events", () => {
     expect(() => h.api.session(sessionId).resolve({ key: "none" })).toThrow();
     expect(() => h.api.application.create({ key: "x", ...basic, display: { presentation: "inline" } })).toThrow();
     expect(await h.notificationEvents()).toEqual([]);
-    expect((await h.server.request({ method: "GET", url: `/sessions/${sessionId}` })).json.session.version).toBe(version);
+    expect((await h.server.request({ method: "GET", url: `/sessions/${sessionId}` })).json.session.version).toBe(
+      version,
+    );
   });
 });

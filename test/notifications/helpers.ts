@@ -26,7 +26,10 @@ export interface NotificationHarness {
   newSession(): Promise<string>;
 }
 
-export async function startHarness(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<NotificationHarness> {
+export async function startHarness(
+  config: ConfigInput = {},
+  options: Partial<RuntimeOptions> & { dataDir?: string } = {},
+): Promise<NotificationHarness> {
   const clock = new TestClock();
   const server = await startTestServer(config, { clock, ...options });
   const api = createNotificationApi(server.runtime.ctx.notifications, "test-plugin");

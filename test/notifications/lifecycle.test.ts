@@ -12,7 +12,9 @@ describe("lifecycle table", () => {
   });
 
   it("has exactly the documented six interaction state changes", () => {
-    const changes = TRANSITIONS.filter((t) => t.kind === "interaction" && t.from !== t.to).map((t) => `${t.from}->${t.to}`);
+    const changes = TRANSITIONS.filter((t) => t.kind === "interaction" && t.from !== t.to).map(
+      (t) => `${t.from}->${t.to}`,
+    );
     expect(changes.sort()).toEqual(
       [
         "pending_response->responded",
@@ -39,6 +41,11 @@ describe("lifecycle table", () => {
   });
 
   it("treats dismissed, resolved, expired and cancelled as terminal, the rest as active", () => {
-    expect(notificationStatusSchema.options.filter(isTerminal).sort()).toEqual(["cancelled", "dismissed", "expired", "resolved"]);
+    expect(notificationStatusSchema.options.filter(isTerminal).sort()).toEqual([
+      "cancelled",
+      "dismissed",
+      "expired",
+      "resolved",
+    ]);
   });
 });

@@ -1,7 +1,11 @@
 // Producer operations through the plugin API, in both scopes, on a real runtime.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { notificationRecordSchema } from "../../client/wire/notification.ts";
-import { NotificationConflictError, NotificationNotFoundError, NotificationValidationError } from "../../server/notifications/errors.ts";
+import {
+  NotificationConflictError,
+  NotificationNotFoundError,
+  NotificationValidationError,
+} from "../../server/notifications/errors.ts";
 import type { ProducerOperations } from "../../server/notifications/api.ts";
 import { basic, OP_A, OP_B, startHarness, type NotificationHarness } from "./helpers.ts";
 
@@ -31,10 +35,22 @@ describe.each(scopes)("producer operations (%s scope)", (_scope, open) => {
     const ops = await open();
     const first = ops.create({ key: "build", ...basic });
     expect(notificationRecordSchema.parse(first)).toEqual(first);
-    expect(first).toMatchObject({ revision: 1, status: "pending", kind: "notification", source: { plugin: "test-plugin" }, model_visibility: "hidden" });
+    expect(first).toMatchObject({
+      revision: 1,
+      status: "pending",
+      kind: "notification",
+      source: { plugin: "test-plugin" },
+      model_visibility: "hidden",
+    });
     h.clock.advance(1000);
     const second = ops.updateByKey({ key: "build", severity: "success", title: "Build done" });
-    expect(second).toMatchObject({ id: first.id, revision: 2, title: "Build done", created_at: first.created_at, updated_at: "2030-01-01T00:00:01.000Z" });
+    expect(second).toMatchObject({
+      id: first.id,
+      revision: 2,
+      title: "Build done",
+      created_at: first.created_at,
+      updated_at: "2030-01-01T00:00:01.000Z",
+    });
     expect(ops.list()).toEqual([second]);
   });
 
@@ -74,11 +90,18 @@ describe.each(scopes)("producer operations (%s scope)", (_scope, open) => {
     ops.create({ key: "deploy", ...basic, operation_id: OP_A });
     ops.resolve({ key: "deploy", operation_id: OP_A });
     const current = ops.create({ key: "deploy", ...basic, operation_id: OP_B });
-    expect(() => ops.updateByKey({ key: "deploy", ...basic, title: "stale", operation_id: OP_A })).toThrow(NotificationConflictError);
+    expect(() => ops.updateByKey({ key: "deploy", ...basic, title: "stale", operation_id: OP_A })).toThrow(
+      NotificationConflictError,
+    );
     expect(() => ops.resolve({ key: "deploy", operation_id: OP_A })).toThrow(NotificationConflictError);
     expect(ops.list()).toEqual([current]);
-    expect(ops.updateByKey({ key: "deploy", ...basic, title: "newer", operation_id: OP_B })).toMatchObject({ id: current.id, revision: 2 });
-    expect(validationPaths(() => ops.create({ key: "deploy", ...basic, operation_id: "not-an-operation" }))).toEqual(["operation_id"]);
+    expect(ops.updateByKey({ key: "deploy", ...basic, title: "newer", operation_id: OP_B })).toMatchObject({
+      id: current.id,
+      revision: 2,
+    });
+    expect(validationPaths(() => ops.create({ key: "deploy", ...basic, operation_id: "not-an-operation" }))).toEqual([
+      "operation_id",
+    ]);
   });
 
   it("runs the interaction lifecycle and never lets one be dismissed", async () => {
@@ -87,7 +110,10 @@ describe.each(scopes)("producer operations (%s scope)", (_scope, open) => {
     expect(asked.status).toBe("pending_response");
     expect(() => ops.resolve({ key: "approve" })).toThrow(NotificationConflictError);
     expect(ops.suspend({ key: "approve" }).status).toBe("suspended");
-    expect(ops.respond({ key: "approve", detail: { answer: "yes" } })).toMatchObject({ status: "responded", response: { answer: "yes" } });
+    expect(ops.respond({ key: "approve", detail: { answer: "yes" } })).toMatchObject({
+      status: "responded",
+      response: { answer: "yes" },
+    });
     expect(ops.resolve({ key: "approve" })).toMatchObject({ status: "resolved", revision: 4 });
     const other = ops.create({ key: "confirm", kind: "interaction", ...basic });
     expect(ops.cancel({ key: "confirm" }).status).toBe("cancelled");
@@ -106,14 +132,30 @@ describe.each(scopes)("producer operations (%s scope)", (_scope, open) => {
 
   it("rejects bad ui_effects, unknown presentations and unsupported retention with issue paths", async () => {
     const ops = await open();
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { navigate_to_session_id: "s1" } }))).toEqual(["ui_effects.navigate_to_session_id"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_session_ids: ["a", "a"] } }))).toEqual(["ui_effects.reload_session_ids"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_session_ids: [""] } }))).toEqual(["ui_effects.reload_session_ids.0"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_sessions_list: "yes" } as never }))).toEqual(["ui_effects.reload_sessions_list"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, display: { presentation: "toast" } as never }))).toEqual(["display.presentation"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "forever" } as never }))).toEqual(["retention.policy"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "ttl" } }))).toEqual(["retention.expires_at"]);
-    expect(validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "until_request_complete" } }))).toEqual(["request_id"]);
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { navigate_to_session_id: "s1" } })),
+    ).toEqual(["ui_effects.navigate_to_session_id"]);
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_session_ids: ["a", "a"] } })),
+    ).toEqual(["ui_effects.reload_session_ids"]);
+    expect(validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_session_ids: [""] } }))).toEqual(
+      ["ui_effects.reload_session_ids.0"],
+    );
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, ui_effects: { reload_sessions_list: "yes" } as never })),
+    ).toEqual(["ui_effects.reload_sessions_list"]);
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, display: { presentation: "toast" } as never })),
+    ).toEqual(["display.presentation"]);
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "forever" } as never })),
+    ).toEqual(["retention.policy"]);
+    expect(validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "ttl" } }))).toEqual([
+      "retention.expires_at",
+    ]);
+    expect(
+      validationPaths(() => ops.create({ key: "x", ...basic, retention: { policy: "until_request_complete" } })),
+    ).toEqual(["request_id"]);
     expect(validationPaths(() => ops.create({ ...basic } as never))).toEqual(["key"]);
     expect(ops.list()).toEqual([]);
   });
@@ -121,9 +163,13 @@ describe.each(scopes)("producer operations (%s scope)", (_scope, open) => {
 
 describe("presentation by scope", () => {
   it("rejects inline application notifications and defaults them to banner", () => {
-    expect(() => h.api.application.create({ key: "x", ...basic, display: { presentation: "inline" } })).toThrow(NotificationValidationError);
+    expect(() => h.api.application.create({ key: "x", ...basic, display: { presentation: "inline" } })).toThrow(
+      NotificationValidationError,
+    );
     expect(h.api.application.create({ key: "x", ...basic }).display.presentation).toBe("banner");
-    expect(h.api.application.create({ key: "y", ...basic, display: { presentation: "modal", icon: "cog" } }).display).toEqual({ presentation: "modal", icon: "cog" });
+    expect(
+      h.api.application.create({ key: "y", ...basic, display: { presentation: "modal", icon: "cog" } }).display,
+    ).toEqual({ presentation: "modal", icon: "cog" });
   });
 
   it("defaults session notifications to inline and stamps the owning session", async () => {
@@ -146,13 +192,19 @@ describe("concurrent producers on one key", () => {
     const ops = h.api.session(sessionId);
     const n = 25;
     const results = await Promise.all(
-      Array.from({ length: n }, (_, i) => Promise.resolve().then(() => (i % 2 ? h.api.application : ops).updateByKey({ key: "progress", ...basic, body: `${i}` }))),
+      Array.from({ length: n }, (_, i) =>
+        Promise.resolve().then(() =>
+          (i % 2 ? h.api.application : ops).updateByKey({ key: "progress", ...basic, body: `${i}` }),
+        ),
+      ),
     );
     for (const scope of [h.api.application, ops]) {
       const active = scope.list();
       expect(active).toHaveLength(1);
       const mine = results.filter((r) => r.id === active[0]!.id);
-      expect(mine.map((r) => r.revision).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(Array.from({ length: mine.length }, (_, i) => i + 1));
+      expect(mine.map((r) => r.revision).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+        Array.from({ length: mine.length }, (_, i) => i + 1),
+      );
       expect(active[0]!.revision).toBe(mine.length);
     }
   });

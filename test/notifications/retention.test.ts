@@ -33,10 +33,17 @@ describe("until_request_complete", () => {
     h.server.runtime.ctx.events.publish({ type: "request_completed", session_id: sessionId, request_id: "req-1" });
     expect(expireForCompletedRequest(h.server.runtime.ctx, "req-1")).toEqual([]);
 
-    expect(h.api.application.list({ include_terminal: true }).find((r) => r.id === app.id)).toMatchObject({ status: "expired", revision: 2 });
+    expect(h.api.application.list({ include_terminal: true }).find((r) => r.id === app.id)).toMatchObject({
+      status: "expired",
+      revision: 2,
+    });
     expect(h.api.application.list({ include_terminal: true }).find((r) => r.id === done.id)?.status).toBe("resolved");
     const session = h.api.session(sessionId).list({ include_terminal: true });
-    expect(session.find((r) => r.id === sess.id)).toMatchObject({ status: "expired", revision: 2, expiration: { reason: "request_completed" } });
+    expect(session.find((r) => r.id === sess.id)).toMatchObject({
+      status: "expired",
+      revision: 2,
+      expiration: { reason: "request_completed" },
+    });
     expect(session.find((r) => r.id === other.id)?.status).toBe("pending");
     expect(session.find((r) => r.id === kept.id)?.status).toBe("pending");
     const expiredEvents = (await h.notificationEvents()).filter((e) => e.type.endsWith("_expired"));
@@ -68,14 +75,23 @@ describe("until_server_restart", () => {
 
     const replaced = await start({}, { dataDir, ownerEpoch: "epoch-1" });
     expect(replaced.api.application.list().map((r) => r.id)).toEqual([app.id]);
-    expect(replaced.api.session(sessionId).list().map((r) => r.id)).toEqual([sess.id]);
+    expect(
+      replaced.api
+        .session(sessionId)
+        .list()
+        .map((r) => r.id),
+    ).toEqual([sess.id]);
     await replaced.server.close(true);
 
     const restarted = await start({}, { dataDir, ownerEpoch: "epoch-2" });
     expect(restarted.api.application.list()).toEqual([]);
     expect(restarted.api.session(sessionId).list()).toEqual([]);
     const history = restarted.api.application.history();
-    expect(history.find((r) => r.id === app.id)).toMatchObject({ status: "expired", revision: 2, expiration: { reason: "server_restart" } });
+    expect(history.find((r) => r.id === app.id)).toMatchObject({
+      status: "expired",
+      revision: 2,
+      expiration: { reason: "server_restart" },
+    });
     expect(history.find((r) => r.id === resolved.id)).toMatchObject({ status: "resolved", revision: 2 });
     expect(restarted.api.session(sessionId).history()[0]).toMatchObject({ id: sess.id, status: "expired" });
   });
@@ -93,34 +109,53 @@ describe("until_server_restart", () => {
 describe("ttl", () => {
   it("is a frontend rule: past its deadline the record stays pending, with no mutation and no event", async () => {
     const h = await start();
-    const rec = h.api.application.create({ key: "t", ...basic, retention: { policy: "ttl", expires_at: "2030-01-01T00:00:05.000Z" } });
+    const rec = h.api.application.create({
+      key: "t",
+      ...basic,
+      retention: { policy: "ttl", expires_at: "2030-01-01T00:00:05.000Z" },
+    });
     h.clock.advance(60_000);
     h.api.application.create({ key: "other", ...basic });
     expect(h.api.application.list()[0]).toEqual(rec);
-    expect((await h.notificationEvents()).filter((e) => e.notification_id === rec.id).map((e) => e.type)).toEqual(["application_notification_created"]);
+    expect((await h.notificationEvents()).filter((e) => e.notification_id === rec.id).map((e) => e.type)).toEqual([
+      "application_notification_created",
+    ]);
   });
 
   it("stores an expires_at given with an offset in UTC, and the session record stays readable", async () => {
     const h = await start();
     const sessionId = await h.newSession();
-    const rec = h.api.session(sessionId).create({ key: "t", ...basic, retention: { policy: "ttl", expires_at: "2030-01-01T02:00:05+02:00" } });
+    const rec = h.api
+      .session(sessionId)
+      .create({ key: "t", ...basic, retention: { policy: "ttl", expires_at: "2030-01-01T02:00:05+02:00" } });
     expect(rec.retention.expires_at).toBe("2030-01-01T00:00:05.000Z");
-    expect(h.api.session(sessionId).list().map((r) => r.id)).toEqual([rec.id]);
+    expect(
+      h.api
+        .session(sessionId)
+        .list()
+        .map((r) => r.id),
+    ).toEqual([rec.id]);
   });
 });
 
 describe("history limit", () => {
-  it.each([["history_limit"], ["max_items"]])("%s prunes terminal records oldest first and never an active one", async (option) => {
-    const h = await start({ application: { notifications: { [option]: 2 } } });
-    const sessionId = await h.newSession();
-    for (const ops of [h.api.application, h.api.session(sessionId)]) {
-      const active = [ops.create({ key: "active-1", ...basic }), ops.create({ key: "ask", kind: "interaction", ...basic })];
-      const ended = ["t1", "t2", "t3", "t4"].map((key) => {
-        ops.create({ key, ...basic });
-        return ops.resolve({ key });
-      });
-      const kept = ops.history();
-      expect(kept.map((r) => r.id)).toEqual([...active.map((r) => r.id), ended[2]!.id, ended[3]!.id]);
-    }
-  });
+  it.each([["history_limit"], ["max_items"]])(
+    "%s prunes terminal records oldest first and never an active one",
+    async (option) => {
+      const h = await start({ application: { notifications: { [option]: 2 } } });
+      const sessionId = await h.newSession();
+      for (const ops of [h.api.application, h.api.session(sessionId)]) {
+        const active = [
+          ops.create({ key: "active-1", ...basic }),
+          ops.create({ key: "ask", kind: "interaction", ...basic }),
+        ];
+        const ended = ["t1", "t2", "t3", "t4"].map((key) => {
+          ops.create({ key, ...basic });
+          return ops.resolve({ key });
+        });
+        const kept = ops.history();
+        expect(kept.map((r) => r.id)).toEqual([...active.map((r) => r.id), ended[2]!.id, ended[3]!.id]);
+      }
+    },
+  );
 });

@@ -16,11 +16,16 @@ interface Scope {
 }
 
 const scopes: Scope[] = [
-  { name: "application", base: async () => "/application/notifications", create: async (key, extra = {}) => h.api.application.create({ key, ...basic, ...extra }) },
+  {
+    name: "application",
+    base: async () => "/application/notifications",
+    create: async (key, extra = {}) => h.api.application.create({ key, ...basic, ...extra }),
+  },
   {
     name: "session",
     base: async () => `/sessions/${(sessionId ??= await h.newSession())}/notifications`,
-    create: async (key, extra = {}) => h.api.session((sessionId ??= await h.newSession())).create({ key, ...basic, ...extra }),
+    create: async (key, extra = {}) =>
+      h.api.session((sessionId ??= await h.newSession())).create({ key, ...basic, ...extra }),
   },
 ];
 let sessionId: string | undefined;
@@ -48,7 +53,12 @@ describe.each(scopes)("$name notification routes", (scope) => {
     const a = await scope.create("a");
     const res = await dismiss(a.id, { expected_revision: 1, reason: "seen" });
     expect(res.status).toBe(200);
-    expect(notificationRecordSchema.parse(res.json)).toMatchObject({ id: a.id, status: "dismissed", revision: 2, dismissal: { reason: "seen" } });
+    expect(notificationRecordSchema.parse(res.json)).toMatchObject({
+      id: a.id,
+      status: "dismissed",
+      revision: 2,
+      dismissal: { reason: "seen" },
+    });
   });
 
   it("answers 409 with the current record for a stale revision, and does not overwrite it", async () => {
@@ -129,11 +139,16 @@ describe("legacy records without revision", () => {
 
   it("application: updated_at is the expected-revision token; the first mutation gives revision 1", async () => {
     h.server.runtime.ctx.db
-      .prepare("INSERT INTO application_notifications (id, key, active, request_id, retention_policy, terminal_seq, body) VALUES (?, ?, 1, NULL, ?, NULL, ?)")
+      .prepare(
+        "INSERT INTO application_notifications (id, key, active, request_id, retention_policy, terminal_seq, body) VALUES (?, ?, 1, NULL, ?, NULL, ?)",
+      )
       .run(legacy.id, legacy.key, "until_resolved", JSON.stringify(legacy));
     const url = `/application/notifications/${legacy.id}/dismiss`;
     expect((await h.server.request({ method: "POST", url, payload: { expected_revision: 1 } })).status).toBe(409);
-    expect((await h.server.request({ method: "POST", url, payload: { expected_revision: "2020-01-01T00:00:00.000Z" } })).status).toBe(409);
+    expect(
+      (await h.server.request({ method: "POST", url, payload: { expected_revision: "2020-01-01T00:00:00.000Z" } }))
+        .status,
+    ).toBe(409);
     const res = await h.server.request({ method: "POST", url, payload: { expected_revision: legacy.updated_at } });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: legacy.id, revision: 1, status: "dismissed" });
@@ -142,7 +157,13 @@ describe("legacy records without revision", () => {
   it("session: a legacy item in metadata gains revision 1 on its first producer update", async () => {
     const id = await h.newSession();
     h.server.runtime.ctx.sessions.change(id, (s) => ({
-      next: { ...s, metadata: { ...s.metadata, notifications: { items: [{ ...legacy, display: { presentation: "inline" } }, { broken: true }] } } },
+      next: {
+        ...s,
+        metadata: {
+          ...s.metadata,
+          notifications: { items: [{ ...legacy, display: { presentation: "inline" } }, { broken: true }] },
+        },
+      },
       events: () => [],
       result: () => undefined,
     }));
@@ -151,7 +172,11 @@ describe("legacy records without revision", () => {
     const session = (await h.server.request({ method: "GET", url: `/sessions/${id}` })).json.session;
     // The malformed item is ignored by the service and kept untouched.
     expect(session.metadata.notifications.items).toEqual([updated, { broken: true }]);
-    const res = await h.server.request({ method: "POST", url: `/sessions/${id}/notifications/${legacy.id}/dismiss`, payload: { expected_revision: 1 } });
+    const res = await h.server.request({
+      method: "POST",
+      url: `/sessions/${id}/notifications/${legacy.id}/dismiss`,
+      payload: { expected_revision: 1 },
+    });
     expect(res.json).toMatchObject({ revision: 2, status: "dismissed" });
   });
 });
@@ -162,20 +187,25 @@ describe("racing dismissals over real HTTP", () => {
     const sessionId = await h.newSession();
     const targets = [
       { url: "/application/notifications", record: h.api.application.create({ key: "race", ...basic }) },
-      { url: `/sessions/${sessionId}/notifications`, record: h.api.session(sessionId).create({ key: "race", ...basic }) },
+      {
+        url: `/sessions/${sessionId}/notifications`,
+        record: h.api.session(sessionId).create({ key: "race", ...basic }),
+      },
     ];
     for (const { url, record } of targets) {
       const send = () =>
         fetch(`${address}${url}/${record.id}/dismiss`, {
           method: "POST",
-          headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+          headers: { "authorization": "Bearer test-admin-token", "content-type": "application/json" },
           body: JSON.stringify({ expected_revision: 1 }),
         });
       const answers = await Promise.all([send(), send()]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       const bodies = await Promise.all(answers.map((a) => a.json()));
       for (const body of bodies) expect(body).toMatchObject({ id: record.id, revision: 2, status: "dismissed" });
-      const listed = await fetch(`${address}${url}?include_terminal=true`, { headers: { authorization: "Bearer test-admin-token" } });
+      const listed = await fetch(`${address}${url}?include_terminal=true`, {
+        headers: { authorization: "Bearer test-admin-token" },
+      });
       expect(((await listed.json()) as Array<{ revision: number }>)[0]!.revision).toBe(2);
     }
   });

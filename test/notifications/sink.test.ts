@@ -12,9 +12,18 @@ afterEach(() => h.server.close());
 describe("notification sink", () => {
   it("publishes a session notification tagged with the bound request", async () => {
     const sessionId = await h.newSession();
-    const notify = createNotificationSink(h.server.runtime.ctx.notifications, { sessionId, requestId: "req-1", plugin: "weather" });
+    const notify = createNotificationSink(h.server.runtime.ctx.notifications, {
+      sessionId,
+      requestId: "req-1",
+      plugin: "weather",
+    });
     const record = await notify({ key: "forecast", ...basic });
-    expect(record).toMatchObject({ session_id: sessionId, request_id: "req-1", source: { plugin: "weather" }, display: { presentation: "inline" } });
+    expect(record).toMatchObject({
+      session_id: sessionId,
+      request_id: "req-1",
+      source: { plugin: "weather" },
+      display: { presentation: "inline" },
+    });
     expect(h.api.session(sessionId).list()).toEqual([record]);
   });
 
@@ -27,8 +36,16 @@ describe("notification sink", () => {
     await expect(notify(null)).resolves.toBeNull();
     await notify({ key: "ask", kind: "interaction", ...basic });
     await expect(notify({ key: "ask", kind: "notification", ...basic })).resolves.toBeNull();
-    const orphan = createNotificationSink(h.server.runtime.ctx.notifications, { sessionId: "gone", requestId: "req-1" });
+    const orphan = createNotificationSink(h.server.runtime.ctx.notifications, {
+      sessionId: "gone",
+      requestId: "req-1",
+    });
     await expect(orphan({ key: "x", ...basic })).resolves.toBeNull();
-    expect(h.api.session(sessionId).list().map((r) => r.key)).toEqual(["ask"]);
+    expect(
+      h.api
+        .session(sessionId)
+        .list()
+        .map((r) => r.key),
+    ).toEqual(["ask"]);
   });
 });

@@ -30,10 +30,16 @@ async function startFailing(plugins: string[]): Promise<Error> {
 }
 
 it("loads plugins relative to the config folder and hands them tools, notifications and actions", async () => {
-  server = await startTestServer({ plugins: ["../../runner/fixtures/test-tools.ts", "./with-actions.ts"] }, { configDir: HERE });
+  server = await startTestServer(
+    { plugins: ["../../runner/fixtures/test-tools.ts", "./with-actions.ts"] },
+    { configDir: HERE },
+  );
   const { plugins } = server.runtime.ctx;
   const loaded = await plugins.load();
-  expect(loaded.map((p) => [p.name, p.tools.length])).toEqual([["test-tools", 6], ["with-actions", 1]]);
+  expect(loaded.map((p) => [p.name, p.tools.length])).toEqual([
+    ["test-tools", 6],
+    ["with-actions", 1],
+  ]);
   expect(plugins.tools.get("noop")?.plugin).toBe("with-actions");
   expect(server.runtime.ctx.actions.get("application", "ping")?.plugin).toBe("with-actions");
   const notes = await server.request({ method: "GET", url: "/application/notifications" });
@@ -42,9 +48,21 @@ it("loads plugins relative to the config folder and hands them tools, notificati
 
 it.each([
   ["a missing module", ["./nope.ts"], /config error at plugins\.0: .*nope\.ts: /],
-  ["a default export that is not {name, setup}", ["./not-a-plugin.ts"], /config error at plugins\.0: .*default export must be \{name, setup\(api\)\}/],
-  ["a parameters schema that cannot be used", ["./bad-schema.ts"], /config error at plugins\.0: .*tool "broken" of plugin "bad-schema": parameters is not a JSON schema/],
-  ["a tool name registered twice", ["../../runner/fixtures/test-tools.ts", "./duplicate.ts"], /config error at plugins\.1: .*tool "get_weather" of plugin "duplicate" is already registered by plugin "test-tools"/],
+  [
+    "a default export that is not {name, setup}",
+    ["./not-a-plugin.ts"],
+    /config error at plugins\.0: .*default export must be \{name, setup\(api\)\}/,
+  ],
+  [
+    "a parameters schema that cannot be used",
+    ["./bad-schema.ts"],
+    /config error at plugins\.0: .*tool "broken" of plugin "bad-schema": parameters is not a JSON schema/,
+  ],
+  [
+    "a tool name registered twice",
+    ["../../runner/fixtures/test-tools.ts", "./duplicate.ts"],
+    /config error at plugins\.1: .*tool "get_weather" of plugin "duplicate" is already registered by plugin "test-tools"/,
+  ],
 ])("refuses to start with %s", async (_name, plugins, message) => {
   const error = await startFailing(plugins);
   expect(error).toBeInstanceOf(ConfigError);

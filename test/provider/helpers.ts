@@ -2,7 +2,11 @@
 import type { Clock } from "../../server/clock.ts";
 import { createProvider, type CreateProviderDeps } from "../../server/provider/provider.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
-import { providerSettingsSchema, type ProviderSettings, type ProviderSettingsInput } from "../../server/provider/settings.ts";
+import {
+  providerSettingsSchema,
+  type ProviderSettings,
+  type ProviderSettingsInput,
+} from "../../server/provider/settings.ts";
 import type { ProviderDelta, ProviderRequest } from "../../server/provider/types.ts";
 import { ProviderError } from "../../server/provider/errors.ts";
 import type { Message } from "../../client/wire/messages.ts";
@@ -68,7 +72,12 @@ export class TestClock implements Clock {
 }
 
 export function settingsFor(baseUrl: string, extra: Partial<ProviderSettingsInput> = {}): ProviderSettings {
-  return providerSettingsSchema.parse({ provider: "reference_compatible", model: "test-model", base_url: baseUrl, ...extra });
+  return providerSettingsSchema.parse({
+    provider: "reference_compatible",
+    model: "test-model",
+    base_url: baseUrl,
+    ...extra,
+  });
 }
 
 export interface Collected {
@@ -78,7 +87,10 @@ export interface Collected {
 }
 
 /** Runs a completion to its end; a ProviderError is captured, anything else fails the test. */
-export async function collect(iterable: AsyncIterable<ProviderDelta>, onDelta?: (delta: ProviderDelta) => void | Promise<void>): Promise<Collected> {
+export async function collect(
+  iterable: AsyncIterable<ProviderDelta>,
+  onDelta?: (delta: ProviderDelta) => void | Promise<void>,
+): Promise<Collected> {
   const deltas: ProviderDelta[] = [];
   try {
     for await (const delta of iterable) {
@@ -93,7 +105,8 @@ export async function collect(iterable: AsyncIterable<ProviderDelta>, onDelta?: 
   return { deltas, done: last?.type === "done" ? last : undefined, error: undefined };
 }
 
-export const user = (content: string, metadata?: Record<string, unknown>): Message => (metadata ? { role: "user", content, metadata } : { role: "user", content });
+export const user = (content: string, metadata?: Record<string, unknown>): Message =>
+  metadata ? { role: "user", content, metadata } : { role: "user", content };
 
 export interface RunOptions extends Partial<Omit<ProviderRequest, "signal">> {
   signal?: AbortSignal;
@@ -104,8 +117,14 @@ export function makeProvider(settings: ProviderSettings, deps: Partial<CreatePro
   const clock = (deps.clock as TestClock | undefined) ?? new TestClock();
   const provider = createProvider(settings, { clock, pacing: new PacingRegistry(), ...deps });
   const run = (options: RunOptions = {}) =>
-    collect(provider.complete({ messages: [user("hi")], stream: true, signal: new AbortController().signal, ...options }));
+    collect(
+      provider.complete({ messages: [user("hi")], stream: true, signal: new AbortController().signal, ...options }),
+    );
   return { provider, clock, run };
 }
 
-export const contentOf = (c: Collected) => c.deltas.filter((d) => d.type === "content").map((d) => (d as { text: string }).text).join("");
+export const contentOf = (c: Collected) =>
+  c.deltas
+    .filter((d) => d.type === "content")
+    .map((d) => (d as { text: string }).text)
+    .join("");

@@ -7,7 +7,17 @@ import { completion, startScriptedBackend, type ScriptedBackend } from "../../sc
 import { parseConfig } from "../../server/config/load.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
 import { providerSettingsSchema, selectEndpoint } from "../../server/provider/settings.ts";
-import { completionBodies, createSession, eventsOf, send, startRunnerServer, typesOf, waitForEvent, FIXTURES, type RunnerServer } from "../runner/helpers.ts";
+import {
+  completionBodies,
+  createSession,
+  eventsOf,
+  send,
+  startRunnerServer,
+  typesOf,
+  waitForEvent,
+  FIXTURES,
+  type RunnerServer,
+} from "../runner/helpers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { TestClock } from "./helpers.ts";
 
@@ -35,7 +45,11 @@ async function until(ready: () => boolean): Promise<void> {
 describe("request_options values against a select descriptor", () => {
   let server: RunnerServer;
   beforeEach(async () => {
-    server = await startRunnerServer(backend, {}, { request_options_ui: { reasoning_effort: { type: "select", options: ["low", "high"], rich_ui: true } } });
+    server = await startRunnerServer(
+      backend,
+      {},
+      { request_options_ui: { reasoning_effort: { type: "select", options: ["low", "high"], rich_ui: true } } },
+    );
   });
   afterEach(() => server.close());
 
@@ -49,7 +63,11 @@ describe("request_options values against a select descriptor", () => {
   ])("refuses %s with 400 invalid_input at body.request_options, writing nothing", async (_name, value) => {
     const sid = await createSession(server);
     const before = server.runtime.ctx.events.latestId;
-    const res = await server.request({ method: "POST", url: `/sessions/${sid}/send`, payload: { content: "hi", request_options: { reasoning_effort: value } } });
+    const res = await server.request({
+      method: "POST",
+      url: `/sessions/${sid}/send`,
+      payload: { content: "hi", request_options: { reasoning_effort: value } },
+    });
     expect([res.status, res.json?.error?.code], res.text).toEqual([400, "invalid_input"]);
     expect(res.json.error.message).toContain("request_options.reasoning_effort");
     expect(res.json.error.message).toContain("low, high");
@@ -60,7 +78,11 @@ describe("request_options values against a select descriptor", () => {
 
   it("sends an allowed string as it is", async () => {
     const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "hi", stream: false, request_options: { reasoning_effort: "high" } });
+    const rid = await send(server, sid, {
+      content: "hi",
+      stream: false,
+      request_options: { reasoning_effort: "high" },
+    });
     await waitForEvent(server, rid);
     expect((completionBodies(backend)[0] as Record<string, unknown>).reasoning_effort).toBe("high");
   });
@@ -68,9 +90,18 @@ describe("request_options values against a select descriptor", () => {
   it("a configured value must be an allowed string too (not coerced)", () => {
     const ui = { reasoning_effort: { type: "select", options: ["low"] } };
     for (const value of [["low"], { toString: 1 }, 1]) {
-      expect(() => parseConfig({ providers: { p: { provider: "reference_compatible", model: "m", request_options: { reasoning_effort: value }, request_options_ui: ui } } })).toThrow(
-        "config error at providers.p.request_options.reasoning_effort",
-      );
+      expect(() =>
+        parseConfig({
+          providers: {
+            p: {
+              provider: "reference_compatible",
+              model: "m",
+              request_options: { reasoning_effort: value },
+              request_options_ui: ui,
+            },
+          },
+        }),
+      ).toThrow("config error at providers.p.request_options.reasoning_effort");
     }
   });
 });
@@ -79,32 +110,57 @@ describe("config keys named like Object.prototype members", () => {
   let server: TestServer;
   beforeEach(async () => {
     server = await startTestServer({
-      providers: { local: { provider: "reference_compatible", model: "m", base_url: backend.url, endpoint_options: { primary: backend.url } } },
+      providers: {
+        local: {
+          provider: "reference_compatible",
+          model: "m",
+          base_url: backend.url,
+          endpoint_options: { primary: backend.url },
+        },
+      },
     });
   });
   afterEach(() => server.close());
 
-  it.each(["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"])("?endpoint=%s is 400 unknown_endpoint", async (label) => {
-    const res = await server.request({ method: "GET", url: `/providers/local/models?endpoint=${label}` });
-    expect([res.status, res.json?.error?.code], res.text).toEqual([400, "unknown_endpoint"]);
-    expect(res.json.error.message).toContain("endpoint_options has primary");
-  });
+  it.each(["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"])(
+    "?endpoint=%s is 400 unknown_endpoint",
+    async (label) => {
+      const res = await server.request({ method: "GET", url: `/providers/local/models?endpoint=${label}` });
+      expect([res.status, res.json?.error?.code], res.text).toEqual([400, "unknown_endpoint"]);
+      expect(res.json.error.message).toContain("endpoint_options has primary");
+    },
+  );
 
   it("selectEndpoint refuses them without endpoint_options too, and a label that is set still works", () => {
     const bare = providerSettingsSchema.parse({ provider: "reference_compatible", model: "m" });
-    expect(() => selectEndpoint(bare, "constructor")).toThrow('unknown endpoint "constructor"; endpoint_options has no labels');
-    const withLabels = providerSettingsSchema.parse({ provider: "reference_compatible", model: "m", endpoint_options: { toString: "http://127.0.0.1:1/v1" } });
+    expect(() => selectEndpoint(bare, "constructor")).toThrow(
+      'unknown endpoint "constructor"; endpoint_options has no labels',
+    );
+    const withLabels = providerSettingsSchema.parse({
+      provider: "reference_compatible",
+      model: "m",
+      endpoint_options: { toString: "http://127.0.0.1:1/v1" },
+    });
     expect(selectEndpoint(withLabels, "toString").base_url).toBe("http://127.0.0.1:1/v1");
   });
 
   it("a descriptor named like a prototype member is not given the member as its value", async () => {
     // Neither config nor a request sets `toString`: Object.prototype.toString is not a value to check.
-    const config = { provider: "reference_compatible" as const, model: "m", base_url: backend.url, request_options_ui: { toString: { type: "select" as const, options: ["a"] } } };
+    const config = {
+      provider: "reference_compatible" as const,
+      model: "m",
+      base_url: backend.url,
+      request_options_ui: { toString: { type: "select" as const, options: ["a"] } },
+    };
     expect(() => parseConfig({ providers: { p: config } })).not.toThrow();
     const other = await startTestServer({ providers: { p: config } }, { configDir: FIXTURES });
     try {
       const sid = (await other.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
-      const res = await other.request({ method: "POST", url: `/sessions/${sid}/send`, payload: { content: "hi", stream: false, request_options: { temperature: 0.2 } } });
+      const res = await other.request({
+        method: "POST",
+        url: `/sessions/${sid}/send`,
+        payload: { content: "hi", stream: false, request_options: { temperature: 0.2 } },
+      });
       expect(res.status, res.text).toBe(202);
       await waitForEvent(other, res.json.request_id as string);
     } finally {
@@ -118,7 +174,16 @@ describe("a cancel while queued behind pacing", () => {
     // Sleeps from 1 s up are held until the test fires them: the 5 s pacing waits stay pending.
     const clock = new TestClock(1000);
     const server = await startTestServer(
-      { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, min_request_interval_seconds: 5 } } },
+      {
+        providers: {
+          default: {
+            provider: "reference_compatible",
+            model: "scripted",
+            base_url: backend.url,
+            min_request_interval_seconds: 5,
+          },
+        },
+      },
       { clock, configDir: FIXTURES },
     );
     try {

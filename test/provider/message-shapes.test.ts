@@ -2,7 +2,13 @@
 // a list of parts (Mistral), refusals (OpenAI), provider-specific fields on tool calls and on the assistant message
 // (Gemini), streamed and whole, played by the scripted backend over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chunk, completion, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  chunk,
+  completion,
+  dialectStream,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
 
 let backend: ScriptedBackend;
@@ -12,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => backend.close());
 
 const reasoningOf = (deltas: Array<{ type: string }>) =>
-  deltas.filter((d): d is { type: "reasoning"; field: string; text: string } => d.type === "reasoning").map((d) => d.text).join("");
+  deltas
+    .filter((d): d is { type: "reasoning"; field: string; text: string } => d.type === "reasoning")
+    .map((d) => d.text)
+    .join("");
 
 describe("content as a list of parts (Mistral's reasoning models)", () => {
   const reply = { reasoning: "The user greets; answer briefly.", content: "Hello there, how can I help?" };
@@ -49,7 +58,11 @@ describe("content as a list of parts (Mistral's reasoning models)", () => {
     expect(result.error).toBeUndefined();
     expect(result.done!.message.content).toBe("See this.");
     expect(result.done!.message.metadata.reasoning).toBe("hm");
-    expect(result.done!.message.metadata.other_content_parts).toEqual([{ type: "thinking", thinking: [reference] }, image, 42]);
+    expect(result.done!.message.metadata.other_content_parts).toEqual([
+      { type: "thinking", thinking: [reference] },
+      image,
+      42,
+    ]);
   });
 });
 
@@ -90,17 +103,25 @@ describe("provider-specific fields (Gemini's thought_signature on tool calls)", 
     message_fields: { provider_state: { turn: 3 }, annotations: [{ type: "note" }] },
   };
   const expectedCalls = [
-    { id: "call_a", type: "function", function: { name: "get_time", arguments: '{"zone":"UTC"}' }, extra_content: signature },
+    {
+      id: "call_a",
+      type: "function",
+      function: { name: "get_time", arguments: '{"zone":"UTC"}' },
+      extra_content: signature,
+    },
     { id: "call_b", type: "function", function: { name: "get_date", arguments: "{}" } },
   ];
 
-  it.each(["gemini", "openai"] as const)("%s stream: unknown call fields stay on the call, unknown message fields in metadata.provider_fields", async (dialect) => {
-    backend.script(dialectStream(dialect, reply));
-    const result = await makeProvider(settingsFor(backend.url)).run();
-    expect(result.error).toBeUndefined();
-    expect(result.done!.message.metadata.tool_calls).toEqual(expectedCalls);
-    expect(result.done!.message.metadata.provider_fields).toEqual(reply.message_fields);
-  });
+  it.each(["gemini", "openai"] as const)(
+    "%s stream: unknown call fields stay on the call, unknown message fields in metadata.provider_fields",
+    async (dialect) => {
+      backend.script(dialectStream(dialect, reply));
+      const result = await makeProvider(settingsFor(backend.url)).run();
+      expect(result.error).toBeUndefined();
+      expect(result.done!.message.metadata.tool_calls).toEqual(expectedCalls);
+      expect(result.done!.message.metadata.provider_fields).toEqual(reply.message_fields);
+    },
+  );
 
   it("whole message (stream: false): the same", async () => {
     backend.script({ kind: "json", body: completion(reply) });
@@ -113,7 +134,9 @@ describe("provider-specific fields (Gemini's thought_signature on tool calls)", 
     backend.script({
       kind: "stream",
       parts: [
-        { raw: 'data: {"choices":[{"index":0,"delta":{"role":"assistant","audio":null,"__proto__":{"polluted":true},"summary":"a"}}]}\n\n' },
+        {
+          raw: 'data: {"choices":[{"index":0,"delta":{"role":"assistant","audio":null,"__proto__":{"polluted":true},"summary":"a"}}]}\n\n',
+        },
         { data: chunk({ content: "x", summary: "b" }, "stop") },
       ],
     });

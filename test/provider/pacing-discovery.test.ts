@@ -33,7 +33,9 @@ describe("pacing (min_request_interval_seconds)", () => {
     const results = await Promise.all(runs);
     expect(results.every((r) => r.done)).toBe(true);
     expect(clock.waits).toEqual([2000, 2000, 2000]);
-    const order = backend.requests.slice(before).map((r) => ((r.body as { messages: Array<{ content: string }> }).messages[0]!.content));
+    const order = backend.requests
+      .slice(before)
+      .map((r) => (r.body as { messages: Array<{ content: string }> }).messages[0]!.content);
     expect(order).toEqual(["q0", "q1", "q2", "q3"]);
   });
 
@@ -53,21 +55,37 @@ describe("pacing (min_request_interval_seconds)", () => {
 describe("model discovery", () => {
   it("GET <base_url>/models lists model ids", async () => {
     const discovery = await createProvider(settingsFor(backend.url), { clock: new TestClock() }).listModels();
-    expect(discovery).toEqual({ models: [{ id: "scripted-large", owned_by: "scripted" }, { id: "scripted-small", owned_by: "scripted" }] });
+    expect(discovery).toEqual({
+      models: [
+        { id: "scripted-large", owned_by: "scripted" },
+        { id: "scripted-small", owned_by: "scripted" },
+      ],
+    });
     expect(backend.requests[backend.requests.length - 1]!.path).toBe("/v1/models");
   });
 
   it("a failed discovery reports why; a custom model id is still used for completions", async () => {
     backend.setModels({ kind: "raw", status: 404, contentType: "text/html", body: "<html>nope</html>" });
-    const provider = createProvider(settingsFor(backend.url, { model: "my-custom-model" }), { clock: new TestClock(), pacing: new PacingRegistry() });
+    const provider = createProvider(settingsFor(backend.url, { model: "my-custom-model" }), {
+      clock: new TestClock(),
+      pacing: new PacingRegistry(),
+    });
     const discovery = await provider.listModels();
     expect(discovery.models).toEqual([]);
     expect(discovery.error).toContain("HTTP 404");
     backend.script({ kind: "json", body: completion({ content: "hi" }) });
-    const result = await collect(provider.complete({ messages: [user("x")], stream: false, signal: new AbortController().signal }));
+    const result = await collect(
+      provider.complete({ messages: [user("x")], stream: false, signal: new AbortController().signal }),
+    );
     expect(result.done?.message.content).toBe("hi");
     expect((backend.requests[backend.requests.length - 1]!.body as { model: string }).model).toBe("my-custom-model");
-    backend.setModels({ object: "list", data: [{ id: "scripted-large", owned_by: "scripted" }, { id: "scripted-small", owned_by: "scripted" }] });
+    backend.setModels({
+      object: "list",
+      data: [
+        { id: "scripted-large", owned_by: "scripted" },
+        { id: "scripted-small", owned_by: "scripted" },
+      ],
+    });
   });
 });
 
@@ -116,7 +134,11 @@ describe("routes", () => {
   it("GET /providers/:id/models discovers, follows a chosen endpoint label, 404s unknown providers", async () => {
     const server = await app(config());
     const ok = await server.inject({ method: "GET", url: "/providers/local/models" });
-    expect(ok.json()).toMatchObject({ provider_id: "local", models: [{ id: "scripted-large" }, { id: "scripted-small" }], custom_model_allowed: true });
+    expect(ok.json()).toMatchObject({
+      provider_id: "local",
+      models: [{ id: "scripted-large" }, { id: "scripted-small" }],
+      custom_model_allowed: true,
+    });
     const broken = await server.inject({ method: "GET", url: "/providers/local/models?endpoint=broken" });
     expect(broken.statusCode).toBe(200);
     expect(broken.json().models).toEqual([]);

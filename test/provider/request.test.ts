@@ -31,8 +31,16 @@ describe("request building", () => {
     await run({ stream: false });
     expect(lastBody()).not.toHaveProperty("tools");
     expect(lastBody()).not.toHaveProperty("tool_choice");
-    await run({ stream: false, tools: [{ name: "get_time", description: "now", parameters: { type: "object", properties: {} } }] });
-    expect(lastBody().tools).toEqual([{ type: "function", function: { name: "get_time", description: "now", parameters: { type: "object", properties: {} } } }]);
+    await run({
+      stream: false,
+      tools: [{ name: "get_time", description: "now", parameters: { type: "object", properties: {} } }],
+    });
+    expect(lastBody().tools).toEqual([
+      {
+        type: "function",
+        function: { name: "get_time", description: "now", parameters: { type: "object", properties: {} } },
+      },
+    ]);
     expect(lastBody().tool_choice).toBe("required");
   });
 
@@ -55,11 +63,16 @@ describe("request building", () => {
   it("sends a bearer token only when api_key is set, and never logs it", async () => {
     backend.script(ok(), { kind: "status", status: 401, body: { error: { message: "bad key" } } });
     const logs: string[] = [];
-    const log = { info: (o: object, m: string) => void logs.push(JSON.stringify(o) + m), warn: (o: object, m: string) => void logs.push(JSON.stringify(o) + m) };
+    const log = {
+      info: (o: object, m: string) => void logs.push(JSON.stringify(o) + m),
+      warn: (o: object, m: string) => void logs.push(JSON.stringify(o) + m),
+    };
     await makeProvider(settingsFor(backend.url)).run({ stream: false });
     expect(lastHeaders().authorization).toBeUndefined();
     const secret = "sk-very-secret-123";
-    const failed = await makeProvider(settingsFor(backend.url, { api_key: secret, debug_stream: true }), { log }).run({ stream: false });
+    const failed = await makeProvider(settingsFor(backend.url, { api_key: secret, debug_stream: true }), { log }).run({
+      stream: false,
+    });
     expect(lastHeaders().authorization).toBe(`Bearer ${secret}`);
     expect(failed.error?.status).toBe(401);
     expect(failed.error?.message).toContain("api_key");
@@ -83,7 +96,11 @@ describe("conversation to provider messages", () => {
     const messages: Message[] = [
       { role: "system", content: "be brief" },
       user("time?"),
-      { role: "assistant", content: "", metadata: { tool_calls: [call], reasoning_content: "need a tool", reasoning: "r", usage: { prompt_tokens: 3 } } },
+      {
+        role: "assistant",
+        content: "",
+        metadata: { tool_calls: [call], reasoning_content: "need a tool", reasoning: "r", usage: { prompt_tokens: 3 } },
+      },
       { role: "tool", content: "12:00", metadata: { tool_call_id: "call_1", tool_name: "get_time" } },
     ];
     await makeProvider(settingsFor(backend.url)).run({ stream: false, messages });
@@ -99,15 +116,28 @@ describe("conversation to provider messages", () => {
     backend.script(ok());
     const messages: Message[] = [
       user("time?"),
-      { role: "assistant", content: "", metadata: { tool_calls: [{ tool_call_id: "call_9", function: { name: "get_time", arguments: "{}" } }] } },
+      {
+        role: "assistant",
+        content: "",
+        metadata: { tool_calls: [{ tool_call_id: "call_9", function: { name: "get_time", arguments: "{}" } }] },
+      },
       { role: "tool", content: "12:00", metadata: { tool_call_id: "call_9" } },
     ];
     const result = await makeProvider(settingsFor(backend.url)).run({ stream: false, messages });
     expect(result.error).toBeUndefined();
-    expect((lastBody().messages as unknown[])[1]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "get_time", arguments: "{}" } }] });
+    expect((lastBody().messages as unknown[])[1]).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_9", type: "function", function: { name: "get_time", arguments: "{}" } }],
+    });
     // Neither id: the request is refused with the path of the problem.
     backend.script(ok());
-    const missing = await makeProvider(settingsFor(backend.url)).run({ stream: false, messages: [{ role: "assistant", content: "", metadata: { tool_calls: [{ function: { name: "f", arguments: "{}" } }] } }] });
+    const missing = await makeProvider(settingsFor(backend.url)).run({
+      stream: false,
+      messages: [
+        { role: "assistant", content: "", metadata: { tool_calls: [{ function: { name: "f", arguments: "{}" } }] } },
+      ],
+    });
     expect(missing.error?.message).toMatch(/metadata\.tool_calls\.0\.id: needs an id \(or tool_call_id\)/);
   });
 
@@ -122,7 +152,11 @@ describe("conversation to provider messages", () => {
       { type: "image_data", data_url: "data:image/jpeg;base64,AAAA" },
       { type: "asset", asset_id: "a1" },
     ];
-    const result = await makeProvider(settingsFor(backend.url), { readAsset }).run({ stream: false, session_id: "s1", messages: [user("look", { attachments })] });
+    const result = await makeProvider(settingsFor(backend.url), { readAsset }).run({
+      stream: false,
+      session_id: "s1",
+      messages: [user("look", { attachments })],
+    });
     expect(result.error).toBeUndefined();
     expect((lastBody().messages as unknown[])[0]).toEqual({
       role: "user",
@@ -147,7 +181,9 @@ describe("conversation to provider messages", () => {
     }).run({ session_id: "s", messages: [user("x", { attachments: [{ type: "asset", asset_id: "a" }] })] });
     expect(noInline.error?.code).toBe("attachment_not_allowed");
     expect(noInline.error?.message).toContain("allow_image_attachment_base64");
-    const noReader = await makeProvider(settingsFor(backend.url)).run({ messages: [user("x", { attachments: [{ type: "asset", asset_id: "a" }] })] });
+    const noReader = await makeProvider(settingsFor(backend.url)).run({
+      messages: [user("x", { attachments: [{ type: "asset", asset_id: "a" }] })],
+    });
     expect(noReader.error?.code).toBe("attachment_unavailable");
     expect(backend.requests.length).toBe(before);
   });

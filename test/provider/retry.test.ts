@@ -16,15 +16,25 @@ afterAll(() => backend.close());
 beforeEach(() => backend.reset());
 
 const TIMEOUT_S = 30; // held by TestClock (>= 20 s), so only the test fires it
-const okStream = (text = "ok") => ({ kind: "stream", parts: [{ data: chunk({ content: text }) }, { data: chunk({}, "stop") }] }) as const;
+const okStream = (text = "ok") =>
+  ({ kind: "stream", parts: [{ data: chunk({ content: text }) }, { data: chunk({}, "stop") }] }) as const;
 
 describe("pre-stream retries", () => {
   it("retry rule 5 example: 500=[2,5,8], timeout=[1,3,5]: waits 2s, 3s, 8s, then the 4th failure (a timeout) raises", async () => {
     const clock = new TestClock();
     const fire = () => queueMicrotask(() => clock.fireHeld(TIMEOUT_S * 1000));
-    backend.script({ kind: "status", status: 500 }, { kind: "hang", onReceived: fire }, { kind: "status", status: 500 }, { kind: "hang", onReceived: fire });
+    backend.script(
+      { kind: "status", status: 500 },
+      { kind: "hang", onReceived: fire },
+      { kind: "status", status: 500 },
+      { kind: "hang", onReceived: fire },
+    );
     const before = backend.requests.length;
-    const settings = settingsFor(backend.url, { timeout: TIMEOUT_S, retry_on_status: { "500": [2, 5, 8] }, retry_on_timeout: "1, 3, 5" });
+    const settings = settingsFor(backend.url, {
+      timeout: TIMEOUT_S,
+      retry_on_status: { "500": [2, 5, 8] },
+      retry_on_timeout: "1, 3, 5",
+    });
     const result = await makeProvider(settings, { clock }).run();
     expect(clock.waits).toEqual([2000, 3000, 8000]);
     expect(result.deltas).toEqual([
@@ -57,8 +67,14 @@ describe("pre-stream retries", () => {
 
   it("429 with respect_retry_after_header false uses the configured delay; without a list it raises at once", async () => {
     const clock = new TestClock();
-    backend.script({ kind: "status", status: 429, headers: { "retry-after": "9" } }, okStream(), { kind: "status", status: 429 });
-    const settings = settingsFor(backend.url, { rate_limit_retry_delays_seconds: [1], respect_retry_after_header: false });
+    backend.script({ kind: "status", status: 429, headers: { "retry-after": "9" } }, okStream(), {
+      kind: "status",
+      status: 429,
+    });
+    const settings = settingsFor(backend.url, {
+      rate_limit_retry_delays_seconds: [1],
+      respect_retry_after_header: false,
+    });
     expect((await makeProvider(settings, { clock }).run()).done).toBeDefined();
     expect(clock.waits).toEqual([1000]);
     const none = await makeProvider(settingsFor(backend.url), { clock }).run();
@@ -69,7 +85,9 @@ describe("pre-stream retries", () => {
   it("parses Retry-After forms", () => {
     expect(parseRetryAfter("120", undefined, 0)).toBe(120_000);
     expect(parseRetryAfter(undefined, "250", 0)).toBe(250);
-    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:10 GMT", undefined, Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
+    expect(
+      parseRetryAfter("Wed, 21 Oct 2015 07:28:10 GMT", undefined, Date.parse("Wed, 21 Oct 2015 07:28:00 GMT")),
+    ).toBe(10_000);
     expect(parseRetryAfter("soon", undefined, 0)).toBeUndefined();
   });
 
@@ -86,7 +104,11 @@ describe("pre-stream retries", () => {
 
   it("timeout covers a slow first byte (headers sent, no body); with no retry list it propagates at once", async () => {
     const clock = new TestClock();
-    backend.script({ kind: "hang", sendHeaders: true, onReceived: () => setImmediate(() => clock.fireHeld(TIMEOUT_S * 1000)) });
+    backend.script({
+      kind: "hang",
+      sendHeaders: true,
+      onReceived: () => setImmediate(() => clock.fireHeld(TIMEOUT_S * 1000)),
+    });
     const result = await makeProvider(settingsFor(backend.url, { timeout: TIMEOUT_S }), { clock }).run();
     expect(result.error?.code).toBe("timeout");
     expect(result.deltas).toEqual([]);
@@ -97,19 +119,28 @@ describe("streaming timeouts and recovery", () => {
   const contentPart = (text: string) => ({ data: chunk({ content: text }) });
   const reasoningPart = (text: string) => ({ data: chunk({ reasoning: text }) });
   /** Runs a completion; on the first delta of `type` the paused stream is broken (destroy) or left silent (idle). */
-  async function runBreaking(extra: Partial<ProviderSettingsInput>, breakOn: ProviderDelta["type"], how: "destroy" | "idle", times = 1, clock = new TestClock()) {
+  async function runBreaking(
+    extra: Partial<ProviderSettingsInput>,
+    breakOn: ProviderDelta["type"],
+    how: "destroy" | "idle",
+    times = 1,
+    clock = new TestClock(),
+  ) {
     const { provider } = makeProvider(settingsFor(backend.url, extra), { clock });
     let broken = 0;
-    return collect(provider.complete({ messages: [user("hi")], stream: true, signal: new AbortController().signal }), async (delta) => {
-      if (delta.type !== breakOn || broken >= times) return;
-      const control = await backend.nextPause();
-      broken += 1;
-      if (how === "destroy") control.destroy();
-      else {
-        clock.fireHeld(45_000);
-        control.destroy(); // frees the server side once the client has given up
-      }
-    }).then((result) => ({ ...result, broken }));
+    return collect(
+      provider.complete({ messages: [user("hi")], stream: true, signal: new AbortController().signal }),
+      async (delta) => {
+        if (delta.type !== breakOn || broken >= times) return;
+        const control = await backend.nextPause();
+        broken += 1;
+        if (how === "destroy") control.destroy();
+        else {
+          clock.fireHeld(45_000);
+          control.destroy(); // frees the server side once the client has given up
+        }
+      },
+    ).then((result) => ({ ...result, broken }));
   }
 
   it("a stream that goes silent after it began ends with stream_idle_timeout (recovery disabled)", async () => {
@@ -121,10 +152,18 @@ describe("streaming timeouts and recovery", () => {
 
   it("early_only recovers a drop before any visible content and re-issues the full request", async () => {
     const before = backend.requests.length;
-    backend.script({ kind: "stream", parts: [reasoningPart("thinking"), contentPart("x")], pauseAfter: 1 }, okStream("fresh"));
+    backend.script(
+      { kind: "stream", parts: [reasoningPart("thinking"), contentPart("x")], pauseAfter: 1 },
+      okStream("fresh"),
+    );
     const result = await runBreaking({ stream_recovery: { mode: "early_only" } }, "reasoning", "destroy");
     expect(result.error).toBeUndefined();
-    expect(result.deltas.find((d) => d.type === "recovery")).toMatchObject({ type: "recovery", attempt: 1, mode: "early_only", content_emitted: false });
+    expect(result.deltas.find((d) => d.type === "recovery")).toMatchObject({
+      type: "recovery",
+      attempt: 1,
+      mode: "early_only",
+      content_emitted: false,
+    });
     expect(result.done?.message.content).toBe("fresh");
     expect(result.done?.message.metadata.reasoning).toBeUndefined();
     expect(backend.requests.length - before).toBe(2);
@@ -139,20 +178,33 @@ describe("streaming timeouts and recovery", () => {
   });
 
   it("aggressive recovers after partial content; the replay may duplicate what was shown", async () => {
-    backend.script({ kind: "stream", parts: [contentPart("Hel"), contentPart("lo")], pauseAfter: 1 }, okStream("Hello"));
+    backend.script(
+      { kind: "stream", parts: [contentPart("Hel"), contentPart("lo")], pauseAfter: 1 },
+      okStream("Hello"),
+    );
     const result = await runBreaking({ stream_recovery: { mode: "aggressive" } }, "content", "destroy");
     expect(result.error).toBeUndefined();
     expect(contentOf(result)).toBe("HelHello");
-    expect(result.deltas.find((d) => d.type === "recovery")).toMatchObject({ mode: "aggressive", content_emitted: true });
+    expect(result.deltas.find((d) => d.type === "recovery")).toMatchObject({
+      mode: "aggressive",
+      content_emitted: true,
+    });
     expect(result.done?.message.content).toBe("Hello");
   });
 
   it("max_retries bounds recovery with its own counter", async () => {
     const paused = { kind: "stream", parts: [contentPart("a"), contentPart("b")], pauseAfter: 1 } as const;
     backend.script(paused, paused, paused);
-    const result = await runBreaking({ stream_recovery: { mode: "aggressive", max_retries: 2 }, retry_on_status: { "500": [1] } }, "content", "destroy", 3);
+    const result = await runBreaking(
+      { stream_recovery: { mode: "aggressive", max_retries: 2 }, retry_on_status: { "500": [1] } },
+      "content",
+      "destroy",
+      3,
+    );
     expect(result.broken).toBe(3);
-    expect(result.deltas.filter((d) => d.type === "recovery").map((d) => (d as { attempt: number }).attempt)).toEqual([1, 2]);
+    expect(result.deltas.filter((d) => d.type === "recovery").map((d) => (d as { attempt: number }).attempt)).toEqual([
+      1, 2,
+    ]);
     expect(result.error?.code).toBe("stream_interrupted");
     expect(result.error?.message).toContain("max_retries");
   });
@@ -161,7 +213,10 @@ describe("streaming timeouts and recovery", () => {
     backend.script({ kind: "stream", parts: [contentPart("a"), contentPart("b")], pauseAfter: 1 });
     const controller = new AbortController();
     const { provider } = makeProvider(settingsFor(backend.url));
-    const result = await collect(provider.complete({ messages: [user("hi")], stream: true, signal: controller.signal }), () => controller.abort());
+    const result = await collect(
+      provider.complete({ messages: [user("hi")], stream: true, signal: controller.signal }),
+      () => controller.abort(),
+    );
     expect(result.error?.code).toBe("aborted");
     (await backend.nextPause()).destroy();
   });
@@ -170,7 +225,11 @@ describe("streaming timeouts and recovery", () => {
 describe("the caller's signal", () => {
   it("keeps no abort listener once a completion is over (retries, a stream, a JSON body, a recovered drop)", async () => {
     const listeners = (signal: AbortSignal) => getEventListeners(signal, "abort").length;
-    const settings = settingsFor(backend.url, { rate_limit_retry_delays_seconds: [1, 1], retry_on_status: { "500": [1, 1] }, stream_recovery: { mode: "early_only", max_retries: 1 } });
+    const settings = settingsFor(backend.url, {
+      rate_limit_retry_delays_seconds: [1, 1],
+      retry_on_status: { "500": [1, 1] },
+      stream_recovery: { mode: "early_only", max_retries: 1 },
+    });
     const { provider } = makeProvider(settings);
     const run = async (stream: boolean) => {
       const controller = new AbortController();
@@ -183,12 +242,18 @@ describe("the caller's signal", () => {
     expect(streamed.result.done?.message.content).toBe("streamed");
     expect(streamed.left).toBe(0);
 
-    backend.script({ kind: "json", body: { choices: [{ message: { role: "assistant", content: "whole" }, finish_reason: "stop" }] } });
+    backend.script({
+      kind: "json",
+      body: { choices: [{ message: { role: "assistant", content: "whole" }, finish_reason: "stop" }] },
+    });
     const whole = await run(false);
     expect(whole.result.done?.message.content).toBe("whole");
     expect(whole.left).toBe(0);
 
-    backend.script({ kind: "stream", parts: [{ data: chunk({ reasoning: "thinking" }) }], destroyAfter: 1 }, okStream("recovered"));
+    backend.script(
+      { kind: "stream", parts: [{ data: chunk({ reasoning: "thinking" }) }], destroyAfter: 1 },
+      okStream("recovered"),
+    );
     const recovered = await run(true);
     expect(recovered.result.deltas.some((d) => d.type === "recovery")).toBe(true);
     expect(recovered.result.done?.message.content).toBe("recovered");
@@ -202,9 +267,15 @@ describe("on the real clock (its timers are plain setTimeout)", () => {
     const slow = await makeProvider(settingsFor(backend.url, { timeout: 0.15 }), { clock: systemClock }).run();
     expect(slow.error?.code).toBe("timeout");
 
-    backend.script({ kind: "stream", parts: [{ data: chunk({ content: "a" }) }, { data: chunk({ content: "b" }) }], pauseAfter: 1 });
+    backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ content: "a" }) }, { data: chunk({ content: "b" }) }],
+      pauseAfter: 1,
+    });
     const started = performance.now();
-    const silent = await makeProvider(settingsFor(backend.url, { timeout: 5, stream_idle_timeout_seconds: 0.15 }), { clock: systemClock }).run();
+    const silent = await makeProvider(settingsFor(backend.url, { timeout: 5, stream_idle_timeout_seconds: 0.15 }), {
+      clock: systemClock,
+    }).run();
     expect(silent.error?.code).toBe("stream_idle_timeout");
     expect(contentOf(silent)).toBe("a");
     expect(performance.now() - started).toBeLessThan(4000); // the idle timer, not the 5 s timeout, ended it

@@ -27,16 +27,31 @@ describe("provider settings", () => {
   });
 
   it("accepts delay lists as arrays or comma-separated strings, and status-string keys", () => {
-    const s = providerSettingsSchema.parse({ ...base, retry_on_timeout: "1, 2.5,5", rate_limit_retry_delays_seconds: [3], retry_on_status: { "503": "1,2" } });
-    expect([s.retry_on_timeout, s.rate_limit_retry_delays_seconds, s.retry_on_status]).toEqual([[1, 2.5, 5], [3], { "503": [1, 2] }]);
+    const s = providerSettingsSchema.parse({
+      ...base,
+      retry_on_timeout: "1, 2.5,5",
+      rate_limit_retry_delays_seconds: [3],
+      retry_on_status: { "503": "1,2" },
+    });
+    expect([s.retry_on_timeout, s.rate_limit_retry_delays_seconds, s.retry_on_status]).toEqual([
+      [1, 2.5, 5],
+      [3],
+      { "503": [1, 2] },
+    ]);
   });
 
   it.each([
     [{ retry_on_timeout: "1, soon" }, "providers.p.retry_on_timeout"],
     [{ retry_on_status: { "5xx": [1] } }, "providers.p.retry_on_status.5xx"],
     [{ stream_recovery: { mode: "sometimes" } }, "providers.p.stream_recovery.mode"],
-    [{ request_options_ui: { effort: { type: "slider", options: ["a"] } } }, "providers.p.request_options_ui.effort.type"],
-    [{ request_options: { effort: "mid" }, request_options_ui: { effort: { type: "select", options: ["low"] } } }, "providers.p.request_options.effort"],
+    [
+      { request_options_ui: { effort: { type: "slider", options: ["a"] } } },
+      "providers.p.request_options_ui.effort.type",
+    ],
+    [
+      { request_options: { effort: "mid" }, request_options_ui: { effort: { type: "select", options: ["low"] } } },
+      "providers.p.request_options.effort",
+    ],
     [{ request_options: { model: "x" } }, "providers.p.request_options.model"],
     [{ timeout: -1 }, "providers.p.timeout"],
   ])("refuses %j naming %s", (bad, path) => {
@@ -44,10 +59,19 @@ describe("provider settings", () => {
   });
 
   it("applies agent overrides over the provider, validated with the agent's path", () => {
-    const config = parseConfig({ providers: { p: { ...base, timeout: 10 } }, agents: { a: { provider_id: "p", timeout: 5, model: "n" }, b: { provider_id: "p" } } });
+    const config = parseConfig({
+      providers: { p: { ...base, timeout: 10 } },
+      agents: { a: { provider_id: "p", timeout: 5, model: "n" }, b: { provider_id: "p" } },
+    });
     const agents = resolveAgents(config);
-    expect([agents.get("a")!.settings.timeout, agents.get("a")!.settings.model, agents.get("b")!.settings.timeout]).toEqual([5, "n", 10]);
-    expect(() => parseConfig({ providers: { p: base }, agents: { a: { provider_id: "p", timeout: "slow" } } })).toThrow("agents.a.timeout");
+    expect([
+      agents.get("a")!.settings.timeout,
+      agents.get("a")!.settings.model,
+      agents.get("b")!.settings.timeout,
+    ]).toEqual([5, "n", 10]);
+    expect(() => parseConfig({ providers: { p: base }, agents: { a: { provider_id: "p", timeout: "slow" } } })).toThrow(
+      "agents.a.timeout",
+    );
   });
 
   it("choosing an endpoint label sets base_url", () => {

@@ -12,14 +12,22 @@ function parse(inputs: string[]): SseEvent[] {
 
 describe("SseParser", () => {
   it("reads LF, CRLF and CR line ends, also when CRLF is split across reads", () => {
-    expect(parse(["data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r", "\n\r", "\n"]).map((e) => e.data)).toEqual(["a", "b", "c", "d"]);
+    expect(parse(["data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r", "\n\r", "\n"]).map((e) => e.data)).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
   });
 
   it("skips comments and keep-alives, joins multi-line data with \\n", () => {
     const comments: string[] = [];
     const events: SseEvent[] = [];
-    const parser = new SseParser((e) => events.push(e), (c) => comments.push(c));
-    parser.feed(Buffer.from(": OPENROUTER PROCESSING\n\n:\n\ndata: {\"a\":\ndata: 1}\n\n"));
+    const parser = new SseParser(
+      (e) => events.push(e),
+      (c) => comments.push(c),
+    );
+    parser.feed(Buffer.from(': OPENROUTER PROCESSING\n\n:\n\ndata: {"a":\ndata: 1}\n\n'));
     parser.end();
     expect(comments).toEqual([" OPENROUTER PROCESSING", ""]);
     expect(events).toEqual([{ event: "message", data: '{"a":\n1}' }]);

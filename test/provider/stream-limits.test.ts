@@ -32,10 +32,11 @@ async function startRawBackend(): Promise<RawBackend> {
     requests: 0,
     ports: [],
     handle: (_req, res) => res.end(),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     req.resume();
@@ -50,12 +51,18 @@ async function startRawBackend(): Promise<RawBackend> {
   return backend;
 }
 
-const sse = (res: ServerResponse) => res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+const sse = (res: ServerResponse) =>
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 const dataLine = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 
 /** Writes `head`, then `filler` repeatedly (respecting backpressure) until the client closes the response or
  *  `limit` bytes are out, then ends. Resolves with the bytes written and whether the client closed first. */
-function endless(res: ServerResponse, head: string, filler: string, limit: number): Promise<{ written: number; closedByClient: boolean }> {
+function endless(
+  res: ServerResponse,
+  head: string,
+  filler: string,
+  limit: number,
+): Promise<{ written: number; closedByClient: boolean }> {
   return new Promise((resolve) => {
     let written = 0;
     let closed = false;
@@ -99,10 +106,12 @@ describe("[DONE] ends the stream", () => {
       sse(res);
       res.write(dataLine(chunk({ content: "hi" })) + dataLine(chunk({}, "stop")) + "data: [DONE]\n\n");
       const ping = setInterval(() => res.write(": ping\n\n"), 20);
-      released = new Promise((resolve) => res.on("close", () => {
-        clearInterval(ping);
-        resolve();
-      }));
+      released = new Promise((resolve) =>
+        res.on("close", () => {
+          clearInterval(ping);
+          resolve();
+        }),
+      );
     };
     // The TestClock holds the idle watchdog (60 s): only [DONE] can end this request.
     const result = await makeProvider(settingsFor(backend.url)).run();
@@ -151,41 +160,53 @@ describe("size limits on what the backend sends", () => {
     ["data: lines that never reach a blank line", "", `data: ${"b".repeat(64 * 1024 - 7)}\n`],
   ] as const;
 
-  it.each(bodies)("a stream event that outgrows %s is an invalid_chunk; the body is released at once", async (_name, head, filler) => {
-    let sent!: ReturnType<typeof endless>;
-    backend.handle = (_req, res) => {
-      sse(res);
-      sent = endless(res, head, filler, limit);
-    };
-    const result = await makeProvider(settingsFor(backend.url, { stream_recovery: { mode: "aggressive" } })).run();
-    expect(result.error?.code).toBe("invalid_chunk");
-    expect(result.error?.message).toContain(`${MAX_SSE_EVENT_CHARS / (1024 * 1024)} MiB`);
-    const { written, closedByClient } = await sent;
-    expect(closedByClient).toBe(true);
-    expect(written).toBeLessThan(limit);
-    expect(backend.requests).toBe(1); // not a connection drop: no recovery
-  }, 20_000);
+  it.each(bodies)(
+    "a stream event that outgrows %s is an invalid_chunk; the body is released at once",
+    async (_name, head, filler) => {
+      let sent!: ReturnType<typeof endless>;
+      backend.handle = (_req, res) => {
+        sse(res);
+        sent = endless(res, head, filler, limit);
+      };
+      const result = await makeProvider(settingsFor(backend.url, { stream_recovery: { mode: "aggressive" } })).run();
+      expect(result.error?.code).toBe("invalid_chunk");
+      expect(result.error?.message).toContain(`${MAX_SSE_EVENT_CHARS / (1024 * 1024)} MiB`);
+      const { written, closedByClient } = await sent;
+      expect(closedByClient).toBe(true);
+      expect(written).toBeLessThan(limit);
+      expect(backend.requests).toBe(1); // not a connection drop: no recovery
+    },
+    20_000,
+  );
 
-  it.each([false, true])("a whole JSON body larger than MAX_BODY_BYTES is an invalid_response (stream request: %s)", async (stream) => {
-    const bodyLimit = 2 * MAX_BODY_BYTES;
-    let sent!: ReturnType<typeof endless>;
-    backend.handle = (_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      sent = endless(res, '{"choices":[{"message":{"role":"assistant","content":"', "c".repeat(64 * 1024), bodyLimit);
-    };
-    const result = await makeProvider(settingsFor(backend.url)).run({ stream });
-    expect(result.error?.code).toBe("invalid_response");
-    expect(result.error?.message).toContain(`${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
-    const { written, closedByClient } = await sent;
-    expect(closedByClient).toBe(true);
-    expect(written).toBeLessThan(bodyLimit);
-  }, 20_000);
+  it.each([false, true])(
+    "a whole JSON body larger than MAX_BODY_BYTES is an invalid_response (stream request: %s)",
+    async (stream) => {
+      const bodyLimit = 2 * MAX_BODY_BYTES;
+      let sent!: ReturnType<typeof endless>;
+      backend.handle = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        sent = endless(res, '{"choices":[{"message":{"role":"assistant","content":"', "c".repeat(64 * 1024), bodyLimit);
+      };
+      const result = await makeProvider(settingsFor(backend.url)).run({ stream });
+      expect(result.error?.code).toBe("invalid_response");
+      expect(result.error?.message).toContain(`${MAX_BODY_BYTES / (1024 * 1024)} MiB`);
+      const { written, closedByClient } = await sent;
+      expect(closedByClient).toBe(true);
+      expect(written).toBeLessThan(bodyLimit);
+    },
+    20_000,
+  );
 
   it("a 5 MB error message inside a stream chunk is shortened to an excerpt", async () => {
     const huge = `overloaded ${"x".repeat(5 * 1024 * 1024)}`;
     backend.handle = (_req, res) => {
       sse(res);
-      res.end(dataLine(chunk({ content: "a" })) + dataLine({ error: { message: huge, type: "server_error" } }) + "data: [DONE]\n\n");
+      res.end(
+        dataLine(chunk({ content: "a" })) +
+          dataLine({ error: { message: huge, type: "server_error" } }) +
+          "data: [DONE]\n\n",
+      );
     };
     const result = await makeProvider(settingsFor(backend.url)).run();
     expect(result.error?.code).toBe("backend_error");
@@ -216,19 +237,22 @@ describe("SseParser bound (a small one, both scan loops)", () => {
     expect(events).toHaveLength(50);
   });
 
-  it.each(["\n", "\r\n", "\r"])("refuses an unfinished line or an event that outgrows it, fed in pieces (line end %j)", (eol) => {
-    const line = parser([]);
-    refuses(() => {
-      line.feedText(`data: ok${eol}${eol}data: `);
-      for (let i = 0; i < 20; i++) line.feedText("a".repeat(10));
-    });
-    const tail = parser([]);
-    refuses(() => tail.feedText(`data: ok${eol}${eol}data: ${"a".repeat(200)}`)); // the tail of a read with this line end
-    const event = parser([]);
-    refuses(() => {
-      for (let i = 0; i < 10; i++) event.feedText(`data: ${"b".repeat(30)}${eol}`);
-    });
-  });
+  it.each(["\n", "\r\n", "\r"])(
+    "refuses an unfinished line or an event that outgrows it, fed in pieces (line end %j)",
+    (eol) => {
+      const line = parser([]);
+      refuses(() => {
+        line.feedText(`data: ok${eol}${eol}data: `);
+        for (let i = 0; i < 20; i++) line.feedText("a".repeat(10));
+      });
+      const tail = parser([]);
+      refuses(() => tail.feedText(`data: ok${eol}${eol}data: ${"a".repeat(200)}`)); // the tail of a read with this line end
+      const event = parser([]);
+      refuses(() => {
+        for (let i = 0; i < 10; i++) event.feedText(`data: ${"b".repeat(30)}${eol}`);
+      });
+    },
+  );
 });
 
 describe("only a transport failure is recovered", () => {
@@ -241,7 +265,9 @@ describe("only a transport failure is recovered", () => {
       const fragment = `{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":${deep(50_000)}}}`;
       res.end(`data: {"choices":[{"index":0,"delta":{"tool_calls":[${fragment}]}}]}\n\ndata: [DONE]\n\n`);
     };
-    const result = await makeProvider(settingsFor(backend.url, { stream_recovery: { mode: "aggressive", max_retries: 3 } })).run();
+    const result = await makeProvider(
+      settingsFor(backend.url, { stream_recovery: { mode: "aggressive", max_retries: 3 } }),
+    ).run();
     expect(result.error?.code).toBe("invalid_chunk");
     expect(result.error?.message).toContain("Maximum call stack size exceeded");
     expect(result.deltas.filter((d) => d.type === "recovery")).toEqual([]);

@@ -1,6 +1,15 @@
 // Reading replies: every backend dialect, errors inside a 200 stream, malformed input, debug logging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, chunk, completion, dialectStream, encodeStream, pieces, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  DIALECTS,
+  chunk,
+  completion,
+  dialectStream,
+  encodeStream,
+  pieces,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
 import { ProviderError, toolArgumentsError, type ToolCall } from "../../server/provider/index.ts";
 
@@ -21,20 +30,29 @@ const reply = {
 };
 
 describe("dialects", () => {
-  it.each(DIALECTS)("%s: content, reasoning, parallel tool calls and usage assemble to one message", async (dialect) => {
-    backend.script(dialectStream(dialect, reply));
-    const result = await makeProvider(settingsFor(backend.url)).run();
-    expect(result.error).toBeUndefined();
-    const message = result.done!.message;
-    expect(message.content).toBe(reply.content);
-    expect(contentOf(result)).toBe(reply.content);
-    const field = ["llamacpp", "deepseek", "xai"].includes(dialect) ? "reasoning_content" : "reasoning";
-    expect(message.metadata[field]).toBe(reply.reasoning);
-    expect(message.metadata.tool_calls).toEqual(reply.tool_calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })));
-    expect(message.metadata.usage_total_tokens).toBe(150);
-    expect(message.metadata.usage_total_tokens_formatted).toBe("150");
-    expect(result.done!.finish_reason).toBe("tool_calls");
-  });
+  it.each(DIALECTS)(
+    "%s: content, reasoning, parallel tool calls and usage assemble to one message",
+    async (dialect) => {
+      backend.script(dialectStream(dialect, reply));
+      const result = await makeProvider(settingsFor(backend.url)).run();
+      expect(result.error).toBeUndefined();
+      const message = result.done!.message;
+      expect(message.content).toBe(reply.content);
+      expect(contentOf(result)).toBe(reply.content);
+      const field = ["llamacpp", "deepseek", "xai"].includes(dialect) ? "reasoning_content" : "reasoning";
+      expect(message.metadata[field]).toBe(reply.reasoning);
+      expect(message.metadata.tool_calls).toEqual(
+        reply.tool_calls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      );
+      expect(message.metadata.usage_total_tokens).toBe(150);
+      expect(message.metadata.usage_total_tokens_formatted).toBe("150");
+      expect(result.done!.finish_reason).toBe("tool_calls");
+    },
+  );
 
   it("non-streaming: the completion object becomes the same message", async () => {
     backend.script({ kind: "json", body: completion(reply) });
@@ -71,23 +89,32 @@ describe("dialects", () => {
 
 describe("errors inside a 200 stream", () => {
   const cases = [
-    ["OpenAI data: {error}", [{ data: chunk({ content: "x" }) }, { data: { error: { message: "overloaded", type: "server_error" } } }]],
-    ["OpenRouter error chunk with finish_reason error", [{ data: { ...chunk({ content: "" }, "error"), error: { code: 502, message: "provider down" } } }]],
+    [
+      "OpenAI data: {error}",
+      [{ data: chunk({ content: "x" }) }, { data: { error: { message: "overloaded", type: "server_error" } } }],
+    ],
+    [
+      "OpenRouter error chunk with finish_reason error",
+      [{ data: { ...chunk({ content: "" }, "error"), error: { code: 502, message: "provider down" } } }],
+    ],
     ["vLLM object: error", [{ data: { object: "error", message: "context length exceeded", code: 400 } }]],
     ["llama.cpp error: field", [{ raw: 'error: {"code":500,"message":"slot unavailable"}\n\n' }]],
   ] as const;
   it.each([
     ["OpenRouter data: {error}", { data: { error: { code: 502, message: "upstream went away" } } }],
     ["Groq event: error", { raw: 'event: error\ndata: {"error":{"message":"upstream went away"}}\n\n' }],
-  ] as const)("%s in the same network read as the last deltas: every delta parsed before it is published", async (_name, errorPart) => {
-    const text = "Here is the start of a reply that then fails"; // 44 characters, 11 chunks
-    const parts = [...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })), errorPart];
-    backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
-    const result = await makeProvider(settingsFor(backend.url)).run();
-    expect(result.error?.code).toBe("backend_error");
-    expect(result.error?.message).toMatch(/upstream went away/);
-    expect(contentOf(result)).toBe(text);
-  });
+  ] as const)(
+    "%s in the same network read as the last deltas: every delta parsed before it is published",
+    async (_name, errorPart) => {
+      const text = "Here is the start of a reply that then fails"; // 44 characters, 11 chunks
+      const parts = [...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })), errorPart];
+      backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
+      const result = await makeProvider(settingsFor(backend.url)).run();
+      expect(result.error?.code).toBe("backend_error");
+      expect(result.error?.message).toMatch(/upstream went away/);
+      expect(contentOf(result)).toBe(text);
+    },
+  );
 
   it.each(cases)("%s becomes a backend_error with the backend's message", async (_name, parts) => {
     backend.script({ kind: "stream", parts: [...parts] });
@@ -127,13 +154,19 @@ describe("bad input from the backend", () => {
   });
 
   it("a stream event that is not JSON, or not an object, is an invalid_chunk", async () => {
-    backend.script({ kind: "stream", parts: [{ raw: "data: {not json\n\n" }] }, { kind: "stream", parts: [{ data: [1, 2] }] });
+    backend.script(
+      { kind: "stream", parts: [{ raw: "data: {not json\n\n" }] },
+      { kind: "stream", parts: [{ data: [1, 2] }] },
+    );
     expect((await makeProvider(settingsFor(backend.url)).run()).error?.code).toBe("invalid_chunk");
     expect((await makeProvider(settingsFor(backend.url)).run()).error?.code).toBe("invalid_chunk");
   });
 
   it("tool arguments that are not JSON are kept as sent and named by a typed invalid_tool_arguments error", async () => {
-    backend.script({ kind: "stream", parts: [{ data: chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a": ' } }] }) }] });
+    backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a": ' } }] }) }],
+    });
     const result = await makeProvider(settingsFor(backend.url)).run();
     expect(result.error).toBeUndefined();
     const call = (result.done?.message.metadata.tool_calls as ToolCall[])[0]!;
@@ -176,7 +209,11 @@ describe("a large first read", () => {
     const parts = [
       ...Array.from({ length: 50 }, (_, i) => ({ data: chunk({ reasoning: `r${i} ` }) })),
       ...words.map((w) => ({ data: chunk({ content: w }) })),
-      { data: chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":' } }] }) },
+      {
+        data: chunk({
+          tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":' } }],
+        }),
+      },
       { data: chunk({ tool_calls: [{ index: 0, function: { arguments: '"é"}' } }] }) },
       { data: chunk({}, "tool_calls") },
     ];
@@ -189,7 +226,9 @@ describe("a large first read", () => {
     expect(message.content).toBe(words.join(""));
     expect(contentOf(result)).toBe(words.join(""));
     expect(message.metadata.reasoning).toBe(Array.from({ length: 50 }, (_, i) => `r${i} `).join(""));
-    expect(message.metadata.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"é"}' } }]);
+    expect(message.metadata.tool_calls).toEqual([
+      { id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"é"}' } },
+    ]);
     expect(result.done!.finish_reason).toBe("tool_calls");
     expect(result.deltas[0]).toEqual({ type: "reasoning", field: "reasoning", text: "r0 " });
   });
@@ -198,7 +237,13 @@ describe("a large first read", () => {
 describe("debug_stream", () => {
   it("logs each decoded chunk with secrets redacted", async () => {
     const secret = "sk-live-abcdef";
-    backend.script({ kind: "stream", parts: [{ data: chunk({ content: `echo ${secret}` }) }, { data: { ...chunk({}, "stop"), api_key: "other-secret" } }] });
+    backend.script({
+      kind: "stream",
+      parts: [
+        { data: chunk({ content: `echo ${secret}` }) },
+        { data: { ...chunk({}, "stop"), api_key: "other-secret" } },
+      ],
+    });
     const logged: unknown[] = [];
     const log = { info: (o: object) => void logged.push(o), warn: () => undefined };
     const result = await makeProvider(settingsFor(backend.url, { api_key: secret, debug_stream: true }), { log }).run();

@@ -11,16 +11,45 @@ const fn = (name: string | null | undefined, args: string) => ({ name, arguments
 
 describe("ToolCallAssembler", () => {
   it("usual form: first fragment with index/id/name, later ones with index and argument text", () => {
-    expect(assemble([{ index: 0, id: "a", type: "function", function: fn("f", "") }, { index: 0, function: { arguments: '{"x":' } }, { index: 0, function: { arguments: "1}" } }])).toEqual([["a", "f", '{"x":1}']]);
+    expect(
+      assemble([
+        { index: 0, id: "a", type: "function", function: fn("f", "") },
+        { index: 0, function: { arguments: '{"x":' } },
+        { index: 0, function: { arguments: "1}" } },
+      ]),
+    ).toEqual([["a", "f", '{"x":1}']]);
   });
   it("missing index: continuations attach to the last call; a new id starts a new call", () => {
-    expect(assemble([{ id: "a", function: fn("f", '{"x"') }, { function: { arguments: ":1}" } }, { id: "b", function: fn("g", "{}") }])).toEqual([["a", "f", '{"x":1}'], ["b", "g", "{}"]]);
+    expect(
+      assemble([
+        { id: "a", function: fn("f", '{"x"') },
+        { function: { arguments: ":1}" } },
+        { id: "b", function: fn("g", "{}") },
+      ]),
+    ).toEqual([
+      ["a", "f", '{"x":1}'],
+      ["b", "g", "{}"],
+    ]);
   });
   it("whole calls in one chunk each, with or without index", () => {
-    expect(assemble([{ index: 0, id: "a", function: fn("f", "{}") }, { index: 1, id: "b", function: fn("g", '{"y":2}') }])).toEqual([["a", "f", "{}"], ["b", "g", '{"y":2}']]);
+    expect(
+      assemble([
+        { index: 0, id: "a", function: fn("f", "{}") },
+        { index: 1, id: "b", function: fn("g", '{"y":2}') },
+      ]),
+    ).toEqual([
+      ["a", "f", "{}"],
+      ["b", "g", '{"y":2}'],
+    ]);
   });
   it("repeated ids and empty or null names on continuations", () => {
-    expect(assemble([{ index: 0, id: "a", function: fn("f", "") }, { index: 0, id: "a", function: fn("", '{"z"') }, { index: 0, id: "a", function: fn(null, ":3}") }])).toEqual([["a", "f", '{"z":3}']]);
+    expect(
+      assemble([
+        { index: 0, id: "a", function: fn("f", "") },
+        { index: 0, id: "a", function: fn("", '{"z"') },
+        { index: 0, id: "a", function: fn(null, ":3}") },
+      ]),
+    ).toEqual([["a", "f", '{"z":3}']]);
   });
   it("first index 1 (after text) is still call #0", () => {
     const a = new ToolCallAssembler();
@@ -28,7 +57,15 @@ describe("ToolCallAssembler", () => {
     expect(a.finish()[0]!.function.arguments).toBe("{}");
   });
   it("parallel calls are never merged, even when a backend reuses an index with a new id", () => {
-    expect(assemble([{ index: 0, id: "a", function: fn("f", '{"n":1}') }, { index: 0, id: "b", function: fn("f", '{"n":2}') }])).toEqual([["a", "f", '{"n":1}'], ["b", "f", '{"n":2}']]);
+    expect(
+      assemble([
+        { index: 0, id: "a", function: fn("f", '{"n":1}') },
+        { index: 0, id: "b", function: fn("f", '{"n":2}') },
+      ]),
+    ).toEqual([
+      ["a", "f", '{"n":1}'],
+      ["b", "f", '{"n":2}'],
+    ]);
   });
   it("object arguments are serialized; a call without id gets one", () => {
     const a = new ToolCallAssembler();

@@ -6,7 +6,11 @@ import { estimateCachedTokens } from "../../server/provider/cache-estimate.ts";
 import { usageMetadata } from "../../server/provider/usage.ts";
 import { makeProvider, settingsFor, user } from "./helpers.ts";
 
-const gen = (prompt: number): Message => ({ role: "assistant", content: "", metadata: { usage: { prompt_tokens: prompt } } });
+const gen = (prompt: number): Message => ({
+  role: "assistant",
+  content: "",
+  metadata: { usage: { prompt_tokens: prompt } },
+});
 const tool: Message = { role: "tool", content: "result", metadata: { tool_call_id: "c" } };
 const settings = (extra = {}) => settingsFor("http://127.0.0.1:1/v1", extra);
 
@@ -15,12 +19,32 @@ describe("cached-token estimation (usage rule 4)", () => {
     ["first generation: 0", [user("q")], 500, 0],
     ["same turn, previous input <= current: previous input", [user("q"), gen(1000), tool], 1200, 1000],
     ["same turn, previous input > current: 0", [user("q"), gen(1000), tool], 900, 0],
-    ["same turn uses the preceding generation, not the first", [user("q"), gen(800), tool, gen(1000), tool], 1100, 1000],
-    ["new turn, current > last input of the preceding turn: that last input", [user("a"), gen(1000), tool, gen(1400), user("b")], 1500, 1400],
-    ["new turn, current <= last input but >= first input: first input", [user("a"), gen(1000), tool, gen(1400), user("b")], 1200, 1000],
+    [
+      "same turn uses the preceding generation, not the first",
+      [user("q"), gen(800), tool, gen(1000), tool],
+      1100,
+      1000,
+    ],
+    [
+      "new turn, current > last input of the preceding turn: that last input",
+      [user("a"), gen(1000), tool, gen(1400), user("b")],
+      1500,
+      1400,
+    ],
+    [
+      "new turn, current <= last input but >= first input: first input",
+      [user("a"), gen(1000), tool, gen(1400), user("b")],
+      1200,
+      1000,
+    ],
     ["new turn, current below even the first input: 0", [user("a"), gen(1000), gen(1400), user("b")], 900, 0],
     ["new turn skips turns without generations", [user("a"), gen(600), user("b"), user("c")], 700, 600],
-    ["tool results and usage-less assistant messages are ignored", [user("a"), { role: "assistant", content: "x" }, tool], 700, 0],
+    [
+      "tool results and usage-less assistant messages are ignored",
+      [user("a"), { role: "assistant", content: "x" }, tool],
+      700,
+      0,
+    ],
   ];
   it.each(table)("%s", (_name, history, current, expected) => {
     expect(estimateCachedTokens(history, current)).toBe(expected);
@@ -29,7 +53,13 @@ describe("cached-token estimation (usage rule 4)", () => {
 
 describe("usage metadata and cost", () => {
   it("keeps the raw usage and adds flat and formatted fields", () => {
-    const usage = { prompt_tokens: 12345, completion_tokens: 100, total_tokens: 12445, completion_tokens_details: { reasoning_tokens: 40 }, extra: "kept" };
+    const usage = {
+      prompt_tokens: 12345,
+      completion_tokens: 100,
+      total_tokens: 12445,
+      completion_tokens_details: { reasoning_tokens: 40 },
+      extra: "kept",
+    };
     expect(usageMetadata(usage, settings(), [])).toEqual({
       usage,
       usage_prompt_tokens: 12345,
@@ -54,15 +84,28 @@ describe("usage metadata and cost", () => {
 
   it("rule 3: without a cached rate, cached tokens use the input rate; incomplete rates give no cost", () => {
     const usage = { prompt_tokens: 1000, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 400 } };
-    expect(usageMetadata(usage, settings({ token_rates: { input: 3, completion: 1 } }), []).usage_cost).toBeCloseTo(3000 / 1e6, 12);
+    expect(usageMetadata(usage, settings({ token_rates: { input: 3, completion: 1 } }), []).usage_cost).toBeCloseTo(
+      3000 / 1e6,
+      12,
+    );
     expect(usageMetadata(usage, settings({ token_rates: { input: 3 } }), [])).not.toHaveProperty("usage_cost");
   });
 
   it("rule 1: a provider-returned cost is authoritative; upstream_inference_cost when cost is zero", () => {
     const rates = settings({ token_rates: { input: 100, completion: 100 } });
     const meta = usageMetadata({ prompt_tokens: 10, completion_tokens: 10, cost: 0.0042 }, rates, []);
-    expect([meta.usage_cost, meta.usage_cost_formatted, meta.usage_cost_source]).toEqual([0.0042, "$0.004200", "provider"]);
-    expect(usageMetadata({ prompt_tokens: 10, completion_tokens: 10, cost: 0, cost_details: { upstream_inference_cost: 0.01 } }, rates, []).usage_cost).toBe(0.01);
+    expect([meta.usage_cost, meta.usage_cost_formatted, meta.usage_cost_source]).toEqual([
+      0.0042,
+      "$0.004200",
+      "provider",
+    ]);
+    expect(
+      usageMetadata(
+        { prompt_tokens: 10, completion_tokens: 10, cost: 0, cost_details: { upstream_inference_cost: 0.01 } },
+        rates,
+        [],
+      ).usage_cost,
+    ).toBe(0.01);
   });
 
   it("rule 5: the estimate only when enabled and nothing reported; it feeds the cost, never usage.prompt_tokens_details", () => {
@@ -76,7 +119,11 @@ describe("usage metadata and cost", () => {
     expect(on.usage_estimated_cached_tokens_formatted).toBe("800");
     expect(on.usage_cost).toBeCloseTo((200 * 10 + 800 * 1) / 1e6, 12);
     expect(usage).toEqual({ prompt_tokens: 1000, completion_tokens: 0 });
-    const reported = usageMetadata({ prompt_tokens: 1000, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 100 } }, settings({ estimate_cached_tokens: true }), history);
+    const reported = usageMetadata(
+      { prompt_tokens: 1000, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 100 } },
+      settings({ estimate_cached_tokens: true }),
+      history,
+    );
     expect(reported).not.toHaveProperty("usage_estimated_cached_tokens");
     expect(reported.usage_cached_tokens).toBe(100);
   });
@@ -87,9 +134,31 @@ describe("reasoning tokens outside completion_tokens (xAI, Gemini) and provider-
   const rates = { token_rates: { input: 1, completion: 2 } };
   const expectedCost = (1000 * 1 + 500 * 2) / 1e6;
   const styles = [
-    ["reasoning inside completion_tokens (OpenAI)", "openai", { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, completion_tokens_details: { reasoning_tokens: 300 } }],
-    ["reasoning outside, with its count (xAI)", "xai", { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500, completion_tokens_details: { reasoning_tokens: 300 } }],
-    ["reasoning outside, only in the total (Gemini)", "gemini", { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500 }],
+    [
+      "reasoning inside completion_tokens (OpenAI)",
+      "openai",
+      {
+        prompt_tokens: 1000,
+        completion_tokens: 500,
+        total_tokens: 1500,
+        completion_tokens_details: { reasoning_tokens: 300 },
+      },
+    ],
+    [
+      "reasoning outside, with its count (xAI)",
+      "xai",
+      {
+        prompt_tokens: 1000,
+        completion_tokens: 200,
+        total_tokens: 1500,
+        completion_tokens_details: { reasoning_tokens: 300 },
+      },
+    ],
+    [
+      "reasoning outside, only in the total (Gemini)",
+      "gemini",
+      { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1500 },
+    ],
   ] as const;
 
   let backend: ScriptedBackend;

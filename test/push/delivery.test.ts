@@ -79,7 +79,13 @@ it("a revoked device gets one 'revoked' push, loses its subscriptions, and is pu
   h.api.application.create({ key: "b", severity: "warning", title: "After" });
   const messages = await h.received(phone);
   expect(messages.map((m) => m.type)).toEqual(["notification", "revoked"]);
-  expect(messages[1]).toEqual({ v: 1, type: "revoked", tag: "revoked", title: "This device was removed", body: "Its saved chats were deleted from this device." });
+  expect(messages[1]).toEqual({
+    v: 1,
+    type: "revoked",
+    tag: "revoked",
+    title: "This device was removed",
+    body: "Its saved chats were deleted from this device.",
+  });
   expect(h.tapped(phone)[1]!.headers.urgency).toBe("high");
   expect((await h.received(tablet)).map((m) => m.title)).toEqual(["Before", "After"]);
   // Its token is refused now, so it cannot subscribe again.

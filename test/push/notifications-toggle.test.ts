@@ -14,8 +14,25 @@ import { PushHarness, type TestDevice } from "./support/harness.ts";
 // The DOM of happy-dom for the component, registered by hand (not as the file's environment): the server runs in
 // this file too and needs Node's own globals (URL, fetch).
 const dom = new Window({ url: "https://phone.test/" });
-for (const name of ["window", "document", "navigator", "HTMLElement", "HTMLInputElement", "HTMLButtonElement", "Node", "Event", "MouseEvent", "InputEvent", "MutationObserver", "getComputedStyle"]) {
-  Object.defineProperty(globalThis, name, { configurable: true, writable: true, value: name === "window" ? dom : (dom as unknown as Record<string, unknown>)[name] });
+for (const name of [
+  "window",
+  "document",
+  "navigator",
+  "HTMLElement",
+  "HTMLInputElement",
+  "HTMLButtonElement",
+  "Node",
+  "Event",
+  "MouseEvent",
+  "InputEvent",
+  "MutationObserver",
+  "getComputedStyle",
+]) {
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    writable: true,
+    value: name === "window" ? dom : (dom as unknown as Record<string, unknown>)[name],
+  });
 }
 
 let harness: PushHarness | undefined;
@@ -32,7 +49,12 @@ afterEach(async () => {
 function clientOf(server: TestServer, token: string): Pick<ServerApi, "request"> {
   return {
     async request(method, path, schema, options) {
-      const res = await server.request({ method: method as "GET", url: path, token, ...(options?.body !== undefined ? { payload: options.body as object } : {}) });
+      const res = await server.request({
+        method: method as "GET",
+        url: path,
+        token,
+        ...(options?.body !== undefined ? { payload: options.body as object } : {}),
+      });
       if (res.status >= 400) throw new ResponseError(res.status, res.json?.error?.code, res.json, res.text);
       return schema.parse(res.json);
     },
@@ -63,17 +85,26 @@ function stubPushBrowser(answer: NotificationPermission, subscribeWith?: () => o
     getSubscription: async () => fake.subscription,
     subscribe: async () => {
       const json = subscribeWith!() as { endpoint: string };
-      fake.subscription = { endpoint: json.endpoint, toJSON: () => json, unsubscribe: async () => ((fake.subscription = null), true) };
+      fake.subscription = {
+        endpoint: json.endpoint,
+        toJSON: () => json,
+        unsubscribe: async () => ((fake.subscription = null), true),
+      };
       return fake.subscription;
     },
   };
-  Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { ready: Promise.resolve({ pushManager }) } });
+  Object.defineProperty(navigator, "serviceWorker", {
+    configurable: true,
+    value: { ready: Promise.resolve({ pushManager }) },
+  });
   return fake;
 }
 
 // Loaded by a path TypeScript does not follow: the root tsconfig type-checks no JSX (the app's own tsconfig does).
 const TOGGLE_MODULE = "../../app/src/components/notifications-toggle.tsx";
-const { NotificationsToggle } = (await import(TOGGLE_MODULE)) as { NotificationsToggle: (props: { client: Pick<ServerApi, "request"> }) => null };
+const { NotificationsToggle } = (await import(TOGGLE_MODULE)) as {
+  NotificationsToggle: (props: { client: Pick<ServerApi, "request"> }) => null;
+};
 
 // Queries bound to the render (testing-library's `screen` binds to the document that existed when it was imported).
 let view: RenderResult;
@@ -97,7 +128,10 @@ it("on a plain http: LAN page it says the address is not secure and stays off", 
 
 it("on an iPhone without the Push API it says to add the app to the Home Screen", async () => {
   vi.stubGlobal("isSecureContext", true);
-  Object.defineProperty(navigator, "userAgent", { configurable: true, value: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15" });
+  Object.defineProperty(navigator, "userAgent", {
+    configurable: true,
+    value: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15",
+  });
   show({ request: vi.fn() } as never);
   await view.findByText(/add the app to the Home Screen|Add to Home Screen/);
   expect((toggle() as HTMLButtonElement).disabled).toBe(true);
@@ -123,7 +157,12 @@ it("on a server without push it says the server does not send notifications", as
 it("asks the permission only when tapped, subscribes, stores the subscription, sets previews, and turns off again", async () => {
   harness = await PushHarness.start();
   const device: TestDevice = await harness.device();
-  await harness.server.request({ method: "DELETE", url: "/push/subscriptions", token: device.token, payload: { endpoint: device.subscription.endpoint } });
+  await harness.server.request({
+    method: "DELETE",
+    url: "/push/subscriptions",
+    token: device.token,
+    payload: { endpoint: device.subscription.endpoint },
+  });
   const { clientHash: _hash, ...subscription } = device.subscription;
   const fake = stubPushBrowser("granted", () => subscription);
   const store = harness.push.subscriptions;

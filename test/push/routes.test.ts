@@ -20,7 +20,11 @@ afterEach(async () => {
 const P256DH = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString("base64url");
 const AUTH = Buffer.alloc(16, 3).toString("base64url");
 const FCM = "https://fcm.googleapis.com/fcm/send/abc123";
-const subscription = (endpoint: string, keys: Record<string, unknown> = { p256dh: P256DH, auth: AUTH }) => ({ endpoint, expirationTime: null, keys });
+const subscription = (endpoint: string, keys: Record<string, unknown> = { p256dh: P256DH, auth: AUTH }) => ({
+  endpoint,
+  expirationTime: null,
+  keys,
+});
 
 async function pairedToken(server: TestServer): Promise<{ id: string; token: string }> {
   const pairing = server.runtime.ctx.pairing;
@@ -43,7 +47,11 @@ it("GET /push/key answers the VAPID public key, kept 0600 in DATA_DIR and the sa
 
 it("without push in the config every /push route answers 404 push_not_configured and no key is made", async () => {
   plain = await startTestServer({});
-  for (const [method, url] of [["GET", "/push/key"], ["POST", "/push/subscriptions"], ["GET", "/push/settings"]] as const) {
+  for (const [method, url] of [
+    ["GET", "/push/key"],
+    ["POST", "/push/subscriptions"],
+    ["GET", "/push/settings"],
+  ] as const) {
     const res = await plain.request({ method, url, payload: method === "POST" ? subscription(FCM) : undefined });
     expect([res.status, res.json.error.code]).toEqual([404, "push_not_configured"]);
   }
@@ -52,25 +60,46 @@ it("without push in the config every /push route answers 404 push_not_configured
 
 it("push.subject is required, as a mailto: address or an https: URL", () => {
   expect(() => parseConfig({ push: {} })).toThrow(/config error at push\.subject/);
-  expect(() => parseConfig({ push: { subject: "http://example.com" } })).toThrow(/push\.subject: use a mailto: address or an https: URL/);
+  expect(() => parseConfig({ push: { subject: "http://example.com" } })).toThrow(
+    /push\.subject: use a mailto: address or an https: URL/,
+  );
   expect(() => parseConfig({ push: { subject: "me" } })).toThrow(/push\.subject/);
-  expect(parseConfig({ push: { subject: "https://example.com/contact" } }).push?.allowed_hosts).toContain("*.push.apple.com");
-  expect(() => parseConfig({ push: { subject: "mailto:a@b.c", allowed_hosts: ["https://x.com"] } })).toThrow(/push\.allowed_hosts\.0/);
+  expect(parseConfig({ push: { subject: "https://example.com/contact" } }).push?.allowed_hosts).toContain(
+    "*.push.apple.com",
+  );
+  expect(() => parseConfig({ push: { subject: "mailto:a@b.c", allowed_hosts: ["https://x.com"] } })).toThrow(
+    /push\.allowed_hosts\.0/,
+  );
 });
 
 it("a device stores and removes its subscription; another device's endpoint is left alone; the admin token has none", async () => {
   plain = await startTestServer({ push: PUSH_CONFIG });
   const phone = await pairedToken(plain);
   const laptop = await pairedToken(plain);
-  const stored = await plain.request({ method: "POST", url: "/push/subscriptions", token: phone.token, payload: subscription(FCM) });
+  const stored = await plain.request({
+    method: "POST",
+    url: "/push/subscriptions",
+    token: phone.token,
+    payload: subscription(FCM),
+  });
   expect([stored.status, stored.json]).toEqual([201, { endpoint: FCM }]);
   const store = plain.runtime.ctx.push!.subscriptions;
   expect(store.ofDevice(phone.id).map((s) => s.endpoint)).toEqual([FCM]);
 
-  const byOther = await plain.request({ method: "DELETE", url: "/push/subscriptions", token: laptop.token, payload: { endpoint: FCM } });
+  const byOther = await plain.request({
+    method: "DELETE",
+    url: "/push/subscriptions",
+    token: laptop.token,
+    payload: { endpoint: FCM },
+  });
   expect(byOther.status).toBe(204);
   expect(store.ofDevice(phone.id)).toHaveLength(1);
-  const removed = await plain.request({ method: "DELETE", url: "/push/subscriptions", token: phone.token, payload: { endpoint: FCM } });
+  const removed = await plain.request({
+    method: "DELETE",
+    url: "/push/subscriptions",
+    token: phone.token,
+    payload: { endpoint: FCM },
+  });
   expect([removed.status, removed.text]).toEqual([204, ""]);
   expect(store.ofDevice(phone.id)).toHaveLength(0);
 
@@ -82,25 +111,91 @@ it("a device stores and removes its subscription; another device's endpoint is l
 it("a device keeps at most push.max_subscriptions_per_device subscriptions, the newest", async () => {
   plain = await startTestServer({ push: { ...PUSH_CONFIG, max_subscriptions_per_device: 2 } });
   const phone = await pairedToken(plain);
-  for (const n of [1, 2, 3]) await plain.request({ method: "POST", url: "/push/subscriptions", token: phone.token, payload: subscription(`${FCM}${n}`) });
-  expect(plain.runtime.ctx.push!.subscriptions.ofDevice(phone.id).map((s) => s.endpoint).sort()).toEqual([`${FCM}2`, `${FCM}3`]);
+  for (const n of [1, 2, 3])
+    await plain.request({
+      method: "POST",
+      url: "/push/subscriptions",
+      token: phone.token,
+      payload: subscription(`${FCM}${n}`),
+    });
+  expect(
+    plain.runtime.ctx
+      .push!.subscriptions.ofDevice(phone.id)
+      .map((s) => s.endpoint)
+      .sort(),
+  ).toEqual([`${FCM}2`, `${FCM}3`]);
 });
 
 const refused: Array<[string, Record<string, unknown>, string, string]> = [
   ["no endpoint", { keys: { p256dh: P256DH, auth: AUTH } }, "invalid_input", "body.endpoint"],
   ["no keys", { endpoint: FCM }, "invalid_input", "body.keys"],
-  ["a p256dh of the wrong length", subscription(FCM, { p256dh: P256DH.slice(0, 40), auth: AUTH }), "invalid_input", "body.keys.p256dh"],
-  ["a p256dh that is not base64url", subscription(FCM, { p256dh: "not base64!", auth: AUTH }), "invalid_input", "body.keys.p256dh"],
-  ["an auth of the wrong length", subscription(FCM, { p256dh: P256DH, auth: "AAAA" }), "invalid_input", "body.keys.auth"],
+  [
+    "a p256dh of the wrong length",
+    subscription(FCM, { p256dh: P256DH.slice(0, 40), auth: AUTH }),
+    "invalid_input",
+    "body.keys.p256dh",
+  ],
+  [
+    "a p256dh that is not base64url",
+    subscription(FCM, { p256dh: "not base64!", auth: AUTH }),
+    "invalid_input",
+    "body.keys.p256dh",
+  ],
+  [
+    "an auth of the wrong length",
+    subscription(FCM, { p256dh: P256DH, auth: "AAAA" }),
+    "invalid_input",
+    "body.keys.auth",
+  ],
   ["an endpoint that is not a URL", subscription("fcm.googleapis.com/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["an http: endpoint on a push service", subscription("http://fcm.googleapis.com/fcm/send/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["an https: endpoint elsewhere", subscription("https://evil.example.com/push"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["a host that only ends like an allowed one", subscription("https://push.apple.com.evil.example/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["a host glued to an allowed suffix", subscription("https://evilpush.apple.com/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["another port on an allowed host", subscription("https://fcm.googleapis.com:8443/fcm/send/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["a user name in the endpoint", subscription("https://u:p@fcm.googleapis.com/fcm/send/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["an http: loopback endpoint without allow_insecure_endpoints", subscription("http://127.0.0.1:9/notify/x"), "push_endpoint_not_allowed", "body.endpoint"],
-  ["an http: endpoint off loopback even with allow_insecure_endpoints", subscription("http://192.168.1.5/notify/x"), "push_endpoint_not_allowed", "body.endpoint"],
+  [
+    "an http: endpoint on a push service",
+    subscription("http://fcm.googleapis.com/fcm/send/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "an https: endpoint elsewhere",
+    subscription("https://evil.example.com/push"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "a host that only ends like an allowed one",
+    subscription("https://push.apple.com.evil.example/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "a host glued to an allowed suffix",
+    subscription("https://evilpush.apple.com/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "another port on an allowed host",
+    subscription("https://fcm.googleapis.com:8443/fcm/send/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "a user name in the endpoint",
+    subscription("https://u:p@fcm.googleapis.com/fcm/send/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "an http: loopback endpoint without allow_insecure_endpoints",
+    subscription("http://127.0.0.1:9/notify/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
+  [
+    "an http: endpoint off loopback even with allow_insecure_endpoints",
+    subscription("http://192.168.1.5/notify/x"),
+    "push_endpoint_not_allowed",
+    "body.endpoint",
+  ],
 ];
 
 it.each(refused)("a subscription with %s is refused 400 naming the field", async (name, body, code, path) => {
@@ -116,9 +211,19 @@ it.each(refused)("a subscription with %s is refused 400 naming the field", async
 it("the browsers' push services are allowed by default, Apple's and Microsoft's by subdomain", async () => {
   plain = await startTestServer({ push: { subject: PUSH_CONFIG.subject } });
   const phone = await pairedToken(plain);
-  const endpoints = [FCM, "https://updates.push.services.mozilla.com/wpush/v2/x", "https://web.push.apple.com/QG9", "https://wns2-par02p.notify.windows.com/w/?token=x"];
+  const endpoints = [
+    FCM,
+    "https://updates.push.services.mozilla.com/wpush/v2/x",
+    "https://web.push.apple.com/QG9",
+    "https://wns2-par02p.notify.windows.com/w/?token=x",
+  ];
   for (const endpoint of endpoints) {
-    const res = await plain.request({ method: "POST", url: "/push/subscriptions", token: phone.token, payload: subscription(endpoint) });
+    const res = await plain.request({
+      method: "POST",
+      url: "/push/subscriptions",
+      token: phone.token,
+      payload: subscription(endpoint),
+    });
     expect(res.status, `${endpoint}: ${res.text}`).toBe(201);
   }
 });
@@ -127,12 +232,28 @@ it("PATCH /push/settings turns previews on for the calling device only", async (
   plain = await startTestServer({ push: PUSH_CONFIG });
   const phone = await pairedToken(plain);
   const laptop = await pairedToken(plain);
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({ preview: false });
-  const patched = await plain.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
+  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({
+    preview: false,
+  });
+  const patched = await plain.request({
+    method: "PATCH",
+    url: "/push/settings",
+    token: phone.token,
+    payload: { preview: true },
+  });
   expect([patched.status, patched.json]).toEqual([200, { preview: true }]);
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({ preview: true });
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: laptop.token })).json).toEqual({ preview: false });
-  const bad = await plain.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: "yes" } });
+  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({
+    preview: true,
+  });
+  expect((await plain.request({ method: "GET", url: "/push/settings", token: laptop.token })).json).toEqual({
+    preview: false,
+  });
+  const bad = await plain.request({
+    method: "PATCH",
+    url: "/push/settings",
+    token: phone.token,
+    payload: { preview: "yes" },
+  });
   expect([bad.status, bad.json.error.details[0].path]).toEqual([400, "body.preview"]);
 });
 
@@ -141,7 +262,13 @@ it("a subscription sent through the bridge's relay is stored with the relaying d
   const ctx = h.server.runtime.ctx;
   const phone = await pairedToken(h.server);
   const { clientHash: _hash, ...body } = await h.service.subscribe(h.push.publicKey);
-  const result = await runRelayedCall(ctx, h.server.runtime.app, { request_id: "r1", device_id: phone.id, method: "POST", path: "/push/subscriptions", body });
+  const result = await runRelayedCall(ctx, h.server.runtime.app, {
+    request_id: "r1",
+    device_id: phone.id,
+    method: "POST",
+    path: "/push/subscriptions",
+    body,
+  });
   expect(result).toMatchObject({ request_id: "r1", status: 201 });
   expect(ctx.push!.subscriptions.ofDevice(phone.id).map((s) => s.endpoint)).toEqual([body.endpoint]);
 });

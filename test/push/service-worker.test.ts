@@ -50,7 +50,10 @@ async function openApp(): Promise<void> {
   worker = await registered;
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+    if (!navigator.serviceWorker.controller)
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }),
+      );
   });
   cdp = await context.newCDPSession(page);
   const registrations = new Promise<string>((resolve) =>
@@ -65,10 +68,22 @@ async function openApp(): Promise<void> {
 afterEach(async () => context?.close());
 
 async function deliver(payload: unknown): Promise<void> {
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: `${origin}/`, registrationId, data: JSON.stringify(payload) });
+  await cdp.send("ServiceWorker.deliverPushMessage", {
+    origin: `${origin}/`,
+    registrationId,
+    data: JSON.stringify(payload),
+  });
 }
 
-type Shown = { title: string; body: string; tag: string; silent: boolean | null; requireInteraction: boolean; actions: unknown[]; data: { url: string } };
+type Shown = {
+  title: string;
+  body: string;
+  tag: string;
+  silent: boolean | null;
+  requireInteraction: boolean;
+  actions: unknown[];
+  data: { url: string };
+};
 
 function shown(): Promise<Shown[]> {
   return worker.evaluate(async () =>
@@ -100,10 +115,24 @@ async function lastPushed(): Promise<any> {
 it("shows the approval the server pushed, with no actions (never Approve), and a done replaces it by tag, quietly", async () => {
   await openApp();
   const sid = await h.newSession();
-  const record = h.api.session(sid).create({ key: "approval:r:0", kind: "interaction", severity: "warning", title: "mcp__files__write_file", body: "{}" });
+  const record = h.api
+    .session(sid)
+    .create({
+      key: "approval:r:0",
+      kind: "interaction",
+      severity: "warning",
+      title: "mcp__files__write_file",
+      body: "{}",
+    });
   await deliver(await lastPushed());
   const [approval] = await shownWhen((list) => list.length === 1);
-  expect(approval).toMatchObject({ title: "mcp__files__write_file", tag: record.id, requireInteraction: true, actions: [], silent: false });
+  expect(approval).toMatchObject({
+    title: "mcp__files__write_file",
+    tag: record.id,
+    requireInteraction: true,
+    actions: [],
+    silent: false,
+  });
   expect(approval!.body).toBe("");
   expect(approval!.data.url).toBe(`${origin}/#/s/${encodeURIComponent(sid)}`);
 
@@ -111,7 +140,12 @@ it("shows the approval the server pushed, with no actions (never Approve), and a
   await deliver(await lastPushed());
   const [done] = await shownWhen((list) => list[0]?.body === "Answered");
   expect(await shown()).toHaveLength(1);
-  expect(done).toMatchObject({ title: "mcp__files__write_file", tag: record.id, silent: true, requireInteraction: false });
+  expect(done).toMatchObject({
+    title: "mcp__files__write_file",
+    tag: record.id,
+    silent: true,
+    requireInteraction: false,
+  });
 });
 
 it("a tap on a reply's notification takes the open window to that chat", async () => {
@@ -148,31 +182,59 @@ it("'revoked' deletes the app's IndexedDB databases and caches, tells the open w
     });
     await (await caches.open("chat-relay-data")).put("/x", new Response("cached chat"));
     (window as unknown as { messages: unknown[] }).messages = [];
-    navigator.serviceWorker.addEventListener("message", (event) => (window as unknown as { messages: unknown[] }).messages.push(event.data));
+    navigator.serviceWorker.addEventListener("message", (event) =>
+      (window as unknown as { messages: unknown[] }).messages.push(event.data),
+    );
   });
   // The app's own offline database may be there too (docs/app.md "Offline"): every one of them must go.
-  expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toContain("chat-relay-chats");
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toContain(
+    "chat-relay-chats",
+  );
   await h.server.request({ method: "DELETE", url: `/devices/${phone.id}` });
   const revoked = await lastPushed();
   expect(revoked.type).toBe("revoked");
   await deliver(revoked);
   const [notice] = await shownWhen((list) => list.length === 1);
-  expect(notice).toMatchObject({ title: "This device was removed", body: "Its saved chats were deleted from this device." });
+  expect(notice).toMatchObject({
+    title: "This device was removed",
+    body: "Its saved chats were deleted from this device.",
+  });
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([]);
   expect(await page.evaluate(() => caches.keys())).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)).toContainEqual({ type: "chat-relay:revoked" });
+  expect(await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)).toContainEqual({
+    type: "chat-relay:revoked",
+  });
 });
 
 it("a reply marked skip_if_focused is not shown while a window of the app is focused, and is shown when none is", async () => {
   await openApp();
   await page.bringToFront();
-  const focused = await worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: "window" })).map((c) => [c.focused, c.visibilityState]));
+  const focused = await worker.evaluate(async () =>
+    (await (self as unknown as WorkerScope).clients.matchAll({ type: "window" })).map((c) => [
+      c.focused,
+      c.visibilityState,
+    ]),
+  );
   expect(focused).toEqual([[true, "visible"]]);
-  await deliver({ v: 1, type: "reply", tag: "reply:s-1", title: "New reply", session_id: "s-1", skip_if_focused: true });
+  await deliver({
+    v: 1,
+    type: "reply",
+    tag: "reply:s-1",
+    title: "New reply",
+    session_id: "s-1",
+    skip_if_focused: true,
+  });
   // A second push delivered after it: once its notification is there, the skipped one would have been shown too.
   await deliver({ v: 1, type: "notification", tag: "n-1", title: "Disk almost full" });
   expect((await shownWhen((list) => list.length > 0)).map((n) => n.tag)).toEqual(["n-1"]);
   await page.goto("about:blank");
-  await deliver({ v: 1, type: "reply", tag: "reply:s-1", title: "New reply", session_id: "s-1", skip_if_focused: true });
+  await deliver({
+    v: 1,
+    type: "reply",
+    tag: "reply:s-1",
+    title: "New reply",
+    session_id: "s-1",
+    skip_if_focused: true,
+  });
   expect((await shownWhen((list) => list.length === 2)).map((n) => n.tag).sort()).toEqual(["n-1", "reply:s-1"]);
 });

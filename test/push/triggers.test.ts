@@ -13,15 +13,30 @@ afterEach(async () => {
   h = backend = undefined;
 });
 
-const approval = { key: "approval:req_1:0", kind: "interaction", severity: "warning", title: "mcp__files__write_file", body: '{"path": "/etc/motd"}' } as const;
+const approval = {
+  key: "approval:req_1:0",
+  kind: "interaction",
+  severity: "warning",
+  title: "mcp__files__write_file",
+  body: '{"path": "/etc/motd"}',
+} as const;
 
 it("a pending approval is pushed at once with Urgency high, the time left as TTL and no Topic; answering it sends a quiet done", async () => {
   h = await PushHarness.start();
   const phone = await h.device();
   const sid = await h.newSession();
-  const record = h.api.session(sid).create({ ...approval, retention: { policy: "ttl", expires_at: new Date(h.clock.time + 300_000).toISOString() } });
+  const record = h.api
+    .session(sid)
+    .create({ ...approval, retention: { policy: "ttl", expires_at: new Date(h.clock.time + 300_000).toISOString() } });
   const [pushed] = await h.received(phone);
-  expect(pushed).toEqual({ v: 1, type: "approval", tag: record.id, title: "mcp__files__write_file", session_id: sid, notification_id: record.id });
+  expect(pushed).toEqual({
+    v: 1,
+    type: "approval",
+    tag: record.id,
+    title: "mcp__files__write_file",
+    session_id: sid,
+    notification_id: record.id,
+  });
   expect(h.tapped(phone)[0]!.headers).toMatchObject({ urgency: "high", ttl: "300" });
   expect(h.tapped(phone)[0]!.headers.topic).toBeUndefined();
 
@@ -29,7 +44,15 @@ it("a pending approval is pushed at once with Urgency high, the time left as TTL
   h.api.session(sid).resolve({ key: approval.key });
   const messages = await h.received(phone);
   expect(messages).toHaveLength(2);
-  expect(messages[1]).toEqual({ v: 1, type: "done", tag: record.id, title: "mcp__files__write_file", body: "Answered", session_id: sid, notification_id: record.id });
+  expect(messages[1]).toEqual({
+    v: 1,
+    type: "done",
+    tag: record.id,
+    title: "mcp__files__write_file",
+    body: "Answered",
+    session_id: sid,
+    notification_id: record.id,
+  });
   expect(h.tapped(phone)[1]!.headers.urgency).toBe("low");
 });
 
@@ -50,11 +73,20 @@ it("a notification is pushed while pending at warning or above; its updates repl
   const phone = await h.device();
   h.api.application.create({ key: "build", severity: "info", title: "Build started" });
   expect(await h.received(phone)).toEqual([]);
-  const record = h.api.application.updateByKey({ key: "build", severity: "warning", title: "Build slow", body: "step 3 of 9" });
+  const record = h.api.application.updateByKey({
+    key: "build",
+    severity: "warning",
+    title: "Build slow",
+    body: "step 3 of 9",
+  });
   await h.received(phone);
   h.api.application.updateByKey({ key: "build", severity: "error", title: "Build failed", body: "step 4: exit 1" });
   await h.received(phone);
-  const res = await h.server.request({ method: "POST", url: `/application/notifications/${record.id}/dismiss`, payload: {} });
+  const res = await h.server.request({
+    method: "POST",
+    url: `/application/notifications/${record.id}/dismiss`,
+    payload: {},
+  });
   expect(res.status).toBe(200);
   const messages = await h.received(phone);
   expect(messages.map((m) => [m.type, m.tag, m.title, m.body])).toEqual([
@@ -99,7 +131,10 @@ it("by default a push carries no text: the notification's title only; a device w
 
 async function replyHarness(): Promise<PushHarness> {
   backend = await startScriptedBackend();
-  return PushHarness.start({}, { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url } } });
+  return PushHarness.start(
+    {},
+    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url } } },
+  );
 }
 
 async function ask(harness: PushHarness, sid: string, content: string): Promise<void> {
@@ -116,9 +151,16 @@ it("a finished reply goes to every device without a live connection, the sender 
   h.server.runtime.ctx.pairing.setConnected([laptop.id]);
   const sid = await h.newSession();
   backend!.script(dialectStream("openai", { content: "The secret answer is 42." }));
-  const sent = await h.server.request({ method: "POST", url: `/sessions/${sid}/send`, token: phone.token, payload: { content: "What is the secret?" } });
+  const sent = await h.server.request({
+    method: "POST",
+    url: `/sessions/${sid}/send`,
+    token: phone.token,
+    payload: { content: "What is the secret?" },
+  });
   await waitForEvent(h.server, sent.json.request_id);
-  expect(await h.received(phone)).toEqual([{ v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid }]);
+  expect(await h.received(phone)).toEqual([
+    { v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid },
+  ]);
   expect(await h.received(laptop)).toEqual([]);
 });
 
@@ -128,7 +170,10 @@ it("with previews a reply carries the chat's title and its first words; a newer 
   await h.server.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
   h.server.runtime.ctx.pairing.setConnected([]);
   const sid = await h.newSession();
-  backend!.script(dialectStream("openai", { content: "First answer." }), dialectStream("openai", { content: "Second answer." }));
+  backend!.script(
+    dialectStream("openai", { content: "First answer." }),
+    dialectStream("openai", { content: "Second answer." }),
+  );
   await ask(h, sid, "Plan the trip");
   await ask(h, sid, "And the hotel?");
   expect((await h.received(phone)).map((m) => [m.tag, m.title, m.body])).toEqual([
@@ -143,7 +188,9 @@ it("when the server cannot know who is connected (no bridge link), every device 
   const sid = await h.newSession();
   backend!.script(dialectStream("openai", { content: "ok" }));
   await ask(h, sid, "hi");
-  expect(await h.received(phone)).toEqual([{ v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid, skip_if_focused: true }]);
+  expect(await h.received(phone)).toEqual([
+    { v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid, skip_if_focused: true },
+  ]);
 });
 
 it("a request that fails pushes no reply, and push.replies false pushes none at all", async () => {
@@ -154,7 +201,10 @@ it("a request that fails pushes no reply, and push.replies false pushes none at 
   await ask(h, sid, "hi");
   expect(await h.received(phone)).toEqual([]);
   await h.close();
-  h = await PushHarness.start({ replies: false }, { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend!.url } } });
+  h = await PushHarness.start(
+    { replies: false },
+    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend!.url } } },
+  );
   const tablet = await h.device();
   backend!.script(dialectStream("openai", { content: "ok" }));
   await ask(h, await h.newSession(), "hi");

@@ -13,7 +13,12 @@ import { closedPort, pairDevice, relayStack, type RelayStack } from "./stack.ts"
 
 afterEach(runCleanups);
 
-const PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"));
+const PNG = Uint8Array.from(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
 const FAST = { WebSocket: NodeWebSocket, reconnectAfterMs: () => 20, retryDelaysMs: [20] };
 
 function track(client: ChatClient): AnyEvent[] {
@@ -22,13 +27,19 @@ function track(client: ChatClient): AnyEvent[] {
   return heard;
 }
 
-function startClient(credentials: Parameters<typeof connect>[0], options: Parameters<typeof connect>[1] = {}): ChatClient {
+function startClient(
+  credentials: Parameters<typeof connect>[0],
+  options: Parameters<typeof connect>[1] = {},
+): ChatClient {
   const client = connect(credentials, { ...FAST, ...options });
   return client;
 }
 
 function notify(stack: RelayStack, key: string) {
-  return stack.server.runtime.ctx.notifications.application.publish(parseProducer(producerInputSchema, { key, severity: "info", title: key, display: { presentation: "banner" } }), "test");
+  return stack.server.runtime.ctx.notifications.application.publish(
+    parseProducer(producerInputSchema, { key, severity: "info", title: key, display: { presentation: "banner" } }),
+    "test",
+  );
 }
 
 describe("the client library through the relay", () => {
@@ -46,18 +57,31 @@ describe("the client library through the relay", () => {
     await client.updateSession(session.id, { title: "Relayed" });
     expect((await client.getSession(session.id)).title).toBe("Relayed");
 
-    stack.backend.script({ kind: "stream", parts: ["Hel", "lo"].map((content) => ({ data: { choices: [{ index: 0, delta: { content } }] } })) });
+    stack.backend.script({
+      kind: "stream",
+      parts: ["Hel", "lo"].map((content) => ({ data: { choices: [{ index: 0, delta: { content } }] } })),
+    });
     const sent = await client.send(session.id, { content: "hi" });
-    await until(() => heard.some((e) => e.type === "request_completed" && e.request_id === sent.request_id), "streamed reply completed");
+    await until(
+      () => heard.some((e) => e.type === "request_completed" && e.request_id === sent.request_id),
+      "streamed reply completed",
+    );
     expect(heard.filter((e) => e.request_id === sent.request_id).map((e) => e.type)).toContain("partial");
     const loaded = await client.loadMessages(session.id);
     expect(loaded.messages.map((m) => m.content)).toEqual(["hi", "Hello"]);
 
-    stack.backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 1 });
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }],
+      pauseAfter: 1,
+    });
     const long = await client.send(session.id, { content: "long answer please" });
     await stack.backend.nextPause();
     await client.cancel(session.id, long.request_id);
-    await until(() => heard.some((e) => e.type === "request_cancelled" && e.request_id === long.request_id), "cancelled");
+    await until(
+      () => heard.some((e) => e.type === "request_cancelled" && e.request_id === long.request_id),
+      "cancelled",
+    );
 
     const stored = await client.storeAttachment(session.id, { bytes: PNG, filename: "dot.png" });
     const downloaded = await client.downloadAttachment(session.id, stored.asset_id);
@@ -69,8 +93,13 @@ describe("the client library through the relay", () => {
     await until(() => client.notifications.application.get().length === 2, "notification event");
     const result = await client.notifications.dismiss(client.notifications.application.get()[0]!);
     expect(result.status).toBe("dismissed");
-    const listed = await stack.server.request({ method: "GET", url: "/application/notifications?include_terminal=true" });
-    expect((listed.json as Array<{ key: string; status: string }>).find((n) => n.key === "before")?.status).toBe("dismissed");
+    const listed = await stack.server.request({
+      method: "GET",
+      url: "/application/notifications?include_terminal=true",
+    });
+    expect((listed.json as Array<{ key: string; status: string }>).find((n) => n.key === "before")?.status).toBe(
+      "dismissed",
+    );
     // Every event once, in store order.
     const ids = heard.map((e) => e.event_id);
     expect(ids).toEqual([...new Set(ids)].sort());
@@ -95,9 +124,15 @@ describe("the client library through the relay", () => {
     stack.backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "ok" } }] } }] });
     const sent = await client.send(session.id, { content: "over the relay" });
     expect(problems).toContain("server calls now go through the bridge relay");
-    const again = await client.send(session.id, { content: "over the relay", client_request_id: sent.client_request_id });
+    const again = await client.send(session.id, {
+      content: "over the relay",
+      client_request_id: sent.client_request_id,
+    });
     expect(again.request_id).toBe(sent.request_id);
-    await until(() => heard.some((e) => e.type === "request_completed" && e.request_id === sent.request_id), "reply completed");
+    await until(
+      () => heard.some((e) => e.type === "request_completed" && e.request_id === sent.request_id),
+      "reply completed",
+    );
     expect(heard.filter((e) => e.type === "request_started")).toHaveLength(1);
 
     // Back to direct once the probe time has passed and server_url answers.
@@ -108,9 +143,12 @@ describe("the client library through the relay", () => {
     const ids = heard.map((e) => e.event_id);
     expect(ids).toEqual([...new Set(ids)].sort());
     // Nothing lost across both switches: every event the store holds (partials aside: GET /events merges them) was heard.
-    const stored = (await stack.server.request({ method: "GET", url: "/events?since_id=0&limit=1000" })).json.events as AnyEvent[];
+    const stored = (await stack.server.request({ method: "GET", url: "/events?since_id=0&limit=1000" })).json
+      .events as AnyEvent[];
     const heardIds = new Set(ids);
-    expect(stored.filter((e) => e.type !== "partial" && e.event_id >= ids[0]!).every((e) => heardIds.has(e.event_id))).toBe(true);
+    expect(
+      stored.filter((e) => e.type !== "partial" && e.event_id >= ids[0]!).every((e) => heardIds.has(e.event_id)),
+    ).toBe(true);
     client.close();
     await proxy.close();
   });
@@ -119,7 +157,13 @@ describe("the client library through the relay", () => {
     const stack = await relayStack();
     const credentials = await pairDevice(stack, stack.serverUrl);
     const seen: string[] = [];
-    const client = startClient(credentials, { route: "relay", fetch: async (input) => { seen.push(String(input)); throw new Error("direct HTTP must not be used"); } });
+    const client = startClient(credentials, {
+      route: "relay",
+      fetch: async (input) => {
+        seen.push(String(input));
+        throw new Error("direct HTTP must not be used");
+      },
+    });
     await until(() => client.status.get().state === "live", "live through the bridge only");
     await client.createSession();
     expect(seen).toEqual([]);

@@ -19,8 +19,13 @@ beforeAll(async () => {
   if (!paired.ok) throw new Error("pairing failed");
   device = paired;
   sessionId = ctx.sessions.create().id;
-  ctx.sessions.append(sessionId, { role: "user", content: "héllo \u2028 \"quoted\"", metadata: {} });
-  const stored = await server.request({ method: "POST", url: `/sessions/${sessionId}/extensions/${EXTENSION}/store_attachment`, token: device.device_token, payload: { data_base64: png.toString("base64"), media_type: "image/png" } });
+  ctx.sessions.append(sessionId, { role: "user", content: 'héllo \u2028 "quoted"', metadata: {} });
+  const stored = await server.request({
+    method: "POST",
+    url: `/sessions/${sessionId}/extensions/${EXTENSION}/store_attachment`,
+    token: device.device_token,
+    payload: { data_base64: png.toString("base64"), media_type: "image/png" },
+  });
   assetId = (stored.json as { asset_id: string }).asset_id;
 });
 afterAll(() => server.runtime.close());
@@ -28,7 +33,12 @@ afterAll(() => server.runtime.close());
 /** The same request both ways: status, content type and body bytes must agree. */
 async function bothWays(request: InProcessRequest) {
   const { app } = server.runtime;
-  const injected = await app.inject({ method: request.method as "GET", url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { payload: request.body }) });
+  const injected = await app.inject({
+    method: request.method as "GET",
+    url: request.url,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { payload: request.body }),
+  });
   const direct = await runInProcess(app, request);
   expect(direct.statusCode).toBe(injected.statusCode);
   expect(direct.headers["content-type"]).toBe(injected.headers["content-type"]);
@@ -41,28 +51,84 @@ const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe("a relayed call runs in-process as over inject (B164)", () => {
   it("answers JSON routes, with query strings, as a device", async () => {
-    expect((await bothWays({ method: "GET", url: "/sessions", headers: as(device.device_token) })).statusCode).toBe(200);
-    expect((await bothWays({ method: "GET", url: `/sessions/${sessionId}/messages`, headers: as(device.device_token) })).statusCode).toBe(200);
-    expect((await bothWays({ method: "GET", url: "/events?limit=2&session_id=" + sessionId, headers: as(device.device_token) })).statusCode).toBe(200);
-    const relayed = await bothWays({ method: "GET", url: `/sessions/${sessionId}/messages`, headers: { authorization: server.runtime.ctx.auth.relayAuthorization(device.device_id) } });
-    expect(JSON.parse(relayed.body.toString()).messages[0].content).toBe("héllo \u2028 \"quoted\"");
+    expect((await bothWays({ method: "GET", url: "/sessions", headers: as(device.device_token) })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await bothWays({ method: "GET", url: `/sessions/${sessionId}/messages`, headers: as(device.device_token) }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await bothWays({
+          method: "GET",
+          url: "/events?limit=2&session_id=" + sessionId,
+          headers: as(device.device_token),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const relayed = await bothWays({
+      method: "GET",
+      url: `/sessions/${sessionId}/messages`,
+      headers: { authorization: server.runtime.ctx.auth.relayAuthorization(device.device_id) },
+    });
+    expect(JSON.parse(relayed.body.toString()).messages[0].content).toBe('héllo \u2028 "quoted"');
   });
 
   it("gives each refusal its own status and error body", async () => {
     expect((await bothWays({ method: "GET", url: "/sessions", headers: {} })).statusCode).toBe(401);
     expect((await bothWays({ method: "GET", url: "/devices", headers: as(device.device_token) })).statusCode).toBe(403);
-    expect((await bothWays({ method: "GET", url: "/no/such/route", headers: as(device.device_token) })).statusCode).toBe(404);
-    expect((await bothWays({ method: "PATCH", url: `/sessions/${sessionId}`, headers: { ...as(device.device_token), ...json }, body: '{"title": 5}' })).statusCode).toBe(400);
-    expect((await bothWays({ method: "POST", url: "/sessions", headers: { ...as(device.device_token), ...json }, body: "{not json" })).statusCode).toBe(400);
-    expect((await bothWays({ method: "POST", url: "/sessions", headers: { ...as(device.device_token), ...json }, body: JSON.stringify({ x: "a".repeat(2 * 1024 * 1024) }) })).statusCode).toBe(413);
+    expect(
+      (await bothWays({ method: "GET", url: "/no/such/route", headers: as(device.device_token) })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await bothWays({
+          method: "PATCH",
+          url: `/sessions/${sessionId}`,
+          headers: { ...as(device.device_token), ...json },
+          body: '{"title": 5}',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await bothWays({
+          method: "POST",
+          url: "/sessions",
+          headers: { ...as(device.device_token), ...json },
+          body: "{not json",
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await bothWays({
+          method: "POST",
+          url: "/sessions",
+          headers: { ...as(device.device_token), ...json },
+          body: JSON.stringify({ x: "a".repeat(2 * 1024 * 1024) }),
+        })
+      ).statusCode,
+    ).toBe(413);
   });
 
   it("creates, updates and deletes with bodies (each once: they change what the next answer says)", async () => {
     const run = (request: InProcessRequest) => runInProcess(server.runtime.app, request);
-    const created = await run({ method: "POST", url: "/sessions", headers: { ...as(device.device_token), ...json }, body: "{}" });
+    const created = await run({
+      method: "POST",
+      url: "/sessions",
+      headers: { ...as(device.device_token), ...json },
+      body: "{}",
+    });
     expect(created.statusCode).toBe(201);
     const id = JSON.parse(created.body.toString()).session.id as string;
-    const updated = await run({ method: "PATCH", url: `/sessions/${id}`, headers: { ...as(device.device_token), ...json }, body: '{"title":"ünïcode"}' });
+    const updated = await run({
+      method: "PATCH",
+      url: `/sessions/${id}`,
+      headers: { ...as(device.device_token), ...json },
+      body: '{"title":"ünïcode"}',
+    });
     expect(updated.statusCode).toBe(200);
     expect(JSON.parse(updated.body.toString()).session.title).toBe("ünïcode");
     const read = await bothWays({ method: "GET", url: `/sessions/${id}`, headers: as(device.device_token) });
@@ -70,7 +136,12 @@ describe("a relayed call runs in-process as over inject (B164)", () => {
   });
 
   it("answers bytes with their content type, and streams the app's files", async () => {
-    const bytes = await bothWays({ method: "POST", url: `/sessions/${sessionId}/extensions/${EXTENSION}/download_attachment`, headers: { ...as(device.device_token), ...json }, body: JSON.stringify({ asset_id: assetId }) });
+    const bytes = await bothWays({
+      method: "POST",
+      url: `/sessions/${sessionId}/extensions/${EXTENSION}/download_attachment`,
+      headers: { ...as(device.device_token), ...json },
+      body: JSON.stringify({ asset_id: assetId }),
+    });
     expect(bytes.headers["content-type"]).toBe("image/png");
     expect(bytes.body.equals(png)).toBe(true);
     const page = await bothWays({ method: "GET", url: "/", headers: {} });

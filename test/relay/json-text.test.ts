@@ -13,7 +13,9 @@ describe("JSON text spliced as is (B163)", () => {
     expect(withJsonBody(withId)).toBe(JSON.stringify({ request_id: "r1", status: 200, body }));
     expect(withJsonBody({ body: new JsonText("null") })).toBe('{"body":null}');
     expect(withJsonBody({ request_id: "r2", reason: "too_large" })).toBe('{"request_id":"r2","reason":"too_large"}');
-    expect(withJsonBody({ status: 200, body: "aGk=", body_encoding: "base64" })).toBe('{"status":200,"body":"aGk=","body_encoding":"base64"}');
+    expect(withJsonBody({ status: 200, body: "aGk=", body_encoding: "base64" })).toBe(
+      '{"status":200,"body":"aGk=","body_encoding":"base64"}',
+    );
   });
 
   it("encodes a frame as phoenix does, splicing a JsonText payload", () => {
@@ -23,7 +25,15 @@ describe("JSON text spliced as is (B163)", () => {
     encodeFrame({ ...frame, payload }, (encoded) => (plain = encoded));
     expect(plain).toBe(JSON.stringify(["1", null, "server:abc", "api_result", payload]));
     let spliced = "";
-    encodeFrame({ ...frame, payload: new JsonText(withJsonBody({ request_id: "r1", status: 200, body: new JsonText(JSON.stringify(body)) })) }, (encoded) => (spliced = encoded));
+    encodeFrame(
+      {
+        ...frame,
+        payload: new JsonText(
+          withJsonBody({ request_id: "r1", status: 200, body: new JsonText(JSON.stringify(body)) }),
+        ),
+      },
+      (encoded) => (spliced = encoded),
+    );
     expect(spliced).toBe(plain);
   });
 });
@@ -40,7 +50,11 @@ describe("a route that answers something else under a JSON type (B163)", () => {
     await broken.ready();
     try {
       const call = { request_id: "r1", device_id: "dev_x", method: "GET" as const };
-      expect(await runRelayedCall(server.runtime.ctx, broken, { ...call, path: "/broken" })).toMatchObject({ request_id: "r1", status: 500, body: { error: { code: "internal_error" } } });
+      expect(await runRelayedCall(server.runtime.ctx, broken, { ...call, path: "/broken" })).toMatchObject({
+        request_id: "r1",
+        status: 500,
+        body: { error: { code: "internal_error" } },
+      });
       const fine = await runRelayedCall(server.runtime.ctx, broken, { ...call, path: "/fine" });
       expect(withJsonBody(fine!)).toBe('{"request_id":"r1","status":200,"body":{"ok":true}}');
     } finally {

@@ -20,9 +20,13 @@ describe("a long-poll across a revocation", () => {
     const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
     if (!redeemed.ok) throw new Error("pairing failed");
     const since = String(ctx.events.latestId).padStart(20, "0");
-    const poll = fetch(`${url}/events?since_id=${since}&wait_ms=20000`, { headers: { authorization: `Bearer ${redeemed.device_token}` } });
+    const poll = fetch(`${url}/events?since_id=${since}&wait_ms=20000`, {
+      headers: { authorization: `Bearer ${redeemed.device_token}` },
+    });
     await until(() => ctx.events.commits.waiting === 1, "the long-poll waits");
-    expect((await server.request({ method: "DELETE", url: `/devices/${redeemed.device_id}` })).status).toBeLessThan(300);
+    expect((await server.request({ method: "DELETE", url: `/devices/${redeemed.device_id}` })).status).toBeLessThan(
+      300,
+    );
     expect((await server.request({ method: "POST", url: "/sessions", payload: {} })).status).toBe(201);
     const answer = await poll;
     const body = (await answer.json()) as { error?: { code: string }; events?: unknown[] };

@@ -4,7 +4,16 @@
 // its documented reason and logged, while other apps keep being served.
 import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { phoenixSocket, pushOnce, runCleanups, joinOnce, fakeServer, device, testBridge, until } from "../bridge/helpers.ts";
+import {
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  joinOnce,
+  fakeServer,
+  device,
+  testBridge,
+  until,
+} from "../bridge/helpers.ts";
 import { byRef, payloadOf, rawClient } from "../bridge/raw-client.ts";
 import { appChannel, pairDevice, relay, relayStack } from "./stack.ts";
 
@@ -19,27 +28,46 @@ describe("the API relay", () => {
     expect(created.status).toBe("ok");
     expect(created.response).toMatchObject({ status: 201, body: { session: { id: expect.any(String) } } });
     const listed = await relay(channel, "GET", "/sessions");
-    expect(listed.response).toMatchObject({ status: 200, body: { sessions: [expect.objectContaining({ id: (created.response.body as { session: { id: string } }).session.id })] } });
+    expect(listed.response).toMatchObject({
+      status: 200,
+      body: {
+        sessions: [expect.objectContaining({ id: (created.response.body as { session: { id: string } }).session.id })],
+      },
+    });
     const missing = await relay(channel, "GET", "/sessions/nope?x=1");
     expect(missing.response).toMatchObject({ status: 404, body: { error: { code: expect.any(String) } } });
     // The device was seen through its relayed calls (the auth hook ran as that device).
     const devices = await stack.server.request({ method: "GET", url: "/devices" });
-    expect(devices.json.devices[0]).toMatchObject({ device_id: credentials.device_id, last_seen_at: expect.any(String) });
+    expect(devices.json.devices[0]).toMatchObject({
+      device_id: credentials.device_id,
+      last_seen_at: expect.any(String),
+    });
   });
 
   it("refuses admin routes with the body HTTP gives a device token, and a forged device id (B81)", async () => {
     const stack = await relayStack();
     const credentials = await pairDevice(stack, stack.serverUrl);
     const { channel } = await appChannel(stack, credentials.device_token);
-    for (const [method, path] of [["POST", "/pairing"], ["GET", "/devices"], ["DELETE", `/devices/${credentials.device_id}`]] as const) {
-      const overHttp = await stack.server.request({ method, url: path, token: credentials.device_token, ...(method === "POST" ? { payload: {} } : {}) });
+    for (const [method, path] of [
+      ["POST", "/pairing"],
+      ["GET", "/devices"],
+      ["DELETE", `/devices/${credentials.device_id}`],
+    ] as const) {
+      const overHttp = await stack.server.request({
+        method,
+        url: path,
+        token: credentials.device_token,
+        ...(method === "POST" ? { payload: {} } : {}),
+      });
       const relayed = await relay(channel, method, path, method === "POST" ? {} : undefined);
       expect(relayed.response).toEqual({ status: overHttp.status, body: overHttp.json });
       expect(overHttp.status).toBe(403);
     }
     const forged = await pushOnce(channel, "api", { method: "GET", path: "/devices", device_id: "admin" });
     expect(forged).toEqual({ status: "error", response: { reason: "invalid_request" } });
-    expect(stack.bridge.log.records.some((r) => r.msg === "relay call malformed" && r.fields.reason === "invalid_request")).toBe(true);
+    expect(
+      stack.bridge.log.records.some((r) => r.msg === "relay call malformed" && r.fields.reason === "invalid_request"),
+    ).toBe(true);
     // Still a device, still served.
     expect((await stack.server.request({ method: "GET", url: "/devices" })).json.devices[0].revoked_at).toBeNull();
     expect((await relay(channel, "GET", "/sessions")).response).toMatchObject({ status: 200 });
@@ -69,7 +97,10 @@ describe("the API relay", () => {
     ];
     for (const [method, path] of hostile) {
       const reply = await pushOnce(channel, "api", { method, path });
-      expect(reply, `${String(method)} ${JSON.stringify(path)}`).toEqual({ status: "error", response: { reason: "invalid_request" } });
+      expect(reply, `${String(method)} ${JSON.stringify(path)}`).toEqual({
+        status: "error",
+        response: { reason: "invalid_request" },
+      });
     }
     expect(stack.bridge.log.records.filter((r) => r.fields.reason === "invalid_request").length).toBeGreaterThan(0);
     expect((await relay(channel, "GET", "/sessions")).response).toMatchObject({ status: 200 });
@@ -82,13 +113,26 @@ describe("the API relay", () => {
     const session = (await relay(channel, "POST", "/sessions", {})).response.body as { session: { id: string } };
     const path = `/sessions/${session.session.id}/messages`;
     const big = "x".repeat(1_000_000);
-    expect(await relay(channel, "POST", path, { role: "user", content: big })).toEqual({ status: "error", response: { reason: "too_large" } });
+    expect(await relay(channel, "POST", path, { role: "user", content: big })).toEqual({
+      status: "error",
+      response: { reason: "too_large" },
+    });
     // Messages of 450 KB fit one by one; an answer carrying the session with two of them is over a frame (the
     // second append's, which carries the session and the message, and the messages snapshot).
-    expect((await relay(channel, "POST", path, { role: "user", content: "y".repeat(450_000) })).response).toMatchObject({ status: 201 });
+    expect((await relay(channel, "POST", path, { role: "user", content: "y".repeat(450_000) })).response).toMatchObject(
+      { status: 201 },
+    );
     const second = await relay(channel, "POST", path, { role: "user", content: "z".repeat(450_000) });
     expect([second.status, second.response.reason]).toEqual(["error", "too_large"]);
-    expect((await stack.server.request({ method: "POST", url: path, payload: { role: "user", content: "w".repeat(450_000) } })).status).toBe(201);
+    expect(
+      (
+        await stack.server.request({
+          method: "POST",
+          url: path,
+          payload: { role: "user", content: "w".repeat(450_000) },
+        })
+      ).status,
+    ).toBe(201);
     const snapshot = await relay(channel, "GET", path);
     expect([snapshot.status, snapshot.response.reason]).toEqual(["error", "too_large"]);
     // The server's link survived (a too-big answer would have closed its socket with 1009) and others are served.
@@ -127,7 +171,10 @@ describe("the API relay", () => {
     const { channel } = await appChannel(stack, (await pairDevice(stack, stack.serverUrl)).device_token);
     await stack.stopForwarder();
     await until(() => stack.bridge.core.registry.get("srv1")?.link === undefined, "server left");
-    expect(await relay(channel, "GET", "/sessions")).toEqual({ status: "error", response: { reason: "server_unavailable" } });
+    expect(await relay(channel, "GET", "/sessions")).toEqual({
+      status: "error",
+      response: { reason: "server_unavailable" },
+    });
     expect(stack.bridge.log.records.some((r) => r.msg === "relay call to a server that is away")).toBe(true);
   });
 });
@@ -146,9 +193,17 @@ describe("the API relay against a scripted server peer", () => {
     await until(() => requests.length === 1, "call forwarded");
     bridge.clock.advance(30_000);
     expect(await answer).toEqual({ status: "error", response: { reason: "timeout" } });
-    expect(requests[0]).toMatchObject({ device_id: "d1", method: "GET", path: "/sessions", request_id: expect.any(String) });
+    expect(requests[0]).toMatchObject({
+      device_id: "d1",
+      method: "GET",
+      path: "/sessions",
+      request_id: expect.any(String),
+    });
     // A late answer for a call that timed out goes nowhere; a call in flight when the server leaves is answered.
-    expect((await pushOnce(server.channel, "api_result", { request_id: requests[0]!.request_id, status: 200, body: {} })).status).toBe("ok");
+    expect(
+      (await pushOnce(server.channel, "api_result", { request_id: requests[0]!.request_id, status: 200, body: {} }))
+        .status,
+    ).toBe("ok");
     const second = pushOnce(channel, "api", { method: "GET", path: "/sessions" });
     await until(() => requests.length === 2, "second call forwarded");
     server.socket.disconnect();
@@ -167,27 +222,49 @@ describe("the API relay against a scripted server peer", () => {
     const channel = socket.channel("events:server:srv1", {});
     expect((await joinOnce(channel)).status).toBe("ok");
     const answers: string[] = [];
-    channel.push("api", { method: "GET", path: "/sessions" }).receive("ok", () => void answers.push("ok")).receive("error", () => void answers.push("error"));
+    channel
+      .push("api", { method: "GET", path: "/sessions" })
+      .receive("ok", () => void answers.push("ok"))
+      .receive("error", () => void answers.push("error"));
     await until(() => requests.length === 1, "call forwarded");
     expect((await pushOnce(server.channel, "grants", { devices: [], codes: [] })).status).toBe("ok");
     await until(() => closes.includes(4001), "revoked socket closed");
-    expect((await pushOnce(server.channel, "api_result", { request_id: requests[0]!.request_id, status: 200, body: { sessions: [] } })).status).toBe("ok");
+    expect(
+      (
+        await pushOnce(server.channel, "api_result", {
+          request_id: requests[0]!.request_id,
+          status: 200,
+          body: { sessions: [] },
+        })
+      ).status,
+    ).toBe("ok");
     expect(answers).toEqual([]);
   });
 
   it("refuses api from a socket joined only to pairing (B87)", async () => {
     const bridge = await testBridge();
-    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("ABCDE12345"), expires_at: Date.now() + 600_000 }] });
+    const server = await fakeServer(bridge.url, {
+      codes: [{ code_hash: sha256Hex("ABCDE12345"), expires_at: Date.now() + 600_000 }],
+    });
     // A raw socket: the phoenix client would hold a push until its channel is joined.
     const app = await rawClient(bridge.url);
     app.send(["1", "1", "pairing", "phx_join", { code: "ABCDE-12345", device_name: "x" }]);
     await until(() => server.pairRequests.length === 1, "pairing forwarded (the join waits for the server)");
     app.send(["1", "2", "pairing", "api", { method: "GET", path: "/sessions" }]);
-    expect(payloadOf(await app.next(byRef("2"), "reply on pairing"))).toEqual({ status: "error", response: { reason: "invalid_request" } });
+    expect(payloadOf(await app.next(byRef("2"), "reply on pairing"))).toEqual({
+      status: "error",
+      response: { reason: "invalid_request" },
+    });
     app.send(["1", "3", "events:server:srv1", "api", { method: "GET", path: "/sessions" }]);
-    expect(payloadOf(await app.next(byRef("3"), "reply on events"))).toEqual({ status: "error", response: { reason: "unmatched topic" } });
+    expect(payloadOf(await app.next(byRef("3"), "reply on events"))).toEqual({
+      status: "error",
+      response: { reason: "unmatched topic" },
+    });
     app.send(["4", "4", "events:server:srv1", "phx_join", {}]);
-    expect(payloadOf(await app.next(byRef("4"), "events join"))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect(payloadOf(await app.next(byRef("4"), "events join"))).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
     expect(bridge.log.has("push on the pairing topic refused")).toBe(true);
   });
 });

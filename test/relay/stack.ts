@@ -10,7 +10,16 @@ import type { BridgeConfig } from "../../bridge/config.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { startForwarder, type Forwarder } from "../../server/forwarder/forwarder.ts";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
-import { cleanups, joinOnce, phoenixSocket, pushOnce, testBridge, until, type Reply, type TestBridge } from "../bridge/helpers.ts";
+import {
+  cleanups,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  testBridge,
+  until,
+  type Reply,
+  type TestBridge,
+} from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
 import { startRunnerServer, type RunnerServer } from "../runner/helpers.ts";
 
@@ -32,7 +41,11 @@ export async function relayStack(bridgeOverrides: Partial<BridgeConfig> = {}): P
   cleanups.push(() => server.close());
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
-  const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl: bridge.url, reconnectAfterMs: () => 20, app: server.runtime.app });
+  const forwarder = startForwarder(server.runtime.ctx, {
+    bridgeUrl: bridge.url,
+    reconnectAfterMs: () => 20,
+    app: server.runtime.app,
+  });
   cleanups.push(() => forwarder.stop());
   await until(() => bridge.core.registry.get("srv1")?.link !== undefined, "server joined the bridge");
   return { backend, server, serverUrl, bridge, forwarder, stopForwarder: () => forwarder.stop() };
@@ -42,7 +55,10 @@ export async function relayStack(bridgeOverrides: Partial<BridgeConfig> = {}): P
 export async function pairDevice(stack: RelayStack, serverUrl: string, name = "phone"): Promise<Credentials> {
   const created = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
   const code = (created.json as { code: string }).code;
-  await until(() => stack.bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+  await until(
+    () => stack.bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+    "code registered on the bridge",
+  );
   const credentials = await pair({ bridgeUrl: stack.bridge.url, code, deviceName: name, WebSocket: NodeWebSocket });
   return { ...credentials, server_url: serverUrl };
 }
@@ -57,7 +73,10 @@ export async function closedPort(): Promise<number> {
 }
 
 /** An official phoenix app socket joined to its server's events topic. */
-export async function appChannel(stack: RelayStack, token: string): Promise<{ socket: Socket; channel: Channel; closes: number[] }> {
+export async function appChannel(
+  stack: RelayStack,
+  token: string,
+): Promise<{ socket: Socket; channel: Channel; closes: number[] }> {
   const socket = phoenixSocket(stack.bridge.url, { authToken: token });
   const closes: number[] = [];
   socket.onClose((event: { code: number }) => void closes.push(event.code));

@@ -2,10 +2,27 @@
 // streamed (metadata.interrupted) and answers every persisted tool call; cancel of a finished or unknown
 // request is a clear 4xx.
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { chunk, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  chunk,
+  dialectStream,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import { startTestServer } from "../support/server.ts";
 import { controls } from "./fixtures/controls.ts";
-import { completionBodies, contentOfPartials, createSession, eventsOf, messagesOf, send, shapeOf, startRunnerServer, waitForEvent, waitUntil, type RunnerServer } from "./helpers.ts";
+import {
+  completionBodies,
+  contentOfPartials,
+  createSession,
+  eventsOf,
+  messagesOf,
+  send,
+  shapeOf,
+  startRunnerServer,
+  waitForEvent,
+  waitUntil,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer;
@@ -19,17 +36,35 @@ afterEach(async () => {
   await backend.close();
 });
 
-const cancel = (sid: string, rid: string) => server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} });
+const cancel = (sid: string, rid: string) =>
+  server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} });
 
 it("cancel mid-stream aborts the backend request and keeps the streamed text, marked interrupted", async () => {
-  backend.script({ kind: "stream", parts: [{ data: chunk({ reasoning_content: "hmm " }) }, { data: chunk({ content: "Once upon" }) }, { data: chunk({ content: " a time" }) }], pauseAfter: 2 });
+  backend.script({
+    kind: "stream",
+    parts: [
+      { data: chunk({ reasoning_content: "hmm " }) },
+      { data: chunk({ content: "Once upon" }) },
+      { data: chunk({ content: " a time" }) },
+    ],
+    pauseAfter: 2,
+  });
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "story" });
   await waitUntil(server, rid, (events) => contentOfPartials(events) === "Once upon");
   const res = await cancel(sid, rid);
   expect(res.status).toBe(202);
   const events = await waitForEvent(server, rid);
-  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "request_cancelled", "request_completed"]);
+  expect(shapeOf(events)).toEqual([
+    "request_started",
+    "assistant_message:start",
+    "partial*",
+    "assistant_message:end",
+    "final",
+    "checkpoint",
+    "request_cancelled",
+    "request_completed",
+  ]);
   expect((await messagesOf(server, sid))[1]).toEqual({
     role: "assistant",
     content: "Once upon",
@@ -52,22 +87,54 @@ it("cancel before anything streamed stores no assistant message", async () => {
   await backend.nextPause();
   expect((await cancel(sid, rid)).status).toBe(202);
   const events = await waitForEvent(server, rid);
-  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "assistant_message:end", "request_cancelled", "request_completed"]);
+  expect(shapeOf(events)).toEqual([
+    "request_started",
+    "assistant_message:start",
+    "assistant_message:end",
+    "request_cancelled",
+    "request_completed",
+  ]);
   expect((await messagesOf(server, sid)).map((m) => m.role)).toEqual(["user"]);
 });
 
 it("cancel during a tool aborts the tool; its call is answered as cancelled and no further phase runs", async () => {
-  backend.script(dialectStream("openai", { tool_calls: [{ id: "c1", name: "wait_for_cancel", arguments: "{}" }, { id: "c2", name: "get_weather", arguments: '{"city":"X"}' }] }));
+  backend.script(
+    dialectStream("openai", {
+      tool_calls: [
+        { id: "c1", name: "wait_for_cancel", arguments: "{}" },
+        { id: "c2", name: "get_weather", arguments: '{"city":"X"}' },
+      ],
+    }),
+  );
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "wait" });
   await controls.latch("wait_for_cancel").opened;
   expect((await cancel(sid, rid)).status).toBe(202);
   const events = await waitForEvent(server, rid);
-  expect(shapeOf(events).slice(-5)).toEqual(["tool_calls", "tool_results", "checkpoint", "request_cancelled", "request_completed"]);
+  expect(shapeOf(events).slice(-5)).toEqual([
+    "tool_calls",
+    "tool_results",
+    "checkpoint",
+    "request_cancelled",
+    "request_completed",
+  ]);
   const results = (await messagesOf(server, sid)).slice(2);
   expect(results).toEqual([
-    { role: "tool", content: "The tool call was cancelled before it finished.", metadata: { tool_call_id: "c1", tool_name: "wait_for_cancel", interrupted: true } },
-    { role: "tool", content: "sunny in X", metadata: { source: "test", tool_call_id: "c2", tool_name: "get_weather", display: { type: "text", content: "☀ X" } } },
+    {
+      role: "tool",
+      content: "The tool call was cancelled before it finished.",
+      metadata: { tool_call_id: "c1", tool_name: "wait_for_cancel", interrupted: true },
+    },
+    {
+      role: "tool",
+      content: "sunny in X",
+      metadata: {
+        source: "test",
+        tool_call_id: "c2",
+        tool_name: "get_weather",
+        display: { type: "text", content: "☀ X" },
+      },
+    },
   ]);
   expect(completionBodies(backend)).toHaveLength(1);
 });
@@ -79,7 +146,15 @@ it("a tool that ignores its signal cannot publish or notify after request_comple
   await controls.latch("ignore_cancel:started").opened;
   expect((await cancel(sid, rid)).status).toBe(202);
   const ended = await waitForEvent(server, rid);
-  expect(shapeOf(ended).slice(-7)).toEqual(["tool_calls", "tool_partial:start", "tool_partial:end", "tool_results", "checkpoint", "request_cancelled", "request_completed"]);
+  expect(shapeOf(ended).slice(-7)).toEqual([
+    "tool_calls",
+    "tool_partial:start",
+    "tool_partial:end",
+    "tool_results",
+    "checkpoint",
+    "request_cancelled",
+    "request_completed",
+  ]);
   // The tool goes on after the request ended: it emits a part and tries two notifications.
   controls.latch("ignore_cancel:release").open();
   await controls.latch("ignore_cancel:done").opened;
@@ -108,7 +183,11 @@ it("cancel of an unknown request is 404, of another session's request 404, of an
 });
 
 it("shutdown cancels in-flight runs the same way before the database closes", async () => {
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }], pauseAfter: 1 });
+  backend.script({
+    kind: "stream",
+    parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
+    pauseAfter: 1,
+  });
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "hi" });
   await waitUntil(server, rid, (events) => contentOfPartials(events) === "Half");

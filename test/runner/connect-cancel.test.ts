@@ -3,7 +3,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { startHangingListener, type HangingListener } from "../provider/hanging-listener.ts";
-import { createSession, messagesOf, send, shapeOf, startRunnerServer, waitForEvent, type RunnerServer } from "./helpers.ts";
+import {
+  createSession,
+  messagesOf,
+  send,
+  shapeOf,
+  startRunnerServer,
+  waitForEvent,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let listener: HangingListener;
 let backend: ScriptedBackend; // unused by these runs (the provider points at the listener), required by the helper

@@ -21,10 +21,21 @@ afterEach(async () => {
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-type Event = { type: string; request_id?: string; detail?: string; reason?: string; message?: { content: string }; messages?: Array<{ role: string; content: string; metadata?: Record<string, unknown> }> };
+type Event = {
+  type: string;
+  request_id?: string;
+  detail?: string;
+  reason?: string;
+  message?: { content: string };
+  messages?: Array<{ role: string; content: string; metadata?: Record<string, unknown> }>;
+};
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { "content-type": "application/json" } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return response.json();
 }
 
@@ -41,13 +52,27 @@ async function eventsUntil(base: string, requestId: string, done: (events: Event
 describe("a server killed mid-stream", { timeout: 120_000 }, () => {
   it("keeps the streamed text after its restart, marked interrupted by the crash, and ends the request", async () => {
     backend = await startScriptedBackend();
-    backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Once upon" }) }, { data: chunk({ content: " a time" }) }], pauseAfter: 1 });
+    backend.script({
+      kind: "stream",
+      parts: [{ data: chunk({ content: "Once upon" }) }, { data: chunk({ content: " a time" }) }],
+      pauseAfter: 1,
+    });
     const dir = tempDir();
     dirs.push(dir);
-    writeFileSync(join(dir, "config.json"), JSON.stringify({ providers: { p: { provider: "reference_compatible", model: "m", base_url: backend.url } } }));
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({ providers: { p: { provider: "reference_compatible", model: "m", base_url: backend.url } } }),
+    );
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = { DATA_DIR: join(dir, "data"), CONFIG: join(dir, "config.json"), ADMIN_TOKEN: TOKEN, PORT: String(port), BRIDGE_URL: "", LOG_LEVEL: "silent" };
+    const env = {
+      DATA_DIR: join(dir, "data"),
+      CONFIG: join(dir, "config.json"),
+      ADMIN_TOKEN: TOKEN,
+      PORT: String(port),
+      BRIDGE_URL: "",
+      LOG_LEVEL: "silent",
+    };
 
     const first = run(["server/main.ts"], env);
     runs.push(first);
@@ -55,7 +80,9 @@ describe("a server killed mid-stream", { timeout: 120_000 }, () => {
     const { session } = await call(base, "POST", "/sessions", {});
     const { request_id: requestId } = await call(base, "POST", `/sessions/${session.id}/send`, { content: "a story" });
     await backend.nextPause();
-    await eventsUntil(base, requestId, (events) => events.some((e) => e.type === "partial" && e.message?.content.includes("Once upon")));
+    await eventsUntil(base, requestId, (events) =>
+      events.some((e) => e.type === "partial" && e.message?.content.includes("Once upon")),
+    );
     first.child.kill("SIGKILL");
     await first.exit;
 
@@ -65,7 +92,13 @@ describe("a server killed mid-stream", { timeout: 120_000 }, () => {
     const events = await eventsUntil(base, requestId, (all) => all.some((e) => e.type === "request_completed"));
     const ends = events.filter((e) => ["final", "error", "request_cancelled", "request_completed"].includes(e.type));
     expect(ends.map((e) => e.type)).toEqual(["final", "error", "request_completed"]);
-    expect(ends[0]!.messages).toEqual([{ role: "assistant", content: "Once upon", metadata: { interrupted: "crash", interrupted_reason: "server_stopped" } }]);
+    expect(ends[0]!.messages).toEqual([
+      {
+        role: "assistant",
+        content: "Once upon",
+        metadata: { interrupted: "crash", interrupted_reason: "server_stopped" },
+      },
+    ]);
     expect(ends[1]).toMatchObject({ detail: SERVER_STOPPED_DETAIL, reason: "crash" });
     const { session: after } = await call(base, "GET", `/sessions/${session.id}`);
     expect(after.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([

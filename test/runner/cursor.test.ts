@@ -34,8 +34,11 @@ function apply(messages: Message[], events: AnyEvent[]): Message[] {
 
 async function pollAll(sessionId: string, since: string): Promise<AnyEvent[]> {
   const events: AnyEvent[] = [];
-  for (let cursor = since; ; ) {
-    const res = await server.request({ method: "GET", url: `/events?session_id=${sessionId}&since_id=${cursor}&limit=7` });
+  for (let cursor = since; ;) {
+    const res = await server.request({
+      method: "GET",
+      url: `/events?session_id=${sessionId}&since_id=${cursor}&limit=7`,
+    });
     expect(res.status).toBe(200);
     events.push(...(res.json.events as AnyEvent[]));
     if (!res.json.has_more) return events;
@@ -47,7 +50,10 @@ it("load + poll from cursor_event_id sees every effect once, at any moment of st
   const sessions = await Promise.all([0, 1, 2].map(() => createSession(server)));
   for (let i = 0; i < sessions.length; i++) {
     backend.script(
-      dialectStream("openai", { content: "Let me count for you. ".repeat(3), tool_calls: [{ id: `c${i}`, name: "count", arguments: '{"to":4}' }] }),
+      dialectStream("openai", {
+        content: "Let me count for you. ".repeat(3),
+        tool_calls: [{ id: `c${i}`, name: "count", arguments: '{"to":4}' }],
+      }),
       dialectStream("openai", { content: "Counted to four, as promised. ".repeat(4) }),
     );
   }
@@ -63,7 +69,11 @@ it("load + poll from cursor_event_id sees every effect once, at any moment of st
     const seen = store.latestId;
     for (const sessionId of sessions) {
       const res = await server.request({ method: "GET", url: `/sessions/${sessionId}/messages` });
-      snapshots.push({ sessionId, messages: res.json.messages as Message[], cursor: res.json.cursor_event_id as string });
+      snapshots.push({
+        sessionId,
+        messages: res.json.messages as Message[],
+        cursor: res.json.cursor_event_id as string,
+      });
     }
     await store.waitBeyond(seen, 60_000);
   }

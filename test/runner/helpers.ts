@@ -17,10 +17,20 @@ export interface RunnerServer extends TestServer {
 }
 
 /** `dataDir` reopens the data of an earlier server (a restart); by default a fresh temp dir. */
-export async function startRunnerServer(backend: ScriptedBackend, config: ConfigInput = {}, provider: Record<string, unknown> = {}, dataDir?: string): Promise<RunnerServer> {
+export async function startRunnerServer(
+  backend: ScriptedBackend,
+  config: ConfigInput = {},
+  provider: Record<string, unknown> = {},
+  dataDir?: string,
+): Promise<RunnerServer> {
   const clock = new TestClock();
   const server = await startTestServer(
-    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, ...provider } }, ...config },
+    {
+      providers: {
+        default: { provider: "reference_compatible", model: "scripted", base_url: backend.url, ...provider },
+      },
+      ...config,
+    },
     { clock, configDir: FIXTURES, ...(dataDir ? { dataDir } : {}) },
   );
   return Object.assign(server, { clock });
@@ -50,7 +60,11 @@ export function eventsOf(server: TestServer, requestId: string): AnyEvent[] {
 }
 
 /** Resolves once the request's request_completed is stored (woken by commits; the test timeout bounds it). */
-export async function waitForEvent(server: TestServer, requestId: string, type = "request_completed"): Promise<AnyEvent[]> {
+export async function waitForEvent(
+  server: TestServer,
+  requestId: string,
+  type = "request_completed",
+): Promise<AnyEvent[]> {
   const store = server.runtime.ctx.events;
   for (;;) {
     const seen = store.latestId;
@@ -60,10 +74,16 @@ export async function waitForEvent(server: TestServer, requestId: string, type =
   }
 }
 
-export const typesOf = (events: AnyEvent[]) => events.map((e) => (e.type === "assistant_message" || e.type === "tool_partial" ? `${e.type}:${String(e.phase)}` : e.type));
+export const typesOf = (events: AnyEvent[]) =>
+  events.map((e) =>
+    e.type === "assistant_message" || e.type === "tool_partial" ? `${e.type}:${String(e.phase)}` : e.type,
+  );
 
 /** The types with runs of partials collapsed to one "partial*", for order assertions. */
-export const shapeOf = (events: AnyEvent[]) => typesOf(events).filter((t, i, all) => !(t === "partial" && all[i - 1] === "partial")).map((t) => (t === "partial" ? "partial*" : t));
+export const shapeOf = (events: AnyEvent[]) =>
+  typesOf(events)
+    .filter((t, i, all) => !(t === "partial" && all[i - 1] === "partial"))
+    .map((t) => (t === "partial" ? "partial*" : t));
 
 export async function messagesOf(server: TestServer, sessionId: string): Promise<Message[]> {
   const res = await server.request({ method: "GET", url: `/sessions/${sessionId}/messages` });
@@ -78,12 +98,22 @@ export const contentOfPartials = (events: AnyEvent[]) =>
     .join("");
 
 /** Chat-completions request bodies the backend recorded, in order. */
-export function completionBodies(backend: ScriptedBackend): Array<{ messages: Array<Record<string, unknown>>; tools?: Array<{ function: { name: string } }>; stream?: boolean }> {
+export function completionBodies(
+  backend: ScriptedBackend,
+): Array<{
+  messages: Array<Record<string, unknown>>;
+  tools?: Array<{ function: { name: string } }>;
+  stream?: boolean;
+}> {
   return backend.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.body as never);
 }
 
 /** Resolves with the request's events once `ready` accepts them (woken by commits). */
-export async function waitUntil(server: TestServer, requestId: string, ready: (events: AnyEvent[]) => boolean): Promise<AnyEvent[]> {
+export async function waitUntil(
+  server: TestServer,
+  requestId: string,
+  ready: (events: AnyEvent[]) => boolean,
+): Promise<AnyEvent[]> {
   const store = server.runtime.ctx.events;
   for (;;) {
     const seen = store.latestId;

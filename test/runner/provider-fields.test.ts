@@ -3,7 +3,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { controls } from "./fixtures/controls.ts";
-import { completionBodies, createSession, messagesOf, send, startRunnerServer, waitForEvent, type RunnerServer } from "./helpers.ts";
+import {
+  completionBodies,
+  createSession,
+  messagesOf,
+  send,
+  startRunnerServer,
+  waitForEvent,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer;
@@ -23,7 +31,9 @@ describe("provider-specific fields in the tool loop", () => {
     const signature = { google: { thought_signature: "c2lnLW9zbG8=" } };
     backend.script(
       dialectStream("gemini", {
-        tool_calls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}', extra: { extra_content: signature } }],
+        tool_calls: [
+          { id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}', extra: { extra_content: signature } },
+        ],
         message_fields: { provider_state: { turn: 1 } },
       }),
       dialectStream("gemini", { content: "Sunny." }),
@@ -39,7 +49,14 @@ describe("provider-specific fields in the tool loop", () => {
         role: "assistant",
         content: null,
         provider_state: { turn: 1 },
-        tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' }, extra_content: signature }],
+        tool_calls: [
+          {
+            id: "c1",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
+            extra_content: signature,
+          },
+        ],
       },
       { role: "tool", content: "sunny in Oslo", tool_call_id: "c1" },
     ]);

@@ -3,11 +3,28 @@
 // same data dir, once; its request-scoped notifications expire; a tool round it left open is answered.
 import { rmSync } from "node:fs";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { chunk, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  chunk,
+  dialectStream,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import { migrations } from "../../server/db/migrations.ts";
 import { SERVER_STOPPED_DETAIL } from "../../server/runner/recovery.ts";
 import { controls } from "./fixtures/controls.ts";
-import { completionBodies, contentOfPartials, createSession, eventsOf, messagesOf, send, shapeOf, startRunnerServer, waitForEvent, waitUntil, type RunnerServer } from "./helpers.ts";
+import {
+  completionBodies,
+  contentOfPartials,
+  createSession,
+  eventsOf,
+  messagesOf,
+  send,
+  shapeOf,
+  startRunnerServer,
+  waitForEvent,
+  waitUntil,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 const servers: RunnerServer[] = [];
@@ -39,7 +56,11 @@ afterEach(async () => {
 
 it("a request cut off mid-stream keeps its shown text and gets error + request_completed at the next start, once; the session stays usable", async () => {
   const first = await start();
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }], pauseAfter: 1 });
+  backend.script({
+    kind: "stream",
+    parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
+    pauseAfter: 1,
+  });
   const sid = await createSession(first);
   const rid = await send(first, sid, { content: "hi" });
   await waitUntil(first, rid, (events) => contentOfPartials(events) === "Half");
@@ -48,7 +69,16 @@ it("a request cut off mid-stream keeps its shown text and gets error + request_c
   const second = await start(first.dataDir);
   expect(second.runtime.ctx.runner.recovered).toEqual([rid]);
   const events = eventsOf(second, rid);
-  expect(shapeOf(events)).toEqual(["request_started", "assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "error", "request_completed"]);
+  expect(shapeOf(events)).toEqual([
+    "request_started",
+    "assistant_message:start",
+    "partial*",
+    "assistant_message:end",
+    "final",
+    "checkpoint",
+    "error",
+    "request_completed",
+  ]);
   expect(events.find((e) => e.type === "error")).toMatchObject({ detail: SERVER_STOPPED_DETAIL, reason: "crash" });
   // What the cut phase had shown is kept, marked interrupted by the crash (issue 20 item 9).
   expect(await messagesOf(second, sid)).toEqual([
@@ -80,18 +110,35 @@ it("a request cut off during a tool round: its calls are answered, its until_req
   expect(shapeOf(events).slice(-5)).toEqual(["tool_calls", "tool_results", "checkpoint", "error", "request_completed"]);
   const messages = await messagesOf(second, sid);
   expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-  expect(messages[2]).toMatchObject({ role: "tool", metadata: { tool_call_id: "c1", tool_name: "notify_then_wait", interrupted: true, interrupted_reason: "server_stopped" } });
+  expect(messages[2]).toMatchObject({
+    role: "tool",
+    metadata: {
+      tool_call_id: "c1",
+      tool_name: "notify_then_wait",
+      interrupted: true,
+      interrupted_reason: "server_stopped",
+    },
+  });
 
   const all = await second.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
-  expect((all.json as Array<{ title: string }>).find((n) => n.title === "Scoped progress")).toMatchObject({ status: "expired", request_id: rid });
-  const types = second.runtime.ctx.events.list({ sinceId: 0, sessionId: sid, limit: 100_000 }).events.map((e) => e.type);
+  expect((all.json as Array<{ title: string }>).find((n) => n.title === "Scoped progress")).toMatchObject({
+    status: "expired",
+    request_id: rid,
+  });
+  const types = second.runtime.ctx.events
+    .list({ sinceId: 0, sessionId: sid, limit: 100_000 })
+    .events.map((e) => e.type);
   expect(types.indexOf("error")).toBeLessThan(types.indexOf("session_notification_expired"));
   expect(types.indexOf("session_notification_expired")).toBeLessThan(types.lastIndexOf("request_completed"));
 
   // The next request sends a history the backend accepts: the tool call has its result.
   backend.script(dialectStream("openai", { content: "ok" }));
   await waitForEvent(second, await send(second, sid, { content: "again" }));
-  expect(completionBodies(backend).at(-1)!.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+  expect(
+    completionBodies(backend)
+      .at(-1)!
+      .messages.map((m) => m.role),
+  ).toEqual(["user", "assistant", "tool", "user"]);
   await second.runtime.close();
 
   const third = await start(first.dataDir);
@@ -115,9 +162,15 @@ it("the migration finds requests an older log left unfinished (request_started w
   const first = await start();
   const sid = await createSession(first);
   const { ctx } = first.runtime;
-  ctx.transactor.run(() => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_old", stream: true }));
-  ctx.transactor.run(() => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_done", stream: true }));
-  ctx.transactor.run(() => void ctx.events.publish({ type: "request_completed", session_id: sid, request_id: "req_done" }));
+  ctx.transactor.run(
+    () => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_old", stream: true }),
+  );
+  ctx.transactor.run(
+    () => void ctx.events.publish({ type: "request_started", session_id: sid, request_id: "req_done", stream: true }),
+  );
+  ctx.transactor.run(
+    () => void ctx.events.publish({ type: "request_completed", session_id: sid, request_id: "req_done" }),
+  );
   // The database as the version before the active_requests migration left it, then that migration run on it.
   // (Rewinding user_version instead would re-run the later migrations too, which are not written to run twice.)
   ctx.db.exec("DROP TABLE active_requests");

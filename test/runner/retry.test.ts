@@ -1,9 +1,23 @@
 // Provider retries and stream recoveries as a client sees them in the events (docs/runner.md "Retries and
 // recoveries"). The injected TestClock makes retry delays instant and records them.
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { chunk, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  chunk,
+  dialectStream,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import type { AnyEvent } from "../../client/wire/index.ts";
-import { contentOfPartials, createSession, messagesOf, send, startRunnerServer, waitForEvent, waitUntil, type RunnerServer } from "./helpers.ts";
+import {
+  contentOfPartials,
+  createSession,
+  messagesOf,
+  send,
+  startRunnerServer,
+  waitForEvent,
+  waitUntil,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer | undefined;
@@ -34,7 +48,11 @@ function shownAfterMarkers(events: AnyEvent[]): string {
 }
 
 it("a 429 is retried inside the run: a retry marker, then the reply; the delay went through the clock", async () => {
-  server = await startRunnerServer(backend, {}, { rate_limit_retry_delays_seconds: [3], respect_retry_after_header: false });
+  server = await startRunnerServer(
+    backend,
+    {},
+    { rate_limit_retry_delays_seconds: [3], respect_retry_after_header: false },
+  );
   backend.script({ kind: "status", status: 429 }, dialectStream("openai", { content: "after the wait" }));
   const sid = await createSession(server);
   const events = await waitForEvent(server, await send(server, sid, { content: "hi" }));
@@ -63,9 +81,14 @@ it("early_only: a stream that breaks before any text is re-issued; the marker vo
   await waitUntil(server, rid, (events) => events.some((e) => e.type === "partial"));
   (await backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
-  expect(markers(events)).toEqual([{ recovery: expect.objectContaining({ attempt: 1, mode: "early_only", content_emitted: false, restart: true }) }]);
+  expect(markers(events)).toEqual([
+    { recovery: expect.objectContaining({ attempt: 1, mode: "early_only", content_emitted: false, restart: true }) },
+  ]);
   expect(contentOfPartials(events)).toBe("All good.");
-  expect((await messagesOf(server, sid))[1]).toMatchObject({ content: "All good.", metadata: { reasoning: "second try" } });
+  expect((await messagesOf(server, sid))[1]).toMatchObject({
+    content: "All good.",
+    metadata: { reasoning: "second try" },
+  });
 });
 
 it("early_only: a break after visible text is not recovered; the shown text is kept as interrupted", async () => {
@@ -92,7 +115,9 @@ it("aggressive: the replayed content shows as new partials after the marker; the
   await waitUntil(server, rid, (events) => contentOfPartials(events) === "The answer ");
   (await backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
-  expect(markers(events)).toEqual([{ recovery: expect.objectContaining({ attempt: 1, mode: "aggressive", content_emitted: true, restart: true }) }]);
+  expect(markers(events)).toEqual([
+    { recovery: expect.objectContaining({ attempt: 1, mode: "aggressive", content_emitted: true, restart: true }) },
+  ]);
   // Raw partials repeat the text (docs/provider.md "Retry rules" 6: the consumer may see duplicates); the marker tells it where to restart.
   expect(contentOfPartials(events)).toBe("The answer The answer is 42.");
   expect(shownAfterMarkers(events)).toBe("The answer is 42.");

@@ -32,7 +32,13 @@ function setup(options: { failing: string[]; aborted?: boolean; endRequestScope?
       options.endRequestScope?.();
     },
   } as unknown as RunDeps;
-  const run = { request_id: "r1", session_id: "s1", stream: true, request_options: undefined, signal: controller.signal } as unknown as RunState;
+  const run = {
+    request_id: "r1",
+    session_id: "s1",
+    stream: true,
+    request_options: undefined,
+    signal: controller.signal,
+  } as unknown as RunState;
   return { deps, run, out, published, calls };
 }
 

@@ -17,7 +17,10 @@ afterEach(async () => {
 
 it("the interrupted reply keeps every delta parsed before the error of the same read", async () => {
   const text = "Here is the start of a reply that then fails";
-  const parts = [...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })), { data: { error: { code: 502, message: "upstream went away" } } }];
+  const parts = [
+    ...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })),
+    { data: { error: { code: 502, message: "upstream went away" } } },
+  ];
   backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "go" });

@@ -1,9 +1,23 @@
 // The tool loop over HTTP: rounds, reasoning write-back, parallel and streaming tools, tool failures as results,
 // the iteration bound, and notifications from a tool that never reach the provider.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { completion, dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import {
+  completion,
+  dialectStream,
+  startScriptedBackend,
+  type ScriptedBackend,
+} from "../../scripts/scripted-backend/index.ts";
 import { controls } from "./fixtures/controls.ts";
-import { completionBodies, createSession, messagesOf, send, shapeOf, startRunnerServer, waitForEvent, type RunnerServer } from "./helpers.ts";
+import {
+  completionBodies,
+  createSession,
+  messagesOf,
+  send,
+  shapeOf,
+  startRunnerServer,
+  waitForEvent,
+  type RunnerServer,
+} from "./helpers.ts";
 
 let backend: ScriptedBackend;
 let server: RunnerServer;
@@ -27,31 +41,84 @@ describe("tool rounds", () => {
   it("runs two tool rounds, then the final answer; reasoning is written back into the follow-up requests", async () => {
     await start();
     backend.script(
-      dialectStream("deepseek", { reasoning: "Need weather.", tool_calls: [call("c1", "get_weather", { city: "Oslo" })] }),
-      dialectStream("deepseek", { reasoning: "And Rome.", content: "Checking Rome too.", tool_calls: [call("c2", "get_weather", { city: "Rome" })] }),
+      dialectStream("deepseek", {
+        reasoning: "Need weather.",
+        tool_calls: [call("c1", "get_weather", { city: "Oslo" })],
+      }),
+      dialectStream("deepseek", {
+        reasoning: "And Rome.",
+        content: "Checking Rome too.",
+        tool_calls: [call("c2", "get_weather", { city: "Rome" })],
+      }),
       dialectStream("deepseek", { content: "Both sunny." }),
     );
     const sid = await createSession(server);
     const rid = await send(server, sid, { content: "weather?" });
     const events = await waitForEvent(server, rid);
-    const round = ["assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "tool_calls", "tool_results", "checkpoint"];
-    expect(shapeOf(events)).toEqual(["request_started", ...round, ...round, "assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint", "request_completed"]);
+    const round = [
+      "assistant_message:start",
+      "partial*",
+      "assistant_message:end",
+      "final",
+      "checkpoint",
+      "tool_calls",
+      "tool_results",
+      "checkpoint",
+    ];
+    expect(shapeOf(events)).toEqual([
+      "request_started",
+      ...round,
+      ...round,
+      "assistant_message:start",
+      "partial*",
+      "assistant_message:end",
+      "final",
+      "checkpoint",
+      "request_completed",
+    ]);
 
     const results = events.filter((e) => e.type === "tool_results").map((e) => e.messages);
     expect(results[0]).toEqual([
-      { role: "tool", content: "sunny in Oslo", metadata: { source: "test", tool_call_id: "c1", tool_name: "get_weather", display: { type: "text", content: "☀ Oslo" } } },
+      {
+        role: "tool",
+        content: "sunny in Oslo",
+        metadata: {
+          source: "test",
+          tool_call_id: "c1",
+          tool_name: "get_weather",
+          display: { type: "text", content: "☀ Oslo" },
+        },
+      },
     ]);
     const toolCalls = events.find((e) => e.type === "tool_calls")!.tool_calls;
-    expect(toolCalls).toEqual([{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }]);
+    expect(toolCalls).toEqual([
+      { id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+    ]);
 
     const bodies = completionBodies(backend);
     expect(bodies).toHaveLength(3);
-    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual(["count", "fail", "get_weather", "latch", "notify_user", "wait_for_cancel"]);
+    expect(bodies[0]!.tools!.map((t) => t.function.name).sort()).toEqual([
+      "count",
+      "fail",
+      "get_weather",
+      "latch",
+      "notify_user",
+      "wait_for_cancel",
+    ]);
     expect(bodies[1]!.messages.slice(1)).toEqual([
-      { role: "assistant", content: null, reasoning_content: "Need weather.", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        reasoning_content: "Need weather.",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }],
+      },
       { role: "tool", content: "sunny in Oslo", tool_call_id: "c1" },
     ]);
-    expect(bodies[2]!.messages[3]).toMatchObject({ role: "assistant", content: "Checking Rome too.", reasoning_content: "And Rome." });
+    expect(bodies[2]!.messages[3]).toMatchObject({
+      role: "assistant",
+      content: "Checking Rome too.",
+      reasoning_content: "And Rome.",
+    });
     const messages = await messagesOf(server, sid);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant"]);
     expect(messages.at(-1)!.content).toBe("Both sunny.");
@@ -61,19 +128,34 @@ describe("tool rounds", () => {
     await start();
     // "a" waits until "b" has started: run one after the other, this request would never finish.
     backend.script(
-      dialectStream("openai", { tool_calls: [call("ca", "latch", { name: "a", wait_for: "b" }), call("cb", "latch", { name: "b" })] }),
+      dialectStream("openai", {
+        tool_calls: [call("ca", "latch", { name: "a", wait_for: "b" }), call("cb", "latch", { name: "b" })],
+      }),
       dialectStream("openai", { content: "done" }),
     );
     const sid = await createSession(server);
     const events = await waitForEvent(server, await send(server, sid, { content: "go" }));
-    const results = events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string; metadata: { tool_call_id: string } }>;
-    expect(results.map((m) => [m.metadata.tool_call_id, m.content])).toEqual([["ca", "latch a done"], ["cb", "latch b done"]]);
-    expect(completionBodies(backend)[1]!.messages.slice(2).map((m) => m.tool_call_id)).toEqual(["ca", "cb"]);
+    const results = events.find((e) => e.type === "tool_results")!.messages as Array<{
+      content: string;
+      metadata: { tool_call_id: string };
+    }>;
+    expect(results.map((m) => [m.metadata.tool_call_id, m.content])).toEqual([
+      ["ca", "latch a done"],
+      ["cb", "latch b done"],
+    ]);
+    expect(
+      completionBodies(backend)[1]!
+        .messages.slice(2)
+        .map((m) => m.tool_call_id),
+    ).toEqual(["ca", "cb"]);
   });
 
   it("streams a tool's parts as tool_partial start, stream..., end {result} before tool_results", async () => {
     await start();
-    backend.script(dialectStream("openai", { tool_calls: [call("c1", "count", { to: 3 })] }), dialectStream("openai", { content: "ok" }));
+    backend.script(
+      dialectStream("openai", { tool_calls: [call("c1", "count", { to: 3 })] }),
+      dialectStream("openai", { content: "ok" }),
+    );
     const sid = await createSession(server);
     const events = await waitForEvent(server, await send(server, sid, { content: "count" }));
     const shape = shapeOf(events);
@@ -87,16 +169,25 @@ describe("tool rounds", () => {
     ]);
     const partials = events.filter((e) => e.type === "tool_partial");
     expect(partials.map((e) => (e.payload as { part?: unknown }).part)).toEqual(["1 ", "2 ", "3 ", undefined]);
-    expect((partials[3]!.payload as { result: unknown }).result).toEqual({ role: "tool", content: "counted", metadata: { tool_call_id: "c1", tool_name: "count" } });
+    expect((partials[3]!.payload as { result: unknown }).result).toEqual({
+      role: "tool",
+      content: "counted",
+      metadata: { tool_call_id: "c1", tool_name: "count" },
+    });
   });
 
   it("a non-streaming send runs the same tools without tool_partial events", async () => {
     await start();
-    backend.script({ kind: "json", body: completion({ tool_calls: [call("c1", "count", { to: 2 })] }) }, { kind: "json", body: completion({ content: "ok" }) });
+    backend.script(
+      { kind: "json", body: completion({ tool_calls: [call("c1", "count", { to: 2 })] }) },
+      { kind: "json", body: completion({ content: "ok" }) },
+    );
     const sid = await createSession(server);
     const events = await waitForEvent(server, await send(server, sid, { content: "count", stream: false }));
     expect(events.some((e) => e.type === "tool_partial" || e.type === "partial")).toBe(false);
-    expect((events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string }>)[0]!.content).toBe("counted");
+    expect((events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string }>)[0]!.content).toBe(
+      "counted",
+    );
   });
 });
 
@@ -119,7 +210,10 @@ describe("tool failures become results the model reads", () => {
     const sid = await createSession(server);
     const events = await waitForEvent(server, await send(server, sid, { content: "go" }));
     expect(events.some((e) => e.type === "error")).toBe(false);
-    const results = events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string; metadata: Record<string, unknown> }>;
+    const results = events.find((e) => e.type === "tool_results")!.messages as Array<{
+      content: string;
+      metadata: Record<string, unknown>;
+    }>;
     expect(results.map((m) => m.metadata.tool_call_id)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
     expect(results.every((m) => m.metadata.error === true)).toBe(true);
     expect(results[0]!.content).toMatch(/unknown tool "no_such_tool"; available tools: .*get_weather/);
@@ -127,7 +221,9 @@ describe("tool failures become results the model reads", () => {
     expect(results[2]!.content).toMatch(/invalid arguments for tool "get_weather": city: /);
     expect(results[3]!.content).toMatch(/Unrecognized key: "extra"/);
     expect(results[4]!.content).toBe('Error: tool "fail" failed: the tool broke');
-    expect(results[5]!.content).toMatch(/invalid arguments for tool "get_weather": the backend sent arguments .* that are not JSON: "\{"city": "Os"; .*max_tokens/);
+    expect(results[5]!.content).toMatch(
+      /invalid arguments for tool "get_weather": the backend sent arguments .* that are not JSON: "\{"city": "Os"; .*max_tokens/,
+    );
     expect((await messagesOf(server, sid)).at(-1)!.content).toBe("sorry");
   });
 
@@ -148,17 +244,25 @@ describe("tool failures become results the model reads", () => {
 
   it("offers only the tools the agent lists", async () => {
     await start({ agents: { default: { provider_id: "default", tools: ["get_weather"] } } });
-    backend.script(dialectStream("openai", { tool_calls: [call("c1", "count", { to: 1 })] }), dialectStream("openai", { content: "ok" }));
+    backend.script(
+      dialectStream("openai", { tool_calls: [call("c1", "count", { to: 1 })] }),
+      dialectStream("openai", { content: "ok" }),
+    );
     const sid = await createSession(server);
     const events = await waitForEvent(server, await send(server, sid, { content: "go" }));
     expect(completionBodies(backend)[0]!.tools!.map((t) => t.function.name)).toEqual(["get_weather"]);
-    expect((events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string }>)[0]!.content).toMatch(/unknown tool "count"/);
+    expect((events.find((e) => e.type === "tool_results")!.messages as Array<{ content: string }>)[0]!.content).toMatch(
+      /unknown tool "count"/,
+    );
   });
 });
 
 it("a tool's notification goes to the session's notifications, never into provider history", async () => {
   await start();
-  backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_user", { title: "Heads up from the tool" })] }), dialectStream("openai", { content: "ok" }));
+  backend.script(
+    dialectStream("openai", { tool_calls: [call("c1", "notify_user", { title: "Heads up from the tool" })] }),
+    dialectStream("openai", { content: "ok" }),
+  );
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "notify me" });
   await waitForEvent(server, rid);
@@ -171,7 +275,10 @@ it("a tool's notification goes to the session's notifications, never into provid
   expect(JSON.stringify(list.json)).toContain(rid);
   expect(JSON.stringify(list.json)).not.toContain("Working on it"); // until_request_complete: expired at the end
   const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
-  expect(all.json.find((n: { title: string }) => n.title === "Working on it")).toMatchObject({ status: "expired", request_id: rid });
+  expect(all.json.find((n: { title: string }) => n.title === "Working on it")).toMatchObject({
+    status: "expired",
+    request_id: rid,
+  });
   const followUp = JSON.stringify(completionBodies(backend)[1]);
   expect(followUp).toContain("Heads up from the tool"); // the model's own arguments, as it sent them
   expect(followUp).not.toContain("Notice:");
@@ -197,7 +304,9 @@ describe("until_request_complete notifications expire before request_completed, 
     const rid = await send(server, sid, { content: "go" });
     await controls.latch("notify_then_wait").opened;
     expect(await scopedNotification(sid, "Scoped progress")).toMatchObject({ status: "pending", request_id: rid });
-    expect((await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} })).status).toBe(202);
+    expect(
+      (await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} })).status,
+    ).toBe(202);
     await waitForEvent(server, rid);
     expect(await scopedNotification(sid, "Scoped progress")).toMatchObject({ status: "expired", request_id: rid });
     const types = sessionTypes(sid);
@@ -208,7 +317,11 @@ describe("until_request_complete notifications expire before request_completed, 
 
   it("a failed run", async () => {
     await start();
-    backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_user", { title: "x" })] }), { kind: "status", status: 500, body: { error: { message: "model exploded" } } });
+    backend.script(dialectStream("openai", { tool_calls: [call("c1", "notify_user", { title: "x" })] }), {
+      kind: "status",
+      status: 500,
+      body: { error: { message: "model exploded" } },
+    });
     const sid = await createSession(server);
     const rid = await send(server, sid, { content: "go" });
     const events = await waitForEvent(server, rid);

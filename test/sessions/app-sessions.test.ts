@@ -9,14 +9,18 @@ import { startAppStack, type AppStack } from "./support.ts";
 
 let stack: AppStack;
 beforeEach(async () => {
-  stack = await startAppStack({ agents: { default: { provider_id: "default" }, coder: { provider_id: "default", model: "coder-model" } } });
+  stack = await startAppStack({
+    agents: { default: { provider_id: "default" }, coder: { provider_id: "default", model: "coder-model" } },
+  });
 });
 afterEach(() => stack.close());
 
 const tick = (ms = 1000) => (stack.server.clock.t += ms);
 
 function storedEvents(type: string): AnyEvent[] {
-  return stack.server.runtime.ctx.events.list({ sinceId: 0, limit: 10_000 }).events.filter((event) => event.type === type);
+  return stack.server.runtime.ctx.events
+    .list({ sinceId: 0, limit: 10_000 })
+    .events.filter((event) => event.type === type);
 }
 
 describe("session list (S1)", () => {
@@ -51,8 +55,15 @@ describe("session list (S1)", () => {
   it("keeps the list small for a 2,000-message session", async () => {
     const { client, server } = stack;
     const session = await client.createSession();
-    const messages = Array.from({ length: 2000 }, (_, i) => ({ role: "user" as const, content: `message ${i} ${"x".repeat(200)}` }));
-    server.runtime.ctx.sessions.change(session.id, (current) => ({ next: { ...current, messages }, events: () => [], result: () => undefined }));
+    const messages = Array.from({ length: 2000 }, (_, i) => ({
+      role: "user" as const,
+      content: `message ${i} ${"x".repeat(200)}`,
+    }));
+    server.runtime.ctx.sessions.change(session.id, (current) => ({
+      next: { ...current, messages },
+      events: () => [],
+      result: () => undefined,
+    }));
     const response = await fetch(`${stack.url}/sessions`, { headers: { authorization: "Bearer test-admin-token" } });
     const text = await response.text();
     expect(JSON.parse(text).sessions[0]).toMatchObject({ message_count: 2000 });
@@ -73,7 +84,10 @@ describe("PATCH /sessions/{id} (S2, S3)", () => {
     expect((await client.listSessions())[0]!.title).toBe("Monads");
     const [updated] = storedEvents("session_updated");
     expect(isEvent(updated!, "session_updated")).toBe(true);
-    expect(sessionUpdatedEvent.parse(updated)).toMatchObject({ session_id: session.id, session: { title: "Monads", version: 3 } });
+    expect(sessionUpdatedEvent.parse(updated)).toMatchObject({
+      session_id: session.id,
+      session: { title: "Monads", version: 3 },
+    });
 
     const cleared = await client.updateSession(session.id, { title: null });
     expect(cleared).not.toHaveProperty("title");
@@ -87,7 +101,7 @@ describe("PATCH /sessions/{id} (S2, S3)", () => {
     for (const body of [{ title: "" }, { title: 5 }, { model: "x".repeat(201) }, { colour: "red" }, { title: "   " }]) {
       const response = await fetch(`${url}/sessions/${session.id}`, {
         method: "PATCH",
-        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        headers: { "authorization": "Bearer test-admin-token", "content-type": "application/json" },
         body: JSON.stringify(body),
       });
       expect(response.status, JSON.stringify(body)).toBe(400);
@@ -110,6 +124,9 @@ describe("PATCH /sessions/{id} (S2, S3)", () => {
     await waitForEvent(server, (await client.send(session.id, { content: "first" })).request_id);
     await client.updateSession(session.id, { model: null });
     await waitForEvent(server, (await client.send(session.id, { content: "second" })).request_id);
-    expect(completionBodies(backend).map((body) => (body as { model?: string }).model)).toEqual(["override-7b", "coder-model"]);
+    expect(completionBodies(backend).map((body) => (body as { model?: string }).model)).toEqual([
+      "override-7b",
+      "coder-model",
+    ]);
   });
 });

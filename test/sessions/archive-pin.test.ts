@@ -22,7 +22,12 @@ beforeEach(async () => {
 afterEach(() => stack.close());
 
 const tick = () => (stack.server.clock.t += 1000);
-const list = async (query = "") => ((await expectStatus(call(stack, "GET", `/sessions${query}`), 200)).json.sessions as Array<{ id: string; archived: boolean; pinned: boolean }>);
+const list = async (query = "") =>
+  (await expectStatus(call(stack, "GET", `/sessions${query}`), 200)).json.sessions as Array<{
+    id: string;
+    archived: boolean;
+    pinned: boolean;
+  }>;
 const patch = (sid: string, body: unknown) => call(stack, "PATCH", `/sessions/${sid}`, body);
 
 describe("archive and pin", () => {
@@ -41,7 +46,10 @@ describe("archive and pin", () => {
     // Pinning the oldest makes it the newest by activity too; pin a second one to see the order among the rest.
     await expectStatus(patch(oldest, { pinned: true }), 200);
     expect((await list()).map((s) => s.id)).toEqual([oldest, newest]);
-    expect((await list()).map((s) => [s.pinned, s.archived])).toEqual([[true, false], [false, false]]);
+    expect((await list()).map((s) => [s.pinned, s.archived])).toEqual([
+      [true, false],
+      [false, false],
+    ]);
     expect((await list("?archived=only")).map((s) => s.id)).toEqual([middle]);
     expect((await list("?archived=include")).map((s) => s.id)).toEqual([oldest, middle, newest]);
     tick();
@@ -54,7 +62,13 @@ describe("archive and pin", () => {
     expect(restored).not.toHaveProperty("archived");
     expect((await list()).map((s) => s.id)).toEqual([oldest, middle, newest]);
     const updates = (await allEvents(stack)).filter((e) => e.type === "session_updated");
-    expect(updates.map((e) => [(e.session as { id: string }).id, (e.session as { archived?: boolean }).archived, (e.session as { pinned?: boolean }).pinned])).toEqual([
+    expect(
+      updates.map((e) => [
+        (e.session as { id: string }).id,
+        (e.session as { archived?: boolean }).archived,
+        (e.session as { pinned?: boolean }).pinned,
+      ]),
+    ).toEqual([
       [middle, true, undefined],
       [oldest, undefined, true],
       [newest, undefined, undefined],
@@ -67,7 +81,8 @@ describe("archive and pin", () => {
     await expectStatus(patch(sid, { archived: true }), 200);
     await expectStatus(call(stack, "GET", `/sessions/${sid}`), 200);
     await expectStatus(call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: "still here" }), 201);
-    const events = (await expectStatus(call(stack, "GET", `/events?session_id=${sid}&since_id=0`), 200)).json.events as Array<{ type: string }>;
+    const events = (await expectStatus(call(stack, "GET", `/events?session_id=${sid}&since_id=0`), 200)).json
+      .events as Array<{ type: string }>;
     expect(events.map((e) => e.type)).toContain("message_appended");
   });
 
@@ -99,11 +114,15 @@ describe("request options saved with the session", () => {
     await stack.close();
     stack = await startAppStack();
     const sid = await newSession(stack);
-    const saved = (await expectStatus(patch(sid, { request_options: { temperature: 0.2, top_p: 0.9 } }), 200)).json.session;
+    const saved = (await expectStatus(patch(sid, { request_options: { temperature: 0.2, top_p: 0.9 } }), 200)).json
+      .session;
     expect(saved.request_options).toEqual({ temperature: 0.2, top_p: 0.9 });
     const send = async (body: Record<string, unknown>) => {
       stack.backend.script(dialectStream("openai", { content: "ok" }));
-      await waitForEvent(stack.server, (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, body), 202)).json.request_id);
+      await waitForEvent(
+        stack.server,
+        (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, body), 202)).json.request_id,
+      );
     };
     await send({ content: "one" });
     await send({ content: "two", request_options: { temperature: 0.7 } });
@@ -117,6 +136,8 @@ describe("request options saved with the session", () => {
       [0.7, 0.9],
       [undefined, undefined],
     ]);
-    expect((await expectStatus(call(stack, "GET", `/sessions/${sid}`), 200)).json.session).not.toHaveProperty("request_options");
+    expect((await expectStatus(call(stack, "GET", `/sessions/${sid}`), 200)).json.session).not.toHaveProperty(
+      "request_options",
+    );
   });
 });

@@ -13,10 +13,19 @@ export interface Answer {
 }
 
 /** One HTTP call to the stack's listening server (admin token unless `token` says otherwise). */
-export async function call(stack: AppStack, method: string, path: string, body?: unknown, token: string = ADMIN_TOKEN): Promise<Answer> {
+export async function call(
+  stack: AppStack,
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string = ADMIN_TOKEN,
+): Promise<Answer> {
   const response = await fetch(`${stack.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -50,12 +59,19 @@ export async function allEvents(stack: AppStack): Promise<AnyEvent[]> {
 /** Rows of any table of the server's database holding `text` anywhere in a text column. */
 export function rowsHolding(stack: AppStack, text: string): string[] {
   const db = stack.server.runtime.ctx.db;
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all();
   const found: string[] = [];
   for (const { name } of tables) {
-    const columns = db.prepare<[], { name: string; type: string }>(`PRAGMA table_info(${name})`).all().filter((c) => c.type === "TEXT");
+    const columns = db
+      .prepare<[], { name: string; type: string }>(`PRAGMA table_info(${name})`)
+      .all()
+      .filter((c) => c.type === "TEXT");
     for (const column of columns) {
-      const hits = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${name} WHERE instr(${column.name}, ?) > 0`).get(text)!.n;
+      const hits = db
+        .prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${name} WHERE instr(${column.name}, ?) > 0`)
+        .get(text)!.n;
       if (hits > 0) found.push(`${name}.${column.name}`);
     }
   }

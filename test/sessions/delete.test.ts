@@ -18,7 +18,9 @@ afterEach(() => stack.close());
 const ext = (sid: string, action: string) => `/sessions/${sid}/extensions/reference_compatible_attachments/${action}`;
 
 async function storeImage(sid: string): Promise<string> {
-  return (await expectStatus(call(stack, "POST", ext(sid, "store_attachment"), { data_base64: PNG.toString("base64") }), 201)).json.asset_id as string;
+  return (
+    await expectStatus(call(stack, "POST", ext(sid, "store_attachment"), { data_base64: PNG.toString("base64") }), 201)
+  ).json.asset_id as string;
 }
 
 async function sendAndWait(sid: string, body: Record<string, unknown>, reply: string): Promise<string> {
@@ -33,7 +35,11 @@ describe("DELETE /sessions/{id}", () => {
     const sid = await newSession(stack);
     const keep = await newSession(stack);
     const asset = await storeImage(sid);
-    await sendAndWait(sid, { content: "secret question alpha", attachments: [{ type: "asset", asset_id: asset }] }, "secret answer omega");
+    await sendAndWait(
+      sid,
+      { content: "secret question alpha", attachments: [{ type: "asset", asset_id: asset }] },
+      "secret answer omega",
+    );
     await sendAndWait(keep, { content: "other chat stays" }, "other answer stays");
     const before = await allEvents(stack);
     const idsBefore = before.map((e) => e.event_id);
@@ -58,7 +64,11 @@ describe("DELETE /sessions/{id}", () => {
     ] as const) {
       await expectStatus(call(stack, method, path, body), 404, "session_not_found");
     }
-    await expectStatus(call(stack, "POST", ext(keep, "download_attachment"), { asset_id: asset }), 404, "asset_not_found");
+    await expectStatus(
+      call(stack, "POST", ext(keep, "download_attachment"), { asset_id: asset }),
+      404,
+      "asset_not_found",
+    );
 
     const after = await allEvents(stack);
     // Every id is still there (cursors stay valid); the deleted session's events are bodiless tombstones.
@@ -68,32 +78,45 @@ describe("DELETE /sessions/{id}", () => {
     expect(deleted.map((e) => e.type)).toEqual(["session_deleted"]);
     expect(deleted[0]).toMatchObject({ session_id: sid });
     const mine = before.filter((e) => e.session_id === sid).map((e) => e.event_id);
-    for (const event of after.filter((e) => mine.includes(e.event_id))) expect(event).toEqual({ event_id: event.event_id, type: "tombstone" });
+    for (const event of after.filter((e) => mine.includes(e.event_id)))
+      expect(event).toEqual({ event_id: event.event_id, type: "tombstone" });
     const text = JSON.stringify(after);
     expect(text).not.toContain("secret question alpha");
     expect(text).not.toContain("secret answer omega");
     expect(text).toContain("other answer stays");
 
     for (const archived of ["", "?archived=include", "?archived=only"]) {
-      const list = (await expectStatus(call(stack, "GET", `/sessions${archived}`), 200)).json.sessions as Array<{ id: string }>;
+      const list = (await expectStatus(call(stack, "GET", `/sessions${archived}`), 200)).json.sessions as Array<{
+        id: string;
+      }>;
       expect(list.map((s) => s.id)).not.toContain(sid);
     }
     expect(rowsHolding(stack, "secret question alpha")).toEqual([]);
     expect(rowsHolding(stack, "secret answer omega")).toEqual([]);
     expect(rowsHolding(stack, "other answer stays").length).toBeGreaterThan(0);
     expect(existsSync(join(stack.server.dataDir, "assets", sid))).toBe(false);
-    expect(stack.server.runtime.ctx.db.prepare("SELECT count(*) AS n FROM assets WHERE id = ?").get(asset)).toEqual({ n: 0 });
+    expect(stack.server.runtime.ctx.db.prepare("SELECT count(*) AS n FROM assets WHERE id = ?").get(asset)).toEqual({
+      n: 0,
+    });
   });
 
   it("D8: a deleted long message is gone from the database file itself once the WAL is checkpointed", async () => {
     const sid = await newSession(stack);
     const keep = await newSession(stack);
     // Long enough to need overflow pages, which a plain delete would leave readable on the free list.
-    await expectStatus(call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: "zebra-secret-42 ".repeat(2000) }), 201);
-    await expectStatus(call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "kept-text-77" }), 201);
+    await expectStatus(
+      call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: "zebra-secret-42 ".repeat(2000) }),
+      201,
+    );
+    await expectStatus(
+      call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "kept-text-77" }),
+      201,
+    );
     await expectStatus(call(stack, "DELETE", `/sessions/${sid}`), 204);
     stack.server.runtime.ctx.transactor.commitGroup();
-    expect(stack.server.runtime.ctx.db.pragma("wal_checkpoint(TRUNCATE)")).toEqual([expect.objectContaining({ busy: 0 })]);
+    expect(stack.server.runtime.ctx.db.pragma("wal_checkpoint(TRUNCATE)")).toEqual([
+      expect.objectContaining({ busy: 0 }),
+    ]);
     const file = readFileSync(join(stack.server.dataDir, "server.sqlite"));
     // The long message lived on overflow pages, which the delete zeroes as it frees them. (Short texts can leave copies
     // in the unused space of pages that split earlier; only a VACUUM rewrites those: docs/sessions.md "Delete".)
@@ -108,14 +131,24 @@ describe("DELETE /sessions/{id}", () => {
     const published: string[] = [];
     const publish = events.publish.bind(events);
     events.publish = ((input, ref) => (published.push(input.type), publish(input, ref))) as typeof events.publish;
-    stack.backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "half" } }] } }], pauseAfter: 1 });
-    const { request_id } = (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, { content: "long one" }), 202)).json;
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: { choices: [{ index: 0, delta: { content: "half" } }] } }],
+      pauseAfter: 1,
+    });
+    const { request_id } = (
+      await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, { content: "long one" }), 202)
+    ).json;
     const pause = await stack.backend.nextPause();
     await waitUntil(stack.server, request_id, (events) => events.some((e) => e.type === "partial"));
     const deleting = call(stack, "DELETE", `/sessions/${sid}`);
     await expectStatus(deleting, 204);
     pause.destroy();
-    expect(published.slice(published.indexOf("request_cancelled"))).toEqual(["request_cancelled", "request_completed", "session_deleted"]);
+    expect(published.slice(published.indexOf("request_cancelled"))).toEqual([
+      "request_cancelled",
+      "request_completed",
+      "session_deleted",
+    ]);
     const types = (await allEvents(stack)).map((e) => e.type);
     expect(types[types.length - 1]).toBe("session_deleted");
     // The run's own events are tombstones now; the runner holds nothing of the session.
@@ -129,14 +162,17 @@ describe("DELETE /sessions/{id}", () => {
     const source = await newSession(stack);
     const asset = await storeImage(source);
     await sendAndWait(source, { content: "look", attachments: [{ type: "asset", asset_id: asset }] }, "a cat");
-    const fork = (await expectStatus(call(stack, "POST", `/sessions/${source}/fork`, {}), 201)).json.session.id as string;
+    const fork = (await expectStatus(call(stack, "POST", `/sessions/${source}/fork`, {}), 201)).json.session
+      .id as string;
     await expectStatus(call(stack, "DELETE", `/sessions/${source}`), 204);
     expect(existsSync(join(stack.server.dataDir, "assets", source, asset))).toBe(true);
 
     await sendAndWait(fork, { content: "and now?" }, "still a cat");
     const lastBody = completionBodies(stack.backend).at(-1)!;
     expect(JSON.stringify(lastBody.messages)).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
-    expect((await expectStatus(call(stack, "GET", `/sessions/${fork}/messages`), 200)).json.messages[0].content).toBe("look");
+    expect((await expectStatus(call(stack, "GET", `/sessions/${fork}/messages`), 200)).json.messages[0].content).toBe(
+      "look",
+    );
 
     await expectStatus(call(stack, "DELETE", `/sessions/${fork}`), 204);
     expect(existsSync(join(stack.server.dataDir, "assets", source))).toBe(false);

@@ -25,10 +25,29 @@ it("D7: backfills source_session_id, so lineage survives the source's deletion",
   for (const sql of migrations.slice(0, BEFORE_DELETE)) old.exec(sql);
   old.pragma(`user_version = ${BEFORE_DELETE}`);
   const fields = (id: string, source?: string) =>
-    JSON.stringify({ id, agent_id: "default", version: 1, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z", ...(source ? { source_session_id: source } : {}), messages: [], metadata: {} });
-  for (const [id, source] of [["root", undefined], ["fork", "root"], ["fork-of-fork", "fork"]] as const) {
-    old.prepare("INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, 'default', 0, 1, 0)").run(id);
-    old.prepare("INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, 1, 0, ?)").run(id, fields(id, source));
+    JSON.stringify({
+      id,
+      agent_id: "default",
+      version: 1,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      ...(source ? { source_session_id: source } : {}),
+      messages: [],
+      metadata: {},
+    });
+  for (const [id, source] of [
+    ["root", undefined],
+    ["fork", "root"],
+    ["fork-of-fork", "fork"],
+  ] as const) {
+    old
+      .prepare(
+        "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, 'default', 0, 1, 0)",
+      )
+      .run(id);
+    old
+      .prepare("INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, 1, 0, ?)")
+      .run(id, fields(id, source));
   }
   old.close();
 
@@ -41,7 +60,12 @@ it("D7: backfills source_session_id, so lineage survives the source's deletion",
   const store = new SessionStore(db);
   db.transaction(() => store.delete("fork"))();
   expect(store.get("fork")).toBeUndefined();
-  expect(store.list().map((s) => s.id).sort()).toEqual(["fork-of-fork", "root"]);
+  expect(
+    store
+      .list()
+      .map((s) => s.id)
+      .sort(),
+  ).toEqual(["fork-of-fork", "root"]);
   expect(store.lineage("fork-of-fork")).toEqual(["fork-of-fork", "fork", "root"]);
   expect(store.hasLiveDescendant("fork")).toBe(true);
   expect(store.hasLiveDescendant("fork-of-fork")).toBe(false);

@@ -23,9 +23,19 @@ afterEach(() => {
 
 /** Versions 1..4 of one session as the old code saved them: append, append, modify, delete. */
 function oldVersions(): Session[] {
-  const first: Message = { role: "user", content: "héllo \"quoted\" \u0001 ✓", metadata: { n: 1.5, nested: { list: [1, "two", null] } } };
+  const first: Message = {
+    role: "user",
+    content: 'héllo "quoted" \u0001 ✓',
+    metadata: { n: 1.5, nested: { list: [1, "two", null] } },
+  };
   const second: Message = { role: "assistant", content: "second", metadata: {} };
-  const base = { id: "s-old", agent_id: "default", created_at: "2026-01-01T00:00:00.000Z", title: "kept as is", model: "kept-model" };
+  const base = {
+    id: "s-old",
+    agent_id: "default",
+    created_at: "2026-01-01T00:00:00.000Z",
+    title: "kept as is",
+    model: "kept-model",
+  };
   const at = (version: number, messages: Message[]): Session => ({
     ...base,
     version,
@@ -33,7 +43,12 @@ function oldVersions(): Session[] {
     messages,
     metadata: { notifications: { items: [] } },
   });
-  return [at(1, [first]), at(2, [first, second]), at(3, [first, { ...second, content: "SECOND" }]), at(4, [{ ...second, content: "SECOND" }])];
+  return [
+    at(1, [first]),
+    at(2, [first, second]),
+    at(3, [first, { ...second, content: "SECOND" }]),
+    at(4, [{ ...second, content: "SECOND" }]),
+  ];
 }
 
 function writeOldDatabase(file: string, versions: Session[]): string {
@@ -41,11 +56,29 @@ function writeOldDatabase(file: string, versions: Session[]): string {
   for (const sql of migrations.slice(0, OLD_SCHEMA_VERSION)) db.exec(sql);
   db.pragma(`user_version = ${OLD_SCHEMA_VERSION}`);
   const head = versions[versions.length - 1]!;
-  db.prepare("INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, ?, 0, ?, 1)").run(head.id, head.agent_id, head.version);
-  for (const v of versions) db.prepare("INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, ?, 0, ?)").run(v.id, v.version, JSON.stringify(v));
+  db.prepare(
+    "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id) VALUES (?, ?, 0, ?, 1)",
+  ).run(head.id, head.agent_id, head.version);
+  for (const v of versions)
+    db.prepare("INSERT INTO session_versions (session_id, version, created_at, body) VALUES (?, ?, 0, ?)").run(
+      v.id,
+      v.version,
+      JSON.stringify(v),
+    );
   // An old event: the whole session inline in its body.
-  const body = JSON.stringify({ type: "message_appended", session_id: head.id, role: "user", content: "x", metadata: {}, message: { role: "user", content: "x", metadata: {} }, session: versions[1], timestamp: "2026-01-01T00:00:02.000Z" });
-  db.prepare("INSERT INTO events (type, session_id, request_id, created_at, body) VALUES ('message_appended', ?, NULL, 0, ?)").run(head.id, body);
+  const body = JSON.stringify({
+    type: "message_appended",
+    session_id: head.id,
+    role: "user",
+    content: "x",
+    metadata: {},
+    message: { role: "user", content: "x", metadata: {} },
+    session: versions[1],
+    timestamp: "2026-01-01T00:00:02.000Z",
+  });
+  db.prepare(
+    "INSERT INTO events (type, session_id, request_id, created_at, body) VALUES ('message_appended', ?, NULL, 0, ?)",
+  ).run(head.id, body);
   db.close();
   return `{"event_id":"00000000000000000001",${body.slice(1)}`;
 }
@@ -73,7 +106,10 @@ describe("migration of a database written by the old schema", () => {
     const fields = db.prepare<[], { body: string }>("SELECT body FROM session_versions").all();
     expect(fields.every((row) => (JSON.parse(row.body) as Session).messages.length === 0)).toBe(true);
 
-    const next = sessions.save({ ...head.session, messages: [...head.session.messages, { role: "user", content: "new", metadata: {} }] });
+    const next = sessions.save({
+      ...head.session,
+      messages: [...head.session.messages, { role: "user", content: "new", metadata: {} }],
+    });
     expect(next.version).toBe(5);
     expect(db.prepare("SELECT count(*) AS n FROM message_bodies").get()).toEqual({ n: 4 });
     expect(JSON.stringify(new SessionStore(db).get("s-old")!.session)).toBe(JSON.stringify(next));

@@ -12,15 +12,19 @@ beforeEach(async () => {
 });
 afterEach(() => stack.close());
 
-function postSend(sessionId: string, body: Record<string, unknown>): Promise<{ status: number; body: { request_id?: string; error?: { code: string } } }> {
+function postSend(
+  sessionId: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: { request_id?: string; error?: { code: string } } }> {
   return fetch(`${stack.url}/sessions/${sessionId}/send`, {
     method: "POST",
-    headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+    headers: { "authorization": "Bearer test-admin-token", "content-type": "application/json" },
     body: JSON.stringify(body),
   }).then(async (response) => ({ status: response.status, body: (await response.json()) as never }));
 }
 
-const storedTypes = (sessionId: string) => stack.server.runtime.ctx.events.list({ sinceId: 0, sessionId, limit: 10_000 }).events.map((event) => event.type);
+const storedTypes = (sessionId: string) =>
+  stack.server.runtime.ctx.events.list({ sinceId: 0, sessionId, limit: 10_000 }).events.map((event) => event.type);
 
 describe("client_request_id", () => {
   it("the library generates one; sending again with it answers the first request_id and starts nothing", async () => {
@@ -39,7 +43,11 @@ describe("client_request_id", () => {
 
   it("racing repeats all answer one request_id while another id is refused as busy", async () => {
     const { client, backend, server } = stack;
-    backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 0 });
+    backend.script({
+      kind: "stream",
+      parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }],
+      pauseAfter: 0,
+    });
     const session = await client.createSession();
     const answers = await Promise.all([
       ...Array.from({ length: 8 }, () => postSend(session.id, { content: "once", client_request_id: "tap-1" })),
@@ -48,7 +56,10 @@ describe("client_request_id", () => {
     const accepted = answers.filter((answer) => answer.status === 202);
     expect(accepted).toHaveLength(8);
     expect(new Set(accepted.map((answer) => answer.body.request_id)).size).toBe(1);
-    expect(answers.find((answer) => answer.status !== 202)).toMatchObject({ status: 409, body: { error: { code: "request_in_progress" } } });
+    expect(answers.find((answer) => answer.status !== 202)).toMatchObject({
+      status: 409,
+      body: { error: { code: "request_in_progress" } },
+    });
     expect(storedTypes(session.id).filter((type) => type === "request_started")).toHaveLength(1);
     (await backend.nextPause()).resume();
     await waitForEvent(server, accepted[0]!.body.request_id!);
@@ -56,7 +67,11 @@ describe("client_request_id", () => {
 
   it("is per session, expires after 10 minutes, and is at most 100 characters", async () => {
     const { client, backend, server } = stack;
-    backend.script(dialectStream("openai", { content: "a" }), dialectStream("openai", { content: "b" }), dialectStream("openai", { content: "c" }));
+    backend.script(
+      dialectStream("openai", { content: "a" }),
+      dialectStream("openai", { content: "b" }),
+      dialectStream("openai", { content: "c" }),
+    );
     const one = await client.createSession();
     const two = await client.createSession();
     const first = await client.send(one.id, { content: "q", client_request_id: "same" });
@@ -79,7 +94,10 @@ describe("client_request_id", () => {
 
   it("a refused send is not remembered: the same id can send once the refusal is gone", async () => {
     const { client, backend, server } = stack;
-    backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 0 }, dialectStream("openai", { content: "y" }));
+    backend.script(
+      { kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 0 },
+      dialectStream("openai", { content: "y" }),
+    );
     const session = await client.createSession();
     const running = await client.send(session.id, { content: "first" });
     expect((await postSend(session.id, { content: "second", client_request_id: "retry-me" })).status).toBe(409);

@@ -38,7 +38,15 @@ describe("session storage", () => {
     const size = 128 * KIB;
     for (let i = 0; i < appends; i++) {
       const content = `${i}:`.padEnd(size, String.fromCharCode(97 + i));
-      expect((await reopened.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content } })).status).toBe(201);
+      expect(
+        (
+          await reopened.request({
+            method: "POST",
+            url: `/sessions/${id}/messages`,
+            payload: { role: "user", content },
+          })
+        ).status,
+      ).toBe(201);
     }
     await closeKeepingData(reopened); // folds the WAL into the file
     const growth = statSync(file).size - before;
@@ -58,27 +66,72 @@ describe("session storage", () => {
     keep(created);
     const id = created.id as string;
     for (const content of ["one", "two", "three", "four"]) {
-      const res = await server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content, metadata: { n: content.length } } });
+      const res = await server.request({
+        method: "POST",
+        url: `/sessions/${id}/messages`,
+        payload: { role: "user", content, metadata: { n: content.length } },
+      });
       keep(res.json.session);
     }
-    keep((await server.request({ method: "PATCH", url: `/sessions/${id}/messages/1`, payload: { content: "TWO" } })).json.session);
-    keep((await server.request({ method: "DELETE", url: `/sessions/${id}/messages`, payload: { indices: [0, 2] } })).json.session);
-    keep((await server.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "assistant", content: "five" } })).json.session);
+    keep(
+      (await server.request({ method: "PATCH", url: `/sessions/${id}/messages/1`, payload: { content: "TWO" } })).json
+        .session,
+    );
+    keep(
+      (await server.request({ method: "DELETE", url: `/sessions/${id}/messages`, payload: { indices: [0, 2] } })).json
+        .session,
+    );
+    keep(
+      (
+        await server.request({
+          method: "POST",
+          url: `/sessions/${id}/messages`,
+          payload: { role: "assistant", content: "five" },
+        })
+      ).json.session,
+    );
     const fork = (await server.request({ method: "POST", url: `/sessions/${id}/fork`, payload: {} })).json.session;
-    const fork2 = (await server.request({ method: "POST", url: `/sessions/${fork.id}/messages`, payload: { role: "user", content: "six" } })).json.session;
+    const fork2 = (
+      await server.request({
+        method: "POST",
+        url: `/sessions/${fork.id}/messages`,
+        payload: { role: "user", content: "six" },
+      })
+    ).json.session;
 
-    const readBack = async (s: TestServer) => (await s.request({ method: "GET", url: "/events?since_id=0&limit=1000" })).text;
+    const readBack = async (s: TestServer) =>
+      (await s.request({ method: "GET", url: "/events?since_id=0&limit=1000" })).text;
     const text = await readBack(server);
-    const events = JSON.parse(text).events as Array<Record<string, unknown> & { type: string; session?: { id: string; version: number } }>;
+    const events = JSON.parse(text).events as Array<
+      Record<string, unknown> & { type: string; session?: { id: string; version: number } }
+    >;
     const ofSession = events.filter((e) => e.session?.id === id);
-    expect(ofSession.map((e) => e.type)).toEqual(["session_created", ...Array(4).fill("message_appended"), "message_modified", "messages_deleted", "message_appended"]);
+    expect(ofSession.map((e) => e.type)).toEqual([
+      "session_created",
+      ...Array(4).fill("message_appended"),
+      "message_modified",
+      "messages_deleted",
+      "message_appended",
+    ]);
     for (const event of ofSession) expect(JSON.stringify(event.session)).toBe(published[event.session!.version]);
     // Keys in the order they were published, `message` the very message appended.
     const appended = ofSession.find((e) => e.type === "message_appended")!;
-    expect(Object.keys(appended)).toEqual(["event_id", "type", "session_id", "role", "content", "metadata", "message", "session", "timestamp"]);
+    expect(Object.keys(appended)).toEqual([
+      "event_id",
+      "type",
+      "session_id",
+      "role",
+      "content",
+      "metadata",
+      "message",
+      "session",
+      "timestamp",
+    ]);
     expect(JSON.stringify(appended.message)).toBe('{"role":"user","content":"one","metadata":{"n":3}}');
     for (const e of ofSession.filter((e) => e.type === "message_appended")) {
-      expect(JSON.stringify(e.message)).toBe(JSON.stringify({ role: e.role, content: e.content, metadata: e.metadata }));
+      expect(JSON.stringify(e.message)).toBe(
+        JSON.stringify({ role: e.role, content: e.content, metadata: e.metadata }),
+      );
     }
     const forkEvents = events.filter((e) => e.session?.id === fork.id);
     expect(forkEvents.map((e) => JSON.stringify(e.session))).toEqual([JSON.stringify(fork), JSON.stringify(fork2)]);
@@ -88,9 +141,17 @@ describe("session storage", () => {
     const reopened = await start(server.dataDir);
     expect(await readBack(reopened)).toBe(text);
     expect(JSON.stringify(reopened.runtime.ctx.sessions.get(id))).toBe(head);
-    expect(JSON.stringify((await reopened.request({ method: "GET", url: `/sessions/${fork.id}` })).json.session)).toBe(JSON.stringify(fork2));
+    expect(JSON.stringify((await reopened.request({ method: "GET", url: `/sessions/${fork.id}` })).json.session)).toBe(
+      JSON.stringify(fork2),
+    );
     // The next save goes on from the head it left, and shares what it did not change.
-    const next = (await reopened.request({ method: "POST", url: `/sessions/${id}/messages`, payload: { role: "user", content: "seven" } })).json.session;
+    const next = (
+      await reopened.request({
+        method: "POST",
+        url: `/sessions/${id}/messages`,
+        payload: { role: "user", content: "seven" },
+      })
+    ).json.session;
     expect(next.version).toBe(9);
     expect(next.messages.map((m: { content: string }) => m.content)).toEqual(["TWO", "four", "five", "seven"]);
   });
@@ -101,10 +162,16 @@ describe("session storage", () => {
     const id = sessions.create().id;
     for (const content of ["a", "b", "c"]) sessions.append(id, { role: "user", content });
     const saved: string[] = [];
-    const change = (next: (messages: readonly { role: "user"; content: string }[]) => { role: "user"; content: string }[]) =>
+    const change = (
+      next: (messages: readonly { role: "user"; content: string }[]) => { role: "user"; content: string }[],
+    ) =>
       saved.push(
         JSON.stringify(
-          sessions.change(id, (current) => ({ next: { ...current, messages: next(current.messages as { role: "user"; content: string }[]) }, events: () => [], result: (s) => s })),
+          sessions.change(id, (current) => ({
+            next: { ...current, messages: next(current.messages as { role: "user"; content: string }[]) },
+            events: () => [],
+            result: (s) => s,
+          })),
         ),
       );
     change(([a, ...rest]) => [a!, { role: "user", content: "inserted" }, ...rest]);

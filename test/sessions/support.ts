@@ -21,7 +21,13 @@ export async function startAppStack(config: ConfigInput = {}): Promise<AppStack>
   const server = await startRunnerServer(backend, config);
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
-  const client = new ChatClient({ server_url: url, device_token: ADMIN_TOKEN, bridge_url: "ws://127.0.0.1:9/socket", server_id: "srv", device_id: "admin" });
+  const client = new ChatClient({
+    server_url: url,
+    device_token: ADMIN_TOKEN,
+    bridge_url: "ws://127.0.0.1:9/socket",
+    server_id: "srv",
+    device_id: "admin",
+  });
   return {
     backend,
     server,

@@ -11,7 +11,9 @@ import { startAppStack, type AppStack } from "./support.ts";
 let stack: AppStack | undefined;
 afterEach(() => stack?.close());
 
-async function start(config: ConfigInput = { titles: { enabled: true, title_model: "tiny-titler" } }): Promise<AppStack> {
+async function start(
+  config: ConfigInput = { titles: { enabled: true, title_model: "tiny-titler" } },
+): Promise<AppStack> {
   stack = await startAppStack(config);
   return stack;
 }
@@ -35,7 +37,8 @@ async function eventWhere(s: AppStack, match: (event: AnyEvent) => boolean): Pro
   }
 }
 
-const titleOf = async (s: AppStack, sid: string) => ((await expectStatus(call(s, "GET", `/sessions/${sid}`), 200)).json.session.title as string | undefined);
+const titleOf = async (s: AppStack, sid: string) =>
+  (await expectStatus(call(s, "GET", `/sessions/${sid}`), 200)).json.session.title as string | undefined;
 
 describe("titles written by the model", () => {
   it("T1: after the first reply, with title_model, published as session_updated after request_completed", async () => {
@@ -70,8 +73,12 @@ describe("titles written by the model", () => {
     const sid = await newSession(s);
     let titleAsked!: () => void;
     const asked = new Promise<void>((resolve) => (titleAsked = resolve));
-    s.backend.script(dialectStream("openai", { content: "first answer" }), { kind: "hang", onReceived: () => titleAsked() });
-    const first = (await expectStatus(call(s, "POST", `/sessions/${sid}/send`, { content: "first" }), 202)).json.request_id;
+    s.backend.script(dialectStream("openai", { content: "first answer" }), {
+      kind: "hang",
+      onReceived: () => titleAsked(),
+    });
+    const first = (await expectStatus(call(s, "POST", `/sessions/${sid}/send`, { content: "first" }), 202)).json
+      .request_id;
     await waitForEvent(s.server, first);
     await asked;
     await send(s, sid, "second", "second answer");
@@ -95,7 +102,9 @@ describe("titles written by the model", () => {
     const s = await start();
     const failing = await newSession(s);
     s.backend.script(dialectStream("openai", { content: "hi" }), { kind: "status", status: 500 });
-    const requestId = (await expectStatus(call(s, "POST", `/sessions/${failing}/send`, { content: "hello again" }), 202)).json.request_id;
+    const requestId = (
+      await expectStatus(call(s, "POST", `/sessions/${failing}/send`, { content: "hello again" }), 202)
+    ).json.request_id;
     await waitForEvent(s.server, requestId);
     await s.backend.waitForRequests(2);
     const renamed = await newSession(s);
@@ -105,7 +114,13 @@ describe("titles written by the model", () => {
     const third = await newSession(s);
     await send(s, third, "third", "3", { kind: "json", body: completion({ content: "Third" }) });
     await eventWhere(s, (e) => e.type === "session_updated" && e.session_id === third);
-    expect((completionBodies(s.backend) as Array<Record<string, unknown>>).map((b) => b.model)).toEqual(["scripted", "tiny-titler", "scripted", "scripted", "tiny-titler"]);
+    expect((completionBodies(s.backend) as Array<Record<string, unknown>>).map((b) => b.model)).toEqual([
+      "scripted",
+      "tiny-titler",
+      "scripted",
+      "scripted",
+      "tiny-titler",
+    ]);
     expect(await titleOf(s, failing)).toBeUndefined();
     expect(await titleOf(s, renamed)).toBe("Mine");
     expect((await allEvents(s)).filter((e) => e.type === "error")).toEqual([]);
@@ -116,7 +131,10 @@ describe("titles written by the model", () => {
     const sid = await newSession(s);
     const untitled = (await expectStatus(call(s, "POST", `/sessions/${sid}/fork`, {}), 201)).json.session;
     expect(untitled).not.toHaveProperty("title");
-    await expectStatus(call(s, "POST", `/sessions/${sid}/messages`, { role: "user", content: "Why is the sky blue?" }), 201);
+    await expectStatus(
+      call(s, "POST", `/sessions/${sid}/messages`, { role: "user", content: "Why is the sky blue?" }),
+      201,
+    );
     const derived = (await expectStatus(call(s, "POST", `/sessions/${sid}/fork`, {}), 201)).json.session;
     expect(derived.title).toBe("Why is the sky blue? (fork)");
     await expectStatus(call(s, "PATCH", `/sessions/${sid}`, { title: "x".repeat(200) }), 200);
@@ -125,7 +143,11 @@ describe("titles written by the model", () => {
     const capped = (await expectStatus(call(s, "POST", `/sessions/${sid}/fork`, {}), 201)).json.session;
     expect(capped.title).toBe(`${"x".repeat(193)} (fork)`);
     const created = (await allEvents(s)).filter((e) => e.type === "session_created" && e.source_session_id === sid);
-    expect(created.map((e) => (e.session as { title?: string }).title)).toEqual([undefined, "Why is the sky blue? (fork)", `${"x".repeat(193)} (fork)`]);
+    expect(created.map((e) => (e.session as { title?: string }).title)).toEqual([
+      undefined,
+      "Why is the sky blue? (fork)",
+      `${"x".repeat(193)} (fork)`,
+    ]);
   });
 
   it("T5: a title the user gives while the model writes one wins", async () => {

@@ -5,7 +5,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../client/wire/index.ts";
-import { branchTurn, normalizeTurns, showVersion, stampAppended, turnStart } from "../../server/sessions/turn-versions.ts";
+import {
+  branchTurn,
+  normalizeTurns,
+  showVersion,
+  stampAppended,
+  turnStart,
+} from "../../server/sessions/turn-versions.ts";
 
 /** The reference: a tree of turn versions, each with its user text, reply text and the versions of the next turn. */
 interface Node {
@@ -35,7 +41,11 @@ function treePath(root: Level): string[] {
 
 /** The tree node list (and its holder) of the turn at `turn` along the shown path. */
 function levelAt(root: Level, turn: number): { versions: Node[]; get: () => number; set: (v: number) => void } {
-  let holder: { versions: Node[]; get: () => number; set: (v: number) => void } = { versions: root.versions, get: () => root.shown, set: (v) => (root.shown = v) };
+  let holder: { versions: Node[]; get: () => number; set: (v: number) => void } = {
+    versions: root.versions,
+    get: () => root.shown,
+    set: (v) => (root.shown = v),
+  };
   for (let t = 0; t < turn; t++) {
     const node = holder.versions[holder.get()]!;
     holder = { versions: node.next, get: () => node.shown, set: (v) => (node.shown = v) };
@@ -43,15 +53,25 @@ function levelAt(root: Level, turn: number): { versions: Node[]; get: () => numb
   return holder;
 }
 
-const listPath = (messages: Message[]) => messages.map((m) => `${m.content}${m.versions ? ` ${m.version}/${m.versions}` : ""}`);
+const listPath = (messages: Message[]) =>
+  messages.map((m) => `${m.content}${m.versions ? ` ${m.version}/${m.versions}` : ""}`);
 
-type Op = { kind: "send" } | { kind: "regenerate" } | { kind: "resend"; turn: number } | { kind: "switch"; turn: number; version: number; onReply: boolean };
+type Op =
+  | { kind: "send" }
+  | { kind: "regenerate" }
+  | { kind: "resend"; turn: number }
+  | { kind: "switch"; turn: number; version: number; onReply: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: "send" as const }),
   fc.constant({ kind: "regenerate" as const }),
   fc.record({ kind: fc.constant("resend" as const), turn: fc.nat(6) }),
-  fc.record({ kind: fc.constant("switch" as const), turn: fc.nat(6), version: fc.integer({ min: 1, max: 4 }), onReply: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("switch" as const),
+    turn: fc.nat(6),
+    version: fc.integer({ min: 1, max: 4 }),
+    onReply: fc.boolean(),
+  }),
 );
 
 describe("turn versions against a message tree (V7)", () => {
@@ -76,7 +96,12 @@ describe("turn versions against a message tree (V7)", () => {
             const start = 2 * turn;
             const level = levelAt(root, turn);
             const old = level.versions[level.get()]!;
-            const node: Node = { user: op.kind === "regenerate" ? old.user : text("e"), reply: text("r"), next: [], shown: 0 };
+            const node: Node = {
+              user: op.kind === "regenerate" ? old.user : text("e"),
+              reply: text("r"),
+              next: [],
+              shown: 0,
+            };
             level.versions.push(node);
             level.set(level.versions.length - 1);
             messages = branchTurn(messages, start, { role: "user", content: node.user }, true);

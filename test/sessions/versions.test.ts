@@ -33,10 +33,13 @@ async function path(sid: string): Promise<string[]> {
 
 /** What the backend was sent last, as role: content. */
 function lastSent(): string[] {
-  return completionBodies(stack.backend).at(-1)!.messages.map((m) => `${String(m.role)}: ${typeof m.content === "string" ? m.content : "[parts]"}`);
+  return completionBodies(stack.backend)
+    .at(-1)!
+    .messages.map((m) => `${String(m.role)}: ${typeof m.content === "string" ? m.content : "[parts]"}`);
 }
 
-const version = (sid: string, index: number, v: number) => call(stack, "POST", `/sessions/${sid}/messages/${index}/version`, { version: v });
+const version = (sid: string, index: number, v: number) =>
+  call(stack, "POST", `/sessions/${sid}/messages/${index}/version`, { version: v });
 
 describe("regenerate", () => {
   it("V1: keeps the replaced reply as version 1, sends the shown path, and switches back and forth", async () => {
@@ -46,11 +49,22 @@ describe("regenerate", () => {
     expect(lastSent()).toEqual(["user: q1"]);
     expect(await path(sid)).toEqual(["q1 2/2", "a2 2/2"]);
     const [user] = await shown(sid);
-    expect(user!.other_versions).toEqual([{ version: 1, messages: [expect.objectContaining({ role: "user", content: "q1" }), expect.objectContaining({ content: "a1" })] }]);
+    expect(user!.other_versions).toEqual([
+      {
+        version: 1,
+        messages: [
+          expect.objectContaining({ role: "user", content: "q1" }),
+          expect.objectContaining({ content: "a1" }),
+        ],
+      },
+    ]);
 
     const before = (await allEvents(stack)).length;
     const switched = (await expectStatus(version(sid, 1, 1), 200)).json.session;
-    expect(switched.messages.map((m: Message) => `${m.content} ${m.version}/${m.versions}`)).toEqual(["q1 1/2", "a1 1/2"]);
+    expect(switched.messages.map((m: Message) => `${m.content} ${m.version}/${m.versions}`)).toEqual([
+      "q1 1/2",
+      "a1 1/2",
+    ]);
     const published = (await allEvents(stack)).slice(before);
     expect(published.map((e) => e.type)).toEqual(["session_updated", "checkpoint"]);
     // The version already shown: nothing changes, nothing is published.
@@ -82,7 +96,15 @@ describe("regenerate", () => {
     const sid = await newSession(stack);
     const dataUrl = `data:image/png;base64,${PNG.toString("base64")}`;
     stack.backend.script({ kind: "status", status: 500 });
-    const failed = (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, { content: "what is this?", attachments: [{ type: "image_data", data_url: dataUrl }] }), 202)).json.request_id;
+    const failed = (
+      await expectStatus(
+        call(stack, "POST", `/sessions/${sid}/send`, {
+          content: "what is this?",
+          attachments: [{ type: "image_data", data_url: dataUrl }],
+        }),
+        202,
+      )
+    ).json.request_id;
     expect((await waitForEvent(stack.server, failed)).map((e) => e.type)).toContain("error");
     await run(sid, "/regenerate", {}, "a picture");
     const sent = completionBodies(stack.backend).at(-1)!.messages;
@@ -138,8 +160,13 @@ describe("refusals", () => {
     await run(sid, "/send", { content: "q1" }, "a1");
     await run(sid, "/regenerate", {}, "a2");
 
-    stack.backend.script({ kind: "stream", parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }], pauseAfter: 1 });
-    const running = (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, { content: "q2" }), 202)).json.request_id;
+    stack.backend.script({
+      kind: "stream",
+      parts: [{ data: { choices: [{ index: 0, delta: { content: "x" } }] } }],
+      pauseAfter: 1,
+    });
+    const running = (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, { content: "q2" }), 202)).json
+      .request_id;
     const pause = await stack.backend.nextPause();
     for (const [p, body] of [
       ["/regenerate", {}],
@@ -179,8 +206,12 @@ describe("refusals", () => {
     }
 
     stack.backend.script(dialectStream("openai", { content: "once" }));
-    const first = (await expectStatus(call(stack, "POST", `/sessions/${sid}/regenerate`, { client_request_id: "tap-1" }), 202)).json.request_id;
-    const again = (await expectStatus(call(stack, "POST", `/sessions/${sid}/regenerate`, { client_request_id: "tap-1" }), 202)).json.request_id;
+    const first = (
+      await expectStatus(call(stack, "POST", `/sessions/${sid}/regenerate`, { client_request_id: "tap-1" }), 202)
+    ).json.request_id;
+    const again = (
+      await expectStatus(call(stack, "POST", `/sessions/${sid}/regenerate`, { client_request_id: "tap-1" }), 202)
+    ).json.request_id;
     expect(again).toBe(first);
     await waitForEvent(stack.server, first);
     expect(await path(sid)).toEqual(["q1 2/2", "a2 2/2", "q2 2/2", "once 2/2"]);

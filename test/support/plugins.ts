@@ -11,7 +11,10 @@ export async function setupPlugin(
   ctx: Pick<ServerContext, "notifications" | "actions">,
   plugin: { name: string; setup(api: ActionPluginApi): unknown },
 ): Promise<ActionPluginApi> {
-  const api = { notifications: createNotificationApi(ctx.notifications, plugin.name), actions: createActionApi(ctx.actions, plugin.name) };
+  const api = {
+    notifications: createNotificationApi(ctx.notifications, plugin.name),
+    actions: createActionApi(ctx.actions, plugin.name),
+  };
   await plugin.setup(api);
   return api;
 }

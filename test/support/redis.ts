@@ -48,7 +48,11 @@ export async function startRedis(): Promise<TestRedis> {
 }
 
 async function launch(dir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+  const child = spawn(
+    REDIS_SERVER,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: "ignore" },
+  );
   const failed = new Promise<never>((_, reject) => child.once("error", reject));
   await Promise.race([waitForPing(port), failed]);
   return child;
@@ -58,7 +62,13 @@ async function launch(dir: string, port: number): Promise<ChildProcess> {
 async function waitForPing(port: number, limitMs = 10_000): Promise<void> {
   const start = Date.now();
   for (;;) {
-    const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const probe = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     probe.on("error", () => undefined);
     try {
       await probe.connect();

@@ -22,10 +22,18 @@ export function tempDir(prefix = "chat-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startTestServer(config: ConfigInput = {}, options: Partial<RuntimeOptions> & { dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  config: ConfigInput = {},
+  options: Partial<RuntimeOptions> & { dataDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   // Titles written by the model are off unless a test asks: their completion would take a scripted scenario.
-  const runtime = createRuntime({ config: parseConfig({ titles: { enabled: false }, ...config }), dataDir, adminToken: ADMIN_TOKEN, ...options });
+  const runtime = createRuntime({
+    config: parseConfig({ titles: { enabled: false }, ...config }),
+    dataDir,
+    adminToken: ADMIN_TOKEN,
+    ...options,
+  });
   await runtime.app.ready();
   return {
     runtime,

@@ -38,7 +38,10 @@ export function useStack(): StackScope {
     current = undefined;
     // One that fails to close does not leave the rest open: all are closed, then the first failure is thrown.
     const failures: unknown[] = [];
-    for (const thing of closing) await Promise.resolve().then(() => thing.close()).catch((error: unknown) => failures.push(error));
+    for (const thing of closing)
+      await Promise.resolve()
+        .then(() => thing.close())
+        .catch((error: unknown) => failures.push(error));
     if (failures.length > 0) throw failures[0];
   };
   afterEach(closeAll);

@@ -15,7 +15,9 @@ export interface ArgumentLine {
 
 /** Pretty JSON cut into lines, a long value folded to its first FOLD_CHARS characters. */
 export function argumentLines(text: string): ArgumentLine[] {
-  return text.split("\n").map((line) => (line.length > FOLD_CHARS ? { text: `${line.slice(0, FOLD_CHARS)}…`, full: line } : { text: line }));
+  return text
+    .split("\n")
+    .map((line) => (line.length > FOLD_CHARS ? { text: `${line.slice(0, FOLD_CHARS)}…`, full: line } : { text: line }));
 }
 
 export type Answer = { response: "approve" } | { response: "deny"; message?: string };

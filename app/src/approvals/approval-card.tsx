@@ -40,7 +40,12 @@ export function ApprovalCard({ approval, variant, onAnswered, onLater }: Props) 
   const deny = () => answer(message.trim() ? { response: "deny", message: message.trim() } : { response: "deny" });
   const labelId = `approval-${approval.record.id}`;
   return (
-    <div class={`approval-card ${variant}`} role="group" aria-label={approval.name} data-approval-id={approval.record.id}>
+    <div
+      class={`approval-card ${variant}`}
+      role="group"
+      aria-label={approval.name}
+      data-approval-id={approval.record.id}
+    >
       <p class="approval-status" role="status">
         Waiting for approval
       </p>
@@ -56,7 +61,12 @@ export function ApprovalCard({ approval, variant, onAnswered, onLater }: Props) 
       <ArgumentsView text={approval.argumentsText} />
       <label class="approval-message">
         <span>Message for the model if you deny (optional)</span>
-        <input type="text" value={message} maxLength={4000} onInput={(event) => setMessage(event.currentTarget.value)} />
+        <input
+          type="text"
+          value={message}
+          maxLength={4000}
+          onInput={(event) => setMessage(event.currentTarget.value)}
+        />
       </label>
       {problem && (
         <p class="notice error approval-problem" role="alert">

@@ -23,7 +23,10 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const [later, setLater] = useState<ReadonlySet<string>>(new Set());
   const approvals = useMemo(
-    () => items.map((item) => approvalOf(item.record)).filter((a): a is Approval => a !== undefined && !answered.has(a.record.id)),
+    () =>
+      items
+        .map((item) => approvalOf(item.record))
+        .filter((a): a is Approval => a !== undefined && !answered.has(a.record.id)),
     [items, answered],
   );
   const asking = approvals.length > 0;
@@ -49,7 +52,13 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
         </section>
       )}
       {modal && (
-        <ApprovalDialog key={modal.record.id} Card={Card} approval={modal} onAnswered={onAnswered} onLater={() => setLater((before) => new Set([...before, modal.record.id]))} />
+        <ApprovalDialog
+          key={modal.record.id}
+          Card={Card}
+          approval={modal}
+          onAnswered={onAnswered}
+          onLater={() => setLater((before) => new Set([...before, modal.record.id]))}
+        />
       )}
     </>
   );
@@ -71,7 +80,12 @@ function ApprovalDialog({ Card, approval, onAnswered, onLater }: DialogProps) {
   }, []);
   return (
     // Escape means "Later": the approval stays open as a card in the chat.
-    <dialog ref={dialog} class="approval-dialog" aria-label="Approval needed" onCancel={(event) => (event.preventDefault(), onLater())}>
+    <dialog
+      ref={dialog}
+      class="approval-dialog"
+      aria-label="Approval needed"
+      onCancel={(event) => (event.preventDefault(), onLater())}
+    >
       <Card approval={approval} variant="dialog" onAnswered={onAnswered} onLater={onLater} />
     </dialog>
   );

@@ -3,8 +3,7 @@
 import { newId } from "../state/ids.ts";
 
 export type PendingAttachment =
-  | { kind: "file"; id: string; file: File; preview: string }
-  | { kind: "url"; id: string; url: string };
+  { kind: "file"; id: string; file: File; preview: string } | { kind: "url"; id: string; url: string };
 
 export function pendingFile(file: File): PendingAttachment {
   return { kind: "file", id: newId("att"), file, preview: URL.createObjectURL(file) };

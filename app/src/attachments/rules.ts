@@ -13,11 +13,16 @@ export function maxImageBytesOf(agent: Agent | undefined): number | undefined {
 
 export type Refusal = string;
 
-export function refuseFile(file: { type: string; size: number; name: string }, agent: Agent | undefined): Refusal | undefined {
+export function refuseFile(
+  file: { type: string; size: number; name: string },
+  agent: Agent | undefined,
+): Refusal | undefined {
   if (agent && !agent.allow_image_attachment_base64) return `This agent does not accept uploaded images.`;
-  if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return `"${file.name}" is not a PNG, JPEG, GIF or WebP image.`;
+  if (!(IMAGE_TYPES as readonly string[]).includes(file.type))
+    return `"${file.name}" is not a PNG, JPEG, GIF or WebP image.`;
   const max = maxImageBytesOf(agent);
-  if (max !== undefined && file.size > max) return `"${file.name}" is ${megabytes(file.size)}; images can be at most ${megabytes(max)}. Resize it and try again.`;
+  if (max !== undefined && file.size > max)
+    return `"${file.name}" is ${megabytes(file.size)}; images can be at most ${megabytes(max)}. Resize it and try again.`;
   return undefined;
 }
 
@@ -25,7 +30,8 @@ export function refuseUrl(url: string, agent: Agent | undefined): Refusal | unde
   if (agent && !agent.allow_image_attachment_url) return "This agent does not accept image links.";
   try {
     const parsed = new URL(url);
-    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return "An image link must start with https:// or http://.";
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+      return "An image link must start with https:// or http://.";
   } catch {
     return "That is not a valid link.";
   }

@@ -21,7 +21,11 @@ export interface SendHooks {
   report(message: string, detail: unknown): void;
 }
 
-export async function sendMessage(client: ChatClient, outgoing: Outgoing, hooks: SendHooks): Promise<{ session_id: string; request_id: string }> {
+export async function sendMessage(
+  client: ChatClient,
+  outgoing: Outgoing,
+  hooks: SendHooks,
+): Promise<{ session_id: string; request_id: string }> {
   const session_id = outgoing.session_id ?? (await createSession(client, outgoing, hooks));
   const attachments: SendAttachment[] = [];
   for (const attachment of outgoing.attachments) {
@@ -30,7 +34,11 @@ export async function sendMessage(client: ChatClient, outgoing: Outgoing, hooks:
       continue;
     }
     const bytes = new Uint8Array(await attachment.file.arrayBuffer());
-    const stored = await client.storeAttachment(session_id, { bytes, media_type: attachment.file.type, filename: attachment.file.name });
+    const stored = await client.storeAttachment(session_id, {
+      bytes,
+      media_type: attachment.file.type,
+      filename: attachment.file.name,
+    });
     attachments.push({ type: "asset", asset_id: stored.asset_id });
   }
   const sent = await client.send(session_id, {
@@ -47,7 +55,9 @@ async function createSession(client: ChatClient, outgoing: Outgoing, hooks: Send
   // The model is a preference: a refusal leaves the chat on the agent's default rather than failing the send.
   if (outgoing.model) {
     const created = session;
-    session = await client.updateSession(session.id, { model: outgoing.model }).catch((error: unknown) => (hooks.report("setting the new chat's model failed", error), created));
+    session = await client
+      .updateSession(session.id, { model: outgoing.model })
+      .catch((error: unknown) => (hooks.report("setting the new chat's model failed", error), created));
   }
   hooks.created(session);
   return session.id;

@@ -41,19 +41,30 @@ export function emptyTranscript(messages: Message[] = []): Transcript {
 export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
   if (isEvent(event, "message_appended")) {
     // A reply kept unfinished (stopped, shutdown, crash) arrives as a message: it replaces the live text it holds.
-    const keptUnfinished = event.message.role === "assistant" && event.message.metadata?.interrupted !== undefined && state.live !== undefined;
+    const keptUnfinished =
+      event.message.role === "assistant" &&
+      event.message.metadata?.interrupted !== undefined &&
+      state.live !== undefined;
     const live = keptUnfinished ? { ...state.live!, content: "", reasoning: "" } : state.live;
     return { ...state, messages: [...state.messages, event.message], live };
   }
   if (isEvent(event, "message_modified")) {
-    const messages = state.messages.map((message, index) => (index === event.index ? { ...message, content: event.content } : message));
+    const messages = state.messages.map((message, index) =>
+      index === event.index ? { ...message, content: event.content } : message,
+    );
     return { ...state, messages };
   }
   if (isEvent(event, "session_updated")) {
     // The session's messages are its shown path: a regenerate, resend or version switch replaces them (with their
     // version marks), a rename leaves them as they were. Notes past the new end move to it.
     const messages = event.session.messages;
-    return { ...state, messages, notes: state.notes.map((note) => (note.position > messages.length ? { ...note, position: messages.length } : note)) };
+    return {
+      ...state,
+      messages,
+      notes: state.notes.map((note) =>
+        note.position > messages.length ? { ...note, position: messages.length } : note,
+      ),
+    };
   }
   if (isEvent(event, "messages_deleted")) {
     const gone = new Set(event.indices);
@@ -62,17 +73,39 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
   // Every event below belongs to a request (their schemas require request_id; the narrowed type does not say so).
   const request_id = event.request_id;
   if (request_id === undefined) return state;
-  if (isEvent(event, "request_started")) return { ...state, live: { request_id: request_id, content: "", reasoning: "", tools: [] } };
-  if (isEvent(event, "assistant_message") && event.phase === "start") return withLive(state, request_id, (live) => ({ ...live, content: "", reasoning: "", retry: undefined }));
-  if (isEvent(event, "partial")) return withLive(state, request_id, (live) => applyPartial(live, event.message.content, event.message.metadata));
+  if (isEvent(event, "request_started"))
+    return { ...state, live: { request_id: request_id, content: "", reasoning: "", tools: [] } };
+  if (isEvent(event, "assistant_message") && event.phase === "start")
+    return withLive(state, request_id, (live) => ({ ...live, content: "", reasoning: "", retry: undefined }));
+  if (isEvent(event, "partial"))
+    return withLive(state, request_id, (live) => applyPartial(live, event.message.content, event.message.metadata));
   if (isEvent(event, "final") || isEvent(event, "tool_results")) {
     const next = { ...state, messages: [...state.messages, ...event.messages] };
     return withLive(next, request_id, (live) => ({ ...live, content: "", reasoning: "", tools: [] }));
   }
-  if (isEvent(event, "tool_calls")) return withLive(state, request_id, (live) => ({ ...live, tools: event.tool_calls.map((call) => call.function.name) }));
-  if (isEvent(event, "error")) return addNote(state, { request_id, kind: "error", detail: event.detail, reason: reasonOf(event), position: state.messages.length });
-  if (isEvent(event, "request_cancelled")) return addNote(state, { request_id, kind: "cancelled", detail: "", reason: reasonOf(event), position: state.messages.length });
-  if (isEvent(event, "request_completed")) return state.live?.request_id === request_id ? { ...state, live: undefined } : state;
+  if (isEvent(event, "tool_calls"))
+    return withLive(state, request_id, (live) => ({
+      ...live,
+      tools: event.tool_calls.map((call) => call.function.name),
+    }));
+  if (isEvent(event, "error"))
+    return addNote(state, {
+      request_id,
+      kind: "error",
+      detail: event.detail,
+      reason: reasonOf(event),
+      position: state.messages.length,
+    });
+  if (isEvent(event, "request_cancelled"))
+    return addNote(state, {
+      request_id,
+      kind: "cancelled",
+      detail: "",
+      reason: reasonOf(event),
+      position: state.messages.length,
+    });
+  if (isEvent(event, "request_completed"))
+    return state.live?.request_id === request_id ? { ...state, live: undefined } : state;
   return state;
 }
 
@@ -85,7 +118,8 @@ function applyPartial(live: LiveReply, content: string, metadata: Record<string,
   // docs/runner.md: at a recovery marker, drop what the phase showed; the partials after it replay the reply.
   if (metadata && "recovery" in metadata) return { ...live, content: "", reasoning: "" };
   const retry = metadata?.retry as { attempt?: unknown; delay_ms?: unknown } | undefined;
-  if (retry && typeof retry.attempt === "number" && typeof retry.delay_ms === "number") return { ...live, retry: { attempt: retry.attempt, delay_ms: retry.delay_ms } };
+  if (retry && typeof retry.attempt === "number" && typeof retry.delay_ms === "number")
+    return { ...live, retry: { attempt: retry.attempt, delay_ms: retry.delay_ms } };
   const reasoning = reasoningOf(metadata);
   return { ...live, content: live.content + content, reasoning: live.reasoning + reasoning, retry: undefined };
 }
@@ -97,7 +131,8 @@ export function reasoningOf(metadata: Record<string, unknown> | undefined): stri
 }
 
 function withLive(state: Transcript, request_id: string, change: (live: LiveReply) => LiveReply): Transcript {
-  const live = state.live?.request_id === request_id ? state.live : { request_id, content: "", reasoning: "", tools: [] };
+  const live =
+    state.live?.request_id === request_id ? state.live : { request_id, content: "", reasoning: "", tools: [] };
   return { ...state, live: change(live) };
 }
 

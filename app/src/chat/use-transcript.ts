@@ -23,8 +23,17 @@ export interface TranscriptView {
  * `onLoaded` gets the snapshot's messages: events at or before its cursor reach no listener afterwards (the
  * library's rule), so whatever else shows this chat (the list's title) may have missed them and must catch up.
  */
-export function useTranscript(env: AppEnv, paired: Paired | undefined, session_id: string | undefined, reloadKey: number, onLoaded?: (messages: readonly Message[]) => void): TranscriptView {
-  const [view, setView] = useState<TranscriptView>({ transcript: emptyTranscript(), loading: session_id !== undefined });
+export function useTranscript(
+  env: AppEnv,
+  paired: Paired | undefined,
+  session_id: string | undefined,
+  reloadKey: number,
+  onLoaded?: (messages: readonly Message[]) => void,
+): TranscriptView {
+  const [view, setView] = useState<TranscriptView>({
+    transcript: emptyTranscript(),
+    loading: session_id !== undefined,
+  });
   const client = paired?.client;
   useEffect(() => {
     if (!client || !session_id) {
@@ -45,7 +54,9 @@ export function useTranscript(env: AppEnv, paired: Paired | undefined, session_i
       // For the offline view; only when the messages changed (not on every streamed token).
       if (current.messages !== cachedMessages) {
         cachedMessages = current.messages;
-        env.offline.writeMessages(session_id, cachedMessages).catch((error: unknown) => env.report("caching a transcript failed", error));
+        env.offline
+          .writeMessages(session_id, cachedMessages)
+          .catch((error: unknown) => env.report("caching a transcript failed", error));
       }
     };
     const onEvent = (event: AnyEvent) => {
@@ -62,7 +73,13 @@ export function useTranscript(env: AppEnv, paired: Paired | undefined, session_i
     const showCached = (error: unknown) => {
       setView((previous) => ({ ...previous, loading: false, error }));
       env.offline.readMessages(session_id).then(
-        (messages) => !disposed && setView((previous) => (previous.error === error ? { ...previous, transcript: emptyTranscript(messages ?? []), cached: messages ?? null } : previous)),
+        (messages) =>
+          !disposed &&
+          setView((previous) =>
+            previous.error === error
+              ? { ...previous, transcript: emptyTranscript(messages ?? []), cached: messages ?? null }
+              : previous,
+          ),
         (cacheError: unknown) => {
           env.report("reading a cached transcript failed", cacheError);
           if (!disposed) setView((previous) => ({ ...previous, cached: null }));

@@ -6,7 +6,15 @@ import type { PairingCreated } from "../../../client/index.ts";
 import { useStore } from "../state/store.ts";
 import { QrCode } from "./qr-code.tsx";
 
-export function AddDevice({ code, onNewCode, onClose }: { code: PairingCreated; onNewCode: () => void; onClose: () => void }) {
+export function AddDevice({
+  code,
+  onNewCode,
+  onClose,
+}: {
+  code: PairingCreated;
+  onNewCode: () => void;
+  onClose: () => void;
+}) {
   const { env } = useStore();
   const [now, setNow] = useState(env.now());
   const [copied, setCopied] = useState<string | undefined>();
@@ -16,7 +24,8 @@ export function AddDevice({ code, onNewCode, onClose }: { code: PairingCreated; 
   }, []);
   const left = Math.max(0, Math.round((Date.parse(code.expires_at) - now) / 1000));
   const url = code.pair_url;
-  const copy = () => void env.copyText(url).then((done) => setCopied(done ? "Copied" : "Copy failed: select the link and copy it"));
+  const copy = () =>
+    void env.copyText(url).then((done) => setCopied(done ? "Copied" : "Copy failed: select the link and copy it"));
   return (
     <section class="add-device card" aria-label="Add device">
       <h2>Scan with the new device</h2>

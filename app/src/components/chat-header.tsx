@@ -10,7 +10,15 @@ import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ChatActions } from "./chat-actions.tsx";
 
-export function ChatHeader({ session, agent, settings }: { session: SessionSummary | undefined; agent: Agent | undefined; settings: ComponentChildren }) {
+export function ChatHeader({
+  session,
+  agent,
+  settings,
+}: {
+  session: SessionSummary | undefined;
+  agent: Agent | undefined;
+  settings: ComponentChildren;
+}) {
   const { connection, sessions } = useStore();
   const wide = useWideScreen();
   const [renaming, setRenaming] = useState(false);
@@ -30,7 +38,9 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
   return (
     <header class="chat-header">
       <a class="icon-button back" href="#/" aria-label="All chats">
-        <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M15 5 8 12l7 7" /></svg>
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M15 5 8 12l7 7" />
+        </svg>
       </a>
       {renaming && session ? (
         <RenameField initial={title} onSave={rename} onCancel={() => setRenaming(false)} />
@@ -43,14 +53,19 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
       {/* On a phone the chat list (with its New chat) is another screen: the chat offers its own. */}
       {!wide && session && (
         <a class="icon-button" href="#/new" aria-label="New chat" title="New chat">
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
         </a>
       )}
       {session && !renaming && <ChatActions session={session} onRename={() => setRenaming(true)} run={run} />}
       {settings && (
         <details class="chat-settings">
           <summary class="icon-button" aria-label="Chat settings" title="Settings">
-            <svg viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="3" /><path d="M12 2v3M12 19v3M2 12h3M19 12h3M5 5l2 2M17 17l2 2M5 19l2-2M17 7l2-2" /></svg>
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <circle cx="12" cy="12" r="3" />
+              <path d="M12 2v3M12 19v3M2 12h3M19 12h3M5 5l2 2M17 17l2 2M5 19l2-2M17 7l2-2" />
+            </svg>
           </summary>
           <div class="settings-panel">{settings}</div>
         </details>
@@ -64,11 +79,26 @@ export function ChatHeader({ session, agent, settings }: { session: SessionSumma
   );
 }
 
-function RenameField({ initial, onSave, onCancel }: { initial: string; onSave: (title: string) => void; onCancel: () => void }) {
+function RenameField({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (title: string) => void;
+  onCancel: () => void;
+}) {
   const [value, setValue] = useState(initial);
   return (
     <form class="rename" onSubmit={(event) => (event.preventDefault(), value.trim() && onSave(value.trim()))}>
-      <input aria-label="Chat title" value={value} onInput={(e) => setValue(e.currentTarget.value)} maxLength={200} autoFocus onKeyDown={(e) => e.key === "Escape" && onCancel()} />
+      <input
+        aria-label="Chat title"
+        value={value}
+        onInput={(e) => setValue(e.currentTarget.value)}
+        maxLength={200}
+        autoFocus
+        onKeyDown={(e) => e.key === "Escape" && onCancel()}
+      />
       <button type="submit" class="primary">
         Save
       </button>

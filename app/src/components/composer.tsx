@@ -85,7 +85,12 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           {tools}
         </div>
       )}
-      {attachments.length > 0 && <AttachmentTray attachments={attachments} onRemove={(id) => setAttachments((list) => list.filter((a) => (a.id === id ? (release(a), false) : true)))} />}
+      {attachments.length > 0 && (
+        <AttachmentTray
+          attachments={attachments}
+          onRemove={(id) => setAttachments((list) => list.filter((a) => (a.id === id ? (release(a), false) : true)))}
+        />
+      )}
       {linkOpen && (
         <LinkField
           onAdd={(url) => {
@@ -105,18 +110,55 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
       )}
       {readOnly && <p class="composer-readonly">{readOnly}</p>}
       <div class="composer-row">
-        <button type="button" class="icon-button" aria-label="Attach an image" title="Attach an image" disabled={!!readOnly} onClick={() => fileInput.current?.click()}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16.5 6.5 8 15a2 2 0 1 0 2.8 2.8l8.5-8.5a4 4 0 0 0-5.7-5.7L5 12.2a6 6 0 0 0 8.5 8.5L20 14" /></svg>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Attach an image"
+          title="Attach an image"
+          disabled={!!readOnly}
+          onClick={() => fileInput.current?.click()}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M16.5 6.5 8 15a2 2 0 1 0 2.8 2.8l8.5-8.5a4 4 0 0 0-5.7-5.7L5 12.2a6 6 0 0 0 8.5 8.5L20 14" />
+          </svg>
         </button>
-        <button type="button" class="icon-button" aria-label="Attach an image link" title="Attach an image link" disabled={!!readOnly} onClick={() => setLinkOpen(!linkOpen)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></svg>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Attach an image link"
+          title="Attach an image link"
+          disabled={!!readOnly}
+          onClick={() => setLinkOpen(!linkOpen)}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+          </svg>
         </button>
         {tools && !wide && (
-          <button type="button" class="icon-button tools-toggle" aria-label="Chat options" title="Model and options" aria-expanded={toolsOpen} aria-controls="composer-tools" onClick={() => setToolsOpen(!toolsOpen)}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h10M18 7h2M4 17h4M12 17h8" /><circle cx="16" cy="7" r="2" /><circle cx="10" cy="17" r="2" /></svg>
+          <button
+            type="button"
+            class="icon-button tools-toggle"
+            aria-label="Chat options"
+            title="Model and options"
+            aria-expanded={toolsOpen}
+            aria-controls="composer-tools"
+            onClick={() => setToolsOpen(!toolsOpen)}
+          >
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M4 7h10M18 7h2M4 17h4M12 17h8" />
+              <circle cx="16" cy="7" r="2" />
+              <circle cx="10" cy="17" r="2" />
+            </svg>
           </button>
         )}
-        <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))} />
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          multiple
+          hidden
+          onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))}
+        />
         <textarea
           class="composer-input"
           id={COMPOSER_INPUT_ID}
@@ -131,11 +173,15 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
         />
         {streaming ? (
           <button type="button" class="send stop" aria-label="Stop" title="Stop the reply" onClick={onCancel}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="7" y="7" width="10" height="10" rx="2" /></svg>
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <rect x="7" y="7" width="10" height="10" rx="2" />
+            </svg>
           </button>
         ) : (
           <button type="submit" class="send" aria-label="Send" title="Send (Enter)" disabled={sending || !!readOnly}>
-            <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 12 20 4l-6 16-2-7z" /></svg>
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M4 12 20 4l-6 16-2-7z" />
+            </svg>
           </button>
         )}
       </div>
@@ -143,12 +189,22 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
   );
 }
 
-function AttachmentTray({ attachments, onRemove }: { attachments: PendingAttachment[]; onRemove: (id: string) => void }) {
+function AttachmentTray({
+  attachments,
+  onRemove,
+}: {
+  attachments: PendingAttachment[];
+  onRemove: (id: string) => void;
+}) {
   return (
     <ul class="attachment-tray" aria-label="Attachments">
       {attachments.map((attachment) => (
         <li key={attachment.id}>
-          {attachment.kind === "file" ? <img src={attachment.preview} alt={attachment.file.name} /> : <span class="link-chip">{attachment.url}</span>}
+          {attachment.kind === "file" ? (
+            <img src={attachment.preview} alt={attachment.file.name} />
+          ) : (
+            <span class="link-chip">{attachment.url}</span>
+          )}
           <button type="button" class="remove" aria-label="Remove attachment" onClick={() => onRemove(attachment.id)}>
             ×
           </button>
@@ -162,7 +218,13 @@ function LinkField({ onAdd, onClose }: { onAdd: (url: string) => void; onClose: 
   const [url, setUrl] = useState("");
   return (
     <div class="link-field">
-      <input type="url" aria-label="Image link" placeholder="https://example.com/picture.png" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      <input
+        type="url"
+        aria-label="Image link"
+        placeholder="https://example.com/picture.png"
+        value={url}
+        onInput={(e) => setUrl(e.currentTarget.value)}
+      />
       <button type="button" class="secondary" onClick={() => onAdd(url.trim())}>
         Add
       </button>

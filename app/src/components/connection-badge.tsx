@@ -16,7 +16,12 @@ export function ConnectionBadge() {
   const last = connection.lastEventAt.value;
   const since = badge !== "live" && last !== undefined ? `; last event ${ago(now - last)}` : "";
   return (
-    <span class={`connection state-${badge}`} role="status" data-state={badge} title={`Connection to your server${since}`}>
+    <span
+      class={`connection state-${badge}`}
+      role="status"
+      data-state={badge}
+      title={`Connection to your server${since}`}
+    >
       <span class="dot" aria-hidden="true" />
       {BADGE_LABELS[badge]}
     </span>

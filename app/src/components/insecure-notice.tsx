@@ -8,8 +8,9 @@ export function InsecureNotice() {
   return (
     <section class="notice warning insecure-notice" aria-label="About this connection">
       <p>
-        This page is served over plain http, so this browser allows no offline use, no installing and no notifications here. Everything else works. To get them, serve the app over HTTPS (a
-        reverse proxy such as Caddy, or tailscale serve): see docs/https.md in the project.
+        This page is served over plain http, so this browser allows no offline use, no installing and no notifications
+        here. Everything else works. To get them, serve the app over HTTPS (a reverse proxy such as Caddy, or tailscale
+        serve): see docs/https.md in the project.
       </p>
       <button type="button" class="secondary" onClick={() => store.dismissInsecureNotice()}>
         Got it

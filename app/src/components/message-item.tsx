@@ -38,11 +38,16 @@ interface Props {
 
 export function MessageItem({ message, index, agent, actions, last = false, showVersions = false }: Props) {
   if (message.role === "tool") return <ToolMessage message={message} />;
-  if (message.role === "user") return <UserMessage message={message} index={index} actions={actions} showVersions={showVersions} />;
+  if (message.role === "user")
+    return <UserMessage message={message} index={index} actions={actions} showVersions={showVersions} />;
   const metadata = message.metadata;
   const interrupted = interruptionOf(metadata);
   return (
-    <article class={`message ${message.role}`} data-role={message.role} aria-label={message.role === "assistant" ? "Assistant" : "System"}>
+    <article
+      class={`message ${message.role}`}
+      data-role={message.role}
+      aria-label={message.role === "assistant" ? "Assistant" : "System"}
+    >
       <ThinkingBlock text={reasoningOf(metadata)} streaming={false} />
       {message.content !== "" && <MarkdownView text={message.content} />}
       <ToolCalls metadata={metadata} />
@@ -73,7 +78,17 @@ export function interruptionOf(metadata: Record<string, unknown> | undefined): s
   }
 }
 
-function UserMessage({ message, index, actions, showVersions }: { message: Message; index: number; actions: MessageActions; showVersions: boolean }) {
+function UserMessage({
+  message,
+  index,
+  actions,
+  showVersions,
+}: {
+  message: Message;
+  index: number;
+  actions: MessageActions;
+  showVersions: boolean;
+}) {
   const [editingHere, setEditingHere] = useState(false);
   const [draft, setDraft] = useState(message.content);
   const asked = actions.editing?.value === index;
@@ -103,7 +118,13 @@ function UserMessage({ message, index, actions, showVersions }: { message: Messa
         <label class="visually-hidden" for={`edit-${index}`}>
           Edit message
         </label>
-        <textarea id={`edit-${index}`} autoFocus value={draft} onInput={(e) => setDraft(e.currentTarget.value)} rows={3} />
+        <textarea
+          id={`edit-${index}`}
+          autoFocus
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          rows={3}
+        />
         {problem && (
           <p class="notice error" role="alert">
             {problem}
@@ -124,9 +145,18 @@ function UserMessage({ message, index, actions, showVersions }: { message: Messa
     <article class="message user" data-role="user" aria-label="You">
       <div class="bubble">
         <MarkdownView text={message.content} />
-        {attachments > 0 && <p class="attachment-note">{attachments === 1 ? "1 image attached" : `${attachments} images attached`}</p>}
+        {attachments > 0 && (
+          <p class="attachment-note">{attachments === 1 ? "1 image attached" : `${attachments} images attached`}</p>
+        )}
       </div>
-      <MessageToolbar message={message} index={index} actions={actions} last={false} showVersions={showVersions} onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined} />
+      <MessageToolbar
+        message={message}
+        index={index}
+        actions={actions}
+        last={false}
+        showVersions={showVersions}
+        onEdit={actions.edit ? () => (setDraft(message.content), setEditing(true)) : undefined}
+      />
     </article>
   );
 }

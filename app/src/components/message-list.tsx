@@ -27,7 +27,10 @@ const STICK_THRESHOLD = 80;
 export function MessageList({ transcript, agent, actions, onRetry, stoppedHere = NONE }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  const rows = useMemo(() => rowsOf(transcript, agent, actions, onRetry, stoppedHere), [transcript, agent, actions, onRetry, stoppedHere]);
+  const rows = useMemo(
+    () => rowsOf(transcript, agent, actions, onRetry, stoppedHere),
+    [transcript, agent, actions, onRetry, stoppedHere],
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -45,11 +48,24 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
   };
   const items = virtualizer.getVirtualItems();
   return (
-    <div class="message-scroller" ref={scroller} onScroll={onScroll} role="log" aria-label="Messages" aria-live="polite" tabIndex={0}>
+    <div
+      class="message-scroller"
+      ref={scroller}
+      onScroll={onScroll}
+      role="log"
+      aria-label="Messages"
+      aria-live="polite"
+      tabIndex={0}
+    >
       <div class="message-track" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         <div class="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} class={item.key === focused ? "message-row search-focus" : "message-row"}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              class={item.key === focused ? "message-row search-focus" : "message-row"}
+            >
               {rows[item.index]!.render()}
             </div>
           ))}
@@ -61,7 +77,13 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
 
 const NONE: ReadonlySet<string> = new Set();
 
-function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: MessageActions, onRetry: (() => void) | undefined, stoppedHere: ReadonlySet<string>): Row[] {
+function rowsOf(
+  transcript: Transcript,
+  agent: Agent | undefined,
+  actions: MessageActions,
+  onRetry: (() => void) | undefined,
+  stoppedHere: ReadonlySet<string>,
+): Row[] {
   const rows: Row[] = [];
   const notesAt = new Map<number, Transcript["notes"]>();
   for (const note of transcript.notes) notesAt.set(note.position, [...(notesAt.get(note.position) ?? []), note]);
@@ -69,19 +91,43 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, actions: Messa
   // Regenerate belongs to the last reply, and only while no reply is running.
   const lastReply = transcript.live ? -1 : transcript.messages.findLastIndex((message) => message.role === "assistant");
   transcript.messages.forEach((message, index) => {
-    for (const note of notesAt.get(index) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
+    for (const note of notesAt.get(index) ?? [])
+      rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
     // The turn's versions show once: on its first reply, or on its user message while it has none.
     const next = transcript.messages[index + 1];
-    const showVersions = message.role === "user" ? next === undefined || next.role === "user" : transcript.messages[index - 1]?.role === "user";
+    const showVersions =
+      message.role === "user"
+        ? next === undefined || next.role === "user"
+        : transcript.messages[index - 1]?.role === "user";
     const last = index === lastReply;
-    rows.push({ key: `m${index}`, render: () => <MessageItem message={message} index={index} agent={agent} actions={actions} last={last} showVersions={showVersions} /> });
+    rows.push({
+      key: `m${index}`,
+      render: () => (
+        <MessageItem
+          message={message}
+          index={index}
+          agent={agent}
+          actions={actions}
+          last={last}
+          showVersions={showVersions}
+        />
+      ),
+    });
   });
-  for (const note of notesAt.get(transcript.messages.length) ?? []) rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
+  for (const note of notesAt.get(transcript.messages.length) ?? [])
+    rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
   const live = transcript.live;
   if (live) rows.push({ key: `live-${live.request_id}`, render: () => <LiveReplyView live={live} /> });
   return rows;
 }
 
-function noteRow(note: Transcript["notes"][number], onRetry: (() => void) | undefined, stoppedHere: ReadonlySet<string>): Row {
-  return { key: `n-${note.request_id}-${note.kind}`, render: () => <RequestNoteView note={note} onRetry={onRetry} stoppedHere={stoppedHere.has(note.request_id)} /> };
+function noteRow(
+  note: Transcript["notes"][number],
+  onRetry: (() => void) | undefined,
+  stoppedHere: ReadonlySet<string>,
+): Row {
+  return {
+    key: `n-${note.request_id}-${note.kind}`,
+    render: () => <RequestNoteView note={note} onRetry={onRetry} stoppedHere={stoppedHere.has(note.request_id)} />,
+  };
 }

@@ -43,17 +43,21 @@ export function ModelPicker({ client, agent, value, onChange, onModels }: Props)
     <label class="model-picker">
       <span class="picker-label">Model</span>
       <span class="picker-field">
-      <input
-        list={listId}
-        value={draft}
-        placeholder={failed ? "Models could not be listed: type one" : agent?.model ? `${agent.model} (default)` : "Model"}
-        onInput={(event) => setDraft(event.currentTarget.value)}
-        onChange={commit}
-        onKeyDown={(event) => event.key === "Enter" && (event.preventDefault(), commit())}
-        spellcheck={false}
-        autoComplete="off"
-      />
-      <svg class="picker-chevron" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 10l5 5 5-5" /></svg>
+        <input
+          list={listId}
+          value={draft}
+          placeholder={
+            failed ? "Models could not be listed: type one" : agent?.model ? `${agent.model} (default)` : "Model"
+          }
+          onInput={(event) => setDraft(event.currentTarget.value)}
+          onChange={commit}
+          onKeyDown={(event) => event.key === "Enter" && (event.preventDefault(), commit())}
+          spellcheck={false}
+          autoComplete="off"
+        />
+        <svg class="picker-chevron" viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M7 10l5 5 5-5" />
+        </svg>
       </span>
       <datalist id={listId}>
         {models.map((model) => (

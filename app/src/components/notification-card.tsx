@@ -7,7 +7,13 @@ import { describeError } from "../state/errors.ts";
 
 const SEVERITY_LABEL = { info: "Info", success: "Done", warning: "Warning", error: "Error" } as const;
 
-export function NotificationCard({ item, variant }: { item: PresentedNotification; variant: "banner" | "inline" | "dialog" }) {
+export function NotificationCard({
+  item,
+  variant,
+}: {
+  item: PresentedNotification;
+  variant: "banner" | "inline" | "dialog";
+}) {
   const { connection } = useStore();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -26,14 +32,24 @@ export function NotificationCard({ item, variant }: { item: PresentedNotificatio
     }
   };
   return (
-    <div class={`notification ${variant} severity-${record.severity}`} data-notification-id={record.id} role={record.severity === "error" || record.severity === "warning" ? "alert" : "status"}>
+    <div
+      class={`notification ${variant} severity-${record.severity}`}
+      data-notification-id={record.id}
+      role={record.severity === "error" || record.severity === "warning" ? "alert" : "status"}
+    >
       <div class="notification-text">
         <span class="severity">{SEVERITY_LABEL[record.severity]}</span>
         <strong class="notification-title">{record.title}</strong>
         {record.body && <p class="notification-body">{record.body}</p>}
         {problem && <p class="notification-problem">{problem}</p>}
       </div>
-      <button type="button" class="icon-button dismiss" aria-label={`Dismiss: ${record.title}`} disabled={busy} onClick={dismiss}>
+      <button
+        type="button"
+        class="icon-button dismiss"
+        aria-label={`Dismiss: ${record.title}`}
+        disabled={busy}
+        onClick={dismiss}
+      >
         ×
       </button>
     </div>

@@ -9,7 +9,12 @@ export function NotificationDialog({ item }: { item: PresentedNotification }) {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, [item.record.id]);
   return (
-    <dialog ref={dialog} class="notification-dialog" aria-label={item.record.title} onCancel={(event) => event.preventDefault()}>
+    <dialog
+      ref={dialog}
+      class="notification-dialog"
+      aria-label={item.record.title}
+      onCancel={(event) => event.preventDefault()}
+    >
       <NotificationCard item={item} variant="dialog" />
     </dialog>
   );

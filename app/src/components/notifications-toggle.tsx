@@ -7,7 +7,8 @@ import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
 import { ResponseError, type ServerApi } from "../../../client/index.ts";
 
-export type PushState = "checking" | "insecure" | "ios_home_screen" | "unsupported" | "server_off" | "denied" | "off" | "on";
+export type PushState =
+  "checking" | "insecure" | "ios_home_screen" | "unsupported" | "server_off" | "denied" | "off" | "on";
 
 type Requester = Pick<ServerApi, "request">;
 
@@ -15,8 +16,10 @@ const keySchema = z.object({ public_key: z.string() });
 const settingsSchema = z.object({ preview: z.boolean() });
 
 const EXPLANATIONS: Partial<Record<PushState, string>> = {
-  insecure: "Notifications need a secure address (https: or this computer). This app was opened over plain http:, so the browser offers no push.",
-  ios_home_screen: "On iPhone and iPad, notifications work only in the app added to the Home Screen: tap Share, then Add to Home Screen, and open it from there.",
+  insecure:
+    "Notifications need a secure address (https: or this computer). This app was opened over plain http:, so the browser offers no push.",
+  ios_home_screen:
+    "On iPhone and iPad, notifications work only in the app added to the Home Screen: tap Share, then Add to Home Screen, and open it from there.",
   unsupported: "This browser cannot receive push notifications.",
   server_off: "This server does not send notifications (push is not configured on it).",
   denied: "Notifications are blocked for this site. Allow them in the browser's site settings, then come back.",
@@ -54,7 +57,10 @@ async function turnOn(client: Requester): Promise<PushState> {
   if (permission !== "granted") return permission === "denied" ? "denied" : "off";
   const { public_key } = await client.request("GET", "/push/key", keySchema);
   const registration = await navigator.serviceWorker.ready;
-  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: public_key });
+  const subscription = await registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: public_key,
+  });
   await client.request("POST", "/push/subscriptions", z.unknown(), { body: subscription.toJSON() });
   return "on";
 }
@@ -97,17 +103,33 @@ export function NotificationsToggle({ client }: { client: Requester }) {
   const explanation = EXPLANATIONS[state];
   const usable = state === "on" || state === "off";
   const toggle = () => run(async () => setState(state === "on" ? await turnOff(client) : await turnOn(client)));
-  const changePreview = (value: boolean) => run(async () => setPreview((await client.request("PATCH", "/push/settings", settingsSchema, { body: { preview: value } })).preview));
+  const changePreview = (value: boolean) =>
+    run(async () =>
+      setPreview(
+        (await client.request("PATCH", "/push/settings", settingsSchema, { body: { preview: value } })).preview,
+      ),
+    );
 
   return (
     <div class="notifications-toggle">
-      <button type="button" role="switch" aria-checked={state === "on"} disabled={!usable || busy} onClick={() => void toggle()}>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={state === "on"}
+        disabled={!usable || busy}
+        onClick={() => void toggle()}
+      >
         Notifications on this device
       </button>
       {explanation && <p class="notifications-toggle-note">{explanation}</p>}
       {state === "on" && (
         <label>
-          <input type="checkbox" checked={preview} disabled={busy} onChange={(event) => void changePreview(event.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={preview}
+            disabled={busy}
+            onChange={(event) => void changePreview(event.currentTarget.checked)}
+          />
           Show message text in notifications
         </label>
       )}

@@ -16,7 +16,15 @@ export function stopText(reason: RequestNote["reason"], stoppedHere = false): st
   }
 }
 
-export function RequestNoteView({ note, onRetry, stoppedHere }: { note: RequestNote; onRetry?: () => void; stoppedHere?: boolean }) {
+export function RequestNoteView({
+  note,
+  onRetry,
+  stoppedHere,
+}: {
+  note: RequestNote;
+  onRetry?: () => void;
+  stoppedHere?: boolean;
+}) {
   if (note.kind === "cancelled") return <p class="request-note cancelled">{stopText(note.reason, stoppedHere)}</p>;
   return (
     <div class="request-note error" role="alert">

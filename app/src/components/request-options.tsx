@@ -13,7 +13,9 @@ interface Props {
 
 /** The agent's select options shown by the composer (`rich`) or in the settings panel. */
 export function selectOptionsOf(agent: Agent | undefined, rich: boolean): Array<[string, SelectDescriptor]> {
-  return Object.entries(agent?.request_options_ui ?? {}).filter(([, descriptor]) => descriptor.type === "select" && (descriptor.rich_ui === true) === rich);
+  return Object.entries(agent?.request_options_ui ?? {}).filter(
+    ([, descriptor]) => descriptor.type === "select" && (descriptor.rich_ui === true) === rich,
+  );
 }
 
 export function RequestOptions({ agent, rich, values, onChange }: Props) {
@@ -22,13 +24,29 @@ export function RequestOptions({ agent, rich, values, onChange }: Props) {
   return (
     <>
       {entries.map(([name, descriptor]) => (
-        <OptionSelect key={name} name={name} descriptor={descriptor} value={values[name]} onChange={(value) => onChange(withValue(values, name, value))} />
+        <OptionSelect
+          key={name}
+          name={name}
+          descriptor={descriptor}
+          value={values[name]}
+          onChange={(value) => onChange(withValue(values, name, value))}
+        />
       ))}
     </>
   );
 }
 
-function OptionSelect({ name, descriptor, value, onChange }: { name: string; descriptor: SelectDescriptor; value: string | undefined; onChange: (value: string | undefined) => void }) {
+function OptionSelect({
+  name,
+  descriptor,
+  value,
+  onChange,
+}: {
+  name: string;
+  descriptor: SelectDescriptor;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
   return (
     <label class="option-select">
       <span>{name.replaceAll("_", " ")}</span>

@@ -11,10 +11,17 @@ const none: readonly PresentedNotification[] = [];
 
 export function SessionNotifications({ session_id, placement }: { session_id: string; placement: "inline" | "rail" }) {
   const client = useStore().connection.paired.value?.client;
-  const items = useObservable(client?.notifications.session(session_id), none).filter((item) => item.decision.presented && !isApprovalRecord(item.record)); // approvals: ApprovalPanel
+  const items = useObservable(client?.notifications.session(session_id), none).filter(
+    (item) => item.decision.presented && !isApprovalRecord(item.record),
+  ); // approvals: ApprovalPanel
   const modal = items.find((item) => item.decision.presented && item.decision.presentation === "modal");
   const inline = items.filter((item) => item !== modal);
-  if (items.length === 0) return placement === "rail" ? <aside class="rail empty" aria-label="Session notifications"><p class="muted">No notifications for this chat.</p></aside> : null;
+  if (items.length === 0)
+    return placement === "rail" ? (
+      <aside class="rail empty" aria-label="Session notifications">
+        <p class="muted">No notifications for this chat.</p>
+      </aside>
+    ) : null;
   const cards = inline.map((item) => <NotificationCard key={item.record.id} item={item} variant="inline" />);
   return (
     <>
@@ -24,7 +31,11 @@ export function SessionNotifications({ session_id, placement }: { session_id: st
           {cards}
         </aside>
       ) : (
-        cards.length > 0 && <section class="inline-notifications" aria-label="Session notifications">{cards}</section>
+        cards.length > 0 && (
+          <section class="inline-notifications" aria-label="Session notifications">
+            {cards}
+          </section>
+        )
       )}
       {modal && <NotificationDialog item={modal} />}
     </>

@@ -28,7 +28,9 @@ export function ToolMessage({ message }: { message: Message }) {
 
 /** The calls an assistant message asked for, by name with their arguments folded away. */
 export function ToolCalls({ metadata }: { metadata: Record<string, unknown> | undefined }) {
-  const calls = Array.isArray(metadata?.tool_calls) ? (metadata.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) : [];
+  const calls = Array.isArray(metadata?.tool_calls)
+    ? (metadata.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>)
+    : [];
   if (calls.length === 0) return null;
   return (
     <ul class="tool-calls">

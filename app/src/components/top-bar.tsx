@@ -10,8 +10,14 @@ import { ConnectionBadge } from "./connection-badge.tsx";
 import { lazyScreen } from "./lazy-screen.tsx";
 import { SearchLauncher } from "../search/search-launcher.tsx";
 
-const NotificationsToggle = lazyScreen(() => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle), "notification switch");
-const ShortcutsDialog = lazyScreen(() => import("./shortcuts-dialog.tsx").then((m) => m.ShortcutsDialog), "shortcuts list");
+const NotificationsToggle = lazyScreen(
+  () => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle),
+  "notification switch",
+);
+const ShortcutsDialog = lazyScreen(
+  () => import("./shortcuts-dialog.tsx").then((m) => m.ShortcutsDialog),
+  "shortcuts list",
+);
 
 export function TopBar() {
   const { connection } = useStore();
@@ -21,12 +27,18 @@ export function TopBar() {
   const [problem, setProblem] = useState<string | undefined>();
   const unpair = () => {
     setDialog(undefined);
-    unpairThisDevice(connection).catch((error: unknown) => setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`));
+    unpairThisDevice(connection).catch((error: unknown) =>
+      setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`),
+    );
   };
   return (
     <header class="top-bar">
       {/* The route lives in the hash, so the link moves focus itself instead of changing the address. */}
-      <a class="skip-link" href="#composer" onClick={(event) => (event.preventDefault(), document.getElementById(COMPOSER_INPUT_ID)?.focus())}>
+      <a
+        class="skip-link"
+        href="#composer"
+        onClick={(event) => (event.preventDefault(), document.getElementById(COMPOSER_INPUT_ID)?.focus())}
+      >
         Skip to message box
       </a>
       <a class="brand" href="#/">
@@ -35,9 +47,15 @@ export function TopBar() {
       </a>
       {paired && <ConnectionBadge />}
       {paired && <SearchLauncher />}
-      <details class="menu" open={menuOpen} onToggle={(event) => setMenuOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <details
+        class="menu"
+        open={menuOpen}
+        onToggle={(event) => setMenuOpen((event.currentTarget as HTMLDetailsElement).open)}
+      >
         <summary class="icon-button" aria-label="Menu">
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M4 7h16M4 12h16M4 17h16" />
+          </svg>
         </summary>
         <div class="menu-panel">
           <nav aria-label="Menu" onClick={() => setMenuOpen(false)}>

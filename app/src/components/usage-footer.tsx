@@ -2,7 +2,13 @@
 // the cost when present, and the estimated-cached figure when the agent asks for it and an estimate exists.
 import type { AgentView as Agent } from "../../../client/index.ts";
 
-export function UsageFooter({ metadata, agent }: { metadata: Record<string, unknown> | undefined; agent: Agent | undefined }) {
+export function UsageFooter({
+  metadata,
+  agent,
+}: {
+  metadata: Record<string, unknown> | undefined;
+  agent: Agent | undefined;
+}) {
   if (!metadata || !agent) return null;
   const parts: string[] = [];
   if (agent.show_usage) {
@@ -13,7 +19,8 @@ export function UsageFooter({ metadata, agent }: { metadata: Record<string, unkn
     if (completion) parts.push(`${completion} out`);
     if (total) parts.push(`${total} total`);
     const cost = metadata.usage_cost ?? metadata.usage_cost_formatted;
-    if (typeof cost === "string" || typeof cost === "number") parts.push(typeof cost === "number" ? `$${cost.toFixed(4)}` : cost);
+    if (typeof cost === "string" || typeof cost === "number")
+      parts.push(typeof cost === "number" ? `$${cost.toFixed(4)}` : cost);
   }
   const cached = agent.show_estimated_cached_tokens ? figure(metadata, "usage_estimated_cached_tokens") : undefined;
   if (parts.length === 0 && !cached) return null;

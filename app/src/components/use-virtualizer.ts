@@ -1,9 +1,19 @@
 // @tanstack/virtual-core bound to Preact (the adapter @tanstack/react-virtual is for React; this is its
 // dozen lines for hooks): only the rows near the viewport are in the DOM, measured as they render.
-import { elementScroll, measureElement, observeElementOffset, observeElementRect, Virtualizer, type VirtualizerOptions } from "@tanstack/virtual-core";
+import {
+  elementScroll,
+  measureElement,
+  observeElementOffset,
+  observeElementRect,
+  Virtualizer,
+  type VirtualizerOptions,
+} from "@tanstack/virtual-core";
 import { useLayoutEffect, useReducer, useState } from "preact/hooks";
 
-type Options = Pick<VirtualizerOptions<HTMLElement, HTMLElement>, "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan">;
+type Options = Pick<
+  VirtualizerOptions<HTMLElement, HTMLElement>,
+  "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan"
+>;
 
 export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLElement> {
   const [, rerender] = useReducer((count: number) => count + 1, 0);

@@ -29,7 +29,8 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const session = sessions.list.value.find((item) => item.id === session_id);
   const agents = sync.agents.value;
   const [agentId, setAgentId] = useState<string | undefined>();
-  const agent = agents.find((item) => item.agent_id === (session?.agent_id ?? agentId)) ?? (session ? undefined : agents[0]);
+  const agent =
+    agents.find((item) => item.agent_id === (session?.agent_id ?? agentId)) ?? (session ? undefined : agents[0]);
   const [pendingModel, setPendingModel] = useState<string | undefined>();
   const [draftOptions, setDraftOptions] = useState<Record<string, string>>({});
   const [models, setModels] = useState<readonly string[]>([]);
@@ -40,16 +41,22 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const [stoppedHere, setStoppedHere] = useState<ReadonlySet<string>>(new Set());
   const draftId = useRef(newId("crid"));
   const wide = useWideScreen();
-  const view = useTranscript(store.env, current, session_id, sync.sessionReloads.value[session_id ?? ""] ?? 0, (messages) => {
-    // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives its
-    // title): when it disagrees with the snapshot, it reads the session again.
-    const listed = sessions.list.value.find((item) => item.id === session_id);
-    if (!current || !session_id || listed?.message_count === messages.length) return;
-    current.client.getSession(session_id).then(
-      (fresh) => sessions.upsert(fresh),
-      (error: unknown) => store.env.report("refreshing a chat's title failed", error),
-    );
-  });
+  const view = useTranscript(
+    store.env,
+    current,
+    session_id,
+    sync.sessionReloads.value[session_id ?? ""] ?? 0,
+    (messages) => {
+      // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives its
+      // title): when it disagrees with the snapshot, it reads the session again.
+      const listed = sessions.list.value.find((item) => item.id === session_id);
+      if (!current || !session_id || listed?.message_count === messages.length) return;
+      current.client.getSession(session_id).then(
+        (fresh) => sessions.upsert(fresh),
+        (error: unknown) => store.env.report("refreshing a chat's title failed", error),
+      );
+    },
+  );
   const { transcript } = view;
   const unavailable = view.error !== undefined && view.cached === null;
   const readOnly = readOnlyReason(store, view.error, session_id);
@@ -60,11 +67,23 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const onSend: Send = async (text, attachments) => {
     if (!current) throw new Error("this device is not paired.");
     try {
-      const outgoing = { session_id, agent_id: agent?.agent_id, model: pendingModel, text, attachments, request_options: options, client_request_id: draftId.current };
-      const sent = await sendMessage(current.client, outgoing, { created: (created) => sessions.upsert(created), report: store.env.report });
+      const outgoing = {
+        session_id,
+        agent_id: agent?.agent_id,
+        model: pendingModel,
+        text,
+        attachments,
+        request_options: options,
+        client_request_id: draftId.current,
+      };
+      const sent = await sendMessage(current.client, outgoing, {
+        created: (created) => sessions.upsert(created),
+        report: store.env.report,
+      });
       connection.noteCall();
       draftId.current = newId("crid");
-      if (sent.session_id !== session_id) store.router.navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
+      if (sent.session_id !== session_id)
+        store.router.navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
     } catch (error) {
       await connection.diagnose(error);
       throw error;
@@ -76,7 +95,10 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
     setStoppedHere((before) => new Set([...before, live.request_id]));
     current.client.cancel(session_id, live.request_id).then(
       () => connection.noteCall(),
-      (error: unknown) => (connection.noteCall(error), setProblem(`Could not stop the reply: ${describeError(error, connection.badge.value)}`)),
+      (error: unknown) => (
+        connection.noteCall(error),
+        setProblem(`Could not stop the reply: ${describeError(error, connection.badge.value)}`)
+      ),
     );
   };
   const actions = useMessageActions(store, session_id, models);
@@ -119,12 +141,23 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
 
   const tools = (
     <>
-      {!session_id && agents.length > 1 && <AgentPicker agents={agents} value={agent?.agent_id} onChange={setAgentId} />}
-      <ModelPicker client={current?.client} agent={agent} value={session ? (session.model ?? undefined) : pendingModel} onChange={changeModel} onModels={setModels} />
+      {!session_id && agents.length > 1 && (
+        <AgentPicker agents={agents} value={agent?.agent_id} onChange={setAgentId} />
+      )}
+      <ModelPicker
+        client={current?.client}
+        agent={agent}
+        value={session ? (session.model ?? undefined) : pendingModel}
+        onChange={changeModel}
+        onModels={setModels}
+      />
       <RequestOptions agent={agent} rich={true} values={options} onChange={setOptions} />
     </>
   );
-  const settings = selectOptionsOf(agent, false).length > 0 ? <RequestOptions agent={agent} rich={false} values={options} onChange={setOptions} /> : undefined;
+  const settings =
+    selectOptionsOf(agent, false).length > 0 ? (
+      <RequestOptions agent={agent} rich={false} values={options} onChange={setOptions} />
+    ) : undefined;
   return (
     <div class={`chat-layout ${wide ? "wide" : ""}`}>
       <section class="chat" aria-label="Chat">
@@ -139,11 +172,25 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
         ) : transcript.messages.length === 0 && !transcript.live && !view.loading ? (
           <EmptyChat agentName={agent?.agent_id} />
         ) : (
-          <MessageList transcript={transcript} agent={agent} actions={actions} onRetry={onRetry} stoppedHere={stoppedHere} />
+          <MessageList
+            transcript={transcript}
+            agent={agent}
+            actions={actions}
+            onRetry={onRetry}
+            stoppedHere={stoppedHere}
+          />
         )}
         {session_id && <ApprovalPanel session_id={session_id} />}
         {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
-        <Composer agent={agent} streaming={streaming} readOnly={readOnly} onSend={onSend} onCancel={onCancel} tools={tools} onEditLast={onEditLast} />
+        <Composer
+          agent={agent}
+          streaming={streaming}
+          readOnly={readOnly}
+          onSend={onSend}
+          onCancel={onCancel}
+          tools={tools}
+          onEditLast={onEditLast}
+        />
       </section>
       {session_id && wide && <SessionNotifications session_id={session_id} placement="rail" />}
     </div>
@@ -153,7 +200,9 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
 /** The saved options an agent's selects can show (strings only). */
 function stringValues(saved: unknown): Record<string, string> {
   if (typeof saved !== "object" || saved === null) return {};
-  return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  return Object.fromEntries(
+    Object.entries(saved).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
 }
 
 /** Why sending is off: the chat was deleted, or it could not be loaded and what shows is this device's copy. */
@@ -162,7 +211,8 @@ function readOnlyReason(store: AppStore, error: unknown, session_id: string | un
   if (error === undefined) return undefined;
   const badge = store.connection.badge.value;
   if (badge === "live" || badge === "polling") return `This chat could not be loaded: ${describeError(error, badge)}`;
-  if (badge === "server_offline") return "Your server is offline: these are the last loaded messages, read-only. Sending resumes when it is back.";
+  if (badge === "server_offline")
+    return "Your server is offline: these are the last loaded messages, read-only. Sending resumes when it is back.";
   return "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers.";
 }
 
@@ -170,7 +220,10 @@ function NotAvailableOffline() {
   return (
     <div class="empty-chat" role="status">
       <h2>Not available offline</h2>
-      <p class="muted">This chat was never opened on this device, so nothing of it is kept here. It opens when the server answers again.</p>
+      <p class="muted">
+        This chat was never opened on this device, so nothing of it is kept here. It opens when the server answers
+        again.
+      </p>
     </div>
   );
 }
@@ -184,7 +237,15 @@ function EmptyChat({ agentName }: { agentName: string | undefined }) {
   );
 }
 
-function AgentPicker({ agents, value, onChange }: { agents: AgentView[]; value: string | undefined; onChange: (agent_id: string) => void }) {
+function AgentPicker({
+  agents,
+  value,
+  onChange,
+}: {
+  agents: AgentView[];
+  value: string | undefined;
+  onChange: (agent_id: string) => void;
+}) {
   return (
     <label class="option-select">
       <span>Agent</span>

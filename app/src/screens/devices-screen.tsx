@@ -25,10 +25,18 @@ function AdminLogin() {
   return (
     <form class="card stack" onSubmit={(event) => (event.preventDefault(), token.trim() && admin.save(token.trim()))}>
       <h1>Devices</h1>
-      <p class="muted">Enter the admin token the server printed at its first start (or ADMIN_TOKEN). It is kept in this browser only.</p>
+      <p class="muted">
+        Enter the admin token the server printed at its first start (or ADMIN_TOKEN). It is kept in this browser only.
+      </p>
       <label>
         Admin token
-        <input type="password" value={token} onInput={(e) => setToken(e.currentTarget.value)} autoComplete="current-password" required />
+        <input
+          type="password"
+          value={token}
+          onInput={(e) => setToken(e.currentTarget.value)}
+          autoComplete="current-password"
+          required
+        />
       </label>
       <button type="submit" class="primary">
         Unlock
@@ -86,7 +94,12 @@ function DeviceList() {
       ) : (
         <ul class="device-list">
           {active.map((device) => (
-            <DeviceRow key={device.device_id} device={device} own={device.device_id === ownId} onRevoke={() => revoke(device)} />
+            <DeviceRow
+              key={device.device_id}
+              device={device}
+              own={device.device_id === ownId}
+              onRevoke={() => revoke(device)}
+            />
           ))}
         </ul>
       )}
@@ -116,7 +129,13 @@ function DeviceRow({ device, own, onRevoke }: { device: DeviceRecord; own: boole
           <dt>Connected</dt>
           <dd>{device.connected == null ? "unknown" : device.connected ? "yes, now" : "no"}</dd>
           <dt>Encryption</dt>
-          <dd>{device.mode === "plain" ? "none: the bridge sees its messages" : device.mode === "e2e" ? "end-to-end" : "unknown"}</dd>
+          <dd>
+            {device.mode === "plain"
+              ? "none: the bridge sees its messages"
+              : device.mode === "e2e"
+                ? "end-to-end"
+                : "unknown"}
+          </dd>
         </dl>
       </div>
       <button type="button" class="danger" onClick={onRevoke} aria-label={`Revoke ${device.name}`}>

@@ -16,7 +16,8 @@ export function HistoryScreen() {
     let current = true;
     client.notifications.history({ scope: "application" }).then(
       (list) => current && setRecords([...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
-      (error: unknown) => current && setProblem(`The history could not be loaded: ${describeError(error, connection.badge.value)}`),
+      (error: unknown) =>
+        current && setProblem(`The history could not be loaded: ${describeError(error, connection.badge.value)}`),
     );
     return () => void (current = false);
   }, [client]);

@@ -31,8 +31,8 @@ export function PairScreen() {
           </p>
         )}
         <p class="lead">
-          Open the pairing link the server printed (npm start), or on the server's computer run npm run pair (or open Devices → Add device) and scan the QR code with this device's camera, or
-          type the code here.
+          Open the pairing link the server printed (npm start), or on the server's computer run npm run pair (or open
+          Devices → Add device) and scan the QR code with this device's camera, or type the code here.
         </p>
         <CodeForm />
         <p class="muted small">
@@ -64,15 +64,36 @@ function CodeForm() {
     <form onSubmit={submit} class="stack">
       <label>
         Device name
-        <input value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={100} autoComplete="off" required />
+        <input
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          maxLength={100}
+          autoComplete="off"
+          required
+        />
       </label>
       <label>
         Pairing code
-        <input value={code} onInput={(e) => setCode(e.currentTarget.value)} placeholder="7K3QF-9MXTA or a pairing link" autoCapitalize="characters" autoComplete="one-time-code" spellcheck={false} required />
+        <input
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          placeholder="7K3QF-9MXTA or a pairing link"
+          autoCapitalize="characters"
+          autoComplete="one-time-code"
+          spellcheck={false}
+          required
+        />
       </label>
       <label>
         Bridge address
-        <input value={bridge} onInput={(e) => (setBridgeTouched(true), setBridge(e.currentTarget.value))} type="url" inputMode="url" spellcheck={false} required />
+        <input
+          value={bridge}
+          onInput={(e) => (setBridgeTouched(true), setBridge(e.currentTarget.value))}
+          type="url"
+          inputMode="url"
+          spellcheck={false}
+          required
+        />
       </label>
       {state.phase === "form" && state.problem && (
         <p class="notice error" role="alert">
@@ -96,12 +117,23 @@ function FingerprintStep({ fingerprint }: { fingerprint: string }) {
     <main class="pair-screen">
       <div class="pair-card">
         <h1>Paired</h1>
-        <p class="lead">Check that this fingerprint is the one npm run pair (or Devices → Add device) shows for your server:</p>
+        <p class="lead">
+          Check that this fingerprint is the one npm run pair (or Devices → Add device) shows for your server:
+        </p>
         <p class="code fingerprint" aria-label="Server fingerprint">
           {fingerprint}
         </p>
-        <p class="muted small">If it differs, someone between this device and your server answered instead of it: remove this device under Devices.</p>
-        <button type="button" class="primary large" onClick={() => void pairing.confirm().catch((error: unknown) => env.report("saving the pairing failed", error))}>
+        <p class="muted small">
+          If it differs, someone between this device and your server answered instead of it: remove this device under
+          Devices.
+        </p>
+        <button
+          type="button"
+          class="primary large"
+          onClick={() =>
+            void pairing.confirm().catch((error: unknown) => env.report("saving the pairing failed", error))
+          }
+        >
           Continue
         </button>
       </div>

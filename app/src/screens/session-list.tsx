@@ -15,14 +15,29 @@ export function SessionList({ activeId }: { activeId?: string }) {
     <nav class="session-list" aria-label="Chats">
       <div class="session-list-head">
         <a class="button primary new-chat" href={hrefOf({ name: "new_chat" })}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 5v14M5 12h14" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
           New chat
         </a>
-        <input class="search" type="search" aria-label="Filter chats by title" placeholder="Filter by title" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        <input
+          class="search"
+          type="search"
+          aria-label="Filter chats by title"
+          placeholder="Filter by title"
+          value={query}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+        />
       </div>
       {sessions.offline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
       {list.length === 0 ? (
-        <p class="muted empty-list">{query ? "No chat matches." : sessions.loaded.value || sessions.offline.value ? "No chats yet." : "Loading chats…"}</p>
+        <p class="muted empty-list">
+          {query
+            ? "No chat matches."
+            : sessions.loaded.value || sessions.offline.value
+              ? "No chats yet."
+              : "Loading chats…"}
+        </p>
       ) : (
         <ul>
           {list.map((session) => (
@@ -38,7 +53,12 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
   const title = titleOf(session);
   return (
     <li>
-      <a class={`session-row ${active ? "active" : ""}`} href={hrefOf({ name: "chat", session_id: session.id })} aria-current={active ? "page" : undefined} title={title}>
+      <a
+        class={`session-row ${active ? "active" : ""}`}
+        href={hrefOf({ name: "chat", session_id: session.id })}
+        aria-current={active ? "page" : undefined}
+        title={title}
+      >
         <span class="session-title">{title}</span>
         <span class="session-meta">
           <span>{session.agent_id}</span>

@@ -19,7 +19,9 @@ const searchAnswerSchema = z.looseObject({ results: z.array(searchResultSchema) 
 export const MAX_QUERY = 1000;
 
 export async function searchChats(client: ChatClient, query: string, limit = 20): Promise<SearchResult[]> {
-  const answer = await client.request("GET", "/search", searchAnswerSchema, { query: { q: query.slice(0, MAX_QUERY), limit: String(limit) } });
+  const answer = await client.request("GET", "/search", searchAnswerSchema, {
+    query: { q: query.slice(0, MAX_QUERY), limit: String(limit) },
+  });
   return answer.results;
 }
 

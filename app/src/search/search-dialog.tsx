@@ -28,7 +28,11 @@ export function SearchDialog() {
       onCancel={(event) => (event.preventDefault(), search.hide())}
       onKeyDown={(event) => event.key === "Escape" && (event.preventDefault(), search.hide())}
     >
-      <form class="search-form" role="search" onSubmit={(event) => (event.preventDefault(), void search.run(input.current?.value ?? ""))}>
+      <form
+        class="search-form"
+        role="search"
+        onSubmit={(event) => (event.preventDefault(), void search.run(input.current?.value ?? ""))}
+      >
         <input
           ref={input}
           type="search"
@@ -51,7 +55,11 @@ function SearchBody({ view }: { view: SearchView }) {
   const { search } = useStore();
   switch (view.kind) {
     case "empty":
-      return <p class="muted search-note">Type words from a message or a title. Words match in any order, and as the start of longer words.</p>;
+      return (
+        <p class="muted search-note">
+          Type words from a message or a title. Words match in any order, and as the start of longer words.
+        </p>
+      );
     case "loading":
       return (
         <p class="muted search-note" role="status">
@@ -69,7 +77,8 @@ function SearchBody({ view }: { view: SearchView }) {
         </div>
       );
     case "results":
-      if (view.results.length === 0) return <p class="search-note" role="status">{`No chat matches “${view.query}”.`}</p>;
+      if (view.results.length === 0)
+        return <p class="search-note" role="status">{`No chat matches “${view.query}”.`}</p>;
       return (
         <ul class="search-results" aria-label="Search results">
           {view.results.map((result) => (
@@ -94,7 +103,9 @@ function ResultRow({ result }: { result: SearchResult }) {
           {result.archived && <span class="search-archived"> · Archived</span>}
         </span>
         <span class="search-snippet">
-          {snippetPieces(result.snippet, result.highlights).map((piece, index) => (piece.mark ? <mark key={index}>{piece.text}</mark> : piece.text))}
+          {snippetPieces(result.snippet, result.highlights).map((piece, index) =>
+            piece.mark ? <mark key={index}>{piece.text}</mark> : piece.text,
+          )}
         </span>
       </a>
     </li>

@@ -31,7 +31,14 @@ export function SearchLauncher() {
   }, [search]);
   return (
     <>
-      <button type="button" class="icon-button search-button" aria-label="Search chats" aria-keyshortcuts="Control+K Meta+K" title="Search chats (Ctrl/Cmd+K)" onClick={() => search.show()}>
+      <button
+        type="button"
+        class="icon-button search-button"
+        aria-label="Search chats"
+        aria-keyshortcuts="Control+K Meta+K"
+        title="Search chats (Ctrl/Cmd+K)"
+        onClick={() => search.show()}
+      >
         <svg viewBox="0 0 24 24" aria-hidden="true">
           <circle cx="11" cy="11" r="6.5" />
           <path d="m16 16 4.5 4.5" />
@@ -41,4 +48,3 @@ export function SearchLauncher() {
     </>
   );
 }
-

@@ -45,7 +45,8 @@ export function createSearch(connection: Connection, router: Router): Search {
 
   const offlineText = (): string | undefined => {
     const badge = connection.badge.value;
-    if (badge === "offline") return "You are offline: searching needs the server. Try again when this device is online.";
+    if (badge === "offline")
+      return "You are offline: searching needs the server. Try again when this device is online.";
     if (badge === "server_offline") return "Your server is offline: searching needs it. Try again when it is back.";
     return undefined;
   };
@@ -64,7 +65,12 @@ export function createSearch(connection: Connection, router: Router): Search {
       if (trimmed === "") return void (view.value = { kind: "empty" });
       const client = connection.paired.value?.client;
       const offline = offlineText();
-      if (!client || offline) return void (view.value = { kind: "offline", query: trimmed, message: offline ?? "This device is not paired." });
+      if (!client || offline)
+        return void (view.value = {
+          kind: "offline",
+          query: trimmed,
+          message: offline ?? "This device is not paired.",
+        });
       view.value = { kind: "loading", query: trimmed };
       try {
         // The answer's schema loads with the dialog, not with the app.
@@ -78,12 +84,17 @@ export function createSearch(connection: Connection, router: Router): Search {
         const nowOffline = offlineText();
         view.value = nowOffline
           ? { kind: "offline", query: trimmed, message: nowOffline }
-          : { kind: "error", query: trimmed, message: `Search failed: ${describeError(error, connection.badge.value)}` };
+          : {
+              kind: "error",
+              query: trimmed,
+              message: `Search failed: ${describeError(error, connection.badge.value)}`,
+            };
       }
     },
     openResult(result) {
       open.value = false;
-      if (result.message_index !== null) focus.value = { session_id: result.session_id, message_index: result.message_index, seq: latest };
+      if (result.message_index !== null)
+        focus.value = { session_id: result.session_id, message_index: result.message_index, seq: latest };
       router.navigate({ name: "chat", session_id: result.session_id });
     },
     clearFocus: () => void (focus.value = undefined),

@@ -14,7 +14,11 @@ export const messageRowKey = (index: number): string => `m${index}`;
  * Scrolls to the focused message once it is among `rows` (after the list's own follow-the-bottom effect, so call
  * this hook after it) and answers the key of the row to highlight, if any.
  */
-export function useMessageFocus(rows: ReadonlyArray<{ key: string }>, scrollTo: (rowIndex: number) => void, atBottom: { current: boolean }): string | undefined {
+export function useMessageFocus(
+  rows: ReadonlyArray<{ key: string }>,
+  scrollTo: (rowIndex: number) => void,
+  atBottom: { current: boolean },
+): string | undefined {
   const { search, router } = useStore();
   const focus = search.focus.value;
   const route = router.route.value;

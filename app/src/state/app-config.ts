@@ -9,7 +9,9 @@ export function appConfigLoader(env: AppEnv): () => Promise<AppConfig | undefine
   return () =>
     (loading ??= (async () => {
       try {
-        const response = await env.fetch(new URL("./app-config.json", env.location.href).href, { headers: { accept: "application/json" } });
+        const response = await env.fetch(new URL("./app-config.json", env.location.href).href, {
+          headers: { accept: "application/json" },
+        });
         if (!response.ok) return undefined;
         const parsed = appConfigSchema.safeParse(await response.json());
         if (!parsed.success) env.report("app-config.json does not match its schema", parsed.error);
@@ -30,7 +32,25 @@ export function guessedBridgeUrl(env: Pick<AppEnv, "location">): string {
 
 /** A device name from the browser ("Chrome on Android"). */
 export function defaultDeviceName(userAgent: string): string {
-  const browser = /Firefox\//.test(userAgent) ? "Firefox" : /Edg\//.test(userAgent) ? "Edge" : /Chrome\//.test(userAgent) ? "Chrome" : /Safari\//.test(userAgent) ? "Safari" : "Browser";
-  const system = /Android/.test(userAgent) ? "Android" : /iPhone|iPad/.test(userAgent) ? "iOS" : /Mac OS X/.test(userAgent) ? "macOS" : /Windows/.test(userAgent) ? "Windows" : /Linux/.test(userAgent) ? "Linux" : "";
+  const browser = /Firefox\//.test(userAgent)
+    ? "Firefox"
+    : /Edg\//.test(userAgent)
+      ? "Edge"
+      : /Chrome\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : "Browser";
+  const system = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Mac OS X/.test(userAgent)
+        ? "macOS"
+        : /Windows/.test(userAgent)
+          ? "Windows"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : "";
   return system ? `${browser} on ${system}` : browser;
 }

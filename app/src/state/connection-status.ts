@@ -1,6 +1,12 @@
 // The connection badge's one word: the client library's `connectionBadge` (docs/client.md "The badge"), plus the one
 // fact only the app knows: its last call was refused because the server is off the bridge.
-import { CONNECTION_BADGE_LABELS, ServerOfflineError, connectionBadge, type ConnectionBadgeKind, type ConnectionStatus } from "../../../client/index.ts";
+import {
+  CONNECTION_BADGE_LABELS,
+  ServerOfflineError,
+  connectionBadge,
+  type ConnectionBadgeKind,
+  type ConnectionStatus,
+} from "../../../client/index.ts";
 
 /** Exactly one of these is shown: Live, Server offline, Polling, Offline, Connecting (docs/app.md "Connection state"). */
 export type Badge = ConnectionBadgeKind;

@@ -1,7 +1,17 @@
 // The paired device's live connection: the client library's ChatClient (every server call the app makes), the
 // badge word (connection-status.ts), the time of the last event, and why the app is on the pairing screen.
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
-import { NetworkError, forgetCredentials, loadCredentials, saveCredentials, webStorage, type ChatClient, type ConnectionStatus, type Credentials, type StorageAdapter } from "../../../client/index.ts";
+import {
+  NetworkError,
+  forgetCredentials,
+  loadCredentials,
+  saveCredentials,
+  webStorage,
+  type ChatClient,
+  type ConnectionStatus,
+  type Credentials,
+  type StorageAdapter,
+} from "../../../client/index.ts";
 import { badgeOf, isServerUnavailable, type Badge } from "./connection-status.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -49,12 +59,17 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
   const start = (credentials: Credentials) => {
     paired.value?.client.close();
     offClient?.();
-    const client = env.connect(credentials, { ...env.connectOptions, storage, mode: env.isWide() ? "desktop" : "mobile" });
+    const client = env.connect(credentials, {
+      ...env.connectOptions,
+      storage,
+      mode: env.isWide() ? "desktop" : "mobile",
+    });
     const offStatus = client.status.subscribe((next) => {
       if (next.state === "live") lastEventAt.value = env.now();
       status.value = next;
       // The library forgets the credentials of a revoked (or unknown) device; the app wipes and returns to pairing.
-      if (next.state === "stopped" && next.reason === "revoked") void connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error));
+      if (next.state === "stopped" && next.reason === "revoked")
+        void connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error));
     });
     const offEvents = client.on("*", () => {
       lastEventAt.value = env.now();

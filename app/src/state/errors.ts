@@ -3,9 +3,11 @@ import { HttpError, NetworkError, PairingError, UnauthorizedError } from "../../
 import { isServerUnavailable, type Badge } from "./connection-status.ts";
 
 /** How to get a fresh pairing link, said wherever a link or code failed. */
-export const NEW_LINK_HOW = "on the server's computer run npm run pair (or restart it with npm start -- --pair), or open Devices → Add device on a browser that is paired.";
+export const NEW_LINK_HOW =
+  "on the server's computer run npm run pair (or restart it with npm start -- --pair), or open Devices → Add device on a browser that is paired.";
 
-export const SERVER_OFFLINE_TEXT = "your server is offline: the bridge answers, but the server is not connected to it. Start the server again, then retry.";
+export const SERVER_OFFLINE_TEXT =
+  "your server is offline: the bridge answers, but the server is not connected to it. Start the server again, then retry.";
 
 /** `badge` (when known) tells a network failure from a server that is off the bridge. */
 export function describeError(error: unknown, badge?: Badge): string {
@@ -15,8 +17,12 @@ export function describeError(error: unknown, badge?: Badge): string {
     if (error.status === 409) return "a reply is still running; wait for it or stop it.";
     return `${error.message} (${error.status}).`;
   }
-  if (isServerUnavailable(error) || (error instanceof NetworkError && badge === "server_offline")) return SERVER_OFFLINE_TEXT;
-  if (error instanceof NetworkError) return badge === "offline" ? "this device is offline. Check its network connection." : "the server could not be reached. Check your connection.";
+  if (isServerUnavailable(error) || (error instanceof NetworkError && badge === "server_offline"))
+    return SERVER_OFFLINE_TEXT;
+  if (error instanceof NetworkError)
+    return badge === "offline"
+      ? "this device is offline. Check its network connection."
+      : "the server could not be reached. Check your connection.";
   if (error instanceof PairingError) return pairingFailureText(error.reason);
   if (error instanceof Error) return error.message;
   return String(error);

@@ -3,7 +3,14 @@
 // lost phone, keeps nothing readable once either learns of it (docs/app.md "Offline", invariant O4). Every read is
 // checked with zod, so a value from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
-import { CACHE_DB_NAME, IndexedDbCache, messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
+import {
+  CACHE_DB_NAME,
+  IndexedDbCache,
+  messageSchema,
+  sessionSummarySchema,
+  type Message,
+  type SessionSummary,
+} from "../../../client/index.ts";
 
 const STORE = "kv";
 const MAX_SESSIONS = 10;
@@ -54,9 +61,16 @@ function cacheOver(kv: KeyValue): OfflineCache {
     },
     async forgetSession(session_id) {
       await kv.remove(`messages:${session_id}`);
-      await kv.set("recent", (await recent()).filter((id) => id !== session_id));
+      await kv.set(
+        "recent",
+        (await recent()).filter((id) => id !== session_id),
+      );
       const list = await this.readSessions();
-      if (list) await kv.set("sessions", list.filter((session) => session.id !== session_id));
+      if (list)
+        await kv.set(
+          "sessions",
+          list.filter((session) => session.id !== session_id),
+        );
     },
     wipe: () => kv.clear(),
   };

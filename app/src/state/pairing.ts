@@ -4,7 +4,13 @@
 // server's fingerprint before the app goes on (docs/security.md).
 import { signal, type ReadonlySignal } from "@preact/signals";
 import { z } from "zod";
-import { parsePairUrl, serverFingerprint, type AppConfig, type Credentials, type PairLink } from "../../../client/index.ts";
+import {
+  parsePairUrl,
+  serverFingerprint,
+  type AppConfig,
+  type Credentials,
+  type PairLink,
+} from "../../../client/index.ts";
 import { defaultDeviceName, guessedBridgeUrl } from "./app-config.ts";
 import type { Connection } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
@@ -34,9 +40,15 @@ export interface Pairing {
   confirm(): Promise<void>;
 }
 
-export function createPairing(env: AppEnv, connection: Connection, router: Router, appConfig: () => Promise<AppConfig | undefined>): Pairing {
+export function createPairing(
+  env: AppEnv,
+  connection: Connection,
+  router: Router,
+  appConfig: () => Promise<AppConfig | undefined>,
+): Pairing {
   const state = signal<PairingState>({ phase: "form" });
-  const deviceName = () => readStored(env, DEVICE_NAME_KEY, z.string().min(1).max(100)) ?? defaultDeviceName(env.userAgent);
+  const deviceName = () =>
+    readStored(env, DEVICE_NAME_KEY, z.string().min(1).max(100)) ?? defaultDeviceName(env.userAgent);
 
   const finish = async (credentials: Credentials) => {
     await connection.adopt(credentials);
@@ -50,7 +62,13 @@ export function createPairing(env: AppEnv, connection: Connection, router: Route
       // server this page came from is known, so only when the code goes to its bridge.
       const config = await appConfig().catch(() => undefined);
       const serverId = config && config.bridge_url === link.bridge ? config.server_id : undefined;
-      const credentials = await env.pair({ bridgeUrl: link.bridge, code: link.code.toUpperCase(), deviceName: name, serverKey: link.key, ...(serverId ? { serverId } : {}) });
+      const credentials = await env.pair({
+        bridgeUrl: link.bridge,
+        code: link.code.toUpperCase(),
+        deviceName: name,
+        serverKey: link.key,
+        ...(serverId ? { serverId } : {}),
+      });
       writeStored(env, DEVICE_NAME_KEY, name);
       const fingerprint = link.key === undefined ? serverFingerprint(credentials) : undefined;
       if (fingerprint) state.value = { phase: "fingerprint", credentials, fingerprint };
@@ -75,7 +93,10 @@ export function createPairing(env: AppEnv, connection: Connection, router: Route
       }
       const link = parsePairUrl(`#/pair?${params.toString()}`);
       if (!link) {
-        state.value = { phase: "form", problem: "This pairing link is incomplete (no code, or no bridge address). Type the code below instead." };
+        state.value = {
+          phase: "form",
+          problem: "This pairing link is incomplete (no code, or no bridge address). Type the code below instead.",
+        };
         return;
       }
       await run(link, deviceName(), true);

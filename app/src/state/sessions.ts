@@ -44,14 +44,19 @@ export function createSessions(env: AppEnv): Sessions {
   const list = signal<SessionSummary[]>([]);
   const offline = signal(false);
   const loaded = signal(false);
-  const persist = () => void env.offline.writeSessions(list.value).catch((error: unknown) => env.report("caching the chat list failed", error));
+  const persist = () =>
+    void env.offline
+      .writeSessions(list.value)
+      .catch((error: unknown) => env.report("caching the chat list failed", error));
   const sessions: Sessions = {
     list,
     sorted: computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity)),
     offline,
     loaded,
     async restore() {
-      const cached = await env.offline.readSessions().catch((error: unknown) => env.report("reading the cached chat list failed", error));
+      const cached = await env.offline
+        .readSessions()
+        .catch((error: unknown) => env.report("reading the cached chat list failed", error));
       if (cached && !loaded.value) list.value = cached;
     },
     replace(next) {
@@ -71,7 +76,9 @@ export function createSessions(env: AppEnv): Sessions {
     },
     remove(session_id) {
       list.value = list.value.filter((item) => item.id !== session_id);
-      void env.offline.forgetSession(session_id).catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
+      void env.offline
+        .forgetSession(session_id)
+        .catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
     },
     apply(event) {
       if (event.type === "session_deleted" && typeof event.session_id === "string") {

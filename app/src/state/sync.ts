@@ -67,7 +67,8 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const { client } = current;
       const offEvents = client.on("*", (event) => {
         sessions.apply(event);
-        if (event.type === "session_deleted" && typeof event.session_id === "string") deleted.value = new Set([...deleted.value, event.session_id]);
+        if (event.type === "session_deleted" && typeof event.session_id === "string")
+          deleted.value = new Set([...deleted.value, event.session_id]);
       });
       const offReset = client.onReset(() => void loadSessions(current));
       const offStatus = client.status.subscribe((status) => {
@@ -75,7 +76,9 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         if (sessions.offline.value || !sessions.loaded.value) void loadSessions(current);
         if (agents.value.length === 0) void loadAgents(current);
       });
-      const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) => pending.forEach((item) => runInvalidation(current, item)));
+      const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) =>
+        pending.forEach((item) => runInvalidation(current, item)),
+      );
       void loadSessions(current);
       void loadAgents(current);
       return () => {

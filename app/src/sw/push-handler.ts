@@ -21,7 +21,9 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
   /** The app's hash route of what was pushed: the chat (where its approval card is), else the chat list. */
   const urlOf = (payload: Payload): string => {
     const scope = sw.registration.scope;
-    return typeof payload.session_id === "string" ? `${scope}#/s/${encodeURIComponent(payload.session_id)}` : `${scope}#/`;
+    return typeof payload.session_id === "string"
+      ? `${scope}#/s/${encodeURIComponent(payload.session_id)}`
+      : `${scope}#/`;
   };
 
   const windows = () => sw.clients.matchAll({ type: "window", includeUncontrolled: true });
@@ -44,19 +46,26 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
   const show = async (payload: Payload): Promise<void> => {
     if (payload.type === "revoked") await wipe().catch(() => undefined);
     // The server could not tell whether this device was connected: a focused window shows the reply already.
-    if (payload.skip_if_focused && (await windows()).some((client) => client.focused && client.visibilityState === "visible")) return;
+    if (
+      payload.skip_if_focused &&
+      (await windows()).some((client) => client.focused && client.visibilityState === "visible")
+    )
+      return;
     const quiet = payload.type === "done";
     const tag = typeof payload.tag === "string" ? payload.tag : undefined;
-    await sw.registration.showNotification(typeof payload.title === "string" && payload.title ? payload.title : "Chat relay", {
-      ...(typeof payload.body === "string" ? { body: payload.body } : {}),
-      ...(tag ? { tag, renotify: !quiet } : {}),
-      // A "done" replaces what was shown without a sound or a vibration; every push still shows something, since
-      // browsers (iOS first) revoke subscriptions whose pushes show nothing.
-      silent: quiet,
-      requireInteraction: payload.type === "approval",
-      icon: new URL("icons/icon-192.png", sw.registration.scope).href,
-      data: { url: urlOf(payload), type: payload.type ?? "unknown" },
-    } as NotificationOptions);
+    await sw.registration.showNotification(
+      typeof payload.title === "string" && payload.title ? payload.title : "Chat relay",
+      {
+        ...(typeof payload.body === "string" ? { body: payload.body } : {}),
+        ...(tag ? { tag, renotify: !quiet } : {}),
+        // A "done" replaces what was shown without a sound or a vibration; every push still shows something, since
+        // browsers (iOS first) revoke subscriptions whose pushes show nothing.
+        silent: quiet,
+        requireInteraction: payload.type === "approval",
+        icon: new URL("icons/icon-192.png", sw.registration.scope).href,
+        data: { url: urlOf(payload), type: payload.type ?? "unknown" },
+      } as NotificationOptions,
+    );
   };
 
   sw.addEventListener("push", (event) => {
@@ -85,7 +94,8 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
   sw.addEventListener("notificationclick", (event) => {
     event.notification.close();
     const data = event.notification.data as { url?: unknown } | null;
-    const url = typeof data?.url === "string" && data.url.startsWith(sw.registration.scope) ? data.url : sw.registration.scope;
+    const url =
+      typeof data?.url === "string" && data.url.startsWith(sw.registration.scope) ? data.url : sw.registration.scope;
     event.waitUntil(openApp(url));
   });
 }

@@ -14,7 +14,13 @@ export interface EventEnvelope extends Sealed {
 }
 
 /** Seals an event's JSON under the content key `keyId`, bound to the server and the event id. */
-export function sealEvent(key: Uint8Array, keyId: number, serverId: string, eventId: string, eventJson: string): EventEnvelope {
+export function sealEvent(
+  key: Uint8Array,
+  keyId: number,
+  serverId: string,
+  eventId: string,
+  eventJson: string,
+): EventEnvelope {
   return { event_id: eventId, key_id: keyId, ...seal(key, utf8(eventJson), aad("event", serverId, eventId, keyId)) };
 }
 
@@ -24,11 +30,23 @@ export function openEvent(key: Uint8Array, serverId: string, envelope: EventEnve
 }
 
 /** A content key sealed to one device's public key. */
-export function sealContentKey(devicePublic: string, serverId: string, deviceId: string, keyId: number, key: Uint8Array): SealedBox {
+export function sealContentKey(
+  devicePublic: string,
+  serverId: string,
+  deviceId: string,
+  keyId: number,
+  key: Uint8Array,
+): SealedBox {
   return sealTo(devicePublic, key, aad("content key", serverId, deviceId, keyId));
 }
 
-export function openContentKey(deviceSecret: string, serverId: string, deviceId: string, keyId: number, box: SealedBox): Uint8Array {
+export function openContentKey(
+  deviceSecret: string,
+  serverId: string,
+  deviceId: string,
+  keyId: number,
+  box: SealedBox,
+): Uint8Array {
   return openBox(deviceSecret, box, aad("content key", serverId, deviceId, keyId));
 }
 
@@ -51,10 +69,22 @@ export function openRequest(key: Uint8Array, serverId: string, deviceId: string,
 }
 
 /** The answer to the relayed request `requestId`, server → device: bound to that request, so none can be swapped. */
-export function sealResponse(key: Uint8Array, serverId: string, deviceId: string, requestId: string, json: string): Sealed {
+export function sealResponse(
+  key: Uint8Array,
+  serverId: string,
+  deviceId: string,
+  requestId: string,
+  json: string,
+): Sealed {
   return seal(key, utf8(json), aad("relay response", serverId, deviceId, requestId));
 }
 
-export function openResponse(key: Uint8Array, serverId: string, deviceId: string, requestId: string, sealed: Sealed): string {
+export function openResponse(
+  key: Uint8Array,
+  serverId: string,
+  deviceId: string,
+  requestId: string,
+  sealed: Sealed,
+): string {
   return fromUtf8(open(key, sealed, aad("relay response", serverId, deviceId, requestId)));
 }

@@ -46,7 +46,13 @@ export function isKeyText(key: string): boolean {
  * A symmetric key both sides of a static X25519 pair derive alike: HKDF-SHA256 of the shared secret, with a purpose
  * label and both public keys (server's first) in the info, so a key made for one purpose or pair is no other's.
  */
-export function sharedKey(mySecret: string, theirPublic: string, purpose: string, serverPublic: string, devicePublic: string): Uint8Array {
+export function sharedKey(
+  mySecret: string,
+  theirPublic: string,
+  purpose: string,
+  serverPublic: string,
+  devicePublic: string,
+): Uint8Array {
   let shared: Uint8Array;
   try {
     shared = x25519.getSharedSecret(keyBytes(mySecret), keyBytes(theirPublic));

@@ -37,6 +37,7 @@ export function randomBytes(length: number): Uint8Array {
 
 function fresh(length: number): Uint8Array {
   const bytes = new Uint8Array(length);
-  for (let start = 0; start < length; start += MAX_FILL) crypto.getRandomValues(bytes.subarray(start, start + MAX_FILL));
+  for (let start = 0; start < length; start += MAX_FILL)
+    crypto.getRandomValues(bytes.subarray(start, start + MAX_FILL));
   return bytes;
 }

@@ -16,7 +16,12 @@ const PURPOSE = "sealed box";
 export function sealTo(recipientPublic: string, plaintext: Uint8Array, aad: Uint8Array): SealedBox {
   const recipient = keyBytes(recipientPublic);
   const ephemeral = x25519.keygen();
-  const key = deriveKey(x25519.getSharedSecret(ephemeral.secretKey, recipient), PURPOSE, ephemeral.publicKey, recipient);
+  const key = deriveKey(
+    x25519.getSharedSecret(ephemeral.secretKey, recipient),
+    PURPOSE,
+    ephemeral.publicKey,
+    recipient,
+  );
   return { ephemeral: toBase64Url(ephemeral.publicKey), ...seal(key, plaintext, aad) };
 }
 

@@ -73,7 +73,8 @@ export function nodeXChaCha(crypto: NodeCrypto): XChaCha {
 
 /** node:crypto when this is Node with OpenSSL's ChaCha20-Poly1305 on a little-endian machine; else undefined. */
 function nodeCrypto(): NodeCrypto | undefined {
-  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule;
   const crypto = getBuiltin?.("node:crypto") as NodeCrypto | undefined;
   const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
   return crypto?.getCiphers().includes("chacha20-poly1305") && littleEndian ? crypto : undefined;
@@ -89,7 +90,12 @@ function agreesWithNoble(candidate: XChaCha): boolean {
     const sealed = candidate.encrypt(key, nonce, aad, plaintext);
     const expected = nobleXChaCha.encrypt(key, nonce, aad, plaintext);
     const opened = candidate.decrypt(key, nonce, aad, expected);
-    return sealed.length === expected.length && sealed.every((byte, i) => byte === expected[i]) && opened.length === plaintext.length && opened.every((byte, i) => byte === plaintext[i]);
+    return (
+      sealed.length === expected.length &&
+      sealed.every((byte, i) => byte === expected[i]) &&
+      opened.length === plaintext.length &&
+      opened.every((byte, i) => byte === plaintext[i])
+    );
   } catch {
     return false;
   }

@@ -21,7 +21,9 @@ function relayCall(channel: Channel, path: string): Call {
     new Promise((resolve, reject) => {
       channel
         .push("api", { method: "GET", path })
-        .receive("ok", (reply: { status: number }) => (reply.status === 200 ? resolve() : reject(new Error(`relayed status ${reply.status}`))))
+        .receive("ok", (reply: { status: number }) =>
+          reply.status === 200 ? resolve() : reject(new Error(`relayed status ${reply.status}`)),
+        )
         .receive("error", (reply: unknown) => reject(new Error(`relay refused: ${JSON.stringify(reply)}`)))
         .receive("timeout", () => reject(new Error("relay timeout")));
     });
@@ -36,10 +38,18 @@ function directCall(url: string, dispatcher: Agent, token: string): Call {
 }
 
 function join(bridgeUrl: string, topic: string, token: string): Promise<Channel> {
-  const socket = new Socket(bridgeUrl, { transport: WebSocket as unknown as new (endpoint: string) => object, authToken: token });
+  const socket = new Socket(bridgeUrl, {
+    transport: WebSocket as unknown as new (endpoint: string) => object,
+    authToken: token,
+  });
   socket.connect();
   const channel = socket.channel(topic, {});
-  return new Promise((resolve, reject) => channel.join().receive("ok", () => resolve(channel)).receive("error", (e: unknown) => reject(new Error(JSON.stringify(e)))));
+  return new Promise((resolve, reject) =>
+    channel
+      .join()
+      .receive("ok", () => resolve(channel))
+      .receive("error", (e: unknown) => reject(new Error(JSON.stringify(e)))),
+  );
 }
 
 async function run(list: Call[], total: number): Promise<void> {
@@ -66,8 +76,16 @@ async function connect(to: Extract<ToApps, { type: "connect" }>): Promise<void> 
   calls.direct = to.tokens.map((token) => directCall(`${to.server_url}${path}`, dispatcher, token));
   const plain = await Promise.all(to.tokens.map((token) => join(to.bridge_url, topic, token)));
   calls.relay = plain.map((channel) => relayCall(channel, path));
-  const sealing = await Promise.all(e2e.devices.map(async ({ token, device_id }) => ({ channel: await join(to.bridge_url, topic, token), device_id })));
-  calls.e2e_relay = sealing.map(({ channel, device_id }) => sealedRelayCall(channel, { server_id, device_id, device_secret_key: e2e.device_secret_key, server_key: e2e.server_key }, path));
+  const sealing = await Promise.all(
+    e2e.devices.map(async ({ token, device_id }) => ({ channel: await join(to.bridge_url, topic, token), device_id })),
+  );
+  calls.e2e_relay = sealing.map(({ channel, device_id }) =>
+    sealedRelayCall(
+      channel,
+      { server_id, device_id, device_secret_key: e2e.device_secret_key, server_key: e2e.server_key },
+      path,
+    ),
+  );
   send({ type: "connected" });
 }
 

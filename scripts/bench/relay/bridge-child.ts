@@ -10,7 +10,10 @@ import { answerMeter, toBridge } from "./protocol.ts";
 export const RELAY_BOUNDS = { perSocketPerSecond: 1_000_000, perServerPerSecond: 1_000_000, inFlightPerServer: 10_000 };
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-bridge-"));
-const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir, relay: RELAY_BOUNDS }), log: { log: () => undefined } });
+const bridge = await startBridge({
+  config: defaultBridgeConfig({ port: 0, dataDir, relay: RELAY_BOUNDS }),
+  log: { log: () => undefined },
+});
 const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);
 
@@ -19,10 +22,12 @@ process.on("message", (message) => {
   if (answerMeter(parsed, meter, send) || parsed.type !== "known") return;
   send({ type: "known", count: parsed.token_hashes.filter((hash) => bridge.core.registry.knowsToken(hash)).length });
 });
-process.on("disconnect", () =>
-  void bridge.close().then(() => {
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  }),
+process.on(
+  "disconnect",
+  () =>
+    void bridge.close().then(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }),
 );
 send({ type: "ready", url: bridge.url });

@@ -14,7 +14,10 @@ const seamsRequest = z.object({ type: z.literal("seams"), seams: seamsSchema });
 const seamsAnswer = z.object({ type: z.literal("seams"), cipher: z.string(), random: z.string() });
 const statsMessage = z.object({ type: z.literal("stats"), stats: processStats });
 
-export const toBridge = z.discriminatedUnion("type", [...meterRequests, z.object({ type: z.literal("known"), token_hashes: z.array(z.string()) })]);
+export const toBridge = z.discriminatedUnion("type", [
+  ...meterRequests,
+  z.object({ type: z.literal("known"), token_hashes: z.array(z.string()) }),
+]);
 export const fromBridge = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready"), url: z.string() }),
   /** How many of the asked token hashes the bridge's registry grants (the server's `grants` arrived). */
@@ -66,7 +69,12 @@ export const toApps = z.discriminatedUnion("type", [
     e2e: z.object({ device_secret_key: z.string(), server_key: z.string(), devices: z.array(sealingDevice) }),
   }),
   /** `apps` of this process's apps each send their next call when the last answered, `total` calls in all. */
-  z.object({ type: z.literal("run"), route: routeSchema, apps: z.number().int().min(1), total: z.number().int().min(1) }),
+  z.object({
+    type: z.literal("run"),
+    route: routeSchema,
+    apps: z.number().int().min(1),
+    total: z.number().int().min(1),
+  }),
 ]);
 export type ToApps = z.infer<typeof toApps>;
 export const fromApps = z.discriminatedUnion("type", [

@@ -11,7 +11,11 @@ import { phaseMeter } from "../fanout/protocol.ts";
 import { answerMeter, answerSeams, toServer } from "./protocol.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
-const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin-token" });
+const runtime = createRuntime({
+  config: parseConfig({ server: { server_id: "bench" } }),
+  dataDir,
+  adminToken: "bench-admin-token",
+});
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
 const { ctx } = runtime;
 const meter = phaseMeter();
@@ -29,7 +33,12 @@ function pair(count: number, name: string, deviceKey?: string): { token: string;
 
 function seed(devices: number, deviceKey: string) {
   const session = ctx.sessions.create();
-  for (let i = 0; i < 10; i++) ctx.sessions.append(session.id, { role: i % 2 === 0 ? "user" : "assistant", content: `message ${i} `.repeat(20), metadata: {} });
+  for (let i = 0; i < 10; i++)
+    ctx.sessions.append(session.id, {
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `message ${i} `.repeat(20),
+      metadata: {},
+    });
   const tokens = pair(devices, "app").map((device) => device.token);
   const e2e = { server_key: ctx.e2e.publicKey, devices: pair(devices, "e2e app", deviceKey) };
   return { path: `/sessions/${session.id}/messages`, tokens, e2e };
@@ -43,11 +52,13 @@ process.on("message", (message) => {
   stopForwarder = () => forwarder.stop();
   send({ type: "ready", url, server_id: ctx.serverId, path, tokens, e2e });
 });
-process.on("disconnect", () =>
-  void (async () => {
-    await stopForwarder?.();
-    await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  })(),
+process.on(
+  "disconnect",
+  () =>
+    void (async () => {
+      await stopForwarder?.();
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    })(),
 );

@@ -9,7 +9,13 @@ import type { ServerContext } from "../../context.ts";
 import { internal, notFound, unprocessable } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 import { createNotificationApi } from "../../notifications/api.ts";
-import { actionOutcomeSchema, describeAction, type ActionRegistry, type ActionResponse, type ActionScope } from "../../actions/registry.ts";
+import {
+  actionOutcomeSchema,
+  describeAction,
+  type ActionRegistry,
+  type ActionResponse,
+  type ActionScope,
+} from "../../actions/registry.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationActionParams = z.object({ name: z.string().min(1) }).strict();
@@ -41,7 +47,14 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 }
 
-async function invoke(ctx: ServerContext, registry: ActionRegistry, scope: ActionScope, name: string, rawInput: unknown, sessionId: string | undefined): Promise<ActionResponse> {
+async function invoke(
+  ctx: ServerContext,
+  registry: ActionRegistry,
+  scope: ActionScope,
+  name: string,
+  rawInput: unknown,
+  sessionId: string | undefined,
+): Promise<ActionResponse> {
   const action = registry.get(scope, name);
   if (!action) throw notFound("action_not_found", `no ${scope} action "${name}"`);
   const input = action.input ? parseInput(action.input, rawInput, "body") : rawInput;
@@ -54,7 +67,10 @@ async function invoke(ctx: ServerContext, registry: ActionRegistry, scope: Actio
       notifications: createNotificationApi(ctx.notifications, action.plugin),
     });
   } catch (error) {
-    throw unprocessable("action_failed", `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw unprocessable(
+      "action_failed",
+      `action "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const outcome = actionOutcomeSchema.safeParse(returned ?? {});
   if (!outcome.success) {

@@ -29,7 +29,9 @@ export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_
       route.config = { ...route.config, appFile: true };
     });
     if (!existsSync(join(appDir, "index.html"))) {
-      scope.get("/", async (_request, reply) => reply.type("text/html; charset=utf-8").header("cache-control", REVALIDATE).send(notBuiltPage(appDir)));
+      scope.get("/", async (_request, reply) =>
+        reply.type("text/html; charset=utf-8").header("cache-control", REVALIDATE).send(notBuiltPage(appDir)),
+      );
       return;
     }
     await scope.register(fastifyStatic, {
@@ -41,7 +43,8 @@ export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_
       // Dotfiles (.env, .git) are never part of a build: answered as if absent.
       dotfiles: "ignore",
       cacheControl: false,
-      setHeaders: (response, path) => response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
+      setHeaders: (response, path) =>
+        response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
     });
   });
 }

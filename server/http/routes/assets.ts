@@ -14,7 +14,10 @@ const ACTIONS = ["store_attachment", "delete_attachment", "download_attachment"]
 const params = z.object({ session_id: z.string().min(1), action: z.string() }).strict();
 const storeJson = z
   .object({
-    data_base64: z.string().min(1).regex(/^[A-Za-z0-9+/=\s]+$/, "must be base64"),
+    data_base64: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9+/=\s]+$/, "must be base64"),
     media_type: z.string().min(1).optional(),
     filename: z.string().min(1).max(255).optional(),
   })
@@ -28,17 +31,34 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): v
   const bodyLimit = Math.ceil(assets.maxBytes / 3) * 4 + 64 * 1024;
   // Encapsulated so the raw image parser applies to these routes only.
   void app.register(async (scope) => {
-    scope.addContentTypeParser(/^image\/[\w.+-]+$/i, { parseAs: "buffer", bodyLimit: assets.maxBytes + 1 }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(
+      /^image\/[\w.+-]+$/i,
+      { parseAs: "buffer", bodyLimit: assets.maxBytes + 1 },
+      (_request, body, done) => done(null, body),
+    );
     scope.post(`/sessions/:session_id/extensions/${EXTENSION}/:action`, { bodyLimit }, async (request, reply) => {
       const { session_id, action } = parseInput(params, request.params, "params");
-      if (!(ACTIONS as readonly string[]).includes(action)) throw notFound("unknown_action", `${EXTENSION} has no action "${action}"; use ${ACTIONS.join(", ")}`);
+      if (!(ACTIONS as readonly string[]).includes(action))
+        throw notFound("unknown_action", `${EXTENSION} has no action "${action}"; use ${ACTIONS.join(", ")}`);
       if (action === "store_attachment") {
         const type = request.headers["content-type"] ?? "";
         if (!Buffer.isBuffer(request.body) && !/^application\/json\b/i.test(type)) {
-          throw unsupportedMedia("unsupported_media_type", `store_attachment takes application/json {data_base64, ...} or a raw image/* body, not ${type || "no content type"}`);
+          throw unsupportedMedia(
+            "unsupported_media_type",
+            `store_attachment takes application/json {data_base64, ...} or a raw image/* body, not ${type || "no content type"}`,
+          );
         }
-        const info = Buffer.isBuffer(request.body) ? storeRaw(assets, session_id, request.body, request.headers["content-type"], request.query) : storeBase64(assets, session_id, request.body);
-        return reply.status(201).send({ asset_id: info.asset_id, media_type: info.media_type, size: info.size, ...(info.filename ? { filename: info.filename } : {}) });
+        const info = Buffer.isBuffer(request.body)
+          ? storeRaw(assets, session_id, request.body, request.headers["content-type"], request.query)
+          : storeBase64(assets, session_id, request.body);
+        return reply
+          .status(201)
+          .send({
+            asset_id: info.asset_id,
+            media_type: info.media_type,
+            size: info.size,
+            ...(info.filename ? { filename: info.filename } : {}),
+          });
       }
       const { asset_id } = parseInput(byId, request.body, "body");
       if (action === "delete_attachment") {
@@ -58,7 +78,13 @@ function storeBase64(assets: AssetStore, sessionId: string, body: unknown) {
   return assets.store(sessionId, bytes, input.media_type, input.filename);
 }
 
-function storeRaw(assets: AssetStore, sessionId: string, bytes: Buffer, contentType: string | undefined, query: unknown) {
+function storeRaw(
+  assets: AssetStore,
+  sessionId: string,
+  bytes: Buffer,
+  contentType: string | undefined,
+  query: unknown,
+) {
   const { filename } = parseInput(rawQuery, query, "query");
   if (bytes.length === 0) throw invalid("invalid_input", "the request body is empty");
   return assets.store(sessionId, bytes, contentType, filename);

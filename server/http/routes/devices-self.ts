@@ -40,6 +40,7 @@ export function registerDeviceSelfRoutes(app: FastifyInstance, ctx: ServerContex
 
 function callingDevice(request: FastifyRequest): string {
   const principal = request.principal;
-  if (principal?.kind !== "device") throw forbidden("device_token_required", "this route acts on the calling device; call it with a device token");
+  if (principal?.kind !== "device")
+    throw forbidden("device_token_required", "this route acts on the calling device; call it with a device token");
   return principal.deviceId;
 }

@@ -14,13 +14,19 @@ export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): voi
   app.get("/e2e/keys", async (request) => {
     const principal = request.principal;
     const publicKey = principal?.kind === "device" ? ctx.pairing.publicKeyOf(principal.deviceId) : undefined;
-    if (principal?.kind !== "device" || publicKey === undefined) throw forbidden("not_e2e_device", "this route is for devices paired with a public key");
+    if (principal?.kind !== "device" || publicKey === undefined)
+      throw forbidden("not_e2e_device", "this route is for devices paired with a public key");
     return { keys: ctx.e2e.keysFor(principal.deviceId, publicKey) };
   });
 
   app.post(E2E_RELAY_PATH, async (request, reply) => {
     const principal = request.principal;
-    const answer = await runSealedCall(ctx, (call) => runRelayedCall(ctx, app, call), principal?.kind === "device" ? principal.deviceId : undefined, request.body);
+    const answer = await runSealedCall(
+      ctx,
+      (call) => runRelayedCall(ctx, app, call),
+      principal?.kind === "device" ? principal.deviceId : undefined,
+      request.body,
+    );
     return reply.status(answer.status).send(answer.body);
   });
 }

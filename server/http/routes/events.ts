@@ -35,7 +35,9 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
   app.get("/events", async (request, reply) => {
     const query = parseInput(eventsQuerySchema, request.query, "query");
     if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
-      throw new CursorExpiredError(`epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`);
+      throw new CursorExpiredError(
+        `epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`,
+      );
     }
     const base = { epoch: ctx.events.epoch };
     if (query.since_id === undefined && query.session_id === undefined && query.request_id === undefined) {
@@ -45,11 +47,17 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     // A deleted (or unknown) session has no events to read: 404, as its other routes answer.
     if (query.session_id !== undefined) ctx.sessions.requireExists(query.session_id);
     const sinceId = query.since_id !== undefined ? parseEventId(query.since_id)! : startOf(ctx, query.session_id);
-    const list: ListQuery = { sinceId, sessionId: query.session_id, requestId: query.request_id, limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage) };
+    const list: ListQuery = {
+      sinceId,
+      sessionId: query.session_id,
+      requestId: query.request_id,
+      limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage),
+    };
     const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);
     // A device revoked while its long-poll waited must not be handed what committed after the revocation: the
     // token is checked again when the wait ends, as a new request would be (401).
-    if (query.wait_ms !== undefined && query.wait_ms > 0 && !ctx.auth.identify(request.headers.authorization)) throw unauthorized();
+    if (query.wait_ms !== undefined && query.wait_ms > 0 && !ctx.auth.identify(request.headers.authorization))
+      throw unauthorized();
     return {
       events: compactEvents(page.events),
       next_since_id: formatEventId(page.lastId),

@@ -12,7 +12,12 @@ import { NotificationConflictError, NotificationNotFoundError } from "../../noti
 import type { ScopeService } from "../../notifications/scope-service.ts";
 
 const listQuery = z
-  .object({ include_terminal: z.enum(["true", "false"], "include_terminal must be true or false").transform((v) => v === "true").optional() })
+  .object({
+    include_terminal: z
+      .enum(["true", "false"], "include_terminal must be true or false")
+      .transform((v) => v === "true")
+      .optional(),
+  })
   .strict();
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationDismissParams = z.object({ notification_id: z.string().min(1) }).strict();
@@ -58,7 +63,12 @@ function sendList(reply: FastifyReply, service: ScopeService, includeTerminal: b
   return reply.type("application/json; charset=utf-8").send(service.listJson(includeTerminal));
 }
 
-function dismiss(reply: FastifyReply, service: ScopeService, id: string, body: z.output<typeof dismissBody>): NotificationRecord | FastifyReply {
+function dismiss(
+  reply: FastifyReply,
+  service: ScopeService,
+  id: string,
+  body: z.output<typeof dismissBody>,
+): NotificationRecord | FastifyReply {
   try {
     return service.dismiss(id, body);
   } catch (error) {

@@ -13,7 +13,11 @@ import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
 const pairingBody = z.object({}).strict().default({});
 const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
 
-export function registerPairingRoutes(app: FastifyInstance, ctx: ServerContext, urls: PairingUrls = pairingUrls(ctx)): void {
+export function registerPairingRoutes(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  urls: PairingUrls = pairingUrls(ctx),
+): void {
   const pairing = ctx.pairing;
 
   app.post("/pairing", async (request, reply) => {

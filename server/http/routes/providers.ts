@@ -5,16 +5,25 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ResolvedAgent } from "../../config/agents.ts";
 import type { ServerContext } from "../../context.ts";
-import { currentEndpointLabel, discoverModels, normalizeBaseUrl, selectEndpoint, type ProviderSettings } from "../../provider/index.ts";
+import {
+  currentEndpointLabel,
+  discoverModels,
+  normalizeBaseUrl,
+  selectEndpoint,
+  type ProviderSettings,
+} from "../../provider/index.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 import { agentTools } from "../../mcp/agent-tools.ts";
 
 /** What the routes read from the server context. */
-export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock"> & Partial<Pick<ServerContext, "plugins" | "mcp">>;
+export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock"> &
+  Partial<Pick<ServerContext, "plugins" | "mcp">>;
 
 const modelsParams = z.object({ provider_id: z.string().min(1) });
-const modelsQuery = z.object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() }).strict();
+const modelsQuery = z
+  .object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() })
+  .strict();
 
 export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutesContext): void {
   // max_image_bytes: the assets limit, so an app refuses a too-large image before uploading it (docs/app.md).
@@ -70,10 +79,15 @@ export function agentView(agent: ResolvedAgent) {
 }
 
 /** The provider's settings: from an agent on it (its overrides apply when agent_id is given), else the config. */
-function providerSettings(ctx: ProviderRoutesContext, providerId: string, agentId: string | undefined): ProviderSettings {
+function providerSettings(
+  ctx: ProviderRoutesContext,
+  providerId: string,
+  agentId: string | undefined,
+): ProviderSettings {
   if (agentId !== undefined) {
     const agent = ctx.agents.get(agentId);
-    if (!agent || agent.provider_id !== providerId) throw notFound("agent_not_found", `no agent "${agentId}" on provider "${providerId}"`);
+    if (!agent || agent.provider_id !== providerId)
+      throw notFound("agent_not_found", `no agent "${agentId}" on provider "${providerId}"`);
     return agent.settings;
   }
   // Own keys only: an id such as `__proto__` or `toString` names no provider, not an Object.prototype member.

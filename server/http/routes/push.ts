@@ -23,7 +23,10 @@ const subscriptionBody = z.object({
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     // An uncompressed P-256 point: 65 bytes, the first 0x04.
-    p256dh: base64urlOf(65, "p256dh").refine((value) => Buffer.from(value, "base64url")[0] === 4, "p256dh must be an uncompressed P-256 point"),
+    p256dh: base64urlOf(65, "p256dh").refine(
+      (value) => Buffer.from(value, "base64url")[0] === 4,
+      "p256dh must be an uncompressed P-256 point",
+    ),
     auth: base64urlOf(16, "auth"),
   }),
 });
@@ -38,8 +41,13 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const deviceId = deviceOf(request);
     const { endpoint, keys } = parseInput(subscriptionBody, request.body, "body");
     const problem = endpointProblem(endpoint, ctx.config.push!);
-    if (problem) throw invalid("push_endpoint_not_allowed", `body.endpoint: ${problem}`, [{ path: "body.endpoint", message: problem }]);
-    push.changed(() => push.subscriptions.save({ endpoint, device_id: deviceId, keys }, ctx.config.push!.max_subscriptions_per_device));
+    if (problem)
+      throw invalid("push_endpoint_not_allowed", `body.endpoint: ${problem}`, [
+        { path: "body.endpoint", message: problem },
+      ]);
+    push.changed(() =>
+      push.subscriptions.save({ endpoint, device_id: deviceId, keys }, ctx.config.push!.max_subscriptions_per_device),
+    );
     return reply.status(201).send({ endpoint });
   });
 
@@ -73,6 +81,7 @@ function pushOf(ctx: ServerContext): PushService {
 
 function deviceOf(request: FastifyRequest): string {
   const principal = request.principal;
-  if (principal?.kind !== "device") throw forbidden("device_token_required", "push subscriptions belong to a paired device: use its token");
+  if (principal?.kind !== "device")
+    throw forbidden("device_token_required", "push subscriptions belong to a paired device: use its token");
   return principal.deviceId;
 }

@@ -21,14 +21,22 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
     const { session_id } = parseInput(sessionParams, request.params, "params");
     const body = parseInput(sendBodySchema, request.body, "body");
     // From here to remember() nothing awaits: a concurrent repeat of the id always sees the first one's entry.
-    const earlier = body.client_request_id === undefined ? undefined : runner.clientRequestIds.find(session_id, body.client_request_id);
+    const earlier =
+      body.client_request_id === undefined
+        ? undefined
+        : runner.clientRequestIds.find(session_id, body.client_request_id);
     if (earlier !== undefined) return reply.status(202).send({ request_id: earlier });
     const session = ctx.sessions.get(session_id);
     const agent = ctx.agents.get(session.agent_id);
-    if (!agent) throw conflict("agent_not_found", `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`);
+    if (!agent)
+      throw conflict(
+        "agent_not_found",
+        `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`,
+      );
     checkSend(body, session_id, agent, assets);
     const request_id = runner.start(session_id, agent, body);
-    if (body.client_request_id !== undefined) runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
+    if (body.client_request_id !== undefined)
+      runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
     return reply.status(202).send({ request_id });
   });
 

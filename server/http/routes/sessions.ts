@@ -8,10 +8,16 @@ import { checkRequestOptions } from "../../runner/send-input.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const messageParams = z
-  .object({ session_id: z.string().min(1), index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number) })
+  .object({
+    session_id: z.string().min(1),
+    index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number),
+  })
   .strict();
 
-const createBody = z.object({ agent_id: z.string().min(1).optional() }).strict().default({});
+const createBody = z
+  .object({ agent_id: z.string().min(1).optional() })
+  .strict()
+  .default({});
 const listQuery = z.object({ archived: z.enum(["only", "include"]).optional() }).strict();
 const deleteSessionBody = z.object({}).strict().optional();
 const forkBody = z.object({}).strict().default({});
@@ -20,7 +26,10 @@ const modifyBody = z.object({ content: z.string() }).strict();
 const deleteBody = z
   .object({ indices: z.array(z.number().int().nonnegative()).min(1) })
   .strict()
-  .refine((b) => new Set(b.indices).size === b.indices.length, { message: "indices must not repeat", path: ["indices"] });
+  .refine((b) => new Set(b.indices).size === b.indices.length, {
+    message: "indices must not repeat",
+    path: ["indices"],
+  });
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { sessions } = ctx;

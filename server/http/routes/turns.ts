@@ -13,7 +13,10 @@ import { parseInput } from "../validate.ts";
 
 const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const messageParams = z
-  .object({ session_id: z.string().min(1), index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number) })
+  .object({
+    session_id: z.string().min(1),
+    index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number),
+  })
   .strict();
 
 const regenerateBody = z
@@ -26,7 +29,13 @@ const regenerateBody = z
   })
   .strict()
   .default({ stream: true });
-const resendBody = z.object({ content: z.string(), client_request_id: clientRequestIdSchema.optional(), stream: z.boolean().default(true) }).strict();
+const resendBody = z
+  .object({
+    content: z.string(),
+    client_request_id: clientRequestIdSchema.optional(),
+    stream: z.boolean().default(true),
+  })
+  .strict();
 const versionBody = z.object({ version: z.number().int().positive() }).strict();
 
 export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -36,15 +45,21 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
   const agentOf = (sessionId: string): ResolvedAgent => {
     const session = sessions.get(sessionId);
     const agent = ctx.agents.get(session.agent_id);
-    if (!agent) throw conflict("agent_not_found", `session ${sessionId} uses agent "${session.agent_id}", which the config no longer defines`);
+    if (!agent)
+      throw conflict(
+        "agent_not_found",
+        `session ${sessionId} uses agent "${session.agent_id}", which the config no longer defines`,
+      );
     return agent;
   };
 
   /** A repeat of a client_request_id answers the first request_id; nothing awaits between find and remember. */
   const once = (reply: FastifyReply, sessionId: string, clientRequestId: string | undefined, start: () => string) => {
-    const earlier = clientRequestId === undefined ? undefined : runner.clientRequestIds.find(sessionId, clientRequestId);
+    const earlier =
+      clientRequestId === undefined ? undefined : runner.clientRequestIds.find(sessionId, clientRequestId);
     const request_id = earlier ?? start();
-    if (earlier === undefined && clientRequestId !== undefined) runner.clientRequestIds.remember(sessionId, clientRequestId, request_id);
+    if (earlier === undefined && clientRequestId !== undefined)
+      runner.clientRequestIds.remember(sessionId, clientRequestId, request_id);
     return reply.status(202).send({ request_id });
   };
 
@@ -54,7 +69,9 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return once(reply, session_id, body.client_request_id, () => {
       const agent = agentOf(session_id);
       if (body.request_options) checkRequestOptions(agent, body.request_options);
-      return runner.startTurn(session_id, agent, body, (session, requestId) => regenerated(session.messages, requestId));
+      return runner.startTurn(session_id, agent, body, (session, requestId) =>
+        regenerated(session.messages, requestId),
+      );
     });
   });
 
@@ -62,7 +79,9 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
     const { session_id, index } = parseInput(messageParams, request.params, "params");
     const body = parseInput(resendBody, request.body, "body");
     return once(reply, session_id, body.client_request_id, () =>
-      runner.startTurn(session_id, agentOf(session_id), body, (session, requestId) => resent(session.messages, index, body.content, requestId)),
+      runner.startTurn(session_id, agentOf(session_id), body, (session, requestId) =>
+        resent(session.messages, index, body.content, requestId),
+      ),
     );
   });
 
@@ -72,7 +91,12 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
     sessions.get(session_id);
     // A run appends to the shown path: switching under it would mix two branches.
     const busy = runner.activeRequest(session_id);
-    if (busy) throw conflict("request_in_progress", `session ${session_id} has request ${busy} in flight; switch versions after its request_completed`, { request_id: busy });
+    if (busy)
+      throw conflict(
+        "request_in_progress",
+        `session ${session_id} has request ${busy} in flight; switch versions after its request_completed`,
+        { request_id: busy },
+      );
     return { session: sessions.showVersion(session_id, index, body.version) };
   });
 }

@@ -1,7 +1,17 @@
 // A store for screen tests without a browser (happy-dom): the page's storage, address bar and history are
 // happy-dom's; the server, the bridge and the client library's connection are stand-ins each test scripts, since a
 // screen test checks what a screen shows for a state or an error, not the wire (test/app/ does that in Chromium).
-import type { AgentView, AppConfig, ChatClient, ConnectionStatus, Credentials, Disposer, Observable, PresentedNotification, Session } from "../../../client/index.ts";
+import type {
+  AgentView,
+  AppConfig,
+  ChatClient,
+  ConnectionStatus,
+  Credentials,
+  Disposer,
+  Observable,
+  PresentedNotification,
+  Session,
+} from "../../../client/index.ts";
 import type { AppEnv } from "../../../app/src/state/env.ts";
 import { memoryCache } from "../../../app/src/state/offline-cache.ts";
 import { createStore, type AppStore } from "../../../app/src/state/store.ts";
@@ -49,7 +59,16 @@ export const AGENT: AgentView = {
 /** A session as the server answers it: empty, untitled. */
 export function sessionOf(id: string, fields: Partial<Session> = {}): Session {
   const at = "2026-11-27T07:00:00.000Z";
-  return { id, agent_id: "default", version: 1, created_at: at, updated_at: at, messages: [], metadata: {}, ...fields } as Session;
+  return {
+    id,
+    agent_id: "default",
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    messages: [],
+    metadata: {},
+    ...fields,
+  } as Session;
 }
 
 export interface FakeClient {
@@ -71,7 +90,13 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
     listSessions: async () => [],
     getSession: async (id: string) => sessionOf(id),
     listAgents: async () => [AGENT],
-    listModels: async () => ({ provider_id: "default", base_url: "", model: "scripted", models: [], custom_model_allowed: true }),
+    listModels: async () => ({
+      provider_id: "default",
+      base_url: "",
+      model: "scripted",
+      models: [],
+      custom_model_allowed: true,
+    }),
     loadMessages: async () => ({ messages: [], cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
     notifications: {
       application: none,
@@ -100,7 +125,9 @@ export function disposeStores(): void {
 }
 
 /** A store over happy-dom's page with stand-ins for the network; `paired` starts it with stored credentials. */
-export async function testStore(options: { env?: Partial<AppEnv>; client?: FakeClient; appConfig?: AppConfig; hash?: string } = {}): Promise<TestStore> {
+export async function testStore(
+  options: { env?: Partial<AppEnv>; client?: FakeClient; appConfig?: AppConfig; hash?: string } = {},
+): Promise<TestStore> {
   localStorage.clear();
   history.replaceState(null, "", options.hash ?? "#/");
   const reported: TestStore["reported"] = [];
@@ -111,7 +138,10 @@ export async function testStore(options: { env?: Partial<AppEnv>; client?: FakeC
     offline: memoryCache(),
     location,
     history,
-    onHashChange: (listener) => (addEventListener("hashchange", listener), () => removeEventListener("hashchange", listener)),
+    onHashChange: (listener) => (
+      addEventListener("hashchange", listener),
+      () => removeEventListener("hashchange", listener)
+    ),
     fetch: async (url) => {
       if (url.endsWith("/app-config.json") && options.appConfig) return Response.json(options.appConfig);
       return new Response("{}", { status: 404 });

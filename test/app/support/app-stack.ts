@@ -21,7 +21,10 @@ export class AppStack extends Stack {
   /** Whether pair_url opens the app on the bridge (the server's `app_url` is the bridge's app URL). */
   private appOnBridge = false;
 
-  static async startApp(config: ConfigInput = {}, options: { publicUrl?: string; appOnBridge?: boolean } = {}): Promise<AppStack> {
+  static async startApp(
+    config: ConfigInput = {},
+    options: { publicUrl?: string; appOnBridge?: boolean } = {},
+  ): Promise<AppStack> {
     const stack = new AppStack();
     stack.backend = await startScriptedBackend();
     stack.config = config;
@@ -39,13 +42,25 @@ export class AppStack extends Stack {
       providers: { default: { provider: "reference_compatible", model: "scripted", base_url: this.backend.url } },
       plugins: ["./app-tools.ts"],
       ...this.config,
-      server: { server_id: "srv1", public_url: this.publicUrl ?? this.serverUrl, ...(this.appOnBridge ? { app_url: this.bridgeAppUrl } : {}) },
+      server: {
+        server_id: "srv1",
+        public_url: this.publicUrl ?? this.serverUrl,
+        ...(this.appOnBridge ? { app_url: this.bridgeAppUrl } : {}),
+      },
     };
-    this.server = await startTestServer(config, { dataDir: this.serverDir, bridgeUrl: this.bridgeUrl, configDir: FIXTURES });
+    this.server = await startTestServer(config, {
+      dataDir: this.serverDir,
+      bridgeUrl: this.bridgeUrl,
+      configDir: FIXTURES,
+    });
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
     // With the app, the forwarder runs the calls the app relays through the bridge (as `npm start` does).
-    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20, app: this.server.runtime.app });
+    this.forwarder = startForwarder(this.server.runtime.ctx, {
+      bridgeUrl: this.bridgeUrl,
+      reconnectAfterMs: () => 20,
+      app: this.server.runtime.app,
+    });
   }
 
   /** The app as the bridge serves it: http(s) on the bridge's port, at `/`. */
@@ -57,8 +72,14 @@ export class AppStack extends Stack {
   async createPairing(): Promise<{ code: string; pair_url: string }> {
     const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
     const body = created.json as { code: string; bridge_url: string; pair_url?: string };
-    await until(() => this.bridge?.core.registry.findCode(hashPairingCode(body.code)) !== undefined, "code registered on the bridge");
-    return { code: body.code, pair_url: body.pair_url ?? buildPairUrl(this.serverUrl, { code: body.code, bridge: body.bridge_url }) };
+    await until(
+      () => this.bridge?.core.registry.findCode(hashPairingCode(body.code)) !== undefined,
+      "code registered on the bridge",
+    );
+    return {
+      code: body.code,
+      pair_url: body.pair_url ?? buildPairUrl(this.serverUrl, { code: body.code, bridge: body.bridge_url }),
+    };
   }
 
   async devices(): Promise<Array<{ device_id: string; name: string; revoked_at: string | null }>> {
@@ -67,7 +88,12 @@ export class AppStack extends Stack {
 
   /** GET /app-config.json as this stack's server answers it (client/wire/app-config.ts). */
   get appConfig(): { server_id: string; server_url: string; bridge_url: string; app_url: string } {
-    return { server_id: "srv1", server_url: this.publicUrl ?? this.serverUrl, bridge_url: this.bridgeUrl, app_url: this.appOnBridge ? this.bridgeAppUrl : `${this.serverUrl}/` };
+    return {
+      server_id: "srv1",
+      server_url: this.publicUrl ?? this.serverUrl,
+      bridge_url: this.bridgeUrl,
+      app_url: this.appOnBridge ? this.bridgeAppUrl : `${this.serverUrl}/`,
+    };
   }
 
   override async close(): Promise<void> {

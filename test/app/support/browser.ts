@@ -3,7 +3,16 @@
 // test can assert there were none.
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -18,8 +27,17 @@ export interface AppPage {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, viewport: { width: number; height: number }, options: { colorScheme?: "light" | "dark" } = {}): Promise<AppPage> {
-  const context = await browser.newContext({ viewport, colorScheme: options.colorScheme ?? "light", hasTouch: viewport.width < 600, isMobile: false });
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  options: { colorScheme?: "light" | "dark" } = {},
+): Promise<AppPage> {
+  const context = await browser.newContext({
+    viewport,
+    colorScheme: options.colorScheme ?? "light",
+    hasTouch: viewport.width < 600,
+    isMobile: false,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -34,7 +52,10 @@ export const DEVICE_NAME_KEY = "chat-relay.device-name";
  * before); resolves once the paired frame shows.
  */
 export async function pairThroughLink(page: Page, pairUrl: string, deviceName?: string): Promise<void> {
-  if (deviceName) await page.context().addInitScript(([key, name]) => localStorage.setItem(key!, JSON.stringify(name)), [DEVICE_NAME_KEY, deviceName]);
+  if (deviceName)
+    await page
+      .context()
+      .addInitScript(([key, name]) => localStorage.setItem(key!, JSON.stringify(name)), [DEVICE_NAME_KEY, deviceName]);
   await page.goto(pairUrl);
   await page.locator(".top-bar .connection").waitFor();
 }

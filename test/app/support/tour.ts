@@ -40,16 +40,51 @@ export function seed(stack: AppStack): Seeded {
   const { sessions } = stack.server.runtime.ctx;
   const older = sessions.create();
   sessions.append(older.id, { role: "user", content: "Plan a weekend in Lisbon" });
-  sessions.append(older.id, { role: "assistant", content: "Day one: Alfama and the castle. Day two: Belém and a tram ride.", metadata: {} });
+  sessions.append(older.id, {
+    role: "assistant",
+    content: "Day one: Alfama and the castle. Day two: Belém and a tram ride.",
+    metadata: {},
+  });
   const chat = sessions.create();
   sessions.append(chat.id, { role: "user", content: "What's the weather in Oslo? Then write a retry helper." });
   const call = { id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } };
-  sessions.append(chat.id, { role: "assistant", content: "", metadata: { tool_calls: [call], reasoning: "The user wants the weather first; call the tool." } });
-  sessions.append(chat.id, { role: "tool", content: "sunny in Oslo", metadata: { tool_call_id: "c1", tool_name: "get_weather", display: { type: "text", content: "☀ Sunny in Oslo, 18 °C" } } });
-  const usage = { usage_prompt_tokens: 1834, usage_completion_tokens: 212, usage_total_tokens: 2046, usage_prompt_tokens_formatted: "1.8k", usage_completion_tokens_formatted: "212", usage_total_tokens_formatted: "2.0k" };
+  sessions.append(chat.id, {
+    role: "assistant",
+    content: "",
+    metadata: { tool_calls: [call], reasoning: "The user wants the weather first; call the tool." },
+  });
+  sessions.append(chat.id, {
+    role: "tool",
+    content: "sunny in Oslo",
+    metadata: {
+      tool_call_id: "c1",
+      tool_name: "get_weather",
+      display: { type: "text", content: "☀ Sunny in Oslo, 18 °C" },
+    },
+  });
+  const usage = {
+    usage_prompt_tokens: 1834,
+    usage_completion_tokens: 212,
+    usage_total_tokens: 2046,
+    usage_prompt_tokens_formatted: "1.8k",
+    usage_completion_tokens_formatted: "212",
+    usage_total_tokens_formatted: "2.0k",
+  };
   sessions.append(chat.id, { role: "assistant", content: `It is sunny in Oslo (18 °C).\n\n${REPLY}`, metadata: usage });
-  stack.notifyApplication({ key: "backup", severity: "warning", title: "Backup is late", body: "The last backup finished 3 days ago.", display: { presentation: "banner" } });
-  const input = { key: "deploy", severity: "info", title: "Deploy needs approval", body: "Staging is ready to promote.", display: { presentation: "inline" } };
+  stack.notifyApplication({
+    key: "backup",
+    severity: "warning",
+    title: "Backup is late",
+    body: "The last backup finished 3 days ago.",
+    display: { presentation: "banner" },
+  });
+  const input = {
+    key: "deploy",
+    severity: "info",
+    title: "Deploy needs approval",
+    body: "Staging is ready to promote.",
+    display: { presentation: "inline" },
+  };
   stack.server.runtime.ctx.notifications.session(chat.id).publish(parseProducer(producerInputSchema, input), "docs");
   return { chatId: chat.id, olderId: older.id };
 }
@@ -61,7 +96,8 @@ export interface Stop {
   visit(page: Page, stack: AppStack, seeded: Seeded): Promise<void>;
 }
 
-const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+const settle = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 export const STOPS: Stop[] = [
   {
@@ -140,7 +176,10 @@ export const STOPS: Stop[] = [
     name: "devices",
     paired: true,
     async visit(page, stack) {
-      await page.evaluate((token) => localStorage.setItem("chat-relay.admin-token", JSON.stringify(token)), ADMIN_TOKEN);
+      await page.evaluate(
+        (token) => localStorage.setItem("chat-relay.admin-token", JSON.stringify(token)),
+        ADMIN_TOKEN,
+      );
       await page.goto(`${stack.serverUrl}/#/devices`);
       await page.reload();
       await page.getByRole("button", { name: "Add device" }).click();
@@ -153,7 +192,9 @@ export const STOPS: Stop[] = [
     paired: true,
     async visit(page, stack, seeded) {
       // Another answer to the Lisbon question: the turn now has versions, "‹ n / n ›" under the reply.
-      stack.backend.script(dialectStream("openai", { content: "Day one: Sintra's palaces. Day two: Cascais and the coast." }));
+      stack.backend.script(
+        dialectStream("openai", { content: "Day one: Sintra's palaces. Day two: Cascais and the coast." }),
+      );
       await stack.server.request({ method: "POST", url: `/sessions/${seeded.olderId}/regenerate`, payload: {} });
       await page.goto(`${stack.serverUrl}/#/s/${seeded.olderId}`);
       await page.getByText("Sintra's palaces").waitFor();
@@ -205,7 +246,13 @@ export const STOPS: Stop[] = [
 /** Uses up a pairing code from another (Node) device, so the link that carries it is spent. */
 async function usedUp(stack: AppStack, pairUrl: string): Promise<void> {
   const link = parsePairUrl(pairUrl)!;
-  await pair({ bridgeUrl: link.bridge, code: link.code, deviceName: "spent the code", serverKey: link.key, WebSocket: NodeWebSocket as unknown as WebSocketConstructor });
+  await pair({
+    bridgeUrl: link.bridge,
+    code: link.code,
+    deviceName: "spent the code",
+    serverKey: link.key,
+    WebSocket: NodeWebSocket as unknown as WebSocketConstructor,
+  });
 }
 
 /** Pairs `page` through pair_url (the paired stops need it). */

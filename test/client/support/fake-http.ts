@@ -19,7 +19,10 @@ export class FakeServer {
     const method = init?.method ?? "GET";
     this.calls.push({ method, path: url.pathname, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     const entry = this.routes.get(`${method} ${url.pathname}`);
-    const answer = typeof entry === "function" ? entry() : (entry ?? { status: 404, body: { error: { code: "not_found", message: "no route" } } });
+    const answer =
+      typeof entry === "function"
+        ? entry()
+        : (entry ?? { status: 404, body: { error: { code: "not_found", message: "no route" } } });
     if (answer === "unreachable") throw new TypeError("fetch failed");
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status });
   }

@@ -25,7 +25,13 @@ export function record(id: string, revision: number, patch: RecordPatch = {}): R
 
 let sequence = 1;
 export function appEvent(type: string, rec: Record<string, unknown>): AnyEvent {
-  return { event_id: formatEventId(sequence++), type, notification_id: rec.id, revision: rec.revision, notification: rec };
+  return {
+    event_id: formatEventId(sequence++),
+    type,
+    notification_id: rec.id,
+    revision: rec.revision,
+    notification: rec,
+  };
 }
 
 export function sessionEvent(type: string, sessionId: string, rec: Record<string, unknown>): AnyEvent {

@@ -83,10 +83,17 @@ export class Stack {
   }
 
   async startServer(): Promise<void> {
-    this.server = await startTestServer({ ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } }, { dataDir: this.serverDir, bridgePublicUrl: this.bridgeUrl });
+    this.server = await startTestServer(
+      { ...this.serverConfig, server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } },
+      { dataDir: this.serverDir, bridgePublicUrl: this.bridgeUrl },
+    );
     await this.server.runtime.app.listen({ host: "127.0.0.1", port: this.serverPort });
     this.serverPort = (this.server.runtime.app.server.address() as AddressInfo).port;
-    this.forwarder = startForwarder(this.server.runtime.ctx, { bridgeUrl: this.bridgeUrl, reconnectAfterMs: () => 20, app: this.server.runtime.app });
+    this.forwarder = startForwarder(this.server.runtime.ctx, {
+      bridgeUrl: this.bridgeUrl,
+      reconnectAfterMs: () => 20,
+      app: this.server.runtime.app,
+    });
   }
 
   /** Like a process exit: open HTTP connections (held long-polls included) are cut, not awaited. */
@@ -101,7 +108,10 @@ export class Stack {
   async pairingCode(): Promise<string> {
     const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
     const code = (created.json as { code: string }).code;
-    await until(() => this.bridge?.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    await until(
+      () => this.bridge?.core.registry.findCode(hashPairingCode(code)) !== undefined,
+      "code registered on the bridge",
+    );
     return code;
   }
 
@@ -113,7 +123,13 @@ export class Stack {
 
   /** Pairs with a code already made; server_url points at this test's real port. */
   async pairWith(code: string, deviceName: string, options: { e2e?: boolean } = {}): Promise<Credentials> {
-    const credentials = await pair({ bridgeUrl: this.bridgeUrl, code, deviceName, WebSocket: NodeWebSocket, ...options });
+    const credentials = await pair({
+      bridgeUrl: this.bridgeUrl,
+      code,
+      deviceName,
+      WebSocket: NodeWebSocket,
+      ...options,
+    });
     return { ...credentials, server_url: this.serverUrl };
   }
 
@@ -123,7 +139,11 @@ export class Stack {
   }
 
   async append(sessionId: string, content: string): Promise<void> {
-    const response = await this.server.request({ method: "POST", url: `/sessions/${sessionId}/messages`, payload: { role: "user", content } });
+    const response = await this.server.request({
+      method: "POST",
+      url: `/sessions/${sessionId}/messages`,
+      payload: { role: "user", content },
+    });
     if (response.status !== 201) throw new Error(`append answered ${response.status}`);
   }
 

@@ -24,7 +24,11 @@ export interface Run {
 }
 
 export function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -33,7 +37,9 @@ export function run(args: string[], env: Record<string, string>): Run {
   };
   child.stdout!.on("data", onData);
   child.stderr!.on("data", onData);
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     output: () => output,

@@ -24,10 +24,22 @@ export class PushHarness {
     readonly api: NotificationApi,
   ) {}
 
-  static async start(push: Record<string, unknown> = {}, config: ConfigInput = {}, clock: Clock & { time: number } = new GateClock(20_000)): Promise<PushHarness> {
+  static async start(
+    push: Record<string, unknown> = {},
+    config: ConfigInput = {},
+    clock: Clock & { time: number } = new GateClock(20_000),
+  ): Promise<PushHarness> {
     const service = await PushServiceStandIn.start();
-    const server = await startTestServer({ ...config, push: { ...PUSH_CONFIG, ...push } as ConfigInput["push"] }, { clock });
-    return new PushHarness(server, service, clock, createNotificationApi(server.runtime.ctx.notifications, "test-plugin"));
+    const server = await startTestServer(
+      { ...config, push: { ...PUSH_CONFIG, ...push } as ConfigInput["push"] },
+      { clock },
+    );
+    return new PushHarness(
+      server,
+      service,
+      clock,
+      createNotificationApi(server.runtime.ctx.notifications, "test-plugin"),
+    );
   }
 
   get push(): PushService {
@@ -41,7 +53,12 @@ export class PushHarness {
     if (!redeemed.ok) throw new Error(redeemed.reason);
     const subscription = await this.service.subscribe(this.push.publicKey);
     const { clientHash: _hash, ...body } = subscription;
-    const res = await this.server.request({ method: "POST", url: "/push/subscriptions", token: redeemed.device_token, payload: body });
+    const res = await this.server.request({
+      method: "POST",
+      url: "/push/subscriptions",
+      token: redeemed.device_token,
+      payload: body,
+    });
     if (res.status !== 201) throw new Error(`subscribe: ${res.status} ${res.text}`);
     return { id: redeemed.device_id, token: redeemed.device_token, subscription };
   }

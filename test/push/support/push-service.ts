@@ -57,7 +57,11 @@ export class PushServiceStandIn {
   /** A browser's subscription to the push service for `applicationServerKey`; its endpoint goes through the tap. */
   async subscribe(applicationServerKey: string): Promise<TestSubscription> {
     const answer = await this.call("/subscribe", { userVisibleOnly: "true", applicationServerKey });
-    const { endpoint, keys, clientHash } = answer.data as { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string };
+    const { endpoint, keys, clientHash } = answer.data as {
+      endpoint: string;
+      keys: { p256dh: string; auth: string };
+      clientHash: string;
+    };
     return { endpoint: `${this.tapUrl}${new URL(endpoint).pathname}`, expirationTime: null, keys, clientHash };
   }
 
@@ -81,7 +85,11 @@ export class PushServiceStandIn {
   }
 
   private async call(path: string, body: unknown): Promise<{ data?: unknown }> {
-    const response = await request(`http://127.0.0.1:${this.servicePort}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await request(`http://127.0.0.1:${this.servicePort}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const text = await response.body.text();
     if (response.statusCode !== 200) throw new Error(`push service ${path}: ${response.statusCode} ${text}`);
     return text === "OK" || text === "" ? {} : JSON.parse(text);
@@ -104,8 +112,12 @@ export class PushServiceStandIn {
       res.writeHead(refusal.status, refusal.retryAfter ? { "retry-after": refusal.retryAfter } : {}).end();
       return;
     }
-    const { host: _host, connection: _connection, "content-length": _length, ...forwarded } = headers;
-    const answer = await request(`http://127.0.0.1:${this.servicePort}${req.url}`, { method: "POST", headers: forwarded, body: Buffer.concat(chunks) });
+    const { "host": _host, "connection": _connection, "content-length": _length, ...forwarded } = headers;
+    const answer = await request(`http://127.0.0.1:${this.servicePort}${req.url}`, {
+      method: "POST",
+      headers: forwarded,
+      body: Buffer.concat(chunks),
+    });
     const text = await answer.body.text();
     this.pushes.push({ clientHash, headers, receivedAt, status: answer.statusCode });
     res.writeHead(answer.statusCode, { "content-type": "application/json" }).end(text);

@@ -48,9 +48,10 @@ export const bridgeConfigSchema = z.strictObject({
   idleTimeoutMs: count(1).default(60_000),
   /**
    * A server's link silent for longer than this is down (closed, its apps told offline): the forwarder heartbeats
-   * every 5 s, so a link whose packets are dropped without a close reads offline within this.
+   * every 5 s, so two missed heartbeats and a second's slack; with the sweep (a fifteenth of it) and the push to the
+   * app, a link whose packets are dropped without a close reads offline within 15 s (measured: docs/benchmarks.md).
    */
-  serverLinkTimeoutMs: count(1).default(15_000),
+  serverLinkTimeoutMs: count(1).default(11_000),
   /** Time from an HTTP request's first byte to its last header. */
   headersTimeoutMs: count(1).default(10_000),
   /**

@@ -80,17 +80,20 @@ process.on("message", (message) => {
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
 });
 
-/** One baseline frame of about `bytes`, stamped now. */
-function rawFrame(i: number, bytes: number): Buffer {
-  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: performance.timeOrigin + performance.now(), pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
+/** One baseline frame of about `bytes`, stamped `sentAt`. */
+function rawFrame(i: number, bytes: number, sentAt: number): Buffer {
+  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: sentAt, pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
 }
 
 /** The baseline at a steady rate, on the same staggered schedule as the benchmark's servers (scheduleSlots). */
 async function rawPaced(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
   const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g));
-  await scheduleSlots(frames * groups, rate * groups, (slot) => {
-    const frame = rawFrame(Math.floor(slot / groups), bytes);
+  // Stamped with the time the slot was due, not the time this loop got to it: the bridge's events are stamped at
+  // their commit in another process, so a bridge loop that runs late counts against the bridge; a broadcaster loop
+  // that runs late must count against the baseline too (stamped when sent, its lag was invisible).
+  await scheduleSlots(frames * groups, rate * groups, (slot, dueAt) => {
+    const frame = rawFrame(Math.floor(slot / groups), bytes, dueAt);
     for (const client of members[slot % groups]!) client.send(frame, { binary: false });
   });
 }
@@ -99,7 +102,7 @@ async function rawPaced(frames: number, rate: number, groups: number, bytes: num
 async function rawBroadcast(frames: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
   for (let i = 0; i < frames; i++) {
-    const frame = rawFrame(i, bytes);
+    const frame = rawFrame(i, bytes, wallNow());
     for (const client of clients) client.send(frame, { binary: false });
     if (i % 20 === 19) {
       while (clients.some((client) => client.bufferedAmount > 1024 * 1024)) await new Promise((resolve) => setTimeout(resolve, 1));

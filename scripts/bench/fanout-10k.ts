@@ -78,12 +78,14 @@ async function main(): Promise<void> {
     pool.mode("latency");
     phase();
     await sleep(50);
+    const scheduleStart = performance.now();
     await paced(STEADY_SECONDS);
+    const scheduleWallS = (performance.now() - scheduleStart) / 1000;
     const report = await pool.drain(RATE * STEADY_SECONDS * tokens.length);
     const stats = await bridgeStats();
     const diag = { bridge: stats, server: parentMeter.read(), receivers: report.receivers, closes: report.closes, load: loadavg()[0] };
     await pool.close();
-    return { report, stats, diag };
+    return { report, stats, diag, scheduleWallS };
   };
 
   // The same receivers, the same schedule, from a raw ws broadcaster in the bridge's process: one set of sockets at
@@ -102,20 +104,23 @@ async function main(): Promise<void> {
     await pool.drain(RATE * WARMUP_SECONDS * tokens.length);
     pool.mode("latency");
     phase();
+    // How long the schedule took to send: past STEADY_SECONDS, the sender could not keep the rate.
+    const scheduleStart = performance.now();
     await rawPaced(STEADY_SECONDS);
+    const scheduleWallS = (performance.now() - scheduleStart) / 1000;
     const report = await pool.drain(RATE * STEADY_SECONDS * tokens.length);
     // The broadcaster's own CPU and loop delay over the same phase: both sides' work compared, not only their tails.
     const stats = (await bridgeStats()).stats;
     const diag = { broadcaster: stats, server: parentMeter.read(), receivers: report.receivers, load: loadavg()[0] };
     await pool.close();
-    return { report, stats, diag };
+    return { report, stats, diag, scheduleWallS };
   };
 
   // BENCH_BASELINE_FIRST=1 runs the baseline before the bridge: a check that the order (the machine's load drifting,
   // the first phase after 10,000 connects) does not decide the ratio.
   let raw: Awaited<ReturnType<typeof rawPhase>> | undefined;
   if (BASELINE && BASELINE_FIRST) raw = await rawPhase();
-  const { report: steady, stats: steadyBridge, diag: steadyDiag } = await bridgePhase();
+  const { report: steady, stats: steadyBridge, diag: steadyDiag, scheduleWallS: steadyScheduleWallS } = await bridgePhase();
   if (BASELINE && !BASELINE_FIRST) raw = await rawPhase();
   const baseline = raw?.report;
   const baselineDiag = raw?.diag;
@@ -133,11 +138,12 @@ async function main(): Promise<void> {
       steady_seconds: STEADY_SECONDS,
       steady_deliveries: steady.deliveries,
       steady_expected: RATE * STEADY_SECONDS * tokens.length,
+      steady_schedule_wall_s: round2(steadyScheduleWallS),
       latency_p50_ms: ms(steady.latencies, 50),
       latency_p99_ms: ms(steady.latencies, 99),
       latency_max_ms: ms(steady.latencies, 100),
       ...(baseline
-        ? { raw_with_servers_publishing: BASELINE_WITH_SERVERS, raw_first: BASELINE_FIRST, raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
+        ? { raw_with_servers_publishing: BASELINE_WITH_SERVERS, raw_first: BASELINE_FIRST, raw_schedule_wall_s: round2(raw!.scheduleWallS), raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
         : {}),
       bridge_cpu_us_per_delivery: { user: cpuUs(steadyBridge.stats.cpu_user_ms, steady.deliveries), sys: cpuUs(steadyBridge.stats.cpu_sys_ms, steady.deliveries) },
       ...(rawBroadcasterCpu && baseline

@@ -1,7 +1,8 @@
 // Fan-out at scale (docs/benchmarks.md "Benchmark at 10,000 sockets"): 10,000 paired sockets on one bridge process, each
 // getting 20 events/s (200,000 deliveries/s), receivers in separate processes; the latency from store commit to
 // receipt (p50, p99) and the bridge's RSS per idle socket. Beside it, in the same run, the same load from a raw `ws`
-// broadcaster to the same receivers (the machine's own floor). Prints ONE JSON line.
+// broadcaster to the same receivers, its frames stamped when their slot was due and the servers still publishing, so
+// both sides are measured from the same point under the same load. Prints ONE JSON line.
 //
 // The sockets are spread over servers of 1,000 devices (one server's grants must fit a 1 MiB frame), each server
 // publishing 20 events/s, the servers' events staggered over the period as independent servers' are.

@@ -31,6 +31,8 @@ const BASELINE = process.env.BENCH_BASELINE !== "0";
  */
 const BASELINE_WITH_SERVERS = process.env.BENCH_BASELINE_SERVERS !== "0";
 const BASELINE_FIRST = process.env.BENCH_BASELINE_FIRST === "1";
+/** The baseline writes the way the bridge does (scripts/bench/fanout/raw-batched.ts) instead of ws.send per delivery. */
+const BASELINE_BATCHED = process.env.BENCH_BASELINE_BATCHED === "1";
 /** Bytes of a raw baseline frame: the size of the bridge's frames for these events. */
 const FRAME_BYTES = 318;
 
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     await sleep(1000);
     const rawPaced = async (seconds: number) => {
       const done = nextMessage(bridgeProc, parseBridge, (m) => m.type === "raw_done");
-      bridgeProc.send({ type: "raw_paced", frames: RATE * seconds, rate: RATE, groups: serverCount, bytes: FRAME_BYTES });
+      bridgeProc.send({ type: "raw_paced", frames: RATE * seconds, rate: RATE, groups: serverCount, bytes: FRAME_BYTES, batched: BASELINE_BATCHED });
       // The servers' events reach the bridge, which has no subscribers now: only their cost on the machine remains.
       await Promise.all([done, BASELINE_WITH_SERVERS ? paced(seconds) : undefined]);
     };
@@ -144,7 +146,7 @@ async function main(): Promise<void> {
       latency_p99_ms: ms(steady.latencies, 99),
       latency_max_ms: ms(steady.latencies, 100),
       ...(baseline
-        ? { raw_with_servers_publishing: BASELINE_WITH_SERVERS, raw_first: BASELINE_FIRST, raw_schedule_wall_s: round2(raw!.scheduleWallS), raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
+        ? { raw_with_servers_publishing: BASELINE_WITH_SERVERS, raw_first: BASELINE_FIRST, raw_batched: BASELINE_BATCHED, raw_schedule_wall_s: round2(raw!.scheduleWallS), raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
         : {}),
       bridge_cpu_us_per_delivery: { user: cpuUs(steadyBridge.stats.cpu_user_ms, steady.deliveries), sys: cpuUs(steadyBridge.stats.cpu_sys_ms, steady.deliveries) },
       ...(rawBroadcasterCpu && baseline

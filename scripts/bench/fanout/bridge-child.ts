@@ -8,6 +8,9 @@ import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.t
 import { EventTopic } from "../../../bridge/fanout/topic.ts";
 import type { BufferedEvent } from "../../../bridge/fanout/replay-buffer.ts";
 import { processLog } from "../../../bridge/log.ts";
+import type { Socket } from "node:net";
+import { textFrame } from "../../../bridge/protocol/ws-frame.ts";
+import { rawPacedBatched } from "./raw-batched.ts";
 import { scheduleSlots } from "./schedule.ts";
 import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol.ts";
 
@@ -17,6 +20,12 @@ const bridge = await startBridge({ config: defaultBridgeConfig({ ...overrides, p
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
 await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;
+/** Each raw client's TCP socket, for the batched baseline (it writes frames itself, as the bridge does). */
+const rawSockets = new Map<WebSocket, Socket>();
+raw.on("connection", (ws, request) => {
+  rawSockets.set(ws, request.socket as Socket);
+  ws.once("close", () => rawSockets.delete(ws));
+});
 const send = (message: unknown) => process.send!(message);
 
 // Instrumentation (the benchmark's only): how long after its commit an event reaches the broadcast, how long the
@@ -76,7 +85,10 @@ process.on("message", (message) => {
     };
     return send({ type: "stats", bridge: stats });
   }
-  if (parsed.type === "raw_paced") return void rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes).then(() => send({ type: "raw_done" }));
+  if (parsed.type === "raw_paced") {
+    const paced = parsed.batched ? rawBatched(parsed.frames, parsed.rate, parsed.groups, parsed.bytes) : rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes);
+    return void paced.then(() => send({ type: "raw_done" }));
+  }
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
 });
 
@@ -96,6 +108,13 @@ async function rawPaced(frames: number, rate: number, groups: number, bytes: num
     const frame = rawFrame(Math.floor(slot / groups), bytes, dueAt);
     for (const client of members[slot % groups]!) client.send(frame, { binary: false });
   });
+}
+
+/** The batched baseline (raw-batched.ts) on the same groups and schedule as rawPaced. */
+function rawBatched(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
+  const clients = [...raw.clients] as WebSocket[];
+  const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g).map((client) => rawSockets.get(client)!));
+  return rawPacedBatched(members, frames, rate, (index, dueAt) => textFrame(rawFrame(index, bytes, dueAt)));
 }
 
 /** The baseline: the same-size frame to every client, bytes encoded once, pausing only when buffers fill. */

@@ -63,7 +63,15 @@ export const toBridgeChild = z.discriminatedUnion("type", [
    * The baseline at a steady rate: the clients in `groups` (like topics), each group sent `frames` frames at `rate`
    * per second, the groups' sends staggered over the period; each frame stamped `sent_at` when sent.
    */
-  z.object({ type: z.literal("raw_paced"), frames: z.number(), rate: z.number(), groups: z.number().int().min(1), bytes: z.number() }),
+  z.object({
+    type: z.literal("raw_paced"),
+    frames: z.number(),
+    rate: z.number(),
+    groups: z.number().int().min(1),
+    bytes: z.number(),
+    /** The batched broadcaster (raw-batched.ts) instead of one ws.send per socket and frame. */
+    batched: z.boolean().optional(),
+  }),
   /** Starts a new phase: resets the CPU, loop delay and broadcast timings. */
   z.object({ type: z.literal("phase") }),
   z.object({ type: z.literal("stats") }),

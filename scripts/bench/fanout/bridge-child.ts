@@ -8,6 +8,9 @@ import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.t
 import { EventTopic } from "../../../bridge/fanout/topic.ts";
 import type { BufferedEvent } from "../../../bridge/fanout/replay-buffer.ts";
 import { processLog } from "../../../bridge/log.ts";
+import type { Socket } from "node:net";
+import { textFrame } from "../../../bridge/protocol/ws-frame.ts";
+import { rawPacedBatched } from "./raw-batched.ts";
 import { scheduleSlots } from "./schedule.ts";
 import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol.ts";
 
@@ -17,6 +20,12 @@ const bridge = await startBridge({ config: defaultBridgeConfig({ ...overrides, p
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
 await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;
+/** Each raw client's TCP socket, for the batched baseline (it writes frames itself, as the bridge does). */
+const rawSockets = new Map<WebSocket, Socket>();
+raw.on("connection", (ws, request) => {
+  rawSockets.set(ws, request.socket as Socket);
+  ws.once("close", () => rawSockets.delete(ws));
+});
 const send = (message: unknown) => process.send!(message);
 
 // Instrumentation (the benchmark's only): how long after its commit an event reaches the broadcast, how long the
@@ -76,30 +85,43 @@ process.on("message", (message) => {
     };
     return send({ type: "stats", bridge: stats });
   }
-  if (parsed.type === "raw_paced") return void rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes).then(() => send({ type: "raw_done" }));
+  if (parsed.type === "raw_paced") {
+    const paced = parsed.batched ? rawBatched(parsed.frames, parsed.rate, parsed.groups, parsed.bytes) : rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes);
+    return void paced.then(() => send({ type: "raw_done" }));
+  }
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
 });
 
-/** One baseline frame of about `bytes`, stamped now. */
-function rawFrame(i: number, bytes: number): Buffer {
-  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: performance.timeOrigin + performance.now(), pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
+/** One baseline frame of about `bytes`, stamped `sentAt`. */
+function rawFrame(i: number, bytes: number, sentAt: number): Buffer {
+  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: sentAt, pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
 }
 
 /** The baseline at a steady rate, on the same staggered schedule as the benchmark's servers (scheduleSlots). */
 async function rawPaced(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
   const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g));
-  await scheduleSlots(frames * groups, rate * groups, (slot) => {
-    const frame = rawFrame(Math.floor(slot / groups), bytes);
+  // Stamped with the time the slot was due, not the time this loop got to it: the bridge's events are stamped at
+  // their commit in another process, so a bridge loop that runs late counts against the bridge; a broadcaster loop
+  // that runs late must count against the baseline too (stamped when sent, its lag was invisible).
+  await scheduleSlots(frames * groups, rate * groups, (slot, dueAt) => {
+    const frame = rawFrame(Math.floor(slot / groups), bytes, dueAt);
     for (const client of members[slot % groups]!) client.send(frame, { binary: false });
   });
+}
+
+/** The batched baseline (raw-batched.ts) on the same groups and schedule as rawPaced. */
+function rawBatched(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
+  const clients = [...raw.clients] as WebSocket[];
+  const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g).map((client) => rawSockets.get(client)!));
+  return rawPacedBatched(members, frames, rate, (index, dueAt) => textFrame(rawFrame(index, bytes, dueAt)));
 }
 
 /** The baseline: the same-size frame to every client, bytes encoded once, pausing only when buffers fill. */
 async function rawBroadcast(frames: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
   for (let i = 0; i < frames; i++) {
-    const frame = rawFrame(i, bytes);
+    const frame = rawFrame(i, bytes, wallNow());
     for (const client of clients) client.send(frame, { binary: false });
     if (i % 20 === 19) {
       while (clients.some((client) => client.bufferedAmount > 1024 * 1024)) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,11 +1,21 @@
 // Messages between the fan-out benchmark's processes (IPC), validated like every other boundary.
+import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { z } from "zod";
 
 export const wallNow = (): number => performance.timeOrigin + performance.now();
 
 /** What one process spent in a phase: CPU (user, system) and its event loop's delay. */
-export const processStats = z.object({ cpu_user_ms: z.number(), cpu_sys_ms: z.number(), loop_delay_p99_ms: z.number(), loop_delay_max_ms: z.number() });
+export const processStats = z.object({
+  cpu_user_ms: z.number(),
+  cpu_sys_ms: z.number(),
+  loop_delay_p99_ms: z.number(),
+  loop_delay_max_ms: z.number(),
+  /** Linux only: time the main thread was runnable but waiting for a core (schedstat), and its context switches. */
+  run_queue_wait_ms: z.number().optional(),
+  switches_voluntary: z.number().optional(),
+  switches_involuntary: z.number().optional(),
+});
 export type ProcessStats = z.infer<typeof processStats>;
 
 export const toReceivers = z.discriminatedUnion("type", [
@@ -53,7 +63,15 @@ export const toBridgeChild = z.discriminatedUnion("type", [
    * The baseline at a steady rate: the clients in `groups` (like topics), each group sent `frames` frames at `rate`
    * per second, the groups' sends staggered over the period; each frame stamped `sent_at` when sent.
    */
-  z.object({ type: z.literal("raw_paced"), frames: z.number(), rate: z.number(), groups: z.number().int().min(1), bytes: z.number() }),
+  z.object({
+    type: z.literal("raw_paced"),
+    frames: z.number(),
+    rate: z.number(),
+    groups: z.number().int().min(1),
+    bytes: z.number(),
+    /** The batched broadcaster (raw-batched.ts) instead of one ws.send per socket and frame. */
+    batched: z.boolean().optional(),
+  }),
   /** Starts a new phase: resets the CPU, loop delay and broadcast timings. */
   z.object({ type: z.literal("phase") }),
   z.object({ type: z.literal("stats") }),
@@ -86,16 +104,26 @@ export type FromBridgeChild = z.infer<typeof fromBridgeChild>;
 /** CPU and loop delay since the last `reset()`, for one process. */
 export function phaseMeter(): { reset(): void; read(): ProcessStats } {
   let cpu = process.cpuUsage();
+  let sched = schedCounters();
   let histogram = loopHistogram();
   return {
     reset() {
       cpu = process.cpuUsage();
+      sched = schedCounters();
       histogram.disable();
       histogram = loopHistogram();
     },
     read() {
       const used = process.cpuUsage(cpu);
+      const now = schedCounters();
       return {
+        ...(now && sched
+          ? {
+              run_queue_wait_ms: Math.round((now.waitNs - sched.waitNs) / 1e6),
+              switches_voluntary: now.voluntary - sched.voluntary,
+              switches_involuntary: now.involuntary - sched.involuntary,
+            }
+          : {}),
         cpu_user_ms: Math.round(used.user / 1000),
         cpu_sys_ms: Math.round(used.system / 1000),
         loop_delay_p99_ms: Math.round(histogram.percentile(99) / 1e4) / 100,
@@ -103,6 +131,18 @@ export function phaseMeter(): { reset(): void; read(): ProcessStats } {
       };
     },
   };
+}
+
+/** The main thread's scheduler counters (Linux /proc; undefined elsewhere): why a busy loop ran late. */
+function schedCounters(): { waitNs: number; voluntary: number; involuntary: number } | undefined {
+  try {
+    const waitNs = Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[1]);
+    const status = readFileSync("/proc/thread-self/status", "utf8");
+    const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+    return { waitNs, voluntary: count("voluntary_ctxt_switches"), involuntary: count("nonvoluntary_ctxt_switches") };
+  } catch {
+    return undefined;
+  }
 }
 
 function loopHistogram() {

@@ -119,7 +119,13 @@ process.on("message", (message) => {
     receiverKey = parsed.e2e;
     return void connect(parsed.url, parsed.topic, parsed.topics, parsed.tokens, parsed.join);
   }
-  if (parsed.type === "close") return void closeAll().then(() => send({ type: "closed" }));
+  if (parsed.type === "close") {
+    // The sockets this process closes itself are not the far side's closes: the next set starts counting afresh.
+    return void closeAll().then(() => {
+      for (const code of Object.keys(closes)) delete closes[code];
+      send({ type: "closed" });
+    });
+  }
   if (parsed.type === "mode") {
     mode = parsed.mode;
     deliveries = 0;

@@ -10,15 +10,30 @@ import type { Arrival, BufferedEvent } from "./replay-buffer.ts";
  * a stale push arriving late) is never relayed; one after a hole (its `after` beyond what arrived) first sends the
  * subscribers away: they rejoin from their cursor, before the hole, and are told `gap`.
  */
-export function deliverEvent(core: Pick<BridgeCore, "log" | "metrics">, state: ServerState, event: BufferedEvent, after: string | undefined): Arrival {
+export function deliverEvent(
+  core: Pick<BridgeCore, "log" | "metrics">,
+  state: ServerState,
+  event: BufferedEvent,
+  after: string | undefined,
+): Arrival {
   const arrival = state.buffer.push(event, after);
   if (arrival === "duplicate" || arrival === "late") {
     core.metrics.duplicateEvents++;
-    if (arrival === "late") core.log.log("warn", "event arrived behind newer ones; replay before it is a gap", { server_id: state.id, event_id: event.id, last_id: state.lastId ?? null });
+    if (arrival === "late")
+      core.log.log("warn", "event arrived behind newer ones; replay before it is a gap", {
+        server_id: state.id,
+        event_id: event.id,
+        last_id: state.lastId ?? null,
+      });
     return arrival;
   }
   if (arrival === "after_hole") {
-    core.log.log("warn", "hole in the server's events; subscribers sent to rejoin", { server_id: state.id, event_id: event.id, after: after ?? null, last_id: state.lastId ?? null });
+    core.log.log("warn", "hole in the server's events; subscribers sent to rejoin", {
+      server_id: state.id,
+      event_id: event.id,
+      after: after ?? null,
+      last_id: state.lastId ?? null,
+    });
     state.topic.closeAll(BRIDGE_CLOSE.restart, "hole in the event sequence");
   }
   state.lastId = event.id;

@@ -16,7 +16,10 @@ export class EventTopic {
   private readonly subscribers = new Set<Connection>();
   private readonly sealedSubscribers = new Set<Connection>();
   /** Cluster joins waiting for their replay from Redis: what is broadcast meanwhile queues here (hold/release). */
-  private readonly held = new Map<Connection, { mode: DeviceMode; queue: BufferedEvent[]; announced?: Array<[string, string]> }>();
+  private readonly held = new Map<
+    Connection,
+    { mode: DeviceMode; queue: BufferedEvent[]; announced?: Array<[string, string]> }
+  >();
   private readonly topicJson: string;
 
   constructor(readonly topic: string) {
@@ -50,10 +53,12 @@ export class EventTopic {
     const queued = (held?.queue ?? []).filter((event) => afterId === undefined || event.id > afterId);
     for (const event of [...replay, ...queued]) {
       // An event without this device's form would be a hole it trusts: it rejoins and is told `gap` instead.
-      if (!this.sendTo(connection, event, mode)) return connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
+      if (!this.sendTo(connection, event, mode))
+        return connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
     }
     // A status announced while the join was held may contradict its reply: it follows the replay.
-    for (const [event, payloadJson] of held?.announced ?? []) connection.sendEncoded(this.wrap(event, payloadJson, connection.vsn));
+    for (const [event, payloadJson] of held?.announced ?? [])
+      connection.sendEncoded(this.wrap(event, payloadJson, connection.vsn));
     this.add(connection, mode);
   }
 
@@ -126,7 +131,8 @@ export class EventTopic {
       // sealed only were in flight): skipping it would leave a hole they trust. They rejoin, and are told `gap`.
       const left = [...subscribers];
       subscribers.clear();
-      for (const connection of left) connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
+      for (const connection of left)
+        connection.close(BRIDGE_CLOSE.restart, "event not available in this device's form");
       return;
     }
     let v2: Buffer | undefined;
@@ -139,7 +145,8 @@ export class EventTopic {
 
   // A broadcast carries null refs: the client accepts it whatever the channel's current join_ref is.
   private encode(event: BufferedEvent, mode: DeviceMode, vsn: string): string | undefined {
-    const [name, payload] = mode === "plain" ? ["session_event", event.payloadJson] : ["sealed_event", event.sealedJson];
+    const [name, payload] =
+      mode === "plain" ? ["session_event", event.payloadJson] : ["sealed_event", event.sealedJson];
     if (payload === undefined) return undefined;
     if (vsn === "2.0.0") return `[null,null,${this.topicJson},"${name}",${payload}]`;
     return `{"join_ref":null,"ref":null,"topic":${this.topicJson},"event":"${name}","payload":${payload}}`;

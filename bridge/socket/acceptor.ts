@@ -30,7 +30,12 @@ export class SocketAcceptor {
     private readonly sightings: DeviceSightings,
   ) {
     this.admission = new SocketAdmission(core.config);
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: core.config.maxFrameBytes, handleProtocols: chooseProtocol, perMessageDeflate: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: core.config.maxFrameBytes,
+      handleProtocols: chooseProtocol,
+      perMessageDeflate: false,
+    });
   }
 
   /** The HTTP server's `upgrade` listener. */
@@ -42,7 +47,10 @@ export class SocketAcceptor {
     if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
     const address = peerAddress(request.socket.remoteAddress);
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined };
+    const identity = {
+      address,
+      deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined,
+    };
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;
@@ -50,7 +58,16 @@ export class SocketAcceptor {
       return refuseUpgrade(socket, admitted.status, admitted.problem);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new Connection(this.nextId++, webSocketTransport(ws, socket), handshake.vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+      const connection = new Connection(
+        this.nextId++,
+        webSocketTransport(ws, socket),
+        handshake.vsn,
+        address,
+        tokenHash,
+        this.core.metrics,
+        this.core.config.maxBufferedBytes,
+        this.core.clock.now(),
+      );
       const release = this.track(connection, identity);
       wireFrames(this.core, this.router, connection, ws, release);
     });
@@ -60,16 +77,33 @@ export class SocketAcceptor {
    * Admits and tracks a peer over another transport (a long-poll session), as an upgrade is; `onGone` undoes the
    * tracking when it ends (idempotent).
    */
-  openPeer(transport: PeerTransport, vsn: Vsn, address: string, token: string | undefined): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
+  openPeer(
+    transport: PeerTransport,
+    vsn: Vsn,
+    address: string,
+    token: string | undefined,
+  ): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
     const tokenHash = token === undefined ? undefined : sha256Hex(token);
-    const identity = { address, deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined };
+    const identity = {
+      address,
+      deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined,
+    };
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;
       this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
       return admitted;
     }
-    const connection = new Connection(this.nextId++, transport, vsn, address, tokenHash, this.core.metrics, this.core.config.maxBufferedBytes, this.core.clock.now());
+    const connection = new Connection(
+      this.nextId++,
+      transport,
+      vsn,
+      address,
+      tokenHash,
+      this.core.metrics,
+      this.core.config.maxBufferedBytes,
+      this.core.clock.now(),
+    );
     const release = this.track(connection, identity);
     let gone = false;
     const onGone = () => {

@@ -7,7 +7,13 @@ import type { BridgeCore } from "../core.ts";
 import { decodeFrame } from "../protocol/serializer.ts";
 import type { Connection } from "./connection.ts";
 
-export function wireFrames(core: BridgeCore, router: Router, connection: Connection, ws: WebSocket, onGone: () => void): void {
+export function wireFrames(
+  core: BridgeCore,
+  router: Router,
+  connection: Connection,
+  ws: WebSocket,
+  onGone: () => void,
+): void {
   const { log, metrics, clock } = core;
   ws.on("message", (data: RawData, isBinary: boolean) => {
     connection.lastSeen = clock.now();
@@ -15,7 +21,12 @@ export function wireFrames(core: BridgeCore, router: Router, connection: Connect
   });
   ws.on("error", (error: Error & { code?: string }) => {
     if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") metrics.badFrames++;
-    log.log("warn", "socket error", { socket: connection.id, address: connection.address, code: error.code ?? null, problem: error.message });
+    log.log("warn", "socket error", {
+      socket: connection.id,
+      address: connection.address,
+      code: error.code ?? null,
+      problem: error.message,
+    });
   });
   ws.on("close", () => {
     connection.onClosed();
@@ -28,10 +39,17 @@ export function receiveFrame(core: BridgeCore, router: Router, connection: Conne
   const { log, metrics } = core;
   metrics.framesIn++;
   if (connection.closed) return;
-  const decoded = text === undefined ? { ok: false as const, problem: "binary frames are not spoken here" } : decodeFrame(text, connection.vsn);
+  const decoded =
+    text === undefined
+      ? { ok: false as const, problem: "binary frames are not spoken here" }
+      : decodeFrame(text, connection.vsn);
   if (!decoded.ok) {
     metrics.badFrames++;
-    log.log("warn", "malformed frame", { socket: connection.id, address: connection.address, problem: decoded.problem });
+    log.log("warn", "malformed frame", {
+      socket: connection.id,
+      address: connection.address,
+      problem: decoded.problem,
+    });
     connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
     return;
   }
@@ -39,7 +57,10 @@ export function receiveFrame(core: BridgeCore, router: Router, connection: Conne
     router.handle(connection, decoded.frame);
   } catch (error) {
     // A bug in one handler must not take the process (and everyone else's sockets) down.
-    log.log("error", "frame handler failed", { socket: connection.id, error: error instanceof Error ? error.message : String(error) });
+    log.log("error", "frame handler failed", {
+      socket: connection.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
     connection.close(BRIDGE_CLOSE.internalError, "internal error");
   }
 }

@@ -6,7 +6,8 @@ import { parseVsn, type Vsn } from "../protocol/serializer.ts";
 export const SOCKET_PATH = "/socket/websocket";
 const TOKEN_PROTOCOL_PREFIX = "base64url.bearer.phx.";
 
-export type Handshake = { ok: true; vsn: Vsn; token: string | undefined } | { ok: false; status: number; problem: string };
+export type Handshake =
+  { ok: true; vsn: Vsn; token: string | undefined } | { ok: false; status: number; problem: string };
 
 export function readHandshake(request: IncomingMessage): Handshake {
   const url = parseTarget(request.url ?? "/");
@@ -14,8 +15,10 @@ export function readHandshake(request: IncomingMessage): Handshake {
   if (url.pathname !== SOCKET_PATH) return { ok: false, status: 404, problem: "no such endpoint" };
   const vsn = parseVsn(url.searchParams.get("vsn"));
   if (!vsn) return { ok: false, status: 400, problem: "unsupported vsn" };
-  const token = tokenFromProtocols(request.headers["sec-websocket-protocol"]) ?? url.searchParams.get("token") ?? undefined;
-  if (token !== undefined && (token.length === 0 || token.length > 200)) return { ok: false, status: 400, problem: "bad token" };
+  const token =
+    tokenFromProtocols(request.headers["sec-websocket-protocol"]) ?? url.searchParams.get("token") ?? undefined;
+  if (token !== undefined && (token.length === 0 || token.length > 200))
+    return { ok: false, status: 400, problem: "bad token" };
   return { ok: true, vsn, token };
 }
 

@@ -39,13 +39,18 @@ export class IdleSweep {
    * this, a stall longer than the idle timeout closed live sockets with 1001.
    */
   start(everyMs: number): void {
-    every(this.clock, everyMs, (late) => {
-      if (late > everyMs) return;
-      const queuedAt = this.clock.now();
-      setImmediate(() => {
-        if (this.clock.now() - queuedAt <= everyMs) this.sweep();
-      });
-    }, this.stopped.signal);
+    every(
+      this.clock,
+      everyMs,
+      (late) => {
+        if (late > everyMs) return;
+        const queuedAt = this.clock.now();
+        setImmediate(() => {
+          if (this.clock.now() - queuedAt <= everyMs) this.sweep();
+        });
+      },
+      this.stopped.signal,
+    );
   }
 
   stop(): void {

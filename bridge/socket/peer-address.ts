@@ -10,6 +10,9 @@ export function peerAddress(remoteAddress: string | undefined): string {
   if (parsed.kind() === "ipv4") return parsed.toString();
   const v6 = parsed as ipaddr.IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  const prefix = v6.parts.slice(0, 4).map((part) => part.toString(16)).join(":");
+  const prefix = v6.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(":");
   return `${prefix}::/64`;
 }

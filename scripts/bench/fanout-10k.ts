@@ -42,20 +42,30 @@ const FD_HEADROOM = 1000;
 async function main(): Promise<void> {
   const fdLimit = readFdLimit();
   if (fdLimit !== undefined && fdLimit < SOCKETS + FD_HEADROOM) {
-    throw new Error(`descriptor limit ${fdLimit} is below ${SOCKETS + FD_HEADROOM}: raise it (ulimit -n 20000; docs/benchmarks.md "Benchmark at 10,000 sockets")`);
+    throw new Error(
+      `descriptor limit ${fdLimit} is below ${SOCKETS + FD_HEADROOM}: raise it (ulimit -n 20000; docs/benchmarks.md "Benchmark at 10,000 sockets")`,
+    );
   }
   const serverCount = Math.ceil(SOCKETS / DEVICES_PER_SERVER);
   const bridgeProc = forkChild("bridge-child.ts", {
     // One address registers every benchmark server (the default allows 5 new ids an hour per address).
-    BENCH_BRIDGE_CONFIG: JSON.stringify({ serverRegistrationsPerAddress: serverCount + 5, maxServers: Math.max(100, serverCount + 5) }),
+    BENCH_BRIDGE_CONFIG: JSON.stringify({
+      serverRegistrationsPerAddress: serverCount + 5,
+      maxServers: Math.max(100, serverCount + 5),
+    }),
   });
   const ready = await nextMessage(bridgeProc, parseBridge, (m) => m.type === "ready");
   if (ready.type !== "ready") throw new Error("bridge child did not start");
 
   const servers: BenchServer[] = [];
-  for (let s = 0; s < serverCount; s++) servers.push(startBenchServer(`bench-${s}`, Math.min(DEVICES_PER_SERVER, SOCKETS - s * DEVICES_PER_SERVER), ready.url));
+  for (let s = 0; s < serverCount; s++)
+    servers.push(
+      startBenchServer(`bench-${s}`, Math.min(DEVICES_PER_SERVER, SOCKETS - s * DEVICES_PER_SERVER), ready.url),
+    );
   await untilServersJoined(ready.url, serverCount);
-  const topicOfToken = new Map(servers.flatMap((server) => server.tokens.map((token) => [token, server.topic] as const)));
+  const topicOfToken = new Map(
+    servers.flatMap((server) => server.tokens.map((token) => [token, server.topic] as const)),
+  );
   const tokens = [...topicOfToken.keys()];
 
   const pool = new ReceiverPool(RECEIVER_PROCESSES);
@@ -66,7 +76,8 @@ async function main(): Promise<void> {
     parentMeter.reset();
   };
   // Every server publishes RATE events/s; slot k goes to server k % servers, so their events interleave evenly.
-  const paced = (seconds: number) => scheduleSlots(RATE * seconds * serverCount, RATE * serverCount, (slot) => servers[slot % serverCount]!.publish());
+  const paced = (seconds: number) =>
+    scheduleSlots(RATE * seconds * serverCount, RATE * serverCount, (slot) => servers[slot % serverCount]!.publish());
 
   let rssBefore = 0;
   let rssAfter = 0;
@@ -86,7 +97,13 @@ async function main(): Promise<void> {
     const scheduleWallS = (performance.now() - scheduleStart) / 1000;
     const report = await pool.drain(RATE * STEADY_SECONDS * tokens.length);
     const stats = await bridgeStats();
-    const diag = { bridge: stats, server: parentMeter.read(), receivers: report.receivers, closes: report.closes, load: loadavg()[0] };
+    const diag = {
+      bridge: stats,
+      server: parentMeter.read(),
+      receivers: report.receivers,
+      closes: report.closes,
+      load: loadavg()[0],
+    };
     await pool.close();
     return { report, stats, diag, scheduleWallS };
   };
@@ -98,7 +115,14 @@ async function main(): Promise<void> {
     await sleep(1000);
     const rawPaced = async (seconds: number) => {
       const done = nextMessage(bridgeProc, parseBridge, (m) => m.type === "raw_done");
-      bridgeProc.send({ type: "raw_paced", frames: RATE * seconds, rate: RATE, groups: serverCount, bytes: FRAME_BYTES, batched: BASELINE_BATCHED });
+      bridgeProc.send({
+        type: "raw_paced",
+        frames: RATE * seconds,
+        rate: RATE,
+        groups: serverCount,
+        bytes: FRAME_BYTES,
+        batched: BASELINE_BATCHED,
+      });
       // The servers' events reach the bridge, which has no subscribers now: only their cost on the machine remains.
       await Promise.all([done, BASELINE_WITH_SERVERS ? paced(seconds) : undefined]);
     };
@@ -123,7 +147,12 @@ async function main(): Promise<void> {
   // the first phase after 10,000 connects) does not decide the ratio.
   let raw: Awaited<ReturnType<typeof rawPhase>> | undefined;
   if (BASELINE && BASELINE_FIRST) raw = await rawPhase();
-  const { report: steady, stats: steadyBridge, diag: steadyDiag, scheduleWallS: steadyScheduleWallS } = await bridgePhase();
+  const {
+    report: steady,
+    stats: steadyBridge,
+    diag: steadyDiag,
+    scheduleWallS: steadyScheduleWallS,
+  } = await bridgePhase();
   if (BASELINE && !BASELINE_FIRST) raw = await rawPhase();
   const baseline = raw?.report;
   const baselineDiag = raw?.diag;
@@ -146,18 +175,38 @@ async function main(): Promise<void> {
       latency_p99_ms: ms(steady.latencies, 99),
       latency_max_ms: ms(steady.latencies, 100),
       ...(baseline
-        ? { raw_with_servers_publishing: BASELINE_WITH_SERVERS, raw_first: BASELINE_FIRST, raw_batched: BASELINE_BATCHED, raw_schedule_wall_s: round2(raw!.scheduleWallS), raw_ws_latency_p50_ms: ms(baseline.latencies, 50), raw_ws_latency_p99_ms: ms(baseline.latencies, 99), raw_ws_deliveries: baseline.deliveries, raw_complete: baseline.complete, p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)) }
+        ? {
+            raw_with_servers_publishing: BASELINE_WITH_SERVERS,
+            raw_first: BASELINE_FIRST,
+            raw_batched: BASELINE_BATCHED,
+            raw_schedule_wall_s: round2(raw!.scheduleWallS),
+            raw_ws_latency_p50_ms: ms(baseline.latencies, 50),
+            raw_ws_latency_p99_ms: ms(baseline.latencies, 99),
+            raw_ws_deliveries: baseline.deliveries,
+            raw_complete: baseline.complete,
+            p99_ratio_to_raw: round2(percentile(steady.latencies, 99) / percentile(baseline.latencies, 99)),
+          }
         : {}),
-      bridge_cpu_us_per_delivery: { user: cpuUs(steadyBridge.stats.cpu_user_ms, steady.deliveries), sys: cpuUs(steadyBridge.stats.cpu_sys_ms, steady.deliveries) },
+      bridge_cpu_us_per_delivery: {
+        user: cpuUs(steadyBridge.stats.cpu_user_ms, steady.deliveries),
+        sys: cpuUs(steadyBridge.stats.cpu_sys_ms, steady.deliveries),
+      },
       ...(rawBroadcasterCpu && baseline
-        ? { raw_cpu_us_per_delivery: { user: cpuUs(rawBroadcasterCpu.user_ms, baseline.deliveries), sys: cpuUs(rawBroadcasterCpu.sys_ms, baseline.deliveries) } }
+        ? {
+            raw_cpu_us_per_delivery: {
+              user: cpuUs(rawBroadcasterCpu.user_ms, baseline.deliveries),
+              sys: cpuUs(rawBroadcasterCpu.sys_ms, baseline.deliveries),
+            },
+          }
         : {}),
       bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
       misordered: steady.misordered,
       receiver_closes: steady.closes,
       steady_complete: steady.complete,
       load_average_1m: round2(loadavg()[0]!),
-      ...(process.env.BENCH_DIAG ? { diag: { steady: steadyDiag, ...(baselineDiag ? { baseline: baselineDiag } : {}) } } : {}),
+      ...(process.env.BENCH_DIAG
+        ? { diag: { steady: steadyDiag, ...(baselineDiag ? { baseline: baselineDiag } : {}) } }
+        : {}),
     })}\n`,
   );
   pool.stop();

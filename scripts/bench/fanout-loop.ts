@@ -45,10 +45,28 @@ function literalTransport(ws: FakeWs): PeerTransport {
 
 /** Median ms per broadcast to every socket, its flush included (the microtask that uncorks). */
 async function timeBroadcasts(make: (ws: FakeWs) => PeerTransport): Promise<number> {
-  const metrics = new BridgeMetrics(() => 0, () => 0);
+  const metrics = new BridgeMetrics(
+    () => 0,
+    () => 0,
+  );
   const topic = new EventTopic("events:server:bench");
-  for (let i = 0; i < SOCKETS; i++) topic.add(new Connection(i, make({ readyState: 1, bufferedAmount: 0 }), "2.0.0", "127.0.0.1", undefined, metrics, 4 << 20, 0));
-  const event: BufferedEvent = { id: "00000000000000000001", payloadJson: JSON.stringify({ event: { event_id: "00000000000000000001", pad: "x".repeat(200) } }) };
+  for (let i = 0; i < SOCKETS; i++)
+    topic.add(
+      new Connection(
+        i,
+        make({ readyState: 1, bufferedAmount: 0 }),
+        "2.0.0",
+        "127.0.0.1",
+        undefined,
+        metrics,
+        4 << 20,
+        0,
+      ),
+    );
+  const event: BufferedEvent = {
+    id: "00000000000000000001",
+    payloadJson: JSON.stringify({ event: { event_id: "00000000000000000001", pad: "x".repeat(200) } }),
+  };
   const times: number[] = [];
   for (let round = 0; round < BROADCASTS; round++) {
     const start = performance.now();
@@ -62,4 +80,6 @@ async function timeBroadcasts(make: (ws: FakeWs) => PeerTransport): Promise<numb
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const baseline = await timeBroadcasts(literalTransport);
 const current = await timeBroadcasts(currentTransport);
-process.stdout.write(`${JSON.stringify({ bench: "fanout-loop", sockets: SOCKETS, broadcast_ms_median: round2(current), literal_transport_ms_median: round2(baseline), ratio_to_literal: round2(current / baseline) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ bench: "fanout-loop", sockets: SOCKETS, broadcast_ms_median: round2(current), literal_transport_ms_median: round2(baseline), ratio_to_literal: round2(current / baseline) })}\n`,
+);

@@ -11,7 +11,14 @@ import pino from "pino";
 import { parseConfig } from "../../server/config/load.ts";
 import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../server/runtime.ts";
-import { bridgeRss, bridgeStatsOf, forkChild as child, nextMessage, parseBridge, parseReceiver } from "./fanout/processes.ts";
+import {
+  bridgeRss,
+  bridgeStatsOf,
+  forkChild as child,
+  nextMessage,
+  parseBridge,
+  parseReceiver,
+} from "./fanout/processes.ts";
 import { phaseMeter, wallNow, type ToReceivers } from "./fanout/protocol.ts";
 import { deviceKeyFor, receiverKey, type BenchMode } from "./fanout/e2e.ts";
 import { sumReports } from "./fanout/receiver-pool.ts";
@@ -33,20 +40,32 @@ async function main(): Promise<void> {
   const plain = await runMode(bridgeProc, ready.url, ready.rawUrl, "plain");
   const e2e = await runMode(bridgeProc, ready.url, ready.rawUrl, "e2e");
   const cost = {
-    saturation_ratio_to_plain: round((e2e.saturation_deliveries_per_s as number) / (plain.saturation_deliveries_per_s as number)),
+    saturation_ratio_to_plain: round(
+      (e2e.saturation_deliveries_per_s as number) / (plain.saturation_deliveries_per_s as number),
+    ),
     latency_p50_adds_ms: round((e2e.latency_p50_ms as number) - (plain.latency_p50_ms as number)),
   };
   process.stdout.write(`${JSON.stringify({ ...plain, e2e: { ...e2e, ...cost } })}\n`);
   bridgeProc.disconnect();
 }
 
-async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mode: BenchMode): Promise<Record<string, unknown>> {
+async function runMode(
+  bridgeProc: ChildProcess,
+  url: string,
+  rawUrl: string,
+  mode: BenchMode,
+): Promise<Record<string, unknown>> {
   const ready = { url, rawUrl };
   const serverId = mode === "plain" ? "bench" : "bench-e2e";
   const rss = () => bridgeRss(bridgeProc);
 
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const runtime = createRuntime({ config: parseConfig({ server: { server_id: serverId } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
+  const runtime = createRuntime({
+    config: parseConfig({ server: { server_id: serverId } }),
+    dataDir,
+    adminToken: "bench-admin",
+    log: pino({ level: "silent" }),
+  });
   const ctx = runtime.ctx;
   const pairing = ctx.pairing;
   const tokens: string[] = [];
@@ -69,7 +88,14 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
     receivers.map((r, i) => {
       const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
       const e2e = mode === "e2e" ? { e2e: receiverKey(serverId, ctx.e2e.contentKeys) } : {};
-      r.send({ type: "connect", url: ready.url, topic: `events:server:${serverId}`, tokens: share(tokens, i), join: true, ...e2e } satisfies ToReceivers);
+      r.send({
+        type: "connect",
+        url: ready.url,
+        topic: `events:server:${serverId}`,
+        tokens: share(tokens, i),
+        join: true,
+        ...e2e,
+      } satisfies ToReceivers);
       return done;
     }),
   );
@@ -121,10 +147,22 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
   const steadyEvents = STEADY_RATE * STEADY_SECONDS;
   await paced(steadyEvents);
   const steady = await drain(steadyEvents * tokens.length);
-  const steadyDiag = { bridge: await bridgeStats(), server: parentMeter.read(), receivers: steady.receivers, closes: steady.closes, load: loadavg()[0] };
+  const steadyDiag = {
+    bridge: await bridgeStats(),
+    server: parentMeter.read(),
+    receivers: steady.receivers,
+    closes: steady.closes,
+    load: loadavg()[0],
+  };
   const sorted = steady.latencies.sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-  const steadyTail = { p90: round(pct(90)), p95: round(pct(95)), p99: round(pct(99)), p999: round(pct(99.9)), max: round(sorted.at(-1) ?? NaN) };
+  const steadyTail = {
+    p90: round(pct(90)),
+    p95: round(pct(95)),
+    p99: round(pct(99)),
+    p999: round(pct(99.9)),
+    max: round(sorted.at(-1) ?? NaN),
+  };
 
   // Saturation through the bridge: publish in bursts, yielding so the forwarder can push and receive acks.
   toAll({ type: "mode", mode: "count" });
@@ -135,14 +173,26 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
   }
   const saturated = await drain(SATURATION_EVENTS * tokens.length);
-  const saturatedDiag = { bridge: await bridgeStats(), server: parentMeter.read(), receivers: saturated.receivers, closes: saturated.closes, load: loadavg()[0] };
+  const saturatedDiag = {
+    bridge: await bridgeStats(),
+    server: parentMeter.read(),
+    receivers: saturated.receivers,
+    closes: saturated.closes,
+    load: loadavg()[0],
+  };
   const bridgeRate = saturated.deliveries / ((saturated.last - saturated.first) / 1000);
 
   // Baseline: raw ws broadcast of same-size frames to the same number of sockets, from the same process.
   await Promise.all(
     receivers.map((r, i) => {
       const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
-      r.send({ type: "connect", url: ready.rawUrl, topic: "", tokens: share(tokens, i), join: false } satisfies ToReceivers);
+      r.send({
+        type: "connect",
+        url: ready.rawUrl,
+        topic: "",
+        tokens: share(tokens, i),
+        join: false,
+      } satisfies ToReceivers);
       return done;
     }),
   );
@@ -153,35 +203,52 @@ async function runMode(bridgeProc: ChildProcess, url: string, rawUrl: string, mo
   bridgeProc.send({ type: "raw_broadcast", frames: SATURATION_EVENTS, bytes: 300 });
   await rawDone;
   const raw = await drain(SATURATION_EVENTS * tokens.length);
-  const rawDiag = { bridge: (await bridgeStats()).stats, receivers: raw.receivers, closes: raw.closes, load: loadavg()[0] };
+  const rawDiag = {
+    bridge: (await bridgeStats()).stats,
+    receivers: raw.receivers,
+    closes: raw.closes,
+    load: loadavg()[0],
+  };
   const rawRate = raw.deliveries / ((raw.last - raw.first) / 1000);
 
-  const sampleEvent = { event_id: "0".repeat(20), type: "bench", session_id: "bench", timestamp: new Date().toISOString(), sent_at: wallNow(), pad: PAD };
-  const sealedSample = mode === "e2e" ? ["sealed_event", ctx.e2e.sealEvent(sampleEvent.event_id, JSON.stringify(sampleEvent))] : ["session_event", { event: sampleEvent }];
+  const sampleEvent = {
+    event_id: "0".repeat(20),
+    type: "bench",
+    session_id: "bench",
+    timestamp: new Date().toISOString(),
+    sent_at: wallNow(),
+    pad: PAD,
+  };
+  const sealedSample =
+    mode === "e2e"
+      ? ["sealed_event", ctx.e2e.sealEvent(sampleEvent.event_id, JSON.stringify(sampleEvent))]
+      : ["session_event", { event: sampleEvent }];
   const sample = JSON.stringify([null, null, `events:server:${serverId}`, ...sealedSample]);
   const figures = {
-      bench: "fanout",
-      mode,
-      sockets: tokens.length,
-      frame_bytes: sample.length,
-      steady_events_per_s: STEADY_RATE,
-      steady_deliveries: steady.deliveries,
-      steady_expected: steadyEvents * tokens.length,
-      latency_p50_ms: round(pct(50)),
-      latency_p99_ms: round(pct(99)),
-      saturation_deliveries_per_s: Math.round(bridgeRate),
-      saturation_delivered: saturated.deliveries,
-      raw_ws_deliveries_per_s: Math.round(rawRate),
-      raw_delivered: raw.deliveries,
-      ratio_to_raw: round(bridgeRate / rawRate),
-      bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
-      misordered: steady.misordered + saturated.misordered + raw.misordered,
-      receiver_closes: raw.closes,
-      steady_complete: steady.complete,
-      saturation_complete: saturated.complete,
-      raw_complete: raw.complete,
-      load_average_1m: round(loadavg()[0]!),
-      ...(process.env.BENCH_DIAG ? { diag: { steady: { ...steadyDiag, latency: steadyTail }, saturation: saturatedDiag, raw: rawDiag } } : {}),
+    bench: "fanout",
+    mode,
+    sockets: tokens.length,
+    frame_bytes: sample.length,
+    steady_events_per_s: STEADY_RATE,
+    steady_deliveries: steady.deliveries,
+    steady_expected: steadyEvents * tokens.length,
+    latency_p50_ms: round(pct(50)),
+    latency_p99_ms: round(pct(99)),
+    saturation_deliveries_per_s: Math.round(bridgeRate),
+    saturation_delivered: saturated.deliveries,
+    raw_ws_deliveries_per_s: Math.round(rawRate),
+    raw_delivered: raw.deliveries,
+    ratio_to_raw: round(bridgeRate / rawRate),
+    bridge_rss_per_idle_socket_bytes: Math.round((rssAfter - rssBefore) / tokens.length),
+    misordered: steady.misordered + saturated.misordered + raw.misordered,
+    receiver_closes: raw.closes,
+    steady_complete: steady.complete,
+    saturation_complete: saturated.complete,
+    raw_complete: raw.complete,
+    load_average_1m: round(loadavg()[0]!),
+    ...(process.env.BENCH_DIAG
+      ? { diag: { steady: { ...steadyDiag, latency: steadyTail }, saturation: saturatedDiag, raw: rawDiag } }
+      : {}),
   };
   receivers.forEach((r) => r.disconnect());
   await forwarder.stop();

@@ -61,12 +61,10 @@ export class EndToEnd {
 
   /** The newest content keys, each sealed to the device's public key (bound to this server and that device). */
   keysFor(deviceId: string, devicePublic: string): SealedContentKey[] {
-    return this.contentKeys
-      .recentKeys()
-      .map(({ keyId, key }) => ({
-        key_id: keyId,
-        box: sealContentKey(devicePublic, this.serverId, deviceId, keyId, key),
-      }));
+    return this.contentKeys.recentKeys().map(({ keyId, key }) => ({
+      key_id: keyId,
+      box: sealContentKey(devicePublic, this.serverId, deviceId, keyId, key),
+    }));
   }
 
   /**

@@ -13,7 +13,12 @@ import { cleanups, runCleanups, tempDir } from "./helpers.ts";
 afterEach(runCleanups);
 
 async function bridgeServing(appDir: string) {
-  const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }), log: new MemoryLogger(), sweepEveryMs: 0, appDir });
+  const bridge = await startBridge({
+    config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }),
+    log: new MemoryLogger(),
+    sweepEveryMs: 0,
+    appDir,
+  });
   cleanups.push(() => bridge.close());
   return bridge;
 }
@@ -64,7 +69,16 @@ describe("the app on the bridge", () => {
 
   it("never serves a path outside the build, nor a dotfile, and answers missing files 404 in the error shape", async () => {
     const bridge = await bridgeServing(builtApp());
-    for (const path of ["/../secret.txt", "/%2e%2e/secret.txt", "/assets/..%2f..%2fsecret.txt", "/..%5csecret.txt", "/.env", "/missing.js", "/assets", "/%00"]) {
+    for (const path of [
+      "/../secret.txt",
+      "/%2e%2e/secret.txt",
+      "/assets/..%2f..%2fsecret.txt",
+      "/..%5csecret.txt",
+      "/.env",
+      "/missing.js",
+      "/assets",
+      "/%00",
+    ]) {
       const answer = await rawGet(bridge.port, path);
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).not.toContain("outside the build");
@@ -86,7 +100,10 @@ describe("the app on the bridge", () => {
 
 describe("BRIDGE_PUBLIC_URL", () => {
   it("is the endpoint apps are given and names the app's URL; a value that is no ws(s) URL is refused naming the variable", async () => {
-    const config = loadBridgeConfig({ BRIDGE_PORT: "0", DATA_DIR: tempDir(), BRIDGE_PUBLIC_URL: "wss://relay.example.com/socket" }, 1024);
+    const config = loadBridgeConfig(
+      { BRIDGE_PORT: "0", DATA_DIR: tempDir(), BRIDGE_PUBLIC_URL: "wss://relay.example.com/socket" },
+      1024,
+    );
     const bridge = await startBridge({ config, log: new MemoryLogger(), sweepEveryMs: 0, appDir: builtApp() });
     cleanups.push(() => bridge.close());
     expect(bridge.publicUrl).toBe("wss://relay.example.com/socket");
@@ -94,7 +111,9 @@ describe("BRIDGE_PUBLIC_URL", () => {
     const plain = await bridgeServing(builtApp());
     expect(plain.publicUrl).toBe(plain.url);
     expect(plain.appUrl).toBe(`${plain.httpUrl}/`);
-    expect(() => loadBridgeConfig({ BRIDGE_PUBLIC_URL: "https://relay.example.com/" }, 1024)).toThrow(/^BRIDGE_PUBLIC_URL: must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(() => loadBridgeConfig({ BRIDGE_PUBLIC_URL: "https://relay.example.com/" }, 1024)).toThrow(
+      /^BRIDGE_PUBLIC_URL: must be a ws:\/\/ or wss:\/\/ URL/,
+    );
     expect(loadBridgeConfig({ BRIDGE_PUBLIC_URL: "" }, 1024).publicUrl).toBeUndefined();
   });
 });

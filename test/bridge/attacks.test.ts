@@ -5,7 +5,18 @@ import { WebSocket } from "ws";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { cleanups, device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until } from "./helpers.ts";
+import {
+  cleanups,
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+} from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 
 afterEach(runCleanups);
@@ -25,7 +36,10 @@ describe("device authorization on events:server:<id>", () => {
       phoenixSocket(bridge.url, { params: { token: theirs.token } }),
     ];
     for (const socket of attempts) {
-      expect(await joinOnce(socket.channel("events:server:srv1"))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+      expect(await joinOnce(socket.channel("events:server:srv1"))).toEqual({
+        status: "error",
+        response: { reason: "unauthorized" },
+      });
     }
     expect(bridge.log.has("events join without a device token")).toBe(true);
     expect(bridge.log.has("events join with an unknown or revoked token")).toBe(true);
@@ -41,8 +55,14 @@ describe("device authorization on events:server:<id>", () => {
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const feed = app.channel("events:server:srv1");
     await joinOnce(feed);
-    expect(await pushOnce(feed, "session_event", { event: testEvent(99) })).toEqual({ status: "error", response: { reason: "read_only" } });
-    expect(await joinOnce(app.channel("server:srv1", { devices: [] }))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect(await pushOnce(feed, "session_event", { event: testEvent(99) })).toEqual({
+      status: "error",
+      response: { reason: "read_only" },
+    });
+    expect(await joinOnce(app.channel("server:srv1", { devices: [] }))).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
     expect(bridge.core.metrics.eventsRelayed).toBe(0);
   });
 });
@@ -59,7 +79,10 @@ describe("the server credential", () => {
     expect(bridge.log.has("server credential replayed while its channel is live")).toBe(true);
     expect(bridge.log.has("server join with a wrong credential")).toBe(true);
     // The live server is untouched.
-    expect(await pushOnce(first.channel, "session_event", { event: testEvent(1) })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(first.channel, "session_event", { event: testEvent(1) })).toEqual({
+      status: "ok",
+      response: {},
+    });
   });
 
   it("keeps the credential across bridge restarts (trust on first use is durable) (B9)", async () => {
@@ -67,7 +90,9 @@ describe("the server credential", () => {
     (await fakeServer(bridge.url)).socket.disconnect();
     await bridge.close();
     const reborn = await testBridge({}, bridge.dataDir);
-    expect((await fakeServer(reborn.url, { credential: "guess-".padEnd(40, "g") })).joined.response).toEqual({ reason: "unauthorized" });
+    expect((await fakeServer(reborn.url, { credential: "guess-".padEnd(40, "g") })).joined.response).toEqual({
+      reason: "unauthorized",
+    });
     expect((await fakeServer(reborn.url)).joined.status).toBe("ok");
   });
 });
@@ -76,15 +101,27 @@ describe("pairing attacks", () => {
   it("answers expired, unknown and reused codes, and forwards a good one to the server (B18)", async () => {
     const bridge = await testBridge();
     const now = bridge.clock.now();
-    const server = await fakeServer(bridge.url, { codes: [code("AAAAABBBBB", now + 600_000), code("CCCCCDDDDD", now + 1000)] });
+    const server = await fakeServer(bridge.url, {
+      codes: [code("AAAAABBBBB", now + 600_000), code("CCCCCDDDDD", now + 1000)],
+    });
     server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: "dev_1",
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
     });
     bridge.clock.advance(2000);
-    const pair = (text: string) => joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: text, device_name: "phone" }));
+    const pair = (text: string) =>
+      joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: text, device_name: "phone" }));
     expect(await pair("ccccc-ddddd")).toEqual({ status: "error", response: { reason: "expired" } });
     expect(await pair("ZZZZZ-ZZZZZ")).toEqual({ status: "error", response: { reason: "invalid_code" } });
-    expect(await pair("aaaaa bbbbb")).toEqual({ status: "ok", response: { server_id: "srv1", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" } });
+    expect(await pair("aaaaa bbbbb")).toEqual({
+      status: "ok",
+      response: { server_id: "srv1", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" },
+    });
     expect(server.pairRequests).toEqual([expect.objectContaining({ code: "AAAAABBBBB", device_name: "phone" })]);
     expect(await pair("AAAAA-BBBBB")).toEqual({ status: "error", response: { reason: "invalid_code" } });
     expect(bridge.core.metrics.pairingFailures).toBe(3);
@@ -94,7 +131,13 @@ describe("pairing attacks", () => {
     const bridge = await testBridge();
     const server = await fakeServer(bridge.url, { codes: [code("AAAAABBBBB", bridge.clock.now() + 600_000)] });
     server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: "dev_1",
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
     });
     // A bug in the code that turns the server's answer into the join reply (here: its log line throws).
     const log = bridge.core.log.log.bind(bridge.core.log);
@@ -120,12 +163,17 @@ describe("pairing attacks", () => {
     const reasons: unknown[] = [];
     for (let i = 0; i < 4; i++) {
       client.send([String(i), String(i), "pairing", "phx_join", { code: `GUESS${i}0000`, device_name: "x" }]);
-      reasons.push((payloadOf(await client.next(byRef(String(i)), "reply")) as { response: { reason: string } }).response.reason);
+      reasons.push(
+        (payloadOf(await client.next(byRef(String(i)), "reply")) as { response: { reason: string } }).response.reason,
+      );
     }
     expect(reasons).toEqual(["invalid_code", "invalid_code", "invalid_code", "rate_limited"]);
     // Even the right code is refused while the address is limited.
     client.send(["9", "9", "pairing", "phx_join", { code: "AAAAABBBBB", device_name: "x" }]);
-    expect(payloadOf(await client.next(byRef("9"), "reply"))).toEqual({ status: "error", response: { reason: "rate_limited" } });
+    expect(payloadOf(await client.next(byRef("9"), "reply"))).toEqual({
+      status: "error",
+      response: { reason: "rate_limited" },
+    });
     expect(bridge.log.has("pairing rate limited")).toBe(true);
     bridge.clock.advance(60_000);
     client.send(["10", "10", "pairing", "phx_join", { code: "WRONG00000", device_name: "x" }]);
@@ -137,7 +185,9 @@ describe("pairing attacks", () => {
     const server = await fakeServer(bridge.url, { codes: [code("AAAAABBBBB", bridge.clock.now() + 600_000)] });
     server.socket.disconnect();
     await until(() => bridge.core.registry.connectedServers === 0, "server gone");
-    const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: "AAAAABBBBB", device_name: "x" }));
+    const reply = await joinOnce(
+      phoenixSocket(bridge.url).channel("pairing", { code: "AAAAABBBBB", device_name: "x" }),
+    );
     expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
   });
 });
@@ -150,10 +200,22 @@ describe("fan-out limits", () => {
     for (let i = 1; i <= 5; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i) });
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const covered = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(3) }));
-    expect(covered.response).toEqual({ replay: "complete", replayed: 2, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true });
+    expect(covered.response).toEqual({
+      replay: "complete",
+      replayed: 2,
+      last_event_id: formatEventId(5),
+      epoch: "epoch-1",
+      server_online: true,
+    });
     const other = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const gap = await joinOnce(other.channel("events:server:srv1", { since_id: formatEventId(1) }));
-    expect(gap.response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true });
+    expect(gap.response).toEqual({
+      replay: "gap",
+      replayed: 0,
+      last_event_id: formatEventId(5),
+      epoch: "epoch-1",
+      server_online: true,
+    });
     expect([bridge.core.metrics.replayHits, bridge.core.metrics.replayMisses]).toEqual([1, 1]);
   });
 
@@ -161,7 +223,8 @@ describe("fan-out limits", () => {
     const bridge = await testBridge({ maxBufferedBytes: 64 * 1024 });
     const mine = device("d1");
     const server = await fakeServer(bridge.url, { devices: [mine.grant] });
-    for (let i = 1; i <= 10; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i, { pad: "p".repeat(5000) }) });
+    for (let i = 1; i <= 10; i++)
+      await pushOnce(server.channel, "session_event", { event: testEvent(i, { pad: "p".repeat(5000) }) });
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
     // 10 × 5 KB is past half the 64 KB bound: the app reads the gap over HTTP and is subscribed, not closed.
     const whole = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(0) }));
@@ -169,7 +232,10 @@ describe("fan-out limits", () => {
     const small = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const received: string[] = [];
     const channel = small.channel("events:server:srv1", { since_id: formatEventId(8) });
-    channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));
+    channel.on(
+      "session_event",
+      (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id),
+    );
     expect((await joinOnce(channel)).response).toMatchObject({ replay: "complete", replayed: 2 });
     await until(() => received.length === 2, "the small replay");
     expect(bridge.core.registry.get("srv1")!.topic.size).toBe(2);
@@ -180,11 +246,14 @@ describe("fan-out limits", () => {
     const bridge = await testBridge();
     const phone = device("dev_1");
     const first = await fakeServer(bridge.url, { devices: [phone.grant], epoch: "epoch-1" });
-    for (let n = 1; n <= 3; n++) expect((await pushOnce(first.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
+    for (let n = 1; n <= 3; n++)
+      expect((await pushOnce(first.channel, "session_event", { event: testEvent(n) })).status).toBe("ok");
     const live = phoenixSocket(bridge.url, { params: { token: phone.token } });
     const closes: number[] = [];
     live.onClose((event: { code: number }) => void closes.push(event.code));
-    expect((await joinOnce(live.channel("events:server:srv1", { since_id: formatEventId(3), epoch: "epoch-1" }))).response).toMatchObject({ replay: "complete", replayed: 0, epoch: "epoch-1" });
+    expect(
+      (await joinOnce(live.channel("events:server:srv1", { since_id: formatEventId(3), epoch: "epoch-1" }))).response,
+    ).toMatchObject({ replay: "complete", replayed: 0, epoch: "epoch-1" });
 
     // The server comes back with a new store (new epoch): its ids start over.
     first.socket.disconnect();
@@ -195,19 +264,34 @@ describe("fan-out limits", () => {
     await until(() => closes.includes(BRIDGE_CLOSE.restart), "live subscriber closed with 1012");
     expect((await pushOnce(second.channel, "session_event", { event: testEvent(1) })).status).toBe("ok");
 
-    const join = (params: Record<string, unknown>) => joinOnce(phoenixSocket(bridge.url, { params: { token: phone.token } }).channel("events:server:srv1", params));
-    expect((await join({ since_id: formatEventId(3), epoch: "epoch-1" })).response).toEqual({ replay: "gap", replayed: 0, last_event_id: formatEventId(1), epoch: "epoch-2", server_online: true });
-    expect((await join({ since_id: formatEventId(0), epoch: "epoch-2" })).response).toMatchObject({ replay: "complete", replayed: 1 });
+    const join = (params: Record<string, unknown>) =>
+      joinOnce(phoenixSocket(bridge.url, { params: { token: phone.token } }).channel("events:server:srv1", params));
+    expect((await join({ since_id: formatEventId(3), epoch: "epoch-1" })).response).toEqual({
+      replay: "gap",
+      replayed: 0,
+      last_event_id: formatEventId(1),
+      epoch: "epoch-2",
+      server_online: true,
+    });
+    expect((await join({ since_id: formatEventId(0), epoch: "epoch-2" })).response).toMatchObject({
+      replay: "complete",
+      replayed: 1,
+    });
     // Without an epoch (an older client) the answer is what it always was.
     expect((await join({ since_id: formatEventId(0) })).response).toMatchObject({ replay: "complete", replayed: 1 });
-    expect((await join({ since_id: formatEventId(0), epoch: "x".repeat(101) })).response).toEqual({ reason: "invalid_params" });
+    expect((await join({ since_id: formatEventId(0), epoch: "x".repeat(101) })).response).toEqual({
+      reason: "invalid_params",
+    });
   });
 
   it("skips an event the server re-sends, so apps never see it twice (B21)", async () => {
     const bridge = await testBridge();
     const server = await fakeServer(bridge.url);
     await pushOnce(server.channel, "session_event", { event: testEvent(1) });
-    expect(await pushOnce(server.channel, "session_event", { event: testEvent(1) })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(server.channel, "session_event", { event: testEvent(1) })).toEqual({
+      status: "ok",
+      response: {},
+    });
     expect([bridge.core.metrics.eventsRelayed, bridge.core.metrics.duplicateEvents]).toEqual([1, 1]);
   });
 
@@ -239,7 +323,11 @@ describe("fan-out limits", () => {
 
 describe("connection floods", () => {
   /** Opens a raw WebSocket; resolves with the HTTP status of a refused upgrade, or 101 once open. */
-  function upgradeStatus(url: string, query: string, protocols?: string[]): Promise<{ status: number; ws?: WebSocket }> {
+  function upgradeStatus(
+    url: string,
+    query: string,
+    protocols?: string[],
+  ): Promise<{ status: number; ws?: WebSocket }> {
     return new Promise((resolve) => {
       const ws = new WebSocket(`${url}/websocket?${query}`, protocols);
       cleanups.push(() => ws.terminate());
@@ -254,7 +342,10 @@ describe("connection floods", () => {
     const mine = device("d1");
     // The server's own socket carries no device token: it is one of the three unpaired ones.
     await fakeServer(bridge.url, { devices: [mine.grant] });
-    const unpaired = [await upgradeStatus(bridge.url, "vsn=2.0.0"), await upgradeStatus(bridge.url, `vsn=2.0.0&token=${"x".repeat(43)}`)];
+    const unpaired = [
+      await upgradeStatus(bridge.url, "vsn=2.0.0"),
+      await upgradeStatus(bridge.url, `vsn=2.0.0&token=${"x".repeat(43)}`),
+    ];
     expect(unpaired.map((u) => u.status)).toEqual([101, 101]);
     expect((await upgradeStatus(bridge.url, "vsn=2.0.0")).status).toBe(429);
     expect(bridge.log.has("socket refused")).toBe(true);
@@ -279,7 +370,10 @@ describe("connection floods", () => {
     const phone = device("d1");
     const other = device("d2");
     await fakeServer(bridge.url, { devices: [phone.grant, other.grant] });
-    const subprotocol = ["phoenix", `base64url.bearer.phx.${Buffer.from(phone.token).toString("base64").replace(/=/g, "")}`];
+    const subprotocol = [
+      "phoenix",
+      `base64url.bearer.phx.${Buffer.from(phone.token).toString("base64").replace(/=/g, "")}`,
+    ];
     const held = [
       await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`),
       await upgradeStatus(bridge.url, `vsn=2.0.0&token=${phone.token}`),
@@ -292,7 +386,10 @@ describe("connection floods", () => {
     more.push((await upgradeStatus(bridge.url, "vsn=2.0.0", subprotocol)).status);
     expect(more).toEqual(Array(21).fill(429));
     expect(bridge.core.metrics.socketsOpen).toBe(4);
-    expect(bridge.log.records.find((record) => record.msg === "socket refused")?.fields).toMatchObject({ status: 429, problem: "too many sockets for this device" });
+    expect(bridge.log.records.find((record) => record.msg === "socket refused")?.fields).toMatchObject({
+      status: 429,
+      problem: "too many sockets for this device",
+    });
     // Another device is not affected, and a closed socket frees its device's place.
     expect((await upgradeStatus(bridge.url, `vsn=2.0.0&token=${other.token}`)).status).toBe(101);
     held[0]!.ws!.close(1001);

@@ -19,7 +19,12 @@ function documentedRows(): string[][] {
   return section
     .split("\n")
     .filter((line) => /^\| \d{4} \|/.test(line))
-    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** A library bridge connection to a real bridge, with what it reported. */
@@ -35,7 +40,14 @@ async function libraryConnection() {
     malformed: () => undefined,
   };
   const connection = new BridgeConnection(
-    { url: bridge.url, serverId: "srv1", token: phone.token, WebSocket: WebSocket as unknown as WebSocketConstructor, sinceId: () => undefined, reconnectAfterMs: () => 20 },
+    {
+      url: bridge.url,
+      serverId: "srv1",
+      token: phone.token,
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      sinceId: () => undefined,
+      reconnectAfterMs: () => 20,
+    },
     handlers,
   );
   connection.connect();

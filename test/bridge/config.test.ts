@@ -10,7 +10,11 @@ const FD_LIMIT = 10_000_000;
 describe("bridge config (B71)", () => {
   it("takes the same defaults from an empty environment as from code", () => {
     expect(loadBridgeConfig({}, FD_LIMIT)).toEqual(defaultBridgeConfig({ dataDir: "data/bridge" }));
-    expect(loadBridgeConfig({ DATA_DIR: "/srv/chat", HOST: "0.0.0.0", BRIDGE_PORT: "4100" }, FD_LIMIT)).toMatchObject({ dataDir: "/srv/chat/bridge", host: "0.0.0.0", port: 4100 });
+    expect(loadBridgeConfig({ DATA_DIR: "/srv/chat", HOST: "0.0.0.0", BRIDGE_PORT: "4100" }, FD_LIMIT)).toMatchObject({
+      dataDir: "/srv/chat/bridge",
+      host: "0.0.0.0",
+      port: 4100,
+    });
   });
 
   it.each([
@@ -27,7 +31,9 @@ describe("bridge config (B71)", () => {
   });
 
   it("ignores variables it does not read: the environment is shared with the server and the shell", () => {
-    expect(loadBridgeConfig({ BRIDGE_URL: "ws://elsewhere/socket", PATH: "/bin" }, FD_LIMIT)).toEqual(loadBridgeConfig({}, FD_LIMIT));
+    expect(loadBridgeConfig({ BRIDGE_URL: "ws://elsewhere/socket", PATH: "/bin" }, FD_LIMIT)).toEqual(
+      loadBridgeConfig({}, FD_LIMIT),
+    );
   });
 
   it("refuses an unknown key in a config built in code, naming it", () => {

@@ -15,7 +15,10 @@ async function pairDevice(bridge: TestBridge, peer: ServerPeer, name = "phone") 
   const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
   expect(created.status).toBe(201);
   const code = created.json.code as string;
-  await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+  await until(
+    () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+    "code registered on the bridge",
+  );
   const socket = phoenixSocket(bridge.url);
   const reply = await joinOnce(socket.channel("pairing", { code: code.toLowerCase(), device_name: name }));
   socket.disconnect();
@@ -41,15 +44,25 @@ describe("bridge with a real server", () => {
     const bridge = await testBridge();
     const peer = await serverPeer(bridge.url);
     const { created, reply } = await pairDevice(bridge, peer);
-    expect(created).toMatchObject({ server_id: "srv1", bridge_url: expect.any(String), server_url: "http://127.0.0.1:8787" });
+    expect(created).toMatchObject({
+      server_id: "srv1",
+      bridge_url: expect.any(String),
+      server_url: "http://127.0.0.1:8787",
+    });
     expect(created.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
     expect(reply.status).toBe("ok");
-    expect(reply.response).toMatchObject({ server_id: "srv1", device_id: expect.stringMatching(/^dev_/), server_url: "http://127.0.0.1:8787" });
+    expect(reply.response).toMatchObject({
+      server_id: "srv1",
+      device_id: expect.stringMatching(/^dev_/),
+      server_url: "http://127.0.0.1:8787",
+    });
     const token = reply.response.device_token as string;
     expect(Buffer.from(token, "base64url")).toHaveLength(32);
     // The device exists on the server before the app holds its token, and the token works over HTTP too.
     const devices = await peer.server.request({ method: "GET", url: "/devices" });
-    expect(devices.json.devices).toEqual([expect.objectContaining({ device_id: reply.response.device_id, name: "phone", revoked_at: null })]);
+    expect(devices.json.devices).toEqual([
+      expect.objectContaining({ device_id: reply.response.device_id, name: "phone", revoked_at: null }),
+    ]);
     expect(JSON.stringify(devices.json)).not.toMatch(/hash/);
     expect((await peer.server.request({ method: "GET", url: "/sessions", token })).status).toBe(200);
 
@@ -87,7 +100,10 @@ describe("bridge with a real server", () => {
     const token = reply.response.device_token as string;
     const app = appSocket(bridge, token);
     expect((await subscribe(app.socket).joined).status).toBe("ok");
-    const revoked = await peer.server.request({ method: "DELETE", url: `/devices/${String(reply.response.device_id)}` });
+    const revoked = await peer.server.request({
+      method: "DELETE",
+      url: `/devices/${String(reply.response.device_id)}`,
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.json.device.revoked_at).toEqual(expect.any(String));
     await until(() => app.closes.includes(BRIDGE_CLOSE.deviceRevoked), "revoked socket closed with 4001");
@@ -142,7 +158,8 @@ describe("bridge with a real server", () => {
     const { reply } = await pairDevice(bridge, peer);
     const deviceId = reply.response.device_id as string;
     const token = reply.response.device_token as string;
-    const connected = () => peer.server.runtime.ctx.pairing.listDevices().find((d) => d.device_id === deviceId)?.connected;
+    const connected = () =>
+      peer.server.runtime.ctx.pairing.listDevices().find((d) => d.device_id === deviceId)?.connected;
     // Nothing said yet on this link: unknown, not "no".
     expect(connected()).toBeNull();
 
@@ -223,13 +240,22 @@ describe("bridge with a real server", () => {
     expect((await joinOnce(channel)).status).toBe("ok");
     const sessionId = await createSession(peer);
     const big = "x".repeat(Math.ceil(MAX_FRAME_BYTES / 3) + 1024);
-    const appended = await peer.server.request({ method: "POST", url: `/sessions/${sessionId}/messages`, payload: { role: "user", content: big } });
+    const appended = await peer.server.request({
+      method: "POST",
+      url: `/sessions/${sessionId}/messages`,
+      payload: { role: "user", content: big },
+    });
     expect(appended.status).toBe(201);
     await createSession(peer);
     const latest = formatEventId(peer.server.runtime.ctx.events.latestId);
     await until(() => events.some((event) => event.event_id === latest), "the event after the big one");
     const stub = events.find((event) => event.type === "message_appended");
-    expect(stub).toEqual({ event_id: expect.any(String), type: "message_appended", session_id: sessionId, truncated: true });
+    expect(stub).toEqual({
+      event_id: expect.any(String),
+      type: "message_appended",
+      session_id: sessionId,
+      truncated: true,
+    });
     expect(events.map((event) => event.event_id)).toEqual([...events.map((event) => event.event_id)].sort());
     expect(app.closes).toEqual([]);
   });
@@ -243,7 +269,10 @@ describe("bridge with a real server", () => {
     });
     const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
     const code = created.json.code as string;
-    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    await until(
+      () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+      "code registered on the bridge",
+    );
     const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
     expect(redeem).toHaveBeenCalledTimes(1);
     expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });

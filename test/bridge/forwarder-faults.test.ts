@@ -105,7 +105,9 @@ describe("forwarder faults", () => {
     // A paired device: empty grants would revoke it on the bridge.
     const code = await newCode(bridge, peer);
     await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code on the bridge");
-    expect((await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }))).status).toBe("ok");
+    expect((await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }))).status).toBe(
+      "ok",
+    );
     await until(() => bridge.core.registry.get("srv1")!.devices.size === 1, "device granted");
 
     const errors = vi.spyOn(ctx.log, "error");
@@ -120,7 +122,8 @@ describe("forwarder faults", () => {
       }
       return realGrants();
     });
-    const invalidJoins = () => bridge.log.records.filter((record) => record.msg === "server join with invalid params").length;
+    const invalidJoins = () =>
+      bridge.log.records.filter((record) => record.msg === "server join with invalid params").length;
     bridge.core.registry.get("srv1")!.link!.connection.close(1001, "test: drop the server");
     await until(() => invalidJoins() >= 2, "joins without grants refused, and retried");
     expect(logged(errors, GRANTS_FAILED)).toBeGreaterThanOrEqual(2);
@@ -128,12 +131,18 @@ describe("forwarder faults", () => {
 
     const before = logged(errors, GRANTS_FAILED);
     mode = "join reply";
-    await until(() => mode === "ok" && logged(errors, GRANTS_FAILED) === before + 1, "the join reply's grants read failed and was logged");
+    await until(
+      () => mode === "ok" && logged(errors, GRANTS_FAILED) === before + 1,
+      "the join reply's grants read failed and was logged",
+    );
     expect(bridge.core.registry.get("srv1")!.devices.size).toBe(1);
     // The forwarder goes on after the failed read in its join reply...
     await forwarding(bridge, peer);
     // ...and the next change carries the grants.
     const next = await newCode(bridge, peer);
-    await until(() => bridge.core.registry.findCode(hashPairingCode(next)) !== undefined, "grants sent at the next change");
+    await until(
+      () => bridge.core.registry.findCode(hashPairingCode(next)) !== undefined,
+      "grants sent at the next change",
+    );
   });
 });

@@ -13,7 +13,8 @@ afterEach(async () => {
 });
 
 const KIB = 1024;
-const bytesOf = (page: ListPage) => page.events.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
+const bytesOf = (page: ListPage) =>
+  page.events.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
 
 describe("the forwarder's reads", () => {
   it("take the backlog in pages of at most the byte cap (or one event), and relay all of it", async () => {
@@ -41,7 +42,8 @@ describe("the forwarder's reads", () => {
     expect(stack.bridge!.core.metrics.eventsRelayed).toBe(backlog);
     const read = pages.flatMap((page) => page.events);
     expect(read.length).toBeGreaterThanOrEqual(backlog);
-    for (const page of pages) if (page.events.length > 1) expect(bytesOf(page)).toBeLessThanOrEqual(DEFAULT_MAX_PAGE_BYTES);
+    for (const page of pages)
+      if (page.events.length > 1) expect(bytesOf(page)).toBeLessThanOrEqual(DEFAULT_MAX_PAGE_BYTES);
     // The cap, not the count, ended a page: with no cap the whole backlog would have been one page.
     expect(pages.some((page) => page.hasMore && page.events.length < backlog)).toBe(true);
   }, 60_000);

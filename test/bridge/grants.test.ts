@@ -6,7 +6,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until, type TestBridge } from "./helpers.ts";
+import {
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+  type TestBridge,
+} from "./helpers.ts";
 
 afterEach(runCleanups);
 
@@ -28,7 +39,11 @@ describe("grants between servers", () => {
     const bridge = await testBridge();
     const phone = device("d1");
     // The intruder registers and claims the phone's token hash before the phone's own server ever grants it...
-    const intruder = await fakeServer(bridge.url, { serverId: "srv2", credential: OTHER_CREDENTIAL, devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }] });
+    const intruder = await fakeServer(bridge.url, {
+      serverId: "srv2",
+      credential: OTHER_CREDENTIAL,
+      devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }],
+    });
     expect(intruder.joined.status).toBe("ok");
     const owner = await fakeServer(bridge.url, { serverId: "srv1", devices: [phone.grant] });
     expect(owner.joined.status).toBe("ok");
@@ -41,7 +56,10 @@ describe("grants between servers", () => {
     await until(() => app.received.length === 1, "the phone gets its server's event");
 
     // Withdrawing the claim closes nothing of the owner's device.
-    expect(await pushOnce(intruder.channel, "grants", { devices: [], codes: [] })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(intruder.channel, "grants", { devices: [], codes: [] })).toEqual({
+      status: "ok",
+      response: {},
+    });
     expect((await pushOnce(owner.channel, "session_event", { event: testEvent(2) })).status).toBe("ok");
     await until(() => app.received.length === 2, "the phone still gets its server's events");
     expect(bridge.core.metrics.revokedCloses).toBe(0);
@@ -52,16 +70,26 @@ describe("grants between servers", () => {
     const bridge = await testBridge();
     const phone = device("d1");
     const owner = await fakeServer(bridge.url, { serverId: "srv1", devices: [phone.grant] });
-    const intruder = await fakeServer(bridge.url, { serverId: "srv2", credential: OTHER_CREDENTIAL, devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }] });
+    const intruder = await fakeServer(bridge.url, {
+      serverId: "srv2",
+      credential: OTHER_CREDENTIAL,
+      devices: [{ device_id: "stolen", token_hash: phone.grant.token_hash }],
+    });
     expect(intruder.joined.status).toBe("ok");
     const app = await phoneOn(bridge, phone.token);
     expect(app.joined.status).toBe("ok");
 
     // The owner revokes the phone: its socket on the owner's topic closes with 4001 and it cannot join again.
     expect(await pushOnce(owner.channel, "grants", { devices: [], codes: [] })).toEqual({ status: "ok", response: {} });
-    await until(() => app.closes.includes(BRIDGE_CLOSE.deviceRevoked), "the owner's revocation closes the phone with 4001");
+    await until(
+      () => app.closes.includes(BRIDGE_CLOSE.deviceRevoked),
+      "the owner's revocation closes the phone with 4001",
+    );
     const again = phoenixSocket(bridge.url, { params: { token: phone.token } });
-    expect(await joinOnce(again.channel("events:server:srv1"))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    expect(await joinOnce(again.channel("events:server:srv1"))).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
     expect(bridge.log.has("events join with another server's token")).toBe(true);
   });
 
@@ -78,26 +106,42 @@ describe("grants between servers", () => {
     expect((await joinOnce(feed)).status).toBe("ok");
 
     const stolen = { device_id: "stolen", token_hash: phone.grant.token_hash };
-    const intruder = await fakeServer(bridge.url, { serverId: "srv2", credential: OTHER_CREDENTIAL, devices: [stolen] });
+    const intruder = await fakeServer(bridge.url, {
+      serverId: "srv2",
+      credential: OTHER_CREDENTIAL,
+      devices: [stolen],
+    });
     expect(intruder.joined.status).toBe("ok");
-    expect(await pushOnce(intruder.channel, "grants", { devices: [stolen], codes: [] })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(intruder.channel, "grants", { devices: [stolen], codes: [] })).toEqual({
+      status: "ok",
+      response: {},
+    });
     expect(bridge.core.registry.deviceOf("srv1", phone.grant.token_hash)).toBe("d1");
     const again = phoenixSocket(bridge.url, { params: { token: phone.token } });
     expect((await joinOnce(again.channel("events:server:srv1"))).status).toBe("ok");
 
-    expect(await pushOnce(intruder.channel, "grants", { devices: [], codes: [] })).toEqual({ status: "ok", response: {} });
+    expect(await pushOnce(intruder.channel, "grants", { devices: [], codes: [] })).toEqual({
+      status: "ok",
+      response: {},
+    });
     expect(bridge.core.metrics.revokedCloses).toBe(0);
     expect((await pushOnce(owner.channel, "session_event", { event: testEvent(1) })).status).toBe("ok");
     await until(() => received.length === 1, "the phone still gets its server's events");
     expect(closes).not.toContain(BRIDGE_CLOSE.deviceRevoked);
     // A hash two servers list is logged (a token hash is a secret's: a second lister copied it).
-    expect(bridge.log.records.filter((record) => record.msg === "grant lists a token hash another server grants too").map((record) => record.fields)).toEqual([
+    expect(
+      bridge.log.records
+        .filter((record) => record.msg === "grant lists a token hash another server grants too")
+        .map((record) => record.fields),
+    ).toEqual([
       { server_id: "srv2", device_id: "stolen", owner: "srv1" },
       { server_id: "srv2", device_id: "stolen", owner: "srv1" },
     ]);
 
     // The durable state keeps each server's own list.
-    const saved = JSON.parse(readFileSync(join(bridge.dataDir, "servers.json"), "utf8")) as { servers: Record<string, { devices: unknown[] }> };
+    const saved = JSON.parse(readFileSync(join(bridge.dataDir, "servers.json"), "utf8")) as {
+      servers: Record<string, { devices: unknown[] }>;
+    };
     expect([saved.servers.srv1!.devices, saved.servers.srv2!.devices]).toEqual([[phone.grant], []]);
   });
 });

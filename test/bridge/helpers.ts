@@ -30,10 +30,19 @@ export interface TestBridge extends RunningBridge {
   dataDir: string;
 }
 
-export async function testBridge(overrides: Partial<BridgeConfig> = {}, dataDir = tempDir(), port = 0): Promise<TestBridge> {
+export async function testBridge(
+  overrides: Partial<BridgeConfig> = {},
+  dataDir = tempDir(),
+  port = 0,
+): Promise<TestBridge> {
   const log = new MemoryLogger();
   const clock = new ManualClock();
-  const bridge = await startBridge({ config: defaultBridgeConfig({ port, dataDir, ...overrides }), clock, log, sweepEveryMs: 0 });
+  const bridge = await startBridge({
+    config: defaultBridgeConfig({ port, dataDir, ...overrides }),
+    clock,
+    log,
+    sweepEveryMs: 0,
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -45,7 +54,15 @@ export async function testBridge(overrides: Partial<BridgeConfig> = {}, dataDir 
 }
 
 /** An official phoenix client socket over ws, with fast reconnects so tests never wait for the 5 s backoff. */
-export function phoenixSocket(url: string, options: { params?: Record<string, unknown> | (() => Record<string, unknown>); authToken?: string; vsn?: string; heartbeatIntervalMs?: number } = {}): Socket {
+export function phoenixSocket(
+  url: string,
+  options: {
+    params?: Record<string, unknown> | (() => Record<string, unknown>);
+    authToken?: string;
+    vsn?: string;
+    heartbeatIntervalMs?: number;
+  } = {},
+): Socket {
   const socket = new Socket(url, {
     transport: WebSocket as unknown as new (endpoint: string) => object,
     params: options.params ?? {},

@@ -39,7 +39,8 @@ afterEach(async () => {
 /** A fetch the test can switch off, as if the server's address were unreachable. */
 function switchableFetch() {
   const state = { down: false };
-  const fetch: FetchLike = (input, init) => (state.down ? Promise.reject(new TypeError("fetch failed")) : globalThis.fetch(input, init));
+  const fetch: FetchLike = (input, init) =>
+    state.down ? Promise.reject(new TypeError("fetch failed")) : globalThis.fetch(input, init);
   return { state, fetch };
 }
 
@@ -61,7 +62,9 @@ function naiveApp(bridgeUrl: string, serverUrl: string, token: string, since: st
     filling = true;
     let since = app.last;
     for (;;) {
-      const response = await fetch(`${serverUrl}/events?since_id=${since}&limit=1000`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${serverUrl}/events?since_id=${since}&limit=1000`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = (await response.json()) as { events: AnyEvent[]; next_since_id: string; has_more?: boolean };
       for (const event of body.events) take(event.event_id);
       since = body.next_since_id;
@@ -97,7 +100,10 @@ async function setUp() {
   await stack.startBridge();
   const serverProxy = await CuttableProxy.start(() => stack.bridgePort);
   const appProxy = await CuttableProxy.start(() => stack.bridgePort);
-  cleanup.push(() => serverProxy.close(), () => appProxy.close());
+  cleanup.push(
+    () => serverProxy.close(),
+    () => appProxy.close(),
+  );
   stack.forwarderUrl = serverProxy.url;
   await stack.startServer();
   const credentials = { ...(await stack.pair("library")), bridge_url: appProxy.url };
@@ -112,13 +118,18 @@ async function setUp() {
   const naive = naiveApp(appProxy.url, stack.serverUrl, naiveCredentials.device_token, stack.latestId());
   const start = client.cursor!;
   expect(start).toBe(naive.last);
-  await until(() => naive.joins === 1 && stack.bridge!.core.registry.get("srv1")!.topic.size === 2, "both apps subscribed");
+  await until(
+    () => naive.joins === 1 && stack.bridge!.core.registry.get("srv1")!.topic.size === 2,
+    "both apps subscribed",
+  );
   return { stack, serverProxy, appProxy, http, client, library, naive, start };
 }
 
 /** Pushes the bridge took out of order (a hole, or an event behind newer ones): the forwarder ran ahead of its cursor. */
 function outOfOrderPushes(stack: Stack): number {
-  return stack.bridgeLog.records.filter((record) => record.msg.startsWith("hole in the server's events") || record.msg.startsWith("event arrived behind")).length;
+  return stack.bridgeLog.records.filter(
+    (record) => record.msg.startsWith("hole in the server's events") || record.msg.startsWith("event arrived behind"),
+  ).length;
 }
 
 /** Kills the bridge: every connection cut without a close frame, its memory gone; it restarts on the same port. */
@@ -144,7 +155,10 @@ describe("bridge killed in the middle of a burst", () => {
         for (let i = 0; i < APPENDS_PER_ROUND; i++) await stack.append(sessionId, `r${round}m${i}`);
       })();
       const relayedBefore = stack.bridge!.core.metrics.eventsRelayed;
-      await until(() => stack.bridge!.core.metrics.eventsRelayed >= relayedBefore + APPENDS_PER_ROUND / 2, "half the burst relayed");
+      await until(
+        () => stack.bridge!.core.metrics.eventsRelayed >= relayedBefore + APPENDS_PER_ROUND / 2,
+        "half the burst relayed",
+      );
       http.state.down = true;
       await killAndRestart(stack, [serverProxy, appProxy], outOfOrder);
       // The server rejoins first and pushes; then the apps rejoin from what they had.
@@ -155,13 +169,22 @@ describe("bridge killed in the middle of a burst", () => {
       http.state.down = false;
       await burst;
       const expected = (await stack.storeEvents()).map((event) => event.event_id).filter((id) => id > start);
-      await until(() => client.status.get().state === "live" && library.length >= expected.length && naive.heard.length >= expected.length, `round ${round}: all events`, 3000).catch(() => undefined);
+      await until(
+        () =>
+          client.status.get().state === "live" &&
+          library.length >= expected.length &&
+          naive.heard.length >= expected.length,
+        `round ${round}: all events`,
+        3000,
+      ).catch(() => undefined);
       // Lost in this round: events of its burst that an app never got.
       const lost = (heard: string[]) => expected.filter((id) => id > roundStart && !heard.includes(id)).length;
       lostPerRound.push(Math.max(lost(library), lost(naive.heard)));
     }
     outOfOrder.push(outOfOrderPushes(stack));
-    console.log(JSON.stringify({ test: "kill-mid-burst", lost_per_round: lostPerRound, out_of_order_pushes: outOfOrder }));
+    console.log(
+      JSON.stringify({ test: "kill-mid-burst", lost_per_round: lostPerRound, out_of_order_pushes: outOfOrder }),
+    );
     const expected = (await stack.storeEvents()).map((event) => event.event_id).filter((id) => id > start);
     expect(lostPerRound).toEqual(new Array(ROUNDS).fill(0));
     expect(outOfOrder).toEqual(new Array(ROUNDS + 1).fill(0));

@@ -11,7 +11,11 @@ function captured(isTTY = false) {
   const stream = Object.assign(
     new Writable({
       write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split("\n").filter((line) => line !== ""));
+        lines.push(
+          ...String(chunk)
+            .split("\n")
+            .filter((line) => line !== ""),
+        );
         done();
       },
     }),

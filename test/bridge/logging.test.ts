@@ -11,11 +11,18 @@ afterEach(runCleanups);
 const REFUSED = "push on a topic the socket has not joined";
 
 const recordsOf = (bridge: TestBridge, msg: string, socket?: number) =>
-  bridge.log.records.filter((record) => record.msg === msg && (socket === undefined || record.fields.socket === socket));
+  bridge.log.records.filter(
+    (record) => record.msg === msg && (socket === undefined || record.fields.socket === socket),
+  );
 
 /** Sends `count` pushes on a topic the socket never joined and waits for every refusal. */
-async function refusedPushes(client: Awaited<ReturnType<typeof rawClient>>, count: number, firstRef: number): Promise<void> {
-  for (let ref = firstRef; ref < firstRef + count; ref++) client.send([null, String(ref), "events:server:srv1", "api", { method: "GET", path: "/sessions" }]);
+async function refusedPushes(
+  client: Awaited<ReturnType<typeof rawClient>>,
+  count: number,
+  firstRef: number,
+): Promise<void> {
+  for (let ref = firstRef; ref < firstRef + count; ref++)
+    client.send([null, String(ref), "events:server:srv1", "api", { method: "GET", path: "/sessions" }]);
   await client.next(byRef(String(firstRef + count - 1)), "the last refusal");
 }
 
@@ -34,13 +41,19 @@ describe("log budget per peer", () => {
     // The next window: the suppressed ones are summarized, and the socket may log again.
     bridge.clock.advance(bridge.core.config.logWindowMs);
     await refusedPushes(noisy, 10, 1000);
-    expect(recordsOf(bridge, "log lines suppressed")).toEqual([{ level: "warn", msg: "log lines suppressed", fields: { socket: noisyId, suppressed_msg: REFUSED, count: 495 } }]);
+    expect(recordsOf(bridge, "log lines suppressed")).toEqual([
+      { level: "warn", msg: "log lines suppressed", fields: { socket: noisyId, suppressed_msg: REFUSED, count: 495 } },
+    ]);
     expect(recordsOf(bridge, REFUSED, noisyId)).toHaveLength(10);
 
     // Closing summarizes what this window suppressed.
     noisy.ws.close(1000);
     await until(() => recordsOf(bridge, "log lines suppressed").length === 2, "the summary at close");
-    expect(recordsOf(bridge, "log lines suppressed")[1]!.fields).toEqual({ socket: noisyId, suppressed_msg: REFUSED, count: 5 });
+    expect(recordsOf(bridge, "log lines suppressed")[1]!.fields).toEqual({
+      socket: noisyId,
+      suppressed_msg: REFUSED,
+      count: 5,
+    });
   });
 
   it("budgets refused upgrades per address", async () => {
@@ -59,6 +72,8 @@ describe("log budget per peer", () => {
     bridge.clock.advance(bridge.core.config.logWindowMs);
     // Any record after a window's end sweeps the quiet peers' summaries out.
     bridge.core.log.log("info", "tick");
-    expect(recordsOf(bridge, "log lines suppressed").map((record) => record.fields)).toEqual([{ address: "127.0.0.1", suppressed_msg: "socket refused", count: 27 }]);
+    expect(recordsOf(bridge, "log lines suppressed").map((record) => record.fields)).toEqual([
+      { address: "127.0.0.1", suppressed_msg: "socket refused", count: 27 },
+    ]);
   });
 });

@@ -4,7 +4,18 @@
 import { LongPoll, Socket, type Channel } from "phoenix";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { cleanups, device, fakeServer, joinOnce, pushOnce, runCleanups, testBridge, testEvent, until, type TestBridge } from "./helpers.ts";
+import {
+  cleanups,
+  device,
+  fakeServer,
+  joinOnce,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+  type TestBridge,
+} from "./helpers.ts";
 
 afterEach(runCleanups);
 
@@ -81,15 +92,25 @@ describe("stock phoenix.js over long-poll", () => {
     await fakeServer(bridge.url, { devices: [phone.grant] });
     const app = stockSocket(bridge.url, { transport: LongPoll, authToken: phone.token } as Partial<SocketOptions>);
     expect((await joinOnce(app.channel("events:server:srv1", {}))).status).toBe("ok");
-    const stranger = stockSocket(bridge.url, { transport: LongPoll, authToken: "not-a-device-token" } as Partial<SocketOptions>);
-    expect(await joinOnce(stranger.channel("events:server:srv1", {}))).toEqual({ status: "error", response: { reason: "unauthorized" } });
+    const stranger = stockSocket(bridge.url, {
+      transport: LongPoll,
+      authToken: "not-a-device-token",
+    } as Partial<SocketOptions>);
+    expect(await joinOnce(stranger.channel("events:server:srv1", {}))).toEqual({
+      status: "error",
+      response: { reason: "unauthorized" },
+    });
   });
 
   it("falls back from a blocked WebSocket with longPollFallbackMs and recovers across a bridge restart (B62)", async () => {
     const first = await testBridge({ longPollWindowMs: 300 });
     const phone = device("dev_1");
     const server = await fakeServer(first.url, { devices: [phone.grant] });
-    const app = stockSocket(first.url, { transport: BlockedWebSocket as unknown as SocketOptions["transport"], longPollFallbackMs: 100, params: { token: phone.token } });
+    const app = stockSocket(first.url, {
+      transport: BlockedWebSocket as unknown as SocketOptions["transport"],
+      longPollFallbackMs: 100,
+      params: { token: phone.token },
+    });
     const channel = app.channel("events:server:srv1", {});
     const ids = received(channel);
     expect((await joinOnce(channel)).status).toBe("ok");
@@ -119,7 +140,14 @@ describe("the long-poll endpoint's answers, as Phoenix gives them (B63)", () => 
     const held = get(bridge, `vsn=2.0.0&token=${token}`);
     await endWindow(bridge, 100);
     expect((await held).body).toEqual({ status: 204, token, messages: [] });
-    expect((await post(bridge, token, [JSON.stringify([null, "1", "phoenix", "heartbeat", {}]), JSON.stringify(["2", "2", "nope", "phx_join", {}])])).body).toEqual({ status: 200 });
+    expect(
+      (
+        await post(bridge, token, [
+          JSON.stringify([null, "1", "phoenix", "heartbeat", {}]),
+          JSON.stringify(["2", "2", "nope", "phx_join", {}]),
+        ])
+      ).body,
+    ).toEqual({ status: 200 });
     const polled = await get(bridge, `vsn=2.0.0&token=${token}`);
     expect(polled.body).toMatchObject({ status: 200, token });
     expect((polled.body.messages as string[]).map((message) => JSON.parse(message))).toEqual([
@@ -155,10 +183,19 @@ describe("hostile long-poll input (B65)", () => {
     const tooBig = await post(bridge, big, ["x".repeat(5000)]);
     expect(tooBig).toMatchObject({ http: 413, body: { status: 413, error: { code: "too_large" } } });
     const long = await open();
-    expect((await post(bridge, long, Array.from({ length: 101 }, () => heartbeat))).body).toMatchObject({ status: 413 });
+    expect(
+      (
+        await post(
+          bridge,
+          long,
+          Array.from({ length: 101 }, () => heartbeat),
+        )
+      ).body,
+    ).toMatchObject({ status: 413 });
     const broken = await open();
     expect((await post(bridge, broken, [heartbeat, "{not json", heartbeat])).body).toEqual({ status: 410 });
-    for (const token of [big, long, broken]) expect((await post(bridge, token, [heartbeat])).body, token).toEqual({ status: 410 });
+    for (const token of [big, long, broken])
+      expect((await post(bridge, token, [heartbeat])).body, token).toEqual({ status: 410 });
     expect(bridge.core.metrics.badFrames).toBe(1);
 
     const fine = await open();
@@ -168,13 +205,19 @@ describe("hostile long-poll input (B65)", () => {
   });
 
   it("admits sessions like sockets (a full address is refused with a retryable status 500) and ends one that stops polling past the send bound", async () => {
-    const bridge = await testBridge({ longPollWindowMs: 100, maxAnonymousSocketsPerAddress: 2, maxBufferedBytes: 2000 });
+    const bridge = await testBridge({
+      longPollWindowMs: 100,
+      maxAnonymousSocketsPerAddress: 2,
+      maxBufferedBytes: 2000,
+    });
     const first = (await get(bridge, "vsn=2.0.0")).body.token as string;
     await get(bridge, "vsn=2.0.0");
     const refused = await get(bridge, "vsn=2.0.0");
     expect(refused).toMatchObject({ http: 429, body: { status: 500, error: { code: "rate_limited" } } });
     // Heartbeats answered into a queue nobody polls: past 2,000 bytes the session is a slow consumer and ends.
-    const heartbeats = Array.from({ length: 60 }, (_, i) => JSON.stringify([null, String(i), "phoenix", "heartbeat", {}]));
+    const heartbeats = Array.from({ length: 60 }, (_, i) =>
+      JSON.stringify([null, String(i), "phoenix", "heartbeat", {}]),
+    );
     expect((await post(bridge, first, heartbeats)).body).toEqual({ status: 410 });
     expect(bridge.core.metrics.slowConsumerDrops).toBe(1);
     expect(bridge.longPoll.size).toBe(1);

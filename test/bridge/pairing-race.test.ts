@@ -30,14 +30,31 @@ describe("a valid code while its server is away (B60)", () => {
     first.server.socket.disconnect();
     await first.bridge.close();
     const bridge = await testBridge({}, first.bridge.dataDir);
-    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", e2e: false, WebSocket: Ws, retryDelaysMs: [20] });
-    await until(() => bridge.log.records.filter((record) => record.msg === "pairing code for a server not joined yet").length >= 2, "two attempts answered server_unavailable");
+    const paired = pair({
+      bridgeUrl: bridge.url,
+      code: CODE,
+      deviceName: "phone",
+      e2e: false,
+      WebSocket: Ws,
+      retryDelaysMs: [20],
+    });
+    await until(
+      () =>
+        bridge.log.records.filter((record) => record.msg === "pairing code for a server not joined yet").length >= 2,
+      "two attempts answered server_unavailable",
+    );
     expect(bridge.core.metrics.pairingFailures).toBe(0);
 
     const server = await fakeServer(bridge.url, { codes: first.codes });
     await until(() => server.pairRequests.length === 1, "the retried attempt forwarded to the server");
     const requestId = server.pairRequests[0]!.request_id as string;
-    await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    await pushOnce(server.channel, "pair_result", {
+      request_id: requestId,
+      status: "ok",
+      device_id: "dev_1",
+      device_token: "t".repeat(43),
+      server_url: "http://s",
+    });
     await expect(paired).resolves.toMatchObject({ server_id: "srv1", device_id: "dev_1" });
     expect(bridge.core.metrics.pairingFailures).toBe(0);
   });
@@ -56,7 +73,9 @@ describe("a valid code while its server is away (B60)", () => {
     const { bridge, server } = await bridgeWithCode();
     server.socket.disconnect();
     await until(() => bridge.core.registry.connectedServers === 0, "the server's channel ended");
-    const wrong = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: "ZZZZZYYYYY", device_name: "phone" }));
+    const wrong = await joinOnce(
+      phoenixSocket(bridge.url).channel("pairing", { code: "ZZZZZYYYYY", device_name: "phone" }),
+    );
     expect(wrong).toEqual({ status: "error", response: { reason: "invalid_code" } });
     expect(bridge.core.metrics.pairingFailures).toBe(1);
   });
@@ -65,7 +84,13 @@ describe("a valid code while its server is away (B60)", () => {
     const { bridge, server } = await bridgeWithCode();
     server.socket.disconnect();
     await until(() => bridge.core.registry.connectedServers === 0, "the server's channel ended");
-    const paired = pair({ bridgeUrl: bridge.url, code: CODE, deviceName: "phone", WebSocket: Ws, retryUnavailableForMs: 0 });
+    const paired = pair({
+      bridgeUrl: bridge.url,
+      code: CODE,
+      deviceName: "phone",
+      WebSocket: Ws,
+      retryUnavailableForMs: 0,
+    });
     await expect(paired).rejects.toEqual(new PairingError("server_unavailable"));
   });
 });
@@ -82,8 +107,16 @@ describe("pairing where WebSockets are blocked (C74)", () => {
     // Two refused WebSocket attempts (each with its reconnect delay) come before long-poll: docs/client.md "Transport choice".
     await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll", 15_000);
     const requestId = server.pairRequests[0]!.request_id as string;
-    await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    await pushOnce(server.channel, "pair_result", {
+      request_id: requestId,
+      status: "ok",
+      device_id: "dev_1",
+      device_token: "t".repeat(43),
+      server_url: "http://s",
+    });
     await expect(paired).resolves.toMatchObject({ device_id: "dev_1" });
-    await expect(pair({ bridgeUrl: "ws://127.0.0.1:1/socket", code: CODE, deviceName: "phone", WebSocket: Ws })).rejects.toEqual(new PairingError("bridge_unreachable"));
+    await expect(
+      pair({ bridgeUrl: "ws://127.0.0.1:1/socket", code: CODE, deviceName: "phone", WebSocket: Ws }),
+    ).rejects.toEqual(new PairingError("bridge_unreachable"));
   });
 });

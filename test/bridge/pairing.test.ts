@@ -23,7 +23,10 @@ afterEach(async () => {
 describe("pairing requests given up on", () => {
   it("clears the wait's timer when the app's join is cancelled", () => {
     const sent: unknown[] = [];
-    const state = { id: "srv1", push: (_event: string, payload: unknown) => sent.push(payload) > 0 } as unknown as ServerState;
+    const state = {
+      id: "srv1",
+      push: (_event: string, payload: unknown) => sent.push(payload) > 0,
+    } as unknown as ServerState;
     const clock = new ManualClock();
     const app = { open: true } as Connection;
     const asked = new PendingPairs(clock, new AnswerDesk()).ask(state, app, "AAAAABBBBB", "phone", undefined, 600_000);
@@ -35,7 +38,9 @@ describe("pairing requests given up on", () => {
 
   it("times the wait for the server's answer on the bridge's clock: server_unavailable once pairingTimeoutMs pass on it", async () => {
     const bridge = await testBridge({ pairingTimeoutMs: 10 * 60_000 });
-    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const server = await fakeServer(bridge.url, {
+      codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }],
+    });
     const reply = joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: "AAAAABBBBB", device_name: "phone" }));
     await until(() => server.pairRequests.length === 1, "pair_request forwarded");
     // The server never answers; the wait ends when the bridge's clock says so, not after 10 real minutes.
@@ -45,7 +50,9 @@ describe("pairing requests given up on", () => {
 
   it("answers a pair_result nobody waits for with 'abandoned' and logs it", async () => {
     const bridge = await testBridge();
-    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const server = await fakeServer(bridge.url, {
+      codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }],
+    });
     const app = phoenixSocket(bridge.url);
     const channel = app.channel("pairing", { code: "AAAAABBBBB", device_name: "phone" });
     channel.join();
@@ -54,16 +61,28 @@ describe("pairing requests given up on", () => {
     app.disconnect();
     await until(() => bridge.core.metrics.socketsOpen === 1, "the app is gone");
     const requestId = server.pairRequests[0]!.request_id as string;
-    const answer = await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    const answer = await pushOnce(server.channel, "pair_result", {
+      request_id: requestId,
+      status: "ok",
+      device_id: "dev_1",
+      device_token: "t".repeat(43),
+      server_url: "http://s",
+    });
     expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
-    expect(bridge.log.records.find((record) => record.msg === "pair_result for a pairing nobody waits for")?.fields).toMatchObject({ server_id: "srv1", device_id: "dev_1" });
+    expect(
+      bridge.log.records.find((record) => record.msg === "pair_result for a pairing nobody waits for")?.fields,
+    ).toMatchObject({ server_id: "srv1", device_id: "dev_1" });
     // An error result for a request nobody waits for needs nothing from the server.
-    expect(await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "error", reason: "invalid_code" })).toEqual({ status: "ok", response: {} });
+    expect(
+      await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "error", reason: "invalid_code" }),
+    ).toEqual({ status: "ok", response: {} });
   });
 
   it("answers 'abandoned' when the app's socket is closing: its close frame came, the close is not finished (B27)", async () => {
     const bridge = await testBridge();
-    const server = await fakeServer(bridge.url, { codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }] });
+    const server = await fakeServer(bridge.url, {
+      codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }],
+    });
     const app = await rawClient(bridge.url);
     app.send(["1", "1", "pairing", "phx_join", { code: "AAAAABBBBB", device_name: "phone" }]);
     await until(() => server.pairRequests.length === 1, "pair_request forwarded");
@@ -74,7 +93,13 @@ describe("pairing requests given up on", () => {
     // Nothing observable tells when the bridge has read the close frame; loopback delivers it well within 50 ms.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const requestId = server.pairRequests[0]!.request_id as string;
-    const answer = await pushOnce(server.channel, "pair_result", { request_id: requestId, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+    const answer = await pushOnce(server.channel, "pair_result", {
+      request_id: requestId,
+      status: "ok",
+      device_id: "dev_1",
+      device_token: "t".repeat(43),
+      server_url: "http://s",
+    });
     expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
     expect(bridge.core.metrics.joinsOk).toBe(1); // the server's join only
   });
@@ -91,10 +116,16 @@ describe("pairing requests given up on", () => {
     });
     const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
     const code = created.json.code as string;
-    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered on the bridge");
+    await until(
+      () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
+      "code registered on the bridge",
+    );
     const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
     expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
-    await until(() => bridge.log.has("pair_result for a pairing nobody waits for"), "abandoned pairing seen by the bridge");
+    await until(
+      () => bridge.log.has("pair_result for a pairing nobody waits for"),
+      "abandoned pairing seen by the bridge",
+    );
     await until(() => service.listDevices().some((device) => device.revoked_at !== null), "the orphan device revoked");
     expect(service.listDevices()).toHaveLength(1);
     // ...and the bridge no longer grants its token.
@@ -107,22 +138,40 @@ async function pairFrom(url: string, localAddress: string, code: string): Promis
   const ws = new WebSocket(`${url}/websocket?vsn=2.0.0`, { localAddress });
   cleanups.push(() => ws.terminate());
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  const reply = new Promise<unknown>((resolve) => ws.once("message", (data) => resolve((JSON.parse(data.toString()) as unknown[])[4])));
+  const reply = new Promise<unknown>((resolve) =>
+    ws.once("message", (data) => resolve((JSON.parse(data.toString()) as unknown[])[4])),
+  );
   ws.send(JSON.stringify(["1", "1", "pairing", "phx_join", { code, device_name: "phone" }]));
   return reply;
 }
 
 describe("the pairing failure budget", () => {
   it("lets a valid code from a fresh address through while an attacker has spent the overall budget (B37)", async () => {
-    const bridge = await testBridge({ pairingFailuresPerAddress: 3, pairingFailuresOverall: 5, pairingFailingAddresses: 4 });
-    const server = await fakeServer(bridge.url, { codes: ["AAAAABBBBB", "CCCCCDDDDD"].map((code) => ({ code_hash: sha256Hex(code), expires_at: bridge.clock.now() + 600_000 })) });
+    const bridge = await testBridge({
+      pairingFailuresPerAddress: 3,
+      pairingFailuresOverall: 5,
+      pairingFailingAddresses: 4,
+    });
+    const server = await fakeServer(bridge.url, {
+      codes: ["AAAAABBBBB", "CCCCCDDDDD"].map((code) => ({
+        code_hash: sha256Hex(code),
+        expires_at: bridge.clock.now() + 600_000,
+      })),
+    });
     server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", { request_id: request.request_id, status: "ok", device_id: "dev_1", device_token: "t".repeat(43), server_url: "http://s" });
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: "dev_1",
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
     });
     const refused = (reason: string) => ({ status: "error", response: { reason } });
     // The attacker spends the overall budget from two addresses: 3 + 2 failures.
     const guesses = [];
-    for (const address of ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"]) guesses.push(await pairFrom(bridge.url, address, "ZZZZZZZZZZ"));
+    for (const address of ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"])
+      guesses.push(await pairFrom(bridge.url, address, "ZZZZZZZZZZ"));
     expect(guesses).toEqual(Array(5).fill(refused("invalid_code")));
     // Its addresses are refused unseen now, even with a right code...
     expect(await pairFrom(bridge.url, "127.0.0.3", "AAAAABBBBB")).toEqual(refused("rate_limited"));
@@ -130,13 +179,19 @@ describe("the pairing failure budget", () => {
     expect(await pairFrom(bridge.url, "127.0.0.4", "ZZZZZZZZZZ")).toEqual(refused("invalid_code"));
     expect(await pairFrom(bridge.url, "127.0.0.4", "ZZZZZZZZZY")).toEqual(refused("rate_limited"));
     // ...and a valid code from a fresh address pairs (it was "rate_limited" before).
-    expect(await pairFrom(bridge.url, "127.0.0.5", "AAAAABBBBB")).toEqual({ status: "ok", response: expect.objectContaining({ server_id: "srv1", device_id: "dev_1" }) });
+    expect(await pairFrom(bridge.url, "127.0.0.5", "AAAAABBBBB")).toEqual({
+      status: "ok",
+      response: expect.objectContaining({ server_id: "srv1", device_id: "dev_1" }),
+    });
     // Past `pairingFailingAddresses` distinct failing addresses in the window, no address gets a look.
     expect(await pairFrom(bridge.url, "127.0.0.6", "ZZZZZZZZZZ")).toEqual(refused("invalid_code"));
     expect(await pairFrom(bridge.url, "127.0.0.7", "CCCCCDDDDD")).toEqual(refused("rate_limited"));
     expect([bridge.core.metrics.pairingFailures, bridge.core.metrics.pairingRateLimited]).toEqual([7, 3]);
     // The next window starts over.
     bridge.clock.advance(bridge.core.config.pairingWindowMs);
-    expect(await pairFrom(bridge.url, "127.0.0.3", "CCCCCDDDDD")).toEqual({ status: "ok", response: expect.objectContaining({ device_id: "dev_1" }) });
+    expect(await pairFrom(bridge.url, "127.0.0.3", "CCCCCDDDDD")).toEqual({
+      status: "ok",
+      response: expect.objectContaining({ device_id: "dev_1" }),
+    });
   });
 });

@@ -8,29 +8,71 @@ import { startBridge } from "../../bridge/bridge.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
-import { cleanups, CREDENTIAL, device, fakeServer, joinOnce, phoenixSocket, runCleanups, tempDir, testBridge, until } from "./helpers.ts";
+import {
+  cleanups,
+  CREDENTIAL,
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  runCleanups,
+  tempDir,
+  testBridge,
+  until,
+} from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 
 afterEach(runCleanups);
 
-const serverJoin = (extra: Record<string, unknown> = {}) => ({ credential: CREDENTIAL, epoch: "e", cursor: "0".repeat(20), devices: [], codes: [], ...extra });
+const serverJoin = (extra: Record<string, unknown> = {}) => ({
+  credential: CREDENTIAL,
+  epoch: "e",
+  cursor: "0".repeat(20),
+  devices: [],
+  codes: [],
+  ...extra,
+});
 
 describe("frames", () => {
   it("answers a heartbeat with an ok reply carrying its ref (B1)", async () => {
     const bridge = await testBridge();
     const client = await rawClient(bridge.url);
     client.send([null, "7", "phoenix", "heartbeat", {}]);
-    expect(await client.next(byRef("7"), "heartbeat reply")).toEqual([null, "7", "phoenix", "phx_reply", { status: "ok", response: {} }]);
+    expect(await client.next(byRef("7"), "heartbeat reply")).toEqual([
+      null,
+      "7",
+      "phoenix",
+      "phx_reply",
+      { status: "ok", response: {} },
+    ]);
   });
 
   it("echoes join_ref and ref on join and leave, then closes with the join_ref (B2)", async () => {
     const bridge = await testBridge();
     const client = await rawClient(bridge.url);
     client.send(["1", "1", "server:srv1", "phx_join", serverJoin()]);
-    expect(await client.next(byRef("1"), "join reply")).toEqual(["1", "1", "server:srv1", "phx_reply", { status: "ok", response: { resume_after: "0".repeat(20) } }]);
+    expect(await client.next(byRef("1"), "join reply")).toEqual([
+      "1",
+      "1",
+      "server:srv1",
+      "phx_reply",
+      { status: "ok", response: { resume_after: "0".repeat(20) } },
+    ]);
     client.send(["1", "2", "server:srv1", "phx_leave", {}]);
-    expect(await client.next(byRef("2"), "leave reply")).toEqual(["1", "2", "server:srv1", "phx_reply", { status: "ok", response: {} }]);
-    expect(await client.next((f) => Array.isArray(f) && f[3] === "phx_close", "phx_close")).toEqual(["1", "1", "server:srv1", "phx_close", {}]);
+    expect(await client.next(byRef("2"), "leave reply")).toEqual([
+      "1",
+      "2",
+      "server:srv1",
+      "phx_reply",
+      { status: "ok", response: {} },
+    ]);
+    expect(await client.next((f) => Array.isArray(f) && f[3] === "phx_close", "phx_close")).toEqual([
+      "1",
+      "1",
+      "server:srv1",
+      "phx_close",
+      {},
+    ]);
   });
 
   it("ends the old channel of a duplicate join with phx_close under the old join_ref (B3)", async () => {
@@ -39,9 +81,21 @@ describe("frames", () => {
     client.send(["1", "1", "server:srv1", "phx_join", serverJoin()]);
     await client.next(byRef("1"), "first join");
     client.send(["3", "3", "server:srv1", "phx_join", serverJoin()]);
-    expect(await client.next((f) => Array.isArray(f) && f[3] === "phx_close", "close of the old channel")).toEqual(["1", "1", "server:srv1", "phx_close", {}]);
+    expect(await client.next((f) => Array.isArray(f) && f[3] === "phx_close", "close of the old channel")).toEqual([
+      "1",
+      "1",
+      "server:srv1",
+      "phx_close",
+      {},
+    ]);
     // The old channel's link was dropped first, so the new join is not a credential replay.
-    expect(await client.next(byRef("3"), "second join")).toMatchObject(["3", "3", "server:srv1", "phx_reply", { status: "ok" }]);
+    expect(await client.next(byRef("3"), "second join")).toMatchObject([
+      "3",
+      "3",
+      "server:srv1",
+      "phx_reply",
+      { status: "ok" },
+    ]);
   });
 
   it("ignores a leave under the join_ref of a channel already replaced (B3)", async () => {
@@ -52,10 +106,22 @@ describe("frames", () => {
     client.send(["3", "3", "server:srv1", "phx_join", serverJoin()]);
     await client.next(byRef("3"), "second join");
     client.send(["1", "4", "server:srv1", "phx_leave", {}]);
-    expect(await client.next(byRef("4"), "stale leave reply")).toMatchObject(["1", "4", "server:srv1", "phx_reply", { status: "ok" }]);
+    expect(await client.next(byRef("4"), "stale leave reply")).toMatchObject([
+      "1",
+      "4",
+      "server:srv1",
+      "phx_reply",
+      { status: "ok" },
+    ]);
     // The current channel (join_ref 3) still answers pushes.
     client.send(["3", "5", "server:srv1", "grants", { devices: [], codes: [] }]);
-    expect(await client.next(byRef("5"), "push on the live channel")).toMatchObject(["3", "5", "server:srv1", "phx_reply", { status: "ok" }]);
+    expect(await client.next(byRef("5"), "push on the live channel")).toMatchObject([
+      "3",
+      "5",
+      "server:srv1",
+      "phx_reply",
+      { status: "ok" },
+    ]);
     expect(bridge.core.metrics.joinsOk).toBe(2);
   });
 
@@ -63,7 +129,13 @@ describe("frames", () => {
     const bridge = await testBridge();
     const client = await rawClient(bridge.url);
     client.send(["1", "1", "rooms:lobby", "phx_join", {}]);
-    expect(await client.next(byRef("1"), "reply")).toEqual(["1", "1", "rooms:lobby", "phx_reply", { status: "error", response: { reason: "unmatched topic" } }]);
+    expect(await client.next(byRef("1"), "reply")).toEqual([
+      "1",
+      "1",
+      "rooms:lobby",
+      "phx_reply",
+      { status: "error", response: { reason: "unmatched topic" } },
+    ]);
     client.send([null, "2", "phoenix", "heartbeat", {}]);
     await client.next(byRef("2"), "socket still served");
   });
@@ -71,10 +143,18 @@ describe("frames", () => {
   it("caps channels per socket (B5)", async () => {
     const bridge = await testBridge({ maxChannelsPerSocket: 2 });
     const client = await rawClient(bridge.url);
-    for (const [ref, id] of [["1", "a"], ["2", "b"], ["3", "c"]] as const) client.send([ref, ref, `server:${id}`, "phx_join", serverJoin()]);
+    for (const [ref, id] of [
+      ["1", "a"],
+      ["2", "b"],
+      ["3", "c"],
+    ] as const)
+      client.send([ref, ref, `server:${id}`, "phx_join", serverJoin()]);
     await client.next(byRef("1"), "a");
     await client.next(byRef("2"), "b");
-    expect(payloadOf(await client.next(byRef("3"), "c"))).toMatchObject({ status: "error", response: { reason: "too_many_channels" } });
+    expect(payloadOf(await client.next(byRef("3"), "c"))).toMatchObject({
+      status: "error",
+      response: { reason: "too_many_channels" },
+    });
     expect(bridge.log.has("channel cap reached")).toBe(true);
   });
 
@@ -131,7 +211,10 @@ describe("bad input closes only the offender", () => {
     const bridge = await testBridge();
     const client = await rawClient(bridge.url);
     client.send(["1", "4", "server:srv1", "session_event", { event: {} }]);
-    expect(payloadOf(await client.next(byRef("4"), "reply"))).toMatchObject({ status: "error", response: { reason: "unmatched topic" } });
+    expect(payloadOf(await client.next(byRef("4"), "reply"))).toMatchObject({
+      status: "error",
+      response: { reason: "unmatched topic" },
+    });
   });
 
   it("refuses an unknown event on a joined topic", async () => {
@@ -232,7 +315,12 @@ const SWEEP_EVERY_MS = 20_000;
 async function sweepingBridge() {
   const clock = new ManualClock();
   const log = new MemoryLogger();
-  const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }), clock, log, sweepEveryMs: SWEEP_EVERY_MS });
+  const bridge = await startBridge({
+    config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }),
+    clock,
+    log,
+    sweepEveryMs: SWEEP_EVERY_MS,
+  });
   cleanups.push(() => bridge.close());
   const client = await rawClient(bridge.url);
   await until(() => bridge.core.metrics.socketsOpen === 1, "socket accepted");

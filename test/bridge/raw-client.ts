@@ -16,7 +16,9 @@ export async function rawClient(baseUrl: string, query = "vsn=2.0.0", protocols?
   const ws = new WebSocket(`${baseUrl}/websocket?${query}`, protocols);
   const frames: unknown[] = [];
   ws.on("message", (data) => frames.push(JSON.parse(data.toString())));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   ws.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
@@ -38,7 +40,10 @@ export async function rawClient(baseUrl: string, query = "vsn=2.0.0", protocols?
 }
 
 /** Matches a v2 frame by ref and event. */
-export const byRef = (ref: string, event = "phx_reply") => (frame: unknown) => Array.isArray(frame) && frame[1] === ref && frame[3] === event;
+export const byRef =
+  (ref: string, event = "phx_reply") =>
+  (frame: unknown) =>
+    Array.isArray(frame) && frame[1] === ref && frame[3] === event;
 
 /** The payload of a v2 frame. */
 export const payloadOf = (frame: unknown): unknown => (frame as unknown[])[4];

@@ -168,6 +168,5 @@ describe("ReplayBuffer", () => {
     auth.state.buffer.push(event(2, 30));
     expect(ids(auth.state.buffer.after(id(1)))).toEqual([id(2)]);
     expect(auth.state.buffer.after(id(0))).toBeUndefined();
-
   });
 });

@@ -4,7 +4,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
-import { device, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, testEvent, until } from "./helpers.ts";
+import {
+  device,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  testEvent,
+  until,
+} from "./helpers.ts";
 
 afterEach(runCleanups);
 
@@ -23,7 +33,10 @@ async function setUp(cursor: number) {
     const socket = phoenixSocket(bridge.url, { params: { token: phone.token } });
     const channel = socket.channel("events:server:srv1", { since_id: formatEventId(sinceId) });
     const received: string[] = [];
-    channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));
+    channel.on(
+      "session_event",
+      (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id),
+    );
     const reply = await joinOnce(channel);
     return { reply: reply.response.replay, received, socket };
   };

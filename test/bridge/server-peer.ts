@@ -12,8 +12,16 @@ export interface ServerPeer {
   stop(): Promise<void>;
 }
 
-export async function serverPeer(bridgeUrl: string, dataDir = tempDir(), options: Partial<RuntimeOptions> = {}, forwarderOptions: ForwarderOptions = {}): Promise<ServerPeer> {
-  const server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:8787" } }, { dataDir, ...options });
+export async function serverPeer(
+  bridgeUrl: string,
+  dataDir = tempDir(),
+  options: Partial<RuntimeOptions> = {},
+  forwarderOptions: ForwarderOptions = {},
+): Promise<ServerPeer> {
+  const server = await startTestServer(
+    { server: { server_id: "srv1", public_url: "http://127.0.0.1:8787" } },
+    { dataDir, ...options },
+  );
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const forwarder = startForwarder(server.runtime.ctx, { bridgeUrl, reconnectAfterMs: () => 20, ...forwarderOptions });
   let stopped = false;

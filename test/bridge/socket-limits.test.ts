@@ -22,25 +22,49 @@ Max open files            1024                 524288               files
 describe("the default socket cap", () => {
   it("is the descriptor limit less headroom, at most 100,000; BRIDGE_MAX_SOCKETS and BRIDGE_MAX_SOCKETS_PER_DEVICE override", () => {
     expect(readFdLimit(() => LIMITS)).toBe(1024);
-    expect(readFdLimit(() => "Max open files            unlimited            unlimited            files\n")).toBeUndefined();
-    expect(readFdLimit(() => { throw new Error("ENOENT"); })).toBeUndefined();
+    expect(
+      readFdLimit(() => "Max open files            unlimited            unlimited            files\n"),
+    ).toBeUndefined();
+    expect(
+      readFdLimit(() => {
+        throw new Error("ENOENT");
+      }),
+    ).toBeUndefined();
     expect(typeof readFdLimit()).toBe(process.platform === "linux" ? "number" : "undefined");
-    expect([socketCapFor(1024), socketCapFor(160), socketCapFor(20_000), socketCapFor(10_000_000), socketCapFor(undefined), socketCapFor(10)]).toEqual([921, 96, 18_000, DEFAULT_MAX_SOCKETS, DEFAULT_MAX_SOCKETS, 1]);
+    expect([
+      socketCapFor(1024),
+      socketCapFor(160),
+      socketCapFor(20_000),
+      socketCapFor(10_000_000),
+      socketCapFor(undefined),
+      socketCapFor(10),
+    ]).toEqual([921, 96, 18_000, DEFAULT_MAX_SOCKETS, DEFAULT_MAX_SOCKETS, 1]);
     expect(loadBridgeConfig({}, 1024)).toMatchObject({ maxSockets: 921, maxSocketsPerDevice: 8 });
-    expect(loadBridgeConfig({ BRIDGE_MAX_SOCKETS: "5000", BRIDGE_MAX_SOCKETS_PER_DEVICE: "2" }, 1024)).toMatchObject({ maxSockets: 5000, maxSocketsPerDevice: 2 });
+    expect(loadBridgeConfig({ BRIDGE_MAX_SOCKETS: "5000", BRIDGE_MAX_SOCKETS_PER_DEVICE: "2" }, 1024)).toMatchObject({
+      maxSockets: 5000,
+      maxSocketsPerDevice: 2,
+    });
     expect(() => loadBridgeConfig({ BRIDGE_MAX_SOCKETS_PER_DEVICE: "0" })).toThrow(/^BRIDGE_MAX_SOCKETS_PER_DEVICE: /);
   });
 
-  it("answers 503 and /health, never resets, when sockets would outrun the descriptor limit (B36)", { timeout: PROCESS_TEST_MS }, async () => {
-    const bridge = await bridgeProcess(160);
-    // Unpaired sockets are capped at 32 per address: five loopback addresses get past that to the total cap.
-    const statuses: number[] = [];
-    for (let i = 0; i < 200; i++) statuses.push(await upgrade(bridge.url, `127.0.0.${1 + (i % 5)}`));
-    const count = (status: number) => statuses.filter((s) => s === status).length;
-    expect({ opened: count(101), full: count(503), other: statuses.length - count(101) - count(503) }).toEqual({ opened: 96, full: 104, other: 0 });
-    const health = await fetch(`${bridge.httpUrl}/health`);
-    expect([health.status, await health.json()]).toEqual([200, { ok: true }]);
-  });
+  it(
+    "answers 503 and /health, never resets, when sockets would outrun the descriptor limit (B36)",
+    { timeout: PROCESS_TEST_MS },
+    async () => {
+      const bridge = await bridgeProcess(160);
+      // Unpaired sockets are capped at 32 per address: five loopback addresses get past that to the total cap.
+      const statuses: number[] = [];
+      for (let i = 0; i < 200; i++) statuses.push(await upgrade(bridge.url, `127.0.0.${1 + (i % 5)}`));
+      const count = (status: number) => statuses.filter((s) => s === status).length;
+      expect({ opened: count(101), full: count(503), other: statuses.length - count(101) - count(503) }).toEqual({
+        opened: 96,
+        full: 104,
+        other: 0,
+      });
+      const health = await fetch(`${bridge.httpUrl}/health`);
+      expect([health.status, await health.json()]).toEqual([200, { ok: true }]);
+    },
+  );
 });
 
 describe("the bridge process's log", () => {

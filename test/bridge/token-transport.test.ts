@@ -28,7 +28,12 @@ async function recordingProxy(port: number): Promise<{ port: number; heads: stri
     upstream.on("error", () => client.destroy());
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise<void>((resolve) => { proxy.close(() => resolve()); }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+      }),
+  );
   return { port: (proxy.address() as AddressInfo).port, heads };
 }
 
@@ -41,8 +46,20 @@ describe("the library's device token", () => {
     const events: AnyEvent[] = [];
     const verdicts: string[] = [];
     const connection = new BridgeConnection(
-      { url: `ws://127.0.0.1:${proxy.port}/socket`, serverId: "srv1", token: phone.token, WebSocket, sinceId: () => undefined },
-      { joined: (replay) => void verdicts.push(replay), down: () => undefined, event: (event) => void events.push(event), refused: (reason) => void verdicts.push(reason), malformed: () => undefined },
+      {
+        url: `ws://127.0.0.1:${proxy.port}/socket`,
+        serverId: "srv1",
+        token: phone.token,
+        WebSocket,
+        sinceId: () => undefined,
+      },
+      {
+        joined: (replay) => void verdicts.push(replay),
+        down: () => undefined,
+        event: (event) => void events.push(event),
+        refused: (reason) => void verdicts.push(reason),
+        malformed: () => undefined,
+      },
     );
     cleanups.push(() => connection.close());
     connection.connect();
@@ -56,6 +73,8 @@ describe("the library's device token", () => {
     expect(requestLine).toMatch(/^GET \/socket\/websocket\?vsn=2\.0\.0 HTTP\/1\.1$/);
     expect(proxy.heads[0]).not.toContain(phone.token);
     const offered = headers.find((line) => line.toLowerCase().startsWith("sec-websocket-protocol:"));
-    expect(offered).toBe(`Sec-WebSocket-Protocol: phoenix,base64url.bearer.phx.${Buffer.from(phone.token).toString("base64").replace(/=/g, "")}`);
+    expect(offered).toBe(
+      `Sec-WebSocket-Protocol: phoenix,base64url.bearer.phx.${Buffer.from(phone.token).toString("base64").replace(/=/g, "")}`,
+    );
   });
 });

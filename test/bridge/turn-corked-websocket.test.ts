@@ -15,7 +15,9 @@ async function connected(): Promise<{ client: TurnCorkedWebSocket; tcp: Socket; 
   server.on("connection", (peer: ServerSide) => peer.on("message", (data: Buffer) => received.push(data.toString())));
   const client = new TurnCorkedWebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}/`);
   // ws emits open in the same tick as upgrade: listen for both at once.
-  const upgraded = new Promise<Socket>((resolve) => client.once("upgrade", (response) => resolve(response.socket as Socket)));
+  const upgraded = new Promise<Socket>((resolve) =>
+    client.once("upgrade", (response) => resolve(response.socket as Socket)),
+  );
   await new Promise<void>((resolve) => client.once("open", () => resolve()));
   const tcp = await upgraded;
   return { client, tcp, received };

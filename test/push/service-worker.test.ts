@@ -115,15 +115,13 @@ async function lastPushed(): Promise<any> {
 it("shows the approval the server pushed, with no actions (never Approve), and a done replaces it by tag, quietly", async () => {
   await openApp();
   const sid = await h.newSession();
-  const record = h.api
-    .session(sid)
-    .create({
-      key: "approval:r:0",
-      kind: "interaction",
-      severity: "warning",
-      title: "mcp__files__write_file",
-      body: "{}",
-    });
+  const record = h.api.session(sid).create({
+    key: "approval:r:0",
+    kind: "interaction",
+    severity: "warning",
+    title: "mcp__files__write_file",
+    body: "{}",
+  });
   await deliver(await lastPushed());
   const [approval] = await shownWhen((list) => list.length === 1);
   expect(approval).toMatchObject({

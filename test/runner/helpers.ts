@@ -98,9 +98,7 @@ export const contentOfPartials = (events: AnyEvent[]) =>
     .join("");
 
 /** Chat-completions request bodies the backend recorded, in order. */
-export function completionBodies(
-  backend: ScriptedBackend,
-): Array<{
+export function completionBodies(backend: ScriptedBackend): Array<{
   messages: Array<Record<string, unknown>>;
   tools?: Array<{ function: { name: string } }>;
   stream?: boolean;

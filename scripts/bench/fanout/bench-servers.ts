@@ -25,7 +25,12 @@ export interface BenchServer {
 
 export function startBenchServer(id: string, devices: number, bridgeUrl: string): BenchServer {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
-  const runtime = createRuntime({ config: parseConfig({ server: { server_id: id } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
+  const runtime = createRuntime({
+    config: parseConfig({ server: { server_id: id } }),
+    dataDir,
+    adminToken: "bench-admin",
+    log: pino({ level: "silent" }),
+  });
   const { ctx } = runtime;
   const tokens: string[] = [];
   for (let i = 0; i < devices; i++) {

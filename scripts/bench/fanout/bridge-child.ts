@@ -16,7 +16,10 @@ import { phaseMeter, toBridgeChild, wallNow, type BridgeStats } from "./protocol
 
 // BENCH_BRIDGE_CONFIG: JSON overrides of the bridge's config (e.g. more server registrations per address).
 const overrides = JSON.parse(process.env.BENCH_BRIDGE_CONFIG ?? "{}") as Partial<BridgeConfig>;
-const bridge = await startBridge({ config: defaultBridgeConfig({ ...overrides, port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }), log: processLog({ level: "error" }) });
+const bridge = await startBridge({
+  config: defaultBridgeConfig({ ...overrides, port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-bridge-")) }),
+  log: processLog({ level: "error" }),
+});
 const raw = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
 await new Promise<void>((resolve) => raw.once("listening", () => resolve()));
 const rawPort = (raw.address() as { port: number }).port;
@@ -47,7 +50,8 @@ EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEven
     // A pass over every subscriber per event: the bridge's own work again, so only when the diagnostics are asked for.
     if (!process.env.BENCH_DIAG) return;
     const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
-    for (const connection of subscribers) if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
+    for (const connection of subscribers)
+      if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
   });
 };
 
@@ -86,7 +90,9 @@ process.on("message", (message) => {
     return send({ type: "stats", bridge: stats });
   }
   if (parsed.type === "raw_paced") {
-    const paced = parsed.batched ? rawBatched(parsed.frames, parsed.rate, parsed.groups, parsed.bytes) : rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes);
+    const paced = parsed.batched
+      ? rawBatched(parsed.frames, parsed.rate, parsed.groups, parsed.bytes)
+      : rawPaced(parsed.frames, parsed.rate, parsed.groups, parsed.bytes);
     return void paced.then(() => send({ type: "raw_done" }));
   }
   void rawBroadcast(parsed.frames, parsed.bytes).then(() => send({ type: "raw_done" }));
@@ -94,7 +100,22 @@ process.on("message", (message) => {
 
 /** One baseline frame of about `bytes`, stamped `sentAt`. */
 function rawFrame(i: number, bytes: number, sentAt: number): Buffer {
-  return Buffer.from(JSON.stringify([null, null, "events:server:bench", "session_event", { event: { event_id: String(i).padStart(20, "0"), type: "bench", sent_at: sentAt, pad: "x".repeat(Math.max(0, bytes - 140)) } }]));
+  return Buffer.from(
+    JSON.stringify([
+      null,
+      null,
+      "events:server:bench",
+      "session_event",
+      {
+        event: {
+          event_id: String(i).padStart(20, "0"),
+          type: "bench",
+          sent_at: sentAt,
+          pad: "x".repeat(Math.max(0, bytes - 140)),
+        },
+      },
+    ]),
+  );
 }
 
 /** The baseline at a steady rate, on the same staggered schedule as the benchmark's servers (scheduleSlots). */
@@ -113,7 +134,9 @@ async function rawPaced(frames: number, rate: number, groups: number, bytes: num
 /** The batched baseline (raw-batched.ts) on the same groups and schedule as rawPaced. */
 function rawBatched(frames: number, rate: number, groups: number, bytes: number): Promise<void> {
   const clients = [...raw.clients] as WebSocket[];
-  const members = Array.from({ length: groups }, (_, g) => clients.filter((_, k) => k % groups === g).map((client) => rawSockets.get(client)!));
+  const members = Array.from({ length: groups }, (_, g) =>
+    clients.filter((_, k) => k % groups === g).map((client) => rawSockets.get(client)!),
+  );
   return rawPacedBatched(members, frames, rate, (index, dueAt) => textFrame(rawFrame(index, bytes, dueAt)));
 }
 
@@ -124,7 +147,8 @@ async function rawBroadcast(frames: number, bytes: number): Promise<void> {
     const frame = rawFrame(i, bytes, wallNow());
     for (const client of clients) client.send(frame, { binary: false });
     if (i % 20 === 19) {
-      while (clients.some((client) => client.bufferedAmount > 1024 * 1024)) await new Promise((resolve) => setTimeout(resolve, 1));
+      while (clients.some((client) => client.bufferedAmount > 1024 * 1024))
+        await new Promise((resolve) => setTimeout(resolve, 1));
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

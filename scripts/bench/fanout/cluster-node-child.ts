@@ -10,7 +10,10 @@ import { defaultBridgeConfig } from "../../../bridge/config.ts";
 import { processLog } from "../../../bridge/log.ts";
 
 const overrides = JSON.parse(process.argv[2] ?? "{}") as Record<string, unknown>;
-const bridge = await startBridge({ config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-node-")), ...overrides }), log: processLog({ level: "error" }) });
+const bridge = await startBridge({
+  config: defaultBridgeConfig({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "bench-node-")), ...overrides }),
+  log: processLog({ level: "error" }),
+});
 const query = z.object({ type: z.literal("devices") });
 
 process.on("message", (message) => {

@@ -27,7 +27,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAD = "x".repeat(110);
 const here = fileURLToPath(new URL("./", import.meta.url));
 
-const fromNode = z.discriminatedUnion("type", [z.object({ type: z.literal("ready"), url: z.string() }), z.object({ type: z.literal("devices"), count: z.number() })]);
+const fromNode = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), url: z.string() }),
+  z.object({ type: z.literal("devices"), count: z.number() }),
+]);
 
 const child = (file: string, args: string[] = []): ChildProcess => forkChild(here, file, { args });
 
@@ -44,9 +47,25 @@ interface SetupResult {
 /** One setup: its nodes, a server, SOCKETS paired receivers split over the nodes, a steady phase, then bursts. */
 async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<SetupResult> {
   const nodes = nodeConfigs.map((config) => child("cluster-node-child.ts", [JSON.stringify(config)]));
-  const urls = await Promise.all(nodes.map(async (node) => ((await next(node, (m) => fromNode.parse(m), (m) => m.type === "ready")) as { url: string }).url));
+  const urls = await Promise.all(
+    nodes.map(
+      async (node) =>
+        (
+          (await next(
+            node,
+            (m) => fromNode.parse(m),
+            (m) => m.type === "ready",
+          )) as { url: string }
+        ).url,
+    ),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), "bench-cluster-server-"));
-  const runtime = createRuntime({ config: parseConfig({ server: { server_id: "bench" } }), dataDir, adminToken: "bench-admin", log: pino({ level: "silent" }) });
+  const runtime = createRuntime({
+    config: parseConfig({ server: { server_id: "bench" } }),
+    dataDir,
+    adminToken: "bench-admin",
+    log: pino({ level: "silent" }),
+  });
   const ctx = runtime.ctx;
   const tokens: string[] = [];
   for (let i = 0; i < SOCKETS; i++) {
@@ -57,7 +76,11 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
   // Every node must know the grants before its receivers join.
   for (const node of nodes) {
     for (;;) {
-      const reply = next(node, (m) => fromNode.parse(m), (m) => m.type === "devices");
+      const reply = next(
+        node,
+        (m) => fromNode.parse(m),
+        (m) => m.type === "devices",
+      );
       node.send({ type: "devices" });
       if (((await reply) as { count: number }).count >= tokens.length) break;
       await sleep(50);
@@ -67,14 +90,30 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
   const toAll = (message: ToReceivers) => receivers.forEach((r) => r.send(message));
   await Promise.all(
     receivers.map((r, i) => {
-      const done = next(r, (m) => fromReceivers.parse(m), (m) => m.type === "connected");
-      r.send({ type: "connect", url: urls[i]!, topic: "events:server:bench", tokens: tokens.filter((_, k) => k % receivers.length === i), join: true } satisfies ToReceivers);
+      const done = next(
+        r,
+        (m) => fromReceivers.parse(m),
+        (m) => m.type === "connected",
+      );
+      r.send({
+        type: "connect",
+        url: urls[i]!,
+        topic: "events:server:bench",
+        tokens: tokens.filter((_, k) => k % receivers.length === i),
+        join: true,
+      } satisfies ToReceivers);
       return done;
     }),
   );
   await sleep(500);
   const report = async () => {
-    const replies = receivers.map((r) => next(r, (m) => fromReceivers.parse(m), (m) => m.type === "report"));
+    const replies = receivers.map((r) =>
+      next(
+        r,
+        (m) => fromReceivers.parse(m),
+        (m) => m.type === "report",
+      ),
+    );
     toAll({ type: "report" });
     const summed = sumReports((await Promise.all(replies)).flatMap((m) => (m.type === "report" ? [m] : [])));
     return { ...summed, closes: Object.values(summed.closes).reduce((a, b) => a + b, 0) };
@@ -126,7 +165,14 @@ async function measure(nodeConfigs: Array<Record<string, unknown>>): Promise<Set
   nodes.forEach((node) => node.disconnect());
   rmSync(dataDir, { recursive: true, force: true });
   await sleep(300);
-  return { saturation_deliveries_per_s: rates, latency_p50_ms: pct(50), latency_p99_ms: pct(99), misordered, complete, closes };
+  return {
+    saturation_deliveries_per_s: rates,
+    latency_p50_ms: pct(50),
+    latency_p99_ms: pct(99),
+    misordered,
+    complete,
+    closes,
+  };
 }
 
 export async function runClusterBench(): Promise<void> {

@@ -4,7 +4,13 @@
 // instead of fetching GET /e2e/keys, and open a push only where a figure needs its content (latency's sent_at),
 // as the plain receivers scan bytes instead of parsing JSON.
 import type { Channel } from "phoenix";
-import { fromBase64Url, generateKeyPair, openEvent, toBase64Url, type EventEnvelope } from "../../../client/wire/crypto/index.ts";
+import {
+  fromBase64Url,
+  generateKeyPair,
+  openEvent,
+  toBase64Url,
+  type EventEnvelope,
+} from "../../../client/wire/crypto/index.ts";
 import { SealedRelayChannel } from "../../../client/transport/sealed-relay.ts";
 import { systemTimers } from "../../../client/util/timers.ts";
 import type { ContentKeys } from "../../../server/e2e/content-keys.ts";
@@ -57,7 +63,9 @@ export function sentAtOfSealed(frame: Buffer, receiver: ReceiverKey): number | u
   const envelope = frame.toString("utf8", at + PAYLOAD_AT.length, frame.length - 1);
   const id = envelope.slice(envelope.indexOf('"event_id":"') + 12, envelope.indexOf('"event_id":"') + 32);
   if (opened.has(id)) return opened.get(id);
-  const event = JSON.parse(openEvent(keyBytes(receiver), receiver.server_id, JSON.parse(envelope) as EventEnvelope)) as { sent_at?: number };
+  const event = JSON.parse(
+    openEvent(keyBytes(receiver), receiver.server_id, JSON.parse(envelope) as EventEnvelope),
+  ) as { sent_at?: number };
   if (opened.size >= OPENED_KEPT) opened.delete(opened.keys().next().value!);
   opened.set(id, event.sent_at);
   return event.sent_at;
@@ -84,10 +92,16 @@ export function sealedRelayCall(channel: Channel, app: SealingApp, path: string)
       }),
   };
   const { server_id, device_id, device_secret_key, server_key } = app;
-  const sealed = new SealedRelayChannel(pushes, { server_id, device_id }, { device_secret_key, server_key }, systemTimers);
+  const sealed = new SealedRelayChannel(
+    pushes,
+    { server_id, device_id },
+    { device_secret_key, server_key },
+    systemTimers,
+  );
   return async () => {
     const reply = await sealed.push("api", { method: "GET", path }, 30_000);
     const status = (reply.response as { status?: number } | null)?.status;
-    if (reply.status !== "ok" || status !== 200) throw new Error(`sealed relay answered ${reply.status} ${JSON.stringify(reply.response).slice(0, 200)}`);
+    if (reply.status !== "ok" || status !== 200)
+      throw new Error(`sealed relay answered ${reply.status} ${JSON.stringify(reply.response).slice(0, 200)}`);
   };
 }

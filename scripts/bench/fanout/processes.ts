@@ -3,7 +3,13 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { forkChild as forkIn, nextMessage } from "../child-process.ts";
-import { fromBridgeChild, fromReceivers, type BridgeStats, type FromBridgeChild, type FromReceivers } from "./protocol.ts";
+import {
+  fromBridgeChild,
+  fromReceivers,
+  type BridgeStats,
+  type FromBridgeChild,
+  type FromReceivers,
+} from "./protocol.ts";
 
 export { nextMessage };
 

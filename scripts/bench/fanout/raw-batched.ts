@@ -9,7 +9,12 @@ import { setTimeout as sleep } from "node:timers/promises";
  * Sends `frames` frames to each of `groups.length` groups at `rate` per second per group, staggered like scheduleSlots;
  * `frameAt(index, dueAt)` builds the complete WebSocket frame of a group's `index`-th event due at `dueAt` (wall ms).
  */
-export async function rawPacedBatched(groups: readonly Socket[][], frames: number, rate: number, frameAt: (index: number, dueAt: number) => Buffer): Promise<void> {
+export async function rawPacedBatched(
+  groups: readonly Socket[][],
+  frames: number,
+  rate: number,
+  frameAt: (index: number, dueAt: number) => Buffer,
+): Promise<void> {
   const total = frames * groups.length;
   const periodMs = 1000 / (rate * groups.length);
   const start = performance.now();

@@ -43,7 +43,14 @@ export class ReceiverPool {
         const share = tokens.filter((_, k) => k % this.procs.length === i);
         const done = nextMessage(proc, parseReceiver, (m) => m.type === "connected");
         const topics = topicOf ? share.map(topicOf) : [];
-        proc.send({ type: "connect", url, topic: topics[0] ?? "", topics, tokens: share, join: topicOf !== undefined } satisfies ToReceivers);
+        proc.send({
+          type: "connect",
+          url,
+          topic: topics[0] ?? "",
+          topics,
+          tokens: share,
+          join: topicOf !== undefined,
+        } satisfies ToReceivers);
         return done;
       }),
     );

@@ -55,7 +55,13 @@ const CONNECTING_AT_ONCE = 200;
 const HEARTBEAT_PERIOD_MS = 20_000;
 const HEARTBEAT_TICK_MS = 250;
 
-async function connect(url: string, topic: string, topics: string[] | undefined, tokens: string[], join: boolean): Promise<void> {
+async function connect(
+  url: string,
+  topic: string,
+  topics: string[] | undefined,
+  tokens: string[],
+  join: boolean,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < tokens.length) {
@@ -96,7 +102,9 @@ async function openWithRetries(url: string, topic: string, token: string, join: 
 
 function open(url: string, topic: string, token: string, join: boolean): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, { perMessageDeflate: false });
+    const ws = new WebSocket(`${url}/websocket?vsn=2.0.0&token=${encodeURIComponent(token)}`, {
+      perMessageDeflate: false,
+    });
     // An error before the open fails this attempt; after it, the close that follows is what counts.
     ws.on("error", (error) => reject(error));
     ws.on("close", (code: number) => void (closes[String(code)] = (closes[String(code)] ?? 0) + 1));
@@ -137,12 +145,28 @@ process.on("message", (message) => {
     meter.reset();
     return;
   }
-  send({ type: "report", deliveries, first, last, latencies: parsed.latencies === false ? [] : latencies, misordered, closes, stats: meter.read() });
+  send({
+    type: "report",
+    deliveries,
+    first,
+    last,
+    latencies: parsed.latencies === false ? [] : latencies,
+    misordered,
+    closes,
+    stats: meter.read(),
+  });
 });
 process.on("disconnect", () => process.exit(0));
 
 /** Closes every socket and waits until they are gone (their descriptors free on both sides). */
 async function closeAll(): Promise<void> {
   const open = sockets.splice(0);
-  await Promise.all(open.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : (ws.once("close", () => resolve()), ws.terminate())))));
+  await Promise.all(
+    open.map(
+      (ws) =>
+        new Promise<void>((resolve) =>
+          ws.readyState === ws.CLOSED ? resolve() : (ws.once("close", () => resolve()), ws.terminate()),
+        ),
+    ),
+  );
 }

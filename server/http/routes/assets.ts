@@ -51,14 +51,12 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: ServerContext): v
         const info = Buffer.isBuffer(request.body)
           ? storeRaw(assets, session_id, request.body, request.headers["content-type"], request.query)
           : storeBase64(assets, session_id, request.body);
-        return reply
-          .status(201)
-          .send({
-            asset_id: info.asset_id,
-            media_type: info.media_type,
-            size: info.size,
-            ...(info.filename ? { filename: info.filename } : {}),
-          });
+        return reply.status(201).send({
+          asset_id: info.asset_id,
+          media_type: info.media_type,
+          size: info.size,
+          ...(info.filename ? { filename: info.filename } : {}),
+        });
       }
       const { asset_id } = parseInput(byId, request.body, "body");
       if (action === "delete_attachment") {

@@ -7,6 +7,24 @@ import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
 
+/** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
+const FLAGS = [
+  {
+    flag: "pinned",
+    label: "Pin chat",
+    titleSet: "Pinned: tap to unpin",
+    titleUnset: "Pin to the top of the list",
+    path: "M9 4h6l-1 5 4 4H6l4-4zM12 13v7",
+  },
+  {
+    flag: "archived",
+    label: "Archive chat",
+    titleSet: "Archived: tap to restore",
+    titleUnset: "Archive",
+    path: "M4 5h16v4H4zM6 9v10h12V9M10 13h4",
+  },
+] as const;
+
 interface Props {
   session: SessionSummary;
   onRename(): void;
@@ -44,8 +62,6 @@ export function ChatActions({ session, onRename, run }: Props) {
       const { exportChat } = await import("../chat/export-chat.ts");
       await exportChat(client(), session.id, format, titleOf(session));
     });
-  const pinned = session.pinned === true;
-  const archived = session.archived === true;
   return (
     <div class="header-actions">
       <IconButton label="Rename chat" title="Rename" onClick={onRename}>
@@ -57,22 +73,20 @@ export function ChatActions({ session, onRename, run }: Props) {
         <circle cx="12" cy="19" r="2" />
         <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
       </IconButton>
-      <IconButton
-        label="Pin chat"
-        pressed={pinned}
-        title={pinned ? "Pinned: tap to unpin" : "Pin to the top of the list"}
-        onClick={() => update({ pinned: !pinned })}
-      >
-        <path d="M9 4h6l-1 5 4 4H6l4-4zM12 13v7" />
-      </IconButton>
-      <IconButton
-        label="Archive chat"
-        pressed={archived}
-        title={archived ? "Archived: tap to restore" : "Archive"}
-        onClick={() => update({ archived: !archived })}
-      >
-        <path d="M4 5h16v4H4zM6 9v10h12V9M10 13h4" />
-      </IconButton>
+      {FLAGS.map(({ flag, label, titleSet, titleUnset, path }) => {
+        const set = session[flag] === true;
+        return (
+          <IconButton
+            key={flag}
+            label={label}
+            pressed={set}
+            title={set ? titleSet : titleUnset}
+            onClick={() => update({ [flag]: !set })}
+          >
+            <path d={path} />
+          </IconButton>
+        );
+      })}
       <span class="export-chat">
         <IconButton label="Export chat" expanded={exporting} title="Export" onClick={() => setExporting(!exporting)}>
           <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />

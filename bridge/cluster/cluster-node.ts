@@ -20,7 +20,8 @@ import type { Arrival, BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { BridgeLogger } from "../log.ts";
 import type { BridgeMetrics } from "../metrics.ts";
 import type { AnswerDesk } from "../state/answer-desk.ts";
-import { Registry, type ServerState } from "../state/registry.ts";
+import { bridgeRegistry } from "../state/bridge-registry.ts";
+import type { Registry, ServerState } from "../state/registry.ts";
 import type {
   AnswerEvent,
   HistoryRead,
@@ -123,18 +124,7 @@ export class ClusterNode implements SharedState {
     this.store = connected.store;
     this.epoch = connected.epoch;
     this.figures = figures;
-    this.registry = new Registry(
-      this.store,
-      { events: config.replayEvents, bytes: config.replayBytes },
-      {
-        onForeignGrant: ({ serverId, deviceId, owner }) =>
-          log.log("warn", "grant lists a token hash another server grants too", {
-            server_id: serverId,
-            device_id: deviceId,
-            owner,
-          }),
-      },
-    );
+    this.registry = bridgeRegistry(this.store, config, log);
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
     const cluster = config.cluster;
     this.history = new History(this.commands, this.keys, this.nodeId, {

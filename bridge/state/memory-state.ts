@@ -7,7 +7,8 @@ import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { BridgeLogger } from "../log.ts";
 import { AddressRateLimiter } from "../rate-limiter.ts";
 import { DurableStore } from "./durable-store.ts";
-import { Registry, type ServerState } from "./registry.ts";
+import { bridgeRegistry } from "./bridge-registry.ts";
+import type { Registry, ServerState } from "./registry.ts";
 import type { HistoryRead, LinkStatus, RegistrationRefusal, SharedState, ToServerEvent } from "./shared-state.ts";
 import type { StatusPushes } from "./status-pushes.ts";
 
@@ -22,18 +23,7 @@ export class MemoryState implements SharedState {
     log: BridgeLogger,
     private readonly statuses: StatusPushes,
   ) {
-    this.registry = new Registry(
-      new DurableStore(config.dataDir),
-      { events: config.replayEvents, bytes: config.replayBytes },
-      {
-        onForeignGrant: ({ serverId, deviceId, owner }) =>
-          log.log("warn", "grant lists a token hash another server grants too", {
-            server_id: serverId,
-            device_id: deviceId,
-            owner,
-          }),
-      },
-    );
+    this.registry = bridgeRegistry(new DurableStore(config.dataDir), config, log);
     this.pairing = new AddressRateLimiter(
       clock,
       config.pairingFailuresPerAddress,

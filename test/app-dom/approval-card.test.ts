@@ -3,13 +3,11 @@
 // group named after its tool with the tool, its server and its arguments (pretty JSON, long values folded);
 // Approve and Deny (with its optional message) post the answer with the record's revision; the card leaves at once
 // when the record stops being pending (answered on another device); a 409 and an offline failure are said plainly.
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
-import { h } from "preact";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { NetworkError, ResponseError, type ClientRecord, type PresentedNotification } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { disposeStores, fakeClient, testStore, Value, type TestStore } from "./support/fake-env.ts";
+import { fakeClient, testStore, Value, type TestStore } from "./support/fake-env.ts";
+import { clearScreen, show, useScreens } from "./support/screen.ts";
 
 const LONG = "x".repeat(500);
 
@@ -82,20 +80,12 @@ async function chatWithApproval(
   client.status.set({ state: status } as never);
   (client.client.notifications as unknown as { session: () => unknown }).session = () => records;
   const setup = await testStore({ client, hash: "#/s/s1" });
-  render(h(StoreContext.Provider, { value: setup.store }, h(App, { ready: true })));
+  show(setup);
   await screen.findByText("write my notes");
   return { records, posted, setup };
 }
 
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
-
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
-});
+useScreens({ sized: true });
 
 describe("approval cards", () => {
   it("shows the tool, its server and its arguments folded, in a group named after the tool, and approves (AP1)", async () => {
@@ -145,16 +135,14 @@ describe("approval cards", () => {
     expect((await within(card).findByRole("alert")).textContent).toBe(
       "This approval was already answered (perhaps on another device).",
     );
-    cleanup();
-    disposeStores();
+    clearScreen();
 
     const expired = new ResponseError(409, undefined, approvalRecord({ status: "expired" }), "conflict");
     await chatWithApproval(() => Promise.reject(expired));
     card = await screen.findByRole("group", { name: "mcp__files__write_file" });
     fireEvent.click(within(card).getByRole("button", { name: "Deny" }));
     expect((await within(card).findByRole("alert")).textContent).toContain("This approval has expired");
-    cleanup();
-    disposeStores();
+    clearScreen();
 
     await chatWithApproval(() => Promise.reject(new NetworkError("fetch failed")), "offline");
     card = await screen.findByRole("group", { name: "mcp__files__write_file" });

@@ -3,27 +3,13 @@
 // chat?", Pin and Archive through PATCH, pinned first and an Archived view, versions "‹ 1 / 2 ›", Copy message,
 // Regenerate on the last reply only, Edit message then resend, Delete message behind "Delete message?", per-chat
 // request options saved on the session, and a failed model discovery said.
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
-import { h } from "preact";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { sessionSummaryOf, type Message, type Session } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { AGENT, disposeStores, fakeClient, sessionOf, testStore, type TestStore } from "./support/fake-env.ts";
+import { AGENT, fakeClient, sessionOf, testStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
-function show({ store }: TestStore) {
-  return render(h(StoreContext.Provider, { value: store }, h(App, { ready: true })));
-}
-
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
-
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
-});
+useScreens({ sized: true });
 
 const TURN: Message[] = [
   { role: "user", content: "what is 2+2?", version: 1, versions: 2 },

@@ -2,34 +2,20 @@
 // The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1): a chat that
 // cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
 // could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { h, type ComponentChild } from "preact";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { NetworkError, type AnyEvent, type ConnectionStatus } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { h } from "preact";
+import { describe, expect, it } from "vitest";
+import { NetworkError, type ConnectionStatus } from "../../client/index.ts";
 import { ConnectionBadge } from "../../app/src/components/connection-badge.tsx";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { disposeStores, fakeClient, testStore, type FakeClient, type TestStore } from "./support/fake-env.ts";
-
-function show({ store }: TestStore, view: () => ComponentChild = () => h(App, { ready: true })) {
-  return render(h(StoreContext.Provider, { value: store }, view()));
-}
+import { fakeClient, liveChat, testStore, type FakeClient } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
 /** The relay's failure when the bridge answers but the server is not on it (a NetworkError with that reason). */
 function serverUnavailable(): NetworkError {
   return Object.assign(new NetworkError("server unavailable"), { reason: "server_unavailable" });
 }
 
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
-
-// happy-dom lays nothing out: give the transcript's scroller a size, so the virtualized list renders its rows.
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
-});
+useScreens({ sized: true });
 
 describe("chat screen", () => {
   it("says a chat never opened on this device is not available offline (C1)", async () => {
@@ -64,25 +50,10 @@ describe("chat screen", () => {
   });
 
   it("says 'You stopped this reply' for a Stop, and that the server restarted for a shutdown (C4)", async () => {
-    let listener: ((event: AnyEvent) => void) | undefined;
-    const cancels: string[] = [];
-    const client = fakeClient({
-      loadMessages: (_id: never, onEvent: never) => (
-        (listener = onEvent),
-        Promise.resolve({
-          messages: [{ role: "user", content: "hi" }],
-          cursor_event_id: "0".repeat(20),
-          events: [],
-          dispose: () => undefined,
-        })
-      ),
-      cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
-    });
+    const client = liveChat();
+    const { cancels, emit } = client;
     show(await testStore({ client, hash: "#/s/s1" }));
     await screen.findByText("hi");
-    let id = 0;
-    const emit = (type: string, fields: Record<string, unknown> = {}) =>
-      listener!({ event_id: String(++id).padStart(20, "0"), type, session_id: "s1", ...fields } as AnyEvent);
     emit("request_started", { request_id: "r1", stream: true });
     fireEvent.click(await screen.findByRole("button", { name: "Stop" }));
     expect(cancels).toEqual(["r1"]);

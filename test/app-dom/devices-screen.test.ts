@@ -1,19 +1,17 @@
 // @vitest-environment happy-dom
 // The Devices screen without a browser (docs/app.md D1-D2): a server that cannot be reached is said, never left as
 // "Loading…"; Add device shows the pairing link as text with a Copy button beside the QR code.
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
 import { h } from "preact";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DevicesScreen } from "../../app/src/screens/devices-screen.tsx";
 import { ADMIN_TOKEN_KEY } from "../../app/src/state/admin.ts";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { disposeStores, testStore, type TestStore } from "./support/fake-env.ts";
+import { testStore, type TestStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
 const PAIR_URL = "http://server.test/#/pair?code=ABCDE-FGHJK&bridge=ws%3A%2F%2Fbridge.test%2Fsocket";
 
-function show({ store }: TestStore) {
-  return render(h(StoreContext.Provider, { value: store }, h(DevicesScreen, {})));
-}
+const showDevices = (setup: TestStore) => show(setup, () => h(DevicesScreen, {}));
 
 /** The admin routes of a server: `GET /devices` and `POST /pairing`, or a network failure. */
 function adminServer(reachable: boolean) {
@@ -42,21 +40,18 @@ function adminServer(reachable: boolean) {
   };
 }
 
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
+useScreens();
 
 describe("devices screen", () => {
   it("asks for the admin token first (D1)", async () => {
-    show(await testStore());
+    showDevices(await testStore());
     expect(screen.getByLabelText("Admin token")).toBeTruthy();
   });
 
   it("says the server could not be reached instead of staying on Loading… (D1)", async () => {
     const setup = await testStore({ env: { fetch: adminServer(false) } });
     setup.store.admin.save("admin-secret");
-    show(setup);
+    showDevices(setup);
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("could not be reached");
     expect(screen.queryByText("Loading…")).toBeNull();
@@ -67,7 +62,7 @@ describe("devices screen", () => {
     const setup = await testStore({ env: { fetch: adminServer(true) } });
     localStorage.setItem(ADMIN_TOKEN_KEY, JSON.stringify("admin-secret"));
     setup.store.admin.save("admin-secret");
-    show(setup);
+    showDevices(setup);
     await screen.findByText("Phone");
     fireEvent.click(screen.getByRole("button", { name: "Add device" }));
     const group = await screen.findByRole("group", { name: "Pairing link" });

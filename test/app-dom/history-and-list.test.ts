@@ -2,14 +2,14 @@
 // The notification history and the chat list without a browser (docs/app.md H1, L1-L2): a history that cannot be
 // loaded says why; the list says it shows the cached chats when offline, filters by title, and keeps the newest copy
 // of a chat (a late answer never puts "New chat" back over a title).
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { h, type ComponentChild } from "preact";
-import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { h } from "preact";
+import { describe, expect, it } from "vitest";
 import { NetworkError, type Session, type SessionSummary } from "../../client/index.ts";
 import { HistoryScreen } from "../../app/src/screens/history-screen.tsx";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { disposeStores, fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
+import { fakeClient, testStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
 const summary = (id: string, title: string, updated_at: string): SessionSummary => ({
   id,
@@ -23,14 +23,7 @@ const summary = (id: string, title: string, updated_at: string): SessionSummary 
 const session = (id: string, messages: Session["messages"], updated_at: string): Session =>
   ({ id, agent_id: "default", version: 1, created_at: updated_at, updated_at, messages, metadata: {} }) as Session;
 
-function show({ store }: TestStore, screenOf: () => ComponentChild) {
-  return render(h(StoreContext.Provider, { value: store }, screenOf()));
-}
-
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
+useScreens();
 
 describe("notification history", () => {
   it("says why the history could not be loaded (H1)", async () => {

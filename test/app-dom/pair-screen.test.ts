@@ -2,13 +2,11 @@
 // The pairing screen without a browser (docs/app.md P1-P4): a link pairs in one step with the code gone from the
 // address bar first, a link without a bridge takes the server's from /app-config.json, a used link says how to get
 // a new one, a paired browser ignores a link, and the typed-code form starts with the server's bridge address.
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { h } from "preact";
-import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { PairingError, type PairOptions } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { CREDENTIALS, disposeStores, fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
+import { CREDENTIALS, fakeClient, testStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
 const CONFIG = {
   server_id: "srv1",
@@ -17,14 +15,7 @@ const CONFIG = {
   app_url: "http://server.test/",
 };
 
-function show({ store }: TestStore) {
-  return render(h(StoreContext.Provider, { value: store }, h(App, { ready: true })));
-}
-
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
+useScreens();
 
 describe("pairing screen", () => {
   it("pairs from a printed link without a bridge: the server's bridge, the code out of the address bar first, then a new chat (P1)", async () => {

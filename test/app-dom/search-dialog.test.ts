@@ -3,14 +3,12 @@
 // that name; the empty, no-result, error and offline states each say what to do; results show the title and the
 // snippet with <mark> at the highlight offsets (a snippet's "<b>" stays text); opening one opens the chat at that
 // message, highlighted.
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
-import { h } from "preact";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { NetworkError, ResponseError } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
 import { snippetPieces } from "../../app/src/search/search-api.ts";
-import { StoreContext } from "../../app/src/state/store.ts";
-import { disposeStores, fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
+import { fakeClient, testStore, type TestStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
 type Answer = (query: Record<string, string>) => Promise<unknown>;
 
@@ -45,7 +43,7 @@ async function appWith(
   });
   client.status.set({ state: status } as never);
   const setup = await testStore({ client, hash: "#/" });
-  render(h(StoreContext.Provider, { value: setup.store }, h(App, { ready: true })));
+  show(setup);
   return { setup, asked };
 }
 
@@ -53,15 +51,7 @@ async function appWith(
 const box = () => screen.findByRole("searchbox", { name: "Search chats" });
 const type = async (text: string) => fireEvent.input(await box(), { target: { value: text } });
 
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
-
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
-});
+useScreens({ sized: true });
 
 describe("Search chats", () => {
   it("opens from the button and from Ctrl/Cmd+K, and starts with the empty state (S1)", async () => {

@@ -3,30 +3,16 @@
 // (docs/app.md K9-K12, O5): Ctrl/Cmd+Shift+O opens a new chat and Ctrl/Cmd+K the search route; Esc stops a reply;
 // "Keyboard shortcuts" lists them; the skip link focuses the composer; This device renames itself and "Unpair this
 // device" revokes on the server before forgetting; each `metadata.interrupted` is said as what happened.
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
-import { h } from "preact";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CACHE_DB_NAME, ResponseError, type AnyEvent } from "../../client/index.ts";
-import { App } from "../../app/src/app.tsx";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { CACHE_DB_NAME, ResponseError } from "../../client/index.ts";
 import { interruptionOf } from "../../app/src/components/message-item.tsx";
 import { OFFLINE_DB } from "../../app/src/state/offline-db-name.ts";
-import { StoreContext } from "../../app/src/state/store.ts";
 import { forgetOnRevokedMessage } from "../../app/src/state/unpair.ts";
-import { disposeStores, fakeClient, sessionOf, testStore, type TestStore } from "./support/fake-env.ts";
+import { fakeClient, liveChat, sessionOf, testStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
 
-function show({ store }: TestStore) {
-  return render(h(StoreContext.Provider, { value: store }, h(App, { ready: true })));
-}
-
-afterEach(() => {
-  cleanup();
-  disposeStores();
-});
-
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 800 });
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 390 });
-});
+useScreens({ sized: true });
 
 const DEVICE = {
   device_id: "dev1",
@@ -48,32 +34,15 @@ describe("keyboard", () => {
   });
 
   it("Esc stops the reply being written (K9)", async () => {
-    let listener: ((event: AnyEvent) => void) | undefined;
-    const cancels: string[] = [];
-    const client = fakeClient({
+    const client = liveChat({
       getSession: async (id: string) => sessionOf(id, { messages: [{ role: "user", content: "hi" }] }),
-      loadMessages: (_id: never, onEvent: never) => (
-        (listener = onEvent),
-        Promise.resolve({
-          messages: [{ role: "user", content: "hi" }],
-          cursor_event_id: "0".repeat(20),
-          events: [],
-          dispose: () => undefined,
-        })
-      ),
-      cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
     });
+    const { cancels, emit } = client;
     show(await testStore({ client, hash: "#/s/s1" }));
     await screen.findByRole("button", { name: "Send" });
     fireEvent.keyDown(document, { key: "Escape" });
     expect(cancels).toEqual([]);
-    listener!({
-      event_id: "1".padStart(20, "0"),
-      type: "request_started",
-      session_id: "s1",
-      request_id: "r1",
-      stream: true,
-    } as AnyEvent);
+    emit("request_started", { request_id: "r1", stream: true });
     await screen.findByRole("button", { name: "Stop" });
     fireEvent.keyDown(document, { key: "Escape" });
     expect(cancels).toEqual(["r1"]);

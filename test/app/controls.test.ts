@@ -3,38 +3,14 @@
 // Pin chat, Archive chat and the Archived view, Export chat (a download), Delete chat behind its dialog (the server
 // answers 404 after), Ctrl+Shift+O, the shortcuts list, This device (rename on the server, Unpair this device
 // revokes it), with axe finding no serious violation on the chat with its controls and on the open dialog.
-import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
-import { AppStack } from "./support/app-stack.ts";
-import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE, type AppPage } from "./support/browser.ts";
+import { useAppBrowser } from "./support/use-app-browser.ts";
+import { axeSerious } from "./support/axe.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, type AppPage } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
-const AXE_SOURCE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-let stack: AppStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> };
-  const violations = await page.evaluate(
-    async () =>
-      (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations,
-  );
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
+const shared = useAppBrowser();
 
 describe.each([
   ["phone", PHONE],
@@ -42,7 +18,7 @@ describe.each([
 ] as const)("chat controls (%s)", (label, viewport) => {
   let app: AppPage;
   beforeEach(async () => {
-    app = await openPage(browser, viewport);
+    app = await openPage(shared.browser, viewport);
     // Record what is copied (the clipboard API is there on 127.0.0.1; reading it back would need a permission).
     await app.context.addInitScript(() => {
       const copied: string[] = ((window as unknown as { __copied: string[] }).__copied = []);
@@ -51,7 +27,7 @@ describe.each([
         value: { writeText: async (text: string) => void copied.push(text) },
       });
     });
-    await pairThroughLink(app.page, (await stack.createPairing()).pair_url, `controls ${label}`);
+    await pairThroughLink(app.page, (await shared.stack.createPairing()).pair_url, `controls ${label}`);
     await app.page.getByRole("textbox", { name: "Message" }).waitFor();
   });
   afterEach(async () => {
@@ -61,8 +37,8 @@ describe.each([
   /** Sends `text` in a new chat and waits for `reply`; resolves the chat's session id. */
   async function chatWith(text: string, reply: string, script = true): Promise<string> {
     const { page } = app;
-    if (script) stack.backend.script(dialectStream("openai", { content: reply }));
-    await page.goto(`${stack.serverUrl}/#/new`);
+    if (script) shared.stack.backend.script(dialectStream("openai", { content: reply }));
+    await page.goto(`${shared.stack.serverUrl}/#/new`);
     await page.getByRole("textbox", { name: "Message" }).fill(text);
     await page.getByRole("textbox", { name: "Message" }).press("Enter");
     await page.locator('article[data-role="assistant"]', { hasText: reply }).waitFor();
@@ -72,32 +48,32 @@ describe.each([
 
   it("Copy message copies the reply's markdown; Regenerate makes a version, ‹ › switch between them (KC1)", async () => {
     const { page, errors } = app;
-    stack.backend.script(dialectStream("openai", { content: "**Blue**, of course." }));
+    shared.stack.backend.script(dialectStream("openai", { content: "**Blue**, of course." }));
     await chatWith("name a colour", "Blue, of course.", false);
     await page.locator('article[data-role="assistant"]').getByRole("button", { name: "Copy message" }).click();
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __copied: string[] }).__copied))
       .toEqual(["**Blue**, of course."]);
-    stack.backend.script(dialectStream("openai", { content: "Green, this time." }));
+    shared.stack.backend.script(dialectStream("openai", { content: "Green, this time." }));
     await page.getByRole("button", { name: "Regenerate" }).click();
     await page.locator('article[data-role="assistant"]', { hasText: "Green, this time." }).waitFor();
     await page.locator('article[data-role="assistant"] .versions', { hasText: "2 / 2" }).waitFor();
     await page.locator('article[data-role="assistant"]').getByRole("button", { name: "Previous version" }).click();
     await page.locator('article[data-role="assistant"]', { hasText: "Blue" }).waitFor();
     await page.locator('article[data-role="assistant"] .versions', { hasText: "1 / 2" }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeSerious(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
   it("Edit message resends it as a new version; Up in the empty composer opens the edit (KC2)", async () => {
     const { page, errors } = app;
     const id = await chatWith("what is 2+2?", "It is 4.");
-    stack.backend.script(dialectStream("openai", { content: "It is 5." }));
+    shared.stack.backend.script(dialectStream("openai", { content: "It is 5." }));
     await page.getByRole("textbox", { name: "Message" }).press("ArrowUp");
     await page.getByRole("textbox", { name: "Edit message" }).fill("what is 2+3?");
     await page.getByRole("button", { name: "Resend" }).click();
     await page.locator('article[data-role="assistant"]', { hasText: "It is 5." }).waitFor();
-    const session = (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session;
+    const session = (await shared.stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session;
     expect(session.messages.map((m: { content: string }) => m.content)).toEqual(["what is 2+3?", "It is 5."]);
     expect(session.messages[0].versions).toBe(2);
     expect(errors).toEqual([]);
@@ -109,7 +85,9 @@ describe.each([
     await page.getByRole("button", { name: "Pin chat" }).click();
     await page.locator('button[aria-label="Pin chat"][aria-pressed="true"]').waitFor();
     await expect
-      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.pinned)
+      .poll(
+        async () => (await shared.stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.pinned,
+      )
       .toBe(true);
     const [markdown] = await Promise.all([
       page.waitForEvent("download"),
@@ -129,9 +107,12 @@ describe.each([
     expect(json.suggestedFilename()).toMatch(/\.json$/);
     await page.getByRole("button", { name: "Archive chat" }).click();
     await expect
-      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.archived)
+      .poll(
+        async () =>
+          (await shared.stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session.archived,
+      )
       .toBe(true);
-    await page.goto(`${stack.serverUrl}/#/archived`);
+    await page.goto(`${shared.stack.serverUrl}/#/archived`);
     await page.getByRole("heading", { name: "Archived" }).waitFor();
     await page.locator(`a[href="#/s/${id}"]`).waitFor();
     expect(errors).toEqual([]);
@@ -143,10 +124,10 @@ describe.each([
     await page.getByRole("button", { name: "Delete chat" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete chat?" });
     await dialog.waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeSerious(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Delete" }).click();
     await expect
-      .poll(async () => (await stack.server.request({ method: "GET", url: `/sessions/${id}` })).status)
+      .poll(async () => (await shared.stack.server.request({ method: "GET", url: `/sessions/${id}` })).status)
       .toBe(404);
     await expect.poll(() => new URL(page.url()).hash).toBe("#/");
     expect(await page.locator(`a[href="#/s/${id}"]`).count()).toBe(0);
@@ -162,18 +143,18 @@ describe.each([
     await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
     await page.getByRole("dialog", { name: "Keyboard shortcuts" }).getByText("Ctrl+Shift+O").waitFor();
     await page.getByRole("button", { name: "Close" }).click();
-    await page.goto(`${stack.serverUrl}/#/devices`);
+    await page.goto(`${shared.stack.serverUrl}/#/devices`);
     const self = page.getByRole("region", { name: "This device" });
     await expect.poll(() => self.getByRole("textbox", { name: "Device name" }).inputValue()).toBe(`controls ${label}`);
     await self.getByRole("textbox", { name: "Device name" }).fill(`renamed ${label}`);
     await self.getByRole("button", { name: "Rename this device" }).click();
     await expect
-      .poll(async () => (await stack.devices()).some((device) => device.name === `renamed ${label}`))
+      .poll(async () => (await shared.stack.devices()).some((device) => device.name === `renamed ${label}`))
       .toBe(true);
     await self.getByRole("button", { name: "Unpair this device" }).click();
     await page.getByRole("dialog", { name: "Unpair this device?" }).getByRole("button", { name: "Unpair" }).click();
     await page.getByLabel("Pairing code").waitFor();
-    const device = (await stack.devices()).find((entry) => entry.name === `renamed ${label}`);
+    const device = (await shared.stack.devices()).find((entry) => entry.name === `renamed ${label}`);
     expect(device?.revoked_at).not.toBeNull();
     expect(await page.evaluate(() => localStorage.getItem("chat-relay:credentials"))).toBeNull();
     expect(errors).toEqual([]);

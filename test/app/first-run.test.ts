@@ -2,24 +2,13 @@
 // browser in one step and lands in a new chat, with the code out of the address bar before pairing starts; a
 // browser already paired ignores a link; a used link says how to get a new one; Devices → Add device shows the link
 // as text with a Copy button; the typed-code screen takes the bridge address from /app-config.json.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN } from "../support/server.ts";
-import { AppStack } from "./support/app-stack.ts";
-import { launchBrowser, openPage, pairThroughLink, PHONE, DESKTOP } from "./support/browser.ts";
+import { useAppBrowser } from "./support/use-app-browser.ts";
+import { openPage, pairThroughLink, PHONE, DESKTOP } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
-let stack: AppStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const shared = useAppBrowser();
 
 /** The printed form of a pairing link: `http://<host>:<port>/#/pair?code=…` (the bridge left to /app-config.json). */
 function printedLink(pairUrl: string): string {
@@ -31,7 +20,7 @@ function printedLink(pairUrl: string): string {
 
 describe("first run", () => {
   it("opens the printed link: pairs in one step, the code gone from the address bar before pairing, lands in a new chat (P1)", async () => {
-    const { context, page, errors } = await openPage(browser, PHONE);
+    const { context, page, errors } = await openPage(shared.browser, PHONE);
     // Where the address bar was when the page opened its first WebSocket (the pairing).
     await context.addInitScript(() => {
       const Native = WebSocket;
@@ -42,7 +31,7 @@ describe("first run", () => {
         }
       };
     });
-    const link = printedLink((await stack.createPairing()).pair_url);
+    const link = printedLink((await shared.stack.createPairing()).pair_url);
     expect(link).not.toContain("bridge=");
     await page.goto(link);
     await page.getByRole("textbox", { name: "Message" }).waitFor();
@@ -56,10 +45,10 @@ describe("first run", () => {
   });
 
   it("a browser already paired ignores a link, which stays usable (P2)", async () => {
-    const { context, page } = await openPage(browser, PHONE);
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    const before = (await stack.devices()).length;
-    const second = (await stack.createPairing()).pair_url;
+    const { context, page } = await openPage(shared.browser, PHONE);
+    await pairThroughLink(page, (await shared.stack.createPairing()).pair_url);
+    const before = (await shared.stack.devices()).length;
+    const second = (await shared.stack.createPairing()).pair_url;
     await page.goto(second);
     await page
       .getByRole("link", { name: "New chat" })
@@ -67,19 +56,19 @@ describe("first run", () => {
       .first()
       .waitFor();
     expect(new URL(page.url()).hash).toBe("#/");
-    expect((await stack.devices()).length).toBe(before);
+    expect((await shared.stack.devices()).length).toBe(before);
     // The code was not spent: a fresh browser pairs with it.
-    const fresh = await openPage(browser, PHONE);
+    const fresh = await openPage(shared.browser, PHONE);
     await pairThroughLink(fresh.page, second);
-    expect((await stack.devices()).length).toBe(before + 1);
+    expect((await shared.stack.devices()).length).toBe(before + 1);
     await fresh.context.close();
     await context.close();
   });
 
   it("a used link says it was used and how to get a new one (P3)", async () => {
-    const { context, page } = await openPage(browser, PHONE);
-    const { pair_url } = await stack.createPairing();
-    const first = await openPage(browser, PHONE);
+    const { context, page } = await openPage(shared.browser, PHONE);
+    const { pair_url } = await shared.stack.createPairing();
+    const first = await openPage(shared.browser, PHONE);
     await pairThroughLink(first.page, pair_url);
     await page.goto(pair_url);
     const alert = page.getByRole("alert");
@@ -91,9 +80,9 @@ describe("first run", () => {
   });
 
   it("Devices → Add device shows the link as text, and Copy puts it on the clipboard (P4)", async () => {
-    const { context, page, errors } = await openPage(browser, DESKTOP);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.serverUrl });
-    await page.goto(`${stack.serverUrl}/#/devices`);
+    const { context, page, errors } = await openPage(shared.browser, DESKTOP);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.stack.serverUrl });
+    await page.goto(`${shared.stack.serverUrl}/#/devices`);
     await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
     await page.getByRole("button", { name: "Unlock" }).click();
     await page.getByRole("button", { name: "Add device" }).click();
@@ -109,12 +98,12 @@ describe("first run", () => {
   });
 
   it("the typed-code screen takes the bridge address from /app-config.json, so a code pairs with nothing else typed (P5)", async () => {
-    const { context, page, errors } = await openPage(browser, PHONE);
-    await page.goto(`${stack.serverUrl}/#/pair`);
+    const { context, page, errors } = await openPage(shared.browser, PHONE);
+    await page.goto(`${shared.stack.serverUrl}/#/pair`);
     // The stack's bridge is on a random port: the old guess (port 4000 of this host) would be wrong.
-    expect(stack.bridgeUrl).not.toContain(":4000/");
-    await expect.poll(() => page.getByLabel("Bridge address").inputValue()).toBe(stack.bridgeUrl);
-    await page.getByLabel("Pairing code").fill((await stack.createPairing()).code);
+    expect(shared.stack.bridgeUrl).not.toContain(":4000/");
+    await expect.poll(() => page.getByLabel("Bridge address").inputValue()).toBe(shared.stack.bridgeUrl);
+    await page.getByLabel("Pairing code").fill((await shared.stack.createPairing()).code);
     await page.getByRole("button", { name: "Pair", exact: true }).click();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("textbox", { name: "Message" }).waitFor();

@@ -1,31 +1,24 @@
 // Notifications and device lifecycle in the app: an application banner and its dismiss on a phone (mobile rules),
 // a session notification in the desktop rail and its dismiss (desktop rules), the history of terminal records,
 // and a revoked device back on the pairing screen. One stack and one browser for the file.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
-import { AppStack } from "./support/app-stack.ts";
-import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { useAppBrowser } from "./support/use-app-browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
 // A browser on two shared cores: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
-let stack: AppStack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const shared = useAppBrowser();
 
 async function notificationStatus(id: string, sessionId?: string): Promise<string | undefined> {
   const url = sessionId
     ? `/sessions/${sessionId}/notifications?include_terminal=true`
     : "/application/notifications?include_terminal=true";
-  const list = (await stack.server.request({ method: "GET", url })).json as Array<{ id: string; status: string }>;
+  const list = (await shared.stack.server.request({ method: "GET", url })).json as Array<{
+    id: string;
+    status: string;
+  }>;
   return list.find((record) => record.id === id)?.status;
 }
 
@@ -56,9 +49,9 @@ function offlineCacheKeys(page: Page): Promise<string[]> {
 
 describe("notifications and devices in the app", () => {
   it("shows an application banner with its body on a phone; dismiss hides it and the server records it (N1)", async () => {
-    const { page, errors } = await openPage(browser, PHONE);
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    const record = stack.notifyApplication({
+    const { page, errors } = await openPage(shared.browser, PHONE);
+    await pairThroughLink(page, (await shared.stack.createPairing()).pair_url);
+    const record = shared.stack.notifyApplication({
       key: "build",
       severity: "warning",
       title: "Backup is late",
@@ -71,18 +64,18 @@ describe("notifications and devices in the app", () => {
     await banner.waitFor({ state: "detached" });
     await expect.poll(() => notificationStatus(record.id)).toBe("dismissed");
 
-    await page.goto(`${stack.serverUrl}/#/history`);
+    await page.goto(`${shared.stack.serverUrl}/#/history`);
     await page.locator(".history-item", { hasText: "Backup is late" }).getByText("dismissed").waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it("shows a session notification in the rail beside the chat on a desktop, and dismisses it there (N2)", async () => {
-    const { page, errors } = await openPage(browser, DESKTOP);
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    const sessionId = await stack.createSession();
-    await stack.append(sessionId, "deploy the site");
-    const service = stack.server.runtime.ctx.notifications.session(sessionId);
+    const { page, errors } = await openPage(shared.browser, DESKTOP);
+    await pairThroughLink(page, (await shared.stack.createPairing()).pair_url);
+    const sessionId = await shared.stack.createSession();
+    await shared.stack.append(sessionId, "deploy the site");
+    const service = shared.stack.server.runtime.ctx.notifications.session(sessionId);
     const record = service.publish(
       parseProducer(producerInputSchema, {
         key: "deploy",
@@ -92,7 +85,7 @@ describe("notifications and devices in the app", () => {
       }),
       "test",
     );
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.goto(`${shared.stack.serverUrl}/#/s/${sessionId}`);
     const card = page.locator(`aside.rail .notification[data-notification-id="${record.id}"]`);
     await card.waitFor();
     // Desktop shows a modal inline in the rail (docs/client.md "Notifications"): no dialog opens.
@@ -105,16 +98,16 @@ describe("notifications and devices in the app", () => {
   });
 
   it("a revoked device forgets its pairing and returns to the pairing screen, which says why; a pasted link pairs again (N3, N4)", async () => {
-    const { page } = await openPage(browser, PHONE);
-    const sessionId = await stack.createSession();
-    await stack.append(sessionId, "a private question");
-    await pairThroughLink(page, (await stack.createPairing()).pair_url, "phone to revoke");
+    const { page } = await openPage(shared.browser, PHONE);
+    const sessionId = await shared.stack.createSession();
+    await shared.stack.append(sessionId, "a private question");
+    await pairThroughLink(page, (await shared.stack.createPairing()).pair_url, "phone to revoke");
     await page.locator('.connection[data-state="live"]').waitFor();
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.goto(`${shared.stack.serverUrl}/#/s/${sessionId}`);
     await page.locator('article[data-role="user"]', { hasText: "a private question" }).waitFor();
     await expect.poll(() => offlineCacheKeys(page)).toContain(`transcripts:${sessionId}`);
-    const device = (await stack.devices()).find((entry) => entry.name === "phone to revoke")!;
-    await stack.server.request({ method: "DELETE", url: `/devices/${device.device_id}` });
+    const device = (await shared.stack.devices()).find((entry) => entry.name === "phone to revoke")!;
+    await shared.stack.server.request({ method: "DELETE", url: `/devices/${device.device_id}` });
     await page.getByText("This device was removed from the server").waitFor();
     await page.getByLabel("Pairing code").waitFor();
     expect(await page.evaluate(() => localStorage.getItem("chat-relay:credentials"))).toBeNull();
@@ -124,7 +117,7 @@ describe("notifications and devices in the app", () => {
     // Pairing again: a pairing link pasted into the code field carries the code and the bridge (N4); the field is
     // filled with the server's bridge address, so a wrong one shows the link's own wins.
     await page.getByLabel("Bridge address").fill("ws://127.0.0.1:1/socket");
-    await page.getByLabel("Pairing code").fill((await stack.createPairing()).pair_url);
+    await page.getByLabel("Pairing code").fill((await shared.stack.createPairing()).pair_url);
     await page.getByRole("button", { name: "Pair", exact: true }).click();
     await page.locator('.connection[data-state="live"]').waitFor();
     await page.context().close();

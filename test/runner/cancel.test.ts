@@ -1,13 +1,8 @@
 // Cancel and shutdown: a cancelled run ends with request_cancelled then request_completed, keeps what was
 // streamed (metadata.interrupted) and answers every persisted tool call; cancel of a finished or unknown
 // request is a clear 4xx.
-import { afterEach, beforeEach, expect, it } from "vitest";
-import {
-  chunk,
-  dialectStream,
-  startScriptedBackend,
-  type ScriptedBackend,
-} from "../../scripts/scripted-backend/index.ts";
+import { expect, it } from "vitest";
+import { chunk, dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { startTestServer } from "../support/server.ts";
 import { controls } from "./fixtures/controls.ts";
 import {
@@ -18,29 +13,18 @@ import {
   messagesOf,
   send,
   shapeOf,
-  startRunnerServer,
   waitForEvent,
   waitUntil,
-  type RunnerServer,
+  useRunner,
 } from "./helpers.ts";
 
-let backend: ScriptedBackend;
-let server: RunnerServer;
-beforeEach(async () => {
-  controls.reset();
-  backend = await startScriptedBackend();
-  server = await startRunnerServer(backend, { plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] });
-});
-afterEach(async () => {
-  await server.close();
-  await backend.close();
-});
+const runner = useRunner({ plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] });
 
 const cancel = (sid: string, rid: string) =>
-  server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} });
+  runner.server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel`, payload: {} });
 
 it("cancel mid-stream aborts the backend request and keeps the streamed text, marked interrupted", async () => {
-  backend.script({
+  runner.backend.script({
     kind: "stream",
     parts: [
       { data: chunk({ reasoning_content: "hmm " }) },
@@ -49,12 +33,12 @@ it("cancel mid-stream aborts the backend request and keeps the streamed text, ma
     ],
     pauseAfter: 2,
   });
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "story" });
-  await waitUntil(server, rid, (events) => contentOfPartials(events) === "Once upon");
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "story" });
+  await waitUntil(runner.server, rid, (events) => contentOfPartials(events) === "Once upon");
   const res = await cancel(sid, rid);
   expect(res.status).toBe(202);
-  const events = await waitForEvent(server, rid);
+  const events = await waitForEvent(runner.server, rid);
   expect(shapeOf(events)).toEqual([
     "request_started",
     "assistant_message:start",
@@ -65,7 +49,7 @@ it("cancel mid-stream aborts the backend request and keeps the streamed text, ma
     "request_cancelled",
     "request_completed",
   ]);
-  expect((await messagesOf(server, sid))[1]).toEqual({
+  expect((await messagesOf(runner.server, sid))[1]).toEqual({
     role: "assistant",
     content: "Once upon",
     metadata: { reasoning_content: "hmm ", interrupted: "user", interrupted_reason: "cancelled" },
@@ -73,7 +57,7 @@ it("cancel mid-stream aborts the backend request and keeps the streamed text, ma
   // The person's Stop, as the event says (issue 20 item 9).
   expect(events.find((e) => e.type === "request_cancelled")).toMatchObject({ reason: "user" });
   // The paused backend stream was abandoned by the client: the rest never arrives.
-  expect(contentOfPartials(eventsOf(server, rid))).toBe("Once upon");
+  expect(contentOfPartials(eventsOf(runner.server, rid))).toBe("Once upon");
 
   const again = await cancel(sid, rid);
   expect(again.status).toBe(409);
@@ -81,12 +65,12 @@ it("cancel mid-stream aborts the backend request and keeps the streamed text, ma
 });
 
 it("cancel before anything streamed stores no assistant message", async () => {
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "late" }) }], pauseAfter: 0 });
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "hi" });
-  await backend.nextPause();
+  runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "late" }) }], pauseAfter: 0 });
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "hi" });
+  await runner.backend.nextPause();
   expect((await cancel(sid, rid)).status).toBe(202);
-  const events = await waitForEvent(server, rid);
+  const events = await waitForEvent(runner.server, rid);
   expect(shapeOf(events)).toEqual([
     "request_started",
     "assistant_message:start",
@@ -94,11 +78,11 @@ it("cancel before anything streamed stores no assistant message", async () => {
     "request_cancelled",
     "request_completed",
   ]);
-  expect((await messagesOf(server, sid)).map((m) => m.role)).toEqual(["user"]);
+  expect((await messagesOf(runner.server, sid)).map((m) => m.role)).toEqual(["user"]);
 });
 
 it("cancel during a tool aborts the tool; its call is answered as cancelled and no further phase runs", async () => {
-  backend.script(
+  runner.backend.script(
     dialectStream("openai", {
       tool_calls: [
         { id: "c1", name: "wait_for_cancel", arguments: "{}" },
@@ -106,11 +90,11 @@ it("cancel during a tool aborts the tool; its call is answered as cancelled and 
       ],
     }),
   );
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "wait" });
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "wait" });
   await controls.latch("wait_for_cancel").opened;
   expect((await cancel(sid, rid)).status).toBe(202);
-  const events = await waitForEvent(server, rid);
+  const events = await waitForEvent(runner.server, rid);
   expect(shapeOf(events).slice(-5)).toEqual([
     "tool_calls",
     "tool_results",
@@ -118,7 +102,7 @@ it("cancel during a tool aborts the tool; its call is answered as cancelled and 
     "request_cancelled",
     "request_completed",
   ]);
-  const results = (await messagesOf(server, sid)).slice(2);
+  const results = (await messagesOf(runner.server, sid)).slice(2);
   expect(results).toEqual([
     {
       role: "tool",
@@ -136,16 +120,18 @@ it("cancel during a tool aborts the tool; its call is answered as cancelled and 
       },
     },
   ]);
-  expect(completionBodies(backend)).toHaveLength(1);
+  expect(completionBodies(runner.backend)).toHaveLength(1);
 });
 
 it("a tool that ignores its signal cannot publish or notify after request_completed", async () => {
-  backend.script(dialectStream("openai", { tool_calls: [{ id: "c1", name: "ignore_cancel", arguments: "{}" }] }));
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "go" });
+  runner.backend.script(
+    dialectStream("openai", { tool_calls: [{ id: "c1", name: "ignore_cancel", arguments: "{}" }] }),
+  );
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "go" });
   await controls.latch("ignore_cancel:started").opened;
   expect((await cancel(sid, rid)).status).toBe(202);
-  const ended = await waitForEvent(server, rid);
+  const ended = await waitForEvent(runner.server, rid);
   expect(shapeOf(ended).slice(-7)).toEqual([
     "tool_calls",
     "tool_partial:start",
@@ -158,42 +144,45 @@ it("a tool that ignores its signal cannot publish or notify after request_comple
   // The tool goes on after the request ended: it emits a part and tries two notifications.
   controls.latch("ignore_cancel:release").open();
   await controls.latch("ignore_cancel:done").opened;
-  server.runtime.ctx.transactor.commitGroup();
-  const events = eventsOf(server, rid);
+  runner.server.runtime.ctx.transactor.commitGroup();
+  const events = eventsOf(runner.server, rid);
   expect(events.at(-1)!.type).toBe("request_completed");
   expect(events).toHaveLength(ended.length);
   expect(controls.get("ignore_cancel:late_notify")).toBeNull();
   expect(controls.get("ignore_cancel:late_scoped_notify")).toBeNull();
-  const all = await server.request({ method: "GET", url: `/sessions/${sid}/notifications?include_terminal=true` });
+  const all = await runner.server.request({
+    method: "GET",
+    url: `/sessions/${sid}/notifications?include_terminal=true`,
+  });
   expect(all.status).toBe(200);
   expect(JSON.stringify(all.json)).not.toContain("Late");
 });
 
 it("cancel of an unknown request is 404, of another session's request 404, of an unknown session 404", async () => {
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
-  const sid = await createSession(server);
-  const other = await createSession(server);
-  const rid = await send(server, sid, { content: "hi" });
+  runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
+  const sid = await createSession(runner.server);
+  const other = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "hi" });
   expect((await cancel(sid, "req_nope")).json.error.code).toBe("request_not_found");
   const wrongSession = await cancel(other, rid);
   expect([wrongSession.status, wrongSession.json.error.code]).toEqual([404, "request_not_found"]);
   expect((await cancel("no-such-session", rid)).json.error.code).toBe("session_not_found");
-  (await backend.nextPause()).resume();
-  await waitForEvent(server, rid);
+  (await runner.backend.nextPause()).resume();
+  await waitForEvent(runner.server, rid);
 });
 
 it("shutdown cancels in-flight runs the same way before the database closes", async () => {
-  backend.script({
+  runner.backend.script({
     kind: "stream",
     parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
     pauseAfter: 1,
   });
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "hi" });
-  await waitUntil(server, rid, (events) => contentOfPartials(events) === "Half");
-  await server.runtime.close();
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "hi" });
+  await waitUntil(runner.server, rid, (events) => contentOfPartials(events) === "Half");
+  await runner.server.runtime.close();
   // A new runtime on the same data dir reads what the closed one committed.
-  const again = await startTestServer({}, { dataDir: server.dataDir });
+  const again = await startTestServer({}, { dataDir: runner.server.dataDir });
   try {
     const events = eventsOf(again, rid);
     expect(shapeOf(events).slice(-4)).toEqual(["final", "checkpoint", "request_cancelled", "request_completed"]);

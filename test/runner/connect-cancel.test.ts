@@ -1,37 +1,22 @@
 // A cancel over HTTP ends a run whose backend connect hangs (a host that drops SYNs) at once, in stream and
 // stream:false modes: request_cancelled then request_completed, not after the kernel gives up on the connect.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHangingListener, type HangingListener } from "../provider/hanging-listener.ts";
-import {
-  createSession,
-  messagesOf,
-  send,
-  shapeOf,
-  startRunnerServer,
-  waitForEvent,
-  type RunnerServer,
-} from "./helpers.ts";
+import { createSession, messagesOf, send, shapeOf, useRunner, waitForEvent } from "./helpers.ts";
 
 let listener: HangingListener;
-let backend: ScriptedBackend; // unused by these runs (the provider points at the listener), required by the helper
-let server: RunnerServer | undefined;
+// Its backend is unused by these runs (the provider points at the listener); it closes each test's server.
+const runner = useRunner();
 beforeAll(async () => {
   listener = await startHangingListener();
-  backend = await startScriptedBackend();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
 });
 afterAll(async () => {
-  await backend.close();
   await listener.close();
 });
 
 describe.each([true, false])("cancel while the backend connect hangs (stream: %s)", (stream) => {
   it("ends the run at once with request_cancelled then request_completed", async () => {
-    server = await startRunnerServer(backend, {}, { base_url: listener.url, timeout: 30 });
+    const server = await runner.start({}, { base_url: listener.url, timeout: 30 });
     expect(server.clock.heldCount).toBe(0);
     const sid = await createSession(server);
     const rid = await send(server, sid, { content: "hi", stream });

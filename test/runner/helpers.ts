@@ -2,13 +2,14 @@
 // readers of what a request published (every event checked against the client's wire schema).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { coreEventSchema, type AnyEvent, type Message } from "../../client/wire/index.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { INTERNAL_CHECKPOINT } from "../../server/events/event-store.ts";
-import type { ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { TestClock } from "../provider/helpers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { controls } from "./fixtures/controls.ts";
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -34,6 +35,53 @@ export async function startRunnerServer(
     { clock, configDir: FIXTURES, ...(dataDir ? { dataDir } : {}) },
   );
   return Object.assign(server, { clock });
+}
+
+export interface RunnerScope {
+  /** This test's scripted backend. */
+  readonly backend: ScriptedBackend;
+  /** The server this test started last; throws before one is started. */
+  readonly server: RunnerServer;
+  /** Starts a runner server on this test's backend (startRunnerServer's other arguments), closed after the test. */
+  start(config?: ConfigInput, provider?: Record<string, unknown>, dataDir?: string): Promise<RunnerServer>;
+}
+
+/**
+ * For each test of the calling file: resets the tool fixtures' controls, starts a scripted backend and, when
+ * `config` is given, a runner server with it; after the test closes every server it started (newest first, so a
+ * restart's shared data dir is removed only once its live server is closed) and then the backend. It replaces the
+ * `let backend; let server; beforeEach/afterEach` block each runner suite wrote out. Call it at the top of the file.
+ */
+export function useRunner(config?: ConfigInput): RunnerScope {
+  let backend: ScriptedBackend | undefined;
+  const servers: RunnerServer[] = [];
+  const scope: RunnerScope = {
+    get backend() {
+      if (!backend) throw new Error("useRunner: the backend starts in beforeEach");
+      return backend;
+    },
+    get server() {
+      const server = servers.at(-1);
+      if (!server) throw new Error("useRunner: start() a server first");
+      return server;
+    },
+    async start(config = {}, provider = {}, dataDir) {
+      const server = await startRunnerServer(scope.backend, config, provider, dataDir);
+      servers.push(server);
+      return server;
+    },
+  };
+  beforeEach(async () => {
+    controls.reset();
+    backend = await startScriptedBackend();
+    if (config) await scope.start(config);
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0).reverse()) await server.close();
+    await backend?.close();
+    backend = undefined;
+  });
+  return scope;
 }
 
 export async function createSession(server: TestServer, body: Record<string, unknown> = {}): Promise<string> {

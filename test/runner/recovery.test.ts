@@ -1,14 +1,8 @@
 // Crash recovery (docs/runner.md "Crash recovery", R16): a request cut off by a crash (the database closed
 // without the graceful shutdown path) gets `error` and `request_completed` when the next runtime starts on the
 // same data dir, once; its request-scoped notifications expire; a tool round it left open is answered.
-import { rmSync } from "node:fs";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import {
-  chunk,
-  dialectStream,
-  startScriptedBackend,
-  type ScriptedBackend,
-} from "../../scripts/scripted-backend/index.ts";
+import { expect, it } from "vitest";
+import { chunk, dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { migrations } from "../../server/db/migrations.ts";
 import { SERVER_STOPPED_DETAIL } from "../../server/runner/recovery.ts";
 import { controls } from "./fixtures/controls.ts";
@@ -20,21 +14,17 @@ import {
   messagesOf,
   send,
   shapeOf,
-  startRunnerServer,
   waitForEvent,
   waitUntil,
   type RunnerServer,
+  useRunner,
 } from "./helpers.ts";
 
-let backend: ScriptedBackend;
-const servers: RunnerServer[] = [];
+const runner = useRunner();
 const config = { plugins: ["./test-tools.ts", "./lifecycle-tools.ts"] };
 
-async function start(dataDir?: string): Promise<RunnerServer> {
-  const server = await startRunnerServer(backend, config, {}, dataDir);
-  servers.push(server);
-  return server;
-}
+/** `dataDir` restarts on an earlier server's data; every server is closed (and its data removed) after the test. */
+const start = (dataDir?: string): Promise<RunnerServer> => runner.start(config, {}, dataDir);
 
 /** Kills the server's database the way a crash would: nothing of the graceful shutdown path gets to write. */
 async function crash(server: RunnerServer): Promise<void> {
@@ -43,20 +33,9 @@ async function crash(server: RunnerServer): Promise<void> {
   await server.runtime.close();
 }
 
-beforeEach(async () => {
-  controls.reset();
-  backend = await startScriptedBackend();
-});
-afterEach(async () => {
-  const dirs = new Set(servers.map((s) => s.dataDir));
-  for (const server of servers.splice(0)) await server.runtime.close();
-  await backend.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 it("a request cut off mid-stream keeps its shown text and gets error + request_completed at the next start, once; the session stays usable", async () => {
   const first = await start();
-  backend.script({
+  runner.backend.script({
     kind: "stream",
     parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
     pauseAfter: 1,
@@ -86,7 +65,7 @@ it("a request cut off mid-stream keeps its shown text and gets error + request_c
     { role: "assistant", content: "Half", metadata: { interrupted: "crash", interrupted_reason: "server_stopped" } },
   ]);
   // The session is idle again and the next request runs.
-  backend.script(dialectStream("openai", { content: "fine" }));
+  runner.backend.script(dialectStream("openai", { content: "fine" }));
   const next = await send(second, sid, { content: "again" });
   expect(shapeOf(await waitForEvent(second, next)).at(-1)).toBe("request_completed");
   await second.runtime.close();
@@ -99,7 +78,9 @@ it("a request cut off mid-stream keeps its shown text and gets error + request_c
 
 it("a request cut off during a tool round: its calls are answered, its until_request_complete notification expires before request_completed", async () => {
   const first = await start();
-  backend.script(dialectStream("openai", { tool_calls: [{ id: "c1", name: "notify_then_wait", arguments: "{}" }] }));
+  runner.backend.script(
+    dialectStream("openai", { tool_calls: [{ id: "c1", name: "notify_then_wait", arguments: "{}" }] }),
+  );
   const sid = await createSession(first);
   const rid = await send(first, sid, { content: "go" });
   await controls.latch("notify_then_wait").opened;
@@ -132,10 +113,10 @@ it("a request cut off during a tool round: its calls are answered, its until_req
   expect(types.indexOf("session_notification_expired")).toBeLessThan(types.lastIndexOf("request_completed"));
 
   // The next request sends a history the backend accepts: the tool call has its result.
-  backend.script(dialectStream("openai", { content: "ok" }));
+  runner.backend.script(dialectStream("openai", { content: "ok" }));
   await waitForEvent(second, await send(second, sid, { content: "again" }));
   expect(
-    completionBodies(backend)
+    completionBodies(runner.backend)
       .at(-1)!
       .messages.map((m) => m.role),
   ).toEqual(["user", "assistant", "tool", "user"]);
@@ -148,10 +129,10 @@ it("a request cut off during a tool round: its calls are answered, its until_req
 
 it("a graceful shutdown leaves nothing to recover", async () => {
   const first = await start();
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
+  runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "x" }) }], pauseAfter: 0 });
   const sid = await createSession(first);
   const rid = await send(first, sid, { content: "hi" });
-  await backend.nextPause();
+  await runner.backend.nextPause();
   await first.runtime.close();
   const second = await start(first.dataDir);
   expect(second.runtime.ctx.runner.recovered).toEqual([]);

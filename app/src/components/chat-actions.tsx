@@ -5,6 +5,25 @@ import type { SessionSummary } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
+
+/** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
+const FLAGS = [
+  {
+    flag: "pinned",
+    label: "Pin chat",
+    titleSet: "Pinned: tap to unpin",
+    titleUnset: "Pin to the top of the list",
+    path: "M9 4h6l-1 5 4 4H6l4-4zM12 13v7",
+  },
+  {
+    flag: "archived",
+    label: "Archive chat",
+    titleSet: "Archived: tap to restore",
+    titleUnset: "Archive",
+    path: "M4 5h16v4H4zM6 9v10h12V9M10 13h4",
+  },
+] as const;
 
 interface Props {
   session: SessionSummary;
@@ -43,60 +62,35 @@ export function ChatActions({ session, onRename, run }: Props) {
       const { exportChat } = await import("../chat/export-chat.ts");
       await exportChat(client(), session.id, format, titleOf(session));
     });
-  const pinned = session.pinned === true;
-  const archived = session.archived === true;
   return (
     <div class="header-actions">
-      <button type="button" class="icon-button" aria-label="Rename chat" title="Rename" onClick={onRename}>
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
-        </svg>
-      </button>
-      <button type="button" class="icon-button" aria-label="Fork chat" title="Fork: continue in a copy" onClick={fork}>
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <circle cx="6" cy="5" r="2" />
-          <circle cx="18" cy="5" r="2" />
-          <circle cx="12" cy="19" r="2" />
-          <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
-        </svg>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Pin chat"
-        aria-pressed={pinned}
-        title={pinned ? "Pinned: tap to unpin" : "Pin to the top of the list"}
-        onClick={() => update({ pinned: !pinned })}
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M9 4h6l-1 5 4 4H6l4-4zM12 13v7" />
-        </svg>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Archive chat"
-        aria-pressed={archived}
-        title={archived ? "Archived: tap to restore" : "Archive"}
-        onClick={() => update({ archived: !archived })}
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M4 5h16v4H4zM6 9v10h12V9M10 13h4" />
-        </svg>
-      </button>
+      <IconButton label="Rename chat" title="Rename" onClick={onRename}>
+        <path d={PEN_PATH} />
+      </IconButton>
+      <IconButton label="Fork chat" title="Fork: continue in a copy" onClick={fork}>
+        <circle cx="6" cy="5" r="2" />
+        <circle cx="18" cy="5" r="2" />
+        <circle cx="12" cy="19" r="2" />
+        <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
+      </IconButton>
+      {FLAGS.map(({ flag, label, titleSet, titleUnset, path }) => {
+        const set = session[flag] === true;
+        return (
+          <IconButton
+            key={flag}
+            label={label}
+            pressed={set}
+            title={set ? titleSet : titleUnset}
+            onClick={() => update({ [flag]: !set })}
+          >
+            <path d={path} />
+          </IconButton>
+        );
+      })}
       <span class="export-chat">
-        <button
-          type="button"
-          class="icon-button"
-          aria-label="Export chat"
-          aria-expanded={exporting}
-          title="Export"
-          onClick={() => setExporting(!exporting)}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-          </svg>
-        </button>
+        <IconButton label="Export chat" expanded={exporting} title="Export" onClick={() => setExporting(!exporting)}>
+          <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+        </IconButton>
         {exporting && (
           <span class="export-menu" role="group" aria-label="Export format">
             <button type="button" onClick={() => exportAs("markdown")}>
@@ -108,17 +102,9 @@ export function ChatActions({ session, onRename, run }: Props) {
           </span>
         )}
       </span>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Delete chat"
-        title="Delete"
-        onClick={() => setConfirming(true)}
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" />
-        </svg>
-      </button>
+      <IconButton label="Delete chat" title="Delete" onClick={() => setConfirming(true)}>
+        <path d={BIN_PATH} />
+      </IconButton>
       {confirming && (
         <ConfirmDialog
           title="Delete chat?"

@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import type { Message } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
 import type { MessageActions } from "./message-item.tsx";
 
 interface Props {
@@ -67,51 +68,30 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
         </span>
       )}
       {message.content !== "" && (
-        <button type="button" class="icon-button small" aria-label="Copy message" title={note ?? "Copy"} onClick={copy}>
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <rect x="8" y="8" width="12" height="12" rx="2" />
-            <path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />
-          </svg>
-        </button>
+        <IconButton small label="Copy message" title={note ?? "Copy"} onClick={copy}>
+          <rect x="8" y="8" width="12" height="12" rx="2" />
+          <path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />
+        </IconButton>
       )}
       {onEdit && (
-        <button
-          type="button"
-          class="icon-button small"
-          aria-label="Edit message"
-          title="Edit and send again"
-          onClick={onEdit}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4" />
-          </svg>
-        </button>
+        <IconButton small label="Edit message" title="Edit and send again" onClick={onEdit}>
+          <path d={PEN_PATH} />
+        </IconButton>
       )}
       {last && actions.regenerate && (
         <>
-          <button
-            type="button"
-            class="icon-button small"
-            aria-label="Regenerate"
+          <IconButton
+            small
+            label="Regenerate"
             title="Answer again"
             onClick={() => run("Not regenerated", () => actions.regenerate!())}
           >
-            <svg viewBox="0 0 24 24" aria-hidden="true">
-              <path d="M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6" />
-            </svg>
-          </button>
+            <path d="M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6" />
+          </IconButton>
           {actions.models && actions.models.length > 1 && (
-            <button
-              type="button"
-              class="icon-button small"
-              aria-label="Answer with another model"
-              aria-expanded={picking}
-              onClick={() => setPicking(!picking)}
-            >
-              <svg viewBox="0 0 24 24" aria-hidden="true">
-                <path d="M7 10l5 5 5-5" />
-              </svg>
-            </button>
+            <IconButton small label="Answer with another model" expanded={picking} onClick={() => setPicking(!picking)}>
+              <path d="M7 10l5 5 5-5" />
+            </IconButton>
           )}
         </>
       )}
@@ -132,17 +112,9 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
         </select>
       )}
       {actions.remove && (
-        <button
-          type="button"
-          class="icon-button small"
-          aria-label="Delete message"
-          title="Delete"
-          onClick={() => setConfirming(true)}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6" />
-          </svg>
-        </button>
+        <IconButton small label="Delete message" title="Delete" onClick={() => setConfirming(true)}>
+          <path d={BIN_PATH} />
+        </IconButton>
       )}
       {note && (
         <span class="visually-hidden" role="status">

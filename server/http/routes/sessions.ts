@@ -3,16 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
+import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
-
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
-const messageParams = z
-  .object({
-    session_id: z.string().min(1),
-    index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number),
-  })
-  .strict();
 
 const createBody = z
   .object({ agent_id: z.string().min(1).optional() })

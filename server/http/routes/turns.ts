@@ -9,15 +9,8 @@ import type { ServerContext } from "../../context.ts";
 import { conflict } from "../../errors.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
 import { regenerated, resent } from "../../sessions/turns.ts";
+import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
-
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
-const messageParams = z
-  .object({
-    session_id: z.string().min(1),
-    index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number),
-  })
-  .strict();
 
 const regenerateBody = z
   .object({

@@ -3,6 +3,7 @@
 // screen test checks what a screen shows for a state or an error, not the wire (test/app/ does that in Chromium).
 import type {
   AgentView,
+  AnyEvent,
   AppConfig,
   ChatClient,
   ConnectionStatus,
@@ -108,6 +109,36 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
     ...calls,
   };
   return { status, client: client as unknown as ChatClient };
+}
+
+export interface LiveChat extends FakeClient {
+  /** The request ids the screen asked to cancel, in order. */
+  cancels: string[];
+  /** Pushes an event of chat s1 to the open chat, numbered after the last one pushed. */
+  emit(type: string, fields?: Record<string, unknown>): void;
+}
+
+/** Chat s1 holding the user's "hi", whose later events the test pushes and whose Stop it records. */
+export function liveChat(calls: Partial<Record<string, (...args: never[]) => unknown>> = {}): LiveChat {
+  let listener: ((event: AnyEvent) => void) | undefined;
+  const cancels: string[] = [];
+  const fake = fakeClient({
+    loadMessages: (_id: never, onEvent: never) => (
+      (listener = onEvent),
+      Promise.resolve({
+        messages: [{ role: "user", content: "hi" }],
+        cursor_event_id: "0".repeat(20),
+        events: [],
+        dispose: () => undefined,
+      })
+    ),
+    cancel: (_session: never, request: never) => (cancels.push(request), Promise.resolve()),
+    ...calls,
+  });
+  let id = 0;
+  const emit = (type: string, fields: Record<string, unknown> = {}) =>
+    listener!({ event_id: String(++id).padStart(20, "0"), type, session_id: "s1", ...fields } as AnyEvent);
+  return { ...fake, cancels, emit };
 }
 
 export interface TestStore {

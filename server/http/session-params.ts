@@ -1,5 +1,6 @@
-// The path parameters of the session routes, parsed once for every area that serves them (sessions, turns):
-// a session id, and a message's index in the session, a non-negative integer written in decimal.
+// The path parameters of the session routes, parsed once for every area that serves them (sessions, turns, sends,
+// actions, notifications, export): a session id, and a message's index in the session, a non-negative integer
+// written in decimal.
 import { z } from "zod";
 
 export const sessionParams = z.object({ session_id: z.string().min(1) }).strict();

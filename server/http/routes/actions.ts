@@ -3,6 +3,7 @@
 // that fails the action's schema: 400; an action that throws: 422 action_failed; an action whose answer
 // breaks the display/ui_effects rules: 500 invalid_action_result (the plugin's defect, not the caller's).
 // Those two are DomainErrors of their own kinds (unprocessable, internal), like every other refusal.
+import { sessionParams } from "../session-params.ts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.ts";
@@ -17,7 +18,6 @@ import {
   type ActionScope,
 } from "../../actions/registry.ts";
 
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationActionParams = z.object({ name: z.string().min(1) }).strict();
 const sessionActionParams = sessionParams.extend({ name: z.string().min(1) }).strict();
 const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});

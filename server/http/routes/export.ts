@@ -1,5 +1,6 @@
 // Export and import (docs/export.md): one chat as Markdown or JSON, every chat as JSON (admin, streamed), and
 // POST /import (admin) of such a file or of ChatGPT's conversations.json, received as a stream up to import.max_bytes.
+import { sessionParams } from "../session-params.ts";
 import type { FastifyInstance } from "fastify";
 import type { Readable } from "node:stream";
 import { z } from "zod";
@@ -11,7 +12,6 @@ import { receiveToFile, tooLargeError } from "../../export/receive.ts";
 import { requireAdmin } from "../auth.ts";
 import { parseInput } from "../validate.ts";
 
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const exportQuery = z
   .object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") })
   .strict();

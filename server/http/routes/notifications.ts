@@ -2,6 +2,7 @@
 // Lists answer a JSON array of records, as docs/notifications.md "Routes" says (active ones; include_terminal=true adds terminal ones). A dismiss
 // answers 200 with the dismissed record, 409 with the current record itself as the body when the expected
 // revision is stale or the record cannot be dismissed, 404 for an unknown id or session.
+import { sessionParams } from "../session-params.ts";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import type { NotificationRecord } from "../../../client/wire/notification.ts";
@@ -19,7 +20,6 @@ const listQuery = z
       .optional(),
   })
   .strict();
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const applicationDismissParams = z.object({ notification_id: z.string().min(1) }).strict();
 const sessionDismissParams = sessionParams.extend({ notification_id: z.string().min(1) }).strict();
 const dismissBody = z

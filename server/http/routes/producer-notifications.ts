@@ -2,6 +2,7 @@
 // notification by key, creating it or updating its active occurrence, and resolves one by key, at application or
 // session scope. Only kind "notification": interactions belong to the runner and its approvals. The record's
 // source.plugin names who published it: "producer:<name>" for a producer token, "admin" for the admin token.
+import { sessionParams } from "../session-params.ts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { NotificationRecord } from "../../../client/wire/notification.ts";
@@ -16,7 +17,6 @@ import { producerInputSchema } from "../../notifications/input.ts";
 import type { ScopeService } from "../../notifications/scope-service.ts";
 import { parseInput } from "../validate.ts";
 
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const resolveBody = z
   .object({
     key: z.string().min(1),

@@ -1,5 +1,6 @@
 // POST /sessions/{id}/send → 202 {request_id}; POST /sessions/{id}/requests/{request_id}/cancel → 202.
 // (docs/runner.md "Send", "Cancel and shutdown".)
+import { sessionParams } from "../session-params.ts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { ServerContext } from "../../context.ts";
@@ -7,7 +8,6 @@ import { conflict } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 import { checkSend, sendBodySchema } from "../../runner/send-input.ts";
 
-const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
 const cancelParams = z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict();
 const cancelBody = z.object({}).strict().optional();
 

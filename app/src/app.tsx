@@ -4,7 +4,7 @@
 import type { ComponentChildren } from "preact";
 import { BannerStack } from "./components/banner-stack.tsx";
 import { InsecureNotice } from "./components/insecure-notice.tsx";
-import { lazyScreen } from "./components/lazy-screen.tsx";
+import { lazyComponent } from "./components/lazy-component.tsx";
 import { TopBar } from "./components/top-bar.tsx";
 import { ChatScreen } from "./screens/chat-screen.tsx";
 import { PairScreen } from "./screens/pair-screen.tsx";
@@ -13,15 +13,15 @@ import type { Route } from "./state/router.ts";
 import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
 
-const DevicesScreen = lazyScreen(
+const DevicesScreen = lazyComponent(
   () => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen),
   "Devices screen",
 );
-const ArchivedScreen = lazyScreen(
+const ArchivedScreen = lazyComponent(
   () => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen),
   "Archived screen",
 );
-const HistoryScreen = lazyScreen(
+const HistoryScreen = lazyComponent(
   () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
   "History screen",
 );

@@ -7,14 +7,14 @@ import { unpairThisDevice } from "../state/unpair.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
-import { lazyScreen } from "./lazy-screen.tsx";
+import { lazyComponent } from "./lazy-component.tsx";
 import { SearchLauncher } from "../search/search-launcher.tsx";
 
-const NotificationsToggle = lazyScreen(
+const NotificationsToggle = lazyComponent(
   () => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle),
   "notification switch",
 );
-const ShortcutsDialog = lazyScreen(
+const ShortcutsDialog = lazyComponent(
   () => import("./shortcuts-dialog.tsx").then((m) => m.ShortcutsDialog),
   "shortcuts list",
 );

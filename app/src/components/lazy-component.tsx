@@ -6,12 +6,12 @@ import type { FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 
-export function lazyScreen<P extends object = Record<string, never>>(
+export function lazyComponent<P extends object = Record<string, never>>(
   load: () => Promise<FunctionComponent<P>>,
   name: string,
 ): FunctionComponent<P> {
   let loaded: FunctionComponent<P> | undefined;
-  return function LazyScreen(props: P) {
+  return function LazyComponent(props: P) {
     const { env } = useStore();
     const [, setReady] = useState(0);
     const [failed, setFailed] = useState(false);

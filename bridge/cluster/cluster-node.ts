@@ -1,11 +1,11 @@
 // This bridge as one node of a cluster (BRIDGE_REDIS_URL set; docs/bridge.md "Cluster"): the shared state
 // (state/shared-state.ts) kept in Redis. It owns the node's two Redis connections and everything shared through them:
-// the registry's records (registry-store.ts), each server's history (history.ts), link ownership (links.ts), the
-// node's inbox (inbox.ts) and the cluster-wide rate limits (rate-limiter.ts). Subscribed channels: every server's
-// events and link changes (fanned out to this node's sockets in the order the history holds them), registry changes
-// (reloaded, closing the sockets of devices revoked elsewhere) and its inbox. A heartbeat renews the node's links and
-// presence and watches the cluster's epoch: a Redis restarted empty is noticed, the registry written back from this
-// node's view, and history builds up again from the next event.
+// the registry's records (registry-store.ts), each server's history (history.ts), link ownership (links.ts),
+// forwarding through the nodes' inboxes (forwarding.ts) and the cluster-wide rate limits (rate-limiter.ts).
+// Subscribed channels: every server's events and link changes (fanned out to this node's sockets in the order the
+// history holds them), registry changes (reloaded, closing the sockets of devices revoked elsewhere) and its inbox. A
+// heartbeat (heartbeat.ts) renews the node's links and presence and watches the cluster's epoch: a Redis restarted
+// empty is noticed, the registry written back from this node's view, and history builds up again from the next event.
 //
 // Timing: link claims, node presence and their TTLs are Redis expiries, which run on wall time whatever clock the
 // bridge was given, so they use `systemClock` (the bridge's clock module, not a raw timer); the pairing and
@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { after, every, systemClock, type Clock } from "../clock.ts";
+import { after, systemClock, type Clock } from "../clock.ts";
 import type { BridgeConfig } from "../config.ts";
 import { deliverEvent } from "../fanout/deliver.ts";
 import type { Arrival, BufferedEvent } from "../fanout/replay-buffer.ts";
@@ -33,14 +33,14 @@ import type {
 import type { StatusPushes } from "../state/status-pushes.ts";
 import { ClusterFigures } from "./figures.ts";
 import { ClusterSightings } from "./sightings.ts";
+import { Forwarding } from "./forwarding.ts";
+import { Heartbeat, learnEpoch } from "./heartbeat.ts";
 import { History } from "./history.ts";
-import { Inbox } from "./inbox.ts";
 import { ClusterKeys } from "./keys.ts";
 import { LinkOwnership } from "./links.ts";
 import { RedisRateLimiter } from "./rate-limiter.ts";
 import { connectRedis, redactedUrl, redisClient } from "./redis-client.ts";
 import { controlMessageSchema, RedisRegistryStore } from "./registry-store.ts";
-import { inboxRequestSchema, type InboxRequest } from "./requests.ts";
 import { decodeClusterMessage, encodeClusterLink, type ClusterMessage } from "./wire.ts";
 
 /** What a node is built from besides its config: the parts every node of the bridge shares. */
@@ -76,11 +76,8 @@ export class ClusterNode implements SharedState {
   private readonly keys: ClusterKeys;
   private readonly commands: Redis;
   private readonly subscriber: Redis;
-  private readonly inbox: Inbox;
-  /** request id → the node that forwarded it, for the server's answer given here. */
-  private readonly answerRoutes = new Map<string, { node: string; forget: () => void }>();
-  private readonly stopped = new AbortController();
-  private epoch: string | undefined;
+  private readonly forwarding: Forwarding;
+  private readonly heartbeat: Heartbeat;
   private closing = false;
 
   /** Connects to Redis, learns the cluster's epoch and reads the registry's records, then builds the node. */
@@ -122,7 +119,6 @@ export class ClusterNode implements SharedState {
     this.commands = connected.commands;
     this.subscriber = connected.subscriber;
     this.store = connected.store;
-    this.epoch = connected.epoch;
     this.figures = figures;
     this.registry = bridgeRegistry(this.store, config, log);
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
@@ -132,13 +128,14 @@ export class ClusterNode implements SharedState {
       bytes: config.replayBytes,
     });
     this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs, systemClock);
-    this.inbox = new Inbox(
+    this.forwarding = new Forwarding(
       this.commands,
       this.keys,
       this.nodeId,
-      cluster.inboxTimeoutMs,
-      systemClock,
-      (request, from) => this.handleRequest(request, from),
+      config,
+      this.links,
+      this.registry,
+      parts.answers,
       failed("inbox"),
     );
     const pairingRule = {
@@ -177,23 +174,30 @@ export class ClusterNode implements SharedState {
       (state, event, payload) => this.toServer(state, event, payload),
       failed("sightings"),
     );
+    this.heartbeat = new Heartbeat(
+      this.commands,
+      this.keys,
+      this.nodeId,
+      cluster,
+      this.registry,
+      this.store,
+      this.links,
+      figures,
+      parts,
+      connected.epoch,
+      (what, error) => this.failed(what, error),
+    );
   }
 
   /** Subscribes to the cluster's channels and starts the heartbeat. */
   private async listen(redisUrl: string): Promise<void> {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
-    await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.inbox.channel);
-    // After a reconnect, the epoch tells whether Redis kept its data.
-    this.commands.on(
-      "ready",
-      () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)),
-    );
-    every(systemClock, this.config.cluster.heartbeatMs, () => void this.beat(), this.stopped.signal);
-    void this.beat();
+    await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.forwarding.inbox.channel);
+    this.heartbeat.start();
     this.parts.log.log("info", "cluster node started", {
       node: this.nodeId,
       redis: redactedUrl(redisUrl),
-      epoch: this.epoch ?? null,
+      epoch: this.heartbeat.epoch ?? null,
     });
   }
 
@@ -267,40 +271,13 @@ export class ClusterNode implements SharedState {
       .catch((error: unknown) => this.failed("link status", error));
   }
 
-  /**
-   * Sends a frame to the server's link wherever it is: here, or through the inbox of the node holding it. False when
-   * no node holds it. A `request_id` in the payload routes the server's answer back to this node.
-   */
-  async toServer(state: ServerState, event: ToServerEvent, payload: Record<string, unknown>): Promise<boolean> {
-    if (state.liveLink) return state.push(event, payload);
-    const owner = await this.links.owner(state.id).catch(() => undefined);
-    if (owner === undefined || owner === this.nodeId) return false;
-    const reply = await this.inbox.call(owner, {
-      kind: "to_server",
-      server_id: state.id,
-      event,
-      payload,
-    } satisfies InboxRequest);
-    return (reply as { delivered?: boolean } | undefined)?.delivered === true;
+  /** Here, or through the inbox of the node holding the link (forwarding.ts). */
+  toServer(state: ServerState, event: ToServerEvent, payload: Record<string, unknown>): Promise<boolean> {
+    return this.forwarding.toServer(state, event, payload);
   }
 
-  async routeAnswer(
-    state: ServerState,
-    event: AnswerEvent,
-    payload: Record<string, unknown>,
-  ): Promise<boolean | undefined> {
-    const requestId = typeof payload.request_id === "string" ? payload.request_id : undefined;
-    const route = requestId === undefined ? undefined : this.answerRoutes.get(requestId);
-    if (!route) return undefined;
-    route.forget();
-    this.answerRoutes.delete(requestId!);
-    const reply = await this.inbox.call(route.node, {
-      kind: "answer",
-      server_id: state.id,
-      event,
-      payload,
-    } satisfies InboxRequest);
-    return (reply as { taken?: boolean } | undefined)?.taken === true;
+  routeAnswer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean | undefined> {
+    return this.forwarding.routeAnswer(state, event, payload);
   }
 
   /** Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it (HDEL). */
@@ -354,9 +331,8 @@ export class ClusterNode implements SharedState {
 
   async close(): Promise<void> {
     this.closing = true;
-    this.stopped.abort();
-    this.inbox.close();
-    for (const route of this.answerRoutes.values()) route.forget();
+    this.heartbeat.stop();
+    this.forwarding.close();
     const linked = [...this.registry.states()].filter((state) => state.liveLink);
     await Promise.all(linked.map((state) => this.links.release(state.id).catch(() => undefined)));
     this.subscriber.disconnect();
@@ -383,7 +359,7 @@ export class ClusterNode implements SharedState {
     try {
       if (channel === this.keys.eventsChannel) this.onClusterMessage(decodeClusterMessage(text));
       else if (channel === this.keys.controlChannel) this.onControl(text);
-      else if (channel === this.inbox.channel) this.inbox.receive(text);
+      else if (channel === this.forwarding.inbox.channel) this.forwarding.inbox.receive(text);
     } catch (error) {
       this.failed(`message on ${channel}`, error);
     }
@@ -431,88 +407,6 @@ export class ClusterNode implements SharedState {
     }
   }
 
-  private async handleRequest(request: unknown, from: string): Promise<unknown> {
-    const parsed = inboxRequestSchema.safeParse(request);
-    if (!parsed.success) return { error: "invalid_request" };
-    const state = this.registry.get(parsed.data.server_id);
-    if (parsed.data.kind === "to_server") {
-      if (!state?.liveLink) return { delivered: false };
-      const requestId = parsed.data.payload.request_id;
-      if (typeof requestId === "string") this.rememberRoute(requestId, from);
-      return { delivered: state.push(parsed.data.event, parsed.data.payload) };
-    }
-    return { taken: state !== undefined && this.parts.answers.take(parsed.data.event, state, parsed.data.payload) };
-  }
-
-  /** Remembers who forwarded a request, as long as its answer may come (the longest of the waits). */
-  private rememberRoute(requestId: string, node: string): void {
-    const ttl =
-      Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) +
-      this.config.cluster.inboxTimeoutMs;
-    const forget = after(systemClock, ttl, () => this.answerRoutes.delete(requestId));
-    this.answerRoutes.set(requestId, { node, forget });
-  }
-
-  /** Renews this node's links and presence, refreshes the cluster figures, checks the epoch. */
-  private async beat(): Promise<void> {
-    if (this.closing) return;
-    try {
-      await this.checkEpoch();
-      const linked = [...this.registry.states()].filter((state) => state.liveLink);
-      const claimed = await Promise.all(linked.map((state) => this.links.claim(state.id)));
-      linked.forEach((state, i) => {
-        if (claimed[i] || !state.link) return;
-        // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-        this.parts.log.log("warn", "server link taken over by another node; closing it here", {
-          server_id: state.id,
-          node: this.nodeId,
-        });
-        state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
-      });
-      await this.noticeLapsedLinks();
-      await this.figures.refresh(
-        this.commands,
-        this.keys,
-        this.nodeId,
-        this.config.cluster.linkTtlMs,
-        systemClock.now(),
-      );
-    } catch (error) {
-      this.failed("heartbeat", error);
-    }
-  }
-
-  /**
-   * A node killed says nothing: its links' claims lapse. Every server this node's apps hear as online through another
-   * node is checked; a claim nobody holds any more is pushed to them as offline.
-   */
-  private async noticeLapsedLinks(): Promise<void> {
-    const heard = [...this.registry.states()].filter(
-      (state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online,
-    );
-    const owners = await Promise.all(heard.map((state) => this.links.owner(state.id)));
-    heard.forEach((state, i) => {
-      if (owners[i] === undefined && !state.liveLink)
-        this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
-    });
-  }
-
-  /** Learns the cluster's epoch; a changed or missing one means Redis lost its data: write this node's view back. */
-  private async checkEpoch(): Promise<void> {
-    const current = await learnEpoch(this.commands, this.keys);
-    if (current === undefined || current === this.epoch) return;
-    const known = this.epoch;
-    this.epoch = current;
-    if (known === undefined) return;
-    this.figures.epochChanges++;
-    this.parts.log.log(
-      "warn",
-      "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
-      { node: this.nodeId, epoch: current },
-    );
-    for (const state of this.registry.states()) await this.store.write(state.id, this.registry.record(state));
-  }
-
   private failed(what: string, error: unknown): void {
     if (this.closing) {
       this.figures.redisErrors++;
@@ -520,12 +414,6 @@ export class ClusterNode implements SharedState {
     }
     reportFailure(this.parts.log, this.figures, this.nodeId, what, error);
   }
-}
-
-/** The cluster's epoch, set at first use (SET NX). */
-async function learnEpoch(redis: Redis, keys: ClusterKeys): Promise<string | undefined> {
-  await redis.set(keys.epoch, randomUUID(), "NX");
-  return (await redis.get(keys.epoch)) ?? undefined;
 }
 
 function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {

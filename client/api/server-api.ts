@@ -24,9 +24,11 @@ import {
   type StoredAttachment,
 } from "../wire/api.ts";
 import type { Message, Role, Session } from "../wire/messages.ts";
-import type { BinaryBody, RequestOptions } from "../transport/http.ts";
+import type { BinaryBody, Query, RequestOptions } from "../transport/http.ts";
 import { bytesToBase64 } from "../util/base64.ts";
 import { newClientRequestId } from "../util/ids.ts";
+import { routePath, type RouteAnswer, type RouteContract, type RouteInput } from "../wire/routes/route.ts";
+import { searchRoute, type SearchResult } from "../wire/routes/search.ts";
 
 export interface SendOptions {
   content: string;
@@ -72,6 +74,30 @@ export abstract class ServerApi {
     schema: S,
     options?: RequestOptions,
   ): Promise<z.infer<S>>;
+
+  /**
+   * Calls a route by its wire contract (client/wire/routes/): the path is built from the contract's parameters and
+   * the answer parsed with its schema. Every method below is one such call; no path is spelled here.
+   */
+  protected call<C extends RouteContract>(
+    contract: C,
+    input: RouteInput<C>,
+    options: Pick<RequestOptions, "signal" | "expect"> = {},
+  ): Promise<RouteAnswer<C>> {
+    const { params, query, body } = input as {
+      params?: Record<string, string | number>;
+      query?: Query;
+      body?: unknown;
+    };
+    const path = routePath(contract.path, params);
+    return this.request(contract.method, path, contract.answer, { ...options, query, body }) as Promise<RouteAnswer<C>>;
+  }
+
+  /** Chats whose text or title matches `q` (words in any order, prefixes), best match first. */
+  async search(q: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SearchResult[]> {
+    const answer = await this.call(searchRoute, { query: { q, limit: options.limit } }, { signal: options.signal });
+    return answer.results;
+  }
 
   /**
    * Pinned first, then newest activity; summaries only (no messages: load them with loadMessages). Archived sessions

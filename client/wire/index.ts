@@ -10,3 +10,4 @@ export * from "./notification.ts";
 export * from "./pair-url.ts";
 export * from "./server-status.ts";
 export * from "./app-config.ts";
+export * from "./routes/index.ts";

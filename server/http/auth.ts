@@ -26,8 +26,9 @@ export function installAuth(
   const open = new Set(PUBLIC_ROUTES);
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
-    if (request.routeOptions.config.appFile === true || open.has(`${request.method} ${request.routeOptions.url}`))
-      return;
+    const config = request.routeOptions.config;
+    if (config.appFile === true || config.contract?.open === true) return;
+    if (open.has(`${request.method} ${request.routeOptions.url}`)) return;
     const principal = auth.identify(request.headers.authorization);
     if (!principal) throw unauthorized();
     if (principal.kind === "producer" && !producerMayCall(request.method, request.routeOptions.url)) {

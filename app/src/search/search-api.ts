@@ -1,28 +1,11 @@
-// GET /search (docs/search.md): the answer checked with zod, and a snippet cut into plain-text pieces at the
+// GET /search (docs/search.md) through the library, and a snippet cut into plain-text pieces at the
 // `highlights` offsets. The snippet is text, never HTML: the pieces are rendered as text, the matches as <mark>.
-import { z } from "zod";
-import type { ChatClient } from "../../../client/index.ts";
+import { MAX_SEARCH_QUERY, type ChatClient, type SearchResult } from "../../../client/index.ts";
 
-export const searchResultSchema = z.looseObject({
-  session_id: z.string(),
-  title: z.string(),
-  message_index: z.number().int().nonnegative().nullable(),
-  snippet: z.string(),
-  highlights: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
-  archived: z.boolean().optional(),
-});
-export type SearchResult = z.infer<typeof searchResultSchema>;
-
-const searchAnswerSchema = z.looseObject({ results: z.array(searchResultSchema) });
-
-/** The server takes at most 1000 characters of query. */
-export const MAX_QUERY = 1000;
+export type { SearchResult };
 
 export async function searchChats(client: ChatClient, query: string, limit = 20): Promise<SearchResult[]> {
-  const answer = await client.request("GET", "/search", searchAnswerSchema, {
-    query: { q: query.slice(0, MAX_QUERY), limit: String(limit) },
-  });
-  return answer.results;
+  return client.search(query.slice(0, MAX_SEARCH_QUERY), { limit });
 }
 
 export interface SnippetPiece {

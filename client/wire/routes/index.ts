@@ -1,0 +1,4 @@
+// Every route module's contracts (one file each, docs/server.md "Route contracts").
+export * from "./route.ts";
+export * from "./query.ts";
+export * from "./search.ts";

@@ -1,0 +1,55 @@
+// A route's contract, declared once in the wire and read by both sides (docs/server.md "Route contracts"): the
+// server parses a request's parameters, query and body with these schemas (server/http/serve-route.ts), and the
+// library's ServerApi calls the route through them (client/api/server-api.ts), so a path, a field or an error code is
+// spelled in one place. One file per route module beside this one; `index.ts` lists them all.
+import type { z } from "zod";
+import type { HttpErrorCode } from "../errors.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteContract {
+  method: HttpMethod;
+  /** Fastify's spelling: `/sessions/:session_id/messages/:index`. */
+  path: string;
+  /** The path parameters, as strings from the URL (transforms turn them into numbers where they are). */
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** JSON body; absent on routes that take none (or take raw bytes: see `rawBody`). */
+  body?: z.ZodType;
+  /** The route reads its body as bytes (uploads), not JSON. */
+  rawBody?: true;
+  /** The success answer's body; `z.void()` for an empty answer (204). */
+  answer: z.ZodType;
+  /** The success status. */
+  status: number;
+  /** Every error code the route itself may answer, beyond the codes every route may (auth, invalid input, 413). */
+  errors: readonly HttpErrorCode[];
+  /** No bearer token needed (GET /health, the app's files, GET /app-config.json, GET /shared/…). */
+  open?: true;
+}
+
+/** Declares a contract; the literal types are kept, so `z.infer` of its parts types both sides. */
+export function defineRoute<const C extends RouteContract>(contract: C): C {
+  return contract;
+}
+
+type Schema<C, K extends string> = C extends { [P in K]: infer S extends z.ZodType } ? S : undefined;
+
+/** What a caller gives a route: the path parameters, query and body, each typed by the contract's schemas. */
+export type RouteInput<C extends RouteContract> = (Schema<C, "params"> extends z.ZodType
+  ? { params: z.input<Schema<C, "params">> }
+  : { params?: undefined }) &
+  (Schema<C, "query"> extends z.ZodType ? { query?: z.input<Schema<C, "query">> } : { query?: undefined }) &
+  (Schema<C, "body"> extends z.ZodType ? { body: z.input<Schema<C, "body">> } : { body?: undefined });
+
+/** The success answer a route gives, as the library reads it. */
+export type RouteAnswer<C extends RouteContract> = z.output<C["answer"]>;
+
+/** The concrete path of a route: each `:name` replaced by its parameter, percent-encoded. */
+export function routePath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`route ${path}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -37,7 +37,7 @@ export function useSpeechServer(): (speech: (backendUrl: string) => ConfigInput[
 }
 
 /** Bytes that stand in for a recording: the server forwards them as they are, so their content does not matter. */
-export function recording(size: number): Uint8Array {
+export function recording(size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   for (let i = 0; i < size; i++) bytes[i] = (i * 31) & 0xff;
   return bytes;

@@ -9,6 +9,7 @@ import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
+import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
 
 interface Props {
   agent: Agent | undefined;
@@ -159,6 +160,10 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           hidden
           onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))}
         />
+        <Dictate
+          disabled={!!readOnly}
+          onText={(said) => setText((typed) => (typed.trim() ? `${typed.trimEnd()} ${said}` : said))}
+        />
         <textarea
           class="composer-input"
           id={COMPOSER_INPUT_ID}
@@ -171,6 +176,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        <ConversationMode disabled={!!readOnly} send={(said) => onSend(said, [])} />
         {streaming ? (
           <button type="button" class="send stop" aria-label="Stop" title="Stop the reply" onClick={onCancel}>
             <svg viewBox="0 0 24 24" aria-hidden="true">

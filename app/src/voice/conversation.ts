@@ -10,7 +10,7 @@
 // sentence's audio is asked for as soon as that sentence is whole. Both sides land in the chat as normal messages.
 // The screen is kept awake; hiding the page (a locked phone) ends the mode, and says so.
 import type { AnyEvent, ChatClient, SpeechStatus } from "../../../client/index.ts";
-import { startRecorder, type Recorder } from "./recorder.ts";
+import { openMicrophone, type Microphone, type Recorder } from "./recorder.ts";
 import { ReplySpeech } from "./reply-speech.ts";
 import { createSpeaker, type Speaker } from "./speaker.ts";
 import { TurnDetector } from "./turn-detector.ts";
@@ -39,6 +39,7 @@ export interface Conversation {
 export function createConversation(deps: ConversationDeps): Conversation {
   const detector = new TurnDetector();
   let state: ConversationState = "off";
+  let microphone: Microphone | undefined;
   let recorder: Recorder | undefined;
   let speaker: Speaker | undefined;
   let following: (() => void) | undefined;
@@ -51,13 +52,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
     deps.onState(next);
   };
 
-  const listen = async (): Promise<void> => {
+  /** Records the next turn (the microphone stays open between turns). */
+  const listen = (): void => {
     detector.reset();
-    recorder = await startRecorder({
-      wav: deps.status.input === "wav",
-      onLevel: (level, at) => onLevel(level, at),
-      onLimit: () => void endTurn(),
-    });
+    // At the 120 s limit a turn being spoken ends; silence is just recorded afresh.
+    recorder = microphone?.record(() => (state === "hearing" ? void endTurn() : (recorder?.cancel(), listen())));
   };
 
   const onLevel = (level: number, at: number) => {
@@ -72,7 +71,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     if (!finished || state === "off") return;
     performance.mark("voice:turn-ended");
     set("transcribing");
-    await listen(); // the next turn (or a barge-in) is recorded from now on
+    listen(); // the next turn (or a barge-in) is recorded from now on
     const text = await finished
       .stop()
       .then((recording) => deps.client.transcribe(recording))
@@ -101,7 +100,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const off = deps.client.on("*", (event: AnyEvent) => {
       if (speaker !== replySpeaker) return;
       if (requestId === undefined) {
-        if (event.type === "request_started" && event.session_id === deps.sessionId()) requestId = event.request_id;
+        // A new chat has no id until its first send returns, while its request may already have started.
+        const chat = deps.sessionId();
+        if (event.type === "request_started" && (chat === undefined || event.session_id === chat))
+          requestId = event.request_id;
         return;
       }
       if (event.request_id !== requestId) return;
@@ -141,7 +143,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const stop = () => {
     set("off");
     following?.();
-    recorder?.cancel();
+    microphone?.close();
+    microphone = undefined;
     recorder = undefined;
     speaker = undefined;
     document.removeEventListener("visibilitychange", onHidden);
@@ -157,10 +160,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
         wakeLock?: { request(type: "screen"): Promise<{ release(): Promise<void> }> };
       };
       wakeLock = await nav.wakeLock?.request("screen").catch(() => undefined);
-      await listen().catch((error: unknown) => {
+      microphone = await openMicrophone({ wav: deps.status.input === "wav", onLevel }).catch((error: unknown) => {
         stop();
         throw error;
       });
+      listen();
     },
     interrupt,
     stop,

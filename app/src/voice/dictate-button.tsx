@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
-import { microphoneProblem, startRecorder, type Recorder } from "./recorder.ts";
+import { microphoneProblem, openMicrophone, type Microphone, type Recorder } from "./recorder.ts";
 import { browserRecognition, useSpeechStatus } from "./speech-status.ts";
 
 type State = { kind: "idle" } | { kind: "recording" } | { kind: "transcribing" };
@@ -17,23 +17,31 @@ export function DictateButton({ onText, disabled }: { onText: (text: string) => 
   const [state, setState] = useState<State>({ kind: "idle" });
   const [problem, setProblem] = useState<string | undefined>();
   const [level, setLevel] = useState(0);
-  const recorder = useRef<Recorder | { stop(): void; cancel(): void } | undefined>(undefined);
-  useEffect(() => () => recorder.current?.cancel(), []);
+  /** The recording under way: the server's (a microphone and its recorder) or the browser's recognition. */
+  const active = useRef<{ microphone: Microphone; recorder: Recorder } | { recognition: { stop(): void } }>();
+  useEffect(
+    () => () => {
+      const current = active.current;
+      if (current && "microphone" in current) current.microphone.close();
+      else current?.recognition.stop();
+    },
+    [],
+  );
   if (!status) return null;
   const Recognition = status.stt ? undefined : browserRecognition();
   if (!status.stt && !Recognition) return null;
 
-  const finish = async (active: Recorder) => {
+  const finish = async (recording: { microphone: Microphone; recorder: Recorder }) => {
     setState({ kind: "transcribing" });
     try {
-      const recording = await active.stop();
-      const text = client ? await client.transcribe(recording) : "";
+      const bytes = await recording.recorder.stop().finally(() => recording.microphone.close());
+      const text = client ? await client.transcribe(bytes) : "";
       if (text) onText(text);
       else setProblem("Nothing was heard. Try again, closer to the microphone.");
     } catch (error) {
       setProblem(`Not transcribed: ${describeError(error)}`);
     } finally {
-      recorder.current = undefined;
+      active.current = undefined;
       setState({ kind: "idle" });
       setLevel(0);
     }
@@ -43,13 +51,9 @@ export function DictateButton({ onText, disabled }: { onText: (text: string) => 
     setProblem(undefined);
     if (Recognition) return startBrowser(new Recognition());
     try {
-      let active: Recorder | undefined = undefined;
-      active = await startRecorder({
-        wav: status.input === "wav",
-        onLevel: (value) => setLevel(value),
-        onLimit: () => active && void finish(active),
-      });
-      recorder.current = active;
+      const microphone = await openMicrophone({ wav: status.input === "wav", onLevel: (value) => setLevel(value) });
+      const recording = { microphone, recorder: microphone.record(() => void finish(recording)) };
+      active.current = recording;
       setState({ kind: "recording" });
     } catch (error) {
       setProblem(microphoneProblem(error, env.isSecureContext));
@@ -69,9 +73,9 @@ export function DictateButton({ onText, disabled }: { onText: (text: string) => 
       setProblem(
         event.error === "not-allowed" ? microphoneProblem(new DOMException("", "NotAllowedError"), true) : event.error,
       );
-    recognition.onend = () => ((recorder.current = undefined), setState({ kind: "idle" }));
+    recognition.onend = () => ((active.current = undefined), setState({ kind: "idle" }));
     recognition.start();
-    recorder.current = { stop: () => recognition.stop(), cancel: () => recognition.stop() };
+    active.current = { recognition };
     setState({ kind: "recording" });
   };
 
@@ -91,10 +95,10 @@ export function DictateButton({ onText, disabled }: { onText: (text: string) => 
         title={title}
         disabled={disabled || state.kind === "transcribing"}
         onClick={() => {
-          const active = recorder.current;
+          const current = active.current;
           if (!recording) void start();
-          else if (active && "stop" in active && Recognition) active.stop();
-          else if (active) void finish(active as Recorder);
+          else if (current && "microphone" in current) void finish(current);
+          else current?.recognition.stop();
         }}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true">

@@ -1,7 +1,8 @@
 // The microphone (docs/voice.md "Dictation"): a recording as the browser's MediaRecorder makes it (Opus in WebM or
 // Ogg, AAC in MP4), or 16 kHz mono WAV captured by an AudioWorklet when the server's STT takes only WAV, with a level
-// reading on every animation frame for the meter and the turn detector. Echo cancellation is on, so a reply playing
-// on the speaker is mostly not heard back. At most `maxMs` (120 s): the recorder stops itself there.
+// reading on every animation frame for the meter and the turn detector. The microphone is opened once and recorded a
+// turn at a time. Echo cancellation is on, so a reply playing on the speaker is mostly not heard back. A recording
+// lasts at most `maxMs` (120 s).
 import { encodeWav } from "./wav.ts";
 
 export const MAX_RECORDING_MS = 120_000;
@@ -20,16 +21,22 @@ export interface Recorder {
   cancel(): void;
 }
 
-export interface RecorderOptions {
+/** The open microphone: one stream for a whole dictation or conversation, recorded a turn at a time. */
+export interface Microphone {
+  /** Starts a recording of what it hears from now on; it stops itself after `maxMs` (onLimit says so). */
+  record(onLimit?: () => void): Recorder;
+  /** Stops every recording and lets the microphone go (the browser's indicator goes off). */
+  close(): void;
+}
+
+export interface MicrophoneOptions {
   wav: boolean;
   /** Level readings (RMS, 0..1) with their time, on every animation frame. */
   onLevel?: (level: number, at: number) => void;
-  /** Called when the recorder stopped itself at maxMs. */
-  onLimit?: () => void;
   maxMs?: number;
 }
 
-/** Why a recording cannot start, in words a person can act on; undefined when it can. */
+/** Why a recording cannot start, in words a person can act on. */
 export function microphoneProblem(error: unknown, secure: boolean): string {
   const name = error instanceof DOMException ? error.name : "";
   if (!secure) return "The microphone needs HTTPS: open the app over https:// (see HTTPS in the docs) to speak to it.";
@@ -39,7 +46,7 @@ export function microphoneProblem(error: unknown, secure: boolean): string {
   return `The microphone could not start: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+export async function openMicrophone(options: MicrophoneOptions): Promise<Microphone> {
   if (!navigator.mediaDevices?.getUserMedia) throw new DOMException("no mediaDevices", "SecurityError");
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 },
@@ -47,37 +54,30 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const context = new AudioContext(options.wav ? { sampleRate: WAV_RATE } : {});
   const source = context.createMediaStreamSource(stream);
   const meter = levelMeter(context, source, options.onLevel);
-  const capture = options.wav ? await wavCapture(context, source) : mediaCapture(stream);
-  let finished = false;
-  const release = () => {
-    finished = true;
-    clearTimeout(limit);
-    meter.stop();
-    stream.getTracks().forEach((track) => track.stop());
-    void context.close().catch(() => undefined);
-  };
-  const limit = setTimeout(() => options.onLimit?.(), options.maxMs ?? MAX_RECORDING_MS);
+  const pcm = options.wav ? await pcmTap(context, source) : undefined;
+  const recorders = new Set<Recorder>();
   return {
-    async stop() {
-      if (finished) throw new Error("the recording has ended");
-      const recording = await capture.stop();
-      release();
-      return recording;
+    record(onLimit) {
+      const capture = pcm ? pcm.record() : mediaCapture(stream);
+      const limit = setTimeout(() => onLimit?.(), options.maxMs ?? MAX_RECORDING_MS);
+      const recorder: Recorder = {
+        stop: () => (clearTimeout(limit), recorders.delete(recorder), capture.stop()),
+        cancel: () => (clearTimeout(limit), recorders.delete(recorder), capture.cancel()),
+      };
+      recorders.add(recorder);
+      return recorder;
     },
-    cancel() {
-      if (finished) return;
-      capture.cancel();
-      release();
+    close() {
+      for (const recorder of [...recorders]) recorder.cancel();
+      meter.stop();
+      pcm?.close();
+      stream.getTracks().forEach((track) => track.stop());
+      void context.close().catch(() => undefined);
     },
   };
 }
 
-interface Capture {
-  stop(): Promise<Recording>;
-  cancel(): void;
-}
-
-function mediaCapture(stream: MediaStream): Capture {
+function mediaCapture(stream: MediaStream): Recorder {
   const mimeType = TYPES.find((type) => MediaRecorder.isTypeSupported(type));
   const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : {});
   const parts: Blob[] = [];
@@ -94,7 +94,7 @@ function mediaCapture(stream: MediaStream): Capture {
         };
         recorder.stop();
       }),
-    cancel: () => recorder.state !== "inactive" && recorder.stop(),
+    cancel: () => void (recorder.state !== "inactive" && recorder.stop()),
   };
 }
 
@@ -103,24 +103,35 @@ const WORKLET = `registerProcessor("pcm-capture", class extends AudioWorkletProc
   process(inputs) { const channel = inputs[0] && inputs[0][0]; if (channel) this.port.postMessage(channel.slice(0)); return true; }
 });`;
 
-async function wavCapture(context: AudioContext, source: MediaStreamAudioSourceNode): Promise<Capture> {
+/** The samples of the open microphone, handed to whichever WAV recording is running. */
+async function pcmTap(
+  context: AudioContext,
+  source: MediaStreamAudioSourceNode,
+): Promise<{ record(): Recorder; close(): void }> {
   const url = URL.createObjectURL(new Blob([WORKLET], { type: "text/javascript" }));
   await context.audioWorklet.addModule(url).finally(() => URL.revokeObjectURL(url));
   const node = new AudioWorkletNode(context, "pcm-capture");
-  const chunks: Float32Array[] = [];
-  node.port.onmessage = (event: MessageEvent<Float32Array>) => chunks.push(event.data);
+  let collecting: Float32Array[] | undefined;
+  node.port.onmessage = (event: MessageEvent<Float32Array>) => collecting?.push(event.data);
   source.connect(node);
-  const end = () => (source.disconnect(node), (node.port.onmessage = null));
   return {
-    stop: async () => (end(), { bytes: encodeWav(chunks, context.sampleRate), media_type: "audio/wav" }),
-    cancel: end,
+    record() {
+      const chunks: Float32Array[] = [];
+      collecting = chunks;
+      const end = () => void (collecting === chunks && (collecting = undefined));
+      return {
+        stop: async () => (end(), { bytes: encodeWav(chunks, context.sampleRate), media_type: "audio/wav" }),
+        cancel: end,
+      };
+    },
+    close: () => (source.disconnect(node), (node.port.onmessage = null)),
   };
 }
 
 function levelMeter(
   context: AudioContext,
   source: MediaStreamAudioSourceNode,
-  onLevel: RecorderOptions["onLevel"],
+  onLevel: MicrophoneOptions["onLevel"],
 ): { stop(): void } {
   if (!onLevel) return { stop: () => undefined };
   const analyser = context.createAnalyser();

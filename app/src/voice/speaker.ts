@@ -1,6 +1,6 @@
 // Says text a piece at a time (docs/voice.md "Read aloud"): each piece (a sentence, at most 400 characters) is asked of
 // the server's TTS (`POST /audio/speech`, one relayed call each when the phone reaches only the bridge) while the piece
-// before it plays, so speech flows without gaps; or, without server TTS, the browser's own speech synthesis. The level
+// before it plays, so speech flows without gaps, and no sooner, so a reply cut short was not synthesized whole; or, without server TTS, the browser's own speech synthesis. The level
 // of what plays is readable, so the turn detector can tell a person talking over it from the reply's own echo.
 import type { ChatClient } from "../../../client/index.ts";
 
@@ -28,8 +28,14 @@ export function createSpeaker(
   return serverTts && client ? serverSpeaker(client, onError) : browserSpeaker(onError);
 }
 
+/** A piece and, once asked for, its audio. Only the piece playing and the next are asked for at a time. */
+interface Queued {
+  piece: string;
+  audio?: Fetched;
+}
+
 function serverSpeaker(client: ChatClient, onError: (error: unknown) => void): Speaker {
-  const queue: Fetched[] = [];
+  const queue: Queued[] = [];
   const abort = new AbortController();
   let ended = false;
   let stopped = false;
@@ -69,7 +75,9 @@ function serverSpeaker(client: ChatClient, onError: (error: unknown) => void): S
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      const blob = await next;
+      next.audio ??= fetchPiece(next.piece);
+      if (queue[0]) queue[0].audio ??= fetchPiece(queue[0].piece); // fetched while this one plays
+      const blob = await next.audio;
       if (blob && !stopped) await play(blob);
     }
   })();
@@ -77,7 +85,7 @@ function serverSpeaker(client: ChatClient, onError: (error: unknown) => void): S
   return {
     say(piece) {
       if (stopped || ended) return;
-      queue.push(fetchPiece(piece)); // asked now: fetched while the pieces before it play
+      queue.push({ piece });
       wake?.();
     },
     end() {

@@ -1,11 +1,16 @@
 // Voice activity by signal energy (docs/voice.md "Conversation mode"), fed one level reading per audio frame with its
 // time: a turn starts at the first voiced frame and ends 1.2 s after the last one; while a reply plays, 300 ms of voice
-// above the playback's level is a barge-in. The threshold follows the room: it sits well above the quietest recent
+// above what echo cancellation leaves of it is a barge-in. The threshold follows the room: it sits well above the quietest recent
 // level, so a fan or a street does not count as speech. Pure: the app's recorder feeds it, tests feed numbers.
 export const END_OF_TURN_MS = 1200;
 export const BARGE_IN_MS = 300;
 /** A level (RMS of samples in -1..1) below this is never speech. */
 const FLOOR = 0.015;
+/**
+ * How much of the playback's own level the microphone may still hear of it: echo cancellation takes the reply out of
+ * the microphone's signal, leaving a residue well under a third of it; a voice above that is the person's.
+ */
+const ECHO_RESIDUE = 0.3;
 
 export type TurnSignal = "none" | "voice_started" | "turn_ended" | "barge_in";
 
@@ -27,7 +32,7 @@ export class TurnDetector {
    * rise above it as well (echo cancellation removes most of it, not all).
    */
   feed(level: number, at: number, playbackLevel = 0): TurnSignal {
-    const voiced = level > this.threshold && level > playbackLevel * 1.5;
+    const voiced = level > this.threshold && level > playbackLevel * ECHO_RESIDUE;
     if (!voiced) this.noise = Math.min(this.noise * 0.995 + level * 0.005, 0.2);
     if (playbackLevel > 0) return this.bargeIn(voiced, at);
     if (voiced) {
@@ -35,11 +40,13 @@ export class TurnDetector {
       if (!this.speaking) return ((this.speaking = true), "voice_started");
       return "none";
     }
-    if (this.speaking && at - this.lastVoiceAt! >= (this.options.endOfTurnMs ?? END_OF_TURN_MS)) {
-      this.speaking = false;
-      return "turn_ended";
-    }
-    return "none";
+    return this.speaking ? this.silence(at) : "none";
+  }
+
+  private silence(at: number): TurnSignal {
+    if (at - this.lastVoiceAt! < (this.options.endOfTurnMs ?? END_OF_TURN_MS)) return "none";
+    this.speaking = false;
+    return "turn_ended";
   }
 
   /** Forgets the current turn (a new one starts listening from silence). */
@@ -52,13 +59,12 @@ export class TurnDetector {
   private bargeIn(voiced: boolean, at: number): TurnSignal {
     if (!voiced) {
       this.voicedSince = undefined;
-      return "none";
+      return this.speaking ? this.silence(at) : "none";
     }
     this.voicedSince ??= at;
-    if (at - this.voicedSince < (this.options.bargeInMs ?? BARGE_IN_MS)) return "none";
-    this.voicedSince = undefined;
-    this.speaking = true;
     this.lastVoiceAt = at;
+    if (this.speaking || at - this.voicedSince < (this.options.bargeInMs ?? BARGE_IN_MS)) return "none";
+    this.speaking = true;
     return "barge_in";
   }
 }

@@ -95,7 +95,8 @@ export const HTTP_ERRORS = {
   session_not_found: { status: 404, meaning: "no session with this id" },
   speech_not_configured: {
     status: 404,
-    meaning: "the config's `speech` names no STT (transcriptions) or no TTS (speech) backend, or espeak-ng is not installed",
+    meaning:
+      "the config's `speech` names no STT (transcriptions) or no TTS (speech) backend, or espeak-ng is not installed",
   },
   message_not_found: { status: 404, meaning: "the session has no message at this index" },
   agent_not_found: {

@@ -193,6 +193,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     onError: (error) => log.error({ err: error }, "search indexing failed"),
+    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);

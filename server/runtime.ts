@@ -205,6 +205,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     agents,
     db,
     transactor,
+    checkpoints: checkpointer,
     events,
     sessions,
     auth,

@@ -65,6 +65,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     const lineage = sessions.lineage(session_id);
     sessions.delete(session_id);
     ctx.assets.purgeDeleted(lineage);
+    // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
+    if (!(await ctx.checkpoints.truncate())) request.log.warn({ session_id }, "WAL not truncated after a deletion");
     request.log.info({ session_id }, "session deleted");
     return reply.status(204).send();
   });

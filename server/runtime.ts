@@ -27,6 +27,7 @@ import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
@@ -238,6 +239,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       dataDir,
       serverId,
       agents: () => agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(config.assets.max_bytes) },
     }),
     mcp,
   };

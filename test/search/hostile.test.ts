@@ -3,7 +3,7 @@
 // logged and passed over, and the index goes on following every other session.
 import { expect, it } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
-import { SearchIndexer } from "../../server/search/indexer.ts";
+import { DOCS_PER_PASS, SearchIndexer } from "../../server/search/indexer.ts";
 import { SearchService } from "../../server/search/search-service.ts";
 import { createSession, send, useRunner, waitForEvent } from "../runner/helpers.ts";
 import { listen, type Api } from "./support.ts";
@@ -81,15 +81,48 @@ it("S16 a session the indexer cannot take is logged and skipped; later sessions 
   sessions.append(poisoned, { role: "user", content: "poisoned narwhal" });
   const healthy = await createSession(server);
   sessions.append(healthy, { role: "user", content: "healthy narwhal" });
-  expect(service.search("narwhal", 10).map((r) => r.session_id)).toEqual([healthy]);
+  expect((await service.search("narwhal", 10)).map((r) => r.session_id)).toEqual([healthy]);
   expect(skipped.map((s) => s.sessionId)).toContain(poisoned);
   expect(String(skipped[0]!.error)).toContain("Maximum call stack");
   const next = await createSession(server);
   sessions.append(next, { role: "user", content: "another narwhal" });
-  expect(
-    service
-      .search("narwhal", 10)
-      .map((r) => r.session_id)
-      .sort(),
-  ).toEqual([healthy, next].sort());
+  const found = await service.search("narwhal", 10);
+  expect(found.map((r) => r.session_id).sort()).toEqual([healthy, next].sort());
+});
+
+it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of DOCS_PER_PASS rows; search waits for all", async () => {
+  const server = await runner.start();
+  const { db, transactor, events, sessions, search } = server.runtime.ctx;
+  search.indexer.stop(); // the passes below are counted by hand
+  const id = await createSession(server);
+  sessions.change(id, (session) => ({
+    next: {
+      ...session,
+      messages: Array.from({ length: 1000 }, (_, n) => ({ role: "user" as const, content: `walrus number${n}` })),
+    },
+    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+    result: () => undefined,
+  }));
+  const indexer = new SearchIndexer({
+    db,
+    transactor,
+    events,
+    sessions,
+    onError: (error) => {
+      throw error;
+    },
+    onSkipped: (_sessionId, error) => {
+      throw error;
+    },
+  });
+  indexer.start();
+  const rows = () => (db.prepare("SELECT count(*) AS n FROM search_docs").get() as { n: number }).n;
+  const before = rows();
+  expect(indexer.catchUp()).toBe(false);
+  expect(rows() - before).toBe(DOCS_PER_PASS);
+  const service = new SearchService(db, transactor, indexer, sessions);
+  const found = await service.search("number999", 10);
+  expect(found.map((r) => [r.session_id, r.message_index])).toEqual([[id, 999]]);
+  expect(rows() - before).toBe(1000);
+  expect(indexer.catchUp()).toBe(true);
 });

@@ -22,6 +22,6 @@ const searchQuery = z
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/search", async (request) => {
     const query = parseInput(searchQuery, request.query, "query");
-    return { results: ctx.search.search(query.q, query.limit ?? 20) };
+    return { results: await ctx.search.search(query.q, query.limit ?? 20) };
   });
 }

@@ -136,6 +136,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     new ReplayGuard(pairing.relayFloors),
     config.bridge.require_e2e,
   );
+  // A pairing that an app refused before this start (docs/security.md "Pairing") leaves no live device behind it.
+  pairing.revokeUnused();
   const localAdminToken = generateToken(32);
   const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the

@@ -48,6 +48,9 @@ const PERSIST_EVERY = 10_000;
 /** Index rows written in one pass at most (each costs 0.1 ms, 1 ms on a loaded machine): the loop gets a turn between. */
 export const DOCS_PER_PASS = 100;
 
+/** Passes a search waits for at most: 2,000 rows, far more than a burst of ordinary changes writes. */
+export const SEARCH_WAIT_PASSES = 20;
+
 type Budget = { left: number };
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -127,9 +130,16 @@ export class SearchIndexer {
     }
   }
 
-  /** Catches up in passes, the event loop getting a turn between them. Search waits for it: it answers what is committed. */
-  async caughtUp(): Promise<void> {
-    while (!this.catchUp()) await nextTurn();
+  /**
+   * Catches up in passes, the event loop getting a turn between them, for at most `maxPasses` (SEARCH_WAIT_PASSES):
+   * a search waits for any ordinary backlog, so it reads its writes; behind a chat of thousands of messages arriving
+   * at once (an import) it answers from what is indexed so far, and the passes go on in the background.
+   */
+  async caughtUp(maxPasses = SEARCH_WAIT_PASSES): Promise<void> {
+    for (let pass = 1; !this.catchUp(); pass++) {
+      if (pass >= maxPasses) return this.schedule();
+      await nextTurn();
+    }
   }
   /** Drops the whole index and indexes every stored session again. */
   rebuild(): void {

@@ -27,6 +27,7 @@ import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
@@ -136,6 +137,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     new ReplayGuard(pairing.relayFloors),
     config.bridge.require_e2e,
   );
+  // A pairing that an app refused before this start (docs/security.md "Pairing") leaves no live device behind it.
+  pairing.revokeUnused();
   const localAdminToken = generateToken(32);
   const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
@@ -194,6 +197,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     onError: (error) => log.error({ err: error }, "search indexing failed"),
+    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
@@ -205,6 +209,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     agents,
     db,
     transactor,
+    checkpoints: checkpointer,
     events,
     sessions,
     auth,
@@ -237,6 +242,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       dataDir,
       serverId,
       agents: () => agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(config.assets.max_bytes) },
     }),
     mcp,
     speech: new SpeechService(() => config),

@@ -42,6 +42,8 @@ export function registerPairingRoutes(
 
   app.get("/devices", async (request) => {
     requireAdmin(request);
+    // A pairing the app refused after the server made its device (docs/security.md "Pairing") is settled first.
+    pairing.revokeUnused();
     return { devices: pairing.listDevices() };
   });
 

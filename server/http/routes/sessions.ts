@@ -64,7 +64,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     while (ctx.runner.activeRequest(session_id) !== undefined);
     const lineage = sessions.lineage(session_id);
     sessions.delete(session_id);
+    // Keys given from now on open nothing sealed before (the chat's events, wherever a copy of them remains).
+    ctx.e2e.contentKeys.rotateForDeletion();
     ctx.assets.purgeDeleted(lineage);
+    // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
+    if (!(await ctx.checkpoints.truncate())) request.log.warn({ session_id }, "WAL not truncated after a deletion");
     request.log.info({ session_id }, "session deleted");
     return reply.status(204).send();
   });

@@ -2,7 +2,7 @@
 // TypeScript compiler's own parser, so an arrow function in a JSX attribute counts the same as a declaration.
 // A function's lines run from its first to its last line, inner functions included (as ESLint's
 // max-lines-per-function counts them). `node --import tsx scripts/function-lengths.ts [min]` lists every function of
-// at least `min` lines (default 51), longest first; the architecture test holds the limit (docs/architecture.md).
+// at least `min` lines (default 51), longest first; test/architecture/function-length.test.ts holds the limit (README.md "Testing and benchmarks").
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

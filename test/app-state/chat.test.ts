@@ -1,4 +1,4 @@
-// The chat controller (app/src/state/chat.ts) without a page (docs/app.md "The chat controller", H1-H9): what send,
+// The chat controller (app/src/state/chat.ts) without a page (docs/app.md "The chat controller", CH1-CH10): what send,
 // stop, retry, regenerate, versions, edits, deletes, the draft and the scroll position do to the chat's signals and
 // which server calls they make. The views over it are checked in test/app-dom and test/app.
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -69,7 +69,7 @@ function server(session: Session, extra: Record<string, (...args: never[]) => un
 }
 
 describe("the chat controller", () => {
-  it("sends a new chat's first message: creates the session, sends, and opens it (H1)", async () => {
+  it("sends a new chat's first message: creates the session, sends, and opens it (CH1)", async () => {
     const sent: unknown[] = [];
     const client = fakeClient({
       createSession: async () => sessionOf("s9"),
@@ -84,7 +84,7 @@ describe("the chat controller", () => {
     expect(chat.draft.text.value).toBe("");
   });
 
-  it("keeps the text and the client_request_id of a failed send, so sending again starts nothing twice (H2)", async () => {
+  it("keeps the text and the client_request_id of a failed send, so sending again starts nothing twice (CH2)", async () => {
     const ids: string[] = [];
     let fail = true;
     const client = fakeClient({
@@ -105,7 +105,7 @@ describe("the chat controller", () => {
     expect(ids[1]).toBe(ids[0]);
   });
 
-  it("takes the 'Not sent' note away once the server is back, and keeps a refusal that is still true (H3)", async () => {
+  it("takes the 'Not sent' note away once the server is back, and keeps a refusal that is still true (CH3)", async () => {
     const client = fakeClient({ send: () => Promise.reject(new NetworkError("fetch failed")) });
     const chat = await openChat(client, "s1");
     client.status.set({ state: "offline" });
@@ -125,7 +125,7 @@ describe("the chat controller", () => {
     expect(chat.draft.problem.value).toBe(refusal);
   });
 
-  it("stops the reply being written, remembers it stopped it, and says a failed stop (H4)", async () => {
+  it("stops the reply being written, remembers it stopped it, and says a failed stop (CH4)", async () => {
     let refuse = false;
     const client = liveChat({
       cancel: () => (refuse ? Promise.reject(new Error("refused")) : Promise.resolve()),
@@ -145,7 +145,7 @@ describe("the chat controller", () => {
     expect(await chat.draft.submit()).toBe(false);
   });
 
-  it("retries a failed reply through regenerate and says a failed retry (H5)", async () => {
+  it("retries a failed reply through regenerate and says a failed retry (CH5)", async () => {
     let fail = false;
     const { client, calls } = server(sessionOf("s1", { messages: TURN }), {
       regenerate: async (id: string, options: unknown) => {
@@ -162,7 +162,7 @@ describe("the chat controller", () => {
     await vi.waitFor(() => expect(chat.problem.value).toBe("Retry failed: backend down"));
   });
 
-  it("regenerates (with another model), switches versions, resends an edit and deletes (H6)", async () => {
+  it("regenerates (with another model), switches versions, resends an edit and deletes (CH6)", async () => {
     const { client, calls } = server(sessionOf("s1", { messages: TURN }));
     const chat = await openChat(client, "s1");
     expect(chat.editable.value).toBe(true);
@@ -183,7 +183,7 @@ describe("the chat controller", () => {
     ]);
   });
 
-  it("opens the last user message for editing (Up in the empty composer); a new chat has none (H7)", async () => {
+  it("opens the last user message for editing (Up in the empty composer); a new chat has none (CH7)", async () => {
     const messages: Message[] = [...TURN, { role: "user", content: "and 3+3?" }, { role: "assistant", content: "6" }];
     const chat = await openChat(server(sessionOf("s1", { messages })).client, "s1");
     expect(chat.editLast()).toBe(true);
@@ -195,7 +195,7 @@ describe("the chat controller", () => {
     expect(fresh.editable.value).toBe(false);
   });
 
-  it("follows the bottom until the reader scrolls up, and again once they are back (H8)", async () => {
+  it("follows the bottom until the reader scrolls up, and again once they are back (CH8)", async () => {
     const chat = await openChat(fakeClient(), "s1");
     expect(chat.atBottom.value).toBe(true);
     chat.noteScroll(400);
@@ -206,7 +206,7 @@ describe("the chat controller", () => {
     expect(chat.atBottom.value).toBe(false);
   });
 
-  it("renders a burst of streamed events once per frame, and a quiet one at once (H9)", async () => {
+  it("renders a burst of streamed events once per frame, and a quiet one at once (CH9)", async () => {
     const client = liveChat();
     const frames = manualFrames();
     const chat = await openChat(client, "s1", frames);
@@ -227,7 +227,7 @@ describe("the chat controller", () => {
     stop();
   });
 
-  it("says why sending is off: a chat that could not be loaded shows this device's copy read-only (H10)", async () => {
+  it("says why sending is off: a chat that could not be loaded shows this device's copy read-only (CH10)", async () => {
     const client = fakeClient({ loadMessages: () => Promise.reject(new NetworkError("fetch failed")) });
     client.status.set({ state: "offline" });
     const setup = await nodeStore(client, "#/s/s1");

@@ -5,7 +5,7 @@ import type { ChatClient, SessionSummary } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
-import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
+import { BIN_PATH, IconButton, PEN_PATH, PIN_PATH } from "./icon-button.tsx";
 
 /** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
 const FLAGS = [
@@ -14,7 +14,7 @@ const FLAGS = [
     label: "Pin chat",
     titleSet: "Pinned: tap to unpin",
     titleUnset: "Pin to the top of the list",
-    path: "M9 4h6l-1 5 4 4H6l4-4zM12 13v7",
+    path: PIN_PATH,
   },
   {
     flag: "archived",

@@ -25,7 +25,8 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
   const agent = chat.agent.value;
   return (
     <ChatContext.Provider value={chat}>
-      <div class={`chat-layout ${wide ? "wide" : ""}`}>
+      {/* The page's one main landmark: the chat (the list beside it on a desktop is the "Chats" navigation). */}
+      <main class={`chat-layout ${wide ? "wide" : ""}`}>
         <section class="chat" aria-label="Chat">
           <ChatHeader
             session={chat.session.value}
@@ -43,7 +44,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
           <Composer tools={<ChatTools chat={chat} />} />
         </section>
         {session_id && wide && <SessionNotifications session_id={session_id} placement="rail" />}
-      </div>
+      </main>
     </ChatContext.Provider>
   );
 }

@@ -69,7 +69,7 @@ describe("chat list", () => {
     await waitFor(() => expect(screen.queryByText("What is the tallest tree?")).toBeNull());
   });
 
-  it("marks a pinned chat with a pin, named Pinned, and no other (L6)", async () => {
+  it("marks a pinned chat with a pin, named Pinned, and no other (L7)", async () => {
     const setup = await testStore({ client: fakeClient() });
     setup.store.sessions.replace([
       { ...summary("p1", "Pinned plans", "2026-11-26T10:00:00Z"), pinned: true },

@@ -1,11 +1,17 @@
-// The chat controller (app/src/state/chat.ts) without a page (docs/app.md "The chat controller", CH1-CH10): what send,
+// The chat controller (app/src/state/chat.ts) without a page (docs/app.md "The chat controller", CH1-CH11): what send,
 // stop, retry, regenerate, versions, edits, deletes, the draft and the scroll position do to the chat's signals and
 // which server calls they make. The views over it are checked in test/app-dom and test/app.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NetworkError, type AnyEvent, type Message, type Session } from "../../client/index.ts";
+import {
+  NetworkError,
+  type AnyEvent,
+  type Message,
+  type PresentedNotification,
+  type Session,
+} from "../../client/index.ts";
 import { createChat, type Chat } from "../../app/src/state/chat.ts";
 import type { Frames } from "../../app/src/state/chat-feed.ts";
-import { fakeClient, liveChat, sessionOf, type FakeClient } from "../app-dom/support/fake-env.ts";
+import { fakeClient, liveChat, sessionOf, Value, type FakeClient } from "../app-dom/support/fake-env.ts";
 import { nodeStore, type NodeStore } from "./support.ts";
 
 const TURN: Message[] = [
@@ -241,5 +247,34 @@ describe("the chat controller", () => {
     expect(await kept.draft.submit()).toBe(false);
     const never = await openChat(client, "s2");
     await vi.waitFor(() => expect(never.unavailable.value).toBe(true));
+  });
+
+  it("lists the chat's pending approvals; one answered here leaves at once, one put off stays; the server's word wins (CH11)", async () => {
+    const approval = (id: string) =>
+      ({
+        record: {
+          id,
+          kind: "interaction",
+          status: "pending_response",
+          session_id: "s1",
+          display: { approval: { server: "files", tool: "write_file", name: "mcp__files__write_file" } },
+        },
+        decision: { presented: true, presentation: "modal" },
+      }) as unknown as PresentedNotification;
+    const other = { record: { id: "info", kind: "notification", display: {} } } as unknown as PresentedNotification;
+    const records = new Value<readonly PresentedNotification[]>([approval("n1"), other, approval("n2")]);
+    const client = fakeClient();
+    (client.client.notifications as unknown as { session: () => typeof records }).session = () => records;
+    const chat = await openChat(client, "s1");
+    const ids = () => chat.approvals.pending.value.map((item) => item.record.id);
+    expect(ids()).toEqual(["n1", "n2"]);
+    chat.approvals.answered("n1");
+    expect(ids()).toEqual(["n2"]);
+    chat.approvals.putOff("n2");
+    expect([...chat.approvals.later.value]).toEqual(["n2"]);
+    expect(ids()).toEqual(["n2"]);
+    // Answered on another device: the library's view drops it, and so does the chat.
+    records.set([other]);
+    expect(ids()).toEqual([]);
   });
 });

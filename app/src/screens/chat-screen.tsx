@@ -39,7 +39,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
             </p>
           )}
           <Transcript chat={chat} />
-          {session_id && <ApprovalPanel session_id={session_id} />}
+          {session_id && <ApprovalPanel />}
           {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
           <Composer tools={<ChatTools chat={chat} />} />
         </section>

@@ -1,7 +1,7 @@
 // One open chat's behaviour, made by one function from the store (the pattern of Preact signals' "managing global
 // state": state and actions together, views only render and call): its transcript, the agent, model and request
-// options of the next send, the draft, and the actions on it: send, stop, retry, regenerate, versions, edits,
-// deletes, and where the list is scrolled. The chat screen, the composer and the message toolbar are views over it;
+// options of the next send, the draft, the approvals waiting, and the actions on it: send, stop, retry, regenerate,
+// versions, edits, deletes, and where the list is scrolled. The chat screen, the composer and the message toolbar are views over it;
 // test/app-state/chat.test.ts drives it without a page (docs/app.md "The chat controller").
 //
 //   no session ──send──▶ session created ──▶ (navigates to it: a new controller follows it)
@@ -11,6 +11,7 @@ import { batch, computed, effect, signal, untracked, type ReadonlySignal, type S
 import type { AgentView, Message, SessionSummary } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
+import { createChatApprovals, type ChatApprovals } from "./chat-approvals.ts";
 import { createDraft, type Draft } from "./chat-draft.ts";
 import { createTranscriptFeed, defaultFrames, type Frames, type TranscriptView } from "./chat-feed.ts";
 import { describeError } from "./errors.ts";
@@ -47,6 +48,8 @@ export interface Chat {
   /** Whether the list follows the bottom (the reader is there) or stays where they scrolled to. */
   readonly atBottom: ReadonlySignal<boolean>;
   readonly draft: Draft;
+  /** The approvals waiting in this chat, and those answered or put off here. */
+  readonly approvals: ChatApprovals;
   /** Loads the chat and follows it; returns the function that stops (the screen calls it when it closes). */
   start(): () => void;
   send(text: string, attachments: PendingAttachment[]): Promise<void>;
@@ -89,6 +92,7 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     send: actions.send,
   });
   const atBottom = signal(true);
+  const approvals = createChatApprovals(store.connection, session_id);
   return {
     session_id,
     view,
@@ -100,10 +104,11 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     editable: computed(() => session_id !== undefined && store.connection.paired.value !== undefined),
     atBottom,
     draft,
+    approvals,
     ...actions,
     start() {
-      const stop = follow(store, session_id, feed);
-      return () => (stop(), draft.dispose());
+      const stops = [follow(store, session_id, feed), approvals.follow(), draft.dispose];
+      return () => stops.forEach((stop) => stop());
     },
     copy: (text) => store.env.copyText(text),
     noteScroll: (fromBottom) => void (atBottom.value = fromBottom < STICK_THRESHOLD),

@@ -36,11 +36,12 @@ export function MessageList({ transcript, agent }: Props) {
   }, [rows, virtualizer]);
   const scrollToRow = (index: number) => virtualizer.scrollToIndex(index, { align: "center" });
   const focused = useMessageFocus(rows, scrollToRow, chat.leaveBottom);
-  // The message opened for editing (Up in the empty composer) is brought into view, so its box can take the focus.
+  // The message opened for editing (Up in the empty composer) is brought into view if it is out of it, so its box
+  // exists and can take the focus; one already in view stays where it is.
   const editing = chat.editing.value;
   useEffect(() => {
     const index = editing === undefined ? -1 : rows.findIndex((row) => row.key === messageRowKey(editing));
-    if (index >= 0) scrollToRow(index);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
   }, [editing]);
   const onScroll = () => {
     const element = scroller.current;

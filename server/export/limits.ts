@@ -1,7 +1,7 @@
 // What an import may bring (docs/export.md "Limits"): the limits the routes apply to what they store, applied to
 // each imported chat before anything is stored, so an import cannot store what the API would refuse. A chat-relay
 // record with a title of 7 MiB imported as it was, and every chat list then carried it.
-import { MAX_ATTACHMENTS } from "../runner/send-input.ts";
+import { MAX_ATTACHMENTS } from "../../client/wire/routes/requests.ts";
 import type { ImportedChat } from "./format.ts";
 
 export interface ImportLimits {

@@ -72,9 +72,10 @@ async function chatWithApproval(
       }),
     // The chat's title refresh: left unanswered, it is not what these tests look at.
     getSession: () => new Promise(() => undefined),
-    request: (_method: never, path: never, _schema: never, options: never) => (
-      posted.push({ path, body: (options as { body: unknown }).body }),
-      answer((options as { body: unknown }).body)
+    // The library's call for POST /sessions/{id}/notifications/{id}/respond, recorded as the route it calls.
+    respondToInteraction: (session_id: never, notification_id: never, body: never) => (
+      posted.push({ path: `/sessions/${session_id}/notifications/${notification_id}/respond`, body }),
+      answer(body)
     ),
   });
   client.status.set({ state: status } as never);

@@ -61,4 +61,4 @@ it("P7 publishes, updates by key, resolves, and reports a refusal with the serve
   expect(refused.stderr).toBe("POST /application/notifications answered 401: a valid bearer token is required\n");
   expect((await notify(["--title", "x", "--severity", "loud"], env)).stderr).toMatch(/--severity must be one of/);
   expect((await notify([], env)).stderr).toMatch(/--title is required/);
-});
+}, 60_000); // six runs of the script, each a Node process loading TypeScript: seconds apiece on a loaded machine

@@ -28,6 +28,7 @@ import { registerProducerNotificationRoutes } from "./http/routes/producer-notif
 import { registerExportRoutes } from "./http/routes/export.ts";
 import { registerInteractionRoutes } from "./http/routes/interactions.ts";
 import { registerMcpRoutes } from "./http/routes/mcp.ts";
+import { registerSpeechRoutes } from "./http/routes/speech.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -78,6 +79,7 @@ export function buildApp(
   registerExportRoutes(app, ctx);
   registerInteractionRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
+  registerSpeechRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

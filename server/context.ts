@@ -15,6 +15,7 @@ import type { AssetStore } from "./assets/store.ts";
 import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { McpManager } from "./mcp/manager.ts";
+import type { SpeechService } from "./speech/speech-service.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { PushService } from "./push/push-service.ts";
@@ -67,4 +68,6 @@ export interface ServerContext {
   importer: Importer;
   /** MCP servers, their tools and the approvals of their calls (server/mcp/). */
   mcp: McpManager;
+  /** Dictation and read-aloud through the config's speech backends (server/speech/). */
+  speech: SpeechService;
 }

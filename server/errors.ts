@@ -18,6 +18,7 @@ export const KIND_STATUS = {
   unsupported_media: 415,
   unprocessable: 422,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 
@@ -59,5 +60,7 @@ export const unsupportedMedia = make("unsupported_media");
 export const unprocessable = make("unprocessable");
 /** The server's own part broke a rule (a plugin's answer its schema refuses); nothing for the caller to fix. */
 export const internal = make("internal");
+/** A backend this server calls for the caller (a speech provider) failed; its own message is passed on. */
+export const badGateway = make("bad_gateway");
 /** Refused for a while (shutting down); the same call may succeed later. */
 export const unavailable = make("unavailable");

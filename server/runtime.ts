@@ -39,6 +39,7 @@ import { SearchIndexer } from "./search/indexer.ts";
 import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
+import { SpeechService } from "./speech/speech-service.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 
@@ -238,6 +239,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       agents: () => agents.keys(),
     }),
     mcp,
+    speech: new SpeechService(() => config),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

@@ -29,6 +29,7 @@ import { bytesToBase64 } from "../util/base64.ts";
 import { newClientRequestId } from "../util/ids.ts";
 import { routePath, type RouteAnswer, type RouteContract, type RouteInput } from "../wire/routes/route.ts";
 import { searchRoute, type SearchResult } from "../wire/routes/search.ts";
+import { speechRoute, speechStatusRoute, transcriptionRoute, type SpeechStatus } from "../wire/routes/speech.ts";
 
 export interface SendOptions {
   content: string;
@@ -97,6 +98,29 @@ export abstract class ServerApi {
   async search(q: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SearchResult[]> {
     const answer = await this.call(searchRoute, { query: { q, limit: options.limit } }, { signal: options.signal });
     return answer.results;
+  }
+
+  /** Which speech the server offers (STT, TTS, voices), so an app shows only the controls that work. */
+  async speechStatus(): Promise<SpeechStatus> {
+    return this.call(speechStatusRoute, {});
+  }
+
+  /** The recording's text. `media_type` is the recorder's (`audio/webm;codecs=opus`, `audio/mp4`, `audio/wav`, …). */
+  async transcribe(
+    audio: { bytes: Uint8Array; media_type: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string> {
+    const body: BinaryBody = { media_type: audio.media_type, bytes: audio.bytes };
+    return (await this.request("POST", transcriptionRoute.path, transcriptionRoute.answer, { ...options, body })).text;
+  }
+
+  /** `text` spoken by the server's TTS: the audio's bytes and media type. */
+  async speak(
+    text: string,
+    options: { voice?: string; format?: "mp3" | "wav" | "opus"; signal?: AbortSignal } = {},
+  ): Promise<BinaryBody> {
+    const { signal, ...rest } = options;
+    return this.call(speechRoute, { body: { text, ...rest } }, { signal, expect: "bytes" });
   }
 
   /**

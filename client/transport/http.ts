@@ -16,6 +16,7 @@ export type Query = Record<string, string | number | boolean | undefined>;
 
 export interface RequestOptions {
   query?: Query;
+  /** JSON, or a BinaryBody sent as its bytes with its media type (direct HTTP only: the relay carries JSON). */
   body?: unknown;
   signal?: AbortSignal;
   /** `bytes`: a 2xx body is not JSON; the schema then sees `{media_type, bytes}` (attachment downloads). */
@@ -26,6 +27,16 @@ export interface RequestOptions {
 export interface BinaryBody {
   media_type: string;
   bytes: Uint8Array;
+}
+
+/** A body sent as its bytes (a recording, a file) rather than as JSON: the routes whose contract says `rawBody`. */
+export function isBinaryBody(body: unknown): body is BinaryBody {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    (body as BinaryBody).bytes instanceof Uint8Array &&
+    typeof (body as BinaryBody).media_type === "string"
+  );
 }
 
 /**
@@ -65,12 +76,13 @@ export class HttpApi implements Requester {
 
   private async send(method: string, path: string, { query, body, signal }: RequestOptions): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.token}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const raw = isBinaryBody(body);
+    if (body !== undefined) headers["content-type"] = raw ? body.media_type : "application/json";
     try {
       return await this.fetchImpl(this.baseUrl + path + encodeQuery(query), {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : raw ? (body.bytes as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
         signal,
       });
     } catch (error) {

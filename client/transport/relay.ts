@@ -9,7 +9,7 @@ import { relayAnswerSchema, relayErrorReasonSchema, type RelayAnswer, type Relay
 import { base64ToBytes } from "../util/base64.ts";
 import type { Timers } from "../util/timers.ts";
 import { responseErrorFrom, NetworkError, ProtocolError } from "./errors.ts";
-import { encodeQuery, type Requester, type RequestOptions } from "./http.ts";
+import { encodeQuery, isBinaryBody, type Requester, type RequestOptions } from "./http.ts";
 
 /** The bridge's answer to one push (BridgeConnection.push). */
 export type PushReply = { status: "ok" | "error" | "timeout" | "closed"; response: unknown };
@@ -69,6 +69,8 @@ export class RelayApi implements Requester {
     schema: S,
     options: RequestOptions = {},
   ): Promise<z.infer<S>> {
+    if (isBinaryBody(options.body))
+      throw new ProtocolError(`${method} ${path}: a body of bytes cannot go through the relay; send it in parts`);
     const { wait_ms: waitMs, ...query } = options.query ?? {};
     const payload = {
       method,

@@ -93,6 +93,11 @@ export const HTTP_ERRORS = {
     meaning: "no route for this method and path (the bridge's plain HTTP answers it too)",
   },
   session_not_found: { status: 404, meaning: "no session with this id" },
+  speech_not_configured: {
+    status: 404,
+    meaning:
+      "the config's `speech` names no STT (transcriptions) or no TTS (speech) backend, or espeak-ng is not installed",
+  },
   message_not_found: { status: 404, meaning: "the session has no message at this index" },
   agent_not_found: {
     status: [404, 409],
@@ -147,6 +152,11 @@ export const HTTP_ERRORS = {
     status: 413,
     meaning: "the decoded attachment exceeds `assets.max_bytes`; `details` has both sizes",
   },
+  audio_too_large: {
+    status: 413,
+    meaning:
+      "POST /audio/transcriptions: the recording exceeds `speech.max_bytes` (refused from Content-Length before the body is read); `details.max_bytes`",
+  },
   uri_too_long: { status: 414, meaning: "a route parameter exceeds 100 characters" },
   unsupported_media_type: {
     status: 415,
@@ -162,6 +172,11 @@ export const HTTP_ERRORS = {
   invalid_action_result: {
     status: 500,
     meaning: "the action answered with a result its schema refuses; `details` lists the issues",
+  },
+  provider_error: {
+    status: 502,
+    meaning:
+      "a speech backend (STT or TTS) answered an error, timed out or could not be reached; the message is the backend's own",
   },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
 } as const satisfies Record<string, HttpErrorRule>;

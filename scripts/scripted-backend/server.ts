@@ -1,10 +1,11 @@
 // The HTTP side of the scripted backend: a node:http server on 127.0.0.1 that records every request and
 // answers POST <prefix>/chat/completions from a FIFO of scenarios, GET <prefix>/models from a settable body,
-// and anything else with an HTML 404 page (what a wrong base_url hits on a real web server).
+// OpenAI's audio routes (audio.ts), and anything else with an HTML 404 page (what a wrong base_url hits on a real web server).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { encodeParts, splitBytes } from "./encode.ts";
 import type { PauseControl, RecordedRequest, Scenario } from "./scenarios.ts";
+import { defaultTranscript, readTranscriptionForm, speechWav, type AudioAnswer } from "./audio.ts";
 
 export interface ScriptedBackendOptions {
   port?: number;
@@ -27,6 +28,10 @@ export interface ScriptedBackend {
   script(...scenarios: Scenario[]): void;
   setFallback(scenario: Scenario | undefined): void;
   setModels(body: unknown): void;
+  /** Queues answers of POST <prefix>/audio/transcriptions: a transcript, or a scenario (an error, a hang). */
+  scriptTranscripts(...answers: AudioAnswer[]): void;
+  /** Queues scenarios answering POST <prefix>/audio/speech instead of the spoken WAV. */
+  scriptSpeech(...answers: Scenario[]): void;
   /** Resolves once at least `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Resolves with the control of the next stream that pauses (`pauseAfter`). */
@@ -55,6 +60,8 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
   const pauseWaiters: Array<(control: PauseControl) => void> = [];
   let fallback = options.fallback;
   let models: unknown = options.models ?? DEFAULT_MODELS;
+  const transcripts: AudioAnswer[] = [];
+  const speechAnswers: Scenario[] = [];
 
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const onPause = (control: PauseControl): void => {
@@ -68,9 +75,11 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
+    const bytes = await readBody(req);
     const path = (req.url ?? "/").split("?")[0]!;
-    requests.push({ method: req.method ?? "GET", path, headers: req.headers, body: parseMaybeJson(text) });
+    const transcription = req.method === "POST" && path === `${prefix}/audio/transcriptions`;
+    const body = transcription ? await readTranscriptionForm(req, bytes) : parseMaybeJson(bytes.toString("utf8"));
+    requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
     for (const waiter of requestWaiters.filter((w) => requests.length >= w.count)) {
       requestWaiters.splice(requestWaiters.indexOf(waiter), 1);
       waiter.resolve();
@@ -82,6 +91,20 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
           status: 500,
           body: { error: { message: "scripted backend: no scenario left in the queue" } },
         };
+      return play(scenario, req, res, onPause, sleep);
+    }
+    if (transcription) {
+      const answer = transcripts.shift() ?? defaultTranscript(body as Parameters<typeof defaultTranscript>[0]);
+      const scenario = typeof answer === "string" ? ({ kind: "json", body: { text: answer } } as const) : answer;
+      return play(scenario, req, res, onPause, sleep);
+    }
+    if (req.method === "POST" && path === `${prefix}/audio/speech`) {
+      const input = (body as { input?: unknown } | undefined)?.input;
+      const scenario = speechAnswers.shift() ?? {
+        kind: "bytes" as const,
+        contentType: "audio/wav",
+        body: await speechWav(typeof input === "string" ? input : ""),
+      };
       return play(scenario, req, res, onPause, sleep);
     }
     if (req.method === "GET" && path === `${prefix}/models`) {
@@ -99,6 +122,8 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     script: (...scenarios) => void queue.push(...scenarios),
     setFallback: (scenario) => void (fallback = scenario),
     setModels: (body) => void (models = body),
+    scriptTranscripts: (...answers) => void transcripts.push(...answers),
+    scriptSpeech: (...answers) => void speechAnswers.push(...answers),
     waitForRequests: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise((resolve) => requestWaiters.push({ count, resolve })),
     nextPause: () => {
@@ -107,6 +132,8 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     },
     reset: () => {
       queue.length = 0;
+      transcripts.length = 0;
+      speechAnswers.length = 0;
       for (const control of pauses.splice(0)) control.destroy();
     },
     close: () =>
@@ -239,12 +266,12 @@ function* chunksOf(body: Buffer, size: number): Generator<Buffer> {
   for (let i = 0; i < body.length; i += size) yield body.subarray(i, i + size);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req
       .on("data", (c: Buffer) => chunks.push(c))
-      .on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+      .on("end", () => resolve(Buffer.concat(chunks)))
       .on("error", reject);
   });
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { mcpServersSchema } from "../mcp/config.ts";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
 import { pushConfigSchema } from "./push.ts";
+import { speechConfigSchema } from "../speech/config.ts";
 
 const agentSchema = providerOverridesSchema
   .extend({
@@ -109,6 +110,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Dictation and read-aloud through speech backends (server/speech/, docs/voice.md); absent: none on the server. */
+    speech: speechConfigSchema.optional(),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
     /** Tool servers speaking MCP (docs/tools.md); their tools reach only agents whose `tools` name them. */

@@ -9,6 +9,7 @@ import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
+import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
 
 interface Props {
   agent: Agent | undefined;
@@ -78,10 +79,27 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
     }
   };
 
+  // On a phone the image link waits in the options panel, so the row keeps room for typing beside the voice controls.
+  const linkButton = (
+    <button
+      type="button"
+      class="icon-button"
+      aria-label="Attach an image link"
+      title="Attach an image link"
+      disabled={!!readOnly}
+      onClick={() => setLinkOpen(!linkOpen)}
+    >
+      <svg viewBox="0 0 24 24" aria-hidden="true">
+        <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+      </svg>
+    </button>
+  );
+
   return (
     <form class="composer" onSubmit={(event) => (event.preventDefault(), void send())}>
       {tools && (wide || toolsOpen) && (
         <div class="composer-tools" id="composer-tools">
+          {!wide && linkButton}
           {tools}
         </div>
       )}
@@ -122,18 +140,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
             <path d="M16.5 6.5 8 15a2 2 0 1 0 2.8 2.8l8.5-8.5a4 4 0 0 0-5.7-5.7L5 12.2a6 6 0 0 0 8.5 8.5L20 14" />
           </svg>
         </button>
-        <button
-          type="button"
-          class="icon-button"
-          aria-label="Attach an image link"
-          title="Attach an image link"
-          disabled={!!readOnly}
-          onClick={() => setLinkOpen(!linkOpen)}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
-          </svg>
-        </button>
+        {(wide || !tools) && linkButton}
         {tools && !wide && (
           <button
             type="button"
@@ -159,6 +166,10 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           hidden
           onChange={(event) => (addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))}
         />
+        <Dictate
+          disabled={!!readOnly}
+          onText={(said) => setText((typed) => (typed.trim() ? `${typed.trimEnd()} ${said}` : said))}
+        />
         <textarea
           class="composer-input"
           id={COMPOSER_INPUT_ID}
@@ -171,6 +182,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        <ConversationMode disabled={!!readOnly} send={(said) => onSend(said, [])} />
         {streaming ? (
           <button type="button" class="send stop" aria-label="Stop" title="Stop the reply" onClick={onCancel}>
             <svg viewBox="0 0 24 24" aria-hidden="true">

@@ -7,6 +7,7 @@ import { describeError } from "../state/errors.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
 import type { MessageActions } from "./message-item.tsx";
+import { ReadAloud } from "../voice/lazy-voice.tsx";
 
 interface Props {
   message: Message;
@@ -73,6 +74,7 @@ export function MessageToolbar({ message, index, actions, last, showVersions, on
           <path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3" />
         </IconButton>
       )}
+      {message.role === "assistant" && message.content.trim() !== "" && <ReadAloud content={message.content} />}
       {onEdit && (
         <IconButton small label="Edit message" title="Edit and send again" onClick={onEdit}>
           <path d={PEN_PATH} />

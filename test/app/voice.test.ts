@@ -1,0 +1,170 @@
+// Voice in Chromium over a real server, bridge and the scripted backend's audio routes (docs/voice.md "In the app"):
+// dictation from Chromium's fake microphone playing a WAV spoken by espeak-ng, and two hands-free rounds of
+// conversation mode and a barge-in, with the microphone fed by the test (a stream the page's getUserMedia answers), so
+// each utterance comes exactly when the test says.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { dialectStream } from "../../scripts/scripted-backend/index.ts";
+import { AppStack } from "./support/app-stack.ts";
+import { axeSerious } from "./support/axe.ts";
+import { CHROMIUM_ARGS, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
+
+/** espeak-ng's WAV of `text` followed by `silenceSeconds` of silence (its 22,050 Hz 16-bit mono kept). */
+function spoken(text: string, silenceSeconds: number): Buffer {
+  const wav = execFileSync("espeak-ng", ["--stdout", "-s", "150"], { input: text });
+  const pcm = wav.subarray(44);
+  const silence = Buffer.alloc(Math.round(22_050 * silenceSeconds) * 2);
+  const header = Buffer.from(wav.subarray(0, 44));
+  header.writeUInt32LE(36 + pcm.length + silence.length, 4);
+  header.writeUInt32LE(pcm.length + silence.length, 40);
+  return Buffer.concat([header, pcm, silence]);
+}
+
+let stack: AppStack;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "voice-"));
+  const microphone = join(dir, "microphone.wav");
+  writeFileSync(microphone, spoken("what is the weather in Lisbon", 1.5));
+  [stack, browser] = await Promise.all([
+    AppStack.startApp({
+      speech: { stt: { provider_id: "default", model: "whisper-1" }, tts: { provider_id: "default", model: "tts-1" } },
+    }),
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        ...CHROMIUM_ARGS,
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-audio-capture=${microphone}%noloop`,
+        "--autoplay-policy=no-user-gesture-required",
+      ],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function pairedChat(): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+  const app = await openPage(browser, PHONE);
+  await pairThroughLink(app.page, (await stack.createPairing()).pair_url, "voice phone");
+  await app.page.goto(`${stack.serverUrl}/#/new`);
+  await app.page.getByRole("button", { name: "Dictate" }).waitFor();
+  return { page: app.page, errors: app.errors, close: () => app.context.close() };
+}
+
+describe("dictation", () => {
+  it("V40 Dictate records the microphone, the level meter moves, and the server's transcript lands in the composer", async () => {
+    const { page, errors, close } = await pairedChat();
+    stack.backend.scriptTranscripts("What is the weather in Lisbon?");
+    const dictate = page.getByRole("button", { name: "Dictate" });
+    await dictate.click();
+    await expect.poll(() => dictate.getAttribute("aria-pressed")).toBe("true");
+    const level = page.locator(".dictate .level");
+    const scale = async () => Number(/scaleY\(([\d.]+)\)/.exec((await level.getAttribute("style")) ?? "")?.[1] ?? 0);
+    await expect.poll(scale, { timeout: 15_000 }).toBeGreaterThan(0.2); // it hears the voice
+    await expect.poll(scale, { timeout: 15_000 }).toBeLessThan(0.05); // and the silence after it
+    await dictate.click();
+    await expect
+      .poll(() => page.getByRole("textbox", { name: "Message" }).inputValue())
+      .toBe("What is the weather in Lisbon?");
+    const sent = stack.backend.requests.filter((r) => r.path === "/v1/audio/transcriptions").at(-1)!;
+    expect(sent.body).toMatchObject({ file: { type: "audio/webm" }, model: "whisper-1", response_format: "json" });
+    expect((sent.body as { file: { size: number } }).file.size).toBeGreaterThan(2000);
+    expect(await axeSerious(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+/** Replaces getUserMedia with a stream the test speaks into: `__say(base64 wav)` plays one utterance into it. */
+const TEST_MICROPHONE = () => {
+  const context = new AudioContext();
+  const destination = context.createMediaStreamDestination();
+  const scope = window as unknown as { __say(wav: string): Promise<void> };
+  scope.__say = async (wav) => {
+    await context.resume();
+    const bytes = Uint8Array.from(atob(wav), (c) => c.charCodeAt(0));
+    const buffer = await context.decodeAudioData(bytes.buffer);
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(destination);
+    await new Promise<void>((resolve) => ((source.onended = () => resolve()), source.start()));
+  };
+  navigator.mediaDevices.getUserMedia = async () => destination.stream;
+};
+
+describe("conversation mode", () => {
+  it("V41 two hands-free rounds: each turn transcribed, sent, its reply said sentence by sentence, then it listens again", async () => {
+    const { page, errors, close } = await pairedChat();
+    await page.context().addInitScript(TEST_MICROPHONE);
+    await page.reload();
+    const mode = page.getByRole("button", { name: "Conversation mode" });
+    await mode.click();
+    const state = page.locator(".conversation-state");
+    await state.getByText("Listening…").waitFor();
+    const say = (text: string) =>
+      page.evaluate((wav) => (window as any).__say(wav), spoken(text, 0).toString("base64"));
+
+    for (const [question, answer] of [
+      ["What is the weather in Lisbon?", "It is sunny in Lisbon. About twenty degrees."],
+      ["And tomorrow?", "Tomorrow brings rain."],
+    ] as const) {
+      stack.backend.scriptTranscripts(question);
+      stack.backend.script(dialectStream("openai", { content: answer }));
+      const asked = stack.backend.requests.length;
+      await say(question);
+      await page.locator('article[data-role="assistant"]', { hasText: answer }).waitFor({ timeout: 30_000 });
+      await state.getByText("Listening…").waitFor({ timeout: 30_000 });
+      const spokenTexts = stack.backend.requests
+        .slice(asked)
+        .filter((r) => r.path === "/v1/audio/speech")
+        .map((r) => (r.body as { input: string }).input);
+      expect(spokenTexts.join(" ")).toBe(answer);
+      await page.locator('article[data-role="user"]', { hasText: question }).waitFor();
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("V42 a barge-in: speaking over the reply stops it and starts a new turn", async () => {
+    const { page, errors, close } = await pairedChat();
+    await page.context().addInitScript(TEST_MICROPHONE);
+    await page.reload();
+    await page.getByRole("button", { name: "Conversation mode" }).click();
+    const state = page.locator(".conversation-state");
+    await state.getByText("Listening…").waitFor();
+    const say = (text: string) =>
+      page.evaluate((wav) => (window as any).__say(wav), spoken(text, 0).toString("base64"));
+    const long = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long answer.`).join(" ");
+    stack.backend.scriptTranscripts("Tell me everything.", "Stop, that is enough.");
+    stack.backend.script(dialectStream("openai", { content: long }), dialectStream("openai", { content: "Sure." }));
+    await say("Tell me everything");
+    await state.getByText(/Speaking/).waitFor({ timeout: 30_000 });
+    const before = stack.backend.requests.filter((r) => r.path === "/v1/audio/speech").length;
+    await say("Stop, that is enough");
+    await page.locator('article[data-role="user"]', { hasText: "Stop, that is enough." }).waitFor({ timeout: 30_000 });
+    await page.locator('article[data-role="assistant"]', { hasText: "Sure." }).waitFor({ timeout: 30_000 });
+    // The long reply was not said to its end: far fewer of its twelve sentences were asked for than it has.
+    const during = stack.backend.requests
+      .filter((r) => r.path === "/v1/audio/speech")
+      .map((r) => (r.body as { input: string }).input)
+      .filter((input) => input.startsWith("This is sentence"));
+    expect(during.length).toBeLessThan(12);
+    expect(before).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

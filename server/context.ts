@@ -16,6 +16,7 @@ import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import type { SpeechService } from "./speech/speech-service.ts";
+import type { DocumentService } from "./documents/document-service.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { PushService } from "./push/push-service.ts";
@@ -70,4 +71,6 @@ export interface ServerContext {
   mcp: McpManager;
   /** Dictation and read-aloud through the config's speech backends (server/speech/). */
   speech: SpeechService;
+  /** Documents: a person's library and each chat's copies (server/documents/). */
+  documents: DocumentService;
 }

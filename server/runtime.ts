@@ -40,6 +40,7 @@ import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { SpeechService } from "./speech/speech-service.ts";
+import { DocumentService } from "./documents/document-service.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 
@@ -197,6 +198,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
+  const documents = new DocumentService({
+    db,
+    transactor,
+    events,
+    clock,
+    dataDir,
+    config: () => config.documents,
+    scrub: () => db.pragma("wal_checkpoint(TRUNCATE)"),
+  });
   const ctx: ServerContext = {
     config,
     configDir,
@@ -240,6 +250,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }),
     mcp,
     speech: new SpeechService(() => config),
+    documents,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -259,6 +270,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
       await mcp.stop();
+      documents.close();
       await forwarder.stop();
       await push?.close();
       await app.close();

@@ -3,3 +3,4 @@ export * from "./route.ts";
 export * from "./query.ts";
 export * from "./search.ts";
 export * from "./speech.ts";
+export * from "./documents.ts";

@@ -41,6 +41,7 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
+import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 
@@ -175,7 +176,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
+  const documents = new DocumentService({
+    db,
+    transactor,
+    events,
+    clock,
+    dataDir,
+    config: () => config.documents,
+    scrub: () => db.pragma("wal_checkpoint(TRUNCATE)"),
+  });
   const runner = new RequestRunner({
+    passages: (sessionId, question) =>
+      passagesFor(documents.store, sessionId, question, config.documents.inline_tokens),
     events,
     sessions,
     transactor,
@@ -198,15 +210,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
-  const documents = new DocumentService({
-    db,
-    transactor,
-    events,
-    clock,
-    dataDir,
-    config: () => config.documents,
-    scrub: () => db.pragma("wal_checkpoint(TRUNCATE)"),
-  });
   const ctx: ServerContext = {
     config,
     configDir,

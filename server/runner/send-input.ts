@@ -19,6 +19,8 @@ export const attachmentSchema = z.discriminatedUnion("type", [
     .strict(),
   z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
   z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
+  /** A document of the sender's library, copied into the chat (docs/documents.md "Into the conversation"). */
+  z.object({ type: z.literal("document"), document_id: z.string().min(1).max(100) }).strict(),
 ]);
 export type Attachment = z.infer<typeof attachmentSchema>;
 
@@ -62,6 +64,7 @@ function checkAttachment(
   agent: ResolvedAgent,
   assets: AssetStore,
 ): void {
+  if (attachment.type === "document") return; // documents are checked and copied by the document service
   const settings = agent.settings;
   const where = `body.attachments.${index}`;
   if (attachment.type === "image_url" && !settings.allow_image_attachment_url) {

@@ -2,9 +2,12 @@
 // extension, limits refused early, deleted for good.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { docxBomb, docxWith, pdfWith, pdfWithoutText } from "./files.ts";
+
+// A reading worker starts a loader and pdf.js: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -21,7 +24,7 @@ async function start(documents: Record<string, number> = {}) {
     call(`/documents?name=${encodeURIComponent(name)}`, {
       method: "POST",
       headers: { "content-type": type },
-      body: bytes,
+      body: bytes as Uint8Array<ArrayBuffer>,
     });
   const ready = async (id: string) => {
     for (;;) {

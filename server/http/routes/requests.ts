@@ -34,6 +34,11 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
         `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`,
       );
     checkSend(body, session_id, agent, assets);
+    const documents = body.attachments.flatMap((a) => (a.type === "document" ? [a.document_id] : []));
+    if (documents.length > 0) {
+      const at = body.attachments.flatMap((a, index) => (a.type === "document" ? [index] : []));
+      ctx.documents.attach("owner", session_id, documents, (i) => `body.attachments.${at[i]}`);
+    }
     const request_id = runner.start(session_id, agent, body);
     if (body.client_request_id !== undefined)
       runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);

@@ -31,8 +31,11 @@ export {
   type SendResult,
   type AttachmentInput,
   type RegenerateOptions,
+  type PushSubscriptionJson,
+  type InteractionAnswer,
 } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
+export { ProducerClient, type ProducerClientOptions, type PublishInput, type ResolveInput } from "./api/producer.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";
 export {

@@ -1,6 +1,7 @@
 // Photographs every screen of the app for docs/app.md, on a phone (390x844) and a desktop (1280x800), plus the
 // chat in dark mode: a seeded stack (the accessibility test's tour), Chromium through playwright-core.
 //   node --import tsx scripts/screenshots.ts            writes docs/app/<screen>-<phone|desktop>.png
+//   node --import tsx scripts/screenshots.ts chat …     only the stops named (the tour's names: chat, new-chat, …)
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,7 @@ import { DESKTOP, launchBrowser, openPage, PHONE } from "../test/app/support/bro
 import { pairPage, seed, STOPS } from "../test/app/support/tour.ts";
 
 const outDir = fileURLToPath(new URL("../docs/app", import.meta.url));
+const only = process.argv.slice(2);
 
 async function main(): Promise<void> {
   await ensureAppBuilt();
@@ -26,8 +28,9 @@ async function main(): Promise<void> {
       const fresh = await openPage(browser, viewport, { colorScheme });
       const paired = await openPage(browser, viewport, { colorScheme });
       await pairPage(paired.page, stack, `Screenshots (${label})`);
-      const stops =
-        colorScheme === "dark" ? STOPS.filter((stop) => stop.name === "chat" || stop.name === "chats") : STOPS;
+      const stops = (
+        colorScheme === "dark" ? STOPS.filter((stop) => stop.name === "chat" || stop.name === "chats") : STOPS
+      ).filter((stop) => only.length === 0 || only.includes(stop.name));
       for (const stop of stops) {
         const page = stop.paired ? paired.page : fresh.page;
         await stop.visit(page, stack, seeded);

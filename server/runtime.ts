@@ -27,6 +27,7 @@ import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
@@ -138,6 +139,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     new ReplayGuard(pairing.relayFloors),
     config.bridge.require_e2e,
   );
+  // A pairing that an app refused before this start (docs/security.md "Pairing") leaves no live device behind it.
+  pairing.revokeUnused();
   const localAdminToken = generateToken(32);
   const auth = new Authenticator(db, admin.hash, localAdminToken);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
@@ -183,7 +186,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     dataDir,
     config: () => config.documents,
-    scrub: () => db.pragma("wal_checkpoint(TRUNCATE)"),
+    scrub: () => checkpointer.truncate(),
   });
   const runner = new RequestRunner({
     passages: (sessionId, question) =>
@@ -207,6 +210,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     onError: (error) => log.error({ err: error }, "search indexing failed"),
+    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
@@ -218,6 +222,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     agents,
     db,
     transactor,
+    checkpoints: checkpointer,
     events,
     sessions,
     auth,
@@ -250,6 +255,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       dataDir,
       serverId,
       agents: () => agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(config.assets.max_bytes) },
     }),
     mcp,
     speech: new SpeechService(() => config),

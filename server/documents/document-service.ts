@@ -25,8 +25,8 @@ export interface DocumentServiceParts {
   clock: Clock;
   dataDir: string;
   config: () => DocumentsConfig;
-  /** Removes deleted text from every file of the data folder (the WAL too). */
-  scrub: () => void;
+  /** Removes deleted text from every file of the data folder (checkpoints and truncates the WAL). */
+  scrub: () => Promise<unknown>;
 }
 
 export class DocumentService {
@@ -92,13 +92,13 @@ export class DocumentService {
   }
 
   /** Removes the document for good: its reading, file, text; chats keep their own copies (docs/documents.md). */
-  delete(owner: string, id: string): void {
+  async delete(owner: string, id: string): Promise<void> {
     this.require(owner, id);
     this.readings.get(id)?.cancel();
     this.readings.delete(id);
     this.parts.transactor.run(() => this.store.delete(id));
     rmSync(join(this.parts.dataDir, DOCUMENTS_DIR, id), { force: true });
-    this.parts.scrub();
+    await this.parts.scrub();
   }
 
   /** Copies ready documents into the chat a message attaches them to; refuses one that is not ready or not theirs. */

@@ -12,6 +12,8 @@ import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
+/** A device never used this long after its pairing is revoked (revokeUnused): an app uses its token within seconds. */
+export const UNUSED_DEVICE_MS = 60 * 60 * 1000;
 /** `last_seen_at` is kept to this precision: a device polling every second costs one write a minute, not sixty. */
 const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
 
@@ -60,6 +62,8 @@ export class PairingService {
 
   /** Creates a single-use code; only its hash is stored. */
   createCode(): { code: string; expiresAt: number } {
+    // Each new pairing settles the ones the apps refused: their devices leave before another is made.
+    this.revokeUnused();
     const code = generatePairingCode();
     const now = this.now();
     const expiresAt = now + this.codeTtlMs;
@@ -147,6 +151,22 @@ export class PairingService {
     this.revocations.notify(deviceId);
     this.changed();
     return true;
+  }
+
+  /**
+   * Revokes the devices that were paired UNUSED_DEVICE_MS or more before `now` and have never used their token (no
+   * HTTP request, no bridge socket): a pairing the app refused after the server had made the device (a server key
+   * that did not match the QR's, an app that vanished), whose token nobody will ever present. Answers their ids.
+   */
+  revokeUnused(now = this.now()): string[] {
+    const ids = this.db
+      .prepare<[number], { id: string }>(
+        "SELECT id FROM devices WHERE revoked_at IS NULL AND last_seen_at IS NULL AND created_at <= ?",
+      )
+      .all(now - UNUSED_DEVICE_MS)
+      .map((row) => row.id);
+    for (const id of ids) this.revoke(id);
+    return ids;
   }
 
   /**

@@ -124,27 +124,32 @@ async function attemptOnce(call: CallContext): Promise<Outcome> {
     }
     return { ok: opened };
   } catch (error) {
-    if (call.signal.aborted) throw aborted();
-    if (deadline.expired) {
-      const seconds = call.settings.timeout;
-      return {
-        failure: { kind: "timeout" },
-        error: new ProviderError(
-          "timeout",
-          `no response from ${call.url} within timeout (${seconds}s) before streaming began; check that the server is running and reachable, or raise timeout / configure retry_on_timeout`,
-        ),
-      };
-    }
-    if (error instanceof ProviderError) throw error;
-    throw new ProviderError(
-      "connection",
-      `cannot reach ${call.url}: ${(error as Error).message}; check base_url and that the server is running`,
-      { cause: error },
-    );
+    return failedAttempt(call, deadline.expired, error);
   } finally {
     deadline.cancel();
     if (!handedOver) unlink();
   }
+}
+
+/** An attempt that got no usable response: a timeout before streaming is retryable; anything else is thrown. */
+function failedAttempt(call: CallContext, timedOut: boolean, error: unknown): Outcome {
+  if (call.signal.aborted) throw aborted();
+  if (timedOut) {
+    const seconds = call.settings.timeout;
+    return {
+      failure: { kind: "timeout" },
+      error: new ProviderError(
+        "timeout",
+        `no response from ${call.url} within timeout (${seconds}s) before streaming began; check that the server is running and reachable, or raise timeout / configure retry_on_timeout`,
+      ),
+    };
+  }
+  if (error instanceof ProviderError) throw error;
+  throw new ProviderError(
+    "connection",
+    `cannot reach ${call.url}: ${(error as Error).message}; check base_url and that the server is running`,
+    { cause: error },
+  );
 }
 
 function retryableFailure(call: CallContext, response: HttpResponse): PreStreamFailure | undefined {

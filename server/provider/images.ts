@@ -10,7 +10,7 @@ import type { ProviderDeps, ProviderLog } from "./types.ts";
 
 /**
  * An attachment as stored in a message's metadata. Lenient on purpose: it reads history, whatever wrote it; what a
- * client may send is checked strictly once, at the route (runner/send-input.ts `attachmentSchema`).
+ * client may send is checked strictly once, at the route (client/wire/routes/requests.ts `sendAttachmentInput`).
  */
 const storedAttachmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), url: z.string().min(1) }),

@@ -20,6 +20,8 @@ export interface SearchIndexerParts {
   sessions: Pick<SessionService, "get" | "list">;
   /** Where a failure of background indexing is reported (it is retried at the next commit or search). */
   onError: (error: unknown) => void;
+  /** Where a session the indexer could not index is reported; it is passed over until it changes again. */
+  onSkipped: (sessionId: string, error: unknown) => void;
 }
 
 /** Event types after which a session's indexed text may differ from what is stored. */
@@ -43,6 +45,16 @@ const CURSOR_KEY = "search_cursor";
 /** Events passed over without indexing before the cursor is written anyway (keeps it within pruning's reach). */
 const PERSIST_EVERY = 10_000;
 
+/** Index rows written in one pass at most (each costs 0.1 ms, 1 ms on a loaded machine): the loop gets a turn between. */
+export const DOCS_PER_PASS = 100;
+
+/** Passes a search waits for at most: 2,000 rows, far more than a burst of ordinary changes writes. */
+export const SEARCH_WAIT_PASSES = 20;
+
+type Budget = { left: number };
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Only what people wrote and read: tool output and system prompts would drown the conversation in noise. */
 const SEARCHED_ROLES: ReadonlySet<Message["role"]> = new Set(["user", "assistant"]);
 
@@ -57,6 +69,8 @@ export class SearchIndexer {
   private position = 0;
   private persisted = 0;
   private unsubscribe: (() => void) | undefined;
+  /** The session being indexed over several passes, as read once for them. */
+  private reading: { sessionId: string; eventId: number; session: Session | undefined } | undefined;
 
   constructor(private readonly parts: SearchIndexerParts) {
     const { db } = parts;
@@ -87,38 +101,55 @@ export class SearchIndexer {
     this.unsubscribe = undefined;
   }
 
-  /** Brings the index up to the newest committed event. Search calls it first, so it answers what is committed. */
-  catchUp(): void {
+  /**
+   * Brings the index up to the newest committed event, or as far as one pass's budget of writes goes (DOCS_PER_PASS):
+   * true when it is there. A chat imported with 10,000 messages is indexed over many passes, the event loop free
+   * between them, instead of in one block of a second.
+   */
+  catchUp(): boolean {
     for (;;) {
       const latest = this.parts.events.latestId;
-      if (this.position >= latest) return;
-      if (this.position < this.parts.events.oldestValidCursor) return this.rebuild();
+      if (this.position >= latest) return true;
+      if (this.position < this.parts.events.oldestValidCursor) {
+        this.rebuild();
+        return true;
+      }
       const rows = this.selectTouched.all(this.position, latest, STEP);
       const through = rows.length === STEP ? rows[rows.length - 1]!.id : latest;
       if (rows.length === 0) {
         this.skipTo(through);
         continue;
       }
-      this.parts.transactor.run(() => {
-        // A deleted session is dropped whatever the store still says of it (its content may be leaving in steps).
-        const deleted = new Set(rows.filter((row) => row.type === "session_deleted").map((row) => row.session_id));
-        for (const sessionId of new Set(rows.map((row) => row.session_id))) {
-          if (deleted.has(sessionId)) this.drop(sessionId);
-          else this.sync(sessionId);
-        }
-        this.meta.set(CURSOR_KEY, String(through));
+      const reached = this.parts.transactor.run(() => {
+        const reached = this.indexRows(rows, through);
+        this.meta.set(CURSOR_KEY, String(reached));
+        return reached;
       });
-      this.position = this.persisted = through;
+      this.position = this.persisted = reached;
+      if (reached < through) return false;
     }
   }
 
+  /**
+   * Catches up in passes, the event loop getting a turn between them, for at most `maxPasses` (SEARCH_WAIT_PASSES):
+   * a search waits for any ordinary backlog, so it reads its writes; behind a chat of thousands of messages arriving
+   * at once (an import) it answers from what is indexed so far, and the passes go on in the background.
+   */
+  async caughtUp(maxPasses = SEARCH_WAIT_PASSES): Promise<void> {
+    for (let pass = 1; !this.catchUp(); pass++) {
+      if (pass >= maxPasses) return this.schedule();
+      await nextTurn();
+    }
+  }
   /** Drops the whole index and indexes every stored session again. */
   rebuild(): void {
     const latest = this.parts.events.latestId;
     this.parts.transactor.run(() => {
       this.docs.clear();
       this.parts.db.exec("DELETE FROM search_sessions");
-      for (const session of this.parts.sessions.list()) this.write(session, new Map());
+      const unbounded = { left: Infinity };
+      for (const session of this.parts.sessions.list())
+        this.guarded(session.id, () => this.write(session, new Map(), unbounded));
       this.meta.set(CURSOR_KEY, String(latest));
     });
     this.position = this.persisted = latest;
@@ -144,11 +175,31 @@ export class SearchIndexer {
       this.scheduled = false;
       if (!this.unsubscribe) return; // stopped: the database may be closed by now
       try {
-        this.catchUp();
+        if (!this.catchUp()) this.schedule(); // more than a pass's worth: the next pass on the next turn
       } catch (error) {
         this.parts.onError(error);
       }
     });
+  }
+
+  /**
+   * Indexes the sessions `rows` name (in the order they first appear) within one pass's budget; answers the id up to
+   * which every row is done: `through`, or just before the first row of the session the budget ran out in. Sessions
+   * done before it that also have later rows are looked at again next pass, which changes nothing.
+   */
+  private indexRows(rows: Array<{ id: number; session_id: string; type: string }>, through: number): number {
+    // A deleted session is dropped whatever the store still says of it (its content may be leaving in steps).
+    const deleted = new Set(rows.filter((row) => row.type === "session_deleted").map((row) => row.session_id));
+    const spans = new Map<string, { first: number; last: number }>();
+    for (const row of rows) {
+      const span = spans.get(row.session_id);
+      if (span) span.last = row.id;
+      else spans.set(row.session_id, { first: row.id, last: row.id });
+    }
+    const budget = { left: DOCS_PER_PASS };
+    for (const [sessionId, span] of spans)
+      if (budget.left <= 0 || !this.index(sessionId, deleted.has(sessionId), span.last, budget)) return span.first - 1;
+    return through;
   }
 
   private cursor(): number | undefined {
@@ -156,19 +207,48 @@ export class SearchIndexer {
     return value === undefined ? undefined : Number(value);
   }
 
+  /**
+   * One session's rows brought in line, in a savepoint of the step's transaction, as far as `budget` goes: true when
+   * done. A session whose indexing throws (a poisoned event: text the code cannot take) keeps the rows it had, is
+   * reported, and is passed over: the cursor moves on, so one bad message can never hold every later event (and
+   * every search, which catches up first) back.
+   */
+  private index(sessionId: string, deleted: boolean, lastEventId: number, budget: Budget): boolean {
+    let done = true;
+    this.guarded(sessionId, () => {
+      done = deleted ? this.drop(sessionId, budget) : this.sync(sessionId, lastEventId, budget);
+    });
+    return done;
+  }
+
+  private guarded(sessionId: string, work: () => void): void {
+    try {
+      this.parts.transactor.run(work);
+    } catch (error) {
+      this.parts.onSkipped(sessionId, error);
+    }
+  }
+
   /** Makes one session's rows match the session as stored now; a session that is gone loses them. */
-  private sync(sessionId: string): void {
-    const session = this.stored(sessionId);
-    if (!session) return this.drop(sessionId);
-    this.write(session, this.docs.of(sessionId));
+  private sync(sessionId: string, lastEventId: number, budget: Budget): boolean {
+    const session = this.storedAt(sessionId, lastEventId);
+    if (!session) return this.drop(sessionId, budget);
+    const done = this.write(session, this.docs.of(sessionId), budget);
+    if (done) this.reading = undefined;
+    return done;
   }
 
-  private drop(sessionId: string): void {
-    this.docs.removeSession(sessionId);
+  private drop(sessionId: string, budget: Budget): boolean {
+    for (const doc of this.docs.of(sessionId).values()) {
+      if (budget.left-- <= 0) return false;
+      this.docs.remove(doc);
+    }
     this.deleteSession.run(sessionId);
+    return true;
   }
 
-  private write(session: Session, existing: Map<number, IndexedDoc>): void {
+  /** Writes what differs, one budget unit a row; false when the budget ran out first (the next pass goes on). */
+  private write(session: Session, existing: Map<number, IndexedDoc>, budget: Budget): boolean {
     this.upsertSession.run(
       session.id,
       sessionTitle(session),
@@ -177,10 +257,28 @@ export class SearchIndexer {
     for (const [index, text] of searchableTexts(session)) {
       const row = existing.get(index);
       existing.delete(index);
+      if (row && row.digest === digestOf(text)) continue;
+      if (budget.left-- <= 0) return false;
       if (!row) this.docs.add(session.id, index, text);
-      else if (row.digest !== digestOf(text)) this.docs.replace(row, text);
+      else this.docs.replace(row, text);
     }
-    for (const row of existing.values()) this.docs.remove(row);
+    for (const row of existing.values()) {
+      if (budget.left-- <= 0) return false;
+      this.docs.remove(row);
+    }
+    return true;
+  }
+
+  /**
+   * The session as stored after its event `lastEventId`; a session indexed over several passes is read once (the
+   * same event, the same session), not once a pass.
+   */
+  private storedAt(sessionId: string, lastEventId: number): Session | undefined {
+    const reading = this.reading;
+    if (reading && reading.sessionId === sessionId && reading.eventId === lastEventId) return reading.session;
+    const session = this.stored(sessionId);
+    this.reading = { sessionId, eventId: lastEventId, session };
+    return session;
   }
 
   private stored(sessionId: string): Session | undefined {

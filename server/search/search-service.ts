@@ -55,10 +55,10 @@ export class SearchService {
     );
   }
 
-  search(query: string, limit: number): SearchResult[] {
+  async search(query: string, limit: number): Promise<SearchResult[]> {
     const words = queryWords(query);
     if (words.length === 0) return [];
-    this.indexer.catchUp();
+    await this.indexer.caughtUp();
     const match = matchExpression(words);
     const rows = this.transactor.read(() => {
       // BM25 scores every match (about 0.5 µs each): a word in most of 100,000 messages would cost 50 ms. Past

@@ -158,12 +158,14 @@ describe("chat controls", () => {
     await waitFor(() => expect(calls).toContainEqual(["regenerate", "s1", { model: "large" }]));
   });
 
-  it("Edit message then Send resends it; Up in the empty composer edits the last message (K5)", async () => {
+  it("Edit message then Send resends it; Up in the empty composer edits the last message, focus in its box (K5)", async () => {
     const { client, calls } = server([sessionOf("s1", { messages: TURN })]);
     show(await testStore({ client, hash: "#/s/s1" }));
     await screen.findAllByText("what is 2+2?");
     fireEvent.keyDown(screen.getByRole("textbox", { name: "Message" }), { key: "ArrowUp" });
     const field = await screen.findByRole("textbox", { name: "Edit message" });
+    // The focus goes with it: typing at once edits the message, not the empty composer (issue 32 item 7).
+    await waitFor(() => expect(document.activeElement).toBe(field));
     fireEvent.input(field, { target: { value: "what is 2+3?" } });
     // "Resend", not a second "Send": the composer's button keeps that name alone.
     fireEvent.click(screen.getByRole("button", { name: "Resend" }));

@@ -68,6 +68,17 @@ describe("chat screen", () => {
   });
 });
 
+describe("notification rail", () => {
+  it("takes no room on a wide screen while the chat has no notification (C5)", async () => {
+    show(await testStore({ client: liveChat(), hash: "#/s/s1" }));
+    await screen.findByText("hi");
+    // happy-dom's window is wide (1024 px): the desktop layout, where the rail would stand beside the chat.
+    expect(document.querySelector(".chat-layout.wide")).not.toBeNull();
+    expect(screen.queryByRole("complementary", { name: "Session notifications" })).toBeNull();
+    expect(document.querySelector("aside.rail")).toBeNull();
+  });
+});
+
 describe("connection badge", () => {
   const cases: Array<[string, ConnectionStatus, boolean, string]> = [
     ["live", { state: "live" }, true, "Live"],

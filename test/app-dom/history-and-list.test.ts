@@ -2,7 +2,7 @@
 // The notification history and the chat list without a browser (docs/app.md H1, L1-L2): a history that cannot be
 // loaded says why; the list says it shows the cached chats when offline, filters by title, and keeps the newest copy
 // of a chat (a late answer never puts "New chat" back over a title).
-import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it } from "vitest";
 import { NetworkError, type Session, type SessionSummary } from "../../client/index.ts";
@@ -67,5 +67,18 @@ describe("chat list", () => {
     expect(screen.queryByText("New chat", { selector: ".session-title" })).toBeNull();
     setup.store.sessions.apply({ event_id: "0".repeat(19) + "9", type: "session_deleted", session_id: "s9" });
     await waitFor(() => expect(screen.queryByText("What is the tallest tree?")).toBeNull());
+  });
+
+  it("marks a pinned chat with a pin, named Pinned, and no other (L7)", async () => {
+    const setup = await testStore({ client: fakeClient() });
+    setup.store.sessions.replace([
+      { ...summary("p1", "Pinned plans", "2026-11-26T10:00:00Z"), pinned: true },
+      summary("u1", "Loose ends", "2026-11-27T07:00:00Z"),
+    ]);
+    show(setup, () => h(SessionList, { activeId: undefined }));
+    const [first, second] = screen.getAllByRole("link").slice(1);
+    expect(first!.textContent).toContain("Pinned plans");
+    expect(within(first!).getByRole("img", { name: "Pinned" })).toBeTruthy();
+    expect(within(second!).queryByRole("img", { name: "Pinned" })).toBeNull();
   });
 });

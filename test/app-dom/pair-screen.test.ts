@@ -36,7 +36,7 @@ describe("pairing screen", () => {
     expect(calls[0]!.options).toMatchObject({
       bridgeUrl: CONFIG.bridge_url,
       code: "ABCDE-FGHJK",
-      deviceName: "Chrome on Linux",
+      deviceName: expect.stringMatching(/^Chrome on Linux \([0-9a-f]{4}\)$/),
       serverId: CONFIG.server_id,
     });
     expect(calls[0]!.hash).toBe("#/pair");

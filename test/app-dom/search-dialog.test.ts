@@ -35,10 +35,11 @@ async function appWith(
     loadMessages: () =>
       Promise.resolve({ messages, cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined }),
     getSession: () => new Promise(() => undefined),
-    request: (_method: never, path: never, _schema: never, options: never) => {
-      const query = (options as { query: Record<string, string> }).query;
-      asked.push({ path, ...query });
-      return answer(query);
+    // The library's typed GET /search (ServerApi.search); the answer's `results` are what it resolves with.
+    search: async (q: never, options: never) => {
+      const query = { q: q as string, limit: String((options as { limit?: number }).limit) };
+      asked.push({ path: "/search", ...query });
+      return ((await answer(query)) as { results: unknown[] }).results;
     },
   });
   client.status.set({ state: status } as never);

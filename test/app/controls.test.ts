@@ -65,12 +65,16 @@ describe.each([
     expect(errors).toEqual([]);
   });
 
-  it("Edit message resends it as a new version; Up in the empty composer opens the edit (KC2)", async () => {
+  it("Edit message resends it as a new version; Up in the empty composer opens the edit, focused (KC2)", async () => {
     const { page, errors } = app;
     const id = await chatWith("what is 2+2?", "It is 4.");
     shared.stack.backend.script(dialectStream("openai", { content: "It is 5." }));
     await page.getByRole("textbox", { name: "Message" }).press("ArrowUp");
-    await page.getByRole("textbox", { name: "Edit message" }).fill("what is 2+3?");
+    // The focus is in the edit box: what is typed next goes there, not into the composer.
+    const edit = page.getByRole("textbox", { name: "Edit message" });
+    await expect.poll(() => edit.evaluate((box) => box === document.activeElement)).toBe(true);
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("what is 2+3?");
     await page.getByRole("button", { name: "Resend" }).click();
     await page.locator('article[data-role="assistant"]', { hasText: "It is 5." }).waitFor();
     const session = (await shared.stack.server.request({ method: "GET", url: `/sessions/${id}` })).json.session;

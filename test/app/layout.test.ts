@@ -1,6 +1,6 @@
 // Layout in Chromium at 390x844 and 1280x800 (docs/app.md L3-L5): no title, word or URL widens the page; the
 // desktop's notification rail stays on screen; the phone header keeps at least 20 characters of a title; the empty
-// composer on a phone is at most 100 px tall.
+// composer on a phone is at most 100 px tall; a long title stays inside the phone's "Delete chat?" dialog.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
@@ -96,6 +96,36 @@ describe("layout on a phone (390x844)", () => {
     await page.getByRole("textbox", { name: "Message" }).waitFor();
     const composer = await page.locator("form.composer").boundingBox();
     expect(composer!.height).toBeLessThanOrEqual(100);
+    await context.close();
+  });
+});
+
+describe("the Delete chat? dialog on a phone (390x844)", () => {
+  it("keeps a chat's long title inside the dialog and the dialog inside the screen (L6)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    const sessionId = await longChat();
+    // A title with no place to break it (a pasted word, no spaces or hyphens).
+    await stack.server.request({
+      method: "PATCH",
+      url: `/sessions/${sessionId}`,
+      payload: { title: LONG_WORD.slice(0, 150) },
+    });
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.getByRole("button", { name: "Delete chat" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete chat?" });
+    await dialog.waitFor();
+    // No part of the dialog's text runs past its box, and the box stays on the screen.
+    const overflow = await dialog.evaluate((element) => ({
+      scroll: element.scrollWidth,
+      client: element.clientWidth,
+      right: element.getBoundingClientRect().right,
+      text: Array.from(element.querySelectorAll("p, h2")).map((child) => child.scrollWidth - child.clientWidth),
+    }));
+    expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
+    expect(overflow.text.every((extra) => extra <= 0)).toBe(true);
+    expect(overflow.right).toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

@@ -83,3 +83,23 @@ describe.each([
     expect(errors).toEqual([]);
   });
 });
+
+describe("Search chats from the keyboard", () => {
+  it("Down moves from the box to the first result and Enter opens it; Up returns to the box (S9)", async () => {
+    const { page, errors } = await pairedPage(PHONE);
+    await page.keyboard.press("Control+k");
+    const box = page.getByRole("searchbox", { name: "Search chats" });
+    await box.fill("loosen roots");
+    const result = page.getByRole("list", { name: "Search results" }).getByRole("link", { name: /loosen the roots/ });
+    await result.waitFor();
+    await page.keyboard.press("ArrowDown");
+    expect(await result.evaluate((link) => link === document.activeElement)).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    expect(await box.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`**#/s/${sessionId}`);
+    await page.locator(".message-row.search-focus", { hasText: "loosen the roots" }).waitFor();
+    expect(errors).toEqual([]);
+  });
+});

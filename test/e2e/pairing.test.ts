@@ -11,6 +11,7 @@ import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { PairResult } from "../../client/wire/frames.ts";
 import { SERVER_KEY_FILE } from "../../server/e2e/server-key.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { UNUSED_DEVICE_MS } from "../../server/pairing/pairing-service.ts";
 import { NodeWebSocket, Stack, until } from "../client/support/stack.ts";
 import { joinOnce, phoenixSocket } from "../bridge/helpers.ts";
 import { BridgeCapture } from "./capture.ts";
@@ -97,6 +98,36 @@ describe("pairing with the server's key", () => {
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PairingError);
     expect((failure as PairingError).reason).toBe("server_key_mismatch");
+  });
+
+  it("S59: the device a refused pairing left on the server is revoked once it has gone unused for an hour", async () => {
+    stack = await Stack.start();
+    const honest = await stack.pair("honest phone");
+    const used = await stack.server.request({ method: "GET", url: "/e2e/keys", token: honest.device_token });
+    expect(used.status).toBe(200);
+    const response = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const link = parsePairUrl(response.json.pair_url)!;
+    await until(
+      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
+      "code on the bridge",
+    );
+    bridgeInTheMiddle();
+    const failure = await pair({
+      bridgeUrl: link.bridge,
+      code: link.code,
+      deviceName: "refused phone",
+      serverKey: link.key,
+      WebSocket: NodeWebSocket,
+    }).catch((error: unknown) => error);
+    expect((failure as PairingError).reason).toBe("server_key_mismatch");
+    const { pairing } = stack.server.runtime.ctx;
+    const refused = pairing.listDevices().find((device) => device.name === "refused phone")!;
+    expect(refused).toMatchObject({ revoked_at: null, last_seen_at: null });
+    // Within the hour nothing happens (the app may still be on its way); past it the unused device goes, alone.
+    expect(pairing.revokeUnused(Date.parse(refused.created_at) + UNUSED_DEVICE_MS - 1)).toEqual([]);
+    expect(pairing.revokeUnused(Date.parse(refused.created_at) + UNUSED_DEVICE_MS)).toEqual([refused.device_id]);
+    expect(pairing.device(refused.device_id)!.revoked_at).not.toBeNull();
+    expect(pairing.device(honest.device_id)!.revoked_at).toBeNull();
   });
 
   it("S12: by typed code the answer's key is taken, and its fingerprint tells a bridge in the middle apart", async () => {

@@ -215,9 +215,9 @@ describe("search", () => {
     const { db, transactor, search, sessions } = server.runtime.ctx;
     const capped = new SearchService(db, transactor, search.indexer, sessions, 2);
     // Uncapped, the dense oldest message ranks first; capped at 2, only the two newest are ranked.
-    expect(search.search("apple", 10).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
-    expect(capped.search("apple", 10).map((r) => r.session_id)).toEqual([middle, newest]);
-    expect(capped.search("apple pie", 10).map((r) => r.session_id)).toEqual([middle]);
+    expect((await search.search("apple", 10)).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
+    expect((await capped.search("apple", 10)).map((r) => r.session_id)).toEqual([middle, newest]);
+    expect((await capped.search("apple pie", 10)).map((r) => r.session_id)).toEqual([middle]);
   });
 
   it("S13 events that change nothing searchable (streamed partials) cost the index no write", async () => {

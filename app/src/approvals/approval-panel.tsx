@@ -1,35 +1,24 @@
 // A chat's pending approvals (docs/app.md "Approvals"). They come from the session's notifications, which the client
 // library keeps current from the record's events: an approval answered on another device, expired or cancelled
 // leaves the list, and its card and dialog close at once. On a phone the first one opens as a modal dialog; "Later"
-// leaves it as a card in the chat. On a wide screen the cards sit above the composer.
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PresentedNotification } from "../../../client/index.ts";
+// leaves it as a card in the chat. On a wide screen the cards sit above the composer. Which approvals wait, and which
+// were answered or put off here, is the chat controller's (state/chat-approvals.ts); this is its view.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { useChat } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
-import { useObservable } from "../state/use-observable.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
-import { approvalOf, type Approval } from "./approval.ts";
+import type { Approval } from "./approval.ts";
 import type { ApprovalCard } from "./approval-card.tsx";
 
 type Card = typeof ApprovalCard;
 
-const none: readonly PresentedNotification[] = [];
-
-export function ApprovalPanel({ session_id }: { session_id: string }) {
-  const { connection, env } = useStore();
-  const client = connection.paired.value?.client;
+export function ApprovalPanel() {
+  const { env } = useStore();
+  const { approvals } = useChat();
   const [Card, setCard] = useState<Card | undefined>();
   const wide = useWideScreen();
-  const items = useObservable(client?.notifications.session(session_id), none);
-  const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
-  const [later, setLater] = useState<ReadonlySet<string>>(new Set());
-  const approvals = useMemo(
-    () =>
-      items
-        .map((item) => approvalOf(item.record))
-        .filter((a): a is Approval => a !== undefined && !answered.has(a.record.id)),
-    [items, answered],
-  );
-  const asking = approvals.length > 0;
+  const pending = approvals.pending.value;
+  const asking = pending.length > 0;
   // The card (and its styles) load when a first approval arrives: most sessions never see one.
   useEffect(() => {
     if (!asking || Card) return;
@@ -39,15 +28,15 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
     );
   }, [asking]);
   if (!asking || !Card) return null;
-  const onAnswered = (id: string) => setAnswered((before) => new Set([...before, id]));
-  const modal = wide ? undefined : approvals.find((approval) => !later.has(approval.record.id));
-  const inline = approvals.filter((approval) => approval !== modal);
+  const later = approvals.later.value;
+  const modal = wide ? undefined : pending.find((approval) => !later.has(approval.record.id));
+  const inline = pending.filter((approval) => approval !== modal);
   return (
     <>
       {inline.length > 0 && (
         <section class="approvals" aria-label="Approvals">
           {inline.map((approval) => (
-            <Card key={approval.record.id} approval={approval} variant="inline" onAnswered={onAnswered} />
+            <Card key={approval.record.id} approval={approval} variant="inline" onAnswered={approvals.answered} />
           ))}
         </section>
       )}
@@ -56,8 +45,8 @@ export function ApprovalPanel({ session_id }: { session_id: string }) {
           key={modal.record.id}
           Card={Card}
           approval={modal}
-          onAnswered={onAnswered}
-          onLater={() => setLater((before) => new Set([...before, modal.record.id]))}
+          onAnswered={approvals.answered}
+          onLater={() => approvals.putOff(modal.record.id)}
         />
       )}
     </>

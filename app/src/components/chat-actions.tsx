@@ -1,11 +1,11 @@
 // The chat's own controls in its header: Rename, Fork, Pin chat, Archive chat, Export chat (Markdown or JSON),
 // Delete chat (after "Delete chat?"). A new control is one more button in this row.
 import { useState } from "preact/hooks";
-import type { SessionSummary } from "../../../client/index.ts";
+import type { ChatClient, SessionSummary } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
-import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
+import { BIN_PATH, IconButton, PEN_PATH, PIN_PATH } from "./icon-button.tsx";
 
 /** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
 const FLAGS = [
@@ -14,7 +14,7 @@ const FLAGS = [
     label: "Pin chat",
     titleSet: "Pinned: tap to unpin",
     titleUnset: "Pin to the top of the list",
-    path: "M9 4h6l-1 5 4 4H6l4-4zM12 13v7",
+    path: PIN_PATH,
   },
   {
     flag: "archived",
@@ -35,7 +35,6 @@ interface Props {
 export function ChatActions({ session, onRename, run }: Props) {
   const { connection, sessions, router } = useStore();
   const [confirming, setConfirming] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const client = () => {
     const current = connection.paired.value;
     if (!current) throw new Error("this device is not paired.");
@@ -55,12 +54,6 @@ export function ChatActions({ session, onRename, run }: Props) {
       await client().deleteSession(session.id);
       sessions.remove(session.id);
       router.navigate({ name: "sessions" }, { replace: true });
-    });
-  const exportAs = (format: "markdown" | "json") =>
-    run(async () => {
-      setExporting(false);
-      const { exportChat } = await import("../chat/export-chat.ts");
-      await exportChat(client(), session.id, format, titleOf(session));
     });
   return (
     <div class="header-actions">
@@ -87,21 +80,7 @@ export function ChatActions({ session, onRename, run }: Props) {
           </IconButton>
         );
       })}
-      <span class="export-chat">
-        <IconButton label="Export chat" expanded={exporting} title="Export" onClick={() => setExporting(!exporting)}>
-          <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-        </IconButton>
-        {exporting && (
-          <span class="export-menu" role="group" aria-label="Export format">
-            <button type="button" onClick={() => exportAs("markdown")}>
-              Markdown
-            </button>
-            <button type="button" onClick={() => exportAs("json")}>
-              JSON
-            </button>
-          </span>
-        )}
-      </span>
+      <ExportChat session={session} run={run} client={client} />
       <IconButton label="Delete chat" title="Delete" onClick={() => setConfirming(true)}>
         <path d={BIN_PATH} />
       </IconButton>
@@ -115,5 +94,33 @@ export function ChatActions({ session, onRename, run }: Props) {
         />
       )}
     </div>
+  );
+}
+
+/** Export chat: a menu of the two formats; the file is made on this device from the chat's messages. */
+function ExportChat({ session, run, client }: Pick<Props, "session" | "run"> & { client: () => ChatClient }) {
+  const [exporting, setExporting] = useState(false);
+  const exportAs = (format: "markdown" | "json") =>
+    run(async () => {
+      setExporting(false);
+      const { exportChat } = await import("../chat/export-chat.ts");
+      await exportChat(client(), session.id, format, titleOf(session));
+    });
+  return (
+    <span class="export-chat">
+      <IconButton label="Export chat" expanded={exporting} title="Export" onClick={() => setExporting(!exporting)}>
+        <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+      </IconButton>
+      {exporting && (
+        <span class="export-menu" role="group" aria-label="Export format">
+          <button type="button" onClick={() => exportAs("markdown")}>
+            Markdown
+          </button>
+          <button type="button" onClick={() => exportAs("json")}>
+            JSON
+          </button>
+        </span>
+      )}
+    </span>
   );
 }

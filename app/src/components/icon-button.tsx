@@ -4,6 +4,8 @@ import type { ComponentChildren } from "preact";
 
 /** The pen of Rename chat and Edit message. */
 export const PEN_PATH = "M4 20h4L19 9l-4-4L4 16zM13 7l4 4";
+/** The pin of Pin chat and of a pinned chat's row in the list. */
+export const PIN_PATH = "M9 4h6l-1 5 4 4H6l4-4zM12 13v7";
 /** The bin of Delete chat and Delete message. */
 export const BIN_PATH = "M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6";
 

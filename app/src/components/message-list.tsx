@@ -1,36 +1,29 @@
 // The transcript, virtualized: thousands of messages scroll smoothly because only the visible rows exist.
 // It follows the bottom while the user is there (a streaming reply stays in view) and leaves them alone when
-// they scrolled up to read.
-import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+// they scrolled up to read; where they are is the chat controller's (`atBottom`).
+import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView as Agent } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
+import type { Chat } from "../state/chat.ts";
+import { useChat } from "../state/chat-context.ts";
 import { useVirtualizer } from "./use-virtualizer.ts";
 import { LiveReplyView } from "./live-reply.tsx";
-import { MessageItem, type MessageActions } from "./message-item.tsx";
+import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
-import { useMessageFocus } from "../search/use-message-focus.ts";
+import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 
 type Row = { key: string; render: () => preact.JSX.Element };
 
 interface Props {
   transcript: Transcript;
   agent: Agent | undefined;
-  actions: MessageActions;
-  onRetry?: () => void;
-  /** Requests this app cancelled (its Stop). */
-  stoppedHere?: ReadonlySet<string>;
 }
 
-/** How close to the bottom (px) still counts as "at the bottom". */
-const STICK_THRESHOLD = 80;
-
-export function MessageList({ transcript, agent, actions, onRetry, stoppedHere = NONE }: Props) {
+export function MessageList({ transcript, agent }: Props) {
+  const chat = useChat();
   const scroller = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  const rows = useMemo(
-    () => rowsOf(transcript, agent, actions, onRetry, stoppedHere),
-    [transcript, agent, actions, onRetry, stoppedHere],
-  );
+  const stoppedHere = chat.stoppedHere.value;
+  const rows = useMemo(() => rowsOf(transcript, agent, chat, stoppedHere), [transcript, agent, chat, stoppedHere]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -39,12 +32,20 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
     overscan: 6,
   });
   useLayoutEffect(() => {
-    if (atBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    if (chat.atBottom.peek() && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
   }, [rows, virtualizer]);
-  const focused = useMessageFocus(rows, (index) => virtualizer.scrollToIndex(index, { align: "center" }), atBottom);
+  const scrollToRow = (index: number) => virtualizer.scrollToIndex(index, { align: "center" });
+  const focused = useMessageFocus(rows, scrollToRow, chat.leaveBottom);
+  // The message opened for editing (Up in the empty composer) is brought into view if it is out of it, so its box
+  // exists and can take the focus; one already in view stays where it is.
+  const editing = chat.editing.value;
+  useEffect(() => {
+    const index = editing === undefined ? -1 : rows.findIndex((row) => row.key === messageRowKey(editing));
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
+  }, [editing]);
   const onScroll = () => {
     const element = scroller.current;
-    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_THRESHOLD;
+    if (element) chat.noteScroll(element.scrollHeight - element.scrollTop - element.clientHeight);
   };
   const items = virtualizer.getVirtualItems();
   return (
@@ -75,24 +76,17 @@ export function MessageList({ transcript, agent, actions, onRetry, stoppedHere =
   );
 }
 
-const NONE: ReadonlySet<string> = new Set();
-
-function rowsOf(
-  transcript: Transcript,
-  agent: Agent | undefined,
-  actions: MessageActions,
-  onRetry: (() => void) | undefined,
-  stoppedHere: ReadonlySet<string>,
-): Row[] {
+function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, stoppedHere: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
   const notesAt = new Map<number, Transcript["notes"]>();
   for (const note of transcript.notes) notesAt.set(note.position, [...(notesAt.get(note.position) ?? []), note]);
   const lastNote = transcript.notes.at(-1);
+  const noteRows = (position: number) =>
+    (notesAt.get(position) ?? []).map((note) => noteRow(note, note === lastNote ? chat.retry : undefined, stoppedHere));
   // Regenerate belongs to the last reply, and only while no reply is running.
   const lastReply = transcript.live ? -1 : transcript.messages.findLastIndex((message) => message.role === "assistant");
   transcript.messages.forEach((message, index) => {
-    for (const note of notesAt.get(index) ?? [])
-      rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
+    rows.push(...noteRows(index));
     // The turn's versions show once: on its first reply, or on its user message while it has none.
     const next = transcript.messages[index + 1];
     const showVersions =
@@ -101,21 +95,13 @@ function rowsOf(
         : transcript.messages[index - 1]?.role === "user";
     const last = index === lastReply;
     rows.push({
-      key: `m${index}`,
+      key: messageRowKey(index),
       render: () => (
-        <MessageItem
-          message={message}
-          index={index}
-          agent={agent}
-          actions={actions}
-          last={last}
-          showVersions={showVersions}
-        />
+        <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />
       ),
     });
   });
-  for (const note of notesAt.get(transcript.messages.length) ?? [])
-    rows.push(noteRow(note, note === lastNote ? onRetry : undefined, stoppedHere));
+  rows.push(...noteRows(transcript.messages.length));
   const live = transcript.live;
   if (live) rows.push({ key: `live-${live.request_id}`, render: () => <LiveReplyView live={live} /> });
   return rows;

@@ -1,5 +1,5 @@
 // A session's notifications: inline in the chat on phones (modals as a dialog), in a rail beside the chat on
-// wide screens (where the library already shows modals inline).
+// wide screens (where the library already shows modals inline). A chat without notifications shows neither.
 import type { PresentedNotification } from "../../../client/index.ts";
 import { useStore } from "../state/store.ts";
 import { useObservable } from "../state/use-observable.ts";
@@ -16,12 +16,8 @@ export function SessionNotifications({ session_id, placement }: { session_id: st
   ); // approvals: ApprovalPanel
   const modal = items.find((item) => item.decision.presented && item.decision.presentation === "modal");
   const inline = items.filter((item) => item !== modal);
-  if (items.length === 0)
-    return placement === "rail" ? (
-      <aside class="rail empty" aria-label="Session notifications">
-        <p class="muted">No notifications for this chat.</p>
-      </aside>
-    ) : null;
+  // No notification: no rail either, so the chat keeps the whole width (the rail appears with the first one).
+  if (items.length === 0) return null;
   const cards = inline.map((item) => <NotificationCard key={item.record.id} item={item} variant="inline" />);
   return (
     <>

@@ -1,7 +1,7 @@
 // A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting
 // applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
 // the message shows its source text, then renders again. While a reply streams, the text is re-rendered at most
-// once per frame (use-transcript).
+// once per frame (state/chat-feed.ts).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { highlightWithin } from "./highlight.ts";

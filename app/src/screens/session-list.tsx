@@ -6,6 +6,7 @@ import { hrefOf } from "../state/router.ts";
 import { searchSessions, titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
+import { PIN_PATH } from "../components/icon-button.tsx";
 
 export function SessionList({ activeId }: { activeId?: string }) {
   const { sessions } = useStore();
@@ -59,7 +60,15 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
         aria-current={active ? "page" : undefined}
         title={title}
       >
-        <span class="session-title">{title}</span>
+        <span class="session-title">
+          {session.pinned === true && (
+            // A pinned chat says so in the list too (it sits first because of it), to the eye and to a screen reader.
+            <svg class="pin-mark" viewBox="0 0 24 24" role="img" aria-label="Pinned">
+              <path d={PIN_PATH} />
+            </svg>
+          )}
+          {title}
+        </span>
         <span class="session-meta">
           <span>{session.agent_id}</span>
           <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>

@@ -1,6 +1,7 @@
 // The "Search chats" dialog (loaded on first open, search-launcher.tsx): a search box of that name; results show the
 // chat's title and the snippet with its matches marked (<mark> around plain text, never HTML from the server);
-// choosing one opens the chat at that message. Empty, no-result, error and offline states each say what to do.
+// choosing one (a click, or Down to it then Enter) opens the chat at that message. Empty, no-result, error and
+// offline states each say what to do.
 import { useEffect, useRef } from "preact/hooks";
 import { hrefOf } from "../state/router.ts";
 import { useStore } from "../state/store.ts";
@@ -26,7 +27,10 @@ export function SearchDialog() {
       class="search-dialog"
       aria-label="Search chats"
       onCancel={(event) => (event.preventDefault(), search.hide())}
-      onKeyDown={(event) => event.key === "Escape" && (event.preventDefault(), search.hide())}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") (event.preventDefault(), search.hide());
+        else if (event.key === "ArrowDown" || event.key === "ArrowUp") moveFocus(event, dialog.current);
+      }}
     >
       <form
         class="search-form"
@@ -49,6 +53,23 @@ export function SearchDialog() {
       <SearchBody view={search.view.value} />
     </dialog>
   );
+}
+
+/**
+ * Down and Up move between the search box and the results (a result is a link: Enter opens it); Up from the first
+ * result returns to the box. Keys the box needs (Up, Down in its own text) are taken only while results show.
+ */
+function moveFocus(event: KeyboardEvent, dialog: HTMLDialogElement | null): void {
+  if (!dialog) return;
+  const stops = [
+    dialog.querySelector<HTMLElement>("input[type=search]"),
+    ...dialog.querySelectorAll<HTMLElement>(".search-result"),
+  ];
+  if (stops.length < 2) return;
+  const at = stops.indexOf(document.activeElement as HTMLElement);
+  const next = event.key === "ArrowDown" ? Math.min(at + 1, stops.length - 1) : Math.max(at - 1, 0);
+  event.preventDefault();
+  stops[next]?.focus();
 }
 
 function SearchBody({ view }: { view: SearchView }) {

@@ -17,7 +17,7 @@ export const messageRowKey = (index: number): string => `m${index}`;
 export function useMessageFocus(
   rows: ReadonlyArray<{ key: string }>,
   scrollTo: (rowIndex: number) => void,
-  atBottom: { current: boolean },
+  leaveBottom: () => void,
 ): string | undefined {
   const { search, router } = useStore();
   const focus = search.focus.value;
@@ -29,7 +29,7 @@ export function useMessageFocus(
     const rowIndex = rows.findIndex((row) => row.key === key);
     if (rowIndex < 0) return;
     // Reading an older message: stop following the bottom so a streaming reply does not pull the view away.
-    atBottom.current = false;
+    leaveBottom();
     scrollTo(rowIndex);
     setHighlighted(key);
     search.clearFocus();

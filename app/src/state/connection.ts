@@ -1,6 +1,6 @@
 // The paired device's live connection: the client library's ChatClient (every server call the app makes), the
 // badge word (connection-status.ts), the time of the last event, and why the app is on the pairing screen.
-import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import {
   NetworkError,
   forgetCredentials,
@@ -59,43 +59,21 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
   const start = (credentials: Credentials) => {
     paired.value?.client.close();
     offClient?.();
-    const client = env.connect(credentials, {
-      ...env.connectOptions,
-      storage,
-      mode: env.isWide() ? "desktop" : "mobile",
-    });
-    const offStatus = client.status.subscribe((next) => {
-      if (next.state === "live") lastEventAt.value = env.now();
-      status.value = next;
-      // The library forgets the credentials of a revoked (or unknown) device; the app wipes and returns to pairing.
-      if (next.state === "stopped" && next.reason === "revoked")
-        void connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error));
-    });
-    const offEvents = client.on("*", () => {
-      lastEventAt.value = env.now();
-      serverUnreachable.value = false;
-    });
-    offClient = () => (offStatus(), offEvents());
+    const mode = env.isWide() ? "desktop" : "mobile";
+    const client = env.connect(credentials, { ...env.connectOptions, storage, mode });
+    offClient = watchClient(env, client, { status, lastEventAt, serverUnreachable }, () =>
+      connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error)),
+    );
     paired.value = { credentials, client };
     client.start();
     status.value = client.status.get();
   };
 
-  // While a call says the server is off the bridge, ask it again now and then: the badge leaves "Server offline" as
-  // soon as a call gets through (today's library does not report the server's return itself).
-  let probe: ReturnType<typeof setTimeout> | undefined;
-  const probeUntilBack = () => {
-    if (probe !== undefined) return;
-    probe = setTimeout(() => {
-      probe = undefined;
-      const client = paired.value?.client;
-      if (!client || !serverUnreachable.value) return;
-      client.listAgents().then(
-        () => (serverUnreachable.value = false),
-        (error: unknown) => connection.noteCall(error),
-      );
-    }, SERVER_PROBE_MS);
-  };
+  const probe = serverProbe(
+    () => paired.value?.client,
+    serverUnreachable,
+    (error) => connection.noteCall(error),
+  );
 
   const connection: Connection = {
     paired,
@@ -126,7 +104,7 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
     },
     noteCall(error) {
       serverUnreachable.value = error !== undefined && isServerUnavailable(error);
-      if (serverUnreachable.value) probeUntilBack();
+      if (serverUnreachable.value) probe.start();
     },
     async diagnose(error) {
       connection.noteCall(error);
@@ -138,11 +116,59 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
       );
     },
     dispose() {
-      clearTimeout(probe);
+      probe.stop();
       offOnline();
       offClient?.();
       paired.value?.client.close();
     },
   };
   return connection;
+}
+
+/** Follows a client's status and events into the badge's facts; returns the function that stops. */
+function watchClient(
+  env: AppEnv,
+  client: ChatClient,
+  facts: {
+    status: Signal<ConnectionStatus>;
+    lastEventAt: Signal<number | undefined>;
+    serverUnreachable: Signal<boolean>;
+  },
+  onRevoked: () => void,
+): () => void {
+  const offStatus = client.status.subscribe((next) => {
+    if (next.state === "live") facts.lastEventAt.value = env.now();
+    facts.status.value = next;
+    // The library forgets the credentials of a revoked (or unknown) device; the app wipes and returns to pairing.
+    if (next.state === "stopped" && next.reason === "revoked") onRevoked();
+  });
+  const offEvents = client.on("*", () => {
+    facts.lastEventAt.value = env.now();
+    facts.serverUnreachable.value = false;
+  });
+  return () => (offStatus(), offEvents());
+}
+
+/**
+ * While a call says the server is off the bridge, asks it again now and then: the badge leaves "Server offline" as
+ * soon as a call gets through (today's library does not report the server's return itself).
+ */
+function serverProbe(
+  client: () => ChatClient | undefined,
+  serverUnreachable: Signal<boolean>,
+  noteCall: (error: unknown) => void,
+) {
+  let probe: ReturnType<typeof setTimeout> | undefined;
+  return {
+    start() {
+      if (probe !== undefined) return;
+      probe = setTimeout(() => {
+        probe = undefined;
+        const current = client();
+        if (!current || !serverUnreachable.value) return;
+        current.listAgents().then(() => (serverUnreachable.value = false), noteCall);
+      }, SERVER_PROBE_MS);
+    },
+    stop: () => clearTimeout(probe),
+  };
 }

@@ -15,10 +15,14 @@ import { defaultDeviceName, guessedBridgeUrl } from "./app-config.ts";
 import type { Connection } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import { describeError, linkFailureText } from "./errors.ts";
+import { newId } from "./ids.ts";
 import { readStored, writeStored } from "./local-store.ts";
 import type { Router } from "./router.ts";
 
 const DEVICE_NAME_KEY = "chat-relay.device-name";
+/** This browser's own short tag, made once: two phones of one kind get two names ("Chrome on Android (3f9c)"). */
+const DEVICE_TAG_KEY = "chat-relay.device-tag";
+const DEVICE_TAG = z.string().regex(/^[0-9a-f]{4}$/);
 
 export type PairingState =
   | { phase: "form"; problem?: string }
@@ -48,7 +52,14 @@ export function createPairing(
 ): Pairing {
   const state = signal<PairingState>({ phase: "form" });
   const deviceName = () =>
-    readStored(env, DEVICE_NAME_KEY, z.string().min(1).max(100)) ?? defaultDeviceName(env.userAgent);
+    readStored(env, DEVICE_NAME_KEY, z.string().min(1).max(100)) ?? `${defaultDeviceName(env.userAgent)} (${tag()})`;
+  const tag = () => {
+    const kept = readStored(env, DEVICE_TAG_KEY, DEVICE_TAG);
+    if (kept) return kept;
+    const made = newId("tag").slice(-4);
+    writeStored(env, DEVICE_TAG_KEY, made);
+    return made;
+  };
 
   const finish = async (credentials: Credentials) => {
     await connection.adopt(credentials);

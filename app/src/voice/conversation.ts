@@ -37,140 +37,175 @@ export interface Conversation {
 }
 
 export function createConversation(deps: ConversationDeps): Conversation {
-  const detector = new TurnDetector();
-  let state: ConversationState = "off";
-  let microphone: Microphone | undefined;
-  let recorder: Recorder | undefined;
-  let speaker: Speaker | undefined;
-  let following: (() => void) | undefined;
-  let wakeLock: { release(): Promise<void> } | undefined;
+  return new HandsFree(deps);
+}
 
-  /** Read through a function: the state changes across awaits, which TypeScript's narrowing does not see. */
-  const current = (): ConversationState => state;
-  const set = (next: ConversationState) => {
-    state = next;
-    deps.onState(next);
-  };
+/** The mode's state and its moves; each move one method (the diagram above). */
+class HandsFree implements Conversation {
+  private readonly detector = new TurnDetector();
+  private state: ConversationState = "off";
+  private microphone: Microphone | undefined;
+  private recorder: Recorder | undefined;
+  private speaker: Speaker | undefined;
+  private following: (() => void) | undefined;
+  private awake: (() => void) | undefined;
+
+  constructor(private readonly deps: ConversationDeps) {}
+
+  async start(): Promise<void> {
+    this.set("listening");
+    this.awake = await keepAwake(() => {
+      this.stop();
+      this.deps.onProblem("Conversation mode ended: the screen was locked or the app went to the background.");
+    });
+    const onLevel = (level: number, at: number) => this.onLevel(level, at);
+    this.microphone = await openMicrophone({ wav: this.deps.status.input === "wav", onLevel }).catch(
+      (error: unknown) => {
+        this.stop();
+        throw error;
+      },
+    );
+    this.listen();
+  }
+
+  interrupt(): void {
+    if (this.state !== "speaking" && this.state !== "waiting") return;
+    this.following?.();
+    this.following = undefined;
+    this.speaker = undefined;
+    this.set("hearing");
+  }
+
+  stop(): void {
+    this.set("off");
+    this.following?.();
+    this.microphone?.close();
+    this.microphone = undefined;
+    this.recorder = undefined;
+    this.speaker = undefined;
+    this.awake?.();
+    this.awake = undefined;
+  }
+
+  /** Read through a method: the state changes across awaits, which TypeScript's narrowing does not see. */
+  private current(): ConversationState {
+    return this.state;
+  }
+
+  private set(next: ConversationState): void {
+    this.state = next;
+    this.deps.onState(next);
+  }
 
   /** Records the next turn (the microphone stays open between turns). */
-  const listen = (): void => {
-    detector.reset();
+  private listen(): void {
+    this.detector.reset();
     // At the 120 s limit a turn being spoken ends; silence is just recorded afresh.
-    recorder = microphone?.record(() => (state === "hearing" ? void endTurn() : (recorder?.cancel(), listen())));
-  };
+    this.recorder = this.microphone?.record(() =>
+      this.state === "hearing" ? void this.endTurn() : (this.recorder?.cancel(), this.listen()),
+    );
+  }
 
-  const onLevel = (level: number, at: number) => {
-    const signal = detector.feed(level, at, state === "speaking" ? (speaker?.level() ?? 0) : 0);
-    if (signal === "voice_started" && (state === "listening" || state === "speaking")) set("hearing");
-    else if (signal === "barge_in") interrupt();
-    else if (signal === "turn_ended" && state === "hearing") void endTurn();
-  };
+  private onLevel(level: number, at: number): void {
+    const playing = this.state === "speaking" ? (this.speaker?.level() ?? 0) : 0;
+    const signal = this.detector.feed(level, at, playing);
+    if (signal === "voice_started" && (this.state === "listening" || this.state === "speaking")) this.set("hearing");
+    else if (signal === "barge_in") this.interrupt();
+    else if (signal === "turn_ended" && this.state === "hearing") void this.endTurn();
+  }
 
-  const endTurn = async () => {
-    const finished = recorder;
-    if (!finished || state === "off") return;
+  private async endTurn(): Promise<void> {
+    const finished = this.recorder;
+    if (!finished || this.state === "off") return;
     performance.mark("voice:turn-ended");
-    set("transcribing");
-    listen(); // the next turn (or a barge-in) is recorded from now on
-    const text = await finished
-      .stop()
-      .then((recording) => deps.client.transcribe(recording))
-      .catch((error: unknown) => (deps.onProblem(`Not heard: ${messageOf(error)}`), ""));
-    if (current() === "off") return;
-    if (text.trim() === "") return set("listening");
-    set("waiting");
-    following = followReply();
-    await deps.send(text).catch((error: unknown) => {
-      following?.();
-      deps.onProblem(`Not sent: ${messageOf(error)}`);
-      if (current() !== "off") set("listening");
+    this.set("transcribing");
+    this.listen(); // the next turn (or a barge-in) is recorded from now on
+    const text = await transcribed(this.deps, finished);
+    if (this.current() === "off") return;
+    if (text.trim() === "") return this.set("listening");
+    this.set("waiting");
+    this.following = this.followReply();
+    await this.deps.send(text).catch((error: unknown) => {
+      this.following?.();
+      this.deps.onProblem(`Not sent: ${messageOf(error)}`);
+      if (this.current() !== "off") this.set("listening");
     });
-  };
+  }
 
-  /** Says the next reply of the open chat sentence by sentence as it streams; returns the unsubscribe. */
-  const followReply = (): (() => void) => {
-    let requestId: string | undefined;
-    const speech = new ReplySpeech();
-    const replySpeaker = createSpeaker(deps.client, deps.status.tts, (error) => deps.onProblem(messageOf(error)));
-    speaker = replySpeaker;
-    void replySpeaker.started.then(() => {
-      performance.mark("voice:first-audio");
-      if (speaker === replySpeaker && state === "waiting") set("speaking");
+  /** Says the next reply; when it has been said, listens again. */
+  private followReply(): () => void {
+    const reply = sayNextReply(this.deps, {
+      started: () => this.state === "waiting" && this.set("speaking"),
+      said: () => {
+        if (this.speaker !== reply.speaker || this.state === "off") return;
+        this.speaker = undefined;
+        this.detector.reset();
+        this.set("listening");
+      },
     });
-    const off = deps.client.on("*", (event: AnyEvent) => {
-      if (speaker !== replySpeaker) return;
-      if (requestId === undefined) {
-        // A new chat has no id until its first send returns, while its request may already have started.
-        const chat = deps.sessionId();
-        if (event.type === "request_started" && (chat === undefined || event.session_id === chat))
-          requestId = event.request_id;
-        return;
-      }
-      if (event.request_id !== requestId) return;
-      if (event.type === "partial") {
-        const content = (event as { message?: { content?: unknown } }).message?.content;
-        for (const piece of speech.push(typeof content === "string" ? content : "")) replySpeaker.say(piece);
-      } else if (event.type === "request_completed") {
-        for (const piece of speech.end()) replySpeaker.say(piece);
-        replySpeaker.end();
-        off();
-      }
-    });
-    void replySpeaker.done.then(() => {
-      if (speaker !== replySpeaker || state === "off") return;
-      speaker = undefined;
-      detector.reset();
-      set("listening");
-    });
-    return () => (off(), replySpeaker.stop());
-  };
+    this.speaker = reply.speaker;
+    return reply.stop;
+  }
+}
 
-  const interrupt = () => {
-    if (state !== "speaking" && state !== "waiting") return;
-    following?.();
-    following = undefined;
-    speaker = undefined;
-    set("hearing");
-  };
+/** The turn's text; "" when nothing could be heard (and said why). */
+function transcribed(deps: ConversationDeps, recorder: Recorder): Promise<string> {
+  return recorder
+    .stop()
+    .then((recording) => deps.client.transcribe(recording))
+    .catch((error: unknown) => (deps.onProblem(`Not heard: ${messageOf(error)}`), ""));
+}
 
-  const onHidden = () => {
-    if (document.hidden && state !== "off") {
-      stop();
-      deps.onProblem("Conversation mode ended: the screen was locked or the app went to the background.");
-    }
+/** Keeps the screen on (Screen Wake Lock) and calls `hidden` when the page hides; returns the undoing. */
+async function keepAwake(hidden: () => void): Promise<() => void> {
+  const onVisibility = () => document.hidden && hidden();
+  document.addEventListener("visibilitychange", onVisibility);
+  const nav = navigator as Navigator & {
+    wakeLock?: { request(type: "screen"): Promise<{ release(): Promise<void> }> };
   };
-
-  const stop = () => {
-    set("off");
-    following?.();
-    microphone?.close();
-    microphone = undefined;
-    recorder = undefined;
-    speaker = undefined;
-    document.removeEventListener("visibilitychange", onHidden);
-    void wakeLock?.release().catch(() => undefined);
-    wakeLock = undefined;
-  };
-
-  return {
-    async start() {
-      set("listening");
-      document.addEventListener("visibilitychange", onHidden);
-      const nav = navigator as Navigator & {
-        wakeLock?: { request(type: "screen"): Promise<{ release(): Promise<void> }> };
-      };
-      wakeLock = await nav.wakeLock?.request("screen").catch(() => undefined);
-      microphone = await openMicrophone({ wav: deps.status.input === "wav", onLevel }).catch((error: unknown) => {
-        stop();
-        throw error;
-      });
-      listen();
-    },
-    interrupt,
-    stop,
+  const lock = await nav.wakeLock?.request("screen").catch(() => undefined);
+  return () => {
+    document.removeEventListener("visibilitychange", onVisibility);
+    void lock?.release().catch(() => undefined);
   };
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Says the open chat's next reply sentence by sentence as it streams: the reply is the first request that starts in the
+ * chat after the send (a new chat has no id until its first send returns, while its request may already have started).
+ */
+function sayNextReply(
+  deps: ConversationDeps,
+  hooks: { started(): void; said(): void },
+): { speaker: Speaker; stop(): void } {
+  let requestId: string | undefined;
+  const speech = new ReplySpeech();
+  const speaker = createSpeaker(deps.client, deps.status.tts, (error) => deps.onProblem(messageOf(error)));
+  void speaker.started.then(() => {
+    performance.mark("voice:first-audio");
+    hooks.started();
+  });
+  const off = deps.client.on("*", (event: AnyEvent) => {
+    if (requestId === undefined) {
+      const chat = deps.sessionId();
+      if (event.type === "request_started" && (chat === undefined || event.session_id === chat))
+        requestId = event.request_id;
+      return;
+    }
+    if (event.request_id !== requestId) return;
+    if (event.type === "partial") {
+      const content = (event as { message?: { content?: unknown } }).message?.content;
+      for (const piece of speech.push(typeof content === "string" ? content : "")) speaker.say(piece);
+    } else if (event.type === "request_completed") {
+      for (const piece of speech.end()) speaker.say(piece);
+      speaker.end();
+      off();
+    }
+  });
+  void speaker.done.then(hooks.said);
+  return { speaker, stop: () => (off(), speaker.stop()) };
 }

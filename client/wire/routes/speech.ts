@@ -46,6 +46,7 @@ export const speechRoute = defineRoute({
     .strict(),
   /** The audio's bytes (its media type in Content-Type). */
   answer: z.custom<{ media_type: string; bytes: Uint8Array }>(),
+  bytes: true,
   status: 200,
   errors: ["speech_not_configured", "provider_error"],
 });

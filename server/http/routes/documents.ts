@@ -28,7 +28,9 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
   serveRoute(app, documentTextRoute, ({ params, query, request }) =>
     documents.text(ownerOf(request), params.document_id, query.page),
   );
-  serveRoute(app, deleteDocumentRoute, ({ params, request }) => documents.delete(ownerOf(request), params.document_id));
+  serveRoute(app, deleteDocumentRoute, async ({ params, request }) => {
+    await documents.delete(ownerOf(request), params.document_id);
+  });
   serveRoute(app, chatDocumentTextRoute, ({ params, query }) => {
     ctx.sessions.requireExists(params.session_id);
     return documents.chatText(params.session_id, params.document_id, query.page);

@@ -1,17 +1,13 @@
 // Admin routes of pairing (docs/bridge.md "Pairing and devices"): POST /pairing creates a code,
 // GET /devices lists devices (never token hashes), DELETE /devices/{device_id} revokes one here and, through the
-// forwarder's grants push, on the bridge within the same second.
+// forwarder's grants push, on the bridge within the same second. Contracts: client/wire/routes/pairing.ts.
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { buildPairUrl } from "../../../client/wire/index.ts";
+import { buildPairUrl } from "../../../client/wire/pair-url.ts";
+import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../../../client/wire/routes/pairing.ts";
 import type { ServerContext } from "../../context.ts";
-import { requireAdmin } from "../auth.ts";
 import { notFound } from "../../errors.ts";
-import { parseInput } from "../validate.ts";
+import { serveRoute } from "../serve-route.ts";
 import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
-
-const pairingBody = z.object({}).strict().default({});
-const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
 
 export function registerPairingRoutes(
   app: FastifyInstance,
@@ -20,12 +16,10 @@ export function registerPairingRoutes(
 ): void {
   const pairing = ctx.pairing;
 
-  app.post("/pairing", async (request, reply) => {
-    requireAdmin(request);
-    parseInput(pairingBody, request.body, "body");
+  serveRoute(app, createPairingRoute, ({ request }) => {
     const { code, expiresAt } = pairing.createCode();
     request.log.info({ expires_at: expiresAt }, "pairing code created");
-    return reply.status(201).send({
+    return {
       code,
       expires_at: new Date(expiresAt).toISOString(),
       server_id: ctx.serverId,
@@ -37,19 +31,18 @@ export function registerPairingRoutes(
       pair_url: buildPairUrl(urls.appUrl ?? urls.serverUrl, { code, bridge: urls.bridgeUrl, key: ctx.e2e.publicKey }),
       server_key: ctx.e2e.publicKey,
       fingerprint: ctx.e2e.fingerprint,
-    });
+    };
   });
 
-  app.get("/devices", async (request) => {
-    requireAdmin(request);
+  serveRoute(app, listDevicesRoute, () => {
+    // A pairing the app refused after the server made its device (docs/security.md "Pairing") is settled first.
+    pairing.revokeUnused();
     return { devices: pairing.listDevices() };
   });
 
-  app.delete("/devices/:device_id", async (request) => {
-    requireAdmin(request);
-    const { device_id } = parseInput(deviceParams, request.params, "params");
+  serveRoute(app, revokeDeviceRoute, ({ params: { device_id }, request }) => {
     if (!pairing.revoke(device_id)) throw notFound("device_not_found", `no device ${device_id}`);
     request.log.info({ device_id }, "device revoked");
-    return { device: pairing.listDevices().find((device) => device.device_id === device_id) };
+    return { device: pairing.listDevices().find((device) => device.device_id === device_id)! };
   });
 }

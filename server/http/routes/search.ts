@@ -5,5 +5,7 @@ import type { ServerContext } from "../../context.ts";
 import { serveRoute } from "../serve-route.ts";
 
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  serveRoute(app, searchRoute, ({ query }) => ({ results: ctx.search.search(query.q, query.limit ?? 20) }));
+  serveRoute(app, searchRoute, async ({ query }) => ({
+    results: await ctx.search.search(query.q, query.limit ?? 20),
+  }));
 }

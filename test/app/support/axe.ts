@@ -1,4 +1,5 @@
-// axe-core on the page as it is now: the serious and critical violations, one line each (an empty list passes).
+// axe-core on the page as it is now: the serious and critical violations (or from moderate up), one line each (an
+// empty list passes).
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 
@@ -12,12 +13,19 @@ interface Violation {
 }
 
 export async function axeSerious(page: Page): Promise<string[]> {
+  return axeAtLeast(page, "serious");
+}
+
+const IMPACTS = ["minor", "moderate", "serious", "critical"];
+
+/** The violations of `impact` or worse, one line each. */
+export async function axeAtLeast(page: Page, impact: "moderate" | "serious"): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
   const violations = await page.evaluate(
     async () =>
       (await (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe.run()).violations,
   );
   return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .filter((v) => IMPACTS.indexOf(v.impact ?? "minor") >= IMPACTS.indexOf(impact))
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }

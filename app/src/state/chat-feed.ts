@@ -1,0 +1,147 @@
+// The open chat's transcript, kept current: the snapshot and its cursor from the client library, then every event of
+// the session applied in order (the library guarantees none is missed or repeated), coalesced to one render per
+// display frame so a fast stream never renders more often than the screen paints. The loaded messages are cached
+// for the offline view; when loading fails, the cached ones (if this device has any) show.
+import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
+import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
+import { applyEvent, emptyTranscript, type Transcript } from "../chat/transcript.ts";
+import type { AppEnv } from "./env.ts";
+
+/** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
+const FRAME_MS = 16;
+
+export interface TranscriptView {
+  transcript: Transcript;
+  loading: boolean;
+  error?: unknown;
+  /** After a failed load: the messages this device kept (undefined: loading them; null: never opened here). */
+  cached?: Message[] | null;
+}
+
+/** Where renders are paced: the page's animation frames; outside a page, the next microtask. */
+export interface Frames {
+  now(): number;
+  request(callback: () => void): number;
+  cancel(id: number): void;
+}
+
+export function defaultFrames(): Frames {
+  if (typeof requestAnimationFrame !== "function")
+    return { now: () => performance.now(), request: (callback) => (queueMicrotask(callback), 1), cancel: () => {} };
+  return {
+    now: () => performance.now(),
+    request: (callback) => requestAnimationFrame(callback),
+    cancel: (id) => cancelAnimationFrame(id),
+  };
+}
+
+export interface TranscriptFeed {
+  readonly view: ReadonlySignal<TranscriptView>;
+  /**
+   * Loads `session_id` over `client` and follows it until the returned function is called. `onLoaded` gets the
+   * snapshot's messages: events at or before its cursor reach no listener afterwards (the library's rule), so whatever
+   * else shows this chat (the list's title) may have missed them and must catch up.
+   */
+  follow(client: ChatClient, session_id: string, onLoaded: (messages: readonly Message[]) => void): () => void;
+}
+
+export function createTranscriptFeed(env: AppEnv, frames: Frames, loading: boolean): TranscriptFeed {
+  const view = signal<TranscriptView>({ transcript: emptyTranscript(), loading });
+  return { view, follow: (client, session_id, onLoaded) => follow(env, frames, view, client, session_id, onLoaded) };
+}
+
+function follow(
+  env: AppEnv,
+  frames: Frames,
+  view: Signal<TranscriptView>,
+  client: ChatClient,
+  session_id: string,
+  onLoaded: (messages: readonly Message[]) => void,
+): () => void {
+  let disposed = false;
+  let dispose: () => void = () => undefined;
+  const pace = pacedRenderer(env, frames, view, session_id);
+  view.value = { ...view.value, loading: true };
+  client.loadMessages(session_id, pace.apply).then(
+    (loaded) => {
+      dispose = loaded.dispose;
+      if (disposed) return dispose();
+      pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
+      onLoaded(view.value.transcript.messages);
+    },
+    (error: unknown) => !disposed && showCached(env, view, session_id, error, () => disposed),
+  );
+  // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
+  const unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
+    env.report("watching a chat's notifications failed", error);
+    return undefined;
+  });
+  return () => {
+    disposed = true;
+    pace.stop();
+    dispose();
+    void unwatch.then((off) => off?.());
+  };
+}
+
+/** Applies events as they come and renders at most once per frame; caches the messages when they changed. */
+function pacedRenderer(env: AppEnv, frames: Frames, view: Signal<TranscriptView>, session_id: string) {
+  let current: Transcript | undefined;
+  let cachedMessages: Transcript["messages"] | undefined;
+  let frame = 0;
+  let lastFlush = -Infinity;
+  let stopped = false;
+  const flush = () => {
+    frame = 0;
+    lastFlush = frames.now();
+    if (stopped || !current) return;
+    view.value = { transcript: current, loading: false };
+    // For the offline view; only when the messages changed (not on every streamed token).
+    if (current.messages === cachedMessages) return;
+    cachedMessages = current.messages;
+    env.offline
+      .writeMessages(session_id, cachedMessages)
+      .catch((error: unknown) => env.report("caching a transcript failed", error));
+  };
+  return {
+    start(loaded: Transcript) {
+      current = loaded;
+      flush();
+    },
+    apply(event: AnyEvent) {
+      if (!current) return;
+      current = applyEvent(current, event);
+      if (frame !== 0) return;
+      // A token after a quiet frame renders at once (it paints in the next frame); one in a burst waits for the next
+      // frame, so a burst costs one render per frame, never one per event.
+      if (frames.now() - lastFlush >= FRAME_MS) {
+        frame = -1;
+        queueMicrotask(flush);
+      } else frame = frames.request(flush);
+    },
+    stop() {
+      stopped = true;
+      if (frame > 0) frames.cancel(frame);
+    },
+  };
+}
+
+function showCached(
+  env: AppEnv,
+  view: Signal<TranscriptView>,
+  session_id: string,
+  error: unknown,
+  disposed: () => boolean,
+): void {
+  view.value = { ...view.value, loading: false, error };
+  env.offline.readMessages(session_id).then(
+    (messages) => {
+      if (disposed() || view.value.error !== error) return;
+      view.value = { ...view.value, transcript: emptyTranscript(messages ?? []), cached: messages ?? null };
+    },
+    (cacheError: unknown) => {
+      env.report("reading a cached transcript failed", cacheError);
+      if (!disposed()) view.value = { ...view.value, cached: null };
+    },
+  );
+}

@@ -83,10 +83,8 @@ export interface Runtime {
 
 export const DATABASE_FILE = "server.sqlite";
 
-export function createRuntime(options: RuntimeOptions): Runtime {
-  const { config, dataDir } = options;
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? pino({ level: "silent" });
+/** The SQLite file and what sits right on it: the server id, the WAL checkpointer, group commits, the event log. */
+function openStore(config: Config, dataDir: string, clock: Clock, log: FastifyBaseLogger) {
   const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openDatabase(databaseFile);
   let serverId: string;
@@ -108,6 +106,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     { maxEvents: config.events.retention_max_events, maxAgeSeconds: config.events.retention_max_age_seconds },
     () => clock.now(),
   );
+  return { db, serverId, checkpointer, transactor, events };
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { config, dataDir } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? pino({ level: "silent" });
+  const { db, serverId, checkpointer, transactor, events } = openStore(config, dataDir, clock, log);
   const agents = resolveAgents(config);
   const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
   const admin = ensureAdminToken(dataDir, options.adminToken);

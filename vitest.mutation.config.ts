@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 
 export const MUTATION_SUITES = [
   // authentication and tokens (server/auth/)
+  "test/auth/*.test.ts",
   "test/http/auth-revocation.test.ts",
   "test/devices/self.test.ts",
   "test/producers/producers.test.ts",

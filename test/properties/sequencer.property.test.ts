@@ -83,7 +83,8 @@ class World {
         return;
       }
       case "page":
-        return this.page(step.limit);
+        this.page(step.limit);
+        return;
       case "join":
         return this.join(step.buffer);
       case "drop":

@@ -25,7 +25,8 @@ export const MUTATION_SUITES = [
   // approvals (server/mcp/approvals.ts, the respond route)
   "test/mcp/approvals.test.ts",
   "test/notifications/respond-ended-request.test.ts",
-  "test/properties/approvals.property.test.ts",
+  // Not test/properties/approvals.property.test.ts: it restarts servers inside each case, and once in Stryker's
+  // instrumented dry run it failed where plain runs of the same seed pass (docs/testing.md "Mutation score").
 ];
 
 export default defineConfig({

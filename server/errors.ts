@@ -19,6 +19,7 @@ export const KIND_STATUS = {
   unprocessable: 422,
   internal: 500,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorKind = keyof typeof KIND_STATUS;
@@ -61,3 +62,5 @@ export const unprocessable = make("unprocessable");
 export const internal = make("internal");
 /** Refused for a while (shutting down); the same call may succeed later. */
 export const unavailable = make("unavailable");
+/** The server's disk is full: what was being written is dropped; the same call may succeed once there is room. */
+export const insufficientStorage = make("insufficient_storage");

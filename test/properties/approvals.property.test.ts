@@ -121,7 +121,12 @@ describe("an approval under any mix of answers, cancels, timeouts and restarts",
           expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
           expect(existsSync(target)).toBe(written);
         }),
-        { ...propertyRuns(8), endOnFailure: true },
+        {
+          ...propertyRuns(8),
+          endOnFailure: true,
+          // Failed once inside Stryker's instrumented run; every run tries it first.
+          examples: [[["cancel", "restart", "restart", "approve", "restart"]]],
+        },
       );
     },
     propertyTimeout(120_000),

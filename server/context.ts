@@ -25,12 +25,15 @@ import type { SearchService } from "./search/search-service.ts";
 import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
+import type { DiskWrites } from "./db/disk.ts";
 
 export interface ServerContext {
   config: Config;
   /** Folder that relative config paths (plugins) resolve against. */
   configDir: string;
   dataDir: string;
+  /** How a person's files (uploads, imports) are written to dataDir: node:fs, or a test's full disk. */
+  disk: DiskWrites;
   serverId: string;
   agents: Map<string, ResolvedAgent>;
   db: Db;

@@ -45,6 +45,7 @@ import { DocumentService } from "./documents/document-service.ts";
 import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
+import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -68,6 +69,8 @@ export interface RuntimeOptions {
    * epoch: a new runtime in the same process (an application replacement) keeps it, a new process does not.
    */
   ownerEpoch?: string;
+  /** How a person's files are written (db/disk.ts); node:fs unless a test hands a full disk. */
+  disk?: DiskWrites;
 }
 
 export interface Runtime {
@@ -167,7 +170,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     shutdown: shutdown.signal,
   });
   const actions = new ActionRegistry();
-  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
+  const disk = options.disk ?? nodeDisk;
+  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes, disk });
   const configDir = options.configDir ?? process.cwd();
   const plugins = new PluginLoader({
     paths: config.plugins,
@@ -224,6 +228,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     config,
     configDir,
     dataDir,
+    disk,
     serverId,
     agents,
     db,

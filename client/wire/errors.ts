@@ -198,6 +198,11 @@ export const HTTP_ERRORS = {
       "a speech backend (STT or TTS) answered an error, timed out or could not be reached; the message is the backend's own",
   },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
+  insufficient_storage: {
+    status: 507,
+    meaning:
+      "the server's disk is full (or over its quota): nothing of this upload or import was kept; free space and send again",
+  },
 } as const satisfies Record<string, HttpErrorRule>;
 
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;

@@ -29,6 +29,7 @@ import { registerExportRoutes } from "./http/routes/export.ts";
 import { registerInteractionRoutes } from "./http/routes/interactions.ts";
 import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { registerSpeechRoutes } from "./http/routes/speech.ts";
+import { registerDocumentRoutes } from "./http/routes/documents.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -83,6 +84,7 @@ export function buildApp(
   registerInteractionRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
   registerSpeechRoutes(app, ctx);
+  registerDocumentRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

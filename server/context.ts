@@ -17,6 +17,7 @@ import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import type { SpeechService } from "./speech/speech-service.ts";
+import type { DocumentService } from "./documents/document-service.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
 import type { PushService } from "./push/push-service.ts";
@@ -24,12 +25,15 @@ import type { SearchService } from "./search/search-service.ts";
 import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
+import type { DiskWrites } from "./db/disk.ts";
 
 export interface ServerContext {
   config: Config;
   /** Folder that relative config paths (plugins) resolve against. */
   configDir: string;
   dataDir: string;
+  /** How a person's files (uploads, imports) are written to dataDir: node:fs, or a test's full disk. */
+  disk: DiskWrites;
   serverId: string;
   agents: Map<string, ResolvedAgent>;
   db: Db;
@@ -73,4 +77,6 @@ export interface ServerContext {
   mcp: McpManager;
   /** Dictation and read-aloud through the config's speech backends (server/speech/). */
   speech: SpeechService;
+  /** Documents: a person's library and each chat's copies (server/documents/). */
+  documents: DocumentService;
 }

@@ -20,6 +20,7 @@ export const KIND_STATUS = {
   internal: 500,
   bad_gateway: 502,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorKind = keyof typeof KIND_STATUS;
@@ -64,3 +65,5 @@ export const internal = make("internal");
 export const badGateway = make("bad_gateway");
 /** Refused for a while (shutting down); the same call may succeed later. */
 export const unavailable = make("unavailable");
+/** The server's disk is full: what was being written is dropped; the same call may succeed once there is room. */
+export const insufficientStorage = make("insufficient_storage");

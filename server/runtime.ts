@@ -41,8 +41,11 @@ import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { SpeechService } from "./speech/speech-service.ts";
+import { DocumentService } from "./documents/document-service.ts";
+import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
+import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -66,6 +69,8 @@ export interface RuntimeOptions {
    * epoch: a new runtime in the same process (an application replacement) keeps it, a new process does not.
    */
   ownerEpoch?: string;
+  /** How a person's files are written (db/disk.ts); node:fs unless a test hands a full disk. */
+  disk?: DiskWrites;
 }
 
 export interface Runtime {
@@ -81,10 +86,8 @@ export interface Runtime {
 
 export const DATABASE_FILE = "server.sqlite";
 
-export function createRuntime(options: RuntimeOptions): Runtime {
-  const { config, dataDir } = options;
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? pino({ level: "silent" });
+/** The SQLite file and what sits right on it: the server id, the WAL checkpointer, group commits, the event log. */
+function openStore(config: Config, dataDir: string, clock: Clock, log: FastifyBaseLogger) {
   const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openDatabase(databaseFile);
   let serverId: string;
@@ -106,6 +109,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     { maxEvents: config.events.retention_max_events, maxAgeSeconds: config.events.retention_max_age_seconds },
     () => clock.now(),
   );
+  return { db, serverId, checkpointer, transactor, events };
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { config, dataDir } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? pino({ level: "silent" });
+  const { db, serverId, checkpointer, transactor, events } = openStore(config, dataDir, clock, log);
   const agents = resolveAgents(config);
   const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
   const admin = ensureAdminToken(dataDir, options.adminToken);
@@ -159,7 +170,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     shutdown: shutdown.signal,
   });
   const actions = new ActionRegistry();
-  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes });
+  const disk = options.disk ?? nodeDisk;
+  const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes, disk });
   const configDir = options.configDir ?? process.cwd();
   const plugins = new PluginLoader({
     paths: config.plugins,
@@ -177,7 +189,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
+  const documents = new DocumentService({
+    db,
+    transactor,
+    events,
+    clock,
+    dataDir,
+    config: () => config.documents,
+    scrub: () => checkpointer.truncate(),
+  });
   const runner = new RequestRunner({
+    passages: (sessionId, question) =>
+      passagesFor(documents.store, sessionId, question, config.documents.inline_tokens),
     events,
     sessions,
     transactor,
@@ -205,6 +228,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     config,
     configDir,
     dataDir,
+    disk,
     serverId,
     agents,
     db,
@@ -246,6 +270,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }),
     mcp,
     speech: new SpeechService(() => config),
+    documents,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -265,6 +290,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // In-flight runs end with request_cancelled/request_completed while the database is still open.
       await runner.shutdown();
       await mcp.stop();
+      documents.close();
       await forwarder.stop();
       await push?.close();
       await app.close();

@@ -69,6 +69,7 @@ export const sendAttachmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), url: z.string() }),
   z.object({ type: z.literal("image_data"), data_url: z.string() }),
   z.object({ type: z.literal("asset"), asset_id: z.string() }),
+  z.object({ type: z.literal("document"), document_id: z.string() }),
 ]);
 export type SendAttachment = z.infer<typeof sendAttachmentSchema>;
 

@@ -94,6 +94,11 @@ export const HTTP_ERRORS = {
     meaning: "no route for this method and path (the bridge's plain HTTP answers it too)",
   },
   session_not_found: { status: 404, meaning: "no session with this id" },
+  document_not_found: {
+    status: 404,
+    meaning: "no document with this id in the caller's library (or, in a chat's route, attached in that chat)",
+  },
+  page_not_found: { status: 404, meaning: "GET …/text?page=N: the document has no such page or section" },
   speech_not_configured: {
     status: 404,
     meaning:
@@ -158,10 +163,23 @@ export const HTTP_ERRORS = {
     meaning:
       "POST /audio/transcriptions: the recording exceeds `speech.max_bytes` (refused from Content-Length before the body is read); `details.max_bytes`",
   },
+  document_too_large: {
+    status: 413,
+    meaning:
+      "POST /documents: the file exceeds `documents.max_bytes` (refused from Content-Length before the body is read); `details.max_bytes`",
+  },
   uri_too_long: { status: 414, meaning: "a route parameter exceeds 100 characters" },
   unsupported_media_type: {
     status: 415,
     meaning: "the body's content type is not one the route takes, or the bytes are not a PNG, JPEG, GIF or WebP image",
+  },
+  too_many_pages: {
+    status: 422,
+    meaning: "the document has more pages (or sections) than `documents.max_pages`; refused before any page is read",
+  },
+  document_unreadable: {
+    status: 422,
+    meaning: "the document cannot be read; `details.reason` is `encrypted` (a password), `corrupt` or `no_text`",
   },
   action_failed: { status: 422, meaning: "the action ran and threw; the message says why" },
   headers_too_large: { status: 431, meaning: "the request headers exceed Node's 16 KiB limit (connection closed)" },
@@ -180,6 +198,11 @@ export const HTTP_ERRORS = {
       "a speech backend (STT or TTS) answered an error, timed out or could not be reached; the message is the backend's own",
   },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
+  insufficient_storage: {
+    status: 507,
+    meaning:
+      "the server's disk is full (or over its quota): nothing of this upload or import was kept; free space and send again",
+  },
 } as const satisfies Record<string, HttpErrorRule>;
 
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;

@@ -114,6 +114,23 @@ export const sessionUpdatedEvent = eventType("session_updated", { ...inSession, 
  */
 export const sessionDeletedEvent = eventType("session_deleted", inSession);
 
+/** A document of the library as it is read (docs/documents.md "Reading"): at most once a second and per 5%, and at the end. */
+export const documentRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  bytes: z.number().int().nonnegative(),
+  pages: z.number().int().nonnegative(),
+  status: z.enum(["reading", "ready", "failed"]),
+  error: z.object({ code: z.string(), message: z.string(), reason: z.string().optional() }).optional(),
+  created_at: z.string(),
+});
+export type DocumentRecord = z.infer<typeof documentRecordSchema>;
+export const documentUpdatedEvent = eventType("document_updated", {
+  document: documentRecordSchema,
+  progress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+});
+
 export const coreEventSchemas = [
   requestStartedEvent,
   requestCancelledEvent,
@@ -133,6 +150,7 @@ export const coreEventSchemas = [
   messagesDeletedEvent,
   sessionUpdatedEvent,
   sessionDeletedEvent,
+  documentUpdatedEvent,
 ] as const;
 
 export const coreEventSchema = z.discriminatedUnion("type", coreEventSchemas);

@@ -2,10 +2,11 @@
 // session sees its own assets and those of the sessions it was forked from (source_session_id, followed
 // up the chain), because a fork copies messages that may reference them. Only the owner deletes.
 import { randomUUID } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
+import { asDiskFull, nodeDisk, type DiskWrites } from "../db/disk.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE, restrictTree } from "../db/file-modes.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { forbidden } from "../errors.ts";
@@ -33,6 +34,8 @@ export interface AssetStoreParts {
   dataDir: string;
   /** Largest image accepted (config assets.max_bytes). */
   maxBytes: number;
+  /** Where the bytes are written (node:fs unless a test hands a full disk). */
+  disk?: DiskWrites;
 }
 
 /** Asset ids are ours; the pattern also keeps any id a client sends from naming a path outside the folder. */
@@ -79,7 +82,12 @@ export class AssetStore {
     makePrivateDir(dir);
     const file = join(dir, id);
     // Write-then-rename: a crash leaves a stray temp file at worst, never a row pointing at half an image.
-    writeFileSync(`${file}.tmp`, bytes, { mode: PRIVATE_FILE_MODE });
+    try {
+      (this.ctx.disk ?? nodeDisk).writeFileSync(`${file}.tmp`, bytes, { mode: PRIVATE_FILE_MODE });
+    } catch (error) {
+      rmSync(`${file}.tmp`, { force: true });
+      throw asDiskFull(error);
+    }
     renameSync(`${file}.tmp`, file);
     try {
       this.ctx.transactor.run(() =>

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { mcpServersSchema } from "../mcp/config.ts";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
 import { pushConfigSchema } from "./push.ts";
+import { documentsConfigSchema } from "../documents/config.ts";
 import { speechConfigSchema } from "../speech/config.ts";
 
 const agentSchema = providerOverridesSchema
@@ -112,6 +113,8 @@ export const configSchema = z
       .prefault({}),
     /** Dictation and read-aloud through speech backends (server/speech/, docs/voice.md); absent: none on the server. */
     speech: speechConfigSchema.optional(),
+    /** Documents attached to chats (server/documents/, docs/documents.md). */
+    documents: documentsConfigSchema.prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */
     plugins: z.array(z.string().min(1)).default([]),
     /** Tool servers speaking MCP (docs/tools.md); their tools reach only agents whose `tools` name them. */

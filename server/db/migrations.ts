@@ -224,4 +224,56 @@ export const migrations: readonly string[] = [
   CREATE INDEX imported_chats_by_session ON imported_chats (session_id);
   CREATE INDEX imported_chats_by_original ON imported_chats (original_id) WHERE original_id IS NOT NULL;
   `,
+  // Documents (server/documents, docs/documents.md): a person's library (the file's text by page or section) and each
+  // chat's own copy of the documents attached in it, with the chunks retrieval ranks (an FTS5 table folding as chat
+  // search does). Deleting a document removes its library rows; a chat's copy goes with the chat.
+  `
+  CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    pages INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX documents_by_owner ON documents (owner, created_at);
+  CREATE TABLE document_pages (
+    document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    heading TEXT,
+    text TEXT NOT NULL,
+    PRIMARY KEY (document_id, page)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE chat_documents (
+    session_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    pages INTEGER NOT NULL,
+    attached_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, document_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE chat_document_pages (
+    session_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    heading TEXT,
+    text TEXT NOT NULL,
+    PRIMARY KEY (session_id, document_id, page)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE chat_document_chunks (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    text TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX chat_document_chunks_by_session ON chat_document_chunks (session_id, document_id);
+  CREATE VIRTUAL TABLE chat_document_fts USING fts5(
+    text, content = 'chat_document_chunks', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  `,
 ];

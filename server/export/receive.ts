@@ -1,10 +1,11 @@
 // Receives POST /import's body into a private temporary file (docs/export.md "Import"), counting bytes as they come:
 // past `maxBytes` the upload stops at once with 413, so a hostile body costs at most that much disk, never memory.
 import { randomUUID } from "node:crypto";
-import { createWriteStream, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { asDiskFull, nodeDisk, type DiskWrites } from "../db/disk.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../db/file-modes.ts";
 import { tooLarge } from "../errors.ts";
 
@@ -24,7 +25,12 @@ export function tooLargeError(maxBytes: number) {
   });
 }
 
-export async function receiveToFile(body: Readable, dataDir: string, maxBytes: number): Promise<Received> {
+export async function receiveToFile(
+  body: Readable,
+  dataDir: string,
+  maxBytes: number,
+  disk: DiskWrites = nodeDisk,
+): Promise<Received> {
   const dir = join(dataDir, IMPORTS_DIR);
   makePrivateDir(dir);
   const file = join(dir, `${randomUUID()}.json`);
@@ -37,10 +43,10 @@ export async function receiveToFile(body: Readable, dataDir: string, maxBytes: n
     },
   });
   try {
-    await pipeline(body, counter, createWriteStream(file, { mode: PRIVATE_FILE_MODE }));
+    await pipeline(body, counter, disk.createWriteStream(file, { mode: PRIVATE_FILE_MODE }));
   } catch (error) {
     remove();
-    throw error;
+    throw asDiskFull(error);
   }
   return { file, bytes, remove };
 }

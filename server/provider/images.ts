@@ -16,8 +16,17 @@ const storedAttachmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), url: z.string().min(1) }),
   z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:") }),
   z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }),
+  // A document reaches the model as passages of a system message, not as a part of the user's message.
+  z.object({ type: z.literal("document"), document_id: z.string() }),
 ]);
 type StoredAttachment = z.infer<typeof storedAttachmentSchema>;
+
+type ImageAttachment = Exclude<StoredAttachment, { type: "document" }>;
+
+/** The attachments that are images (a message may carry documents too). */
+export function imageAttachments(attachments: StoredAttachment[]): ImageAttachment[] {
+  return attachments.filter((a): a is ImageAttachment => a.type !== "document");
+}
 
 export interface ImagePart {
   type: "image_url";
@@ -56,13 +65,13 @@ export function parseAttachments(value: unknown, messageIndex: number): StoredAt
  * One attachment as a chat-completions image part, after the settings allow it; an asset that can no longer
  * be read as the text part REMOVED_IMAGE_TEXT.
  */
-export async function imagePart(attachment: StoredAttachment, ctx: ImageContext): Promise<ImagePart | TextPart> {
+export async function imagePart(attachment: ImageAttachment, ctx: ImageContext): Promise<ImagePart | TextPart> {
   const url = await imageUrl(attachment, ctx);
   return url === undefined ? { type: "text", text: REMOVED_IMAGE_TEXT } : { type: "image_url", image_url: { url } };
 }
 
 /** The URL to send, or undefined for an asset that can no longer be read. */
-async function imageUrl(attachment: StoredAttachment, ctx: ImageContext): Promise<string | undefined> {
+async function imageUrl(attachment: ImageAttachment, ctx: ImageContext): Promise<string | undefined> {
   switch (attachment.type) {
     case "image_url":
       // A data: URL given as image_url is inline data all the same.

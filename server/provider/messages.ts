@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Message } from "../../client/wire/messages.ts";
 import { ProviderError } from "./errors.ts";
-import { imagePart, parseAttachments, type ImageContext, type ImagePart } from "./images.ts";
+import { imageAttachments, imagePart, parseAttachments, type ImageContext, type ImagePart } from "./images.ts";
 import type { ToolCall } from "./types.ts";
 
 export type NativeContent = string | null | Array<{ type: "text"; text: string } | ImagePart>;
@@ -52,7 +52,7 @@ async function toNative(message: Message, index: number, ctx: ImageContext): Pro
       return native;
     }
     case "user": {
-      const attachments = parseAttachments(meta.attachments, index);
+      const attachments = imageAttachments(parseAttachments(meta.attachments, index));
       if (attachments.length === 0) return { role: "user", content: message.content };
       const parts: Exclude<NativeContent, string | null> = [];
       if (message.content !== "") parts.push({ type: "text", text: message.content });

@@ -18,6 +18,8 @@ import type { RunEvents } from "./events.ts";
 import { PhaseBuffer, streamPhase } from "./phase.ts";
 import { stopReasonOf } from "./interruption.ts";
 import { runToolRound } from "./tool-calls.ts";
+import { citationsOf, passagesMessage } from "../documents/retrieval.ts";
+import type { Passage } from "../documents/store.ts";
 
 export interface RunDeps {
   sessions: SessionService;
@@ -32,6 +34,8 @@ export interface RunDeps {
   notify: (tool: RegisteredTool) => ToolRunContext["notify"];
   /** Ends what lives only as long as the request (until_request_complete notifications); never throws. */
   endRequestScope: (run: RunState) => void;
+  /** The chat's documents for this turn's question (server/documents/retrieval.ts); empty without documents. */
+  passages: (sessionId: string, question: string) => Passage[];
 }
 
 export interface RunState {
@@ -76,12 +80,15 @@ export async function runRequest(deps: RunDeps, run: RunState, out: RunEvents): 
 
 async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void> {
   const tools = await deps.tools();
+  // Retrieved once per request, from its question: every phase of the tool loop sees the same numbered passages.
+  const question = [...run.live.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const passages = deps.passages(run.session_id, question);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const definitions = tools.length > 0 ? ToolRegistry.definitions(tools) : undefined;
   let callsSoFar = 0;
   for (let rounds = 0; ; rounds++) {
     if (run.signal.aborted) return;
-    const reply = await phase(deps, run, out, definitions);
+    const reply = await phase(deps, run, out, definitions, passages);
     const calls = toolCallsOf(reply);
     if (calls.length === 0) return;
     out.toolCalls(calls);
@@ -117,10 +124,14 @@ async function phase(
   run: RunState,
   out: RunEvents,
   tools: ReturnType<typeof ToolRegistry.definitions> | undefined,
+  passages: readonly Passage[],
 ): Promise<Message> {
   const buffer = new PhaseBuffer();
   const request = {
-    messages: withToolImages(history(deps.agent, run.live), deps.agent.settings.allow_image_attachment_base64),
+    messages: withToolImages(
+      history(deps.agent, run.live, passages),
+      deps.agent.settings.allow_image_attachment_base64,
+    ),
     ...(tools ? { tools } : {}),
     stream: run.stream,
     ...(run.request_options ? { request_options: run.request_options } : {}),
@@ -136,7 +147,9 @@ async function phase(
     if (partial) persist(deps, run, [partial], (m) => out.final(m));
     throw error;
   }
-  const reply: Message = { role: "assistant", content: done.message.content, metadata: done.message.metadata };
+  const citations = passages.length > 0 ? citationsOf(done.message.content, passages) : [];
+  const metadata = citations.length > 0 ? { ...done.message.metadata, citations } : done.message.metadata;
+  const reply: Message = { role: "assistant", content: done.message.content, metadata };
   persist(deps, run, [reply], (m) => out.final(m));
   return reply;
 }
@@ -167,11 +180,14 @@ function persist(
   deps.checkpoints.emit(run.session_id, run.request_id, saved);
 }
 
-/** What the provider is sent: the agent's system prompt (never stored) and the session's messages. */
-function history(agent: ResolvedAgent, session: Session): Message[] {
-  return agent.system_prompt
-    ? [{ role: "system", content: agent.system_prompt }, ...session.messages]
-    : session.messages;
+/**
+ * What the provider is sent: the agent's system prompt and the chat's document passages (neither stored), and the
+ * session's messages.
+ */
+function history(agent: ResolvedAgent, session: Session, passages: readonly Passage[]): Message[] {
+  const system: Message[] = agent.system_prompt ? [{ role: "system", content: agent.system_prompt }] : [];
+  if (passages.length > 0) system.push(passagesMessage(passages));
+  return [...system, ...session.messages];
 }
 
 function toolCallsOf(reply: Message): ToolCall[] {

@@ -3,6 +3,7 @@
 // It consumes the internal session_checkpoint to keep each run's live session current. What it refuses it
 // throws as DomainErrors (server/errors.ts), so the runner works the same under any transport.
 import type { FastifyBaseLogger } from "fastify";
+import type { Passage } from "../documents/store.ts";
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
 import type { AssetStore } from "../assets/store.ts";
@@ -47,6 +48,8 @@ export interface RunnerParts {
   titles?: TitleSettings;
   /** Tools of MCP servers (server/mcp/): an agent gets those its `tools` list names. */
   mcp?: Pick<McpManager, "toolsFor">;
+  /** A chat's document passages for a question (server/documents/retrieval.ts); none when absent. */
+  passages?: (sessionId: string, question: string) => Passage[];
 }
 
 /** What every start takes: streaming, options over the session's, and (regenerate) a model for this answer. */
@@ -258,6 +261,7 @@ export class RequestRunner {
           tools: () => this.toolsOf(agent),
           notify: (tool) => this.notifySink(run, tool),
           endRequestScope: () => this.endRequestScope(run),
+          passages: this.ctx.passages ?? (() => []),
         },
         run,
         events,

@@ -47,6 +47,7 @@ function checkAttachment(
   agent: ResolvedAgent,
   assets: AssetStore,
 ): void {
+  if (attachment.type === "document") return; // documents are checked and copied by the document service
   const settings = agent.settings;
   const where = `body.attachments.${index}`;
   if (attachment.type === "image_url" && !settings.allow_image_attachment_url) {

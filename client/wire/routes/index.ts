@@ -22,5 +22,6 @@ export * from "./push.ts";
 export * from "./requests.ts";
 export * from "./search.ts";
 export * from "./speech.ts";
+export * from "./documents.ts";
 export * from "./sessions.ts";
 export * from "./turns.ts";

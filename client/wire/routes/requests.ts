@@ -14,6 +14,8 @@ export const sendAttachmentInput = z.discriminatedUnion("type", [
     .strict(),
   z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
   z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
+  /** A document of the sender's library, copied into the chat (docs/documents.md "Into the conversation"). */
+  z.object({ type: z.literal("document"), document_id: z.string().min(1).max(100) }).strict(),
 ]);
 
 export const sendRoute = defineRoute({

@@ -62,7 +62,7 @@ function registerImportRoute(scope: FastifyInstance, ctx: ServerContext): void {
           "invalid_import",
           "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)",
         );
-      const received = await receiveToFile(body, ctx.dataDir, maxBytes).catch((error: unknown) => {
+      const received = await receiveToFile(body, ctx.dataDir, maxBytes, ctx.disk).catch((error: unknown) => {
         reply.header("connection", "close");
         throw error;
       });

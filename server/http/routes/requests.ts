@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { cancelRoute, sendRoute } from "../../../client/wire/routes/requests.ts";
 import type { ServerContext } from "../../context.ts";
 import { conflict } from "../../errors.ts";
-import { checkSend, sendBodyLimit } from "../../runner/send-input.ts";
+import { type Attachment, checkSend, sendBodyLimit } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
 
 export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -29,6 +29,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
           `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`,
         );
       checkSend(body, session_id, agent, assets);
+      attachDocuments(ctx, session_id, body.attachments);
       const request_id = runner.start(session_id, agent, body);
       if (body.client_request_id !== undefined)
         runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
@@ -41,4 +42,12 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
     runner.cancel(session_id, request_id);
     return { request_id, cancelling: true };
   });
+}
+
+/** The documents a send attaches are copied into the chat first (docs/documents.md "Into the conversation"). */
+function attachDocuments(ctx: ServerContext, sessionId: string, attachments: readonly Attachment[]): void {
+  const at = attachments.flatMap((a, index) => (a.type === "document" ? [index] : []));
+  if (at.length === 0) return;
+  const ids = attachments.flatMap((a) => (a.type === "document" ? [a.document_id] : []));
+  ctx.documents.attach("owner", sessionId, ids, (i) => `body.attachments.${at[i]}`);
 }

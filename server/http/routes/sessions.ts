@@ -49,6 +49,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     // Keys given from now on open nothing sealed before (the chat's events, wherever a copy of them remains).
     ctx.e2e.contentKeys.rotateForDeletion();
     ctx.assets.purgeDeleted(lineage);
+    // The chat's copies of its documents go with it (docs/documents.md "Deleting").
+    ctx.transactor.run(() => ctx.documents.store.forgetChat(session_id));
     // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
     if (!(await ctx.checkpoints.truncate())) request.log.warn({ session_id }, "WAL not truncated after a deletion");
     request.log.info({ session_id }, "session deleted");

@@ -1,0 +1,72 @@
+// Documents (docs/documents.md): a person's library, read page by page, and the text of a chat's copy.
+import { z } from "zod";
+import { documentRecordSchema } from "../events.ts";
+import { defineRoute } from "./route.ts";
+import { integerParam } from "./query.ts";
+
+const documentParams = z.object({ document_id: z.string().min(1).max(100) }).strict();
+const pageQuery = z.object({ page: integerParam("page", 1, 1_000_000).default(1) }).strict();
+const pageAnswer = z.object({ page: z.number().int(), heading: z.string().optional(), text: z.string() });
+
+/** The body is the file's bytes (its type in Content-Type, or detected); `name` says its file name. */
+export const addDocumentRoute = defineRoute({
+  method: "POST",
+  path: "/documents",
+  query: z.object({ name: z.string().min(1).max(255) }).strict(),
+  rawBody: true,
+  answer: z.object({ document: documentRecordSchema }),
+  status: 201,
+  errors: [
+    "document_too_large",
+    "too_many_pages",
+    "unsupported_media_type",
+    "media_type_mismatch",
+    "document_unreadable",
+  ],
+});
+
+export const listDocumentsRoute = defineRoute({
+  method: "GET",
+  path: "/documents",
+  answer: z.object({ documents: z.array(documentRecordSchema) }),
+  status: 200,
+  errors: [],
+});
+
+export const getDocumentRoute = defineRoute({
+  method: "GET",
+  path: "/documents/:document_id",
+  params: documentParams,
+  answer: z.object({ document: documentRecordSchema }),
+  status: 200,
+  errors: ["document_not_found"],
+});
+
+export const documentTextRoute = defineRoute({
+  method: "GET",
+  path: "/documents/:document_id/text",
+  params: documentParams,
+  query: pageQuery,
+  answer: pageAnswer,
+  status: 200,
+  errors: ["document_not_found", "page_not_found"],
+});
+
+export const deleteDocumentRoute = defineRoute({
+  method: "DELETE",
+  path: "/documents/:document_id",
+  params: documentParams,
+  answer: z.void(),
+  status: 204,
+  errors: ["document_not_found"],
+});
+
+export const chatDocumentTextRoute = defineRoute({
+  method: "GET",
+  path: "/sessions/:session_id/documents/:document_id/text",
+  params: z.object({ session_id: z.string().min(1), document_id: z.string().min(1).max(100) }).strict(),
+  query: pageQuery,
+  answer: pageAnswer,
+  status: 200,
+  errors: ["session_not_found", "document_not_found", "page_not_found"],
+});

@@ -1,0 +1,20 @@
+// Config `documents` (docs/documents.md "Limits"): how large a file may be, how many pages, and how much of a document
+// goes to the model whole rather than by retrieval.
+import { z } from "zod";
+
+export const documentsConfigSchema = z
+  .object({
+    /** Largest file, refused from Content-Length before the body is read (413 document_too_large). */
+    max_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(50 * 1024 * 1024),
+    /** Most pages (PDF) or sections, refused as soon as the count is known (422 too_many_pages). */
+    max_pages: z.number().int().positive().default(2000),
+    /** A chat's documents under this many estimated tokens go to the model whole; above it, the best chunks. */
+    inline_tokens: z.number().int().positive().default(6000),
+  })
+  .strict();
+
+export type DocumentsConfig = z.output<typeof documentsConfigSchema>;

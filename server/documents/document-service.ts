@@ -1,0 +1,201 @@
+// A person's documents (docs/documents.md): stored as uploaded, read in a worker, kept as text by page or section, and
+// copied into a chat when a message attaches one. Every change of a document's state is published as
+// `document_updated`.
+import { randomUUID } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DocumentRecord } from "../../client/wire/events.ts";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
+import { PRIVATE_FILE_MODE, makePrivateDir } from "../db/file-modes.ts";
+import type { Transactor } from "../db/transactor.ts";
+import { invalid, notFound, unprocessable } from "../errors.ts";
+import type { EventStore } from "../events/event-store.ts";
+import type { DocumentsConfig } from "./config.ts";
+import { detectMediaType } from "./detect.ts";
+import { startReading, UnreadableDocument, type Reading } from "./reader.ts";
+import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
+
+export const DOCUMENTS_DIR = "documents";
+
+export interface DocumentServiceParts {
+  db: Db;
+  transactor: Transactor;
+  events: EventStore;
+  clock: Clock;
+  dataDir: string;
+  config: () => DocumentsConfig;
+  /** Removes deleted text from every file of the data folder (checkpoints and truncates the WAL). */
+  scrub: () => Promise<unknown>;
+}
+
+export class DocumentService {
+  readonly store: DocumentStore;
+  private readonly readings = new Map<string, Reading>();
+
+  constructor(private readonly parts: DocumentServiceParts) {
+    this.store = new DocumentStore(parts.db);
+    makePrivateDir(join(parts.dataDir, DOCUMENTS_DIR));
+  }
+
+  /** Stores and starts reading a file; resolves once its page count is known and allowed. */
+  async add(owner: string, name: string, bytes: Uint8Array, declared: string | undefined): Promise<DocumentRecord> {
+    const media_type = detectMediaType(bytes, name, declared);
+    const id = `doc_${randomUUID().replaceAll("-", "")}`;
+    const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
+    writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
+    const reading = startReading(file, media_type, () => this.parts.clock.now());
+    let pages: number;
+    try {
+      pages = await reading.count;
+    } catch (error) {
+      rmSync(file, { force: true });
+      throw unreadable(error);
+    }
+    const { max_pages } = this.parts.config();
+    if (pages > max_pages) {
+      reading.cancel();
+      rmSync(file, { force: true });
+      throw unprocessable("too_many_pages", `${name} has ${pages} pages; documents.max_pages is ${max_pages}`, {
+        pages,
+        max_pages,
+      });
+    }
+    const row = {
+      id,
+      owner,
+      name,
+      media_type,
+      bytes: bytes.length,
+      pages,
+      status: "reading" as const,
+      error: null,
+      created_at: this.parts.clock.now(),
+    };
+    this.store.insert(row);
+    this.readings.set(id, reading);
+    reading.proceed(this.hooks(id));
+    return recordOf(row);
+  }
+
+  list(owner: string): DocumentRecord[] {
+    return this.store.list(owner).map(recordOf);
+  }
+
+  get(owner: string, id: string): DocumentRecord {
+    return recordOf(this.require(owner, id));
+  }
+
+  text(owner: string, id: string, page: number): { page: number; heading?: string; text: string } {
+    const row = this.require(owner, id);
+    return pageOrRefuse(this.store.page(id, page), row.pages, page);
+  }
+
+  /** Removes the document for good: its reading, file, text; chats keep their own copies (docs/documents.md). */
+  async delete(owner: string, id: string): Promise<void> {
+    this.require(owner, id);
+    this.readings.get(id)?.cancel();
+    this.readings.delete(id);
+    this.parts.transactor.run(() => this.store.delete(id));
+    rmSync(join(this.parts.dataDir, DOCUMENTS_DIR, id), { force: true });
+    await this.parts.scrub();
+  }
+
+  /** Copies ready documents into the chat a message attaches them to; refuses one that is not ready or not theirs. */
+  attach(owner: string, sessionId: string, documentIds: readonly string[], where: (i: number) => string): void {
+    const rows = documentIds.map((id, index) => {
+      const row = this.store.get(id, owner);
+      if (!row) throw notFound("document_not_found", `${where(index)}: no document ${id}`);
+      if (row.status !== "ready")
+        throw invalid(
+          "invalid_input",
+          `${where(index)}: ${row.name} is ${row.status === "reading" ? "still being read" : "unreadable"}`,
+        );
+      return row;
+    });
+    for (const row of rows) this.store.attach(sessionId, row, this.parts.clock.now());
+  }
+
+  chatDocuments(sessionId: string): ChatDocument[] {
+    return this.store.chatDocuments(sessionId);
+  }
+
+  chatText(sessionId: string, documentId: string, page: number): { page: number; heading?: string; text: string } {
+    const document = this.store.chatDocuments(sessionId).find((d) => d.document_id === documentId);
+    if (!document) throw notFound("document_not_found", `this chat has no document ${documentId}`);
+    return pageOrRefuse(this.store.chatPage(sessionId, documentId, page), document.pages, page);
+  }
+
+  /** Stops every reading (shutdown). */
+  close(): void {
+    for (const reading of this.readings.values()) reading.cancel();
+    this.readings.clear();
+  }
+
+  private require(owner: string, id: string) {
+    const row = this.store.get(id, owner);
+    if (!row) throw notFound("document_not_found", `no document ${id}`);
+    return row;
+  }
+
+  private hooks(id: string) {
+    const publish = (progress?: { done: number; total: number }) => {
+      const row = this.store.byId(id);
+      if (row)
+        this.parts.events.publish({
+          type: "document_updated",
+          document: recordOf(row),
+          ...(progress ? { progress } : {}),
+        });
+    };
+    return {
+      page: (section: { page: number; heading?: string; text: string }) => this.store.addPage(id, section),
+      progress: (done: number, total: number) => publish({ done, total }),
+      done: (pages: number) => {
+        this.readings.delete(id);
+        if (this.store.hasText(id)) this.store.setStatus(id, "ready", pages);
+        else
+          this.store.setStatus(id, "failed", pages, {
+            code: "document_unreadable",
+            reason: "no_text",
+            message: "no text found: this looks like a scan (see docs/documents.md for OCR)",
+          });
+        publish({ done: pages, total: pages });
+      },
+      failed: (reason: "encrypted" | "corrupt", message: string) => {
+        this.readings.delete(id);
+        this.store.setStatus(id, "failed", 0, {
+          code: "document_unreadable",
+          reason,
+          message: describeUnreadable(reason, message),
+        });
+        publish();
+      },
+    };
+  }
+}
+
+function pageOrRefuse(
+  section: { page: number; heading?: string | null; text: string } | undefined,
+  pages: number,
+  page: number,
+) {
+  if (!section) throw notFound("page_not_found", `page ${page} is not a page of this document (it has ${pages})`);
+  return { page: section.page, ...(section.heading ? { heading: section.heading } : {}), text: section.text };
+}
+
+function describeUnreadable(reason: "encrypted" | "corrupt", message: string): string {
+  return reason === "encrypted"
+    ? "the document is protected by a password: save a copy without it and attach that"
+    : `the document could not be read: ${message}`;
+}
+
+function unreadable(error: unknown) {
+  if (error instanceof UnreadableDocument)
+    return unprocessable("document_unreadable", describeUnreadable(error.reason, error.message), {
+      reason: error.reason,
+    });
+  return unprocessable("document_unreadable", `the document could not be read: ${String(error)}`, {
+    reason: "corrupt",
+  });
+}

@@ -1,0 +1,73 @@
+// The extraction worker (docs/documents.md "Reading"): reads one file off the main thread and posts what it finds, a
+// page (PDF) or section (DOCX, HTML, Markdown) at a time. First it posts the count, and waits to be told to go on, so a
+// document over max_pages is refused before any page is extracted. It runs with a bounded heap: a DOCX that is a zip
+// bomb ends the worker, not the server.
+import { readFile } from "node:fs/promises";
+import { parentPort, workerData } from "node:worker_threads";
+import type { ExtractRequest, ExtractMessage, Section } from "./extract-messages.ts";
+import { DOCX, PDF } from "./detect.ts";
+import { sectionsOfHtml, sectionsOfMarkdown } from "./sections.ts";
+import { checkUnpackedSize, MAX_UNPACKED_BYTES, ZipTooLarge } from "./zip-bound.ts";
+
+const request = workerData as ExtractRequest;
+const post = (message: ExtractMessage) => parentPort!.postMessage(message);
+const goOn = () => new Promise<boolean>((resolve) => parentPort!.once("message", (go: boolean) => resolve(go)));
+
+async function extractPdf(data: Uint8Array): Promise<void> {
+  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const task = pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  const pdf = await task.promise;
+  post({ type: "count", pages: pdf.numPages });
+  if (!(await goOn())) return void (await pdf.destroy());
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const page = await pdf.getPage(number);
+    const content = await page.getTextContent();
+    let text = "";
+    for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : " ");
+    post({ type: "page", section: { page: number, text: text.replace(/[ \t]+\n/g, "\n").trim() } });
+    page.cleanup();
+  }
+  await pdf.destroy();
+}
+
+async function sections(bytes: Buffer): Promise<Section[]> {
+  if (request.mediaType === DOCX) {
+    checkUnpackedSize(bytes);
+    const mammoth = await import("mammoth");
+    const { value } = await mammoth.default.convertToHtml({ buffer: bytes });
+    return sectionsOfHtml(value);
+  }
+  const text = bytes.toString("utf8");
+  if (request.mediaType === "text/html") return sectionsOfHtml(text);
+  if (request.mediaType === "text/markdown") return sectionsOfMarkdown(text);
+  return [{ page: 1, text }];
+}
+
+async function main(): Promise<void> {
+  const bytes = await readFile(request.file);
+  if (request.mediaType === PDF) await extractPdf(new Uint8Array(bytes));
+  else {
+    const found = await sections(bytes);
+    post({ type: "count", pages: found.length });
+    if (!(await goOn())) return;
+    for (const section of found) post({ type: "page", section });
+  }
+  post({ type: "done" });
+}
+
+main().catch((error: unknown) => {
+  const name = (error as { name?: string }).name;
+  const message =
+    error instanceof ZipTooLarge
+      ? `it unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MiB (a zip bomb?)`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  post({ type: "failed", reason: name === "PasswordException" ? "encrypted" : "corrupt", message });
+});

@@ -1,0 +1,56 @@
+// A pairing code taken twice at once on one bridge node (docs/bridge.md "Pairing and devices"): two apps type the
+// same code, and both are past finding it before either takes it. The code is taken once: one pairs, the other is
+// refused `invalid_code`, and the server is asked once, even a server that would say yes twice.
+import { afterEach, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../bridge/hash.ts";
+import { hashPairingCode } from "../../server/pairing/codes.ts";
+import { fakeServer, runCleanups, testBridge, until } from "./helpers.ts";
+import { holdBeforeTaking, pairFrom } from "./code-race.ts";
+import { serverPeer } from "./server-peer.ts";
+
+afterEach(runCleanups);
+
+/** Two joins with `code` from two addresses, both held past the lookup, then let go one after the other. */
+async function twoAtOnce(bridge: Awaited<ReturnType<typeof testBridge>>, code: string): Promise<string[]> {
+  const held = holdBeforeTaking(bridge);
+  const answers = Promise.all([pairFrom(bridge.url, "127.0.0.2", code), pairFrom(bridge.url, "127.0.0.3", code)]);
+  await until(() => held.length === 2, "both attempts found the code");
+  for (const go of held.splice(0)) {
+    go();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return (await answers).sort();
+}
+
+describe("one pairing code, two apps at once", () => {
+  it("forwards one attempt only, to a server that would pair both", async () => {
+    const bridge = await testBridge();
+    const server = await fakeServer(bridge.url, {
+      codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }],
+    });
+    let made = 0;
+    server.channel.on("pair_request", (request: { request_id: string }) => {
+      server.channel.push("pair_result", {
+        request_id: request.request_id,
+        status: "ok",
+        device_id: `dev_${++made}`,
+        device_token: "t".repeat(43),
+        server_url: "http://s",
+      });
+    });
+    expect(await twoAtOnce(bridge, "AAAAABBBBB")).toEqual(["invalid_code", "ok"]);
+    expect(server.pairRequests).toHaveLength(1);
+    // The failed one is counted against its address like any wrong code.
+    expect(bridge.core.metrics.pairingFailures).toBe(1);
+  });
+
+  it("makes one device on a real server", async () => {
+    const bridge = await testBridge();
+    const peer = await serverPeer(bridge.url);
+    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
+    const code = created.json.code as string;
+    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code on the bridge");
+    expect(await twoAtOnce(bridge, code)).toEqual(["invalid_code", "ok"]);
+    expect(peer.server.runtime.ctx.pairing.listDevices()).toHaveLength(1);
+  });
+});

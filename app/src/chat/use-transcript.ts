@@ -1,7 +1,8 @@
 // Loads a session's transcript and keeps it current: the snapshot and its cursor from the client library, then
 // every event of the session applied in order (the library guarantees none is missed or repeated), coalesced
 // to one render per animation frame so a fast stream never renders more often than the screen paints. The loaded
-// messages are cached for the offline view; when loading fails, the cached ones (if this device has any) show.
+// messages are cached for the offline view; when loading fails, or the server has not answered within
+// UNREACHABLE_AFTER_MS, the cached ones (if this device has any) show, read-only, until the load answers.
 import { useEffect, useState } from "preact/hooks";
 import type { AnyEvent, Message } from "../../../client/index.ts";
 import type { Paired } from "../state/connection.ts";
@@ -10,6 +11,18 @@ import { applyEvent, emptyTranscript, type Transcript } from "./transcript.ts";
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
 const FRAME_MS = 16;
+
+/**
+ * How long a chat waits for its messages before it treats the server as unreachable. With neither server_url nor the
+ * bridge answering, the library's relayed read waits for a bridge that never comes (up to its push timeout, 35 s):
+ * without this bound an offline chat showed an empty transcript and a live composer all that time.
+ */
+export const UNREACHABLE_AFTER_MS = 3000;
+
+/** The load has not answered within UNREACHABLE_AFTER_MS; it goes on, and replaces the cached view if it answers. */
+export class ServerUnreachableError extends Error {
+  override readonly name = "ServerUnreachableError";
+}
 
 export interface TranscriptView {
   transcript: Transcript;
@@ -87,15 +100,26 @@ export function useTranscript(
       );
     };
     setView((previous) => ({ ...previous, loading: true }));
+    let answered = false;
+    const unreachable = setTimeout(() => {
+      if (!answered && !disposed)
+        showCached(new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`));
+    }, UNREACHABLE_AFTER_MS);
     client.loadMessages(session_id, onEvent).then(
       (loaded) => {
+        answered = true;
+        clearTimeout(unreachable);
         dispose = loaded.dispose;
         if (disposed) return dispose();
         current = loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages));
         flush();
         onLoaded?.(current.messages);
       },
-      (error: unknown) => !disposed && showCached(error),
+      (error: unknown) => {
+        answered = true;
+        clearTimeout(unreachable);
+        if (!disposed) showCached(error);
+      },
     );
     // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
     const unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
@@ -104,6 +128,7 @@ export function useTranscript(
     });
     return () => {
       disposed = true;
+      clearTimeout(unreachable);
       if (frame > 0) cancelAnimationFrame(frame);
       dispose();
       void unwatch.then((off) => off?.());

@@ -219,7 +219,7 @@ function readOnlyReason(store: AppStore, error: unknown, session_id: string | un
 function NotAvailableOffline() {
   return (
     <div class="empty-chat" role="status">
-      <h2>Not available offline</h2>
+      <h2>This chat is not available offline</h2>
       <p class="muted">
         This chat was never opened on this device, so nothing of it is kept here. It opens when the server answers
         again.

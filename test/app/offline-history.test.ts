@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
 
 describe("offline history", () => {
-  it("with neither the server nor the bridge answering, every chat opened before reads offline, read-only; one never opened says so (OF1, OF3, OF4, OF5)", async () => {
+  it("with neither the server nor the bridge answering, every chat opened before reads offline, read-only; a pinned one too; one never opened says so (OF1, OF3-OF6)", async () => {
     const { stack } = shared;
     const chats: string[] = [];
     for (let index = 0; index < 12; index++) {
@@ -20,6 +20,10 @@ describe("offline history", () => {
     }
     const never = await stack.createSession();
     await stack.append(never, "never opened here");
+    const pinned = await stack.createSession();
+    await stack.append(pinned, "pinned, never opened here");
+    const pin = await stack.server.request({ method: "PATCH", url: `/sessions/${pinned}`, payload: { pinned: true } });
+    expect(pin.status).toBe(200);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     await pairThroughLink(page, (await stack.createPairing()).pair_url);
     await page.evaluate(() => navigator.serviceWorker.ready);
@@ -38,7 +42,7 @@ describe("offline history", () => {
           };
         }),
     );
-    expect([...keys].sort()).toEqual([...chats].sort());
+    expect([...keys].sort()).toEqual([...chats, pinned].sort());
     await stack.stopServer();
     await stack.stopBridge();
     try {
@@ -50,6 +54,8 @@ describe("offline history", () => {
         await page.getByText("You are offline: these are the last loaded messages").waitFor();
         expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
       }
+      await page.goto(`${stack.serverUrl}/#/s/${pinned}`);
+      await page.locator('article[data-role="user"]', { hasText: "pinned, never opened here" }).waitFor();
       await page.goto(`${stack.serverUrl}/#/s/${never}`);
       await page.getByText("This chat is not available offline").waitFor();
       expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);

@@ -1,5 +1,5 @@
 // What an offline app can still show: the last loaded chat list and the messages of every chat opened on this device
-// in the last 30 days and of every pinned chat it opened (docs/app.md "Offline", invariants OF1-OF3). Bounded: at most
+// in the last 30 days and of every pinned chat (docs/app.md "Offline", invariants OF1, OF2, OF6). Bounded: at most
 // MAX_MESSAGES of a chat and MAX_BYTES in all (a chat's size is its JSON text's length); past that the chat opened
 // longest ago goes first, pinned chats last. Kept in IndexedDB (the client library's IndexedDbCache, not localStorage)
 // so the service worker can wipe it too: a revoked device, or a lost phone, keeps nothing readable once either learns

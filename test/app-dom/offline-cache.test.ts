@@ -1,4 +1,4 @@
-// The offline cache's bounds (docs/app.md "Offline", OF2 and OF3): every chat opened in the last 30 days is kept,
+// The offline cache's bounds (docs/app.md "Offline", OF1 and OF2): every chat opened in the last 30 days is kept,
 // pinned chats past that too, a chat's last MAX_MESSAGES only, and over the byte bound the chat opened longest ago
 // goes first (pinned ones last). Two writes at once lose neither chat. Over the in-memory cache, whose rules are the
 // IndexedDB one's (the same code over another key-value store); test/app/offline-history.test.ts covers IndexedDB.
@@ -20,7 +20,7 @@ const summary = (id: string, pinned: boolean): SessionSummary => ({
 });
 
 describe("the offline cache's bounds", () => {
-  it("keeps every chat opened in the last 30 days, however many (OF2)", async () => {
+  it("keeps every chat opened in the last 30 days, however many (OF1)", async () => {
     let now = 0;
     const cache = memoryCache({ now: () => now });
     for (let index = 0; index < 40; index++) {
@@ -31,7 +31,7 @@ describe("the offline cache's bounds", () => {
     expect(await cache.readMessages("s0")).toEqual(said("chat 0"));
   });
 
-  it("lets a chat not opened for 30 days go, unless it is pinned (OF2)", async () => {
+  it("lets a chat not opened for 30 days go, unless it is pinned (OF1)", async () => {
     let now = 0;
     const cache = memoryCache({ now: () => now });
     await cache.writeSessions([summary("old", false), summary("pinned", true)]);
@@ -44,7 +44,7 @@ describe("the offline cache's bounds", () => {
     expect(await cache.keptSessions()).toEqual(["new", "pinned"]);
   });
 
-  it("over the byte bound, drops the chat opened longest ago first, pinned ones last (OF3)", async () => {
+  it("over the byte bound, drops the chat opened longest ago first, pinned ones last (OF2)", async () => {
     let now = 0;
     const big = said("x".repeat(1000));
     const cache = memoryCache({ now: () => now, maxBytes: 3500 });
@@ -58,14 +58,14 @@ describe("the offline cache's bounds", () => {
     expect(await cache.readMessages("b")).toBeUndefined();
   });
 
-  it("keeps a chat's last messages only (OF3)", async () => {
+  it("keeps a chat's last messages only (OF2)", async () => {
     const cache = memoryCache({ maxMessages: 3 });
     const many = Array.from({ length: 10 }, (_, index) => said(`m${index}`)[0]!);
     await cache.writeMessages("s", many);
     expect((await cache.readMessages("s"))?.map((message) => message.content)).toEqual(["m7", "m8", "m9"]);
   });
 
-  it("loses no chat when two are written at once (OF2)", async () => {
+  it("loses no chat when two are written at once (OF1)", async () => {
     const cache = memoryCache();
     await Promise.all(Array.from({ length: 20 }, (_, index) => cache.writeMessages(`s${index}`, said(`${index}`))));
     expect(await cache.keptSessions()).toHaveLength(20);

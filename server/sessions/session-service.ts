@@ -9,6 +9,7 @@ import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
+import { pageOf, type SummaryPage } from "./session-pages.ts";
 import { normalizeTurns, stampAppended } from "./turn-versions.ts";
 import { switched } from "./turns.ts";
 
@@ -48,6 +49,11 @@ export class SessionService {
       .filter((session) => archived === "include" || (session.archived === true) === (archived === "only"))
       .map(sessionSummaryOf)
       .sort(listOrder);
+  }
+
+  /** One page of the list (session-pages.ts): `limit` summaries after the cursor `before`, in its total order. */
+  listPage(archived: ArchivedFilter, limit: number, before: Parameters<typeof pageOf>[2]): SummaryPage {
+    return pageOf(this.listSummaries(archived), limit, before);
   }
 
   get(sessionId: string): Session {

@@ -6,12 +6,19 @@ import type { ServerContext } from "../../context.ts";
 import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
+import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
 
 const createBody = z
   .object({ agent_id: z.string().min(1).optional() })
   .strict()
   .default({});
-const listQuery = z.object({ archived: z.enum(["only", "include"]).optional() }).strict();
+const listQuery = z
+  .object({
+    archived: z.enum(["only", "include"]).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE).optional(),
+    before: sessionCursorSchema.optional(),
+  })
+  .strict();
 const deleteSessionBody = z.object({}).strict().optional();
 const forkBody = z.object({}).strict().default({});
 const appendBody = z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict();
@@ -30,7 +37,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
   app.get("/sessions", async (request) => {
     const query = parseInput(listQuery, request.query, "query");
-    return { sessions: sessions.listSummaries(query.archived === undefined ? "exclude" : query.archived) };
+    const archived = query.archived === undefined ? "exclude" : query.archived;
+    // Without limit or before: the whole list as before. With either: a page (docs/sessions.md "History in pages").
+    if (query.limit === undefined && query.before === undefined) return { sessions: sessions.listSummaries(archived) };
+    return sessions.listPage(archived, query.limit ?? MAX_PAGE, query.before);
   });
 
   app.post("/sessions", async (request, reply) => {

@@ -56,3 +56,28 @@ export function pageOf(list: readonly SessionSummary[], limit: number, before: C
     next_before: more && rows.length > 0 ? encode(rows.at(-1)!.key) : null,
   };
 }
+
+/** The most messages one page of a chat gives. */
+export const MAX_MESSAGES_PAGE = 1000;
+/** A page of a chat's messages when only `messages_before` is given. */
+export const DEFAULT_MESSAGES_PAGE = 100;
+
+export type SessionPage<S extends { messages: readonly unknown[] }> = S & {
+  messages_total: number;
+  messages_start: number;
+};
+
+/**
+ * The last `limit` shown messages before index `before` (the end without it; past the end reads as the end, since a
+ * chat may have lost messages since the index was given), with the chat's total and the index of the first given.
+ */
+export function messagePageOf<S extends { messages: readonly unknown[] }>(
+  session: S,
+  limit: number | undefined,
+  before: number | undefined,
+): SessionPage<S> {
+  const total = session.messages.length;
+  const end = Math.min(before ?? total, total);
+  const start = Math.max(0, end - (limit ?? DEFAULT_MESSAGES_PAGE));
+  return { ...session, messages: session.messages.slice(start, end), messages_total: total, messages_start: start };
+}

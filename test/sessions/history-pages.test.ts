@@ -62,4 +62,39 @@ describe("history in pages", () => {
     const last = await page("?limit=3");
     expect(last.next_before).toBeNull();
   });
+
+  it("P4: messages_limit and messages_before give the last shown messages before an index, with messages_total and messages_start", async () => {
+    const id = await newSession(stack);
+    for (let index = 0; index < 7; index++)
+      await expectStatus(call(stack, "POST", `/sessions/${id}/messages`, { role: "user", content: `m${index}` }), 201);
+    const get = async (query: string) =>
+      (await expectStatus(call(stack, "GET", `/sessions/${id}${query}`), 200)).json.session as {
+        messages: Array<{ content: string }>;
+        messages_total?: number;
+        messages_start?: number;
+      };
+    const last = await get("?messages_limit=3");
+    expect([last.messages.map((m) => m.content), last.messages_total, last.messages_start]).toEqual([
+      ["m4", "m5", "m6"],
+      7,
+      4,
+    ]);
+    const earlier = await get(`?messages_limit=3&messages_before=${last.messages_start}`);
+    expect([earlier.messages.map((m) => m.content), earlier.messages_start]).toEqual([["m1", "m2", "m3"], 1]);
+    const first = await get("?messages_limit=3&messages_before=1");
+    expect([first.messages.map((m) => m.content), first.messages_start]).toEqual([["m0"], 0]);
+    const past = await get("?messages_limit=2&messages_before=99");
+    expect([past.messages.map((m) => m.content), past.messages_start]).toEqual([["m5", "m6"], 5]);
+    const whole = await get("");
+    expect([whole.messages.length, whole.messages_total, whole.messages_start]).toEqual([7, undefined, undefined]);
+  });
+
+  it("P5: a messages_limit out of 1..1000 or a negative messages_before is invalid_input; another chat's id is 404", async () => {
+    const id = await newSession(stack);
+    for (const query of ["?messages_limit=0", "?messages_limit=1001", "?messages_before=-1", "?messages_limit=x"]) {
+      const answer = await expectStatus(call(stack, "GET", `/sessions/${id}${query}`), 400);
+      expect((answer.json as { error: { code: string } }).error.code).toBe("invalid_input");
+    }
+    await expectStatus(call(stack, "GET", "/sessions/no-such-chat?messages_limit=5"), 404);
+  });
 });

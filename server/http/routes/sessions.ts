@@ -6,7 +6,7 @@ import type { ServerContext } from "../../context.ts";
 import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
-import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
+import { MAX_MESSAGES_PAGE, MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
 
 const createBody = z
   .object({ agent_id: z.string().min(1).optional() })
@@ -19,6 +19,11 @@ const listQuery = z
     before: sessionCursorSchema.optional(),
   })
   .strict();
+// Not strict: this route ignored any query before paging, and must answer unknown ones as it did.
+const sessionQuery = z.object({
+  messages_limit: z.coerce.number().int().min(1).max(MAX_MESSAGES_PAGE).optional(),
+  messages_before: z.coerce.number().int().nonnegative().optional(),
+});
 const deleteSessionBody = z.object({}).strict().optional();
 const forkBody = z.object({}).strict().default({});
 const appendBody = z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict();
@@ -50,7 +55,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
 
   app.get("/sessions/:session_id", async (request) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
-    return { session: sessions.get(session_id) };
+    const { messages_limit, messages_before } = parseInput(sessionQuery, request.query, "query");
+    // Without the paging parameters: the whole session as before (docs/sessions.md "History in pages").
+    if (messages_limit === undefined && messages_before === undefined) return { session: sessions.get(session_id) };
+    return { session: sessions.getPage(session_id, messages_limit, messages_before) };
   });
 
   app.patch("/sessions/:session_id", async (request) => {

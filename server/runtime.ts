@@ -15,7 +15,7 @@ import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
 import type { ServerContext } from "./context.ts";
 import { startCheckpointer } from "./db/checkpointer.ts";
-import { openDatabase } from "./db/database.ts";
+import { openDatabase, type Db } from "./db/database.ts";
 import { Transactor } from "./db/transactor.ts";
 import { EventStore } from "./events/event-store.ts";
 import { SessionService } from "./sessions/session-service.ts";
@@ -112,6 +112,26 @@ function openStore(config: Config, dataDir: string, clock: Clock, log: FastifyBa
   return { db, serverId, checkpointer, transactor, events };
 }
 
+/** The search index, kept up with the event log from now on (server/search/). */
+function startSearchIndexer(
+  db: Db,
+  transactor: Transactor,
+  events: EventStore,
+  sessions: SessionService,
+  log: FastifyBaseLogger,
+): SearchIndexer {
+  const indexer = new SearchIndexer({
+    db,
+    transactor,
+    events,
+    sessions,
+    onError: (error) => log.error({ err: error }, "search indexing failed"),
+    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
+  });
+  indexer.start();
+  return indexer;
+}
+
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, dataDir } = options;
   const clock = options.clock ?? systemClock;
@@ -189,6 +209,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
+  const scrub = () => checkpointer.truncate();
   const documents = new DocumentService({
     db,
     transactor,
@@ -196,7 +217,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     dataDir,
     config: () => config.documents,
-    scrub: () => checkpointer.truncate(),
+    scrub,
   });
   const runner = new RequestRunner({
     passages: (sessionId, question) =>
@@ -214,15 +235,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     titles: { enabled: config.titles.enabled, model: config.titles.title_model },
     mcp,
   });
-  const searchIndexer = new SearchIndexer({
-    db,
-    transactor,
-    events,
-    sessions,
-    onError: (error) => log.error({ err: error }, "search indexing failed"),
-    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
-  });
-  searchIndexer.start();
+  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
   const ledger = new ImportLedger(db);
   const ctx: ServerContext = {
     config,

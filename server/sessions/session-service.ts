@@ -9,6 +9,7 @@ import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
+import { messagePageOf, pageOf, type SessionPage, type SummaryPage } from "./session-pages.ts";
 import { normalizeTurns, stampAppended } from "./turn-versions.ts";
 import { switched } from "./turns.ts";
 
@@ -50,8 +51,18 @@ export class SessionService {
       .sort(listOrder);
   }
 
+  /** One page of the list (session-pages.ts): `limit` summaries after the cursor `before`, in its total order. */
+  listPage(archived: ArchivedFilter, limit: number, before: Parameters<typeof pageOf>[2]): SummaryPage {
+    return pageOf(this.listSummaries(archived), limit, before);
+  }
+
   get(sessionId: string): Session {
     return this.require(sessionId).session;
+  }
+
+  /** The session with the last `limit` shown messages before index `before` (session-pages.ts). */
+  getPage(sessionId: string, limit: number | undefined, before: number | undefined): SessionPage<Session> {
+    return messagePageOf(this.get(sessionId), limit, before);
   }
 
   /** The messages and the cursor they reflect, read in one snapshot (docs/events.md E6). */

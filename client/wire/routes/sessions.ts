@@ -4,12 +4,22 @@ import { appendedMessageSchema, sessionEnvelopeSchema, sessionListSchema, sessio
 import { messagesSnapshotSchema } from "../http.ts";
 import { metadataSchema, roleSchema } from "../messages.ts";
 import { messageParams, sessionParams } from "./params.ts";
+import { integerParam } from "./query.ts";
 import { defineRoute, noContent } from "./route.ts";
 
 export const listSessionsRoute = defineRoute({
   method: "GET",
   path: "/sessions",
-  query: z.object({ archived: z.enum(["only", "include"]).optional() }).strict(),
+  query: z
+    .object({
+      archived: z.enum(["only", "include"]).optional(),
+      /** A page of at most this many (docs/sessions.md "History in pages"); absent with `before`: the whole list. */
+      limit: integerParam("limit", 1, 200).optional(),
+      /** An earlier page's `next_before`, opaque. */
+      before: z.string().min(1).max(512).optional(),
+    })
+    .strict(),
+  /** With `limit` or `before`: `{sessions, next_before}` (null after the last page). */
   answer: sessionListSchema,
   status: 200,
   errors: [],
@@ -31,6 +41,11 @@ export const getSessionRoute = defineRoute({
   method: "GET",
   path: "/sessions/:session_id",
   params: sessionParams,
+  // Not strict: this route ignored any query before paging, and answers unknown ones as it did.
+  query: z.object({
+    messages_limit: integerParam("messages_limit", 1, 1000).optional(),
+    messages_before: integerParam("messages_before", 0, 1_000_000_000).optional(),
+  }),
   answer: sessionEnvelopeSchema,
   status: 200,
   errors: ["session_not_found"],

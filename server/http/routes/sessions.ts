@@ -1,6 +1,7 @@
 // Session and message routes (docs/sessions.md "Routes", docs/events.md "Sessions"); their contracts are
 // client/wire/routes/sessions.ts.
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   appendMessageRoute,
   createSessionRoute,
@@ -16,18 +17,32 @@ import {
 import type { ServerContext } from "../../context.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
+import { parseInput } from "../validate.ts";
+import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
+
+/** The opaque cursor, decoded where it comes in (a cursor the server did not give is 400 at query.before). */
+const pageCursor = z.object({ before: sessionCursorSchema.optional() });
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { sessions } = ctx;
 
   // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
-  serveRoute(app, listSessionsRoute, ({ query }) => ({
-    sessions: sessions.listSummaries(query.archived === undefined ? "exclude" : query.archived),
-  }));
+  serveRoute(app, listSessionsRoute, ({ query }) => {
+    const archived = query.archived === undefined ? "exclude" : query.archived;
+    // Without limit or before: the whole list as before. With either: a page (docs/sessions.md "History in pages").
+    if (query.limit === undefined && query.before === undefined) return { sessions: sessions.listSummaries(archived) };
+    const { before } = parseInput(pageCursor, { before: query.before }, "query");
+    return sessions.listPage(archived, query.limit ?? MAX_PAGE, before);
+  });
 
   serveRoute(app, createSessionRoute, ({ body }) => ({ session: sessions.create(body.agent_id) }));
 
-  serveRoute(app, getSessionRoute, ({ params }) => ({ session: sessions.get(params.session_id) }));
+  serveRoute(app, getSessionRoute, ({ params, query: { messages_limit, messages_before } }) => {
+    // Without the paging parameters: the whole session as before (docs/sessions.md "History in pages").
+    if (messages_limit === undefined && messages_before === undefined)
+      return { session: sessions.get(params.session_id) };
+    return { session: sessions.getPage(params.session_id, messages_limit, messages_before) };
+  });
 
   serveRoute(app, updateSessionRoute, ({ params, body }) => {
     if (body.request_options) {

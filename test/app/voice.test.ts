@@ -128,11 +128,13 @@ describe("conversation mode", () => {
       await say(question);
       await page.locator('article[data-role="assistant"]', { hasText: answer }).waitFor({ timeout: 30_000 });
       await state.getByText("Listening…").waitFor({ timeout: 30_000 });
-      const spokenTexts = stack.backend.requests
-        .slice(asked)
-        .filter((r) => r.path === "/v1/audio/speech")
-        .map((r) => (r.body as { input: string }).input);
-      expect(spokenTexts.join(" ")).toBe(answer);
+      const spokenTexts = () =>
+        stack.backend.requests
+          .slice(asked)
+          .filter((r) => r.path === "/v1/audio/speech")
+          .map((r) => (r.body as { input: string }).input)
+          .join(" ");
+      await expect.poll(spokenTexts, { timeout: 30_000 }).toBe(answer);
       await page.locator('article[data-role="user"]', { hasText: question }).waitFor();
     }
     expect(errors).toEqual([]);

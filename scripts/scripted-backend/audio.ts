@@ -5,6 +5,7 @@
 // A queued Scenario instead of a transcript answers that (an error status, a hang) for either route.
 import { spawn } from "node:child_process";
 import type { IncomingMessage } from "node:http";
+import { fixSizes } from "../../server/speech/espeak.ts";
 import type { Scenario } from "./scenarios.ts";
 
 export type AudioAnswer = string | Scenario;
@@ -51,18 +52,10 @@ function espeak(text: string): Promise<Buffer | undefined> {
     const chunks: Buffer[] = [];
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.on("error", () => resolve(undefined));
-    child.on("close", (code) => resolve(code === 0 ? withSizes(Buffer.concat(chunks)) : undefined));
+    child.on("close", (code) => resolve(code === 0 ? fixSizes(Buffer.concat(chunks)) : undefined));
     child.stdin.on("error", () => {});
     child.stdin.end(text);
   });
-}
-
-function withSizes(wav: Buffer): Buffer {
-  if (wav.length >= 44) {
-    wav.writeUInt32LE(wav.length - 8, 4);
-    wav.writeUInt32LE(wav.length - 44, 40);
-  }
-  return wav;
 }
 
 export function tone(seconds: number, rate = 16_000): Buffer {

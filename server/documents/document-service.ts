@@ -18,6 +18,9 @@ import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
 
+/** Whose library a call works on while the server has one person: every route and send names this one owner. */
+export const LIBRARY_OWNER = "owner";
+
 export interface DocumentServiceParts {
   db: Db;
   transactor: Transactor;

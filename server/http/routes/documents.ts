@@ -13,10 +13,11 @@ import type { ServerContext } from "../../context.ts";
 import { tooLarge, unsupportedMedia } from "../../errors.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { serveRoute } from "../serve-route.ts";
+import { LIBRARY_OWNER } from "../../documents/document-service.ts";
 
 /** Whose library a call works on. One person until people exist on this server. */
 function ownerOf(_request: FastifyRequest): string {
-  return "owner";
+  return LIBRARY_OWNER;
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext): void {

@@ -6,6 +6,7 @@ import type { ServerContext } from "../../context.ts";
 import { conflict } from "../../errors.ts";
 import { type Attachment, checkSend, sendBodyLimit } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
+import { LIBRARY_OWNER } from "../../documents/document-service.ts";
 
 export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, assets } = ctx;
@@ -49,5 +50,5 @@ function attachDocuments(ctx: ServerContext, sessionId: string, attachments: rea
   const at = attachments.flatMap((a, index) => (a.type === "document" ? [index] : []));
   if (at.length === 0) return;
   const ids = attachments.flatMap((a) => (a.type === "document" ? [a.document_id] : []));
-  ctx.documents.attach("owner", sessionId, ids, (i) => `body.attachments.${at[i]}`);
+  ctx.documents.attach(LIBRARY_OWNER, sessionId, ids, (i) => `body.attachments.${at[i]}`);
 }

@@ -40,4 +40,13 @@ describe("TurnDetector", () => {
     // the barge-in is the start of a turn: it ends after 1.2 s of silence like any other
     expect(run(detector, 3000, 5000, 0.002)).toEqual([[4180, "turn_ended"]]); // last voice at 2980
   });
+
+  it("V33 a stalled page is not silence: readings that stop for 1.5 s mid-turn do not end it", () => {
+    const detector = new TurnDetector();
+    expect(run(detector, 0, 1000, 0.2)).toEqual([[0, "voice_started"]]);
+    // the page freezes for 1.5 s (no readings) and comes back in a pause between words, then the person goes on
+    expect(run(detector, 2500, 2600, 0.002)).toEqual([]);
+    expect(run(detector, 2600, 3000, 0.2)).toEqual([]);
+    expect(run(detector, 3000, 6000, 0.002)).toEqual([[4180, "turn_ended"]]); // 1.2 s after the voice at 2980
+  });
 });

@@ -115,6 +115,8 @@ function playbackMeter(): { attach(audio: HTMLAudioElement): void; level(): numb
     attach(audio) {
       try {
         context ??= new AudioContext();
+        // A context made outside a tap starts suspended on phones, and the element routed through it would be silent.
+        if (context.state === "suspended") void context.resume().catch(() => undefined);
         analyser ??= context.createAnalyser();
         analyser.fftSize = samples.length;
         const source = context.createMediaElementSource(audio);

@@ -11,6 +11,11 @@ const FLOOR = 0.015;
  * the microphone's signal, leaving a residue well under a third of it; a voice above that is the person's.
  */
 const ECHO_RESIDUE = 0.3;
+/**
+ * Readings come every animation frame (about 16 ms); a longer gap is the page stalling (a busy phone, a long task), not
+ * the person falling silent, so the stalled time does not count toward the end of a turn.
+ */
+const STALL_MS = 250;
 
 export type TurnSignal = "none" | "voice_started" | "turn_ended" | "barge_in";
 
@@ -19,6 +24,7 @@ export class TurnDetector {
   private voicedSince: number | undefined;
   private lastVoiceAt: number | undefined;
   private speaking = false;
+  private lastReadingAt: number | undefined;
 
   constructor(private readonly options: { endOfTurnMs?: number; bargeInMs?: number } = {}) {}
 
@@ -32,6 +38,7 @@ export class TurnDetector {
    * rise above it as well (echo cancellation removes most of it, not all).
    */
   feed(level: number, at: number, playbackLevel = 0): TurnSignal {
+    this.discountStall(at);
     const voiced = level > this.threshold && level > playbackLevel * ECHO_RESIDUE;
     if (!voiced) this.noise = Math.min(this.noise * 0.995 + level * 0.005, 0.2);
     if (playbackLevel > 0) return this.bargeIn(voiced, at);
@@ -47,6 +54,12 @@ export class TurnDetector {
     if (at - this.lastVoiceAt! < (this.options.endOfTurnMs ?? END_OF_TURN_MS)) return "none";
     this.speaking = false;
     return "turn_ended";
+  }
+
+  private discountStall(at: number): void {
+    const gap = this.lastReadingAt === undefined ? 0 : at - this.lastReadingAt;
+    this.lastReadingAt = at;
+    if (gap > STALL_MS && this.lastVoiceAt !== undefined) this.lastVoiceAt += gap;
   }
 
   /** Forgets the current turn (a new one starts listening from silence). */

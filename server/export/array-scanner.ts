@@ -1,8 +1,10 @@
 // Splits a JSON file whose top level is an array into its elements, reading the file in chunks, so an import of
 // hundreds of megabytes never becomes one string (docs/export.md "Import"). Only the array's own structure is read
 // here (strings, escapes and bracket depth); each element's text is then parsed by JSON.parse, which checks the rest.
-// Nesting is bounded, so a hostile file of a million '[' cannot overflow JSON.parse's or our stack.
+// Nesting is bounded, so a hostile file of a million '[' cannot overflow JSON.parse's or our stack. The reading pauses
+// between chunks (slices.ts), so scanning one element of megabytes is not one block the server answers nothing during.
 import { closeSync, openSync, readSync } from "node:fs";
+import type { Slices } from "./slices.ts";
 
 /** A problem with the file's shape: the message names where (a byte offset or an element) and what. */
 export class ImportFormatError extends Error {
@@ -10,7 +12,7 @@ export class ImportFormatError extends Error {
 }
 
 export const MAX_IMPORT_DEPTH = 64;
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 18;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -22,16 +24,19 @@ const CLOSE_OBJECT = 0x7d;
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** Each element of the top-level array as parsed JSON, with its position (0-based). */
-export function* arrayElements(file: string): Generator<{ index: number; value: unknown }> {
+export async function* arrayElements(
+  file: string,
+  slices: Pick<Slices, "step">,
+): AsyncGenerator<{ index: number; value: unknown }> {
   const fd = openSync(file, "r");
   try {
-    yield* scan(fd);
+    yield* scan(fd, slices);
   } finally {
     closeSync(fd);
   }
 }
 
-function* scan(fd: number): Generator<{ index: number; value: unknown }> {
+async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{ index: number; value: unknown }> {
   const buffer = Buffer.allocUnsafe(CHUNK);
   let offset = 0; // bytes of the file before `buffer`
   let depth = 0; // 0 before the top-level '[', 1 inside it
@@ -97,6 +102,7 @@ function* scan(fd: number): Generator<{ index: number; value: unknown }> {
     if (start >= 0) parts.push(Buffer.from(buffer.subarray(start, read)));
     else if (parts.length > 0) parts.push(Buffer.from(buffer.subarray(0, read)));
     start = -1;
+    await slices.step();
   }
   if (!sawAny) throw new ImportFormatError("the file is empty; an import is a JSON array");
   if (!ended)

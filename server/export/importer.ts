@@ -69,13 +69,13 @@ export class Importer {
   async importFile(file: string): Promise<ImportSummary> {
     // One chat is checked and converted in slices too: a conversation of 10,000 messages held the server for seconds.
     const slices = new Slices(this.parts.clock);
-    for (const { index, value } of arrayElements(file)) {
+    for await (const { index, value } of arrayElements(file, slices)) {
       this.check(await this.chatOf(value, index, slices), index);
       await slices.step();
     }
     const summary: ImportSummary = { imported: 0, skipped: 0, chats: [] };
     const renamed = new Map<string, string>();
-    for (const { index, value } of arrayElements(file)) {
+    for await (const { index, value } of arrayElements(file, slices)) {
       const entry = this.store(await this.chatOf(value, index, slices), renamed);
       summary.chats.push(entry);
       if (entry.skipped) summary.skipped++;

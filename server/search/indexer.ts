@@ -47,6 +47,8 @@ const PERSIST_EVERY = 10_000;
 
 /** Index rows written in one pass at most (each costs 0.1 ms, 1 ms on a loaded machine): the loop gets a turn between. */
 export const DOCS_PER_PASS = 100;
+/** What comparing an unchanged row's digest costs of a pass's budget: 5,000 of them make one pass. */
+const COMPARE_COST = 1 / 50;
 
 /** Passes a search waits for at most: 2,000 rows, far more than a burst of ordinary changes writes. */
 export const SEARCH_WAIT_PASSES = 20;
@@ -69,8 +71,12 @@ export class SearchIndexer {
   private position = 0;
   private persisted = 0;
   private unsubscribe: (() => void) | undefined;
-  /** The session being indexed over several passes, as read once for them. */
-  private reading: { sessionId: string; eventId: number; session: Session | undefined } | undefined;
+  /**
+   * The session being indexed over several passes, read once for all of them and gone through from where the last
+   * pass stopped (gone through from the start each pass, a chat imported with 10,000 messages cost 100 passes times
+   * 10,000 digests).
+   */
+  private reading: { sessionId: string; eventId: number; work: IndexWork | undefined } | undefined;
 
   constructor(private readonly parts: SearchIndexerParts) {
     const { db } = parts;
@@ -120,7 +126,7 @@ export class SearchIndexer {
         this.skipTo(through);
         continue;
       }
-      const reached = this.parts.transactor.run(() => {
+      const reached = this.inStep(() => {
         const reached = this.indexRows(rows, through);
         this.meta.set(CURSOR_KEY, String(reached));
         return reached;
@@ -141,6 +147,16 @@ export class SearchIndexer {
       await nextTurn();
     }
   }
+  /** One step's transaction; when it rolls back, the work in hand is worked out again from what is stored. */
+  private inStep<T>(step: () => T): T {
+    try {
+      return this.parts.transactor.run(step);
+    } catch (error) {
+      this.reading = undefined;
+      throw error;
+    }
+  }
+
   /** Drops the whole index and indexes every stored session again. */
   rebuild(): void {
     const latest = this.parts.events.latestId;
@@ -231,9 +247,9 @@ export class SearchIndexer {
 
   /** Makes one session's rows match the session as stored now; a session that is gone loses them. */
   private sync(sessionId: string, lastEventId: number, budget: Budget): boolean {
-    const session = this.storedAt(sessionId, lastEventId);
-    if (!session) return this.drop(sessionId, budget);
-    const done = this.write(session, this.docs.of(sessionId), budget);
+    const work = this.workAt(sessionId, lastEventId);
+    if (!work) return this.drop(sessionId, budget);
+    const done = this.apply(work, budget);
     if (done) this.reading = undefined;
     return done;
   }
@@ -247,38 +263,54 @@ export class SearchIndexer {
     return true;
   }
 
-  /** Writes what differs, one budget unit a row; false when the budget ran out first (the next pass goes on). */
   private write(session: Session, existing: Map<number, IndexedDoc>, budget: Budget): boolean {
+    return this.apply(workFor(session, existing), budget);
+  }
+
+  /**
+   * Writes what differs, one budget unit a row (a comparison of an unchanged row costs a fiftieth); false when the
+   * budget ran out first (the next pass goes on from there).
+   */
+  private apply(work: IndexWork, budget: Budget): boolean {
+    const { session, texts, existing } = work;
     this.upsertSession.run(
       session.id,
       sessionTitle(session),
       (session as { archived?: unknown }).archived === true ? 1 : 0,
     );
-    for (const [index, text] of searchableTexts(session)) {
-      const row = existing.get(index);
+    for (; work.next < texts.length; work.next++) {
+      if (budget.left <= 0) return false;
+      const [index, text] = texts[work.next]!;
+      const doc = existing.get(index);
       existing.delete(index);
-      if (row && row.digest === digestOf(text)) continue;
-      if (budget.left-- <= 0) return false;
-      if (!row) this.docs.add(session.id, index, text);
-      else this.docs.replace(row, text);
+      if (doc && doc.digest === digestOf(text)) {
+        budget.left -= COMPARE_COST;
+        continue;
+      }
+      if (doc) this.docs.replace(doc, text);
+      else this.docs.add(session.id, index, text);
+      budget.left--;
     }
-    for (const row of existing.values()) {
-      if (budget.left-- <= 0) return false;
-      this.docs.remove(row);
+    for (const [index, doc] of existing) {
+      if (budget.left <= 0) return false;
+      this.docs.remove(doc);
+      existing.delete(index);
+      budget.left--;
     }
     return true;
   }
 
   /**
-   * The session as stored after its event `lastEventId`; a session indexed over several passes is read once (the
-   * same event, the same session), not once a pass.
+   * What one session's rows lack after its event `lastEventId`; a session indexed over several passes is read and
+   * compared once (the same event, the same session), not once a pass. Undefined: the session is gone.
    */
-  private storedAt(sessionId: string, lastEventId: number): Session | undefined {
+  private workAt(sessionId: string, lastEventId: number): IndexWork | undefined {
     const reading = this.reading;
-    if (reading && reading.sessionId === sessionId && reading.eventId === lastEventId) return reading.session;
+    if (reading && reading.sessionId === sessionId && reading.eventId === lastEventId) return reading.work;
     const session = this.stored(sessionId);
-    this.reading = { sessionId, eventId: lastEventId, session };
-    return session;
+    const work = session && workFor(session, this.docs.of(sessionId));
+    this.reading = { sessionId, eventId: lastEventId, work };
+    return work;
   }
 
   private stored(sessionId: string): Session | undefined {
@@ -289,6 +321,18 @@ export class SearchIndexer {
       throw error;
     }
   }
+}
+
+/** One session's texts to index and its rows not yet compared with them; `next`: the texts done so far. */
+interface IndexWork {
+  session: Session;
+  texts: Array<[number, string]>;
+  existing: Map<number, IndexedDoc>;
+  next: number;
+}
+
+function workFor(session: Session, existing: Map<number, IndexedDoc>): IndexWork {
+  return { session, texts: [...searchableTexts(session)], existing, next: 0 };
 }
 
 /** What of a session is searchable, by message index: its given title (TITLE_INDEX) and its people's messages. */

@@ -11,7 +11,12 @@ export interface Chunk {
 
 /** Estimated tokens of a text (four characters a token, the usual rule for English). */
 export function estimatedTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return tokensOfLength(text.length);
+}
+
+/** estimatedTokens of a text of `chars` characters. */
+export function tokensOfLength(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 export function* chunksOf(pages: Iterable<{ page: number; text: string }>): Generator<Chunk> {

@@ -5,7 +5,7 @@
 // nothing are dropped.
 import type { Message } from "../../client/wire/index.ts";
 import { queryWords } from "../search/query.ts";
-import { estimatedTokens } from "./chunks.ts";
+import { tokensOfLength } from "./chunks.ts";
 import type { DocumentStore, Passage } from "./store.ts";
 
 /** The most chunks a turn is given when its documents are too large to go whole. */
@@ -20,27 +20,23 @@ export interface Citation {
   quote: string;
 }
 
-/** An FTS5 expression matching any word of the message (ranked by BM25, so more matching words rank higher). */
-function anyWord(text: string): string | undefined {
-  const words = queryWords(text);
-  return words.length === 0 ? undefined : words.map((word) => `"${word.replaceAll('"', '""')}"`).join(" OR ");
-}
-
 export function passagesFor(
   store: DocumentStore,
   sessionId: string,
   question: string,
   inlineTokens: number,
 ): Passage[] {
+  // Measured in SQL: a chat's documents may hold 100,000 chunks, and only a few of them are given.
+  const total = tokensOfLength(store.chatTextLength(sessionId));
+  if (total === 0) return [];
+  const words = queryWords(question);
+  if (total > inlineTokens)
+    return words.length > 0 ? store.bestChunks(sessionId, words, MAX_CHUNKS) : store.chatPages(sessionId, MAX_CHUNKS);
   const pages = store.chatPages(sessionId);
-  if (pages.length === 0) return [];
-  const match = anyWord(question);
-  const total = pages.reduce((sum, page) => sum + estimatedTokens(page.text), 0);
-  if (total > inlineTokens) return match ? store.bestChunks(sessionId, match, MAX_CHUNKS) : pages.slice(0, MAX_CHUNKS);
-  if (!match) return pages;
+  if (words.length === 0) return pages;
   // Whole documents, their pages in the order of each page's best chunk; pages no chunk matched keep their order after.
   const rank = new Map<string, number>();
-  store.bestChunks(sessionId, match, 1000).forEach((chunk, index) => {
+  store.bestChunks(sessionId, words, 1000).forEach((chunk, index) => {
     const key = `${chunk.document_id}\u0000${chunk.page}`;
     if (!rank.has(key)) rank.set(key, index);
   });

@@ -44,6 +44,9 @@ export function recordOf(row: DocumentRow): DocumentRecord {
   };
 }
 
+/** A word in this many chunks or more is too common to rank by (DocumentStore.bestChunks). */
+export const COMMON_CHUNKS = 1000;
+
 export class DocumentStore {
   constructor(private readonly db: Db) {}
 
@@ -155,25 +158,55 @@ export class DocumentStore {
       .get(sessionId, documentId, page);
   }
 
-  /** Every page of the chat's documents, in document and page order. */
-  chatPages(sessionId: string): Passage[] {
+  /** The pages of the chat's documents (all of them, or the first `limit`), in document and page order. */
+  chatPages(sessionId: string, limit = -1): Passage[] {
     return this.db
-      .prepare<[string], Passage>(
-        "SELECT p.document_id, d.name, p.page, p.text FROM chat_document_pages p JOIN chat_documents d USING (session_id, document_id) WHERE p.session_id = ? ORDER BY d.attached_at, p.document_id, p.page",
+      .prepare<[string, number], Passage>(
+        "SELECT p.document_id, d.name, p.page, p.text FROM chat_document_pages p JOIN chat_documents d USING (session_id, document_id) WHERE p.session_id = ? ORDER BY d.attached_at, p.document_id, p.page LIMIT ?",
       )
-      .all(sessionId);
+      .all(sessionId, limit);
   }
 
-  /** The chat's chunks that best match `match` (an FTS5 expression), best first (BM25). */
-  bestChunks(sessionId: string, match: string, limit: number): Passage[] {
+  /** How long the chat's documents' text is, in characters, without reading it. */
+  chatTextLength(sessionId: string): number {
+    return (
+      this.db
+        .prepare<[string], { chars: number | null }>(
+          "SELECT sum(length(text)) AS chars FROM chat_document_pages WHERE session_id = ?",
+        )
+        .get(sessionId)?.chars ?? 0
+    );
+  }
+
+  /**
+   * The chat's chunks that best match any of `words`, best first (BM25). Words found in COMMON_CHUNKS chunks or more
+   * (a count that stops there) are left out of the ranking: they say little of which chunk answers, and ranking every
+   * chunk holding them cost hundreds of milliseconds over 100,000 chunks. When every word is that common, the first
+   * chunks holding any of them are given unranked.
+   */
+  bestChunks(sessionId: string, words: readonly string[], limit: number): Passage[] {
+    const quoted = words.map((word) => `"${word.replaceAll('"', '""')}"`);
+    const rare = quoted.filter((word) => this.chunksHolding(word) < COMMON_CHUNKS);
+    const ranked = rare.length > 0;
     return this.db
       .prepare<[string, string, number], Passage>(
         `SELECT c.document_id, d.name, c.page, c.text FROM chat_document_fts f
          JOIN chat_document_chunks c ON c.id = f.rowid
          JOIN chat_documents d ON d.session_id = c.session_id AND d.document_id = c.document_id
-         WHERE chat_document_fts MATCH ? AND c.session_id = ? ORDER BY bm25(chat_document_fts) LIMIT ?`,
+         WHERE chat_document_fts MATCH ? AND c.session_id = ? ${ranked ? "ORDER BY bm25(chat_document_fts)" : ""} LIMIT ?`,
       )
-      .all(match, sessionId, limit);
+      .all((ranked ? rare : quoted).join(" OR "), sessionId, limit);
+  }
+
+  /** Chunks (of every chat) holding `word`, counted up to COMMON_CHUNKS. */
+  private chunksHolding(word: string): number {
+    return (
+      this.db
+        .prepare<[string, number], { n: number }>(
+          "SELECT count(*) AS n FROM (SELECT rowid FROM chat_document_fts WHERE chat_document_fts MATCH ? LIMIT ?)",
+        )
+        .get(word, COMMON_CHUNKS)?.n ?? 0
+    );
   }
 
   /** The chat's copies go with the chat (docs/documents.md "Deleting"). */

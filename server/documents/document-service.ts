@@ -13,7 +13,7 @@ import { invalid, notFound, unprocessable } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { DocumentsConfig } from "./config.ts";
 import { detectMediaType } from "./detect.ts";
-import { startReading, UnreadableDocument, type Reading } from "./reader.ts";
+import { Readers, UnreadableDocument, type Reading } from "./reader.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
@@ -36,6 +36,8 @@ export class DocumentService {
   readonly store: DocumentStore;
   private readonly readings = new Map<string, Reading>();
 
+  private readonly readers = new Readers();
+
   constructor(private readonly parts: DocumentServiceParts) {
     this.store = new DocumentStore(parts.db);
     makePrivateDir(join(parts.dataDir, DOCUMENTS_DIR));
@@ -47,7 +49,7 @@ export class DocumentService {
     const id = `doc_${randomUUID().replaceAll("-", "")}`;
     const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
     writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
-    const reading = startReading(file, media_type, () => this.parts.clock.now());
+    const reading = this.readers.start(file, media_type, () => this.parts.clock.now());
     let pages: number;
     try {
       pages = await reading.count;
@@ -133,6 +135,7 @@ export class DocumentService {
   close(): void {
     for (const reading of this.readings.values()) reading.cancel();
     this.readings.clear();
+    this.readers.close();
   }
 
   private require(owner: string, id: string) {

@@ -3,18 +3,22 @@
 // document over max_pages is refused before any page is extracted. It runs with a bounded heap: a DOCX that is a zip
 // bomb ends the worker, not the server.
 import { readFile } from "node:fs/promises";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { ExtractRequest, ExtractMessage, Section } from "./extract-messages.ts";
 import { DOCX, PDF } from "./detect.ts";
 import { sectionsOfHtml, sectionsOfMarkdown } from "./sections.ts";
 import { checkUnpackedSize, MAX_UNPACKED_BYTES, ZipTooLarge } from "./zip-bound.ts";
 
-const request = workerData as ExtractRequest;
+// A worker reads one document after another (reader.ts keeps it while it does well): pdf.js is loaded and its code
+// compiled once; each document starts with a message naming the file.
+const pdfjsLoading = import("pdfjs-dist/legacy/build/pdf.mjs");
+pdfjsLoading.catch(() => undefined); // a failed load is reported when a PDF needs it
+const nextRequest = () => new Promise<ExtractRequest>((resolve) => parentPort!.once("message", resolve));
 const post = (message: ExtractMessage) => parentPort!.postMessage(message);
 const goOn = () => new Promise<boolean>((resolve) => parentPort!.once("message", (go: boolean) => resolve(go)));
 
 async function extractPdf(data: Uint8Array): Promise<void> {
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const pdfjs = await pdfjsLoading;
   const task = pdfjs.getDocument({
     data,
     isEvalSupported: false,
@@ -36,7 +40,7 @@ async function extractPdf(data: Uint8Array): Promise<void> {
   await pdf.destroy();
 }
 
-async function sections(bytes: Buffer): Promise<Section[]> {
+async function sections(request: ExtractRequest, bytes: Buffer): Promise<Section[]> {
   if (request.mediaType === DOCX) {
     checkUnpackedSize(bytes);
     const mammoth = await import("mammoth");
@@ -49,11 +53,11 @@ async function sections(bytes: Buffer): Promise<Section[]> {
   return [{ page: 1, text }];
 }
 
-async function main(): Promise<void> {
+async function read(request: ExtractRequest): Promise<void> {
   const bytes = await readFile(request.file);
   if (request.mediaType === PDF) await extractPdf(new Uint8Array(bytes));
   else {
-    const found = await sections(bytes);
+    const found = await sections(request, bytes);
     post({ type: "count", pages: found.length });
     if (!(await goOn())) return;
     for (const section of found) post({ type: "page", section });
@@ -61,7 +65,7 @@ async function main(): Promise<void> {
   post({ type: "done" });
 }
 
-main().catch((error: unknown) => {
+function failed(error: unknown): void {
   const name = (error as { name?: string }).name;
   const message =
     error instanceof ZipTooLarge
@@ -70,4 +74,6 @@ main().catch((error: unknown) => {
         ? error.message
         : String(error);
   post({ type: "failed", reason: name === "PasswordException" ? "encrypted" : "corrupt", message });
-});
+}
+
+for (;;) await read(await nextRequest()).catch(failed);

@@ -3,7 +3,7 @@
 // comes, reported at most once a second and per 5% (each report is an event the bridge keeps for replay: more would
 // push chat events out of its window), and always at the end. Deleting the document ends the worker.
 import { Worker } from "node:worker_threads";
-import type { ExtractMessage, Section } from "./extract-messages.ts";
+import type { ExtractMessage, ExtractRequest, Section } from "./extract-messages.ts";
 
 /** Heap of a reading worker: a DOCX that inflates past it (a zip bomb) ends the worker, never the server. */
 const WORKER_HEAP_MB = 256;
@@ -42,12 +42,50 @@ const { workerData } = require("node:worker_threads");
 import("tsx/esm/api").then(({ register }) => { register(); return import(workerData.entry); });
 `;
 
-export function startReading(file: string, mediaType: string, now: () => number): Reading {
+/**
+ * The reading workers. A worker that read a document to its end (or found it unreadable) is kept for the next one: a
+ * fresh worker's start (the loader, then pdf.js, its code compiled cold) took three times as long as reading a
+ * 200-page PDF in a warm one. One waits at most; a worker that crashed (a zip bomb past its heap) or was cancelled
+ * mid-document is ended, never reused. A server that reads no documents runs no worker.
+ */
+export class Readers {
+  private idle: Worker | undefined;
+  private closed = false;
+
+  start(file: string, mediaType: string, now: () => number): Reading {
+    const worker = this.idle ?? startWorker();
+    this.idle = undefined;
+    worker.ref();
+    worker.postMessage({ file, mediaType } satisfies ExtractRequest);
+    return readingIn(worker, now, () => this.keep(worker));
+  }
+
+  close(): void {
+    this.closed = true;
+    void this.idle?.terminate();
+    this.idle = undefined;
+  }
+
+  private keep(worker: Worker): void {
+    if (this.closed || this.idle) return void worker.terminate();
+    worker.unref(); // a waiting worker keeps no process alive
+    this.idle = worker;
+    worker.once("exit", () => this.idle === worker && (this.idle = undefined));
+  }
+}
+
+function startWorker(): Worker {
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
-    workerData: { file, mediaType, entry: new URL("./extract-worker.ts", import.meta.url).href },
+    workerData: { entry: new URL("./extract-worker.ts", import.meta.url).href },
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
+  worker.on("error", () => undefined); // a reading reports it through its own listener; an idle worker's is its exit
+  return worker;
+}
+
+/** One document's reading in `worker`; `keep` hands the worker back once the document is over and it is well. */
+function readingIn(worker: Worker, now: () => number, keep: () => void): Reading {
   let hooks: ReadingHooks | undefined;
   let total = 0;
   let done = 0;
@@ -56,20 +94,26 @@ export function startReading(file: string, mediaType: string, now: () => number)
   let resolveCount!: (pages: number) => void;
   let rejectCount!: (error: Error) => void;
   const count = new Promise<number>((resolve, reject) => ((resolveCount = resolve), (rejectCount = reject)));
+  const detach = () => {
+    worker.off("message", onMessage);
+    worker.off("error", onCrash);
+    worker.off("exit", onExit);
+  };
   const fail = (reason: "encrypted" | "corrupt", message: string) => {
     if (settled) return;
     settled = true;
+    detach();
     rejectCount(new UnreadableDocument(reason, message));
     hooks?.failed(reason, message);
-    void worker.terminate();
   };
-  worker.on("message", (message: ExtractMessage) => {
+  function onMessage(message: ExtractMessage): void {
     if (message.type === "count") return void ((total = message.pages), resolveCount(message.pages));
-    if (message.type === "failed") return fail(message.reason, message.message);
+    if (message.type === "failed") return void (fail(message.reason, message.message), keep());
     if (message.type === "done") {
       settled = true;
+      detach();
       hooks?.done(done);
-      return void worker.terminate();
+      return keep();
     }
     done++;
     hooks?.page(message.section);
@@ -78,9 +122,17 @@ export function startReading(file: string, mediaType: string, now: () => number)
       reported = { at, done };
       hooks?.progress(done, total);
     }
-  });
-  worker.on("error", (error) => fail("corrupt", error.message));
-  worker.on("exit", () => fail("corrupt", "the document could not be read to its end (too large once unpacked?)"));
+  }
+  function onCrash(error: Error): void {
+    fail("corrupt", error.message);
+    void worker.terminate();
+  }
+  function onExit(): void {
+    fail("corrupt", "the document could not be read to its end (too large once unpacked?)");
+  }
+  worker.on("message", onMessage);
+  worker.on("error", onCrash);
+  worker.on("exit", onExit);
   return {
     count,
     proceed(next) {
@@ -89,6 +141,7 @@ export function startReading(file: string, mediaType: string, now: () => number)
     },
     cancel() {
       settled = true;
+      detach();
       worker.postMessage(false);
       void worker.terminate();
     },

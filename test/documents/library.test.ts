@@ -131,6 +131,13 @@ describe("the library", () => {
     expect(bomb.status).toBe(422); // the count of a DOCX is known once it is unpacked: the bound refuses it first
     expect((await bomb.json()).error.message).toMatch(/zip bomb/);
     expect((await call("/health")).status).toBe(200);
+    // the worker that found those unreadable reads the next document as well (it is kept between documents)
+    const after = await (await upload("after.pdf", await pdfWith(["Read after three bad files"]))).json();
+    expect(await ready(after.document.id)).toMatchObject({ status: "ready", pages: 1 });
+    expect(await (await call(`/documents/${after.document.id}/text?page=1`)).json()).toEqual({
+      page: 1,
+      text: "Read after three bad files",
+    });
   }, 90_000);
 
   it("D6 deleting a document removes its file and text from every file of the data folder", async () => {

@@ -42,6 +42,7 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
+import { UploadService } from "./uploads/upload-service.ts";
 import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
@@ -219,6 +220,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     config: () => config.documents,
     scrub,
   });
+  const uploads = new UploadService({ dataDir, disk, clock });
+  void uploads.sweepUntil(shutdown.signal);
   const runner = new RequestRunner({
     passages: (sessionId, question) =>
       passagesFor(documents.store, sessionId, question, config.documents.inline_tokens),
@@ -284,6 +287,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
     speech: new SpeechService(() => config),
     documents,
+    uploads,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -304,6 +308,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await runner.shutdown();
       await mcp.stop();
       documents.close();
+      uploads.close();
       await forwarder.stop();
       await push?.close();
       await app.close();

@@ -38,3 +38,23 @@ function depthExceeds(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/** Whether a Content-Type is JSON (`application/json`, with or without parameters). */
+export function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+/** Largest JSON a route that reads its own bytes parses (a `{upload_id}` body): anything longer is not one. */
+const MAX_SMALL_JSON_BYTES = 4096;
+
+/** A small JSON body a raw-bytes route was given (its scope's parser kept the bytes): parsed, or 400 invalid_json. */
+export function jsonOf(body: unknown): unknown {
+  if (!Buffer.isBuffer(body)) return body;
+  if (body.length > MAX_SMALL_JSON_BYTES)
+    throw invalid("invalid_json", `a JSON body here is at most ${MAX_SMALL_JSON_BYTES} bytes`);
+  try {
+    return JSON.parse(body.toString("utf8")) as unknown;
+  } catch {
+    throw invalid("invalid_json", "the body is not JSON");
+  }
+}

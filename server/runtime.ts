@@ -210,7 +210,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
-  const scrub = () => checkpointer.truncate();
   const documents = new DocumentService({
     db,
     transactor,
@@ -218,10 +217,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     dataDir,
     config: () => config.documents,
-    scrub,
+    scrub: () => checkpointer.truncate(),
   });
-  const uploads = new UploadService({ dataDir, disk, clock });
-  void uploads.sweepUntil(shutdown.signal);
   const runner = new RequestRunner({
     passages: (sessionId, question) =>
       passagesFor(documents.store, sessionId, question, config.documents.inline_tokens),
@@ -287,7 +284,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
     speech: new SpeechService(() => config),
     documents,
-    uploads,
+    uploads: new UploadService({ dataDir, disk, clock, shutdown: shutdown.signal }),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
@@ -308,7 +305,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await runner.shutdown();
       await mcp.stop();
       documents.close();
-      uploads.close();
       await forwarder.stop();
       await push?.close();
       await app.close();

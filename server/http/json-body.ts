@@ -44,6 +44,12 @@ export function isJson(contentType: string | undefined): boolean {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
 }
 
+/** The upload a JSON body names (`{upload_id, ...}`: checked by the route's schema), or undefined for other JSON, which
+ *  a raw-bytes route then refuses as it refuses any type it does not take. */
+export function namesUpload(contentType: string | undefined, body: unknown): boolean {
+  return isJson(contentType) && typeof body === "object" && body !== null && "upload_id" in body;
+}
+
 /** Largest JSON a route that reads its own bytes parses (a `{upload_id}` body): anything longer is not one. */
 const MAX_SMALL_JSON_BYTES = 4096;
 

@@ -59,6 +59,8 @@ export interface UploadServiceParts {
   dataDir: string;
   disk: DiskWrites;
   clock: Clock;
+  /** The server is stopping: sweeping ends and every unfinished upload is deleted (none could be finished after). */
+  shutdown: AbortSignal;
   limits?: Partial<UploadLimits>;
 }
 
@@ -73,6 +75,7 @@ export class UploadService {
     makePrivateDir(this.dir);
     // Unfinished uploads live in memory: files a previous run left cannot be finished, so they go.
     for (const name of readdirSync(this.dir)) rmSync(join(this.dir, name), { force: true });
+    this.sweepUntil(parts.shutdown);
   }
 
   /** Opens an upload; its length is already allowed for its kind. */
@@ -98,7 +101,7 @@ export class UploadService {
     const upload = this.find(owner, id);
     const order = { expected: upload.receivedParts, parts: upload.parts };
     if (n < upload.receivedParts) throw conflict("upload_part_repeated", `part ${n} already arrived`, order);
-    if (n > upload.receivedParts) throw outOfOrder(upload, n);
+    if (n > upload.receivedParts || n >= upload.parts) throw outOfOrder(upload, n);
     const expected = Math.min(this.limits.partBytes, upload.bytes - upload.receivedBytes);
     if (bytes.length > expected)
       throw tooLarge("upload_part_too_large", `part ${n} must be ${expected} bytes, not ${bytes.length}`, {
@@ -148,12 +151,21 @@ export class UploadService {
     for (const upload of this.uploads.values()) if (upload.touchedAt < cutoff) this.discard(upload);
   }
 
-  /** Sweeps once a minute until `signal` aborts, so an abandoned upload's file goes even when no one uploads again. */
-  async sweepUntil(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      await this.parts.clock.sleep(SWEEP_EVERY_MS, signal).catch(() => undefined);
-      if (!signal.aborted) this.sweep();
-    }
+  /**
+   * Sweeps once a minute until `signal` aborts, so an abandoned upload's file goes even when no one uploads again;
+   * then deletes what is left. The timer only wakes the sweep: what is idle is decided on the injected clock, and a
+   * test's clock is not handed a sleep it did not ask for.
+   */
+  private sweepUntil(signal: AbortSignal): void {
+    const timer = setInterval(() => this.sweep(), SWEEP_EVERY_MS).unref();
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearInterval(timer);
+        this.close();
+      },
+      { once: true },
+    );
   }
 
   /** How many uploads are unfinished (for tests and the health of the bound). */
@@ -161,8 +173,7 @@ export class UploadService {
     return this.uploads.size;
   }
 
-  /** Deletes every unfinished upload (the server is stopping: none could be finished after). */
-  close(): void {
+  private close(): void {
     for (const upload of this.uploads.values()) this.discard(upload);
   }
 

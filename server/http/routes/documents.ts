@@ -13,7 +13,7 @@ import type { ServerContext } from "../../context.ts";
 import { invalid, tooLarge, unsupportedMedia } from "../../errors.ts";
 import { fromUploadBody } from "../../../client/wire/routes/uploads.ts";
 import { uploadOwnerOf } from "../../uploads/owner.ts";
-import { isJson, jsonOf } from "../json-body.ts";
+import { isJson, jsonOf, namesUpload } from "../json-body.ts";
 import { parseInput } from "../validate.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { serveRoute } from "../serve-route.ts";
@@ -67,8 +67,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
       }
     });
     serveRoute(scope, addDocumentRoute, async ({ query, request }) => {
-      if (query.name === undefined && isJson(request.headers["content-type"]))
-        return addUploadedDocument(ctx, request, parseInput(fromUploadBody, jsonOf(request.body), "body").upload_id);
+      const json =
+        query.name === undefined && isJson(request.headers["content-type"]) ? jsonOf(request.body) : undefined;
+      if (namesUpload(request.headers["content-type"], json))
+        return addUploadedDocument(ctx, request, parseInput(fromUploadBody, json, "body").upload_id);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0)
         throw unsupportedMedia("unsupported_media_type", "POST /documents takes the file's bytes as the body");
       if (query.name === undefined)

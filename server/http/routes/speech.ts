@@ -9,7 +9,7 @@ import { serveRoute } from "../serve-route.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { fromUploadBody } from "../../../client/wire/routes/uploads.ts";
 import { uploadOwnerOf } from "../../uploads/owner.ts";
-import { isJson } from "../json-body.ts";
+import { namesUpload } from "../json-body.ts";
 import { parseInput } from "../validate.ts";
 
 /** speech.max_bytes when the config has no `speech` (transcriptions then answer speech_not_configured anyway). */
@@ -38,7 +38,7 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
       readBodyUpTo(payload, maxBytes(), refusal).then((bytes) => done(null, bytes), done);
     });
     serveRoute(scope, transcriptionRoute, async ({ request }) => {
-      if (isJson(request.headers["content-type"]))
+      if (namesUpload(request.headers["content-type"], request.body))
         return transcribeUpload(ctx, request, parseInput(fromUploadBody, request.body, "body").upload_id);
       const mediaType = audioMediaType(request.headers["content-type"]);
       if (!mediaType || !Buffer.isBuffer(request.body)) throw unsupportedAudio(request);

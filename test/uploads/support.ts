@@ -38,10 +38,12 @@ export function useUploadServer(): (config?: ConfigInput) => Promise<UploadServe
     open.push(() => server.close());
     const url = await server.runtime.app.listen({ port: 0, host: "127.0.0.1" });
     const { pairing } = server.runtime.ctx;
-    const tokens = {
-      a: pairing.redeem(pairing.createCode().code, "phone").device_token,
-      b: pairing.redeem(pairing.createCode().code, "tablet").device_token,
+    const redeem = (name: string) => {
+      const paired = pairing.redeem(pairing.createCode().code, name);
+      if (!paired.ok) throw new Error(`pairing ${name}: ${paired.reason}`);
+      return paired.device_token;
     };
+    const tokens = { a: redeem("phone"), b: redeem("tablet") };
     const call = (path: string, { token = tokens.a, ...init }: RequestInit & { token?: string } = {}) =>
       fetch(url + path, {
         ...init,

@@ -132,4 +132,21 @@ describe("uploads in parts through the relay", () => {
         response: { reason: "invalid_request" },
       });
   });
+
+  it("R5 with server_url up, `auto` sends a body over one part in parts and a small one whole; `direct` sends it whole", async () => {
+    const stack = await speechStack();
+    const credentials = await pairDevice(stack, stack.serverUrl);
+    const declared = vi.spyOn(stack.server.runtime.ctx.uploads, "create");
+    const text = (size: number) => new Uint8Array(size).fill(0x61);
+    const auto = connect(credentials, FAST);
+    cleanups.push(() => auto.close());
+    await auto.addDocument({ bytes: text(UPLOAD_PART_BYTES + 1), name: "big.txt" });
+    expect(declared).toHaveBeenCalledTimes(1);
+    await auto.addDocument({ bytes: text(100), name: "small.txt" });
+    const direct = connect(credentials, { ...FAST, route: "direct" });
+    cleanups.push(() => direct.close());
+    const whole = await direct.addDocument({ bytes: text(UPLOAD_PART_BYTES + 1), name: "whole.txt" });
+    expect(whole).toMatchObject({ name: "whole.txt", bytes: UPLOAD_PART_BYTES + 1 });
+    expect(declared).toHaveBeenCalledTimes(1);
+  });
 });

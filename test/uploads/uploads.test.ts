@@ -219,4 +219,19 @@ describe("uploads in parts", () => {
     expect(statSync(join(server.dataDir, UPLOADS_DIR, id)).size).toBe(0);
     expect((await json("PUT", `/uploads/${"u".repeat(101)}/parts/0`, part(patterned(4)))).status).toBe(414);
   });
+
+  it("U11 the same part sent twice at once is taken once; two completes at once finish the upload once", async () => {
+    const { json, server } = await start();
+    const bytes = patterned(P + 1);
+    const id = (await json("POST", "/uploads", { kind: "audio", content_type: "audio/wav", bytes: bytes.length })).body
+      .upload_id as string;
+    const first = await Promise.all(
+      [0, 0, 0].map(() => json("PUT", `/uploads/${id}/parts/0`, part(bytes.subarray(0, P)))),
+    );
+    expect(first.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    expect((await json("PUT", `/uploads/${id}/parts/1`, part(bytes.subarray(P)))).status).toBe(200);
+    expect(statSync(join(server.dataDir, UPLOADS_DIR, id)).size).toBe(bytes.length);
+    const done = await Promise.all([0, 1].map(() => json("POST", `/uploads/${id}/complete`)));
+    expect(done.map((answer) => answer.status).sort()).toEqual([200, 404]);
+  });
 });

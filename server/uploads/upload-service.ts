@@ -87,6 +87,7 @@ export class UploadService {
     try {
       this.parts.disk.writeFileSync(file, new Uint8Array(0), { mode: PRIVATE_FILE_MODE, flag: "wx" });
     } catch (error) {
+      rmSync(file, { force: true });
       throw asDiskFull(error);
     }
     const parts = Math.ceil(declared.bytes / this.limits.partBytes);

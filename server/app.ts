@@ -30,6 +30,7 @@ import { registerInteractionRoutes } from "./http/routes/interactions.ts";
 import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { registerSpeechRoutes } from "./http/routes/speech.ts";
 import { registerDocumentRoutes } from "./http/routes/documents.ts";
+import { registerUploadRoutes } from "./http/routes/uploads.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -85,6 +86,7 @@ export function buildApp(
   registerMcpRoutes(app, ctx);
   registerSpeechRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
+  registerUploadRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -17,6 +17,7 @@ import type { PluginLoader } from "./plugins/loader.ts";
 import type { RequestRunner } from "./runner/runner.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import type { SpeechService } from "./speech/speech-service.ts";
+import type { UploadService } from "./uploads/upload-service.ts";
 import type { DocumentService } from "./documents/document-service.ts";
 import type { Clock } from "./clock.ts";
 import type { EndToEnd } from "./e2e/end-to-end.ts";
@@ -79,4 +80,6 @@ export interface ServerContext {
   speech: SpeechService;
   /** Documents: a person's library and each chat's copies (server/documents/). */
   documents: DocumentService;
+  /** Bodies too large for one relayed call, sent in parts (server/uploads/). */
+  uploads: UploadService;
 }

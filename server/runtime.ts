@@ -42,6 +42,7 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
+import { UploadService } from "./uploads/upload-service.ts";
 import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
@@ -209,7 +210,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
-  const scrub = () => checkpointer.truncate();
   const documents = new DocumentService({
     db,
     transactor,
@@ -217,7 +217,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     dataDir,
     config: () => config.documents,
-    scrub,
+    scrub: () => checkpointer.truncate(),
   });
   const runner = new RequestRunner({
     passages: (sessionId, question) =>
@@ -284,6 +284,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
     speech: new SpeechService(() => config),
     documents,
+    uploads: new UploadService({ dataDir, disk, clock, shutdown: shutdown.signal }),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { NetworkError } from "../transport/errors.ts";
 import type { Requester, RequestOptions } from "../transport/http.ts";
 import type { Timers } from "../util/timers.ts";
+import { UPLOAD_PART_BYTES } from "../wire/routes/uploads.ts";
 
 export type Route = "auto" | "direct" | "relay";
 
@@ -48,6 +49,17 @@ export class RouteChoice implements Requester {
     const { route, timers } = this.options;
     if (route !== "auto") return route;
     return this.directDownUntil !== undefined && timers.now() < this.directDownUntil ? "relay" : "direct";
+  }
+
+  /**
+   * Whether a body of `bytes` goes in parts (docs/uploads.md): always through the relay, which carries JSON under one
+   * frame; in `auto` also when it is larger than one part, so the upload can go on over the relay if direct HTTP
+   * fails halfway. `direct` never.
+   */
+  sendsInParts(bytes: number): boolean {
+    const { route } = this.options;
+    if (route !== "auto") return route === "relay";
+    return this.current === "relay" || bytes > UPLOAD_PART_BYTES;
   }
 
   async request<S extends z.ZodType>(

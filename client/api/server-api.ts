@@ -59,6 +59,10 @@ import { contentKeysRoute } from "../wire/routes/e2e.ts";
 import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
 import type { SealedContentKey } from "../wire/e2e.ts";
 import { callRoute } from "./call-route.ts";
+import { uploadInParts, type UploadOptions } from "./uploads.ts";
+import { addDocumentRoute } from "../wire/routes/documents.ts";
+import type { DocumentRecord } from "../wire/events.ts";
+import { ProtocolError } from "../transport/errors.ts";
 
 export interface SendOptions {
   content: string;
@@ -130,13 +134,53 @@ export abstract class ServerApi implements Requester {
     return this.call(speechStatusRoute, {});
   }
 
-  /** The recording's text. `media_type` is the recorder's (`audio/webm;codecs=opus`, `audio/mp4`, `audio/wav`, …). */
-  async transcribe(
-    audio: { bytes: Uint8Array; media_type: string },
-    options: { signal?: AbortSignal } = {},
-  ): Promise<string> {
+  /**
+   * Whether a body of `bytes` goes in parts (docs/uploads.md). Here never: ChatClient says so when the call would go
+   * through the bridge relay, which carries JSON under one frame.
+   */
+  protected sendsInParts(_bytes: number): boolean {
+    return false;
+  }
+
+  /**
+   * The recording's text. `media_type` is the recorder's (`audio/webm;codecs=opus`, `audio/mp4`, `audio/wav`, …).
+   * Through the relay the recording goes in parts by itself; `onProgress` tells how much has arrived.
+   */
+  async transcribe(audio: { bytes: Uint8Array; media_type: string }, options: UploadOptions = {}): Promise<string> {
+    const { signal, onProgress } = options;
+    if (this.sendsInParts(audio.bytes.length)) {
+      const body = { kind: "audio" as const, content_type: audio.media_type, bytes: audio.bytes };
+      const answer = await uploadInParts(this, body, options);
+      if (!("text" in answer)) throw new ProtocolError("an audio upload was answered as a document");
+      return answer.text;
+    }
     const body: BinaryBody = { media_type: audio.media_type, bytes: audio.bytes };
-    return (await this.request("POST", transcriptionRoute.path, transcriptionRoute.answer, { ...options, body })).text;
+    const answer = await this.call(transcriptionRoute, { body }, { signal });
+    onProgress?.({ sent: audio.bytes.length, total: audio.bytes.length });
+    return answer.text;
+  }
+
+  /**
+   * Adds a file to the library (docs/documents.md); it is read in the background (`document_updated` follows). Its
+   * type is detected from its bytes and name; `media_type` is only a claim. Through the relay it goes in parts by
+   * itself; `onProgress` tells how much has arrived.
+   */
+  async addDocument(
+    file: { bytes: Uint8Array; name: string; media_type?: string },
+    options: UploadOptions = {},
+  ): Promise<DocumentRecord> {
+    const { signal, onProgress } = options;
+    const media_type = file.media_type ?? "application/octet-stream";
+    if (this.sendsInParts(file.bytes.length)) {
+      const body = { kind: "document" as const, name: file.name, content_type: media_type, bytes: file.bytes };
+      const answer = await uploadInParts(this, body, options);
+      if (!("document" in answer)) throw new ProtocolError("a document upload was answered as a transcription");
+      return answer.document;
+    }
+    const body: BinaryBody = { media_type, bytes: file.bytes };
+    const answer = await this.call(addDocumentRoute, { query: { name: file.name }, body }, { signal });
+    onProgress?.({ sent: file.bytes.length, total: file.bytes.length });
+    return answer.document;
   }
 
   /** `text` spoken by the server's TTS: the audio's bytes and media type. */

@@ -257,6 +257,12 @@ export class ChatClient extends ServerApi {
     }
   }
 
+  /** A body goes in parts when its call would go through the relay (docs/uploads.md), or, while `auto` may move a
+   *  call there, when it is larger than one part. */
+  protected override sendsInParts(bytes: number): boolean {
+    return this.routes.sendsInParts(bytes);
+  }
+
   /**
    * A call that could not reach the server is a ServerOfflineError when the server is what is missing: the bridge
    * says its link is down, or the relay found no server. Otherwise the error stays what it was (a NetworkError: this

@@ -2,6 +2,7 @@
 // The bridge sees these fields and nothing inside them; the crypto that fills them is client/wire/crypto/.
 import { z } from "zod";
 import { eventIdSchema } from "./event-id.ts";
+import { PUT_ONLY_FOR_PARTS, relayMethodFits, relayMethodSchema } from "./relay-methods.ts";
 
 const base64UrlSchema = (max: number) =>
   z
@@ -44,13 +45,15 @@ export const contentKeysAnswerSchema = z.object({ keys: z.array(sealedContentKey
 export const E2E_RELAY_PATH = "/e2e/relay";
 
 /** What a sealed relayed request holds: a fresh id and the time it was made (replays are refused), and the call. */
-export const innerRequestSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
-  ts: z.number().int().nonnegative(),
-  method: z.enum(["GET", "POST", "PATCH", "DELETE"]),
-  path: z.string().min(1).max(2048),
-  body: z.unknown().optional(),
-});
+export const innerRequestSchema = z
+  .strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+    ts: z.number().int().nonnegative(),
+    method: relayMethodSchema,
+    path: z.string().min(1).max(2048),
+    body: z.unknown().optional(),
+  })
+  .refine(relayMethodFits, PUT_ONLY_FOR_PARTS);
 export type InnerRequest = z.infer<typeof innerRequestSchema>;
 
 /** The credentials the server seals for the device that paired with a key (the bridge never learns the token). */

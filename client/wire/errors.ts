@@ -46,6 +46,11 @@ export const HTTP_ERRORS = {
     status: 400,
     meaning: "an attachment's declared media type is not what its bytes are; `details` has both",
   },
+  upload_part_incomplete: {
+    status: 400,
+    meaning:
+      "PUT /uploads/{id}/parts/{n}: the part is shorter than it must be (every part but the last is `part_bytes` long); `details.expected_bytes`",
+  },
   unknown_endpoint: { status: 400, meaning: "the provider has no endpoint with this label" },
   invalid_import: {
     status: 400,
@@ -104,6 +109,11 @@ export const HTTP_ERRORS = {
     meaning:
       "the config's `speech` names no STT (transcriptions) or no TTS (speech) backend, or espeak-ng is not installed",
   },
+  upload_not_found: {
+    status: 404,
+    meaning:
+      "no unfinished upload in parts with this id of the caller's: never made, another caller's, already completed, or expired after 15 idle minutes",
+  },
   message_not_found: { status: 404, meaning: "the session has no message at this index" },
   agent_not_found: {
     status: [404, 409],
@@ -140,6 +150,25 @@ export const HTTP_ERRORS = {
     meaning:
       "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record. A dismiss or an interaction's answer at another revision, or of a record that cannot take it, answers the current record itself as the 409's body instead",
   },
+  upload_part_out_of_order: {
+    status: 409,
+    meaning:
+      "PUT /uploads/{id}/parts/{n}: parts go in order from 0 and this is not the next one; `details: {expected, parts}`",
+  },
+  upload_part_repeated: {
+    status: 409,
+    meaning: "PUT /uploads/{id}/parts/{n}: this part already arrived; `details: {expected, parts}` says which is next",
+  },
+  upload_incomplete: {
+    status: 409,
+    meaning:
+      "completing an upload whose parts have not all arrived; `details: {expected, parts}` says which is missing",
+  },
+  too_many_uploads: {
+    status: 409,
+    meaning:
+      "POST /uploads: the caller (or the server) has as many unfinished uploads as it may; `details.max_uploads`",
+  },
   import_in_progress: { status: 409, meaning: "another POST /import is running; send again when it has finished" },
   sealed_request_replayed: {
     status: 409,
@@ -167,6 +196,11 @@ export const HTTP_ERRORS = {
     status: 413,
     meaning:
       "POST /documents: the file exceeds `documents.max_bytes` (refused from Content-Length before the body is read); `details.max_bytes`",
+  },
+  upload_part_too_large: {
+    status: 413,
+    meaning:
+      "PUT /uploads/{id}/parts/{n}: the part is longer than it must be (`part_bytes`, or what is left for the last part); `details.expected_bytes`",
   },
   uri_too_long: { status: 414, meaning: "a route parameter exceeds 100 characters" },
   unsupported_media_type: {

@@ -6,6 +6,7 @@ import { anyEventSchema } from "./events.ts";
 import { appConfigSchema } from "./app-config.ts";
 import { eventIdSchema } from "./event-id.ts";
 import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
+import { PUT_ONLY_FOR_PARTS, relayMethodFits, relayMethodSchema } from "./relay-methods.ts";
 
 /** Topic and event names are short: Phoenix's binary framing caps them at 255 bytes, we do too. */
 const nameSchema = z.string().min(1).max(255);
@@ -288,9 +289,7 @@ export type PairResult = z.infer<typeof pairResultSchema>;
 export { BRIDGE_CLOSE } from "./close-codes.ts";
 
 // --- the API relay (`api` on `events:server:<id>`, `api_request`/`api_result` on `server:<id>`) -----------------
-/** Methods an app may relay: the ones the HTTP API routes for devices. */
-export const relayMethodSchema = z.enum(["GET", "POST", "PATCH", "DELETE"]);
-export type RelayMethod = z.infer<typeof relayMethodSchema>;
+export { relayMethodSchema, relayMethodFits, type RelayMethod } from "./relay-methods.ts";
 
 /** Longest relayed path with its query (the HTTP API's own routes and queries are far shorter). */
 export const RELAY_MAX_PATH_LENGTH = 2048;
@@ -339,11 +338,13 @@ export const relayPathSchema = z
   }, "path must not contain . or .. segments or encoded separators and control characters");
 
 /** App → bridge `api`: one HTTP API call. Strict: an app names no device (the bridge knows which one it is). */
-export const apiPushSchema = z.strictObject({
-  method: relayMethodSchema,
-  path: relayPathSchema,
-  body: z.unknown().optional(),
-});
+export const apiPushSchema = z
+  .strictObject({
+    method: relayMethodSchema,
+    path: relayPathSchema,
+    body: z.unknown().optional(),
+  })
+  .refine(relayMethodFits, PUT_ONLY_FOR_PARTS);
 export type ApiPush = z.infer<typeof apiPushSchema>;
 
 /** Why a relayed call got no HTTP answer. */
@@ -369,13 +370,15 @@ export const relayAnswerSchema = z.object({
 export type RelayAnswer = z.infer<typeof relayAnswerSchema>;
 
 /** Bridge → server `api_request`: the call, with the device the bridge authenticated and the bridge's request id. */
-export const apiRequestSchema = z.strictObject({
-  request_id: z.string().min(1).max(100),
-  device_id: z.string().min(1).max(100),
-  method: relayMethodSchema,
-  path: relayPathSchema,
-  body: z.unknown().optional(),
-});
+export const apiRequestSchema = z
+  .strictObject({
+    request_id: z.string().min(1).max(100),
+    device_id: z.string().min(1).max(100),
+    method: relayMethodSchema,
+    path: relayPathSchema,
+    body: z.unknown().optional(),
+  })
+  .refine(relayMethodFits, PUT_ONLY_FOR_PARTS);
 export type ApiRequest = z.infer<typeof apiRequestSchema>;
 
 /** Server → bridge `api_result`: the route's answer, or why there is none. */

@@ -38,3 +38,29 @@ function depthExceeds(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/** Whether a Content-Type is JSON (`application/json`, with or without parameters). */
+export function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+/** The upload a JSON body names (`{upload_id, ...}`: checked by the route's schema), or undefined for other JSON, which
+ *  a raw-bytes route then refuses as it refuses any type it does not take. */
+export function namesUpload(contentType: string | undefined, body: unknown): boolean {
+  return isJson(contentType) && typeof body === "object" && body !== null && "upload_id" in body;
+}
+
+/** Largest JSON a route that reads its own bytes parses (a `{upload_id}` body): anything longer is not one. */
+const MAX_SMALL_JSON_BYTES = 4096;
+
+/** A small JSON body a raw-bytes route was given (its scope's parser kept the bytes): parsed, or 400 invalid_json. */
+export function jsonOf(body: unknown): unknown {
+  if (!Buffer.isBuffer(body)) return body;
+  if (body.length > MAX_SMALL_JSON_BYTES)
+    throw invalid("invalid_json", `a JSON body here is at most ${MAX_SMALL_JSON_BYTES} bytes`);
+  try {
+    return JSON.parse(body.toString("utf8")) as unknown;
+  } catch {
+    throw invalid("invalid_json", "the body is not JSON");
+  }
+}

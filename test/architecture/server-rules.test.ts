@@ -45,6 +45,8 @@ const RAW_TIME_ALLOWED: Record<string, string> = {
     "drainAfterDone's grace bounds how long a finished body holds a socket (unref'd); `done` is already out, so no caller sees it",
   "server/db/checkpointer.ts":
     "runs in a worker thread, which has no Clock; its interval is handed in by the main thread",
+  "server/uploads/upload-service.ts":
+    "an unref'd interval only wakes the sweep of idle uploads; what is idle is decided on the injected Clock, whose sleep a test's clock would hold as a timer it means to fire",
 };
 
 it('keeps raw timers and Date.now in the clock module (docs/server.md "Time")', () => {

@@ -72,6 +72,24 @@ const sourceIds = async () =>
 const filesIn = (dir: string) => readdirSync(join(server.dataDir, dir), { recursive: true });
 
 describe("a full disk", () => {
+  it("answers an upload in parts 507 when it cannot be made or a part cannot be written, and keeps no file of it", async () => {
+    const declare = () =>
+      api.call("POST", "/uploads", { kind: "document", name: "a.txt", content_type: "text/plain", bytes: 5 });
+    disk.full = true;
+    expect((await declare()).json.error.code).toBe("insufficient_storage");
+    expect(filesIn("uploads")).toEqual([]);
+    disk.full = false;
+    const id = (await declare()).json.upload_id as string;
+    disk.full = true;
+    const part = await api.call("PUT", `/uploads/${id}/parts/0`, {
+      data_base64: Buffer.from("hello").toString("base64"),
+    });
+    expect(part.status).toBe(507);
+    expect(part.json.error.code).toBe("insufficient_storage");
+    expect(filesIn("uploads")).toEqual([]);
+    expect((await api.call("POST", `/uploads/${id}/complete`)).json.error.code).toBe("upload_not_found");
+  });
+
   it("answers an image upload 507 insufficient_storage, keeps no file and no row, and takes the next once there is room", async () => {
     const sid = (await api.call("POST", "/sessions", {})).json.session.id as string;
     const store = () =>

@@ -7,6 +7,7 @@ import type { Channel, Socket } from "phoenix";
 import { pair } from "../../client/connection/pair.ts";
 import type { Credentials } from "../../client/connection/credentials.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
+import type { ConfigInput } from "../../server/config/schema.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { startForwarder, type Forwarder } from "../../server/forwarder/forwarder.ts";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
@@ -33,11 +34,17 @@ export interface RelayStack {
   stopForwarder(): Promise<void>;
 }
 
-export async function relayStack(bridgeOverrides: Partial<BridgeConfig> = {}): Promise<RelayStack> {
+export async function relayStack(
+  bridgeOverrides: Partial<BridgeConfig> = {},
+  serverConfig: ConfigInput = {},
+): Promise<RelayStack> {
   const backend = await startScriptedBackend();
   cleanups.push(() => backend.close());
   const bridge = await testBridge(bridgeOverrides);
-  const server = await startRunnerServer(backend, { server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
+  const server = await startRunnerServer(backend, {
+    ...serverConfig,
+    server: { server_id: "srv1", public_url: "http://127.0.0.1:1" },
+  });
   cleanups.push(() => server.close());
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;

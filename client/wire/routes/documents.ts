@@ -8,11 +8,12 @@ const documentParams = z.object({ document_id: z.string().min(1).max(100) }).str
 const pageQuery = z.object({ page: integerParam("page", 1, 1_000_000).default(1) }).strict();
 const pageAnswer = z.object({ page: z.number().int(), heading: z.string().optional(), text: z.string() });
 
-/** The body is the file's bytes (its type in Content-Type, or detected); `name` says its file name. */
+/** The body is the file's bytes (its type in Content-Type, or detected) and `name` says its file name; or, without
+ *  `name`, JSON `{upload_id}` (client/wire/routes/uploads.ts): a file sent in parts. */
 export const addDocumentRoute = defineRoute({
   method: "POST",
   path: "/documents",
-  query: z.object({ name: z.string().min(1).max(255) }).strict(),
+  query: z.object({ name: z.string().min(1).max(255).optional() }).strict(),
   rawBody: true,
   answer: z.object({ document: documentRecordSchema }),
   status: 201,
@@ -22,6 +23,8 @@ export const addDocumentRoute = defineRoute({
     "unsupported_media_type",
     "media_type_mismatch",
     "document_unreadable",
+    "upload_not_found",
+    "upload_incomplete",
   ],
 });
 

@@ -21,14 +21,22 @@ export const speechStatusRoute = defineRoute({
   errors: [],
 });
 
-/** The body is the recording's bytes, typed by its Content-Type (audio/webm, audio/ogg, audio/mp4, audio/mpeg, audio/wav). */
+/** The body is the recording's bytes, typed by its Content-Type (audio/webm, audio/ogg, audio/mp4, audio/mpeg, audio/wav);
+ *  or JSON `{upload_id}` (client/wire/routes/uploads.ts): a recording sent in parts. */
 export const transcriptionRoute = defineRoute({
   method: "POST",
   path: "/audio/transcriptions",
   rawBody: true,
   answer: z.object({ text: z.string() }),
   status: 200,
-  errors: ["speech_not_configured", "audio_too_large", "unsupported_media_type", "provider_error"],
+  errors: [
+    "speech_not_configured",
+    "audio_too_large",
+    "unsupported_media_type",
+    "provider_error",
+    "upload_not_found",
+    "upload_incomplete",
+  ],
 });
 
 export const speechRoute = defineRoute({

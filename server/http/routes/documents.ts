@@ -10,7 +10,11 @@ import {
   listDocumentsRoute,
 } from "../../../client/wire/routes/documents.ts";
 import type { ServerContext } from "../../context.ts";
-import { tooLarge, unsupportedMedia } from "../../errors.ts";
+import { invalid, tooLarge, unsupportedMedia } from "../../errors.ts";
+import { fromUploadBody } from "../../../client/wire/routes/uploads.ts";
+import { uploadOwnerOf } from "../../uploads/owner.ts";
+import { isJson, jsonOf, namesUpload } from "../json-body.ts";
+import { parseInput } from "../validate.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { serveRoute } from "../serve-route.ts";
 import { LIBRARY_OWNER } from "../../documents/document-service.ts";
@@ -18,6 +22,13 @@ import { LIBRARY_OWNER } from "../../documents/document-service.ts";
 /** Whose library a call works on. One person until people exist on this server. */
 function ownerOf(_request: FastifyRequest): string {
   return LIBRARY_OWNER;
+}
+
+/** Adds an upload's file to the caller's library: POST /documents {upload_id} and POST /uploads/{id}/complete. */
+export async function addUploadedDocument(ctx: ServerContext, request: FastifyRequest, uploadId: string) {
+  const taken = ctx.uploads.take(uploadOwnerOf(request.caller), uploadId, "document");
+  const name = taken.name ?? "document";
+  return { document: await ctx.documents.add(ownerOf(request), name, taken.body, taken.content_type) };
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -56,8 +67,16 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
       }
     });
     serveRoute(scope, addDocumentRoute, async ({ query, request }) => {
+      const json =
+        query.name === undefined && isJson(request.headers["content-type"]) ? jsonOf(request.body) : undefined;
+      if (namesUpload(request.headers["content-type"], json))
+        return addUploadedDocument(ctx, request, parseInput(fromUploadBody, json, "body").upload_id);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0)
         throw unsupportedMedia("unsupported_media_type", "POST /documents takes the file's bytes as the body");
+      if (query.name === undefined)
+        throw invalid("invalid_input", "POST /documents with the file's bytes needs ?name=<file name>", [
+          { path: "query.name", message: "Required" },
+        ]);
       const document = await documents.add(ownerOf(request), query.name, request.body, request.headers["content-type"]);
       return { document };
     });

@@ -7,9 +7,13 @@ import { tooLarge, unsupportedMedia } from "../../errors.ts";
 import { audioMediaType, AUDIO_FILE_NAMES } from "../../speech/media-types.ts";
 import { serveRoute } from "../serve-route.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
+import { fromUploadBody } from "../../../client/wire/routes/uploads.ts";
+import { uploadOwnerOf } from "../../uploads/owner.ts";
+import { namesUpload } from "../json-body.ts";
+import { parseInput } from "../validate.ts";
 
 /** speech.max_bytes when the config has no `speech` (transcriptions then answer speech_not_configured anyway). */
-const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
 
 export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { speech } = ctx;
@@ -34,6 +38,8 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
       readBodyUpTo(payload, maxBytes(), refusal).then((bytes) => done(null, bytes), done);
     });
     serveRoute(scope, transcriptionRoute, async ({ request }) => {
+      if (namesUpload(request.headers["content-type"], request.body))
+        return transcribeUpload(ctx, request, parseInput(fromUploadBody, request.body, "body").upload_id);
       const mediaType = audioMediaType(request.headers["content-type"]);
       if (!mediaType || !Buffer.isBuffer(request.body)) throw unsupportedAudio(request);
       return { text: await speech.transcribe(request.body, mediaType) };
@@ -41,7 +47,16 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 }
 
-function audioTooLarge(maxBytes: number) {
+/** Transcribes an upload's recording: POST /audio/transcriptions {upload_id} and POST /uploads/{id}/complete. */
+export async function transcribeUpload(ctx: ServerContext, request: FastifyRequest, uploadId: string) {
+  const taken = ctx.uploads.take(uploadOwnerOf(request.caller), uploadId, "audio");
+  // The type was checked when the upload was made (routes/uploads.ts); checked again, it is typed.
+  const mediaType = audioMediaType(taken.content_type);
+  if (!mediaType) throw unsupportedMedia("unsupported_media_type", `${taken.content_type} is not a recording's type`);
+  return { text: await ctx.speech.transcribe(taken.body, mediaType) };
+}
+
+export function audioTooLarge(maxBytes: number) {
   return tooLarge("audio_too_large", `the recording is larger than speech.max_bytes (${maxBytes} bytes)`, {
     max_bytes: maxBytes,
   });

@@ -54,6 +54,14 @@ import {
   sessionActionsRoute,
 } from "../wire/routes/actions.ts";
 import { eventsRoute } from "../wire/routes/events.ts";
+import {
+  addDocumentRoute,
+  chatDocumentTextRoute,
+  documentTextRoute,
+  listDocumentsRoute,
+  type DocumentPage,
+} from "../wire/routes/documents.ts";
+import type { DocumentRecord } from "../wire/events.ts";
 import { loadMessagesRoute } from "../wire/routes/sessions.ts";
 import { contentKeysRoute } from "../wire/routes/e2e.ts";
 import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
@@ -137,6 +145,32 @@ export abstract class ServerApi implements Requester {
   ): Promise<string> {
     const body: BinaryBody = { media_type: audio.media_type, bytes: audio.bytes };
     return (await this.request("POST", transcriptionRoute.path, transcriptionRoute.answer, { ...options, body })).text;
+  }
+
+  /** Adds a file to the person's library (docs/documents.md): answered once its page count is known, status "reading";
+   *  `document_updated` events follow until "ready" or "failed". */
+  async addDocument(
+    file: { name: string; bytes: Uint8Array; media_type?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<DocumentRecord> {
+    const body: BinaryBody = { media_type: file.media_type || "application/octet-stream", bytes: file.bytes };
+    return (await this.call(addDocumentRoute, { query: { name: file.name }, body }, options)).document;
+  }
+
+  async listDocuments(): Promise<DocumentRecord[]> {
+    return (await this.call(listDocumentsRoute, {})).documents;
+  }
+
+  /** A page's text (a section for DOCX, Markdown, HTML) of a library document. */
+  async documentText(documentId: string, page: number): Promise<DocumentPage> {
+    return this.call(documentTextRoute, { params: { document_id: documentId }, query: { page } });
+  }
+
+  /** A page's text of a chat's copy of a document: readable by anyone who may read the chat, also once the library's
+   *  document is deleted. */
+  async chatDocumentText(sessionId: string, documentId: string, page: number): Promise<DocumentPage> {
+    const params = { session_id: sessionId, document_id: documentId };
+    return this.call(chatDocumentTextRoute, { params, query: { page } });
   }
 
   /** `text` spoken by the server's TTS: the audio's bytes and media type. */

@@ -25,7 +25,7 @@ export function citationsOf(metadata: Record<string, unknown> | undefined): Cita
 
 export const CITE_HREF_PREFIX = "#cite-";
 
-/** The markdown with each cited `[n]` a link (`[\[n\]](#cite-n "name, page p")`), outside code. */
+/** The markdown with each cited `[n]` a link (`[[n]](#cite-n "name, page p")`), outside code. */
 export function linkCitations(text: string, citations: readonly Citation[]): string {
   if (citations.length === 0) return text;
   const byNumber = new Map(citations.map((citation) => [citation.n, citation]));
@@ -41,7 +41,8 @@ function linkPart(prose: string, byNumber: Map<number, Citation>): string {
     const citation = byNumber.get(Number(digits));
     if (!citation) return whole;
     const title = `${citation.name}, page ${citation.page}`.replace(/["\\]/g, "");
-    return `[\\[${digits}\\]](${CITE_HREF_PREFIX}${digits} "${title}")`;
+    // Balanced brackets are link text in CommonMark; escaped ones (`\[1\]`) would read as display math here.
+    return `[[${digits}]](${CITE_HREF_PREFIX}${digits} "${title}")`;
   });
 }
 

@@ -2,7 +2,7 @@
 // it can be removed before sending; on a sent message it opens the document's first page.
 import type { DocumentRecord } from "../../../client/index.ts";
 import type { PendingDocument } from "./pending-document.ts";
-import { formatBytes, readingLabel, typeLabel } from "./document-files.ts";
+import { formatBytes, readingLabel, typeLabel } from "./document-labels.ts";
 
 function FileIcon() {
   return (

@@ -17,6 +17,7 @@ import { documentIdsOf } from "./sent-attachments.ts";
 import "./documents.css";
 
 export { PendingDocumentChip };
+export { takeShared } from "./shared-files.ts";
 
 function usePairedClient() {
   return useStore().connection.paired.value?.client;

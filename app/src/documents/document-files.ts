@@ -1,9 +1,8 @@
 // Which picked, dropped or pasted files go to the library as documents (docs/documents.md "Types"): PDF and DOCX, and
 // the text types the server reads by their extension. Images stay images. The server decides for good (by the bytes);
-// this only routes a file and names its type on the chip. Sizes are said the way the chip and the refusals say them.
-import type { DocumentRecord } from "../../../client/index.ts";
+// this only routes a file and names its type on the chip (document-labels.ts). Part of the first paint: kept small.
 
-const TYPE_BY_EXTENSION: Record<string, string> = {
+export const TYPE_BY_EXTENSION: Record<string, string> = {
   pdf: "PDF",
   docx: "Word",
   md: "Markdown",
@@ -15,7 +14,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   htm: "HTML",
 };
 /** Source files the server reads as text. */
-const SOURCE_EXTENSIONS = [
+export const SOURCE_EXTENSIONS = [
   "ts",
   "tsx",
   "js",
@@ -54,7 +53,7 @@ export const ATTACH_ACCEPT = [
   ...[...Object.keys(TYPE_BY_EXTENSION), ...SOURCE_EXTENSIONS].map((extension) => `.${extension}`),
 ].join(",");
 
-function extensionOf(name: string): string {
+export function extensionOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot < 0 ? "" : name.slice(dot + 1).toLowerCase();
 }
@@ -64,30 +63,4 @@ export function isDocumentFile(file: { name: string; type: string }): boolean {
   if (file.type.startsWith("image/")) return false;
   const extension = extensionOf(file.name);
   return extension in TYPE_BY_EXTENSION || SOURCE_EXTENSIONS.includes(extension) || DOCUMENT_TYPES.includes(file.type);
-}
-
-/** The type a person recognises ("PDF", "Word", "Markdown"), from the name, else the media type. */
-export function typeLabel(name: string, mediaType = ""): string {
-  const extension = extensionOf(name);
-  if (TYPE_BY_EXTENSION[extension]) return TYPE_BY_EXTENSION[extension]!;
-  if (SOURCE_EXTENSIONS.includes(extension)) return "Source";
-  if (mediaType === "application/pdf") return "PDF";
-  return "Document";
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** What the chip says of a document's reading: "Reading 40%", "12 pages", or why it failed. */
-export function readingLabel(record: DocumentRecord | undefined, progress?: { done: number; total: number }): string {
-  if (!record) return "Uploading…";
-  if (record.status === "failed") return record.error?.message ?? "Could not be read";
-  if (record.status === "reading") {
-    const percent = progress && progress.total > 0 ? Math.floor((100 * progress.done) / progress.total) : 0;
-    return `Reading ${percent}%`;
-  }
-  return record.pages === 1 ? "1 page" : `${record.pages} pages`;
 }

@@ -7,25 +7,31 @@ import type { Message } from "../../../client/index.ts";
 import { MarkdownView } from "../render/markdown-view.tsx";
 import { useChat } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
-import { citationsOf } from "./citations.ts";
-import { isShareLanding, takeShared } from "./shared-files.ts";
 
 type Controls = typeof import("./document-controls.tsx");
 
 let loaded: Controls | undefined;
 let loading: Promise<Controls> | undefined;
 
+/** The documents chunk, fetched once (a failed fetch, offline before it was ever cached, is tried again next time). */
+export function loadDocumentControls(): Promise<Controls> {
+  loading ??= import("./document-controls.tsx").then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
 function useControls(): Controls | undefined {
   const [controls, setControls] = useState(loaded);
   useEffect(() => {
     if (loaded) return;
     let live = true;
-    loading ??= import("./document-controls.tsx").catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    loading.then(
-      (module) => ((loaded = module), live && setControls(module)),
+    loadDocumentControls().then(
+      (module) => live && setControls(module),
       () => undefined, // offline before the chunk was ever cached: the plain view stays
     );
     return () => void (live = false);
@@ -58,7 +64,8 @@ export function MessageAttachments({ message }: { message: Message }) {
 
 /** A reply's text: with citation links when it has citations, else plain markdown (without loading the chunk). */
 export function ReplyText({ message }: { message: Message }) {
-  if (citationsOf(message.metadata).length === 0) return <MarkdownView text={message.content} />;
+  const citations = message.metadata?.citations;
+  if (!Array.isArray(citations) || citations.length === 0) return <MarkdownView text={message.content} />;
   return <CitedReply message={message} />;
 }
 
@@ -80,15 +87,17 @@ export function SharedIntake() {
   const chat = useChat();
   const { env, router } = useStore();
   useEffect(() => {
-    if (chat.session_id !== undefined || !isShareLanding(env.location.hash)) return;
+    if (chat.session_id !== undefined || !/^#\/new\?(?:.*&)?shared=1(?:&|$)/.test(env.location.hash)) return;
     router.navigate({ name: "new_chat" }, { replace: true });
-    takeShared().then(
-      ({ files, text }) => {
-        chat.draft.addFiles(files);
-        if (text) chat.draft.setText(text);
-      },
-      (error: unknown) => env.report("taking the shared files failed", error),
-    );
+    loadDocumentControls()
+      .then((controls) => controls.takeShared())
+      .then(
+        ({ files, text }) => {
+          chat.draft.addFiles(files);
+          if (text) chat.draft.setText(text);
+        },
+        (error: unknown) => env.report("taking the shared files failed", error),
+      );
   }, []);
   return null;
 }

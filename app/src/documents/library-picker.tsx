@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ChatClient, DocumentRecord } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
-import { readingLabel, typeLabel } from "./document-files.ts";
+import { readingLabel, typeLabel } from "./document-labels.ts";
 
 interface Props {
   client: ChatClient;

@@ -5,7 +5,6 @@ import { signal, type ReadonlySignal } from "@preact/signals";
 import type { ChatClient, DocumentRecord } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { newId } from "../state/ids.ts";
-import { forgetLibrary } from "./library-cache.ts";
 
 export interface PendingDocument {
   kind: "document";
@@ -22,33 +21,30 @@ export interface PendingDocument {
   release(): void;
 }
 
-/** Uploads `file` to the library with the client's document method and follows its reading. */
+/** Starts adding `file` to the library; the upload itself is in the documents chunk (document-upload.ts). */
 export function uploadDocument(client: ChatClient, file: File): PendingDocument {
-  const record = signal<DocumentRecord | undefined>(undefined);
-  const progress = signal<{ done: number; total: number } | undefined>(undefined);
-  const problem = signal<string | undefined>(undefined);
-  let stop: (() => void) | undefined;
-  let released = false;
-  const upload = async () => {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const added = await client.addDocument({ name: file.name, bytes, media_type: file.type });
-    forgetLibrary();
-    if (released) return;
-    record.value = added;
-    if (added.status === "reading") stop = follow(client, added.id, record, progress);
+  const state = {
+    record: signal<DocumentRecord | undefined>(undefined),
+    progress: signal<{ done: number; total: number } | undefined>(undefined),
+    problem: signal<string | undefined>(undefined),
   };
-  upload().catch((error: unknown) => (problem.value = `"${file.name}" was not added: ${describeError(error)}`));
-  return {
+  const stops: Array<() => void> = [];
+  const document: PendingDocument = {
     kind: "document",
     id: newId("att"),
     name: file.name,
     media_type: file.type,
     bytes: file.size,
-    record,
-    progress,
-    problem,
-    release: () => ((released = true), stop?.()),
+    ...state,
+    release: () => stops.splice(0).forEach((stop) => stop()),
   };
+  let released = false;
+  stops.push(() => (released = true));
+  import("./document-upload.ts")
+    .then((chunk) => chunk.upload(client, file, state, () => released))
+    .then((stop) => (released ? stop() : stops.push(stop)))
+    .catch((error: unknown) => (state.problem.value = `"${file.name}" was not added: ${describeError(error)}`));
+  return document;
 }
 
 /** A document of the library (the "#" picker), attached as it is. */
@@ -64,21 +60,6 @@ export function libraryDocument(document: DocumentRecord): PendingDocument {
     problem: signal(undefined),
     release: () => undefined,
   };
-}
-
-function follow(
-  client: ChatClient,
-  documentId: string,
-  record: { value: DocumentRecord | undefined },
-  progress: { value: { done: number; total: number } | undefined },
-): () => void {
-  const off = client.on("document_updated", (event) => {
-    if (event.document.id !== documentId) return;
-    record.value = event.document;
-    progress.value = event.progress;
-    if (event.document.status !== "reading") off();
-  });
-  return off;
 }
 
 /** Why the draft cannot be sent yet because of this document, or undefined when it can go. */

@@ -7,10 +7,6 @@ export interface Shared {
   text: string;
 }
 
-export function isShareLanding(hash: string): boolean {
-  return /^#\/new\?(?:.*&)?shared=1(?:&|$)/.test(hash);
-}
-
 /** Takes what the share left (nothing where the page has no caches, as on a plain http: address). */
 export async function takeShared(): Promise<Shared> {
   if (typeof caches === "undefined") return { files: [], text: "" };

@@ -1,0 +1,35 @@
+// The upload of a document picked in the composer (loaded with the first one): the library's document method, then
+// its reading followed through `document_updated` events until it is ready or failed.
+import type { Signal } from "@preact/signals";
+import type { ChatClient, DocumentRecord } from "../../../client/index.ts";
+import { forgetLibrary } from "./library-cache.ts";
+
+interface State {
+  record: Signal<DocumentRecord | undefined>;
+  progress: Signal<{ done: number; total: number } | undefined>;
+}
+
+/** Uploads and follows; resolves with the function that stops following. */
+export async function upload(
+  client: ChatClient,
+  file: File,
+  state: State,
+  released: () => boolean,
+): Promise<() => void> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const added = await client.addDocument({ name: file.name, bytes, media_type: file.type });
+  forgetLibrary();
+  if (released()) return () => undefined;
+  state.record.value = added;
+  return added.status === "reading" ? follow(client, added.id, state) : () => undefined;
+}
+
+function follow(client: ChatClient, documentId: string, { record, progress }: State): () => void {
+  const off = client.on("document_updated", (event) => {
+    if (event.document.id !== documentId) return;
+    record.value = event.document;
+    progress.value = event.progress;
+    if (event.document.status !== "reading") off();
+  });
+  return off;
+}

@@ -54,19 +54,14 @@ import {
   sessionActionsRoute,
 } from "../wire/routes/actions.ts";
 import { eventsRoute } from "../wire/routes/events.ts";
-import {
-  addDocumentRoute,
-  chatDocumentTextRoute,
-  documentTextRoute,
-  listDocumentsRoute,
-  type DocumentPage,
-} from "../wire/routes/documents.ts";
-import type { DocumentRecord } from "../wire/events.ts";
 import { loadMessagesRoute } from "../wire/routes/sessions.ts";
 import { contentKeysRoute } from "../wire/routes/e2e.ts";
 import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
 import type { SealedContentKey } from "../wire/e2e.ts";
 import { callRoute } from "./call-route.ts";
+import { addDocumentRoute } from "../wire/routes/documents.ts";
+import type { DocumentRecord } from "../wire/events.ts";
+import { chatDocumentTextRoute, listDocumentsRoute, type DocumentPage } from "../wire/routes/documents.ts";
 
 export interface SendOptions {
   content: string;
@@ -155,22 +150,6 @@ export abstract class ServerApi implements Requester {
   ): Promise<DocumentRecord> {
     const body: BinaryBody = { media_type: file.media_type || "application/octet-stream", bytes: file.bytes };
     return (await this.call(addDocumentRoute, { query: { name: file.name }, body }, options)).document;
-  }
-
-  async listDocuments(): Promise<DocumentRecord[]> {
-    return (await this.call(listDocumentsRoute, {})).documents;
-  }
-
-  /** A page's text (a section for DOCX, Markdown, HTML) of a library document. */
-  async documentText(documentId: string, page: number): Promise<DocumentPage> {
-    return this.call(documentTextRoute, { params: { document_id: documentId }, query: { page } });
-  }
-
-  /** A page's text of a chat's copy of a document: readable by anyone who may read the chat, also once the library's
-   *  document is deleted. */
-  async chatDocumentText(sessionId: string, documentId: string, page: number): Promise<DocumentPage> {
-    const params = { session_id: sessionId, document_id: documentId };
-    return this.call(chatDocumentTextRoute, { params, query: { page } });
   }
 
   /** `text` spoken by the server's TTS: the audio's bytes and media type. */
@@ -307,6 +286,17 @@ export abstract class ServerApi implements Requester {
   async downloadAttachment(sessionId: string, assetId: string): Promise<BinaryBody> {
     const params = { session_id: sessionId, action: "download_attachment" as const };
     return this.call(downloadAttachmentRoute, { params, body: { asset_id: assetId } });
+  }
+
+  async listDocuments(): Promise<DocumentRecord[]> {
+    return (await this.call(listDocumentsRoute, {})).documents;
+  }
+
+  /** A page's text of a chat's copy of a document: readable by anyone who may read the chat, also once the library's
+   *  document is deleted. */
+  async chatDocumentText(sessionId: string, documentId: string, page: number): Promise<DocumentPage> {
+    const params = { session_id: sessionId, document_id: documentId };
+    return this.call(chatDocumentTextRoute, { params, query: { page } });
   }
 
   async listAgents(): Promise<AgentView[]> {

@@ -17,7 +17,7 @@ export async function upload(
   released: () => boolean,
 ): Promise<() => void> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const added = await client.addDocument({ name: file.name, bytes, media_type: file.type });
+  const added = await client.addDocument({ name: file.name, bytes, media_type: file.type || undefined });
   forgetLibrary();
   if (released()) return () => undefined;
   state.record.value = added;

@@ -12,7 +12,7 @@ import { PendingDocumentChip, SentDocumentChip } from "./document-chip.tsx";
 import { DocumentViewer, type ViewerTarget } from "./document-viewer.tsx";
 import { LibraryPicker } from "./library-picker.tsx";
 import { libraryOf } from "./library-cache.ts";
-import { libraryDocument } from "./pending-document.ts";
+import { libraryDocument } from "./document-upload.ts";
 import { documentIdsOf } from "./sent-attachments.ts";
 import "./documents.css";
 

@@ -1,6 +1,24 @@
 // How a document is described on its chip and in the picker: its type as a person knows it, its size, its reading.
 import type { DocumentRecord } from "../../../client/index.ts";
-import { extensionOf, SOURCE_EXTENSIONS, TYPE_BY_EXTENSION } from "./document-files.ts";
+
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  pdf: "PDF",
+  docx: "Word",
+  md: "Markdown",
+  markdown: "Markdown",
+  txt: "Text",
+  csv: "CSV",
+  json: "JSON",
+  html: "HTML",
+  htm: "HTML",
+};
+/** Source files the server reads as text. */
+const SOURCE_EXTENSIONS = "ts tsx js jsx py rb go rs java c h cpp cs sh sql yaml yml toml xml log".split(" ");
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? "" : name.slice(dot + 1).toLowerCase();
+}
 
 /** The type a person recognises ("PDF", "Word", "Markdown"), from the name, else the media type. */
 export function typeLabel(name: string, mediaType = ""): string {

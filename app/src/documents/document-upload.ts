@@ -1,8 +1,10 @@
 // The upload of a document picked in the composer (loaded with the first one): the library's document method, then
-// its reading followed through `document_updated` events until it is ready or failed.
-import type { Signal } from "@preact/signals";
+// its reading followed through `document_updated` events until it is ready or failed; and a library document as it is.
+import { signal, type Signal } from "@preact/signals";
 import type { ChatClient, DocumentRecord } from "../../../client/index.ts";
 import { forgetLibrary } from "./library-cache.ts";
+import type { PendingDocument } from "./pending-document.ts";
+import { newId } from "../state/ids.ts";
 
 interface State {
   record: Signal<DocumentRecord | undefined>;
@@ -32,4 +34,19 @@ function follow(client: ChatClient, documentId: string, { record, progress }: St
     if (event.document.status !== "reading") off();
   });
   return off;
+}
+
+/** A document of the library (the "#" picker), attached as it is. */
+export function libraryDocument(document: DocumentRecord): PendingDocument {
+  return {
+    kind: "document",
+    id: newId("att"),
+    name: document.name,
+    media_type: document.media_type,
+    bytes: document.bytes,
+    record: signal(document),
+    progress: signal(undefined),
+    problem: signal(undefined),
+    release: () => undefined,
+  };
 }

@@ -47,21 +47,6 @@ export function uploadDocument(client: ChatClient, file: File): PendingDocument 
   return document;
 }
 
-/** A document of the library (the "#" picker), attached as it is. */
-export function libraryDocument(document: DocumentRecord): PendingDocument {
-  return {
-    kind: "document",
-    id: newId("att"),
-    name: document.name,
-    media_type: document.media_type,
-    bytes: document.bytes,
-    record: signal(document),
-    progress: signal(undefined),
-    problem: signal(undefined),
-    release: () => undefined,
-  };
-}
-
 /** Why the draft cannot be sent yet because of this document, or undefined when it can go. */
 export function notReady(document: PendingDocument): string | undefined {
   const record = document.record.value;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { citationAt, citationsOf, findQuote, linkCitations } from "../../app/src/documents/citations.ts";
 
-const LEASE = { n: 1, document_id: "doc_1", name: 'lease "final".pdf', page: 2, quote: "Clause 7: the tenant pays" };
+const LEASE = { n: 1, document_id: "doc_1", name: 'lease "final"\n.pdf', page: 2, quote: "Clause 7: the tenant pays" };
 
 describe("citations in the app (DA7)", () => {
   it("keeps the well-formed citations of a message's metadata and drops the rest", () => {
@@ -18,7 +18,7 @@ describe("citations in the app (DA7)", () => {
     const text = "Due on the first [1], see [9]. `a[1]` and [1](https://x.test)\n```\nlist[1]\n```\nAgain [1].";
     const linked = linkCitations(text, [LEASE]);
     expect(linked).toBe(
-      'Due on the first [[1]](#cite-1 "lease final.pdf, page 2"), see [9]. `a[1]` and [1](https://x.test)\n```\nlist[1]\n```\nAgain [[1]](#cite-1 "lease final.pdf, page 2").',
+      'Due on the first [[1]](#cite-1 "lease final .pdf, page 2"), see [9]. `a[1]` and [1](https://x.test)\n```\nlist[1]\n```\nAgain [[1]](#cite-1 "lease final .pdf, page 2").',
     );
     expect(linkCitations(text, [])).toBe(text);
   });

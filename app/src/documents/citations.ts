@@ -40,7 +40,7 @@ function linkPart(prose: string, byNumber: Map<number, Citation>): string {
   return prose.replace(/\[(\d{1,4})\](?!\()/g, (whole, digits: string) => {
     const citation = byNumber.get(Number(digits));
     if (!citation) return whole;
-    const title = `${citation.name}, page ${citation.page}`.replace(/["\\]/g, "");
+    const title = `${citation.name}, page ${citation.page}`.replace(/["\\]/g, "").replace(/\s+/g, " ");
     // Balanced brackets are link text in CommonMark; escaped ones (`\[1\]`) would read as display math here.
     return `[[${digits}]](${CITE_HREF_PREFIX}${digits} "${title}")`;
   });

@@ -93,10 +93,10 @@ describe("documents in the app", () => {
 
     await message(page).fill("Ask #note");
     const picker = page.getByRole("list", { name: "Attach from your documents" });
-    await picker
-      .getByRole("button", { name: /notes\.md/ })
-      .first()
-      .click();
+    const choice = picker.getByRole("button", { name: /notes\.md/ }).first();
+    await choice.waitFor();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}document-library-desktop.png` });
+    await choice.click();
     expect(await message(page).inputValue()).toBe("Ask ");
     await page.locator(".attachment-tray .document-chip", { hasText: "notes.md" }).getByText("2 pages").waitFor();
     expect(await axeSerious(page)).toEqual([]);

@@ -60,7 +60,12 @@ import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
 import type { SealedContentKey } from "../wire/e2e.ts";
 import { callRoute } from "./call-route.ts";
 import { uploadInParts, type UploadOptions } from "./uploads.ts";
-import { addDocumentRoute } from "../wire/routes/documents.ts";
+import {
+  addDocumentRoute,
+  chatDocumentTextRoute,
+  listDocumentsRoute,
+  type DocumentPage,
+} from "../wire/routes/documents.ts";
 import type { DocumentRecord } from "../wire/events.ts";
 import { ProtocolError } from "../transport/errors.ts";
 
@@ -317,6 +322,17 @@ export abstract class ServerApi implements Requester {
   async downloadAttachment(sessionId: string, assetId: string): Promise<BinaryBody> {
     const params = { session_id: sessionId, action: "download_attachment" as const };
     return this.call(downloadAttachmentRoute, { params, body: { asset_id: assetId } });
+  }
+
+  async listDocuments(): Promise<DocumentRecord[]> {
+    return (await this.call(listDocumentsRoute, {})).documents;
+  }
+
+  /** A page's text of a chat's copy of a document: readable by anyone who may read the chat, also once the library's
+   *  document is deleted. */
+  async chatDocumentText(sessionId: string, documentId: string, page: number): Promise<DocumentPage> {
+    const params = { session_id: sessionId, document_id: documentId };
+    return this.call(chatDocumentTextRoute, { params, query: { page } });
   }
 
   async listAgents(): Promise<AgentView[]> {

@@ -114,7 +114,10 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
     await message().fill("what is in this picture?");
     await message().press("Enter");
     await page.locator('article[data-role="assistant"]:not([data-streaming])', { hasText: "A single dot." }).waitFor();
-    await page.locator('article[data-role="user"]', { hasText: "1 image attached" }).waitFor();
+    await page
+      .locator('article[data-role="user"]', { hasText: "what is in this picture?" })
+      .getByRole("button", { name: "View attached image" })
+      .waitFor();
     const sessionId = decodeURIComponent(new URL(page.url()).hash.split("/")[2]!);
     const sent = (await sessionMessages(sessionId)).find((entry) => entry.content === "what is in this picture?");
     expect(sent?.metadata?.attachments).toHaveLength(1);

@@ -1,9 +1,12 @@
-// Attachments chosen in the composer and not sent yet: files are uploaded at send time (the session may not
-// exist before the first send), links go as they are.
+// Attachments chosen in the composer and not sent yet: images are uploaded at send time (the session may not
+// exist before the first send), links go as they are, documents are in the library already (documents/).
+import type { PendingDocument } from "../documents/pending-document.ts";
 import { newId } from "../state/ids.ts";
 
 export type PendingAttachment =
-  { kind: "file"; id: string; file: File; preview: string } | { kind: "url"; id: string; url: string };
+  | { kind: "file"; id: string; file: File; preview: string }
+  | { kind: "url"; id: string; url: string }
+  | PendingDocument;
 
 export function pendingFile(file: File): PendingAttachment {
   return { kind: "file", id: newId("att"), file, preview: URL.createObjectURL(file) };
@@ -15,4 +18,5 @@ export function pendingUrl(url: string): PendingAttachment {
 
 export function release(attachment: PendingAttachment): void {
   if (attachment.kind === "file") URL.revokeObjectURL(attachment.preview);
+  if (attachment.kind === "document") attachment.release();
 }

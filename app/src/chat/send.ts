@@ -1,5 +1,6 @@
 // Sending from the composer: the first send of a new chat creates the session; images are uploaded (stored as
-// session assets) and sent as {type: "asset"}; links as {type: "image_url"}. The client_request_id makes a
+// session assets) and sent as {type: "asset"}; links as {type: "image_url"}; documents (in the library already) as
+// {type: "document", document_id}. The client_request_id makes a
 // send retried after a lost answer start nothing new (docs/runner.md "Idempotent sends").
 import type { ChatClient, SendAttachment, Session } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
@@ -31,6 +32,11 @@ export async function sendMessage(
   for (const attachment of outgoing.attachments) {
     if (attachment.kind === "url") {
       attachments.push({ type: "image_url", url: attachment.url });
+      continue;
+    }
+    if (attachment.kind === "document") {
+      const document_id = attachment.record.value?.id;
+      if (document_id) attachments.push({ type: "document", document_id });
       continue;
     }
     const bytes = new Uint8Array(await attachment.file.arrayBuffer());

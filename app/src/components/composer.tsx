@@ -9,6 +9,9 @@ import type { PendingAttachment } from "../attachments/pending.ts";
 import { useChat } from "../state/chat-context.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
+import { ATTACH_ACCEPT } from "../documents/document-files.ts";
+import { fileDropProps } from "../documents/file-drop.ts";
+import { LibrarySlot, PendingDocumentChip, SharedIntake } from "../documents/lazy-documents.tsx";
 
 /** The composer's text box: the skip link's target. */
 export const COMPOSER_INPUT_ID = "composer";
@@ -26,7 +29,11 @@ export function Composer({ tools }: Props) {
   const [toolsOpen, setToolsOpen] = useState(false);
   const attachments = draft.attachments.value;
   return (
-    <form class="composer" onSubmit={(event) => (event.preventDefault(), void draft.submit())}>
+    <form
+      class="composer"
+      onSubmit={(event) => (event.preventDefault(), void draft.submit())}
+      {...fileDropProps(draft.addFiles)}
+    >
       {tools && (wide || toolsOpen) && (
         <div class="composer-tools" id="composer-tools">
           {!wide && <LinkButton onToggle={() => setLinkOpen(!linkOpen)} />}
@@ -43,6 +50,8 @@ export function Composer({ tools }: Props) {
         </p>
       )}
       {readOnly.value && <p class="composer-readonly">{readOnly.value}</p>}
+      <LibrarySlot />
+      <SharedIntake />
       <div class="composer-row">
         <AttachButton />
         {/* On a phone the image link waits in the options panel, so the row keeps room to type beside the voice controls. */}
@@ -81,8 +90,8 @@ function AttachButton() {
       <button
         type="button"
         class="icon-button"
-        aria-label="Attach an image"
-        title="Attach an image"
+        aria-label="Attach a file"
+        title="Attach an image or a document (or type # for your documents)"
         disabled={!!readOnly.value}
         onClick={() => fileInput.current?.click()}
       >
@@ -93,7 +102,7 @@ function AttachButton() {
       <input
         ref={fileInput}
         type="file"
-        accept="image/png,image/jpeg,image/gif,image/webp"
+        accept={ATTACH_ACCEPT}
         multiple
         hidden
         onChange={(event) => (draft.addFiles(event.currentTarget.files ?? []), (event.currentTarget.value = ""))}
@@ -207,15 +216,19 @@ function AttachmentTray({
   return (
     <ul class="attachment-tray" aria-label="Attachments">
       {attachments.map((attachment) => (
-        <li key={attachment.id}>
-          {attachment.kind === "file" ? (
+        <li key={attachment.id} class={attachment.kind === "document" ? "document" : undefined}>
+          {attachment.kind === "document" ? (
+            <PendingDocumentChip document={attachment} onRemove={() => onRemove(attachment.id)} />
+          ) : attachment.kind === "file" ? (
             <img src={attachment.preview} alt={attachment.file.name} />
           ) : (
             <span class="link-chip">{attachment.url}</span>
           )}
-          <button type="button" class="remove" aria-label="Remove attachment" onClick={() => onRemove(attachment.id)}>
-            ×
-          </button>
+          {attachment.kind !== "document" && (
+            <button type="button" class="remove" aria-label="Remove attachment" onClick={() => onRemove(attachment.id)}>
+              ×
+            </button>
+          )}
         </li>
       ))}
     </ul>

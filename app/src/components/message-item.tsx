@@ -7,6 +7,7 @@ import { reasoningOf } from "../chat/transcript.ts";
 import { useChat } from "../state/chat-context.ts";
 import { describeError } from "../state/errors.ts";
 import { MarkdownView } from "./markdown-view.tsx";
+import { MessageAttachments, ReplyText } from "../documents/lazy-documents.tsx";
 import { ThinkingBlock } from "./thinking-block.tsx";
 import { ToolCalls, ToolMessage } from "./tool-message.tsx";
 import { MessageToolbar } from "./message-toolbar.tsx";
@@ -32,7 +33,7 @@ export function MessageItem({ message, index, agent, last = false, showVersions 
       aria-label={message.role === "assistant" ? "Assistant" : "System"}
     >
       <ThinkingBlock text={reasoningOf(metadata)} streaming={false} />
-      {message.content !== "" && <MarkdownView text={message.content} />}
+      {message.content !== "" && <ReplyText message={message} />}
       <ToolCalls metadata={metadata} />
       {interrupted && <p class="interrupted">{interrupted}</p>}
       <UsageFooter metadata={metadata} agent={agent} />
@@ -64,14 +65,11 @@ export function interruptionOf(metadata: Record<string, unknown> | undefined): s
 function UserMessage({ message, index, showVersions }: { message: Message; index: number; showVersions: boolean }) {
   const chat = useChat();
   if (chat.editing.value === index && chat.editable.value) return <EditBox message={message} index={index} />;
-  const attachments = Array.isArray(message.metadata?.attachments) ? message.metadata.attachments.length : 0;
   return (
     <article class="message user" data-role="user" aria-label="You">
       <div class="bubble">
         <MarkdownView text={message.content} />
-        {attachments > 0 && (
-          <p class="attachment-note">{attachments === 1 ? "1 image attached" : `${attachments} images attached`}</p>
-        )}
+        <MessageAttachments message={message} />
       </div>
       <MessageToolbar
         message={message}

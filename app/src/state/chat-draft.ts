@@ -5,6 +5,8 @@ import { effect, signal, type ReadonlySignal } from "@preact/signals";
 import type { AgentView } from "../../../client/index.ts";
 import { pendingFile, pendingUrl, release, type PendingAttachment } from "../attachments/pending.ts";
 import { refuseFile, refuseUrl } from "../attachments/rules.ts";
+import { isDocumentFile } from "../documents/document-files.ts";
+import { notReady, type PendingDocument } from "../documents/pending-document.ts";
 import type { Badge } from "./connection-status.ts";
 import { describeError } from "./errors.ts";
 
@@ -19,6 +21,8 @@ export interface Draft {
   /** Adds an image link; false (with the reason in `problem`) when the agent or the rules refuse it. */
   addUrl(url: string): boolean;
   removeAttachment(id: string): void;
+  /** Adds a document already in the library (the "#" picker). */
+  addDocument(document: PendingDocument): void;
   /** Sends the draft (unless empty, blocked or already sending); resolves whether it was sent. */
   submit(): Promise<boolean>;
   dispose(): void;
@@ -30,6 +34,8 @@ export interface DraftDeps {
   blocked: ReadonlySignal<boolean>;
   badge: ReadonlySignal<Badge>;
   send(text: string, attachments: PendingAttachment[]): Promise<void>;
+  /** Starts adding a picked document file to the library; undefined when no device is paired. */
+  uploadDocument(file: File): PendingDocument | undefined;
 }
 
 const reachable = (badge: Badge) => badge === "live" || badge === "polling";
@@ -57,6 +63,12 @@ export function createDraft(deps: DraftDeps): Draft {
     setText: (next) => void (text.value = next),
     addFiles(files) {
       for (const file of files) {
+        if (isDocumentFile(file)) {
+          const document = deps.uploadDocument(file);
+          if (!document) return void refuse("Documents can be attached once this device is paired.");
+          attachments.value = [...attachments.value, document];
+          continue;
+        }
         const refusal = refuseFile(file, deps.agent.value);
         if (refusal) return void refuse(refusal);
         attachments.value = [...attachments.value, pendingFile(file)];
@@ -70,12 +82,18 @@ export function createDraft(deps: DraftDeps): Draft {
       problem.value = undefined;
       return true;
     },
+    addDocument(document) {
+      attachments.value = [...attachments.value, document];
+      problem.value = undefined;
+    },
     removeAttachment(id) {
       attachments.value = attachments.value.filter((item) => (item.id === id ? (release(item), false) : true));
     },
     async submit() {
       const empty = text.value.trim() === "" && attachments.value.length === 0;
       if (sending.value || deps.blocked.value || empty) return false;
+      const waiting = documentsNotReady(attachments.value);
+      if (waiting) return (refuse(waiting), false);
       sending.value = true;
       problem.value = undefined;
       try {
@@ -92,6 +110,15 @@ export function createDraft(deps: DraftDeps): Draft {
         sending.value = false;
       }
     },
-    dispose: stopWatching,
+    dispose: () => (stopWatching(), attachments.value.forEach(release)),
   };
+}
+
+/** The first reason a draft's documents keep it from being sent (still read, or unreadable). */
+function documentsNotReady(attachments: readonly PendingAttachment[]): string | undefined {
+  for (const attachment of attachments) {
+    const reason = attachment.kind === "document" ? notReady(attachment) : undefined;
+    if (reason) return reason;
+  }
+  return undefined;
 }

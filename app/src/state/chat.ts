@@ -11,6 +11,7 @@ import { batch, computed, effect, signal, untracked, type ReadonlySignal, type S
 import type { AgentView, Message, SessionSummary } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
+import { uploadDocument } from "../documents/pending-document.ts";
 import { createChatApprovals, type ChatApprovals } from "./chat-approvals.ts";
 import { createDraft, type Draft } from "./chat-draft.ts";
 import { createTranscriptFeed, defaultFrames, type Frames, type TranscriptView } from "./chat-feed.ts";
@@ -90,6 +91,10 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     blocked: computed(() => streaming.value || readOnly.value !== undefined),
     badge: store.connection.badge,
     send: actions.send,
+    uploadDocument: (file) => {
+      const client = store.connection.paired.value?.client;
+      return client && uploadDocument(client, file);
+    },
   });
   const atBottom = signal(true);
   const approvals = createChatApprovals(store.connection, session_id);

@@ -2,9 +2,10 @@
 // shell so the app opens offline (pages: network first, the cached shell when the server is unreachable; assets:
 // cache first); API calls are never cached here (the app keeps its last loaded chats in IndexedDB for the read-only
 // offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
-// handled by push-handler.ts.
+// handled by push-handler.ts, the share target's POST by share-handler.ts.
 import { OFFLINE_DB } from "../state/offline-db-name.ts";
 import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";
+import { SHARE_HANDLER_SOURCE } from "./share-handler.ts";
 
 /** Plain JavaScript run by the browser as sw.js; `files` are paths relative to the app's root. */
 export function serviceWorkerSource(files: readonly string[]): string {
@@ -44,7 +45,7 @@ self.addEventListener("fetch", (event) => {
   // Hashed assets never change: the cache first.
   event.respondWith(caches.open(CACHE).then(async (cache) => (await cache.match(request.url)) || fetch(request)));
 });
-${PUSH_HANDLER_SOURCE}`;
+${PUSH_HANDLER_SOURCE}${SHARE_HANDLER_SOURCE}`;
 }
 
 /** A short stable fingerprint (FNV-1a) so a new build gets a new cache name. */

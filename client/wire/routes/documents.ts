@@ -7,6 +7,7 @@ import { integerParam } from "./query.ts";
 const documentParams = z.object({ document_id: z.string().min(1).max(100) }).strict();
 const pageQuery = z.object({ page: integerParam("page", 1, 1_000_000).default(1) }).strict();
 const pageAnswer = z.object({ page: z.number().int(), heading: z.string().optional(), text: z.string() });
+export type DocumentPage = z.infer<typeof pageAnswer>;
 
 /** The body is the file's bytes (its type in Content-Type, or detected) and `name` says its file name; or, without
  *  `name`, JSON `{upload_id}` (client/wire/routes/uploads.ts): a file sent in parts. */

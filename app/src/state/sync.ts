@@ -5,6 +5,7 @@ import { signal, type ReadonlySignal } from "@preact/signals";
 import { NetworkError, type AgentView, type Invalidation } from "../../../client/index.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
+import { keepPinnedOffline } from "./offline-pinned.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface Sync {
@@ -25,10 +26,14 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   const sessionReloads = signal<Record<string, number>>({});
   const deleted = signal<ReadonlySet<string>>(new Set());
 
-  const loadSessions = async ({ client }: Paired) => {
+  const loadSessions = async (current: Paired) => {
     try {
-      sessions.replace(await client.listSessions());
+      const list = await current.client.listSessions();
+      sessions.replace(list);
       connection.noteCall();
+      keepPinnedOffline(env, current, list).catch((error: unknown) =>
+        env.report("keeping the pinned chats offline failed", error),
+      );
     } catch (error) {
       connection.noteCall(error);
       if (error instanceof NetworkError) sessions.markOffline();

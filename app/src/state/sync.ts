@@ -6,6 +6,7 @@ import { NetworkError, type AgentView, type Invalidation } from "../../../client
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import { keepPinnedOffline } from "./offline-pinned.ts";
+import { walkSessionPages } from "./session-pages.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface Sync {
@@ -26,10 +27,12 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   const sessionReloads = signal<Record<string, number>>({});
   const deleted = signal<ReadonlySet<string>>(new Set());
 
-  const loadSessions = async (current: Paired) => {
+  let walking: Promise<void> | undefined;
+  /** One walk of the list's pages at a time: a status change or a reset during a walk joins it. */
+  const loadSessions = (current: Paired) => (walking ??= walkSessions(current).finally(() => (walking = undefined)));
+  const walkSessions = async (current: Paired) => {
     try {
-      const list = await current.client.listSessions();
-      sessions.replace(list);
+      const list = await walkSessionPages(current.client, sessions);
       connection.noteCall();
       keepPinnedOffline(env, current, list).catch((error: unknown) =>
         env.report("keeping the pinned chats offline failed", error),

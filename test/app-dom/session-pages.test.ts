@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-// The chat list in pages (docs/app.md "History at scale", HS1-HS2): the cached list shows before any round trip, the
+// The chat list in pages (docs/app.md "History at scale", HS1-HS3): the cached list shows before any round trip, the
 // first page over it as soon as it comes, the rest along the server's cursor; at the end the list is the server's,
 // with the changes events brought during the walk kept.
 import { screen, waitFor } from "@testing-library/preact";
 import { h } from "preact";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { SessionPage, SessionSummary } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
@@ -22,7 +22,7 @@ const summary = (id: string, title: string, updated_at: string): SessionSummary 
   message_count: 1,
 });
 
-useScreens();
+useScreens({ sized: true }); // the chat list is virtualized: its rows render in a scroller with a size
 
 describe("the chat list in pages", () => {
   it("HS1 shows the cached list at once, the first page when it comes, then walks the cursor to the server's list", async () => {
@@ -71,5 +71,28 @@ describe("the chat list in pages", () => {
       b: "B",
       new: "Started during the walk",
     });
+  });
+
+  it("HS3 ten thousand chats put only the rows near the viewport in the page; scrolling brings the last one", async () => {
+    // happy-dom lays nothing out: each row measures as a phone's row does, or every row would measure 0 and render.
+    Object.defineProperty(HTMLLIElement.prototype, "offsetHeight", { configurable: true, get: () => 60 });
+    onTestFinished(() => void delete (HTMLLIElement.prototype as { offsetHeight?: number }).offsetHeight);
+    const setup = await testStore({ client: fakeClient() });
+    const many = Array.from({ length: 10_000 }, (_, index) =>
+      summary(
+        `s${index}`,
+        `Chat number ${index}`,
+        new Date(Date.UTC(2026, 0, 1) + (10_000 - index) * 60_000).toISOString(),
+      ),
+    );
+    setup.store.sessions.replace(many);
+    show(setup, () => h(SessionList, { activeId: undefined }));
+    expect(await screen.findByText("Chat number 0")).toBeTruthy();
+    expect(screen.getAllByRole("link").length).toBeLessThan(60);
+    const scroller = document.querySelector(".session-scroller") as HTMLElement;
+    scroller.scrollTop = 60 * 10_000;
+    scroller.dispatchEvent(new Event("scroll"));
+    expect(await screen.findByText("Chat number 9999")).toBeTruthy();
+    expect(screen.queryByText("Chat number 0")).toBeNull();
   });
 });

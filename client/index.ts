@@ -29,6 +29,7 @@ export {
   ServerApi,
   type SendOptions,
   type SendResult,
+  type SessionPage,
   type AttachmentInput,
   type RegenerateOptions,
   type PushSubscriptionJson,

@@ -79,6 +79,12 @@ export interface SendOptions {
   client_request_id?: string;
 }
 
+/** A page of the chat list and the cursor of the next one (null after the last). */
+export interface SessionPage {
+  sessions: SessionSummary[];
+  next_before: string | null;
+}
+
 export interface SendResult {
   request_id: string;
   /** The id the send carried: pass it again to retry this very send after a network failure. */
@@ -203,6 +209,15 @@ export abstract class ServerApi implements Requester {
    */
   async listSessions(options: { archived?: "only" | "include" } = {}): Promise<SessionSummary[]> {
     return (await this.call(listSessionsRoute, { query: { archived: options.archived } })).sessions;
+  }
+
+  /**
+   * One page of the list in the same order (docs/sessions.md "History in pages"): at most `limit` summaries after
+   * the row `before` names (an earlier page's `next_before`), and the cursor of the next page (null after the last).
+   */
+  async listSessionsPage(page: { limit: number; before?: string }): Promise<SessionPage> {
+    const answer = await this.call(listSessionsRoute, { query: { limit: page.limit, before: page.before } });
+    return { sessions: answer.sessions, next_before: answer.next_before ?? null };
   }
 
   /** Deletes the session everywhere (a running request is cancelled first); `session_deleted` follows. */

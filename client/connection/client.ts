@@ -301,8 +301,9 @@ export class ChatClient extends ServerApi {
   }
 
   /**
-   * Loads a session's messages with the cursor they reflect. From then on no listener hears an event of this
-   * session at or before that cursor; events after it that were already delivered come back in `events`.
+   * Loads a session's messages with the cursor they reflect. From then on no listener scoped to this session hears
+   * an event of it at or before that cursor (listeners of every session still hear each event once); events after it
+   * that were already delivered come back in `events`.
    * `listener`, when given, is registered for this session at exactly that point, so it misses nothing.
    */
   async loadMessages(
@@ -421,10 +422,10 @@ export class ChatClient extends ServerApi {
     } catch (error) {
       this.report("the notification center failed on an event", { error, event });
     }
-    // The loadMessages floor gates the app's listeners only (docs/client.md "Listen").
+    // The loadMessages floor gates the listeners scoped to that session only (docs/client.md "Listen"): a listener of
+    // every session read no snapshot, so it hears each event once even when a snapshot got ahead of the delivery.
     const floor = event.session_id === undefined ? undefined : this.floors.get(event.session_id);
-    if (floor !== undefined && event.event_id <= floor) return;
-    this.listeners.dispatch(event);
+    this.listeners.dispatch(event, floor !== undefined && event.event_id <= floor);
   }
 
   private report(message: string, detail: unknown): void {

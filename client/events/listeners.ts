@@ -28,17 +28,21 @@ export class ListenerRegistry {
     };
   }
 
-  dispatch(event: AnyEvent): void {
+  /**
+   * `snapshotted`: the event is already in a snapshot of its session that the app loaded (loadMessages), so the
+   * listeners scoped to that session skip it; listeners of every session still hear it, once.
+   */
+  dispatch(event: AnyEvent, snapshotted = false): void {
     const typed = this.byType.get(event.type);
     // Validate the full shape once per event, and only when someone listens for that type.
-    if (typed && typed.size > 0 && (!isKnownType(event.type) || conforms(event))) this.run(typed, event);
+    if (typed && typed.size > 0 && (!isKnownType(event.type) || conforms(event))) this.run(typed, event, snapshotted);
     const all = this.byType.get("*");
-    if (all && all.size > 0) this.run(all, event);
+    if (all && all.size > 0) this.run(all, event, snapshotted);
   }
 
-  private run(entries: Set<Entry>, event: AnyEvent): void {
+  private run(entries: Set<Entry>, event: AnyEvent, snapshotted: boolean): void {
     for (const entry of [...entries]) {
-      if (entry.session_id !== undefined && entry.session_id !== event.session_id) continue;
+      if (entry.session_id !== undefined && (snapshotted || entry.session_id !== event.session_id)) continue;
       try {
         entry.listener(event);
       } catch (error) {

@@ -38,7 +38,11 @@ export function sessionSummaryOf(session: Session): SessionSummary {
   };
 }
 
-export const sessionListSchema = z.looseObject({ sessions: z.array(sessionSummarySchema) });
+/** GET /sessions: the list; a paged read (`limit`/`before`) adds the next page's cursor, null after the last. */
+export const sessionListSchema = z.looseObject({
+  sessions: z.array(sessionSummarySchema),
+  next_before: z.string().min(1).nullable().optional(),
+});
 export const sessionEnvelopeSchema = z.looseObject({ session: sessionSchema });
 export const appendedMessageSchema = z.looseObject({ session: sessionSchema, message: messageSchema });
 

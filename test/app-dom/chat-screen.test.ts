@@ -22,7 +22,7 @@ describe("chat screen", () => {
     const client = fakeClient({ loadMessages: () => Promise.reject(new NetworkError("fetch failed")) });
     client.status.set({ state: "offline" });
     show(await testStore({ client, hash: "#/s/never-opened" }));
-    expect(await screen.findByText("Not available offline")).toBeTruthy();
+    expect(await screen.findByText("This chat is not available offline")).toBeTruthy();
     expect(screen.queryByText("How can I help?")).toBeNull();
     expect((screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement).disabled).toBe(true);
   });

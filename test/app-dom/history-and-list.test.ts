@@ -23,7 +23,7 @@ const summary = (id: string, title: string, updated_at: string): SessionSummary 
 const session = (id: string, messages: Session["messages"], updated_at: string): Session =>
   ({ id, agent_id: "default", version: 1, created_at: updated_at, updated_at, messages, metadata: {} }) as Session;
 
-useScreens();
+useScreens({ sized: true }); // the chat list is virtualized: its rows render in a scroller with a size
 
 describe("notification history", () => {
   it("says why the history could not be loaded (H1)", async () => {

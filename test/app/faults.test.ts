@@ -135,7 +135,7 @@ describe("the app under hostile content and faults", () => {
       await offline.page.getByText("Your server is offline: these are the last loaded messages").waitFor();
       expect(await offline.page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
       await offline.page.goto(`${stack.serverUrl}/#/s/${never}`);
-      await offline.page.getByText("Not available offline").waitFor();
+      await offline.page.getByText("This chat is not available offline").waitFor();
       expect(await offline.page.getByText("How can I help?").count()).toBe(0);
       expect(offline.errors).toEqual([]);
     } finally {

@@ -93,6 +93,21 @@ describe("client with a real server and bridge", () => {
     loaded.dispose();
   });
 
+  it("walks the chat list in pages along the server's cursor: every chat once, then next_before null", async () => {
+    const stack = await scope.start();
+    const client = scope.own(connect(await stack.pair(), FAST_RECONNECT));
+    const ids = [await stack.createSession(), await stack.createSession(), await stack.createSession()];
+    const walked: string[] = [];
+    let page = await client.listSessionsPage({ limit: 2 });
+    walked.push(...page.sessions.map((s) => s.id));
+    expect(page.sessions).toHaveLength(2);
+    while (page.next_before !== null) {
+      page = await client.listSessionsPage({ limit: 2, before: page.next_before });
+      walked.push(...page.sessions.map((s) => s.id));
+    }
+    expect(walked.sort()).toEqual([...ids].sort());
+  });
+
   it("presents application notifications from the connect snapshot and from events, and dismisses (C8)", async () => {
     const stack = await scope.start();
     const credentials = await stack.pair();

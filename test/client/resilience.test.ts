@@ -224,6 +224,35 @@ describe("client resilience", () => {
     await until(() => client.notifications.session(sessionId).get().length === 1, "the session notification", 3000);
   });
 
+  it("the loadMessages floor hides events from that session's listeners only: a listener of every session hears each once", async () => {
+    const http = failingFetch((url) => new URL(url).pathname === "/events");
+    http.state.on = false;
+    const { client, heard } = await pollingClient({ fetch: http.fetch, pollWaitMs: 50 });
+    await until(() => client.status.get().state === "polling", "polling");
+    const sessionId = await scope.stack.createSession();
+    await until(() => client.cursor === scope.stack.latestId(), "caught up");
+    const scoped: AnyEvent[] = [];
+    client.on("*", (event) => scoped.push(event), { session_id: sessionId });
+    // The client falls behind (its event reads fail) while the session gets two messages...
+    http.state.on = true;
+    await until(() => client.status.get().state === "offline", "offline");
+    await scope.stack.append(sessionId, "one");
+    await scope.stack.append(sessionId, "two");
+    // ...and the app loads the session's messages, whose cursor is past both.
+    const loaded = await client.loadMessages(sessionId);
+    expect(loaded.messages.map((m) => m.content)).toEqual(["one", "two"]);
+    http.state.on = false;
+    await until(() => client.cursor === scope.stack.latestId(), "caught up again");
+    await scope.stack.append(sessionId, "three");
+    await until(() => client.cursor === scope.stack.latestId(), "the third append");
+    const contents = (events: AnyEvent[]) =>
+      events
+        .filter((event) => event.type === "message_appended")
+        .map((event) => (event as { content?: unknown }).content);
+    expect(contents(heard)).toEqual(["one", "two", "three"]);
+    expect(contents(scoped)).toEqual(["three"]);
+  });
+
   it("close() aborts the fetch behind a truncated push: no more requests, nothing delivered after it", async () => {
     const http = failingFetch((url) => /[?&]limit=1(&|$)/.test(url), 503);
     // The stub's fetch retries on injected timers, so the test moves time instead of sleeping through retries.

@@ -98,7 +98,7 @@ function ChatSettings({ chat }: { chat: Chat }) {
 function NotAvailableOffline() {
   return (
     <div class="empty-chat" role="status">
-      <h2>Not available offline</h2>
+      <h2>This chat is not available offline</h2>
       <p class="muted">
         This chat was never opened on this device, so nothing of it is kept here. It opens when the server answers
         again.

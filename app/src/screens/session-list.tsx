@@ -1,5 +1,6 @@
 // The chats: newest activity first, searchable by title, each with its agent and last activity; "New chat" on top.
-// On phones it is the home screen; on wide screens the sidebar beside the open chat.
+// On phones it is the home screen; on wide screens the sidebar beside the open chat. Its rows are virtualized
+// (session-rows.tsx): ten thousand chats put a screenful of rows in the page.
 import { useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { hrefOf } from "../state/router.ts";
@@ -7,6 +8,7 @@ import { searchSessions, titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 import { PIN_PATH } from "../components/icon-button.tsx";
+import { SessionRows } from "./session-rows.tsx";
 
 export function SessionList({ activeId }: { activeId?: string }) {
   const { sessions } = useStore();
@@ -40,11 +42,10 @@ export function SessionList({ activeId }: { activeId?: string }) {
               : "Loading chats…"}
         </p>
       ) : (
-        <ul>
-          {list.map((session) => (
-            <SessionRow key={session.id} session={session} active={session.id === activeId} />
-          ))}
-        </ul>
+        <SessionRows
+          list={list}
+          render={(session) => <SessionRow session={session} active={session.id === activeId} />}
+        />
       )}
     </nav>
   );
@@ -53,27 +54,25 @@ export function SessionList({ activeId }: { activeId?: string }) {
 function SessionRow({ session, active }: { session: SessionSummary; active: boolean }) {
   const title = titleOf(session);
   return (
-    <li>
-      <a
-        class={`session-row ${active ? "active" : ""}`}
-        href={hrefOf({ name: "chat", session_id: session.id })}
-        aria-current={active ? "page" : undefined}
-        title={title}
-      >
-        <span class="session-title">
-          {session.pinned === true && (
-            // A pinned chat says so in the list too (it sits first because of it), to the eye and to a screen reader.
-            <svg class="pin-mark" viewBox="0 0 24 24" role="img" aria-label="Pinned">
-              <path d={PIN_PATH} />
-            </svg>
-          )}
-          {title}
-        </span>
-        <span class="session-meta">
-          <span>{session.agent_id}</span>
-          <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>
-        </span>
-      </a>
-    </li>
+    <a
+      class={`session-row ${active ? "active" : ""}`}
+      href={hrefOf({ name: "chat", session_id: session.id })}
+      aria-current={active ? "page" : undefined}
+      title={title}
+    >
+      <span class="session-title">
+        {session.pinned === true && (
+          // A pinned chat says so in the list too (it sits first because of it), to the eye and to a screen reader.
+          <svg class="pin-mark" viewBox="0 0 24 24" role="img" aria-label="Pinned">
+            <path d={PIN_PATH} />
+          </svg>
+        )}
+        {title}
+      </span>
+      <span class="session-meta">
+        <span>{session.agent_id}</span>
+        <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>
+      </span>
+    </a>
   );
 }

@@ -1,7 +1,8 @@
 // The open chat's transcript, kept current: the snapshot and its cursor from the client library, then every event of
 // the session applied in order (the library guarantees none is missed or repeated), coalesced to one render per
 // display frame so a fast stream never renders more often than the screen paints. The loaded messages are cached
-// for the offline view; when loading fails, the cached ones (if this device has any) show.
+// for the offline view; when loading fails, or the server has not answered within UNREACHABLE_AFTER_MS, the cached
+// ones (if this device has any) show, read-only, until the load answers.
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "../chat/transcript.ts";
@@ -9,6 +10,18 @@ import type { AppEnv } from "./env.ts";
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
 const FRAME_MS = 16;
+
+/**
+ * How long a chat waits for its messages before it treats the server as unreachable. With neither server_url nor the
+ * bridge answering, the library's relayed read waits for a bridge that never comes (up to its push timeout, 35 s):
+ * without this bound an offline chat showed an empty transcript and a live composer all that time.
+ */
+export const UNREACHABLE_AFTER_MS = 3000;
+
+/** The load has not answered within UNREACHABLE_AFTER_MS; it goes on, and replaces the cached view if it answers. */
+export class ServerUnreachableError extends Error {
+  override readonly name = "ServerUnreachableError";
+}
 
 export interface TranscriptView {
   transcript: Transcript;
@@ -62,14 +75,26 @@ function follow(
   let dispose: () => void = () => undefined;
   const pace = pacedRenderer(env, frames, view, session_id);
   view.value = { ...view.value, loading: true };
+  let answered = false;
+  const unreachable = setTimeout(() => {
+    if (answered || disposed) return;
+    const error = new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`);
+    showCached(env, view, session_id, error, () => disposed || answered);
+  }, UNREACHABLE_AFTER_MS);
   client.loadMessages(session_id, pace.apply).then(
     (loaded) => {
+      answered = true;
+      clearTimeout(unreachable);
       dispose = loaded.dispose;
       if (disposed) return dispose();
       pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
       onLoaded(view.value.transcript.messages);
     },
-    (error: unknown) => !disposed && showCached(env, view, session_id, error, () => disposed),
+    (error: unknown) => {
+      answered = true;
+      clearTimeout(unreachable);
+      if (!disposed) showCached(env, view, session_id, error, () => disposed);
+    },
   );
   // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
   const unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
@@ -78,6 +103,7 @@ function follow(
   });
   return () => {
     disposed = true;
+    clearTimeout(unreachable);
     pace.stop();
     dispose();
     void unwatch.then((off) => off?.());

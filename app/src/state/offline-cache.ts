@@ -1,7 +1,10 @@
-// What an offline app can still show: the last loaded chat list and the last messages of the ten most recently
-// opened chats. Kept in IndexedDB (the client library's IndexedDbCache, not localStorage) so the service worker can wipe it too: a revoked device, or a
-// lost phone, keeps nothing readable once either learns of it (docs/app.md "Offline", invariant O4). Every read is
-// checked with zod, so a value from an older build reads as absent instead of breaking the app.
+// What an offline app can still show: the last loaded chat list and the messages of every chat opened on this device
+// in the last 30 days and of every pinned chat (docs/app.md "Offline", invariants OF1, OF2, OF6). Bounded: at most
+// MAX_MESSAGES of a chat and MAX_BYTES in all (a chat's size is its JSON text's length); past that the chat opened
+// longest ago goes first, pinned chats last. Kept in IndexedDB (the client library's IndexedDbCache, not localStorage)
+// so the service worker can wipe it too: a revoked device, or a lost phone, keeps nothing readable once either learns
+// of it (invariant O4). Every read is checked with zod, so a value from an older build reads as absent instead of
+// breaking the app.
 import { z } from "zod";
 import {
   CACHE_DB_NAME,
@@ -13,19 +16,28 @@ import {
 } from "../../../client/index.ts";
 
 const STORE = "kv";
-const MAX_SESSIONS = 10;
-const MAX_MESSAGES = 60;
+/** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
+export const KEEP_OPENED_MS = 30 * 24 * 60 * 60 * 1000;
+/** The last messages kept of one chat. */
+export const MAX_MESSAGES = 500;
+/** All cached transcripts together, counted as the length of their JSON text. */
+export const MAX_BYTES = 50 * 1024 * 1024;
 
 const sessionsSchema = z.array(sessionSummarySchema);
-const recentSchema = z.array(z.string());
+const keptSchema = z.object({ id: z.string(), opened_at: z.number(), bytes: z.number() });
+type Kept = z.infer<typeof keptSchema>;
+const indexSchema = z.array(keptSchema);
 const messagesSchema = z.array(messageSchema);
 
 export interface OfflineCache {
   readSessions(): Promise<SessionSummary[] | undefined>;
   writeSessions(list: readonly SessionSummary[]): Promise<void>;
-  /** The cached messages of a chat; undefined when it was never opened on this device. */
+  /** The cached messages of a chat; undefined when it was never opened on this device (or aged out). */
   readMessages(session_id: string): Promise<Message[] | undefined>;
+  /** Keeps a chat's last messages as opened now, then drops what the bounds leave out, oldest first. */
   writeMessages(session_id: string, messages: readonly Message[]): Promise<void>;
+  /** The ids of the chats whose messages are kept, most recently opened first. */
+  keptSessions(): Promise<string[]>;
   forgetSession(session_id: string): Promise<void>;
   wipe(): Promise<void>;
 }
@@ -38,12 +50,57 @@ interface KeyValue {
   clear(): Promise<void>;
 }
 
-function cacheOver(kv: KeyValue): OfflineCache {
-  const recent = async () => {
-    const parsed = recentSchema.safeParse(await kv.get("recent"));
+export interface CacheBounds {
+  now?: () => number;
+  maxBytes?: number;
+  maxMessages?: number;
+  keepOpenedMs?: number;
+}
+
+/**
+ * Which kept chats the bounds leave out: those opened before the age limit (unless pinned), then, while the total is
+ * over the byte bound, the one opened longest ago (unpinned before pinned). The newest entry always stays.
+ */
+export function evicted(
+  index: readonly Kept[],
+  pinned: ReadonlySet<string>,
+  now: number,
+  bounds: Required<CacheBounds>,
+): Set<string> {
+  const out = new Set<string>();
+  const byAge = [...index].sort((a, b) => a.opened_at - b.opened_at);
+  for (const kept of byAge) if (!pinned.has(kept.id) && now - kept.opened_at > bounds.keepOpenedMs) out.add(kept.id);
+  let total = index.reduce((sum, kept) => sum + (out.has(kept.id) ? 0 : kept.bytes), 0);
+  const newest = byAge.at(-1)?.id;
+  const candidates = [...byAge.filter((kept) => !pinned.has(kept.id)), ...byAge.filter((kept) => pinned.has(kept.id))];
+  for (const kept of candidates) {
+    if (total <= bounds.maxBytes) break;
+    if (out.has(kept.id) || kept.id === newest) continue;
+    out.add(kept.id);
+    total -= kept.bytes;
+  }
+  return out;
+}
+
+function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
+  const bounds: Required<CacheBounds> = {
+    now: options.now ?? Date.now,
+    maxBytes: options.maxBytes ?? MAX_BYTES,
+    maxMessages: options.maxMessages ?? MAX_MESSAGES,
+    keepOpenedMs: options.keepOpenedMs ?? KEEP_OPENED_MS,
+  };
+  const readIndex = async () => {
+    const parsed = indexSchema.safeParse(await kv.get("kept"));
     return parsed.success ? parsed.data : [];
   };
-  return {
+  // The index is read, changed and written back: one change at a time, or two chats opened together lose one.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const cache: OfflineCache = {
     async readSessions() {
       const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
       return parsed.success ? parsed.data : undefined;
@@ -53,41 +110,57 @@ function cacheOver(kv: KeyValue): OfflineCache {
       const parsed = messagesSchema.safeParse(await kv.get(`messages:${session_id}`));
       return parsed.success ? parsed.data : undefined;
     },
-    async writeMessages(session_id, messages) {
-      const order = [session_id, ...(await recent()).filter((id) => id !== session_id)];
-      for (const dropped of order.slice(MAX_SESSIONS)) await kv.remove(`messages:${dropped}`);
-      await kv.set(`messages:${session_id}`, messages.slice(-MAX_MESSAGES));
-      await kv.set("recent", order.slice(0, MAX_SESSIONS));
-    },
-    async forgetSession(session_id) {
-      await kv.remove(`messages:${session_id}`);
-      await kv.set(
-        "recent",
-        (await recent()).filter((id) => id !== session_id),
-      );
-      const list = await this.readSessions();
-      if (list)
+    writeMessages: (session_id, messages) =>
+      serially(async () => {
+        const kept = messages.slice(-bounds.maxMessages);
+        const entry = { id: session_id, opened_at: bounds.now(), bytes: JSON.stringify(kept).length };
+        const index = [...(await readIndex()).filter((item) => item.id !== session_id), entry];
+        const pinned = new Set(((await cache.readSessions()) ?? []).filter((s) => s.pinned === true).map((s) => s.id));
+        const out = evicted(index, pinned, entry.opened_at, bounds);
+        for (const id of out) await kv.remove(`messages:${id}`);
+        await kv.set(`messages:${session_id}`, kept);
         await kv.set(
-          "sessions",
-          list.filter((session) => session.id !== session_id),
+          "kept",
+          index.filter((item) => !out.has(item.id)),
         );
+      }),
+    async keptSessions() {
+      return (await readIndex()).sort((a, b) => b.opened_at - a.opened_at).map((item) => item.id);
     },
-    wipe: () => kv.clear(),
+    forgetSession: (session_id) =>
+      serially(async () => {
+        await kv.remove(`messages:${session_id}`);
+        await kv.set(
+          "kept",
+          (await readIndex()).filter((item) => item.id !== session_id),
+        );
+        const list = await cache.readSessions();
+        if (list)
+          await kv.set(
+            "sessions",
+            list.filter((session) => session.id !== session_id),
+          );
+      }),
+    wipe: () => serially(() => kv.clear()),
   };
+  return cache;
 }
 
-export function memoryCache(): OfflineCache {
+export function memoryCache(bounds?: CacheBounds): OfflineCache {
   const values = new Map<string, unknown>();
-  return cacheOver({
-    get: async (key) => structuredClone(values.get(key)),
-    set: async (key, value) => void values.set(key, structuredClone(value)),
-    remove: async (key) => void values.delete(key),
-    clear: async () => values.clear(),
-  });
+  return cacheOver(
+    {
+      get: async (key) => structuredClone(values.get(key)),
+      set: async (key, value) => void values.set(key, structuredClone(value)),
+      remove: async (key) => void values.delete(key),
+      clear: async () => values.clear(),
+    },
+    bounds,
+  );
 }
 
 /**
- * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list and the recent list
+ * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list and the index of kept chats
  * in its `sessions` store, each chat's messages in `transcripts`. Its connection closes itself when the service worker
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */

@@ -74,6 +74,12 @@ export function createRouter(env: AppEnv): Router {
       else env.history.pushState(null, "", href);
       route.value = next;
     },
-    listen: () => env.onHashChange(() => (route.value = parseRoute(env.location.hash))),
+    listen() {
+      const follow = () => (route.value = parseRoute(env.location.hash));
+      // The address may have changed while the app was starting (a link opened before the stored pairing resumed,
+      // slow when the server is unreachable): follow it now, or that chat never opens.
+      if (hrefOf(parseRoute(env.location.hash)) !== hrefOf(route.value)) follow();
+      return env.onHashChange(follow);
+    },
   };
 }

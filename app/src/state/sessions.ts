@@ -5,6 +5,7 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
+import { mergeNewer } from "./session-pages.ts";
 
 export interface Sessions {
   readonly list: ReadonlySignal<SessionSummary[]>;
@@ -16,6 +17,8 @@ export interface Sessions {
   /** Reads the cached list (before the first render, so an offline app opens with it). */
   restore(): Promise<void>;
   replace(list: SessionSummary[]): void;
+  /** A page of the server's list (session-pages.ts) over what is shown; cached by the `replace` that ends the walk. */
+  mergePage(page: readonly SessionSummary[]): void;
   markOffline(): void;
   upsert(session: Session): void;
   remove(session_id: string): void;
@@ -64,6 +67,11 @@ export function createSessions(env: AppEnv): Sessions {
       offline.value = false;
       loaded.value = true;
       persist();
+    },
+    mergePage(page) {
+      list.value = mergeNewer(list.value, page);
+      offline.value = false;
+      loaded.value = true;
     },
     markOffline: () => void (offline.value = true),
     upsert(session) {

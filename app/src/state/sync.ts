@@ -5,6 +5,8 @@ import { signal, type ReadonlySignal } from "@preact/signals";
 import { NetworkError, type AgentView, type Invalidation } from "../../../client/index.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
+import { keepPinnedOffline } from "./offline-pinned.ts";
+import { walkSessionPages } from "./session-pages.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface Sync {
@@ -25,10 +27,16 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   const sessionReloads = signal<Record<string, number>>({});
   const deleted = signal<ReadonlySet<string>>(new Set());
 
-  const loadSessions = async ({ client }: Paired) => {
+  let walking: Promise<void> | undefined;
+  /** One walk of the list's pages at a time: a status change or a reset during a walk joins it. */
+  const loadSessions = (current: Paired) => (walking ??= walkSessions(current).finally(() => (walking = undefined)));
+  const walkSessions = async (current: Paired) => {
     try {
-      sessions.replace(await client.listSessions());
+      const list = await walkSessionPages(current.client, sessions);
       connection.noteCall();
+      keepPinnedOffline(env, current, list).catch((error: unknown) =>
+        env.report("keeping the pinned chats offline failed", error),
+      );
     } catch (error) {
       connection.noteCall(error);
       if (error instanceof NetworkError) sessions.markOffline();

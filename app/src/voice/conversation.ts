@@ -183,7 +183,6 @@ function sayNextReply(
   hooks: { started(): void; said(): void },
 ): { speaker: Speaker; stop(): void } {
   let requestId: string | undefined;
-  let heard = "";
   const speech = new ReplySpeech();
   const speaker = createSpeaker(deps.client, deps.status.tts, (error) => deps.onProblem(messageOf(error)));
   void speaker.started.then(() => {
@@ -200,17 +199,7 @@ function sayNextReply(
     if (event.request_id !== requestId) return;
     if (event.type === "partial") {
       const content = (event as { message?: { content?: unknown } }).message?.content;
-      heard += typeof content === "string" ? content : "";
       for (const piece of speech.push(typeof content === "string" ? content : "")) speaker.say(piece);
-    } else if (event.type === "final") {
-      // The whole reply: whatever the partials did not carry (a page of compacted partials, a recovery) is said too.
-      const reply = (event as { messages?: Array<{ role?: unknown; content?: unknown }> }).messages?.find(
-        (m) => m.role === "assistant" && typeof m.content === "string",
-      )?.content as string | undefined;
-      if (reply !== undefined && reply.startsWith(heard) && reply.length > heard.length) {
-        for (const piece of speech.push(reply.slice(heard.length))) speaker.say(piece);
-        heard = reply;
-      }
     } else if (event.type === "request_completed") {
       for (const piece of speech.end()) speaker.say(piece);
       speaker.end();

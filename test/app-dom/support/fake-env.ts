@@ -89,6 +89,11 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
     on: () => () => undefined,
     onReset: () => () => undefined,
     listSessions: async () => [],
+    // The paged read: the whole of listSessions in one page, unless a test gives its own pages.
+    listSessionsPage: async () => ({
+      sessions: await (client.listSessions as () => Promise<unknown[]>)(),
+      next_before: null,
+    }),
     getSession: async (id: string) => sessionOf(id),
     listAgents: async () => [AGENT],
     listModels: async () => ({

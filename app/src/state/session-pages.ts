@@ -1,0 +1,51 @@
+// The chat list read from the server in pages (docs/app.md "History at scale"): the first page, one screen of chats,
+// shows as soon as it comes, over the list the device cached (already on screen before any round trip); the rest
+// follows in larger pages along the server's one cursor (pinned first, then newest activity). When the walk ends
+// the list is exactly the server's, except for what events brought meanwhile: a newer copy of a chat stays, and a
+// chat newer than anything the walk saw (created during it) is kept.
+import type { SessionPage, SessionSummary } from "../../../client/index.ts";
+import type { Sessions } from "./sessions.ts";
+
+/** One screen of chats and some to scroll: what the first round trip brings. */
+export const FIRST_PAGE = 50;
+/** Every later page: the server's largest, so 10,000 chats are 50 more round trips, all after the first paint. */
+export const NEXT_PAGE = 200;
+
+export async function walkSessionPages(
+  client: { listSessionsPage(page: { limit: number; before?: string }): Promise<SessionPage> },
+  sessions: Pick<Sessions, "list" | "mergePage" | "replace">,
+): Promise<SessionSummary[]> {
+  let page = await client.listSessionsPage({ limit: FIRST_PAGE });
+  const seen = [...page.sessions];
+  sessions.mergePage(page.sessions);
+  while (page.next_before !== null) {
+    page = await client.listSessionsPage({ limit: NEXT_PAGE, before: page.next_before });
+    seen.push(...page.sessions);
+    sessions.mergePage(page.sessions);
+  }
+  const settled = settledList(sessions.list.value, seen);
+  sessions.replace(settled);
+  return settled;
+}
+
+/** Each chat once, the newer copy of the two; `incoming` adds chats `shown` lacks. */
+export function mergeNewer(shown: readonly SessionSummary[], incoming: readonly SessionSummary[]): SessionSummary[] {
+  const byId = new Map(shown.map((session) => [session.id, session]));
+  for (const session of incoming) {
+    const existing = byId.get(session.id);
+    if (!existing || existing.updated_at <= session.updated_at) byId.set(session.id, session);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * The server's list as walked, with what events changed while it was walked: a chat shown with a newer copy keeps it,
+ * and one the walk never saw stays only if it is newer than every chat the walk saw (created meanwhile); the others
+ * (deleted on the server while this device was away, left over from the cache) go.
+ */
+export function settledList(shown: readonly SessionSummary[], seen: readonly SessionSummary[]): SessionSummary[] {
+  const newestSeen = seen.reduce((newest, session) => (session.updated_at > newest ? session.updated_at : newest), "");
+  const seenIds = new Set(seen.map((session) => session.id));
+  const createdMeanwhile = shown.filter((session) => !seenIds.has(session.id) && session.updated_at > newestSeen);
+  return mergeNewer(seen, [...shown.filter((session) => seenIds.has(session.id)), ...createdMeanwhile]);
+}

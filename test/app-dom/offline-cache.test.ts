@@ -1,0 +1,73 @@
+// The offline cache's bounds (docs/app.md "Offline", OF1 and OF2): every chat opened in the last 30 days is kept,
+// pinned chats past that too, a chat's last MAX_MESSAGES only, and over the byte bound the chat opened longest ago
+// goes first (pinned ones last). Two writes at once lose neither chat. Over the in-memory cache, whose rules are the
+// IndexedDB one's (the same code over another key-value store); test/app/offline-history.test.ts covers IndexedDB.
+import { describe, expect, it } from "vitest";
+import type { Message, SessionSummary } from "../../client/index.ts";
+import { KEEP_OPENED_MS, memoryCache } from "../../app/src/state/offline-cache.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const said = (text: string): Message[] => [{ role: "user", content: text }];
+const summary = (id: string, pinned: boolean): SessionSummary => ({
+  id,
+  title: id,
+  agent_id: "default",
+  model: null,
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+  message_count: 1,
+  pinned,
+});
+
+describe("the offline cache's bounds", () => {
+  it("keeps every chat opened in the last 30 days, however many (OF1)", async () => {
+    let now = 0;
+    const cache = memoryCache({ now: () => now });
+    for (let index = 0; index < 40; index++) {
+      now = index * 60_000;
+      await cache.writeMessages(`s${index}`, said(`chat ${index}`));
+    }
+    expect(await cache.keptSessions()).toHaveLength(40);
+    expect(await cache.readMessages("s0")).toEqual(said("chat 0"));
+  });
+
+  it("lets a chat not opened for 30 days go, unless it is pinned (OF1)", async () => {
+    let now = 0;
+    const cache = memoryCache({ now: () => now });
+    await cache.writeSessions([summary("old", false), summary("pinned", true)]);
+    await cache.writeMessages("old", said("old"));
+    await cache.writeMessages("pinned", said("pinned"));
+    now = KEEP_OPENED_MS + DAY;
+    await cache.writeMessages("new", said("new"));
+    expect(await cache.readMessages("old")).toBeUndefined();
+    expect(await cache.readMessages("pinned")).toEqual(said("pinned"));
+    expect(await cache.keptSessions()).toEqual(["new", "pinned"]);
+  });
+
+  it("over the byte bound, drops the chat opened longest ago first, pinned ones last (OF2)", async () => {
+    let now = 0;
+    const big = said("x".repeat(1000));
+    const cache = memoryCache({ now: () => now, maxBytes: 3500 });
+    await cache.writeSessions([summary("a", true)]);
+    for (const id of ["a", "b", "c", "d"]) {
+      now += 1;
+      await cache.writeMessages(id, big);
+    }
+    // Four of ~1,040 bytes over 3,500: the oldest unpinned (b) goes, pinned a stays.
+    expect(await cache.keptSessions()).toEqual(["d", "c", "a"]);
+    expect(await cache.readMessages("b")).toBeUndefined();
+  });
+
+  it("keeps a chat's last messages only (OF2)", async () => {
+    const cache = memoryCache({ maxMessages: 3 });
+    const many = Array.from({ length: 10 }, (_, index) => said(`m${index}`)[0]!);
+    await cache.writeMessages("s", many);
+    expect((await cache.readMessages("s"))?.map((message) => message.content)).toEqual(["m7", "m8", "m9"]);
+  });
+
+  it("loses no chat when two are written at once (OF1)", async () => {
+    const cache = memoryCache();
+    await Promise.all(Array.from({ length: 20 }, (_, index) => cache.writeMessages(`s${index}`, said(`${index}`))));
+    expect(await cache.keptSessions()).toHaveLength(20);
+  });
+});

@@ -1,0 +1,98 @@
+// @vitest-environment happy-dom
+// The chat list in pages (docs/app.md "History at scale", HS1-HS3): the cached list shows before any round trip, the
+// first page over it as soon as it comes, the rest along the server's cursor; at the end the list is the server's,
+// with the changes events brought during the walk kept.
+import { screen, waitFor } from "@testing-library/preact";
+import { h } from "preact";
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { SessionPage, SessionSummary } from "../../client/index.ts";
+import { SessionList } from "../../app/src/screens/session-list.tsx";
+import { memoryCache } from "../../app/src/state/offline-cache.ts";
+import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
+import { fakeClient, testStore } from "./support/fake-env.ts";
+import { show, useScreens } from "./support/screen.ts";
+
+const summary = (id: string, title: string, updated_at: string): SessionSummary => ({
+  id,
+  title,
+  agent_id: "default",
+  model: null,
+  created_at: updated_at,
+  updated_at,
+  message_count: 1,
+});
+
+useScreens({ sized: true }); // the chat list is virtualized: its rows render in a scroller with a size
+
+describe("the chat list in pages", () => {
+  it("HS1 shows the cached list at once, the first page when it comes, then walks the cursor to the server's list", async () => {
+    const offline = memoryCache();
+    await offline.writeSessions([
+      summary("gone", "Deleted elsewhere", "2026-11-20T10:00:00Z"),
+      summary("c1", "Cached title", "2026-11-21T10:00:00Z"),
+    ]);
+    const asked: Array<{ limit: number; before?: string }> = [];
+    let releaseSecond!: () => void;
+    const second = new Promise<void>((resolve) => (releaseSecond = resolve));
+    const pages: Record<string, SessionPage> = {
+      "first": { sessions: [summary("c1", "Fresh title", "2026-11-27T07:00:00Z")], next_before: "cursor-1" },
+      "cursor-1": { sessions: [summary("c2", "Second page chat", "2026-11-22T07:00:00Z")], next_before: null },
+    };
+    const client = fakeClient({
+      listSessionsPage: (async (page: { limit: number; before?: string }) => {
+        asked.push(page);
+        if (page.before) await second;
+        return pages[page.before ?? "first"]!;
+      }) as never,
+    });
+    const setup = await testStore({ client, env: { offline } });
+    show(setup, () => h(SessionList, { activeId: undefined }));
+    // The first page replaced the cached copy of c1; the second page has not answered, so "gone" is still shown.
+    expect(await screen.findByText("Fresh title")).toBeTruthy();
+    expect(screen.getByText("Deleted elsewhere")).toBeTruthy();
+    expect(screen.queryByText("Second page chat")).toBeNull();
+    releaseSecond();
+    expect(await screen.findByText("Second page chat")).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText("Deleted elsewhere")).toBeNull());
+    expect(asked).toEqual([{ limit: FIRST_PAGE }, { limit: NEXT_PAGE, before: "cursor-1" }]);
+    expect((await offline.readSessions())?.map((s) => s.id).sort()).toEqual(["c1", "c2"]);
+  });
+
+  it("HS2 the walk's end keeps a newer copy an event brought and a chat created meanwhile, and drops the rest", () => {
+    const seen = [summary("a", "Old a", "2026-11-27T07:00:00Z"), summary("b", "B", "2026-11-26T07:00:00Z")];
+    const shown = [
+      summary("a", "Renamed a", "2026-11-27T07:00:05Z"),
+      summary("new", "Started during the walk", "2026-11-27T07:00:09Z"),
+      summary("stale", "Only in the cache", "2026-11-25T07:00:00Z"),
+    ];
+    const settled = settledList(shown, seen);
+    expect(Object.fromEntries(settled.map((s) => [s.id, s.title]))).toEqual({
+      a: "Renamed a",
+      b: "B",
+      new: "Started during the walk",
+    });
+  });
+
+  it("HS3 ten thousand chats put only the rows near the viewport in the page; scrolling brings the last one", async () => {
+    // happy-dom lays nothing out: each row measures as a phone's row does, or every row would measure 0 and render.
+    Object.defineProperty(HTMLLIElement.prototype, "offsetHeight", { configurable: true, get: () => 60 });
+    onTestFinished(() => void delete (HTMLLIElement.prototype as { offsetHeight?: number }).offsetHeight);
+    const setup = await testStore({ client: fakeClient() });
+    const many = Array.from({ length: 10_000 }, (_, index) =>
+      summary(
+        `s${index}`,
+        `Chat number ${index}`,
+        new Date(Date.UTC(2026, 0, 1) + (10_000 - index) * 60_000).toISOString(),
+      ),
+    );
+    setup.store.sessions.replace(many);
+    show(setup, () => h(SessionList, { activeId: undefined }));
+    expect(await screen.findByText("Chat number 0")).toBeTruthy();
+    expect(screen.getAllByRole("link").length).toBeLessThan(60);
+    const scroller = document.querySelector(".session-scroller") as HTMLElement;
+    scroller.scrollTop = 60 * 10_000;
+    scroller.dispatchEvent(new Event("scroll"));
+    expect(await screen.findByText("Chat number 9999")).toBeTruthy();
+    expect(screen.queryByText("Chat number 0")).toBeNull();
+  });
+});

@@ -78,7 +78,12 @@ async function main(out: string): Promise<void> {
   const endpoint = "http://127.0.0.1:9/push/upgrade-fixture";
   const p256dh = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString("base64url");
   const auth = Buffer.alloc(16, 3).toString("base64url");
-  await call("POST", "/push/subscriptions", { endpoint, expirationTime: null, keys: { p256dh, auth } }, e2e.device_token);
+  await call(
+    "POST",
+    "/push/subscriptions",
+    { endpoint, expirationTime: null, keys: { p256dh, auth } },
+    e2e.device_token,
+  );
   await runtime.close();
   for (const file of readdirSync(out)) if (file.endsWith("-wal") || file.endsWith("-shm")) rmSync(join(out, file));
 

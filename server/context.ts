@@ -22,6 +22,11 @@ import type { SearchService } from "./search/search-service.ts";
 import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
+import type { PeopleStore } from "./people/people-store.ts";
+import type { ChatAudiences } from "./people/chat-audiences.ts";
+import type { AuditLog } from "./people/audit-log.ts";
+import type { ChatGuard } from "./people/chat-guard.ts";
+import type { PeopleService } from "./people/people-service.ts";
 
 export interface ServerContext {
   config: Config;
@@ -67,4 +72,11 @@ export interface ServerContext {
   importer: Importer;
   /** MCP servers, their tools and the approvals of their calls (server/mcp/). */
   mcp: McpManager;
+  /** People, who owns and sees which chat, the audit log (server/people/, docs/people.md). */
+  people: PeopleService;
+  personStore: PeopleStore;
+  audiences: ChatAudiences;
+  audit: AuditLog;
+  /** The one check of a caller against a chat (every chat route, through server/http/session-access.ts). */
+  chatGuard: ChatGuard;
 }

@@ -41,6 +41,11 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
+import { PeopleStore } from "./people/people-store.ts";
+import { PeopleService } from "./people/people-service.ts";
+import { ChatAudiences } from "./people/chat-audiences.ts";
+import { AuditLog } from "./people/audit-log.ts";
+import { ChatGuard } from "./people/chat-guard.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -136,7 +141,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     config.bridge.require_e2e,
   );
   const localAdminToken = generateToken(32);
-  const auth = new Authenticator(db, admin.hash, localAdminToken);
+  const people = new PeopleStore(db, clock);
+  const auth = new Authenticator(db, admin.hash, localAdminToken, people);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -196,6 +202,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
+  const audiences = new ChatAudiences(db);
+  const audit = new AuditLog(db, clock);
+  const peopleService = new PeopleService({
+    db,
+    store: people,
+    audiences,
+    audit,
+    pairing,
+    events,
+    clock,
+    sessions,
+    runner,
+    assets,
+  });
   const ctx: ServerContext = {
     config,
     configDir,
@@ -238,6 +258,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       agents: () => agents.keys(),
     }),
     mcp,
+    people: peopleService,
+    personStore: people,
+    audiences,
+    audit,
+    chatGuard: new ChatGuard(audiences, audit),
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

@@ -4,9 +4,19 @@
 import type { Db } from "../db/database.ts";
 import { accessOf, type ChatAccess, type ChatAudience, type ShareAccess } from "./access.ts";
 
-/** The ids of every session (deleted ones too) person `?1` may see: owned or shared with them. */
-export const VISIBLE_SESSIONS = `SELECT id FROM sessions WHERE owner_id = ?1
-  UNION ALL SELECT session_id FROM session_shares WHERE person_id = ?1`;
+/** The ids of every session (deleted ones too) person `@person` may see: owned or shared with them. */
+export const VISIBLE_SESSIONS = `SELECT id FROM sessions WHERE owner_id = @person
+  UNION ALL SELECT session_id FROM session_shares WHERE person_id = @person`;
+
+/**
+ * Whether person `@person` may read an event row of the `events` table (docs/people.md "Events"): an event with an
+ * audience is for exactly those people (a session_access_* event, an application notification for some); else a
+ * session event follows its session's audience and an event of no session is everyone's.
+ */
+export const VISIBLE_EVENT = `(CASE
+  WHEN audience IS NOT NULL THEN EXISTS (SELECT 1 FROM json_each(audience) WHERE value = @person)
+  WHEN session_id IS NULL THEN 1
+  ELSE session_id IN (${VISIBLE_SESSIONS}) END)`;
 
 export interface ShareRow {
   person_id: string;

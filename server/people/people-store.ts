@@ -51,6 +51,7 @@ export class PeopleStore {
   private readonly selectActingAdmin;
   private readonly countAdmins;
   private readonly selectOfDevice;
+  private readonly selectOfProducer;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +69,10 @@ export class PeopleStore {
     this.selectOfDevice = db.prepare<[string], Row>(
       `SELECT p.id, p.name, p.role, p.agents, p.max_requests_per_day, p.created_at, p.removed_at
        FROM devices d JOIN people p ON p.id = d.person_id WHERE d.id = ?`,
+    );
+    this.selectOfProducer = db.prepare<[string], Row>(
+      `SELECT p.id, p.name, p.role, p.agents, p.max_requests_per_day, p.created_at, p.removed_at
+       FROM producers r JOIN people p ON p.id = r.person_id WHERE r.id = ?`,
     );
   }
 
@@ -103,6 +108,12 @@ export class PeopleStore {
   /** The person a device belongs to (revoked devices too). */
   ofDevice(deviceId: string): Person | undefined {
     const row = this.selectOfDevice.get(deviceId);
+    return row ? personOf(row) : undefined;
+  }
+
+  /** The person a producer token belongs to. */
+  ofProducer(producerId: string): Person | undefined {
+    const row = this.selectOfProducer.get(producerId);
     return row ? personOf(row) : undefined;
   }
 

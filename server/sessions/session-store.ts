@@ -47,7 +47,7 @@ export class SessionStore {
        JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version`;
     this.selectHead = db.prepare<[string], HeadRow>(`${head} WHERE s.id = ? AND s.deleted_at IS NULL`);
     this.selectAll = db.prepare<[], HeadRow>(`${head} WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id`);
-    this.selectVisible = db.prepare<[string], HeadRow>(
+    this.selectVisible = db.prepare<[{ person: string }], HeadRow>(
       `${head} WHERE s.deleted_at IS NULL AND s.id IN (${VISIBLE_SESSIONS}) ORDER BY s.created_at DESC, s.id`,
     );
     this.insertSession = db.prepare<[string, string, number, string | null, string]>(
@@ -67,7 +67,7 @@ export class SessionStore {
 
   /** Every live session; with `personId`, only those that person may see (owned or shared with them). */
   list(personId?: string): Session[] {
-    const rows = personId === undefined ? this.selectAll.all() : this.selectVisible.all(personId);
+    const rows = personId === undefined ? this.selectAll.all() : this.selectVisible.all({ person: personId });
     return rows.map((row) => this.headOf(row));
   }
 

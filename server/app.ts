@@ -10,6 +10,7 @@ import { installRequestLog } from "./http/request-log.ts";
 import { httpServerOptions } from "./http/server-options.ts";
 import { installSessionAccess } from "./http/session-access.ts";
 import { installSessionViews } from "./http/session-view-hook.ts";
+import { installRequestLimits } from "./http/request-limits.ts";
 import { SessionViews } from "./people/session-views.ts";
 import { registerPeopleRoutes } from "./http/routes/people.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
@@ -64,6 +65,7 @@ export function buildApp(
   installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
   installSessionAccess(app, ctx.chatGuard);
   installSessionViews(app, new SessionViews(ctx.db));
+  installRequestLimits(app, ctx.db, ctx.people);
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);

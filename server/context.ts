@@ -26,6 +26,7 @@ import type { PeopleStore } from "./people/people-store.ts";
 import type { ChatAudiences } from "./people/chat-audiences.ts";
 import type { AuditLog } from "./people/audit-log.ts";
 import type { ChatGuard } from "./people/chat-guard.ts";
+import type { NotificationAudience } from "./people/notification-audience.ts";
 import type { PeopleService } from "./people/people-service.ts";
 
 export interface ServerContext {
@@ -77,6 +78,8 @@ export interface ServerContext {
   personStore: PeopleStore;
   audiences: ChatAudiences;
   audit: AuditLog;
+  /** Who an application notification is for, and per-person dismissals. */
+  notificationAudience: NotificationAudience;
   /** The one check of a caller against a chat (every chat route, through server/http/session-access.ts). */
   chatGuard: ChatGuard;
 }

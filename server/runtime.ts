@@ -46,6 +46,8 @@ import { PeopleService } from "./people/people-service.ts";
 import { ChatAudiences } from "./people/chat-audiences.ts";
 import { AuditLog } from "./people/audit-log.ts";
 import { ChatGuard } from "./people/chat-guard.ts";
+import { NotificationAudience } from "./people/notification-audience.ts";
+import { announceNewDevices } from "./people/new-device-notice.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -263,7 +265,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     audiences,
     audit,
     chatGuard: new ChatGuard(audiences, audit),
+    notificationAudience: new NotificationAudience(db, clock),
   };
+  announceNewDevices(pairing, notifications, log);
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {

@@ -78,6 +78,11 @@ export const HTTP_ERRORS = {
     meaning:
       "the caller's person may see this chat but not do this to it (only its owner may, or it is shared read-only)",
   },
+  notice_not_dismissable: {
+    status: 403,
+    meaning:
+      "the new-device notice about the calling device cannot be dismissed by that device; another of its person's devices may",
+  },
   agent_not_allowed: {
     status: 403,
     meaning: "the agent is not among the caller's person's allowed `agents`",

@@ -43,12 +43,19 @@ type DeviceRow = {
   person_id: string;
 };
 
+export interface PairedDevice {
+  device_id: string;
+  person_id: string;
+  name: string;
+}
+
 export type Redemption =
   { ok: true; device_id: string; device_token: string; person_id: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
   private readonly listeners = new ListenerSet<void>();
   private readonly revocations = new ListenerSet<string>();
+  private readonly pairings = new ListenerSet<PairedDevice>();
   /** Whether a live device is plain (the forwarder then sends plaintext too); undefined: read it again. */
   private plainLive: boolean | undefined;
   /** device id → the last_seen_at this process last wrote for it. */
@@ -106,7 +113,13 @@ export class PairingService {
       })
       .immediate();
     this.changed();
+    if (result.ok) this.pairings.notify({ device_id: result.device_id, person_id: result.person_id, name: deviceName });
     return result;
+  }
+
+  /** Hears each device that joins a person (the new-device notice to that person's other devices). */
+  onPaired(listener: (device: PairedDevice) => void): () => void {
+    return this.pairings.subscribe(listener);
   }
 
   /** Every device, or one person's. */

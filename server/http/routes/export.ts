@@ -9,7 +9,7 @@ import { conflict, invalid } from "../../errors.ts";
 import { ImportFormatError } from "../../export/array-scanner.ts";
 import { chatMarkdown } from "../../export/markdown.ts";
 import { receiveToFile, tooLargeError } from "../../export/receive.ts";
-import { requireAdmin } from "../auth.ts";
+import { callerOfRoute, requireAdmin } from "../auth.ts";
 import { parseInput } from "../validate.ts";
 
 const exportQuery = z
@@ -34,12 +34,15 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
     return reply.header("content-disposition", attachment(`${base}.json`)).send([record]);
   });
 
+  // A device exports the chats its person may read; the admin token exports everything, audited (docs/people.md).
   app.get("/export", async (request, reply) => {
-    requireAdmin(request);
+    const caller = callerOfRoute(request);
+    if (caller.kind === "admin")
+      ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
     return reply
       .type("application/json; charset=utf-8")
       .header("content-disposition", attachment("chats.json"))
-      .send(ctx.exporter.all());
+      .send(ctx.exporter.all(caller.kind === "admin" ? undefined : caller.person_id));
   });
 
   // The body reaches the route as a stream (no parser reads it into memory): an encapsulated scope whose only

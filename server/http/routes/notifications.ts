@@ -7,8 +7,10 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import type { NotificationRecord } from "../../../client/wire/notification.ts";
 import type { ServerContext } from "../../context.ts";
-import { notFound } from "../../errors.ts";
+import { forbidden, notFound } from "../../errors.ts";
+import { newDeviceKey } from "../../people/new-device-notice.ts";
 import { parseInput } from "../validate.ts";
+import { callerOfRoute } from "../auth.ts";
 import { NotificationConflictError, NotificationNotFoundError } from "../../notifications/errors.ts";
 import type { ScopeService } from "../../notifications/scope-service.ts";
 
@@ -34,14 +36,29 @@ const dismissBody = z
 export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const notifications = ctx.notifications;
 
+  // With more than one person, each sees the records meant for them that they have not dismissed (docs/people.md
+  // "Notifications"); a single-person server answers from the maintained list as before.
   app.get("/application/notifications", async (request, reply) => {
     const query = parseInput(listQuery, request.query, "query");
-    return sendList(reply, notifications.application, query.include_terminal ?? false);
+    const includeTerminal = query.include_terminal ?? false;
+    if (!ctx.notificationAudience.shared()) return sendList(reply, notifications.application, includeTerminal);
+    const person = callerOfRoute(request).person_id;
+    return ctx.notificationAudience.visible(person, notifications.application.list(includeTerminal));
   });
 
   app.post("/application/notifications/:notification_id/dismiss", async (request, reply) => {
     const { notification_id } = parseInput(applicationDismissParams, request.params, "params");
     const body = parseInput(dismissBody, request.body, "body");
+    const caller = callerOfRoute(request);
+    const person = caller.person_id;
+    const record = notifications.application.get(notification_id);
+    const audience = ctx.notificationAudience;
+    if (record && !audience.isFor(person, record))
+      throw notFound("notification_not_found", `no notification "${notification_id}"`);
+    if (record && caller.kind === "device" && record.key === newDeviceKey(caller.device_id))
+      throw forbidden("notice_not_dismissable", "another of your devices must dismiss the notice about this one");
+    if (record && record.status !== "dismissed" && audience.dismissesForOne(record))
+      return dismissForOne(ctx, record, person);
     return dismiss(reply, notifications.application, notification_id, body);
   });
 
@@ -61,6 +78,17 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerCont
 /** The array of records built from the stored JSON (10,000 records cost no parse/stringify round trip). */
 function sendList(reply: FastifyReply, service: ScopeService, includeTerminal: boolean): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(service.listJson(includeTerminal));
+}
+
+/** A record meant for everyone, dismissed by one person: gone for that person's devices, active for the others. */
+function dismissForOne(ctx: ServerContext, record: NotificationRecord, person: string): NotificationRecord {
+  const dismissed = { ...record, status: "dismissed" } as NotificationRecord;
+  ctx.transactor.run(() => {
+    ctx.notificationAudience.dismissFor(record.id, person);
+    const payload = { notification_id: record.id, revision: record.revision ?? 1, notification: dismissed };
+    ctx.events.publish({ type: "application_notification_dismissed", ...payload }, undefined, [person]);
+  });
+  return dismissed;
 }
 
 function dismiss(

@@ -12,7 +12,7 @@ export function registerProducerRoutes(app: FastifyInstance, ctx: ServerContext)
   app.post("/producers", async (request, reply) => {
     requireAdmin(request);
     const { name } = parseInput(createBody, request.body, "body");
-    return reply.status(201).send(ctx.producers.create(name));
+    return reply.status(201).send(ctx.producers.create(name, request.caller?.person_id));
   });
 
   app.get("/producers", async (request) => {

@@ -267,7 +267,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     chatGuard: new ChatGuard(audiences, audit),
     notificationAudience: new NotificationAudience(db, clock),
   };
-  announceNewDevices(pairing, notifications, log);
+  announceNewDevices(pairing, notifications, log, () => ctx.notificationAudience.shared());
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {

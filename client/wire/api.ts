@@ -139,6 +139,8 @@ export const deviceRecordSchema = z.looseObject({
   connected: z.boolean().nullable().optional(),
   /** `e2e`: gets sealed events (paired with a key); `plain`: gets them in clear. Older servers omit it. */
   mode: z.enum(["e2e", "plain"]).optional(),
+  /** The person the device belongs to (docs/people.md). Older servers omit it. */
+  person_id: z.string().optional(),
 });
 export type DeviceRecord = z.infer<typeof deviceRecordSchema>;
 export const deviceListSchema = z.looseObject({ devices: z.array(deviceRecordSchema) });

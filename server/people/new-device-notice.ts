@@ -1,4 +1,5 @@
-// The new-device notice (docs/people.md "New devices"): when a device joins a person who already has live devices,
+// The new-device notice (docs/people.md "New devices"): on a server with more than one person, when a device joins a
+// person who already has live devices,
 // those devices get an application notification meant for that person only ("New device: Pixel 8, paired 14:02 UTC"),
 // pushed like any warning. The new device sees it too but may not dismiss it (notifications route), so a device added
 // behind a person's back cannot hide its own arrival.
@@ -18,10 +19,11 @@ export function announceNewDevices(
   pairing: PairingService,
   notifications: NotificationService,
   log: Pick<FastifyBaseLogger, "warn">,
+  sharedServer: () => boolean,
 ): void {
   pairing.onPaired((device) => {
     try {
-      announce(pairing, notifications, device);
+      announce(pairing, notifications, device, sharedServer);
     } catch (error) {
       // A notice that fails must not undo the pairing: the device list still shows the new device.
       log.warn({ err: error, device_id: device.device_id }, "new-device notice not published");
@@ -29,7 +31,14 @@ export function announceNewDevices(
   });
 }
 
-function announce(pairing: PairingService, notifications: NotificationService, device: PairedDevice): void {
+function announce(
+  pairing: PairingService,
+  notifications: NotificationService,
+  device: PairedDevice,
+  sharedServer: () => boolean,
+): void {
+  // A single-person install looks and works as before people existed: the notice starts with a second person.
+  if (!sharedServer()) return;
   const others = pairing
     .listDevices(device.person_id)
     .filter((other) => other.revoked_at === null && other.device_id !== device.device_id);

@@ -31,6 +31,8 @@ export {
   type SendResult,
   type AttachmentInput,
   type RegenerateOptions,
+  type PushSubscriptionJson,
+  type InteractionAnswer,
 } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";

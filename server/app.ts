@@ -1,6 +1,6 @@
 // The HTTP surface: one Fastify instance with auth, the error body, and every route module registered. Every
 // route lives in server/http/routes/<area>.ts and calls services only.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from "fastify";
 import type { ServerContext } from "./context.ts";
 import { installAuth } from "./http/auth.ts";
 import { installCors } from "./http/cors.ts";
@@ -42,12 +42,14 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export interface BuildOptions {
   /** The companion app's built files, served at `/` without a token; default <repo>/app/dist. */
   appDir?: string;
+  /** Hears of every route as it is registered, with its options (the architecture tests list them so). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export function buildApp(
   ctx: ServerContext,
   options: FastifyServerOptions = {},
-  { appDir = DEFAULT_APP_DIR }: BuildOptions = {},
+  { appDir = DEFAULT_APP_DIR, onRoute }: BuildOptions = {},
 ): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   // httpServerOptions: connection limits, and the one error body for refusals before routing.
@@ -58,6 +60,7 @@ export function buildApp(
     ...options,
     loggerInstance: ctx.log,
   });
+  if (onRoute) app.addHook("onRoute", onRoute);
   installRequestLog(app);
   installErrorHandling(app);
   installJsonBodyParser(app);

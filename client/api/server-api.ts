@@ -1,20 +1,11 @@
-// The app-facing server calls, typed and zod-checked (the answer schemas live in client/wire/api.ts). Every
-// method goes through the one abstract `request`, which ChatClient implements: routing every call through the
-// bridge relay later, or reacting to a revoked token, happens in that one place.
-import { z } from "zod";
+// The app-facing server calls, typed and zod-checked: one method per route a device calls, each through the route's
+// contract in the wire (client/wire/routes/), so no path is spelled here. Every method goes through the one abstract
+// `request`, which ChatClient implements: routing every call through the bridge relay, or reacting to a revoked
+// token, happens in that one place.
+import type { z } from "zod";
 import {
-  agentListSchema,
-  appendedMessageSchema,
-  cancelAcceptedSchema,
-  deviceRevokedSchema,
   clientRequestIdSchema,
-  deletedAttachmentSchema,
-  modelListSchema,
-  sendAcceptedSchema,
-  sessionEnvelopeSchema,
-  sessionListSchema,
   sessionUpdateSchema,
-  storedAttachmentSchema,
   type AgentView,
   type DeviceRecord,
   type ModelList,
@@ -24,11 +15,49 @@ import {
   type StoredAttachment,
 } from "../wire/api.ts";
 import type { Message, Role, Session } from "../wire/messages.ts";
-import type { BinaryBody, Query, RequestOptions } from "../transport/http.ts";
+import type { NotificationRecord } from "../wire/notification.ts";
+import type { BinaryBody, Requester, RequestOptions } from "../transport/http.ts";
 import { bytesToBase64 } from "../util/base64.ts";
 import { newClientRequestId } from "../util/ids.ts";
-import { routePath, type RouteAnswer, type RouteContract, type RouteInput } from "../wire/routes/route.ts";
+import type { RouteAnswer, RouteContract, RouteInput } from "../wire/routes/route.ts";
 import { searchRoute, type SearchResult } from "../wire/routes/search.ts";
+import {
+  appendMessageRoute,
+  createSessionRoute,
+  deleteMessagesRoute,
+  deleteSessionRoute,
+  forkSessionRoute,
+  getSessionRoute,
+  listSessionsRoute,
+  modifyMessageRoute,
+  updateSessionRoute,
+} from "../wire/routes/sessions.ts";
+import { cancelRoute, sendRoute } from "../wire/routes/requests.ts";
+import { regenerateRoute, resendMessageRoute, switchVersionRoute } from "../wire/routes/turns.ts";
+import { exportSessionRoute } from "../wire/routes/export.ts";
+import { renameSelfDeviceRoute, selfDeviceRoute, unpairSelfDeviceRoute } from "../wire/routes/devices-self.ts";
+import { deleteAttachmentRoute, downloadAttachmentRoute, storeAttachmentRoute } from "../wire/routes/assets.ts";
+import { agentsRoute, modelsRoute } from "../wire/routes/providers.ts";
+import {
+  changePushSettingsRoute,
+  pushKeyRoute,
+  pushSettingsRoute,
+  subscribePushRoute,
+  unsubscribePushRoute,
+} from "../wire/routes/push.ts";
+import { respondRoute } from "../wire/routes/interactions.ts";
+import {
+  applicationActionsRoute,
+  invokeApplicationActionRoute,
+  invokeSessionActionRoute,
+  sessionActionsRoute,
+} from "../wire/routes/actions.ts";
+import { eventsRoute } from "../wire/routes/events.ts";
+import { loadMessagesRoute } from "../wire/routes/sessions.ts";
+import { contentKeysRoute } from "../wire/routes/e2e.ts";
+import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
+import type { SealedContentKey } from "../wire/e2e.ts";
+import { callRoute } from "./call-route.ts";
 
 export interface SendOptions {
   content: string;
@@ -61,12 +90,17 @@ export interface AttachmentInput {
   filename?: string;
 }
 
-const binaryBodySchema = z.custom<BinaryBody>(
-  (value) => typeof value === "object" && value !== null && (value as BinaryBody).bytes instanceof Uint8Array,
-);
-const ATTACHMENTS = "/extensions/reference_compatible_attachments";
+/** A browser's PushSubscription as JSON (PushSubscription.toJSON()). */
+export interface PushSubscriptionJson {
+  endpoint: string;
+  expirationTime?: number | null;
+  keys: { p256dh: string; auth: string };
+}
 
-export abstract class ServerApi {
+/** An answer to an interaction (an approval): approve, or deny with what the model is told. */
+export type InteractionAnswer = { response: "approve"; message?: string } | { response: "deny"; message?: string };
+
+export abstract class ServerApi implements Requester {
   /** The one request function: every call below goes through it. */
   abstract request<S extends z.ZodType>(
     method: string,
@@ -75,22 +109,13 @@ export abstract class ServerApi {
     options?: RequestOptions,
   ): Promise<z.infer<S>>;
 
-  /**
-   * Calls a route by its wire contract (client/wire/routes/): the path is built from the contract's parameters and
-   * the answer parsed with its schema. Every method below is one such call; no path is spelled here.
-   */
+  /** Calls a route by its wire contract (call-route.ts): every method below is one such call. */
   protected call<C extends RouteContract>(
     contract: C,
     input: RouteInput<C>,
-    options: Pick<RequestOptions, "signal" | "expect"> = {},
+    options: Pick<RequestOptions, "signal"> = {},
   ): Promise<RouteAnswer<C>> {
-    const { params, query, body } = input as {
-      params?: Record<string, string | number>;
-      query?: Query;
-      body?: unknown;
-    };
-    const path = routePath(contract.path, params);
-    return this.request(contract.method, path, contract.answer, { ...options, query, body }) as Promise<RouteAnswer<C>>;
+    return callRoute(this, contract, input, options);
   }
 
   /** Chats whose text or title matches `q` (words in any order, prefixes), best match first. */
@@ -104,37 +129,36 @@ export abstract class ServerApi {
    * are left out unless asked for: `archived: "only"` lists them alone, `"include"` lists all.
    */
   async listSessions(options: { archived?: "only" | "include" } = {}): Promise<SessionSummary[]> {
-    return (await this.request("GET", "/sessions", sessionListSchema, { query: { archived: options.archived } }))
-      .sessions;
+    return (await this.call(listSessionsRoute, { query: { archived: options.archived } })).sessions;
   }
 
   /** Deletes the session everywhere (a running request is cancelled first); `session_deleted` follows. */
   async deleteSession(sessionId: string): Promise<void> {
-    await this.request("DELETE", sessionPath(sessionId), z.unknown());
+    await this.call(deleteSessionRoute, { params: { session_id: sessionId }, body: undefined });
   }
 
   async getSession(sessionId: string): Promise<Session> {
-    return (await this.request("GET", sessionPath(sessionId), sessionEnvelopeSchema)).session;
+    return (await this.call(getSessionRoute, { params: { session_id: sessionId } })).session;
   }
 
   async createSession(options: { agent_id?: string } = {}): Promise<Session> {
-    return (await this.request("POST", "/sessions", sessionEnvelopeSchema, { body: options })).session;
+    return (await this.call(createSessionRoute, { body: options })).session;
   }
 
   async forkSession(sessionId: string): Promise<Session> {
-    return (await this.request("POST", `${sessionPath(sessionId)}/fork`, sessionEnvelopeSchema, { body: {} })).session;
+    return (await this.call(forkSessionRoute, { params: { session_id: sessionId }, body: {} })).session;
   }
 
   /** Renames (title; null goes back to the first user message) and/or overrides the model (null clears it). */
   async updateSession(sessionId: string, update: SessionUpdate): Promise<Session> {
     const body = sessionUpdateSchema.parse(update);
-    return (await this.request("PATCH", sessionPath(sessionId), sessionEnvelopeSchema, { body })).session;
+    return (await this.call(updateSessionRoute, { params: { session_id: sessionId }, body })).session;
   }
 
   async send(sessionId: string, options: SendOptions): Promise<SendResult> {
     const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
     const body = { ...options, client_request_id };
-    const accepted = await this.request("POST", `${sessionPath(sessionId)}/send`, sendAcceptedSchema, { body });
+    const accepted = await this.call(sendRoute, { params: { session_id: sessionId }, body });
     return { request_id: accepted.request_id, client_request_id };
   }
 
@@ -142,7 +166,7 @@ export abstract class ServerApi {
   async regenerate(sessionId: string, options: RegenerateOptions = {}): Promise<SendResult> {
     const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
     const body = { ...options, client_request_id };
-    const accepted = await this.request("POST", `${sessionPath(sessionId)}/regenerate`, sendAcceptedSchema, { body });
+    const accepted = await this.call(regenerateRoute, { params: { session_id: sessionId }, body });
     return { request_id: accepted.request_id, client_request_id };
   }
 
@@ -154,67 +178,56 @@ export abstract class ServerApi {
     options: { client_request_id?: string } = {},
   ): Promise<SendResult> {
     const client_request_id = clientRequestIdSchema.parse(options.client_request_id ?? newClientRequestId());
-    const path = `${sessionPath(sessionId)}/messages/${index}/resend`;
-    const accepted = await this.request("POST", path, sendAcceptedSchema, { body: { content, client_request_id } });
+    const accepted = await this.call(resendMessageRoute, {
+      params: { session_id: sessionId, index: String(index) },
+      body: { content, client_request_id },
+    });
     return { request_id: accepted.request_id, client_request_id };
   }
 
   /** Shows version `version` (1-based) of the turn holding message `index`. */
   async switchVersion(sessionId: string, index: number, version: number): Promise<Session> {
-    const path = `${sessionPath(sessionId)}/messages/${index}/version`;
-    return (await this.request("POST", path, sessionEnvelopeSchema, { body: { version } })).session;
+    const params = { session_id: sessionId, index: String(index) };
+    return (await this.call(switchVersionRoute, { params, body: { version } })).session;
   }
 
   /** The session as a file: `markdown` (text/markdown) or `json` (the lossless export). */
   async exportSession(sessionId: string, format: "markdown" | "json"): Promise<BinaryBody> {
-    return this.request("GET", `${sessionPath(sessionId)}/export`, binaryBodySchema, {
-      query: { format },
-      expect: "bytes",
-    });
+    return this.call(exportSessionRoute, { params: { session_id: sessionId }, query: { format } });
   }
 
   /** This device's own record (a device token; the admin token has no device). */
   async getSelfDevice(): Promise<DeviceRecord> {
-    return (await this.request("GET", "/devices/self", deviceRevokedSchema)).device;
+    return (await this.call(selfDeviceRoute, {})).device;
   }
 
   async renameSelfDevice(name: string): Promise<DeviceRecord> {
-    return (await this.request("PATCH", "/devices/self", deviceRevokedSchema, { body: { name } })).device;
+    return (await this.call(renameSelfDeviceRoute, { body: { name } })).device;
   }
 
   /** Revokes this device on the server (its token stops working at once); then forget the credentials. */
   async unpairSelfDevice(): Promise<DeviceRecord> {
-    return (await this.request("DELETE", "/devices/self", deviceRevokedSchema)).device;
+    return (await this.call(unpairSelfDeviceRoute, { body: undefined })).device;
   }
 
   async cancel(sessionId: string, requestId: string): Promise<void> {
-    await this.request(
-      "POST",
-      `${sessionPath(sessionId)}/requests/${encodeURIComponent(requestId)}/cancel`,
-      cancelAcceptedSchema,
-      { body: {} },
-    );
+    await this.call(cancelRoute, { params: { session_id: sessionId, request_id: requestId }, body: {} });
   }
 
   async appendMessage(
     sessionId: string,
     message: { role: Role; content: string; metadata?: Record<string, unknown> },
   ): Promise<{ session: Session; message: Message }> {
-    return this.request("POST", `${sessionPath(sessionId)}/messages`, appendedMessageSchema, { body: message });
+    return this.call(appendMessageRoute, { params: { session_id: sessionId }, body: message });
   }
 
   async modifyMessage(sessionId: string, index: number, content: string): Promise<Session> {
-    return (
-      await this.request("PATCH", `${sessionPath(sessionId)}/messages/${index}`, sessionEnvelopeSchema, {
-        body: { content },
-      })
-    ).session;
+    const params = { session_id: sessionId, index: String(index) };
+    return (await this.call(modifyMessageRoute, { params, body: { content } })).session;
   }
 
   async deleteMessages(sessionId: string, indices: number[]): Promise<Session> {
-    return (
-      await this.request("DELETE", `${sessionPath(sessionId)}/messages`, sessionEnvelopeSchema, { body: { indices } })
-    ).session;
+    return (await this.call(deleteMessagesRoute, { params: { session_id: sessionId }, body: { indices } })).session;
   }
 
   /** Uploads an image (as base64 JSON, so the call also fits a JSON relay); send it as {type: "asset", asset_id}. */
@@ -224,35 +237,99 @@ export abstract class ServerApi {
       ...(input.media_type ? { media_type: input.media_type } : {}),
       ...(input.filename ? { filename: input.filename } : {}),
     };
-    return this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/store_attachment`, storedAttachmentSchema, {
-      body,
-    });
+    return this.call(storeAttachmentRoute, { params: { session_id: sessionId, action: "store_attachment" }, body });
   }
 
   async deleteAttachment(sessionId: string, assetId: string): Promise<void> {
-    await this.request("POST", `${sessionPath(sessionId)}${ATTACHMENTS}/delete_attachment`, deletedAttachmentSchema, {
-      body: { asset_id: assetId },
-    });
+    const params = { session_id: sessionId, action: "delete_attachment" as const };
+    await this.call(deleteAttachmentRoute, { params, body: { asset_id: assetId } });
   }
 
   /** The stored bytes and their type (a browser shows them with URL.createObjectURL(new Blob([bytes], {type}))). */
   async downloadAttachment(sessionId: string, assetId: string): Promise<BinaryBody> {
-    const path = `${sessionPath(sessionId)}${ATTACHMENTS}/download_attachment`;
-    return this.request("POST", path, binaryBodySchema, { body: { asset_id: assetId }, expect: "bytes" });
+    const params = { session_id: sessionId, action: "download_attachment" as const };
+    return this.call(downloadAttachmentRoute, { params, body: { asset_id: assetId } });
   }
 
   async listAgents(): Promise<AgentView[]> {
-    return (await this.request("GET", "/agents", agentListSchema)).agents;
+    return (await this.call(agentsRoute, {})).agents;
   }
 
   /** Discovered models of a provider; `agent_id` applies that agent's overrides (base_url, key). */
-  async listModels(providerId: string, options: { agent_id?: string } = {}): Promise<ModelList> {
-    return this.request("GET", `/providers/${encodeURIComponent(providerId)}/models`, modelListSchema, {
-      query: { agent_id: options.agent_id },
-    });
+  async listModels(providerId: string, options: { agent_id?: string; endpoint?: string } = {}): Promise<ModelList> {
+    return this.call(modelsRoute, { params: { provider_id: providerId }, query: options });
   }
-}
 
-function sessionPath(sessionId: string): string {
-  return `/sessions/${encodeURIComponent(sessionId)}`;
+  /** Answers an interaction (an approval) at the revision shown; a 409 ResponseError's body is the current record. */
+  async respondToInteraction(
+    sessionId: string,
+    notificationId: string,
+    answer: InteractionAnswer & { expected_revision?: number | string },
+  ): Promise<NotificationRecord> {
+    const params = { session_id: sessionId, notification_id: notificationId };
+    return this.call(respondRoute, { params, body: answer });
+  }
+
+  /** The server's VAPID public key, which a browser subscribes with (404 push_not_configured when push is off). */
+  async pushKey(): Promise<string> {
+    return (await this.call(pushKeyRoute, {})).public_key;
+  }
+
+  /** Stores this device's browser subscription. */
+  async subscribePush(subscription: PushSubscriptionJson): Promise<void> {
+    await this.call(subscribePushRoute, { body: subscription });
+  }
+
+  /** Removes one of this device's browser subscriptions (silently, if it is not one). */
+  async unsubscribePush(endpoint: string): Promise<void> {
+    await this.call(unsubscribePushRoute, { body: { endpoint } });
+  }
+
+  /** Whether this device's pushes carry the text (preview) or only say that something happened. */
+  async pushPreview(): Promise<boolean> {
+    return (await this.call(pushSettingsRoute, {})).preview;
+  }
+
+  async setPushPreview(preview: boolean): Promise<boolean> {
+    return (await this.call(changePushSettingsRoute, { body: { preview } })).preview;
+  }
+
+  /** A page of the event log (docs/events.md "`GET /events`"); ChatClient's reader and its repairs read it so. */
+  async readEvents(
+    query: RouteInput<typeof eventsRoute>["query"] = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<EventsPage> {
+    return this.call(eventsRoute, { query }, options);
+  }
+
+  /** A session's messages and the event cursor they reflect (ChatClient.loadMessages adds what followed). */
+  async messagesSnapshot(sessionId: string): Promise<MessagesSnapshot> {
+    return this.call(loadMessagesRoute, { params: { session_id: sessionId } });
+  }
+
+  /** The content keys sealed to this device's public key (end-to-end encryption). */
+  async contentKeys(options: { signal?: AbortSignal } = {}): Promise<SealedContentKey[]> {
+    return (await this.call(contentKeysRoute, {}, options)).keys;
+  }
+
+  /** The actions of the application, or of a session's scope (a plugin's buttons). */
+  async listActions(sessionId?: string): Promise<RouteAnswer<typeof applicationActionsRoute>["actions"]> {
+    const answer =
+      sessionId === undefined
+        ? await this.call(applicationActionsRoute, {})
+        : await this.call(sessionActionsRoute, { params: { session_id: sessionId } });
+    return answer.actions;
+  }
+
+  /** Runs an action: an application action, or a session's when `sessionId` is given. */
+  async invokeAction(
+    name: string,
+    input: unknown,
+    sessionId?: string,
+  ): Promise<RouteAnswer<typeof invokeApplicationActionRoute>> {
+    const body = input === undefined ? {} : { input };
+    return sessionId === undefined
+      ? this.call(invokeApplicationActionRoute, { params: { name }, body })
+      : this.call(invokeSessionActionRoute, { params: { session_id: sessionId, name }, body });
+  }
 }

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import { formatEventId, parseEventId } from "../wire/event-id.ts";
-import { eventsPageSchema, messagesSnapshotSchema, type MessagesSnapshot } from "../wire/http.ts";
+import type { MessagesSnapshot } from "../wire/http.ts";
 import { isTruncatedEvent } from "../wire/frames.ts";
 import { ListenerRegistry, type ListenOptions } from "../events/listeners.ts";
 import type { EventOfType, KnownEventType } from "../events/narrow.ts";
@@ -27,7 +27,7 @@ import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
 import { EventSequencer } from "./sequencer.ts";
 import { SealedEvents } from "./sealed-events.ts";
-import { contentKeysAnswerSchema, type SealedEvent } from "../wire/e2e.ts";
+import type { SealedEvent } from "../wire/e2e.ts";
 import { SealedRelayChannel } from "../transport/sealed-relay.ts";
 
 /** The longest long-poll window the server accepts (GET /events wait_ms). */
@@ -198,8 +198,7 @@ export class ChatClient extends ServerApi {
           serverId: credentials.server_id,
           deviceId: credentials.device_id,
           deviceSecretKey: credentials.e2e.device_secret_key,
-          fetchKeys: async (signal) =>
-            (await this.request("GET", "/e2e/keys", contentKeysAnswerSchema, { signal })).keys,
+          fetchKeys: (signal) => this.contentKeys({ signal }),
           report: (message, detail) => this.report(message, detail),
           timers,
           retryDelaysMs: this.retryDelaysMs,
@@ -304,14 +303,13 @@ export class ChatClient extends ServerApi {
     session_id: string,
     listener?: (event: AnyEvent) => void,
   ): Promise<LoadedMessages & { dispose: Disposer }> {
-    const path = `/sessions/${encodeURIComponent(session_id)}/messages`;
-    const snapshot = await this.request("GET", path, messagesSnapshotSchema);
+    const snapshot = await this.messagesSnapshot(session_id);
     const events: AnyEvent[] = [];
     let floor = snapshot.cursor_event_id;
     const delivered = this.sequencer.cursor;
     if (delivered !== undefined && delivered > floor) {
       for (let more = true; more;) {
-        const page = await this.request("GET", "/events", eventsPageSchema, { query: { session_id, since_id: floor } });
+        const page = await this.readEvents({ session_id, since_id: floor });
         for (const raw of page.events) {
           if (anyEventSchema.safeParse(raw).success) events.push(raw as AnyEvent);
           else this.report("malformed event skipped", raw);
@@ -349,7 +347,7 @@ export class ChatClient extends ServerApi {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const page = await this.request("GET", "/events", eventsPageSchema, { query, signal });
+        const page = await this.readEvents(query, { signal });
         const raw = page.events[0];
         if (anyEventSchema.safeParse(raw).success && (raw as AnyEvent).event_id === stub.event_id)
           return raw as AnyEvent;

@@ -2,7 +2,6 @@
 // Events upsert; snapshots (on connect, on reconnect, on watch) are the authority; the dismissal cache hides what
 // the user dismissed; every newly observed pending revision runs its ui_effects once.
 import type { AnyEvent } from "../wire/events.ts";
-import { notificationListBodySchema } from "../wire/http.ts";
 import { notificationEventSchemas } from "../wire/notification.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
@@ -23,6 +22,7 @@ import { Invalidations } from "./invalidations.ts";
 import { decidePresentation, type PresentationDecision } from "./presentation.ts";
 import { parseRecord, revisionOf, scopeKey, type ClientRecord, type ScopeRef } from "./record.ts";
 import { ScopeStore } from "./scope-store.ts";
+import { listScope } from "./routes.ts";
 import type { StorageAdapter } from "../storage/storage.ts";
 
 export interface PresentedNotification {
@@ -120,9 +120,7 @@ export class NotificationCenter {
 
   /** Terminal and active records for display (historical replay): no effects, no dismissal, no state change. */
   async history(scope: ScopeRef): Promise<ClientRecord[]> {
-    const list = await this.options.http.request("GET", listPath(scope), notificationListBodySchema, {
-      query: { include_terminal: true },
-    });
+    const list = await listScope(this.options.http, scope, true);
     return list.map(parseRecord).filter((record): record is ClientRecord => record !== undefined);
   }
 
@@ -133,7 +131,7 @@ export class NotificationCenter {
     // Parsed record by record: one malformed record is dropped, not the whole snapshot.
     let list: unknown[];
     try {
-      list = await this.options.http.request("GET", listPath(ref), notificationListBodySchema);
+      list = await listScope(this.options.http, ref);
     } catch (error) {
       slot.store.abandonSnapshot(request);
       throw error;
@@ -238,12 +236,6 @@ export class NotificationCenter {
     }
     slot.view.set(view);
   }
-}
-
-function listPath(scope: ScopeRef): string {
-  return scope.scope === "application"
-    ? "/application/notifications"
-    : `/sessions/${encodeURIComponent(scope.session_id)}/notifications`;
 }
 
 function entryScope(entry: { scope: "application" | "session"; session_id?: string | undefined }): ScopeRef {

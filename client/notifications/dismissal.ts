@@ -4,7 +4,7 @@
 import { NetworkError, ResponseError, ServerOfflineError } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
 import type { Timers } from "../util/timers.ts";
-import { z } from "zod";
+import { dismissInScope } from "./routes.ts";
 import type { DismissalCache, DismissalEntry } from "./dismissal-cache.ts";
 import {
   compareRevisions,
@@ -36,16 +36,7 @@ export interface DismissHost {
   changed(): void;
 }
 
-export function dismissPath(scope: ScopeRef, id: string): string {
-  const encoded = encodeURIComponent(id);
-  return scope.scope === "application"
-    ? `/application/notifications/${encoded}/dismiss`
-    : `/sessions/${encodeURIComponent(scope.session_id)}/notifications/${encoded}/dismiss`;
-}
-
 /** The dismiss answer's shape is not fixed: accept the record itself or `{notification: record}`. */
-const dismissAnswerSchema = z.unknown();
-
 function recordFrom(body: unknown): ClientRecord | undefined {
   const wrapped =
     typeof body === "object" && body !== null && "notification" in body
@@ -65,8 +56,9 @@ export async function sendDismiss(
   reason?: string,
 ): Promise<SendOutcome> {
   try {
-    const body = await host.http.request("POST", dismissPath(scope, id), dismissAnswerSchema, {
-      body: { expected_revision: revision, ...(reason !== undefined ? { reason } : {}) },
+    const body = await dismissInScope(host.http, scope, id, {
+      expected_revision: revision,
+      ...(reason !== undefined ? { reason } : {}),
     });
     return { kind: "dismissed", record: recordFrom(body) };
   } catch (error) {

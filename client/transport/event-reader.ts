@@ -3,7 +3,9 @@
 // and handed on in order, then the cursor moves to next_since_id. The epoch pins the store: a reset store or a
 // pruned cursor answers 410, which surfaces as CursorExpiredResponseError.
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
-import { eventsPageSchema, type EventsPage } from "../wire/http.ts";
+import type { EventsPage } from "../wire/http.ts";
+import { eventsRoute } from "../wire/routes/events.ts";
+import { callRoute } from "../api/call-route.ts";
 import { ProtocolError } from "./errors.ts";
 import type { Requester } from "./http.ts";
 
@@ -54,7 +56,7 @@ export class EventReader {
   }
 
   private async bootstrap(signal?: AbortSignal): Promise<void> {
-    const page = await this.http.request("GET", "/events", eventsPageSchema, { signal });
+    const page = await callRoute(this.http, eventsRoute, {}, { signal });
     this.epoch = page.epoch;
     if (signal?.aborted) return;
     this.sink.advanceTo(page.latest_event_id ?? page.next_since_id);
@@ -62,10 +64,8 @@ export class EventReader {
 
   private async read(waitMs: number, signal?: AbortSignal): Promise<EventsPage> {
     const since = this.sink.cursor();
-    const page = await this.http.request("GET", "/events", eventsPageSchema, {
-      query: { since_id: since, epoch: this.epoch, wait_ms: waitMs > 0 ? waitMs : undefined },
-      signal,
-    });
+    const query = { since_id: since, epoch: this.epoch, wait_ms: waitMs > 0 ? waitMs : undefined };
+    const page = await callRoute(this.http, eventsRoute, { query }, { signal });
     this.epoch ??= page.epoch;
     // An answer that arrives after we stopped listening is dropped whole: the next reader reads it again.
     if (signal?.aborted) return page;

@@ -126,6 +126,8 @@ export const pairingCreatedSchema = z.looseObject({
   /** The server's X25519 public key (also pair_url's `key`) and its fingerprint; older servers omit them. */
   server_key: z.string().optional(),
   fingerprint: z.string().optional(),
+  /** The person the code's device will belong to (docs/people.md); older servers omit it. */
+  person_id: z.string().optional(),
 });
 export type PairingCreated = z.infer<typeof pairingCreatedSchema>;
 

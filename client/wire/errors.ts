@@ -1,7 +1,8 @@
 // The HTTP API's errors, declared once (as fastify's lib/errors.js and undici's lib/core/errors.js declare theirs):
 // every `code` a non-2xx body can carry, the status it is answered with and what it means. The server raises only
 // these codes (its constructors take an HttpErrorCode), the library matches on them, and docs/errors.md is generated
-// from this table (scripts/gen-errors-doc.ts). The body itself is docs/errors.md "HTTP", except a dismiss's 409.
+// from this table (scripts/gen-errors-doc.ts). The body itself is docs/errors.md "HTTP", except the 409 of a dismiss or an interaction's answer
+// (the current record: a route contract's `conflictRecord`).
 import { z } from "zod";
 
 export const errorBodySchema = z.object({
@@ -148,7 +149,7 @@ export const HTTP_ERRORS = {
   notification_conflict: {
     status: 409,
     meaning:
-      "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record",
+      "a producer publication or resolve by key met an active interaction under that key, or named another operation_id than the active occurrence's; `details.current` is the record. A dismiss or an interaction's answer at another revision, or of a record that cannot take it, answers the current record itself as the 409's body instead",
   },
   import_in_progress: { status: 409, meaning: "another POST /import is running; send again when it has finished" },
   sealed_request_replayed: {

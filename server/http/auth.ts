@@ -14,12 +14,12 @@ declare module "fastify" {
   }
 }
 
-const PUBLIC_ROUTES = ["GET /health", "OPTIONS *"];
+const PUBLIC_ROUTES = ["OPTIONS *"];
 
 /**
  * `onDeviceSeen` hears of every request a device token makes (the device list's last_seen_at). Open without a
- * token: /health, preflights, and the app's files (routes app-files.ts marks `appFile`). The match is on the route a
- * request was routed to, never on its path, so no spelling of an API path slips by.
+ * token: preflights, and the routes whose contract is `open` (/health, /app-config.json, the app's files). The match is
+ * on the route a request was routed to, never on its path, so no spelling of an API path slips by.
  */
 export function installAuth(
   app: FastifyInstance,
@@ -30,7 +30,7 @@ export function installAuth(
   app.decorateRequest("caller", undefined);
   app.addHook("onRequest", async (request) => {
     const config = request.routeOptions.config;
-    if (config.appFile === true || config.contract?.open === true) return;
+    if (config.contract?.open === true) return;
     if (open.has(`${request.method} ${request.routeOptions.url}`)) return;
     const caller = authenticateRequest(auth, request);
     if (!caller) throw unauthorized();

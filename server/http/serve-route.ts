@@ -5,6 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { RouteContract } from "../../client/wire/routes/route.ts";
+import { requireAdmin } from "./auth.ts";
+import { answerRecordConflict } from "./record-conflict.ts";
 import { parseInput } from "./validate.ts";
 
 declare module "fastify" {
@@ -24,19 +26,43 @@ export interface RouteCall<C extends RouteContract> {
   reply: FastifyReply;
 }
 
-/** What a handler returns: the answer's body (the contract's status is set), or the reply it already sent. */
-export type RouteResult<C extends RouteContract> = z.input<C["answer"]> | FastifyReply;
+/** An answer schema's input without the index signature a loose object adds (`z.looseObject` keeps unknown keys), so
+ *  the server's own record types (interfaces) can be returned as they are. */
+type Known<T> = T extends readonly (infer E)[]
+  ? Known<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
+    : T;
+
+/** What a handler returns: the answer's body (the contract's status is set), the reply it already sent, or nothing
+ *  for an empty answer (204). */
+export type RouteResult<C extends RouteContract> =
+  Known<z.input<C["answer"]>> | FastifyReply | (C["status"] extends 204 ? void : never);
+
+export interface ServeOptions {
+  /**
+   * Checks made before the input is read (who may call, whether the feature is on), so their refusal comes first
+   * whatever the input. `admin` contracts need none: serveRoute refuses other callers itself.
+   */
+  before?: (request: FastifyRequest) => void;
+  /** The route's own body limit, when it takes more (or less) than the server's default. */
+  bodyLimit?: number;
+}
 
 export function serveRoute<C extends RouteContract>(
   app: FastifyInstance,
   contract: C,
   handler: (call: RouteCall<C>) => RouteResult<C> | Promise<RouteResult<C>>,
+  options: ServeOptions = {},
 ): void {
   app.route({
     method: contract.method,
     url: contract.path,
     config: { contract },
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
+      if (contract.admin) requireAdmin(request);
+      options.before?.(request);
       const call = {
         params: contract.params ? parseInput(contract.params, request.params, "params") : undefined,
         query: contract.query ? parseInput(contract.query, request.query, "query") : undefined,
@@ -44,7 +70,7 @@ export function serveRoute<C extends RouteContract>(
         request,
         reply,
       } as RouteCall<C>;
-      const result = await handler(call);
+      const result = await answerRecordConflict(contract, reply, () => handler(call));
       if (result === reply || reply.sent) return reply;
       if (reply.statusCode === 200) reply.status(contract.status);
       return contract.status === 204 ? reply.send() : result;

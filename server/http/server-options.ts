@@ -9,7 +9,7 @@
 import { LogController, type FastifyServerOptions } from "fastify";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { MAX_WAIT_MS } from "./routes/events.ts";
+import { MAX_WAIT_MS } from "../../client/wire/routes/events.ts";
 import { clientErrorHandler, frameworkErrors } from "./framework-errors.ts";
 
 export interface ConnectionLimits {

@@ -1,13 +1,2 @@
-// The path parameters of the session routes, parsed once for every area that serves them (sessions, turns, sends,
-// actions, notifications, export): a session id, and a message's index in the session, a non-negative integer
-// written in decimal.
-import { z } from "zod";
-
-export const sessionParams = z.object({ session_id: z.string().min(1) }).strict();
-
-export const messageParams = z
-  .object({
-    session_id: z.string().min(1),
-    index: z.string().regex(/^\d+$/, "index must be a non-negative integer").transform(Number),
-  })
-  .strict();
+// The session routes' path parameters live in the wire now, with their routes' contracts (client/wire/routes/params.ts).
+export { messageParams, sessionParams } from "../../client/wire/routes/params.ts";

@@ -1,9 +1,9 @@
-// The body of POST /sessions/{id}/send and the checks that must pass before anything is written: attachment
-// kinds the agent allows, inline images that are real images within the size limit, assets the session may
+// What POST /sessions/{id}/send's body must pass before anything is written (its schema is the route's contract,
+// client/wire/routes/requests.ts): attachment kinds the agent allows, inline images that are real images within the size limit, assets the session may
 // use, request options the provider accepts. A refused send leaves no trace (docs/runner.md R9). Refusals are
 // `invalid` DomainErrors: the route and the error handler decide the status.
-import { z } from "zod";
-import { clientRequestIdSchema } from "../../client/wire/index.ts";
+import type { z } from "zod";
+import { sendAttachmentInput, sendRoute } from "../../client/wire/routes/requests.ts";
 import { decodeDataUrl } from "../assets/sniff.ts";
 import type { AssetStore } from "../assets/store.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
@@ -11,32 +11,8 @@ import { invalid } from "../errors.ts";
 import { ProviderError } from "../provider/index.ts";
 import { mergeRequestOptions } from "../provider/request.ts";
 
-export const MAX_ATTACHMENTS = 16;
-
-export const attachmentSchema = z.discriminatedUnion("type", [
-  z
-    .object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") })
-    .strict(),
-  z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
-  z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
-]);
-export type Attachment = z.infer<typeof attachmentSchema>;
-
-export const sendBodySchema = z
-  .object({
-    content: z.string(),
-    attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).default([]),
-    stream: z.boolean().default(true),
-    request_options: z.record(z.string(), z.unknown()).optional(),
-    /** Makes the send idempotent for 10 minutes (client-request-ids.ts). */
-    client_request_id: clientRequestIdSchema.optional(),
-  })
-  .strict()
-  .refine((body) => body.content.trim() !== "" || body.attachments.length > 0, {
-    message: "content must not be empty (an image-only message needs at least one attachment)",
-    path: ["content"],
-  });
-export type SendBody = z.infer<typeof sendBodySchema>;
+export type Attachment = z.infer<typeof sendAttachmentInput>;
+export type SendBody = z.infer<typeof sendRoute.body>;
 
 /** Throws a DomainError for the first attachment or request option the send cannot use. */
 export function checkSend(body: SendBody, sessionId: string, agent: ResolvedAgent, assets: AssetStore): void {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.ts";
-import { MAX_WAIT_MS } from "../../server/http/routes/events.ts";
+import { MAX_WAIT_MS } from "../../client/wire/routes/events.ts";
 import {
   DEFAULT_CONNECTION_LIMITS,
   httpServerOptions,

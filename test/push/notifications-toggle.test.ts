@@ -6,8 +6,8 @@ import { Window } from "happy-dom";
 import { cleanup, fireEvent, render, waitFor, type RenderResult } from "@testing-library/preact";
 import { h as jsx } from "preact";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import type { ServerApi } from "../../client/index.ts";
-import { ResponseError } from "../../client/index.ts";
+import type { z } from "zod";
+import { ResponseError, ServerApi, type RequestOptions } from "../../client/index.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { PushHarness, type TestDevice } from "./support/harness.ts";
 
@@ -45,10 +45,10 @@ afterEach(async () => {
   harness = plain = undefined;
 });
 
-/** The app's client for a device token: the real routes, through Fastify's inject. */
-function clientOf(server: TestServer, token: string): Pick<ServerApi, "request"> {
-  return {
-    async request(method, path, schema, options) {
+/** The app's client for a device token: the library's ServerApi over the real routes, through Fastify's inject. */
+function clientOf(server: TestServer, token: string): ServerApi {
+  return new (class extends ServerApi {
+    async request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions) {
       const res = await server.request({
         method: method as "GET",
         url: path,
@@ -56,9 +56,9 @@ function clientOf(server: TestServer, token: string): Pick<ServerApi, "request">
         ...(options?.body !== undefined ? { payload: options.body as object } : {}),
       });
       if (res.status >= 400) throw new ResponseError(res.status, res.json?.error?.code, res.json, res.text);
-      return schema.parse(res.json);
-    },
-  } as Pick<ServerApi, "request">;
+      return schema.parse(res.json) as z.infer<S>;
+    }
+  })();
 }
 
 interface FakeBrowser {

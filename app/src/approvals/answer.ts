@@ -22,12 +22,11 @@ export function argumentLines(text: string): ArgumentLine[] {
 
 export type Answer = { response: "approve" } | { response: "deny"; message?: string };
 
-/** POST …/notifications/{id}/respond; goes through the bridge relay when the client does (every call does). */
+/** Answers the approval at the revision shown; goes through the bridge relay when the client does (every call does). */
 export async function respondToApproval(client: ChatClient, approval: Approval, answer: Answer): Promise<void> {
   const { record } = approval;
-  const path = `/sessions/${encodeURIComponent(record.session_id ?? "")}/notifications/${encodeURIComponent(record.id)}/respond`;
   const body = { ...answer, ...(record.revision !== undefined ? { expected_revision: record.revision } : {}) };
-  await client.request("POST", path, notificationRecordSchema, { body });
+  await client.respondToInteraction(record.session_id ?? "", record.id, body);
 }
 
 /** One sentence for a failed answer: 409 says the approval is no longer open (and why, from the record). */

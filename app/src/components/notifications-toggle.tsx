@@ -2,18 +2,14 @@
 // permission is asked only when the switch is tapped. It says plainly why it cannot work when that is so: the
 // permission was refused, the page is not a secure context (plain http: on a LAN), the browser has no Push API
 // (an iPhone or iPad only has it for an app added to the Home Screen), or the server has push turned off.
-// Self-contained: give it the paired client (anything with ServerApi's request), e.g. paired.value.client.
+// Self-contained: give it the paired client (anything with ServerApi's push methods), e.g. paired.value.client.
 import { useEffect, useState } from "preact/hooks";
-import { z } from "zod";
-import { ResponseError, type ServerApi } from "../../../client/index.ts";
+import { ResponseError, type PushSubscriptionJson, type ServerApi } from "../../../client/index.ts";
 
 export type PushState =
   "checking" | "insecure" | "ios_home_screen" | "unsupported" | "server_off" | "denied" | "off" | "on";
 
-type Requester = Pick<ServerApi, "request">;
-
-const keySchema = z.object({ public_key: z.string() });
-const settingsSchema = z.object({ preview: z.boolean() });
+type PushApi = Pick<ServerApi, "pushKey" | "subscribePush" | "unsubscribePush" | "pushPreview" | "setPushPreview">;
 
 const EXPLANATIONS: Partial<Record<PushState, string>> = {
   insecure:
@@ -39,11 +35,11 @@ async function currentSubscription(): Promise<PushSubscription | null> {
   return registration.pushManager.getSubscription();
 }
 
-async function readState(client: Requester): Promise<PushState> {
+async function readState(client: PushApi): Promise<PushState> {
   const blocked = browserPushState();
   if (blocked) return blocked;
   try {
-    await client.request("GET", "/push/key", keySchema);
+    await client.pushKey();
   } catch (error) {
     if (error instanceof ResponseError && error.status === 404) return "server_off";
     throw error;
@@ -51,30 +47,30 @@ async function readState(client: Requester): Promise<PushState> {
   return Notification.permission === "granted" && (await currentSubscription()) ? "on" : "off";
 }
 
-async function turnOn(client: Requester): Promise<PushState> {
+async function turnOn(client: PushApi): Promise<PushState> {
   // Asked here, on the tap, never before: a browser may refuse to ask again after an unprompted request.
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return permission === "denied" ? "denied" : "off";
-  const { public_key } = await client.request("GET", "/push/key", keySchema);
+  const public_key = await client.pushKey();
   const registration = await navigator.serviceWorker.ready;
   const subscription = await registration.pushManager.subscribe({
     userVisibleOnly: true,
     applicationServerKey: public_key,
   });
-  await client.request("POST", "/push/subscriptions", z.unknown(), { body: subscription.toJSON() });
+  await client.subscribePush(subscription.toJSON() as PushSubscriptionJson);
   return "on";
 }
 
-async function turnOff(client: Requester): Promise<PushState> {
+async function turnOff(client: PushApi): Promise<PushState> {
   const subscription = await currentSubscription();
   if (subscription) {
-    await client.request("DELETE", "/push/subscriptions", z.unknown(), { body: { endpoint: subscription.endpoint } });
+    await client.unsubscribePush(subscription.endpoint);
     await subscription.unsubscribe();
   }
   return "off";
 }
 
-export function NotificationsToggle({ client }: { client: Requester }) {
+export function NotificationsToggle({ client }: { client: PushApi }) {
   const [state, setState] = useState<PushState>("checking");
   const [preview, setPreview] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -96,19 +92,14 @@ export function NotificationsToggle({ client }: { client: Requester }) {
     void run(async () => {
       const next = await readState(client);
       setState(next);
-      if (next === "on") setPreview((await client.request("GET", "/push/settings", settingsSchema)).preview);
+      if (next === "on") setPreview(await client.pushPreview());
     });
   }, [client]);
 
   const explanation = EXPLANATIONS[state];
   const usable = state === "on" || state === "off";
   const toggle = () => run(async () => setState(state === "on" ? await turnOff(client) : await turnOn(client)));
-  const changePreview = (value: boolean) =>
-    run(async () =>
-      setPreview(
-        (await client.request("PATCH", "/push/settings", settingsSchema, { body: { preview: value } })).preview,
-      ),
-    );
+  const changePreview = (value: boolean) => run(async () => setPreview(await client.setPushPreview(value)));
 
   return (
     <div class="notifications-toggle">

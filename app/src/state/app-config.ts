@@ -1,7 +1,7 @@
 // GET /app-config.json from the origin that served the app: where its server and bridge are, so the pairing screens
 // are right with any bridge port or public URL. Read once per page; an older server without the route answers 404,
 // and the screens fall back to their guesses. It never carries the encryption key.
-import { appConfigSchema, type AppConfig } from "../../../client/index.ts";
+import { appConfigRoute, type AppConfig } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
 
 export function appConfigLoader(env: AppEnv): () => Promise<AppConfig | undefined> {
@@ -9,11 +9,12 @@ export function appConfigLoader(env: AppEnv): () => Promise<AppConfig | undefine
   return () =>
     (loading ??= (async () => {
       try {
-        const response = await env.fetch(new URL("./app-config.json", env.location.href).href, {
+        // Relative to the page: the app may be served under a path prefix (the bridge's).
+        const response = await env.fetch(new URL(`.${appConfigRoute.path}`, env.location.href).href, {
           headers: { accept: "application/json" },
         });
         if (!response.ok) return undefined;
-        const parsed = appConfigSchema.safeParse(await response.json());
+        const parsed = appConfigRoute.answer.safeParse(await response.json());
         if (!parsed.success) env.report("app-config.json does not match its schema", parsed.error);
         return parsed.success ? parsed.data : undefined;
       } catch (error) {

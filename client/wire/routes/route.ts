@@ -2,7 +2,7 @@
 // server parses a request's parameters, query and body with these schemas (server/http/serve-route.ts), and the
 // library's ServerApi calls the route through them (client/api/server-api.ts), so a path, a field or an error code is
 // spelled in one place. One file per route module beside this one; `index.ts` lists them all.
-import type { z } from "zod";
+import { z } from "zod";
 import type { HttpErrorCode } from "../errors.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -16,17 +16,36 @@ export interface RouteContract {
   query?: z.ZodType;
   /** JSON body; absent on routes that take none (or take raw bytes: see `rawBody`). */
   body?: z.ZodType;
-  /** The route reads its body as bytes (uploads), not JSON. */
+  /** The route reads its body itself (uploads, a stream, a sealed call): the handler parses it, with this file's
+   *  schemas where it is JSON. */
   rawBody?: true;
-  /** The success answer's body; `z.void()` for an empty answer (204). */
+  /** The success answer's body; `noContent` for an empty answer (204), `bytesAnswer` with `bytes` for a file. */
   answer: z.ZodType;
+  /** The answer is a file's bytes, not JSON (the library reads it so). */
+  bytes?: true;
   /** The success status. */
   status: number;
   /** Every error code the route itself may answer, beyond the codes every route may (auth, invalid input, 413). */
   errors: readonly HttpErrorCode[];
   /** No bearer token needed (GET /health, the app's files, GET /app-config.json, GET /shared/…). */
   open?: true;
+  /** A `notification_conflict` (409) answers the current record itself, not the error body (dismiss, respond). */
+  conflictRecord?: true;
+  /** Only the admin token may call it: anyone else is refused (403 forbidden) before the input is read. */
+  admin?: true;
 }
+
+/** An empty answer (204): nothing over HTTP, `null` through the bridge's relay. */
+export const noContent = z.union([z.undefined(), z.null()]).transform(() => undefined);
+
+/** A file's bytes and their type, as the library reads a `bytes` answer. */
+export interface BytesBody {
+  media_type: string;
+  bytes: Uint8Array;
+}
+export const bytesAnswer = z.custom<BytesBody>(
+  (value) => typeof value === "object" && value !== null && (value as BytesBody).bytes instanceof Uint8Array,
+);
 
 /** Declares a contract; the literal types are kept, so `z.infer` of its parts types both sides. */
 export function defineRoute<const C extends RouteContract>(contract: C): C {
@@ -40,7 +59,11 @@ export type RouteInput<C extends RouteContract> = (Schema<C, "params"> extends z
   ? { params: z.input<Schema<C, "params">> }
   : { params?: undefined }) &
   (Schema<C, "query"> extends z.ZodType ? { query?: z.input<Schema<C, "query">> } : { query?: undefined }) &
-  (Schema<C, "body"> extends z.ZodType ? { body: z.input<Schema<C, "body">> } : { body?: undefined });
+  (Schema<C, "body"> extends z.ZodType
+    ? { body: z.input<Schema<C, "body">> }
+    : C extends { rawBody: true }
+      ? { body?: unknown }
+      : { body?: undefined });
 
 /** The success answer a route gives, as the library reads it. */
 export type RouteAnswer<C extends RouteContract> = z.output<C["answer"]>;

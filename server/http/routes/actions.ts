@@ -2,12 +2,18 @@
 // answer is an ActionResponse (a one-shot result; nothing is stored). Unknown action or session: 404; input
 // that fails the action's schema: 400; an action that throws: 422 action_failed; an action whose answer
 // breaks the display/ui_effects rules: 500 invalid_action_result (the plugin's defect, not the caller's).
-// Those two are DomainErrors of their own kinds (unprocessable, internal), like every other refusal.
-import { sessionParams } from "../session-params.ts";
+// Those two are DomainErrors of their own kinds (unprocessable, internal), like every other refusal. Contracts:
+// client/wire/routes/actions.ts.
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import {
+  applicationActionsRoute,
+  invokeApplicationActionRoute,
+  invokeSessionActionRoute,
+  sessionActionsRoute,
+} from "../../../client/wire/routes/actions.ts";
 import type { ServerContext } from "../../context.ts";
 import { internal, notFound, unprocessable } from "../../errors.ts";
+import { serveRoute } from "../serve-route.ts";
 import { parseInput } from "../validate.ts";
 import { createNotificationApi } from "../../notifications/api.ts";
 import {
@@ -18,30 +24,21 @@ import {
   type ActionScope,
 } from "../../actions/registry.ts";
 
-const applicationActionParams = z.object({ name: z.string().min(1) }).strict();
-const sessionActionParams = sessionParams.extend({ name: z.string().min(1) }).strict();
-const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
-
 export function registerActionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const registry = ctx.actions;
 
-  app.get("/application/actions", async () => ({ actions: registry.list("application").map(describeAction) }));
+  serveRoute(app, applicationActionsRoute, () => ({ actions: registry.list("application").map(describeAction) }));
 
-  app.get("/sessions/:session_id/actions", async (request) => {
-    const { session_id } = parseInput(sessionParams, request.params, "params");
-    ctx.sessions.get(session_id);
+  serveRoute(app, sessionActionsRoute, ({ params }) => {
+    ctx.sessions.get(params.session_id);
     return { actions: registry.list("session").map(describeAction) };
   });
 
-  app.post("/application/actions/:name", async (request) => {
-    const { name } = parseInput(applicationActionParams, request.params, "params");
-    const body = parseInput(invokeBody, request.body, "body");
-    return invoke(ctx, registry, "application", name, body.input, undefined);
-  });
+  serveRoute(app, invokeApplicationActionRoute, ({ params, body }) =>
+    invoke(ctx, registry, "application", params.name, body.input, undefined),
+  );
 
-  app.post("/sessions/:session_id/actions/:name", async (request) => {
-    const { session_id, name } = parseInput(sessionActionParams, request.params, "params");
-    const body = parseInput(invokeBody, request.body, "body");
+  serveRoute(app, invokeSessionActionRoute, ({ params: { session_id, name }, body }) => {
     ctx.sessions.get(session_id);
     return invoke(ctx, registry, "session", name, body.input, session_id);
   });

@@ -2,9 +2,12 @@
 // @fastify/static (a well-kept plugin: ranges, ETags, content types and path-traversal refusal come with it).
 // Hashed files under assets/ never change, so browsers keep them a year; everything else (index.html, sw.js, the
 // manifest, icons) is revalidated on every load, so a new build reaches users at once. Without a build, `/`
-// answers a short page saying how to make one. The folder is read when the server starts.
+// answers a short page saying how to make one. The folder is read when the server starts. Each of these routes
+// carries the one contract of an app file, client/wire/routes/app-files.ts (registered by the static plugin, one
+// route per file, not by serveRoute).
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { appFileRoute } from "../../../client/wire/routes/app-files.ts";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join, relative, sep } from "node:path";
@@ -12,21 +15,15 @@ import { join, relative, sep } from "node:path";
 /** <repo>/app/dist, where the app's build writes. */
 export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../../app/dist", import.meta.url));
 
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /** Set on the app's file routes only: http/auth.ts lets them through without a token. */
-    appFile?: boolean;
-  }
-}
-
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
 export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_APP_DIR): void {
   void app.register(async (scope) => {
-    // Every route of this scope is one of the app's files, and only those are marked public.
+    // Every route of this scope is one of the app's files, and only those are served open: their contract
+    // (client/wire/routes/app-files.ts) says so, as any open route's does.
     scope.addHook("onRoute", (route) => {
-      route.config = { ...route.config, appFile: true };
+      route.config = { ...route.config, contract: appFileRoute };
     });
     if (!existsSync(join(appDir, "index.html"))) {
       scope.get("/", async (_request, reply) =>

@@ -1,40 +1,25 @@
 // GET /events (docs/events.md "`GET /events` rules", "The log"): bootstrap, the session cursor default,
-// compaction of the response window, paging, epoch checks and wait_ms long-polling.
+// compaction of the response window, paging, epoch checks and wait_ms long-polling. Contract:
+// client/wire/routes/events.ts.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { setMaxListeners } from "node:events";
-import { z } from "zod";
-import { formatEventId, parseEventId } from "../../../client/wire/index.ts";
+import { formatEventId, parseEventId } from "../../../client/wire/event-id.ts";
+import { eventsRoute } from "../../../client/wire/routes/events.ts";
 import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import { CursorExpiredError, type ListQuery } from "../../events/event-store.ts";
 import { authenticateRequest, callerOfRoute } from "../auth.ts";
 import { unauthorized } from "../errors.ts";
-import { parseInput } from "../validate.ts";
+import { serveRoute } from "../serve-route.ts";
 
-export const MAX_WAIT_MS = 30_000;
 const DEFAULT_PAGE = 500;
-
-const eventsQuerySchema = z
-  .object({
-    since_id: z
-      .string()
-      .refine((v) => parseEventId(v) !== undefined, "since_id must be a decimal event id of at most 20 digits")
-      .optional(),
-    session_id: z.string().min(1).optional(),
-    request_id: z.string().min(1).optional(),
-    epoch: z.string().min(1).optional(),
-    limit: z.coerce.number().int().min(1).optional(),
-    wait_ms: z.coerce.number().int().min(0).max(MAX_WAIT_MS).optional(),
-  })
-  .strict();
 
 export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const maxPage = ctx.config.events.max_page_size;
   // Each pending long-poll listens for shutdown; their number is bounded by the connection cap, not by 10.
   setMaxListeners(0, ctx.shutdown);
-  app.get("/events", async (request, reply) => {
-    const query = parseInput(eventsQuerySchema, request.query, "query");
+  serveRoute(app, eventsRoute, async ({ query, request, reply }) => {
     if (query.epoch !== undefined && query.epoch !== ctx.events.epoch) {
       throw new CursorExpiredError(
         `epoch ${query.epoch} is not this store's (${ctx.events.epoch}): the store was reset; reload snapshots`,

@@ -1,27 +1,21 @@
-// Export and import (docs/export.md): one chat as Markdown or JSON, every chat as JSON (admin, streamed), and
+// Export and import (docs/export.md): one chat as Markdown or JSON, every chat a caller may read as JSON (streamed), and
 // POST /import (admin) of such a file or of ChatGPT's conversations.json, received as a stream up to import.max_bytes.
-import { sessionParams } from "../session-params.ts";
+// Contracts: client/wire/routes/export.ts.
 import type { FastifyInstance } from "fastify";
 import type { Readable } from "node:stream";
-import { z } from "zod";
+import { exportAllRoute, exportSessionRoute, importRoute } from "../../../client/wire/routes/export.ts";
 import type { ServerContext } from "../../context.ts";
 import { conflict, invalid } from "../../errors.ts";
 import { ImportFormatError } from "../../export/array-scanner.ts";
 import { chatMarkdown } from "../../export/markdown.ts";
 import { receiveToFile, tooLargeError } from "../../export/receive.ts";
-import { callerOfRoute, requireAdmin } from "../auth.ts";
-import { parseInput } from "../validate.ts";
-
-const exportQuery = z
-  .object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") })
-  .strict();
+import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute } from "../auth.ts";
 
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
 export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get("/sessions/:session_id/export", async (request, reply) => {
-    const { session_id } = parseInput(sessionParams, request.params, "params");
-    const { format } = parseInput(exportQuery, request.query, "query");
+  serveRoute(app, exportSessionRoute, ({ params: { session_id }, query: { format }, reply }) => {
     const record = ctx.exporter.record(session_id);
     const base = `chat-${session_id.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 36)}`;
     if (format === "markdown") {
@@ -35,10 +29,9 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
   });
 
   // A device exports the chats its person may read; the admin token exports everything, audited (docs/people.md).
-  app.get("/export", async (request, reply) => {
+  serveRoute(app, exportAllRoute, ({ reply, request }) => {
     const caller = callerOfRoute(request);
-    if (caller.kind === "admin")
-      ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
+    if (caller.kind === "admin") ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
     return reply
       .type("application/json; charset=utf-8")
       .header("content-disposition", attachment("chats.json"))
@@ -58,8 +51,7 @@ function registerImportRoute(scope: FastifyInstance, ctx: ServerContext): void {
   const maxBytes = ctx.config.import.max_bytes;
   // One import at a time: each may hold up to max_bytes of disk while it runs.
   let running = false;
-  scope.post("/import", async (request, reply) => {
-    requireAdmin(request);
+  serveRoute(scope, importRoute, async ({ request, reply }) => {
     const declared = Number(request.headers["content-length"] ?? 0);
     if (declared > maxBytes) {
       reply.header("connection", "close");

@@ -1,21 +1,16 @@
-// Admin routes of pairing (docs/bridge.md "Pairing and devices"): POST /pairing creates a code,
-// GET /devices lists devices (never token hashes), DELETE /devices/{device_id} revokes one here and, through the
-// forwarder's grants push, on the bridge within the same second.
+// Pairing and devices (docs/bridge.md "Pairing and devices", docs/people.md "Routes"): POST /pairing creates a code for
+// a person, GET /devices lists a person's devices (never token hashes; everyone's for the admin role), DELETE
+// /devices/{device_id} revokes one here and, through the forwarder's grants push, on the bridge within the same second.
+// Contracts: client/wire/routes/pairing.ts.
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { buildPairUrl } from "../../../client/wire/index.ts";
+import { buildPairUrl } from "../../../client/wire/pair-url.ts";
+import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../../../client/wire/routes/pairing.ts";
 import type { ServerContext } from "../../context.ts";
+import { notFound } from "../../errors.ts";
+import { serveRoute } from "../serve-route.ts";
 import { callerOfRoute, requireAdminRole } from "../auth.ts";
 import { actorOf } from "../../people/people-service.ts";
-import { notFound } from "../../errors.ts";
-import { parseInput } from "../validate.ts";
 import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
-
-const pairingBody = z
-  .object({ person_id: z.string().min(1).max(100).optional() })
-  .strict()
-  .default({});
-const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
 
 export function registerPairingRoutes(
   app: FastifyInstance,
@@ -26,9 +21,8 @@ export function registerPairingRoutes(
 
   // A code is for a person: the caller's own by default ("Add my tablet"); for someone else it needs the admin role,
   // and is audited (a device paired behind a person's back would read their chats).
-  app.post("/pairing", async (request, reply) => {
+  serveRoute(app, createPairingRoute, ({ request, body }) => {
     const caller = callerOfRoute(request);
-    const body = parseInput(pairingBody, request.body, "body");
     const personId = body.person_id ?? caller.person_id;
     if (personId !== caller.person_id) {
       requireAdminRole(request);
@@ -37,7 +31,7 @@ export function registerPairingRoutes(
     }
     const { code, expiresAt } = pairing.createCode(personId);
     request.log.info({ expires_at: expiresAt, person_id: personId }, "pairing code created");
-    return reply.status(201).send({
+    return {
       code,
       expires_at: new Date(expiresAt).toISOString(),
       server_id: ctx.serverId,
@@ -50,23 +44,22 @@ export function registerPairingRoutes(
       server_key: ctx.e2e.publicKey,
       fingerprint: ctx.e2e.fingerprint,
       person_id: personId,
-    });
+    };
   });
 
   // A person's own devices; the admin role sees (and may revoke) everyone's. Another person's device is "not found".
-  app.get("/devices", async (request) => {
+  serveRoute(app, listDevicesRoute, ({ request }) => {
     const caller = callerOfRoute(request);
     return { devices: pairing.listDevices(caller.role === "admin" ? undefined : caller.person_id) };
   });
 
-  app.delete("/devices/:device_id", async (request) => {
+  serveRoute(app, revokeDeviceRoute, ({ params: { device_id }, request }) => {
     const caller = callerOfRoute(request);
-    const { device_id } = parseInput(deviceParams, request.params, "params");
     const device = pairing.device(device_id);
     if (!device || (caller.role !== "admin" && device.person_id !== caller.person_id))
       throw notFound("device_not_found", `no device ${device_id}`);
     pairing.revoke(device_id);
     request.log.info({ device_id }, "device revoked");
-    return { device: pairing.device(device_id) };
+    return { device: pairing.device(device_id)! };
   });
 }

@@ -1,8 +1,9 @@
 // HTTP routes of the provider area: GET /agents (what frontends render: never the api_key) and
 // GET /providers/:provider_id/models (discovery; a failed discovery still answers 200 with `error`, because a
-// custom model id is accepted). Wired into server/app.ts by the app; auth is global.
+// custom model id is accepted). Wired into server/app.ts by the app; auth is global. Contracts:
+// client/wire/routes/providers.ts.
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import { agentsRoute, modelsRoute } from "../../../client/wire/routes/providers.ts";
 import type { ResolvedAgent } from "../../config/agents.ts";
 import type { ServerContext } from "../../context.ts";
 import {
@@ -13,21 +14,16 @@ import {
   type ProviderSettings,
 } from "../../provider/index.ts";
 import { invalid, notFound } from "../../errors.ts";
-import { parseInput } from "../validate.ts";
+import { serveRoute } from "../serve-route.ts";
 import { agentTools } from "../../mcp/agent-tools.ts";
 
 /** What the routes read from the server context. */
 export type ProviderRoutesContext = Pick<ServerContext, "agents" | "config" | "clock"> &
   Partial<Pick<ServerContext, "plugins" | "mcp">>;
 
-const modelsParams = z.object({ provider_id: z.string().min(1) });
-const modelsQuery = z
-  .object({ endpoint: z.string().min(1).optional(), agent_id: z.string().min(1).optional() })
-  .strict();
-
 export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutesContext): void {
   // max_image_bytes: the assets limit, so an app refuses a too-large image before uploading it (docs/app.md).
-  app.get("/agents", async () => ({
+  serveRoute(app, agentsRoute, () => ({
     agents: [...ctx.agents.values()].map((agent) => ({
       ...agentView(agent),
       max_image_bytes: ctx.config.assets.max_bytes,
@@ -35,9 +31,7 @@ export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutes
     })),
   }));
 
-  app.get("/providers/:provider_id/models", async (request) => {
-    const { provider_id } = parseInput(modelsParams, request.params, "params");
-    const query = parseInput(modelsQuery, request.query, "query");
+  serveRoute(app, modelsRoute, async ({ params: { provider_id }, query }) => {
     let settings = providerSettings(ctx, provider_id, query.agent_id);
     if (query.endpoint !== undefined) {
       try {
@@ -47,15 +41,14 @@ export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutes
       }
     }
     const discovery = await discoverModels(settings, ctx.clock);
-    const body: Record<string, unknown> = {
+    return {
       provider_id,
       base_url: normalizeBaseUrl(settings.base_url),
       model: settings.model,
       models: discovery.models,
-      custom_model_allowed: true,
+      custom_model_allowed: true as const,
+      ...(discovery.error !== undefined ? { error: discovery.error } : {}),
     };
-    if (discovery.error !== undefined) body.error = discovery.error;
-    return body;
   });
 }
 

@@ -1,0 +1,13 @@
+// GET /app-config.json (no token): where the app served from here finds its server and bridge (docs/security.md
+// "What the app is told"). The app reads it relative to its own address, beside its files.
+import { appConfigSchema } from "../app-config.ts";
+import { defineRoute } from "./route.ts";
+
+export const appConfigRoute = defineRoute({
+  method: "GET",
+  path: "/app-config.json",
+  answer: appConfigSchema,
+  status: 200,
+  errors: [],
+  open: true,
+});

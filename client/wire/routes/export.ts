@@ -1,0 +1,36 @@
+// Export and import (docs/export.md): one chat as Markdown or JSON, every chat as JSON (admin, streamed), and
+// POST /import (admin) of such a file or of ChatGPT's conversations.json, read by the server as a stream up to
+// import.max_bytes.
+import { z } from "zod";
+import { sessionParams } from "./params.ts";
+import { bytesAnswer, defineRoute } from "./route.ts";
+
+export const exportSessionRoute = defineRoute({
+  method: "GET",
+  path: "/sessions/:session_id/export",
+  params: sessionParams,
+  query: z.object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") }).strict(),
+  answer: bytesAnswer,
+  bytes: true,
+  status: 200,
+  errors: ["session_not_found"],
+});
+
+export const exportAllRoute = defineRoute({
+  method: "GET",
+  path: "/export",
+  answer: bytesAnswer,
+  bytes: true,
+  status: 200,
+  errors: [],
+});
+
+export const importRoute = defineRoute({
+  method: "POST",
+  path: "/import",
+  rawBody: true,
+  answer: z.looseObject({}),
+  status: 200,
+  errors: ["invalid_import", "import_in_progress", "payload_too_large"],
+  admin: true,
+});

@@ -1,0 +1,34 @@
+// Producer tokens, admin only (docs/notifications.md "Producers"): make one (its token shown once), list, revoke.
+import { z } from "zod";
+import { defineRoute, noContent } from "./route.ts";
+
+const producerSchema = z.looseObject({ producer_id: z.string(), name: z.string(), created_at: z.string() });
+
+export const createProducerRoute = defineRoute({
+  method: "POST",
+  path: "/producers",
+  body: z.object({ name: z.string().trim().min(1, "name must not be empty").max(100) }).strict(),
+  answer: producerSchema.extend({ token: z.string() }),
+  status: 201,
+  errors: [],
+  admin: true,
+});
+
+export const listProducersRoute = defineRoute({
+  method: "GET",
+  path: "/producers",
+  answer: z.looseObject({ producers: z.array(producerSchema) }),
+  status: 200,
+  errors: [],
+  admin: true,
+});
+
+export const revokeProducerRoute = defineRoute({
+  method: "DELETE",
+  path: "/producers/:producer_id",
+  params: z.object({ producer_id: z.string().min(1) }).strict(),
+  answer: noContent,
+  status: 204,
+  errors: ["producer_not_found"],
+  admin: true,
+});

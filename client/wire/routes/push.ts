@@ -1,0 +1,78 @@
+// Web Push routes (docs/push.md "Routes"): the VAPID public key a browser subscribes with; and, for the calling device
+// (a device token, directly or through the bridge's relay), storing or removing one of its browser subscriptions and
+// reading or changing whether its pushes carry text. Without `push` in the server's config every route answers 404.
+import { z } from "zod";
+import { defineRoute, noContent } from "./route.ts";
+
+/** base64url of exactly `bytes` bytes, no padding (what a browser's PushSubscription.toJSON() gives). */
+const base64urlOf = (bytes: number, what: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be base64url`)
+    .refine((value) => decodedLength(value) === bytes, `${what} must be ${bytes} bytes`);
+
+/** The byte count of base64url text (without decoding it: the wire runs in browsers too). */
+function decodedLength(value: string): number {
+  const digits = value.replace(/=+$/, "").length;
+  return Math.floor((digits * 3) / 4);
+}
+
+/** A browser's PushSubscription as JSON; fields a browser adds later are ignored. */
+export const pushSubscriptionBody = z.object({
+  endpoint: z.string().min(1).max(2048),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    // An uncompressed P-256 point: 65 bytes, the first 0x04 (in base64url: "B", then a digit worth less than 16).
+    p256dh: base64urlOf(65, "p256dh").refine(
+      (value) => /^B[A-P]/.test(value),
+      "p256dh must be an uncompressed P-256 point",
+    ),
+    auth: base64urlOf(16, "auth"),
+  }),
+});
+
+const previewSchema = z.object({ preview: z.boolean() });
+const errors = ["push_not_configured", "device_token_required"] as const;
+
+export const pushKeyRoute = defineRoute({
+  method: "GET",
+  path: "/push/key",
+  answer: z.object({ public_key: z.string() }),
+  status: 200,
+  errors: ["push_not_configured"],
+});
+
+export const subscribePushRoute = defineRoute({
+  method: "POST",
+  path: "/push/subscriptions",
+  body: pushSubscriptionBody,
+  answer: z.object({ endpoint: z.string() }),
+  status: 201,
+  errors: [...errors, "push_endpoint_not_allowed"],
+});
+
+export const unsubscribePushRoute = defineRoute({
+  method: "DELETE",
+  path: "/push/subscriptions",
+  body: z.object({ endpoint: z.string().min(1).max(2048) }).strict(),
+  answer: noContent,
+  status: 204,
+  errors,
+});
+
+export const pushSettingsRoute = defineRoute({
+  method: "GET",
+  path: "/push/settings",
+  answer: previewSchema,
+  status: 200,
+  errors,
+});
+
+export const changePushSettingsRoute = defineRoute({
+  method: "PATCH",
+  path: "/push/settings",
+  body: previewSchema.strict(),
+  answer: previewSchema,
+  status: 200,
+  errors,
+});

@@ -1,0 +1,112 @@
+// Session and message routes (docs/sessions.md "Routes", docs/events.md "Sessions").
+import { z } from "zod";
+import { appendedMessageSchema, sessionEnvelopeSchema, sessionListSchema, sessionUpdateSchema } from "../api.ts";
+import { messagesSnapshotSchema } from "../http.ts";
+import { metadataSchema, roleSchema } from "../messages.ts";
+import { messageParams, sessionParams } from "./params.ts";
+import { defineRoute, noContent } from "./route.ts";
+
+export const listSessionsRoute = defineRoute({
+  method: "GET",
+  path: "/sessions",
+  query: z.object({ archived: z.enum(["only", "include"]).optional() }).strict(),
+  answer: sessionListSchema,
+  status: 200,
+  errors: [],
+});
+
+export const createSessionRoute = defineRoute({
+  method: "POST",
+  path: "/sessions",
+  body: z
+    .object({ agent_id: z.string().min(1).optional() })
+    .strict()
+    .default({}),
+  answer: sessionEnvelopeSchema,
+  status: 201,
+  errors: ["agent_not_found"],
+});
+
+export const getSessionRoute = defineRoute({
+  method: "GET",
+  path: "/sessions/:session_id",
+  params: sessionParams,
+  answer: sessionEnvelopeSchema,
+  status: 200,
+  errors: ["session_not_found"],
+});
+
+export const updateSessionRoute = defineRoute({
+  method: "PATCH",
+  path: "/sessions/:session_id",
+  params: sessionParams,
+  body: sessionUpdateSchema,
+  answer: sessionEnvelopeSchema,
+  status: 200,
+  errors: ["session_not_found"],
+});
+
+export const deleteSessionRoute = defineRoute({
+  method: "DELETE",
+  path: "/sessions/:session_id",
+  params: sessionParams,
+  body: z.object({}).strict().optional(),
+  answer: noContent,
+  status: 204,
+  errors: ["session_not_found"],
+});
+
+export const forkSessionRoute = defineRoute({
+  method: "POST",
+  path: "/sessions/:session_id/fork",
+  params: sessionParams,
+  body: z.object({}).strict().default({}),
+  answer: sessionEnvelopeSchema,
+  status: 201,
+  errors: ["session_not_found"],
+});
+
+export const loadMessagesRoute = defineRoute({
+  method: "GET",
+  path: "/sessions/:session_id/messages",
+  params: sessionParams,
+  answer: messagesSnapshotSchema,
+  status: 200,
+  errors: ["session_not_found"],
+});
+
+export const appendMessageRoute = defineRoute({
+  method: "POST",
+  path: "/sessions/:session_id/messages",
+  params: sessionParams,
+  body: z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict(),
+  answer: appendedMessageSchema,
+  status: 201,
+  errors: ["session_not_found"],
+});
+
+export const modifyMessageRoute = defineRoute({
+  method: "PATCH",
+  path: "/sessions/:session_id/messages/:index",
+  params: messageParams,
+  body: z.object({ content: z.string() }).strict(),
+  answer: sessionEnvelopeSchema,
+  status: 200,
+  errors: ["session_not_found", "message_not_found"],
+});
+
+export const deleteMessagesRoute = defineRoute({
+  method: "DELETE",
+  path: "/sessions/:session_id/messages",
+  params: sessionParams,
+  body: z
+    .object({ indices: z.array(z.number().int().nonnegative()).min(1) })
+    .strict()
+    .refine((b) => new Set(b.indices).size === b.indices.length, {
+      message: "indices must not repeat",
+      path: ["indices"],
+    }),
+  answer: sessionEnvelopeSchema,
+  status: 200,
+  errors: ["session_not_found", "index_out_of_range"],
+});

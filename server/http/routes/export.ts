@@ -31,7 +31,8 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
   // A device exports the chats its person may read; the admin token exports everything, audited (docs/people.md).
   serveRoute(app, exportAllRoute, ({ reply, request }) => {
     const caller = callerOfRoute(request);
-    if (caller.kind === "admin") ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
+    if (caller.kind === "admin")
+      ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
     return reply
       .type("application/json; charset=utf-8")
       .header("content-disposition", attachment("chats.json"))

@@ -7,7 +7,9 @@ import { serveRoute } from "../serve-route.ts";
 
 export function registerProducerRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // The producer belongs to the caller's person (the admin token's: the acting admin), docs/people.md.
-  serveRoute(app, createProducerRoute, ({ body, request }) => ctx.producers.create(body.name, request.caller?.person_id));
+  serveRoute(app, createProducerRoute, ({ body, request }) =>
+    ctx.producers.create(body.name, request.caller?.person_id),
+  );
 
   serveRoute(app, listProducersRoute, () => ({ producers: ctx.producers.list() }));
 

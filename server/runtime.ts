@@ -48,6 +48,7 @@ import { AuditLog } from "./people/audit-log.ts";
 import { ChatGuard } from "./people/chat-guard.ts";
 import { NotificationAudience } from "./people/notification-audience.ts";
 import { announceNewDevices } from "./people/new-device-notice.ts";
+import { tellAffectedPeople } from "./people/audit-notices.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -268,6 +269,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     notificationAudience: new NotificationAudience(db, clock),
   };
   announceNewDevices(pairing, notifications, log, () => ctx.notificationAudience.shared());
+  tellAffectedPeople(audit, notifications, log);
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {

@@ -55,6 +55,22 @@ export class ChatAudiences {
     this.db.prepare("DELETE FROM session_shares WHERE session_id = ? AND person_id = ?").run(sessionId, toPersonId);
   }
 
+  /** A share holder's own pinned/archived (absent fields stay). */
+  setFlags(
+    sessionId: string,
+    personId: string,
+    flags: { pinned?: boolean | undefined; archived?: boolean | undefined },
+  ): void {
+    const set = (column: "pinned" | "archived", value: boolean | undefined) => {
+      if (value === undefined) return;
+      this.db
+        .prepare(`UPDATE session_shares SET ${column} = ? WHERE session_id = ? AND person_id = ?`)
+        .run(value ? 1 : 0, sessionId, personId);
+    };
+    set("pinned", flags.pinned);
+    set("archived", flags.archived);
+  }
+
   /** Ids of the live chats a person owns. */
   ownedBy(personId: string): string[] {
     return this.db

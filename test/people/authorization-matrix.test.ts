@@ -132,6 +132,19 @@ describe("the authorization matrix", () => {
       person_id: h.child.id,
       session_id: chat,
     });
+    // The child's devices are told.
+    const told = await h.server.request({
+      method: "GET",
+      url: "/application/notifications",
+      token: h.child.plain.token,
+    });
+    expect(told.text).toContain("admin token opened one of your chats");
+    const others = await h.server.request({
+      method: "GET",
+      url: "/application/notifications",
+      token: h.adult.plain.token,
+    });
+    expect(others.text).not.toContain("admin token opened");
     // An admin person's device has no such reach.
     expect((await h.server.request({ method: "GET", url: `/sessions/${chat}`, token: h.admin.e2e.token })).status).toBe(
       404,

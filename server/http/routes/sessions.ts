@@ -41,7 +41,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
 
   serveRoute(app, getSessionRoute, ({ params }) => ({ session: sessions.get(params.session_id) }));
 
-  serveRoute(app, updateSessionRoute, ({ params, body }) => {
+  serveRoute(app, updateSessionRoute, ({ params, body, request }) => {
+    // Someone the chat is shared with pins or archives it for themselves only (the guard let only those fields by).
+    const person = callerOfRoute(request).person_id;
+    if (ctx.audiences.accessOf(person, params.session_id) !== "owner" && request.caller?.kind !== "admin") {
+      ctx.audiences.setFlags(params.session_id, person, { pinned: body.pinned, archived: body.archived });
+      return { session: sessions.get(params.session_id) };
+    }
     if (body.request_options) {
       const agent = ctx.agents.get(sessions.get(params.session_id).agent_id);
       if (agent) checkRequestOptions(agent, body.request_options);

@@ -35,6 +35,7 @@ export {
   type InteractionAnswer,
 } from "./api/server-api.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
+export { ProducerClient, type ProducerClientOptions, type PublishInput, type ResolveInput } from "./api/producer.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";
 export type { ListenOptions } from "./events/listeners.ts";
 export {

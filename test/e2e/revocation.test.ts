@@ -8,6 +8,7 @@ import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
+import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 
 const scope = useStack();
 
@@ -24,12 +25,11 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, U
 
 /** The bridge's whole replay buffer, sealed forms. */
 function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (
-    s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }
-  ).items;
+  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
+    .items;
   return items
-    .filter((item) => item?.sealedJson !== undefined)
-    .map((item) => JSON.parse(item!.sealedJson!) as SealedEvent);
+    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
+    .map((form) => JSON.parse(form.json) as SealedEvent);
 }
 
 /** What a device with `keys` opens of `sealed`: the event ids it can read. */

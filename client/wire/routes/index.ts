@@ -2,3 +2,4 @@
 export * from "./route.ts";
 export * from "./query.ts";
 export * from "./search.ts";
+export * from "./people.ts";

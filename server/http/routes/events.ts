@@ -8,6 +8,7 @@ import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import { CursorExpiredError, type ListQuery } from "../../events/event-store.ts";
+import { authenticateRequest } from "../auth.ts";
 import { unauthorized } from "../errors.ts";
 import { parseInput } from "../validate.ts";
 
@@ -56,7 +57,7 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
     const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);
     // A device revoked while its long-poll waited must not be handed what committed after the revocation: the
     // token is checked again when the wait ends, as a new request would be (401).
-    if (query.wait_ms !== undefined && query.wait_ms > 0 && !ctx.auth.identify(request.headers.authorization))
+    if (query.wait_ms !== undefined && query.wait_ms > 0 && !authenticateRequest(ctx.auth, request))
       throw unauthorized();
     return {
       events: compactEvents(page.events),

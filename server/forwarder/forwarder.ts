@@ -15,6 +15,8 @@ import { ApiRelayAnswers, type RoutingTarget } from "./api-relay.ts";
 import { BridgeLink } from "./bridge-link.ts";
 import { ForwarderCursor } from "./cursor.ts";
 import { EventPump } from "./event-pump.ts";
+import { AUDIENCE_FEATURE } from "../../client/wire/audience.ts";
+import { AudienceLink, REFUSED_RETRY_MS } from "./audience-link.ts";
 import { EventFormer } from "./event-forms.ts";
 import { GrantsFeed } from "./grants.ts";
 import { PairingAnswers } from "./pairing-answers.ts";
@@ -68,6 +70,7 @@ class BridgeForwarder implements Forwarder {
       credential,
       epoch: ctx.events.epoch,
       cursor: this.cursor.formatted,
+      features: [AUDIENCE_FEATURE],
       ...this.grants.read(),
       ...(appConfig ? { app_config: appConfig } : {}),
     });
@@ -81,7 +84,10 @@ class BridgeForwarder implements Forwarder {
       },
       ctx.log,
     );
-    this.grants = new GrantsFeed(ctx.pairing, this.link, ctx.log);
+    const audiences = ctx.e2e.audiences;
+    this.grants = new GrantsFeed(ctx.pairing, audiences, this.link, ctx.log);
+    const audienceLink = new AudienceLink(audiences, new EventFormer(ctx.e2e, audiences, ctx.log), ctx.log);
+    const refuse = () => this.link.refuse(REFUSED_RETRY_MS, ctx.clock);
     this.pump = new EventPump(
       this.link,
       ctx.events,
@@ -91,12 +97,14 @@ class BridgeForwarder implements Forwarder {
         window: options.window ?? DEFAULT_WINDOW,
         ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
       },
-      new EventFormer(ctx.e2e, ctx.pairing, ctx.log),
+      (event) => audienceLink.formsFor(event, this.link.features),
+      refuse,
     );
     const answers = new PairingAnswers(ctx.pairing, ctx.e2e, this.link, pairingUrls(ctx).serverUrl, ctx.log);
 
     this.link.onJoin({
       joined: (resumeAfter) => {
+        if (!audienceLink.allows(this.link.features)) return refuse();
         this.pump.begin(resumeAfter);
         // The join's params were read when the join was queued, possibly before the socket opened: send fresh grants.
         this.grants.push();

@@ -106,9 +106,11 @@ describe("revocation", () => {
       for (let round = 0; round < 60; round++) await stack.append(sessionId, `message ${round}`);
     })();
     await until(() => stack.server.runtime.ctx.events.latestId > Number(from) + 40, "publishing under way");
-    const keyBefore = stack.server.runtime.ctx.e2e.contentKeys.current().keyId;
+    const { e2e } = stack.server.runtime.ctx;
+    const owner = e2e.audiences.livePeople()[0]!;
+    const keyBefore = e2e.contentKeys.current(owner).keyId;
     await stack.server.request({ method: "DELETE", url: `/devices/${leaving.device_id}` });
-    expect(stack.server.runtime.ctx.e2e.contentKeys.current().keyId).toBeGreaterThan(keyBefore);
+    expect(e2e.contentKeys.current(owner).keyId).toBeGreaterThan(keyBefore);
     await publishing;
     const expected = (await stack.storeEvents(from)).map((event) => event.event_id);
     for (const ids of heard) await until(() => ids.length >= expected.length, "every event delivered", 15_000);

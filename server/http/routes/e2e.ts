@@ -17,7 +17,7 @@ export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const publicKey = deviceId === undefined ? undefined : ctx.pairing.publicKeyOf(deviceId);
     if (deviceId === undefined || publicKey === undefined)
       throw forbidden("not_e2e_device", "this route is for devices paired with a public key");
-    return { keys: ctx.e2e.keysFor(deviceId, publicKey) };
+    return { keys: ctx.e2e.keysFor(deviceId, publicKey, ctx.e2e.audiences.personOfDevice(deviceId)) };
   });
 
   app.post(E2E_RELAY_PATH, async (request, reply) => {

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { ResolvedAgent } from "./config/agents.ts";
 import type { Config } from "./config/schema.ts";
+import type { Checkpointer } from "./db/checkpointer.ts";
 import type { Db } from "./db/database.ts";
 import type { Transactor } from "./db/transactor.ts";
 import type { EventStore } from "./events/event-store.ts";
@@ -32,6 +33,8 @@ export interface ServerContext {
   agents: Map<string, ResolvedAgent>;
   db: Db;
   transactor: Transactor;
+  /** WAL truncation after an erasure, so no page of deleted content stays in the WAL file (docs/sessions.md). */
+  checkpoints: Pick<Checkpointer, "truncate">;
   events: EventStore;
   sessions: SessionService;
   auth: Authenticator;

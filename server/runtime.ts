@@ -27,6 +27,7 @@ import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
 import { RequestRunner } from "./runner/runner.ts";
+import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
@@ -197,6 +198,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     sessions,
     onError: (error) => log.error({ err: error }, "search indexing failed"),
+    onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
@@ -208,6 +210,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     agents,
     db,
     transactor,
+    checkpoints: checkpointer,
     events,
     sessions,
     auth,
@@ -240,6 +243,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       dataDir,
       serverId,
       agents: () => agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(config.assets.max_bytes) },
     }),
     mcp,
   };

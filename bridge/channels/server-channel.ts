@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import {
   apiResultSchema,
+  forgetPayloadSchema,
   grantsPayloadSchema,
   pairResultSchema,
   BRIDGE_FEATURES,
@@ -263,6 +264,12 @@ function handleServerPush(
       if (kept) return void kept.then(() => reply("ok", {}));
       return reply("ok", {});
     }
+    case "forget": {
+      const parsed = forgetPayloadSchema.safeParse(frame.payload);
+      if (!parsed.success) return reply("error", { reason: "invalid_params" });
+      forgetEvents(core, state, parsed.data.event_ids);
+      return reply("ok", {});
+    }
     case "grants": {
       const parsed = grantsPayloadSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
@@ -327,6 +334,18 @@ function abandoned(
 function forgetSession(core: BridgeCore, state: ServerState, sessionId: string): void {
   core.shared.forgetSession(state, sessionId);
   core.log.log("info", "deleted session dropped from the replay history", { server_id: state.id });
+}
+
+/**
+ * The events a `forget` names (a deleted session's, which a sealed `session_deleted` cannot name to the bridge) leave
+ * the replay history: a device that joins later is never replayed them.
+ */
+function forgetEvents(core: BridgeCore, state: ServerState, eventIds: readonly string[]): void {
+  core.shared.forgetEvents(state, eventIds);
+  core.log.log("info", "deleted events dropped from the replay history", {
+    server_id: state.id,
+    events: eventIds.length,
+  });
 }
 
 /** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */

@@ -310,6 +310,12 @@ export class ClusterNode implements SharedState {
       .catch((error: unknown) => this.failed("history forget", error));
   }
 
+  forgetEvents(state: ServerState, eventIds: readonly string[]): void {
+    const doomed = new Set(eventIds);
+    state.buffer.drop((event) => doomed.has(event.id));
+    void this.history.forgetEvents(state.id, eventIds).catch((error: unknown) => this.failed("history forget", error));
+  }
+
   reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
     this.sightings.report(state, deviceIds, connectedHere);
   }

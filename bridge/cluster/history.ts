@@ -35,22 +35,8 @@ redis.call('PUBLISH', ARGV[8], ARGV[9])
 return 1
 `);
 
-// A deleted session's events leave the stream; each one's place in the chain is kept in the gone hash (id → prev),
-// so a replay across them is still complete. Gone ids older than the stream's oldest entry are pruned.
-const FORGET = new LuaScript(`
-local entries = redis.call('XRANGE', KEYS[1], '-', '+')
-local dropped = 0
-for _, entry in ipairs(entries) do
-  local fields = entry[2]
-  local values = {}
-  for i = 1, #fields, 2 do values[fields[i]] = fields[i + 1] end
-  if values['s'] == ARGV[1] then
-    redis.call('HSET', KEYS[3], values['id'], values['prev'])
-    redis.call('HINCRBY', KEYS[2], 'bytes', -string.len(values['p'] or ''))
-    redis.call('XDEL', KEYS[1], entry[1])
-    dropped = dropped + 1
-  end
-end
+// Gone ids older than the stream's oldest entry are pruned (no replay can start before it).
+const PRUNE_GONE = `
 local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
 if #oldest > 0 then
   local oldestId = nil
@@ -60,6 +46,43 @@ if #oldest > 0 then
     if oldestId and id < oldestId then redis.call('HDEL', KEYS[3], id) end
   end
 end
+`;
+
+// One entry leaves the stream; its place in the chain is kept in the gone hash (id → prev), so a replay across it is
+// still complete.
+const DROP_ENTRY = `
+local function drop(entry)
+  local fields = entry[2]
+  local values = {}
+  for i = 1, #fields, 2 do values[fields[i]] = fields[i + 1] end
+  redis.call('HSET', KEYS[3], values['id'], values['prev'])
+  redis.call('HINCRBY', KEYS[2], 'bytes', -string.len(values['p'] or ''))
+  redis.call('XDEL', KEYS[1], entry[1])
+  return values
+end
+`;
+
+// A deleted session's events (those whose plain form named it) leave the stream.
+const FORGET = new LuaScript(`${DROP_ENTRY}
+local dropped = 0
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local fields = entry[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 's' and fields[i + 1] == ARGV[1] then drop(entry); dropped = dropped + 1 end
+  end
+end
+${PRUNE_GONE}
+return dropped
+`);
+
+// The events the server named in a \`forget\` (ARGV: their stream ids) leave the stream, wherever they are in it.
+const FORGET_IDS = new LuaScript(`${DROP_ENTRY}
+local dropped = 0
+for _, streamId in ipairs(ARGV) do
+  local found = redis.call('XRANGE', KEYS[1], streamId, streamId)
+  if #found > 0 then drop(found[1]); dropped = dropped + 1 end
+end
+${PRUNE_GONE}
 return dropped
 `);
 
@@ -119,6 +142,12 @@ export class History {
   async forgetSession(serverId: string, sessionId: string): Promise<number> {
     const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)];
     return Number(await FORGET.run(this.redis, keys, [sessionId]));
+  }
+
+  /** Removes the events the server named from the stream, keeping their places in the chain; answers how many. */
+  async forgetEvents(serverId: string, eventIds: readonly string[]): Promise<number> {
+    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)];
+    return Number(await FORGET_IDS.run(this.redis, keys, eventIds.map(streamId)));
   }
 
   /**

@@ -114,6 +114,11 @@ export class MemoryState implements SharedState {
     state.buffer.drop((event: BufferedEvent) => event.sessionId === sessionId);
   }
 
+  forgetEvents(state: ServerState, eventIds: readonly string[]): void {
+    const doomed = new Set(eventIds);
+    state.buffer.drop((event: BufferedEvent) => doomed.has(event.id));
+  }
+
   reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
     state.push("devices_seen", { device_ids: deviceIds, connected: connectedHere });
   }

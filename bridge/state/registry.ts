@@ -62,7 +62,7 @@ export class ServerState {
   }
 }
 
-/** Each server's replay buffer bounds: events, and payload (`payloadJson.length` summed). */
+/** Each server's replay buffer bounds: events, and payload (its events' forms' lengths summed). */
 export interface ReplayLimits {
   events: number;
   bytes: number;

@@ -81,6 +81,8 @@ export interface SharedState {
   read(state: ServerState, sinceId: string | undefined): Promise<HistoryRead>;
   /** Drops a deleted session's events from the history (their bodies; the chain of ids stays). */
   forgetSession(state: ServerState, sessionId: string): void;
+  /** Drops the events the server named in `forget` (a deleted session's) from the history, as forgetSession does. */
+  forgetEvents(state: ServerState, eventIds: readonly string[]): void;
 
   /** Devices seen here since the last report, and the ones connected here now, for the server's `devices_seen`. */
   reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void;

@@ -255,6 +255,16 @@ export const grantsPayloadSchema = z.object({
   codes: z.array(codeGrantSchema).max(10_000),
 });
 
+/** Event ids one `forget` names at most: a deleted session's ids go in as many frames as they need. */
+export const MAX_FORGET_IDS = 1000;
+
+/**
+ * Server → bridge `forget`: a deleted session's events the bridge may still hold for replay. It drops them (its
+ * buffer, and a cluster's shared history), keeping their places in the chain of ids so a replay across them stays
+ * complete. The only way a server holding only encrypting devices can name them: their `session_deleted` is sealed.
+ */
+export const forgetPayloadSchema = z.object({ event_ids: z.array(eventIdSchema).min(1).max(MAX_FORGET_IDS) }).strict();
+
 /** Bridge → server `pair_request`: an app joined `pairing` with a code this server registered. */
 export const pairRequestSchema = z.object({
   request_id: z.string(),

@@ -4,9 +4,17 @@
 // the times, the file's size, and `equal` (B's export is A's once what a server assigns anew, ids, versions and
 // times, is taken out). Baseline, same run: JSON.parse then JSON.stringify of the same file in process, the floor
 // of any JSON round trip.
-// Usage: node --import tsx scripts/bench/export.ts [--chats 1000] [--messages 20]
+//
+// Then a second line, `export-chatgpt`: one ChatGPT conversation of --chatgpt messages (10,000: about 1.2 MB, with
+// an edited question and a regenerated reply every 100 turns) imported into an empty server C, while two other
+// connections ask GET /health and GET /search over and over: the p99 and the worst of each during the import (the
+// server must keep answering: docs/export.md "Import"), beside the same p99s on the idle server just before.
+// Usage: node --import tsx scripts/bench/export.ts [--chats 1000] [--messages 20] [--chatgpt 10000]
 import { isDeepStrictEqual } from "node:util";
 import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client } from "undici";
@@ -14,9 +22,15 @@ import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime, type Runtime } from "../../server/runtime.ts";
 import { comparable } from "../../test/export/support.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { forkChild, nextMessage } from "./child-process.ts";
+import { percentile } from "./stats.ts";
 
 const { values } = parseArgs({
-  options: { chats: { type: "string", default: "1000" }, messages: { type: "string", default: "20" } },
+  options: {
+    chats: { type: "string", default: "1000" },
+    messages: { type: "string", default: "20" },
+    chatgpt: { type: "string", default: "10000" },
+  },
 });
 const CHATS = Number(values.chats);
 const MESSAGES = Number(values.messages);
@@ -82,6 +96,103 @@ async function call(client: Client, method: "GET" | "POST", path: string, body?:
   return text;
 }
 
+/** A ChatGPT conversation of `count` shown messages, alternating question and reply, branching every 100 turns. */
+function chatgptConversation(count: number): Record<string, unknown> {
+  const mapping: Record<string, { id: string; parent: string | null; children: string[]; message: unknown }> = {};
+  const node = (id: string, parent: string | null, role: string | undefined, text: string, time: number) => {
+    mapping[id] = {
+      id,
+      parent,
+      children: [],
+      message: role
+        ? { id, author: { role }, create_time: time, content: { content_type: "text", parts: [text] } }
+        : null,
+    };
+    if (parent) mapping[parent]!.children.push(id);
+  };
+  node("root", null, undefined, "", 0);
+  let parent = "root";
+  for (let n = 0; n < count; n++) {
+    const role = n % 2 === 0 ? "user" : "assistant";
+    const text = `${role === "user" ? "Question" : "Answer"} ${n}: lorem ipsum dolor sit amet`;
+    // Every 100 turns a hidden branch: an edited question, or a regenerated reply, made before the shown one.
+    if (n % 200 === 0 && n > 0) node(`edit-${n}`, parent, "user", `An earlier wording of question ${n}`, n);
+    if (n % 200 === 101) node(`regen-${n}`, parent, "assistant", `An earlier answer ${n}`, n);
+    node(`m${n}`, parent, role, text, n + 0.5);
+    parent = `m${n}`;
+  }
+  return { title: "A long conversation", create_time: 1, mapping, current_node: parent, conversation_id: "bench-long" };
+}
+
+/** Asks `path` over and over on its own connection until `done`; each answer's latency in ms. */
+async function probe(client: Client, path: string, done: () => boolean): Promise<number[]> {
+  const samples: number[] = [];
+  while (!done()) {
+    const start = process.hrtime.bigint();
+    await call(client, "GET", path);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return samples;
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/** The second line: one long ChatGPT conversation imported while /health and /search are asked all along. */
+async function chatgptImport(count: number): Promise<void> {
+  const child = forkChild(join(dirname(fileURLToPath(import.meta.url)), "export"), "server-child.ts", {
+    args: [TOKEN],
+  });
+  const ready = z.object({ type: z.literal("ready"), url: z.string() });
+  const started = await nextMessage(
+    child,
+    (m) => ready.safeParse(m).data,
+    (m) => m !== undefined,
+  );
+  const url = started!.url;
+  const importer = new Client(url, { pipelining: 1, bodyTimeout: 0, headersTimeout: 0 });
+  const health = new Client(url, { pipelining: 1 });
+  const search = new Client(url, { pipelining: 1 });
+  try {
+    const file = JSON.stringify([chatgptConversation(count)]);
+    let idle = true;
+    const idleUntil = Date.now() + 1000;
+    const idleHealth = probe(health, "/health", () => Date.now() > idleUntil);
+    const idleSearch = probe(search, "/search?q=question", () => Date.now() > idleUntil);
+    const idleSamples = [await idleHealth, await idleSearch];
+    idle = false;
+    const during = [probe(health, "/health", () => idle), probe(search, "/search?q=answer", () => idle)];
+    const start = process.hrtime.bigint();
+    const summary = JSON.parse(await call(importer, "POST", "/import", file)) as { imported: number };
+    const importMs = ms(start);
+    idle = true;
+    const [healthSamples, searchSamples] = await Promise.all(during);
+    console.log(
+      JSON.stringify({
+        bench: "export-chatgpt",
+        messages: count,
+        file_bytes: Buffer.byteLength(file),
+        imported: summary.imported,
+        import_ms: importMs,
+        health_p99_ms: round(percentile(healthSamples!, 99)),
+        health_max_ms: round(Math.max(...healthSamples!)),
+        health_samples: healthSamples!.length,
+        search_p99_ms: round(percentile(searchSamples!, 99)),
+        search_max_ms: round(Math.max(...searchSamples!)),
+        search_samples: searchSamples!.length,
+        baseline_idle_health_p99_ms: round(percentile(idleSamples[0]!, 99)),
+        baseline_idle_search_p99_ms: round(percentile(idleSamples[1]!, 99)),
+        load_average: Math.round(loadavg()[0]! * 100) / 100,
+      }),
+    );
+  } finally {
+    await Promise.all([importer.close(), health.close(), search.close()]);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.send({ type: "stop" });
+    await exited;
+  }
+}
+
 const a = await server();
 const b = await server();
 try {
@@ -122,3 +233,4 @@ try {
     rmSync(s.dir, { recursive: true, force: true });
   }
 }
+if (Number(values.chatgpt) > 0) await chatgptImport(Number(values.chatgpt));

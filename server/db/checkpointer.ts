@@ -11,6 +11,12 @@ import type { Db } from "./database.ts";
 export interface Checkpointer {
   /** Runs one checkpoint in the worker now and resolves when it is done (tests; shutdown). */
   checkpointNow(): Promise<void>;
+  /**
+   * Checkpoints the whole WAL into the database file and truncates the WAL to zero bytes, so no page an erasure
+   * overwrote stays behind in it (docs/sessions.md "Delete"). Resolves false when a reader or writer kept it from
+   * finishing within the worker's busy timeout (the next erasure or a clean stop will do it).
+   */
+  truncate(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -23,8 +29,10 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 1000");
 const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
+const truncate = () => { try { return db.pragma("wal_checkpoint(TRUNCATE)")[0].busy === 0; } catch { return false; } };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on("message", (message) => {
+  if (message === "truncate") return parentPort.postMessage(truncate() ? "done" : "busy");
   checkpoint();
   if (message === "stop") { clearInterval(timer); db.close(); parentPort.close(); }
   else parentPort.postMessage("done");
@@ -43,9 +51,11 @@ export function startCheckpointer(
   });
   db.pragma("wal_autocheckpoint = 0");
   let stopped = false;
+  let failed = false;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   const fallBack = (error: unknown) => {
     if (stopped) return;
+    failed = true;
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);
     onFailure(error);
   };
@@ -59,6 +69,14 @@ export function startCheckpointer(
         worker.postMessage("checkpoint");
       });
     },
+    truncate() {
+      if (stopped || !db.open) return Promise.resolve(false);
+      if (failed) return Promise.resolve(truncateHere(db));
+      return new Promise<boolean>((resolve) => {
+        worker.once("message", (answer) => resolve(answer === "done"));
+        worker.postMessage("truncate");
+      });
+    },
     async stop() {
       if (stopped) return exited;
       stopped = true;
@@ -69,4 +87,13 @@ export function startCheckpointer(
       if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);
     },
   };
+}
+
+/** The truncation on the main connection, when the worker is gone. */
+function truncateHere(db: Db): boolean {
+  try {
+    return (db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>)[0]!.busy === 0;
+  } catch {
+    return false;
+  }
 }

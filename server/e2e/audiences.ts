@@ -63,10 +63,18 @@ export class Audiences {
     const named = this.rowAudience(event);
     if (named !== undefined) return { everyone: false, people: named.filter((id) => live.has(id)) };
     if (event.session_id === undefined) return { everyone: true };
-    const people = this.statements.chatPeople
-      .all({ session: event.session_id })
-      .map((row) => row.person_id ?? this.sole(live));
-    return { everyone: false, people: people.filter((id): id is string => id !== undefined && live.has(id)) };
+    return { everyone: false, people: this.chatPeopleOf(event.session_id, live) };
+  }
+
+  /** A chat's live people: its owner and everyone it is shared with. */
+  peopleOfChat(sessionId: string): string[] {
+    return this.chatPeopleOf(sessionId, new Set(this.livePeople()));
+  }
+
+  private chatPeopleOf(sessionId: string, live: ReadonlySet<string>): string[] {
+    const rows = this.statements.chatPeople.all({ session: sessionId });
+    const people = rows.map((row) => row.person_id ?? this.sole(live));
+    return people.filter((id): id is string => id !== undefined && live.has(id));
   }
 
   /** The one live person, while there is only one (see the head of this file). */

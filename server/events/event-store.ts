@@ -205,6 +205,18 @@ export class EventStore {
   }
   private tombstone: Statement<[string]> | undefined;
 
+  /**
+   * Ids of a session's events in (`afterId`, `beforeId`), oldest first (tombstones included: a deleted session's
+   * events keep their ids). What the forwarder tells the bridge to forget when the session is deleted.
+   */
+  sessionEventIds(sessionId: string, afterId: number, beforeId: number): number[] {
+    this.idsOfSession ??= this.db.prepare<[string, number, number], { id: number }>(
+      "SELECT id FROM events WHERE session_id = ? AND id > ? AND id < ? ORDER BY id",
+    );
+    return this.idsOfSession.all(sessionId, afterId, beforeId).map((row) => row.id);
+  }
+  private idsOfSession: Statement<[string, number, number], { id: number }> | undefined;
+
   /** The oldest retained event of a request (optionally within one session), or undefined when none is left. */
   firstOfRequest(requestId: string, sessionId?: string): AnyEvent | undefined {
     return this.list({ sinceId: this.prunedThrough, requestId, sessionId, limit: 1 }).events[0];

@@ -8,22 +8,47 @@
 // execution) are not in the export's text, so they are counted, not invented.
 import { createHash } from "node:crypto";
 import type { Message } from "../../client/wire/index.ts";
-import type { ChatgptConversation, ChatgptMessage, ChatgptNode, ImportedChat } from "./format.ts";
+import {
+  chatgptNodeSchema,
+  type ChatgptConversation,
+  type ChatgptMessage,
+  type ChatgptNode,
+  type ImportedChat,
+} from "./format.ts";
+import type { Slices } from "./slices.ts";
 
 /** Roles kept: what the people in the chat wrote and read. System prompts and tool traffic are ChatGPT's plumbing. */
 const KEPT_ROLES = new Set(["user", "assistant"]);
 
-export function chatFromChatgpt(
+/** The conversation's nodes by id, each checked; the first bad one names itself (`mapping.<id>...`). */
+export async function chatgptNodes(
+  mapping: Record<string, unknown>,
+  slices: Slices,
+): Promise<Map<string, ChatgptNode> | { path: PropertyKey[]; message: string }> {
+  const nodes = new Map<string, ChatgptNode>();
+  // A Map, never the mapping itself: a node id `__proto__` or `constructor` must not reach Object.prototype.
+  for (const [id, value] of Object.entries(mapping)) {
+    const node = chatgptNodeSchema.safeParse(value);
+    if (!node.success)
+      return { path: ["mapping", id, ...node.error.issues[0]!.path], message: node.error.issues[0]!.message };
+    nodes.set(id, node.data);
+    await slices.step();
+  }
+  return nodes;
+}
+
+export async function chatFromChatgpt(
   conversation: ChatgptConversation,
+  nodes: Map<string, ChatgptNode>,
   elementText: () => string,
   agentId: string,
-): ImportedChat {
+  slices: Slices,
+): Promise<ImportedChat> {
   const id = conversation.conversation_id ?? conversation.id;
   // Without an id (older exports), the conversation's own content names it, so the same file imports once.
   const sourceId = `chatgpt:${id ?? createHash("sha256").update(elementText()).digest("hex")}`;
-  const { mapping } = conversation;
-  const path = shownPath(mapping, conversation.current_node ?? undefined);
-  const messages = shownMessages(mapping, path);
+  const path = shownPath(nodes, conversation.current_node ?? undefined);
+  const messages = await shownMessages(nodes, path, slices);
   const title = conversation.title?.trim();
   return {
     source_id: sourceId,
@@ -38,31 +63,41 @@ export function chatFromChatgpt(
   };
 }
 
+type Nodes = Map<string, ChatgptNode>;
+
 /** Node ids from the root down to `leaf` (the shown branch); without a usable leaf, the newest branch. */
-function shownPath(mapping: Record<string, ChatgptNode>, leaf: string | undefined): string[] {
-  let at = leaf !== undefined && mapping[leaf] ? leaf : newestLeaf(mapping, rootOf(mapping));
+function shownPath(nodes: Nodes, leaf: string | undefined): string[] {
+  let at = leaf !== undefined && nodes.has(leaf) ? leaf : newestLeaf(nodes, rootOf(nodes));
   const up: string[] = [];
   const seen = new Set<string>();
   // A parent chain that loops or points outside the mapping ends the path there (a hostile or damaged file).
-  while (at !== undefined && mapping[at] && !seen.has(at)) {
+  while (at !== undefined && nodes.has(at) && !seen.has(at)) {
     seen.add(at);
     up.push(at);
-    at = mapping[at]!.parent ?? undefined;
+    at = nodes.get(at)!.parent ?? undefined;
   }
   return up.reverse();
 }
 
-function rootOf(mapping: Record<string, ChatgptNode>): string | undefined {
-  return Object.keys(mapping).find((id) => !mapping[id]!.parent || !mapping[mapping[id]!.parent!]);
+function rootOf(nodes: Nodes): string | undefined {
+  for (const [id, node] of nodes) if (!node.parent || !nodes.has(node.parent)) return id;
+  return undefined;
+}
+
+/** The newest (last) child of `id` that is in the mapping. */
+function newestChild(nodes: Nodes, id: string): string | undefined {
+  const children = nodes.get(id)?.children ?? [];
+  for (let i = children.length - 1; i >= 0; i--) if (nodes.has(children[i]!)) return children[i];
+  return undefined;
 }
 
 /** Follows the newest (last) child down from `from`. */
-function newestLeaf(mapping: Record<string, ChatgptNode>, from: string | undefined): string | undefined {
+function newestLeaf(nodes: Nodes, from: string | undefined): string | undefined {
   const seen = new Set<string>();
   let at = from;
   while (at !== undefined && !seen.has(at)) {
     seen.add(at);
-    const next = [...(mapping[at]?.children ?? [])].reverse().find((child) => mapping[child]);
+    const next = newestChild(nodes, at);
     if (next === undefined) return at;
     at = next;
   }
@@ -73,18 +108,23 @@ function newestLeaf(mapping: Record<string, ChatgptNode>, from: string | undefin
 type Versioned = Message & { version?: number; versions?: number; other_versions?: HiddenBranch[] };
 type HiddenBranch = { version: number; messages: Message[] };
 
-/** The shown path's messages; each turn with other branches carries its versions, its replies the turn's stamp. */
-function shownMessages(mapping: Record<string, ChatgptNode>, path: string[]): Versioned[] {
+/**
+ * The shown path's messages; each turn with other branches carries its versions, its replies the turn's stamp. One
+ * pass over the path (the set of its nodes is made once: made per question, it made an import quadratic), in slices.
+ */
+async function shownMessages(nodes: Nodes, path: string[], slices: Slices): Promise<Versioned[]> {
   const out: Versioned[] = [];
+  const onPath = new Set(path);
   let stamp: { version: number; versions: number } | undefined;
   for (const nodeId of path) {
-    const message = messageOf(mapping[nodeId]!);
+    await slices.step();
+    const message = messageOf(nodes.get(nodeId)!);
     if (!message) continue;
     if (message.role !== "user") {
       out.push(stamp ? { ...message, ...stamp } : message);
       continue;
     }
-    const turn = turnVersions(mapping, nodeId, new Set(path), message);
+    const turn = turnVersions(nodes, nodeId, onPath, message);
     stamp = turn && { version: turn.version, versions: turn.versions };
     out.push(turn ? { ...message, ...turn } : message);
   }
@@ -95,25 +135,25 @@ function shownMessages(mapping: Record<string, ChatgptNode>, path: string[]): Ve
  * The versions of the turn at user node `userNode`: its sibling questions (edits) each with the branch below it, and
  * its replies' siblings (regenerations) each after the same question. Undefined when the turn never branched.
  */
-function turnVersions(mapping: Record<string, ChatgptNode>, userNode: string, onPath: Set<string>, question: Message) {
-  const node = mapping[userNode]!;
-  const parent = node.parent ? mapping[node.parent] : undefined;
+function turnVersions(nodes: Nodes, userNode: string, onPath: Set<string>, question: Message) {
+  const node = nodes.get(userNode)!;
+  const parent = node.parent ? nodes.get(node.parent) : undefined;
   const shownReply = node.children.find((child) => onPath.has(child));
   const branches: Array<{ at: number; messages?: Message[] }> = [];
   for (const sibling of parent?.children ?? []) {
-    if (sibling === userNode || mapping[sibling]?.message?.author.role !== "user") continue;
-    const messages = branchMessages(mapping, sibling, onPath);
-    if (messages.length > 0) branches.push({ at: createdAt(mapping[sibling]!), messages });
+    if (sibling === userNode || nodes.get(sibling)?.message?.author.role !== "user") continue;
+    const messages = branchMessages(nodes, sibling, onPath);
+    if (messages.length > 0) branches.push({ at: createdAt(nodes.get(sibling)!), messages });
   }
   const edits = branches.length;
   for (const reply of node.children) {
-    if (reply === shownReply || !mapping[reply]) continue;
-    const messages = branchMessages(mapping, reply, onPath);
-    if (messages.length > 0) branches.push({ at: createdAt(mapping[reply]!), messages: [question, ...messages] });
+    if (reply === shownReply || !nodes.has(reply)) continue;
+    const messages = branchMessages(nodes, reply, onPath);
+    if (messages.length > 0) branches.push({ at: createdAt(nodes.get(reply)!), messages: [question, ...messages] });
   }
   if (branches.length === 0) return undefined;
   // The shown branch was made when the node that sets it apart was: its reply among regenerations, else its question.
-  const shownAt = branches.length > edits && shownReply ? createdAt(mapping[shownReply]!) : createdAt(node);
+  const shownAt = branches.length > edits && shownReply ? createdAt(nodes.get(shownReply)!) : createdAt(node);
   const ordered = [...branches, { at: shownAt }].map((b, i) => ({ ...b, i })).sort((a, b) => a.at - b.at || a.i - b.i);
   const version = ordered.findIndex((b) => b.messages === undefined) + 1;
   const other_versions = ordered.flatMap((b, i) => (b.messages ? [{ version: i + 1, messages: b.messages }] : []));
@@ -124,15 +164,16 @@ function createdAt(node: ChatgptNode): number {
   return node.message?.create_time ?? 0;
 }
 
-function branchMessages(mapping: Record<string, ChatgptNode>, from: string, exclude: Set<string>): Message[] {
+/** A hidden branch from `from` down its newest children, stopping at the shown path (`exclude`) or a loop. */
+function branchMessages(nodes: Nodes, from: string, exclude: Set<string>): Message[] {
   const messages: Message[] = [];
-  const seen = new Set(exclude);
+  const seen = new Set<string>();
   let at: string | undefined = from;
-  while (at !== undefined && mapping[at] && !seen.has(at)) {
+  while (at !== undefined && nodes.has(at) && !exclude.has(at) && !seen.has(at)) {
     seen.add(at);
-    const message = messageOf(mapping[at]!);
+    const message = messageOf(nodes.get(at)!);
     if (message) messages.push(message);
-    at = [...mapping[at]!.children].reverse().find((child) => mapping[child]);
+    at = newestChild(nodes, at);
   }
   return messages;
 }

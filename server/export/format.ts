@@ -24,7 +24,7 @@ export type ExportedAsset = z.infer<typeof exportedAssetSchema>;
 /** Messages keep every field they carry (a turn's versions, whatever comes later); the wire schema drops them. */
 // messageSchema is declared as a ZodType (its versions nest messages), but it is an object schema: its shape is there.
 // Typed as Message: the fields it does not name pass through untouched.
-const looseMessageSchema = z.looseObject(
+export const looseMessageSchema = z.looseObject(
   (messageSchema as unknown as z.ZodObject).shape,
 ) as unknown as z.ZodType<Message>;
 const exportedSessionSchema = sessionSchema.extend({ messages: z.array(looseMessageSchema) });
@@ -44,6 +44,14 @@ export const chatRecordSchema = z
   })
   .strict();
 export type ChatRecord = z.infer<typeof chatRecordSchema>;
+
+/**
+ * What an import checks of a record first: its messages are then checked one by one, in slices (importer.ts), as a
+ * ChatGPT conversation's nodes are: 10,000 of them in one parse held the server.
+ */
+export const importedRecordSchema = chatRecordSchema.extend({
+  session: sessionSchema.extend({ messages: z.array(z.unknown()) }),
+});
 
 /** A chat ready to store, whatever file it came from. */
 export interface ImportedChat {
@@ -84,7 +92,12 @@ export const chatgptConversationSchema = z.looseObject({
   title: z.string().nullable().optional(),
   create_time: z.number().nullable().optional(),
   update_time: z.number().nullable().optional(),
-  mapping: z.record(z.string(), chatgptNodeSchema),
+  // Its nodes are checked one by one, in slices (chatgptNodes in chatgpt.ts): 10,000 of them in one parse stalled the
+  // server. Kept as the object it is: a record schema would copy it into a plain object key by key (`__proto__`!).
+  mapping: z.custom<Record<string, unknown>>(
+    (value) => value !== null && typeof value === "object" && !Array.isArray(value),
+    "mapping must be an object of nodes",
+  ),
   current_node: z.string().nullable().optional(),
   conversation_id: z.string().nullable().optional(),
   id: z.string().nullable().optional(),

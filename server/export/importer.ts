@@ -3,10 +3,11 @@
 // images) and imports nothing, so a bad file imports nothing and the answer names the element and the problem; the
 // second stores each chat in one transaction of its own (its session, its images, its ledger row), so no chat is
 // ever half there, and skips a chat whose source id was imported before and still exists. Between chats it gives
-// the event loop a turn, so a big import does not stall streaming replies.
+// the event loop a turn, and within a chat the checks and the conversion run in slices (slices.ts), so a big import
+// does not stall streaming replies nor the other routes.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Session } from "../../client/wire/index.ts";
+import type { Message, Session } from "../../client/wire/index.ts";
 import type { AssetStore } from "../assets/store.ts";
 import type { Clock } from "../clock.ts";
 import type { Transactor } from "../db/transactor.ts";
@@ -14,8 +15,16 @@ import { DomainError } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { arrayElements, ImportFormatError } from "./array-scanner.ts";
 import { IMPORTS_DIR } from "./receive.ts";
-import { chatFromChatgpt } from "./chatgpt.ts";
-import { chatgptConversationSchema, chatRecordSchema, formatOf, type ImportedChat } from "./format.ts";
+import { chatFromChatgpt, chatgptNodes } from "./chatgpt.ts";
+import {
+  chatgptConversationSchema,
+  formatOf,
+  importedRecordSchema,
+  looseMessageSchema,
+  type ImportedChat,
+} from "./format.ts";
+import { limitBroken, type ImportLimits } from "./limits.ts";
+import { Slices } from "./slices.ts";
 import type { ImportLedger } from "./ledger.ts";
 
 export interface ImportedEntry {
@@ -41,6 +50,8 @@ export interface ImporterParts {
   serverId: string;
   /** The config's agents: an imported chat keeps its agent when this server has it, else gets the default one. */
   agents: () => Iterable<string>;
+  /** What one imported chat may bring (limits.ts). */
+  limits: ImportLimits;
 }
 
 /** Fields a record's session carries that the importing server assigns anew. */
@@ -56,14 +67,16 @@ export class Importer {
 
   /** Checks then imports `file` (a JSON array); throws ImportFormatError, having imported nothing, for a bad file. */
   async importFile(file: string): Promise<ImportSummary> {
+    // One chat is checked and converted in slices too: a conversation of 10,000 messages held the server for seconds.
+    const slices = new Slices(this.parts.clock);
     for (const { index, value } of arrayElements(file)) {
-      this.check(this.chatOf(value, index), index);
-      if (index % 100 === 99) await turn();
+      this.check(await this.chatOf(value, index, slices), index);
+      await slices.step();
     }
     const summary: ImportSummary = { imported: 0, skipped: 0, chats: [] };
     const renamed = new Map<string, string>();
     for (const { index, value } of arrayElements(file)) {
-      const entry = this.store(this.chatOf(value, index), renamed);
+      const entry = this.store(await this.chatOf(value, index, slices), renamed);
       summary.chats.push(entry);
       if (entry.skipped) summary.skipped++;
       else summary.imported++;
@@ -73,27 +86,16 @@ export class Importer {
   }
 
   /** An element as a chat, or ImportFormatError naming the element and the first problem. */
-  private chatOf(value: unknown, index: number): ImportedChat {
+  private async chatOf(value: unknown, index: number, slices: Slices): Promise<ImportedChat> {
     const format = formatOf(value);
-    if (format === "chat-relay") {
-      const record = chatRecordSchema.safeParse(value);
-      if (!record.success) throw schemaError(index, "chat-relay.chat", record.error.issues);
-      const { session } = record.data;
-      const fields = Object.fromEntries(Object.entries(session).filter(([key]) => !ASSIGNED_FIELDS.has(key)));
-      return {
-        source_id: record.data.source_id,
-        agent_id: this.agentFor(session.agent_id),
-        fields,
-        messages: session.messages,
-        assets: record.data.assets,
-        original_id: session.id,
-        ...(session.source_session_id ? { original_source_session_id: session.source_session_id } : {}),
-      };
-    }
+    if (format === "chat-relay") return this.chatOfRecord(value, index, slices);
     if (format === "chatgpt") {
       const conversation = chatgptConversationSchema.safeParse(value);
       if (!conversation.success) throw schemaError(index, "ChatGPT conversation", conversation.error.issues);
-      return chatFromChatgpt(conversation.data, () => JSON.stringify(value), this.agentFor(undefined));
+      const nodes = await chatgptNodes(conversation.data.mapping, slices);
+      if (!(nodes instanceof Map)) throw schemaError(index, "ChatGPT conversation", [nodes]);
+      const agent = this.agentFor(undefined);
+      return chatFromChatgpt(conversation.data, nodes, () => JSON.stringify(value), agent, slices);
     }
     throw new ImportFormatError(
       `element ${index} is neither a chat-relay chat record (format "chat-relay.chat", as GET /export gives) ` +
@@ -101,8 +103,34 @@ export class Importer {
     );
   }
 
-  /** What storing would refuse, found before anything is stored: the images (type, size). */
+  /** A chat-relay record as a chat; its messages are checked one by one, in slices. */
+  private async chatOfRecord(value: unknown, index: number, slices: Slices): Promise<ImportedChat> {
+    const record = importedRecordSchema.safeParse(value);
+    if (!record.success) throw schemaError(index, "chat-relay.chat", record.error.issues);
+    const { session } = record.data;
+    const messages: Message[] = [];
+    for (const [n, raw] of session.messages.entries()) {
+      const message = looseMessageSchema.safeParse(raw);
+      if (!message.success) throw schemaError(index, "chat-relay.chat", prefixed(["session", "messages", n], message));
+      messages.push(message.data);
+      await slices.step();
+    }
+    const fields = Object.fromEntries(Object.entries(session).filter(([key]) => !ASSIGNED_FIELDS.has(key)));
+    return {
+      source_id: record.data.source_id,
+      agent_id: this.agentFor(session.agent_id),
+      fields,
+      messages,
+      assets: record.data.assets,
+      original_id: session.id,
+      ...(session.source_session_id ? { original_source_session_id: session.source_session_id } : {}),
+    };
+  }
+
+  /** What storing would refuse, found before anything is stored: the routes' limits, the images (type, size). */
   private check(chat: ImportedChat, index: number): void {
+    const broken = limitBroken(chat, this.parts.limits);
+    if (broken) throw new ImportFormatError(`element ${index} (${chat.source_id.slice(0, 200)}): ${broken}`);
     for (const [n, asset] of chat.assets.entries()) {
       try {
         this.parts.assets.checkImage(Buffer.from(asset.data, "base64"), asset.media_type);
@@ -226,6 +254,12 @@ export class Importer {
       throw error;
     }
   }
+}
+
+/** A nested parse's first issue, its path under `at`. */
+function prefixed(at: PropertyKey[], failed: { error: { issues: Array<{ path: PropertyKey[]; message: string }> } }) {
+  const first = failed.error.issues[0]!;
+  return [{ path: [...at, ...first.path], message: first.message }];
 }
 
 function schemaError(

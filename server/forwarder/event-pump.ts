@@ -1,6 +1,7 @@
 // The event pump: pushes every stored event to the bridge as `session_event` {event, after} in id order, woken by
 // each commit and each ack (never a poll timer), with up to `window` pushes in flight, only while the link is open.
 // The cursor advances on the bridge's acks; each join resends strictly from what the bridge says it relayed.
+import { MAX_FORGET_IDS } from "../../client/wire/frames.ts";
 import { formatEventId, parseEventId, type AnyEvent } from "../../client/wire/index.ts";
 import type { ServerContext } from "../context.ts";
 import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
@@ -8,6 +9,9 @@ import type { BridgeLink } from "./bridge-link.ts";
 import type { ForwarderCursor } from "./cursor.ts";
 /** The push for one event, or undefined when the link must not carry it (audience-link.ts): the link is refused. */
 export type FormsOf = (event: AnyEvent) => object | undefined;
+
+/** The most events a bridge keeps per server for replay (BRIDGE_REPLAY_EVENTS' upper bound). */
+export const BRIDGE_REPLAY_WINDOW = 1_000_000;
 
 export interface EventPumpOptions {
   /** Pushes in flight before waiting for acks. */
@@ -86,6 +90,7 @@ export class EventPump {
       return false;
     }
     const id = parseEventId(event.event_id)!;
+    if (event.type === "session_deleted" && event.session_id !== undefined) this.forget(event.session_id, id);
     // `after` chains the pushes of one join: the bridge sees a hole in what it got as a hole, never as a range.
     const after = formatEventId(current.sentThrough);
     current.sentThrough = id;
@@ -111,6 +116,24 @@ export class EventPump {
         this.link.restart();
       });
     return true;
+  }
+
+  /**
+   * Before a session's `session_deleted` goes out: its earlier events, which the bridge may hold for replay (any of
+   * the last BRIDGE_REPLAY_WINDOW ids), are named in `forget` pushes so it drops them. An encrypting device reads only
+   * the sealed `session_deleted`, which the bridge cannot open: without this, the chat stayed in the replay until it
+   * aged out. Sent again whenever the event is (a rejoin resends from the cursor), so a lost one is made good.
+   */
+  private forget(sessionId: string, deletedAt: number): void {
+    const ids = this.events.sessionEventIds(sessionId, Math.max(0, deletedAt - BRIDGE_REPLAY_WINDOW), deletedAt);
+    for (let from = 0; from < ids.length; from += MAX_FORGET_IDS) {
+      const eventIds = ids.slice(from, from + MAX_FORGET_IDS).map(formatEventId);
+      this.link
+        .push("forget", { event_ids: eventIds }, this.options.ackTimeoutMs)
+        .receive("error", (reply: unknown) =>
+          this.log.warn({ session_id: sessionId, reply }, "bridge did not forget a deleted session's events"),
+        );
+    }
   }
 
   private readAfter(current: JoinProgress, limit: number): AnyEvent[] {

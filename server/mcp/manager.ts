@@ -10,7 +10,7 @@ import type { RegisteredTool } from "../plugins/tools.ts";
 import { Approvals } from "./approvals.ts";
 import type { ApprovalMode, McpServerConfig } from "./config.ts";
 import { McpConnection, type ServerStatus } from "./connection.ts";
-import { agentReaches, exposedName, invalidNameReason } from "./names.ts";
+import { agentReaches, exposedName, invalidToolReason } from "./names.ts";
 import { approvalModeOf, needsApproval } from "./policy.ts";
 import { registeredTool } from "./tool-adapter.ts";
 
@@ -124,7 +124,7 @@ export class McpManager {
       const out: LeftOutTool[] = [];
       for (const tool of c.tools) {
         const name = exposedName(c.name, tool.name);
-        const reason = invalidNameReason(name) ?? this.collision(name, owners);
+        const reason = invalidToolReason(tool.name, name) ?? this.collision(name, owners);
         if (reason) out.push({ tool: tool.name.slice(0, 200), reason });
         else tools.set(name, this.adapter(name, c, tool));
       }

@@ -6,8 +6,22 @@ export const MCP_PREFIX = "mcp__";
 /** What chat-completions backends accept as a function name. */
 export const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * What MCP allows a tool's own name to be (the specification's "Tool names", 2025-11-25): 1 to 128 ASCII letters,
+ * digits, '_', '-' or '.'. A server that lists another name (empty, spaces, control characters) is not trusted with
+ * it: the tool is left out, whatever its exposed name would look like (`mcp__s__` for an empty one).
+ */
+export const VALID_MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 export function exposedName(server: string, tool: string): string {
   return `${MCP_PREFIX}${server}__${tool}`;
+}
+
+/** Why the server's tool `tool`, exposed as `name`, cannot be exposed, or undefined when it can. */
+export function invalidToolReason(tool: string, name: string): string | undefined {
+  if (!VALID_MCP_TOOL_NAME.test(tool))
+    return `its name ${JSON.stringify(tool.slice(0, 80))} breaks MCP's rule for tool names (1 to 128 letters, digits, '_', '-' or '.')`;
+  return invalidNameReason(name);
 }
 
 /** Why `name` cannot be exposed, or undefined when it can. */

@@ -14,7 +14,8 @@ export function approvalModeOf(server: McpServerConfig, tool: string): ApprovalM
   const fallback: ApprovalMode = server.transport === "stdio" ? "auto" : "always";
   if (configured === undefined) return fallback;
   if (typeof configured === "string") return configured;
-  return configured[tool] ?? fallback;
+  // An own property only: a tool named `__proto__` or `constructor` must not read Object.prototype's.
+  return Object.hasOwn(configured, tool) ? configured[tool]! : fallback;
 }
 
 export function needsApproval(

@@ -13,6 +13,15 @@ import { mergeRequestOptions } from "../provider/request.ts";
 
 export const MAX_ATTACHMENTS = 16;
 
+/**
+ * POST /sessions/{id}/send's body limit. Inline images travel as data URLs in the body: room for MAX_ATTACHMENTS-worth
+ * is not needed, one max-size image (base64) plus text is; the decoded size is checked per attachment. An import
+ * takes no longer message than this (export/limits.ts).
+ */
+export function sendBodyLimit(maxAssetBytes: number): number {
+  return Math.max(1024 * 1024, Math.ceil(maxAssetBytes / 3) * 4 + 256 * 1024);
+}
+
 export const attachmentSchema = z.discriminatedUnion("type", [
   z
     .object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") })

@@ -15,11 +15,41 @@ export interface IndexedDoc {
  * MAX_WORD_LENGTH letters, or a prefix of them, still finds it.
  */
 export const MAX_WORD_LENGTH = 64;
-const LONG_WORD = new RegExp(`[\\p{L}\\p{N}\\p{M}\\p{Co}]{${MAX_WORD_LENGTH + 1},}`, "gu");
 
-/** What the index is given for a text: the text with over-long words cut. */
+/**
+ * What the index is given for a text: the text with over-long words cut to their first MAX_WORD_LENGTH letters.
+ * One pass over the text, character by character, with constant stack: a Unicode regex with an open-ended repeat
+ * (`{65,}`) over a run of millions of letters overflows V8's stack, and a message may hold such a run.
+ */
 export function indexedText(text: string): string {
-  return text.replace(LONG_WORD, (word) => word.slice(0, MAX_WORD_LENGTH));
+  const kept: string[] = [];
+  let from = 0; // start of the text not yet kept or cut
+  let run = 0; // letters in the current run
+  for (let at = 0; at < text.length;) {
+    const code = text.codePointAt(at)!;
+    if (!isWordCharacter(code)) {
+      if (run > MAX_WORD_LENGTH) from = at; // the cut run's tail is dropped
+      run = 0;
+    } else if (++run === MAX_WORD_LENGTH + 1) {
+      kept.push(text.slice(from, at));
+    }
+    at += code > 0xffff ? 2 : 1;
+  }
+  if (run <= MAX_WORD_LENGTH) kept.push(text.slice(from));
+  return kept.length === 1 ? kept[0]! : kept.join("");
+}
+
+/** Characters the unicode61 tokenizer keeps in a token (letters, numbers, marks, private use), as query.ts has it. */
+const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}\p{Co}]$/u;
+/** What WORD_CHARACTER says of each BMP code point, learnt on first sight: 0 not yet asked, 1 no, 2 yes. */
+const bmpClass = new Uint8Array(0x10000);
+
+function isWordCharacter(code: number): boolean {
+  if (code < 0x80)
+    return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  if (code > 0xffff) return WORD_CHARACTER.test(String.fromCodePoint(code));
+  if (bmpClass[code] === 0) bmpClass[code] = WORD_CHARACTER.test(String.fromCharCode(code)) ? 2 : 1;
+  return bmpClass[code] === 2;
 }
 
 /** Tells two texts apart without keeping them: the index is rewritten only for a message whose text changed. */

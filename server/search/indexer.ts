@@ -20,6 +20,8 @@ export interface SearchIndexerParts {
   sessions: Pick<SessionService, "get" | "list">;
   /** Where a failure of background indexing is reported (it is retried at the next commit or search). */
   onError: (error: unknown) => void;
+  /** Where a session the indexer could not index is reported; it is passed over until it changes again. */
+  onSkipped: (sessionId: string, error: unknown) => void;
 }
 
 /** Event types after which a session's indexed text may differ from what is stored. */
@@ -102,10 +104,8 @@ export class SearchIndexer {
       this.parts.transactor.run(() => {
         // A deleted session is dropped whatever the store still says of it (its content may be leaving in steps).
         const deleted = new Set(rows.filter((row) => row.type === "session_deleted").map((row) => row.session_id));
-        for (const sessionId of new Set(rows.map((row) => row.session_id))) {
-          if (deleted.has(sessionId)) this.drop(sessionId);
-          else this.sync(sessionId);
-        }
+        for (const sessionId of new Set(rows.map((row) => row.session_id)))
+          this.index(sessionId, deleted.has(sessionId));
         this.meta.set(CURSOR_KEY, String(through));
       });
       this.position = this.persisted = through;
@@ -118,7 +118,7 @@ export class SearchIndexer {
     this.parts.transactor.run(() => {
       this.docs.clear();
       this.parts.db.exec("DELETE FROM search_sessions");
-      for (const session of this.parts.sessions.list()) this.write(session, new Map());
+      for (const session of this.parts.sessions.list()) this.guarded(session.id, () => this.write(session, new Map()));
       this.meta.set(CURSOR_KEY, String(latest));
     });
     this.position = this.persisted = latest;
@@ -154,6 +154,23 @@ export class SearchIndexer {
   private cursor(): number | undefined {
     const value = this.meta.get(CURSOR_KEY);
     return value === undefined ? undefined : Number(value);
+  }
+
+  /**
+   * One session's rows brought in line, in a savepoint of the step's transaction. A session whose indexing throws
+   * (a poisoned event: text the code cannot take) keeps the rows it had, is reported, and is passed over: the cursor
+   * moves on, so one bad message can never hold every later event (and every search, which catches up first) back.
+   */
+  private index(sessionId: string, deleted: boolean): void {
+    this.guarded(sessionId, () => (deleted ? this.drop(sessionId) : this.sync(sessionId)));
+  }
+
+  private guarded(sessionId: string, work: () => void): void {
+    try {
+      this.parts.transactor.run(work);
+    } catch (error) {
+      this.parts.onSkipped(sessionId, error);
+    }
   }
 
   /** Makes one session's rows match the session as stored now; a session that is gone loses them. */

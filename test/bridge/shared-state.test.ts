@@ -266,6 +266,28 @@ describe.each([
     expect(app.received).toEqual([formatEventId(1), formatEventId(3)]);
   });
 
+  it("S12: a forget drops the events it names from the replay history, whatever their forms; the rest replays complete", async () => {
+    const bridge = await rig();
+    const phone = device("d1");
+    const server = await fakeServer(bridge.url, { devices: [phone.grant] });
+    // Events whose plain form names no session (as the bridge sees a sealed-only server's): only their ids can.
+    for (let n = 1; n <= 5; n++)
+      expect(
+        (await pushOnce(server.channel, "session_event", { event: { event_id: formatEventId(n), type: "x" } })).status,
+      ).toBe("ok");
+    const forget = (eventIds: unknown) => pushOnce(server.channel, "forget", { event_ids: eventIds });
+    expect(await forget([formatEventId(2), formatEventId(4), formatEventId(9)])).toEqual({
+      status: "ok",
+      response: {},
+    });
+    for (const bad of [[], ["2"], Array.from({ length: 1001 }, (_, i) => formatEventId(i + 1))])
+      expect(await forget(bad)).toEqual({ status: "error", response: { reason: "invalid_params" } });
+    const app = await appOn(bridge, phone.token, { since_id: formatEventId(0), epoch: "epoch-1" });
+    expect(app.joined.response).toMatchObject({ replay: "complete", replayed: 3, last_event_id: formatEventId(5) });
+    await until(() => app.received.length === 3, "the replay");
+    expect(app.received).toEqual([formatEventId(1), formatEventId(3), formatEventId(5)]);
+  });
+
   it("S9: a relayed call reaches the server and its answer comes back; with the server away it is server_unavailable", async () => {
     const bridge = await rig();
     const phone = device("d1");

@@ -154,3 +154,52 @@ it("H5 an upload a crash cut off leaves no file behind after the next start", as
   server = await startTestServer({ import: { max_bytes: LIMIT } }, { dataDir: server.dataDir });
   expect(existsSync(imports)).toBe(false);
 });
+
+it("H6 each chat is held to the routes' limits: the refusal names the element, the record and the rule; nothing imported", async () => {
+  await server.close();
+  server = await startTestServer({ import: { max_bytes: 8 * 1024 * 1024 }, assets: { max_bytes: 1000 } });
+  api = await listen(server);
+  const withSession = (n: number, fields: Record<string, unknown>) => {
+    const base = record(n);
+    return { ...base, session: { ...base.session, ...fields } };
+  };
+  const message = (content: string, extra: Record<string, unknown> = {}) => ({ role: "user", content, ...extra });
+  const asset = { type: "asset", asset_id: `ast_${"0".repeat(32)}` };
+  const chatgpt = { title: "t".repeat(300), mapping: { a: { id: "a", children: [] } }, conversation_id: "c1" };
+  const cases: Array<[unknown, RegExp]> = [
+    [withSession(2, { title: "t".repeat(201) }), /element 1 \(test:2\): title: 201 characters, at most 200/],
+    [withSession(2, { model: "m".repeat(201) }), /element 1 \(test:2\): model: 201 characters, at most 200/],
+    [chatgpt, /element 1 \(chatgpt:c1\): title: 300 characters, at most 200/],
+    [
+      withSession(2, { messages: [message("x"), message("y".repeat(1024 * 1024 + 1))] }),
+      /element 1 \(test:2\): messages.1.content: 1048577 characters, at most 1048576/,
+    ],
+    [
+      withSession(2, {
+        messages: [
+          message("shown", {
+            version: 2,
+            versions: 2,
+            other_versions: [{ version: 1, messages: [message("z".repeat(1024 * 1024 + 1))] }],
+          }),
+        ],
+      }),
+      /messages.0.other_versions.0.messages.0.content: 1048577 characters/,
+    ],
+    [
+      withSession(2, { messages: [message("x", { metadata: { attachments: Array(17).fill(asset) } })] }),
+      /messages.0.metadata.attachments: 17 attachments, at most 16/,
+    ],
+  ];
+  for (const [bad, rule] of cases) {
+    const res = await upload(api.url, [JSON.stringify([record(1), bad])]);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("invalid_import");
+    expect(res.json.error.message).toMatch(rule);
+  }
+  expect(await sessionCount()).toBe(0);
+  // At the limit it imports.
+  const res = await upload(api.url, [JSON.stringify([withSession(2, { title: "t".repeat(200) })])]);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  expect(await sessionCount()).toBe(1);
+});

@@ -62,18 +62,32 @@ async function untilStatus(name: string, status: string) {
 
 describe("GET /mcp and GET /agents", () => {
   it("reports each server's status, tools, tools left out and why, and the last error of one that cannot start", async () => {
-    await start(["mcp__s__echo"], { broken: { command: "/nonexistent/mcp-server" } });
+    server = await startMcpRuntime(
+      backend,
+      {
+        s: { ...fixtureServer("scripted-server.ts", [journal]), require_approval: { echo: "never" } },
+        broken: { command: "/nonexistent/mcp-server" },
+      },
+      ["mcp__s__echo"],
+    );
     const res = await server!.request({ method: "GET", url: "/mcp" });
     expect(res.status).toBe(200);
     const byName: Record<string, any> = Object.fromEntries(
       (res.json.servers as Array<{ name: string }>).map((s) => [s.name, s]),
     );
-    expect(byName.s).toMatchObject({ transport: "stdio", status: "ready", tool_count: 6, last_error: null });
+    expect(byName.s).toMatchObject({ transport: "stdio", status: "ready", tool_count: 7, last_error: null });
     expect(byName.s.tools.find((t: { name: string }) => t.name === "mcp__s__echo")).toEqual({
       name: "mcp__s__echo",
       tool: "echo",
-      approval_mode: "auto",
+      approval_mode: "never",
       requires_approval: false,
+    });
+    // MCP allows `__proto__`; it is offered, and its approval mode is the server's default, not Object.prototype.
+    expect(byName.s.tools.find((t: { tool: string }) => t.tool === "__proto__")).toEqual({
+      name: "mcp__s____proto__",
+      tool: "__proto__",
+      approval_mode: "auto",
+      requires_approval: true,
     });
     const reasons = Object.fromEntries(
       byName.s.left_out.map((l: { tool: string; reason: string }) => [l.tool, l.reason]),
@@ -81,6 +95,8 @@ describe("GET /mcp and GET /agents", () => {
     expect(reasons["bad.name"]).toMatch(/characters other than letters/);
     expect(reasons["x".repeat(60)]).toMatch(/longer than 64/);
     expect(reasons.twice).toMatch(/listed more than once/);
+    expect(reasons[""]).toMatch(/breaks MCP's rule for tool names/);
+    expect(reasons["has space"]).toMatch(/breaks MCP's rule for tool names/);
     expect(byName.broken).toMatchObject({ status: "restarting", tool_count: 0 });
     expect(byName.broken.last_error).toMatch(/could not start: .*ENOENT/);
 
@@ -177,12 +193,12 @@ describe("progress", () => {
 describe("list_changed", () => {
   it("re-lists the server's tools when it says its list changed", async () => {
     await start();
-    expect(server!.runtime.ctx.mcp.report()[0]!.tool_count).toBe(6);
+    expect(server!.runtime.ctx.mcp.report()[0]!.tool_count).toBe(7);
     scriptCalls(backend, [{ id: "c1", name: "mcp__s__add_tool", args: {} }]);
     const sid = await createSession(server!);
     await waitForEvent(server!, await send(server!, sid, { content: "x" }));
     for (;;) {
-      if (server!.runtime.ctx.mcp.report()[0]!.tool_count === 7) break;
+      if (server!.runtime.ctx.mcp.report()[0]!.tool_count === 8) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(server!.runtime.ctx.mcp.report()[0]!.tools.map((t) => t.name)).toContain("mcp__s__added");

@@ -1,5 +1,6 @@
 // The /push routes (docs/push.md "Routes", invariants P1, P2, P6): the VAPID key, subscriptions stored with the
 // device that sent them (directly or through the bridge's relay), refused endpoints, settings, and the config rules.
+import { p256 } from "@noble/curves/nist.js";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -17,7 +18,9 @@ afterEach(async () => {
   h = plain = undefined;
 });
 
-const P256DH = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString("base64url");
+const P256DH = Buffer.from(p256.getPublicKey(new Uint8Array(32).fill(9), false)).toString("base64url");
+/** 65 bytes, 0x04 first, but no point of the curve: every push to it would fail inside the server. */
+const OFF_CURVE = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString("base64url");
 const AUTH = Buffer.alloc(16, 3).toString("base64url");
 const FCM = "https://fcm.googleapis.com/fcm/send/abc123";
 const subscription = (endpoint: string, keys: Record<string, unknown> = { p256dh: P256DH, auth: AUTH }) => ({
@@ -132,6 +135,12 @@ const refused: Array<[string, Record<string, unknown>, string, string]> = [
   [
     "a p256dh of the wrong length",
     subscription(FCM, { p256dh: P256DH.slice(0, 40), auth: AUTH }),
+    "invalid_input",
+    "body.keys.p256dh",
+  ],
+  [
+    "a p256dh of 65 bytes that is not a point of P-256",
+    subscription(FCM, { p256dh: OFF_CURVE, auth: AUTH }),
     "invalid_input",
     "body.keys.p256dh",
   ],

@@ -1,7 +1,8 @@
 // DELETE /sessions/{id} over a listening server and a SQLite file (docs/sessions.md "Delete", D1-D6): the running
 // request ends first, session_deleted is published, every later read answers 404, the session's events keep their
 // ids as tombstones, its content is in no table any more, and its attachments go unless a live fork still uses them.
-import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
@@ -28,6 +29,18 @@ async function sendAndWait(sid: string, body: Record<string, unknown>, reply: st
   const { request_id } = (await expectStatus(call(stack, "POST", `/sessions/${sid}/send`, body), 202)).json;
   await waitForEvent(stack.server, request_id);
   return request_id as string;
+}
+
+/** `file: needle` for every file under `dir` (recursively) whose bytes hold one of the needles. */
+function filesHolding(dir: string, needles: Buffer[]): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const bytes = readFileSync(join(entry.parentPath, entry.name));
+    for (const needle of needles)
+      if (bytes.includes(needle)) found.push(`${entry.name}: ${needle.toString("hex", 0, 16)}`);
+  }
+  return found;
 }
 
 describe("DELETE /sessions/{id}", () => {
@@ -122,6 +135,30 @@ describe("DELETE /sessions/{id}", () => {
     // in the unused space of pages that split earlier; only a VACUUM rewrites those: docs/sessions.md "Delete".)
     expect(file.includes("zebra-secret-42")).toBe(false);
     expect(file.includes("kept-text-77")).toBe(true);
+  });
+
+  it("D9: once DELETE has answered, no file of the data folder holds the chat's long or short message or its image", async () => {
+    const sid = await newSession(stack);
+    const keep = await newSession(stack);
+    const long = "quagga-long-secret ".repeat(3000);
+    const short = "okapi-short-secret-31";
+    const image = Buffer.concat([PNG.subarray(0, 8), randomBytes(3000)]);
+    const dataUrl = `data:image/png;base64,${image.toString("base64")}`;
+    await sendAndWait(sid, { content: short, attachments: [{ type: "image_data", data_url: dataUrl }] }, "a picture");
+    await expectStatus(call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: long }), 201);
+    await expectStatus(
+      call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "kept-text-78" }),
+      201,
+    );
+    const needles = [long.slice(0, 40), short, image.toString("base64").slice(40, 120)].map((t) => Buffer.from(t));
+    expect(needles.map((needle) => filesHolding(stack.server.dataDir, [needle]))).not.toContainEqual([]);
+    await expectStatus(call(stack, "DELETE", `/sessions/${sid}`), 204);
+    expect(filesHolding(stack.server.dataDir, needles)).toEqual([]);
+    // More writes and an idle checkpoint bring nothing back.
+    await expectStatus(call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "later" }), 201);
+    await stack.server.runtime.ctx.checkpoints.truncate();
+    expect(filesHolding(stack.server.dataDir, needles)).toEqual([]);
+    expect(filesHolding(stack.server.dataDir, [Buffer.from("kept-text-78")])).not.toEqual([]);
   });
 
   it("D4: cancels a running request first: request_cancelled and request_completed, then session_deleted", async () => {

@@ -2,6 +2,7 @@
 // others act for the calling device (a device token, directly or through the bridge's relay, which runs routes as
 // the device): POST/DELETE /push/subscriptions store or remove one of its browser subscriptions, GET/PATCH
 // /push/settings read or change whether its pushes carry text. Without `push` in the config every route answers 404.
+import { p256 } from "@noble/curves/nist.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { deviceIdOf } from "../../auth/caller.ts";
@@ -23,14 +24,25 @@ const subscriptionBody = z.object({
   endpoint: z.string().min(1).max(2048),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
-    // An uncompressed P-256 point: 65 bytes, the first 0x04.
+    // An uncompressed P-256 point: 65 bytes, the first 0x04, on the curve. A point off it was stored and made every
+    // push to the subscription fail inside the server (its ECDH throws).
     p256dh: base64urlOf(65, "p256dh").refine(
-      (value) => Buffer.from(value, "base64url")[0] === 4,
-      "p256dh must be an uncompressed P-256 point",
+      (value) => isUncompressedP256Point(Buffer.from(value, "base64url")),
+      "p256dh must be an uncompressed P-256 point on the curve",
     ),
     auth: base64urlOf(16, "auth"),
   }),
 });
+function isUncompressedP256Point(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 4) return false;
+  try {
+    p256.Point.fromBytes(bytes).assertValidity();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const endpointBody = z.object({ endpoint: z.string().min(1).max(2048) }).strict();
 const settingsBody = z.object({ preview: z.boolean() }).strict();
 

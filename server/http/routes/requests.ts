@@ -6,16 +6,14 @@ import { z } from "zod";
 import type { ServerContext } from "../../context.ts";
 import { conflict } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
-import { checkSend, sendBodySchema } from "../../runner/send-input.ts";
+import { checkSend, sendBodyLimit, sendBodySchema } from "../../runner/send-input.ts";
 
 const cancelParams = z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict();
 const cancelBody = z.object({}).strict().optional();
 
 export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, assets } = ctx;
-  // Inline images travel as data URLs in the body: room for MAX_ATTACHMENTS-worth is not needed, one
-  // max-size image (base64) plus text is; the decoded size is checked per attachment.
-  const bodyLimit = Math.max(1024 * 1024, Math.ceil(assets.maxBytes / 3) * 4 + 256 * 1024);
+  const bodyLimit = sendBodyLimit(assets.maxBytes);
 
   app.post("/sessions/:session_id/send", { bodyLimit }, async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");

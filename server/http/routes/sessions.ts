@@ -1,4 +1,5 @@
 // Session and message routes (docs/sessions.md "Routes", docs/events.md "Sessions").
+import { rotationForDeletedChat } from "../../e2e/rotation.ts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";
@@ -63,8 +64,14 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     do await ctx.runner.stopSession(session_id);
     while (ctx.runner.activeRequest(session_id) !== undefined);
     const lineage = sessions.lineage(session_id);
+    const rotate = rotationForDeletedChat(ctx.e2e, session_id);
     sessions.delete(session_id);
+    // Keys its people are given from now on open nothing sealed for them before (the chat's events, wherever a copy
+    // of them remains).
+    rotate();
     ctx.assets.purgeDeleted(lineage);
+    // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
+    if (!(await ctx.checkpoints.truncate())) request.log.warn({ session_id }, "WAL not truncated after a deletion");
     request.log.info({ session_id }, "session deleted");
     return reply.status(204).send();
   });

@@ -1,0 +1,95 @@
+// Search survives any message (docs/search.md invariants 11 and 12): a sent message holding a run of 6 MiB of letters
+// is indexed by its start and breaks no search, before or after a restart; a session the indexer cannot take is
+// logged and passed over, and the index goes on following every other session.
+import { expect, it } from "vitest";
+import { dialectStream } from "../../scripts/scripted-backend/index.ts";
+import { SearchIndexer } from "../../server/search/indexer.ts";
+import { SearchService } from "../../server/search/search-service.ts";
+import { createSession, send, useRunner, waitForEvent } from "../runner/helpers.ts";
+import { listen, type Api } from "./support.ts";
+
+const runner = useRunner();
+
+async function searchIds(api: Api, q: string): Promise<string[]> {
+  const res = await api.call("GET", `/search?q=${encodeURIComponent(q)}`);
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  return res.json.results.map((r: { session_id: string }) => r.session_id);
+}
+
+it("S15 a sent message with a 6 MiB run of letters is found by its start; every search answers, also after a restart", async () => {
+  let server = await runner.start();
+  let api = await listen(server);
+  const before = await createSession(server);
+  await server.request({
+    method: "POST",
+    url: `/sessions/${before}/messages`,
+    payload: { role: "user", content: "walrus" },
+  });
+  const long = await createSession(server);
+  const run = "Zq".repeat(3 * 1024 * 1024);
+  runner.backend.script(dialectStream("openai", { content: "noted" }));
+  await waitForEvent(server, await send(server, long, { content: `blob ${run} tail` }));
+  const after = await createSession(server);
+  await server.request({
+    method: "POST",
+    url: `/sessions/${after}/messages`,
+    payload: { role: "user", content: "walrus too" },
+  });
+
+  expect(await searchIds(api, "walrus")).toEqual(expect.arrayContaining([before, after]));
+  expect(await searchIds(api, "blob tail")).toEqual([long]);
+  expect(await searchIds(api, run.slice(0, 64))).toEqual([long]);
+  expect(await searchIds(api, run.slice(0, 65))).toEqual([]);
+
+  await server.close(true);
+  server = await runner.start({}, {}, server.dataDir);
+  api = await listen(server);
+  expect(await searchIds(api, "walrus")).toHaveLength(2);
+  expect(await searchIds(api, "zqzq")).toEqual([long]);
+  const later = await createSession(server);
+  await server.request({
+    method: "POST",
+    url: `/sessions/${later}/messages`,
+    payload: { role: "user", content: "narwhal" },
+  });
+  expect(await searchIds(api, "narwhal")).toEqual([later]);
+});
+
+it("S16 a session the indexer cannot take is logged and skipped; later sessions are indexed and search answers", async () => {
+  const server = await runner.start();
+  const { db, transactor, events, sessions, search } = server.runtime.ctx;
+  search.indexer.stop(); // the index below replaces the runtime's
+  const poisoned = await createSession(server);
+  const skipped: Array<{ sessionId: string; error: unknown }> = [];
+  const indexer = new SearchIndexer({
+    db,
+    transactor,
+    events,
+    sessions: {
+      get: (id) => {
+        if (id === poisoned) throw new RangeError("Maximum call stack size exceeded");
+        return sessions.get(id);
+      },
+      list: (...args) => sessions.list(...args),
+    },
+    onError: (error) => {
+      throw error;
+    },
+    onSkipped: (sessionId, error) => skipped.push({ sessionId, error }),
+  });
+  const service = new SearchService(db, transactor, indexer, sessions);
+  sessions.append(poisoned, { role: "user", content: "poisoned narwhal" });
+  const healthy = await createSession(server);
+  sessions.append(healthy, { role: "user", content: "healthy narwhal" });
+  expect(service.search("narwhal", 10).map((r) => r.session_id)).toEqual([healthy]);
+  expect(skipped.map((s) => s.sessionId)).toContain(poisoned);
+  expect(String(skipped[0]!.error)).toContain("Maximum call stack");
+  const next = await createSession(server);
+  sessions.append(next, { role: "user", content: "another narwhal" });
+  expect(
+    service
+      .search("narwhal", 10)
+      .map((r) => r.session_id)
+      .sort(),
+  ).toEqual([healthy, next].sort());
+});

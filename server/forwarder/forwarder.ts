@@ -34,6 +34,11 @@ export interface ForwarderOptions {
   heartbeatMs?: number;
   /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
   app?: RoutingTarget;
+  /**
+   * false: the link declares no audiences and pushes the base protocol (one audience), as a server before people did.
+   * For the fan-out benchmark's comparison only: with more than one person it is refused like a bridge without them.
+   */
+  audiences?: boolean;
 }
 
 export interface Forwarder {
@@ -66,11 +71,13 @@ class BridgeForwarder implements Forwarder {
     // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
     // bridge would drop every device).
     const appConfig = linkAppConfig(ctx, url);
+    const declared = options.audiences !== false;
+    const bridgeFeatures = () => (declared ? this.link.features : []);
     const joinParams = () => ({
       credential,
       epoch: ctx.events.epoch,
       cursor: this.cursor.formatted,
-      features: [AUDIENCE_FEATURE],
+      ...(declared ? { features: [AUDIENCE_FEATURE] } : {}),
       ...this.grants.read(),
       ...(appConfig ? { app_config: appConfig } : {}),
     });
@@ -97,14 +104,14 @@ class BridgeForwarder implements Forwarder {
         window: options.window ?? DEFAULT_WINDOW,
         ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
       },
-      (event) => audienceLink.formsFor(event, this.link.features),
+      (event) => audienceLink.formsFor(event, bridgeFeatures()),
       refuse,
     );
     const answers = new PairingAnswers(ctx.pairing, ctx.e2e, this.link, pairingUrls(ctx).serverUrl, ctx.log);
 
     this.link.onJoin({
       joined: (resumeAfter) => {
-        if (!audienceLink.allows(this.link.features)) return refuse();
+        if (!audienceLink.allows(bridgeFeatures())) return refuse();
         this.pump.begin(resumeAfter);
         // The join's params were read when the join was queued, possibly before the socket opened: send fresh grants.
         this.grants.push();

@@ -1,4 +1,4 @@
-// End to end per person (docs/security.md S20-S22): two people on one server and a real bridge. Person B's devices,
+// End to end per person (docs/security.md S20-S23): two people on one server and a real bridge. Person B's devices,
 // their sockets tapped, get B's chat (the positive control) and no frame of A's, live and by replay, over WebSocket
 // (the client library, and the stock phoenix client) and long-poll (stock phoenix); every content key B can fetch
 // opens none of A's sealed events; revoking one of A's devices leaves it unable to open what A is sent later and
@@ -10,6 +10,8 @@ import { WebSocket as NodeWebSocket } from "ws";
 import { connect, type Credentials } from "../../client/index.ts";
 import { openContentKey, openEvent } from "../../client/wire/crypto/index.ts";
 import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
+import { BRIDGE_FEATURES } from "../../client/wire/frames.ts";
+import { Router } from "../../bridge/channels/router.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import { PeopleStore } from "../../server/people/people-store.ts";
@@ -207,5 +209,37 @@ describe("end to end per person", () => {
     expect(ctx.e2e.contentKeys.current(personB).keyId).toBe(currentB);
     const keysBAfter = await keysOf(stack, devices.bLaptop);
     expect(keysBAfter.get(currentB)).toEqual(keysBBefore.get(currentB));
+  });
+});
+
+describe("a bridge that cannot route by audience", () => {
+  it("S23: is sent the base protocol while one person lives here, and is no longer linked once there are two", async () => {
+    // An older bridge: its join reply lists no features, and it knows nothing of the server's.
+    const features = BRIDGE_FEATURES as string[];
+    const saved = features.splice(0);
+    const handle = Router.prototype.handle;
+    Router.prototype.handle = function (this: Router, connection, frame) {
+      if (frame.event === "phx_join" && frame.topic.startsWith("server:")) delete frame.payload.features;
+      return handle.call(this, connection, frame);
+    };
+    scope.onClose(() => {
+      features.push(...saved);
+      Router.prototype.handle = handle;
+    });
+    const stack = await scope.start();
+    const device = await stack.pair("phone", { e2e: false });
+    const socket = stockClient(stack, device.device_token, "websocket");
+    await socket.joined;
+    const { ctx } = stack.server.runtime;
+    const owner = ctx.e2e.audiences.livePeople()[0]!;
+    const before = await chatOf(stack, owner, "ONE-PERSON", 1);
+    await until(() => socket.frames.some((frame) => frame.includes(before[0]!)), "the event over the base protocol");
+
+    new PeopleStore(ctx.db, ctx.clock).create({ name: "B" });
+    const after = await chatOf(stack, owner, "TWO-PEOPLE", 1);
+    const state = stack.bridge!.core.registry.get("srv1")!;
+    await until(() => state.liveLink === undefined, "the server left the bridge");
+    expect(socket.frames.some((frame) => frame.includes(after[0]!))).toBe(false);
+    expect(socket.frames.some((frame) => frame.includes('"online":false'))).toBe(true);
   });
 });

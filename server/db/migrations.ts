@@ -295,7 +295,7 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (person_id, day)
   ) STRICT, WITHOUT ROWID;
   `,
-  // 14: content keys per person (server/e2e/content-keys.ts, docs/security.md "Keys per person"): each key seals one
+  // 14: content keys per person (server/e2e/content-keys.ts, docs/security.md "Keys and their lifecycle"): each key seals one
   // scope's events, a person's (their id) or everyone's (the server-wide key, `*`). The keys an existing data folder
   // has become the oldest person's (Owner, made by 13), with the same ids, so an end-to-end device's stored keys keep
   // opening what they opened.

@@ -1,4 +1,4 @@
-// Who each pushed event is for, as the bridge is told it (docs/security.md "Keys per person", docs/bridge.md
+// Who each pushed event is for, as the bridge is told it (docs/security.md "Keys and their lifecycle", docs/bridge.md
 // "Audiences"): people, each known to the bridge only by an opaque tag derived from their id with a key of this
 // server's own, so the bridge can route by person without learning who anyone is or how tags relate across servers.
 //

@@ -1,4 +1,4 @@
-// The content keys events are sealed with (docs/security.md "Keys per person"): 32 random bytes each, ids counting up
+// The content keys events are sealed with (docs/security.md "Keys and their lifecycle"): 32 random bytes each, ids counting up
 // from 1 across every scope, kept in the server's database (0600). A scope is one person's (their id: their chats'
 // events) or everyone's (EVERYONE: events for every person, such as application notifications for all). The newest
 // key of a scope seals its new pushes; revoking a device adds a new key to its person's scope and to everyone's, so a

@@ -1,4 +1,4 @@
-// When content keys rotate (docs/security.md "Keys per person"): a revoked device's person gets a new key, and so does
+// When content keys rotate (docs/security.md "Keys and their lifecycle"): a revoked device's person gets a new key, and so does
 // everyone's scope (the device held the server-wide keys too); nobody else's changes. A deleted chat's people each
 // get a new key, their older ones withheld from later fetches; nobody else's changes.
 import { EVERYONE } from "./content-keys.ts";

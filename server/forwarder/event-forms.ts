@@ -1,4 +1,4 @@
-// What the forwarder pushes for one event (docs/security.md "Keys per person", docs/bridge.md "Audiences"). To a
+// What the forwarder pushes for one event (docs/security.md "Keys and their lifecycle", docs/bridge.md "Audiences"). To a
 // bridge that speaks audiences: the event's audience as tags, the event sealed once per person in it under that
 // person's content key (or once under the server-wide key when it is for everyone), and the event in clear only to
 // the tags of people with a live plain device. To a bridge that does not (only ever linked while one person lives

@@ -75,6 +75,14 @@ function opened(sealed: SealedEvent[], keys: Map<number, Uint8Array>): string[] 
   return ids;
 }
 
+/** The ids of the events the bridge holds a plain form of. */
+function bufferedPlainIds(stack: Stack): string[] {
+  const items = (
+    stack.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> }
+  ).items;
+  return items.flatMap((item) => (item?.forms.some((form) => form.mode === "plain") ? [item.id] : []));
+}
+
 /** Every sealed form the bridge holds (its replay buffer: what it could give anyone). */
 function bufferedSealed(stack: Stack): SealedEvent[] {
   const items = (
@@ -170,7 +178,7 @@ describe("end to end per person", () => {
     expect(heardByB.filter((event) => JSON.stringify(event).includes("SECRET-OF-A"))).toEqual([]);
   });
 
-  it("S21: no content key B can fetch opens any of A's sealed events", async () => {
+  it("S21: no content key B can fetch opens any of A's sealed events; A's chat is never in clear on the bridge", async () => {
     const stack = await scope.start();
     const { personA, personB, devices } = await twoPeople(stack);
     const idsA = await chatOf(stack, personA, "SECRET-OF-A", 3);
@@ -189,6 +197,10 @@ describe("end to end per person", () => {
       ),
     ).toEqual(idsB);
     expect(opened(ofA, await keysOf(stack, devices.aLaptop))).toEqual(idsA);
+    // A has no plain device: the bridge is never given A's chat in clear; B has one, so B's goes in clear too.
+    const plain = bufferedPlainIds(stack);
+    expect(plain.filter((id) => idsA.includes(id))).toEqual([]);
+    expect(plain.filter((id) => idsB.includes(id))).toEqual(idsB);
   });
 
   it("S22: a revoked device of A opens nothing published after; B's keys are not rotated by it", async () => {

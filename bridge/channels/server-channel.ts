@@ -9,8 +9,8 @@ import {
   forgetPayloadSchema,
   grantsPayloadSchema,
   pairResultSchema,
+  BRIDGE_FEATURES,
   serverJoinParamsSchema,
-  serverSessionEventSchema,
   type Frame,
   type PairResult,
   type ServerJoinParams,
@@ -25,6 +25,7 @@ import type { AnswerDesk } from "../state/answer-desk.ts";
 import type { ServerState } from "../state/registry.ts";
 import { ServerLink } from "../state/server-link.ts";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import { afterOfPush, eventOfPush, speaksAudiences, taggedGrants } from "./server-audience.ts";
 import { sha256Hex } from "../hash.ts";
 import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
@@ -189,7 +190,7 @@ async function joinServer(
     if (!state.liveLink) shared.releaseLink(state);
     return refuse("already_connected");
   }
-  return { status: "ok", response: { resume_after: link(state, params.data) } };
+  return { status: "ok", response: { resume_after: link(state, params.data), features: BRIDGE_FEATURES } };
 }
 
 /**
@@ -206,12 +207,16 @@ function linkServer(
   params: ServerJoinParams,
 ): { entry: ChannelEntry; resumeAfter: string } {
   const serverId = state.id;
-  const link = new ServerLink(serverId, connection, joinRef, core.clock.now());
+  const audiences = speaksAudiences(params);
+  const link = new ServerLink(serverId, connection, joinRef, core.clock.now(), audiences);
   state.link = link;
   // A link that goes silent (its packets dropped, no close) is down well before an app's socket would be.
   connection.idleLimitMs = core.config.serverLinkTimeoutMs;
-  core.registry.applyGrants(state, params.devices, params.codes);
+  core.registry.applyGrants(state, taggedGrants(audiences, params.devices), params.codes);
   if (params.app_config) core.registry.setAppConfig(state, params.app_config);
+  // What the history holds was routed as the previous link said: under another word on audiences it starts over.
+  if (state.audiences !== undefined && state.audiences !== audiences) state.lastId = undefined;
+  state.audiences = audiences;
   const continues = core.registry.continues(state, params.epoch, params.cursor);
   const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;
   const resumeAfter = core.registry.resume(state, params.epoch, params.cursor);
@@ -247,14 +252,13 @@ function handleServerPush(
     connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
-      const parsed = serverSessionEventSchema.safeParse(frame.payload);
-      if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      const { event: plain, sealed, after } = parsed.data;
-      const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload, plain?.session_id);
+      const event = eventOfPush(state.link?.audiences ?? false, frame.payload);
+      if (!event) return reply("error", { reason: "invalid_event" });
+      const after = afterOfPush(frame.payload);
       const prev = state.lastId;
       const arrival = deliverEvent(core, state, event, after);
-      if (arrival !== "duplicate" && plain?.type === "session_deleted" && typeof plain.session_id === "string")
-        forgetSession(core, state, plain.session_id);
+      const deleted = deletedSession(event);
+      if (arrival !== "duplicate" && deleted !== undefined) forgetSession(core, state, deleted);
       // A shared history that must hold the event before the ack gets it first (the server resends it otherwise).
       const kept = core.shared.keep(state, event, arrival, arrival === "after_hole" ? after! : (prev ?? event.id));
       if (kept) return void kept.then(() => reply("ok", {}));
@@ -269,7 +273,8 @@ function handleServerPush(
     case "grants": {
       const parsed = grantsPayloadSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      const closed = core.registry.applyGrants(state, parsed.data.devices, parsed.data.codes);
+      const devices = taggedGrants(state.link?.audiences ?? false, parsed.data.devices);
+      const closed = core.registry.applyGrants(state, devices, parsed.data.codes);
       core.metrics.revokedCloses += closed;
       if (closed > 0) core.log.log("info", "revoked device sockets closed", { server_id: state.id, sockets: closed });
       return reply("ok", {});
@@ -343,12 +348,12 @@ function forgetEvents(core: BridgeCore, state: ServerState, eventIds: readonly s
   });
 }
 
-/** Each form the server sent, serialized once; the sealed one is all an encrypting device ever gets. */
-function bufferedForms(eventId: string, payload: Record<string, unknown>, sessionId: unknown): BufferedEvent {
-  return {
-    id: eventId,
-    ...(typeof sessionId === "string" ? { sessionId } : {}),
-    ...(payload.event === undefined ? {} : { payloadJson: JSON.stringify({ event: payload.event }) }),
-    ...(payload.sealed === undefined ? {} : { sealedJson: JSON.stringify(payload.sealed) }),
-  };
+/** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */
+function deletedSession(event: BufferedEvent): string | undefined {
+  const plain = event.forms.find((form) => form.mode === "plain");
+  if (!plain || !plain.json.includes('"session_deleted"')) return undefined;
+  const parsed = JSON.parse(plain.json) as { event?: { type?: unknown; session_id?: unknown } };
+  return parsed.event?.type === "session_deleted" && typeof parsed.event.session_id === "string"
+    ? parsed.event.session_id
+    : undefined;
 }

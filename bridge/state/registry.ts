@@ -20,6 +20,8 @@ import type { DurableState, RegistryChange, RegistryStore, ServerRecord } from "
 export interface Grant {
   device_id: string;
   mode: DeviceMode;
+  /** The device's audience tag (bridge/fanout/audience.ts); none: it is sent no event. */
+  audience?: string;
 }
 
 /** One server as this bridge knows it: its credential, grants and codes, its link, and its replay buffer and topic. */
@@ -33,6 +35,8 @@ export class ServerState {
   epoch: string | undefined;
   /** Highest event id relayed since this bridge started; undefined until the server first joins. */
   lastId: string | undefined;
+  /** Whether the server's last link here declared audiences (bridge/channels/server-audience.ts); undefined: none yet. */
+  audiences: boolean | undefined;
   /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
   appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
@@ -58,7 +62,7 @@ export class ServerState {
   }
 }
 
-/** Each server's replay buffer bounds: events, and payload (`payloadJson.length` summed). */
+/** Each server's replay buffer bounds: events, and payload (its events' forms' lengths summed). */
 export interface ReplayLimits {
   events: number;
   bytes: number;
@@ -186,12 +190,17 @@ export class Registry {
   }
 
   private replaceGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
-    const before = new Set(state.devices.keys());
+    const before = state.devices;
     this.setDevices(state, devices);
     state.codes = new Map(codes.map((code) => [code.code_hash, code.expires_at]));
     let closed = 0;
-    for (const hash of before) {
-      if (state.devices.has(hash)) continue;
+    for (const [hash, was] of before) {
+      const now = state.devices.get(hash);
+      if (now && (now.mode !== was.mode || now.audience !== was.audience)) {
+        this.regrouped(state, hash);
+        continue;
+      }
+      if (now) continue;
       const grantedElsewhere = this.knowsToken(hash);
       for (const connection of this.socketsByToken.get(hash) ?? []) {
         if (grantedElsewhere && !state.topic.has(connection)) continue;
@@ -200,6 +209,15 @@ export class Registry {
       }
     }
     return closed;
+  }
+
+  /**
+   * A device's grant changed what it is sent (its audience tag or its mode): its sockets on this server's topic were
+   * subscribed as it was. They are sent away to rejoin (1012) under the new grant, which decides what they get.
+   */
+  private regrouped(state: ServerState, hash: string): void {
+    for (const connection of this.socketsByToken.get(hash) ?? [])
+      if (state.topic.has(connection)) connection.close(BRIDGE_CLOSE.restart, "device grant changed");
   }
 
   /** What `serverId` granted this token hash, if it did: the only question a join or a relay call asks. */
@@ -290,10 +308,10 @@ export class Registry {
 
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     state.devices = new Map();
-    for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
+    for (const { token_hash: hash, device_id: deviceId, mode = "plain", audience } of devices) {
       for (const [owner] of this.grantsOf(hash))
         if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
-      state.devices.set(hash, { device_id: deviceId, mode });
+      state.devices.set(hash, { device_id: deviceId, mode, ...(audience === undefined ? {} : { audience }) });
     }
   }
 
@@ -305,6 +323,7 @@ export class Registry {
         device_id: grant.device_id,
         token_hash,
         ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}),
+        ...(grant.audience === undefined ? {} : { audience: grant.audience }),
       })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       ...(state.appConfig ? { app_config: state.appConfig } : {}),

@@ -48,6 +48,8 @@ export interface PushServiceDeps {
   shutdown: AbortSignal;
   /** A chat's title for previews (undefined: none, or the chat is gone). */
   chatTitle: (sessionId: string) => string | undefined;
+  /** The people who may write a chat: its pushes go to their devices only (docs/people.md "Push"). */
+  chatWriters: (sessionId: string) => readonly string[];
   /** Tests and the benchmark replace the sender or the limits; the default posts with undici. */
   send?: (subscription: StoredSubscription, payload: string, options: SendOptions) => Promise<SendOutcome>;
   limits?: Partial<DeliveryLimits>;
@@ -84,8 +86,11 @@ export class PushService {
       { ...DEFAULT_LIMITS, ...deps.limits },
     );
     // Bodies are read as stored, without the session versions list() puts back: no trigger needs them.
-    this.readPage = db.prepare<[number, number], { id: number; body: string }>(
-      `SELECT id, body FROM events WHERE id > ? AND type IN (${READ_TYPES.map((type) => `'${type}'`).join(", ")}) ORDER BY id LIMIT ?`,
+    this.readPage = db.prepare<
+      [number, number],
+      { id: number; body: string; session_id: string | null; audience: string | null }
+    >(
+      `SELECT id, body, session_id, audience FROM events WHERE id > ? AND type IN (${READ_TYPES.map((type) => `'${type}'`).join(", ")}) ORDER BY id LIMIT ?`,
     );
     this.cursor = deps.events.latestId;
     this.unsubscribe = deps.events.commits.subscribe(() => this.wake());
@@ -166,7 +171,10 @@ export class PushService {
       const rows = this.readPage.all(this.cursor, PAGE);
       for (const row of rows) {
         this.cursor = row.id;
-        for (const intent of this.triggers.intentsOf(JSON.parse(row.body) as LogEvent)) this.fanOut(intent);
+        const intents = this.triggers.intentsOf(JSON.parse(row.body) as LogEvent);
+        if (intents.length === 0) continue;
+        const people = this.peopleOf(row.session_id, row.audience);
+        for (const intent of intents) this.fanOut(intent, people);
       }
       if (rows.length < PAGE) {
         this.cursor = Math.max(this.cursor, this.deps.events.latestId);
@@ -175,7 +183,17 @@ export class PushService {
     }
   }
 
-  private fanOut(intent: PushIntent): void {
+  /**
+   * Whose devices an event's pushes go to (docs/people.md "Push"): the people named by its audience, else the people
+   * who may write its chat (they answer its approvals and wait for its replies), else (no chat) everyone.
+   */
+  private peopleOf(sessionId: string | null, audience: string | null): ReadonlySet<string> | undefined {
+    if (audience !== null) return new Set(JSON.parse(audience) as string[]);
+    if (sessionId === null) return undefined;
+    return new Set(this.deps.chatWriters(sessionId));
+  }
+
+  private fanOut(intent: PushIntent, people: ReadonlySet<string> | undefined): void {
     const { subscriptions, previews } = (this.cached ??= {
       subscriptions: this.subscriptions.all(),
       previews: this.subscriptions.previewDevices(),
@@ -190,6 +208,7 @@ export class PushService {
     let preview: string | undefined;
     for (const subscription of subscriptions) {
       if (connected?.has(subscription.device_id)) continue;
+      if (people !== undefined && !people.has(subscription.person_id ?? "")) continue;
       const payload = previews.has(subscription.device_id) ? (preview ??= textOf(intent.preview())) : plain;
       this.queue.enqueue({
         subscription,

@@ -32,8 +32,8 @@ async function bigPdf(size: number): Promise<Uint8Array> {
   return pdf.save();
 }
 
-async function phoneOnlyReachingTheBridge(stack: RelayStack, name = "phone"): Promise<ChatClient> {
-  const credentials = await pairDevice(stack, `http://127.0.0.1:${await closedPort()}`, name);
+async function phoneOnlyReachingTheBridge(stack: RelayStack, name = "phone", personId?: string): Promise<ChatClient> {
+  const credentials = await pairDevice(stack, `http://127.0.0.1:${await closedPort()}`, name, personId);
   expect(credentials.e2e).toBeDefined();
   const client = connect(credentials, FAST);
   cleanups.push(() => client.close());
@@ -94,10 +94,11 @@ describe("uploads in parts through the relay", () => {
     expect(progress.map((step) => step.sent)).toEqual([1, 2, 3, 4, 5, 6].map((n) => n * UPLOAD_PART_BYTES));
   });
 
-  it("R3 through the relay another device's upload is upload_not_found, and a part too big is refused sealed", async () => {
+  it("R3 through the relay another person's upload is upload_not_found, and a part too big is refused sealed", async () => {
     const stack = await speechStack();
     const phone = await phoneOnlyReachingTheBridge(stack, "phone");
-    const tablet = await phoneOnlyReachingTheBridge(stack, "tablet");
+    const ana = stack.server.runtime.ctx.people.create({ name: "Ana" });
+    const tablet = await phoneOnlyReachingTheBridge(stack, "Ana's tablet", ana.id);
     const declared = { kind: "audio" as const, content_type: "audio/wav", bytes: UPLOAD_PART_BYTES + 1 };
     const { upload_id } = await callRoute(phone, createUploadRoute, { body: declared });
     const put = (client: ChatClient, n: number, size: number) =>

@@ -10,8 +10,8 @@ export interface UploadServer {
   server: TestServer;
   backend: ScriptedBackend;
   clock: TestClock;
-  /** Device tokens of two devices: a and b. */
-  tokens: { a: string; b: string };
+  /** Device tokens: a and a2 are the Owner's phone and laptop, b is Ana's tablet (another person). */
+  tokens: { a: string; b: string; a2: string };
   /** fetch against the listening server with device a's token (or `token`). */
   call(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   /** JSON in, status and JSON out. */
@@ -38,12 +38,13 @@ export function useUploadServer(): (config?: ConfigInput) => Promise<UploadServe
     open.push(() => server.close());
     const url = await server.runtime.app.listen({ port: 0, host: "127.0.0.1" });
     const { pairing } = server.runtime.ctx;
-    const redeem = (name: string) => {
-      const paired = pairing.redeem(pairing.createCode().code, name);
+    const redeem = (name: string, personId?: string) => {
+      const paired = pairing.redeem(pairing.createCode(personId).code, name);
       if (!paired.ok) throw new Error(`pairing ${name}: ${paired.reason}`);
       return paired.device_token;
     };
-    const tokens = { a: redeem("phone"), b: redeem("tablet") };
+    const ana = server.runtime.ctx.people.create({ name: "Ana" });
+    const tokens = { a: redeem("phone"), b: redeem("Ana's tablet", ana.id), a2: redeem("laptop") };
     const call = (path: string, { token = tokens.a, ...init }: RequestInit & { token?: string } = {}) =>
       fetch(url + path, {
         ...init,

@@ -100,7 +100,7 @@ describe("uploads in parts", () => {
     );
   });
 
-  it("U4 another device's upload is unknown to it: no part, no complete, no document from it", async () => {
+  it("U4 another person's upload is unknown to them: no part, no complete, no document from it; the owner's other device may finish it", async () => {
     const { json, tokens } = await start();
     const id = (
       await json("POST", "/uploads", { kind: "document", name: "a.txt", content_type: "text/plain", bytes: 5 })
@@ -116,9 +116,12 @@ describe("uploads in parts", () => {
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.body.error.code).toBe("upload_not_found");
     }
-    // Still the owner's, untouched.
+    // Still the owner's, untouched: the owner's laptop finishes what the phone began.
     expect((await json("PUT", `/uploads/${id}/parts/0`, part(Buffer.from("hello")))).status).toBe(200);
-    expect((await json("POST", `/uploads/${id}/complete`)).body.document).toMatchObject({ name: "a.txt", pages: 1 });
+    expect((await json("POST", `/uploads/${id}/complete`, undefined, tokens.a2)).body.document).toMatchObject({
+      name: "a.txt",
+      pages: 1,
+    });
   });
 
   it("U5 declarations are bounded by the kind's limit, type and configuration before any part is sent", async () => {
@@ -156,7 +159,7 @@ describe("uploads in parts", () => {
     expect(answer.body.error.code).toBe("speech_not_configured");
   });
 
-  it("U7 a caller holds at most 4 unfinished uploads; another caller is not held up by them", async () => {
+  it("U7 a person holds at most 4 unfinished uploads; another person is not held up by them", async () => {
     const { json, tokens } = await start();
     const declare = (token?: string) =>
       json("POST", "/uploads", { kind: "audio", content_type: "audio/wav", bytes: 10 }, token);

@@ -1,5 +1,5 @@
 // Documents (docs/documents.md): POST /documents (the file's bytes), the library, a page's text, DELETE, and the text
-// of a chat's copy for anyone who may read the chat.
+// of a chat's copy for anyone who may read the chat. A library is its person's own.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   addDocumentRoute,
@@ -17,11 +17,11 @@ import { isJson, jsonOf, namesUpload } from "../json-body.ts";
 import { parseInput } from "../validate.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { serveRoute } from "../serve-route.ts";
-import { LIBRARY_OWNER } from "../../documents/document-service.ts";
+import { callerOfRoute } from "../auth.ts";
 
-/** Whose library a call works on. One person until people exist on this server. */
-function ownerOf(_request: FastifyRequest): string {
-  return LIBRARY_OWNER;
+/** Whose library a call works on: the caller's person's (another person's document is 404 document_not_found). */
+function ownerOf(request: FastifyRequest): string {
+  return callerOfRoute(request).person_id;
 }
 
 /** Adds an upload's file to the caller's library: POST /documents {upload_id} and POST /uploads/{id}/complete. */
@@ -43,6 +43,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
   serveRoute(app, deleteDocumentRoute, async ({ params, request }) => {
     await documents.delete(ownerOf(request), params.document_id);
   });
+  // The chat guard (server/http/session-access.ts) let by whoever may read the chat: its copies are theirs to read.
   serveRoute(app, chatDocumentTextRoute, ({ params, query }) => {
     ctx.sessions.requireExists(params.session_id);
     return documents.chatText(params.session_id, params.document_id, query.page);

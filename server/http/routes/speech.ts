@@ -11,6 +11,7 @@ import { fromUploadBody } from "../../../client/wire/routes/uploads.ts";
 import { uploadOwnerOf } from "../../uploads/owner.ts";
 import { namesUpload } from "../json-body.ts";
 import { parseInput } from "../validate.ts";
+import { callerOfRoute } from "../auth.ts";
 
 /** speech.max_bytes when the config has no `speech` (transcriptions then answer speech_not_configured anyway). */
 export const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
@@ -19,7 +20,8 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
   const { speech } = ctx;
   serveRoute(app, speechStatusRoute, () => speech.status());
 
-  serveRoute(app, speechRoute, async ({ body, reply }) => {
+  serveRoute(app, speechRoute, async ({ body, reply, request }) => {
+    byPerson(request);
     const audio = await speech.speak({ text: body.text, voice: body.voice, format: body.format });
     return reply.type(audio.mediaType).header("cache-control", "no-store").send(audio.body);
   });
@@ -38,6 +40,7 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
       readBodyUpTo(payload, maxBytes(), refusal).then((bytes) => done(null, bytes), done);
     });
     serveRoute(scope, transcriptionRoute, async ({ request }) => {
+      byPerson(request);
       if (namesUpload(request.headers["content-type"], request.body))
         return transcribeUpload(ctx, request, parseInput(fromUploadBody, request.body, "body").upload_id);
       const mediaType = audioMediaType(request.headers["content-type"]);
@@ -54,6 +57,15 @@ export async function transcribeUpload(ctx: ServerContext, request: FastifyReque
   const mediaType = audioMediaType(taken.content_type);
   if (!mediaType) throw unsupportedMedia("unsupported_media_type", `${taken.content_type} is not a recording's type`);
   return { text: await ctx.speech.transcribe(taken.body, mediaType) };
+}
+
+/**
+ * The person a use of the speech backends is for, as every route asks it (a removed person's credentials were refused
+ * before this): named in the request's log lines, since the audio itself is never logged (docs/people.md "Callers").
+ */
+function byPerson(request: FastifyRequest): void {
+  const caller = callerOfRoute(request);
+  request.log = request.log.child({ person_id: caller.person_id });
 }
 
 export function audioTooLarge(maxBytes: number) {

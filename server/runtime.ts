@@ -329,6 +329,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     documents,
     e2e,
     checkpoints: checkpointer,
+    search: { indexer: searchIndexer },
     notifications,
     log,
   });

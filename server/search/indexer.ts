@@ -7,6 +7,7 @@ import type { Message, Session } from "../../client/wire/index.ts";
 import { sessionTitle } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
 import { Meta } from "../db/meta.ts";
+import { overwritingFreedSpace } from "../db/secure-delete.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
@@ -100,6 +101,20 @@ export class SearchIndexer {
     if (cursor === undefined || cursor < this.parts.events.oldestValidCursor) this.rebuild();
     else this.position = this.persisted = cursor;
     this.unsubscribe ??= this.parts.events.commits.subscribe(() => this.schedule());
+  }
+
+  /**
+   * Drops a deleted chat's rows now, their freed space overwritten: the deletion's answer waits for no indexing pass,
+   * and its WAL truncation then finds no page holding the chat's title (docs/sessions.md "Delete").
+   */
+  forget(sessionId: string): void {
+    overwritingFreedSpace(this.parts.db, () =>
+      this.parts.transactor.run(() => {
+        this.docs.removeSession(sessionId);
+        this.deleteSession.run(sessionId);
+      }),
+    );
+    if (this.reading?.sessionId === sessionId) this.reading = undefined;
   }
 
   stop(): void {

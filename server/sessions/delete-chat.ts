@@ -9,6 +9,7 @@ import type { DocumentService } from "../documents/document-service.ts";
 import type { EndToEnd } from "../e2e/end-to-end.ts";
 import { rotationForDeletedChat } from "../e2e/rotation.ts";
 import type { RequestRunner } from "../runner/runner.ts";
+import type { SearchIndexer } from "../search/indexer.ts";
 import type { SessionService } from "./session-service.ts";
 
 export interface ChatDeletionParts {
@@ -19,6 +20,7 @@ export interface ChatDeletionParts {
   documents: DocumentService;
   e2e: EndToEnd;
   checkpoints: Pick<Checkpointer, "truncate">;
+  search: { indexer: Pick<SearchIndexer, "forget"> };
 }
 
 /** Deletes the chat; false when the WAL could not be truncated afterwards (the caller logs it). */
@@ -30,6 +32,7 @@ export async function deleteChat(parts: ChatDeletionParts, sessionId: string): P
   const lineage = parts.sessions.lineage(sessionId);
   const rotate = rotationForDeletedChat(parts.e2e, sessionId);
   parts.sessions.delete(sessionId);
+  parts.search.indexer.forget(sessionId);
   // Keys its people are given from now on open nothing sealed for them before (the chat's events, wherever a copy of
   // them remains).
   rotate();

@@ -3,6 +3,7 @@
 // sessions row stays, marked deleted_at, with its source_session_id: a fork still finds the sessions it came from,
 // whose attachments it may use, and the asset store can tell when nothing live descends from a deleted session.
 import type { Db } from "../db/database.ts";
+import { overwritingFreedSpace } from "../db/secure-delete.ts";
 import type { MessageLog } from "./message-log.ts";
 
 export class SessionEraser {
@@ -49,7 +50,7 @@ export class SessionEraser {
    * deletions of the session's content (its events' bodies) go inside `alsoOverwrite`, so they are zeroed too.
    */
   erase(sessionId: string, now: number, alsoOverwrite: () => void = () => {}): void {
-    this.overwritingFreedSpace(() => {
+    overwritingFreedSpace(this.db, () => {
       const bodies = this.bodiesOf.all(sessionId).map((row) => row.message_id);
       this.deleteRows.run(sessionId);
       for (const id of bodies) this.deleteOrphanBody.run(id, id);
@@ -58,21 +59,6 @@ export class SessionEraser {
       alsoOverwrite();
       this.messages.evict(bodies);
     });
-  }
-
-  /**
-   * SQLite's secure_delete, for this deletion only: the freed space is overwritten with zeros instead of keeping the
-   * old text in free pages, so a deleted chat is gone from the file once the WAL is checkpointed. Only here: event
-   * pruning and every other delete keep the cheaper default.
-   */
-  private overwritingFreedSpace(erase: () => void): void {
-    const before = this.db.pragma("secure_delete", { simple: true }) as number;
-    this.db.pragma("secure_delete = ON");
-    try {
-      erase();
-    } finally {
-      this.db.pragma(`secure_delete = ${before}`);
-    }
   }
 
   /** The session, then each session it was forked from, nearest first; deleted ones included, cycles cut. */

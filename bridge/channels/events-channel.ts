@@ -55,8 +55,7 @@ async function joinEvents(
   const tokenHash = connection.tokenHash;
   if (!tokenHash) return refused("unauthorized", "events join without a device token");
   // Scoped to this server: what another server grants never decides who joins this topic.
-  if (core.registry.grantOf(serverId, tokenHash) === undefined) await core.shared.refresh(serverId);
-  const grant = core.registry.grantOf(serverId, tokenHash);
+  const grant = await core.grants.grantOf(serverId, tokenHash);
   if (grant === undefined) {
     return refused(
       "unauthorized",
@@ -103,7 +102,7 @@ async function replayOutcome(
   state.topic.hold(connection, mode);
   const [read, link] = await Promise.all([
     readHistory(core, connection, state, sinceId),
-    core.shared.linkStatus(state),
+    core.servers.linkStatus(state),
   ]);
   const known = {
     last_event_id: read.meta?.lastId ?? null,
@@ -149,7 +148,7 @@ async function readHistory(
   sinceId: string | undefined,
 ): Promise<HistoryRead> {
   try {
-    return await core.shared.read(state, sinceId);
+    return await core.replay.read(state, sinceId);
   } catch (error) {
     core.log.log("warn", "replay read failed; answered gap", {
       socket: connection.id,

@@ -69,12 +69,12 @@ async function pair(
   frame: Frame,
   setCancel: (cancel: () => void) => void,
 ): Promise<JoinOutcome | { serverId: string; answer: PairResult }> {
-  const { shared } = core;
+  const { pairing, servers } = core;
   const fail = (reason: PairingFailure): JoinOutcome => {
     core.limiterFailure(connection, reason);
     return refuse(reason);
   };
-  if (await shared.pairingLimited(connection.address)) {
+  if (await pairing.pairingLimited(connection.address)) {
     core.metrics.pairingRateLimited++;
     core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
     return refuse("rate_limited");
@@ -90,12 +90,12 @@ async function pair(
     core.registry.takeCode(state, codeHash);
     return fail("expired");
   }
-  if (!(await shared.linkStatus(state)).online) {
+  if (!(await servers.linkStatus(state)).online) {
     core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: state.id });
     return refuse("server_unavailable");
   }
   // Single use: a second attempt with this code, even a concurrent one on another node, finds nothing.
-  if (!(await shared.takeCode(state, codeHash))) return fail("invalid_code");
+  if (!(await pairing.takeCode(state, codeHash))) return fail("invalid_code");
   const asked = pending.ask(
     state,
     connection,
@@ -103,7 +103,7 @@ async function pair(
     params.data.device_name,
     params.data.device_key,
     core.config.pairingTimeoutMs,
-    (payload) => shared.toServer(state, "pair_request", payload),
+    (payload) => servers.toServer(state, "pair_request", payload),
   );
   setCancel(asked.cancel);
   return { serverId: state.id, answer: await asked.result };
@@ -122,7 +122,7 @@ async function unheardCode(
 ): Promise<JoinOutcome | undefined> {
   if (serverId === undefined) return undefined;
   const state = core.registry.get(serverId);
-  if (state && (await core.shared.linkStatus(state)).online) return undefined;
+  if (state && (await core.servers.linkStatus(state)).online) return undefined;
   core.log.log("info", "pairing code not heard of yet, for a server not linked", {
     socket: connection.id,
     server_id: serverId,

@@ -36,7 +36,7 @@ export function deliverEvent(
     });
     state.topic.closeAll(BRIDGE_CLOSE.restart, "hole in the event sequence");
   }
-  state.lastId = event.id;
+  state.relayed(event.id);
   state.topic.broadcast(event);
   core.metrics.eventsRelayed++;
   return arrival;

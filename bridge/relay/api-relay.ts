@@ -75,7 +75,7 @@ export class ApiRelay {
       ...(call.data.body === undefined ? {} : { body: call.data.body }),
     };
     // The link may be on another node (a cluster): the call fails at once when no node holds it.
-    const delivered = this.core.shared.toServer(state, "api_request", payload);
+    const delivered = this.core.servers.toServer(state, "api_request", payload);
     const away = () => this.fail(requestId, "server_unavailable", "relay call to a server that is away");
     if (delivered === false) away();
     else if (delivered !== true) void delivered.then((sent) => sent || away());

@@ -8,7 +8,7 @@
 // failure never stops another; the read happens after the committing code's turn, so a commit is never slowed by
 // what its events cause.
 import { ListenerSet } from "../listeners.ts";
-import type { EventStore } from "./event-store.ts";
+import type { CommitSignal } from "./commit-signal.ts";
 
 /** An event as the log stores it: no event_id (its `id` is the number), a referred session is its version number. */
 export interface StoredEvent {
@@ -37,7 +37,13 @@ export interface EventConsumer {
 /** Events read per step. */
 const PAGE = 5000;
 
-type Log = Pick<EventStore, "latestId" | "oldestValidCursor" | "commits" | "readStored">;
+/** The event store as the follower reads it (event-store.ts). */
+export interface FollowedLog {
+  readonly latestId: number;
+  readonly oldestValidCursor: number;
+  readonly commits: Pick<CommitSignal, "subscribe">;
+  readStored(afterId: number, throughId: number, types: readonly string[], limit: number): StoredEvent[];
+}
 
 export class EventFollower {
   private readonly consumers = new Set<EventConsumer>();
@@ -47,7 +53,7 @@ export class EventFollower {
   private scheduled = false;
 
   constructor(
-    private readonly log: Log,
+    private readonly log: FollowedLog,
     private readonly page = PAGE,
   ) {}
 

@@ -90,7 +90,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       // The app's URL is known once the port is: requests come after listen().
       appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
       failed: (error) =>
-        log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
+        log.error({ error: error instanceof Error ? error.message : String(error) }, "http handler failed"),
     }),
   );
   http.on("upgrade", acceptor.upgrade);
@@ -185,7 +185,7 @@ async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger):
     limiterFailure(connection, reason) {
       shared.pairingFailed(connection.address);
       metrics.pairingFailures++;
-      log.log("warn", "pairing attempt failed", { socket: connection.id, address: connection.address, reason });
+      log.warn({ socket: connection.id, address: connection.address, reason }, "pairing attempt failed");
     },
   };
 }

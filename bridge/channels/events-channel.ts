@@ -47,7 +47,7 @@ async function joinEvents(
   admit: (entry: ChannelEntry) => void,
 ): Promise<JoinOutcome> {
   const refused = (reason: BridgeReason, logMsg: string): JoinOutcome => {
-    core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
+    core.log.warn({ socket: connection.id, address: connection.address, topic: frame.topic }, logMsg);
     return refuse(reason);
   };
   const params = eventsJoinParamsSchema.safeParse(frame.payload);
@@ -69,11 +69,14 @@ async function joinEvents(
     joinRef: frame.joinRef,
     handleIn: (pushed: Frame) => {
       if (pushed.event === "api") return relay.forward(connection, state, pushed);
-      core.log.log("warn", "app push on a read-only topic refused", {
-        socket: connection.id,
-        topic: pushed.topic,
-        event: pushed.event,
-      });
+      core.log.warn(
+        {
+          socket: connection.id,
+          topic: pushed.topic,
+          event: pushed.event,
+        },
+        "app push on a read-only topic refused",
+      );
       connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
     },
     terminate: () => {
@@ -150,11 +153,14 @@ async function readHistory(
   try {
     return await core.replay.read(state, sinceId);
   } catch (error) {
-    core.log.log("warn", "replay read failed; answered gap", {
-      socket: connection.id,
-      server_id: state.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    core.log.warn(
+      {
+        socket: connection.id,
+        server_id: state.id,
+        error: error instanceof Error ? error.message : String(error),
+      },
+      "replay read failed; answered gap",
+    );
     return {
       meta:
         state.epoch !== undefined && state.lastId !== undefined

@@ -30,11 +30,14 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         joinRef: frame.joinRef,
         // A pairing socket holds no device: it may not call the server's API (nor push anything else).
         handleIn: (pushed: Frame) => {
-          core.log.log("warn", "push on the pairing topic refused", {
-            socket: connection.id,
-            address: connection.address,
-            event: pushed.event,
-          });
+          core.log.warn(
+            {
+              socket: connection.id,
+              address: connection.address,
+              event: pushed.event,
+            },
+            "push on the pairing topic refused",
+          );
           connection.send(replyFrame(pushed, "error", { reason: "invalid_request" }));
         },
         terminate: () => cancel(),
@@ -42,10 +45,13 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       const attempt = pair(core, pending, connection, frame, (next) => (cancel = next)).catch(
         (error: unknown): JoinOutcome => {
           // The shared state not answering (Redis away): a retryable refusal, never a failed socket.
-          core.log.log("warn", "pairing through the shared state failed", {
-            socket: connection.id,
-            error: error instanceof Error ? error.message : String(error),
-          });
+          core.log.warn(
+            {
+              socket: connection.id,
+              error: error instanceof Error ? error.message : String(error),
+            },
+            "pairing through the shared state failed",
+          );
           return refuse("server_unavailable");
         },
       );
@@ -76,7 +82,7 @@ async function pair(
   };
   if (await pairing.pairingLimited(connection.address)) {
     core.metrics.pairingRateLimited++;
-    core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
+    core.log.warn({ socket: connection.id, address: connection.address }, "pairing rate limited");
     return refuse("rate_limited");
   }
   const params = pairingJoinParamsSchema.safeParse(frame.payload);
@@ -91,7 +97,7 @@ async function pair(
     return fail("expired");
   }
   if (!(await servers.linkStatus(state)).online) {
-    core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: state.id });
+    core.log.info({ socket: connection.id, server_id: state.id }, "pairing code for a server not joined yet");
     return refuse("server_unavailable");
   }
   // Single use: a second attempt with this code, even a concurrent one on another node, finds nothing.
@@ -123,10 +129,13 @@ async function unheardCode(
   if (serverId === undefined) return undefined;
   const state = core.registry.get(serverId);
   if (state && (await core.servers.linkStatus(state)).online) return undefined;
-  core.log.log("info", "pairing code not heard of yet, for a server not linked", {
-    socket: connection.id,
-    server_id: serverId,
-  });
+  core.log.info(
+    {
+      socket: connection.id,
+      server_id: serverId,
+    },
+    "pairing code not heard of yet, for a server not linked",
+  );
   return refuse("server_unavailable");
 }
 
@@ -135,12 +144,15 @@ function toOutcome(core: BridgeCore, connection: Connection, serverId: string, r
     if (result.reason === "invalid_code" || result.reason === "expired") core.limiterFailure(connection, result.reason);
     return refuse(result.reason);
   }
-  core.log.log("info", "device paired", {
-    server_id: serverId,
-    device_id: result.device_id,
-    address: connection.address,
-    mode: "sealed" in result ? "e2e" : "plain",
-  });
+  core.log.info(
+    {
+      server_id: serverId,
+      device_id: result.device_id,
+      address: connection.address,
+      mode: "sealed" in result ? "e2e" : "plain",
+    },
+    "device paired",
+  );
   const { request_id: _request, status: _status, ...answer } = result;
   return { status: "ok", response: { server_id: serverId, ...answer } };
 }

@@ -157,7 +157,7 @@ async function joinServer(
   link: (state: ServerState, params: ServerJoinParams) => string,
 ): Promise<JoinOutcome> {
   const refused = (reason: ServerRefusal, msg: string): JoinOutcome => {
-    core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId, reason });
+    core.log.warn({ socket: connection.id, address: connection.address, server_id: serverId, reason }, msg);
     return refuse(reason);
   };
   const params = serverJoinParamsSchema.safeParse(frame.payload);
@@ -209,7 +209,7 @@ function linkServer(
   if (params.app_config) core.registry.setAppConfig(state, params.app_config);
   const resumeAfter = core.replay.resume(state, params.epoch, params.cursor);
   core.servers.linkChanged(state, { online: true, since: link.since });
-  core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
+  core.log.info({ server_id: serverId, socket: connection.id, resume_after: resumeAfter }, "server joined");
   const entry = {
     joinRef,
     handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
@@ -220,7 +220,7 @@ function linkServer(
       relay.serverGone(serverId);
       core.servers.releaseLink(state);
       core.servers.linkChanged(state, { online: false, since: core.clock.now() });
-      core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
+      core.log.info({ server_id: serverId, socket: connection.id }, "server left");
     },
   };
   return { entry, resumeAfter };
@@ -246,7 +246,7 @@ function handleServerPush(
         plain?.type === "session_deleted" && typeof plain.session_id === "string" ? plain.session_id : undefined;
       const { arrival, kept } = core.replay.relay(state, event, after, deleted);
       if (arrival !== "duplicate" && deleted !== undefined)
-        core.log.log("info", "deleted session dropped from the replay history", { server_id: state.id });
+        core.log.info({ server_id: state.id }, "deleted session dropped from the replay history");
       // A shared history that must hold the event before the ack gets it first (the server resends it otherwise).
       if (kept) return void kept.then(() => reply("ok", {}));
       return reply("ok", {});
@@ -256,7 +256,7 @@ function handleServerPush(
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
       const closed = core.registry.applyGrants(state, parsed.data.devices, parsed.data.codes);
       core.metrics.revokedCloses += closed;
-      if (closed > 0) core.log.log("info", "revoked device sockets closed", { server_id: state.id, sockets: closed });
+      if (closed > 0) core.log.info({ server_id: state.id, sockets: closed }, "revoked device sockets closed");
       return reply("ok", {});
     }
     case "pair_result": {
@@ -278,17 +278,20 @@ function handleServerPush(
       // ref is acknowledged as any push.
       const parsed = apiResultSchema.safeParse(frame.payload);
       if (!parsed.success) {
-        core.log.log("warn", "api_result not understood", {
-          server_id: state.id,
-          problem: parsed.error.issues[0]?.message,
-        });
+        core.log.warn(
+          {
+            server_id: state.id,
+            problem: parsed.error.issues[0]?.message,
+          },
+          "api_result not understood",
+        );
         return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
       }
       void core.servers.answer(state, "api_result", parsed.data);
       return frame.ref === null ? undefined : reply("ok", {});
     }
     default:
-      core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });
+      core.log.warn({ server_id: state.id, event: frame.event }, "unknown event on server topic");
       return reply("error", { reason: "unknown_event" });
   }
 }
@@ -303,10 +306,13 @@ function abandoned(
   result: Extract<PairResult, { status: "ok" }>,
   reply: (status: "ok" | "error", response: Record<string, unknown>) => void,
 ): void {
-  core.log.log("warn", "pair_result for a pairing nobody waits for", {
-    server_id: state.id,
-    device_id: result.device_id,
-  });
+  core.log.warn(
+    {
+      server_id: state.id,
+      device_id: result.device_id,
+    },
+    "pair_result for a pairing nobody waits for",
+  );
   reply("error", { reason: "abandoned" });
 }
 

@@ -179,11 +179,14 @@ export class ClusterNode implements SharedState {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.forwarding.inbox.channel);
     this.heartbeat.start();
-    this.parts.log.log("info", "cluster node started", {
-      node: this.nodeId,
-      redis: redactedUrl(redisUrl),
-      epoch: this.heartbeat.epoch ?? null,
-    });
+    this.parts.log.info(
+      {
+        node: this.nodeId,
+        redis: redactedUrl(redisUrl),
+        epoch: this.heartbeat.epoch ?? null,
+      },
+      "cluster node started",
+    );
   }
 
   pairingLimited(address: string): Promise<boolean> {
@@ -400,11 +403,14 @@ export class ClusterNode implements SharedState {
       const closed = this.registry.applyRecord(serverId, record);
       this.parts.metrics.revokedCloses += closed;
       if (closed > 0)
-        this.parts.log.log("info", "revoked device sockets closed", {
-          server_id: serverId,
-          sockets: closed,
-          node: this.nodeId,
-        });
+        this.parts.log.info(
+          {
+            server_id: serverId,
+            sockets: closed,
+            node: this.nodeId,
+          },
+          "revoked device sockets closed",
+        );
     } catch (error) {
       this.failed("registry reload", error);
     }
@@ -421,11 +427,14 @@ export class ClusterNode implements SharedState {
 
 function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {
   figures.redisErrors++;
-  log.log("warn", "cluster: redis operation failed", {
-    node: nodeId,
-    what,
-    error: error instanceof Error ? error.message : String(error),
-  });
+  log.warn(
+    {
+      node: nodeId,
+      what,
+      error: error instanceof Error ? error.message : String(error),
+    },
+    "cluster: redis operation failed",
+  );
 }
 
 /**

@@ -64,10 +64,13 @@ export class Heartbeat {
       linked.forEach((state, i) => {
         if (claimed[i] || !state.link) return;
         // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-        this.options.parts.log.log("warn", "server link taken over by another node; closing it here", {
-          server_id: state.id,
-          node: this.options.nodeId,
-        });
+        this.options.parts.log.warn(
+          {
+            server_id: state.id,
+            node: this.options.nodeId,
+          },
+          "server link taken over by another node; closing it here",
+        );
         state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
       });
       await this.noticeLapsedLinks();
@@ -106,10 +109,9 @@ export class Heartbeat {
     this.epochSeen = current;
     if (known === undefined) return;
     this.options.figures.epochChanges++;
-    this.options.parts.log.log(
-      "warn",
-      "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
+    this.options.parts.log.warn(
       { node: this.options.nodeId, epoch: current },
+      "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
     );
     for (const state of this.options.registry.states())
       await this.options.store.write(state.id, this.options.registry.record(state));

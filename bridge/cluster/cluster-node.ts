@@ -18,25 +18,24 @@ import type { BridgeConfig } from "../config.ts";
 import { deliverEvent } from "../fanout/deliver.ts";
 import type { Arrival, BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { BridgeLogger } from "../log.ts";
-import type { BridgeMetrics } from "../metrics.ts";
-import type { AnswerDesk } from "../state/answer-desk.ts";
 import { bridgeRegistry } from "../state/bridge-registry.ts";
-import type { Registry, ServerState } from "../state/registry.ts";
+import type { NodeParts } from "../state/memory-state.ts";
+import type { Grant, Registry, ServerState } from "../state/registry.ts";
 import type {
   AnswerEvent,
   HistoryRead,
   LinkStatus,
   RegistrationRefusal,
+  Relayed,
   SharedState,
   ToServerEvent,
 } from "../state/shared-state.ts";
-import type { StatusPushes } from "../state/status-pushes.ts";
 import { ClusterFigures } from "./figures.ts";
 import { ClusterSightings } from "./sightings.ts";
 import { Forwarding } from "./forwarding.ts";
 import { Heartbeat, learnEpoch } from "./heartbeat.ts";
 import { History } from "./history.ts";
-import { ClusterKeys } from "./keys.ts";
+import { ClusterKeys, type NodeRedis } from "./keys.ts";
 import { LinkOwnership } from "./links.ts";
 import { RedisRateLimiter } from "./rate-limiter.ts";
 import { connectRedis, redactedUrl, redisClient } from "./redis-client.ts";
@@ -44,13 +43,7 @@ import { controlMessageSchema, RedisRegistryStore } from "./registry-store.ts";
 import { decodeClusterMessage, encodeClusterLink, type ClusterMessage } from "./wire.ts";
 
 /** What a node is built from besides its config: the parts every node of the bridge shares. */
-export interface ClusterNodeParts {
-  clock: Clock;
-  log: BridgeLogger;
-  metrics: BridgeMetrics;
-  answers: AnswerDesk;
-  statuses: StatusPushes;
-}
+export type ClusterNodeParts = NodeParts;
 
 /** A node's Redis, connected, with the cluster's epoch and the registry's records read. */
 interface Connected {
@@ -99,7 +92,12 @@ export class ClusterNode implements SharedState {
       subscriber.disconnect();
       throw error;
     }
-    const store = new RedisRegistryStore(commands, keys, nodeId, (what, error) => failed(what)(error));
+    const store = new RedisRegistryStore({
+      redis: commands,
+      keys,
+      nodeId,
+      failed: (what, error) => failed(what)(error),
+    });
     const epoch = await learnEpoch(commands, keys);
     await store.preload();
     const node = new ClusterNode(config, { nodeId, keys, commands, subscriber, store, epoch }, figures, parts);
@@ -122,71 +120,58 @@ export class ClusterNode implements SharedState {
     this.figures = figures;
     this.registry = bridgeRegistry(this.store, config, log);
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
-    const cluster = config.cluster;
-    this.history = new History(this.commands, this.keys, this.nodeId, {
-      events: config.replayEvents,
-      bytes: config.replayBytes,
-    });
-    this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs, systemClock);
-    this.forwarding = new Forwarding(
-      this.commands,
-      this.keys,
-      this.nodeId,
+    const redis: NodeRedis = { redis: this.commands, keys: this.keys, nodeId: this.nodeId };
+    this.history = new History({ ...redis, bounds: { events: config.replayEvents, bytes: config.replayBytes } });
+    this.links = new LinkOwnership({ ...redis, ttlMs: config.cluster.linkTtlMs, wallClock: systemClock });
+    this.forwarding = new Forwarding({
+      ...redis,
       config,
-      this.links,
-      this.registry,
-      parts.answers,
-      failed("inbox"),
-    );
-    const pairingRule = {
-      perAddress: config.pairingFailuresPerAddress,
-      overall: config.pairingFailuresOverall,
-      windowMs: config.pairingWindowMs,
-      maxAddresses: config.pairingFailingAddresses,
-    };
-    this.pairingLimiter = new RedisRateLimiter(
-      this.commands,
-      this.keys,
+      links: this.links,
+      registry: this.registry,
+      answers: parts.answers,
+      failed: failed("inbox"),
+    });
+    this.pairingLimiter = new RedisRateLimiter({
+      ...redis,
       clock,
-      "pairing",
-      pairingRule,
-      failed("pairing limit"),
-    );
-    const registrationRule = {
-      perAddress: config.serverRegistrationsPerAddress,
-      overall: Number.POSITIVE_INFINITY,
-      windowMs: config.serverRegistrationWindowMs,
-      maxAddresses: Number.POSITIVE_INFINITY,
-    };
-    this.registrationLimiter = new RedisRateLimiter(
-      this.commands,
-      this.keys,
+      name: "pairing",
+      rule: {
+        perAddress: config.pairingFailuresPerAddress,
+        overall: config.pairingFailuresOverall,
+        windowMs: config.pairingWindowMs,
+        maxAddresses: config.pairingFailingAddresses,
+      },
+      failed: failed("pairing limit"),
+    });
+    this.registrationLimiter = new RedisRateLimiter({
+      ...redis,
       clock,
-      "registration",
-      registrationRule,
-      failed("registration limit"),
-    );
-    this.sightings = new ClusterSightings(
-      this.commands,
-      this.keys,
-      this.nodeId,
-      systemClock,
-      (state, event, payload) => this.toServer(state, event, payload),
-      failed("sightings"),
-    );
-    this.heartbeat = new Heartbeat(
-      this.commands,
-      this.keys,
-      this.nodeId,
-      cluster,
-      this.registry,
-      this.store,
-      this.links,
+      name: "registration",
+      rule: {
+        perAddress: config.serverRegistrationsPerAddress,
+        overall: Number.POSITIVE_INFINITY,
+        windowMs: config.serverRegistrationWindowMs,
+        maxAddresses: Number.POSITIVE_INFINITY,
+      },
+      failed: failed("registration limit"),
+    });
+    this.sightings = new ClusterSightings({
+      ...redis,
+      wallClock: systemClock,
+      toServer: (state, event, payload) => this.toServer(state, event, payload),
+      failed: failed("sightings"),
+    });
+    this.heartbeat = new Heartbeat({
+      ...redis,
+      cluster: config.cluster,
+      registry: this.registry,
+      store: this.store,
+      links: this.links,
       figures,
       parts,
-      connected.epoch,
-      (what, error) => this.failed(what, error),
-    );
+      epoch: connected.epoch,
+      failed: (what, error) => this.failed(what, error),
+    });
   }
 
   /** Subscribes to the cluster's channels and starts the heartbeat. */
@@ -194,11 +179,14 @@ export class ClusterNode implements SharedState {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.forwarding.inbox.channel);
     this.heartbeat.start();
-    this.parts.log.log("info", "cluster node started", {
-      node: this.nodeId,
-      redis: redactedUrl(redisUrl),
-      epoch: this.heartbeat.epoch ?? null,
-    });
+    this.parts.log.info(
+      {
+        node: this.nodeId,
+        redis: redactedUrl(redisUrl),
+        epoch: this.heartbeat.epoch ?? null,
+      },
+      "cluster node started",
+    );
   }
 
   pairingLimited(address: string): Promise<boolean> {
@@ -228,29 +216,32 @@ export class ClusterNode implements SharedState {
     return undefined;
   }
 
-  claimLink(state: ServerState): Promise<boolean> {
-    return this.links.claim(state.id);
+  /**
+   * Claims the link in Redis, then takes the shared history's epoch and last relayed id (another node may have held
+   * the link), so the server resumes where the cluster left off and resends land as duplicates.
+   */
+  async claimLink(state: ServerState): Promise<boolean> {
+    if (!(await this.links.claim(state.id))) return false;
+    const meta = await this.history.meta(state.id);
+    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId))
+      syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
+    return true;
   }
 
   releaseLink(state: ServerState): void {
     void this.links.release(state.id).catch((error: unknown) => this.failed("link release", error));
   }
 
-  /**
-   * Before a link starts here: take the shared history's epoch and last relayed id (another node may have held the
-   * link), so the server resumes where the cluster left off and resends land as duplicates.
-   */
-  async adoptHistory(state: ServerState): Promise<void> {
-    const meta = await this.history.meta(state.id);
-    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId))
-      syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
-  }
-
-  /** Every node's view of the history starts over with it (ordered before this link's first event). */
-  restartHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): void {
-    void this.history
-      .reset(state.id, epoch, afterId, storeChanged)
-      .catch((error: unknown) => this.failed("history reset", error));
+  /** A history that does not continue starts over on every node (ordered before this link's first event). */
+  resume(state: ServerState, epoch: string, cursor: string): string {
+    const continues = this.registry.continues(state, epoch, cursor);
+    const storeChanged = state.epoch !== undefined && state.epoch !== epoch;
+    const resumeAfter = this.registry.resume(state, epoch, cursor);
+    if (!continues)
+      void this.history
+        .reset(state.id, epoch, resumeAfter, storeChanged)
+        .catch((error: unknown) => this.failed("history reset", error));
+    return resumeAfter;
   }
 
   /** This node's link, else whether another node holds the claim (Redis), else what this node last heard. */
@@ -276,8 +267,10 @@ export class ClusterNode implements SharedState {
     return this.forwarding.toServer(state, event, payload);
   }
 
-  routeAnswer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean | undefined> {
-    return this.forwarding.routeAnswer(state, event, payload);
+  /** A waiter here takes it, else the node that forwarded the request (forwarding.ts). */
+  async answer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean> {
+    if (this.parts.answers.take(event, state, payload)) return true;
+    return (await this.forwarding.routeAnswer(state, event, payload)) === true;
   }
 
   /** Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it (HDEL). */
@@ -287,30 +280,30 @@ export class ClusterNode implements SharedState {
     return true;
   }
 
-  /** Reads a server's record from Redis now (a join by a device this node has not heard of yet). */
-  refresh(serverId: string): Promise<void> {
-    return this.reload(serverId);
+  /** A grant this node has not heard of is read from Redis first (a device that paired on another node). */
+  async grantOf(serverId: string, tokenHash: string): Promise<Grant | undefined> {
+    const known = this.registry.grantOf(serverId, tokenHash);
+    if (known !== undefined) return known;
+    await this.reload(serverId);
+    return this.registry.grantOf(serverId, tokenHash);
   }
 
-  /** The server's push is acked once the event is in the shared history, so it is resent if this node dies first. */
-  keep(state: ServerState, event: BufferedEvent, arrival: Arrival, prev: string): Promise<void> | undefined {
-    if (arrival === "duplicate") return undefined;
-    if (arrival === "late") return this.lateArrival(state);
-    return this.append(state, event, prev);
+  /**
+   * Fans the event out here and appends it to the shared history; the server's push is acked once it is there, so
+   * it is resent if this node dies first.
+   */
+  relay(state: ServerState, event: BufferedEvent, after: string | undefined, deletedSession?: string): Relayed {
+    const prev = state.lastId;
+    const arrival = deliverEvent(this.parts, state, event, after);
+    if (arrival !== "duplicate" && deletedSession !== undefined) this.forgetSession(state, deletedSession);
+    return { arrival, kept: this.keep(state, event, arrival, arrival === "after_hole" ? after! : (prev ?? event.id)) };
   }
 
   read(state: ServerState, sinceId: string | undefined): Promise<HistoryRead> {
     return this.history.read(state.id, sinceId);
   }
 
-  forgetSession(state: ServerState, sessionId: string): void {
-    state.buffer.drop((event) => event.sessionId === sessionId);
-    void this.history
-      .forgetSession(state.id, sessionId)
-      .catch((error: unknown) => this.failed("history forget", error));
-  }
-
-  forgetEvents(state: ServerState, eventIds: readonly string[]): void {
+  forget(state: ServerState, eventIds: readonly string[]): void {
     const doomed = new Set(eventIds);
     state.buffer.drop((event) => doomed.has(event.id));
     void this.history.forgetEvents(state.id, eventIds).catch((error: unknown) => this.failed("history forget", error));
@@ -343,6 +336,19 @@ export class ClusterNode implements SharedState {
     await Promise.all(linked.map((state) => this.links.release(state.id).catch(() => undefined)));
     this.subscriber.disconnect();
     await this.commands.quit().catch(() => this.commands.disconnect());
+  }
+
+  private keep(state: ServerState, event: BufferedEvent, arrival: Arrival, prev: string): Promise<void> | undefined {
+    if (arrival === "duplicate") return undefined;
+    if (arrival === "late") return this.lateArrival(state);
+    return this.append(state, event, prev);
+  }
+
+  private forgetSession(state: ServerState, sessionId: string): void {
+    state.buffer.drop((event) => event.sessionId === sessionId);
+    void this.history
+      .forgetSession(state.id, sessionId)
+      .catch((error: unknown) => this.failed("history forget", error));
   }
 
   /** Appends an event this node's server link relayed to the shared history (and every node's fan-out). */
@@ -403,11 +409,14 @@ export class ClusterNode implements SharedState {
       const closed = this.registry.applyRecord(serverId, record);
       this.parts.metrics.revokedCloses += closed;
       if (closed > 0)
-        this.parts.log.log("info", "revoked device sockets closed", {
-          server_id: serverId,
-          sockets: closed,
-          node: this.nodeId,
-        });
+        this.parts.log.info(
+          {
+            server_id: serverId,
+            sockets: closed,
+            node: this.nodeId,
+          },
+          "revoked device sockets closed",
+        );
     } catch (error) {
       this.failed("registry reload", error);
     }
@@ -424,11 +433,14 @@ export class ClusterNode implements SharedState {
 
 function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {
   figures.redisErrors++;
-  log.log("warn", "cluster: redis operation failed", {
-    node: nodeId,
-    what,
-    error: error instanceof Error ? error.message : String(error),
-  });
+  log.warn(
+    {
+      node: nodeId,
+      what,
+      error: error instanceof Error ? error.message : String(error),
+    },
+    "cluster: redis operation failed",
+  );
 }
 
 /**
@@ -439,9 +451,7 @@ export function syncHistory(state: ServerState, epoch: string, afterId: string, 
   const missed = state.lastId !== undefined && state.lastId < afterId;
   if (storeChanged) state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
   else if (missed) state.topic.closeAll(BRIDGE_CLOSE.restart, "events missed while the link moved");
-  state.epoch = epoch;
-  state.lastId = afterId;
-  state.buffer.reset(afterId);
+  state.restartHistory(epoch, afterId);
 }
 
 /** Undefined for text that is not JSON: a malformed message on Redis is dropped, never thrown. */

@@ -30,9 +30,8 @@ export class ServerState {
   codes = new Map<string, number>();
   /** The server's channel on this bridge while it is joined (an open link is asked of `liveLink`). */
   link: ServerLink | undefined;
-  epoch: string | undefined;
-  /** Highest event id relayed since this bridge started; undefined until the server first joins. */
-  lastId: string | undefined;
+  private historyEpoch: string | undefined;
+  private lastRelayed: string | undefined;
   /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
   appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
@@ -45,6 +44,28 @@ export class ServerState {
   ) {
     this.buffer = new ReplayBuffer(replay.events, replay.bytes);
     this.topic = new EventTopic(`events:server:${id}`);
+  }
+
+  /** The server's store the history holds events of; undefined until the server first joins. */
+  get epoch(): string | undefined {
+    return this.historyEpoch;
+  }
+
+  /** Highest event id relayed since this bridge started; undefined until the server first joins. */
+  get lastId(): string | undefined {
+    return this.lastRelayed;
+  }
+
+  /** The history starts over after `afterId` of store `epoch` (the one place both are set, with the buffer). */
+  restartHistory(epoch: string, afterId: string): void {
+    this.historyEpoch = epoch;
+    this.lastRelayed = afterId;
+    this.buffer.reset(afterId);
+  }
+
+  /** An event was relayed to this node's sockets: the newest one. */
+  relayed(eventId: string): void {
+    this.lastRelayed = eventId;
   }
 
   /** The server's link on this bridge when it is open. */
@@ -141,9 +162,7 @@ export class Registry {
     // ones. They are sent away to reconnect (1012); their rejoin from the old epoch is answered "gap".
     if (state.epoch !== undefined && state.epoch !== epoch)
       state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
-    state.epoch = epoch;
-    state.lastId = serverCursor;
-    state.buffer.reset(serverCursor);
+    state.restartHistory(epoch, serverCursor);
     return serverCursor;
   }
 

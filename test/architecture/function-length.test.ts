@@ -17,8 +17,6 @@ const STILL_LONG: Record<string, number> = {
   "server/provider/stream-reader.ts readStream": 95,
   // Its text is copied into sw.js whole (service-worker-source.ts), so its helpers must live inside it.
   "app/src/sw/push-handler.ts installPushHandlers": 93,
-  // Eleven positional parts; the options object of issue 29 item 6 shortens it.
-  "bridge/cluster/cluster-node.ts constructor": 81,
 };
 
 const keyOf = (fn: { at: string; name: string }) => `${fn.at.replace(/:\d+$/, "")} ${fn.name}`;

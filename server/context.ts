@@ -26,6 +26,12 @@ import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
 import type { DiskWrites } from "./db/disk.ts";
+import type { PeopleStore } from "./people/people-store.ts";
+import type { ChatAudiences } from "./people/chat-audiences.ts";
+import type { AuditLog } from "./people/audit-log.ts";
+import type { ChatGuard } from "./people/chat-guard.ts";
+import type { NotificationAudience } from "./people/notification-audience.ts";
+import type { PeopleService } from "./people/people-service.ts";
 
 export interface ServerContext {
   config: Config;
@@ -79,4 +85,13 @@ export interface ServerContext {
   speech: SpeechService;
   /** Documents: a person's library and each chat's copies (server/documents/). */
   documents: DocumentService;
+  /** People, who owns and sees which chat, the audit log (server/people/, docs/people.md). */
+  people: PeopleService;
+  personStore: PeopleStore;
+  audiences: ChatAudiences;
+  audit: AuditLog;
+  /** Who an application notification is for, and per-person dismissals. */
+  notificationAudience: NotificationAudience;
+  /** The one check of a caller against a chat (every chat route, through server/http/session-access.ts). */
+  chatGuard: ChatGuard;
 }

@@ -46,6 +46,14 @@ import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
+import { PeopleStore } from "./people/people-store.ts";
+import { PeopleService, type PeopleServiceParts } from "./people/people-service.ts";
+import { ChatAudiences } from "./people/chat-audiences.ts";
+import { AuditLog } from "./people/audit-log.ts";
+import { ChatGuard } from "./people/chat-guard.ts";
+import { NotificationAudience } from "./people/notification-audience.ts";
+import { announceNewDevices } from "./people/new-device-notice.ts";
+import { tellAffectedPeople } from "./people/audit-notices.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -132,6 +140,84 @@ function startSearchIndexer(
   return indexer;
 }
 
+/** Session and application notifications (docs/notifications.md), with what an earlier process left pending ended. */
+function startNotifications(parts: {
+  db: Db;
+  transactor: Transactor;
+  sessions: SessionService;
+  events: EventStore;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  config: Config;
+  options: RuntimeOptions;
+}): NotificationService {
+  const { sessions, config } = parts;
+  const notifications = new NotificationService({
+    ...parts,
+    store: new SqliteNotificationStore(parts.db, parts.transactor),
+    historyLimit: config.application.notifications.history_limit,
+    ownerEpoch: parts.options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
+  });
+  // Before anything can publish: what an earlier owner epoch left pending ends now (docs/notifications.md "Retention").
+  expireFromEarlierOwners(sessions, notifications);
+  return notifications;
+}
+
+/** Export and import (docs/export.md) share the ledger of which chat each imported session came from. */
+function exportAndImport(parts: {
+  db: Db;
+  transactor: Transactor;
+  sessions: SessionService;
+  assets: AssetStore;
+  clock: Clock;
+  dataDir: string;
+  serverId: string;
+  config: Config;
+  agents: ReturnType<typeof resolveAgents>;
+}): Pick<ServerContext, "exporter" | "importer"> {
+  const { db, sessions, assets, clock, serverId } = parts;
+  const ledger = new ImportLedger(db);
+  return {
+    exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
+    importer: new Importer({
+      ...parts,
+      ledger,
+      agents: () => parts.agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(parts.config.assets.max_bytes) },
+    }),
+  };
+}
+
+type PeopleParts = Pick<
+  ServerContext,
+  "people" | "personStore" | "audiences" | "audit" | "chatGuard" | "notificationAudience"
+>;
+
+/**
+ * People (server/people, docs/people.md): who owns and sees which chat, the audit log, and the notices a person's
+ * devices get (a new device of theirs, an admin's action on their chats or devices).
+ */
+function startPeople(
+  parts: Omit<PeopleServiceParts, "audiences" | "audit"> & {
+    notifications: NotificationService;
+    log: FastifyBaseLogger;
+  },
+): PeopleParts {
+  const audiences = new ChatAudiences(parts.db);
+  const audit = new AuditLog(parts.db, parts.clock);
+  const notificationAudience = new NotificationAudience(parts.db, parts.clock);
+  announceNewDevices(parts.pairing, parts.notifications, parts.log, () => notificationAudience.shared());
+  tellAffectedPeople(audit, parts.notifications, parts.log);
+  return {
+    people: new PeopleService({ ...parts, audiences, audit }),
+    personStore: parts.store,
+    audiences,
+    audit,
+    chatGuard: new ChatGuard(audiences, audit),
+    notificationAudience,
+  };
+}
+
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, dataDir } = options;
   const clock = options.clock ?? systemClock;
@@ -148,18 +234,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     publicUrl: config.server.public_url,
     bridgePublicUrl: options.bridgePublicUrl,
   });
-  const notifications = new NotificationService({
-    store: new SqliteNotificationStore(db, transactor),
-    sessions,
-    transactor,
-    events,
-    clock,
-    log,
-    historyLimit: config.application.notifications.history_limit,
-    ownerEpoch: options.ownerEpoch ?? PROCESS_OWNER_EPOCH,
-  });
-  // Before anything can publish: what an earlier owner epoch left pending ends now (docs/notifications.md "Retention").
-  expireFromEarlierOwners(sessions, notifications);
+  const notifications = startNotifications({ db, transactor, sessions, events, clock, log, config, options });
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(
     serverId,
@@ -171,7 +246,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A pairing that an app refused before this start (docs/security.md "Pairing") leaves no live device behind it.
   pairing.revokeUnused();
   const localAdminToken = generateToken(32);
-  const auth = new Authenticator(db, admin.hash, localAdminToken);
+  const people = new PeopleStore(db, clock);
+  const auth = new Authenticator(db, admin.hash, localAdminToken, people);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -236,7 +312,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
   });
   const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
-  const ledger = new ImportLedger(db);
+  const peopleParts = startPeople({
+    db,
+    store: people,
+    pairing,
+    events,
+    clock,
+    sessions,
+    runner,
+    assets,
+    transactor,
+    documents,
+    e2e,
+    checkpoints: checkpointer,
+    notifications,
+    log,
+  });
   const ctx: ServerContext = {
     config,
     configDir,
@@ -269,21 +360,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     push,
     search: new SearchService(db, transactor, searchIndexer, sessions),
     producers: new ProducerStore(db, clock),
-    exporter: new Exporter({ db, sessions, assets, ledger, clock, serverId }),
-    importer: new Importer({
-      transactor,
-      sessions,
-      assets,
-      ledger,
-      clock,
-      dataDir,
-      serverId,
-      agents: () => agents.keys(),
-      limits: { maxMessageChars: sendBodyLimit(config.assets.max_bytes) },
-    }),
+    ...exportAndImport({ db, transactor, sessions, assets, clock, dataDir, serverId, config, agents }),
     mcp,
     speech: new SpeechService(() => config),
     documents,
+    ...peopleParts,
   };
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.

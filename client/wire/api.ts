@@ -127,6 +127,8 @@ export const pairingCreatedSchema = z.looseObject({
   /** The server's X25519 public key (also pair_url's `key`) and its fingerprint; older servers omit them. */
   server_key: z.string().optional(),
   fingerprint: z.string().optional(),
+  /** The person the code's device will belong to (docs/people.md); older servers omit it. */
+  person_id: z.string().optional(),
 });
 export type PairingCreated = z.infer<typeof pairingCreatedSchema>;
 
@@ -140,6 +142,8 @@ export const deviceRecordSchema = z.looseObject({
   connected: z.boolean().nullable().optional(),
   /** `e2e`: gets sealed events (paired with a key); `plain`: gets them in clear. Older servers omit it. */
   mode: z.enum(["e2e", "plain"]).optional(),
+  /** The person the device belongs to (docs/people.md). Older servers omit it. */
+  person_id: z.string().optional(),
 });
 export type DeviceRecord = z.infer<typeof deviceRecordSchema>;
 export const deviceListSchema = z.looseObject({ devices: z.array(deviceRecordSchema) });

@@ -66,8 +66,28 @@ export const HTTP_ERRORS = {
     meaning:
       "a push subscription's endpoint is not https: on one of `push.allowed_hosts` (docs/push.md); `details` names the field",
   },
+  cannot_share_with_owner: { status: 400, meaning: "a chat cannot be shared with the person who owns it" },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
+  admin_required: {
+    status: 403,
+    meaning:
+      "the route or choice needs the admin role (an admin person's device or the admin token): managing people, pairing for someone else, the audit log",
+  },
+  share_access_denied: {
+    status: 403,
+    meaning:
+      "the caller's person may see this chat but not do this to it (only its owner may, or it is shared read-only)",
+  },
+  notice_not_dismissable: {
+    status: 403,
+    meaning:
+      "the new-device notice about the calling device cannot be dismissed by that device; another of its person's devices may",
+  },
+  agent_not_allowed: {
+    status: 403,
+    meaning: "the agent is not among the caller's person's allowed `agents`",
+  },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: {
     status: 403,
@@ -124,6 +144,7 @@ export const HTTP_ERRORS = {
     meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)",
   },
   producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
+  person_not_found: { status: 404, meaning: "no live person with this id (unknown or removed)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
   request_timeout: {
@@ -144,6 +165,11 @@ export const HTTP_ERRORS = {
   sealed_request_replayed: {
     status: 409,
     meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused",
+  },
+  last_admin: {
+    status: 409,
+    meaning:
+      "the change would leave the server without a live admin person: the last admin cannot be demoted or removed",
   },
   cursor_expired: {
     status: 410,
@@ -182,6 +208,11 @@ export const HTTP_ERRORS = {
     meaning: "the document cannot be read; `details.reason` is `encrypted` (a password), `corrupt` or `no_text`",
   },
   action_failed: { status: 422, meaning: "the action ran and threw; the message says why" },
+  daily_limit_reached: {
+    status: 429,
+    meaning:
+      "the caller's person has made `max_requests_per_day` requests today (UTC); `details.retry_after` (seconds, also the Retry-After header) says when the next is allowed",
+  },
   headers_too_large: { status: 431, meaning: "the request headers exceed Node's 16 KiB limit (connection closed)" },
   // 5xx: the server's side
   internal_error: {

@@ -130,6 +130,12 @@ export const documentUpdatedEvent = eventType("document_updated", {
   document: documentRecordSchema,
   progress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
 });
+/**
+ * A person gained access to a chat (a share, a transfer to them: docs/people.md) or lost it (unshare, transfer, their
+ * removal, deletion). Sent only to that person; on `session_access_revoked` apps drop the chat as on session_deleted.
+ */
+export const sessionAccessGrantedEvent = eventType("session_access_granted", { ...inSession, session: sessionSchema });
+export const sessionAccessRevokedEvent = eventType("session_access_revoked", inSession);
 
 export const coreEventSchemas = [
   requestStartedEvent,

@@ -60,6 +60,9 @@ function requestScoped(
   }
 }
 
+/** An application notification's audience: "all", or at most 100 person ids. */
+export const audienceSchema = z.union([z.literal("all"), z.array(z.string().min(1).max(100)).min(1).max(100)]);
+
 /** create and update by key: a full publication of the key's current state. */
 export const producerInputSchema = z
   .object({
@@ -69,6 +72,8 @@ export const producerInputSchema = z
     retention: retentionInputSchema.optional(),
     operation_id: operationIdSchema.optional(),
     request_id: z.string().min(1).optional(),
+    /** Who an application notification is for (docs/people.md "Notifications"): everyone (absent), or these people. */
+    audience: audienceSchema.optional(),
   })
   .strict()
   .superRefine(requestScoped);

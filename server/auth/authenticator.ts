@@ -1,6 +1,6 @@
 // Who is calling: the admin, a paired device, a producer, or nobody. Every route but the open ones asks this first.
 import type { Db } from "../db/database.ts";
-import { callerOf, type Caller, type Credential, type RelayPass } from "./caller.ts";
+import { callerOf, type Caller, type Credential, type PersonLookup, type RelayPass } from "./caller.ts";
 import { generateToken, hashToken, sameHash } from "./tokens.ts";
 
 /** What a request presents: its Authorization header, and a relay pass when the bridge relayed it in-process. */
@@ -36,6 +36,7 @@ export class Authenticator {
     db: Db,
     private adminTokenHash: string,
     localAdminToken: string = generateToken(32),
+    private readonly people: PersonLookup,
   ) {
     this.localAdminHash = hashToken(localAdminToken);
     this.deviceByHash = db.prepare<[string], { id: string }>(
@@ -62,7 +63,7 @@ export class Authenticator {
     const credential = presented.relayed
       ? this.relayedDevice(presented.relayed)
       : this.tokenOwner(presented.authorization);
-    return credential === undefined ? undefined : callerOf(credential);
+    return credential === undefined ? undefined : callerOf(credential, this.people);
   }
 
   /** The one check of a relay pass: this process's secret, and a device still live. */

@@ -1,4 +1,4 @@
-// A person's documents (docs/documents.md): stored as uploaded, read in a worker, kept as text by page or section, and
+// A person's documents (docs/documents.md): each library is one person's (`owner` is a person id), stored as uploaded, read in a worker, kept as text by page or section, and
 // copied into a chat when a message attaches one. Every change of a document's state is published as
 // `document_updated`.
 import { randomUUID } from "node:crypto";
@@ -17,9 +17,6 @@ import { startReading, UnreadableDocument, type Reading } from "./reader.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
-
-/** Whose library a call works on while the server has one person: every route and send names this one owner. */
-export const LIBRARY_OWNER = "owner";
 
 export interface DocumentServiceParts {
   db: Db;
@@ -145,11 +142,12 @@ export class DocumentService {
     const publish = (progress?: { done: number; total: number }) => {
       const row = this.store.byId(id);
       if (row)
-        this.parts.events.publish({
-          type: "document_updated",
-          document: recordOf(row),
-          ...(progress ? { progress } : {}),
-        });
+        // Only the library's person hears of it (docs/people.md "Visibility").
+        this.parts.events.publish(
+          { type: "document_updated", document: recordOf(row), ...(progress ? { progress } : {}) },
+          undefined,
+          [row.owner],
+        );
     };
     return {
       page: (section: { page: number; heading?: string; text: string }) => this.store.addPage(id, section),

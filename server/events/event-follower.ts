@@ -16,6 +16,8 @@ export interface StoredEvent {
   type: string;
   session_id: string | null;
   body: string;
+  /** The people the event is for, as stored (a JSON array; docs/people.md "Events"), or null: the chat's. */
+  audience: string | null;
 }
 
 export interface EventConsumer {

@@ -1,5 +1,6 @@
 // Export (docs/export.md): a session as a chat record (the session as stored and the images it uses), every session
 // as a streamed JSON array of them, and a session as Markdown for people to read.
+import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
 import { Readable } from "node:stream";
 import type { Session } from "../../client/wire/index.ts";
 import type { AssetStore } from "../assets/store.ts";
@@ -24,12 +25,16 @@ export interface ExporterParts {
 
 export class Exporter {
   private readonly sessionIds;
+  private readonly visibleIds;
   private readonly ownAssets;
 
   constructor(private readonly parts: ExporterParts) {
     // In the order they were stored (oldest first; an import stores in file order): a fork comes after its source, so
     // an import can point the fork at it, and an export of an import lists the chats as the file did.
     this.sessionIds = parts.db.prepare<[], { id: string }>("SELECT id FROM sessions ORDER BY rowid");
+    this.visibleIds = parts.db.prepare<[{ person: string }], { id: string }>(
+      `SELECT id FROM sessions WHERE id IN (${VISIBLE_SESSIONS}) ORDER BY rowid`,
+    );
     this.ownAssets = parts.db.prepare<[string], { id: string }>(
       "SELECT id FROM assets WHERE session_id = ? ORDER BY created_at, id",
     );
@@ -40,9 +45,13 @@ export class Exporter {
     return this.recordOf(this.parts.sessions.get(sessionId));
   }
 
-  /** Every session, as the text of a JSON array of records, produced one record at a time. */
-  all(): Readable {
-    const ids = this.sessionIds.all().map((row) => row.id);
+  /**
+   * Every session (with `personId`: every session that person may read), as the text of a JSON array of records,
+   * produced one record at a time.
+   */
+  all(personId?: string): Readable {
+    const rows = personId === undefined ? this.sessionIds.all() : this.visibleIds.all({ person: personId });
+    const ids = rows.map((row) => row.id);
     const self = this;
     return Readable.from(
       (function* () {

@@ -50,3 +50,17 @@ export function authenticateRequest(auth: Authenticator, request: FastifyRequest
 export function requireAdmin(request: FastifyRequest): void {
   if (request.caller?.kind !== "admin") throw forbidden("forbidden", "this route needs the admin token");
 }
+
+/** The caller of a route that needs a token (every route but the open ones has one once auth has run). */
+export function callerOfRoute(request: FastifyRequest): Caller {
+  if (request.caller === undefined) throw unauthorized();
+  return request.caller;
+}
+
+/** Routes of the admin role: an admin person's device, or the admin token (which acts as the oldest live admin). */
+export function requireAdminRole(request: FastifyRequest): Caller {
+  const caller = callerOfRoute(request);
+  if (caller.role !== "admin" || caller.kind === "producer")
+    throw forbidden("admin_required", "this needs the admin role (an admin person's device or the admin token)");
+  return caller;
+}

@@ -31,7 +31,17 @@ export function notificationEvent(
 }
 
 export interface EventPublisher {
-  publish(event: PublishInput): unknown;
+  publish(event: PublishInput, ref?: undefined, audience?: readonly string[]): unknown;
+}
+
+/**
+ * The people an event is for when it is not everyone's: an application notification's audience (docs/people.md
+ * "Notifications"), carried by its record.
+ */
+function audienceOf(event: PublishInput): readonly string[] | undefined {
+  const record = event["notification"] as { audience?: unknown } | undefined;
+  if (Array.isArray(record?.audience)) return record.audience as string[];
+  return undefined;
 }
 
 export type Emit = (event: PublishInput) => void;
@@ -44,8 +54,9 @@ export function bestEffort(
 ): Emit {
   return (event) => {
     try {
-      if (transactor) transactor.run(() => events.publish(event));
-      else events.publish(event);
+      const audience = audienceOf(event);
+      if (transactor) transactor.run(() => events.publish(event, undefined, audience));
+      else events.publish(event, undefined, audience);
     } catch (error) {
       log.warn({ err: error, type: event.type }, "notification event not published (best effort)");
     }

@@ -59,6 +59,7 @@ export function newRecord(
     ...(input.request_id !== undefined ? { request_id: input.request_id } : {}),
     ...(scope.kind === "session" ? { session_id: scope.sessionId } : {}),
     ...(input.operation_id !== undefined ? { operation_id: input.operation_id } : {}),
+    ...(scope.kind === "application" && Array.isArray(input.audience) ? { audience: input.audience } : {}),
     source: { plugin },
     display: resolveDisplay(scope, input.display),
     ...(input.ui_effects !== undefined ? { ui_effects: input.ui_effects } : {}),

@@ -11,6 +11,10 @@ import type { Statement } from "better-sqlite3";
 import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
+/** The person a code made without one is for: the oldest live admin (the admin token's person). */
+const ACTING_ADMIN =
+  "SELECT id FROM people WHERE removed_at IS NULL AND role = 'admin' ORDER BY created_at, rowid LIMIT 1";
+
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
 /** A device never used this long after its pairing is revoked (revokeUnused): an app uses its token within seconds. */
 export const UNUSED_DEVICE_MS = 60 * 60 * 1000;
@@ -27,6 +31,8 @@ export interface DeviceRecord {
   connected: boolean | null;
   /** `e2e`: paired with a public key, gets sealed events; `plain`: paired without one (docs/security.md). */
   mode: DeviceMode;
+  /** The person the device belongs to (docs/people.md). */
+  person_id: string;
 }
 
 type DeviceRow = {
@@ -36,14 +42,22 @@ type DeviceRow = {
   last_seen_at: number | null;
   revoked_at: number | null;
   public_key: string | null;
+  person_id: string;
 };
 
+export interface PairedDevice {
+  device_id: string;
+  person_id: string;
+  name: string;
+}
+
 export type Redemption =
-  { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
+  { ok: true; device_id: string; device_token: string; person_id: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
   private readonly listeners = new ListenerSet<void>();
   private readonly revocations = new ListenerSet<string>();
+  private readonly pairings = new ListenerSet<PairedDevice>();
   /** Whether a live device is plain (the forwarder then sends plaintext too); undefined: read it again. */
   private plainLive: boolean | undefined;
   /** device id → the last_seen_at this process last wrote for it. */
@@ -60,16 +74,21 @@ export class PairingService {
     readonly codeTtlMs = DEFAULT_CODE_TTL_MS,
   ) {}
 
-  /** Creates a single-use code; only its hash is stored. */
-  createCode(): { code: string; expiresAt: number } {
+  /**
+   * Creates a single-use code for a person's next device (the acting admin's when absent: scripts and `npm start`'s
+   * first-run link); only its hash is stored.
+   */
+  createCode(personId?: string): { code: string; expiresAt: number } {
     // Each new pairing settles the ones the apps refused: their devices leave before another is made.
     this.revokeUnused();
     const code = generatePairingCode();
     const now = this.now();
     const expiresAt = now + this.codeTtlMs;
     this.db
-      .prepare("INSERT INTO pairing_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)")
-      .run(hashPairingCode(code), now, expiresAt);
+      .prepare(
+        `INSERT INTO pairing_codes (code_hash, created_at, expires_at, person_id) VALUES (?, ?, ?, coalesce(?, (${ACTING_ADMIN})))`,
+      )
+      .run(hashPairingCode(code), now, expiresAt, personId ?? null);
     this.changed();
     return { code, expiresAt };
   }
@@ -80,8 +99,8 @@ export class PairingService {
     const result = this.db
       .transaction((): Redemption => {
         const row = this.db
-          .prepare<[string], { expires_at: number; used_at: number | null }>(
-            "SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?",
+          .prepare<[string], { expires_at: number; used_at: number | null; person_id: string }>(
+            "SELECT expires_at, used_at, person_id FROM pairing_codes WHERE code_hash = ?",
           )
           .get(hashPairingCode(code));
         if (!row || row.used_at !== null) return { ok: false, reason: "invalid_code" };
@@ -90,22 +109,35 @@ export class PairingService {
         const deviceId = `dev_${randomUUID()}`;
         const token = generateToken(32);
         this.db
-          .prepare("INSERT INTO devices (id, name, token_hash, created_at, public_key) VALUES (?, ?, ?, ?, ?)")
-          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null);
-        return { ok: true, device_id: deviceId, device_token: token };
+          .prepare(
+            "INSERT INTO devices (id, name, token_hash, created_at, public_key, person_id) VALUES (?, ?, ?, ?, ?, ?)",
+          )
+          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null, row.person_id);
+        return { ok: true, device_id: deviceId, device_token: token, person_id: row.person_id };
       })
       .immediate();
     this.changed();
+    if (result.ok) this.pairings.notify({ device_id: result.device_id, person_id: result.person_id, name: deviceName });
     return result;
   }
 
-  listDevices(): DeviceRecord[] {
-    const rows = this.db
-      .prepare<[], DeviceRow>(
-        "SELECT id, name, created_at, last_seen_at, revoked_at, public_key FROM devices ORDER BY created_at, id",
-      )
-      .all();
-    return rows.map((row) => ({
+  /** Hears each device that joins a person (the new-device notice to that person's other devices). */
+  onPaired(listener: (device: PairedDevice) => void): () => void {
+    return this.pairings.subscribe(listener);
+  }
+
+  /** Every device, or one person's. */
+  listDevices(personId?: string): DeviceRecord[] {
+    const columns = "SELECT id, name, created_at, last_seen_at, revoked_at, public_key, person_id FROM devices";
+    const rows =
+      personId === undefined
+        ? this.db.prepare<[], DeviceRow>(`${columns} ORDER BY created_at, id`).all()
+        : this.db.prepare<[string], DeviceRow>(`${columns} WHERE person_id = ? ORDER BY created_at, id`).all(personId);
+    return rows.map((row) => this.recordOf(row));
+  }
+
+  private recordOf(row: DeviceRow): DeviceRecord {
+    return {
       device_id: row.id,
       name: row.name,
       created_at: iso(row.created_at)!,
@@ -113,7 +145,8 @@ export class PairingService {
       revoked_at: iso(row.revoked_at),
       connected: this.connectedNow === undefined ? null : this.connectedNow.has(row.id),
       mode: row.public_key === null ? "plain" : "e2e",
-    }));
+      person_id: row.person_id,
+    };
   }
 
   /** What the bridge says is connected now (`devices_seen` {connected}); undefined when the link is gone. */
@@ -137,7 +170,12 @@ export class PairingService {
 
   /** One device as listDevices shows it, or undefined. */
   device(deviceId: string): DeviceRecord | undefined {
-    return this.listDevices().find((device) => device.device_id === deviceId);
+    const row = this.db
+      .prepare<[string], DeviceRow>(
+        "SELECT id, name, created_at, last_seen_at, revoked_at, public_key, person_id FROM devices WHERE id = ?",
+      )
+      .get(deviceId);
+    return row === undefined ? undefined : this.recordOf(row);
   }
 
   /** Revokes a device; false when there is no such device. Revoking twice is not an error. */

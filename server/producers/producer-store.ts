@@ -31,19 +31,21 @@ export class ProducerStore {
     db: Db,
     private readonly clock: Clock,
   ) {
-    this.insert = db.prepare<[string, string, string, number]>(
-      "INSERT INTO producers (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
+    // A producer belongs to a person (docs/people.md): the acting admin's when none is named (scripts).
+    this.insert = db.prepare<[string, string, string, number, string | null]>(
+      `INSERT INTO producers (id, name, token_hash, created_at, person_id) VALUES (?, ?, ?, ?, coalesce(?,
+        (SELECT id FROM people WHERE removed_at IS NULL AND role = 'admin' ORDER BY created_at, rowid LIMIT 1)))`,
     );
     this.selectAll = db.prepare<[], Row>("SELECT id, name, created_at FROM producers ORDER BY created_at, id");
     this.remove = db.prepare<[string]>("DELETE FROM producers WHERE id = ?");
   }
 
-  /** A new producer and its token, in clear this once. */
-  create(name: string): ProducerInfo & { token: string } {
+  /** A new producer of `personId` and its token, in clear this once. */
+  create(name: string, personId?: string): ProducerInfo & { token: string } {
     const id = `prd_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
     const token = generateToken(32);
     const createdAt = this.clock.now();
-    this.insert.run(id, name, hashToken(token), createdAt);
+    this.insert.run(id, name, hashToken(token), createdAt, personId ?? null);
     return { ...infoOf({ id, name, created_at: createdAt }), token };
   }
 

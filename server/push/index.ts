@@ -6,6 +6,8 @@ import type { Clock } from "../clock.ts";
 import type { PushConfig } from "../config/push.ts";
 import type { Db } from "../db/database.ts";
 import type { EventStore } from "../events/event-store.ts";
+import { writers } from "../people/access.ts";
+import { ChatAudiences } from "../people/chat-audiences.ts";
 import type { PairingService } from "../pairing/pairing-service.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { PushService } from "./push-service.ts";
@@ -26,8 +28,13 @@ export interface PushParts {
 export function createPushService(parts: PushParts): PushService | undefined {
   const { config, sessions } = parts;
   if (!config) return undefined;
+  const audiences = new ChatAudiences(parts.db);
   const push = new PushService({
     ...parts,
+    chatWriters: (sessionId) => {
+      const audience = audiences.of(sessionId);
+      return audience === undefined ? [] : writers(audience);
+    },
     config,
     keys: ensureVapidKeys(parts.dataDir),
     chatTitle: (sessionId) => {

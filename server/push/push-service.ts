@@ -48,6 +48,8 @@ export interface PushServiceDeps {
   shutdown: AbortSignal;
   /** A chat's title for previews (undefined: none, or the chat is gone). */
   chatTitle: (sessionId: string) => string | undefined;
+  /** The people who may write a chat: its pushes go to their devices only (docs/people.md "Push"). */
+  chatWriters: (sessionId: string) => readonly string[];
   /** Tests and the benchmark replace the sender or the limits; the default posts with undici. */
   send?: (subscription: StoredSubscription, payload: string, options: SendOptions) => Promise<SendOutcome>;
   limits?: Partial<DeliveryLimits>;
@@ -144,7 +146,10 @@ export class PushService implements EventConsumer {
     if (!this.deps.shutdown.aborted) {
       for (const event of events) {
         this.cursor = event.id;
-        for (const intent of this.triggers.intentsOf(JSON.parse(event.body) as LogEvent)) this.fanOut(intent);
+        const intents = this.triggers.intentsOf(JSON.parse(event.body) as LogEvent);
+        if (intents.length === 0) continue;
+        const people = this.peopleOf(event.session_id, event.audience);
+        for (const intent of intents) this.fanOut(intent, people);
       }
     }
     this.cursor = through;
@@ -155,7 +160,17 @@ export class PushService implements EventConsumer {
     this.deps.log.error({ err: error }, "reading events for push failed");
   }
 
-  private fanOut(intent: PushIntent): void {
+  /**
+   * Whose devices an event's pushes go to (docs/people.md "Push"): the people named by its audience, else the people
+   * who may write its chat (they answer its approvals and wait for its replies), else (no chat) everyone.
+   */
+  private peopleOf(sessionId: string | null, audience: string | null): ReadonlySet<string> | undefined {
+    if (audience !== null) return new Set(JSON.parse(audience) as string[]);
+    if (sessionId === null) return undefined;
+    return new Set(this.deps.chatWriters(sessionId));
+  }
+
+  private fanOut(intent: PushIntent, people: ReadonlySet<string> | undefined): void {
     const { subscriptions, previews } = (this.cached ??= {
       subscriptions: this.subscriptions.all(),
       previews: this.subscriptions.previewDevices(),
@@ -170,6 +185,7 @@ export class PushService implements EventConsumer {
     let preview: string | undefined;
     for (const subscription of subscriptions) {
       if (connected?.has(subscription.device_id)) continue;
+      if (people !== undefined && !people.has(subscription.person_id ?? "")) continue;
       const payload = previews.has(subscription.device_id) ? (preview ??= textOf(intent.preview())) : plain;
       this.queue.enqueue({
         subscription,

@@ -7,14 +7,17 @@ export interface StoredSubscription {
   endpoint: string;
   device_id: string;
   keys: { p256dh: string; auth: string };
+  /** The person of the device (docs/people.md): a push about a chat goes only to its people's devices. */
+  person_id?: string | undefined;
 }
 
-type Row = { endpoint: string; device_id: string; p256dh: string; auth: string };
+type Row = { endpoint: string; device_id: string; p256dh: string; auth: string; person_id?: string | null };
 
 const toSubscription = (row: Row): StoredSubscription => ({
   endpoint: row.endpoint,
   device_id: row.device_id,
   keys: { p256dh: row.p256dh, auth: row.auth },
+  ...(row.person_id ? { person_id: row.person_id } : {}),
 });
 
 export class SubscriptionStore {
@@ -28,7 +31,7 @@ export class SubscriptionStore {
     // Only live devices' subscriptions are ever pushed to: a revoked device's rows are deleted with it, and the join
     // keeps a row that outlived its device (a crash between the two) from being used.
     this.live = db.prepare(
-      "SELECT s.endpoint, s.device_id, s.p256dh, s.auth FROM push_subscriptions s JOIN devices d ON d.id = s.device_id WHERE d.revoked_at IS NULL",
+      "SELECT s.endpoint, s.device_id, s.p256dh, s.auth, d.person_id FROM push_subscriptions s JOIN devices d ON d.id = s.device_id WHERE d.revoked_at IS NULL",
     );
     this.byDevice = db.prepare(
       "SELECT endpoint, device_id, p256dh, auth FROM push_subscriptions WHERE device_id = ? ORDER BY created_at",
@@ -44,11 +47,12 @@ export class SubscriptionStore {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO push_subscriptions (endpoint, device_id, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO push_subscriptions (endpoint, device_id, p256dh, auth, created_at, person_id)
+           VALUES (?, ?, ?, ?, ?, (SELECT person_id FROM devices WHERE id = ?))
            ON CONFLICT (endpoint) DO UPDATE SET device_id = excluded.device_id, p256dh = excluded.p256dh, auth = excluded.auth,
-             created_at = excluded.created_at`,
+             created_at = excluded.created_at, person_id = excluded.person_id`,
         )
-        .run(endpoint, device_id, keys.p256dh, keys.auth, this.now());
+        .run(endpoint, device_id, keys.p256dh, keys.auth, this.now(), device_id);
       const held = this.byDevice.all(device_id);
       for (const row of held.slice(0, Math.max(0, held.length - maxPerDevice))) this.removeEndpoint(row.endpoint);
     })();

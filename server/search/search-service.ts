@@ -1,6 +1,7 @@
 // GET /search's work (docs/search.md): the words of the query as an FTS5 prefix query, the best matches by BM25,
 // each with its session's title and a plain-text snippet. The index is brought up to the newest commit first, so a
 // search sees every message committed before it was asked.
+import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
 import type { Db } from "../db/database.ts";
 import { DomainError } from "../errors.ts";
 import type { Transactor } from "../db/transactor.ts";
@@ -29,6 +30,7 @@ type Row = { session_id: string; message_index: number; title: string; archived:
 
 export class SearchService {
   private readonly select;
+  private readonly selectVisible;
   private readonly nthNewest;
 
   constructor(
@@ -49,13 +51,23 @@ export class SearchService {
        JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
        ORDER BY m.score`,
     );
+    // The same for one person (docs/people.md "Visibility"): only the chats they may see are ranked and returned, so
+    // a page is filled with their matches and another person's never reach the snippet step.
+    this.selectVisible = db.prepare<[{ match: string; floor: number; limit: number; person: string }], Row>(
+      `SELECT d.session_id, d.message_index, s.title, s.archived
+       FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH @match AND rowid >= @floor) m
+       JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
+       WHERE d.session_id IN (${VISIBLE_SESSIONS})
+       ORDER BY m.score LIMIT @limit`,
+    );
     // Walks the match list newest first without scoring it: cheap even when most messages match.
     this.nthNewest = db.prepare<[string, number], { rowid: number }>(
       "SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
     );
   }
 
-  async search(query: string, limit: number): Promise<SearchResult[]> {
+  /** The best matches; with `personId`, among the chats that person may see only. */
+  async search(query: string, limit: number, personId?: string): Promise<SearchResult[]> {
     const words = queryWords(query);
     if (words.length === 0) return [];
     await this.indexer.caughtUp();
@@ -64,7 +76,9 @@ export class SearchService {
       // BM25 scores every match (about 0.5 µs each): a word in most of 100,000 messages would cost 50 ms. Past
       // RANKED_MATCHES matches, only the newest that many are ranked (docs/search.md "Ranking").
       const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
-      return this.select.all(match, floor, limit);
+      return personId === undefined
+        ? this.select.all(match, floor, limit)
+        : this.selectVisible.all({ match, floor, limit, person: personId });
     });
     // One read of each session a page names; its messages are the texts the index was built from just now. A
     // session the store no longer gives (deleted, its session_deleted not yet committed) is left out.

@@ -35,25 +35,31 @@ export class SessionService {
     private readonly knownAgents: () => Iterable<string>,
   ) {}
 
-  list(): Session[] {
-    return this.store.list();
+  /** Every live session; with `personId`, those that person may see. */
+  list(personId?: string): Session[] {
+    return this.store.list(personId);
   }
 
   /**
    * What a session list shows: pinned first, then newest activity first; never the messages (docs/client.md
    * "Sessions"). Archived sessions are left out unless `archived` is "include" (all) or "only" (them alone).
    */
-  listSummaries(archived: ArchivedFilter = "exclude"): SessionSummary[] {
+  listSummaries(archived: ArchivedFilter = "exclude", personId?: string): SessionSummary[] {
     return this.store
-      .list()
+      .list(personId)
       .filter((session) => archived === "include" || (session.archived === true) === (archived === "only"))
       .map(sessionSummaryOf)
       .sort(listOrder);
   }
 
   /** One page of the list (session-pages.ts): `limit` summaries after the cursor `before`, in its total order. */
-  listPage(archived: ArchivedFilter, limit: number, before: Parameters<typeof pageOf>[2]): SummaryPage {
-    return pageOf(this.listSummaries(archived), limit, before);
+  listPage(
+    archived: ArchivedFilter,
+    limit: number,
+    before: Parameters<typeof pageOf>[2],
+    personId?: string,
+  ): SummaryPage {
+    return pageOf(this.listSummaries(archived, personId), limit, before);
   }
 
   get(sessionId: string): Session {
@@ -79,12 +85,13 @@ export class SessionService {
   }
 
   /** A new empty session; `sourceSessionId` names the session it descends from (an imported fork's source). */
-  create(agentId = "default", sourceSessionId?: string): Session {
+  create(agentId = "default", sourceSessionId?: string, ownerId?: string): Session {
     if (![...this.knownAgents()].includes(agentId))
       throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
       const source = sourceSessionId === undefined ? {} : { source_session_id: sourceSessionId };
-      const session = this.store.create({ agent_id: agentId, ...source });
+      const owner = ownerId === undefined ? {} : { owner_id: ownerId };
+      const session = this.store.create({ agent_id: agentId, ...source, ...owner });
       this.publishWithCheckpoint(session, [
         { type: "session_created", session_id: session.id, agent_id: agentId, ...source, session },
       ]);
@@ -92,7 +99,8 @@ export class SessionService {
     });
   }
 
-  fork(sourceId: string): Session {
+  /** A copy of a session, owned by `ownerId` (the forking person; the default owner when absent). */
+  fork(sourceId: string, ownerId?: string): Session {
     return this.transactor.run(() => {
       const source = this.require(sourceId).session;
       // Notifications belong to the occurrence in the source session; the fork starts without them.
@@ -102,6 +110,7 @@ export class SessionService {
         messages: source.messages,
         metadata,
         source_session_id: source.id,
+        ...(ownerId !== undefined ? { owner_id: ownerId } : {}),
         ...forkFields(source),
       };
       const session = this.store.create(fields);

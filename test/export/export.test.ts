@@ -131,11 +131,17 @@ describe("export and import", () => {
     expect(bad.json.error.code).toBe("invalid_input");
   });
 
-  it("X4 GET /export and POST /import are admin only", async () => {
+  it("X4 POST /import is admin only; GET /export with a device token exports its person's chats only", async () => {
     const { ctx } = a.runtime;
     const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
     if (!paired.ok) throw new Error("pairing failed");
-    expect((await apiA.call("GET", "/export", undefined, paired.device_token)).json.error.code).toBe("forbidden");
+    const owners = await apiA.call("GET", "/export", undefined, paired.device_token);
+    expect(owners.status).toBe(200);
+    const member = ctx.people.create({ name: "Ana" });
+    const theirs = ctx.pairing.redeem(ctx.pairing.createCode(member.id).code, "Ana's phone");
+    if (!theirs.ok) throw new Error("pairing failed");
+    const exported = await apiA.call("GET", "/export", undefined, theirs.device_token);
+    expect([exported.status, exported.json]).toEqual([200, []]);
     expect((await upload(apiA.url, ["[]"], {}, paired.device_token)).json.error.code).toBe("forbidden");
     expect((await apiA.call("GET", "/export", undefined, null)).status).toBe(401);
     expect(await upload(apiA.url, ["[]"])).toEqual({ status: 200, json: { imported: 0, skipped: 0, chats: [] } });

@@ -80,7 +80,9 @@ describe("a relayed call runs in-process as over inject (B164)", () => {
 
   it("gives each refusal its own status and error body", async () => {
     expect((await bothWays({ method: "GET", url: "/sessions", headers: {} })).statusCode).toBe(401);
-    expect((await bothWays({ method: "GET", url: "/devices", headers: as(device.device_token) })).statusCode).toBe(403);
+    expect((await bothWays({ method: "GET", url: "/producers", headers: as(device.device_token) })).statusCode).toBe(
+      403,
+    );
     expect(
       (await bothWays({ method: "GET", url: "/no/such/route", headers: as(device.device_token) })).statusCode,
     ).toBe(404);

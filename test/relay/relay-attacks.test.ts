@@ -44,24 +44,27 @@ describe("the API relay", () => {
     });
   });
 
-  it("refuses admin routes with the body HTTP gives a device token, and a forged device id (B81)", async () => {
+  it("refuses admin routes with the body HTTP gives a member's device token, and a forged device id (B81)", async () => {
     const stack = await relayStack();
-    const credentials = await pairDevice(stack, stack.serverUrl);
+    const member = await stack.server.request({ method: "POST", url: "/people", payload: { name: "Ana" } });
+    const credentials = await pairDevice(stack, stack.serverUrl, "phone", member.json.person.id);
+    const owner = await pairDevice(stack, stack.serverUrl, "owner phone");
+    const ownerId = (await stack.server.request({ method: "GET", url: "/people/me" })).json.person.id as string;
     const { channel } = await appChannel(stack, credentials.device_token);
-    for (const [method, path] of [
-      ["POST", "/pairing"],
-      ["GET", "/devices"],
-      ["DELETE", `/devices/${credentials.device_id}`],
+    for (const [method, path, body, status] of [
+      ["POST", "/pairing", { person_id: ownerId }, 403],
+      ["GET", "/people", undefined, 403],
+      ["DELETE", `/devices/${owner.device_id}`, undefined, 404],
     ] as const) {
       const overHttp = await stack.server.request({
         method,
         url: path,
         token: credentials.device_token,
-        ...(method === "POST" ? { payload: {} } : {}),
+        ...(body ? { payload: body } : {}),
       });
-      const relayed = await relay(channel, method, path, method === "POST" ? {} : undefined);
+      const relayed = await relay(channel, method, path, body);
       expect(relayed.response).toEqual({ status: overHttp.status, body: overHttp.json });
-      expect(overHttp.status).toBe(403);
+      expect(overHttp.status).toBe(status);
     }
     const forged = await pushOnce(channel, "api", { method: "GET", path: "/devices", device_id: "admin" });
     expect(forged).toEqual({ status: "error", response: { reason: "invalid_request" } });

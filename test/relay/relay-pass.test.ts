@@ -70,7 +70,8 @@ describe("a relayed call's caller (issue 29, item 3)", () => {
       request_id: "r2",
       device_id: device.device_id,
       method: "GET",
-      path: "/devices",
+      // Producer tokens are the admin token's alone (GET /devices is every person's own since people: docs/people.md).
+      path: "/producers",
     });
     expect(admin).toMatchObject({ request_id: "r2", status: 403 });
   });

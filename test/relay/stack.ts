@@ -52,8 +52,15 @@ export async function relayStack(bridgeOverrides: Partial<BridgeConfig> = {}): P
 }
 
 /** Pairs a device through the bridge with the client library; server_url as given (a closed port, say). */
-export async function pairDevice(stack: RelayStack, serverUrl: string, name = "phone"): Promise<Credentials> {
-  const created = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
+/** Pairs a device through the bridge, for the acting admin (Owner) or for `personId`. */
+export async function pairDevice(
+  stack: RelayStack,
+  serverUrl: string,
+  name = "phone",
+  personId?: string,
+): Promise<Credentials> {
+  const payload = personId === undefined ? {} : { person_id: personId };
+  const created = await stack.server.request({ method: "POST", url: "/pairing", payload });
   const code = (created.json as { code: string }).code;
   await until(
     () => stack.bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,

@@ -46,6 +46,10 @@ describe("session list (S1)", () => {
       message_count: 2,
       archived: false,
       pinned: false,
+      // The list shows each chat to its caller's person (docs/people.md "Visibility").
+      owner: expect.stringMatching(/^per_/),
+      owner_name: "Owner",
+      shares: [],
     });
     expect([...sessions[0]!.title]).toHaveLength(80);
     expect(sessions[1]).toMatchObject({ title: "", agent_id: "coder", message_count: 0 });

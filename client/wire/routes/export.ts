@@ -23,7 +23,6 @@ export const exportAllRoute = defineRoute({
   bytes: true,
   status: 200,
   errors: [],
-  admin: true,
 });
 
 export const importRoute = defineRoute({

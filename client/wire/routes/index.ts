@@ -25,3 +25,4 @@ export * from "./speech.ts";
 export * from "./documents.ts";
 export * from "./sessions.ts";
 export * from "./turns.ts";
+export * from "./people.ts";

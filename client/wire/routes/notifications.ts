@@ -59,7 +59,7 @@ export const dismissApplicationNotificationRoute = defineRoute({
   body: dismissBody,
   answer: dismissAnswer,
   status: 200,
-  errors: ["notification_not_found", "notification_conflict"],
+  errors: ["notification_not_found", "notification_conflict", "notice_not_dismissable"],
   conflictRecord: true,
 });
 

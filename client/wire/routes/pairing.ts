@@ -1,5 +1,7 @@
-// Admin routes of pairing (docs/bridge.md "Pairing and devices"): create a pairing code, list devices (never token
-// hashes), revoke one here and, through the forwarder's grants push, on the bridge within the same second.
+// Pairing and devices (docs/bridge.md "Pairing and devices", docs/people.md "Routes"): create a pairing code for a
+// person (the caller's own; another's needs the admin role), list devices (never token hashes: the caller's person's,
+// everyone's for the admin role), revoke one here and, through the forwarder's grants push, on the bridge within the
+// same second.
 import { z } from "zod";
 import { deviceListSchema, deviceRevokedSchema, pairingCreatedSchema } from "../api.ts";
 import { defineRoute } from "./route.ts";
@@ -7,11 +9,13 @@ import { defineRoute } from "./route.ts";
 export const createPairingRoute = defineRoute({
   method: "POST",
   path: "/pairing",
-  body: z.object({}).strict().default({}),
+  body: z
+    .object({ person_id: z.string().min(1).max(100).optional() })
+    .strict()
+    .default({}),
   answer: pairingCreatedSchema,
   status: 201,
-  errors: [],
-  admin: true,
+  errors: ["admin_required", "person_not_found"],
 });
 
 export const listDevicesRoute = defineRoute({
@@ -20,7 +24,6 @@ export const listDevicesRoute = defineRoute({
   answer: deviceListSchema,
   status: 200,
   errors: [],
-  admin: true,
 });
 
 export const revokeDeviceRoute = defineRoute({
@@ -30,5 +33,4 @@ export const revokeDeviceRoute = defineRoute({
   answer: deviceRevokedSchema,
   status: 200,
   errors: ["device_not_found"],
-  admin: true,
 });

@@ -1,5 +1,5 @@
 // Documents (docs/documents.md): POST /documents (the file's bytes), the library, a page's text, DELETE, and the text
-// of a chat's copy for anyone who may read the chat.
+// of a chat's copy for anyone who may read the chat. A library is its person's own.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   addDocumentRoute,
@@ -13,11 +13,11 @@ import type { ServerContext } from "../../context.ts";
 import { tooLarge, unsupportedMedia } from "../../errors.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
 import { serveRoute } from "../serve-route.ts";
-import { LIBRARY_OWNER } from "../../documents/document-service.ts";
+import { callerOfRoute } from "../auth.ts";
 
-/** Whose library a call works on. One person until people exist on this server. */
-function ownerOf(_request: FastifyRequest): string {
-  return LIBRARY_OWNER;
+/** Whose library a call works on: the caller's person's (another person's document is 404 document_not_found). */
+function ownerOf(request: FastifyRequest): string {
+  return callerOfRoute(request).person_id;
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -32,6 +32,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
   serveRoute(app, deleteDocumentRoute, async ({ params, request }) => {
     await documents.delete(ownerOf(request), params.document_id);
   });
+  // The chat guard (server/http/session-access.ts) let by whoever may read the chat: its copies are theirs to read.
   serveRoute(app, chatDocumentTextRoute, ({ params, query }) => {
     ctx.sessions.requireExists(params.session_id);
     return documents.chatText(params.session_id, params.document_id, query.page);

@@ -1,4 +1,4 @@
-// Export and import (docs/export.md): one chat as Markdown or JSON, every chat as JSON (admin, streamed), and
+// Export and import (docs/export.md): one chat as Markdown or JSON, every chat a caller may read as JSON (streamed), and
 // POST /import (admin) of such a file or of ChatGPT's conversations.json, received as a stream up to import.max_bytes.
 // Contracts: client/wire/routes/export.ts.
 import type { FastifyInstance } from "fastify";
@@ -10,6 +10,7 @@ import { ImportFormatError } from "../../export/array-scanner.ts";
 import { chatMarkdown } from "../../export/markdown.ts";
 import { receiveToFile, tooLargeError } from "../../export/receive.ts";
 import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute } from "../auth.ts";
 
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
@@ -27,12 +28,16 @@ export function registerExportRoutes(app: FastifyInstance, ctx: ServerContext): 
     return reply.header("content-disposition", attachment(`${base}.json`)).send([record]);
   });
 
-  serveRoute(app, exportAllRoute, ({ reply }) =>
-    reply
+  // A device exports the chats its person may read; the admin token exports everything, audited (docs/people.md).
+  serveRoute(app, exportAllRoute, ({ reply, request }) => {
+    const caller = callerOfRoute(request);
+    if (caller.kind === "admin")
+      ctx.audit.record({ actor: "admin_token", action: "export_everything", person_id: null });
+    return reply
       .type("application/json; charset=utf-8")
       .header("content-disposition", attachment("chats.json"))
-      .send(ctx.exporter.all()),
-  );
+      .send(ctx.exporter.all(caller.kind === "admin" ? undefined : caller.person_id));
+  });
 
   // The body reaches the route as a stream (no parser reads it into memory): an encapsulated scope whose only
   // content-type parser hands the request's stream over as it is.

@@ -13,17 +13,35 @@ import {
 import type { ServerContext } from "../../context.ts";
 import type { ScopeService } from "../../notifications/scope-service.ts";
 import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute } from "../auth.ts";
+import { forbidden, notFound } from "../../errors.ts";
+import { newDeviceKey } from "../../people/new-device-notice.ts";
+import type { NotificationRecord } from "../../../client/wire/notification.ts";
 
 export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const notifications = ctx.notifications;
 
-  serveRoute(app, applicationNotificationsRoute, ({ query, reply }) =>
-    sendList(reply, notifications.application, query.include_terminal ?? false),
-  );
+  // With more than one person, each sees the records meant for them that they have not dismissed (docs/people.md
+  // "Notifications"); a single-person server answers from the maintained list as before.
+  serveRoute(app, applicationNotificationsRoute, ({ query, reply, request }) => {
+    const includeTerminal = query.include_terminal ?? false;
+    if (!ctx.notificationAudience.shared()) return sendList(reply, notifications.application, includeTerminal);
+    const person = callerOfRoute(request).person_id;
+    return ctx.notificationAudience.visible(person, notifications.application.list(includeTerminal));
+  });
 
-  serveRoute(app, dismissApplicationNotificationRoute, ({ params, body }) =>
-    notifications.application.dismiss(params.notification_id, body),
-  );
+  serveRoute(app, dismissApplicationNotificationRoute, ({ params, body, request }) => {
+    const caller = callerOfRoute(request);
+    const record = notifications.application.get(params.notification_id);
+    const audience = ctx.notificationAudience;
+    if (record && !audience.isFor(caller.person_id, record))
+      throw notFound("notification_not_found", `no notification "${params.notification_id}"`);
+    if (record && caller.kind === "device" && record.key === newDeviceKey(caller.device_id))
+      throw forbidden("notice_not_dismissable", "another of your devices must dismiss the notice about this one");
+    if (record && record.status !== "dismissed" && audience.dismissesForOne(record))
+      return dismissForOne(ctx, record, caller.person_id);
+    return notifications.application.dismiss(params.notification_id, body);
+  });
 
   serveRoute(app, sessionNotificationsRoute, ({ params, query, reply }) =>
     sendList(reply, notifications.session(params.session_id), query.include_terminal ?? false),
@@ -32,6 +50,17 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: ServerCont
   serveRoute(app, dismissSessionNotificationRoute, ({ params, body }) =>
     notifications.session(params.session_id).dismiss(params.notification_id, body),
   );
+}
+
+/** A record meant for everyone, dismissed by one person: gone for that person's devices, active for the others. */
+function dismissForOne(ctx: ServerContext, record: NotificationRecord, person: string): NotificationRecord {
+  const dismissed = { ...record, status: "dismissed" } as NotificationRecord;
+  ctx.transactor.run(() => {
+    ctx.notificationAudience.dismissFor(record.id, person);
+    const payload = { notification_id: record.id, revision: record.revision ?? 1, notification: dismissed };
+    ctx.events.publish({ type: "application_notification_dismissed", ...payload }, undefined, [person]);
+  });
+  return dismissed;
 }
 
 /** The array of records built from the stored JSON (10,000 records cost no parse/stringify round trip). */

@@ -1,12 +1,15 @@
-// Admin routes of pairing (docs/bridge.md "Pairing and devices"): POST /pairing creates a code,
-// GET /devices lists devices (never token hashes), DELETE /devices/{device_id} revokes one here and, through the
-// forwarder's grants push, on the bridge within the same second. Contracts: client/wire/routes/pairing.ts.
+// Pairing and devices (docs/bridge.md "Pairing and devices", docs/people.md "Routes"): POST /pairing creates a code for
+// a person, GET /devices lists a person's devices (never token hashes; everyone's for the admin role), DELETE
+// /devices/{device_id} revokes one here and, through the forwarder's grants push, on the bridge within the same second.
+// Contracts: client/wire/routes/pairing.ts.
 import type { FastifyInstance } from "fastify";
 import { buildPairUrl } from "../../../client/wire/pair-url.ts";
 import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../../../client/wire/routes/pairing.ts";
 import type { ServerContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute, requireAdminRole } from "../auth.ts";
+import { actorOf } from "../../people/people-service.ts";
 import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
 
 export function registerPairingRoutes(
@@ -16,9 +19,18 @@ export function registerPairingRoutes(
 ): void {
   const pairing = ctx.pairing;
 
-  serveRoute(app, createPairingRoute, ({ request }) => {
-    const { code, expiresAt } = pairing.createCode();
-    request.log.info({ expires_at: expiresAt }, "pairing code created");
+  // A code is for a person: the caller's own by default ("Add my tablet"); for someone else it needs the admin role,
+  // and is audited (a device paired behind a person's back would read their chats).
+  serveRoute(app, createPairingRoute, ({ request, body }) => {
+    const caller = callerOfRoute(request);
+    const personId = body.person_id ?? caller.person_id;
+    if (personId !== caller.person_id) {
+      requireAdminRole(request);
+      ctx.people.require(personId);
+      ctx.audit.record({ actor: actorOf(caller), action: "pairing_for_person", person_id: personId });
+    }
+    const { code, expiresAt } = pairing.createCode(personId);
+    request.log.info({ expires_at: expiresAt, person_id: personId }, "pairing code created");
     return {
       code,
       expires_at: new Date(expiresAt).toISOString(),
@@ -31,18 +43,25 @@ export function registerPairingRoutes(
       pair_url: buildPairUrl(urls.appUrl ?? urls.serverUrl, { code, bridge: urls.bridgeUrl, key: ctx.e2e.publicKey }),
       server_key: ctx.e2e.publicKey,
       fingerprint: ctx.e2e.fingerprint,
+      person_id: personId,
     };
   });
 
-  serveRoute(app, listDevicesRoute, () => {
+  // A person's own devices; the admin role sees (and may revoke) everyone's. Another person's device is "not found".
+  serveRoute(app, listDevicesRoute, ({ request }) => {
     // A pairing the app refused after the server made its device (docs/security.md "Pairing") is settled first.
     pairing.revokeUnused();
-    return { devices: pairing.listDevices() };
+    const caller = callerOfRoute(request);
+    return { devices: pairing.listDevices(caller.role === "admin" ? undefined : caller.person_id) };
   });
 
   serveRoute(app, revokeDeviceRoute, ({ params: { device_id }, request }) => {
-    if (!pairing.revoke(device_id)) throw notFound("device_not_found", `no device ${device_id}`);
+    const caller = callerOfRoute(request);
+    const device = pairing.device(device_id);
+    if (!device || (caller.role !== "admin" && device.person_id !== caller.person_id))
+      throw notFound("device_not_found", `no device ${device_id}`);
+    pairing.revoke(device_id);
     request.log.info({ device_id }, "device revoked");
-    return { device: pairing.listDevices().find((device) => device.device_id === device_id)! };
+    return { device: pairing.device(device_id)! };
   });
 }

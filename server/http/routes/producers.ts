@@ -6,7 +6,10 @@ import type { ServerContext } from "../../context.ts";
 import { serveRoute } from "../serve-route.ts";
 
 export function registerProducerRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  serveRoute(app, createProducerRoute, ({ body }) => ctx.producers.create(body.name));
+  // The producer belongs to the caller's person (the admin token's: the acting admin), docs/people.md.
+  serveRoute(app, createProducerRoute, ({ body, request }) =>
+    ctx.producers.create(body.name, request.caller?.person_id),
+  );
 
   serveRoute(app, listProducersRoute, () => ({ producers: ctx.producers.list() }));
 

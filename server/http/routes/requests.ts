@@ -6,7 +6,7 @@ import type { ServerContext } from "../../context.ts";
 import { conflict } from "../../errors.ts";
 import { type Attachment, checkSend, sendBodyLimit } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
-import { LIBRARY_OWNER } from "../../documents/document-service.ts";
+import { callerOfRoute } from "../auth.ts";
 
 export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, assets } = ctx;
@@ -15,7 +15,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
   serveRoute(
     app,
     sendRoute,
-    ({ params: { session_id }, body }) => {
+    ({ params: { session_id }, body, request }) => {
       // From here to remember() nothing awaits: a concurrent repeat of the id always sees the first one's entry.
       const earlier =
         body.client_request_id === undefined
@@ -30,7 +30,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
           `session ${session_id} uses agent "${session.agent_id}", which the config no longer defines`,
         );
       checkSend(body, session_id, agent, assets);
-      attachDocuments(ctx, session_id, body.attachments);
+      attachDocuments(ctx, callerOfRoute(request).person_id, session_id, body.attachments);
       const request_id = runner.start(session_id, agent, body);
       if (body.client_request_id !== undefined)
         runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
@@ -45,10 +45,18 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
   });
 }
 
-/** The documents a send attaches are copied into the chat first (docs/documents.md "Into the conversation"). */
-function attachDocuments(ctx: ServerContext, sessionId: string, attachments: readonly Attachment[]): void {
+/**
+ * The documents a send attaches, from the sender's own library, are copied into the chat first (docs/documents.md
+ * "Into the conversation"); from then on whoever may read the chat may read its copies.
+ */
+function attachDocuments(
+  ctx: ServerContext,
+  personId: string,
+  sessionId: string,
+  attachments: readonly Attachment[],
+): void {
   const at = attachments.flatMap((a, index) => (a.type === "document" ? [index] : []));
   if (at.length === 0) return;
   const ids = attachments.flatMap((a) => (a.type === "document" ? [a.document_id] : []));
-  ctx.documents.attach(LIBRARY_OWNER, sessionId, ids, (i) => `body.attachments.${at[i]}`);
+  ctx.documents.attach(personId, sessionId, ids, (i) => `body.attachments.${at[i]}`);
 }

@@ -22,20 +22,31 @@ import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
 
 /** The opaque cursor, decoded where it comes in (a cursor the server did not give is 400 at query.before). */
 const pageCursor = z.object({ before: sessionCursorSchema.optional() });
+import { callerOfRoute } from "../auth.ts";
+import { deleteChat } from "../../sessions/delete-chat.ts";
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { sessions } = ctx;
 
   // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
-  serveRoute(app, listSessionsRoute, ({ query }) => {
+  // The chats the caller's person owns or was shared (docs/people.md "Visibility").
+  serveRoute(app, listSessionsRoute, ({ query, request }) => {
     const archived = query.archived === undefined ? "exclude" : query.archived;
+    const person = callerOfRoute(request).person_id;
     // Without limit or before: the whole list as before. With either: a page (docs/sessions.md "History in pages").
-    if (query.limit === undefined && query.before === undefined) return { sessions: sessions.listSummaries(archived) };
+    if (query.limit === undefined && query.before === undefined)
+      return { sessions: sessions.listSummaries(archived, person) };
     const { before } = parseInput(pageCursor, { before: query.before }, "query");
-    return sessions.listPage(archived, query.limit ?? MAX_PAGE, before);
+    return sessions.listPage(archived, query.limit ?? MAX_PAGE, before, person);
   });
 
-  serveRoute(app, createSessionRoute, ({ body }) => ({ session: sessions.create(body.agent_id) }));
+  // A new chat is the caller's person's, with an agent that person may use (403 agent_not_allowed).
+  serveRoute(app, createSessionRoute, ({ body, request }) => {
+    const caller = callerOfRoute(request);
+    const agentId = body.agent_id ?? "default";
+    ctx.people.requireAgent(caller.person_id, agentId);
+    return { session: sessions.create(agentId, undefined, caller.person_id) };
+  });
 
   serveRoute(app, getSessionRoute, ({ params, query: { messages_limit, messages_before } }) => {
     // Without the paging parameters: the whole session as before (docs/sessions.md "History in pages").
@@ -44,7 +55,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     return { session: sessions.getPage(params.session_id, messages_limit, messages_before) };
   });
 
-  serveRoute(app, updateSessionRoute, ({ params, body }) => {
+  serveRoute(app, updateSessionRoute, ({ params, body, request }) => {
+    // Someone the chat is shared with pins or archives it for themselves only (the guard let only those fields by).
+    const person = callerOfRoute(request).person_id;
+    if (ctx.audiences.accessOf(person, params.session_id) !== "owner" && request.caller?.kind !== "admin") {
+      ctx.audiences.setFlags(params.session_id, person, { pinned: body.pinned, archived: body.archived });
+      return { session: sessions.get(params.session_id) };
+    }
     if (body.request_options) {
       const agent = ctx.agents.get(sessions.get(params.session_id).agent_id);
       if (agent) checkRequestOptions(agent, body.request_options);
@@ -55,23 +72,15 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   // docs/sessions.md "Delete": the running request ends first (request_cancelled, request_completed), then the
   // content goes in one transaction with session_deleted, then the attachments no live fork can still use.
   serveRoute(app, deleteSessionRoute, async ({ params: { session_id }, request }) => {
-    sessions.requireExists(session_id);
-    // Nothing awaits between the last check and the delete: a send that slipped in meanwhile is stopped too.
-    do await ctx.runner.stopSession(session_id);
-    while (ctx.runner.activeRequest(session_id) !== undefined);
-    const lineage = sessions.lineage(session_id);
-    sessions.delete(session_id);
-    // Keys given from now on open nothing sealed before (the chat's events, wherever a copy of them remains).
-    ctx.e2e.contentKeys.rotateForDeletion();
-    ctx.assets.purgeDeleted(lineage);
-    // The chat's copies of its documents go with it (docs/documents.md "Deleting").
-    ctx.transactor.run(() => ctx.documents.store.forgetChat(session_id));
     // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
-    if (!(await ctx.checkpoints.truncate())) request.log.warn({ session_id }, "WAL not truncated after a deletion");
+    if (!(await deleteChat(ctx, session_id))) request.log.warn({ session_id }, "WAL not truncated after a deletion");
     request.log.info({ session_id }, "session deleted");
   });
 
-  serveRoute(app, forkSessionRoute, ({ params }) => ({ session: sessions.fork(params.session_id) }));
+  // A copy is the forking person's own chat (a shared chat's reader may "Copy to my chats").
+  serveRoute(app, forkSessionRoute, ({ params, request }) => ({
+    session: sessions.fork(params.session_id, callerOfRoute(request).person_id),
+  }));
 
   serveRoute(app, loadMessagesRoute, ({ params }) => sessions.loadMessages(params.session_id));
 

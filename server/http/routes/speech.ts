@@ -7,6 +7,7 @@ import { tooLarge, unsupportedMedia } from "../../errors.ts";
 import { audioMediaType, AUDIO_FILE_NAMES } from "../../speech/media-types.ts";
 import { serveRoute } from "../serve-route.ts";
 import { drainThenRefuse, readBodyUpTo } from "../bounded-body.ts";
+import { callerOfRoute } from "../auth.ts";
 
 /** speech.max_bytes when the config has no `speech` (transcriptions then answer speech_not_configured anyway). */
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
@@ -15,7 +16,8 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
   const { speech } = ctx;
   serveRoute(app, speechStatusRoute, () => speech.status());
 
-  serveRoute(app, speechRoute, async ({ body, reply }) => {
+  serveRoute(app, speechRoute, async ({ body, reply, request }) => {
+    byPerson(request);
     const audio = await speech.speak({ text: body.text, voice: body.voice, format: body.format });
     return reply.type(audio.mediaType).header("cache-control", "no-store").send(audio.body);
   });
@@ -34,11 +36,21 @@ export function registerSpeechRoutes(app: FastifyInstance, ctx: ServerContext): 
       readBodyUpTo(payload, maxBytes(), refusal).then((bytes) => done(null, bytes), done);
     });
     serveRoute(scope, transcriptionRoute, async ({ request }) => {
+      byPerson(request);
       const mediaType = audioMediaType(request.headers["content-type"]);
       if (!mediaType || !Buffer.isBuffer(request.body)) throw unsupportedAudio(request);
       return { text: await speech.transcribe(request.body, mediaType) };
     });
   });
+}
+
+/**
+ * The person a use of the speech backends is for, as every route asks it (a removed person's credentials were refused
+ * before this): named in the request's log lines, since the audio itself is never logged (docs/people.md "Callers").
+ */
+function byPerson(request: FastifyRequest): void {
+  const caller = callerOfRoute(request);
+  request.log = request.log.child({ person_id: caller.person_id });
 }
 
 function audioTooLarge(maxBytes: number) {

@@ -1,0 +1,38 @@
+// Deleting a chat (docs/sessions.md "Delete"), for DELETE /sessions/{id} and for a removed person's chats: the running
+// request ends first (request_cancelled, request_completed), then the content goes in one transaction with
+// session_deleted, then the attachments no live fork can still use, the chat's copies of its documents, and the WAL
+// pages that still held the content.
+import type { AssetStore } from "../assets/store.ts";
+import type { Checkpointer } from "../db/checkpointer.ts";
+import type { Transactor } from "../db/transactor.ts";
+import type { DocumentService } from "../documents/document-service.ts";
+import type { EndToEnd } from "../e2e/end-to-end.ts";
+import type { RequestRunner } from "../runner/runner.ts";
+import type { SessionService } from "./session-service.ts";
+
+export interface ChatDeletionParts {
+  sessions: SessionService;
+  runner: RequestRunner;
+  assets: AssetStore;
+  transactor: Transactor;
+  documents: DocumentService;
+  e2e: EndToEnd;
+  checkpoints: Pick<Checkpointer, "truncate">;
+}
+
+/** Deletes the chat; false when the WAL could not be truncated afterwards (the caller logs it). */
+export async function deleteChat(parts: ChatDeletionParts, sessionId: string): Promise<boolean> {
+  parts.sessions.requireExists(sessionId);
+  // Nothing awaits between the last check and the delete: a send that slipped in meanwhile is stopped too.
+  do await parts.runner.stopSession(sessionId);
+  while (parts.runner.activeRequest(sessionId) !== undefined);
+  const lineage = parts.sessions.lineage(sessionId);
+  parts.sessions.delete(sessionId);
+  // Keys given from now on open nothing sealed before (the chat's events, wherever a copy of them remains).
+  parts.e2e.contentKeys.rotateForDeletion();
+  parts.assets.purgeDeleted(lineage);
+  // The chat's copies of its documents go with it (docs/documents.md "Deleting").
+  parts.transactor.run(() => parts.documents.store.forgetChat(sessionId));
+  // The WAL still holds the pages as they were before the erasure: checkpointed and truncated before the answer.
+  return parts.checkpoints.truncate();
+}

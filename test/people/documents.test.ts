@@ -1,0 +1,102 @@
+// Documents with people (docs/people.md invariant N22): a library is its person's own, and a chat's copy of a document
+// is read by whoever may read the chat, through the one chat guard.
+import { afterEach, expect, it, vi } from "vitest";
+import type { TestServer } from "../support/server.ts";
+import { chatOf, startHousehold, type Household } from "./support.ts";
+
+// A reading worker starts a loader: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+let h: Household | undefined;
+afterEach(async () => {
+  await h?.server.close();
+  h = undefined;
+});
+
+async function upload(server: TestServer, token: string, name: string, text: string): Promise<string> {
+  const added = await server.request({
+    method: "POST",
+    url: `/documents?name=${encodeURIComponent(name)}`,
+    token,
+    headers: { "content-type": "text/plain" },
+    payload: Buffer.from(text),
+  });
+  if (added.status !== 201) throw new Error(`POST /documents: ${added.status} ${added.text}`);
+  const id = added.json.document.id as string;
+  for (;;) {
+    const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
+    if (json.document.status !== "reading") return id;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function share(h: Household, sessionId: string, personId: string): void {
+  h.server.runtime.ctx.db
+    .prepare("INSERT INTO session_shares (session_id, person_id, access, created_at) VALUES (?, ?, 'read', ?)")
+    .run(sessionId, personId, Date.now());
+}
+
+it("N22: another person's library document is 404 document_not_found everywhere, and its progress is not theirs", async () => {
+  h = await startHousehold();
+  const { server, admin, adult, child } = h;
+  const doc = await upload(server, adult.e2e.token, "diary.txt", "ADULT-DIARY-TEXT");
+  expect((await server.request({ method: "GET", url: `/documents/${doc}`, token: adult.plain.token })).status).toBe(
+    200,
+  );
+
+  for (const token of [child.e2e.token, admin.plain.token]) {
+    for (const url of [`/documents/${doc}`, `/documents/${doc}/text?page=1`]) {
+      const refused = await server.request({ method: "GET", url, token });
+      expect([refused.status, refused.json.error.code], url).toEqual([404, "document_not_found"]);
+    }
+    const list = await server.request({ method: "GET", url: "/documents", token });
+    expect(list.json.documents).toEqual([]);
+    const removed = await server.request({ method: "DELETE", url: `/documents/${doc}`, token });
+    expect([removed.status, removed.json.error.code]).toEqual([404, "document_not_found"]);
+    const feed = await server.request({ method: "GET", url: "/events?since_id=0&limit=1000", token });
+    expect(feed.text).not.toContain(doc);
+  }
+  const own = await server.request({ method: "GET", url: "/events?since_id=0&limit=1000", token: adult.e2e.token });
+  expect(own.text).toContain('"document_updated"');
+  expect(own.text).toContain(doc);
+
+  // Nor may it be attached to the other person's own chat.
+  const childChat = await chatOf(server, child.e2e.token, "KID-CHAT", "kids");
+  const send = await server.request({
+    method: "POST",
+    url: `/sessions/${childChat}/send`,
+    token: child.e2e.token,
+    payload: { content: "read it", attachments: [{ type: "document", document_id: doc }] },
+  });
+  expect([send.status, send.json.error.code]).toEqual([404, "document_not_found"]);
+  expect(server.runtime.ctx.documents.chatDocuments(childChat)).toEqual([]);
+});
+
+it("N22: a chat's copy of a document is read by whoever may read the chat, and by nobody else", async () => {
+  h = await startHousehold();
+  const { server, admin, adult, child } = h;
+  const doc = await upload(server, adult.e2e.token, "plan.txt", "TRIP-PLAN-TEXT");
+  const chat = await chatOf(server, adult.e2e.token, "TRIP");
+  const send = await server.request({
+    method: "POST",
+    url: `/sessions/${chat}/send`,
+    token: adult.e2e.token,
+    payload: { content: "read it", attachments: [{ type: "document", document_id: doc }] },
+  });
+  expect(send.status).toBe(202);
+  const copy = `/sessions/${chat}/documents/${doc}/text?page=1`;
+  expect((await server.request({ method: "GET", url: copy, token: adult.plain.token })).json.text).toContain(
+    "TRIP-PLAN-TEXT",
+  );
+
+  const before = await server.request({ method: "GET", url: copy, token: child.e2e.token });
+  expect([before.status, before.json.error.code]).toEqual([404, "session_not_found"]);
+  share(h, chat, child.id);
+  const shared = await server.request({ method: "GET", url: copy, token: child.e2e.token });
+  expect([shared.status, shared.json.text]).toEqual([200, expect.stringContaining("TRIP-PLAN-TEXT")]);
+  // The library stays the adult's: the share opens the chat's copy only.
+  expect((await server.request({ method: "GET", url: `/documents/${doc}`, token: child.e2e.token })).status).toBe(404);
+
+  const admins = await server.request({ method: "GET", url: copy, token: admin.plain.token });
+  expect([admins.status, admins.json.error.code]).toEqual([404, "session_not_found"]);
+});

@@ -27,7 +27,7 @@ export const bridgeConfigSchema = z.strictObject({
   dataDir: z.string().min(1),
   /** Events kept per server for replay on rejoin. */
   replayEvents: count(0, 1_000_000).default(1000),
-  /** Payload kept per server for replay (`payloadJson.length` summed); the oldest events go past either bound. */
+  /** Payload kept per server for replay (its events' forms' lengths summed); the oldest events go past either bound. */
   replayBytes: count(0, 1024 * 1024 * 1024).default(DEFAULT_REPLAY_BYTES),
   /** Server ids registered in all (trust on first use); a join for a new id past this is refused `registration_closed`. */
   maxServers: count(1, 100_000).default(100),

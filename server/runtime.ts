@@ -31,7 +31,9 @@ import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
 import { advertisedUrls } from "./pairing/urls.ts";
+import { Audiences } from "./e2e/audiences.ts";
 import { ContentKeys } from "./e2e/content-keys.ts";
+import { rotateForRevocation } from "./e2e/rotation.ts";
 import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
@@ -240,6 +242,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     serverId,
     ensureServerKey(dataDir),
     new ContentKeys(db, () => clock.now()),
+    new Audiences(db, events),
     new ReplayGuard(pairing.relayFloors),
     config.bridge.require_e2e,
   );
@@ -251,8 +254,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
-  // A revoked device keeps the keys it had: everything pushed after its revocation is sealed under a new one.
-  pairing.onRevoke(() => e2e.contentKeys.rotate());
+  // A revoked device keeps the keys it had: everything pushed after its revocation for its person, or for everyone, is
+  // sealed under new ones. Other people's keys stay: the device never had them.
+  pairing.onRevoke((deviceId) => rotateForRevocation(e2e, deviceId));
   // Web Push (docs/push.md), when configured; its revocation listener comes after the two above.
   const push = createPushService({
     config: config.push,

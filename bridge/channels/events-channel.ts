@@ -3,13 +3,13 @@
 // (older than the buffer, another store's epoch, or too many bytes to write in one turn). Its one push is `api`, a
 // call of the server's HTTP API that the relay carries (bridge/relay/api-relay.ts); anything else is read-only.
 import type { BridgeReason } from "../../client/wire/bridge-errors.ts";
-import type { DeviceMode } from "../../client/wire/e2e.ts";
 import { eventsJoinParamsSchema, type Frame } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { ChannelEntry, Connection } from "../socket/connection.ts";
-import { heldBytes, type BufferedEvent } from "../fanout/replay-buffer.ts";
+import { deliveryTo, formFor, type Recipient } from "../fanout/audience.ts";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { ServerState } from "../state/registry.ts";
 import { hasForm, type HistoryRead } from "../state/shared-state.ts";
 import { refuse, type JoinOutcome, type TopicHandler } from "./types.ts";
@@ -84,7 +84,7 @@ async function joinEvents(
       relay.appGone(connection);
     },
   });
-  return replayOutcome(core, connection, state, grant.mode, params.data);
+  return replayOutcome(core, connection, state, { mode: grant.mode, tag: grant.audience }, params.data);
 }
 
 /**
@@ -99,10 +99,10 @@ async function replayOutcome(
   core: BridgeCore,
   connection: Connection,
   state: ServerState,
-  mode: DeviceMode,
+  recipient: Recipient,
   { since_id: sinceId, epoch }: EventsParams,
 ): Promise<JoinOutcome> {
-  state.topic.hold(connection, mode);
+  state.topic.hold(connection, recipient);
   const [read, link] = await Promise.all([
     readHistory(core, connection, state, sinceId),
     core.servers.linkStatus(state),
@@ -125,7 +125,9 @@ async function replayOutcome(
   const otherStore = epoch !== undefined && epoch !== read.meta?.epoch;
   const held = otherStore ? undefined : read.events;
   const missing =
-    held && replayBytes(held) <= core.config.maxBufferedBytes / 2 && held.every((event) => hasForm(event, mode))
+    held &&
+    replayBytes(held, recipient) <= core.config.maxBufferedBytes / 2 &&
+    held.every((event) => hasForm(event, recipient))
       ? held
       : undefined;
   if (missing === undefined) {
@@ -139,7 +141,8 @@ async function replayOutcome(
   core.metrics.replayHits++;
   return {
     status: "ok",
-    response: { replay: "complete", replayed: missing.length, ...known },
+    // Counted as this device is sent them: how many events others got is none of its business.
+    response: { replay: "complete", replayed: missing.filter((event) => sentTo(event, recipient)).length, ...known },
     afterReply: subscribeAfter(missing, missing.at(-1)?.id ?? sinceId),
   };
 }
@@ -171,9 +174,13 @@ async function readHistory(
   }
 }
 
-/** Roughly what a replay writes: its payloads (JSON text, so length is close to bytes) and their envelopes. */
-function replayBytes(events: readonly BufferedEvent[]): number {
+/** Roughly what a replay writes to this device: its forms (JSON text, so length is close to bytes) and envelopes. */
+function replayBytes(events: readonly BufferedEvent[], recipient: Recipient): number {
   let total = 0;
-  for (const event of events) total += heldBytes(event) + 100;
+  for (const event of events) total += (formFor(event, recipient.mode, recipient.tag)?.json.length ?? 0) + 100;
   return total;
+}
+
+function sentTo(event: BufferedEvent, recipient: Recipient): boolean {
+  return deliveryTo(event, recipient).kind === "form";
 }

@@ -9,8 +9,8 @@ import {
   forgetPayloadSchema,
   grantsPayloadSchema,
   pairResultSchema,
+  BRIDGE_FEATURES,
   serverJoinParamsSchema,
-  serverSessionEventSchema,
   type Frame,
   type PairResult,
   type ServerJoinParams,
@@ -20,11 +20,11 @@ import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { ChannelEntry, Connection } from "../socket/connection.ts";
-import { deliverEvent } from "../fanout/deliver.ts";
 import type { AnswerDesk } from "../state/answer-desk.ts";
 import type { ServerState } from "../state/registry.ts";
 import { ServerLink } from "../state/server-link.ts";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import { afterOfPush, eventOfPush, speaksAudiences, taggedGrants } from "./server-audience.ts";
 import { sha256Hex } from "../hash.ts";
 import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
@@ -185,7 +185,7 @@ async function joinServer(
   }
   // Another join of this server may have linked while this one waited: one live link per server.
   if (state.liveLink) return refuse("already_connected");
-  return { status: "ok", response: { resume_after: link(state, params.data) } };
+  return { status: "ok", response: { resume_after: link(state, params.data), features: BRIDGE_FEATURES } };
 }
 
 /**
@@ -202,12 +202,15 @@ function linkServer(
   params: ServerJoinParams,
 ): { entry: ChannelEntry; resumeAfter: string } {
   const serverId = state.id;
-  const link = new ServerLink(serverId, connection, joinRef, core.clock.now());
+  const audiences = speaksAudiences(params);
+  const link = new ServerLink(serverId, connection, joinRef, core.clock.now(), audiences);
   state.link = link;
   // A link that goes silent (its packets dropped, no close) is down well before an app's socket would be.
   connection.idleLimitMs = core.config.serverLinkTimeoutMs;
-  core.registry.applyGrants(state, params.devices, params.codes);
+  core.registry.applyGrants(state, taggedGrants(audiences, params.devices), params.codes);
   if (params.app_config) core.registry.setAppConfig(state, params.app_config);
+  // What the history holds was routed as the previous link said: under another word on audiences it starts over.
+  state.linked(audiences);
   const resumeAfter = core.replay.resume(state, params.epoch, params.cursor);
   core.servers.linkChanged(state, { online: true, since: link.since });
   core.log.info({ server_id: serverId, socket: connection.id, resume_after: resumeAfter }, "server joined");
@@ -239,12 +242,10 @@ function handleServerPush(
     connection.send(replyFrame(frame, status, response));
   switch (frame.event) {
     case "session_event": {
-      const parsed = serverSessionEventSchema.safeParse(frame.payload);
-      if (!parsed.success) return reply("error", { reason: "invalid_event" });
-      const { event: plain, sealed, after } = parsed.data;
-      const event = bufferedForms((plain ?? sealed)!.event_id, frame.payload, plain?.session_id);
-      const deleted =
-        plain?.type === "session_deleted" && typeof plain.session_id === "string" ? plain.session_id : undefined;
+      const event = eventOfPush(state.link?.audiences ?? false, frame.payload);
+      if (!event) return reply("error", { reason: "invalid_event" });
+      const after = afterOfPush(frame.payload);
+      const deleted = deletedSession(event);
       const { arrival, kept } = core.replay.relay(state, event, after, deleted);
       if (arrival !== "duplicate" && deleted !== undefined)
         core.log.info({ server_id: state.id }, "deleted session dropped from the replay history");
@@ -266,7 +267,8 @@ function handleServerPush(
     case "grants": {
       const parsed = grantsPayloadSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      const closed = core.registry.applyGrants(state, parsed.data.devices, parsed.data.codes);
+      const devices = taggedGrants(state.link?.audiences ?? false, parsed.data.devices);
+      const closed = core.registry.applyGrants(state, devices, parsed.data.codes);
       core.metrics.revokedCloses += closed;
       if (closed > 0) core.log.info({ server_id: state.id, sockets: closed }, "revoked device sockets closed");
       return reply("ok", {});
@@ -328,12 +330,12 @@ function abandoned(
   reply("error", { reason: "abandoned" });
 }
 
-/** Each form the server sent, serialized once; the sealed one is all an encrypting device ever gets. */
-function bufferedForms(eventId: string, payload: Record<string, unknown>, sessionId: unknown): BufferedEvent {
-  return {
-    id: eventId,
-    ...(typeof sessionId === "string" ? { sessionId } : {}),
-    ...(payload.event === undefined ? {} : { payloadJson: JSON.stringify({ event: payload.event }) }),
-    ...(payload.sealed === undefined ? {} : { sealedJson: JSON.stringify(payload.sealed) }),
-  };
+/** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */
+function deletedSession(event: BufferedEvent): string | undefined {
+  const plain = event.forms.find((form) => form.mode === "plain");
+  if (!plain || !plain.json.includes('"session_deleted"')) return undefined;
+  const parsed = JSON.parse(plain.json) as { event?: { type?: unknown; session_id?: unknown } };
+  return parsed.event?.type === "session_deleted" && typeof parsed.event.session_id === "string"
+    ? parsed.event.session_id
+    : undefined;
 }

@@ -197,7 +197,7 @@ export class History {
     const entries = (results[1]![1] as Array<[string, string[]]>).map(toEntry);
     const gone = Object.entries((results[2]?.[1] ?? {}) as Record<string, string>)
       .filter(([id]) => id > sinceId)
-      .map(([id, prev]): Entry => ({ event: { id }, prev, gone: true }));
+      .map(([id, prev]): Entry => ({ event: { id, audience: [], forms: [] }, prev, gone: true }));
     const chain =
       gone.length === 0 ? entries : [...entries, ...gone].sort((a, b) => (a.event.id < b.event.id ? -1 : 1));
     return { meta, events: continuousAfter(sinceId, meta.lastId, chain) };

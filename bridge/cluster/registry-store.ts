@@ -6,15 +6,25 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { appConfigSchema } from "../../client/wire/app-config.ts";
+import { audienceTagSchema } from "../../client/wire/audience.ts";
+import { deviceModeSchema } from "../../client/wire/e2e.ts";
 import type { DeviceGrant } from "../../client/wire/frames.ts";
 import type { ServerRecord } from "../state/durable-store.ts";
 import type { DurableState, RegistryChange, RegistryStore } from "../state/durable-store.ts";
 import type { NodeRedis } from "./keys.ts";
 
-/** A device grant's value in its server's hash: `[device_id]`, or `[device_id, "e2e"]` for an encrypting device. */
-const grantValueSchema = z.union([z.tuple([z.string().min(1)]), z.tuple([z.string().min(1), z.literal("e2e")])]);
+/**
+ * A device grant's value in its server's hash: `[device_id]`, or `[device_id, "e2e"]` for an encrypting device (as
+ * versions before audiences wrote them), or `[device_id, mode, audience tag]`.
+ */
+const grantValueSchema = z.union([
+  z.tuple([z.string().min(1)]),
+  z.tuple([z.string().min(1), z.literal("e2e")]),
+  z.tuple([z.string().min(1), deviceModeSchema, audienceTagSchema]),
+]);
 
 function grantValue(grant: DeviceGrant): string {
+  if (grant.audience !== undefined) return JSON.stringify([grant.device_id, grant.mode ?? "plain", grant.audience]);
   return JSON.stringify(grant.mode === "e2e" ? [grant.device_id, "e2e"] : [grant.device_id]);
 }
 
@@ -23,8 +33,15 @@ function grantFrom(tokenHash: string, value: string): DeviceGrant[] {
   const parsed = parseJson(value);
   const grant = grantValueSchema.safeParse(parsed);
   if (!grant.success) return [];
-  const [deviceId, mode] = grant.data;
-  return [{ token_hash: tokenHash, device_id: deviceId, ...(mode === undefined ? {} : { mode }) }];
+  const [deviceId, mode, audience] = grant.data;
+  return [
+    {
+      token_hash: tokenHash,
+      device_id: deviceId,
+      ...(mode === undefined ? {} : { mode }),
+      ...(audience === undefined ? {} : { audience }),
+    },
+  ];
 }
 
 /** The control channel's one message: a server's record changed on `node`. */

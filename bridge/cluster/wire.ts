@@ -2,24 +2,53 @@
 // JSON parse of the event's payload, which goes on to the sockets as it came). Fields are separated by newlines,
 // which JSON text never holds raw; the payload is last.
 //
-//   e\n<node>\n<server>\n<event id>\n<prev id>\n<forms>            an event, following <prev id>
+//   e\n<node>\n<server>\n<event id>\n<prev id>\n<forms>            an event, following <prev id> (encodeForms)
 //   r\n<node>\n<server>\n<epoch>\n<after id>\n<1|0>               the history restarted after <after id> (1: a new store)
 //   l\n<node>\n<server>\n<since ms>\n-\n<1|0>                      the server's link on <node> went up (1) or down (0)
-import type { BufferedEvent } from "../fanout/replay-buffer.ts";
+import { soleAudienceEvent } from "../fanout/audience.ts";
+import type { BufferedEvent, EventForm } from "../fanout/replay-buffer.ts";
 
 /**
- * An event's forms as one text: `<plain json>\n<sealed json>`, either side empty when the server did not send that
- * form (docs/security.md: plaintext only while a plain device is paired). JSON text never holds a raw newline.
+ * An event's audience and forms as one text (bridge/fanout/audience.ts): `A<tags>` then a line per form, `<p|s>
+ * <tags> <payload json>`, tags comma-separated (a tag holds no comma, space or newline; JSON text never holds a raw
+ * newline). Text that does not start with `A` is what nodes before audiences wrote, `<plain json>\n<sealed json>`
+ * (either side empty), read as the sole audience's.
  */
 export function encodeForms(event: BufferedEvent): string {
-  return `${event.payloadJson ?? ""}\n${event.sealedJson ?? ""}`;
+  let text = `A${event.audience.join(",")}`;
+  for (const form of event.forms) text += `\n${form.mode === "plain" ? "p" : "s"} ${form.to.join(",")} ${form.json}`;
+  return text;
 }
 
-export function decodeForms(id: string, forms: string): BufferedEvent {
+export function decodeForms(id: string, text: string): BufferedEvent {
+  if (!text.startsWith("A")) return decodeSoleForms(id, text);
+  const lines = text.split("\n");
+  const audience = splitTags(lines[0]!.slice(1));
+  const forms: EventForm[] = [];
+  for (const line of lines.slice(1)) {
+    const space = line.indexOf(" ", 2);
+    if ((line[0] !== "p" && line[0] !== "s") || line[1] !== " " || space < 0) continue;
+    forms.push({
+      mode: line[0] === "p" ? "plain" : "e2e",
+      to: splitTags(line.slice(2, space)),
+      json: line.slice(space + 1),
+    });
+  }
+  return { id, audience, forms };
+}
+
+function splitTags(text: string): string[] {
+  return text === "" ? [] : text.split(",");
+}
+
+function decodeSoleForms(id: string, forms: string): BufferedEvent {
   const split = forms.indexOf("\n");
   const plain = split < 0 ? forms : forms.slice(0, split);
   const sealed = split < 0 ? "" : forms.slice(split + 1);
-  return { id, ...(plain === "" ? {} : { payloadJson: plain }), ...(sealed === "" ? {} : { sealedJson: sealed }) };
+  return soleAudienceEvent(id, {
+    ...(plain === "" ? {} : { payloadJson: plain }),
+    ...(sealed === "" ? {} : { sealedJson: sealed }),
+  });
 }
 
 export type ClusterMessage =

@@ -4,20 +4,32 @@
 // over HTTP; never a partial replay presented as whole. A hole in what arrived is a hole in what it can replay: an
 // event whose `after` lies beyond the newest id received restarts the covered range after that `after`, and an
 // event arriving behind newer ones (out of order, so it was missing when they came) moves the range past it.
+import type { DeviceMode } from "../../client/wire/e2e.ts";
+
+/** One form of an event: the payload text one mode of device is sent, and the audience tags whose devices get it. */
+export interface EventForm {
+  mode: DeviceMode;
+  to: readonly string[];
+  /** `{"event": ...}` for plain devices (`session_event`), `{event_id, key_id, nonce, ciphertext}` for encrypting
+   * ones (`sealed_event`): serialized once, replay and broadcast reuse it. */
+  json: string;
+}
+
 export interface BufferedEvent {
   id: string;
-  /** `{"event": ...}` serialized once: replay and broadcast to plain devices reuse it. Absent when the server sent
-   * only the sealed form (no plain device was paired: docs/security.md). */
-  payloadJson?: string;
-  /** `{event_id, key_id, nonce, ciphertext}` serialized once, for encrypting devices (`sealed_event`). */
-  sealedJson?: string;
+  /** Everyone the event is for, by audience tag (bridge/fanout/audience.ts): any other device skips it. */
+  audience: readonly string[];
+  /** What they are sent; a device in the audience without its form here is told `gap`. */
+  forms: readonly EventForm[];
   /** The session the event belongs to, when its plain form names one: a deleted session's events are dropped. */
   sessionId?: string;
 }
 
-/** What an event costs the buffer's size bound: both its forms. */
+/** What an event costs the buffer's size bound: all its forms. */
 export function heldBytes(event: BufferedEvent): number {
-  return (event.payloadJson?.length ?? 0) + (event.sealedJson?.length ?? 0);
+  let bytes = 0;
+  for (const form of event.forms) bytes += form.json.length;
+  return bytes;
 }
 
 /**
@@ -31,7 +43,7 @@ export class ReplayBuffer {
   /** Live events are `items[head..]`; evicted slots before `head` are cleared so their payloads can be collected. */
   private readonly items: Array<BufferedEvent | undefined> = [];
   private head = 0;
-  /** Sum of the live events' `payloadJson.length`. */
+  /** Sum of the live events' forms' lengths (heldBytes). */
   private bytes = 0;
   /** Every event with an id above this is held (or was never published). Undefined: unknown. */
   private coveredAfter: string | undefined;
@@ -40,7 +52,7 @@ export class ReplayBuffer {
 
   /**
    * @param capacity most events held
-   * @param maxBytes most payload held, counted as `payloadJson.length` (UTF-16 code units: the bytes of ASCII JSON,
+   * @param maxBytes most payload held, counted as the forms' `json.length` (UTF-16 code units: the bytes of ASCII JSON,
    *   and within a factor of 2 to 3 of them otherwise, which is close enough for a memory bound)
    */
   constructor(

@@ -20,6 +20,8 @@ import type { DurableState, RegistryChange, RegistryStore, ServerRecord } from "
 export interface Grant {
   device_id: string;
   mode: DeviceMode;
+  /** The device's audience tag (bridge/fanout/audience.ts); none: it is sent no event. */
+  audience?: string;
 }
 
 /** One server as this bridge knows it: its credential, grants and codes, its link, and its replay buffer and topic. */
@@ -32,6 +34,8 @@ export class ServerState {
   link: ServerLink | undefined;
   private historyEpoch: string | undefined;
   private lastRelayed: string | undefined;
+  /** Whether the server's last link here declared audiences (bridge/channels/server-audience.ts); undefined: none yet. */
+  private linkAudiences: boolean | undefined;
   /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
   appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
@@ -63,6 +67,20 @@ export class ServerState {
     this.buffer.reset(afterId);
   }
 
+  /** Whether the server's last link here declared audiences; undefined until it first joins. */
+  get audiences(): boolean | undefined {
+    return this.linkAudiences;
+  }
+
+  /**
+   * A link joins saying whether it declares audiences. What the history holds was routed as the previous link said:
+   * under another word it starts over (no relayed id, so the link's cursor does not continue it).
+   */
+  linked(audiences: boolean): void {
+    if (this.linkAudiences !== undefined && this.linkAudiences !== audiences) this.lastRelayed = undefined;
+    this.linkAudiences = audiences;
+  }
+
   /** An event was relayed to this node's sockets: the newest one. */
   relayed(eventId: string): void {
     this.lastRelayed = eventId;
@@ -79,7 +97,7 @@ export class ServerState {
   }
 }
 
-/** Each server's replay buffer bounds: events, and payload (`payloadJson.length` summed). */
+/** Each server's replay buffer bounds: events, and payload (its events' forms' lengths summed). */
 export interface ReplayLimits {
   events: number;
   bytes: number;
@@ -205,12 +223,17 @@ export class Registry {
   }
 
   private replaceGrants(state: ServerState, devices: readonly DeviceGrant[], codes: readonly CodeGrant[]): number {
-    const before = new Set(state.devices.keys());
+    const before = state.devices;
     this.setDevices(state, devices);
     state.codes = new Map(codes.map((code) => [code.code_hash, code.expires_at]));
     let closed = 0;
-    for (const hash of before) {
-      if (state.devices.has(hash)) continue;
+    for (const [hash, was] of before) {
+      const now = state.devices.get(hash);
+      if (now && (now.mode !== was.mode || now.audience !== was.audience)) {
+        this.regrouped(state, hash);
+        continue;
+      }
+      if (now) continue;
       const grantedElsewhere = this.knowsToken(hash);
       for (const connection of this.socketsByToken.get(hash) ?? []) {
         if (grantedElsewhere && !state.topic.has(connection)) continue;
@@ -219,6 +242,15 @@ export class Registry {
       }
     }
     return closed;
+  }
+
+  /**
+   * A device's grant changed what it is sent (its audience tag or its mode): its sockets on this server's topic were
+   * subscribed as it was. They are sent away to rejoin (1012) under the new grant, which decides what they get.
+   */
+  private regrouped(state: ServerState, hash: string): void {
+    for (const connection of this.socketsByToken.get(hash) ?? [])
+      if (state.topic.has(connection)) connection.close(BRIDGE_CLOSE.restart, "device grant changed");
   }
 
   /** What `serverId` granted this token hash, if it did: the only question a join or a relay call asks. */
@@ -309,10 +341,10 @@ export class Registry {
 
   private setDevices(state: ServerState, devices: readonly DeviceGrant[]): void {
     state.devices = new Map();
-    for (const { token_hash: hash, device_id: deviceId, mode = "plain" } of devices) {
+    for (const { token_hash: hash, device_id: deviceId, mode = "plain", audience } of devices) {
       for (const [owner] of this.grantsOf(hash))
         if (owner !== state.id) this.onForeignGrant({ serverId: state.id, deviceId, owner });
-      state.devices.set(hash, { device_id: deviceId, mode });
+      state.devices.set(hash, { device_id: deviceId, mode, ...(audience === undefined ? {} : { audience }) });
     }
   }
 
@@ -324,6 +356,7 @@ export class Registry {
         device_id: grant.device_id,
         token_hash,
         ...(grant.mode === "e2e" ? { mode: "e2e" as const } : {}),
+        ...(grant.audience === undefined ? {} : { audience: grant.audience }),
       })),
       codes: [...state.codes].map(([code_hash, expires_at]) => ({ code_hash, expires_at })),
       ...(state.appConfig ? { app_config: state.appConfig } : {}),

@@ -10,6 +10,8 @@ export class ServerLink {
     readonly connection: Connection,
     readonly joinRef: string | null,
     readonly since: number,
+    /** Whether the server declared audiences in its join (bridge/channels/server-audience.ts). */
+    readonly audiences = false,
   ) {}
 
   /** Whether a frame pushed now can reach the server (its socket has not started closing). */

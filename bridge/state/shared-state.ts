@@ -8,7 +8,7 @@
 // What is shared: the servers (registrations, credentials, grants and codes: `registry` is this node's view of
 // them) and where their links are, the pairing codes' single use, each server's replay history, the pairing and
 // registration limits, and the devices' sightings.
-import type { DeviceMode } from "../../client/wire/e2e.ts";
+import { deliveryTo, type Recipient } from "../fanout/audience.ts";
 import type { BufferedEvent, Arrival } from "../fanout/replay-buffer.ts";
 import type { Grant, Registry, ServerState } from "./registry.ts";
 
@@ -116,7 +116,10 @@ export interface SharedState extends PairingCapability, ServersCapability, Repla
   close(): Promise<void>;
 }
 
-/** What a device is sent, for a join's replay: a device without its form in an event gets a gap. */
-export function hasForm(event: BufferedEvent, mode: DeviceMode): boolean {
-  return (mode === "e2e" ? event.sealedJson : event.payloadJson) !== undefined;
+/**
+ * Whether a join's replay can give this device what `event` holds for it: its form, or nothing when the event is
+ * not for it (bridge/fanout/audience.ts). A device in the audience without its form gets a gap.
+ */
+export function hasForm(event: BufferedEvent, recipient: Recipient): boolean {
+  return deliveryTo(event, recipient).kind !== "missing";
 }

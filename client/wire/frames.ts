@@ -6,6 +6,7 @@ import { anyEventSchema } from "./events.ts";
 import { appConfigSchema } from "./app-config.ts";
 import { eventIdSchema } from "./event-id.ts";
 import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
+import { AUDIENCE_FEATURE, audiencePushSchema, audienceTagSchema } from "./audience.ts";
 
 /** Topic and event names are short: Phoenix's binary framing caps them at 255 bytes, we do too. */
 const nameSchema = z.string().min(1).max(255);
@@ -163,6 +164,13 @@ export const serverSessionEventSchema = z
     "event and sealed name one event id",
   );
 
+/**
+ * Server → bridge `session_event` from a server that speaks audiences (client/wire/audience.ts): the event's id, its
+ * audience tags and its forms, and `after` as above. A push without `audience` from such a server reaches nobody.
+ */
+export const audienceSessionEventSchema = audiencePushSchema.and(z.object({ after: eventIdSchema.optional() }));
+export type AudienceSessionEvent = z.infer<typeof audienceSessionEventSchema>;
+
 /** Bridge → encrypting device `sealed_event`: the sealed event alone. */
 export const sealedEventPushSchema = sealedEventSchema;
 
@@ -206,6 +214,11 @@ export const deviceGrantSchema = z.object({
   device_id: z.string().min(1).max(100),
   token_hash: z.string().regex(/^[0-9a-f]{64}$/),
   mode: deviceModeSchema.optional(),
+  /**
+   * The device's audience tag (its person's, client/wire/audience.ts). From a server that speaks audiences a grant
+   * without one is sent nothing; from one that does not, the bridge gives it the sole audience.
+   */
+  audience: audienceTagSchema.optional(),
 });
 export type DeviceGrant = z.infer<typeof deviceGrantSchema>;
 
@@ -224,11 +237,20 @@ export const serverJoinParamsSchema = z.object({
   codes: z.array(codeGrantSchema).max(10_000),
   /** What `GET /app-config.json` answers for this server (on the bridge too, when it serves the server's app). */
   app_config: appConfigSchema.optional(),
+  /** What the server speaks beyond the base protocol: `audience` (its events and grants carry audience tags). */
+  features: z.array(z.string().min(1).max(64)).max(20).optional(),
 });
 export type ServerJoinParams = z.infer<typeof serverJoinParamsSchema>;
 
 /** The bridge tells the server after which event id to continue (it may already hold events the server never saw acked). */
-export const serverJoinOkSchema = z.object({ resume_after: eventIdSchema });
+export const serverJoinOkSchema = z.object({
+  resume_after: eventIdSchema,
+  /** What the bridge speaks beyond the base protocol (absent from bridges before audiences). */
+  features: z.array(z.string()).optional(),
+});
+
+/** What this bridge speaks beyond the base protocol, in its `server:<id>` join reply. */
+export const BRIDGE_FEATURES: readonly string[] = [AUDIENCE_FEATURE];
 
 /** Server → bridge `grants`: replaces the device and code sets (sent on every change). */
 export const grantsPayloadSchema = z.object({

@@ -24,6 +24,8 @@ const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const RECEIVER_PROCESSES = Number(process.env.BENCH_RECEIVER_PROCESSES ?? 4);
 const BASELINE = process.env.BENCH_BASELINE !== "0";
+/** 0: the servers link without audiences (the base protocol), for scripts/bench/fanout-people.ts's comparison. */
+const AUDIENCES = process.env.BENCH_AUDIENCES !== "0";
 /**
  * Whether the servers keep publishing (store commit, forwarder, the bridge's ingest) while the raw broadcaster runs:
  * the baseline then shares the machine with the same server load and differs from the bridge's phase only in who
@@ -60,7 +62,12 @@ async function main(): Promise<void> {
   const servers: BenchServer[] = [];
   for (let s = 0; s < serverCount; s++)
     servers.push(
-      startBenchServer(`bench-${s}`, Math.min(DEVICES_PER_SERVER, SOCKETS - s * DEVICES_PER_SERVER), ready.url),
+      startBenchServer(
+        `bench-${s}`,
+        Math.min(DEVICES_PER_SERVER, SOCKETS - s * DEVICES_PER_SERVER),
+        ready.url,
+        AUDIENCES,
+      ),
     );
   await untilServersJoined(ready.url, serverCount);
   const topicOfToken = new Map(
@@ -163,6 +170,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({
       bench: "fanout-10k",
+      audiences: AUDIENCES,
       sockets: tokens.length,
       servers: serverCount,
       events_per_s_per_socket: RATE,

@@ -3,7 +3,7 @@
 // Baseline, same run: the same loop over transports built as object literals with getters, the shape the WebSocket
 // transport had, whose reads went megamorphic with one hidden class per socket. Prints ONE JSON line.
 import { EventTopic } from "../../bridge/fanout/topic.ts";
-import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
+import { soleAudienceEvent } from "../../bridge/fanout/audience.ts";
 import { BridgeMetrics } from "../../bridge/metrics.ts";
 import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
@@ -63,10 +63,9 @@ async function timeBroadcasts(make: (ws: FakeWs) => PeerTransport): Promise<numb
         0,
       ),
     );
-  const event: BufferedEvent = {
-    id: "00000000000000000001",
+  const event = soleAudienceEvent("00000000000000000001", {
     payloadJson: JSON.stringify({ event: { event_id: "00000000000000000001", pad: "x".repeat(200) } }),
-  };
+  });
   const times: number[] = [];
   for (let round = 0; round < BROADCASTS; round++) {
     const start = performance.now();

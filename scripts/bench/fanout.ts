@@ -68,6 +68,9 @@ async function runMode(
   });
   const ctx = runtime.ctx;
   const pairing = ctx.pairing;
+  // The one person here (Owner) owns the benchmark's chat: its events are sealed under Owner's content key.
+  const owner = ctx.e2e.audiences.livePeople()[0]!;
+  const benchSession = ctx.sessions.create("default").id;
   const tokens: string[] = [];
   for (let i = 0; i < SOCKETS; i++) {
     const redeemed = pairing.redeem(pairing.createCode().code, `bench-${i}`, deviceKeyFor(mode));
@@ -87,7 +90,7 @@ async function runMode(
   await Promise.all(
     receivers.map((r, i) => {
       const done = nextMessage(r, parseReceiver, (m) => m.type === "connected");
-      const e2e = mode === "e2e" ? { e2e: receiverKey(serverId, ctx.e2e.contentKeys) } : {};
+      const e2e = mode === "e2e" ? { e2e: receiverKey(serverId, ctx.e2e.contentKeys, owner) } : {};
       r.send({
         type: "connect",
         url: ready.url,
@@ -126,7 +129,7 @@ async function runMode(
     bridgeProc.send({ type: "phase" });
     parentMeter.reset();
   };
-  const publish = () => ctx.events.publish({ type: "bench", session_id: "bench", sent_at: wallNow(), pad: PAD });
+  const publish = () => ctx.events.publish({ type: "bench", session_id: benchSession, sent_at: wallNow(), pad: PAD });
 
   // Steady load: 20 events/s on a fixed schedule (a late timer does not stretch the period), latency from commit to
   // receipt. A warm-up at the same rate first (JIT, socket buffers), not measured.
@@ -214,14 +217,14 @@ async function runMode(
   const sampleEvent = {
     event_id: "0".repeat(20),
     type: "bench",
-    session_id: "bench",
+    session_id: benchSession,
     timestamp: new Date().toISOString(),
     sent_at: wallNow(),
     pad: PAD,
   };
   const sealedSample =
     mode === "e2e"
-      ? ["sealed_event", ctx.e2e.sealEvent(sampleEvent.event_id, JSON.stringify(sampleEvent))]
+      ? ["sealed_event", ctx.e2e.sealEvent(owner, sampleEvent.event_id, JSON.stringify(sampleEvent))]
       : ["session_event", { event: sampleEvent }];
   const sample = JSON.stringify([null, null, `events:server:${serverId}`, ...sealedSample]);
   const figures = {

@@ -349,4 +349,13 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (person_id, day)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 15: content keys per person (server/e2e/content-keys.ts, docs/security.md "Keys and their lifecycle"): each key seals one
+  // scope's events, a person's (their id) or everyone's (the server-wide key, `*`). The keys an existing data folder
+  // has become the oldest person's (Owner, made by 14), with the same ids, so an end-to-end device's stored keys keep
+  // opening what they opened.
+  `
+  ALTER TABLE content_keys ADD COLUMN scope TEXT;
+  UPDATE content_keys SET scope = (SELECT id FROM people ORDER BY created_at, rowid LIMIT 1);
+  CREATE INDEX content_keys_by_scope ON content_keys (scope, key_id);
+  `,
 ];

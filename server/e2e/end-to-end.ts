@@ -14,7 +14,8 @@ import {
   useRandom,
 } from "../../client/wire/crypto/index.ts";
 import type { SealedContentKey } from "../../client/wire/e2e.ts";
-import type { ContentKeys } from "./content-keys.ts";
+import type { Audiences } from "./audiences.ts";
+import { EVERYONE, type ContentKeys } from "./content-keys.ts";
 import type { ReplayGuard } from "./replay-guard.ts";
 
 // The server opens and seals every encrypting device's relayed calls and seals every event: here the crypto's cost is
@@ -37,6 +38,8 @@ export class EndToEnd {
     readonly serverId: string,
     private readonly keyPair: KeyPair,
     readonly contentKeys: ContentKeys,
+    /** Who each event is for, and each person's tag (audiences.ts). */
+    readonly audiences: Audiences,
     /** Sealed relayed calls already run, per device (replays are refused). */
     readonly calls: ReplayGuard,
     /** The config's bridge.require_e2e: pairing without a device key is refused. */
@@ -53,15 +56,22 @@ export class EndToEnd {
     return this.keyPair.publicKey;
   }
 
-  /** Seals one event's JSON under the current content key: once, whatever the number of devices. */
-  sealEvent(eventId: string, eventJson: string): EventEnvelope {
-    const { keyId, key } = this.contentKeys.current();
+  /**
+   * Seals one event's JSON under the current content key of `scope` (a person's, or EVERYONE's): once per scope,
+   * whatever the number of devices.
+   */
+  sealEvent(scope: string, eventId: string, eventJson: string): EventEnvelope {
+    const { keyId, key } = this.contentKeys.current(scope);
     return sealEvent(key, keyId, this.serverId, eventId, eventJson);
   }
 
-  /** The newest content keys, each sealed to the device's public key (bound to this server and that device). */
-  keysFor(deviceId: string, devicePublic: string): SealedContentKey[] {
-    return this.contentKeys.recentKeys().map(({ keyId, key }) => ({
+  /**
+   * The newest content keys of the device's person and the newest server-wide ones, each sealed to the device's
+   * public key (bound to this server and that device). No other person's key is ever given.
+   */
+  keysFor(deviceId: string, devicePublic: string, personId: string | undefined): SealedContentKey[] {
+    const own = personId === undefined ? [] : this.contentKeys.recentKeys(personId);
+    return [...own, ...this.contentKeys.recentKeys(EVERYONE)].map(({ keyId, key }) => ({
       key_id: keyId,
       box: sealContentKey(devicePublic, this.serverId, deviceId, keyId, key),
     }));

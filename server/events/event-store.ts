@@ -245,6 +245,15 @@ export class EventStore {
   }
   private idsOfSession: Statement<[string, number, number], { id: number }> | undefined;
 
+  /** The people an event's row names, as stored (a JSON array or "all"); null when it names none or is gone. */
+  audienceOf(id: number): string | null {
+    this.audienceById ??= this.db.prepare<[number], { audience: string | null }>(
+      "SELECT audience FROM events WHERE id = ?",
+    );
+    return this.audienceById.get(id)?.audience ?? null;
+  }
+  private audienceById: Statement<[number], { audience: string | null }> | undefined;
+
   /**
    * Events after `afterId` through `throughId` of the given types, at most `limit`, as stored: no event_id, and a
    * referred session or message is its version number and index. Only the follower reads this way.

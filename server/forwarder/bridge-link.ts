@@ -5,6 +5,7 @@
 import { Socket, type Channel, type Push } from "phoenix";
 import { serverJoinOkSchema } from "../../client/wire/frames.ts";
 import { parseEventId } from "../../client/wire/index.ts";
+import type { Clock } from "../clock.ts";
 import type { ServerContext } from "../context.ts";
 import { encodeFrame, type Frame } from "./json-text.ts";
 import { TurnCorkedWebSocket } from "./turn-corked-websocket.ts";
@@ -38,6 +39,9 @@ export class BridgeLink {
   private readonly channel: Channel;
   private listener: JoinListener | undefined;
   private current = false;
+  private bridgeFeatures: readonly string[] = [];
+  /** Ends a refused link's wait before its next try (close). */
+  private readonly closing = new AbortController();
 
   constructor(
     options: BridgeLinkOptions,
@@ -53,6 +57,11 @@ export class BridgeLink {
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);
     this.channel.onError(() => this.lose());
+  }
+
+  /** What the bridge said it speaks in the current join's reply (`audience`: client/wire/audience.ts). */
+  get features(): readonly string[] {
+    return this.bridgeFeatures;
   }
 
   /** Whether a join is current: from its ok reply until it errors, the link restarts or closes. */
@@ -108,7 +117,22 @@ export class BridgeLink {
     this.socket.disconnect(() => this.socket.connect());
   }
 
+  /**
+   * Drops the link and tries the bridge again only after `retryMs` on `clock` (the bridge cannot carry this server's
+   * events: server/forwarder/audience-link.ts). Meanwhile the bridge tells the apps the server is offline.
+   */
+  refuse(retryMs: number, clock: Clock): void {
+    this.lose();
+    this.socket.disconnect(() =>
+      clock.sleep(retryMs, this.closing.signal).then(
+        () => this.socket.connect(),
+        () => undefined,
+      ),
+    );
+  }
+
   async close(): Promise<void> {
+    this.closing.abort();
     this.lose();
     await new Promise<void>((resolve) => this.socket.disconnect(() => resolve(), 1001, "server shutting down"));
   }
@@ -118,6 +142,7 @@ export class BridgeLink {
     if (!parsed.success)
       return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
     this.current = true;
+    this.bridgeFeatures = parsed.data.features ?? [];
     this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
     const resumeAfter = parseEventId(parsed.data.resume_after)!;
     this.listener?.joined(resumeAfter);

@@ -7,7 +7,8 @@ import type { ServerContext } from "../context.ts";
 import { CursorExpiredError, type EventStore } from "../events/event-store.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 import type { ForwarderCursor } from "./cursor.ts";
-import type { EventFormer } from "./event-forms.ts";
+/** The push for one event, or undefined when the link must not carry it (audience-link.ts): the link is refused. */
+export type FormsOf = (event: AnyEvent) => object | undefined;
 
 /** The most events a bridge keeps per server for replay (BRIDGE_REPLAY_EVENTS' upper bound). */
 export const BRIDGE_REPLAY_WINDOW = 1_000_000;
@@ -35,8 +36,10 @@ export class EventPump {
     private readonly cursor: ForwarderCursor,
     private readonly log: ServerContext["log"],
     private readonly options: EventPumpOptions,
-    /** Each event's sealed form, and its plain one while a plain device is paired (event-forms.ts). */
-    private readonly former: EventFormer,
+    /** Each event's forms for this bridge (audience-link.ts, event-forms.ts). */
+    private readonly formsOf: FormsOf,
+    /** The link may not carry an event (the bridge cannot route by audience): it is dropped. */
+    private readonly refuse: () => void,
   ) {}
 
   /** A join succeeded: the bridge holds everything through `resumeAfter`; pushing resumes after it. */
@@ -74,11 +77,18 @@ export class EventPump {
     while (!this.stopped && current && current === this.progress && this.link.isOpen() && current.inFlight < window) {
       const events = this.readAfter(current, window - current.inFlight);
       if (events.length === 0) return;
-      for (const event of events) this.send(current, event);
+      for (const event of events) if (!this.send(current, event)) return;
     }
   }
 
-  private send(current: JoinProgress, event: AnyEvent): void {
+  /** Pushes one event; false when the link may not carry it and was refused. */
+  private send(current: JoinProgress, event: AnyEvent): boolean {
+    const forms = this.formsOf(event);
+    if (forms === undefined) {
+      this.progress = undefined;
+      this.refuse();
+      return false;
+    }
     const id = parseEventId(event.event_id)!;
     if (event.type === "session_deleted" && event.session_id !== undefined) this.forget(event.session_id, id);
     // `after` chains the pushes of one join: the bridge sees a hole in what it got as a hole, never as a range.
@@ -94,7 +104,7 @@ export class EventPump {
       this.pump();
     };
     this.link
-      .push("session_event", { ...this.former.forms(event), after }, this.options.ackTimeoutMs)
+      .push("session_event", { ...forms, after }, this.options.ackTimeoutMs)
       .receive("ok", () => settled(true))
       .receive("error", () => settled(false))
       .receive("timeout", () => {
@@ -105,6 +115,7 @@ export class EventPump {
         );
         this.link.restart();
       });
+    return true;
   }
 
   /**

@@ -15,6 +15,8 @@ import { ApiRelayAnswers, type RoutingTarget } from "./api-relay.ts";
 import { BridgeLink } from "./bridge-link.ts";
 import { ForwarderCursor } from "./cursor.ts";
 import { EventPump } from "./event-pump.ts";
+import { AUDIENCE_FEATURE } from "../../client/wire/audience.ts";
+import { AudienceLink, REFUSED_RETRY_MS } from "./audience-link.ts";
 import { EventFormer } from "./event-forms.ts";
 import { GrantsFeed } from "./grants.ts";
 import { PairingAnswers } from "./pairing-answers.ts";
@@ -32,6 +34,11 @@ export interface ForwarderOptions {
   heartbeatMs?: number;
   /** The HTTP app, to run the calls apps relay through the bridge (api-relay.ts); absent: the server relays none. */
   app?: RoutingTarget;
+  /**
+   * false: the link declares no audiences and pushes the base protocol (one audience), as a server before people did.
+   * For the fan-out benchmark's comparison only: with more than one person it is refused like a bridge without them.
+   */
+  audiences?: boolean;
 }
 
 export interface Forwarder {
@@ -64,10 +71,13 @@ class BridgeForwarder implements Forwarder {
     // `devices` and `codes`, the bridge refuses it, and phoenix rejoins after its backoff (never empty grants: the
     // bridge would drop every device).
     const appConfig = linkAppConfig(ctx, url);
+    const declared = options.audiences !== false;
+    const bridgeFeatures = () => (declared ? this.link.features : []);
     const joinParams = () => ({
       credential,
       epoch: ctx.events.epoch,
       cursor: this.cursor.formatted,
+      ...(declared ? { features: [AUDIENCE_FEATURE] } : {}),
       ...this.grants.read(),
       ...(appConfig ? { app_config: appConfig } : {}),
     });
@@ -81,7 +91,10 @@ class BridgeForwarder implements Forwarder {
       },
       ctx.log,
     );
-    this.grants = new GrantsFeed(ctx.pairing, this.link, ctx.log);
+    const audiences = ctx.e2e.audiences;
+    this.grants = new GrantsFeed(ctx.pairing, audiences, this.link, ctx.log);
+    const audienceLink = new AudienceLink(audiences, new EventFormer(ctx.e2e, audiences, ctx.log), ctx.log);
+    const refuse = () => this.link.refuse(REFUSED_RETRY_MS, ctx.clock);
     this.pump = new EventPump(
       this.link,
       ctx.events,
@@ -91,12 +104,14 @@ class BridgeForwarder implements Forwarder {
         window: options.window ?? DEFAULT_WINDOW,
         ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
       },
-      new EventFormer(ctx.e2e, ctx.pairing, ctx.log),
+      (event) => audienceLink.formsFor(event, bridgeFeatures()),
+      refuse,
     );
     const answers = new PairingAnswers(ctx.pairing, ctx.e2e, this.link, pairingUrls(ctx).serverUrl, ctx.log);
 
     this.link.onJoin({
       joined: (resumeAfter) => {
+        if (!audienceLink.allows(bridgeFeatures())) return refuse();
         this.pump.begin(resumeAfter);
         // The join's params were read when the join was queued, possibly before the socket opened: send fresh grants.
         this.grants.push();

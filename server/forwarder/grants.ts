@@ -3,19 +3,37 @@
 // the bridge at once.
 import type { ServerContext } from "../context.ts";
 import type { PairingService } from "../pairing/pairing-service.ts";
+import type { Audiences } from "../e2e/audiences.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 
 export type Grants = ReturnType<PairingService["grants"]>;
+
+/**
+ * Each device's grant with its person's audience tag (server/e2e/audiences.ts): the bridge sends a device only the
+ * events whose audience holds its tag. A device of no person gets no tag, and so nothing.
+ */
+export function taggedGrants(grants: Grants, audiences: Audiences): Grants {
+  const people = audiences.devicePeople();
+  return {
+    ...grants,
+    devices: grants.devices.map((grant) => {
+      const person = people.get(grant.device_id);
+      return person === undefined ? grant : { ...grant, audience: audiences.tagOf(person) };
+    }),
+  };
+}
 
 export class GrantsFeed {
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly pairing: PairingService,
+    private readonly audiences: Audiences,
     private readonly link: BridgeLink,
     private readonly log: ServerContext["log"],
   ) {
     this.unsubscribe = pairing.onChange(() => {
+      audiences.devicesChanged();
       if (link.joined) this.push();
     });
   }
@@ -26,7 +44,7 @@ export class GrantsFeed {
    */
   read(): Grants | undefined {
     try {
-      return this.pairing.grants();
+      return taggedGrants(this.pairing.grants(), this.audiences);
     } catch (error) {
       this.log.error(
         { err: error },

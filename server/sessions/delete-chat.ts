@@ -7,6 +7,7 @@ import type { Checkpointer } from "../db/checkpointer.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { DocumentService } from "../documents/document-service.ts";
 import type { EndToEnd } from "../e2e/end-to-end.ts";
+import { rotationForDeletedChat } from "../e2e/rotation.ts";
 import type { RequestRunner } from "../runner/runner.ts";
 import type { SessionService } from "./session-service.ts";
 
@@ -27,9 +28,11 @@ export async function deleteChat(parts: ChatDeletionParts, sessionId: string): P
   do await parts.runner.stopSession(sessionId);
   while (parts.runner.activeRequest(sessionId) !== undefined);
   const lineage = parts.sessions.lineage(sessionId);
+  const rotate = rotationForDeletedChat(parts.e2e, sessionId);
   parts.sessions.delete(sessionId);
-  // Keys given from now on open nothing sealed before (the chat's events, wherever a copy of them remains).
-  parts.e2e.contentKeys.rotateForDeletion();
+  // Keys its people are given from now on open nothing sealed for them before (the chat's events, wherever a copy of
+  // them remains).
+  rotate();
   parts.assets.purgeDeleted(lineage);
   // The chat's copies of its documents go with it (docs/documents.md "Deleting").
   parts.transactor.run(() => parts.documents.store.forgetChat(sessionId));

@@ -129,12 +129,14 @@ export const CREDENTIAL = "server-credential-".padEnd(48, "k");
 export interface FakeServerOptions {
   serverId?: string;
   credential?: string;
-  devices?: Array<{ device_id: string; token_hash: string }>;
+  devices?: Array<{ device_id: string; token_hash: string; mode?: string; audience?: string }>;
   codes?: Array<{ code_hash: string; expires_at: number }>;
   cursor?: number;
   epoch?: string;
   /** What the server says GET /app-config.json answers for it. */
   appConfig?: Record<string, unknown>;
+  /** What it speaks beyond the base protocol (`audience`: its grants and events carry audience tags). */
+  features?: string[];
 }
 
 /** A server peer built with the phoenix client: joins `server:<id>` and can push events and grants. */
@@ -148,6 +150,7 @@ export async function fakeServer(url: string, options: FakeServerOptions = {}) {
     devices: options.devices ?? [],
     codes: options.codes ?? [],
     ...(options.appConfig ? { app_config: options.appConfig } : {}),
+    ...(options.features ? { features: options.features } : {}),
   };
   const channel = socket.channel(`server:${serverId}`, params);
   const pairRequests: Array<Record<string, unknown>> = [];

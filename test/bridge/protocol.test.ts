@@ -56,7 +56,7 @@ describe("frames", () => {
       "1",
       "server:srv1",
       "phx_reply",
-      { status: "ok", response: { resume_after: "0".repeat(20) } },
+      { status: "ok", response: { resume_after: "0".repeat(20), features: ["audience"] } },
     ]);
     client.send(["1", "2", "server:srv1", "phx_leave", {}]);
     expect(await client.next(byRef("2"), "leave reply")).toEqual([

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { ReplayBuffer, type BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
+import { soleAudienceEvent } from "../../bridge/fanout/audience.ts";
 import { DurableStore } from "../../bridge/state/durable-store.ts";
 import { Registry } from "../../bridge/state/registry.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
@@ -14,9 +15,9 @@ afterEach(runCleanups);
 
 const id = (sequence: number) => formatEventId(sequence);
 
-/** An event whose payloadJson is exactly `length` characters. */
+/** An event whose one form is exactly `length` characters. */
 function event(sequence: number, length = 10): BufferedEvent {
-  return { id: id(sequence), payloadJson: "x".repeat(length) };
+  return soleAudienceEvent(id(sequence), { payloadJson: "x".repeat(length) });
 }
 
 const ids = (events: BufferedEvent[] | undefined) => events?.map((e) => e.id);
@@ -82,7 +83,7 @@ describe("ReplayBuffer", () => {
     }
     const held = buffer.after(id(5000 - buffer.size))!;
     expect(ids(held)).toEqual(Array.from({ length: buffer.size }, (_, k) => id(5001 - buffer.size + k)));
-    expect(held.reduce((sum, e) => sum + e.payloadJson!.length, 0)).toBe(buffer.payloadBytes);
+    expect(held.reduce((sum, e) => sum + e.forms[0]!.json.length, 0)).toBe(buffer.payloadBytes);
     expect(buffer.after(id(4999 - buffer.size))).toBeUndefined();
     buffer.reset(id(5000));
     expect(buffer.payloadBytes).toBe(0);

@@ -23,7 +23,10 @@ const phone = device("dev_phone");
 async function setUp(cursor: number) {
   const bridge = await testBridge();
   const server = await fakeServer(bridge.url, { devices: [phone.grant], cursor });
-  expect(server.joined).toEqual({ status: "ok", response: { resume_after: formatEventId(cursor) } });
+  expect(server.joined).toEqual({
+    status: "ok",
+    response: { resume_after: formatEventId(cursor), features: ["audience"] },
+  });
   const push = async (sequence: number, after?: number) => {
     const payload = { event: testEvent(sequence), ...(after === undefined ? {} : { after: formatEventId(after) }) };
     expect((await pushOnce(server.channel, "session_event", payload)).status).toBe("ok");

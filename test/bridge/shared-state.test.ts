@@ -78,7 +78,7 @@ describe.each([
     const bridge = await rig({ maxServers: 2 });
     expect((await fakeServer(bridge.url)).joined).toEqual({
       status: "ok",
-      response: { resume_after: formatEventId(0) },
+      response: { resume_after: formatEventId(0), features: ["audience"] },
     });
     expect((await fakeServer(bridge.url)).joined).toEqual({
       status: "error",

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { startBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig, loadBridgeConfig } from "../../bridge/config.ts";
 import { decodeClusterMessage, encodeClusterEvent } from "../../bridge/cluster/wire.ts";
+import { soleAudienceEvent } from "../../bridge/fanout/audience.ts";
 import { closedPort } from "../relay/stack.ts";
 import { tempDir } from "../bridge/helpers.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
@@ -38,7 +39,7 @@ describe("a cluster node's settings and start", () => {
   });
 
   it("B115: drops malformed messages from the shared events channel", () => {
-    const event = { id: "00000000000000000007", payloadJson: '{"event":{}}' };
+    const event = soleAudienceEvent("00000000000000000007", { payloadJson: '{"event":{}}' });
     expect(decodeClusterMessage(encodeClusterEvent("n1", "srv1", event, "00000000000000000006"))).toEqual({
       kind: "event",
       node: "n1",

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { Router } from "../../bridge/channels/router.ts";
 import { Connection } from "../../bridge/socket/connection.ts";
 import type { RunningBridge } from "../../bridge/bridge.ts";
+import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import type { MemoryLogger } from "../support/memory-logger.ts";
 
 export class BridgeCapture {
@@ -43,13 +44,9 @@ export class BridgeCapture {
     for (const serverId of ["srv1"]) {
       const state = bridge.core.registry.get(serverId);
       // The buffer's whole array (evicted slots are undefined): what a bridge's memory holds.
-      const held = (
-        (state?.buffer as unknown as {
-          items: Array<{ id: string; payloadJson?: string; sealedJson?: string } | undefined>;
-        }) ?? { items: [] }
-      ).items;
+      const held = ((state?.buffer as unknown as { items: Array<BufferedEvent | undefined> }) ?? { items: [] }).items;
       for (const event of held.filter((item) => item !== undefined))
-        places.push({ where: `buffer ${event.id}`, text: `${event.payloadJson ?? ""}${event.sealedJson ?? ""}` });
+        places.push({ where: `buffer ${event.id}`, text: event.forms.map((form) => form.json).join("") });
     }
     for (const file of filesUnder(dataDir)) places.push({ where: file, text: readFileSync(file, "utf8") });
     places.push({ where: "log", text: JSON.stringify(log.records) });

@@ -9,6 +9,7 @@ import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
+import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import { joinOnce, phoenixSocket, runCleanups } from "../bridge/helpers.ts";
 
 const scope = useStack();
@@ -26,10 +27,11 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Uint8Array[]>
 
 /** The bridge's replay buffer, sealed forms. */
 function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (
-    s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }
-  ).items;
-  return items.flatMap((item) => (item?.sealedJson === undefined ? [] : [JSON.parse(item.sealedJson) as SealedEvent]));
+  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
+    .items;
+  return items
+    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
+    .map((form) => JSON.parse(form.json) as SealedEvent);
 }
 
 /** The texts `keys` open of `sealed`. */

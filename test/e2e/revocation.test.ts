@@ -8,6 +8,7 @@ import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
+import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 
 const scope = useStack();
 
@@ -24,12 +25,11 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, U
 
 /** The bridge's whole replay buffer, sealed forms. */
 function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (
-    s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<{ sealedJson?: string } | undefined> }
-  ).items;
+  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
+    .items;
   return items
-    .filter((item) => item?.sealedJson !== undefined)
-    .map((item) => JSON.parse(item!.sealedJson!) as SealedEvent);
+    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
+    .map((form) => JSON.parse(form.json) as SealedEvent);
 }
 
 /** What a device with `keys` opens of `sealed`: the event ids it can read. */
@@ -106,9 +106,11 @@ describe("revocation", () => {
       for (let round = 0; round < 60; round++) await stack.append(sessionId, `message ${round}`);
     })();
     await until(() => stack.server.runtime.ctx.events.latestId > Number(from) + 40, "publishing under way");
-    const keyBefore = stack.server.runtime.ctx.e2e.contentKeys.current().keyId;
+    const { e2e } = stack.server.runtime.ctx;
+    const owner = e2e.audiences.livePeople()[0]!;
+    const keyBefore = e2e.contentKeys.current(owner).keyId;
     await stack.server.request({ method: "DELETE", url: `/devices/${leaving.device_id}` });
-    expect(stack.server.runtime.ctx.e2e.contentKeys.current().keyId).toBeGreaterThan(keyBefore);
+    expect(e2e.contentKeys.current(owner).keyId).toBeGreaterThan(keyBefore);
     await publishing;
     const expected = (await stack.storeEvents(from)).map((event) => event.event_id);
     for (const ids of heard) await until(() => ids.length >= expected.length, "every event delivered", 15_000);

@@ -23,11 +23,13 @@ function forgeSealed(
 ): void {
   let previous: Record<string, unknown> | undefined;
   EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEvent) {
-    if (event.sealedJson === undefined) return broadcast.call(this, event);
-    const sealed = JSON.parse(event.sealedJson) as Record<string, unknown>;
+    const sealedForm = event.forms.find((form) => form.mode === "e2e");
+    if (sealedForm === undefined) return broadcast.call(this, event);
+    const sealed = JSON.parse(sealedForm.json) as Record<string, unknown>;
     const forged = forge(sealed, previous);
     previous = sealed;
-    return broadcast.call(this, { ...event, sealedJson: JSON.stringify(forged) });
+    const forms = event.forms.map((form) => (form === sealedForm ? { ...form, json: JSON.stringify(forged) } : form));
+    return broadcast.call(this, { ...event, forms });
   };
 }
 

@@ -123,8 +123,8 @@ it("N9: the end-to-end device's stored key keeps opening what is sealed after th
     (e: { type: string; content?: string }) => e.type === "message_appended" && e.content === "AFTER-UPGRADE",
   );
   expect(event).toBeDefined();
-  // Sealed as the forwarder seals what it pushes to the bridge.
-  const envelope = ctx.e2e.sealEvent(event.event_id, JSON.stringify(event));
+  // Sealed as the forwarder seals what it pushes to the bridge, for the chat's person (Owner, whose keys these became).
+  const envelope = ctx.e2e.sealEvent(ctx.personStore.actingAdmin().id, event.event_id, JSON.stringify(event));
   const keys = await server.request({ method: "GET", url: "/e2e/keys", token: device.device_token });
   expect(keys.status).toBe(200);
   const opened = contentKeysAnswerSchema

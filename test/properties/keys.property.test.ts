@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair, openContentKey, openEvent, type EventEnvelope } from "../../client/wire/crypto/index.ts";
 import { contentKeysAnswerSchema } from "../../client/wire/e2e.ts";
 import { formatEventId } from "../../client/wire/event-id.ts";
+import { EVERYONE } from "../../server/e2e/content-keys.ts";
 import { propertyRuns, propertyTimeout } from "../support/properties.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -92,7 +93,9 @@ describe("content keys after any sequence of pairings and revocations", () => {
             else if (step.kind === "publish")
               for (let i = 0; i < step.count; i++) {
                 const id = formatEventId(published.length + 1);
-                published.push(s.runtime.ctx.e2e.sealEvent(id, JSON.stringify({ event_id: id, type: "checkpoint" })));
+                published.push(
+                  s.runtime.ctx.e2e.sealEvent(EVERYONE, id, JSON.stringify({ event_id: id, type: "checkpoint" })),
+                );
               }
             else if (step.kind === "fetch" && device)
               expect(await fetchKeys(s, device)).toBe(device.revokedAfter === undefined ? 200 : 401);

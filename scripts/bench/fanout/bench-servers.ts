@@ -23,7 +23,11 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export function startBenchServer(id: string, devices: number, bridgeUrl: string): BenchServer {
+/**
+ * `audiences: false` links without audiences (the base protocol: every device gets every event) for the comparison
+ * with audiences, where every event's audience is the one person who owns every device (it holds every socket).
+ */
+export function startBenchServer(id: string, devices: number, bridgeUrl: string, audiences = true): BenchServer {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-server-"));
   const runtime = createRuntime({
     config: parseConfig({ server: { server_id: id } }),
@@ -37,12 +41,14 @@ export function startBenchServer(id: string, devices: number, bridgeUrl: string)
     const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `bench-${i}`);
     if (redeemed.ok) tokens.push(redeemed.device_token);
   }
-  const forwarder: Forwarder = startForwarder(ctx, { bridgeUrl });
+  // The events belong to a chat of the one person (Owner), who owns every device: each goes to every socket.
+  const chat = ctx.sessions.create("default").id;
+  const forwarder: Forwarder = startForwarder(ctx, { bridgeUrl, audiences });
   return {
     id,
     topic: `events:server:${id}`,
     tokens,
-    publish: () => void ctx.events.publish({ type: "bench", session_id: "bench", sent_at: wallNow(), pad: PAD }),
+    publish: () => void ctx.events.publish({ type: "bench", session_id: chat, sent_at: wallNow(), pad: PAD }),
     async close() {
       await forwarder.stop();
       await runtime.close();

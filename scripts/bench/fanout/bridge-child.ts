@@ -40,7 +40,7 @@ let bufferedMax = 0;
 const original = EventTopic.prototype.broadcast;
 EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEvent): void {
   const start = wallNow();
-  const plain = event.payloadJson ?? "";
+  const plain = event.forms.find((form) => form.mode === "plain")?.json ?? "";
   const at = plain.indexOf('"sent_at":');
   if (at >= 0) arrivals.push(start - Number.parseFloat(plain.slice(at + 10, at + 40)));
   original.call(this, event);
@@ -49,8 +49,8 @@ EventTopic.prototype.broadcast = function (this: EventTopic, event: BufferedEven
     durations.push(wallNow() - start);
     // A pass over every subscriber per event: the bridge's own work again, so only when the diagnostics are asked for.
     if (!process.env.BENCH_DIAG) return;
-    const subscribers = (this as unknown as { subscribers: Iterable<{ bufferedAmount: number }> }).subscribers;
-    for (const connection of subscribers)
+    const subscribers = (this as unknown as { memberOf: Map<{ bufferedAmount: number }, unknown> }).memberOf;
+    for (const connection of subscribers.keys())
       if (connection.bufferedAmount > bufferedMax) bufferedMax = connection.bufferedAmount;
   });
 };

@@ -31,8 +31,8 @@ export interface ReceiverKey {
   key: string;
 }
 
-export function receiverKey(serverId: string, keys: ContentKeys): ReceiverKey {
-  const { keyId, key } = keys.current();
+export function receiverKey(serverId: string, keys: ContentKeys, scope: string): ReceiverKey {
+  const { keyId, key } = keys.current(scope);
   return { server_id: serverId, key_id: keyId, key: toBase64Url(key) };
 }
 

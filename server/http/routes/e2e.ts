@@ -11,6 +11,7 @@ import { forbidden } from "../../errors.ts";
 import { runSealedCall } from "../../e2e/sealed-calls.ts";
 import { runRelayedCall } from "../../forwarder/api-relay.ts";
 import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute } from "../auth.ts";
 
 export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): void {
   serveRoute(app, contentKeysRoute, ({ request }) => {
@@ -18,7 +19,8 @@ export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const publicKey = deviceId === undefined ? undefined : ctx.pairing.publicKeyOf(deviceId);
     if (deviceId === undefined || publicKey === undefined)
       throw forbidden("not_e2e_device", "this route is for devices paired with a public key");
-    return { keys: ctx.e2e.keysFor(deviceId, publicKey) };
+    // The device's person's keys and the server-wide ones (docs/security.md "Keys and their lifecycle").
+    return { keys: ctx.e2e.keysFor(deviceId, publicKey, callerOfRoute(request).person_id) };
   });
 
   serveRoute(app, sealedCallRoute, async ({ request, reply }) => {

@@ -19,11 +19,11 @@ import { checkRequestOptions } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
 import { parseInput } from "../validate.ts";
 import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
+import { callerOfRoute } from "../auth.ts";
+import { deleteChat } from "../../sessions/delete-chat.ts";
 
 /** The opaque cursor, decoded where it comes in (a cursor the server did not give is 400 at query.before). */
 const pageCursor = z.object({ before: sessionCursorSchema.optional() });
-import { callerOfRoute } from "../auth.ts";
-import { deleteChat } from "../../sessions/delete-chat.ts";
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { sessions } = ctx;

@@ -39,11 +39,13 @@ function announce(
 ): void {
   // A single-person install looks and works as before people existed: the notice starts with a second person.
   if (!sharedServer()) return;
-  const others = pairing
-    .listDevices(device.person_id)
-    .filter((other) => other.revoked_at === null && other.device_id !== device.device_id);
+  const devices = pairing.listDevices(device.person_id);
+  const others = devices.filter((other) => other.revoked_at === null && other.device_id !== device.device_id);
   if (others.length === 0) return;
-  const time = new Date().toISOString().slice(11, 16);
+  // The pairing's own time, on the server's clock (HH:MM of its ISO string).
+  const paired = devices.find((other) => other.device_id === device.device_id);
+  if (paired === undefined) return;
+  const time = paired.created_at.slice(11, 16);
   notifications.application.publish(
     parseProducer(producerInputSchema, {
       key: newDeviceKey(device.device_id),

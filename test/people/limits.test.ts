@@ -1,5 +1,6 @@
 // A person's limits and notices (docs/people.md invariants N15-N18): allowed agents, the daily request limit,
 // application notifications for some people, dismissing one meant for everyone, the new-device notice.
+import { systemClock } from "../../server/clock.ts";
 import { afterEach, expect, it } from "vitest";
 import { chatOf, pairDevice, startHousehold, type Household } from "./support.ts";
 
@@ -124,12 +125,15 @@ it("N17: an application notification for some people reaches only them; dismissi
 });
 
 it("N18: a device joining a person is announced to that person's other devices, and the new device cannot dismiss it", async () => {
-  h = await startHousehold();
+  // The server's clock says when the pairing was, not the machine's.
+  const at = Date.UTC(2031, 4, 6, 14, 2, 30);
+  h = await startHousehold({}, { clock: { ...systemClock, now: () => at } });
   const { server, adult, child } = h;
   const tablet = pairDevice(server, adult.id, "Pixel 8", false);
   const list = await server.request({ method: "GET", url: "/application/notifications", token: adult.e2e.token });
   const notice = list.json.find((record: { title: string }) => record.title === "New device: Pixel 8");
   expect(notice).toBeDefined();
+  expect(notice.body).toContain("paired to your account at 14:02 UTC");
   expect(
     JSON.stringify(
       (await server.request({ method: "GET", url: "/application/notifications", token: child.e2e.token })).json,

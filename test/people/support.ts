@@ -50,12 +50,18 @@ function withDevices(server: TestServer, person: { id: string; name: string }): 
   };
 }
 
-export async function startHousehold(config: ConfigInput = {}): Promise<Household> {
-  const server = await startTestServer({
-    agents: { default: { provider_id: "local" }, kids: { provider_id: "local" } },
-    providers: { local: { provider: "reference_compatible", base_url: "http://127.0.0.1:9/v1", model: "m" } },
-    ...config,
-  });
+export async function startHousehold(
+  config: ConfigInput = {},
+  options: Parameters<typeof startTestServer>[1] = {},
+): Promise<Household> {
+  const server = await startTestServer(
+    {
+      agents: { default: { provider_id: "local" }, kids: { provider_id: "local" } },
+      providers: { local: { provider: "reference_compatible", base_url: "http://127.0.0.1:9/v1", model: "m" } },
+      ...config,
+    },
+    options,
+  );
   const owner = server.runtime.ctx.personStore.actingAdmin();
   const adult = await addPerson(server, { name: "Ana", role: "member" });
   const child = await addPerson(server, { name: "Kid", role: "member", agents: ["kids"], max_requests_per_day: 2 });

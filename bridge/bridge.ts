@@ -67,7 +67,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   });
   const core = await buildCore(config, clock, log);
   let appUrl = "";
-  const sightings = new DeviceSightings(core.shared, clock);
+  const sightings = new DeviceSightings(core.servers, core.registry, clock);
   const router = new Router(core);
   const acceptor = new SocketAcceptor(core, log, router, sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
@@ -84,13 +84,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     },
     httpHandler({
       metrics: core.metrics,
-      health: () => core.shared.health(),
+      health: () => core.node.health(),
       appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
       // The app's URL is known once the port is: requests come after listen().
       appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
       failed: (error) =>
-        log.log("error", "http handler failed", { error: error instanceof Error ? error.message : String(error) }),
+        log.error({ error: error instanceof Error ? error.message : String(error) }, "http handler failed"),
     }),
   );
   http.on("upgrade", acceptor.upgrade);
@@ -107,7 +107,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     sightings.flush();
     sightings.stop();
     await closeSockets(acceptor.open, acceptor.wss, http);
-    await core.shared.close();
+    await core.node.close();
   };
   const port = (http.address() as AddressInfo).port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -166,7 +166,7 @@ async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger):
   const redisUrl = config.cluster.redisUrl;
   const shared: SharedState =
     redisUrl === undefined
-      ? new MemoryState(config, clock, log, statuses)
+      ? new MemoryState(config, { clock, log, metrics, answers, statuses })
       : await ClusterNode.start(config, redisUrl, { clock, log, metrics, answers, statuses });
   counted = shared;
   if (shared instanceof ClusterNode) metrics.cluster = shared.figures;
@@ -175,13 +175,17 @@ async function buildCore(config: BridgeConfig, clock: Clock, log: BridgeLogger):
     clock,
     log,
     metrics,
-    shared,
+    pairing: shared,
+    servers: shared,
+    replay: shared,
+    grants: shared,
+    node: shared,
     registry: shared.registry,
     answers,
     limiterFailure(connection, reason) {
       shared.pairingFailed(connection.address);
       metrics.pairingFailures++;
-      log.log("warn", "pairing attempt failed", { socket: connection.id, address: connection.address, reason });
+      log.warn({ socket: connection.id, address: connection.address, reason }, "pairing attempt failed");
     },
   };
 }

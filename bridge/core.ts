@@ -6,16 +6,29 @@ import type { BridgeMetrics } from "./metrics.ts";
 import type { Connection } from "./socket/connection.ts";
 import type { AnswerDesk } from "./state/answer-desk.ts";
 import type { Registry } from "./state/registry.ts";
-import type { SharedState } from "./state/shared-state.ts";
+import type {
+  GrantsCapability,
+  PairingCapability,
+  ReplayCapability,
+  ServersCapability,
+  SharedState,
+} from "./state/shared-state.ts";
 
 export interface BridgeCore {
   config: BridgeConfig;
   clock: Clock;
   log: BridgeLogger;
   metrics: BridgeMetrics;
-  /** What the bridge shares with its cluster (state/shared-state.ts): in memory on one node, or Redis. */
-  shared: SharedState;
-  /** This node's view of the servers (`shared.registry`). */
+  /**
+   * What the bridge shares with its cluster (state/shared-state.ts), in memory on one node or in Redis, as the four
+   * capabilities the channels use; `node` is the whole, for its health and its end.
+   */
+  pairing: PairingCapability;
+  servers: ServersCapability;
+  replay: ReplayCapability;
+  grants: GrantsCapability;
+  node: Pick<SharedState, "health" | "close">;
+  /** This node's view of the servers (`grants.registry`). */
   registry: Registry;
   /** Where a server's answers find the waiter that asked on this node. */
   answers: AnswerDesk;

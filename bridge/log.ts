@@ -1,7 +1,7 @@
 // The bridge's log: pino, with the same fields as the server's (server/log.ts builds its twin; the two processes share
 // no code): `level` (pino's number), `time` (epoch ms), `service`, `msg`, then the record's facts. Pretty
 // (pino-pretty) when stdout is a terminal, JSON lines otherwise. Callers pass facts, never tokens, codes or
-// credentials, through `BridgeLogger`, the one method every part of the bridge logs with.
+// credentials, through `BridgeLogger`: pino's call shape, `log.warn({facts}, "constant message")`, as the server's.
 //
 // A peer decides how often it is refused, so each peer gets a log budget (`PeerLogBudget`): a record naming a socket
 // (or, before the upgrade, only an address) counts against that peer's lines per window; the rest are counted and
@@ -14,8 +14,18 @@ import type { Clock } from "./clock.ts";
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
-export interface BridgeLogger {
-  log(level: LogLevel, msg: string, fields?: LogFields): void;
+/** One level's method: the facts first, then a constant message (pino's shape, the server's too). */
+export type LogMethod = (fields: LogFields, msg: string) => void;
+
+export type BridgeLogger = Record<LogLevel, LogMethod>;
+
+const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+
+/** A logger whose every level writes through `write`. */
+export function loggerFrom(write: (level: LogLevel, fields: LogFields, msg: string) => void): BridgeLogger {
+  return Object.fromEntries(
+    LEVELS.map((level) => [level, (fields: LogFields, msg: string) => write(level, fields, msg)]),
+  ) as BridgeLogger;
 }
 
 export interface ProcessLogOptions {
@@ -38,7 +48,7 @@ export function processLog({
   stream.on("error", () => undefined);
   const destination = isPretty ? pretty({ destination: stream, colorize: true, sync: true }) : stream;
   const logger = pino({ level, base: { service: "bridge" } }, destination);
-  return { log: (recordLevel, msg, fields) => logger[recordLevel](fields ?? {}, msg) };
+  return loggerFrom((recordLevel, fields, msg) => logger[recordLevel](fields, msg));
 }
 
 /** Lines one peer may log per window; the rest are summarized. */
@@ -63,6 +73,10 @@ interface PeerWindow {
 export class PeerLogBudget implements BridgeLogger {
   private readonly peers = new Map<string, PeerWindow>();
   private lastSweep: number;
+  readonly debug: LogMethod = (fields, msg) => this.write("debug", fields, msg);
+  readonly info: LogMethod = (fields, msg) => this.write("info", fields, msg);
+  readonly warn: LogMethod = (fields, msg) => this.write("warn", fields, msg);
+  readonly error: LogMethod = (fields, msg) => this.write("error", fields, msg);
 
   constructor(
     private readonly inner: BridgeLogger,
@@ -72,15 +86,15 @@ export class PeerLogBudget implements BridgeLogger {
     this.lastSweep = clock.now();
   }
 
-  log(level: LogLevel, msg: string, fields?: LogFields): void {
+  private write(level: LogLevel, fields: LogFields, msg: string): void {
     const now = this.clock.now();
     this.sweep(now);
     const peer = peerOf(fields);
-    if (peer === undefined) return this.inner.log(level, msg, fields);
+    if (peer === undefined) return this.inner[level](fields, msg);
     const window = this.windowOf(peer.key, peer.who, now);
     if (window.written < this.budget.linesPerPeer) {
       window.written++;
-      return this.inner.log(level, msg, fields);
+      return this.inner[level](fields, msg);
     }
     window.suppressed.set(msg, (window.suppressed.get(msg) ?? 0) + 1);
   }
@@ -116,14 +130,13 @@ export class PeerLogBudget implements BridgeLogger {
     if (!window) return;
     this.peers.delete(peer);
     for (const [msg, count] of window.suppressed)
-      this.inner.log("warn", "log lines suppressed", { ...window.who, suppressed_msg: msg, count });
+      this.inner.warn({ ...window.who, suppressed_msg: msg, count }, "log lines suppressed");
   }
 }
 
 /** Whose budget a record counts against: its socket, else its address (refusals before the upgrade), else nobody. */
-function peerOf(fields: LogFields | undefined): { key: string; who: LogFields } | undefined {
-  if (typeof fields?.socket === "number") return { key: `socket:${fields.socket}`, who: { socket: fields.socket } };
-  if (typeof fields?.address === "string")
-    return { key: `address:${fields.address}`, who: { address: fields.address } };
+function peerOf(fields: LogFields): { key: string; who: LogFields } | undefined {
+  if (typeof fields.socket === "number") return { key: `socket:${fields.socket}`, who: { socket: fields.socket } };
+  if (typeof fields.address === "string") return { key: `address:${fields.address}`, who: { address: fields.address } };
   return undefined;
 }

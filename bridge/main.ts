@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.log("info", "shutting down", { signal });
+    log.info({ signal }, "shutting down");
     await bridge.close();
     process.exit(0);
   };

@@ -1,13 +1,12 @@
-// Time as the server sees it: the one clock-and-timers interface of the server process. Everything that decides a
+// Time as the server sees it: the wire contract's Clock (client/wire/clock.ts), the one shape server, bridge and
+// client take time in. Everything that decides a
 // delay, TTL or pace takes a Clock, so tests inject their own and never sleep (docs/server.md "Time");
 // systemClock is the real one.
 import { setTimeout as delay } from "node:timers/promises";
 
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms`; rejects when `signal` aborts first. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+import type { Clock } from "../client/wire/clock.ts";
+
+export type { Clock };
 
 export const systemClock: Clock = {
   now: () => Date.now(),

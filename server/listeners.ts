@@ -5,6 +5,11 @@ export type Listener<T> = (value: T) => void;
 export class ListenerSet<T> {
   private readonly listeners = new Set<Listener<T>>();
 
+  /** How many listeners there are. */
+  get size(): number {
+    return this.listeners.size;
+  }
+
   /** Adds a listener; the returned function removes it. */
   subscribe(listener: Listener<T>): () => void {
     this.listeners.add(listener);

@@ -243,7 +243,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     serverId,
     ensureServerKey(dataDir),
     new ContentKeys(db, () => clock.now()),
-    new Audiences(db),
+    new Audiences(db, events),
     new ReplayGuard(pairing.relayFloors),
     config.bridge.require_e2e,
   );

@@ -47,7 +47,7 @@ async function joinEvents(
   admit: (entry: ChannelEntry) => void,
 ): Promise<JoinOutcome> {
   const refused = (reason: BridgeReason, logMsg: string): JoinOutcome => {
-    core.log.log("warn", logMsg, { socket: connection.id, address: connection.address, topic: frame.topic });
+    core.log.warn({ socket: connection.id, address: connection.address, topic: frame.topic }, logMsg);
     return refuse(reason);
   };
   const params = eventsJoinParamsSchema.safeParse(frame.payload);
@@ -55,8 +55,7 @@ async function joinEvents(
   const tokenHash = connection.tokenHash;
   if (!tokenHash) return refused("unauthorized", "events join without a device token");
   // Scoped to this server: what another server grants never decides who joins this topic.
-  if (core.registry.grantOf(serverId, tokenHash) === undefined) await core.shared.refresh(serverId);
-  const grant = core.registry.grantOf(serverId, tokenHash);
+  const grant = await core.grants.grantOf(serverId, tokenHash);
   if (grant === undefined) {
     return refused(
       "unauthorized",
@@ -70,11 +69,14 @@ async function joinEvents(
     joinRef: frame.joinRef,
     handleIn: (pushed: Frame) => {
       if (pushed.event === "api") return relay.forward(connection, state, pushed);
-      core.log.log("warn", "app push on a read-only topic refused", {
-        socket: connection.id,
-        topic: pushed.topic,
-        event: pushed.event,
-      });
+      core.log.warn(
+        {
+          socket: connection.id,
+          topic: pushed.topic,
+          event: pushed.event,
+        },
+        "app push on a read-only topic refused",
+      );
       connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
     },
     terminate: () => {
@@ -103,7 +105,7 @@ async function replayOutcome(
   state.topic.hold(connection, recipient);
   const [read, link] = await Promise.all([
     readHistory(core, connection, state, sinceId),
-    core.shared.linkStatus(state),
+    core.servers.linkStatus(state),
   ]);
   const known = {
     last_event_id: read.meta?.lastId ?? null,
@@ -152,13 +154,16 @@ async function readHistory(
   sinceId: string | undefined,
 ): Promise<HistoryRead> {
   try {
-    return await core.shared.read(state, sinceId);
+    return await core.replay.read(state, sinceId);
   } catch (error) {
-    core.log.log("warn", "replay read failed; answered gap", {
-      socket: connection.id,
-      server_id: state.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    core.log.warn(
+      {
+        socket: connection.id,
+        server_id: state.id,
+        error: error instanceof Error ? error.message : String(error),
+      },
+      "replay read failed; answered gap",
+    );
     return {
       meta:
         state.epoch !== undefined && state.lastId !== undefined

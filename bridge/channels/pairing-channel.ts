@@ -30,11 +30,14 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
         joinRef: frame.joinRef,
         // A pairing socket holds no device: it may not call the server's API (nor push anything else).
         handleIn: (pushed: Frame) => {
-          core.log.log("warn", "push on the pairing topic refused", {
-            socket: connection.id,
-            address: connection.address,
-            event: pushed.event,
-          });
+          core.log.warn(
+            {
+              socket: connection.id,
+              address: connection.address,
+              event: pushed.event,
+            },
+            "push on the pairing topic refused",
+          );
           connection.send(replyFrame(pushed, "error", { reason: "invalid_request" }));
         },
         terminate: () => cancel(),
@@ -42,10 +45,13 @@ export function pairingChannel(core: BridgeCore, pending: PendingPairs): TopicHa
       const attempt = pair(core, pending, connection, frame, (next) => (cancel = next)).catch(
         (error: unknown): JoinOutcome => {
           // The shared state not answering (Redis away): a retryable refusal, never a failed socket.
-          core.log.log("warn", "pairing through the shared state failed", {
-            socket: connection.id,
-            error: error instanceof Error ? error.message : String(error),
-          });
+          core.log.warn(
+            {
+              socket: connection.id,
+              error: error instanceof Error ? error.message : String(error),
+            },
+            "pairing through the shared state failed",
+          );
           return refuse("server_unavailable");
         },
       );
@@ -69,14 +75,14 @@ async function pair(
   frame: Frame,
   setCancel: (cancel: () => void) => void,
 ): Promise<JoinOutcome | { serverId: string; answer: PairResult }> {
-  const { shared } = core;
+  const { pairing, servers } = core;
   const fail = (reason: PairingFailure): JoinOutcome => {
     core.limiterFailure(connection, reason);
     return refuse(reason);
   };
-  if (await shared.pairingLimited(connection.address)) {
+  if (await pairing.pairingLimited(connection.address)) {
     core.metrics.pairingRateLimited++;
-    core.log.log("warn", "pairing rate limited", { socket: connection.id, address: connection.address });
+    core.log.warn({ socket: connection.id, address: connection.address }, "pairing rate limited");
     return refuse("rate_limited");
   }
   const params = pairingJoinParamsSchema.safeParse(frame.payload);
@@ -90,12 +96,12 @@ async function pair(
     core.registry.takeCode(state, codeHash);
     return fail("expired");
   }
-  if (!(await shared.linkStatus(state)).online) {
-    core.log.log("info", "pairing code for a server not joined yet", { socket: connection.id, server_id: state.id });
+  if (!(await servers.linkStatus(state)).online) {
+    core.log.info({ socket: connection.id, server_id: state.id }, "pairing code for a server not joined yet");
     return refuse("server_unavailable");
   }
   // Single use: a second attempt with this code, even a concurrent one on another node, finds nothing.
-  if (!(await shared.takeCode(state, codeHash))) return fail("invalid_code");
+  if (!(await pairing.takeCode(state, codeHash))) return fail("invalid_code");
   const asked = pending.ask(
     state,
     connection,
@@ -103,7 +109,7 @@ async function pair(
     params.data.device_name,
     params.data.device_key,
     core.config.pairingTimeoutMs,
-    (payload) => shared.toServer(state, "pair_request", payload),
+    (payload) => servers.toServer(state, "pair_request", payload),
   );
   setCancel(asked.cancel);
   return { serverId: state.id, answer: await asked.result };
@@ -122,11 +128,14 @@ async function unheardCode(
 ): Promise<JoinOutcome | undefined> {
   if (serverId === undefined) return undefined;
   const state = core.registry.get(serverId);
-  if (state && (await core.shared.linkStatus(state)).online) return undefined;
-  core.log.log("info", "pairing code not heard of yet, for a server not linked", {
-    socket: connection.id,
-    server_id: serverId,
-  });
+  if (state && (await core.servers.linkStatus(state)).online) return undefined;
+  core.log.info(
+    {
+      socket: connection.id,
+      server_id: serverId,
+    },
+    "pairing code not heard of yet, for a server not linked",
+  );
   return refuse("server_unavailable");
 }
 
@@ -135,12 +144,15 @@ function toOutcome(core: BridgeCore, connection: Connection, serverId: string, r
     if (result.reason === "invalid_code" || result.reason === "expired") core.limiterFailure(connection, result.reason);
     return refuse(result.reason);
   }
-  core.log.log("info", "device paired", {
-    server_id: serverId,
-    device_id: result.device_id,
-    address: connection.address,
-    mode: "sealed" in result ? "e2e" : "plain",
-  });
+  core.log.info(
+    {
+      server_id: serverId,
+      device_id: result.device_id,
+      address: connection.address,
+      mode: "sealed" in result ? "e2e" : "plain",
+    },
+    "device paired",
+  );
   const { request_id: _request, status: _status, ...answer } = result;
   return { status: "ok", response: { server_id: serverId, ...answer } };
 }

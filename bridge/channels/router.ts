@@ -40,7 +40,7 @@ export class Router {
     const existing = connection.channels.get(frame.topic);
     if (existing) this.close(connection, frame.topic, existing, "duplicate join");
     else if (connection.channels.size >= this.core.config.maxChannelsPerSocket) {
-      this.core.log.log("warn", "channel cap reached", { socket: connection.id, topic: frame.topic });
+      this.core.log.warn({ socket: connection.id, topic: frame.topic }, "channel cap reached");
       return this.answerJoin(connection, frame, { status: "error", response: { reason: "too_many_channels" } });
     }
     const route = this.match(frame.topic);
@@ -59,11 +59,14 @@ export class Router {
     if (attempt.outcome instanceof Promise) {
       attempt.outcome.then(settle).catch((error: unknown) => {
         // A bug in a handler's deferred join must not become an unhandled rejection (it would end the process).
-        this.core.log.log("error", "join handler failed", {
-          socket: connection.id,
-          topic: frame.topic,
-          error: error instanceof Error ? error.message : String(error),
-        });
+        this.core.log.error(
+          {
+            socket: connection.id,
+            topic: frame.topic,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          "join handler failed",
+        );
         connection.close(BRIDGE_CLOSE.internalError, "internal error");
       });
     } else settle(attempt.outcome);
@@ -96,11 +99,14 @@ export class Router {
   private push(connection: Connection, frame: Frame): void {
     const entry = connection.channels.get(frame.topic);
     if (!entry || (frame.joinRef !== null && frame.joinRef !== entry.joinRef)) {
-      this.core.log.log("warn", "push on a topic the socket has not joined", {
-        socket: connection.id,
-        topic: frame.topic,
-        event: frame.event,
-      });
+      this.core.log.warn(
+        {
+          socket: connection.id,
+          topic: frame.topic,
+          event: frame.event,
+        },
+        "push on a topic the socket has not joined",
+      );
       return connection.send(replyFrame(frame, "error", { reason: "unmatched topic" }));
     }
     entry.handleIn(frame);

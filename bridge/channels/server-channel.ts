@@ -20,7 +20,6 @@ import type { BridgeCore } from "../core.ts";
 import type { ApiRelay } from "../relay/api-relay.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { ChannelEntry, Connection } from "../socket/connection.ts";
-import { deliverEvent } from "../fanout/deliver.ts";
 import type { AnswerDesk } from "../state/answer-desk.ts";
 import type { ServerState } from "../state/registry.ts";
 import { ServerLink } from "../state/server-link.ts";
@@ -159,13 +158,13 @@ async function joinServer(
   link: (state: ServerState, params: ServerJoinParams) => string,
 ): Promise<JoinOutcome> {
   const refused = (reason: ServerRefusal, msg: string): JoinOutcome => {
-    core.log.log("warn", msg, { socket: connection.id, address: connection.address, server_id: serverId, reason });
+    core.log.warn({ socket: connection.id, address: connection.address, server_id: serverId, reason }, msg);
     return refuse(reason);
   };
   const params = serverJoinParamsSchema.safeParse(frame.payload);
   if (!params.success) return refused("unauthorized", "server join with invalid params");
-  const { shared } = core;
-  const refusal = await shared.registerServer(serverId, sha256Hex(params.data.credential), connection.address);
+  const { servers } = core;
+  const refusal = await servers.registerServer(serverId, sha256Hex(params.data.credential), connection.address);
   if (refusal) {
     core.metrics.serverRegistrationsRefused++;
     return refused(refusal, "server registration refused");
@@ -179,17 +178,13 @@ async function joinServer(
         : "server join with a wrong credential",
     );
   const { state } = auth;
-  if (!(await shared.claimLink(state))) return refused("already_connected", "server already linked on another node");
+  if (!(await servers.claimLink(state))) return refused("already_connected", "server already linked on another node");
   if (ended() || connection.closed) {
-    shared.releaseLink(state);
+    servers.releaseLink(state);
     return refuse("unauthorized");
   }
-  await shared.adoptHistory(state);
   // Another join of this server may have linked while this one waited: one live link per server.
-  if (ended() || connection.closed || state.liveLink) {
-    if (!state.liveLink) shared.releaseLink(state);
-    return refuse("already_connected");
-  }
+  if (state.liveLink) return refuse("already_connected");
   return { status: "ok", response: { resume_after: link(state, params.data), features: BRIDGE_FEATURES } };
 }
 
@@ -215,15 +210,10 @@ function linkServer(
   core.registry.applyGrants(state, taggedGrants(audiences, params.devices), params.codes);
   if (params.app_config) core.registry.setAppConfig(state, params.app_config);
   // What the history holds was routed as the previous link said: under another word on audiences it starts over.
-  if (state.audiences !== undefined && state.audiences !== audiences) state.lastId = undefined;
-  state.audiences = audiences;
-  const continues = core.registry.continues(state, params.epoch, params.cursor);
-  const storeChanged = state.epoch !== undefined && state.epoch !== params.epoch;
-  const resumeAfter = core.registry.resume(state, params.epoch, params.cursor);
-  // Every node's view of the history starts over with it (ordered before this link's first event).
-  if (!continues) core.shared.restartHistory(state, params.epoch, resumeAfter, storeChanged);
-  core.shared.linkChanged(state, { online: true, since: link.since });
-  core.log.log("info", "server joined", { server_id: serverId, socket: connection.id, resume_after: resumeAfter });
+  state.linked(audiences);
+  const resumeAfter = core.replay.resume(state, params.epoch, params.cursor);
+  core.servers.linkChanged(state, { online: true, since: link.since });
+  core.log.info({ server_id: serverId, socket: connection.id, resume_after: resumeAfter }, "server joined");
   const entry = {
     joinRef,
     handleIn: (pushed: Frame) => handleServerPush(core, pending, relay, connection, state, pushed),
@@ -232,9 +222,9 @@ function linkServer(
       state.link = undefined;
       pending.failAll(serverId);
       relay.serverGone(serverId);
-      core.shared.releaseLink(state);
-      core.shared.linkChanged(state, { online: false, since: core.clock.now() });
-      core.log.log("info", "server left", { server_id: serverId, socket: connection.id });
+      core.servers.releaseLink(state);
+      core.servers.linkChanged(state, { online: false, since: core.clock.now() });
+      core.log.info({ server_id: serverId, socket: connection.id }, "server left");
     },
   };
   return { entry, resumeAfter };
@@ -255,19 +245,23 @@ function handleServerPush(
       const event = eventOfPush(state.link?.audiences ?? false, frame.payload);
       if (!event) return reply("error", { reason: "invalid_event" });
       const after = afterOfPush(frame.payload);
-      const prev = state.lastId;
-      const arrival = deliverEvent(core, state, event, after);
       const deleted = deletedSession(event);
-      if (arrival !== "duplicate" && deleted !== undefined) forgetSession(core, state, deleted);
+      const { arrival, kept } = core.replay.relay(state, event, after, deleted);
+      if (arrival !== "duplicate" && deleted !== undefined)
+        core.log.info({ server_id: state.id }, "deleted session dropped from the replay history");
       // A shared history that must hold the event before the ack gets it first (the server resends it otherwise).
-      const kept = core.shared.keep(state, event, arrival, arrival === "after_hole" ? after! : (prev ?? event.id));
       if (kept) return void kept.then(() => reply("ok", {}));
       return reply("ok", {});
     }
     case "forget": {
       const parsed = forgetPayloadSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      forgetEvents(core, state, parsed.data.event_ids);
+      // A deleted session's events leave the replay history: a device that joins later is never replayed them.
+      core.replay.forget(state, parsed.data.event_ids);
+      core.log.info(
+        { server_id: state.id, events: parsed.data.event_ids.length },
+        "deleted events dropped from the replay history",
+      );
       return reply("ok", {});
     }
     case "grants": {
@@ -276,17 +270,20 @@ function handleServerPush(
       const devices = taggedGrants(state.link?.audiences ?? false, parsed.data.devices);
       const closed = core.registry.applyGrants(state, devices, parsed.data.codes);
       core.metrics.revokedCloses += closed;
-      if (closed > 0) core.log.log("info", "revoked device sockets closed", { server_id: state.id, sockets: closed });
+      if (closed > 0) core.log.info({ server_id: state.id, sockets: closed }, "revoked device sockets closed");
       return reply("ok", {});
     }
     case "pair_result": {
       const parsed = pairResultSchema.safeParse(frame.payload);
       if (!parsed.success) return reply("error", { reason: "invalid_params" });
-      if (pending.settle(parsed.data.request_id, parsed.data) || parsed.data.status !== "ok") return reply("ok", {});
-      // The app may wait on the node that forwarded the request (a cluster): its answer is that node's to take.
       const result = parsed.data;
-      return void core.shared.routeAnswer(state, "pair_result", result).then((taken) => {
-        if (taken === true) reply("ok", {});
+      if (result.status !== "ok") {
+        pending.settle(result.request_id, result);
+        return reply("ok", {});
+      }
+      // The app may wait here or on the node that forwarded the request (a cluster): its answer is that node's.
+      return void core.servers.answer(state, "pair_result", result).then((taken) => {
+        if (taken) reply("ok", {});
         else abandoned(core, state, result, reply);
       });
     }
@@ -295,17 +292,20 @@ function handleServerPush(
       // ref is acknowledged as any push.
       const parsed = apiResultSchema.safeParse(frame.payload);
       if (!parsed.success) {
-        core.log.log("warn", "api_result not understood", {
-          server_id: state.id,
-          problem: parsed.error.issues[0]?.message,
-        });
+        core.log.warn(
+          {
+            server_id: state.id,
+            problem: parsed.error.issues[0]?.message,
+          },
+          "api_result not understood",
+        );
         return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
       }
-      if (!apiRelay.answer(state, parsed.data)) void core.shared.routeAnswer(state, "api_result", parsed.data);
+      void core.servers.answer(state, "api_result", parsed.data);
       return frame.ref === null ? undefined : reply("ok", {});
     }
     default:
-      core.log.log("warn", "unknown event on server topic", { server_id: state.id, event: frame.event });
+      core.log.warn({ server_id: state.id, event: frame.event }, "unknown event on server topic");
       return reply("error", { reason: "unknown_event" });
   }
 }
@@ -320,32 +320,14 @@ function abandoned(
   result: Extract<PairResult, { status: "ok" }>,
   reply: (status: "ok" | "error", response: Record<string, unknown>) => void,
 ): void {
-  core.log.log("warn", "pair_result for a pairing nobody waits for", {
-    server_id: state.id,
-    device_id: result.device_id,
-  });
+  core.log.warn(
+    {
+      server_id: state.id,
+      device_id: result.device_id,
+    },
+    "pair_result for a pairing nobody waits for",
+  );
   reply("error", { reason: "abandoned" });
-}
-
-/**
- * A deleted session's events leave the replay history (the server's store keeps only their ids): a device that
- * rejoins is never replayed what was deleted. Only a plain `session_deleted` names its session to the bridge.
- */
-function forgetSession(core: BridgeCore, state: ServerState, sessionId: string): void {
-  core.shared.forgetSession(state, sessionId);
-  core.log.log("info", "deleted session dropped from the replay history", { server_id: state.id });
-}
-
-/**
- * The events a `forget` names (a deleted session's, which a sealed `session_deleted` cannot name to the bridge) leave
- * the replay history: a device that joins later is never replayed them.
- */
-function forgetEvents(core: BridgeCore, state: ServerState, eventIds: readonly string[]): void {
-  core.shared.forgetEvents(state, eventIds);
-  core.log.log("info", "deleted events dropped from the replay history", {
-    server_id: state.id,
-    events: eventIds.length,
-  });
 }
 
 /** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */

@@ -1,7 +1,8 @@
 // This bridge as one node of a cluster (BRIDGE_REDIS_URL set; docs/bridge.md "Cluster"): the shared state
-// (state/shared-state.ts) kept in Redis. It owns the node's two Redis connections and everything shared through them:
-// the registry's records (registry-store.ts), each server's history (history.ts), link ownership (links.ts),
-// forwarding through the nodes' inboxes (forwarding.ts) and the cluster-wide rate limits (rate-limiter.ts).
+// (state/shared-state.ts) kept in Redis. It owns the node's two Redis connections (cluster-connection.ts) and
+// everything shared through them: the registry's records (registry-store.ts), each server's replay history
+// (cluster-replay.ts over history.ts), link ownership (links.ts), forwarding through the nodes' inboxes
+// (forwarding.ts) and the cluster-wide rate limits (cluster-limits.ts).
 // Subscribed channels: every server's events and link changes (fanned out to this node's sockets in the order the
 // history holds them), registry changes (reloaded, closing the sockets of devices revoked elsewhere) and its inbox. A
 // heartbeat (heartbeat.ts) renews the node's links and presence and watches the cluster's epoch: a Redis restarted
@@ -10,57 +11,37 @@
 // Timing: link claims, node presence and their TTLs are Redis expiries, which run on wall time whatever clock the
 // bridge was given, so they use `systemClock` (the bridge's clock module, not a raw timer); the pairing and
 // registration windows run on the injected clock like the single node's.
-import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { after, systemClock, type Clock } from "../clock.ts";
+import { systemClock } from "../clock.ts";
 import type { BridgeConfig } from "../config.ts";
-import { deliverEvent } from "../fanout/deliver.ts";
-import type { Arrival, BufferedEvent } from "../fanout/replay-buffer.ts";
-import type { BridgeLogger } from "../log.ts";
-import type { BridgeMetrics } from "../metrics.ts";
-import type { AnswerDesk } from "../state/answer-desk.ts";
+import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import { bridgeRegistry } from "../state/bridge-registry.ts";
-import type { Registry, ServerState } from "../state/registry.ts";
+import type { NodeParts } from "../state/memory-state.ts";
+import type { Grant, Registry, ServerState } from "../state/registry.ts";
 import type {
   AnswerEvent,
   HistoryRead,
   LinkStatus,
   RegistrationRefusal,
+  Relayed,
   SharedState,
   ToServerEvent,
 } from "../state/shared-state.ts";
-import type { StatusPushes } from "../state/status-pushes.ts";
+import { connectNode, redisAnswers, reportFailure, type Connected } from "./cluster-connection.ts";
+import { clusterLimiters, type ClusterLimiters } from "./cluster-limits.ts";
+import { ClusterReplay } from "./cluster-replay.ts";
 import { ClusterFigures } from "./figures.ts";
 import { ClusterSightings } from "./sightings.ts";
 import { Forwarding } from "./forwarding.ts";
-import { Heartbeat, learnEpoch } from "./heartbeat.ts";
-import { History } from "./history.ts";
-import { ClusterKeys } from "./keys.ts";
+import { Heartbeat } from "./heartbeat.ts";
+import type { ClusterKeys, NodeRedis } from "./keys.ts";
 import { LinkOwnership } from "./links.ts";
-import { RedisRateLimiter } from "./rate-limiter.ts";
-import { connectRedis, redactedUrl, redisClient } from "./redis-client.ts";
-import { controlMessageSchema, RedisRegistryStore } from "./registry-store.ts";
+import { redactedUrl } from "./redis-client.ts";
+import { controlMessageSchema, type RedisRegistryStore } from "./registry-store.ts";
 import { decodeClusterMessage, encodeClusterLink, type ClusterMessage } from "./wire.ts";
 
 /** What a node is built from besides its config: the parts every node of the bridge shares. */
-export interface ClusterNodeParts {
-  clock: Clock;
-  log: BridgeLogger;
-  metrics: BridgeMetrics;
-  answers: AnswerDesk;
-  statuses: StatusPushes;
-}
-
-/** A node's Redis, connected, with the cluster's epoch and the registry's records read. */
-interface Connected {
-  nodeId: string;
-  keys: ClusterKeys;
-  commands: Redis;
-  subscriber: Redis;
-  store: RedisRegistryStore;
-  epoch: string | undefined;
-}
+export type ClusterNodeParts = NodeParts;
 
 export class ClusterNode implements SharedState {
   readonly nodeId: string;
@@ -68,10 +49,9 @@ export class ClusterNode implements SharedState {
   readonly figures: ClusterFigures;
 
   private readonly store: RedisRegistryStore;
-  private readonly history: History;
+  private readonly replay: ClusterReplay;
   private readonly links: LinkOwnership;
-  private readonly pairingLimiter: RedisRateLimiter;
-  private readonly registrationLimiter: RedisRateLimiter;
+  private readonly limiters: ClusterLimiters;
   private readonly sightings: ClusterSightings;
   private readonly keys: ClusterKeys;
   private readonly commands: Redis;
@@ -82,27 +62,11 @@ export class ClusterNode implements SharedState {
 
   /** Connects to Redis, learns the cluster's epoch and reads the registry's records, then builds the node. */
   static async start(config: BridgeConfig, redisUrl: string, parts: ClusterNodeParts): Promise<ClusterNode> {
-    const nodeId = config.cluster.nodeId ?? randomUUID();
-    const keys = new ClusterKeys(config.cluster.keyPrefix);
-    const commands = redisClient(redisUrl, `bridge-${nodeId}`);
-    const subscriber = redisClient(redisUrl, `bridge-${nodeId}-sub`);
     const figures = new ClusterFigures();
-    const failed = (what: string) => (error: unknown) => reportFailure(parts.log, figures, nodeId, what, error);
-    // ioredis reports connection trouble as events; unheard, they would be printed as unhandled.
-    commands.on("error", failed("redis connection"));
-    subscriber.on("error", failed("redis subscriber"));
-    try {
-      await connectRedis(commands, redisUrl);
-      await connectRedis(subscriber, redisUrl);
-    } catch (error) {
-      commands.disconnect();
-      subscriber.disconnect();
-      throw error;
-    }
-    const store = new RedisRegistryStore(commands, keys, nodeId, (what, error) => failed(what)(error));
-    const epoch = await learnEpoch(commands, keys);
-    await store.preload();
-    const node = new ClusterNode(config, { nodeId, keys, commands, subscriber, store, epoch }, figures, parts);
+    const connected = await connectNode(config, redisUrl, (what, nodeId, error) =>
+      reportFailure(parts.log, figures, nodeId, what, error),
+    );
+    const node = new ClusterNode(config, connected, figures, parts);
     await node.listen(redisUrl);
     return node;
   }
@@ -122,71 +86,41 @@ export class ClusterNode implements SharedState {
     this.figures = figures;
     this.registry = bridgeRegistry(this.store, config, log);
     const failed = (what: string) => (error: unknown) => this.failed(what, error);
-    const cluster = config.cluster;
-    this.history = new History(this.commands, this.keys, this.nodeId, {
-      events: config.replayEvents,
-      bytes: config.replayBytes,
+    const redis: NodeRedis = { redis: this.commands, keys: this.keys, nodeId: this.nodeId };
+    this.replay = new ClusterReplay({
+      ...redis,
+      bounds: { events: config.replayEvents, bytes: config.replayBytes },
+      registry: this.registry,
+      parts,
+      failed: (what, error) => this.failed(what, error),
     });
-    this.links = new LinkOwnership(this.commands, this.keys, this.nodeId, cluster.linkTtlMs, systemClock);
-    this.forwarding = new Forwarding(
-      this.commands,
-      this.keys,
-      this.nodeId,
+    this.links = new LinkOwnership({ ...redis, ttlMs: config.cluster.linkTtlMs, wallClock: systemClock });
+    this.forwarding = new Forwarding({
+      ...redis,
       config,
-      this.links,
-      this.registry,
-      parts.answers,
-      failed("inbox"),
-    );
-    const pairingRule = {
-      perAddress: config.pairingFailuresPerAddress,
-      overall: config.pairingFailuresOverall,
-      windowMs: config.pairingWindowMs,
-      maxAddresses: config.pairingFailingAddresses,
-    };
-    this.pairingLimiter = new RedisRateLimiter(
-      this.commands,
-      this.keys,
-      clock,
-      "pairing",
-      pairingRule,
-      failed("pairing limit"),
-    );
-    const registrationRule = {
-      perAddress: config.serverRegistrationsPerAddress,
-      overall: Number.POSITIVE_INFINITY,
-      windowMs: config.serverRegistrationWindowMs,
-      maxAddresses: Number.POSITIVE_INFINITY,
-    };
-    this.registrationLimiter = new RedisRateLimiter(
-      this.commands,
-      this.keys,
-      clock,
-      "registration",
-      registrationRule,
-      failed("registration limit"),
-    );
-    this.sightings = new ClusterSightings(
-      this.commands,
-      this.keys,
-      this.nodeId,
-      systemClock,
-      (state, event, payload) => this.toServer(state, event, payload),
-      failed("sightings"),
-    );
-    this.heartbeat = new Heartbeat(
-      this.commands,
-      this.keys,
-      this.nodeId,
-      cluster,
-      this.registry,
-      this.store,
-      this.links,
+      links: this.links,
+      registry: this.registry,
+      answers: parts.answers,
+      failed: failed("inbox"),
+    });
+    this.limiters = clusterLimiters({ ...redis, config, clock, failed: (what, error) => this.failed(what, error) });
+    this.sightings = new ClusterSightings({
+      ...redis,
+      wallClock: systemClock,
+      toServer: (state, event, payload) => this.toServer(state, event, payload),
+      failed: failed("sightings"),
+    });
+    this.heartbeat = new Heartbeat({
+      ...redis,
+      cluster: config.cluster,
+      registry: this.registry,
+      store: this.store,
+      links: this.links,
       figures,
       parts,
-      connected.epoch,
-      (what, error) => this.failed(what, error),
-    );
+      epoch: connected.epoch,
+      failed: (what, error) => this.failed(what, error),
+    });
   }
 
   /** Subscribes to the cluster's channels and starts the heartbeat. */
@@ -194,19 +128,16 @@ export class ClusterNode implements SharedState {
     this.subscriber.on("message", (channel: string, text: string) => this.receive(channel, text));
     await this.subscriber.subscribe(this.keys.eventsChannel, this.keys.controlChannel, this.forwarding.inbox.channel);
     this.heartbeat.start();
-    this.parts.log.log("info", "cluster node started", {
-      node: this.nodeId,
-      redis: redactedUrl(redisUrl),
-      epoch: this.heartbeat.epoch ?? null,
-    });
+    const facts = { node: this.nodeId, redis: redactedUrl(redisUrl), epoch: this.heartbeat.epoch ?? null };
+    this.parts.log.info(facts, "cluster node started");
   }
 
   pairingLimited(address: string): Promise<boolean> {
-    return this.pairingLimiter.limited(address);
+    return this.limiters.pairing.limited(address);
   }
 
   pairingFailed(address: string): void {
-    this.pairingLimiter.record(address);
+    this.limiters.pairing.record(address);
   }
 
   /** Trust on first use cluster-wide: HSETNX, so two nodes registering one id agree on its first credential. */
@@ -218,8 +149,8 @@ export class ClusterNode implements SharedState {
     let record = await this.store.read(serverId);
     if (!record) {
       if (this.registry.registeredServers >= this.config.maxServers) return "registration_closed";
-      if (await this.registrationLimiter.limited(address)) return "rate_limited";
-      await this.registrationLimiter.count(address);
+      if (await this.limiters.registration.limited(address)) return "rate_limited";
+      await this.limiters.registration.count(address);
       await this.store.claim(serverId, credentialHash);
       record = await this.store.read(serverId);
       await this.store.announce(serverId);
@@ -228,29 +159,19 @@ export class ClusterNode implements SharedState {
     return undefined;
   }
 
-  claimLink(state: ServerState): Promise<boolean> {
-    return this.links.claim(state.id);
+  /** Claims the link in Redis, then takes the shared history's place (another node may have held the link). */
+  async claimLink(state: ServerState): Promise<boolean> {
+    if (!(await this.links.claim(state.id))) return false;
+    await this.replay.adopt(state);
+    return true;
   }
 
   releaseLink(state: ServerState): void {
     void this.links.release(state.id).catch((error: unknown) => this.failed("link release", error));
   }
 
-  /**
-   * Before a link starts here: take the shared history's epoch and last relayed id (another node may have held the
-   * link), so the server resumes where the cluster left off and resends land as duplicates.
-   */
-  async adoptHistory(state: ServerState): Promise<void> {
-    const meta = await this.history.meta(state.id);
-    if (meta && (meta.epoch !== state.epoch || meta.lastId !== state.lastId))
-      syncHistory(state, meta.epoch, meta.lastId, state.epoch !== undefined && meta.epoch !== state.epoch);
-  }
-
-  /** Every node's view of the history starts over with it (ordered before this link's first event). */
-  restartHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): void {
-    void this.history
-      .reset(state.id, epoch, afterId, storeChanged)
-      .catch((error: unknown) => this.failed("history reset", error));
+  resume(state: ServerState, epoch: string, cursor: string): string {
+    return this.replay.resume(state, epoch, cursor);
   }
 
   /** This node's link, else whether another node holds the claim (Redis), else what this node last heard. */
@@ -276,8 +197,10 @@ export class ClusterNode implements SharedState {
     return this.forwarding.toServer(state, event, payload);
   }
 
-  routeAnswer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean | undefined> {
-    return this.forwarding.routeAnswer(state, event, payload);
+  /** A waiter here takes it, else the node that forwarded the request (forwarding.ts). */
+  async answer(state: ServerState, event: AnswerEvent, payload: Record<string, unknown>): Promise<boolean> {
+    if (this.parts.answers.take(event, state, payload)) return true;
+    return (await this.forwarding.routeAnswer(state, event, payload)) === true;
   }
 
   /** Single use across nodes: of concurrent attempts with this code, on any nodes, one takes it (HDEL). */
@@ -287,33 +210,24 @@ export class ClusterNode implements SharedState {
     return true;
   }
 
-  /** Reads a server's record from Redis now (a join by a device this node has not heard of yet). */
-  refresh(serverId: string): Promise<void> {
-    return this.reload(serverId);
+  /** A grant this node has not heard of is read from Redis first (a device that paired on another node). */
+  async grantOf(serverId: string, tokenHash: string): Promise<Grant | undefined> {
+    const known = this.registry.grantOf(serverId, tokenHash);
+    if (known !== undefined) return known;
+    await this.reload(serverId);
+    return this.registry.grantOf(serverId, tokenHash);
   }
 
-  /** The server's push is acked once the event is in the shared history, so it is resent if this node dies first. */
-  keep(state: ServerState, event: BufferedEvent, arrival: Arrival, prev: string): Promise<void> | undefined {
-    if (arrival === "duplicate") return undefined;
-    if (arrival === "late") return this.lateArrival(state);
-    return this.append(state, event, prev);
+  relay(state: ServerState, event: BufferedEvent, after: string | undefined, deletedSession?: string): Relayed {
+    return this.replay.relay(state, event, after, deletedSession);
   }
 
   read(state: ServerState, sinceId: string | undefined): Promise<HistoryRead> {
-    return this.history.read(state.id, sinceId);
+    return this.replay.read(state, sinceId);
   }
 
-  forgetSession(state: ServerState, sessionId: string): void {
-    state.buffer.drop((event) => event.sessionId === sessionId);
-    void this.history
-      .forgetSession(state.id, sessionId)
-      .catch((error: unknown) => this.failed("history forget", error));
-  }
-
-  forgetEvents(state: ServerState, eventIds: readonly string[]): void {
-    const doomed = new Set(eventIds);
-    state.buffer.drop((event) => doomed.has(event.id));
-    void this.history.forgetEvents(state.id, eventIds).catch((error: unknown) => this.failed("history forget", error));
+  forget(state: ServerState, eventIds: readonly string[]): void {
+    this.replay.forget(state, eventIds);
   }
 
   reportSightings(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
@@ -322,16 +236,7 @@ export class ClusterNode implements SharedState {
 
   /** `{ok}`, this node's id, and whether Redis answers a PING within half a second. */
   async health(): Promise<Record<string, unknown>> {
-    let cancel = () => undefined as void;
-    const timeout = new Promise<boolean>((resolve) => (cancel = after(systemClock, 500, () => resolve(false))));
-    const answers = await Promise.race([
-      this.commands.ping().then(
-        () => true,
-        () => false,
-      ),
-      timeout,
-    ]);
-    cancel();
+    const answers = await redisAnswers(this.commands, 500);
     return { ok: true, node: this.nodeId, redis: answers ? "ok" : "unreachable" };
   }
 
@@ -343,22 +248,6 @@ export class ClusterNode implements SharedState {
     await Promise.all(linked.map((state) => this.links.release(state.id).catch(() => undefined)));
     this.subscriber.disconnect();
     await this.commands.quit().catch(() => this.commands.disconnect());
-  }
-
-  /** Appends an event this node's server link relayed to the shared history (and every node's fan-out). */
-  private async append(state: ServerState, event: BufferedEvent, prev: string): Promise<void> {
-    try {
-      await this.history.append(state.id, event, prev, state.epoch ?? "");
-    } catch (error) {
-      // Live fan-out here went on; other nodes' subscribers see the hole on the next event and rejoin.
-      this.failed("history append", error);
-    }
-  }
-
-  /** An event came behind newer ones on the link here: the shared history no longer vouches for what is before. */
-  private async lateArrival(state: ServerState): Promise<void> {
-    if (state.lastId !== undefined)
-      await this.history.cutBefore(state.id, state.lastId).catch((error: unknown) => this.failed("history cut", error));
   }
 
   private receive(channel: string, text: string): void {
@@ -376,17 +265,13 @@ export class ClusterNode implements SharedState {
     if (!message || message.node === this.nodeId) return;
     const state = this.registry.get(message.serverId);
     if (!state) return;
-    if (message.kind === "event") {
-      this.figures.received++;
-      deliverEvent(this.parts, state, message.event, message.prev);
-      return;
-    }
     if (message.kind === "link") {
       // A link here is the truth for this node; another node's going down says nothing of it.
       if (!state.liveLink) this.parts.statuses.changed(state, { online: message.online, since: message.since });
       return;
     }
-    syncHistory(state, message.epoch, message.afterId, message.storeChanged);
+    if (message.kind === "event") this.figures.received++;
+    this.replay.heard(state, message);
   }
 
   private onControl(text: string): void {
@@ -403,11 +288,10 @@ export class ClusterNode implements SharedState {
       const closed = this.registry.applyRecord(serverId, record);
       this.parts.metrics.revokedCloses += closed;
       if (closed > 0)
-        this.parts.log.log("info", "revoked device sockets closed", {
-          server_id: serverId,
-          sockets: closed,
-          node: this.nodeId,
-        });
+        this.parts.log.info(
+          { server_id: serverId, sockets: closed, node: this.nodeId },
+          "revoked device sockets closed",
+        );
     } catch (error) {
       this.failed("registry reload", error);
     }
@@ -420,28 +304,6 @@ export class ClusterNode implements SharedState {
     }
     reportFailure(this.parts.log, this.figures, this.nodeId, what, error);
   }
-}
-
-function reportFailure(log: BridgeLogger, figures: ClusterFigures, nodeId: string, what: string, error: unknown): void {
-  figures.redisErrors++;
-  log.log("warn", "cluster: redis operation failed", {
-    node: nodeId,
-    what,
-    error: error instanceof Error ? error.message : String(error),
-  });
-}
-
-/**
- * The link's node restarted the server's history after `afterId`: a new store sends this node's subscribers away
- * (their rejoin from the old epoch is answered `gap`), and so does a restart past events they never got.
- */
-export function syncHistory(state: ServerState, epoch: string, afterId: string, storeChanged: boolean): void {
-  const missed = state.lastId !== undefined && state.lastId < afterId;
-  if (storeChanged) state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
-  else if (missed) state.topic.closeAll(BRIDGE_CLOSE.restart, "events missed while the link moved");
-  state.epoch = epoch;
-  state.lastId = afterId;
-  state.buffer.reset(afterId);
 }
 
 /** Undefined for text that is not JSON: a malformed message on Redis is dropped, never thrown. */

@@ -2,41 +2,40 @@
 // through that node's inbox (inbox.ts), and the server's answer to a request forwarded here goes back through the
 // inbox of the node that forwarded it, found by the request's `request_id`. Inbox waits and routes run on wall time
 // (`systemClock`) like the other Redis-side timers.
-import type { Redis } from "ioredis";
 import { after, systemClock } from "../clock.ts";
 import type { BridgeConfig } from "../config.ts";
 import type { AnswerDesk } from "../state/answer-desk.ts";
 import type { Registry, ServerState } from "../state/registry.ts";
 import type { AnswerEvent, ToServerEvent } from "../state/shared-state.ts";
 import { Inbox } from "./inbox.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 import type { LinkOwnership } from "./links.ts";
 import { inboxRequestSchema, type InboxRequest } from "./requests.ts";
+
+/** What forwarding is built from: who holds each link, the servers, and where answers for this node are taken. */
+export interface ForwardingOptions extends NodeRedis {
+  config: BridgeConfig;
+  links: LinkOwnership;
+  registry: Registry;
+  answers: AnswerDesk;
+  failed: (error: unknown) => void;
+}
 
 export class Forwarding {
   readonly inbox: Inbox;
   /** request id → the node that forwarded it, for the server's answer given here. */
   private readonly answerRoutes = new Map<string, { node: string; forget: () => void }>();
 
-  constructor(
-    commands: Redis,
-    keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly config: BridgeConfig,
-    private readonly links: LinkOwnership,
-    private readonly registry: Registry,
-    private readonly answers: AnswerDesk,
-    failed: (error: unknown) => void,
-  ) {
-    this.inbox = new Inbox(
-      commands,
-      keys,
-      nodeId,
-      config.cluster.inboxTimeoutMs,
-      systemClock,
-      (request, from) => this.handleRequest(request, from),
-      failed,
-    );
+  constructor(private readonly options: ForwardingOptions) {
+    this.inbox = new Inbox({
+      redis: options.redis,
+      keys: options.keys,
+      nodeId: options.nodeId,
+      timeoutMs: options.config.cluster.inboxTimeoutMs,
+      clock: systemClock,
+      handle: (request, from) => this.handleRequest(request, from),
+      failed: options.failed,
+    });
   }
 
   /**
@@ -45,8 +44,8 @@ export class Forwarding {
    */
   async toServer(state: ServerState, event: ToServerEvent, payload: Record<string, unknown>): Promise<boolean> {
     if (state.liveLink) return state.push(event, payload);
-    const owner = await this.links.owner(state.id).catch(() => undefined);
-    if (owner === undefined || owner === this.nodeId) return false;
+    const owner = await this.options.links.owner(state.id).catch(() => undefined);
+    if (owner === undefined || owner === this.options.nodeId) return false;
     const reply = await this.inbox.call(owner, {
       kind: "to_server",
       server_id: state.id,
@@ -83,21 +82,21 @@ export class Forwarding {
   private async handleRequest(request: unknown, from: string): Promise<unknown> {
     const parsed = inboxRequestSchema.safeParse(request);
     if (!parsed.success) return { error: "invalid_request" };
-    const state = this.registry.get(parsed.data.server_id);
+    const state = this.options.registry.get(parsed.data.server_id);
     if (parsed.data.kind === "to_server") {
       if (!state?.liveLink) return { delivered: false };
       const requestId = parsed.data.payload.request_id;
       if (typeof requestId === "string") this.rememberRoute(requestId, from);
       return { delivered: state.push(parsed.data.event, parsed.data.payload) };
     }
-    return { taken: state !== undefined && this.answers.take(parsed.data.event, state, parsed.data.payload) };
+    return { taken: state !== undefined && this.options.answers.take(parsed.data.event, state, parsed.data.payload) };
   }
 
   /** Remembers who forwarded a request, as long as its answer may come (the longest of the waits). */
   private rememberRoute(requestId: string, node: string): void {
     const ttl =
-      Math.max(this.config.pairingTimeoutMs, this.config.relay.timeoutMs ?? 30_000) +
-      this.config.cluster.inboxTimeoutMs;
+      Math.max(this.options.config.pairingTimeoutMs, this.options.config.relay.timeoutMs ?? 30_000) +
+      this.options.config.cluster.inboxTimeoutMs;
     const forget = after(systemClock, ttl, () => this.answerRoutes.delete(requestId));
     this.answerRoutes.set(requestId, { node, forget });
   }

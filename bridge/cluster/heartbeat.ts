@@ -11,27 +11,30 @@ import type { BridgeLogger } from "../log.ts";
 import type { Registry } from "../state/registry.ts";
 import type { StatusPushes } from "../state/status-pushes.ts";
 import type { ClusterFigures } from "./figures.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { ClusterKeys, NodeRedis } from "./keys.ts";
 import type { LinkOwnership } from "./links.ts";
 import type { RedisRegistryStore } from "./registry-store.ts";
 
+/** What a heartbeat is built from: the node's links, registry and figures it keeps up, and the epoch it last saw. */
+export interface HeartbeatOptions extends NodeRedis {
+  cluster: BridgeConfig["cluster"];
+  registry: Registry;
+  store: RedisRegistryStore;
+  links: LinkOwnership;
+  figures: ClusterFigures;
+  parts: { clock: Clock; log: BridgeLogger; statuses: StatusPushes };
+  /** The cluster's epoch as this node last learned it. */
+  epoch: string | undefined;
+  failed: (what: string, error: unknown) => void;
+}
+
 export class Heartbeat {
   private readonly stopped = new AbortController();
+  private epochSeen: string | undefined;
 
-  constructor(
-    private readonly commands: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly cluster: BridgeConfig["cluster"],
-    private readonly registry: Registry,
-    private readonly store: RedisRegistryStore,
-    private readonly links: LinkOwnership,
-    private readonly figures: ClusterFigures,
-    private readonly parts: { clock: Clock; log: BridgeLogger; statuses: StatusPushes },
-    /** The cluster's epoch as this node last learned it. */
-    private epochSeen: string | undefined,
-    private readonly failed: (what: string, error: unknown) => void,
-  ) {}
+  constructor(private readonly options: HeartbeatOptions) {
+    this.epochSeen = options.epoch;
+  }
 
   get epoch(): string | undefined {
     return this.epochSeen;
@@ -39,11 +42,11 @@ export class Heartbeat {
 
   /** Starts beating; after a reconnect, the epoch tells whether Redis kept its data. */
   start(): void {
-    this.commands.on(
+    this.options.redis.on(
       "ready",
-      () => void this.checkEpoch().catch((error: unknown) => this.failed("epoch check", error)),
+      () => void this.checkEpoch().catch((error: unknown) => this.options.failed("epoch check", error)),
     );
-    every(systemClock, this.cluster.heartbeatMs, () => void this.beat(), this.stopped.signal);
+    every(systemClock, this.options.cluster.heartbeatMs, () => void this.beat(), this.stopped.signal);
     void this.beat();
   }
 
@@ -56,21 +59,30 @@ export class Heartbeat {
     if (this.stopped.signal.aborted) return;
     try {
       await this.checkEpoch();
-      const linked = [...this.registry.states()].filter((state) => state.liveLink);
-      const claimed = await Promise.all(linked.map((state) => this.links.claim(state.id)));
+      const linked = [...this.options.registry.states()].filter((state) => state.liveLink);
+      const claimed = await Promise.all(linked.map((state) => this.options.links.claim(state.id)));
       linked.forEach((state, i) => {
         if (claimed[i] || !state.link) return;
         // Another node holds it now (this node was cut off longer than the TTL): this link must go.
-        this.parts.log.log("warn", "server link taken over by another node; closing it here", {
-          server_id: state.id,
-          node: this.nodeId,
-        });
+        this.options.parts.log.warn(
+          {
+            server_id: state.id,
+            node: this.options.nodeId,
+          },
+          "server link taken over by another node; closing it here",
+        );
         state.link.close(BRIDGE_CLOSE.restart, "link moved to another node");
       });
       await this.noticeLapsedLinks();
-      await this.figures.refresh(this.commands, this.keys, this.nodeId, this.cluster.linkTtlMs, systemClock.now());
+      await this.options.figures.refresh(
+        this.options.redis,
+        this.options.keys,
+        this.options.nodeId,
+        this.options.cluster.linkTtlMs,
+        systemClock.now(),
+      );
     } catch (error) {
-      this.failed("heartbeat", error);
+      this.options.failed("heartbeat", error);
     }
   }
 
@@ -79,30 +91,30 @@ export class Heartbeat {
    * node is checked; a claim nobody holds any more is pushed to them as offline.
    */
   private async noticeLapsedLinks(): Promise<void> {
-    const heard = [...this.registry.states()].filter(
-      (state) => !state.liveLink && state.topic.size > 0 && this.parts.statuses.statusOf(state).online,
+    const heard = [...this.options.registry.states()].filter(
+      (state) => !state.liveLink && state.topic.size > 0 && this.options.parts.statuses.statusOf(state).online,
     );
-    const owners = await Promise.all(heard.map((state) => this.links.owner(state.id)));
+    const owners = await Promise.all(heard.map((state) => this.options.links.owner(state.id)));
     heard.forEach((state, i) => {
       if (owners[i] === undefined && !state.liveLink)
-        this.parts.statuses.changed(state, { online: false, since: this.parts.clock.now() });
+        this.options.parts.statuses.changed(state, { online: false, since: this.options.parts.clock.now() });
     });
   }
 
   /** Learns the cluster's epoch; a changed or missing one means Redis lost its data: write this node's view back. */
   private async checkEpoch(): Promise<void> {
-    const current = await learnEpoch(this.commands, this.keys);
+    const current = await learnEpoch(this.options.redis, this.options.keys);
     if (current === undefined || current === this.epochSeen) return;
     const known = this.epochSeen;
     this.epochSeen = current;
     if (known === undefined) return;
-    this.figures.epochChanges++;
-    this.parts.log.log(
-      "warn",
+    this.options.figures.epochChanges++;
+    this.options.parts.log.warn(
+      { node: this.options.nodeId, epoch: current },
       "cluster epoch changed: Redis lost its data; writing this node's registry back, history starts over",
-      { node: this.nodeId, epoch: current },
     );
-    for (const state of this.registry.states()) await this.store.write(state.id, this.registry.record(state));
+    for (const state of this.options.registry.states())
+      await this.options.store.write(state.id, this.options.registry.record(state));
   }
 }
 

@@ -10,7 +10,7 @@
 import type { Redis } from "ioredis";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import type { HistoryRead } from "../state/shared-state.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { decodeForms, encodeClusterEvent, encodeClusterReset, encodeForms } from "./wire.ts";
 
@@ -101,53 +101,69 @@ export interface HistoryMeta {
   lastId: string;
 }
 
+/** What a server history in Redis is built from. */
+export interface HistoryOptions extends NodeRedis {
+  bounds: { events: number; bytes: number };
+}
+
 export class History {
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly bounds: { events: number; bytes: number },
-  ) {}
+  constructor(private readonly options: HistoryOptions) {}
 
   /** Appends and publishes one event; `prev` is the id it follows. False when the stream already holds a newer id. */
   async append(serverId: string, event: BufferedEvent, prev: string, epoch: string): Promise<boolean> {
-    const message = encodeClusterEvent(this.nodeId, serverId, event, prev);
-    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.relayed];
+    const message = encodeClusterEvent(this.options.nodeId, serverId, event, prev);
+    const keys = [
+      this.options.keys.history(serverId),
+      this.options.keys.historyMeta(serverId),
+      this.options.keys.relayed,
+    ];
     const args = [
       streamId(event.id),
       event.id,
       prev,
       encodeForms(event),
-      this.bounds.events,
-      this.bounds.bytes,
+      this.options.bounds.events,
+      this.options.bounds.bytes,
       epoch,
-      this.keys.eventsChannel,
+      this.options.keys.eventsChannel,
       message,
       event.sessionId ?? "",
     ];
-    return (await APPEND.run(this.redis, keys, args)) === 1;
+    return (await APPEND.run(this.options.redis, keys, args)) === 1;
   }
 
   /** Starts the history over after `afterId` (the server's store changed, or the bridge lost track), telling every node. */
   async reset(serverId: string, epoch: string, afterId: string, storeChanged: boolean): Promise<void> {
-    const message = encodeClusterReset(this.nodeId, serverId, epoch, afterId, storeChanged);
+    const message = encodeClusterReset(this.options.nodeId, serverId, epoch, afterId, storeChanged);
     await RESET.run(
-      this.redis,
-      [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)],
-      [afterId, epoch, this.keys.eventsChannel, message],
+      this.options.redis,
+      [
+        this.options.keys.history(serverId),
+        this.options.keys.historyMeta(serverId),
+        this.options.keys.historyGone(serverId),
+      ],
+      [afterId, epoch, this.options.keys.eventsChannel, message],
     );
   }
 
   /** Removes a deleted session's events from the stream, keeping their places in the chain; answers how many. */
   async forgetSession(serverId: string, sessionId: string): Promise<number> {
-    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)];
-    return Number(await FORGET.run(this.redis, keys, [sessionId]));
+    const keys = [
+      this.options.keys.history(serverId),
+      this.options.keys.historyMeta(serverId),
+      this.options.keys.historyGone(serverId),
+    ];
+    return Number(await FORGET.run(this.options.redis, keys, [sessionId]));
   }
 
   /** Removes the events the server named from the stream, keeping their places in the chain; answers how many. */
   async forgetEvents(serverId: string, eventIds: readonly string[]): Promise<number> {
-    const keys = [this.keys.history(serverId), this.keys.historyMeta(serverId), this.keys.historyGone(serverId)];
-    return Number(await FORGET_IDS.run(this.redis, keys, eventIds.map(streamId)));
+    const keys = [
+      this.options.keys.history(serverId),
+      this.options.keys.historyMeta(serverId),
+      this.options.keys.historyGone(serverId),
+    ];
+    return Number(await FORGET_IDS.run(this.options.redis, keys, eventIds.map(streamId)));
   }
 
   /**
@@ -155,21 +171,23 @@ export class History {
    * `newestId` any more (the late event is missing from it), so replays from before it are gaps.
    */
   async cutBefore(serverId: string, newestId: string): Promise<void> {
-    await this.redis.hset(this.keys.historyMeta(serverId), "covered_after", newestId);
+    await this.options.redis.hset(this.options.keys.historyMeta(serverId), "covered_after", newestId);
   }
 
   async meta(serverId: string): Promise<HistoryMeta | undefined> {
-    const [epoch, lastId] = await this.redis.hmget(this.keys.historyMeta(serverId), "epoch", "last_id");
+    const [epoch, lastId] = await this.options.redis.hmget(this.options.keys.historyMeta(serverId), "epoch", "last_id");
     return epoch && lastId ? { epoch, lastId } : undefined;
   }
 
   /** The meta and, with `sinceId`, the events after it when the stream vouches for all of them (one MULTI: a consistent view). */
   async read(serverId: string, sinceId: string | undefined): Promise<HistoryRead> {
-    const transaction = this.redis.multi().hmget(this.keys.historyMeta(serverId), "epoch", "last_id", "covered_after");
+    const transaction = this.options.redis
+      .multi()
+      .hmget(this.options.keys.historyMeta(serverId), "epoch", "last_id", "covered_after");
     if (sinceId !== undefined)
       transaction
-        .xrange(this.keys.history(serverId), `(${streamId(sinceId)}`, "+")
-        .hgetall(this.keys.historyGone(serverId));
+        .xrange(this.options.keys.history(serverId), `(${streamId(sinceId)}`, "+")
+        .hgetall(this.options.keys.historyGone(serverId));
     const results = (await transaction.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
     const [epoch, lastId, coveredAfter] = results[0]![1] as Array<string | null>;

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { after, type Clock } from "../clock.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 
 const envelopeSchema = z.union([
   z.object({ id: z.string(), from: z.string(), request: z.unknown() }),
@@ -14,34 +14,34 @@ const envelopeSchema = z.union([
 
 export type InboxHandler = (request: unknown, from: string) => Promise<unknown>;
 
+/** What a node's inbox is built from. */
+export interface InboxOptions extends NodeRedis {
+  timeoutMs: number;
+  clock: Clock;
+  handle: InboxHandler;
+  failed: (error: unknown) => void;
+}
+
 export class Inbox {
   private readonly waiting = new Map<string, { resolve: (reply: unknown) => void; cancelTimeout: () => void }>();
 
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly timeoutMs: number,
-    private readonly clock: Clock,
-    private readonly handle: InboxHandler,
-    private readonly failed: (error: unknown) => void,
-  ) {}
+  constructor(private readonly options: InboxOptions) {}
 
   get channel(): string {
-    return this.keys.inbox(this.nodeId);
+    return this.options.keys.inbox(this.options.nodeId);
   }
 
   /** Sends `request` to `node`'s inbox; resolves with its reply, or undefined (gone, or no answer in time). */
   async call(node: string, request: unknown): Promise<unknown> {
     const id = randomUUID();
     const reply = new Promise<unknown>((resolve) => {
-      const cancelTimeout = after(this.clock, this.timeoutMs, () => this.settle(id, undefined));
+      const cancelTimeout = after(this.options.clock, this.options.timeoutMs, () => this.settle(id, undefined));
       this.waiting.set(id, { resolve, cancelTimeout });
     });
-    const receivers = await this.redis
-      .publish(this.keys.inbox(node), JSON.stringify({ id, from: this.nodeId, request }))
+    const receivers = await this.options.redis
+      .publish(this.options.keys.inbox(node), JSON.stringify({ id, from: this.options.nodeId, request }))
       .catch((error: unknown) => {
-        this.failed(error);
+        this.options.failed(error);
         return 0;
       });
     if (receivers === 0) this.settle(id, undefined);
@@ -59,9 +59,12 @@ export class Inbox {
     if (!parsed.success) return;
     const message = parsed.data;
     if ("re" in message) return this.settle(message.re, message.reply);
-    this.handle(message.request, message.from)
-      .then((reply) => this.redis.publish(this.keys.inbox(message.from), JSON.stringify({ re: message.id, reply })))
-      .catch(this.failed);
+    this.options
+      .handle(message.request, message.from)
+      .then((reply) =>
+        this.options.redis.publish(this.options.keys.inbox(message.from), JSON.stringify({ re: message.id, reply })),
+      )
+      .catch(this.options.failed);
   }
 
   /** Every wait ends (the node is closing). */

@@ -1,5 +1,14 @@
 // Every Redis key and channel the cluster uses, in one place (docs/bridge.md "Cluster" lists them). A prefix keeps
 // several clusters (or tests) apart in one Redis.
+import type { Redis } from "ioredis";
+
+/** What every cluster part that talks to Redis is built with: the connection, the keys and this node's id. */
+export interface NodeRedis {
+  redis: Redis;
+  keys: ClusterKeys;
+  nodeId: string;
+}
+
 export class ClusterKeys {
   constructor(private readonly prefix: string) {}
 

@@ -4,7 +4,7 @@
 // Claims and releases are compare-and-set scripts, so a node never takes or frees a link another node holds.
 import type { Redis } from "ioredis";
 import type { Clock } from "../clock.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 
 const CLAIM = new LuaScript(`
@@ -23,28 +23,34 @@ end
 return 1
 `);
 
+/** What link ownership is built from. */
+export interface LinkOwnershipOptions extends NodeRedis {
+  ttlMs: number;
+  /** Wall time: the claim's score is compared with other nodes' (the figures), as Redis's own expiry is. */
+  wallClock: Clock;
+}
+
 export class LinkOwnership {
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly ttlMs: number,
-    /** Wall time: the claim's score is compared with other nodes' (the figures), as Redis's own expiry is. */
-    private readonly wallClock: Clock,
-  ) {}
+  constructor(private readonly options: LinkOwnershipOptions) {}
 
   /** Takes (or renews) the server's link for this node; false when another node holds it. */
   async claim(serverId: string): Promise<boolean> {
-    const args = [this.nodeId, this.ttlMs, this.wallClock.now() + this.ttlMs, serverId];
-    return (await CLAIM.run(this.redis, [this.keys.link(serverId), this.keys.links], args)) === 1;
+    const args = [this.options.nodeId, this.options.ttlMs, this.options.wallClock.now() + this.options.ttlMs, serverId];
+    return (
+      (await CLAIM.run(this.options.redis, [this.options.keys.link(serverId), this.options.keys.links], args)) === 1
+    );
   }
 
   async release(serverId: string): Promise<void> {
-    await RELEASE.run(this.redis, [this.keys.link(serverId), this.keys.links], [this.nodeId, serverId]);
+    await RELEASE.run(
+      this.options.redis,
+      [this.options.keys.link(serverId), this.options.keys.links],
+      [this.options.nodeId, serverId],
+    );
   }
 
   /** The node holding the server's link, if any. */
   async owner(serverId: string): Promise<string | undefined> {
-    return (await this.redis.get(this.keys.link(serverId))) ?? undefined;
+    return (await this.options.redis.get(this.options.keys.link(serverId))) ?? undefined;
   }
 }

@@ -11,7 +11,7 @@ import { deviceModeSchema } from "../../client/wire/e2e.ts";
 import type { DeviceGrant } from "../../client/wire/frames.ts";
 import type { ServerRecord } from "../state/durable-store.ts";
 import type { DurableState, RegistryChange, RegistryStore } from "../state/durable-store.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 
 /**
  * A device grant's value in its server's hash: `[device_id]`, or `[device_id, "e2e"]` for an encrypting device (as
@@ -51,15 +51,10 @@ export class RedisRegistryStore implements RegistryStore {
   /** Filled by `preload` before the registry is built (the registry loads synchronously). */
   private initial: DurableState = { servers: {} };
 
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    private readonly failed: (what: string, error: unknown) => void,
-  ) {}
+  constructor(private readonly options: NodeRedis & { failed: (what: string, error: unknown) => void }) {}
 
   async preload(): Promise<void> {
-    const credentials = await this.redis.hgetall(this.keys.credentials);
+    const credentials = await this.options.redis.hgetall(this.options.keys.credentials);
     const servers: DurableState["servers"] = {};
     for (const serverId of Object.keys(credentials)) {
       const record = await this.read(serverId);
@@ -75,23 +70,23 @@ export class RedisRegistryStore implements RegistryStore {
   save(snapshot: () => DurableState, change: RegistryChange): void {
     const write =
       change.kind === "code_taken"
-        ? this.redis.hdel(this.keys.codes(change.serverId), change.codeHash).then(() => undefined)
+        ? this.options.redis.hdel(this.options.keys.codes(change.serverId), change.codeHash).then(() => undefined)
         : this.write(change.serverId, snapshot().servers[change.serverId]);
     write
       .then(() => this.announce(change.serverId))
-      .catch((error: unknown) => this.failed(`registry ${change.kind} for ${change.serverId}`, error));
+      .catch((error: unknown) => this.options.failed(`registry ${change.kind} for ${change.serverId}`, error));
   }
 
   /** Registers `serverId` with `credentialHash` unless it is registered already; answers the credential that holds. */
   async claim(serverId: string, credentialHash: string): Promise<string> {
-    const created = await this.redis.hsetnx(this.keys.credentials, serverId, credentialHash);
+    const created = await this.options.redis.hsetnx(this.options.keys.credentials, serverId, credentialHash);
     if (created === 1) return credentialHash;
-    return (await this.redis.hget(this.keys.credentials, serverId)) ?? credentialHash;
+    return (await this.options.redis.hget(this.options.keys.credentials, serverId)) ?? credentialHash;
   }
 
   /** Takes a pairing code off every node at once: true for exactly one taker. */
   async takeCode(serverId: string, codeHash: string): Promise<boolean> {
-    const taken = (await this.redis.hdel(this.keys.codes(serverId), codeHash)) === 1;
+    const taken = (await this.options.redis.hdel(this.options.keys.codes(serverId), codeHash)) === 1;
     if (taken) await this.announce(serverId);
     return taken;
   }
@@ -99,10 +94,10 @@ export class RedisRegistryStore implements RegistryStore {
   /** One server's record as Redis holds it; undefined when it is not registered. */
   async read(serverId: string): Promise<ServerRecord | undefined> {
     const [credential, devices, codes, appConfig] = await Promise.all([
-      this.redis.hget(this.keys.credentials, serverId),
-      this.redis.hgetall(this.keys.devices(serverId)),
-      this.redis.hgetall(this.keys.codes(serverId)),
-      this.redis.hget(this.keys.appConfigs, serverId),
+      this.options.redis.hget(this.options.keys.credentials, serverId),
+      this.options.redis.hgetall(this.options.keys.devices(serverId)),
+      this.options.redis.hgetall(this.options.keys.codes(serverId)),
+      this.options.redis.hget(this.options.keys.appConfigs, serverId),
     ]);
     if (!credential) return undefined;
     const app = appConfigSchema.safeParse(appConfig === null ? undefined : parseJson(appConfig));
@@ -119,26 +114,29 @@ export class RedisRegistryStore implements RegistryStore {
   /** Writes a record whole (a registration, new grants, or every record again after Redis lost them). */
   async write(serverId: string, record: ServerRecord | undefined): Promise<void> {
     if (!record) return;
-    const transaction = this.redis
+    const transaction = this.options.redis
       .multi()
-      .hsetnx(this.keys.credentials, serverId, record.credential_hash)
-      .del(this.keys.devices(serverId), this.keys.codes(serverId));
+      .hsetnx(this.options.keys.credentials, serverId, record.credential_hash)
+      .del(this.options.keys.devices(serverId), this.options.keys.codes(serverId));
     if (record.devices.length > 0)
       transaction.hset(
-        this.keys.devices(serverId),
+        this.options.keys.devices(serverId),
         Object.fromEntries(record.devices.map((grant) => [grant.token_hash, grantValue(grant)])),
       );
     if (record.codes.length > 0)
       transaction.hset(
-        this.keys.codes(serverId),
+        this.options.keys.codes(serverId),
         Object.fromEntries(record.codes.map((code) => [code.code_hash, String(code.expires_at)])),
       );
-    if (record.app_config) transaction.hset(this.keys.appConfigs, serverId, JSON.stringify(record.app_config));
+    if (record.app_config) transaction.hset(this.options.keys.appConfigs, serverId, JSON.stringify(record.app_config));
     await transaction.exec();
   }
 
   async announce(serverId: string): Promise<void> {
-    await this.redis.publish(this.keys.controlChannel, JSON.stringify({ node: this.nodeId, server_id: serverId }));
+    await this.options.redis.publish(
+      this.options.keys.controlChannel,
+      JSON.stringify({ node: this.options.nodeId, server_id: serverId }),
+    );
   }
 }
 

@@ -5,36 +5,36 @@
 import type { Redis } from "ioredis";
 import type { Clock } from "../clock.ts";
 import type { ServerState } from "../state/registry.ts";
-import type { ClusterKeys } from "./keys.ts";
+import type { NodeRedis } from "./keys.ts";
 
 type ToServer = (state: ServerState, event: "devices_seen", payload: Record<string, unknown>) => Promise<boolean>;
 
+/** What the cluster's sightings is built from. */
+export interface ClusterSightingsOptions extends NodeRedis {
+  /** Wall time: node presence scores are Redis-side expiries shared by every node. */
+  wallClock: Clock;
+  toServer: ToServer;
+  failed: (error: unknown) => void;
+}
+
 export class ClusterSightings {
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: ClusterKeys,
-    private readonly nodeId: string,
-    /** Wall time: node presence scores are Redis-side expiries shared by every node. */
-    private readonly wallClock: Clock,
-    private readonly toServer: ToServer,
-    private readonly failed: (error: unknown) => void,
-  ) {}
+  constructor(private readonly options: ClusterSightingsOptions) {}
 
   /** Devices seen on this node since the last report, and the ones connected here now. */
   report(state: ServerState, deviceIds: string[], connectedHere: string[]): void {
-    void this.send(state, deviceIds, connectedHere).catch(this.failed);
+    void this.send(state, deviceIds, connectedHere).catch(this.options.failed);
   }
 
   private async send(state: ServerState, deviceIds: string[], connectedHere: string[]): Promise<void> {
-    const key = this.keys.connected(state.id);
-    const results = await this.redis
+    const key = this.options.keys.connected(state.id);
+    const results = await this.options.redis
       .multi()
-      .hset(key, this.nodeId, JSON.stringify(connectedHere))
+      .hset(key, this.options.nodeId, JSON.stringify(connectedHere))
       .hgetall(key)
-      .zrangebyscore(this.keys.nodes, this.wallClock.now(), "+inf")
+      .zrangebyscore(this.options.keys.nodes, this.options.wallClock.now(), "+inf")
       .exec();
     const lists = (results?.[1]?.[1] ?? {}) as Record<string, string>;
-    const alive = new Set([...((results?.[2]?.[1] ?? []) as string[]), this.nodeId]);
+    const alive = new Set([...((results?.[2]?.[1] ?? []) as string[]), this.options.nodeId]);
     const connected = new Set<string>();
     const gone: string[] = [];
     for (const [node, text] of Object.entries(lists)) {
@@ -42,8 +42,8 @@ export class ClusterSightings {
       else for (const id of parseIds(text)) connected.add(id);
     }
     // A dead node's list goes with it (node ids are new on every start: the hash would only grow).
-    if (gone.length > 0) await this.redis.hdel(key, ...gone);
-    await this.toServer(state, "devices_seen", { device_ids: deviceIds, connected: [...connected] });
+    if (gone.length > 0) await this.options.redis.hdel(key, ...gone);
+    await this.options.toServer(state, "devices_seen", { device_ids: deviceIds, connected: [...connected] });
   }
 }
 

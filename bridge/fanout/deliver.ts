@@ -20,23 +20,29 @@ export function deliverEvent(
   if (arrival === "duplicate" || arrival === "late") {
     core.metrics.duplicateEvents++;
     if (arrival === "late")
-      core.log.log("warn", "event arrived behind newer ones; replay before it is a gap", {
-        server_id: state.id,
-        event_id: event.id,
-        last_id: state.lastId ?? null,
-      });
+      core.log.warn(
+        {
+          server_id: state.id,
+          event_id: event.id,
+          last_id: state.lastId ?? null,
+        },
+        "event arrived behind newer ones; replay before it is a gap",
+      );
     return arrival;
   }
   if (arrival === "after_hole") {
-    core.log.log("warn", "hole in the server's events; subscribers sent to rejoin", {
-      server_id: state.id,
-      event_id: event.id,
-      after: after ?? null,
-      last_id: state.lastId ?? null,
-    });
+    core.log.warn(
+      {
+        server_id: state.id,
+        event_id: event.id,
+        after: after ?? null,
+        last_id: state.lastId ?? null,
+      },
+      "hole in the server's events; subscribers sent to rejoin",
+    );
     state.topic.closeAll(BRIDGE_CLOSE.restart, "hole in the event sequence");
   }
-  state.lastId = event.id;
+  state.relayed(event.id);
   state.topic.broadcast(event);
   core.metrics.eventsRelayed++;
   return arrival;

@@ -75,7 +75,7 @@ export class ApiRelay {
       ...(call.data.body === undefined ? {} : { body: call.data.body }),
     };
     // The link may be on another node (a cluster): the call fails at once when no node holds it.
-    const delivered = this.core.shared.toServer(state, "api_request", payload);
+    const delivered = this.core.servers.toServer(state, "api_request", payload);
     const away = () => this.fail(requestId, "server_unavailable", "relay call to a server that is away");
     if (delivered === false) away();
     else if (delivered !== true) void delivered.then((sent) => sent || away());
@@ -92,11 +92,14 @@ export class ApiRelay {
     if (!call.app.open) return true;
     // Revoked while the call was in flight (its socket is normally closed with 4001 already): never answered.
     if (this.core.registry.deviceOf(state.id, call.tokenHash) !== call.deviceId) {
-      this.core.log.log("warn", "relay answer for a revoked device dropped", {
-        socket: call.app.id,
-        server_id: state.id,
-        device_id: call.deviceId,
-      });
+      this.core.log.warn(
+        {
+          socket: call.app.id,
+          server_id: state.id,
+          device_id: call.deviceId,
+        },
+        "relay answer for a revoked device dropped",
+      );
       return true;
     }
     if ("reason" in result) this.reply(call, "error", { reason: result.reason });
@@ -122,12 +125,15 @@ export class ApiRelay {
     const call = this.pending.get(requestId);
     if (!call) return;
     this.forget(requestId, call);
-    this.core.log.log("warn", logMsg, {
-      socket: call.app.id,
-      address: call.app.address,
-      server_id: call.serverId,
-      reason,
-    });
+    this.core.log.warn(
+      {
+        socket: call.app.id,
+        address: call.app.address,
+        server_id: call.serverId,
+        reason,
+      },
+      logMsg,
+    );
     if (call.app.open) this.reply(call, "error", { reason });
   }
 
@@ -148,7 +154,7 @@ export class ApiRelay {
     logMsg: string,
     extra: Record<string, unknown> = {},
   ): void {
-    this.core.log.log("warn", logMsg, { socket: app.id, address: app.address, topic: push.topic, reason, ...extra });
+    this.core.log.warn({ socket: app.id, address: app.address, topic: push.topic, reason, ...extra }, logMsg);
     app.send(replyFrame(push, "error", { reason }));
   }
 }

@@ -54,7 +54,7 @@ export class SocketAcceptor {
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;
-      this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      this.log.warn({ address, status: admitted.status, problem: admitted.problem }, "socket refused");
       return refuseUpgrade(socket, admitted.status, admitted.problem);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
@@ -91,7 +91,7 @@ export class SocketAcceptor {
     const admitted = this.admission.check(identity);
     if (!admitted.ok) {
       this.core.metrics.socketsRefused++;
-      this.log.log("warn", "socket refused", { address, status: admitted.status, problem: admitted.problem });
+      this.log.warn({ address, status: admitted.status, problem: admitted.problem }, "socket refused");
       return admitted;
     }
     const connection = new Connection(

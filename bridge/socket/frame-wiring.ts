@@ -21,12 +21,15 @@ export function wireFrames(
   });
   ws.on("error", (error: Error & { code?: string }) => {
     if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") metrics.badFrames++;
-    log.log("warn", "socket error", {
-      socket: connection.id,
-      address: connection.address,
-      code: error.code ?? null,
-      problem: error.message,
-    });
+    log.warn(
+      {
+        socket: connection.id,
+        address: connection.address,
+        code: error.code ?? null,
+        problem: error.message,
+      },
+      "socket error",
+    );
   });
   ws.on("close", () => {
     connection.onClosed();
@@ -45,11 +48,14 @@ export function receiveFrame(core: BridgeCore, router: Router, connection: Conne
       : decodeFrame(text, connection.vsn);
   if (!decoded.ok) {
     metrics.badFrames++;
-    log.log("warn", "malformed frame", {
-      socket: connection.id,
-      address: connection.address,
-      problem: decoded.problem,
-    });
+    log.warn(
+      {
+        socket: connection.id,
+        address: connection.address,
+        problem: decoded.problem,
+      },
+      "malformed frame",
+    );
     connection.close(BRIDGE_CLOSE.invalidFrame, "malformed frame");
     return;
   }
@@ -57,10 +63,13 @@ export function receiveFrame(core: BridgeCore, router: Router, connection: Conne
     router.handle(connection, decoded.frame);
   } catch (error) {
     // A bug in one handler must not take the process (and everyone else's sockets) down.
-    log.log("error", "frame handler failed", {
-      socket: connection.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    log.error(
+      {
+        socket: connection.id,
+        error: error instanceof Error ? error.message : String(error),
+      },
+      "frame handler failed",
+    );
     connection.close(BRIDGE_CLOSE.internalError, "internal error");
   }
 }

@@ -23,7 +23,7 @@ export class IdleSweep {
     for (const connection of this.connections) {
       // A socket already closing waits for its close handshake (ws ends it after 30 s): not idle again.
       if (connection.closed || connection.lastSeen >= now - (connection.idleLimitMs ?? this.idleTimeoutMs)) continue;
-      this.log.log("info", "idle socket closed", { socket: connection.id, address: connection.address });
+      this.log.info({ socket: connection.id, address: connection.address }, "idle socket closed");
       connection.close(BRIDGE_CLOSE.goingAway, "idle");
       closed++;
     }

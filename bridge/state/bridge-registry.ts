@@ -12,11 +12,14 @@ export function bridgeRegistry(store: RegistryStore, config: BridgeConfig, log: 
     { events: config.replayEvents, bytes: config.replayBytes },
     {
       onForeignGrant: ({ serverId, deviceId, owner }) =>
-        log.log("warn", "grant lists a token hash another server grants too", {
-          server_id: serverId,
-          device_id: deviceId,
-          owner,
-        }),
+        log.warn(
+          {
+            server_id: serverId,
+            device_id: deviceId,
+            owner,
+          },
+          "grant lists a token hash another server grants too",
+        ),
     },
   );
 }

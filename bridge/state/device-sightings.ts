@@ -6,7 +6,7 @@
 import { after, every, type Clock } from "../clock.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { Registry } from "./registry.ts";
-import type { SharedState } from "./shared-state.ts";
+import type { ServersCapability } from "./shared-state.ts";
 
 const FLUSH_MS = 1000;
 const SWEEP_MS = 60_000;
@@ -18,17 +18,15 @@ export class DeviceSightings {
   private cancelFlush: (() => void) | undefined;
   private readonly stopped = new AbortController();
 
-  private readonly registry: Registry;
-
   /**
    * The flush and the minute sweep run on the bridge's clock. Reports go through the shared state: to the link here,
    * or (a cluster) with the devices connected on every node, to the link wherever it is.
    */
   constructor(
-    private readonly shared: SharedState,
+    private readonly servers: Pick<ServersCapability, "reportSightings">,
+    private readonly registry: Registry,
     private readonly clock: Clock,
   ) {
-    this.registry = shared.registry;
     every(clock, SWEEP_MS, () => this.sweep(), this.stopped.signal);
   }
 
@@ -50,7 +48,7 @@ export class DeviceSightings {
     this.pending = new Map();
     for (const [serverId, deviceIds] of pending) {
       const state = this.registry.get(serverId);
-      if (state) this.shared.reportSightings(state, [...deviceIds], this.connectedDevices(serverId));
+      if (state) this.servers.reportSightings(state, [...deviceIds], this.connectedDevices(serverId));
     }
   }
 

@@ -32,11 +32,10 @@ export class ServerState {
   codes = new Map<string, number>();
   /** The server's channel on this bridge while it is joined (an open link is asked of `liveLink`). */
   link: ServerLink | undefined;
-  epoch: string | undefined;
-  /** Highest event id relayed since this bridge started; undefined until the server first joins. */
-  lastId: string | undefined;
+  private historyEpoch: string | undefined;
+  private lastRelayed: string | undefined;
   /** Whether the server's last link here declared audiences (bridge/channels/server-audience.ts); undefined: none yet. */
-  audiences: boolean | undefined;
+  private linkAudiences: boolean | undefined;
   /** What the server said `GET /app-config.json` answers for it (sent with its join), if it did. */
   appConfig: AppConfig | undefined;
   readonly buffer: ReplayBuffer;
@@ -49,6 +48,42 @@ export class ServerState {
   ) {
     this.buffer = new ReplayBuffer(replay.events, replay.bytes);
     this.topic = new EventTopic(`events:server:${id}`);
+  }
+
+  /** The server's store the history holds events of; undefined until the server first joins. */
+  get epoch(): string | undefined {
+    return this.historyEpoch;
+  }
+
+  /** Highest event id relayed since this bridge started; undefined until the server first joins. */
+  get lastId(): string | undefined {
+    return this.lastRelayed;
+  }
+
+  /** The history starts over after `afterId` of store `epoch` (the one place both are set, with the buffer). */
+  restartHistory(epoch: string, afterId: string): void {
+    this.historyEpoch = epoch;
+    this.lastRelayed = afterId;
+    this.buffer.reset(afterId);
+  }
+
+  /** Whether the server's last link here declared audiences; undefined until it first joins. */
+  get audiences(): boolean | undefined {
+    return this.linkAudiences;
+  }
+
+  /**
+   * A link joins saying whether it declares audiences. What the history holds was routed as the previous link said:
+   * under another word it starts over (no relayed id, so the link's cursor does not continue it).
+   */
+  linked(audiences: boolean): void {
+    if (this.linkAudiences !== undefined && this.linkAudiences !== audiences) this.lastRelayed = undefined;
+    this.linkAudiences = audiences;
+  }
+
+  /** An event was relayed to this node's sockets: the newest one. */
+  relayed(eventId: string): void {
+    this.lastRelayed = eventId;
   }
 
   /** The server's link on this bridge when it is open. */
@@ -145,9 +180,7 @@ export class Registry {
     // ones. They are sent away to reconnect (1012); their rejoin from the old epoch is answered "gap".
     if (state.epoch !== undefined && state.epoch !== epoch)
       state.topic.closeAll(BRIDGE_CLOSE.restart, "server store reset");
-    state.epoch = epoch;
-    state.lastId = serverCursor;
-    state.buffer.reset(serverCursor);
+    state.restartHistory(epoch, serverCursor);
     return serverCursor;
   }
 

@@ -81,7 +81,7 @@ export class LongPollEndpoint {
     let ended = 0;
     for (const { session, connection } of [...this.sessions.values()]) {
       if (session.polling || connection.lastSeen >= cutoff) continue;
-      this.host.log.log("info", "long-poll session expired", { socket: connection.id, address: connection.address });
+      this.host.log.info({ socket: connection.id, address: connection.address }, "long-poll session expired");
       connection.close(BRIDGE_CLOSE.goingAway, "long-poll session expired");
       ended++;
     }
@@ -140,22 +140,28 @@ export class LongPollEndpoint {
     const maxBytes = this.limits.maxFrameBytes * 4;
     const body = await readBody(request, maxBytes);
     if (!body.ok) {
-      this.host.log.log("warn", "long-poll batch refused", {
-        socket: connection.id,
-        address: connection.address,
-        problem: body.problem,
-      });
+      this.host.log.warn(
+        {
+          socket: connection.id,
+          address: connection.address,
+          problem: body.problem,
+        },
+        "long-poll batch refused",
+      );
       connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
       return json(response, 413, { status: 413, error: { code: "too_large", message: body.problem } });
     }
     const ndjson = (request.headers["content-type"] ?? "").startsWith("application/x-ndjson");
     const frames = ndjson ? body.text.split(/\r?\n/).filter((line) => line.length > 0) : [body.text];
     if (frames.length > MAX_BATCH || frames.some((frame) => Buffer.byteLength(frame) > this.limits.maxFrameBytes)) {
-      this.host.log.log("warn", "long-poll batch refused", {
-        socket: connection.id,
-        address: connection.address,
-        problem: "too many or too large frames",
-      });
+      this.host.log.warn(
+        {
+          socket: connection.id,
+          address: connection.address,
+          problem: "too many or too large frames",
+        },
+        "long-poll batch refused",
+      );
       connection.close(BRIDGE_CLOSE.tooBig, "batch too large");
       return json(response, 413, {
         status: 413,

@@ -140,7 +140,27 @@ export class ChatClient extends ServerApi {
       advanceTo: (id) => this.sequencer.advanceTo(id),
       malformed: (raw) => this.report("malformed event skipped", raw),
     }));
-    const bridge = new BridgeConnection(
+    const pushes = new PushWaiter(timers);
+    const bridge = this.bridgeConnection(options, pushes);
+    this.routes = this.routeChoice(options, bridge, pushes);
+    this.sealed = credentials.e2e
+      ? new SealedEvents({
+          serverId: credentials.server_id,
+          deviceId: credentials.device_id,
+          deviceSecretKey: credentials.e2e.device_secret_key,
+          fetchKeys: (signal) => this.contentKeys({ signal }),
+          report: (message, detail) => this.report(message, detail),
+          timers,
+          retryDelaysMs: this.retryDelaysMs,
+        })
+      : undefined;
+    this.driver = this.connectionDriver(options, reader, bridge);
+  }
+
+  /** The socket to the bridge: what it hears goes to the sequencer (or is opened first) and to the driver. */
+  private bridgeConnection(options: ConnectOptions, pushes: PushWaiter): BridgeConnection {
+    const { credentials } = this;
+    return new BridgeConnection(
       {
         url: options.bridgeUrls ?? credentials.bridge_url,
         serverId: credentials.server_id,
@@ -154,7 +174,7 @@ export class ChatClient extends ServerApi {
         longPollFallbackMs: options.longPollFallbackMs,
         retryWebSocketMs: options.retryWebSocketMs,
         fetch: options.fetch,
-        timers,
+        timers: this.timers,
       },
       {
         joined: (replay, serverOnline) => this.driver.send({ type: "bridge_joined", replay, serverOnline }),
@@ -175,8 +195,12 @@ export class ChatClient extends ServerApi {
         malformed: (payload) => this.report("malformed bridge push skipped", payload),
       },
     );
-    const pushes = new PushWaiter(timers);
-    this.routes = new RouteChoice({
+  }
+
+  /** Server calls straight to server_url or through the bridge's relay, whichever answers. */
+  private routeChoice(options: ConnectOptions, bridge: BridgeConnection, pushes: PushWaiter): RouteChoice {
+    const { credentials, timers } = this;
+    return new RouteChoice({
       route: options.route ?? "auto",
       direct: new HttpApi({ baseUrl: credentials.server_url, token: credentials.device_token, fetch: options.fetch }),
       // An encrypting device seals every relayed call to the server's key (transport/sealed-relay.ts).
@@ -193,22 +217,15 @@ export class ChatClient extends ServerApi {
           why,
         ),
     });
-    this.sealed = credentials.e2e
-      ? new SealedEvents({
-          serverId: credentials.server_id,
-          deviceId: credentials.device_id,
-          deviceSecretKey: credentials.e2e.device_secret_key,
-          fetchKeys: (signal) => this.contentKeys({ signal }),
-          report: (message, detail) => this.report(message, detail),
-          timers,
-          retryDelaysMs: this.retryDelaysMs,
-        })
-      : undefined;
-    this.driver = new ConnectionDriver({
+  }
+
+  /** The connection's state machine over the bridge and the HTTP reader (driver.ts). */
+  private connectionDriver(options: ConnectOptions, reader: EventReader, bridge: BridgeConnection): ConnectionDriver {
+    return new ConnectionDriver({
       reader,
       sequencer: this.sequencer,
       bridge,
-      timers,
+      timers: this.timers,
       retryDelaysMs: this.retryDelaysMs,
       // The server refuses a wait_ms above 30 000 or not an integer (400): every poll would fail.
       pollWaitMs: Math.max(0, Math.min(MAX_POLL_WAIT_MS, Math.floor(options.pollWaitMs ?? 25_000))),

@@ -2,7 +2,7 @@
 // never interleaves with another), performs the effects it asks for, and publishes the status.
 import { CursorExpiredResponseError, UnauthorizedError } from "../transport/errors.ts";
 import type { EventReader } from "../transport/event-reader.ts";
-import { backoffDelay, type Timers } from "../util/timers.ts";
+import { backoffDelay, type Timers, startTimer, cancelTimer, type TimerHandle } from "../util/timers.ts";
 import {
   initialSnapshot,
   sameStatus,
@@ -33,7 +33,7 @@ export class ConnectionDriver {
   private readonly queue: MachineInput[] = [];
   private running = false;
   private http: { kind: "catch_up" | "poll"; abort: AbortController } | undefined;
-  private retry: unknown;
+  private retry: TimerHandle | undefined;
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -83,7 +83,8 @@ export class ConnectionDriver {
         return deps.sequencer.distrust();
       case "schedule_retry":
         this.cancelRetry();
-        this.retry = deps.timers.setTimeout(
+        this.retry = startTimer(
+          deps.timers,
           () => this.send({ type: "retry_due" }),
           backoffDelay(deps.retryDelaysMs, effect.attempt),
         );
@@ -140,7 +141,7 @@ export class ConnectionDriver {
   }
 
   private cancelRetry(): void {
-    if (this.retry !== undefined) this.deps.timers.clearTimeout(this.retry);
+    if (this.retry !== undefined) cancelTimer(this.retry);
     this.retry = undefined;
   }
 }

@@ -8,7 +8,7 @@ import { Socket, type Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
 import { TransportChoice, type WebSocketConstructor } from "../transport/transport-choice.ts";
 import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
-import { backoffDelay, systemTimers, type Timers } from "../util/timers.ts";
+import { backoffDelay, systemTimers, type Timers, startTimer, cancelTimer, type TimerHandle } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
 import { DeviceKeys } from "./pair-e2e.ts";
 
@@ -113,11 +113,11 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
   return new Promise<Credentials>((resolve, reject) => {
     let settled = false;
     let channel: Channel | undefined;
-    let retry: unknown;
+    let retry: TimerHandle | undefined;
     const finish = (outcome: Credentials | PairingError) => {
       if (settled) return;
       settled = true;
-      if (retry !== undefined) timers.clearTimeout(retry);
+      if (retry !== undefined) cancelTimer(retry);
       choice?.close();
       channel?.leave();
       socket.disconnect();
@@ -143,7 +143,8 @@ function pairAt(url: string, options: PairOptions): Promise<Credentials> {
           if (reason !== "server_unavailable" || timers.now() >= retryUntil) return finish(new PairingError(reason));
           // Leave, or phoenix would rejoin the refused topic on its own schedule; the next attempt is ours.
           current.leave();
-          retry = timers.setTimeout(
+          retry = startTimer(
+            timers,
             () => {
               retry = undefined;
               if (!settled) attempt(tries + 1);

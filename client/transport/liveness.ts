@@ -3,7 +3,7 @@
 // kept the app "live" for up to a minute. So the library pings after `intervalMs` of silence and calls the link
 // dead when nothing at all arrives within `timeoutMs` after that ping: any frame (an event, a reply) counts as a
 // sign of life, so a busy link costs no pings.
-import type { Timers } from "../util/timers.ts";
+import { cancelTimer, startTimer, type TimerHandle, type Timers } from "../util/timers.ts";
 
 export interface LivenessTimings {
   intervalMs: number;
@@ -11,8 +11,8 @@ export interface LivenessTimings {
 }
 
 export class LinkWatch {
-  private pingTimer: unknown;
-  private deadline: unknown;
+  private pingTimer: TimerHandle | undefined;
+  private deadline: TimerHandle | undefined;
   private watching = false;
 
   constructor(
@@ -39,22 +39,26 @@ export class LinkWatch {
   heard(): void {
     if (!this.watching) return;
     this.clear();
-    this.pingTimer = this.timers.setTimeout(() => this.probe(), this.timings.intervalMs);
+    this.pingTimer = startTimer(this.timers, () => this.probe(), this.timings.intervalMs);
   }
 
   private probe(): void {
     this.pingTimer = undefined;
     this.ping();
-    this.deadline = this.timers.setTimeout(() => {
-      this.deadline = undefined;
-      this.stop();
-      this.dead();
-    }, this.timings.timeoutMs);
+    this.deadline = startTimer(
+      this.timers,
+      () => {
+        this.deadline = undefined;
+        this.stop();
+        this.dead();
+      },
+      this.timings.timeoutMs,
+    );
   }
 
   private clear(): void {
-    if (this.pingTimer !== undefined) this.timers.clearTimeout(this.pingTimer);
-    if (this.deadline !== undefined) this.timers.clearTimeout(this.deadline);
+    if (this.pingTimer !== undefined) cancelTimer(this.pingTimer);
+    if (this.deadline !== undefined) cancelTimer(this.deadline);
     this.pingTimer = undefined;
     this.deadline = undefined;
   }

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { errorBodySchema } from "../wire/errors.ts";
 import { relayAnswerSchema, relayErrorReasonSchema, type RelayAnswer, type RelayErrorReason } from "../wire/frames.ts";
 import { base64ToBytes } from "../util/base64.ts";
-import type { Timers } from "../util/timers.ts";
+import { cancelTimer, startTimer, type TimerHandle, type Timers } from "../util/timers.ts";
 import { responseErrorFrom, NetworkError, ProtocolError } from "./errors.ts";
 import { encodeQuery, isBinaryBody, type Requester, type RequestOptions } from "./http.ts";
 
@@ -44,11 +44,11 @@ export class PushWaiter {
     return new Promise((resolve) => {
       const done = () => {
         this.waiting.delete(done);
-        this.timers.clearTimeout(handle);
+        cancelTimer(handle);
         signal?.removeEventListener("abort", done);
         resolve();
       };
-      const handle = this.timers.setTimeout(done, ms);
+      const handle = startTimer(this.timers, done, ms);
       this.waiting.add(done);
       signal?.addEventListener("abort", done, { once: true });
     });

@@ -14,7 +14,7 @@
 // WebSocket is tried on its own every `retryWebSocketMs`; when one opens, the socket moves back to it.
 import type { Socket } from "phoenix";
 import type { FetchLike } from "./http.ts";
-import type { Timers } from "../util/timers.ts";
+import { cancelTimer, startTimer, type TimerHandle, type Timers } from "../util/timers.ts";
 
 /** A WebSocket constructor: the browser's, React Native's, or `ws` in Node (Node 20 has none built in). */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
@@ -74,7 +74,7 @@ interface Attempt {
   ws: object;
   opened: boolean;
   failed: boolean;
-  timer: unknown;
+  timer: TimerHandle | undefined;
 }
 
 export class TransportChoice {
@@ -86,7 +86,7 @@ export class TransportChoice {
   private refusals = 0;
   /** Bumped when a WebSocket opens: a probe started before then has nothing to decide. */
   private generation = 0;
-  private retryTimer: unknown;
+  private retryTimer: TimerHandle | undefined;
   private trial: OwnWebSocket | undefined;
   private closed = false;
 
@@ -128,19 +128,23 @@ export class TransportChoice {
   close(): void {
     this.closed = true;
     this.stopRetrying();
-    if (this.attempt) this.options.timers.clearTimeout(this.attempt.timer);
+    if (this.attempt) cancelTimer(this.attempt.timer);
     this.attempt = undefined;
   }
 
   private started(ws: object): void {
-    if (this.attempt) this.options.timers.clearTimeout(this.attempt.timer);
+    if (this.attempt) cancelTimer(this.attempt.timer);
     const attempt: Attempt = { ws, opened: false, failed: false, timer: undefined };
-    attempt.timer = this.options.timers.setTimeout(() => {
-      if (attempt.opened || attempt.failed) return;
-      this.failed(attempt);
-      // Phoenix has no connect timeout of its own: closing makes it reconnect on its schedule.
-      closeQuietly(ws);
-    }, this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS);
+    attempt.timer = startTimer(
+      this.options.timers,
+      () => {
+        if (attempt.opened || attempt.failed) return;
+        this.failed(attempt);
+        // Phoenix has no connect timeout of its own: closing makes it reconnect on its schedule.
+        closeQuietly(ws);
+      },
+      this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS,
+    );
     this.attempt = attempt;
   }
 
@@ -148,7 +152,7 @@ export class TransportChoice {
     const attempt = this.attempt;
     if (!this.socket || !attempt || this.socket.conn !== attempt.ws) return this.onLongPollOpen();
     attempt.opened = true;
-    this.options.timers.clearTimeout(attempt.timer);
+    cancelTimer(attempt.timer);
     this.refusals = 0;
     this.generation++;
     this.stopRetrying();
@@ -157,7 +161,7 @@ export class TransportChoice {
   private endedBeforeOpen(): void {
     const attempt = this.attempt;
     if (!this.socket || !attempt || attempt.opened || attempt.failed || this.socket.conn !== attempt.ws) return;
-    this.options.timers.clearTimeout(attempt.timer);
+    cancelTimer(attempt.timer);
     this.failed(attempt);
   }
 
@@ -185,7 +189,7 @@ export class TransportChoice {
     const url = longPollUrlOf(this.socket.endPointURL());
     const abort = new AbortController();
     const { timers } = this.options;
-    const timer = timers.setTimeout(() => abort.abort(), this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+    const timer = startTimer(timers, () => abort.abort(), this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
     try {
       const fetchImpl = this.options.fetch ?? ((input, init) => globalThis.fetch(input, init));
       // A text body keeps it a simple request (no CORS preflight); the endpoint answers it with CORS `*`.
@@ -195,16 +199,20 @@ export class TransportChoice {
     } catch {
       return false;
     } finally {
-      timers.clearTimeout(timer);
+      cancelTimer(timer);
     }
   }
 
   private onLongPollOpen(): void {
     if (this.closed || !this.onLongPoll || this.retryTimer !== undefined) return;
-    this.retryTimer = this.options.timers.setTimeout(() => {
-      this.retryTimer = undefined;
-      this.tryWebSocket();
-    }, this.options.retryWebSocketMs ?? DEFAULT_RETRY_WEBSOCKET_MS);
+    this.retryTimer = startTimer(
+      this.options.timers,
+      () => {
+        this.retryTimer = undefined;
+        this.tryWebSocket();
+      },
+      this.options.retryWebSocketMs ?? DEFAULT_RETRY_WEBSOCKET_MS,
+    );
   }
 
   /** A WebSocket of our own, opened and closed at once: when it opens, the socket moves back to the WebSocket. */
@@ -227,7 +235,7 @@ export class TransportChoice {
     const settle = (opened: boolean) => {
       if (settled) return;
       settled = true;
-      timers.clearTimeout(timer);
+      cancelTimer(timer);
       trial.onopen = trial.onerror = trial.onclose = ignore;
       closeQuietly(trial);
       if (this.trial === trial) this.trial = undefined;
@@ -240,14 +248,14 @@ export class TransportChoice {
       socket.connect();
       this.options.decided?.("websocket_back");
     };
-    const timer = timers.setTimeout(() => settle(false), this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS);
+    const timer = startTimer(timers, () => settle(false), this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS);
     trial.onopen = () => settle(true);
     trial.onerror = () => settle(false);
     trial.onclose = () => settle(false);
   }
 
   private stopRetrying(): void {
-    if (this.retryTimer !== undefined) this.options.timers.clearTimeout(this.retryTimer);
+    if (this.retryTimer !== undefined) cancelTimer(this.retryTimer);
     this.retryTimer = undefined;
     if (this.trial) {
       const trial = this.trial;

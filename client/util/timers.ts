@@ -1,15 +1,33 @@
-// Time as an input. Every delay the library decides (poll backoff, retry) goes through these, so tests drive
-// time by hand instead of sleeping.
-export interface Timers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
+// Time as an input. Every delay the library decides (poll backoff, retry) goes through the wire contract's Clock
+// (client/wire/clock.ts, the shape server and bridge take time in too), so tests drive time by hand instead of
+// sleeping. A timer is started with `startTimer` and its handle is the function that cancels it.
+import { after, type Clock } from "../wire/clock.ts";
+
+/** The library's name for its clock option: the wire contract's Clock. */
+export type Timers = Clock;
+
+/** A started timer: calling it cancels the timer (nothing when it already ran). */
+export type TimerHandle = () => void;
+
+/** Runs `callback` after `ms` on the clock. */
+export function startTimer(clock: Clock, callback: () => void, ms: number): TimerHandle {
+  return after(clock, ms, callback);
 }
 
-export const systemTimers: Timers = {
+/** Cancels a timer, if there is one. */
+export function cancelTimer(handle: TimerHandle | undefined): void {
+  handle?.();
+}
+
+const systemTimer = (ms: number, task: () => void): (() => void) => {
+  const handle = globalThis.setTimeout(task, ms);
+  return () => globalThis.clearTimeout(handle);
+};
+
+export const systemTimers: Clock = {
   now: () => Date.now(),
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  timer: systemTimer,
+  sleep: (ms, signal) => sleepOn(systemTimer, ms, signal),
 };
 
 /** Delays for retrying HTTP after a failure: quick at first (a blip), then a steady 5 s. */
@@ -20,17 +38,23 @@ export function backoffDelay(delays: readonly number[], attempt: number): number
 }
 
 /** Resolves after `ms` on `timers`; rejects with the signal's reason when it aborts first. */
-export function sleep(timers: Timers, ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(timers: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return timers.sleep(ms, signal);
+}
+
+/** A sleep built from a clock's own timer: what systemTimers and ManualTimers sleep with. */
+function sleepOn(timer: NonNullable<Clock["timer"]>, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
-      timers.clearTimeout(handle);
-      reject(signal.reason);
+      cancel();
+      reject(signal!.reason);
     };
-    const handle = timers.setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+    const cancel = timer(ms, () => {
+      signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -64,7 +88,7 @@ export function reconnectDelayMs(tries: number, random: () => number = Math.rand
 }
 
 /** Timers a test moves by hand: `advance(ms)` runs what falls due, in order. */
-export class ManualTimers implements Timers {
+export class ManualTimers implements Clock {
   private current = 1_700_000_000_000;
   private nextHandle = 1;
   private readonly due = new Map<number, { at: number; callback: () => void }>();
@@ -73,14 +97,14 @@ export class ManualTimers implements Timers {
     return this.current;
   }
 
-  setTimeout(callback: () => void, ms: number): unknown {
+  timer(ms: number, task: () => void): () => void {
     const handle = this.nextHandle++;
-    this.due.set(handle, { at: this.current + Math.max(0, ms), callback });
-    return handle;
+    this.due.set(handle, { at: this.current + Math.max(0, ms), callback: task });
+    return () => this.due.delete(handle);
   }
 
-  clearTimeout(handle: unknown): void {
-    this.due.delete(handle as number);
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn((wait: number, task: () => void) => this.timer(wait, task), ms, signal);
   }
 
   /** How many timers are set and not yet run or cleared (a test waits for the one it means to release). */

@@ -1,5 +1,6 @@
 // The wire contract: every shape that crosses HTTP or the bridge. Server and bridge import this module only.
 export * from "./event-id.ts";
+export * from "./clock.ts";
 export * from "./messages.ts";
 export * from "./events.ts";
 export * from "./errors.ts";

@@ -12,6 +12,7 @@ import type { AnyEvent } from "../../client/wire/index.ts";
 import { parseEventId } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
 import { Meta } from "../db/meta.ts";
+import type { EventStore } from "../events/event-store.ts";
 
 /** Everyone (sealed once under the server-wide key), or these people (sealed once for each). */
 export type EventAudience = { everyone: true } | { everyone: false; people: string[] };
@@ -25,13 +26,16 @@ export class Audiences {
   private plainPeople: Set<string> | undefined;
   private readonly statements;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** The log, whose rows say whom an event is for (the event store is the only reader of the events table). */
+    private readonly events: Pick<EventStore, "audienceOf">,
+  ) {
     this.tagKey = Buffer.from(
       new Meta(db).getOrCreate("audience_tag_key", () => randomBytes(32).toString("base64url")),
       "base64url",
     );
     this.statements = {
-      rowAudience: db.prepare<[number], { audience: string | null }>("SELECT audience FROM events WHERE id = ?"),
       chatPeople: db.prepare<[{ session: string }], { person_id: string | null }>(
         `SELECT owner_id AS person_id FROM sessions WHERE id = @session
          UNION SELECT person_id FROM session_shares WHERE session_id = @session`,
@@ -121,7 +125,7 @@ export class Audiences {
   /** The people an event's row names, when it names them (NULL: it follows its session, or is everyone's). */
   private rowAudience(event: AnyEvent): string[] | undefined {
     const id = parseEventId(event.event_id);
-    const text = id === undefined ? null : (this.statements.rowAudience.get(id)?.audience ?? null);
+    const text = id === undefined ? null : this.events.audienceOf(id);
     if (text === null) return undefined;
     const parsed: unknown = JSON.parse(text);
     if (parsed === "all") return undefined;

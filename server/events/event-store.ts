@@ -16,6 +16,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { SessionVersions } from "../sessions/session-versions.ts";
 import type { MessageCache } from "../sessions/message-log.ts";
 import { CommitSignal } from "./commit-signal.ts";
+import { EventFollower, type StoredEvent } from "./event-follower.ts";
 import { VISIBLE_EVENT } from "../people/chat-audiences.ts";
 
 /** What a producer hands to publish: an event without the fields the store assigns (event_id, timestamp). */
@@ -105,6 +106,8 @@ const PRUNE_BATCH = 10_000;
 export class EventStore {
   readonly epoch: string;
   readonly commits = new CommitSignal();
+  /** The one in-process reader that follows the log for search, push and the forwarder (event-follower.ts). */
+  readonly follower: EventFollower = new EventFollower(this);
   private lastId: number;
   /** Id of the newest row written by the open transaction; becomes lastId when it commits. */
   private newestWritten = 0;
@@ -241,6 +244,33 @@ export class EventStore {
     return this.idsOfSession.all(sessionId, afterId, beforeId).map((row) => row.id);
   }
   private idsOfSession: Statement<[string, number, number], { id: number }> | undefined;
+
+  /** The people an event's row names, as stored (a JSON array or "all"); null when it names none or is gone. */
+  audienceOf(id: number): string | null {
+    this.audienceById ??= this.db.prepare<[number], { audience: string | null }>(
+      "SELECT audience FROM events WHERE id = ?",
+    );
+    return this.audienceById.get(id)?.audience ?? null;
+  }
+  private audienceById: Statement<[number], { audience: string | null }> | undefined;
+
+  /**
+   * Events after `afterId` through `throughId` of the given types, at most `limit`, as stored: no event_id, and a
+   * referred session or message is its version number and index. Only the follower reads this way.
+   */
+  readStored(afterId: number, throughId: number, types: readonly string[], limit: number): StoredEvent[] {
+    const key = types.join(",");
+    let statement = this.storedByTypes.get(key);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], StoredEvent>(
+        `SELECT id, type, session_id, body, audience FROM events WHERE id > ? AND id <= ? AND type IN (${types.map(() => "?").join(", ")})
+         ORDER BY id LIMIT ?`,
+      );
+      this.storedByTypes.set(key, statement);
+    }
+    return statement.all(afterId, throughId, ...types, limit);
+  }
+  private readonly storedByTypes = new Map<string, Statement<unknown[], StoredEvent>>();
 
   /** The oldest retained event of a request (optionally within one session), or undefined when none is left. */
   firstOfRequest(requestId: string, sessionId?: string): AnyEvent | undefined {

@@ -139,7 +139,8 @@ class BridgeForwarder implements Forwarder {
           "bridge sent a devices_seen the server does not understand",
         );
     });
-    this.unsubscribeCommits = ctx.events.commits.subscribe(() => this.pump.pump());
+    // Woken by the log's follower at each commit; it reads from the bridge's cursor through list() (event-pump.ts).
+    this.unsubscribeCommits = ctx.events.follower.onCommitted(() => this.pump.pump());
     this.link.connect();
   }
 

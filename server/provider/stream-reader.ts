@@ -42,80 +42,118 @@ export interface StreamReadContext {
 /** Slice size of the first read until the first delta is out (see feedPending). */
 const FIRST_SLICE_BYTES = 4096;
 
+/**
+ * One read's queue: received bytes fed to the parser, the events it parsed interpreted into deltas (`out`), and what
+ * an event threw, held until the deltas before it are out.
+ */
+class EventQueue {
+  readonly out: ProviderDelta[] = [];
+  /** Received bytes not yet fed to the parser. */
+  pending: Uint8Array | undefined;
+  /** The stream said it is done ([DONE], a finish, an error). */
+  finished = false;
+  /** The first delta is out. */
+  yielded = false;
+  /** What an event of this read threw (an in-stream error, a bad chunk): raised once the deltas before it are out. */
+  failure: { error: unknown } | undefined;
+  private readonly events: SseEvent[] = [];
+  private readonly parser = new SseParser((event) => this.events.push(event));
+  private next = 0;
+
+  constructor(
+    first: Uint8Array | undefined,
+    private readonly acc: Accumulator,
+    private readonly ctx: StreamReadContext,
+  ) {
+    this.pending = first;
+  }
+
+  /** Events or bytes of this read are still queued. */
+  get busy(): boolean {
+    return this.next > 0 || this.pending !== undefined;
+  }
+
+  /** Feeds what is pending once the events before it are interpreted, then interprets. */
+  step(): void {
+    if (this.pending && this.next === 0) this.feedPending();
+    this.drain();
+  }
+
+  /** The body ended: what the parser still holds is interpreted. */
+  end(): void {
+    this.parser.end();
+    this.drain();
+  }
+
+  raiseFailure(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Interprets queued events; before the first delta is out it stops at the first one (time to first delta). */
+  private drain(): void {
+    const { events } = this;
+    while (this.next < events.length && !this.finished) {
+      try {
+        this.finished = handleEvent(events[this.next++]!, this.acc, this.out, this.ctx);
+      } catch (error) {
+        // Text parsed from the same network read as the error was seen by nobody yet: publish it first, so an
+        // interrupted reply keeps everything the backend sent before its error.
+        this.failure = { error };
+        this.finished = true;
+      }
+      if (!this.yielded && this.out.length > 0) return;
+    }
+    if (this.next >= events.length || this.finished) {
+      events.length = 0;
+      this.next = 0;
+    }
+  }
+
+  /** Feeds what is pending. Until the first delta is out, a large read is fed a slice at a time, so the first
+   *  delta does not wait for the parse of a whole 64 KiB read (time to first delta); then reads go in whole. */
+  private feedPending(): void {
+    const bytes = this.pending!;
+    if (!this.yielded && bytes.length > FIRST_SLICE_BYTES) {
+      this.parser.feed(bytes.subarray(0, FIRST_SLICE_BYTES));
+      this.pending = bytes.subarray(FIRST_SLICE_BYTES);
+    } else {
+      this.parser.feed(bytes);
+      this.pending = undefined;
+    }
+  }
+}
+
 export async function* readStream(
   opened: OpenedResponse,
   acc: Accumulator,
   ctx: StreamReadContext,
 ): AsyncGenerator<ProviderDelta> {
-  const events: SseEvent[] = [];
-  const parser = new SseParser((event) => events.push(event));
-  const out: ProviderDelta[] = [];
+  const queue = new EventQueue(opened.first, acc, ctx);
+  const { out } = queue;
   const watchdog = new IdleWatchdog(ctx.clock, ctx.idleMs, () => opened.abort(new Error("idle")));
-  let finished = false;
-  let next = 0;
-  let yielded = false;
-  /** What an event of this read threw (an in-stream error, a bad chunk): raised once the deltas before it are out. */
-  let failure: { error: unknown } | undefined;
-  const raiseFailure = (): void => {
-    if (failure) throw failure.error;
-  };
-  /** Interprets queued events; before the first delta is out it stops at the first one (time to first delta). */
-  const drain = (): void => {
-    while (next < events.length && !finished) {
-      try {
-        finished = handleEvent(events[next++]!, acc, out, ctx);
-      } catch (error) {
-        // Text parsed from the same network read as the error was seen by nobody yet: publish it first, so an
-        // interrupted reply keeps everything the backend sent before its error.
-        failure = { error };
-        finished = true;
-      }
-      if (!yielded && out.length > 0) return;
-    }
-    if (next >= events.length || finished) {
-      events.length = 0;
-      next = 0;
-    }
-  };
-  /** Received bytes not yet fed to the parser. */
-  let pending: Uint8Array | undefined = opened.first;
-  /** Feeds what is pending. Until the first delta is out, a large read is fed a slice at a time, so the first
-   *  delta does not wait for the parse of a whole 64 KiB read (time to first delta); then reads go in whole. */
-  const feedPending = (): void => {
-    const bytes = pending!;
-    if (!yielded && bytes.length > FIRST_SLICE_BYTES) {
-      parser.feed(bytes.subarray(0, FIRST_SLICE_BYTES));
-      pending = bytes.subarray(FIRST_SLICE_BYTES);
-    } else {
-      parser.feed(bytes);
-      pending = undefined;
-    }
-  };
   let ended = false;
   try {
     for (;;) {
-      if (pending && next === 0) feedPending();
-      drain();
+      queue.step();
       if (out.length > 0) {
-        yielded = true;
+        queue.yielded = true;
         yield* out;
         out.length = 0;
       }
-      raiseFailure();
-      if (finished) break;
-      if (next > 0 || pending) continue; // events or bytes of this read are still queued
+      queue.raiseFailure();
+      if (queue.finished) break;
+      if (queue.busy) continue; // events or bytes of this read are still queued
       const chunk = await readBody(opened, watchdog, ctx);
       if (chunk.done) {
         ended = true;
         // A stream that just ends without [DONE] is complete (docs/provider.md "What real backends send").
-        parser.end();
-        drain();
+        queue.end();
         if (out.length > 0) yield* out;
-        raiseFailure();
+        queue.raiseFailure();
         break;
       }
       watchdog.touch();
-      pending = chunk.value;
+      queue.pending = chunk.value;
     }
     // [DONE] ends the stream at once; the rest of the body is not awaited (a backend may keep the connection open
     // and send keep-alives after it, which would hold `done` back). It is read in the background instead, below,
@@ -132,7 +170,7 @@ export async function* readStream(
     );
   } finally {
     watchdog.stop();
-    if (finished && !failure && !ended) drainAfterDone(opened.response.body, opened.iterator);
+    if (queue.finished && !queue.failure && !ended) drainAfterDone(opened.response.body, opened.iterator);
     else if (!ended) release(opened.response.body);
     opened.unlink();
   }

@@ -1,11 +1,12 @@
-// Web Push to closed apps (docs/push.md): reads each committed event once, in order, from the event log (woken by
-// the store's commit signal, like the forwarder), turns the ones that matter into pushes (triggers.ts), and hands
+// Web Push to closed apps (docs/push.md): takes each committed event once, in order, from the log's follower
+// (server/events/event-follower.ts), turns the ones that matter into pushes (triggers.ts), and hands
 // one delivery per subscription to the queue, with each device's privacy choice applied. It also owns the
 // subscriptions and settings the /push routes change, and the "revoked" push a device gets when it is removed.
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.ts";
 import type { PushConfig } from "../config/push.ts";
 import type { Db } from "../db/database.ts";
+import type { EventConsumer, StoredEvent } from "../events/event-follower.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { PairingService } from "../pairing/pairing-service.ts";
 import { DeliveryQueue, DEFAULT_LIMITS, type DeliveryLimits } from "./delivery-queue.ts";
@@ -16,7 +17,7 @@ import { SubscriptionStore, type StoredSubscription } from "./subscription-store
 import { PushTriggers, type LogEvent, type PushIntent } from "./triggers.ts";
 import type { VapidKeys } from "./vapid-keys.ts";
 
-/** The event types a trigger reads; the reader skips the rest (streamed partials are most of the log). */
+/** The event types a trigger reads; the follower skips the rest (streamed partials are most of the log). */
 const READ_TYPES = [
   "final",
   "request_cancelled",
@@ -33,13 +34,12 @@ const READ_TYPES = [
   "session_notification_dismissed",
   "session_notification_expired",
 ];
-const PAGE = 500;
 /** A revoked device's push waits at most this long at the push service for the phone to come online. */
 const REVOKED_TTL_SECONDS = 28 * 24 * 3600;
 
 export interface PushServiceDeps {
   db: Db;
-  events: EventStore;
+  events: Pick<EventStore, "latestId" | "follower">;
   pairing: PairingService;
   config: PushConfig;
   keys: VapidKeys;
@@ -55,17 +55,15 @@ export interface PushServiceDeps {
   limits?: Partial<DeliveryLimits>;
 }
 
-export class PushService {
+export class PushService implements EventConsumer {
+  readonly types = READ_TYPES;
   readonly subscriptions: SubscriptionStore;
   readonly queue: DeliveryQueue;
   private readonly triggers: PushTriggers;
   private readonly sender: PushSender;
-  private readonly readPage;
-  /** Events after this id are not read yet: a start pushes nothing for what happened while the server was down. */
+  /** Events after this id are not taken yet: a start pushes nothing for what happened while the server was down. */
   private cursor: number;
-  private draining: Promise<void> | undefined;
-  private drainAgain = false;
-  private readonly unsubscribe: () => void;
+  private readonly unfollow: () => void;
   /** Subscriptions and preview choices, read again after every change. */
   private cached: { subscriptions: StoredSubscription[]; previews: Set<string> } | undefined;
 
@@ -85,16 +83,9 @@ export class PushService {
       },
       { ...DEFAULT_LIMITS, ...deps.limits },
     );
-    // Bodies are read as stored, without the session versions list() puts back: no trigger needs them.
-    this.readPage = db.prepare<
-      [number, number],
-      { id: number; body: string; session_id: string | null; audience: string | null }
-    >(
-      `SELECT id, body, session_id, audience FROM events WHERE id > ? AND type IN (${READ_TYPES.map((type) => `'${type}'`).join(", ")}) ORDER BY id LIMIT ?`,
-    );
     this.cursor = deps.events.latestId;
-    this.unsubscribe = deps.events.commits.subscribe(() => this.wake());
-    deps.shutdown.addEventListener("abort", () => this.unsubscribe(), { once: true });
+    this.unfollow = deps.events.follower.follow(this);
+    deps.shutdown.addEventListener("abort", () => this.unfollow(), { once: true });
   }
 
   get publicKey(): string {
@@ -132,7 +123,7 @@ export class PushService {
 
   /** Resolves once every event committed so far has been read (its pushes queued). */
   async caughtUp(): Promise<void> {
-    while (this.cursor < this.deps.events.latestId || this.draining) await (this.draining ?? this.drain());
+    this.deps.events.follower.catchUp();
   }
 
   /** Resolves once every committed event has been read and every push it made was sent or given up. */
@@ -141,46 +132,32 @@ export class PushService {
     await this.queue.idle();
   }
 
-  private wake(): void {
-    if (this.draining) {
-      this.drainAgain = true;
-      return;
-    }
-    // After the committing code's turn: a commit is never slowed by the pushes it causes.
-    this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+  position(): number {
+    return this.cursor;
   }
 
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.drainAgain = false;
-        this.readAll();
-      } while (this.drainAgain);
-    } catch (error) {
-      this.deps.log.error({ err: error }, "reading events for push failed");
-    } finally {
-      this.draining = undefined;
-    }
+  /** Pruned away under us (a huge burst): go on from what is left; push is best effort. */
+  behind(oldestValid: number): void {
+    this.cursor = oldestValid;
   }
 
-  private readAll(): void {
-    for (;;) {
-      if (this.deps.shutdown.aborted) return;
-      // Pruned away under us (a huge burst): go on from what is left; push is best effort.
-      this.cursor = Math.max(this.cursor, this.deps.events.oldestValidCursor);
-      const rows = this.readPage.all(this.cursor, PAGE);
-      for (const row of rows) {
-        this.cursor = row.id;
-        const intents = this.triggers.intentsOf(JSON.parse(row.body) as LogEvent);
+  /** Bodies come as stored, without the session versions list() puts back: no trigger needs them. */
+  receive(events: StoredEvent[], through: number): boolean {
+    if (!this.deps.shutdown.aborted) {
+      for (const event of events) {
+        this.cursor = event.id;
+        const intents = this.triggers.intentsOf(JSON.parse(event.body) as LogEvent);
         if (intents.length === 0) continue;
-        const people = this.peopleOf(row.session_id, row.audience);
+        const people = this.peopleOf(event.session_id, event.audience);
         for (const intent of intents) this.fanOut(intent, people);
       }
-      if (rows.length < PAGE) {
-        this.cursor = Math.max(this.cursor, this.deps.events.latestId);
-        return;
-      }
     }
+    this.cursor = through;
+    return true;
+  }
+
+  failed(error: unknown): void {
+    this.deps.log.error({ err: error }, "reading events for push failed");
   }
 
   /**
@@ -223,7 +200,7 @@ export class PushService {
   }
 
   async close(): Promise<void> {
-    this.unsubscribe();
+    this.unfollow();
     await this.sender.close();
   }
 }

@@ -1,8 +1,9 @@
-// Keeps the search index in step with the event log (docs/search.md "Index"). It reads the log after its cursor,
-// notes each session an event touched (appends, edits, deletes, replies, creations and forks, renames, archive
-// flags, deletion), and brings that session's rows in line with the session as stored: rows for messages that
-// changed are rewritten, the others stay. A session that is gone (deleted) loses its rows. The cursor moves in
-// the transaction that writes the rows, so a crash between the two redoes the work instead of losing it.
+// Keeps the search index in step with the event log (docs/search.md "Index"). The log's follower hands it the events
+// after its cursor (server/events/event-follower.ts); it notes each session an event touched (appends, edits, deletes,
+// replies, creations and forks, renames, archive flags, deletion), and brings that session's rows in line with the
+// session as stored: rows for messages that changed are rewritten, the others stay. A session that is gone (deleted)
+// loses its rows. The cursor moves in the transaction that writes the rows, so a crash between the two redoes the
+// work instead of losing it.
 import type { Message, Session } from "../../client/wire/index.ts";
 import { sessionTitle } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
@@ -10,6 +11,7 @@ import { Meta } from "../db/meta.ts";
 import { overwritingFreedSpace } from "../db/secure-delete.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
+import type { EventConsumer, EventFollower, StoredEvent } from "../events/event-follower.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
@@ -17,7 +19,7 @@ import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
 export interface SearchIndexerParts {
   db: Db;
   transactor: Transactor;
-  events: Pick<EventStore, "latestId" | "oldestValidCursor" | "commits">;
+  events: Pick<EventStore, "latestId" | "oldestValidCursor"> & { follower: EventFollower };
   sessions: Pick<SessionService, "get" | "list">;
   /** Where a failure of background indexing is reported (it is retried at the next commit or search). */
   onError: (error: unknown) => void;
@@ -40,8 +42,6 @@ export const INDEXED_EVENT_TYPES = [
 /** The message index a session's title is stored under. */
 export const TITLE_INDEX = -1;
 
-/** Events read per catch-up step; a step is one transaction. */
-const STEP = 5000;
 const CURSOR_KEY = "search_cursor";
 /** Events passed over without indexing before the cursor is written anyway (keeps it within pruning's reach). */
 const PERSIST_EVERY = 10_000;
@@ -61,17 +61,18 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Only what people wrote and read: tool output and system prompts would drown the conversation in noise. */
 const SEARCHED_ROLES: ReadonlySet<Message["role"]> = new Set(["user", "assistant"]);
 
-export class SearchIndexer {
+export class SearchIndexer implements EventConsumer {
+  readonly types = INDEXED_EVENT_TYPES;
   private readonly meta: Meta;
-  private readonly selectTouched;
   private readonly docs: SearchDocuments;
   private readonly upsertSession;
   private readonly deleteSession;
-  private scheduled = false;
   /** Every event up to here has been looked at; `persisted` is what meta search_cursor says. */
-  private position = 0;
+  private at = 0;
   private persisted = 0;
-  private unsubscribe: (() => void) | undefined;
+  private unfollow: (() => void) | undefined;
+  /** What the last catch-up failed with, for a search that asked for it. */
+  private failure: unknown;
   /**
    * The session being indexed over several passes, read once for all of them and gone through from where the last
    * pass stopped (gone through from the start each pass, a chat imported with 10,000 messages cost 100 passes times
@@ -82,11 +83,6 @@ export class SearchIndexer {
   constructor(private readonly parts: SearchIndexerParts) {
     const { db } = parts;
     this.meta = new Meta(db);
-    const types = INDEXED_EVENT_TYPES.map((t) => `'${t}'`).join(", ");
-    this.selectTouched = db.prepare<[number, number, number], { id: number; session_id: string; type: string }>(
-      `SELECT id, session_id, type FROM events
-       WHERE id > ? AND id <= ? AND session_id IS NOT NULL AND type IN (${types}) ORDER BY id LIMIT ?`,
-    );
     this.docs = new SearchDocuments(db);
     this.upsertSession = db.prepare<[string, string, number]>(
       `INSERT INTO search_sessions (session_id, title, archived) VALUES (?, ?, ?)
@@ -99,8 +95,8 @@ export class SearchIndexer {
   start(): void {
     const cursor = this.cursor();
     if (cursor === undefined || cursor < this.parts.events.oldestValidCursor) this.rebuild();
-    else this.position = this.persisted = cursor;
-    this.unsubscribe ??= this.parts.events.commits.subscribe(() => this.schedule());
+    else this.at = this.persisted = cursor;
+    this.unfollow ??= this.parts.events.follower.follow(this);
   }
 
   /**
@@ -118,50 +114,26 @@ export class SearchIndexer {
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-  }
-
-  /**
-   * Brings the index up to the newest committed event, or as far as one pass's budget of writes goes (DOCS_PER_PASS):
-   * true when it is there. A chat imported with 10,000 messages is indexed over many passes, the event loop free
-   * between them, instead of in one block of a second.
-   */
-  catchUp(): boolean {
-    for (;;) {
-      const latest = this.parts.events.latestId;
-      if (this.position >= latest) return true;
-      if (this.position < this.parts.events.oldestValidCursor) {
-        this.rebuild();
-        return true;
-      }
-      const rows = this.selectTouched.all(this.position, latest, STEP);
-      const through = rows.length === STEP ? rows[rows.length - 1]!.id : latest;
-      if (rows.length === 0) {
-        this.skipTo(through);
-        continue;
-      }
-      const reached = this.inStep(() => {
-        const reached = this.indexRows(rows, through);
-        this.meta.set(CURSOR_KEY, String(reached));
-        return reached;
-      });
-      this.position = this.persisted = reached;
-      if (reached < through) return false;
-    }
+    this.unfollow?.();
+    this.unfollow = undefined;
   }
 
   /**
    * Catches up in passes, the event loop getting a turn between them, for at most `maxPasses` (SEARCH_WAIT_PASSES):
    * a search waits for any ordinary backlog, so it reads its writes; behind a chat of thousands of messages arriving
-   * at once (an import) it answers from what is indexed so far, and the passes go on in the background.
+   * at once (an import) it answers from what is indexed so far, and the follower goes on with the passes in the
+   * background.
    */
   async caughtUp(maxPasses = SEARCH_WAIT_PASSES): Promise<void> {
-    for (let pass = 1; !this.catchUp(); pass++) {
-      if (pass >= maxPasses) return this.schedule();
+    for (let pass = 1; ; pass++) {
+      this.failure = undefined;
+      this.parts.events.follower.catchUp();
+      if (this.failure !== undefined) throw this.failure;
+      if (this.at >= this.parts.events.latestId || pass >= maxPasses) return;
       await nextTurn();
     }
   }
+
   /** One step's transaction; when it rolls back, the work in hand is worked out again from what is stored. */
   private inStep<T>(step: () => T): T {
     try {
@@ -170,6 +142,40 @@ export class SearchIndexer {
       this.reading = undefined;
       throw error;
     }
+  }
+
+  position(): number {
+    return this.at;
+  }
+
+  behind(): void {
+    this.rebuild();
+  }
+
+  failed(error: unknown): void {
+    this.failure = error;
+    this.parts.onError(error);
+  }
+
+  /**
+   * Brings the sessions `events` touched in line with the store, as far as one pass's budget of writes goes
+   * (DOCS_PER_PASS), and moves the cursor with them in one transaction: true when it reached `through`. A chat
+   * imported with 10,000 messages is indexed over many passes, the event loop free between them, instead of in one
+   * block of a second.
+   */
+  receive(events: StoredEvent[], through: number): boolean {
+    const touched = events.filter((event): event is StoredEvent & { session_id: string } => event.session_id !== null);
+    if (touched.length === 0) {
+      this.skipTo(through);
+      return true;
+    }
+    const reached = this.inStep(() => {
+      const reached = this.indexRows(touched, through);
+      this.meta.set(CURSOR_KEY, String(reached));
+      return reached;
+    });
+    this.at = this.persisted = reached;
+    return reached >= through;
   }
 
   /** Drops the whole index and indexes every stored session again. */
@@ -183,7 +189,7 @@ export class SearchIndexer {
         this.guarded(session.id, () => this.write(session, new Map(), unbounded));
       this.meta.set(CURSOR_KEY, String(latest));
     });
-    this.position = this.persisted = latest;
+    this.at = this.persisted = latest;
   }
 
   /**
@@ -192,25 +198,10 @@ export class SearchIndexer {
    * from the written cursor, which changes nothing.
    */
   private skipTo(through: number): void {
-    this.position = through;
-    if (this.position - this.persisted < PERSIST_EVERY) return;
+    this.at = through;
+    if (this.at - this.persisted < PERSIST_EVERY) return;
     this.parts.transactor.run(() => this.meta.set(CURSOR_KEY, String(through)));
     this.persisted = through;
-  }
-
-  /** After a burst of commits, one catch-up (not one per commit, and never inside the publisher's call). */
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      if (!this.unsubscribe) return; // stopped: the database may be closed by now
-      try {
-        if (!this.catchUp()) this.schedule(); // more than a pass's worth: the next pass on the next turn
-      } catch (error) {
-        this.parts.onError(error);
-      }
-    });
   }
 
   /**
@@ -218,7 +209,7 @@ export class SearchIndexer {
    * which every row is done: `through`, or just before the first row of the session the budget ran out in. Sessions
    * done before it that also have later rows are looked at again next pass, which changes nothing.
    */
-  private indexRows(rows: Array<{ id: number; session_id: string; type: string }>, through: number): number {
+  private indexRows(rows: Array<StoredEvent & { session_id: string }>, through: number): number {
     // A deleted session is dropped whatever the store still says of it (its content may be leaving in steps).
     const deleted = new Set(rows.filter((row) => row.type === "session_deleted").map((row) => row.session_id));
     const spans = new Map<string, { first: number; last: number }>();

@@ -11,14 +11,8 @@ const LIMIT = 80;
 const STILL_LONG: Record<string, number> = {
   // Wires every part of the server; issue 29's event-log and settings work rewrites it: split it there.
   "server/runtime.ts createRuntime": 182,
-  // Builds the library's client from its parts; to become parts given their parent (a channel, a socket).
-  "client/connection/client.ts constructor": 110,
-  // The streaming hot path (time to first delta is benchmarked): to split with the benchmark beside it.
-  "server/provider/stream-reader.ts readStream": 95,
   // Its text is copied into sw.js whole (service-worker-source.ts), so its helpers must live inside it.
   "app/src/sw/push-handler.ts installPushHandlers": 93,
-  // Eleven positional parts; the options object of issue 29 item 6 shortens it.
-  "bridge/cluster/cluster-node.ts constructor": 81,
 };
 
 const keyOf = (fn: { at: string; name: string }) => `${fn.at.replace(/:\d+$/, "")} ${fn.name}`;

@@ -1,21 +1,12 @@
 // The server's layout, read from the source. Services are built in dependency order (server/runtime.ts) and each
 // names the parts it uses, so no import (type-only ones included) leads back to where it started; and every HTTP
 // route has one home, server/http/routes/<area>.ts.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
+import { ROOT, sourceFiles } from "./support/source-code.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SERVER = join(ROOT, "server");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /** file → the server files it imports (relative specifiers only; `import type` and `export ... from` count). */
 function importGraph(): Map<string, string[]> {

@@ -1,37 +1,13 @@
-// The server's house rules, read from the source (docs/server.md): one clock module, pino's one call shape, one error
-// family. Like server-layout.test.ts, these fail on the line that breaks a rule, whoever writes it next.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+// The server's house rules, read from the source (docs/server.md): one clock module, pino's one call shape (the
+// bridge's too), one error family. Like server-layout.test.ts, these fail on the line that breaks a rule, whoever writes it next.
+import { join } from "node:path";
 import { expect, it } from "vitest";
+import { code, findIn, ROOT, withoutLine } from "./support/source-code.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SERVER = join(ROOT, "server");
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** A file's text with comments blanked (line numbers kept), so a comment may name what the code may not do. */
-function code(file: string): string {
-  return readFileSync(file, "utf8").replace(/\/\*[^]*?\*\/|\/\/[^\n]*/g, (comment) => comment.replace(/[^\n]/g, " "));
-}
-
 /** `file:line` of every match of `pattern` in the server's code (comments left out). */
-function findInServer(pattern: RegExp): string[] {
-  return sourceFiles(SERVER).flatMap((file) => {
-    const text = code(file);
-    return [...text.matchAll(new RegExp(pattern.source, "g"))].map(
-      (match) => `${relative(ROOT, file)}:${text.slice(0, match.index).split("\n").length}`,
-    );
-  });
-}
-
-const withoutLine = (at: string) => at.replace(/:\d+$/, "");
+const findInServer = (pattern: RegExp) => findIn(["server"], pattern);
 
 // --- time ---------------------------------------------------------------------------------------------------
 
@@ -68,6 +44,8 @@ const MESSAGE_FIRST = new RegExp(`\\blog\\??\\.${LEVEL}\\(\\s*["'\`]`);
 const INTERPOLATED_MESSAGE = new RegExp(`\\blog\\??\\.${LEVEL}\\((?:[^;]|\\n)*?,\\s*\`[^\`]*\\$\\{`);
 /** Another logger altogether. */
 const CONSOLE = /\bconsole\.\w+\(/;
+/** The bridge's old shape, `log.log("warn", "message", {facts})`: the level as an argument, the message before the facts. */
+const LEVEL_ARGUMENT = new RegExp(`\\.log\\(\\s*["']${LEVEL}["']`);
 
 /** Lines in directories another branch owns at the time of writing: the lead converts them when the branches meet. */
 const LOG_SHAPE_PENDING: Record<string, string> = {
@@ -75,11 +53,16 @@ const LOG_SHAPE_PENDING: Record<string, string> = {
     "interpolates the count into the message; server/runner/ was being edited by the mcp branch",
 };
 
-it('logs in pino\'s call shape, log.level({facts}, "constant message") (docs/server.md "Logging")', () => {
-  const found = [...findInServer(MESSAGE_FIRST), ...findInServer(INTERPOLATED_MESSAGE), ...findInServer(CONSOLE)];
+it('logs in pino\'s call shape, log.level({facts}, "constant message"), in the server and the bridge (docs/server.md "Logging")', () => {
+  const areas = ["server", "bridge"];
+  const found = [MESSAGE_FIRST, INTERPOLATED_MESSAGE, CONSOLE, LEVEL_ARGUMENT].flatMap((rule) => findIn(areas, rule));
   expect(found.filter((at) => !(withoutLine(at) in LOG_SHAPE_PENDING))).toEqual([]);
-  // The log calls are found at all (a broken pattern would pass everything).
-  expect(findInServer(new RegExp(`\\blog\\??\\.${LEVEL}\\(\\s*\\{`)).length).toBeGreaterThan(40);
+  // The log calls are found at all, in both (a broken pattern would pass everything).
+  const calls = new RegExp(`\\blog\\??\\.${LEVEL}\\(\\s*\\{`);
+  expect(findIn(["server"], calls).length).toBeGreaterThan(40);
+  expect(findIn(["bridge"], calls).length).toBeGreaterThan(30);
+  // The old bridge shape is recognised when it is written.
+  expect(LEVEL_ARGUMENT.test('core.log.log("warn", "server join refused", { reason })')).toBe(true);
 });
 
 // --- errors ---------------------------------------------------------------------------------------------------

@@ -32,9 +32,9 @@ export async function pairFrom(url: string, address: string, code: string): Prom
  */
 export function holdBeforeTaking(bridge: TestBridge): Array<() => void> {
   const held: Array<() => void> = [];
-  const shared = bridge.core.shared;
-  const linkStatus = shared.linkStatus.bind(shared);
-  shared.linkStatus = async (state) => {
+  const servers = bridge.core.servers;
+  const linkStatus = servers.linkStatus.bind(servers);
+  servers.linkStatus = async (state) => {
     await new Promise<void>((resolve) => held.push(resolve));
     return linkStatus(state);
   };

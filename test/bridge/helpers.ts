@@ -11,6 +11,7 @@ import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../bridge/config.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
+import { holds } from "../support/holds.ts";
 
 export const cleanups: Array<() => unknown> = [];
 
@@ -104,21 +105,13 @@ export function pushOnce(channel: Channel, event: string, payload: object): Prom
 }
 
 /** Resolves when `check` holds; fails the test with `what` if it never does within the suite's budget. */
-export async function until(check: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > limitMs) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export function until(check: () => boolean, what: string, limitMs = 5000): Promise<void> {
+  return holds(check, `never happened: ${what}`, limitMs);
 }
 
 /** `until` for a check that must ask something asynchronous (a count kept in Redis). */
-export async function untilAsync(check: () => Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > limitMs) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export function untilAsync(check: () => Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
+  return holds(check, `never happened: ${what}`, limitMs);
 }
 
 export function testEvent(sequence: number, extra: Record<string, unknown> = {}) {

@@ -28,7 +28,7 @@ describe("the log format (B70)", () => {
   it("writes the same JSON fields from the bridge and the server when stdout is not a terminal", () => {
     const bridge = captured();
     const server = captured();
-    bridgeProcessLog({ stream: bridge.stream }).log("warn", "socket refused", { address: "127.0.0.1", status: 429 });
+    bridgeProcessLog({ stream: bridge.stream }).warn({ address: "127.0.0.1", status: 429 }, "socket refused");
     serverProcessLog({ stream: server.stream }).warn({ address: "127.0.0.1", status: 429 }, "socket refused");
     const [bridgeRecord, serverRecord] = [JSON.parse(bridge.lines[0]!), JSON.parse(server.lines[0]!)];
     expect(Object.keys(bridgeRecord).sort()).toEqual(Object.keys(serverRecord).sort());
@@ -40,14 +40,14 @@ describe("the log format (B70)", () => {
   it("keeps the bridge's records below its level out", () => {
     const out = captured();
     const log = bridgeProcessLog({ stream: out.stream, level: "info" });
-    log.log("debug", "frame routed");
-    log.log("info", "server joined", { server_id: "srv1" });
+    log.debug({}, "frame routed");
+    log.info({ server_id: "srv1" }, "server joined");
     expect(out.lines.map((line) => JSON.parse(line).msg)).toEqual(["server joined"]);
   });
 
   it("writes pretty lines, not JSON, on a terminal", async () => {
     const out = captured(true);
-    bridgeProcessLog({ stream: out.stream }).log("info", "server joined", { server_id: "srv1" });
+    bridgeProcessLog({ stream: out.stream }).info({ server_id: "srv1" }, "server joined");
     await vi.waitFor(() => expect(out.lines.join("\n")).toContain("server joined"));
     const text = out.lines.join("\n");
     expect(text).toContain("INFO");

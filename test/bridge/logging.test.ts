@@ -71,7 +71,7 @@ describe("log budget per peer", () => {
     expect(recordsOf(bridge, "socket refused")).toHaveLength(3);
     bridge.clock.advance(bridge.core.config.logWindowMs);
     // Any record after a window's end sweeps the quiet peers' summaries out.
-    bridge.core.log.log("info", "tick");
+    bridge.core.log.info({}, "tick");
     expect(recordsOf(bridge, "log lines suppressed").map((record) => record.fields)).toEqual([
       { address: "127.0.0.1", suppressed_msg: "socket refused", count: 27 },
     ]);

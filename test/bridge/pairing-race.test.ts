@@ -66,7 +66,7 @@ describe("a valid code while its server is away (B60)", () => {
     expect(await tryCode(bridge.url)).toEqual({ status: "error", response: { reason: "server_unavailable" } });
     expect(await tryCode(bridge.url)).toEqual({ status: "error", response: { reason: "server_unavailable" } });
     expect(bridge.core.metrics.pairingFailures).toBe(0);
-    expect(await bridge.core.shared.pairingLimited("127.0.0.1")).toBe(false);
+    expect(await bridge.core.pairing.pairingLimited("127.0.0.1")).toBe(false);
   });
 
   it("still counts a wrong code while a server is away", async () => {

@@ -163,7 +163,7 @@ describe.each([
     await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });
     expect((await tryCode(bridge, "ZZZZZ00000")).response).toEqual({ reason: "invalid_code" });
     expect((await tryCode(bridge, "ZZZZZ11111")).response).toEqual({ reason: "invalid_code" });
-    await untilAsync(() => bridge.core.shared.pairingLimited("127.0.0.1"), "both failures counted");
+    await untilAsync(() => bridge.core.pairing.pairingLimited("127.0.0.1"), "both failures counted");
     expect((await tryCode(bridge)).response).toEqual({ reason: "rate_limited" });
   });
 

@@ -1,5 +1,6 @@
 // The forwarder's socket to the bridge (server/forwarder/turn-corked-websocket.ts): what it sends in one event-loop
 // turn is held (corked) until the turn's end, then leaves in one write, in order; nothing stays held (B161).
+import { holds } from "../support/holds.ts";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket as ServerSide } from "ws";
@@ -25,8 +26,8 @@ async function connected(): Promise<{ client: TurnCorkedWebSocket; tcp: Socket; 
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+function until(check: () => boolean): Promise<void> {
+  return holds(check, "the frames arrived", 5000);
 }
 
 describe("TurnCorkedWebSocket (B161)", () => {
@@ -48,7 +49,8 @@ describe("TurnCorkedWebSocket (B161)", () => {
     const { client, tcp, received } = await connected();
     client.send("first");
     await nextTurn();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first frame's write is over once it has arrived: the next send is in a later turn, on an idle socket.
+    await until(() => received.length === 1);
     const written: Array<Error | null | undefined> = [];
     client.send("later", (error?: Error | null) => void written.push(error));
     await nextTurn();

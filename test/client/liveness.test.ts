@@ -12,11 +12,11 @@ import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
 
-/** Moves the injected timers by `ms` in 250 ms steps, letting real I/O run between steps. */
+/** Moves the injected timers by `ms` in 250 ms steps, letting what each step started run a turn before the next. */
 async function advance(timers: ManualTimers, ms: number): Promise<void> {
   for (let moved = 0; moved < ms; moved += 250) {
     timers.advance(250);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

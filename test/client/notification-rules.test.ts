@@ -17,7 +17,7 @@ function harness(mode: DismissMode = "mobile", storage: StorageAdapter = memoryS
   const center = new NotificationCenter({
     http: server.api,
     storage,
-    timers: { now: () => 1000, setTimeout: () => 0, clearTimeout: () => undefined },
+    timers: { now: () => 1000, sleep: () => new Promise<void>(() => undefined), timer: () => () => undefined },
     connectionId: "srv/dev",
     mode,
     report: (message) => problems.push(message),

@@ -288,7 +288,7 @@ describe("client resilience", () => {
     const center = new NotificationCenter({
       http: api,
       storage: memoryStorage(),
-      timers: { now: () => 1000, setTimeout: () => 0, clearTimeout: () => undefined },
+      timers: { now: () => 1000, sleep: () => new Promise<void>(() => undefined), timer: () => () => undefined },
       connectionId: "srv/dev",
       mode: "mobile",
       report: () => undefined,

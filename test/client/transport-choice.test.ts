@@ -40,6 +40,7 @@ function routedWebSocket(route: Route): WebSocketConstructor {
 async function advance(timers: ManualTimers, ms: number): Promise<void> {
   for (let moved = 0; moved < ms; moved += 250) {
     timers.advance(250);
+    // The bridge answers long-polls on its own real clock: each step gives them a moment, as the app's would get.
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }

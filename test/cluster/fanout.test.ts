@@ -4,7 +4,7 @@
 // clients.
 import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
-import { device, fakeServer, pushOnce, testEvent, until, CREDENTIAL } from "../bridge/helpers.ts";
+import { device, fakeServer, pushOnce, testEvent, until, untilAsync, CREDENTIAL } from "../bridge/helpers.ts";
 import { appOn, clusterNodes, ids, useRedis } from "./support.ts";
 
 const redisOf = useRedis();
@@ -30,10 +30,11 @@ describe("a cluster of bridge nodes", () => {
     expect(onB.joined.status).toBe("ok");
     await push(server, 1, 60);
     await until(() => onB.received.length >= 60 && onA.received.length >= 60, "60 events on both nodes", 10_000);
-    // A moment for any duplicate to show up.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(onB.received).toEqual(ids(1, 60));
-    expect(onA.received).toEqual(ids(1, 60));
+    // One more event: a duplicate of the first 60 would reach each node's app before it, in order.
+    await push(server, 61, 61);
+    await until(() => onB.received.at(-1) === formatEventId(61) && onA.received.at(-1) === formatEventId(61), "61");
+    expect(onB.received).toEqual(ids(1, 61));
+    expect(onA.received).toEqual(ids(1, 61));
   });
 
   it("B101: replays from the shared history on a node the server never joined, then goes on live without a repeat", async () => {
@@ -53,8 +54,10 @@ describe("a cluster of bridge nodes", () => {
     });
     await push(server, 21, 25);
     await until(() => app.received.length >= 15, "replay and live events");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(app.received).toEqual(ids(11, 25));
+    // One more event: a repeat of the replayed or live ones would reach the app before it, in order.
+    await push(server, 26, 26);
+    await until(() => app.received.at(-1) === formatEventId(26), "event 26");
+    expect(app.received).toEqual(ids(11, 26));
   });
 
   it("B102: answers `gap` when the history does not reach back (BRIDGE_REPLAY_EVENTS, BRIDGE_REPLAY_BYTES, another epoch)", async () => {
@@ -105,7 +108,9 @@ describe("a cluster of bridge nodes", () => {
     // Once the first leaves, another node may hold the link at once.
     first.socket.disconnect();
     await until(() => a!.core.registry.get("srv1")?.link === undefined, "the link on A ended");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A's claim is given back in Redis a moment after its link ends: B sees nobody holding it.
+    const onB = b!.core.registry.get("srv1")!;
+    await untilAsync(async () => !(await b!.core.servers.linkStatus(onB)).online, "A's claim released");
     const next = await fakeServer(b!.url);
     expect(next.joined.status).toBe("ok");
   });

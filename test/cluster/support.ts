@@ -76,7 +76,7 @@ export async function appOn(
 
 /** A node's cluster figures (its shared state is a ClusterNode). */
 export function figuresOf(node: TestBridge): ClusterFigures {
-  const shared = node.core.shared;
+  const shared = node.core.node;
   if (!(shared instanceof ClusterNode)) throw new Error("not a cluster node");
   return shared.figures;
 }

@@ -2,6 +2,7 @@
 // starts the server as the leader of its own process group, and the MCP children stay in that group; when the server
 // is killed with SIGKILL (no shutdown of its own runs), the supervisor signals the group, so no MCP child is left,
 // even one that does not exit when its input closes. The server comes back with a new MCP child; SIGTERM ends all.
+import { retried } from "../support/holds.ts";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,30 +36,28 @@ const ADMIN_TOKEN = "start-mcp-admin-token-0123456789";
 
 /** Resolves once GET /mcp reports the `files` server ready. */
 async function mcpReady(server: string): Promise<void> {
-  for (;;) {
-    const response = await fetch(`${server}/mcp`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).catch(
-      () => undefined,
-    );
-    const body = (await response?.json().catch(() => undefined)) as
-      { servers?: Array<{ name: string; status: string }> } | undefined;
-    if (body?.servers?.some((s) => s.name === "files" && s.status === "ready")) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await retried(
+    async () => {
+      const response = await fetch(`${server}/mcp`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const body = (await response.json()) as { servers?: Array<{ name: string; status: string }> };
+      if (!body.servers?.some((s) => s.name === "files" && s.status === "ready")) throw new Error("files not ready");
+    },
+    60_000,
+    100,
+  );
 }
 
 /** The pids the launcher wrote for the `n`th start of the MCP server (1-based), once there. */
 async function launcherPids(file: string, n: number): Promise<number[]> {
-  for (;;) {
-    const lines = (() => {
-      try {
-        return readFileSync(file, "utf8").trim().split("\n").filter(Boolean);
-      } catch {
-        return [];
-      }
-    })();
-    if (lines.length >= n) return lines[n - 1]!.split(" ").map(Number);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return retried(
+    async () => {
+      const lines = readFileSync(file, "utf8").trim().split("\n").filter(Boolean);
+      if (lines.length < n) throw new Error(`start ${n} not written yet`);
+      return lines[n - 1]!.split(" ").map(Number);
+    },
+    60_000,
+    50,
+  );
 }
 
 describe("npm start with an MCP server", { timeout: 180_000 }, () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { holds } from "../support/holds.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { until } from "../client/support/stack.ts";
@@ -142,11 +143,16 @@ describe("long-poll over a listening server", () => {
     const poll = fetch(`${base}/events?since_id=${since}&session_id=${mine}&wait_ms=20000`, { headers }).then((r) =>
       r.json(),
     );
-    const pending = (ms: number) =>
-      Promise.race([poll.then(() => "answered"), new Promise((r) => setTimeout(() => r("pending"), ms))]);
-    expect(await pending(50)).toBe("pending");
+    let answered = false;
+    void poll.then(() => (answered = true));
+    const { commits } = server.runtime.ctx.events;
+    // The poll found nothing and waits on the commit signal.
+    await holds(() => commits.waiting === 1, "the long-poll waiting", 10_000);
     await append(other, "not for you");
-    expect(await pending(50)).toBe("pending"); // another session's commit woke it, and it went back to waiting
+    // Another session's commit did not answer it: it is still the one waiter, and its answer (below) holds only
+    // what came after.
+    expect(commits.waiting).toBe(1);
+    expect(answered).toBe(false);
     await append(mine, "for you");
     const body = (await poll) as { events: Array<{ type: string; session_id: string; content?: string }> };
     expect(body.events.map((e) => [e.type, e.session_id])).toEqual([

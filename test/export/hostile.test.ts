@@ -1,5 +1,6 @@
 // POST /import under hostile and broken input (docs/export.md "Import"): every refusal names the problem, a bad file
 // imports nothing, the size limit holds while the body streams, and no chat is ever half imported.
+import { holds } from "../support/holds.ts";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -137,7 +138,7 @@ it("H4 one import at a time: a second while the first is still arriving is 409 i
   // The first upload is under way once its temporary file exists.
   const imports = join(server.dataDir, "imports");
   const started = () => existsSync(imports) && readdirSync(imports).length > 0;
-  while (!started()) await new Promise((r) => setTimeout(r, 5));
+  await holds(started, "the first upload started", 30_000);
   const second = await upload(api.url, ["[]"]);
   expect(second.status).toBe(409);
   expect(second.json.error.code).toBe("import_in_progress");

@@ -2,6 +2,7 @@
 // a server that never answers, one that exits mid-call, one that floods notifications. Each call ends with an error
 // result (or its answer, after the flood), the service's memory grows by less than 50 MB meanwhile, and the service
 // still answers. Latency under each case is measured by scripts/bench/mcp.ts (no timed assertions here).
+import { holds } from "../support/holds.ts";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
@@ -68,7 +69,7 @@ describe("hostile MCP servers", () => {
   it("a server that never answers: the call ends at timeout_seconds", async () => {
     const { result } = await callWhileSampling("silent", [], async (rid) => {
       await waitUntil(server!, rid, (events) => events.some((e) => e.type === "tool_calls"));
-      while (server!.clock.fireHeld(60_000) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await holds(() => server!.clock.fireHeld(60_000) > 0, "the call's 60 s timeout was held", 30_000);
     });
     expect(result.content).toMatch(/no answer within 60 s/);
   });
@@ -90,6 +91,9 @@ describe("hostile MCP servers", () => {
 });
 
 async function waitDropped(count: number): Promise<void> {
-  while (server!.runtime.ctx.mcp.report()[0]!.dropped_messages < count)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await holds(
+    () => server!.runtime.ctx.mcp.report()[0]!.dropped_messages >= count,
+    `${count} messages dropped`,
+    30_000,
+  );
 }

@@ -1,6 +1,7 @@
 // A Streamable HTTP MCP server built with the SDK in the test: its tools ask for approval by default even when
 // annotated read-only (an HTTP server's hints are not trusted), a per-tool require_approval of "never" runs at once,
 // the configured headers reach it, and an answer over max_message_bytes fails the call instead of being read whole.
+import { holds } from "../support/holds.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -128,12 +129,12 @@ describe("Streamable HTTP server", () => {
     const [lost] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
     expect(lost!.metadata.error).toBe(true);
     expect(lost!.content).toMatch(/MCP server "web": Streamable HTTP error/);
-    while (
-      server.runtime.ctx.mcp.report()[0]!.status !== "ready" ||
-      server.runtime.ctx.mcp.report()[0]!.restarts === 0
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await holds(
+      () =>
+        server!.runtime.ctx.mcp.report()[0]!.status === "ready" && server!.runtime.ctx.mcp.report()[0]!.restarts > 0,
+      "the MCP server restarted and is ready",
+      30_000,
+    );
     scriptCalls(backend, [{ id: "c2", name: "mcp__web__lookup", args: { q: "b" } }]);
     expect(toolResults(await waitForEvent(server, await send(server, sid, { content: "again" })))[0]!.content).toMatch(
       /^b: found/,

@@ -2,6 +2,7 @@
 // their source), which agent reaches which tool, results (text, images, structured content, resource links,
 // isError, the max_result_bytes cut), list_changed, cancellation and timeout sending MCP's cancellation, a server
 // killed mid-call and restarted, and no child left after stop.
+import { holds } from "../support/holds.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -53,11 +54,9 @@ async function start(tools = ["mcp__s__*"], extra: Record<string, unknown> = {})
 }
 
 async function untilStatus(name: string, status: string) {
-  for (;;) {
-    const entry = server!.runtime.ctx.mcp.report().find((s) => s.name === name)!;
-    if (entry.status === status) return entry;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const entry = () => server!.runtime.ctx.mcp.report().find((s) => s.name === name)!;
+  await holds(() => entry().status === status, `${name} is ${status}`, 30_000);
+  return entry();
 }
 
 describe("GET /mcp and GET /agents", () => {
@@ -197,10 +196,7 @@ describe("list_changed", () => {
     scriptCalls(backend, [{ id: "c1", name: "mcp__s__add_tool", args: {} }]);
     const sid = await createSession(server!);
     await waitForEvent(server!, await send(server!, sid, { content: "x" }));
-    for (;;) {
-      if (server!.runtime.ctx.mcp.report()[0]!.tool_count === 8) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await holds(() => server!.runtime.ctx.mcp.report()[0]!.tool_count === 8, "the added tool listed", 30_000);
     expect(server!.runtime.ctx.mcp.report()[0]!.tools.map((t) => t.name)).toContain("mcp__s__added");
   });
 });
@@ -266,7 +262,7 @@ describe("cancellation, timeout, a server killed mid-call", () => {
     const pid = server.runtime.ctx.mcp.connection("s")!.pid!;
     for (const p of [pid, ...descendantsOf(pid)]) process.kill(p, "SIGKILL");
     // Five quick restarts fail (the test clock lets delays under 20 s pass at once); the sixth waits 32 s.
-    while (server.runtime.ctx.mcp.report()[0]!.restarts < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    await holds(() => server!.runtime.ctx.mcp.report()[0]!.restarts >= 6, "six restarts", 30_000);
     scriptCalls(backend, [{ id: "c1", name: "mcp__s__echo", args: { text: "hi" } }]);
     const sid = await createSession(server);
     const [result] = toolResults(await waitForEvent(server, await send(server, sid, { content: "x" })));
@@ -304,6 +300,6 @@ function processGroup(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
 }
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+function until(check: () => boolean): Promise<void> {
+  return holds(check, "the condition held", 30_000);
 }

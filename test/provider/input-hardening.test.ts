@@ -1,6 +1,7 @@
 // Input the provider must refuse cleanly instead of failing inside: request_options values that are not the
 // strings a select descriptor lists, config keys named like Object.prototype members, and a cancel while a
 // request is queued behind pacing (it leaves at once; the queue behind it keeps its order).
+import { holds } from "../support/holds.ts";
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completion, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
@@ -29,12 +30,12 @@ beforeEach(async () => {
 afterEach(() => backend.close());
 
 /** Rejects when `promise` has not settled within `ms` of real time: a bound for a failure, never a wait. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let settled = false;
+  const done = () => void (settled = true);
+  promise.then(done, done);
+  await holds(() => settled, `${what} did not happen within ${ms} ms`, ms);
+  return promise;
 }
 
 /** Lets pending promise callbacks and I/O run until `ready` holds (bounded by the test timeout). */

@@ -13,7 +13,7 @@ import { ProviderError } from "../../server/provider/errors.ts";
 import { MAX_SSE_EVENT_CHARS, SseParser, type SseEvent } from "../../server/provider/sse.ts";
 import { eventsOf, waitForEvent } from "../runner/helpers.ts";
 import { startTestServer } from "../support/server.ts";
-import { TestClock, contentOf, makeProvider, settingsFor } from "./helpers.ts";
+import { TestClock, collect, contentOf, makeProvider, settingsFor, user } from "./helpers.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -276,16 +276,24 @@ describe("only a transport failure is recovered", () => {
 
   it("a socket reset mid-stream is still recovered", async () => {
     let calls = 0;
+    let first: { socket: { destroy(): void } | null } | undefined;
     backend.handle = (_req, res) => {
       sse(res);
       if ((calls += 1) === 1) {
         res.write(dataLine(chunk({ content: "Hel" })));
-        setTimeout(() => res.socket?.destroy(), 20);
+        first = res;
       } else {
         res.end(dataLine(chunk({ content: "Hello" }, "stop")) + "data: [DONE]\n\n");
       }
     };
-    const result = await makeProvider(settingsFor(backend.url, { stream_recovery: { mode: "aggressive" } })).run();
+    const { provider } = makeProvider(settingsFor(backend.url, { stream_recovery: { mode: "aggressive" } }));
+    const request = { messages: [user("hi")], stream: true, signal: new AbortController().signal };
+    // The reset comes once the first part has reached the adapter: mid-stream, as a connection dropped by a network.
+    const result = await collect(provider.complete(request), (delta) => {
+      if (delta.type !== "content" || !first) return;
+      first.socket?.destroy();
+      first = undefined;
+    });
     expect(result.error).toBeUndefined();
     expect(result.deltas.filter((d) => d.type === "recovery")).toHaveLength(1);
     expect(contentOf(result)).toBe("HelHello");

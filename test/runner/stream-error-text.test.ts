@@ -1,19 +1,11 @@
 // An in-stream error that lands in the same network read as the last deltas: the interrupted reply the runner
 // stores keeps all the text the backend sent before its error (issue 11, a recorded OpenRouter stream kept 7 of 42).
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { chunk, pieces, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
-import { createSession, messagesOf, send, startRunnerServer, waitForEvent, type RunnerServer } from "./helpers.ts";
+import { expect, it } from "vitest";
+import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { createSession, messagesOf, send, useRunner, waitForEvent } from "./helpers.ts";
 
-let backend: ScriptedBackend;
-let server: RunnerServer;
-beforeEach(async () => {
-  backend = await startScriptedBackend();
-  server = await startRunnerServer(backend);
-});
-afterEach(async () => {
-  await server.close();
-  await backend.close();
-});
+// One scripted backend and one server per test (helpers.ts useRunner).
+const runner = useRunner({});
 
 it("the interrupted reply keeps every delta parsed before the error of the same read", async () => {
   const text = "Here is the start of a reply that then fails";
@@ -21,11 +13,11 @@ it("the interrupted reply keeps every delta parsed before the error of the same 
     ...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })),
     { data: { error: { code: 502, message: "upstream went away" } } },
   ];
-  backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
-  const sid = await createSession(server);
-  const rid = await send(server, sid, { content: "go" });
-  await waitForEvent(server, rid);
-  const reply = (await messagesOf(server, sid))[1]!;
+  runner.backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
+  const sid = await createSession(runner.server);
+  const rid = await send(runner.server, sid, { content: "go" });
+  await waitForEvent(runner.server, rid);
+  const reply = (await messagesOf(runner.server, sid))[1]!;
   expect(reply.content).toBe(text);
   expect(reply.metadata).toMatchObject({ interrupted: true, interrupted_reason: "error" });
 });

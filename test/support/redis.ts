@@ -1,6 +1,7 @@
 // A real redis-server for the cluster's tests and benchmark (Debian's, which `npm test` installs when missing):
 // started on a free port in a temp dir, without persistence (`--save "" --appendonly no`), so a restart on the same
 // port comes back empty, as a Redis that lost its data does.
+import { retried } from "./holds.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
@@ -60,8 +61,7 @@ async function launch(dir: string, port: number): Promise<ChildProcess> {
 
 /** Resolves once the server answers PING (it takes a few milliseconds to listen). */
 async function waitForPing(port: number, limitMs = 10_000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
+  await retried(async () => {
     const probe = new Redis({
       port,
       host: "127.0.0.1",
@@ -73,14 +73,12 @@ async function waitForPing(port: number, limitMs = 10_000): Promise<void> {
     try {
       await probe.connect();
       await probe.ping();
-      probe.disconnect();
-      return;
     } catch {
+      throw new Error(`redis-server on port ${port} never answered PING`);
+    } finally {
       probe.disconnect();
-      if (Date.now() - start > limitMs) throw new Error(`redis-server on port ${port} never answered PING`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  }
+  }, limitMs);
 }
 
 async function freePort(): Promise<number> {

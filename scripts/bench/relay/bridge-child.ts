@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loggerFrom } from "../../../bridge/log.ts";
 import { startBridge } from "../../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../../bridge/config.ts";
 import { phaseMeter } from "../fanout/protocol.ts";
@@ -12,7 +13,7 @@ export const RELAY_BOUNDS = { perSocketPerSecond: 1_000_000, perServerPerSecond:
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-bridge-"));
 const bridge = await startBridge({
   config: defaultBridgeConfig({ port: 0, dataDir, relay: RELAY_BOUNDS }),
-  log: { log: () => undefined },
+  log: loggerFrom(() => undefined),
 });
 const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);

@@ -1,6 +1,7 @@
 // A bridge in a process of its own (`npm run bridge`'s entry), so a test can SIGKILL it (no close frame, no FIN
 // from a clean shutdown: what a crash shows its peers) and start it again on the same port and data dir, plus a
 // tapped `ws` that counts the pushes each WebSocket receives.
+import { retried } from "../../support/holds.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { WebSocket } from "ws";
@@ -85,18 +86,21 @@ export class ProcessBridgeStack extends Stack {
 
   override async pair(deviceName = "phone", options: { e2e?: boolean } = {}) {
     const code = await this.pairingCode();
-    let last: unknown;
-    const started = Date.now();
-    while (Date.now() - started < BRIDGE_START_MS) {
-      try {
-        return await this.pairWith(code, deviceName, options);
-      } catch (error) {
-        last = error;
-        if ((error as { reason?: string }).reason !== "invalid_code") throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    throw last;
+    // Only invalid_code (the bridge has not heard of the code yet) is tried again; any other failure ends it.
+    const outcome = await retried(
+      async () => {
+        try {
+          return { paired: await this.pairWith(code, deviceName, options) };
+        } catch (error) {
+          if ((error as { reason?: string }).reason === "invalid_code") throw error;
+          return { failed: error };
+        }
+      },
+      BRIDGE_START_MS,
+      50,
+    );
+    if ("failed" in outcome) throw outcome.failed;
+    return outcome.paired;
   }
 }
 

@@ -18,6 +18,7 @@ import { pair } from "../../../client/connection/pair.ts";
 import type { Credentials } from "../../../client/connection/credentials.ts";
 import type { WebSocketConstructor } from "../../../client/transport/bridge.ts";
 import type { AnyEvent } from "../../../client/wire/events.ts";
+import { holds } from "../../support/holds.ts";
 
 export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 
@@ -30,12 +31,8 @@ export function untilLive(client: { status: { get(): { state: string } } }): Pro
 }
 
 /** Waits for a condition (never a fixed sleep); the suite's timeout bounds it. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > limitMs) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
+  return holds(check, `timed out waiting for: ${what}`, limitMs);
 }
 
 export class Stack {

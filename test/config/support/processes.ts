@@ -1,6 +1,7 @@
 // Helpers for tests that run the real entry points (`npm start`'s supervisor, server/main.ts) as child processes:
 // free loopback ports, output to wait on, and checks that a process is gone. Every wait is for an event or an
 // answer, never a fixed time.
+import { holds, retried } from "../../support/holds.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -77,20 +78,22 @@ export function isAlive(pid: number): boolean {
  * moment to be reaped). A generous bound: it only has to tell "gone" from "left running".
  */
 export async function goneWithin(pid: number, ms = 10_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return !isAlive(pid);
+  return holds(() => !isAlive(pid), "gone", ms).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Resolves with the first 200 answer of GET `url` (a restarting process refuses connections until it listens). */
 export async function answers(url: string): Promise<Response> {
-  for (;;) {
-    try {
+  // Refused connections and other answers are tried again until the suite's timeout ends the test.
+  return retried(
+    async () => {
       const response = await fetch(url);
-      if (response.status === 200) return response;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+      if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+      return response;
+    },
+    60_000,
+    50,
+  );
 }

@@ -28,6 +28,8 @@ import { registerProducerNotificationRoutes } from "./http/routes/producer-notif
 import { registerExportRoutes } from "./http/routes/export.ts";
 import { registerInteractionRoutes } from "./http/routes/interactions.ts";
 import { registerMcpRoutes } from "./http/routes/mcp.ts";
+import { registerSettingsRoutes } from "./http/routes/settings.ts";
+import { registerPersonalRoutes } from "./http/routes/personal.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -78,6 +80,8 @@ export function buildApp(
   registerExportRoutes(app, ctx);
   registerInteractionRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+  registerPersonalRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

@@ -22,14 +22,17 @@ import type { SearchService } from "./search/search-service.ts";
 import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
+import type { SettingsService } from "./settings/settings-service.ts";
+import type { PersonalStore } from "./personal/personal-store.ts";
 
 export interface ServerContext {
-  config: Config;
+  /** The settings in force (the config file with DATA_DIR/settings.json over it), changed live by PATCH /settings. */
+  readonly config: Config;
   /** Folder that relative config paths (plugins) resolve against. */
   configDir: string;
   dataDir: string;
   serverId: string;
-  agents: Map<string, ResolvedAgent>;
+  readonly agents: Map<string, ResolvedAgent>;
   db: Db;
   transactor: Transactor;
   events: EventStore;
@@ -67,4 +70,8 @@ export interface ServerContext {
   importer: Importer;
   /** MCP servers, their tools and the approvals of their calls (server/mcp/). */
   mcp: McpManager;
+  /** The settings in force and their changes (server/settings/); `config` and `agents` above read them. */
+  settings: SettingsService;
+  /** Each person's own settings and prompts (server/personal/). */
+  personal: PersonalStore;
 }

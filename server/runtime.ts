@@ -9,7 +9,6 @@ import { Authenticator } from "./auth/authenticator.ts";
 import { generateToken } from "./auth/tokens.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { resolveAgents } from "./config/agents.ts";
 import { DEFAULT_SERVER_URL } from "./config/load.ts";
 import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
@@ -41,6 +40,11 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { Exporter } from "./export/exporter.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
+import { Meta } from "./db/meta.ts";
+import { SettingsService } from "./settings/settings-service.ts";
+import { livePushConfig, liveTitles } from "./settings/live-parts.ts";
+import { PersonalStore } from "./personal/personal-store.ts";
+import { sessionPerson } from "./http/caller-person.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -80,18 +84,22 @@ export interface Runtime {
 export const DATABASE_FILE = "server.sqlite";
 
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const { config, dataDir } = options;
+  const { dataDir } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "silent" });
   const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openDatabase(databaseFile);
   let serverId: string;
+  let settings: SettingsService;
   try {
-    serverId = resolveServerId(db, config.server.server_id);
+    serverId = resolveServerId(db, options.config.server.server_id);
+    // The config file with DATA_DIR/settings.json over it (docs/settings.md): what is read below at start is this.
+    settings = new SettingsService({ fileConfig: options.config, dataDir, meta: new Meta(db), log });
   } catch (error) {
     db.close();
     throw error;
   }
+  const config = settings.config;
   const checkpointer = startCheckpointer(db, databaseFile, 250, (error) =>
     log.warn({ err: error }, "WAL checkpoints moved back to the main thread"),
   );
@@ -104,8 +112,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     { maxEvents: config.events.retention_max_events, maxAgeSeconds: config.events.retention_max_age_seconds },
     () => clock.now(),
   );
-  const agents = resolveAgents(config);
-  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
+  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () =>
+    settings.agents.keys(),
+  );
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
   const advertised = advertisedUrls({
@@ -144,7 +153,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   pairing.onRevoke(() => e2e.contentKeys.rotate());
   // Web Push (docs/push.md), when configured; its revocation listener comes after the two above.
   const push = createPushService({
-    config: config.push,
+    config: livePushConfig(settings),
     dataDir,
     db,
     events,
@@ -165,6 +174,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     actions,
     log,
   });
+  const personal = new PersonalStore(db, clock);
   const mcp = new McpManager({
     servers: config.mcp_servers,
     clock,
@@ -183,9 +193,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     notifications,
     assets,
     plugins,
-    maxToolIterations: config.runner.max_tool_iterations,
-    titles: { enabled: config.titles.enabled, model: config.titles.title_model },
+    get maxToolIterations() {
+      return settings.config.runner.max_tool_iterations;
+    },
+    titles: liveTitles(settings),
     mcp,
+    instructions: (sessionId) => personal.settings(sessionPerson(sessionId)).instructions,
   });
   const searchIndexer = new SearchIndexer({
     db,
@@ -197,11 +210,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   searchIndexer.start();
   const ledger = new ImportLedger(db);
   const ctx: ServerContext = {
-    config,
+    // The settings in force, read again by every call: a PATCH /settings changes them without a restart.
+    get config() {
+      return settings.config;
+    },
     configDir,
     dataDir,
     serverId,
-    agents,
+    get agents() {
+      return settings.agents;
+    },
     db,
     transactor,
     events,
@@ -235,10 +253,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       clock,
       dataDir,
       serverId,
-      agents: () => agents.keys(),
+      agents: () => settings.agents.keys(),
     }),
     mcp,
+    settings,
+    personal,
   };
+  // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
+  settings.onApply((next) => mcp.reconfigure(next.config.mcp_servers));
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {

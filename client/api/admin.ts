@@ -7,7 +7,9 @@ import {
   type DeviceRecord,
   type PairingCreated,
 } from "../wire/api.ts";
-import { HttpApi, type FetchLike } from "../transport/http.ts";
+import { HttpApi, type FetchLike, type RequestOptions } from "../transport/http.ts";
+import type { z } from "zod";
+import { ServerApi } from "./server-api.ts";
 
 export interface AdminClientOptions {
   /** The server's HTTP base URL, e.g. http://127.0.0.1:8787. */
@@ -18,9 +20,17 @@ export interface AdminClientOptions {
 
 export class AdminClient {
   private readonly http: HttpApi;
+  /** Every server call, made with the admin token: the admin's routes (settings, MCP servers) among them. */
+  readonly api: ServerApi;
 
   constructor(options: AdminClientOptions) {
-    this.http = new HttpApi({ baseUrl: options.serverUrl, token: options.adminToken, fetch: options.fetch });
+    const http = new HttpApi({ baseUrl: options.serverUrl, token: options.adminToken, fetch: options.fetch });
+    this.http = http;
+    this.api = new (class extends ServerApi {
+      request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions) {
+        return http.request(method, path, schema, options);
+      }
+    })();
   }
 
   /** A single-use pairing code with its expiry and the pair_url an app opens (show it as a QR code). */

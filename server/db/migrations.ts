@@ -224,4 +224,23 @@ export const migrations: readonly string[] = [
   CREATE INDEX imported_chats_by_session ON imported_chats (session_id);
   CREATE INDEX imported_chats_by_original ON imported_chats (original_id) WHERE original_id IS NOT NULL;
   `,
+  // 13: personal settings and prompts (server/personal, docs/settings.md "Personal"), each row a person's own:
+  // person_id is the caller's person (http/caller-person.ts).
+  `
+  CREATE TABLE personal_settings (
+    person_id TEXT PRIMARY KEY,
+    instructions TEXT NOT NULL,
+    default_agent TEXT,
+    default_model TEXT
+  ) STRICT;
+  CREATE TABLE prompts (
+    id TEXT PRIMARY KEY,
+    person_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX prompts_by_person ON prompts (person_id, title COLLATE NOCASE);
+  `,
 ];

@@ -2,3 +2,5 @@
 export * from "./route.ts";
 export * from "./query.ts";
 export * from "./search.ts";
+export * from "./settings.ts";
+export * from "./personal.ts";

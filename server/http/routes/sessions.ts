@@ -6,6 +6,8 @@ import type { ServerContext } from "../../context.ts";
 import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
+import { startSession } from "../../personal/new-session.ts";
+import { callerPerson } from "../caller-person.ts";
 
 const createBody = z
   .object({ agent_id: z.string().min(1).optional() })
@@ -35,7 +37,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
 
   app.post("/sessions", async (request, reply) => {
     const body = parseInput(createBody, request.body, "body");
-    return reply.status(201).send({ session: sessions.create(body.agent_id) });
+    return reply.status(201).send({ session: startSession(ctx, callerPerson(request), body.agent_id) });
   });
 
   app.get("/sessions/:session_id", async (request) => {

@@ -15,7 +15,7 @@ import { readOverlay, settingsPath, writeOverlay, type Overlay } from "./setting
 import { redactSecrets, restoreSecrets, type SettingsIssue } from "./secrets.ts";
 
 /** Sections read once at start: a patch naming them is refused (the config file changes them, with a restart). */
-const START_ONLY = ["server", "events", "bridge", "application"] as const;
+const START_ONLY = ["server", "events", "bridge", "application", "assets"] as const;
 /** The config file's own: what Settings may do is never changed from Settings. */
 const FILE_ONLY = "settings";
 const REVISION_KEY = "settings_revision";
@@ -142,7 +142,7 @@ export class SettingsService {
   private ignoreOverlay(fileSettings: Candidate, path: string, problem: string): Candidate {
     this.parts.log.warn(
       { path, problem },
-      `${path} is ignored (${problem}): the config file's settings are in force until Settings are saved again`,
+      "settings.json is ignored: the config file's settings are in force until Settings are saved again",
     );
     return fileSettings;
   }

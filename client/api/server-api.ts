@@ -32,11 +32,11 @@ import { searchRoute, type SearchResult } from "../wire/routes/search.ts";
 import {
   getSettingsRoute,
   patchSettingsRoute,
-  restartMcpServerRoute,
   testProviderRoute,
   type ProviderTest,
   type SettingsView,
 } from "../wire/routes/settings.ts";
+import { mcpReportRoute, restartMcpServerRoute, type McpServerReport } from "../wire/routes/mcp.ts";
 import {
   createPromptRoute,
   deletePromptRoute,
@@ -286,6 +286,11 @@ export abstract class ServerApi {
   /** Lists a provider's models and, with `complete`, makes a one-token completion (hosted backends bill it). */
   testProvider(providerId: string, options: { complete?: boolean } = {}): Promise<ProviderTest> {
     return this.call(testProviderRoute, { params: { provider_id: providerId }, body: options });
+  }
+
+  /** Each MCP server as it runs (admin): status, tools with their approval, restarts, last error. */
+  async listMcpServers(): Promise<McpServerReport[]> {
+    return (await this.call(mcpReportRoute, {})).servers;
   }
 
   async restartMcpServer(name: string): Promise<void> {

@@ -9,6 +9,7 @@ import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
+import { usePromptPicker } from "./prompt-picker.tsx";
 
 interface Props {
   agent: Agent | undefined;
@@ -61,7 +62,9 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
       setSending(false);
     }
   };
+  const prompts = usePromptPicker(text, setText);
   const onKeyDown = (event: KeyboardEvent) => {
+    if (prompts.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       void send();
@@ -85,6 +88,7 @@ export function Composer({ agent, streaming, readOnly, onSend, onCancel, tools, 
           {tools}
         </div>
       )}
+      {prompts.element}
       {attachments.length > 0 && (
         <AttachmentTray
           attachments={attachments}

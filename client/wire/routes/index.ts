@@ -4,3 +4,4 @@ export * from "./query.ts";
 export * from "./search.ts";
 export * from "./settings.ts";
 export * from "./personal.ts";
+export * from "./mcp.ts";

@@ -67,12 +67,3 @@ export const testProviderRoute = defineRoute({
   status: 200,
   errors: ["forbidden", "provider_not_found", "link_local_not_allowed"],
 });
-
-export const restartMcpServerRoute = defineRoute({
-  method: "POST",
-  path: "/mcp/:name/restart",
-  params: z.object({ name: z.string().min(1).max(40) }),
-  answer: z.void(),
-  status: 204,
-  errors: ["forbidden", "mcp_server_not_found"],
-});

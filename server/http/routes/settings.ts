@@ -1,13 +1,8 @@
-// GET/PATCH /settings, POST /providers/{id}/test and POST /mcp/{name}/restart (docs/settings.md): what the app's
-// Settings screens change without a restart. Admin only.
+// GET/PATCH /settings and POST /providers/{id}/test (docs/settings.md): what the app's Settings screens change
+// without a restart. Admin only.
 import type { FastifyInstance } from "fastify";
 import { performance } from "node:perf_hooks";
-import {
-  getSettingsRoute,
-  patchSettingsRoute,
-  restartMcpServerRoute,
-  testProviderRoute,
-} from "../../../client/wire/routes/settings.ts";
+import { getSettingsRoute, patchSettingsRoute, testProviderRoute } from "../../../client/wire/routes/settings.ts";
 import type { ServerContext } from "../../context.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { resolvesToLinkLocal } from "../../settings/link-local.ts";
@@ -41,11 +36,5 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: ServerContext)
       log: ctx.log,
       elapsed: () => performance.now(),
     });
-  });
-
-  serveRoute(app, restartMcpServerRoute, async ({ request, params }) => {
-    requireAdminCaller(request);
-    if (!(await ctx.mcp.restart(params.name)))
-      throw notFound("mcp_server_not_found", `no MCP server "${params.name}" in the settings`);
   });
 }

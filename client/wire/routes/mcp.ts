@@ -1,0 +1,40 @@
+// The MCP servers as they run (docs/tools.md "GET /mcp"), and restarting one (docs/settings.md "Live"). Admin only.
+import { z } from "zod";
+import { defineRoute } from "./route.ts";
+
+export const mcpServerReportSchema = z.object({
+  name: z.string(),
+  transport: z.enum(["stdio", "http"]),
+  status: z.string(),
+  tool_count: z.number().int().nonnegative(),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      tool: z.string(),
+      approval_mode: z.enum(["always", "never", "auto"]),
+      requires_approval: z.boolean(),
+    }),
+  ),
+  left_out: z.array(z.object({ tool: z.string(), reason: z.string() })),
+  last_error: z.string().nullable(),
+  restarts: z.number().int().nonnegative(),
+  dropped_messages: z.number().int().nonnegative(),
+});
+export type McpServerReport = z.infer<typeof mcpServerReportSchema>;
+
+export const mcpReportRoute = defineRoute({
+  method: "GET",
+  path: "/mcp",
+  answer: z.object({ servers: z.array(mcpServerReportSchema) }),
+  status: 200,
+  errors: ["forbidden"],
+});
+
+export const restartMcpServerRoute = defineRoute({
+  method: "POST",
+  path: "/mcp/:name/restart",
+  params: z.object({ name: z.string().min(1).max(40) }),
+  answer: z.void(),
+  status: 204,
+  errors: ["forbidden", "mcp_server_not_found"],
+});

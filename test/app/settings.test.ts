@@ -1,7 +1,7 @@
 // Settings in Chromium over a real server and bridge (docs/app.md "Settings"), at 390x844 and 1280x800: Connections
 // → Test shows the scripted backend's models and latency; a prompt saved in the library is inserted in the composer
 // by typing "/" and choosing it with the keyboard. axe finds no serious violation on the settings screens.
-// APP_SCREENSHOTS=1 also writes each settings screen to docs/app/settings-<section>-<phone|desktop>.png.
+// APP_SCREENSHOTS=1 also writes each settings screen to docs/app/ (settings-connections-phone.png and the rest).
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";

@@ -8,6 +8,10 @@ import { installErrorHandling } from "./http/error-handler.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installRequestLog } from "./http/request-log.ts";
 import { httpServerOptions } from "./http/server-options.ts";
+import { installSessionAccess } from "./http/session-access.ts";
+import { installSessionViews } from "./http/session-view-hook.ts";
+import { SessionViews } from "./people/session-views.ts";
+import { registerPeopleRoutes } from "./http/routes/people.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
@@ -60,6 +64,8 @@ export function buildApp(
   installJsonBodyParser(app);
   installCors(app);
   installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
+  installSessionAccess(app, ctx.chatGuard);
+  installSessionViews(app, new SessionViews(ctx.db));
   registerHealthRoutes(app);
   registerEventRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
@@ -82,6 +88,7 @@ export function buildApp(
   registerMcpRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerPersonalRoutes(app, ctx);
+  registerPeopleRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

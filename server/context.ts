@@ -24,6 +24,11 @@ import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
 import type { SettingsService } from "./settings/settings-service.ts";
 import type { PersonalStore } from "./personal/personal-store.ts";
+import type { PeopleStore } from "./people/people-store.ts";
+import type { ChatAudiences } from "./people/chat-audiences.ts";
+import type { AuditLog } from "./people/audit-log.ts";
+import type { ChatGuard } from "./people/chat-guard.ts";
+import type { PeopleService } from "./people/people-service.ts";
 
 export interface ServerContext {
   /** The settings in force (the config file with DATA_DIR/settings.json over it), changed live by PATCH /settings. */
@@ -74,4 +79,11 @@ export interface ServerContext {
   settings: SettingsService;
   /** Each person's own settings and prompts (server/personal/). */
   personal: PersonalStore;
+  /** People, who owns and sees which chat, the audit log (server/people/, docs/people.md). */
+  people: PeopleService;
+  personStore: PeopleStore;
+  audiences: ChatAudiences;
+  audit: AuditLog;
+  /** The one check of a caller against a chat (every chat route, through server/http/session-access.ts). */
+  chatGuard: ChatGuard;
 }

@@ -17,6 +17,7 @@ export const KIND_STATUS = {
   too_large: 413,
   unsupported_media: 415,
   unprocessable: 422,
+  too_many: 429,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -57,6 +58,8 @@ export const tooLarge = make("too_large");
 export const unsupportedMedia = make("unsupported_media");
 /** Understood and run, but it failed (an action that threw). */
 export const unprocessable = make("unprocessable");
+/** Too many of these for now (a person's daily request limit); `details.retry_after` says when to come back. */
+export const tooMany = make("too_many");
 /** The server's own part broke a rule (a plugin's answer its schema refuses); nothing for the caller to fix. */
 export const internal = make("internal");
 /** Refused for a while (shutting down); the same call may succeed later. */

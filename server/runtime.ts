@@ -44,7 +44,11 @@ import { Meta } from "./db/meta.ts";
 import { SettingsService } from "./settings/settings-service.ts";
 import { livePushConfig, liveTitles } from "./settings/live-parts.ts";
 import { PersonalStore } from "./personal/personal-store.ts";
-import { sessionPerson } from "./http/caller-person.ts";
+import { PeopleStore } from "./people/people-store.ts";
+import { PeopleService } from "./people/people-service.ts";
+import { ChatAudiences } from "./people/chat-audiences.ts";
+import { AuditLog } from "./people/audit-log.ts";
+import { ChatGuard } from "./people/chat-guard.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -94,7 +98,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   try {
     serverId = resolveServerId(db, options.config.server.server_id);
     // The config file with DATA_DIR/settings.json over it (docs/settings.md): what is read below at start is this.
-    settings = new SettingsService({ fileConfig: options.config, dataDir, meta: new Meta(db), log });
+    settings = new SettingsService({
+      fileConfig: options.config,
+      dataDir,
+      meta: new Meta(db),
+      log,
+      // After construction only (a PATCH): the audit log is made below.
+      audit: (who) => audit.record({ actor: who, action: "settings_changed", person_id: null }),
+    });
   } catch (error) {
     db.close();
     throw error;
@@ -145,7 +156,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     config.bridge.require_e2e,
   );
   const localAdminToken = generateToken(32);
-  const auth = new Authenticator(db, admin.hash, localAdminToken);
+  const people = new PeopleStore(db, clock);
+  const auth = new Authenticator(db, admin.hash, localAdminToken, people);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -198,7 +210,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     titles: liveTitles(settings),
     mcp,
-    instructions: (sessionId) => personal.settings(sessionPerson(sessionId)).instructions,
+    // The chat's owner's instructions (docs/settings.md "Personal"); read when a run starts, after construction.
+    instructions: (sessionId) => {
+      const owner = audiences.of(sessionId)?.owner_id;
+      return owner === undefined ? "" : personal.settings(owner).instructions;
+    },
   });
   const searchIndexer = new SearchIndexer({
     db,
@@ -209,6 +225,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   searchIndexer.start();
   const ledger = new ImportLedger(db);
+  const audiences = new ChatAudiences(db);
+  const audit = new AuditLog(db, clock);
+  const peopleService = new PeopleService({
+    db,
+    store: people,
+    audiences,
+    audit,
+    pairing,
+    events,
+    clock,
+    sessions,
+    runner,
+    assets,
+  });
   const ctx: ServerContext = {
     // The settings in force, read again by every call: a PATCH /settings changes them without a restart.
     get config() {
@@ -258,6 +288,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     mcp,
     settings,
     personal,
+    people: peopleService,
+    personStore: people,
+    audiences,
+    audit,
+    chatGuard: new ChatGuard(audiences, audit),
   };
   // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
   settings.onApply((next) => mcp.reconfigure(next.config.mcp_servers));

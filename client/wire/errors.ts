@@ -75,8 +75,23 @@ export const HTTP_ERRORS = {
     meaning:
       "POST /providers/{id}/test: the provider's address is (or resolves to) a link-local one, where clouds answer metadata requests; the config file's `settings.allow_link_local` allows it",
   },
+  cannot_share_with_owner: { status: 400, meaning: "a chat cannot be shared with the person who owns it" },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
+  admin_required: {
+    status: 403,
+    meaning:
+      "the route or choice needs the admin role (an admin person's device or the admin token): managing people, pairing for someone else, the audit log",
+  },
+  share_access_denied: {
+    status: 403,
+    meaning:
+      "the caller's person may see this chat but not do this to it (only its owner may, or it is shared read-only)",
+  },
+  agent_not_allowed: {
+    status: 403,
+    meaning: "the agent is not among the caller's person's allowed `agents`",
+  },
   forbidden: { status: 403, meaning: "the route needs the admin token; a device token was given" },
   asset_not_owned: {
     status: 403,
@@ -130,6 +145,7 @@ export const HTTP_ERRORS = {
   producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
   prompt_not_found: { status: 404, meaning: "the caller has no saved prompt with this id" },
   mcp_server_not_found: { status: 404, meaning: "no MCP server with this name in the settings" },
+  person_not_found: { status: 404, meaning: "no live person with this id (unknown or removed)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
   request_timeout: {
@@ -160,6 +176,11 @@ export const HTTP_ERRORS = {
     status: 409,
     meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused",
   },
+  last_admin: {
+    status: 409,
+    meaning:
+      "the change would leave the server without a live admin person: the last admin cannot be demoted or removed",
+  },
   cursor_expired: {
     status: 410,
     meaning:
@@ -179,6 +200,11 @@ export const HTTP_ERRORS = {
     meaning: "the body's content type is not one the route takes, or the bytes are not a PNG, JPEG, GIF or WebP image",
   },
   action_failed: { status: 422, meaning: "the action ran and threw; the message says why" },
+  daily_limit_reached: {
+    status: 429,
+    meaning:
+      "the caller's person has made `max_requests_per_day` requests today (UTC); `details.retry_after` (seconds, also the Retry-After header) says when the next is allowed",
+  },
   headers_too_large: { status: 431, meaning: "the request headers exceed Node's 16 KiB limit (connection closed)" },
   // 5xx: the server's side
   internal_error: {

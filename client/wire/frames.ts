@@ -91,6 +91,8 @@ export const pairingOkSchema = z.object({
   device_id: z.string(),
   device_token: z.string(),
   server_url: z.string(),
+  /** The person the device now belongs to (docs/people.md); older servers omit it. */
+  person_id: z.string().optional(),
 });
 export type PairingOk = z.infer<typeof pairingOkSchema>;
 
@@ -104,6 +106,7 @@ export const pairingSealedOkSchema = z.object({
   server_id: z.string(),
   device_id: z.string(),
   server_url: z.string(),
+  person_id: z.string().optional(),
   server_key: publicKeySchema,
   sealed: sealedSchema,
 });
@@ -260,6 +263,7 @@ export const pairResultSchema = z.union([
     device_id: z.string(),
     device_token: z.string(),
     server_url: z.string(),
+    person_id: z.string().optional(),
   }),
   // A device that paired with a key: its token only inside `sealed` (pairingSealedOkSchema).
   z.object({
@@ -267,6 +271,7 @@ export const pairResultSchema = z.union([
     status: z.literal("ok"),
     device_id: z.string(),
     server_url: z.string(),
+    person_id: z.string().optional(),
     server_key: publicKeySchema,
     sealed: sealedSchema,
   }),

@@ -1,12 +1,13 @@
-// Who is calling: the admin, a paired device, or nobody. Every route but GET /health asks this first.
+// Who is calling: the admin, a paired device, a producer, or nobody. Every route but the open ones asks this first.
 import type { Db } from "../db/database.ts";
+import { callerOf, type Caller, type Credential, type PersonLookup, type RelayPass } from "./caller.ts";
 import { generateToken, hashToken, sameHash } from "./tokens.ts";
 
-export type Principal =
-  | { kind: "admin" }
-  | { kind: "device"; deviceId: string }
-  /** A producer token: may only publish and resolve notifications (producer-scope.ts). */
-  | { kind: "producer"; producerId: string; name: string };
+/** What a request presents: its Authorization header, and a relay pass when the bridge relayed it in-process. */
+export interface Presented {
+  authorization?: string | undefined;
+  relayed?: RelayPass | undefined;
+}
 
 /** Live devices remembered at most (each a token hash and an id): past it the memory starts over. */
 const REMEMBERED_DEVICES = 10_000;
@@ -35,6 +36,7 @@ export class Authenticator {
     db: Db,
     private adminTokenHash: string,
     localAdminToken: string = generateToken(32),
+    private readonly people: PersonLookup,
   ) {
     this.localAdminHash = hashToken(localAdminToken);
     this.deviceByHash = db.prepare<[string], { id: string }>(
@@ -48,27 +50,40 @@ export class Authenticator {
     );
   }
 
-  /** The Authorization value of a relayed call made as `deviceId` (in-process only). */
-  relayAuthorization(deviceId: string): string {
-    return `Relay ${this.relaySecret} ${deviceId}`;
+  /** The pass of a call relayed as `deviceId` (in-process only: it rides on the request object, never on the wire). */
+  relayPass(deviceId: string): RelayPass {
+    return { secret: this.relaySecret, device_id: deviceId };
   }
 
-  /** The principal a bearer token names, or undefined for a missing, wrong or revoked token. */
-  identify(authorization: string | undefined): Principal | undefined {
-    const relayed = /^Relay ([0-9a-f]{64}) (\S+)$/.exec(authorization ?? "");
-    if (relayed)
-      return sameHash(relayed[1]!, this.relaySecret) && this.isLive(relayed[2]!)
-        ? { kind: "device", deviceId: relayed[2]! }
-        : undefined;
+  /**
+   * The caller a request proves, or undefined for a missing, wrong or revoked credential. A relay pass, when there is
+   * one, is the whole proof: its header is not read.
+   */
+  authenticate(presented: Presented): Caller | undefined {
+    const credential = presented.relayed
+      ? this.relayedDevice(presented.relayed)
+      : this.tokenOwner(presented.authorization);
+    return credential === undefined ? undefined : callerOf(credential, this.people);
+  }
+
+  /** The one check of a relay pass: this process's secret, and a device still live. */
+  private relayedDevice(pass: RelayPass): Credential | undefined {
+    if (!/^[0-9a-f]{64}$/.test(pass.secret) || !sameHash(pass.secret, this.relaySecret)) return undefined;
+    return this.isLive(pass.device_id) ? { kind: "device", device_id: pass.device_id } : undefined;
+  }
+
+  private tokenOwner(authorization: string | undefined): Credential | undefined {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (!token) return undefined;
     const hash = hashToken(token);
     if (sameHash(hash, this.adminTokenHash) || sameHash(hash, this.localAdminHash)) return { kind: "admin" };
     const deviceId = this.deviceOf(hash);
-    if (deviceId !== undefined) return { kind: "device", deviceId };
+    if (deviceId !== undefined) return { kind: "device", device_id: deviceId };
     // Not remembered: producers call rarely, and a revoked one must be refused at once.
     const producer = this.producerByHash.get(hash);
-    return producer === undefined ? undefined : { kind: "producer", producerId: producer.id, name: producer.name };
+    return producer === undefined
+      ? undefined
+      : { kind: "producer", producer_id: producer.id, producer_name: producer.name };
   }
 
   /** A new admin token's hash (`npm run admin-token -- --reset`): the old token stops working at once. */

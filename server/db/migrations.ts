@@ -224,7 +224,78 @@ export const migrations: readonly string[] = [
   CREATE INDEX imported_chats_by_session ON imported_chats (session_id);
   CREATE INDEX imported_chats_by_original ON imported_chats (original_id) WHERE original_id IS NOT NULL;
   `,
-  // 13: personal settings and prompts (server/personal, docs/settings.md "Personal"), each row a person's own:
+  // 13: people (server/people, docs/people.md). Every device, chat, producer token and push subscription belongs to a
+  // person; a chat's audience is its owner plus its shares. An existing data folder gets one admin person, "Owner",
+  // who owns everything there is (a fresh one gets the same Owner, owning nothing yet). `agents` is JSON: "*" or an
+  // array of agent ids. The owner's pinned/archived stay in the session body; a share row keeps the sharer's own.
+  // An event's `audience` (JSON array of person ids) names who may read it when it is not simply "whoever may see its
+  // session" (NULL: a session event follows its session, an event of no session is everyone's).
+  `
+  CREATE TABLE people (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+    agents TEXT NOT NULL,
+    max_requests_per_day INTEGER,
+    created_at INTEGER NOT NULL,
+    removed_at INTEGER
+  ) STRICT;
+  INSERT INTO people (id, name, role, agents, created_at)
+    VALUES ('per_' || lower(hex(randomblob(8))), 'Owner', 'admin', '"*"', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+
+  ALTER TABLE devices ADD COLUMN person_id TEXT;
+  UPDATE devices SET person_id = (SELECT id FROM people);
+  CREATE INDEX devices_by_person ON devices (person_id);
+  ALTER TABLE pairing_codes ADD COLUMN person_id TEXT;
+  UPDATE pairing_codes SET person_id = (SELECT id FROM people);
+
+  ALTER TABLE sessions ADD COLUMN owner_id TEXT;
+  UPDATE sessions SET owner_id = (SELECT id FROM people);
+  CREATE INDEX sessions_by_owner ON sessions (owner_id, id);
+  CREATE TABLE session_shares (
+    session_id TEXT NOT NULL,
+    person_id TEXT NOT NULL,
+    access TEXT NOT NULL CHECK (access IN ('read', 'write')),
+    pinned INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, person_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX session_shares_by_person ON session_shares (person_id, session_id);
+
+  ALTER TABLE producers ADD COLUMN person_id TEXT;
+  UPDATE producers SET person_id = (SELECT id FROM people);
+  ALTER TABLE push_subscriptions ADD COLUMN person_id TEXT;
+  UPDATE push_subscriptions SET person_id = (SELECT id FROM people);
+
+  ALTER TABLE application_notifications ADD COLUMN audience TEXT;
+  CREATE TABLE notification_dismissals (
+    notification_id TEXT NOT NULL,
+    person_id TEXT NOT NULL,
+    dismissed_at INTEGER NOT NULL,
+    PRIMARY KEY (notification_id, person_id)
+  ) STRICT, WITHOUT ROWID;
+
+  ALTER TABLE events ADD COLUMN audience TEXT;
+
+  CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    person_id TEXT,
+    session_id TEXT
+  ) STRICT;
+  CREATE INDEX audit_log_by_time ON audit_log (at);
+
+  CREATE TABLE daily_requests (
+    person_id TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (person_id, day)
+  ) STRICT, WITHOUT ROWID;
+  `,
+  // 14: personal settings and prompts (server/personal, docs/settings.md "Personal"), each row a person's own:
   // person_id is the caller's person (http/caller-person.ts).
   `
   CREATE TABLE personal_settings (

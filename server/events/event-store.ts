@@ -16,6 +16,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { SessionVersions } from "../sessions/session-versions.ts";
 import type { MessageCache } from "../sessions/message-log.ts";
 import { CommitSignal } from "./commit-signal.ts";
+import { VISIBLE_EVENT } from "../people/chat-audiences.ts";
 
 /** What a producer hands to publish: an event without the fields the store assigns (event_id, timestamp). */
 export interface PublishInput {
@@ -36,6 +37,8 @@ export interface ListQuery {
   sessionId?: string | undefined;
   requestId?: string | undefined;
   limit: number;
+  /** Only the events this person may read (docs/people.md "Events"); absent: every event (the server's own readers). */
+  personId?: string | undefined;
   /** Bytes of JSON a page may hold (the store's page cap unless given); a page always holds at least one event. */
   maxBytes?: number | undefined;
 }
@@ -77,6 +80,8 @@ export class CursorExpiredError extends DomainError {
   }
 }
 
+type VisibleParams = { person: string; since: number; limit: number; session: string; request: string };
+
 type Row = {
   id: number;
   session_id: string | null;
@@ -111,6 +116,7 @@ export class EventStore {
   private readonly selectBySession;
   private readonly selectByRequest;
   private readonly selectBySessionAndRequest;
+  private readonly visibleSelects;
   private readonly sessions: SessionVersions;
   private readonly maxPageBytes: number;
 
@@ -127,8 +133,10 @@ export class EventStore {
     this.epoch = this.meta.getOrCreate("epoch", randomUUID);
     this.prunedThrough = Number(this.meta.get("pruned_through") ?? 0);
     this.lastId = this.readLastId();
-    this.insert = db.prepare<[string, string | null, string | null, number, string, number | null, number | null]>(
-      "INSERT INTO events (type, session_id, request_id, created_at, body, session_version, message_index) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    this.insert = db.prepare<
+      [string, string | null, string | null, number, string, number | null, number | null, string | null]
+    >(
+      "INSERT INTO events (type, session_id, request_id, created_at, body, session_version, message_index, audience) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const columns = "SELECT id, session_id, body, session_version, message_index FROM events";
     this.selectAll = db.prepare<[number, number], Row>(`${columns} WHERE id > ? ORDER BY id LIMIT ?`);
@@ -141,6 +149,18 @@ export class EventStore {
     this.selectBySessionAndRequest = db.prepare<[string, string, number, number], Row>(
       `${columns} WHERE request_id = ? AND session_id = ? AND id > ? ORDER BY id LIMIT ?`,
     );
+    // The same four reads for one person: the visibility rule runs inside the query, so a page is filled with what
+    // the person may read and next_since_id moves past the rest.
+    const visible = (filter: string) =>
+      db.prepare<[VisibleParams], Row>(
+        `${columns} WHERE ${filter} id > @since AND ${VISIBLE_EVENT} ORDER BY id LIMIT @limit`,
+      );
+    this.visibleSelects = {
+      all: visible(""),
+      bySession: visible("session_id = @session AND"),
+      byRequest: visible("request_id = @request AND"),
+      bySessionAndRequest: visible("request_id = @request AND session_id = @session AND"),
+    };
   }
 
   /**
@@ -148,7 +168,11 @@ export class EventStore {
    * outside, it joins the group commit that closes at the end of this microtask. Either way it becomes
    * visible, and waiters wake, only after the commit.
    */
-  publish<E extends PublishInput>(input: E, ref?: StoredSessionRef): E & { event_id: string; timestamp: string } {
+  publish<E extends PublishInput>(
+    input: E,
+    ref?: StoredSessionRef,
+    audience?: readonly string[],
+  ): E & { event_id: string; timestamp: string } {
     if (input.type === INTERNAL_CHECKPOINT)
       throw new Error("session_checkpoint is internal to the request coordinator and is never stored");
     const createdAt = this.now();
@@ -173,6 +197,7 @@ export class EventStore {
       body,
       ref?.sessionVersion ?? null,
       ref?.messageIndex ?? null,
+      audience === undefined ? null : JSON.stringify(audience),
     ] as const;
     const id = this.transactor.group(() => Number(this.insert.run(...row).lastInsertRowid));
     this.newestWritten = id;
@@ -290,7 +315,15 @@ export class EventStore {
     return { events, lastId: hasMore ? lastRead : Math.max(lastRead, this.lastId), hasMore };
   }
 
-  private selectRows({ sinceId, sessionId, requestId, limit }: ListQuery): IterableIterator<Row> {
+  private selectRows({ sinceId, sessionId, requestId, limit, personId }: ListQuery): IterableIterator<Row> {
+    if (personId !== undefined) {
+      const params = { person: personId, since: sinceId, limit, session: sessionId ?? "", request: requestId ?? "" };
+      const selects = this.visibleSelects;
+      if (sessionId !== undefined && requestId !== undefined) return selects.bySessionAndRequest.iterate(params);
+      if (sessionId !== undefined) return selects.bySession.iterate(params);
+      if (requestId !== undefined) return selects.byRequest.iterate(params);
+      return selects.all.iterate(params);
+    }
     if (sessionId !== undefined && requestId !== undefined)
       return this.selectBySessionAndRequest.iterate(requestId, sessionId, sinceId, limit);
     if (sessionId !== undefined) return this.selectBySession.iterate(sessionId, sinceId, limit);

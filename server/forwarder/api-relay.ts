@@ -1,8 +1,8 @@
 // The server's side of the API relay (docs/bridge.md "Relay"): the bridge forwards an app's call as `api_request`
 // {request_id, device_id, method, path, body?}; the route runs in-process (http/in-process-request.ts: Fastify's own
 // router, so the same routing, validation, hooks and error bodies as over HTTP), authorized as that device's token
-// would be (the auth hook
-// sees Authenticator.relayAuthorization: admin routes answer the device's 403, a revoked device 401), and the answer
+// would be (the request carries Authenticator.relayPass, which the auth hook checks: admin routes answer the device's
+// 403, a revoked device 401), and the answer
 // goes back as `api_result`. A response too big for one bridge frame is answered `too_large` instead: sent whole it
 // would make the bridge close the server's socket (1009).
 import type { FastifyInstance } from "fastify";
@@ -81,10 +81,8 @@ async function inject(ctx: ServerContext, app: RoutingTarget, call: ApiRequest):
   const response = await runInProcess(app, {
     method: call.method,
     url: call.path,
-    headers: {
-      authorization: ctx.auth.relayAuthorization(call.device_id),
-      ...(hasBody ? { "content-type": "application/json" } : {}),
-    },
+    headers: hasBody ? { "content-type": "application/json" } : {},
+    relayed: ctx.auth.relayPass(call.device_id),
     ...(hasBody ? { body: JSON.stringify(call.body) } : {}),
   });
   const contentType = response.headers["content-type"];

@@ -60,6 +60,7 @@ export class PairingAnswers {
       device_id: deviceId,
       device_token: result.device_token,
       server_url: this.serverUrl,
+      person_id: result.person_id,
     };
     // With a device key the token goes sealed: the bridge hands on what it cannot read, and the device opens it only
     // against the server key it trusts, which proves the answer is this server's.
@@ -71,7 +72,14 @@ export class PairingAnswers {
             sealed: this.e2e.sealPairing(device_key, deviceId, JSON.stringify(credentials)),
           };
     this.link
-      .push("pair_result", { request_id, status: "ok", device_id: deviceId, server_url: this.serverUrl, ...answer })
+      .push("pair_result", {
+        request_id,
+        status: "ok",
+        device_id: deviceId,
+        server_url: this.serverUrl,
+        person_id: result.person_id,
+        ...answer,
+      })
       .receive("error", (response: { reason?: string }) => this.refused(deviceId, response?.reason))
       .receive("timeout", () =>
         this.log.warn(

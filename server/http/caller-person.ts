@@ -1,33 +1,22 @@
-// Who a call acts for, read from its credential in one place (docs/settings.md "Personal"). There are no people yet:
-// every device and the admin token act for one person, the owner, so personal settings and prompts are the owner's.
-// When people come, this is the one function that changes: a device's person, and whether that person is an admin.
+// Who a settings call acts for, read from the typed caller in one place (docs/settings.md "Personal"): personal
+// settings and prompts are the caller's person's; the admin's settings need the admin role, and what runs code the
+// admin token itself (docs/settings.md "Locked").
 import type { FastifyRequest } from "fastify";
-import { requireAdmin } from "./auth.ts";
+import { callerOfRoute, requireAdminRole } from "./auth.ts";
 
-/** The one person while the server has no people. */
-export const OWNER_PERSON_ID = "owner";
-
-export function callerPerson(_request: FastifyRequest): string {
-  return OWNER_PERSON_ID;
-}
-
-/** The person whose chat a session is: today the owner's, every one. */
-export function sessionPerson(_sessionId: string): string {
-  return OWNER_PERSON_ID;
+export function callerPerson(request: FastifyRequest): string {
+  return callerOfRoute(request).person_id;
 }
 
 export interface AdminCaller {
-  /** The admin token itself made the call (it may change what runs on the server: docs/settings.md "Locked"). */
+  /** The admin token itself made the call (it may change what runs on the server). */
   adminToken: boolean;
+  /** Named in the log line and the audit entry of a change: "admin_token" or the acting person's id. */
   who: string;
 }
 
-/** Refuses a caller without the admin role (today: without the admin token); says who it is for the log. */
+/** Refuses a caller without the admin role (403 admin_required); says who it is. */
 export function requireAdminCaller(request: FastifyRequest): AdminCaller {
-  requireAdmin(request);
-  const principal = request.principal;
-  return {
-    adminToken: principal?.kind === "admin",
-    who: principal?.kind === "device" ? `device ${principal.deviceId}` : "admin token",
-  };
+  const caller = requireAdminRole(request);
+  return { adminToken: caller.kind === "admin", who: caller.kind === "admin" ? "admin_token" : caller.person_id };
 }

@@ -30,6 +30,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 /** Answers `error` with its status and the one error body; anything unknown is a logged 500. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof DomainError) {
+    const retryAfter = (error.details as { retry_after?: unknown } | undefined)?.retry_after;
+    if (error.kind === "too_many" && typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
     return reply.status(KIND_STATUS[error.kind]).send(errorBody(error.code, error.message, error.details));
   }
   const known = "code" in error && typeof error.code === "string" ? FASTIFY_CODES[error.code] : undefined;

@@ -7,10 +7,21 @@
 //
 // The response is a real Writable, so a route that answers with a stream (the app's files, @fastify/static) is piped
 // into it like into a socket; test/relay/in-process-request.test.ts checks the answers against `inject`'s.
+//
+// A relayed call's device is handed over as a relay pass set on the request object under a symbol (RELAY_PASS), as
+// fastify keeps request-scoped facts: nothing that arrives over HTTP can carry it, and no header is parsed back.
 import { EventEmitter } from "node:events";
 import { Readable, Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RelayPass } from "../auth/caller.ts";
+
+const RELAY_PASS = Symbol("relay pass");
+
+/** The relay pass an in-process request was given (checked by the auth hook, server/http/auth.ts), if any. */
+export function relayPassOf(raw: IncomingMessage): RelayPass | undefined {
+  return (raw as IncomingMessage & { [RELAY_PASS]?: RelayPass })[RELAY_PASS];
+}
 
 export interface InProcessRequest {
   method: string;
@@ -19,6 +30,8 @@ export interface InProcessRequest {
   headers: Record<string, string>;
   /** The body as sent over HTTP (its content type in `headers`). */
   body?: string;
+  /** The device the bridge relayed the call for (server/forwarder/api-relay.ts). */
+  relayed?: RelayPass;
 }
 
 export interface InProcessResponse {
@@ -64,6 +77,7 @@ function incoming(request: InProcessRequest): IncomingMessage {
     httpVersionMinor: 1,
     aborted: false,
     complete: true,
+    [RELAY_PASS]: request.relayed,
   }) as unknown as IncomingMessage;
 }
 

@@ -11,6 +11,10 @@ import type { Statement } from "better-sqlite3";
 import { ListenerSet } from "../listeners.ts";
 import { generatePairingCode, hashPairingCode } from "./codes.ts";
 
+/** The person a code made without one is for: the oldest live admin (the admin token's person). */
+const ACTING_ADMIN =
+  "SELECT id FROM people WHERE removed_at IS NULL AND role = 'admin' ORDER BY created_at, rowid LIMIT 1";
+
 export const DEFAULT_CODE_TTL_MS = 10 * 60 * 1000;
 /** `last_seen_at` is kept to this precision: a device polling every second costs one write a minute, not sixty. */
 const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
@@ -25,6 +29,8 @@ export interface DeviceRecord {
   connected: boolean | null;
   /** `e2e`: paired with a public key, gets sealed events; `plain`: paired without one (docs/security.md). */
   mode: DeviceMode;
+  /** The person the device belongs to (docs/people.md). */
+  person_id: string;
 }
 
 type DeviceRow = {
@@ -34,10 +40,11 @@ type DeviceRow = {
   last_seen_at: number | null;
   revoked_at: number | null;
   public_key: string | null;
+  person_id: string;
 };
 
 export type Redemption =
-  { ok: true; device_id: string; device_token: string } | { ok: false; reason: PairingErrorReason };
+  { ok: true; device_id: string; device_token: string; person_id: string } | { ok: false; reason: PairingErrorReason };
 
 export class PairingService {
   private readonly listeners = new ListenerSet<void>();
@@ -58,14 +65,19 @@ export class PairingService {
     readonly codeTtlMs = DEFAULT_CODE_TTL_MS,
   ) {}
 
-  /** Creates a single-use code; only its hash is stored. */
-  createCode(): { code: string; expiresAt: number } {
+  /**
+   * Creates a single-use code for a person's next device (the acting admin's when absent: scripts and `npm start`'s
+   * first-run link); only its hash is stored.
+   */
+  createCode(personId?: string): { code: string; expiresAt: number } {
     const code = generatePairingCode();
     const now = this.now();
     const expiresAt = now + this.codeTtlMs;
     this.db
-      .prepare("INSERT INTO pairing_codes (code_hash, created_at, expires_at) VALUES (?, ?, ?)")
-      .run(hashPairingCode(code), now, expiresAt);
+      .prepare(
+        `INSERT INTO pairing_codes (code_hash, created_at, expires_at, person_id) VALUES (?, ?, ?, coalesce(?, (${ACTING_ADMIN})))`,
+      )
+      .run(hashPairingCode(code), now, expiresAt, personId ?? null);
     this.changed();
     return { code, expiresAt };
   }
@@ -76,8 +88,8 @@ export class PairingService {
     const result = this.db
       .transaction((): Redemption => {
         const row = this.db
-          .prepare<[string], { expires_at: number; used_at: number | null }>(
-            "SELECT expires_at, used_at FROM pairing_codes WHERE code_hash = ?",
+          .prepare<[string], { expires_at: number; used_at: number | null; person_id: string }>(
+            "SELECT expires_at, used_at, person_id FROM pairing_codes WHERE code_hash = ?",
           )
           .get(hashPairingCode(code));
         if (!row || row.used_at !== null) return { ok: false, reason: "invalid_code" };
@@ -86,22 +98,29 @@ export class PairingService {
         const deviceId = `dev_${randomUUID()}`;
         const token = generateToken(32);
         this.db
-          .prepare("INSERT INTO devices (id, name, token_hash, created_at, public_key) VALUES (?, ?, ?, ?, ?)")
-          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null);
-        return { ok: true, device_id: deviceId, device_token: token };
+          .prepare(
+            "INSERT INTO devices (id, name, token_hash, created_at, public_key, person_id) VALUES (?, ?, ?, ?, ?, ?)",
+          )
+          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null, row.person_id);
+        return { ok: true, device_id: deviceId, device_token: token, person_id: row.person_id };
       })
       .immediate();
     this.changed();
     return result;
   }
 
-  listDevices(): DeviceRecord[] {
-    const rows = this.db
-      .prepare<[], DeviceRow>(
-        "SELECT id, name, created_at, last_seen_at, revoked_at, public_key FROM devices ORDER BY created_at, id",
-      )
-      .all();
-    return rows.map((row) => ({
+  /** Every device, or one person's. */
+  listDevices(personId?: string): DeviceRecord[] {
+    const columns = "SELECT id, name, created_at, last_seen_at, revoked_at, public_key, person_id FROM devices";
+    const rows =
+      personId === undefined
+        ? this.db.prepare<[], DeviceRow>(`${columns} ORDER BY created_at, id`).all()
+        : this.db.prepare<[string], DeviceRow>(`${columns} WHERE person_id = ? ORDER BY created_at, id`).all(personId);
+    return rows.map((row) => this.recordOf(row));
+  }
+
+  private recordOf(row: DeviceRow): DeviceRecord {
+    return {
       device_id: row.id,
       name: row.name,
       created_at: iso(row.created_at)!,
@@ -109,7 +128,8 @@ export class PairingService {
       revoked_at: iso(row.revoked_at),
       connected: this.connectedNow === undefined ? null : this.connectedNow.has(row.id),
       mode: row.public_key === null ? "plain" : "e2e",
-    }));
+      person_id: row.person_id,
+    };
   }
 
   /** What the bridge says is connected now (`devices_seen` {connected}); undefined when the link is gone. */
@@ -133,7 +153,12 @@ export class PairingService {
 
   /** One device as listDevices shows it, or undefined. */
   device(deviceId: string): DeviceRecord | undefined {
-    return this.listDevices().find((device) => device.device_id === deviceId);
+    const row = this.db
+      .prepare<[string], DeviceRow>(
+        "SELECT id, name, created_at, last_seen_at, revoked_at, public_key, person_id FROM devices WHERE id = ?",
+      )
+      .get(deviceId);
+    return row === undefined ? undefined : this.recordOf(row);
   }
 
   /** Revokes a device; false when there is no such device. Revoking twice is not an error. */

@@ -34,17 +34,18 @@ export class SessionService {
     private readonly knownAgents: () => Iterable<string>,
   ) {}
 
-  list(): Session[] {
-    return this.store.list();
+  /** Every live session; with `personId`, those that person may see. */
+  list(personId?: string): Session[] {
+    return this.store.list(personId);
   }
 
   /**
    * What a session list shows: pinned first, then newest activity first; never the messages (docs/client.md
    * "Sessions"). Archived sessions are left out unless `archived` is "include" (all) or "only" (them alone).
    */
-  listSummaries(archived: ArchivedFilter = "exclude"): SessionSummary[] {
+  listSummaries(archived: ArchivedFilter = "exclude", personId?: string): SessionSummary[] {
     return this.store
-      .list()
+      .list(personId)
       .filter((session) => archived === "include" || (session.archived === true) === (archived === "only"))
       .map(sessionSummaryOf)
       .sort(listOrder);
@@ -68,12 +69,13 @@ export class SessionService {
   }
 
   /** A new empty session; `sourceSessionId` names the session it descends from (an imported fork's source). */
-  create(agentId = "default", sourceSessionId?: string): Session {
+  create(agentId = "default", sourceSessionId?: string, ownerId?: string): Session {
     if (![...this.knownAgents()].includes(agentId))
       throw notFound("agent_not_found", `no agent "${agentId}" in the config`);
     return this.transactor.run(() => {
       const source = sourceSessionId === undefined ? {} : { source_session_id: sourceSessionId };
-      const session = this.store.create({ agent_id: agentId, ...source });
+      const owner = ownerId === undefined ? {} : { owner_id: ownerId };
+      const session = this.store.create({ agent_id: agentId, ...source, ...owner });
       this.publishWithCheckpoint(session, [
         { type: "session_created", session_id: session.id, agent_id: agentId, ...source, session },
       ]);
@@ -81,7 +83,8 @@ export class SessionService {
     });
   }
 
-  fork(sourceId: string): Session {
+  /** A copy of a session, owned by `ownerId` (the forking person; the default owner when absent). */
+  fork(sourceId: string, ownerId?: string): Session {
     return this.transactor.run(() => {
       const source = this.require(sourceId).session;
       // Notifications belong to the occurrence in the source session; the fork starts without them.
@@ -91,6 +94,7 @@ export class SessionService {
         messages: source.messages,
         metadata,
         source_session_id: source.id,
+        ...(ownerId !== undefined ? { owner_id: ownerId } : {}),
         ...forkFields(source),
       };
       const session = this.store.create(fields);

@@ -7,6 +7,7 @@ import type { Message, Session } from "../../client/wire/index.ts";
 import type { Db } from "../db/database.ts";
 import { SessionEraser } from "./session-eraser.ts";
 import { SessionVersions, withMessages } from "./session-versions.ts";
+import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
 
 export interface SessionSnapshot {
   session: Session;
@@ -19,6 +20,8 @@ export interface NewSession extends Partial<Pick<Session, "title" | "model" | "r
   messages?: Message[];
   metadata?: Record<string, unknown>;
   source_session_id?: string;
+  /** The person who owns it; the store's default owner (the acting admin) when absent. */
+  owner_id?: string;
 }
 
 type HeadRow = { id: string; body: string; cursor_event_id: number };
@@ -27,6 +30,7 @@ export class SessionStore {
   private readonly versions: SessionVersions;
   private readonly selectHead;
   private readonly selectAll;
+  private readonly selectVisible;
   private readonly insertSession;
   private readonly moveHead;
   private readonly moveCursor;
@@ -35,14 +39,19 @@ export class SessionStore {
   constructor(
     db: Db,
     private readonly now: () => number = systemClock.now,
+    /** Who owns a session created without an owner (server/runtime.ts: the acting admin person). */
+    private readonly defaultOwner: () => string = () => ownerOf(db),
   ) {
     this.versions = new SessionVersions(db);
     const head = `SELECT s.id, v.body, s.cursor_event_id FROM sessions s
        JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version`;
     this.selectHead = db.prepare<[string], HeadRow>(`${head} WHERE s.id = ? AND s.deleted_at IS NULL`);
     this.selectAll = db.prepare<[], HeadRow>(`${head} WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id`);
-    this.insertSession = db.prepare<[string, string, number, string | null]>(
-      "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id) VALUES (?, ?, ?, 0, 0, ?)",
+    this.selectVisible = db.prepare<[{ person: string }], HeadRow>(
+      `${head} WHERE s.deleted_at IS NULL AND s.id IN (${VISIBLE_SESSIONS}) ORDER BY s.created_at DESC, s.id`,
+    );
+    this.insertSession = db.prepare<[string, string, number, string | null, string]>(
+      "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id, owner_id) VALUES (?, ?, ?, 0, 0, ?, ?)",
     );
     this.eraser = new SessionEraser(db, this.versions.messages);
     this.moveHead = db.prepare<[number, string]>("UPDATE sessions SET head_version = ? WHERE id = ?");
@@ -56,8 +65,10 @@ export class SessionStore {
     return row ? { session: this.headOf(row), cursorEventId: row.cursor_event_id } : undefined;
   }
 
-  list(): Session[] {
-    return this.selectAll.all().map((row) => this.headOf(row));
+  /** Every live session; with `personId`, only those that person may see (owned or shared with them). */
+  list(personId?: string): Session[] {
+    const rows = personId === undefined ? this.selectAll.all() : this.selectVisible.all({ person: personId });
+    return rows.map((row) => this.headOf(row));
   }
 
   /** One saved version of a session (undefined when it has no such version). */
@@ -69,7 +80,8 @@ export class SessionStore {
   create(fields: NewSession): Session {
     const createdAt = this.now();
     const id = randomUUID();
-    this.insertSession.run(id, fields.agent_id, createdAt, fields.source_session_id ?? null);
+    const owner = fields.owner_id ?? this.defaultOwner();
+    this.insertSession.run(id, fields.agent_id, createdAt, fields.source_session_id ?? null, owner);
     const iso = new Date(createdAt).toISOString();
     const session: Session = {
       id,
@@ -130,4 +142,15 @@ export class SessionStore {
   private headOf(row: HeadRow): Session {
     return withMessages(row.body, this.versions.messages.head(row.id));
   }
+}
+
+/** The oldest live admin person: who owns what is made without a person (scripts, benches, plugins). */
+function ownerOf(db: Db): string {
+  const row = db
+    .prepare<[], { id: string }>(
+      "SELECT id FROM people WHERE removed_at IS NULL AND role = 'admin' ORDER BY created_at, rowid LIMIT 1",
+    )
+    .get();
+  if (!row) throw new Error("no live admin person to own a new session");
+  return row.id;
 }

@@ -40,7 +40,12 @@ export interface SettingsParts {
   dataDir: string;
   meta: Meta;
   log: FastifyBaseLogger;
+  /** Records a change of providers, MCP servers or plugins in the audit log (server/people/audit-log.ts). */
+  audit?: (who: string) => void;
 }
+
+/** Changes the audit log keeps (who changed where chats go and what runs): the rest is only logged. */
+const AUDITED = ["providers", "mcp_servers", "plugins"];
 
 export class SettingsService {
   private live: Candidate;
@@ -104,6 +109,7 @@ export class SettingsService {
         { paths: commands },
       );
     await this.apply(checked.candidate, nextInput);
+    if (AUDITED.some((key) => Object.hasOwn(patch, key))) this.parts.audit?.(caller.who);
     this.parts.log.info(
       { settings_revision: this.revisionNumber, changed: changedPaths(patch), by: caller.who, runs_code: commands },
       commands.length > 0 ? "settings changed, including what runs on this machine" : "settings changed",

@@ -17,20 +17,20 @@ describe("authentication after a revocation (H5)", () => {
     if (!paired.ok) throw new Error("pairing failed");
     const other = ctx.pairing.redeem(ctx.pairing.createCode().code, "tablet");
     if (!other.ok) throw new Error("pairing failed");
-    const relayed = ctx.auth.relayAuthorization(paired.device_id);
+    const relayed = { relayed: ctx.auth.relayPass(paired.device_id) };
     for (let i = 0; i < 2; i++) {
       expect((await server.request({ method: "GET", url: "/sessions", token: paired.device_token })).status).toBe(200);
-      expect(ctx.auth.identify(relayed)).toEqual({ kind: "device", deviceId: paired.device_id });
+      expect(ctx.auth.authenticate(relayed)).toEqual({ kind: "device", device_id: paired.device_id });
     }
     expect((await server.request({ method: "DELETE", url: `/devices/${paired.device_id}` })).status).toBe(200);
     const after = await server.request({ method: "GET", url: "/sessions", token: paired.device_token });
     expect(after.status).toBe(401);
-    expect(ctx.auth.identify(relayed)).toBeUndefined();
+    expect(ctx.auth.authenticate(relayed)).toBeUndefined();
     // The other device is unaffected.
     expect((await server.request({ method: "GET", url: "/sessions", token: other.device_token })).status).toBe(200);
-    expect(ctx.auth.identify(ctx.auth.relayAuthorization(other.device_id))).toEqual({
+    expect(ctx.auth.authenticate({ relayed: ctx.auth.relayPass(other.device_id) })).toEqual({
       kind: "device",
-      deviceId: other.device_id,
+      device_id: other.device_id,
     });
   });
 
@@ -45,13 +45,14 @@ describe("authentication after a revocation (H5)", () => {
     };
     expect(() => ctx.pairing.revoke(paired.device_id)).toThrow("disk full");
     expect((await server.request({ method: "GET", url: "/sessions", token: paired.device_token })).status).toBe(401);
-    expect(ctx.auth.identify(ctx.auth.relayAuthorization(paired.device_id))).toBeUndefined();
+    expect(ctx.auth.authenticate({ relayed: ctx.auth.relayPass(paired.device_id) })).toBeUndefined();
   });
 
   it("accepts no token it does not know, however often it is tried", async () => {
     server = await startTestServer();
     for (let i = 0; i < 3; i++)
       expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);
-    expect(server.runtime.ctx.auth.identify(server.runtime.ctx.auth.relayAuthorization("dev_unknown"))).toBeUndefined();
+    const { auth } = server.runtime.ctx;
+    expect(auth.authenticate({ relayed: auth.relayPass("dev_unknown") })).toBeUndefined();
   });
 });

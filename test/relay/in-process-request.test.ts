@@ -67,11 +67,14 @@ describe("a relayed call runs in-process as over inject (B164)", () => {
         })
       ).statusCode,
     ).toBe(200);
-    const relayed = await bothWays({
+    // A relayed call carries its device as a relay pass, which `inject` has no way to give: run in-process only.
+    const relayed = await runInProcess(server.runtime.app, {
       method: "GET",
       url: `/sessions/${sessionId}/messages`,
-      headers: { authorization: server.runtime.ctx.auth.relayAuthorization(device.device_id) },
+      headers: {},
+      relayed: server.runtime.ctx.auth.relayPass(device.device_id),
     });
+    expect(relayed.statusCode).toBe(200);
     expect(JSON.parse(relayed.body.toString()).messages[0].content).toBe('héllo \u2028 "quoted"');
   });
 

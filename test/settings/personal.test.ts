@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_PROMPTS } from "../../client/wire/routes/personal.ts";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { createSession, send, waitForEvent } from "../runner/helpers.ts";
-import { deviceToken, scriptedProvider, startLoggedServer, type LoggedServer } from "./support.ts";
+import { addMember, deviceToken, scriptedProvider, startLoggedServer, type LoggedServer } from "./support.ts";
 
 let backend: ScriptedBackend;
 let server: LoggedServer;
@@ -79,6 +79,38 @@ describe("the prompt library", () => {
     expect((await call("PATCH", "/prompts/prm_nope", { title: "x" })).status).toBe(404);
   });
 
+  it("keeps each person's library and settings their own: another's prompt id is 404 and untouched", async () => {
+    const owner = deviceToken(server);
+    const member = deviceToken(server, await addMember(server));
+    const made = await server.request({
+      method: "POST",
+      url: "/prompts",
+      token: owner,
+      payload: { title: "Mine", text: "owner's" },
+    });
+    const id = made.json.prompt.id as string;
+    expect((await server.request({ method: "GET", url: "/prompts", token: member })).json.prompts).toEqual([]);
+    const edit = await server.request({
+      method: "PATCH",
+      url: `/prompts/${id}`,
+      token: member,
+      payload: { text: "x" },
+    });
+    expect(edit.status).toBe(404);
+    expect((await server.request({ method: "DELETE", url: `/prompts/${id}`, token: member })).status).toBe(404);
+    expect((await server.request({ method: "GET", url: "/prompts", token: owner })).json.prompts[0].text).toBe(
+      "owner's",
+    );
+    await server.request({
+      method: "PATCH",
+      url: "/people/me/settings",
+      token: member,
+      payload: { instructions: "B" },
+    });
+    const own = await server.request({ method: "GET", url: "/people/me/settings", token: owner });
+    expect(own.json.instructions).toBe("");
+  });
+
   it("refuses an empty or huge prompt and more than the limit", async () => {
     const bad = [
       { title: "", text: "x" },
@@ -88,7 +120,8 @@ describe("the prompt library", () => {
     for (const payload of bad)
       expect((await server.request({ method: "POST", url: "/prompts", payload })).status).toBe(400);
     const { personal } = server.runtime.ctx;
-    for (let i = 0; i < MAX_PROMPTS; i++) personal.createPrompt("owner", { title: `p${i}`, text: "x" });
+    const ownerId = server.runtime.ctx.personStore.actingAdmin().id;
+    for (let i = 0; i < MAX_PROMPTS; i++) personal.createPrompt(ownerId, { title: `p${i}`, text: "x" });
     const over = await server.request({ method: "POST", url: "/prompts", payload: { title: "one more", text: "x" } });
     expect(over.status).toBe(409);
     expect(over.json.error.code).toBe("prompt_limit_reached");

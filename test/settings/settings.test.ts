@@ -8,6 +8,7 @@ import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../..
 import { createSession, messagesOf, send, waitForEvent } from "../runner/helpers.ts";
 import { tempDir } from "../support/server.ts";
 import {
+  addMember,
   deviceToken,
   patchSettings,
   readSettings,
@@ -148,17 +149,41 @@ describe("refusals", () => {
     expect(ok.status, ok.text).toBe(200);
   });
 
-  it("is the admin's: a device token gets 403", async () => {
+  it("is the admin role's: a member's device gets 403 admin_required, an admin's device reads and patches", async () => {
     const server = await start();
-    const device = deviceToken(server);
-    expect((await server.request({ method: "GET", url: "/settings", token: device })).status).toBe(403);
-    const patch = await server.request({
+    const member = deviceToken(server, await addMember(server));
+    expect((await server.request({ method: "GET", url: "/settings", token: member })).json.error.code).toBe(
+      "admin_required",
+    );
+    const body = { expected_revision: 0, patch: { titles: { enabled: true } } };
+    const refused = await server.request({ method: "PATCH", url: "/settings", token: member, payload: body });
+    expect(refused.status).toBe(403);
+    const admin = deviceToken(server);
+    expect((await server.request({ method: "GET", url: "/settings", token: admin })).status).toBe(200);
+    const patched = await server.request({ method: "PATCH", url: "/settings", token: admin, payload: body });
+    expect(patched.status, patched.text).toBe(200);
+  });
+
+  it("locks a stdio command for an admin's device, says how to allow it, and audits what the admin token changes", async () => {
+    const server = await start({ providers: { default: scriptedProvider(backend) } });
+    const admin = deviceToken(server);
+    const patch = { mcp_servers: { tool: { command: "/bin/true" } } };
+    const locked = await server.request({
       method: "PATCH",
       url: "/settings",
-      token: device,
-      payload: { expected_revision: 0, patch: { titles: { enabled: true } } },
+      token: admin,
+      payload: { expected_revision: 0, patch },
     });
-    expect(patch.status).toBe(403);
+    expect(locked.status).toBe(403);
+    expect(locked.json.error.code).toBe("settings_locked");
+    expect(locked.json.error.message).toContain("settings.allow_commands");
+    expect((await readSettings(server)).revision).toBe(0);
+    const byToken = await patchSettings(server, { providers: { default: { timeout: 20 } } });
+    expect(byToken.status).toBe(200);
+    const audit = await server.request({ method: "GET", url: "/audit" });
+    expect(audit.json.entries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "settings_changed", actor: "admin_token" })]),
+    );
   });
 });
 

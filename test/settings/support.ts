@@ -45,10 +45,17 @@ export async function patchSettings(server: TestServer, patch: Record<string, un
   return server.request({ method: "PATCH", url: "/settings", payload: { expected_revision, patch } });
 }
 
-/** A paired device's token (no admin role: people are not there yet). */
-export function deviceToken(server: TestServer, name = "phone"): string {
+/** A paired device's token: of `personId`, or of the Owner (the admin person every server starts with). */
+export function deviceToken(server: TestServer, personId?: string): string {
   const { pairing } = server.runtime.ctx;
-  const paired = pairing.redeem(pairing.createCode().code, name);
+  const paired = pairing.redeem(pairing.createCode(personId).code, "phone");
   if (!paired.ok) throw new Error("pairing failed");
   return paired.device_token;
+}
+
+/** A member person (no admin role) added by the admin. */
+export async function addMember(server: TestServer, name = "Ana"): Promise<string> {
+  const answer = await server.request({ method: "POST", url: "/people", payload: { name, role: "member" } });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.json.person.id as string;
 }

@@ -5,3 +5,4 @@ export * from "./search.ts";
 export * from "./settings.ts";
 export * from "./personal.ts";
 export * from "./mcp.ts";
+export * from "./people.ts";

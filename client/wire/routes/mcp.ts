@@ -27,7 +27,7 @@ export const mcpReportRoute = defineRoute({
   path: "/mcp",
   answer: z.object({ servers: z.array(mcpServerReportSchema) }),
   status: 200,
-  errors: ["forbidden"],
+  errors: ["admin_required"],
 });
 
 export const restartMcpServerRoute = defineRoute({
@@ -36,5 +36,5 @@ export const restartMcpServerRoute = defineRoute({
   params: z.object({ name: z.string().min(1).max(40) }),
   answer: z.void(),
   status: 204,
-  errors: ["forbidden", "mcp_server_not_found"],
+  errors: ["admin_required", "mcp_server_not_found"],
 });

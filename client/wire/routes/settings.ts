@@ -24,7 +24,7 @@ export const getSettingsRoute = defineRoute({
   path: "/settings",
   answer: settingsViewSchema,
   status: 200,
-  errors: ["forbidden"],
+  errors: ["admin_required"],
 });
 
 export const patchSettingsRoute = defineRoute({
@@ -40,7 +40,7 @@ export const patchSettingsRoute = defineRoute({
     .strict(),
   answer: settingsViewSchema,
   status: 200,
-  errors: ["forbidden", "invalid_settings", "settings_locked", "revision_mismatch"],
+  errors: ["admin_required", "invalid_settings", "settings_locked", "revision_mismatch"],
 });
 
 export const providerTestSchema = z.object({
@@ -65,5 +65,5 @@ export const testProviderRoute = defineRoute({
     .default({}),
   answer: providerTestSchema,
   status: 200,
-  errors: ["forbidden", "provider_not_found", "link_local_not_allowed"],
+  errors: ["admin_required", "provider_not_found", "link_local_not_allowed"],
 });

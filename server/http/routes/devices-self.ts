@@ -3,6 +3,7 @@
 // as the admin's DELETE /devices/{id}), so "Unpair this device" really unpairs. Only a device token names a device: the admin token is refused with 403.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
@@ -39,8 +40,8 @@ export function registerDeviceSelfRoutes(app: FastifyInstance, ctx: ServerContex
 }
 
 function callingDevice(request: FastifyRequest): string {
-  const principal = request.principal;
-  if (principal?.kind !== "device")
+  const deviceId = deviceIdOf(request.caller);
+  if (deviceId === undefined)
     throw forbidden("device_token_required", "this route acts on the calling device; call it with a device token");
-  return principal.deviceId;
+  return deviceId;
 }

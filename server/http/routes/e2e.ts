@@ -5,6 +5,7 @@
 //   forwarder runs it without this route; the route serves the same call made over HTTP.
 import type { FastifyInstance } from "fastify";
 import { E2E_RELAY_PATH } from "../../../client/wire/e2e.ts";
+import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden } from "../../errors.ts";
 import { runSealedCall } from "../../e2e/sealed-calls.ts";
@@ -12,19 +13,18 @@ import { runRelayedCall } from "../../forwarder/api-relay.ts";
 
 export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/e2e/keys", async (request) => {
-    const principal = request.principal;
-    const publicKey = principal?.kind === "device" ? ctx.pairing.publicKeyOf(principal.deviceId) : undefined;
-    if (principal?.kind !== "device" || publicKey === undefined)
+    const deviceId = deviceIdOf(request.caller);
+    const publicKey = deviceId === undefined ? undefined : ctx.pairing.publicKeyOf(deviceId);
+    if (deviceId === undefined || publicKey === undefined)
       throw forbidden("not_e2e_device", "this route is for devices paired with a public key");
-    return { keys: ctx.e2e.keysFor(principal.deviceId, publicKey) };
+    return { keys: ctx.e2e.keysFor(deviceId, publicKey) };
   });
 
   app.post(E2E_RELAY_PATH, async (request, reply) => {
-    const principal = request.principal;
     const answer = await runSealedCall(
       ctx,
       (call) => runRelayedCall(ctx, app, call),
-      principal?.kind === "device" ? principal.deviceId : undefined,
+      deviceIdOf(request.caller),
       request.body,
     );
     return reply.status(answer.status).send(answer.body);

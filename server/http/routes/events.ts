@@ -8,6 +8,7 @@ import { deadlineAfter } from "../../clock.ts";
 import type { ServerContext } from "../../context.ts";
 import { compactEvents } from "../../events/compaction.ts";
 import { CursorExpiredError, type ListQuery } from "../../events/event-store.ts";
+import { authenticateRequest, callerOfRoute } from "../auth.ts";
 import { unauthorized } from "../errors.ts";
 import { parseInput } from "../validate.ts";
 
@@ -44,19 +45,26 @@ export function registerEventRoutes(app: FastifyInstance, ctx: ServerContext): v
       const latest = formatEventId(ctx.events.latestId);
       return { events: [], latest_event_id: latest, next_since_id: latest, ...base };
     }
-    // A deleted (or unknown) session has no events to read: 404, as its other routes answer.
-    if (query.session_id !== undefined) ctx.sessions.requireExists(query.session_id);
+    // A deleted (or unknown) session has no events to read: 404, as its other routes answer; so has another person's.
+    const caller = callerOfRoute(request);
+    if (query.session_id !== undefined) {
+      ctx.chatGuard.require(caller, query.session_id, "read");
+      ctx.sessions.requireExists(query.session_id);
+    }
     const sinceId = query.since_id !== undefined ? parseEventId(query.since_id)! : startOf(ctx, query.session_id);
     const list: ListQuery = {
       sinceId,
       sessionId: query.session_id,
       requestId: query.request_id,
       limit: Math.min(query.limit ?? DEFAULT_PAGE, maxPage),
+      // Only what the caller's person may read, decided inside the query (docs/people.md "Events"). The admin token,
+      // once the guard let it into one named chat (audited), reads that chat's events whoever owns it.
+      personId: caller.kind === "admin" && query.session_id !== undefined ? undefined : caller.person_id,
     };
     const page = await readOrWait(ctx, list, query.wait_ms ?? 0, reply);
     // A device revoked while its long-poll waited must not be handed what committed after the revocation: the
     // token is checked again when the wait ends, as a new request would be (401).
-    if (query.wait_ms !== undefined && query.wait_ms > 0 && !ctx.auth.identify(request.headers.authorization))
+    if (query.wait_ms !== undefined && query.wait_ms > 0 && !authenticateRequest(ctx.auth, request))
       throw unauthorized();
     return {
       events: compactEvents(page.events),

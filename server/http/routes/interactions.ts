@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { NotificationRecord } from "../../../client/wire/notification.ts";
+import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import type { ParsedMoveInput } from "../../notifications/input.ts";
@@ -67,6 +68,6 @@ function answerable(
 }
 
 function answeredBy(request: FastifyRequest): string {
-  const principal = request.principal;
-  return principal?.kind === "device" ? `device:${principal.deviceId}` : "admin";
+  const deviceId = deviceIdOf(request.caller);
+  return deviceId !== undefined ? `device:${deviceId}` : "admin";
 }

@@ -5,17 +5,17 @@ import type { FastifyInstance } from "fastify";
 import { mcpReportRoute, restartMcpServerRoute } from "../../../client/wire/routes/mcp.ts";
 import type { ServerContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
-import { requireAdmin } from "../auth.ts";
+import { requireAdminRole } from "../auth.ts";
 import { serveRoute } from "../serve-route.ts";
 
 export function registerMcpRoutes(app: FastifyInstance, ctx: Pick<ServerContext, "mcp">): void {
   serveRoute(app, mcpReportRoute, ({ request }) => {
-    requireAdmin(request);
+    requireAdminRole(request);
     return { servers: ctx.mcp.report() };
   });
 
   serveRoute(app, restartMcpServerRoute, async ({ request, params }) => {
-    requireAdmin(request);
+    requireAdminRole(request);
     if (!(await ctx.mcp.restart(params.name)))
       throw notFound("mcp_server_not_found", `no MCP server "${params.name}" in the settings`);
   });

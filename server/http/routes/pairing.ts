@@ -5,12 +5,16 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { buildPairUrl } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
-import { requireAdmin } from "../auth.ts";
+import { callerOfRoute, requireAdminRole } from "../auth.ts";
+import { actorOf } from "../../people/people-service.ts";
 import { notFound } from "../../errors.ts";
 import { parseInput } from "../validate.ts";
 import { pairingUrls, type PairingUrls } from "../../pairing/urls.ts";
 
-const pairingBody = z.object({}).strict().default({});
+const pairingBody = z
+  .object({ person_id: z.string().min(1).max(100).optional() })
+  .strict()
+  .default({});
 const deviceParams = z.object({ device_id: z.string().min(1).max(100) }).strict();
 
 export function registerPairingRoutes(
@@ -20,11 +24,19 @@ export function registerPairingRoutes(
 ): void {
   const pairing = ctx.pairing;
 
+  // A code is for a person: the caller's own by default ("Add my tablet"); for someone else it needs the admin role,
+  // and is audited (a device paired behind a person's back would read their chats).
   app.post("/pairing", async (request, reply) => {
-    requireAdmin(request);
-    parseInput(pairingBody, request.body, "body");
-    const { code, expiresAt } = pairing.createCode();
-    request.log.info({ expires_at: expiresAt }, "pairing code created");
+    const caller = callerOfRoute(request);
+    const body = parseInput(pairingBody, request.body, "body");
+    const personId = body.person_id ?? caller.person_id;
+    if (personId !== caller.person_id) {
+      requireAdminRole(request);
+      ctx.people.require(personId);
+      ctx.audit.record({ actor: actorOf(caller), action: "pairing_for_person", person_id: personId });
+    }
+    const { code, expiresAt } = pairing.createCode(personId);
+    request.log.info({ expires_at: expiresAt, person_id: personId }, "pairing code created");
     return reply.status(201).send({
       code,
       expires_at: new Date(expiresAt).toISOString(),
@@ -37,19 +49,24 @@ export function registerPairingRoutes(
       pair_url: buildPairUrl(urls.appUrl ?? urls.serverUrl, { code, bridge: urls.bridgeUrl, key: ctx.e2e.publicKey }),
       server_key: ctx.e2e.publicKey,
       fingerprint: ctx.e2e.fingerprint,
+      person_id: personId,
     });
   });
 
+  // A person's own devices; the admin role sees (and may revoke) everyone's. Another person's device is "not found".
   app.get("/devices", async (request) => {
-    requireAdmin(request);
-    return { devices: pairing.listDevices() };
+    const caller = callerOfRoute(request);
+    return { devices: pairing.listDevices(caller.role === "admin" ? undefined : caller.person_id) };
   });
 
   app.delete("/devices/:device_id", async (request) => {
-    requireAdmin(request);
+    const caller = callerOfRoute(request);
     const { device_id } = parseInput(deviceParams, request.params, "params");
-    if (!pairing.revoke(device_id)) throw notFound("device_not_found", `no device ${device_id}`);
+    const device = pairing.device(device_id);
+    if (!device || (caller.role !== "admin" && device.person_id !== caller.person_id))
+      throw notFound("device_not_found", `no device ${device_id}`);
+    pairing.revoke(device_id);
     request.log.info({ device_id }, "device revoked");
-    return { device: pairing.listDevices().find((device) => device.device_id === device_id) };
+    return { device: pairing.device(device_id) };
   });
 }

@@ -66,9 +66,9 @@ function resolve(request: FastifyRequest, scope: ScopeService): NotificationReco
 
 /** Who publishes: source.plugin of the record. Device tokens read notifications; they do not publish them. */
 function sourceOf(request: FastifyRequest): string {
-  const principal = request.principal;
-  if (principal?.kind === "producer") return `producer:${principal.name}`;
-  if (principal?.kind === "admin") return "admin";
+  const caller = request.caller;
+  if (caller?.kind === "producer") return `producer:${caller.producer_name}`;
+  if (caller?.kind === "admin") return "admin";
   throw forbidden("forbidden", "publishing notifications needs a producer token or the admin token");
 }
 

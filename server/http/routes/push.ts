@@ -4,6 +4,7 @@
 // /push/settings read or change whether its pushes carry text. Without `push` in the config every route answers 404.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden, invalid, notFound } from "../../errors.ts";
 import { endpointProblem } from "../../push/endpoint-policy.ts";
@@ -82,8 +83,8 @@ function pushOf(ctx: ServerContext): PushService {
 }
 
 function deviceOf(request: FastifyRequest): string {
-  const principal = request.principal;
-  if (principal?.kind !== "device")
+  const deviceId = deviceIdOf(request.caller);
+  if (deviceId === undefined)
     throw forbidden("device_token_required", "push subscriptions belong to a paired device: use its token");
-  return principal.deviceId;
+  return deviceId;
 }

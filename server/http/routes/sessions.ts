@@ -3,11 +3,12 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { metadataSchema, roleSchema, sessionUpdateSchema } from "../../../client/wire/index.ts";
 import type { ServerContext } from "../../context.ts";
+import { callerOfRoute } from "../auth.ts";
 import { messageParams, sessionParams } from "../session-params.ts";
 import { parseInput } from "../validate.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
+import { deleteChat } from "../../sessions/delete-chat.ts";
 import { startSession } from "../../personal/new-session.ts";
-import { callerPerson } from "../caller-person.ts";
 
 const createBody = z
   .object({ agent_id: z.string().min(1).optional() })
@@ -32,12 +33,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   // Summaries, not sessions: a list of long sessions must not carry every message (docs/client.md "Sessions").
   app.get("/sessions", async (request) => {
     const query = parseInput(listQuery, request.query, "query");
-    return { sessions: sessions.listSummaries(query.archived === undefined ? "exclude" : query.archived) };
+    const archived = query.archived === undefined ? "exclude" : query.archived;
+    return { sessions: sessions.listSummaries(archived, callerOfRoute(request).person_id) };
   });
 
   app.post("/sessions", async (request, reply) => {
     const body = parseInput(createBody, request.body, "body");
-    return reply.status(201).send({ session: startSession(ctx, callerPerson(request), body.agent_id) });
+    return reply.status(201).send({ session: startSession(ctx, callerOfRoute(request).person_id, body.agent_id) });
   });
 
   app.get("/sessions/:session_id", async (request) => {
@@ -60,13 +62,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   app.delete("/sessions/:session_id", async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     parseInput(deleteSessionBody, request.body, "body");
-    sessions.requireExists(session_id);
-    // Nothing awaits between the last check and the delete: a send that slipped in meanwhile is stopped too.
-    do await ctx.runner.stopSession(session_id);
-    while (ctx.runner.activeRequest(session_id) !== undefined);
-    const lineage = sessions.lineage(session_id);
-    sessions.delete(session_id);
-    ctx.assets.purgeDeleted(lineage);
+    await deleteChat(ctx, session_id);
     request.log.info({ session_id }, "session deleted");
     return reply.status(204).send();
   });
@@ -74,7 +70,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
   app.post("/sessions/:session_id/fork", async (request, reply) => {
     const { session_id } = parseInput(sessionParams, request.params, "params");
     parseInput(forkBody, request.body, "body");
-    return reply.status(201).send({ session: sessions.fork(session_id) });
+    return reply.status(201).send({ session: sessions.fork(session_id, callerOfRoute(request).person_id) });
   });
 
   app.get("/sessions/:session_id/messages", async (request) => {

@@ -33,7 +33,7 @@ export function AgentsSection() {
           {settings.problem}
         </p>
       )}
-      <p class="muted">Who may use an agent is set on each person; every device may use every agent until then.</p>
+      <p class="muted">Who may use an agent is set on each person (their allowed agents), in one place.</p>
       <ul class="settings-list">
         {Object.entries(agents).map(([id, agent]) => (
           <li key={id} class="card stack">

@@ -2,6 +2,7 @@
 // → Test shows the scripted backend's models and latency; a prompt saved in the library is inserted in the composer
 // by typing "/" and choosing it with the keyboard. axe finds no serious violation on the settings screens.
 // APP_SCREENSHOTS=1 also writes each settings screen to docs/app/ (settings-connections-phone.png and the rest).
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
@@ -76,6 +77,23 @@ describe.each([
     await page.keyboard.press("Enter");
     await expect.poll(() => box.inputValue()).toBe("Summarize the text below in three lines:");
     expect(await list.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("Data → Export my chats saves every chat as one JSON file in the export format", async () => {
+    const ids = [await shared.stack.createSession(), await shared.stack.createSession()];
+    const { page, errors } = await pairedPage(viewport);
+    await openSettings(page, "Data");
+    const saved = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export my chats" }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe("my-chats.json");
+    const records = JSON.parse(readFileSync((await download.path())!, "utf8")) as Array<{ session: { id: string } }>;
+    expect(records.map((record) => record.session.id)).toEqual(expect.arrayContaining(ids));
+    const data = page.getByRole("region", { name: "Data" });
+    await expect.poll(() => data.getByRole("status").textContent()).toMatch(/Exported \d+ chats/);
+    expect(await axeSerious(page)).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}settings-data-${label}.png` });
     expect(errors).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 // Settings (docs/app.md "Settings"): the admin's sections (Connections, Agents, MCP servers) behind the admin token,
-// and Personal for everyone. Loaded on first use: none of it is needed to chat.
+// and Personal and Data (export my chats) for everyone. Loaded on first use: none of it is needed to chat.
 import type { FunctionComponent } from "preact";
 import { AdminLogin } from "../components/admin-login.tsx";
 import { hrefOf, type SettingsSection } from "../state/router.ts";
 import { useStore } from "../state/store.ts";
 import { AgentsSection } from "./agents.tsx";
 import { ConnectionsSection } from "./connections.tsx";
+import { DataSection } from "./data.tsx";
 import { McpSection } from "./mcp-servers.tsx";
 import { PersonalSection } from "./personal.tsx";
 import "./settings.css";
@@ -15,6 +16,7 @@ const SECTIONS: Array<{ id: SettingsSection; label: string; admin: boolean; body
   { id: "connections", label: "Connections", admin: true, body: ConnectionsSection },
   { id: "agents", label: "Agents", admin: true, body: AgentsSection },
   { id: "mcp", label: "MCP servers", admin: true, body: McpSection },
+  { id: "data", label: "Data", admin: false, body: DataSection },
 ];
 
 export function SettingsScreen({ section }: { section: SettingsSection }) {

@@ -16,7 +16,7 @@ export type Route =
   | { name: "settings"; section: SettingsSection };
 
 /** The Settings screen's sections (docs/app.md "Settings"). */
-export const SETTINGS_SECTIONS = ["connections", "agents", "mcp", "personal"] as const;
+export const SETTINGS_SECTIONS = ["connections", "agents", "mcp", "personal", "data"] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 function settingsSection(part: string | undefined): SettingsSection {

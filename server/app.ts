@@ -35,6 +35,8 @@ import { registerInteractionRoutes } from "./http/routes/interactions.ts";
 import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { registerSpeechRoutes } from "./http/routes/speech.ts";
 import { registerDocumentRoutes } from "./http/routes/documents.ts";
+import { registerSettingsRoutes } from "./http/routes/settings.ts";
+import { registerPersonalRoutes } from "./http/routes/personal.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -93,6 +95,8 @@ export function buildApp(
   registerMcpRoutes(app, ctx);
   registerSpeechRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+  registerPersonalRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;

@@ -25,4 +25,6 @@ export * from "./speech.ts";
 export * from "./documents.ts";
 export * from "./sessions.ts";
 export * from "./turns.ts";
+export * from "./settings.ts";
+export * from "./personal.ts";
 export * from "./people.ts";

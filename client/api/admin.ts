@@ -71,6 +71,11 @@ export class AdminClient {
     return callRoute(this.http, exportAllRoute, {});
   }
 
+  /** Imports a chats file as it is (GET /export's file, or ChatGPT's conversations.json): the server reads it whole. */
+  importFile(file: BinaryBody): Promise<RouteAnswer<typeof importRoute>> {
+    return callRoute(this.http, importRoute, { body: file });
+  }
+
   /** Imports chats: GET /export's array, or ChatGPT's conversations.json, parsed. */
   importChats(records: unknown[]): Promise<RouteAnswer<typeof importRoute>> {
     return callRoute(this.http, importRoute, { body: records });

@@ -90,10 +90,57 @@ describe.each([
     expect(download.suggestedFilename()).toBe("my-chats.json");
     const records = JSON.parse(readFileSync((await download.path())!, "utf8")) as Array<{ session: { id: string } }>;
     expect(records.map((record) => record.session.id)).toEqual(expect.arrayContaining(ids));
-    const data = page.getByRole("region", { name: "Data" });
+    const data = page.getByRole("region", { name: "Export my chats" });
     await expect.poll(() => data.getByRole("status").textContent()).toMatch(/Exported \d+ chats/);
     expect(await axeSerious(page)).toEqual([]);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}settings-data-${label}.png` });
     expect(errors).toEqual([]);
   });
+
+  it("Data → Import chats (admin) imports ChatGPT's conversations.json and says what came of it", async () => {
+    const { page, errors } = await pairedPage(viewport);
+    await openSettings(page, "Data");
+    await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    const importer = page.getByRole("region", { name: "Import chats" });
+    const file = {
+      name: "conversations.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify([chatgptConversation(`imported-${label}`)])),
+    };
+    await importer.getByLabel("Chats file").setInputFiles(file);
+    await expect
+      .poll(() => importer.getByRole("status").textContent())
+      .toBe("Imported 1 chat, skipped 0 already here.");
+    await importer.getByLabel("Chats file").setInputFiles(file);
+    await expect
+      .poll(() => importer.getByRole("status").textContent())
+      .toBe("Imported 0 chats, skipped 1 already here.");
+    expect(await axeSerious(page)).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}settings-import-${label}.png`, fullPage: true });
+    await importer.getByLabel("Chats file").setInputFiles({ ...file, buffer: Buffer.from('{"not": "an array"}') });
+    await expect.poll(() => importer.getByRole("status").textContent()).toMatch(/^Not imported: .*array/);
+    expect(errors).toEqual([]);
+  });
 });
+
+/** A two-message ChatGPT conversation, as its conversations.json holds it. */
+function chatgptConversation(id: string): Record<string, unknown> {
+  const message = (n: number, role: string, text: string) => ({
+    id: `${id}-m${n}`,
+    parent: n === 0 ? `${id}-root` : `${id}-m${n - 1}`,
+    children: n === 0 ? [`${id}-m1`] : [],
+    message: {
+      id: `${id}-m${n}`,
+      author: { role },
+      create_time: n + 1,
+      content: { content_type: "text", parts: [text] },
+    },
+  });
+  const mapping = {
+    [`${id}-root`]: { id: `${id}-root`, parent: null, children: [`${id}-m0`], message: null },
+    [`${id}-m0`]: message(0, "user", "Where is the key?"),
+    [`${id}-m1`]: message(1, "assistant", "Under the mat."),
+  };
+  return { title: `Chat ${id}`, mapping, current_node: `${id}-m1`, conversation_id: id };
+}

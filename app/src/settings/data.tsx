@@ -1,10 +1,21 @@
-// Data (everyone): export my chats, every chat this person may read (archived ones too), as one JSON file in the
-// server's export format (each chat's GET /sessions/{id}/export record, so the file imports as it is), with progress.
+// Data: export my chats (everyone), every chat this person may read (archived ones too), as one JSON file in the
+// server's export format (each chat's GET /sessions/{id}/export record, so the file imports as it is), with progress;
+// and import chats (the admin's, import-chats.tsx).
 import { useState } from "preact/hooks";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
+import { ImportChats } from "./import-chats.tsx";
 
 export function DataSection() {
+  return (
+    <>
+      <ExportChats />
+      <ImportChats />
+    </>
+  );
+}
+
+function ExportChats() {
   const { connection } = useStore();
   const client = connection.paired.value?.client;
   const [progress, setProgress] = useState<{ done: number; total: number } | undefined>();
@@ -32,7 +43,7 @@ export function DataSection() {
     }
   };
   return (
-    <section class="card stack" aria-label="Data">
+    <section class="card stack" aria-label="Export my chats">
       <h2>Export my chats</h2>
       <p class="muted">Every chat of yours, archived ones too, as one JSON file that imports as it is.</p>
       {progress && (

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN } from "../support/server.ts";
 import { axeSerious } from "./support/axe.ts";
 import { DESKTOP, openPage, PHONE } from "./support/browser.ts";
@@ -14,6 +14,23 @@ import { useAppBrowser } from "./support/use-app-browser.ts";
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
 const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
+
+// An agent beside the default one, and a member who may use only it: Agents shows who may use each.
+beforeAll(async () => {
+  const server = shared.stack.server;
+  const { revision } = (await server.request({ method: "GET", url: "/settings" })).json;
+  // Agents named in the settings replace the implicit "default", so it is named too.
+  const agents = { default: { provider_id: "default" }, helper: { provider_id: "default", system_prompt: "Help." } };
+  const patch = { agents };
+  const patched = await server.request({
+    method: "PATCH",
+    url: "/settings",
+    payload: { expected_revision: revision, patch },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  const ann = await server.request({ method: "POST", url: "/people", payload: { name: "Ann", agents: ["helper"] } });
+  expect(ann.status, ann.text).toBe(201);
+});
 
 async function pairedPage(viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
   const opened = await openPage(shared.browser, viewport);
@@ -49,6 +66,11 @@ describe.each([
     for (const section of ["Agents", "MCP servers"]) {
       await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: section }).click();
       await page.getByRole("region", { name: section }).waitFor();
+      // Who may use an agent is read from the people: Owner may use every agent, Ann only "helper".
+      if (section === "Agents")
+        await expect
+          .poll(() => page.locator("li.card").filter({ hasText: "helper" }).locator(".agent-users").textContent())
+          .toBe("Used by: Owner, Ann");
       expect(await axeSerious(page)).toEqual([]);
       if (SHOTS)
         await page.screenshot({ path: `${SHOTS}settings-${section.split(" ")[0]!.toLowerCase()}-${label}.png` });

@@ -1,6 +1,8 @@
 // Agents (admin): name, provider and model, system prompt, tools (plugin tools, or an MCP server's as
-// mcp__<server>__<tool> or mcp__<server>__*; their approval is set on the MCP server) and request options.
-import { useState } from "preact/hooks";
+// mcp__<server>__<tool> or mcp__<server>__*; their approval is set on the MCP server) and request options. Who may
+// use each agent is shown, read from the people (their allowed agents are the one place it is set).
+import { useEffect, useState } from "preact/hooks";
+import type { Person } from "../../../client/index.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
 
 interface Draft {
@@ -17,6 +19,7 @@ export function AgentsSection() {
   const agents = section(settings.view, "agents");
   const providers = Object.keys(section(settings.view, "providers"));
   const [draft, setDraft] = useState<Draft | undefined>();
+  const usersOf = useAgentUsers(settings);
   const edit = (id: string, agent: Record_ | undefined) =>
     setDraft({
       id,
@@ -33,7 +36,9 @@ export function AgentsSection() {
           {settings.problem}
         </p>
       )}
-      <p class="muted">Who may use an agent is set on each person (their allowed agents), in one place.</p>
+      <p class="muted">
+        Who may use an agent is set on each person (their allowed agents), in one place; it is shown here.
+      </p>
       <ul class="settings-list">
         {Object.entries(agents).map(([id, agent]) => (
           <li key={id} class="card stack">
@@ -56,6 +61,7 @@ export function AgentsSection() {
               {String(agent.provider_id)} · {String(agent.model ?? "the provider's model")}
               {Array.isArray(agent.tools) && agent.tools.length > 0 ? ` · tools: ${agent.tools.join(", ")}` : ""}
             </p>
+            {usersOf(id) !== undefined && <p class="agent-users">Used by: {usersOf(id)!.join(", ") || "nobody"}</p>}
           </li>
         ))}
       </ul>
@@ -68,6 +74,17 @@ export function AgentsSection() {
       )}
     </section>
   );
+}
+
+/** The names of the live people who may use an agent (undefined until the people are read). */
+function useAgentUsers(settings: AdminSettings): (agentId: string) => string[] | undefined {
+  const [people, setPeople] = useState<Person[] | undefined>();
+  useEffect(() => settings.run(async () => setPeople(await settings.api().listPeople())), []);
+  return (agentId) =>
+    people
+      ?.filter((person) => person.removed_at === null)
+      .filter((person) => person.agents === "*" || person.agents.includes(agentId))
+      .map((person) => person.name);
 }
 
 function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSettings; onDone: () => void }) {

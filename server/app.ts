@@ -36,6 +36,8 @@ import { registerMcpRoutes } from "./http/routes/mcp.ts";
 import { registerSpeechRoutes } from "./http/routes/speech.ts";
 import { registerDocumentRoutes } from "./http/routes/documents.ts";
 import { registerUploadRoutes } from "./http/routes/uploads.ts";
+import { registerSettingsRoutes } from "./http/routes/settings.ts";
+import { registerPersonalRoutes } from "./http/routes/personal.ts";
 import { DEFAULT_APP_DIR, registerAppFiles } from "./http/routes/app-files.ts";
 import { registerAppConfigRoute } from "./http/routes/app-config.ts";
 
@@ -95,6 +97,8 @@ export function buildApp(
   registerSpeechRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+  registerPersonalRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;

@@ -27,6 +27,8 @@ import type { ProducerStore } from "./producers/producer-store.ts";
 import type { Exporter } from "./export/exporter.ts";
 import type { Importer } from "./export/importer.ts";
 import type { DiskWrites } from "./db/disk.ts";
+import type { SettingsService } from "./settings/settings-service.ts";
+import type { PersonalStore } from "./personal/personal-store.ts";
 import type { PeopleStore } from "./people/people-store.ts";
 import type { ChatAudiences } from "./people/chat-audiences.ts";
 import type { AuditLog } from "./people/audit-log.ts";
@@ -35,14 +37,15 @@ import type { NotificationAudience } from "./people/notification-audience.ts";
 import type { PeopleService } from "./people/people-service.ts";
 
 export interface ServerContext {
-  config: Config;
+  /** The settings in force (the config file with DATA_DIR/settings.json over it), changed live by PATCH /settings. */
+  readonly config: Config;
   /** Folder that relative config paths (plugins) resolve against. */
   configDir: string;
   dataDir: string;
   /** How a person's files (uploads, imports) are written to dataDir: node:fs, or a test's full disk. */
   disk: DiskWrites;
   serverId: string;
-  agents: Map<string, ResolvedAgent>;
+  readonly agents: Map<string, ResolvedAgent>;
   db: Db;
   transactor: Transactor;
   /** WAL truncation after an erasure, so no page of deleted content stays in the WAL file (docs/sessions.md). */
@@ -88,6 +91,10 @@ export interface ServerContext {
   documents: DocumentService;
   /** Bodies too large for one relayed call, sent in parts (server/uploads/). */
   uploads: UploadService;
+  /** The settings in force and their changes (server/settings/); `config` and `agents` above read them. */
+  settings: SettingsService;
+  /** Each person's own settings and prompts (server/personal/). */
+  personal: PersonalStore;
   /** People, who owns and sees which chat, the audit log (server/people/, docs/people.md). */
   people: PeopleService;
   personStore: PeopleStore;

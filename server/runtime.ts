@@ -9,7 +9,6 @@ import { Authenticator } from "./auth/authenticator.ts";
 import { generateToken } from "./auth/tokens.ts";
 import { PairingService } from "./pairing/pairing-service.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { resolveAgents } from "./config/agents.ts";
 import { DEFAULT_SERVER_URL } from "./config/load.ts";
 import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
@@ -26,7 +25,7 @@ import { expireFromEarlierOwners, PROCESS_OWNER_EPOCH } from "./notifications/re
 import { SqliteNotificationStore } from "./notifications/sqlite-store.ts";
 import { AssetStore } from "./assets/store.ts";
 import { PluginLoader } from "./plugins/loader.ts";
-import { RequestRunner } from "./runner/runner.ts";
+import { RequestRunner, type RunnerParts } from "./runner/runner.ts";
 import { sendBodyLimit } from "./runner/send-input.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { startForwarder } from "./forwarder/forwarder.ts";
@@ -49,6 +48,10 @@ import { passagesFor } from "./documents/retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
+import { Meta } from "./db/meta.ts";
+import { SettingsService } from "./settings/settings-service.ts";
+import { livePushConfig, liveTitles } from "./settings/live-parts.ts";
+import { PersonalStore } from "./personal/personal-store.ts";
 import { PeopleStore } from "./people/people-store.ts";
 import { PeopleService, type PeopleServiceParts } from "./people/people-service.ts";
 import { ChatAudiences } from "./people/chat-audiences.ts";
@@ -175,8 +178,7 @@ function exportAndImport(parts: {
   clock: Clock;
   dataDir: string;
   serverId: string;
-  config: Config;
-  agents: ReturnType<typeof resolveAgents>;
+  settings: Pick<SettingsService, "config" | "agents">;
 }): Pick<ServerContext, "exporter" | "importer"> {
   const { db, sessions, assets, clock, serverId } = parts;
   const ledger = new ImportLedger(db);
@@ -185,8 +187,8 @@ function exportAndImport(parts: {
     importer: new Importer({
       ...parts,
       ledger,
-      agents: () => parts.agents.keys(),
-      limits: { maxMessageChars: sendBodyLimit(parts.config.assets.max_bytes) },
+      agents: () => parts.settings.agents.keys(),
+      limits: { maxMessageChars: sendBodyLimit(parts.settings.config.assets.max_bytes) },
     }),
   };
 }
@@ -221,13 +223,68 @@ function startPeople(
   };
 }
 
+/**
+ * Requests run (server/runner/) with what is in force when each starts: the settings (PATCH /settings), the chat's
+ * documents, and its owner's custom instructions (docs/settings.md "Personal").
+ */
+function startRunner(
+  parts: Omit<RunnerParts, "passages" | "maxToolIterations" | "titles" | "instructions">,
+  live: {
+    settings: SettingsService;
+    documents: DocumentService;
+    personal: PersonalStore;
+    ownerOf: (sessionId: string) => string | undefined;
+  },
+): RequestRunner {
+  const { settings, documents, personal, ownerOf } = live;
+  return new RequestRunner({
+    ...parts,
+    passages: (sessionId, question) =>
+      passagesFor(documents.store, sessionId, question, settings.config.documents.inline_tokens),
+    get maxToolIterations() {
+      return settings.config.runner.max_tool_iterations;
+    },
+    titles: liveTitles(settings),
+    instructions: (sessionId) => {
+      const owner = ownerOf(sessionId);
+      return owner === undefined ? "" : personal.settings(owner).instructions;
+    },
+  });
+}
+
+/**
+ * The settings in force (docs/settings.md): the config file with DATA_DIR/settings.json over it. What is read once at
+ * start below is this; what is read again at each use (ctx.config, ctx.agents, the live parts) follows PATCH /settings.
+ */
+function openSettings(
+  fileConfig: Config,
+  dataDir: string,
+  db: Db,
+  log: FastifyBaseLogger,
+  audit: () => PeopleParts["audit"],
+): SettingsService {
+  return new SettingsService({
+    fileConfig,
+    dataDir,
+    meta: new Meta(db),
+    log,
+    // Called by a PATCH only, after the runtime is made (the audit log comes with the people).
+    audit: (who) => audit().record({ actor: who, action: "settings_changed", person_id: null }),
+  });
+}
+
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const { config, dataDir } = options;
+  const { dataDir } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "silent" });
-  const { db, serverId, checkpointer, transactor, events } = openStore(config, dataDir, clock, log);
-  const agents = resolveAgents(config);
-  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () => agents.keys());
+  // The sections openStore reads (server, events) are start-only: the config file's are the ones in force.
+  const { db, serverId, checkpointer, transactor, events } = openStore(options.config, dataDir, clock, log);
+  let peopleParts: PeopleParts | undefined;
+  const settings = openSettings(options.config, dataDir, db, log, () => peopleParts!.audit);
+  const config = settings.config;
+  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () =>
+    settings.agents.keys(),
+  );
   const admin = ensureAdminToken(dataDir, options.adminToken);
   const shutdown = new AbortController();
   const advertised = advertisedUrls({
@@ -255,12 +312,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
-  // A revoked device keeps the keys it had: everything pushed after its revocation for its person, or for everyone, is
-  // sealed under new ones. Other people's keys stay: the device never had them.
+  // A revoked device keeps its keys: its person's and everyone's are rotated; other people's stay (it never had them).
   pairing.onRevoke((deviceId) => rotateForRevocation(e2e, deviceId));
   // Web Push (docs/push.md), when configured; its revocation listener comes after the two above.
   const push = createPushService({
-    config: config.push,
+    config: livePushConfig(settings),
     dataDir,
     db,
     events,
@@ -296,27 +352,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     clock,
     dataDir,
-    config: () => config.documents,
+    config: () => settings.config.documents,
     scrub: () => checkpointer.truncate(),
   });
-  const runner = new RequestRunner({
-    passages: (sessionId, question) =>
-      passagesFor(documents.store, sessionId, question, config.documents.inline_tokens),
-    events,
-    sessions,
-    transactor,
-    clock,
-    log,
-    shutdown: shutdown.signal,
-    notifications,
-    assets,
-    plugins,
-    maxToolIterations: config.runner.max_tool_iterations,
-    titles: { enabled: config.titles.enabled, model: config.titles.title_model },
-    mcp,
-  });
+  const personal = new PersonalStore(db, clock);
+  const runner = startRunner(
+    { events, sessions, transactor, clock, log, shutdown: shutdown.signal, notifications, assets, plugins, mcp },
+    { settings, documents, personal, ownerOf: (sessionId) => peopleParts?.audiences.of(sessionId)?.owner_id },
+  );
   const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
-  const peopleParts = startPeople({
+  peopleParts = startPeople({
     db,
     store: people,
     pairing,
@@ -334,12 +379,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log,
   });
   const ctx: ServerContext = {
-    config,
+    // The settings in force, read again by every call: a PATCH /settings changes them without a restart.
+    get config() {
+      return settings.config;
+    },
     configDir,
     dataDir,
     disk,
     serverId,
-    agents,
+    get agents() {
+      return settings.agents;
+    },
     db,
     transactor,
     checkpoints: checkpointer,
@@ -365,13 +415,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     push,
     search: new SearchService(db, transactor, searchIndexer, sessions),
     producers: new ProducerStore(db, clock),
-    ...exportAndImport({ db, transactor, sessions, assets, clock, dataDir, serverId, config, agents }),
+    ...exportAndImport({ db, transactor, sessions, assets, clock, dataDir, serverId, settings }),
     mcp,
-    speech: new SpeechService(() => config),
+    speech: new SpeechService(() => settings.config),
     documents,
     uploads: new UploadService({ dataDir, disk, clock, shutdown: shutdown.signal }),
+    settings,
+    personal,
     ...peopleParts,
   };
+  // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
+  settings.onApply((next) => mcp.reconfigure(next.config.mcp_servers));
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {

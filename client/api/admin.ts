@@ -1,14 +1,16 @@
 // The admin's calls (pairing a new device, listing and revoking devices, producer tokens, the MCP report, export and
-// import): a small class of its own, because it holds the admin token, which only the server's own machine should
-// ever see, never a device's credentials. Each call goes through its route's contract (call-route.ts).
+// import; through `api`, every other route as the admin: settings, MCP servers): a small class of its own, because it
+// holds the admin token, which only the server's own machine should ever see, never a device's credentials. Each call goes through its route's contract (call-route.ts).
 import type { DeviceRecord, PairingCreated } from "../wire/api.ts";
 import type { RouteAnswer } from "../wire/routes/route.ts";
 import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../wire/routes/pairing.ts";
 import { createProducerRoute, listProducersRoute, revokeProducerRoute } from "../wire/routes/producers.ts";
 import { mcpReportRoute } from "../wire/routes/mcp.ts";
 import { exportAllRoute, importRoute } from "../wire/routes/export.ts";
-import { HttpApi, type BinaryBody, type FetchLike } from "../transport/http.ts";
+import type { z } from "zod";
+import { HttpApi, type BinaryBody, type FetchLike, type RequestOptions } from "../transport/http.ts";
 import { callRoute } from "./call-route.ts";
+import { ServerApi } from "./server-api.ts";
 
 export interface AdminClientOptions {
   /** The server's HTTP base URL, e.g. http://127.0.0.1:8787. */
@@ -19,9 +21,17 @@ export interface AdminClientOptions {
 
 export class AdminClient {
   private readonly http: HttpApi;
+  /** Every server call, made with the admin token: the admin's routes (settings, MCP servers) among them. */
+  readonly api: ServerApi;
 
   constructor(options: AdminClientOptions) {
-    this.http = new HttpApi({ baseUrl: options.serverUrl, token: options.adminToken, fetch: options.fetch });
+    const http = new HttpApi({ baseUrl: options.serverUrl, token: options.adminToken, fetch: options.fetch });
+    this.http = http;
+    this.api = new (class extends ServerApi {
+      request<S extends z.ZodType>(method: string, path: string, schema: S, options?: RequestOptions) {
+        return http.request(method, path, schema, options);
+      }
+    })();
   }
 
   /** A single-use pairing code with its expiry and the pair_url an app opens (show it as a QR code). */
@@ -59,6 +69,11 @@ export class AdminClient {
   /** Every chat as one JSON file (the same file POST /import takes). */
   exportAll(): Promise<BinaryBody> {
     return callRoute(this.http, exportAllRoute, {});
+  }
+
+  /** Imports a chats file as it is (GET /export's file, or ChatGPT's conversations.json): the server reads it whole. */
+  importFile(file: BinaryBody): Promise<RouteAnswer<typeof importRoute>> {
+    return callRoute(this.http, importRoute, { body: file });
   }
 
   /** Imports chats: GET /export's array, or ChatGPT's conversations.json, parsed. */

@@ -80,6 +80,24 @@ import {
 } from "../wire/routes/documents.ts";
 import type { DocumentRecord } from "../wire/events.ts";
 import { ProtocolError } from "../transport/errors.ts";
+import {
+  getSettingsRoute,
+  patchSettingsRoute,
+  testProviderRoute,
+  type ProviderTest,
+  type SettingsView,
+} from "../wire/routes/settings.ts";
+import { mcpReportRoute, restartMcpServerRoute, type McpServerReport } from "../wire/routes/mcp.ts";
+import {
+  createPromptRoute,
+  deletePromptRoute,
+  getPersonalSettingsRoute,
+  listPromptsRoute,
+  patchPersonalSettingsRoute,
+  updatePromptRoute,
+  type PersonalSettings,
+  type Prompt,
+} from "../wire/routes/personal.ts";
 
 export interface SendOptions {
   content: string;
@@ -475,5 +493,57 @@ export abstract class ServerApi implements Requester {
 
   async auditLog(): Promise<AuditEntry[]> {
     return (await this.call(auditRoute, {})).entries;
+  }
+
+  /** The server's settings as in force (admin), every secret as "set" (docs/settings.md). */
+  getSettings(): Promise<SettingsView> {
+    return this.call(getSettingsRoute, {});
+  }
+
+  /**
+   * Changes the settings with a JSON merge patch made against `expectedRevision` (409 revision_mismatch when they
+   * moved since); "set" keeps a stored secret. Applied at once, without a restart.
+   */
+  patchSettings(expectedRevision: number, patch: Record<string, unknown>): Promise<SettingsView> {
+    return this.call(patchSettingsRoute, { body: { expected_revision: expectedRevision, patch } });
+  }
+
+  /** Lists a provider's models and, with `complete`, makes a one-token completion (hosted backends bill it). */
+  testProvider(providerId: string, options: { complete?: boolean } = {}): Promise<ProviderTest> {
+    return this.call(testProviderRoute, { params: { provider_id: providerId }, body: options });
+  }
+
+  /** Each MCP server as it runs (admin): status, tools with their approval, restarts, last error. */
+  async listMcpServers(): Promise<McpServerReport[]> {
+    return (await this.call(mcpReportRoute, {})).servers;
+  }
+
+  async restartMcpServer(name: string): Promise<void> {
+    await this.call(restartMcpServerRoute, { params: { name } });
+  }
+
+  /** The caller's own instructions, default agent and default model. */
+  getPersonalSettings(): Promise<PersonalSettings> {
+    return this.call(getPersonalSettingsRoute, {});
+  }
+
+  updatePersonalSettings(change: Partial<PersonalSettings>): Promise<PersonalSettings> {
+    return this.call(patchPersonalSettingsRoute, { body: change });
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    return (await this.call(listPromptsRoute, {})).prompts;
+  }
+
+  async createPrompt(input: { title: string; text: string }): Promise<Prompt> {
+    return (await this.call(createPromptRoute, { body: input })).prompt;
+  }
+
+  async updatePrompt(id: string, change: { title?: string; text?: string }): Promise<Prompt> {
+    return (await this.call(updatePromptRoute, { params: { prompt_id: id }, body: change })).prompt;
+  }
+
+  async deletePrompt(id: string): Promise<void> {
+    await this.call(deletePromptRoute, { params: { prompt_id: id } });
   }
 }

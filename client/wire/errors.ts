@@ -71,6 +71,16 @@ export const HTTP_ERRORS = {
     meaning:
       "a push subscription's endpoint is not https: on one of `push.allowed_hosts` (docs/push.md); `details` names the field",
   },
+  invalid_settings: {
+    status: 400,
+    meaning:
+      "PATCH /settings: the patch would make a config the server cannot run; `details` lists each problem as `{path, message}`; nothing was changed",
+  },
+  link_local_not_allowed: {
+    status: 400,
+    meaning:
+      "POST /providers/{id}/test: the provider's address is (or resolves to) a link-local one, where clouds answer metadata requests; the config file's `settings.allow_link_local` allows it",
+  },
   cannot_share_with_owner: { status: 400, meaning: "a chat cannot be shared with the person who owns it" },
   // 401, 403: who may do this
   unauthorized: { status: 401, meaning: "the bearer token is missing, wrong or revoked" },
@@ -113,6 +123,11 @@ export const HTTP_ERRORS = {
     meaning:
       "the route is for devices paired with a public key (end-to-end encryption); the admin token and plain devices have no keys",
   },
+  settings_locked: {
+    status: 403,
+    meaning:
+      "PATCH /settings changes what runs on the server (a stdio MCP server's command, args, env or cwd, or `plugins`) without the admin token, and the config file does not set `settings.allow_commands: true`; `details.paths` names them",
+  },
   // 404: no such thing
   route_not_found: {
     status: 404,
@@ -154,6 +169,8 @@ export const HTTP_ERRORS = {
     meaning: "Web Push is off: the server's config has no `push` object (docs/push.md)",
   },
   producer_not_found: { status: 404, meaning: "no producer with this id (it may have been revoked already)" },
+  prompt_not_found: { status: 404, meaning: "the caller has no saved prompt with this id" },
+  mcp_server_not_found: { status: 404, meaning: "no MCP server with this name in the settings" },
   person_not_found: { status: 404, meaning: "no live person with this id (unknown or removed)" },
   device_not_found: { status: 404, meaning: "no paired device with this id (it may have been revoked already)" },
   // 408-431: the request's shape or timing
@@ -189,6 +206,15 @@ export const HTTP_ERRORS = {
     status: 409,
     meaning:
       "POST /uploads: the caller (or the server) has as many unfinished uploads as it may; `details.max_uploads`",
+  },
+  revision_mismatch: {
+    status: 409,
+    meaning:
+      "PATCH /settings: `expected_revision` is not the current revision (someone changed the settings since); `details` is the current `{revision, settings}`",
+  },
+  prompt_limit_reached: {
+    status: 409,
+    meaning: "the caller already keeps the most prompts allowed (500): delete one first",
   },
   import_in_progress: { status: 409, meaning: "another POST /import is running; send again when it has finished" },
   sealed_request_replayed: {

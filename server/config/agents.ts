@@ -30,16 +30,19 @@ export function resolveAgents(config: Config): Map<string, ResolvedAgent> {
   for (const [agentId, agent] of Object.entries(agents)) {
     const { provider_id, system_prompt, tools, ...overrides } = agent;
     const base = providers.get(provider_id);
-    if (!base)
-      throw new ConfigError(`config error at agents.${agentId}.provider_id: no provider "${provider_id}" in providers`);
+    if (!base) throw agentError(`agents.${agentId}.provider_id`, `no provider "${provider_id}" in providers`);
     const merged = providerSettingsSchema.safeParse({ ...base, ...stripUndefined(overrides) });
     if (!merged.success) {
       const issue = merged.error.issues[0]!;
-      throw new ConfigError(`config error at agents.${agentId}.${issue.path.join(".")}: ${issue.message}`);
+      throw agentError(`agents.${agentId}.${issue.path.join(".")}`, issue.message);
     }
     resolved.set(agentId, { agent_id: agentId, provider_id, settings: merged.data, system_prompt, tools });
   }
   return resolved;
+}
+
+function agentError(path: string, message: string): ConfigError {
+  return new ConfigError(`config error at ${path}: ${message}`, { path, message });
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

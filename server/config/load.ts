@@ -30,6 +30,14 @@ export interface Environment {
 /** A config problem, already phrased as the one line the process prints before it exits. */
 export class ConfigError extends Error {
   override name = "ConfigError";
+
+  /** The problem's path and message apart, when it has one (PATCH /settings answers them as details). */
+  constructor(
+    message: string,
+    readonly issue?: { path: string; message: string },
+  ) {
+    super(message);
+  }
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -92,6 +100,16 @@ export function parseConfig(json: unknown): Config {
   const result = configSchema.safeParse(json);
   if (!result.success) throw new ConfigError(formatConfigIssue(result.error));
   return result.data;
+}
+
+/** Every problem of a config that does not parse, as a path ("providers.local.base_url") and a message. */
+export function configIssues(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys")
+      return { path: issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(", "), message: "unknown key" };
+    return { path: path || "(root)", message: issue.message };
+  });
 }
 
 function formatConfigIssue(error: z.ZodError): string {

@@ -119,6 +119,16 @@ export const configSchema = z
     plugins: z.array(z.string().min(1)).default([]),
     /** Tool servers speaking MCP (docs/tools.md); their tools reach only agents whose `tools` name them. */
     mcp_servers: mcpServersSchema,
+    /**
+     * What the app's Settings may do (docs/settings.md); read from the config file only, never changed by a patch.
+     * allow_commands: a device of an admin may change what runs on this machine (a stdio MCP server's command, args,
+     * env, cwd; plugins) without the admin token. allow_link_local: providers may be on link-local addresses
+     * (169.254.0.0/16, fe80::/10: where clouds answer metadata requests with credentials).
+     */
+    settings: z
+      .object({ allow_commands: z.boolean().default(false), allow_link_local: z.boolean().default(false) })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -358,4 +358,24 @@ export const migrations: readonly string[] = [
   UPDATE content_keys SET scope = (SELECT id FROM people ORDER BY created_at, rowid LIMIT 1);
   CREATE INDEX content_keys_by_scope ON content_keys (scope, key_id);
   `,
+  // 16: personal settings and prompts (server/personal, docs/settings.md "Personal"), each row a person's own:
+  // person_id is the caller's person (http/caller-person.ts). Kept last: a migration written beside it on another
+  // branch goes before it, and this one takes the next number.
+  `
+  CREATE TABLE personal_settings (
+    person_id TEXT PRIMARY KEY,
+    instructions TEXT NOT NULL,
+    default_agent TEXT,
+    default_model TEXT
+  ) STRICT;
+  CREATE TABLE prompts (
+    id TEXT PRIMARY KEY,
+    person_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX prompts_by_person ON prompts (person_id, title COLLATE NOCASE);
+  `,
 ];

@@ -3,6 +3,7 @@
 // The exposed tool set is rebuilt whenever a server's status or tool list changes: a tool whose name is invalid or
 // collides with another tool's is left out and reported by GET /mcp.
 import type { FastifyBaseLogger } from "fastify";
+import { isDeepStrictEqual } from "node:util";
 import type { Clock } from "../clock.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { NotificationService } from "../notifications/notification-service.ts";
@@ -54,23 +55,67 @@ export class McpManager {
   /** One adapter per listed tool object: a rebuild for another server's sake does not rebuild validators. */
   private readonly adapters = new WeakMap<object, RegisteredTool>();
 
+  /** Between start() and stop(): a server added by reconfigure() connects at once. */
+  private running = false;
+
   constructor(private readonly parts: McpParts) {
     this.approvals = new Approvals(parts);
-    for (const [name, config] of Object.entries(parts.servers)) {
-      const connection = new McpConnection(name, config, parts.clock, parts.log);
-      connection.onChange = () => this.rebuild();
-      this.connections.set(name, connection);
-    }
+    for (const [name, config] of Object.entries(parts.servers)) this.add(name, config);
   }
 
   /** Connects every server in parallel; resolves when each first attempt has succeeded or failed. */
   async start(): Promise<void> {
+    this.running = true;
     await Promise.all([...this.connections.values()].map((c) => c.start()));
     this.rebuild();
   }
 
   async stop(): Promise<void> {
+    this.running = false;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
+  }
+
+  /**
+   * Makes the servers these (settings changed, docs/settings.md): a server removed is stopped (its process ends), a
+   * changed one is stopped and started again with its new config, a new one is started; the rest are left running.
+   * Resolves once every started server's first attempt has succeeded or failed.
+   */
+  async reconfigure(servers: Record<string, McpServerConfig>): Promise<void> {
+    const stopping: Array<Promise<void>> = [];
+    for (const [name, connection] of this.connections) {
+      if (Object.hasOwn(servers, name) && isDeepStrictEqual(connection.config, servers[name])) continue;
+      this.connections.delete(name);
+      stopping.push(connection.stop());
+    }
+    await Promise.all(stopping);
+    const added = Object.entries(servers)
+      .filter(([name]) => !this.connections.has(name))
+      .map(([name, config]) => this.add(name, config));
+    this.rebuild();
+    if (this.running) await Promise.all(added.map((c) => c.start()));
+    this.rebuild();
+  }
+
+  /** Stops and starts one server again (its restarts count goes on from a new connection: zero). */
+  async restart(name: string): Promise<boolean> {
+    const connection = this.connections.get(name);
+    if (!connection) return false;
+    this.connections.delete(name);
+    await connection.stop();
+    const fresh = this.add(name, connection.config);
+    this.rebuild();
+    if (this.running) await fresh.start();
+    return true;
+  }
+
+  private add(name: string, config: McpServerConfig): McpConnection {
+    const connection = new McpConnection(name, config, this.parts.clock, this.parts.log);
+    connection.onChange = () => {
+      // A connection replaced or removed may still report its ending: it no longer counts.
+      if (this.connections.get(name) === connection) this.rebuild();
+    };
+    this.connections.set(name, connection);
+    return connection;
   }
 
   connection(name: string): McpConnection | undefined {

@@ -111,10 +111,18 @@ export const providerKeys = {
 /** Payload fields the adapter owns: request_options may not replace them. */
 export const RESERVED_REQUEST_FIELDS = ["model", "messages", "stream", "tools"] as const;
 
-export const providerSettingsSchema = z
-  .object({ provider: z.literal("reference_compatible"), ...providerKeys })
+/** What only a provider has (not an agent): the models people may pick (absent: every model) and the default. */
+const providerOnlyKeys = {
+  models: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  default_model: z.string().min(1).max(200).optional(),
+};
+
+const providerObjectSchema = z
+  .object({ provider: z.literal("reference_compatible"), ...providerKeys, ...providerOnlyKeys })
   .strict()
   .superRefine((settings, ctx) => {
+    if (settings.default_model !== undefined && settings.models && !settings.models.includes(settings.default_model))
+      ctx.addIssue({ code: "custom", path: ["default_model"], message: "must be one of models" });
     for (const key of RESERVED_REQUEST_FIELDS) {
       if (Object.hasOwn(settings.request_options, key)) {
         ctx.addIssue({
@@ -137,8 +145,24 @@ export const providerSettingsSchema = z
     }
   });
 
+/**
+ * A provider's settings. `model` may be left out when `default_model` names one: the default is then the model its
+ * agents use (a backend added in the app's Connections gets only a default_model).
+ */
+export const providerSettingsSchema = z.preprocess(
+  (value) =>
+    isRecord(value) && value.model === undefined && typeof value.default_model === "string"
+      ? { ...value, model: value.default_model }
+      : value,
+  providerObjectSchema,
+);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
-export type ProviderSettingsInput = z.input<typeof providerSettingsSchema>;
+export type ProviderSettingsInput = z.input<typeof providerObjectSchema>;
 
 /** The same keys, all optional and without defaults: what an agent may override. */
 export const providerOverridesSchema = z.object(

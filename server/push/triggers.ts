@@ -8,6 +8,7 @@
 import type { NotificationRecord, Severity } from "../../client/wire/notification.ts";
 import type { PushConfig } from "../config/push.ts";
 import { previewText, REPLY_TITLE, type PushPayload } from "./payload.ts";
+import { markdownToPlainText } from "./plain-text.ts";
 
 export type Urgency = "very-low" | "low" | "normal" | "high";
 
@@ -135,7 +136,9 @@ export class PushTriggers {
     const plain = payload("reply", tag, REPLY_TITLE, reply.sessionId);
     const preview = () => {
       const title = this.chatTitle(reply.sessionId);
-      return { ...plain, ...(title ? { title } : {}), ...(reply.text.trim() ? { body: previewText(reply.text) } : {}) };
+      // The reply's words without their Markdown signs: a lock screen shows "Done", not "**Done**".
+      const body = previewText(markdownToPlainText(reply.text));
+      return { ...plain, ...(title ? { title } : {}), ...(body ? { body } : {}) };
     };
     return [{ audience: "offline", tag, plain, preview, urgency: "normal", ttlSeconds: DAY_SECONDS, coalesce: true }];
   }

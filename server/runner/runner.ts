@@ -50,6 +50,8 @@ export interface RunnerParts {
   mcp?: Pick<McpManager, "toolsFor">;
   /** A chat's document passages for a question (server/documents/retrieval.ts); none when absent. */
   passages?: (sessionId: string, question: string) => Passage[];
+  /** The custom instructions of the session's person (docs/settings.md "Personal"); read once when a run starts. */
+  instructions?: (sessionId: string) => string;
 }
 
 /** What every start takes: streaming, options over the session's, and (regenerate) a model for this answer. */
@@ -86,7 +88,8 @@ export class RequestRunner {
   private readonly active = new Map<string, ActiveRun>();
   private readonly busySessions = new Map<string, string>();
   private readonly recent = new Map<string, string>();
-  private readonly providers = new Map<string, Provider>();
+  /** One provider per agent's settings: settings changed live are a new object, so they get a new provider. */
+  private readonly providers = new WeakMap<ResolvedAgent["settings"], Provider>();
   /** The durable registry of requests in flight; rows a crash left behind are ended at construction. */
   private readonly activeRequests: ActiveRequests;
   /** Request ids this runner ended at start because a previous process was cut off while running them. */
@@ -201,7 +204,7 @@ export class RequestRunner {
       this.activeRequests.add(requestId, sessionId, this.ctx.clock.now());
       return session;
     });
-    this.launch(agent, events, live, input);
+    this.launch(this.personalized(agent, sessionId), events, live, input);
     return requestId;
   }
 
@@ -323,9 +326,17 @@ export class RequestRunner {
   }
 
   private providerOf(agent: ResolvedAgent): Provider {
-    let provider = this.providers.get(agent.agent_id);
-    if (!provider) this.providers.set(agent.agent_id, (provider = this.providerFactory(agent)));
+    let provider = this.providers.get(agent.settings);
+    if (!provider) this.providers.set(agent.settings, (provider = this.providerFactory(agent)));
     return provider;
+  }
+
+  /** The person's instructions follow the agent's system prompt; the run keeps what they were when it started. */
+  private personalized(agent: ResolvedAgent, sessionId: string): ResolvedAgent {
+    const instructions = this.ctx.instructions?.(sessionId).trim();
+    if (!instructions) return agent;
+    const system_prompt = agent.system_prompt ? `${agent.system_prompt}\n\n${instructions}` : instructions;
+    return { ...agent, system_prompt };
   }
 
   private abortAll(): void {

@@ -43,7 +43,7 @@ function expectRegistered({ status, code }: { status: number; code: string }, ex
 describe("error answers against the registry", () => {
   it.each([
     ["no token", "/sessions", { token: null }, "unauthorized"],
-    ["a device token on an admin route", "/devices", { token: "device" }, "forbidden"],
+    ["a device token on an admin route", "/producers", { token: "device" }, "forbidden"],
     ["an unknown session", "/sessions/ghost", {}, "session_not_found"],
     ["an unknown device", "/devices/ghost", { method: "DELETE" }, "device_not_found"],
     ["an unknown route", "/no/such/route", {}, "route_not_found"],

@@ -225,3 +225,17 @@ it("deleting a chat replaces its reply notification with a quiet done", async ()
     ["done", `reply:${sid}`, "Chat deleted"],
   ]);
 });
+
+it("a reply's preview is its words without Markdown signs (emphasis, code, links, lists, fences)", async () => {
+  h = await replyHarness();
+  const phone = await h.device();
+  await h.server.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
+  h.server.runtime.ctx.pairing.setConnected([]);
+  const sid = await h.newSession();
+  const reply =
+    "## Done\n\n**Saved** the `notes.md` file, see [the docs](https://example.com).\n\n- one\n- _two_\n\n```sh\nls -l\n```";
+  backend!.script(dialectStream("openai", { content: reply }));
+  await ask(h, sid, "Save it");
+  const [pushed] = await h.received(phone);
+  expect(pushed.body).toBe("Done Saved the notes.md file, see the docs. one two ls -l");
+});

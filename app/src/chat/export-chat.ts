@@ -46,7 +46,7 @@ function fileNameOf(title: string): string {
   return cleaned === "" ? "chat" : cleaned;
 }
 
-function download(blob: Blob, name: string): void {
+export function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;

@@ -1,6 +1,6 @@
 // The message composer: a textbox named "Message" and a "Send" button (docs/app.md "Chat"); Enter sends, Shift+Enter is
-// a new line, Up in the empty box edits the last message. Attachments by pick, paste or link, refused before upload
-// with the reason. While a reply streams, "Stop" cancels it. A failed send keeps the text and the attachments and
+// a new line, Up in the empty box edits the last message, "/" at the start opens the prompt library (prompt-picker.tsx).
+// Attachments by pick, paste or link, refused before upload with the reason. While a reply streams, "Stop" cancels it. A failed send keeps the text and the attachments and
 // says why. The draft and the sending are the chat controller's (state/chat-draft.ts); this is its view. The controls
 // are one row (`composer-row`), each its own component: a new control is one more entry there.
 import { useRef, useState } from "preact/hooks";
@@ -12,6 +12,7 @@ import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
 import { ATTACH_ACCEPT } from "../documents/document-files.ts";
 import { fileDropProps } from "../documents/file-drop.ts";
 import { LibrarySlot, PendingDocumentChip, SharedIntake } from "../documents/lazy-documents.tsx";
+import { usePromptPicker, type PromptPicker } from "./prompt-picker.tsx";
 
 /** The composer's text box: the skip link's target. */
 export const COMPOSER_INPUT_ID = "composer";
@@ -28,6 +29,7 @@ export function Composer({ tools }: Props) {
   const wide = useWideScreen();
   const [toolsOpen, setToolsOpen] = useState(false);
   const attachments = draft.attachments.value;
+  const prompts = usePromptPicker(draft.text.value, draft.setText);
   return (
     <form
       class="composer"
@@ -40,6 +42,7 @@ export function Composer({ tools }: Props) {
           {tools}
         </div>
       )}
+      {prompts.element}
       {attachments.length > 0 && <AttachmentTray attachments={attachments} onRemove={draft.removeAttachment} />}
       {linkOpen && (
         <LinkField onAdd={(url) => draft.addUrl(url) && setLinkOpen(false)} onClose={() => setLinkOpen(false)} />
@@ -58,7 +61,7 @@ export function Composer({ tools }: Props) {
         {(wide || !tools) && <LinkButton onToggle={() => setLinkOpen(!linkOpen)} />}
         {tools && !wide && <ToolsToggle open={toolsOpen} onToggle={() => setToolsOpen(!toolsOpen)} />}
         <VoiceDictation />
-        <MessageInput />
+        <MessageInput prompts={prompts} />
         <VoiceConversation />
         <SendOrStop />
       </div>
@@ -149,11 +152,11 @@ function ToolsToggle({ open, onToggle }: { open: boolean; onToggle: () => void }
   );
 }
 
-function MessageInput() {
+function MessageInput({ prompts }: { prompts: PromptPicker }) {
   const chat = useChat();
   const { draft, readOnly } = chat;
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.isComposing) return;
+    if (event.isComposing || prompts.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey) {
       event.preventDefault();
       void draft.submit();

@@ -62,6 +62,7 @@ export function TopBar() {
             <a href="#/">Chats</a>
             <a href="#/archived">Archived</a>
             <a href="#/history">Notification history</a>
+            <a href="#/settings/personal">Settings</a>
             <a href="#/devices">Devices (admin)</a>
             <button type="button" onClick={() => setDialog("shortcuts")}>
               Keyboard shortcuts

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
 import { AddDevice } from "../components/add-device.tsx";
+import { AdminLogin } from "../components/admin-login.tsx";
 import { ThisDevice } from "../components/this-device.tsx";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
@@ -14,34 +15,8 @@ export function DevicesScreen() {
   return (
     <main class="page devices">
       <ThisDevice />
-      {admin.token.value ? <DeviceList /> : <AdminLogin />}
+      {admin.token.value ? <DeviceList /> : <AdminLogin title="Devices" />}
     </main>
-  );
-}
-
-function AdminLogin() {
-  const { admin } = useStore();
-  const [token, setToken] = useState("");
-  return (
-    <form class="card stack" onSubmit={(event) => (event.preventDefault(), token.trim() && admin.save(token.trim()))}>
-      <h1>Devices</h1>
-      <p class="muted">
-        Enter the admin token the server printed at its first start (or ADMIN_TOKEN). It is kept in this browser only.
-      </p>
-      <label>
-        Admin token
-        <input
-          type="password"
-          value={token}
-          onInput={(e) => setToken(e.currentTarget.value)}
-          autoComplete="current-password"
-          required
-        />
-      </label>
-      <button type="submit" class="primary">
-        Unlock
-      </button>
-    </form>
   );
 }
 

@@ -12,7 +12,16 @@ export type Route =
   | { name: "devices" }
   | { name: "history" }
   | { name: "archived" }
-  | { name: "search" };
+  | { name: "search" }
+  | { name: "settings"; section: SettingsSection };
+
+/** The Settings screen's sections (docs/app.md "Settings"). */
+export const SETTINGS_SECTIONS = ["connections", "agents", "mcp", "personal", "data"] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+
+function settingsSection(part: string | undefined): SettingsSection {
+  return SETTINGS_SECTIONS.find((section) => section === part) ?? "personal";
+}
 
 export function parseRoute(hash: string): Route {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
@@ -24,6 +33,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "history") return { name: "history" };
   if (parts[0] === "archived") return { name: "archived" };
   if (parts[0] === "search") return { name: "search" };
+  if (parts[0] === "settings") return { name: "settings", section: settingsSection(parts[1]) };
   return { name: "sessions" };
 }
 
@@ -52,6 +62,8 @@ export function hrefOf(route: Route): string {
       return "#/archived";
     case "search":
       return "#/search";
+    case "settings":
+      return `#/settings/${route.section}`;
     case "sessions":
       return "#/";
   }

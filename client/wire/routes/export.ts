@@ -29,7 +29,12 @@ export const importRoute = defineRoute({
   method: "POST",
   path: "/import",
   rawBody: true,
-  answer: z.looseObject({}),
+  // {imported, skipped, chats: [{source_id, session_id, skipped}]} (docs/export.md).
+  answer: z.looseObject({
+    imported: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    chats: z.array(z.looseObject({})),
+  }),
   status: 200,
   errors: ["invalid_import", "import_in_progress", "payload_too_large"],
   admin: true,

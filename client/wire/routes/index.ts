@@ -26,4 +26,6 @@ export * from "./documents.ts";
 export * from "./sessions.ts";
 export * from "./turns.ts";
 export * from "./uploads.ts";
+export * from "./settings.ts";
+export * from "./personal.ts";
 export * from "./people.ts";

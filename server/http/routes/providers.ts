@@ -45,7 +45,8 @@ export function registerProviderRoutes(app: FastifyInstance, ctx: ProviderRoutes
       provider_id,
       base_url: normalizeBaseUrl(settings.base_url),
       model: settings.model,
-      models: discovery.models,
+      // providers.<id>.models: the models people may pick (absent: every model the backend lists).
+      models: settings.models ? discovery.models.filter((m) => settings.models!.includes(m.id)) : discovery.models,
       custom_model_allowed: true as const,
       ...(discovery.error !== undefined ? { error: discovery.error } : {}),
     };

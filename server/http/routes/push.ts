@@ -79,7 +79,9 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
 }
 
 function pushOf(ctx: ServerContext): PushService {
-  if (!ctx.push) throw notFound("push_not_configured", "Web Push is not configured on this server (push.subject)");
+  // Push removed in Settings: the routes stop at once (the service itself ends at the next start).
+  if (!ctx.push || !ctx.config.push)
+    throw notFound("push_not_configured", "Web Push is not configured on this server (push.subject)");
   return ctx.push;
 }
 

@@ -21,6 +21,7 @@ import { parseInput } from "../validate.ts";
 import { MAX_PAGE, sessionCursorSchema } from "../../sessions/session-pages.ts";
 import { callerOfRoute } from "../auth.ts";
 import { deleteChat } from "../../sessions/delete-chat.ts";
+import { startSession } from "../../personal/new-session.ts";
 
 /** The opaque cursor, decoded where it comes in (a cursor the server did not give is 400 at query.before). */
 const pageCursor = z.object({ before: sessionCursorSchema.optional() });
@@ -40,13 +41,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     return sessions.listPage(archived, query.limit ?? MAX_PAGE, before, person);
   });
 
-  // A new chat is the caller's person's, with an agent that person may use (403 agent_not_allowed).
-  serveRoute(app, createSessionRoute, ({ body, request }) => {
-    const caller = callerOfRoute(request);
-    const agentId = body.agent_id ?? "default";
-    ctx.people.requireAgent(caller.person_id, agentId);
-    return { session: sessions.create(agentId, undefined, caller.person_id) };
-  });
+  // A new chat is the caller's person's, with their default agent and model unless the call names an agent; the agent
+  // must be one that person may use (403 agent_not_allowed).
+  serveRoute(app, createSessionRoute, ({ body, request }) => ({
+    session: startSession(ctx, callerOfRoute(request).person_id, body.agent_id),
+  }));
 
   serveRoute(app, getSessionRoute, ({ params, query: { messages_limit, messages_before } }) => {
     // Without the paging parameters: the whole session as before (docs/sessions.md "History in pages").

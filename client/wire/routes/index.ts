@@ -26,3 +26,4 @@ export * from "./documents.ts";
 export * from "./sessions.ts";
 export * from "./turns.ts";
 export * from "./people.ts";
+export * from "./shares.ts";

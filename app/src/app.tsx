@@ -21,6 +21,10 @@ const ArchivedScreen = lazyComponent(
   () => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen),
   "Archived screen",
 );
+const PeopleScreen = lazyComponent(
+  () => import("./people/people-screen.tsx").then((m) => m.PeopleScreen),
+  "People screen",
+);
 const HistoryScreen = lazyComponent(
   () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
   "History screen",
@@ -56,6 +60,7 @@ function Main({ route: now }: { route: Route }) {
   const wide = useWideScreen();
   if (now.name === "history") return <HistoryScreen />;
   if (now.name === "archived") return <ArchivedScreen />;
+  if (now.name === "people") return <PeopleScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
   const showChat =

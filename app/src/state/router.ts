@@ -12,7 +12,8 @@ export type Route =
   | { name: "devices" }
   | { name: "history" }
   | { name: "archived" }
-  | { name: "search" };
+  | { name: "search" }
+  | { name: "people" };
 
 export function parseRoute(hash: string): Route {
   const [path = "", query = ""] = hash.replace(/^#/, "").split("?", 2);
@@ -24,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "history") return { name: "history" };
   if (parts[0] === "archived") return { name: "archived" };
   if (parts[0] === "search") return { name: "search" };
+  if (parts[0] === "people") return { name: "people" };
   return { name: "sessions" };
 }
 
@@ -52,6 +54,8 @@ export function hrefOf(route: Route): string {
       return "#/archived";
     case "search":
       return "#/search";
+    case "people":
+      return "#/people";
     case "sessions":
       return "#/";
   }

@@ -5,6 +5,7 @@
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
+import { isAccessLost, viewOf } from "../people/session-view.ts";
 
 export interface Sessions {
   readonly list: ReadonlySignal<SessionSummary[]>;
@@ -71,7 +72,9 @@ export function createSessions(env: AppEnv): Sessions {
       const summary: SessionSummary = { ...sessionSummaryOf(session), request_options: session.request_options ?? {} };
       const existing = list.value.find((item) => item.id === summary.id);
       if (existing && existing.updated_at > summary.updated_at) return;
-      list.value = [...list.value.filter((item) => item.id !== summary.id), summary];
+      // A session event carries the chat as stored: who owns it and its shares stay as this person last read them.
+      const viewed = { ...viewOf(existing), ...viewOf(session), ...summary };
+      list.value = [...list.value.filter((item) => item.id !== summary.id), viewed];
       persist();
     },
     remove(session_id) {
@@ -81,7 +84,7 @@ export function createSessions(env: AppEnv): Sessions {
         .catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
     },
     apply(event) {
-      if (event.type === "session_deleted" && typeof event.session_id === "string") {
+      if (isAccessLost(event)) {
         sessions.remove(event.session_id);
         return true;
       }
@@ -90,7 +93,9 @@ export function createSessions(env: AppEnv): Sessions {
         isEvent(event, "message_appended") ||
         isEvent(event, "message_modified") ||
         isEvent(event, "messages_deleted") ||
-        isEvent(event, "session_updated");
+        isEvent(event, "session_updated") ||
+        // Shared with this person (or given to them): the chat as they see it.
+        (event.type === "session_access_granted" && "session" in event);
       if (carriesSession) sessions.upsert((event as AnyEvent & { session: Session }).session);
       return carriesSession;
     },

@@ -76,7 +76,7 @@ export function ChatActions({ session, onRename, run }: Props) {
         <circle cx="12" cy="19" r="2" />
         <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
       </IconButton>
-      {owner && people.several.value && <ShareButton session={session} />}
+      {owner && people.me.value && <ShareButton session={session} />}
       {FLAGS.map(({ flag, label, titleSet, titleUnset, path }) => {
         const set = session[flag] === true;
         return (

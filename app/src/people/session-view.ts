@@ -15,10 +15,19 @@ export function viewOf(session: Partial<Viewed> | undefined): Partial<Viewed> {
   return view;
 }
 
-/** `session_deleted` or `session_access_revoked`: everything this device holds of the chat goes. */
-export function isAccessLost(event: AnyEvent): event is AnyEvent & { session_id: string } {
-  return (
-    (event.type === "session_deleted" || event.type === "session_access_revoked") &&
-    typeof event.session_id === "string"
-  );
+/**
+ * `session_deleted`, or `session_access_revoked` of a chat this person does not own: everything this device holds of
+ * the chat goes. A revocation names no person, and an owner never loses a chat by one (a transfer away revokes the
+ * old owner's devices first), so one that reaches an owner's device is not for it and is ignored.
+ */
+export function isAccessLost(
+  event: AnyEvent,
+  list: readonly Pick<SessionSummary, "id" | "owner">[],
+  viewer: string | undefined,
+): event is AnyEvent & { session_id: string } {
+  if (typeof event.session_id !== "string") return false;
+  if (event.type === "session_deleted") return true;
+  if (event.type !== "session_access_revoked") return false;
+  const owner = list.find((item) => item.id === event.session_id)?.owner;
+  return viewer === undefined || owner === undefined || owner !== viewer;
 }

@@ -75,13 +75,21 @@ export function ShareDialog({ session, onClose }: Props) {
                     <option value="read">{ACCESS_LABEL.read}</option>
                     <option value="write">{ACCESS_LABEL.write}</option>
                   </select>
-                  <button type="button" class="ghost" onClick={() => unshare(entry.person_id)}>
-                    Stop sharing with {name}
+                  <button
+                    type="button"
+                    class="ghost"
+                    onClick={() => unshare(entry.person_id)}
+                    aria-label={`Remove ${name}`}
+                  >
+                    Remove
                   </button>
                 </li>
               );
             })}
           </ul>
+        )}
+        {others.length === 0 && shares.length === 0 && (
+          <p class="muted">Nobody else is on this server yet: an admin adds people under People.</p>
         )}
         {others.length > 0 && shares.length < MAX_SHARES && (
           <form

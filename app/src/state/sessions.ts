@@ -22,6 +22,8 @@ export interface Sessions {
   remove(session_id: string): void;
   /** Applies a session event; returns whether it was one. */
   apply(event: AnyEvent): boolean;
+  /** Whether the event takes the chat away from this device's person (deleted, or their access revoked). */
+  losesAccess(event: AnyEvent): event is AnyEvent & { session_id: string };
   clear(): void;
 }
 
@@ -41,7 +43,8 @@ export function searchSessions(list: readonly SessionSummary[], query: string): 
   return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
 }
 
-export function createSessions(env: AppEnv): Sessions {
+/** `viewer`: this device's person (app/src/people/), so a chat it owns is never dropped as someone else's loss. */
+export function createSessions(env: AppEnv, viewer: () => string | undefined = () => undefined): Sessions {
   const list = signal<SessionSummary[]>([]);
   const offline = signal(false);
   const loaded = signal(false);
@@ -84,7 +87,7 @@ export function createSessions(env: AppEnv): Sessions {
         .catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
     },
     apply(event) {
-      if (isAccessLost(event)) {
+      if (sessions.losesAccess(event)) {
         sessions.remove(event.session_id);
         return true;
       }
@@ -99,6 +102,7 @@ export function createSessions(env: AppEnv): Sessions {
       if (carriesSession) sessions.upsert((event as AnyEvent & { session: Session }).session);
       return carriesSession;
     },
+    losesAccess: (event): event is AnyEvent & { session_id: string } => isAccessLost(event, list.value, viewer()),
     clear() {
       list.value = [];
       loaded.value = false;

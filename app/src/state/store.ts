@@ -44,7 +44,8 @@ export interface AppStore {
 
 export function createStore(env: AppEnv): AppStore {
   const router = createRouter(env);
-  const sessions = createSessions(env);
+  // The viewer is read when events arrive, after `people` below exists.
+  const sessions = createSessions(env, () => people.me.value?.id);
   const appConfig = appConfigLoader(env);
   const connection = createConnection(env, async () => {
     // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).

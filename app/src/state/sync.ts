@@ -6,7 +6,6 @@ import { NetworkError, type AgentView, type Invalidation } from "../../../client
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import type { Sessions } from "./sessions.ts";
-import { isAccessLost } from "../people/session-view.ts";
 
 export interface Sync {
   readonly agents: ReadonlySignal<AgentView[]>;
@@ -68,7 +67,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const { client } = current;
       const offEvents = client.on("*", (event) => {
         sessions.apply(event);
-        if (isAccessLost(event)) deleted.value = new Set([...deleted.value, event.session_id]);
+        if (sessions.losesAccess(event)) deleted.value = new Set([...deleted.value, event.session_id]);
       });
       const offReset = client.onReset(() => void loadSessions(current));
       const offStatus = client.status.subscribe((status) => {

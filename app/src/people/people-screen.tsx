@@ -2,7 +2,7 @@
 // QR code of their first device), Edit, "Pair a device" for them, and Remove, which asks what becomes of their chats.
 // A member who opens the address is told the screen is an admin's; the menu does not offer it to them.
 import { useEffect, useState } from "preact/hooks";
-import type { PairingCreated, Person } from "../../../client/index.ts";
+import type { ChatClient, PairingCreated, Person } from "../../../client/index.ts";
 import { AddDevice } from "../components/add-device.tsx";
 import { useStore } from "../state/store.ts";
 import { peopleErrorText } from "./people-errors.ts";
@@ -26,21 +26,12 @@ export function PeopleScreen() {
 }
 
 function PeopleAdmin() {
-  const { people, connection } = useStore();
+  const { people } = useStore();
   const [list, setList] = useState<Person[] | undefined>();
   const [editing, setEditing] = useState<Editing>();
   const [removing, setRemoving] = useState<Person | undefined>();
   const [pairing, setPairing] = useState<{ person: Person; code: PairingCreated } | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
-  const client = () => {
-    const current = connection.paired.value;
-    if (!current) throw new Error("this device is not paired.");
-    return current.client;
-  };
-  const run = (work: () => Promise<void>) => {
-    setProblem(undefined);
-    work().catch((error: unknown) => setProblem(peopleErrorText(error)));
-  };
+  const { problem, run, client } = useRunner();
   const reload = async () => {
     setList((await client().listPeople()).filter((person) => person.removed_at === null));
     await people.refresh();
@@ -50,14 +41,9 @@ function PeopleAdmin() {
     run(async () => setPairing({ person, code: await client().createPairing({ person_id: person.id }) }));
   const save = (draft: PersonDraft) =>
     run(async () => {
-      const target = editing;
-      if (target?.kind === "edit") await client().updatePerson(target.person.id, draft);
-      else {
-        const { max_requests_per_day: limit, ...rest } = draft;
-        const created = await client().createPerson(limit === null ? rest : { ...rest, max_requests_per_day: limit });
-        // A new person's first device: the QR code at once.
-        setPairing({ person: created, code: await client().createPairing({ person_id: created.id }) });
-      }
+      const created = await savePerson(client(), editing, draft);
+      // A new person's first device: the QR code at once.
+      if (created) setPairing({ person: created, code: await client().createPairing({ person_id: created.id }) });
       setEditing(undefined);
       await reload();
     });
@@ -98,18 +84,12 @@ function PeopleAdmin() {
       {list === undefined ? (
         !problem && <p class="muted">Loading…</p>
       ) : (
-        <ul class="person-list">
-          {list.map((person) => (
-            <PersonRow
-              key={person.id}
-              person={person}
-              self={person.id === people.me.value?.id}
-              onEdit={() => (setEditing({ kind: "edit", person }), setPairing(undefined))}
-              onPair={() => pairFor(person)}
-              onRemove={() => setRemoving(person)}
-            />
-          ))}
-        </ul>
+        <PersonList
+          list={list}
+          onEdit={(person) => (setEditing({ kind: "edit", person }), setPairing(undefined))}
+          onPair={pairFor}
+          onRemove={setRemoving}
+        />
       )}
       {removing && list && (
         <RemovePersonDialog
@@ -121,6 +101,57 @@ function PeopleAdmin() {
         />
       )}
     </main>
+  );
+}
+
+/** The paired client, and a runner of its calls whose failure is said as one sentence. */
+function useRunner() {
+  const { connection } = useStore();
+  const [problem, setProblem] = useState<string | undefined>();
+  const client = () => {
+    const current = connection.paired.value;
+    if (!current) throw new Error("this device is not paired.");
+    return current.client;
+  };
+  const run = (work: () => Promise<void>) => {
+    setProblem(undefined);
+    work().catch((error: unknown) => setProblem(peopleErrorText(error)));
+  };
+  return { problem, run, client };
+}
+
+/** Saves the form: a change to a person, or a new one (answered, for their first device's code). */
+async function savePerson(client: ChatClient, editing: Editing, draft: PersonDraft): Promise<Person | undefined> {
+  if (editing?.kind === "edit") {
+    await client.updatePerson(editing.person.id, draft);
+    return undefined;
+  }
+  const { max_requests_per_day: limit, ...rest } = draft;
+  return client.createPerson(limit === null ? rest : { ...rest, max_requests_per_day: limit });
+}
+
+interface ListProps {
+  list: readonly Person[];
+  onEdit(person: Person): void;
+  onPair(person: Person): void;
+  onRemove(person: Person): void;
+}
+
+function PersonList({ list, onEdit, onPair, onRemove }: ListProps) {
+  const { people } = useStore();
+  return (
+    <ul class="person-list">
+      {list.map((person) => (
+        <PersonRow
+          key={person.id}
+          person={person}
+          self={person.id === people.me.value?.id}
+          onEdit={() => onEdit(person)}
+          onPair={() => onPair(person)}
+          onRemove={() => onRemove(person)}
+        />
+      ))}
+    </ul>
   );
 }
 

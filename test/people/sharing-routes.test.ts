@@ -1,4 +1,4 @@
-// The sharing routes (docs/people.md "Sharing", N22-N25) over a real server and SQLite file: the owner shares a chat
+// The sharing routes (docs/people.md "Sharing", N23-N26) over a real server and SQLite file: the owner shares a chat
 // with a person (read or write) and takes it back; the person's devices hear `session_access_granted` and
 // `session_access_revoked` and see the chat exactly while shared; nobody else may share; the bad inputs answer
 // their registry codes; a device's send in a shared chat names its sender.
@@ -18,7 +18,7 @@ async function eventsOf(h: Household, token: string): Promise<Array<{ type: stri
   return answer.json.events;
 }
 
-it("N22: sharing tells the person and shows them the chat; unsharing tells them and hides it again", async () => {
+it("N23: sharing tells the person and shows them the chat; unsharing tells them and hides it again", async () => {
   h = await startHousehold();
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "TRIP-PLAN");
@@ -65,7 +65,7 @@ it("N22: sharing tells the person and shows them the chat; unsharing tells them 
   expect([again.status, again.json.error.code]).toEqual([404, "person_not_found"]);
 });
 
-it("N23: only the owner shares (403 share_access_denied for a share holder, 404 for anyone else)", async () => {
+it("N24: only the owner shares (403 share_access_denied for a share holder, 404 for anyone else)", async () => {
   h = await startHousehold();
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "OWNERS-ONLY");
@@ -97,7 +97,7 @@ it("N23: only the owner shares (403 share_access_denied for a share holder, 404 
   expect([byStranger.status, byStranger.json.error.code]).toEqual([404, "session_not_found"]);
 });
 
-it("N24: the owner, unknown people, bad access and a 21st share are refused with their codes", async () => {
+it("N25: the owner, unknown people, bad access and a 21st share are refused with their codes", async () => {
   h = await startHousehold();
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.e2e.token, "LIMITS");
@@ -129,7 +129,7 @@ it("N24: the owner, unknown people, bad access and a 21st share are refused with
   expect([tooMany.status, tooMany.json.error.code]).toEqual([409, "too_many_shares"]);
 });
 
-it("N25: a device's send carries metadata.sender, so a shared chat's transcript can say who wrote what", async () => {
+it("N26: a device's send carries metadata.sender, so a shared chat's transcript can say who wrote what", async () => {
   h = await startHousehold();
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.e2e.token, "WHO-WROTE");

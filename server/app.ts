@@ -13,6 +13,7 @@ import { installSessionViews } from "./http/session-view-hook.ts";
 import { installRequestLimits } from "./http/request-limits.ts";
 import { SessionViews } from "./people/session-views.ts";
 import { registerPeopleRoutes } from "./http/routes/people.ts";
+import { registerShareRoutes } from "./http/routes/shares.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
@@ -100,6 +101,7 @@ export function buildApp(
   registerSettingsRoutes(app, ctx);
   registerPersonalRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
+  registerShareRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

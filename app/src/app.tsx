@@ -25,6 +25,10 @@ const SettingsScreen = lazyComponent(
   () => import("./settings/settings-screen.tsx").then((m) => m.SettingsScreen),
   "Settings screen",
 );
+const PeopleScreen = lazyComponent(
+  () => import("./people/people-screen.tsx").then((m) => m.PeopleScreen),
+  "People screen",
+);
 const HistoryScreen = lazyComponent(
   () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
   "History screen",
@@ -61,6 +65,7 @@ function Main({ route: now }: { route: Route }) {
   if (now.name === "history") return <HistoryScreen />;
   if (now.name === "archived") return <ArchivedScreen />;
   if (now.name === "settings") return <SettingsScreen section={now.section} />;
+  if (now.name === "people") return <PeopleScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
   const showChat =

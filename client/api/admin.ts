@@ -34,9 +34,12 @@ export class AdminClient {
     })();
   }
 
-  /** A single-use pairing code with its expiry and the pair_url an app opens (show it as a QR code). */
-  createPairing(): Promise<PairingCreated> {
-    return callRoute(this.http, createPairingRoute, { body: {} });
+  /**
+   * A single-use pairing code with its expiry and the pair_url an app opens (show it as a QR code); for the acting
+   * admin person, or for `person_id` (audited).
+   */
+  createPairing(options: { person_id?: string } = {}): Promise<PairingCreated> {
+    return callRoute(this.http, createPairingRoute, { body: options });
   }
 
   async listDevices(): Promise<DeviceRecord[]> {

@@ -8,6 +8,7 @@ import {
   sessionUpdateSchema,
   type AgentView,
   type DeviceRecord,
+  type PairingCreated,
   type ModelList,
   type SendAttachment,
   type SessionSummary,
@@ -68,6 +69,8 @@ import {
 import { eventsRoute } from "../wire/routes/events.ts";
 import { loadMessagesRoute } from "../wire/routes/sessions.ts";
 import { contentKeysRoute } from "../wire/routes/e2e.ts";
+import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../wire/routes/pairing.ts";
+import { shareSessionRoute, unshareSessionRoute, type ShareAccess } from "../wire/routes/shares.ts";
 import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
 import type { SealedContentKey } from "../wire/e2e.ts";
 import { callRoute } from "./call-route.ts";
@@ -545,5 +548,37 @@ export abstract class ServerApi implements Requester {
 
   async deletePrompt(id: string): Promise<void> {
     await this.call(deletePromptRoute, { params: { prompt_id: id } });
+  }
+
+  // Devices by person (docs/people.md "Routes"): a device pairs, lists and revokes its own person's devices; an admin
+  // person's device everyone's.
+
+  /** A pairing code for the caller's person, or (admin role, audited) for `person_id`. */
+  createPairing(options: { person_id?: string } = {}): Promise<PairingCreated> {
+    return this.call(createPairingRoute, { body: options });
+  }
+
+  /** The caller's person's devices (every person's for the admin role), each with `person_id`. */
+  async listDevices(): Promise<DeviceRecord[]> {
+    return (await this.call(listDevicesRoute, {})).devices;
+  }
+
+  /** Revokes one of its person's devices (any, for the admin role), here and on the bridge at once. */
+  async revokeDevice(deviceId: string): Promise<DeviceRecord> {
+    return (await this.call(revokeDeviceRoute, { params: { device_id: deviceId } })).device;
+  }
+
+  // Sharing (docs/people.md "Sharing"): the owner's.
+
+  /** Shares the chat with a person (or changes their access); answers the chat with its `shares`. */
+  async shareSession(sessionId: string, personId: string, access: ShareAccess): Promise<Session> {
+    return (
+      await this.call(shareSessionRoute, { params: { session_id: sessionId }, body: { person_id: personId, access } })
+    ).session;
+  }
+
+  /** Stops sharing the chat with a person: their devices get `session_access_revoked`. */
+  async unshareSession(sessionId: string, personId: string): Promise<void> {
+    await this.call(unshareSessionRoute, { params: { session_id: sessionId, person_id: personId } });
   }
 }

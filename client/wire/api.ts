@@ -2,7 +2,7 @@
 // sends, attachments, agents, models, and the admin's pairing and device routes (docs/sessions.md
 // "Routes", docs/runner.md "Send"). Loose objects: a newer server may add fields.
 import { z } from "zod";
-import { messageSchema, sessionSchema, sessionTitle, type Session } from "./messages.ts";
+import { messageSchema, sessionSchema, sessionTitle, sessionViewFields, type Session } from "./messages.ts";
 
 /** A session as GET /sessions lists it: what a list row needs, never the messages (docs/client.md). */
 export const sessionSummarySchema = z.looseObject({
@@ -19,6 +19,7 @@ export const sessionSummarySchema = z.looseObject({
   /** Older servers omit them (read as false). */
   archived: z.boolean().optional(),
   pinned: z.boolean().optional(),
+  ...sessionViewFields,
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 

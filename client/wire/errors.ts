@@ -221,6 +221,10 @@ export const HTTP_ERRORS = {
     status: 409,
     meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused",
   },
+  too_many_shares: {
+    status: 409,
+    meaning: "the chat is already shared with the most people a chat may be shared with (20); unshare one first",
+  },
   last_admin: {
     status: 409,
     meaning:

@@ -48,6 +48,20 @@ export const hiddenVersionSchema: z.ZodType<HiddenVersion> = z.object({
   },
 });
 
+/** One person a chat is shared with, and what they may do (docs/people.md "Sharing"). */
+export const sessionShareSchema = z.object({ person_id: z.string(), access: z.enum(["read", "write"]) });
+export type SessionShare = z.infer<typeof sessionShareSchema>;
+
+/**
+ * Who owns a chat and whom it is shared with, as the caller's person sees it (docs/people.md "Visibility"): every
+ * session an HTTP answer carries has them; session events and servers without people leave them out.
+ */
+export const sessionViewFields = {
+  owner: z.string().optional(),
+  owner_name: z.string().optional(),
+  shares: z.array(sessionShareSchema).optional(),
+};
+
 export const sessionSchema = z.looseObject({
   id: z.string(),
   agent_id: z.string(),
@@ -68,6 +82,7 @@ export const sessionSchema = z.looseObject({
   request_options: z.record(z.string(), z.unknown()).optional(),
   messages: z.array(messageSchema),
   metadata: metadataSchema,
+  ...sessionViewFields,
 });
 export type Session = z.infer<typeof sessionSchema>;
 

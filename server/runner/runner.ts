@@ -55,6 +55,12 @@ export interface RunnerParts {
 }
 
 /** What every start takes: streaming, options over the session's, and (regenerate) a model for this answer. */
+/** Who wrote a user message a device sent (`metadata.sender`, docs/people.md "Visibility"). */
+export interface MessageSender {
+  person_id: string;
+  name: string;
+}
+
 export interface TurnInput {
   stream: boolean;
   request_options?: Record<string, unknown> | undefined;
@@ -133,10 +139,11 @@ export class RequestRunner {
    * Stores the user message and `request_started` (one transaction) and starts the run in the background.
    * Input is validated by the route; here only what depends on the run registry is refused.
    */
-  start(sessionId: string, agent: ResolvedAgent, input: SendInput): string {
+  start(sessionId: string, agent: ResolvedAgent, input: SendInput, sender?: MessageSender): string {
     return this.begin(sessionId, agent, input, (requestId) => {
       const metadata: Record<string, unknown> = { request_id: requestId };
       if (input.attachments.length > 0) metadata.attachments = input.attachments;
+      if (sender) metadata.sender = sender;
       return this.ctx.sessions.append(sessionId, { role: "user", content: input.content, metadata }).session;
     });
   }

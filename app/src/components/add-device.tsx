@@ -8,10 +8,13 @@ import { QrCode } from "./qr-code.tsx";
 
 export function AddDevice({
   code,
+  forName,
   onNewCode,
   onClose,
 }: {
   code: PairingCreated;
+  /** Whose device it becomes, when the code was made for someone (People → Pair a device). */
+  forName?: string;
   onNewCode: () => void;
   onClose: () => void;
 }) {
@@ -29,6 +32,7 @@ export function AddDevice({
   return (
     <section class="add-device card" aria-label="Add device">
       <h2>Scan with the new device</h2>
+      {forName && <p class="lead">This device will be {forName}’s.</p>}
       {left > 0 ? (
         <>
           <QrCode text={url} label={`QR code: pairing link with code ${code.code}`} />

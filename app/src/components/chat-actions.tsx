@@ -1,10 +1,13 @@
-// The chat's own controls in its header: Rename, Fork, Pin chat, Archive chat, Export chat (Markdown or JSON),
-// Delete chat (after "Delete chat?"). A new control is one more button in this row.
+// The chat's own controls in its header: Rename, Fork, Share chat, Pin chat, Archive chat, Export chat (Markdown or
+// JSON), Delete chat (after "Delete chat?"). A new control is one more button in this row. In a chat shared with this
+// device's person only what a share holder may do shows, and Fork is "Copy to my chats" (app/src/people/).
 import { useState } from "preact/hooks";
 import type { ChatClient, SessionSummary } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { myAccess } from "../people/chat-access.ts";
+import { ShareButton } from "../people/share-button.tsx";
 import { BIN_PATH, IconButton, PEN_PATH, PIN_PATH } from "./icon-button.tsx";
 
 /** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
@@ -33,8 +36,9 @@ interface Props {
 }
 
 export function ChatActions({ session, onRename, run }: Props) {
-  const { connection, sessions, router } = useStore();
+  const { connection, sessions, router, people } = useStore();
   const [confirming, setConfirming] = useState(false);
+  const owner = myAccess(session, people.me.value?.id) === "owner";
   const client = () => {
     const current = connection.paired.value;
     if (!current) throw new Error("this device is not paired.");
@@ -57,15 +61,22 @@ export function ChatActions({ session, onRename, run }: Props) {
     });
   return (
     <div class="header-actions">
-      <IconButton label="Rename chat" title="Rename" onClick={onRename}>
-        <path d={PEN_PATH} />
-      </IconButton>
-      <IconButton label="Fork chat" title="Fork: continue in a copy" onClick={fork}>
+      {owner && (
+        <IconButton label="Rename chat" title="Rename" onClick={onRename}>
+          <path d={PEN_PATH} />
+        </IconButton>
+      )}
+      <IconButton
+        label={owner ? "Fork chat" : "Copy to my chats"}
+        title={owner ? "Fork: continue in a copy" : "Copy to my chats: continue it as your own"}
+        onClick={fork}
+      >
         <circle cx="6" cy="5" r="2" />
         <circle cx="18" cy="5" r="2" />
         <circle cx="12" cy="19" r="2" />
         <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
       </IconButton>
+      {owner && people.me.value && <ShareButton session={session} />}
       {FLAGS.map(({ flag, label, titleSet, titleUnset, path }) => {
         const set = session[flag] === true;
         return (
@@ -81,9 +92,11 @@ export function ChatActions({ session, onRename, run }: Props) {
         );
       })}
       <ExportChat session={session} run={run} client={client} />
-      <IconButton label="Delete chat" title="Delete" onClick={() => setConfirming(true)}>
-        <path d={BIN_PATH} />
-      </IconButton>
+      {owner && (
+        <IconButton label="Delete chat" title="Delete" onClick={() => setConfirming(true)}>
+          <path d={BIN_PATH} />
+        </IconButton>
+      )}
       {confirming && (
         <ConfirmDialog
           title="Delete chat?"

@@ -12,6 +12,7 @@ import { ThinkingBlock } from "./thinking-block.tsx";
 import { ToolCalls, ToolMessage } from "./tool-message.tsx";
 import { MessageToolbar } from "./message-toolbar.tsx";
 import { UsageFooter } from "./usage-footer.tsx";
+import { SenderName } from "../people/sender-name.tsx";
 
 interface Props {
   message: Message;
@@ -68,6 +69,7 @@ function UserMessage({ message, index, showVersions }: { message: Message; index
   return (
     <article class="message user" data-role="user" aria-label="You">
       <div class="bubble">
+        <SenderName message={message} />
         <MarkdownView text={message.content} />
         <MessageAttachments message={message} />
       </div>

@@ -20,7 +20,7 @@ const ShortcutsDialog = lazyComponent(
 );
 
 export function TopBar() {
-  const { connection } = useStore();
+  const { connection, people } = useStore();
   const paired = connection.paired.value;
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<"shortcuts" | "unpair" | undefined>();
@@ -63,7 +63,8 @@ export function TopBar() {
             <a href="#/archived">Archived</a>
             <a href="#/history">Notification history</a>
             <a href="#/settings/personal">Settings</a>
-            <a href="#/devices">Devices (admin)</a>
+            {people.isAdmin.value && <a href="#/people">People</a>}
+            <a href="#/devices">{people.me.value ? "Devices" : "Devices (admin)"}</a>
             <button type="button" onClick={() => setDialog("shortcuts")}>
               Keyboard shortcuts
             </button>

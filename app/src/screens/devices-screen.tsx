@@ -1,8 +1,10 @@
-// Devices (admin): the admin token entered once, then every paired device with when it was paired, when it was last
-// seen and whether it is connected now, a revoke button, and "Add device". A failure is said, never left as
-// "Loading…".
+// Devices: on a paired device of a server with people, its person's devices (every person's, with their owner's
+// name, for the admin role) through the device's own token; elsewhere the admin token entered once, then every
+// paired device. Each with when it was paired, when it was last seen and whether it is connected now, a revoke
+// button, and "Add device" (a code for this device's person). A failure is said, never left as "Loading…".
 import { useEffect, useState } from "preact/hooks";
 import { UnauthorizedError, type DeviceRecord, type PairingCreated } from "../../../client/index.ts";
+import type { DeviceAdmin } from "../people/device-admin.ts";
 import { AddDevice } from "../components/add-device.tsx";
 import { AdminLogin } from "../components/admin-login.tsx";
 import { ThisDevice } from "../components/this-device.tsx";
@@ -11,17 +13,24 @@ import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 
 export function DevicesScreen() {
-  const { admin } = useStore();
+  const { admin, connection, people } = useStore();
+  const paired = connection.paired.value;
+  // A device of a server with people lists its person's devices with its own token; the admin token, when kept, wins.
+  const source: DeviceAdmin | undefined = admin.token.value
+    ? admin.client()
+    : paired && people.me.value
+      ? paired.client
+      : undefined;
   return (
     <main class="page devices">
       <ThisDevice />
-      {admin.token.value ? <DeviceList /> : <AdminLogin title="Devices" />}
+      {source ? <DeviceList source={source} /> : <AdminLogin title="Devices" />}
     </main>
   );
 }
 
-function DeviceList() {
-  const { admin, env, connection } = useStore();
+function DeviceList({ source }: { source: DeviceAdmin }) {
+  const { admin, env, connection, people } = useStore();
   const ownId = connection.paired.value?.credentials.device_id;
   const [devices, setDevices] = useState<DeviceRecord[] | undefined>();
   const [code, setCode] = useState<PairingCreated | undefined>();
@@ -33,11 +42,7 @@ function DeviceList() {
       setProblem(describeError(error));
     });
   };
-  const client = () => {
-    const found = admin.client();
-    if (!found) throw new Error("no admin token is set.");
-    return found;
-  };
+  const client = () => source;
   const reload = () => run(async () => setDevices(await client().listDevices()));
   useEffect(reload, []);
   const newCode = () => run(async () => setCode(await client().createPairing()));
@@ -73,6 +78,7 @@ function DeviceList() {
               key={device.device_id}
               device={device}
               own={device.device_id === ownId}
+              owner={people.several.value ? people.nameOf(device.person_id) : undefined}
               onRevoke={() => revoke(device)}
             />
           ))}
@@ -83,20 +89,36 @@ function DeviceList() {
           Try again
         </button>
       )}
-      <button type="button" class="ghost" onClick={() => admin.forget()}>
-        Lock (forget the admin token)
-      </button>
+      {admin.token.value && (
+        <button type="button" class="ghost" onClick={() => admin.forget()}>
+          Lock (forget the admin token)
+        </button>
+      )}
     </>
   );
 }
 
-function DeviceRow({ device, own, onRevoke }: { device: DeviceRecord; own: boolean; onRevoke: () => void }) {
+interface RowProps {
+  device: DeviceRecord;
+  own: boolean;
+  /** The owner's name, on a server with more than one person. */
+  owner: string | undefined;
+  onRevoke(): void;
+}
+
+function DeviceRow({ device, own, owner, onRevoke }: RowProps) {
   return (
     <li class={`device card ${own ? "own" : ""}`} aria-current={own ? "true" : undefined}>
       <div>
         <strong>{device.name}</strong>
         {own && <span class="badge-this-device">This device</span>}
         <dl class="device-facts">
+          {owner && (
+            <>
+              <dt>Belongs to</dt>
+              <dd>{owner}</dd>
+            </>
+          )}
           <dt>Paired</dt>
           <dd>{relativeTime(device.created_at)}</dd>
           <dt>Last seen</dt>

@@ -9,6 +9,7 @@ import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 import { PIN_PATH } from "../components/icon-button.tsx";
 import { SessionRows } from "./session-rows.tsx";
+import { SharedBy } from "../people/shared-by.tsx";
 
 export function SessionList({ activeId }: { activeId?: string }) {
   const { sessions } = useStore();
@@ -71,6 +72,7 @@ function SessionRow({ session, active }: { session: SessionSummary; active: bool
       </span>
       <span class="session-meta">
         <span>{session.agent_id}</span>
+        <SharedBy session={session} />
         <time dateTime={session.updated_at}>{relativeTime(session.updated_at)}</time>
       </span>
     </a>

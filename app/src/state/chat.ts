@@ -18,6 +18,7 @@ import { createTranscriptFeed, defaultFrames, type Frames, type TranscriptView }
 import { describeError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { AppStore } from "./store.ts";
+import { myAccess, sharedReadOnlyReason } from "../people/chat-access.ts";
 
 /** How close to the bottom (px) still counts as "at the bottom": the list follows a streaming reply from there. */
 export const STICK_THRESHOLD = 80;
@@ -84,7 +85,11 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
   const problem = signal<string | undefined>(undefined);
   const view = feed.view;
   const streaming = computed(() => view.value.transcript.live !== undefined);
-  const readOnly = computed(() => readOnlyReason(store, view.value.error, session_id));
+  const readOnly = computed(
+    () =>
+      readOnlyReason(store, view.value.error, session_id) ??
+      sharedReadOnlyReason(selection.session.value, store.people.me.value?.id),
+  );
   const actions = createActions(store, session_id, problem, view, selection);
   const draft = createDraft({
     agent: selection.agent,
@@ -106,7 +111,13 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     readOnly,
     unavailable: computed(() => view.value.error !== undefined && view.value.cached === null),
     problem,
-    editable: computed(() => session_id !== undefined && store.connection.paired.value !== undefined),
+    // Editing and deleting messages is the owner's (a share holder regenerates and switches versions with `write`).
+    editable: computed(
+      () =>
+        session_id !== undefined &&
+        store.connection.paired.value !== undefined &&
+        myAccess(selection.session.value, store.people.me.value?.id) === "owner",
+    ),
     atBottom,
     draft,
     approvals,

@@ -13,7 +13,8 @@ export type Route =
   | { name: "history" }
   | { name: "archived" }
   | { name: "search" }
-  | { name: "settings"; section: SettingsSection };
+  | { name: "settings"; section: SettingsSection }
+  | { name: "people" };
 
 /** The Settings screen's sections (docs/app.md "Settings"). */
 export const SETTINGS_SECTIONS = ["connections", "agents", "mcp", "personal", "data"] as const;
@@ -34,6 +35,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "archived") return { name: "archived" };
   if (parts[0] === "search") return { name: "search" };
   if (parts[0] === "settings") return { name: "settings", section: settingsSection(parts[1]) };
+  if (parts[0] === "people") return { name: "people" };
   return { name: "sessions" };
 }
 
@@ -64,6 +66,8 @@ export function hrefOf(route: Route): string {
       return "#/search";
     case "settings":
       return `#/settings/${route.section}`;
+    case "people":
+      return "#/people";
     case "sessions":
       return "#/";
   }

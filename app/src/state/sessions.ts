@@ -6,6 +6,7 @@ import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
 import { mergeNewer } from "./session-pages.ts";
+import { isAccessLost, viewOf } from "../people/session-view.ts";
 
 export interface Sessions {
   readonly list: ReadonlySignal<SessionSummary[]>;
@@ -24,6 +25,8 @@ export interface Sessions {
   remove(session_id: string): void;
   /** Applies a session event; returns whether it was one. */
   apply(event: AnyEvent): boolean;
+  /** Whether the event takes the chat away from this device's person (deleted, or their access revoked). */
+  losesAccess(event: AnyEvent): event is AnyEvent & { session_id: string };
   clear(): void;
 }
 
@@ -43,7 +46,8 @@ export function searchSessions(list: readonly SessionSummary[], query: string): 
   return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
 }
 
-export function createSessions(env: AppEnv): Sessions {
+/** `viewer`: this device's person (app/src/people/), so a chat it owns is never dropped as someone else's loss. */
+export function createSessions(env: AppEnv, viewer: () => string | undefined = () => undefined): Sessions {
   const list = signal<SessionSummary[]>([]);
   const offline = signal(false);
   const loaded = signal(false);
@@ -79,7 +83,9 @@ export function createSessions(env: AppEnv): Sessions {
       const summary: SessionSummary = { ...sessionSummaryOf(session), request_options: session.request_options ?? {} };
       const existing = list.value.find((item) => item.id === summary.id);
       if (existing && existing.updated_at > summary.updated_at) return;
-      list.value = [...list.value.filter((item) => item.id !== summary.id), summary];
+      // A session event carries the chat as stored: who owns it and its shares stay as this person last read them.
+      const viewed = { ...viewOf(existing), ...viewOf(session), ...summary };
+      list.value = [...list.value.filter((item) => item.id !== summary.id), viewed];
       persist();
     },
     remove(session_id) {
@@ -89,7 +95,7 @@ export function createSessions(env: AppEnv): Sessions {
         .catch((error: unknown) => env.report("forgetting a deleted chat failed", error));
     },
     apply(event) {
-      if (event.type === "session_deleted" && typeof event.session_id === "string") {
+      if (sessions.losesAccess(event)) {
         sessions.remove(event.session_id);
         return true;
       }
@@ -98,10 +104,13 @@ export function createSessions(env: AppEnv): Sessions {
         isEvent(event, "message_appended") ||
         isEvent(event, "message_modified") ||
         isEvent(event, "messages_deleted") ||
-        isEvent(event, "session_updated");
+        isEvent(event, "session_updated") ||
+        // Shared with this person (or given to them): the chat as they see it.
+        (event.type === "session_access_granted" && "session" in event);
       if (carriesSession) sessions.upsert((event as AnyEvent & { session: Session }).session);
       return carriesSession;
     },
+    losesAccess: (event): event is AnyEvent & { session_id: string } => isAccessLost(event, list.value, viewer()),
     clear() {
       list.value = [];
       loaded.value = false;

@@ -17,6 +17,7 @@ import { bindShortcuts } from "./shortcuts.ts";
 import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
 import { createSearch, type Search } from "../search/search-state.ts";
+import { createPeople, type People } from "../people/people-state.ts";
 
 const INSECURE_NOTICE_KEY = "chat-relay.insecure-notice-seen";
 
@@ -30,6 +31,8 @@ export interface AppStore {
   readonly pairing: Pairing;
   /** "Search chats" (app/src/search/). */
   readonly search: Search;
+  /** This device's person and the directory (app/src/people/). */
+  readonly people: People;
   readonly appConfig: () => Promise<AppConfig | undefined>;
   /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
   readonly insecureNotice: ReadonlySignal<boolean>;
@@ -41,7 +44,8 @@ export interface AppStore {
 
 export function createStore(env: AppEnv): AppStore {
   const router = createRouter(env);
-  const sessions = createSessions(env);
+  // The viewer is read when events arrive, after `people` below exists.
+  const sessions = createSessions(env, () => people.me.value?.id);
   const appConfig = appConfigLoader(env);
   const connection = createConnection(env, async () => {
     // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).
@@ -53,6 +57,7 @@ export function createStore(env: AppEnv): AppStore {
   const sync = createSync(env, connection, sessions);
   const admin = createAdmin(env, connection);
   const pairing = createPairing(env, connection, router, appConfig);
+  const people = createPeople(env, connection);
   // Said once per browser: shown on the first visit from a plain http: origin (until dismissed), never again after.
   const insecureNotice = signal(!env.isSecureContext && readStored(env, INSECURE_NOTICE_KEY, z.literal(true)) !== true);
   if (insecureNotice.value) writeStored(env, INSECURE_NOTICE_KEY, true);
@@ -76,6 +81,7 @@ export function createStore(env: AppEnv): AppStore {
     admin,
     pairing,
     search: createSearch(connection, router),
+    people,
     appConfig,
     insecureNotice,
     dismissInsecureNotice() {
@@ -85,7 +91,7 @@ export function createStore(env: AppEnv): AppStore {
       await sessions.restore();
       await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
       // subscribe() runs at once with the current route, then on every change.
-      stops.push(router.listen(), router.route.subscribe(takeLink));
+      stops.push(router.listen(), router.route.subscribe(takeLink), people.follow());
       if (typeof document !== "undefined") stops.push(bindShortcuts(document, router));
       stops.push(
         effect(() => {

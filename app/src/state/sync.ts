@@ -75,8 +75,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const { client } = current;
       const offEvents = client.on("*", (event) => {
         sessions.apply(event);
-        if (event.type === "session_deleted" && typeof event.session_id === "string")
-          deleted.value = new Set([...deleted.value, event.session_id]);
+        if (sessions.losesAccess(event)) deleted.value = new Set([...deleted.value, event.session_id]);
       });
       const offReset = client.onReset(() => void loadSessions(current));
       const offStatus = client.status.subscribe((status) => {

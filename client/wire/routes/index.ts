@@ -29,3 +29,4 @@ export * from "./uploads.ts";
 export * from "./settings.ts";
 export * from "./personal.ts";
 export * from "./people.ts";
+export * from "./shares.ts";

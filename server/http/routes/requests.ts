@@ -7,6 +7,8 @@ import { conflict } from "../../errors.ts";
 import { type Attachment, checkSend, sendBodyLimit } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
 import { callerOfRoute } from "../auth.ts";
+import type { FastifyRequest } from "fastify";
+import type { MessageSender } from "../../runner/runner.ts";
 
 export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, assets } = ctx;
@@ -31,7 +33,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
         );
       checkSend(body, session_id, agent, assets);
       attachDocuments(ctx, callerOfRoute(request).person_id, session_id, body.attachments);
-      const request_id = runner.start(session_id, agent, body);
+      const request_id = runner.start(session_id, agent, body, senderOf(ctx, request));
       if (body.client_request_id !== undefined)
         runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
       return { request_id };
@@ -43,6 +45,17 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
     runner.cancel(session_id, request_id);
     return { request_id, cancelling: true };
   });
+}
+
+/**
+ * Who wrote a device's message (docs/people.md "Visibility"), so a chat several people write in can say so; the admin
+ * token and producers are no one's device and write unnamed.
+ */
+function senderOf(ctx: ServerContext, request: FastifyRequest): MessageSender | undefined {
+  const caller = callerOfRoute(request);
+  if (caller.kind !== "device") return undefined;
+  const person = ctx.personStore.live(caller.person_id);
+  return person ? { person_id: person.id, name: person.name } : undefined;
 }
 
 /**

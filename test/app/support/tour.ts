@@ -164,10 +164,12 @@ export const STOPS: Stop[] = [
   },
   {
     name: "devices-login",
-    paired: true,
+    // A paired device of a server with people lists its person's devices with its own token: the admin token is
+    // asked for on a browser that is not paired.
+    paired: false,
     async visit(page, stack) {
-      await page.evaluate(() => localStorage.removeItem("chat-relay.admin-token"));
       await page.goto(`${stack.serverUrl}/#/devices`);
+      await page.evaluate(() => localStorage.removeItem("chat-relay.admin-token"));
       await page.reload();
       await page.getByLabel("Admin token").waitFor();
     },

@@ -84,6 +84,7 @@ describe("connection limits", () => {
   it("keeps a long-poll that has waited past the header and request timeouts, and answers it", async () => {
     const { port, base } = await startBounded(SHORT);
     const ctx = server!.runtime.ctx;
+    const session = ctx.sessions.create().id; // a chat the admin's person may read (docs/people.md "Events")
     const since = ctx.events.latestId;
     const poll = fetch(`${base}/events?since_id=${since}&wait_ms=${MAX_WAIT_MS}`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -92,7 +93,7 @@ describe("connection limits", () => {
     // A body that never arrives is cut at requestTimeout; the poll, older than that, must still be open.
     await slow(port, `POST /sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n`);
     expect(ctx.events.commits.waiting).toBe(1);
-    ctx.events.publish({ type: "checkpoint", session_id: "s" });
+    ctx.events.publish({ type: "checkpoint", session_id: session });
     const response = await poll;
     expect(response.status).toBe(200);
     expect(((await response.json()) as { events: Array<{ type: string }> }).events.map((e) => e.type)).toEqual([

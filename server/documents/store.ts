@@ -48,7 +48,14 @@ export function recordOf(row: DocumentRow): DocumentRecord {
 export const COMMON_CHUNKS = 1000;
 
 export class DocumentStore {
-  constructor(private readonly db: Db) {}
+  /** Prepared once: a 500-page document stores a page per worker message. */
+  private readonly insertPage;
+
+  constructor(private readonly db: Db) {
+    this.insertPage = db.prepare<[string, number, string | null, string]>(
+      "INSERT OR REPLACE INTO document_pages (document_id, page, heading, text) VALUES (?, ?, ?, ?)",
+    );
+  }
 
   insert(row: DocumentRow): void {
     this.db
@@ -81,9 +88,7 @@ export class DocumentStore {
   }
 
   addPage(id: string, section: Section): void {
-    this.db
-      .prepare("INSERT OR REPLACE INTO document_pages (document_id, page, heading, text) VALUES (?, ?, ?, ?)")
-      .run(id, section.page, section.heading ?? null, section.text);
+    this.insertPage.run(id, section.page, section.heading ?? null, section.text);
   }
 
   page(id: string, page: number): Section | undefined {

@@ -173,7 +173,7 @@ function MessageInput({ prompts }: { prompts: PromptPicker }) {
       class="composer-input"
       id={COMPOSER_INPUT_ID}
       aria-label="Message"
-      placeholder={readOnly.value ? "Offline" : "Message"}
+      placeholder={readOnly.value ? "Read only" : "Message"}
       rows={1}
       value={draft.text.value}
       disabled={!!readOnly.value}

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { MAX_SHARES, type DirectoryEntry, type SessionSummary, type ShareAccess } from "../../../client/index.ts";
 import { useStore } from "../state/store.ts";
 import { peopleErrorText } from "./people-errors.ts";
+import "./people.css"; // the dialog loads on first use, with its styles
 
 interface Props {
   session: SessionSummary;

@@ -11,8 +11,6 @@
 // chunks for a question (BM25, what a turn asks), beside the baseline of FTS5 finding the same words unranked.
 // Usage: node --import tsx scripts/bench/documents.ts [--pages 200] [--big 500] [--chunks 100000]
 import { loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { Client } from "undici";
@@ -20,7 +18,7 @@ import { z } from "zod";
 import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
-import { forkChild, nextMessage } from "./child-process.ts";
+import { withProbedServer } from "./probed/server.ts";
 import { median, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -115,30 +113,11 @@ async function probe(client: Client, done: () => boolean): Promise<number[]> {
   return samples;
 }
 
-async function withServer<T>(work: (url: string) => Promise<T>): Promise<T> {
-  const child = forkChild(join(dirname(fileURLToPath(import.meta.url)), "documents"), "server-child.ts", {
-    args: [TOKEN],
-  });
-  const ready = z.object({ type: z.literal("ready"), url: z.string() });
-  const started = await nextMessage(
-    child,
-    (m) => ready.safeParse(m).data,
-    (m) => m !== undefined,
-  );
-  try {
-    return await work(started!.url);
-  } finally {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.send({ type: "stop" });
-    await exited;
-  }
-}
-
 async function reading(pages: number): Promise<void> {
   const pdf = await pdfOfPages(pages);
   await pdfjsAlone(pdf); // loads pdf.js once, as the server's worker has by its second document
   const baselines = [await pdfjsAlone(pdf), await pdfjsAlone(pdf), await pdfjsAlone(pdf)];
-  const times = await withServer(async (url) => {
+  const times = await withProbedServer(TOKEN, async (url) => {
     const client = new Client(url, { bodyTimeout: 0, headersTimeout: 0 });
     try {
       return [
@@ -167,7 +146,7 @@ async function reading(pages: number): Promise<void> {
 
 async function healthDuringReading(pages: number): Promise<void> {
   const pdf = await pdfOfPages(pages);
-  await withServer(async (url) => {
+  await withProbedServer(TOKEN, async (url) => {
     const reader = new Client(url, { bodyTimeout: 0, headersTimeout: 0 });
     const health = new Client(url, { pipelining: 1 });
     try {

@@ -12,9 +12,6 @@
 // Usage: node --import tsx scripts/bench/export.ts [--chats 1000] [--messages 20] [--chatgpt 10000]
 import { isDeepStrictEqual } from "node:util";
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client } from "undici";
@@ -22,7 +19,7 @@ import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime, type Runtime } from "../../server/runtime.ts";
 import { comparable } from "../../test/export/support.ts";
 import { tempDir } from "../../test/support/server.ts";
-import { forkChild, nextMessage } from "./child-process.ts";
+import { withProbedServer } from "./probed/server.ts";
 import { percentile } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -140,57 +137,46 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 /** The second line: one long ChatGPT conversation imported while /health and /search are asked all along. */
 async function chatgptImport(count: number): Promise<void> {
-  const child = forkChild(join(dirname(fileURLToPath(import.meta.url)), "export"), "server-child.ts", {
-    args: [TOKEN],
+  await withProbedServer(TOKEN, async (url) => {
+    const importer = new Client(url, { pipelining: 1, bodyTimeout: 0, headersTimeout: 0 });
+    const health = new Client(url, { pipelining: 1 });
+    const search = new Client(url, { pipelining: 1 });
+    try {
+      const file = JSON.stringify([chatgptConversation(count)]);
+      let idle = true;
+      const idleUntil = Date.now() + 1000;
+      const idleHealth = probe(health, "/health", () => Date.now() > idleUntil);
+      const idleSearch = probe(search, "/search?q=question", () => Date.now() > idleUntil);
+      const idleSamples = [await idleHealth, await idleSearch];
+      idle = false;
+      const during = [probe(health, "/health", () => idle), probe(search, "/search?q=answer", () => idle)];
+      const start = process.hrtime.bigint();
+      const summary = JSON.parse(await call(importer, "POST", "/import", file)) as { imported: number };
+      const importMs = ms(start);
+      idle = true;
+      const [healthSamples, searchSamples] = await Promise.all(during);
+      console.log(
+        JSON.stringify({
+          bench: "export-chatgpt",
+          messages: count,
+          file_bytes: Buffer.byteLength(file),
+          imported: summary.imported,
+          import_ms: importMs,
+          health_p99_ms: round(percentile(healthSamples!, 99)),
+          health_max_ms: round(Math.max(...healthSamples!)),
+          health_samples: healthSamples!.length,
+          search_p99_ms: round(percentile(searchSamples!, 99)),
+          search_max_ms: round(Math.max(...searchSamples!)),
+          search_samples: searchSamples!.length,
+          baseline_idle_health_p99_ms: round(percentile(idleSamples[0]!, 99)),
+          baseline_idle_search_p99_ms: round(percentile(idleSamples[1]!, 99)),
+          load_average: Math.round(loadavg()[0]! * 100) / 100,
+        }),
+      );
+    } finally {
+      await Promise.all([importer.close(), health.close(), search.close()]);
+    }
   });
-  const ready = z.object({ type: z.literal("ready"), url: z.string() });
-  const started = await nextMessage(
-    child,
-    (m) => ready.safeParse(m).data,
-    (m) => m !== undefined,
-  );
-  const url = started!.url;
-  const importer = new Client(url, { pipelining: 1, bodyTimeout: 0, headersTimeout: 0 });
-  const health = new Client(url, { pipelining: 1 });
-  const search = new Client(url, { pipelining: 1 });
-  try {
-    const file = JSON.stringify([chatgptConversation(count)]);
-    let idle = true;
-    const idleUntil = Date.now() + 1000;
-    const idleHealth = probe(health, "/health", () => Date.now() > idleUntil);
-    const idleSearch = probe(search, "/search?q=question", () => Date.now() > idleUntil);
-    const idleSamples = [await idleHealth, await idleSearch];
-    idle = false;
-    const during = [probe(health, "/health", () => idle), probe(search, "/search?q=answer", () => idle)];
-    const start = process.hrtime.bigint();
-    const summary = JSON.parse(await call(importer, "POST", "/import", file)) as { imported: number };
-    const importMs = ms(start);
-    idle = true;
-    const [healthSamples, searchSamples] = await Promise.all(during);
-    console.log(
-      JSON.stringify({
-        bench: "export-chatgpt",
-        messages: count,
-        file_bytes: Buffer.byteLength(file),
-        imported: summary.imported,
-        import_ms: importMs,
-        health_p99_ms: round(percentile(healthSamples!, 99)),
-        health_max_ms: round(Math.max(...healthSamples!)),
-        health_samples: healthSamples!.length,
-        search_p99_ms: round(percentile(searchSamples!, 99)),
-        search_max_ms: round(Math.max(...searchSamples!)),
-        search_samples: searchSamples!.length,
-        baseline_idle_health_p99_ms: round(percentile(idleSamples[0]!, 99)),
-        baseline_idle_search_p99_ms: round(percentile(idleSamples[1]!, 99)),
-        load_average: Math.round(loadavg()[0]! * 100) / 100,
-      }),
-    );
-  } finally {
-    await Promise.all([importer.close(), health.close(), search.close()]);
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.send({ type: "stop" });
-    await exited;
-  }
 }
 
 const a = await server();

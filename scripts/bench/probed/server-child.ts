@@ -1,5 +1,6 @@
-// The server of scripts/bench/export.ts's ChatGPT import, in a process of its own: what the benchmark measures is
-// whether this process keeps answering while it imports, so the probes must not share its event loop. Says
+// A server in a process of its own, for the benchmarks that probe it while it works (scripts/bench/export.ts's
+// ChatGPT import, scripts/bench/documents.ts's readings): what they measure is whether this process keeps answering
+// /health meanwhile, so the probes must not share its event loop. Imports up to 2 GiB are allowed. Says
 // `{type: "ready", url}` once listening; on `stop` it closes, removes its data folder and exits.
 import { rmSync } from "node:fs";
 import { z } from "zod";

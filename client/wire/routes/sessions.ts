@@ -37,7 +37,7 @@ export const createSessionRoute = defineRoute({
   body: z
     .object({
       agent_id: z.string().min(1).optional(),
-      // A repeat with the same id answers the chat the first one created (docs/sessions.md "Idempotent creation").
+      // A repeat with the same id answers the chat the first one created (docs/runner.md "Idempotent sends").
       client_session_id: clientRequestIdSchema.optional(),
     })
     .strict()

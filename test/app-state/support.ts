@@ -4,7 +4,7 @@
 import type { AppEnv } from "../../app/src/state/env.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { createStore, type AppStore } from "../../app/src/state/store.ts";
-import { CREDENTIALS, type FakeClient } from "../app-dom/support/fake-env.ts";
+import { CREDENTIALS, deviceStandIns, type FakeClient } from "../app-dom/support/fake-env.ts";
 
 /** localStorage's interface over a Map. */
 class MemoryStorage implements Storage {
@@ -42,19 +42,7 @@ export async function nodeStore(client: FakeClient, hash = "#/"): Promise<NodeSt
     onHashChange: () => () => undefined,
     fetch: async () => new Response("{}", { status: 404 }),
     connect: (() => client.client) as unknown as AppEnv["connect"],
-    pair: async () => {
-      throw new Error("this test pairs nothing");
-    },
-    isWide: () => false,
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
-    isSecureContext: true,
-    isOnline: () => true,
-    onOnlineChange: () => () => undefined,
-    copyText: async (text) => (copied.push(text), true),
-    confirm: () => true,
-    now: () => Date.parse("2026-11-27T08:00:00Z"),
-    report: (message, detail) => void reported.push({ message, detail }),
-    wipeServiceWorkerData: () => undefined,
+    ...deviceStandIns(reported, copied),
   };
   const store = createStore(env);
   await store.start();

@@ -5,7 +5,7 @@ import { connect } from "../../client/connection/client.ts";
 import { pair, PairingError } from "../../client/connection/pair.ts";
 import { isEvent } from "../../client/events/narrow.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, NodeWebSocket, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, liveClient, NodeWebSocket, until, untilLive } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
@@ -14,10 +14,7 @@ describe("client with a real server and bridge", () => {
   it("pairs, goes live and delivers every event once, in order (C1, C2, C5)", async () => {
     const stack = await scope.start();
     const credentials = await stack.pair();
-    const client = scope.own(connect(credentials, FAST_RECONNECT));
-    const seen: AnyEvent[] = [];
-    client.on("*", (event) => seen.push(event));
-    await untilLive(client);
+    const { client, seen } = await liveClient(scope, credentials);
     const start = client.cursor!;
     const sessionId = await stack.createSession();
     for (let i = 0; i < 5; i++) await stack.append(sessionId, `m${i}`);

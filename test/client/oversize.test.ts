@@ -2,10 +2,9 @@
 // may be megabytes): the forwarder pushes a stub {truncated: true}, the client fetches that one event over HTTP
 // and delivers the full event in order. Real server and bridge on 127.0.0.1.
 import { describe, expect, it } from "vitest";
-import { connect } from "../../client/connection/client.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
-import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { liveClient, until } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
@@ -14,10 +13,7 @@ describe("an event over the bridge's frame limit", () => {
   it("reaches the client whole and in order, and the next event is not stuck behind it (C17)", async () => {
     const stack = await scope.start();
     const credentials = await stack.pair();
-    const client = scope.own(connect(credentials, FAST_RECONNECT));
-    const seen: AnyEvent[] = [];
-    client.on("*", (event) => seen.push(event));
-    await untilLive(client);
+    const { client, seen } = await liveClient(scope, credentials);
     const start = client.cursor!;
     const sessionId = await stack.createSession();
     // message_appended repeats the content three times (content, message, session): more than a whole frame.

@@ -6,7 +6,6 @@ import { pair } from "../../client/connection/pair.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import {
   cleanups,
   device,
@@ -18,6 +17,7 @@ import {
   type TestBridge,
 } from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
+import { forwardTo } from "../relay/stack.ts";
 import { startTestServer } from "../support/server.ts";
 import { appOn, clusterNodes, figuresOf, useRedis } from "./support.ts";
 
@@ -27,13 +27,7 @@ const redisOf = useRedis();
 async function serverOn(a: TestBridge) {
   const server = await startTestServer({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
   cleanups.push(() => server.close(true));
-  const forwarder = startForwarder(server.runtime.ctx, {
-    bridgeUrl: a.url,
-    reconnectAfterMs: () => 20,
-    app: server.runtime.app,
-  });
-  cleanups.push(() => forwarder.stop());
-  await until(() => a.core.registry.get("srv1")?.link !== undefined, "the server joined node A");
+  await forwardTo(server, a, "the server joined node A");
   return server;
 }
 

@@ -5,12 +5,12 @@ import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/server.ts";
-import { run, type Run } from "./support/processes.ts";
+import { killAll, run, type Run } from "./support/processes.ts";
 
 const dirs: string[] = [];
 const runs: Run[] = [];
 afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 

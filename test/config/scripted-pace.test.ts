@@ -4,12 +4,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { DEFAULT_DELAY_MS, parseCliArgs } from "../../scripts/scripted-backend/cli-args.ts";
-import { freePort, run, type Run } from "./support/processes.ts";
+import { freePort, killAll, run, type Run } from "./support/processes.ts";
 
 const runs: Run[] = [];
 let backend: ScriptedBackend | undefined;
 afterEach(async () => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   await backend?.close();
   backend = undefined;
 });

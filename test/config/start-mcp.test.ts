@@ -9,13 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { descendantsOf } from "../../server/mcp/process-tree.ts";
 import { FILESYSTEM_SERVER } from "../mcp/helpers.ts";
 import { tempDir } from "../support/server.ts";
-import { answers, freePort, goneWithin, isAlive, run, type Run } from "./support/processes.ts";
+import { answers, freePort, goneWithin, isAlive, killAll, run, type Run } from "./support/processes.ts";
 
 const dirs: string[] = [];
 const runs: Run[] = [];
 const leftovers: number[] = [];
 afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   // Should the test fail, what it found running is not left behind.
   for (const pid of leftovers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));

@@ -10,13 +10,13 @@ import { pair } from "../../client/index.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import { parsePairUrl } from "../../client/wire/index.ts";
 import { tempDir } from "../support/server.ts";
-import { answers, freePort, goneWithin, isAlive, run, type Run } from "./support/processes.ts";
+import { answers, freePort, goneWithin, isAlive, killAll, run, type Run } from "./support/processes.ts";
 
 const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 const dirs: string[] = [];
 const runs: Run[] = [];
 afterEach(async () => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 

@@ -1,16 +1,13 @@
 // Import of ChatGPT's conversations.json (docs/export.md "ChatGPT"): the branch on screen becomes the chat, the other
 // branches that turn's versions; plumbing (system, tool, hidden) is left out; a conversation imports once.
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { listen, type Api } from "../search/support.ts";
+import type { TestServer } from "../support/server.ts";
+import { listeningServer, type Api } from "../search/support.ts";
 import { upload } from "./support.ts";
 
 let server: TestServer;
 let api: Api;
-beforeEach(async () => {
-  server = await startTestServer();
-  api = await listen(server);
-});
+beforeEach(async () => ({ server, api } = await listeningServer()));
 afterEach(() => server.close());
 
 /** Messages are made in the order the fixture lists them, a second apart. */

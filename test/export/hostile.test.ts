@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { listen, type Api } from "../search/support.ts";
-import { upload } from "./support.ts";
+import { chatRecord, upload } from "./support.ts";
 
 const LIMIT = 64 * 1024;
 let server: TestServer;
@@ -17,23 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const record = (n: number, extra: Record<string, unknown> = {}) => ({
-  format: "chat-relay.chat",
-  version: 1,
-  source_id: `test:${n}`,
-  exported_at: "2026-01-01T00:00:00.000Z",
-  session: {
-    id: `s${n}`,
-    agent_id: "default",
-    version: 3,
-    created_at: "2025-01-01T00:00:00.000Z",
-    updated_at: "2025-01-02T00:00:00.000Z",
-    messages: [{ role: "user", content: `hello ${n}` }],
-    metadata: {},
-  },
-  assets: [],
-  ...extra,
-});
+const record = chatRecord;
 
 async function sessionCount(): Promise<number> {
   return (await api.call("GET", "/sessions?archived=include")).json.sessions.length;

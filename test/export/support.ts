@@ -69,3 +69,31 @@ export function comparable(records: any[]): any[] {
     };
   });
 }
+
+/**
+ * Chat number `n` in the export format (docs/export.md), one user message unless `messages` are given; `extra`'s
+ * fields replace the record's own (a whole `session`, `assets`, a wrong `version`, padding).
+ */
+export function chatRecord<M = { role: string; content: string }>(
+  n: number,
+  extra: Record<string, unknown> = {},
+  messages: M[] = [{ role: "user", content: `hello ${n}` }] as M[],
+) {
+  return {
+    format: "chat-relay.chat",
+    version: 1,
+    source_id: `test:${n}`,
+    exported_at: "2026-01-01T00:00:00.000Z",
+    session: {
+      id: `s${n}`,
+      agent_id: "default",
+      version: 3,
+      created_at: "2025-01-01T00:00:00.000Z",
+      updated_at: "2025-01-02T00:00:00.000Z",
+      messages,
+      metadata: {},
+    },
+    assets: [] as unknown[],
+    ...extra,
+  };
+}

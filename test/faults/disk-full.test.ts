@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DiskWrites } from "../../server/db/disk.ts";
-import { upload } from "../export/support.ts";
+import { chatRecord, upload } from "../export/support.ts";
 import { listen, type Api } from "../search/support.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -40,22 +40,7 @@ function fillableDisk(): DiskWrites & { full: boolean } {
   return disk;
 }
 
-const record = (n: number, assets: unknown[] = []) => ({
-  format: "chat-relay.chat",
-  version: 1,
-  source_id: `test:${n}`,
-  exported_at: "2026-01-01T00:00:00.000Z",
-  session: {
-    id: `s${n}`,
-    agent_id: "default",
-    version: 3,
-    created_at: "2025-01-01T00:00:00.000Z",
-    updated_at: "2025-01-02T00:00:00.000Z",
-    messages: [{ role: "user", content: `hello ${n}` }],
-    metadata: {},
-  },
-  assets,
-});
+const record = (n: number, assets: unknown[] = []) => chatRecord(n, { assets });
 
 let server: TestServer;
 let api: Api;

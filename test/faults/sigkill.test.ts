@@ -5,8 +5,9 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, run, type Run } from "../config/support/processes.ts";
+import { freePort, killAll, serverEnv, run, type Run } from "../config/support/processes.ts";
 import { tempDir } from "../support/server.ts";
+import { chatRecord } from "../export/support.ts";
 
 const TOKEN = "sigkill-test-admin-token";
 const CHATS = 200;
@@ -14,29 +15,19 @@ const MESSAGES = 40;
 const dirs: string[] = [];
 const runs: Run[] = [];
 afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const record = (n: number) => ({
-  format: "chat-relay.chat",
-  version: 1,
-  source_id: `test:${n}`,
-  exported_at: "2026-01-01T00:00:00.000Z",
-  session: {
-    id: `s${n}`,
-    agent_id: "default",
-    version: 3,
-    created_at: "2025-01-01T00:00:00.000Z",
-    updated_at: "2025-01-02T00:00:00.000Z",
-    messages: Array.from({ length: MESSAGES }, (_, i) => ({
+const record = (n: number) =>
+  chatRecord(
+    n,
+    {},
+    Array.from({ length: MESSAGES }, (_, i) => ({
       role: i % 2 === 0 ? "user" : "assistant",
       content: `chat ${n} message ${i}`,
     })),
-    metadata: {},
-  },
-  assets: [],
-});
+  );
 const FILE = JSON.stringify(Array.from({ length: CHATS }, (_, n) => record(n)));
 
 async function call(base: string, method: string, path: string, body?: string): Promise<{ status: number; json: any }> {
@@ -53,14 +44,7 @@ async function call(base: string, method: string, path: string, body?: string): 
 async function startServer(dir = tempDir()): Promise<{ dir: string; base: string; server: Run }> {
   if (!dirs.includes(dir)) dirs.push(dir);
   const port = await freePort();
-  const server = run(["server/main.ts"], {
-    DATA_DIR: join(dir, "data"),
-    CONFIG: join(dir, "config.json"),
-    ADMIN_TOKEN: TOKEN,
-    PORT: String(port),
-    BRIDGE_URL: "",
-    LOG_LEVEL: "silent",
-  });
+  const server = run(["server/main.ts"], serverEnv(dir, port, TOKEN));
   runs.push(server);
   writeFileSync(join(dir, "config.json"), "{}");
   await server.waitFor(/server listening on/);

@@ -2,13 +2,11 @@
 // POST .../respond), as the app does from a phone that reaches only the bridge. The device may not read GET /mcp
 // (admin only), an unknown session answers 404, and a second answer 409 with the record.
 import { existsSync, readFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { startScriptedBackend } from "../../scripts/scripted-backend/index.ts";
-import { cleanups, runCleanups, testBridge, until } from "../bridge/helpers.ts";
-import { appChannel, pairDevice, relay, type RelayStack } from "../relay/stack.ts";
+import { cleanups, runCleanups, testBridge } from "../bridge/helpers.ts";
+import { appChannel, linkToBridge, pairDevice, relay, type RelayStack } from "../relay/stack.ts";
 import { createSession, eventsOf, send, waitForEvent } from "../runner/helpers.ts";
 import { approvalsWaiting, filesystemServer, scriptCalls, startMcpRuntime, toolResults } from "./helpers.ts";
 
@@ -23,15 +21,7 @@ async function mcpRelayStack(): Promise<RelayStack & { dir: string }> {
     server: { server_id: "srv1", public_url: "http://127.0.0.1:1" },
   });
   cleanups.push(() => server.close());
-  await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
-  const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
-  const forwarder = startForwarder(server.runtime.ctx, {
-    bridgeUrl: bridge.url,
-    reconnectAfterMs: () => 20,
-    app: server.runtime.app,
-  });
-  cleanups.push(() => forwarder.stop());
-  await until(() => bridge.core.registry.get("srv1")?.link !== undefined, "server joined the bridge");
+  const { serverUrl, forwarder } = await linkToBridge(server, bridge);
   return { backend, server, serverUrl, bridge, forwarder, stopForwarder: () => forwarder.stop(), dir: fs.dir };
 }
 

@@ -4,18 +4,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { listen, type Api } from "../search/support.ts";
+import type { TestServer } from "../support/server.ts";
+import { listeningServer, type Api } from "../search/support.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const run = promisify(execFile);
 
 let server: TestServer;
 let api: Api;
-beforeEach(async () => {
-  server = await startTestServer();
-  api = await listen(server);
-});
+beforeEach(async () => ({ server, api } = await listeningServer()));
 afterEach(() => server.close());
 
 function notify(args: string[], env: Record<string, string>) {

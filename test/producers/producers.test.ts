@@ -2,15 +2,12 @@
 // them; a producer publishes and resolves notifications by key at both scopes, named in the record's source, and
 // is refused everywhere else.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { listen, type Api } from "../search/support.ts";
+import type { TestServer } from "../support/server.ts";
+import { listeningServer, type Api } from "../search/support.ts";
 
 let server: TestServer;
 let api: Api;
-beforeEach(async () => {
-  server = await startTestServer();
-  api = await listen(server);
-});
+beforeEach(async () => ({ server, api } = await listeningServer()));
 afterEach(() => server.close());
 
 async function producer(name = "backup"): Promise<{ producer_id: string; token: string; created_at: string }> {

@@ -23,6 +23,7 @@ import {
 } from "../bridge/helpers.ts";
 import { NodeWebSocket } from "../client/support/stack.ts";
 import { startRunnerServer, type RunnerServer } from "../runner/helpers.ts";
+import type { TestServer } from "../support/server.ts";
 
 export interface RelayStack {
   backend: ScriptedBackend;
@@ -46,16 +47,34 @@ export async function relayStack(
     server: { server_id: "srv1", public_url: "http://127.0.0.1:1" },
   });
   cleanups.push(() => server.close());
+  const { serverUrl, forwarder } = await linkToBridge(server, bridge);
+  return { backend, server, serverUrl, bridge, forwarder, stopForwarder: () => forwarder.stop() };
+}
+
+/** Puts server srv1 on 127.0.0.1 and links it to `bridge` (its forwarder is stopped after the test). */
+export async function linkToBridge(
+  server: Pick<TestServer, "runtime">,
+  bridge: Pick<TestBridge, "url" | "core">,
+): Promise<{ serverUrl: string; forwarder: Forwarder }> {
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
+  return { serverUrl, forwarder: await forwardTo(server, bridge, "server joined the bridge") };
+}
+
+/** Starts the forwarder of server srv1 to `bridge` (stopped after the test) and waits until it has joined. */
+export async function forwardTo(
+  server: Pick<TestServer, "runtime">,
+  bridge: Pick<TestBridge, "url" | "core">,
+  what: string,
+): Promise<Forwarder> {
   const forwarder = startForwarder(server.runtime.ctx, {
     bridgeUrl: bridge.url,
     reconnectAfterMs: () => 20,
     app: server.runtime.app,
   });
   cleanups.push(() => forwarder.stop());
-  await until(() => bridge.core.registry.get("srv1")?.link !== undefined, "server joined the bridge");
-  return { backend, server, serverUrl, bridge, forwarder, stopForwarder: () => forwarder.stop() };
+  await until(() => bridge.core.registry.get("srv1")?.link !== undefined, what);
+  return forwarder;
 }
 
 /** Pairs a device through the bridge with the client library; server_url as given (a closed port, say). */

@@ -8,14 +8,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { SERVER_STOPPED_DETAIL } from "../../server/runner/recovery.ts";
 import { tempDir } from "../support/server.ts";
-import { freePort, run, type Run } from "../config/support/processes.ts";
+import { freePort, killAll, serverEnv, run, type Run } from "../config/support/processes.ts";
 
 const TOKEN = "crash-test-admin-token";
 const dirs: string[] = [];
 const runs: Run[] = [];
 let backend: ScriptedBackend | undefined;
 afterEach(async () => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+  killAll(runs);
   await backend?.close();
   backend = undefined;
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
@@ -65,14 +65,7 @@ describe("a server killed mid-stream", { timeout: 120_000 }, () => {
     );
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = {
-      DATA_DIR: join(dir, "data"),
-      CONFIG: join(dir, "config.json"),
-      ADMIN_TOKEN: TOKEN,
-      PORT: String(port),
-      BRIDGE_URL: "",
-      LOG_LEVEL: "silent",
-    };
+    const env = serverEnv(dir, port, TOKEN);
 
     const first = run(["server/main.ts"], env);
     runs.push(first);

@@ -4,14 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Session } from "../../client/wire/index.ts";
 import { SearchService } from "../../server/search/search-service.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { listen, type Api } from "./support.ts";
+import { listen, listeningServer, type Api } from "./support.ts";
 
 let server: TestServer;
 let api: Api;
-beforeEach(async () => {
-  server = await startTestServer();
-  api = await listen(server);
-});
+beforeEach(async () => ({ server, api } = await listeningServer()));
 afterEach(() => server.close());
 
 async function chat(...messages: Array<[role: string, content: string]>): Promise<string> {

@@ -1,6 +1,6 @@
 // A test server listening on 127.0.0.1 and a fetch helper that speaks to it over real HTTP, as an app would.
 import type { AddressInfo } from "node:net";
-import { ADMIN_TOKEN, type TestServer } from "../support/server.ts";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 
 export interface Answer {
   status: number;
@@ -36,4 +36,12 @@ export async function listen(server: TestServer): Promise<Api> {
       return { status: response.status, json, text };
     },
   };
+}
+
+/** A test server (startTestServer's arguments) listening on 127.0.0.1, and its Api. */
+export async function listeningServer(
+  ...args: Parameters<typeof startTestServer>
+): Promise<{ server: TestServer; api: Api }> {
+  const server = await startTestServer(...args);
+  return { server, api: await listen(server) };
 }

@@ -153,6 +153,31 @@ export interface TestStore {
   copied: string[];
 }
 
+/**
+ * The device's side of an AppEnv in a test: a narrow, online, secure Chrome that pairs nothing, confirms everything,
+ * stands at 2026-11-27 08:00 UTC, and keeps what it copied and reported in the given lists.
+ */
+export function deviceStandIns(
+  reported: Array<{ message: string; detail: unknown }>,
+  copied: string[],
+): Omit<AppEnv, "storage" | "offline" | "location" | "history" | "onHashChange" | "fetch" | "connect"> {
+  return {
+    pair: async () => {
+      throw new Error("this test pairs nothing");
+    },
+    isWide: () => false,
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
+    isSecureContext: true,
+    isOnline: () => true,
+    onOnlineChange: () => () => undefined,
+    copyText: async (text) => (copied.push(text), true),
+    confirm: () => true,
+    now: () => Date.parse("2026-11-27T08:00:00Z"),
+    report: (message, detail) => void reported.push({ message, detail }),
+    wipeServiceWorkerData: () => undefined,
+  };
+}
+
 const live: AppStore[] = [];
 
 /** Stops every store a test made (they listen to the page's hashchange, which the next test shares). */
@@ -186,19 +211,7 @@ export async function testStore(
       if (!options.client) throw new Error("this test has no client");
       return options.client.client;
     }) as AppEnv["connect"],
-    pair: async () => {
-      throw new Error("this test pairs nothing");
-    },
-    isWide: () => false,
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0",
-    isSecureContext: true,
-    isOnline: () => true,
-    onOnlineChange: () => () => undefined,
-    copyText: async (text) => (copied.push(text), true),
-    confirm: () => true,
-    now: () => Date.parse("2026-11-27T08:00:00Z"),
-    report: (message, detail) => void reported.push({ message, detail }),
-    wipeServiceWorkerData: () => undefined,
+    ...deviceStandIns(reported, copied),
     ...options.env,
   };
   const store = createStore(env);

@@ -15,6 +15,8 @@ import { parseProducer, producerInputSchema, type ProducerInput } from "../../..
 import { startTestServer, type TestServer } from "../../support/server.ts";
 import type { ConfigInput } from "../../../server/config/schema.ts";
 import { pair } from "../../../client/connection/pair.ts";
+import { connect, type ChatClient } from "../../../client/connection/client.ts";
+import type { StackScope } from "../../support/use-stack.ts";
 import type { Credentials } from "../../../client/connection/credentials.ts";
 import type { WebSocketConstructor } from "../../../client/transport/bridge.ts";
 import type { AnyEvent } from "../../../client/wire/events.ts";
@@ -28,6 +30,18 @@ export const FAST_RECONNECT = { reconnectAfterMs: () => 20, retryDelaysMs: [20],
 /** Waits until the client delivers live over the bridge. */
 export function untilLive(client: { status: { get(): { state: string } } }): Promise<void> {
   return until(() => client.status.get().state === "live", "live");
+}
+
+/** A client connected with `credentials` and owned by the test's scope, live, hearing every event into `seen`. */
+export async function liveClient(
+  scope: Pick<StackScope, "own">,
+  credentials: Credentials,
+): Promise<{ client: ChatClient; seen: AnyEvent[] }> {
+  const client = scope.own(connect(credentials, FAST_RECONNECT));
+  const seen: AnyEvent[] = [];
+  client.on("*", (event) => seen.push(event));
+  await untilLive(client);
+  return { client, seen };
 }
 
 /** Waits for a condition (never a fixed sleep); the suite's timeout bounds it. */

@@ -4,6 +4,7 @@
 import { holds, retried } from "../../support/holds.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -22,6 +23,23 @@ export interface Run {
   /** Resolves with the first match of `pattern` in the output after `from` characters (default: anywhere). */
   waitFor(pattern: RegExp, from?: number): Promise<RegExpMatchArray>;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** server/main.ts's environment for a server of its own in `dir`: its data, its config.json, no bridge, no log. */
+export function serverEnv(dir: string, port: number, adminToken: string): Record<string, string> {
+  return {
+    DATA_DIR: join(dir, "data"),
+    CONFIG: join(dir, "config.json"),
+    ADMIN_TOKEN: adminToken,
+    PORT: String(port),
+    BRIDGE_URL: "",
+    LOG_LEVEL: "silent",
+  };
+}
+
+/** Kills every child of `runs` still running (SIGKILL) and empties the list: an afterEach's cleanup. */
+export function killAll(runs: Run[]): void {
+  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
 }
 
 export function run(args: string[], env: Record<string, string>): Run {

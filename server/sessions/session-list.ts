@@ -73,7 +73,13 @@ export class SessionList {
   /** Keeps the head's list keys and summary on its row. Call in the transaction that saves the version. */
   write(head: Session): void {
     const summary = sessionSummaryOf(head);
-    this.writeRow.run(head.updated_at, summary.pinned ? 1 : 0, summary.archived ? 1 : 0, JSON.stringify(summary), head.id);
+    this.writeRow.run(
+      head.updated_at,
+      summary.pinned ? 1 : 0,
+      summary.archived ? 1 : 0,
+      JSON.stringify(summary),
+      head.id,
+    );
   }
 
   /** Fills in the rows of chats saved before the list was kept on them (once, when the store opens). */

@@ -98,6 +98,22 @@ export function holdLongPolls(server: HistoryServer): () => Promise<void> {
   };
 }
 
+/** The first list page's path and the next four pages' (walked by their cursors). */
+export async function listPaths(server: HistoryServer): Promise<string[]> {
+  const paths = ["/sessions?limit=50"];
+  for (let i = 0; i < 4; i++) {
+    const res = await server.client.request({
+      method: "GET",
+      path: paths.at(-1)!,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const page = (await res.body.json()) as { next_before: string | null };
+    if (page.next_before === null) break;
+    paths.push(`/sessions?limit=50&before=${page.next_before}`);
+  }
+  return paths;
+}
+
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export const p50p99 = (name: string, samples: number[]) => ({

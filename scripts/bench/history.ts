@@ -17,6 +17,7 @@ import {
   holdLongPolls,
   p50p99,
   round2,
+  listPaths,
   startHistoryServer,
   timeReads,
   TOKEN,
@@ -43,22 +44,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SMALL_CHATS = 100;
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 
-/** The first list page's path and the next four pages' (walked by their cursors). */
-async function listPaths(server: HistoryServer): Promise<string[]> {
-  const paths = ["/sessions?limit=50"];
-  for (let i = 0; i < 4; i++) {
-    const res = await server.client.request({
-      method: "GET",
-      path: paths.at(-1)!,
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
-    const page = (await res.body.json()) as { next_before: string | null };
-    if (page.next_before === null) break;
-    paths.push(`/sessions?limit=50&before=${page.next_before}`);
-  }
-  return paths;
-}
-
 /** Pages of 100 of the long chat: its last, one in its middle, its first. */
 function messagePaths(server: HistoryServer, length: number): string[] {
   const base = `/sessions/${server.long_id}?messages_limit=100`;
@@ -78,7 +63,8 @@ async function readsOf(server: HistoryServer, length: number) {
 
 async function oneRun(): Promise<Record<string, number>> {
   const small = await startHistoryServer({ people: 1, chats: SMALL_CHATS, messages: 20, long: 100, devices: 0 });
-  const baseline = await readsOf(small, 100).finally(() => small.stop());
+  const baseline = await readsOf(small, 100);
+  const smallRss = await small.rssMb().finally(() => small.stop());
   const big = await startHistoryServer({ people: 1, chats: CHATS, messages: PER_CHAT, long: LONG, devices: DEVICES });
   const endPolls = holdLongPolls(big);
   try {
@@ -90,6 +76,7 @@ async function oneRun(): Promise<Record<string, number>> {
       seed_ms: big.seed_ms,
       index_ms: big.index_ms,
       server_rss_mb: await big.rssMb(),
+      server_rss_mb_100_chats: smallRss,
       ...p50p99("list_page", measured.list),
       ...p50p99("list_page_100_chats", baseline.list),
       list_page_p99_vs_100_chats: round2(p99(measured.list) / p99(baseline.list)),

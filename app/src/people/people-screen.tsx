@@ -57,9 +57,14 @@ function PeopleAdmin() {
     <main class="page people" aria-labelledby="people-title">
       <div class="page-head">
         <h1 id="people-title">People</h1>
-        <button type="button" class="primary" onClick={() => (setEditing({ kind: "add" }), setPairing(undefined))}>
-          Add person
-        </button>
+        <div class="row-actions">
+          <a class="button" href="#/people/audit">
+            Audit log
+          </a>
+          <button type="button" class="primary" onClick={() => (setEditing({ kind: "add" }), setPairing(undefined))}>
+            Add person
+          </button>
+        </div>
       </div>
       {problem && (
         <p class="notice error" role="alert">

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { openSharedBlob, parseSharedLink } from "../../client/sharing/open-link.ts";
+import { openSharedBlob, openSharedLink, parseSharedLink, SharedLinkError } from "../../client/sharing/open-link.ts";
 import { TestClock } from "../notifications/helpers.ts";
 import { chatOf, startHousehold, type Household } from "../people/support.ts";
 
@@ -245,4 +245,30 @@ it("L8: the snapshot carries the shown messages only, stored images inlined as d
     "share_snapshot_too_large",
     { max_bytes: 8 * 1024 * 1024 },
   ]);
+});
+
+it("L9: the library opens a link over loopback with no token; a revoked one rejects with share_link_not_found", async () => {
+  const { h } = await start();
+  const chat = await chatOf(h.server, h.admin.e2e.token, "OPENED-BY-THE-LIBRARY");
+  const made = await makeLink(h, chat);
+  const baseUrl = await h.server.runtime.app.listen({ port: 0, host: "127.0.0.1" });
+  const seen: Array<string | null> = [];
+  const fetchSpy: typeof fetch = (input, init) => {
+    seen.push(new Headers(init?.headers).get("authorization"));
+    return fetch(input, init);
+  };
+  const snapshot = await openSharedLink(made.url, { baseUrl, fetch: fetchSpy });
+  expect(snapshot.messages[0]!.content).toBe("OPENED-BY-THE-LIBRARY");
+  expect(seen).toEqual([null]);
+  const fragment = made.url.slice(made.url.indexOf("#"));
+  expect((await openSharedLink(fragment, { baseUrl })).title).toBe("OPENED-BY-THE-LIBRARY");
+  const [token, key] = [made.token, made.url.split(".").pop()!];
+  const wrongKey = `${token}.${key.slice(0, -2)}${key.endsWith("AA") ? "BA" : "AA"}`;
+  await expect(openSharedLink(wrongKey, { baseUrl })).rejects.toMatchObject({ code: "invalid_share_link" });
+  await expect(openSharedLink("https://x/#/pair?code=1", { baseUrl })).rejects.toBeInstanceOf(SharedLinkError);
+  await h.server.request({ method: "DELETE", url: `/sessions/${chat}/share-links/${token}`, token: h.admin.e2e.token });
+  await expect(openSharedLink(made.url, { baseUrl })).rejects.toMatchObject({
+    status: 404,
+    code: "share_link_not_found",
+  });
 });

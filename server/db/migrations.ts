@@ -378,7 +378,24 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX prompts_by_person ON prompts (person_id, title COLLATE NOCASE);
   `,
-  // 17: share links (server/sharing, docs/people.md "Share links"): each row a link's sealed snapshot (the key is in
+  // 17: client ids (server/runner/client-request-ids.ts): a send's client_request_id and a new chat's
+  // client_session_id, kept as long as their chat, so a retry hours later (an outbox) answers the first result.
+  `
+  CREATE TABLE client_requests (
+    session_id TEXT NOT NULL,
+    client_request_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    PRIMARY KEY (session_id, client_request_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE client_sessions (
+    person_id TEXT NOT NULL,
+    client_session_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    PRIMARY KEY (person_id, client_session_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX client_sessions_by_session ON client_sessions (session_id);
+  `,
+  // 18: share links (server/sharing, docs/people.md "Share links"): each row a link's sealed snapshot (the key is in
   // the link only) and the owner who made it; a link is live while it has not expired, its chat is not deleted and
   // the chat's owner is still that person (a transfer or a removal ends it).
   `

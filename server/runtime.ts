@@ -45,8 +45,6 @@ import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
 import { PersonalStore } from "./personal/personal-store.ts";
 import { PeopleStore } from "./people/people-store.ts";
-import { ShareLinkService } from "./sharing/share-link-service.ts";
-import { ShareLinkStore } from "./sharing/share-link-store.ts";
 
 export interface RuntimeOptions {
   config: Config;
@@ -175,20 +173,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     { settings, documents, personal, ownerOf: (sessionId) => peopleParts?.audiences.of(sessionId)?.owner_id },
   );
   const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
-  const shareLinks = new ShareLinkService({
-    store: new ShareLinkStore(db),
-    clock,
-    sessions,
-    ownerOf: (sessionId) => {
-      const owner = people.get(peopleParts!.audiences.of(sessionId)!.owner_id)!;
-      return { id: owner.id, name: owner.name };
-    },
-    readAsset: (sessionId, assetId) => {
-      const { info, bytes } = assets.read(sessionId, assetId);
-      return { media_type: info.media_type, bytes };
-    },
-    appUrl: () => config.server.app_url ?? advertised.serverUrl,
-  });
   peopleParts = startPeople({
     db,
     store: people,
@@ -203,7 +187,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     e2e,
     checkpoints: checkpointer,
     search: { indexer: searchIndexer },
-    shareLinks,
+    appUrl: config.server.app_url ?? advertised.serverUrl,
     notifications,
     log,
   });
@@ -252,7 +236,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     settings,
     personal,
     ...peopleParts,
-    shareLinks,
   };
   // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
   settings.onApply((next) => mcp.reconfigure(next.config.mcp_servers));

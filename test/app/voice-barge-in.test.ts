@@ -89,7 +89,11 @@ it("V42 a barge-in: speaking over the reply stops its playback and starts a new 
   await page.goto(`${stack.serverUrl}/#/new`);
   const story = "Once upon a time a relay carried messages across the night. It never slept. The end.";
   stack.backend.scriptTranscripts(`${FIRST}.`, `${SECOND}.`);
-  stack.backend.script(dialectStream("openai", { content: story }), dialectStream("openai", { content: "Sure." }));
+  // The story streams a word every 50 ms, so its second sentence comes while the first piece already plays.
+  stack.backend.script(
+    { ...dialectStream("openai", { content: story }), delayMs: 50 },
+    dialectStream("openai", { content: "Sure." }),
+  );
   stack.backend.scriptSpeech({ kind: "bytes", contentType: "audio/wav", body: tone(LONG_PIECE_SECONDS) });
 
   await page.getByRole("button", { name: "Conversation mode" }).click(); // the fake microphone starts playing now
@@ -106,6 +110,14 @@ it("V42 a barge-in: speaking over the reply stops its playback and starts a new 
   await page.locator('article[data-role="user"]', { hasText: `${FIRST}.` }).waitFor();
   await page.locator('article[data-role="assistant"]', { hasText: "The end." }).waitFor();
 
+  // The story's next sentence was asked for while the long piece played (to follow it without a gap), before the
+  // barge-in stopped it; the one after it never was (one piece ahead, no more).
+  const asked = stack.backend.requests.filter((r) => /audio\/(speech|transcriptions)$/.test(r.path));
+  const spokenAt = (text: string) => asked.findIndex((r) => (r.body as { input?: string }).input === text);
+  const secondTurn = asked.filter((r) => r.path.endsWith("transcriptions"))[1];
+  expect(spokenAt("It never slept.")).toBeGreaterThan(0);
+  expect(spokenAt("It never slept.")).toBeLessThan(asked.indexOf(secondTurn!));
+  expect(spokenAt("The end.")).toBe(-1);
   const { states, media } = await trails(page);
   // The long piece (element 0) was paused well before its end, and never ended.
   const long = media.filter((event) => event.element === 0);

@@ -117,7 +117,7 @@ export interface SendOptions {
   request_options?: Record<string, unknown>;
   /** Default true (the server's default). */
   stream?: boolean;
-  /** Makes the send safe to repeat: the server answers a repeat within 10 minutes with the first request_id. Generated when absent. */
+  /** Makes the send safe to repeat: the server answers a repeat (while the chat exists) with the first request_id. Generated when absent. */
   client_request_id?: string;
 }
 
@@ -271,7 +271,8 @@ export abstract class ServerApi implements Requester {
     return (await this.call(getSessionRoute, { params: { session_id: sessionId } })).session;
   }
 
-  async createSession(options: { agent_id?: string } = {}): Promise<Session> {
+  /** With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. */
+  async createSession(options: { agent_id?: string; client_session_id?: string } = {}): Promise<Session> {
     return (await this.call(createSessionRoute, { body: options })).session;
   }
 

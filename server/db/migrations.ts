@@ -378,4 +378,21 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX prompts_by_person ON prompts (person_id, title COLLATE NOCASE);
   `,
+  // 17: client ids (server/runner/client-request-ids.ts): a send's client_request_id and a new chat's
+  // client_session_id, kept as long as their chat, so a retry hours later (an outbox) answers the first result.
+  `
+  CREATE TABLE client_requests (
+    session_id TEXT NOT NULL,
+    client_request_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    PRIMARY KEY (session_id, client_request_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE client_sessions (
+    person_id TEXT NOT NULL,
+    client_session_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    PRIMARY KEY (person_id, client_session_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX client_sessions_by_session ON client_sessions (session_id);
+  `,
 ];

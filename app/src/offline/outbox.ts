@@ -120,7 +120,9 @@ export function createOutbox(store: OutboxStore): Outbox {
       const stored = (await store.list()).sort((a, b) => a.seq - b.seq);
       seq = Math.max(seq, ...stored.map((item) => item.seq + 1));
       const known = new Set(items.value.map((item) => item.id));
-      const fresh = stored.filter((item) => !known.has(item.id)).map((item) => ({ ...item, state: "waiting" as const }));
+      const fresh = stored
+        .filter((item) => !known.has(item.id))
+        .map((item) => ({ ...item, state: "waiting" as const }));
       items.value = [...items.value, ...fresh].sort((a, b) => a.seq - b.seq);
     },
     async add(input) {

@@ -18,6 +18,9 @@ import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
 import { createSearch, type Search } from "../search/search-state.ts";
 import { createPeople, type People } from "../people/people-state.ts";
+import { createOutbox, type Outbox } from "../offline/outbox.ts";
+import { followOutbox } from "../offline/outbox-follow.ts";
+import { indexedDbOutboxStore, memoryOutboxStore } from "../offline/outbox-store.ts";
 
 const INSECURE_NOTICE_KEY = "chat-relay.insecure-notice-seen";
 
@@ -33,6 +36,8 @@ export interface AppStore {
   readonly search: Search;
   /** This device's person and the directory (app/src/people/). */
   readonly people: People;
+  /** Messages written while the server could not be reached, waiting to be sent (app/src/offline/). */
+  readonly outbox: Outbox;
   readonly appConfig: () => Promise<AppConfig | undefined>;
   /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
   readonly insecureNotice: ReadonlySignal<boolean>;
@@ -46,10 +51,12 @@ export function createStore(env: AppEnv): AppStore {
   const router = createRouter(env);
   // The viewer is read when events arrive, after `people` below exists.
   const sessions = createSessions(env, () => people.me.value?.id);
+  const outbox = createOutbox(typeof indexedDB === "undefined" ? memoryOutboxStore() : indexedDbOutboxStore());
   const appConfig = appConfigLoader(env);
   const connection = createConnection(env, async () => {
     // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).
     sessions.clear();
+    outbox.reset();
     env.wipeServiceWorkerData();
     await env.offline.wipe().catch((error: unknown) => env.report("wiping the offline cache failed", error));
     router.navigate({ name: "pair" }, { replace: true });
@@ -82,6 +89,7 @@ export function createStore(env: AppEnv): AppStore {
     pairing,
     search: createSearch(connection, router),
     people,
+    outbox,
     appConfig,
     insecureNotice,
     dismissInsecureNotice() {
@@ -92,6 +100,7 @@ export function createStore(env: AppEnv): AppStore {
       await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
       // subscribe() runs at once with the current route, then on every change.
       stops.push(router.listen(), router.route.subscribe(takeLink), people.follow());
+      stops.push(followOutbox({ connection, sessions, sync, report: env.report }, outbox));
       if (typeof document !== "undefined") stops.push(bindShortcuts(document, router));
       stops.push(
         effect(() => {

@@ -289,7 +289,8 @@ function sender(
     } catch (error) {
       await connection.diagnose(error);
       const lost = error instanceof NetworkError || error instanceof ServerOfflineError;
-      if (lost && attachments.length === 0 && unreachable()) return wait();
+      const badge = connection.badge.value;
+      if (lost && attachments.length === 0 && badge !== "live" && badge !== "polling") return wait();
       throw error;
     }
   };
@@ -413,7 +414,6 @@ function offlineReason(store: AppStore, view: TranscriptView): string | undefine
   const badge = store.connection.badge.value;
   if (badge === "server_offline")
     return "Your server is offline: these are the last loaded messages. What you write waits on this device and is sent when it is back.";
-  if (badge === "offline")
-    return "You are offline: these are the last loaded messages. What you write waits on this device and is sent when the server answers.";
-  return undefined;
+  if (badge === "live" || badge === "polling") return undefined;
+  return "You are offline: these are the last loaded messages. What you write waits on this device and is sent when the server answers.";
 }

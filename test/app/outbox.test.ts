@@ -57,6 +57,19 @@ describe("outbox", () => {
       await newBox.fill("a new chat, offline");
       await newBox.press("Enter");
       await page.locator(".waiting-message", { hasText: "a new chat, offline" }).waitFor();
+      // Kept in the offline cache's database (the one the worker deletes on revocation, OB8).
+      const stored = await page.evaluate(
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            const open = indexedDB.open("chat-relay-cache");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const request = open.result.transaction("outbox").objectStore("outbox").getAll();
+              request.onsuccess = () => (open.result.close(), resolve(request.result.map((item) => item.text)));
+            };
+          }),
+      );
+      expect(stored.sort()).toEqual(["a new chat, offline", "offline one", "offline two, edited"]);
       await page.close();
 
       await stack.startServer();

@@ -9,7 +9,7 @@
 //      ▲                  │  unreachable / busy: back to waiting, the chat's pass ends (the next flush goes on)
 //      └──────────────────┘  chat gone (deleted, access revoked): the chat's messages are dropped
 // Edit and cancel act on a waiting message only; one being sent is the server's already.
-import { signal, type ReadonlySignal } from "@preact/signals";
+import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { OutboxStore, Waiting } from "./outbox-store.ts";
 
 export type WaitingState = "waiting" | "sending";
@@ -55,8 +55,11 @@ export interface Outbox {
   flush(sender: OutboxSender): Promise<void>;
 }
 
-export function createOutbox(store: OutboxStore): Outbox {
-  const items = signal<readonly WaitingView[]>([]);
+/** `items` may be given: the first paint's lazy facade (lazy-outbox.ts) owns the signal the views read. */
+export function createOutbox(
+  store: OutboxStore,
+  items: Signal<readonly WaitingView[]> = signal<readonly WaitingView[]>([]),
+): Outbox {
   let seq = 0;
   let running: Promise<void> | undefined;
   let again = false;

@@ -15,7 +15,6 @@ import {
   type Message,
   type SessionSummary,
 } from "../../../client/index.ts";
-import { requestBackgroundSync } from "../offline/outbox-follow.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
 import { uploadDocument } from "../documents/pending-document.ts";
@@ -273,7 +272,6 @@ function sender(
     };
     const wait = async () => {
       await store.outbox.add({ ...outgoing, id: draftId });
-      requestBackgroundSync(store.env.report);
       draftId = newId("crid");
     };
     if (attachments.length === 0 && unreachable()) return wait();

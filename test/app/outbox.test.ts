@@ -43,12 +43,12 @@ describe("outbox", () => {
       await page.getByRole("button", { name: "Save" }).click();
       await waiting.filter({ hasText: "offline two, edited" }).waitFor();
       expect(await waiting.getByText("Waiting to send").count()).toBe(2);
-      for (const [name, size] of [
-        ["phone", PHONE],
-        ["desktop", DESKTOP],
+      for (const [path, size] of [
+        ["docs/app/outbox-waiting-phone.png", PHONE],
+        ["docs/app/outbox-waiting-desktop.png", DESKTOP],
       ] as const) {
         await page.setViewportSize(size);
-        await page.screenshot({ path: `docs/app/outbox-waiting-${name}.png` });
+        await page.screenshot({ path });
       }
       await page.setViewportSize(PHONE);
 

@@ -36,14 +36,17 @@ function fakeServer() {
     report: () => undefined,
   };
   const reply = async (request_id: string) => {
-    for (let i = 0; i < 50 && !replies.has(request_id); i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (let i = 0; i < 200 && !replies.has(request_id); i++) await Promise.resolve();
     replies.get(request_id)!();
     replies.delete(request_id);
   };
   return { sent, sender, state, reply, created, pending: () => [...replies.keys()] };
 }
 const pick = (item: Waiting) => (item.client_session_id ? { client_session_id: item.client_session_id } : {});
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Lets the outbox's promise chains run (microtasks only: no real time passes). */
+const settle = async () => {
+  for (let i = 0; i < 200; i++) await Promise.resolve();
+};
 
 describe("outbox", () => {
   it("sends each chat's messages in order, one at a time, each after the previous reply (OB1)", async () => {

@@ -66,48 +66,14 @@ export function createOutbox(
   const find = (id: string) => items.value.find((item) => item.id === id);
   const replace = (next: WaitingView) => (items.value = items.value.map((item) => (item.id === next.id ? next : item)));
   const drop = (ids: ReadonlySet<string>) => (items.value = items.value.filter((item) => !ids.has(item.id)));
-  const persist = ({ state: _state, ...item }: WaitingView) => store.put(item);
-
-  const sendChat = async (chat: string, sender: OutboxSender) => {
-    for (let next = firstOf(items.value, chat); next; next = firstOf(items.value, chat)) {
-      const sending: WaitingView = { ...next, state: "sending" };
-      replace(sending);
-      try {
-        const accepted = await sender.send(sending);
-        const kept = { ...sending, session_id: accepted.session_id, request_id: accepted.request_id };
-        replace(kept);
-        await bindChat(chat, accepted.session_id, kept);
-        await sender.awaitReply(accepted.session_id, accepted.request_id, next.request_id === accepted.request_id);
-        await store.remove(next.id);
-        drop(new Set([next.id]));
-      } catch (error) {
-        const current = find(next.id);
-        if (current) replace({ ...current, state: "waiting" });
-        if (sender.judge(error) === "gone") {
-          sender.report("a waiting message's chat is gone; its messages were dropped", error);
-          await dropWhere((item) => item.chat === chat);
-          continue;
-        }
-        return;
-      }
-    }
-  };
-
-  /** A chat started offline has a session now: its other messages go to it (the client_session_id stays). */
-  const bindChat = async (chat: string, session_id: string, sent: WaitingView) => {
-    for (const item of items.value.filter((other) => other.chat === chat)) {
-      const bound = item.id === sent.id ? sent : { ...item, session_id };
-      if (item.id !== sent.id && item.session_id === session_id) continue;
-      replace(bound);
-      await persist(bound);
-    }
-  };
+  const persist = async ({ state: _state, ...item }: WaitingView) => store.put(item);
 
   const dropWhere = async (doomed: (item: WaitingView) => boolean) => {
     const ids = new Set(items.value.filter(doomed).map((item) => item.id));
     drop(ids);
     await Promise.all([...ids].map((id) => store.remove(id)));
   };
+  const sendChat = chatSender({ items, store, find, replace, drop, dropWhere, persist });
 
   const pass = async (sender: OutboxSender) => {
     do {
@@ -168,6 +134,50 @@ export function createOutbox(
       running = pass(sender).finally(() => (running = undefined));
       return running;
     },
+  };
+}
+
+interface Queue {
+  items: Signal<readonly WaitingView[]>;
+  store: OutboxStore;
+  find(id: string): WaitingView | undefined;
+  replace(next: WaitingView): void;
+  drop(ids: ReadonlySet<string>): void;
+  dropWhere(doomed: (item: WaitingView) => boolean): Promise<void>;
+  persist(item: WaitingView): Promise<void>;
+}
+
+/** Sends one chat's waiting messages in order, each after the previous one's reply, until one cannot go. */
+function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Queue) {
+  /** A chat started offline has a session now: its other messages go to it (the client_session_id stays). */
+  const bindChat = async (chat: string, session_id: string, sent: WaitingView) => {
+    for (const item of items.value.filter((other) => other.chat === chat)) {
+      if (item.id !== sent.id && item.session_id === session_id) continue;
+      const bound = item.id === sent.id ? sent : { ...item, session_id };
+      replace(bound);
+      await persist(bound);
+    }
+  };
+  return async (chat: string, sender: OutboxSender) => {
+    for (let next = firstOf(items.value, chat); next; next = firstOf(items.value, chat)) {
+      const sending: WaitingView = { ...next, state: "sending" };
+      replace(sending);
+      try {
+        const accepted = await sender.send(sending);
+        const kept = { ...sending, session_id: accepted.session_id, request_id: accepted.request_id };
+        replace(kept);
+        await bindChat(chat, accepted.session_id, kept);
+        await sender.awaitReply(accepted.session_id, accepted.request_id, next.request_id === accepted.request_id);
+        await store.remove(next.id);
+        drop(new Set([next.id]));
+      } catch (error) {
+        const current = find(next.id);
+        if (current) replace({ ...current, state: "waiting" });
+        if (sender.judge(error) !== "gone") return;
+        sender.report("a waiting message's chat is gone; its messages were dropped", error);
+        await dropWhere((item) => item.chat === chat);
+      }
+    }
   };
 }
 

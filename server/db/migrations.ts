@@ -395,4 +395,32 @@ export const migrations: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX client_sessions_by_session ON client_sessions (session_id);
   `,
+  // 18: the chat list read in SQL (server/sessions/session-list.ts, docs/sessions.md "History in pages"). The head's
+  // list keys and its summary as the list shows it (title, message count, ...) are kept on the session row by every
+  // save, so a page is an index range of one person's rows: no version or message is read. updated_at is the head's
+  // ISO time (what the list orders by and the cursor names); pinned and archived are the owner's (a share holder's are
+  // on their share row). summary is NULL for a deleted chat; rows written before this migration are filled in once
+  // by the store when it opens (SessionList.backfill), since the derived title needs the first user message.
+  `
+  ALTER TABLE sessions ADD COLUMN updated_at TEXT;
+  ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN summary TEXT;
+  CREATE INDEX sessions_list ON sessions (owner_id, archived, pinned DESC, updated_at DESC, id DESC)
+    WHERE deleted_at IS NULL;
+  `,
+  // 19: share links (server/sharing, docs/people.md "Share links"): each row a link's sealed snapshot (the key is in
+  // the link only) and the owner who made it; a link is live while it has not expired, its chat is not deleted and
+  // the chat's owner is still that person (a transfer or a removal ends it).
+  `
+  CREATE TABLE share_links (
+    token TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    blob TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX share_links_by_session ON share_links (session_id, created_at);
+  `,
 ];

@@ -30,7 +30,7 @@ export class SessionEraser {
     );
     this.deleteVersions = db.prepare<[string]>("DELETE FROM session_versions WHERE session_id = ?");
     this.markDeleted = db.prepare<[number, string]>(
-      "UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0 WHERE id = ?",
+      "UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0, summary = NULL WHERE id = ?",
     );
     this.sourceOf = db.prepare<[string], { source_session_id: string | null }>(
       "SELECT source_session_id FROM sessions WHERE id = ?",

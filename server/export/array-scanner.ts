@@ -1,9 +1,11 @@
 // Splits a JSON file whose top level is an array into its elements, reading the file in chunks, so an import of
 // hundreds of megabytes never becomes one string (docs/export.md "Import"). Only the array's own structure is read
-// here (strings, escapes and bracket depth); each element's text is then parsed by JSON.parse, which checks the rest.
-// Nesting is bounded, so a hostile file of a million '[' cannot overflow JSON.parse's or our stack. The reading pauses
-// between chunks (slices.ts), so scanning one element of megabytes is not one block the server answers nothing during.
+// here (strings, escapes and bracket depth), noting where each large container opens and closes; each element is then
+// parsed by element-pieces.ts (JSON.parse of its pieces, which checks the rest). Nesting is bounded, so a hostile file
+// of a million '[' cannot overflow JSON.parse's or our stack. The reading pauses between chunks (slices.ts), and a large
+// element is parsed in pieces, so reading one element of megabytes is not one block the server answers nothing during.
 import { closeSync, openSync, readSync } from "node:fs";
+import { parseInPieces, PIECE_BYTES, PieceSyntaxError, type LargeContainers } from "./element-pieces.ts";
 import type { Slices } from "./slices.ts";
 
 /** A problem with the file's shape: the message names where (a byte offset or an element) and what. */
@@ -12,7 +14,7 @@ export class ImportFormatError extends Error {
 }
 
 export const MAX_IMPORT_DEPTH = 64;
-const CHUNK = 1 << 18;
+const CHUNK = 1 << 16;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -47,6 +49,9 @@ async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{
   let parts: Buffer[] = []; // the current element's bytes from earlier chunks
   let start = -1; // the current element's start in this chunk, or -1
   let sawAny = false;
+  let elementStart = 0; // the current element's first byte in the file
+  const opens: number[] = []; // where each container open inside the current element starts, in the file
+  let large: LargeContainers = new Map();
   for (
     let read = readSync(fd, buffer, 0, CHUNK, null);
     read > 0;
@@ -83,20 +88,28 @@ async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{
             : undefined;
         parts = [];
         start = -1;
-        if (text !== undefined) yield { index, value: parseElement(text, index) };
+        const elementLarge = large;
+        large = new Map();
+        if (text !== undefined) yield { index, value: await parseElement(text, elementLarge, index, slices) };
         else if (byte === COMMA || index > 0)
           throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
         if (text !== undefined) index++;
         if (byte === CLOSE_ARRAY) ended = true;
         continue;
       }
-      if (depth === 1 && start < 0 && parts.length === 0) start = i;
+      if (depth === 1 && start < 0 && parts.length === 0) {
+        start = i;
+        elementStart = at;
+      }
       if (byte === QUOTE) inString = true;
       else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
         if (++depth > MAX_IMPORT_DEPTH)
           throw new ImportFormatError(`byte ${at}: element ${index} is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
-      } else if ((byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) && --depth < 1) {
-        throw new ImportFormatError(`byte ${at}: '${String.fromCharCode(byte)}' closes nothing`);
+        opens.push(at);
+      } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+        if (--depth < 1) throw new ImportFormatError(`byte ${at}: '${String.fromCharCode(byte)}' closes nothing`);
+        const open = opens.pop()!;
+        if (at - open + 1 >= PIECE_BYTES) large.set(open - elementStart, at - elementStart);
       }
     }
     if (start >= 0) parts.push(Buffer.from(buffer.subarray(start, read)));
@@ -109,10 +122,16 @@ async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{
     throw new ImportFormatError(`the file ends inside the top-level array (after element ${index}): it was cut short`);
 }
 
-function parseElement(text: Buffer, index: number): unknown {
+async function parseElement(
+  text: Buffer,
+  large: LargeContainers,
+  index: number,
+  slices: Pick<Slices, "step">,
+): Promise<unknown> {
   try {
-    return JSON.parse(text.toString("utf8"));
+    return await parseInPieces(text, large, slices);
   } catch (error) {
-    throw new ImportFormatError(`element ${index} is not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof SyntaxError || error instanceof PieceSyntaxError)) throw error;
+    throw new ImportFormatError(`element ${index} is not valid JSON: ${error.message}`);
   }
 }

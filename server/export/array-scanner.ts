@@ -25,20 +25,35 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
-/** Each element of the top-level array as parsed JSON, with its position (0-based). */
+/** One element: its position (0-based), its bytes in the file, and its value (undefined when it was not parsed). */
+export interface Element {
+  index: number;
+  bytes: number;
+  value: unknown;
+}
+
+/**
+ * Each element of the top-level array, parsed when `parse(index)` says so (the structure of every one is read, so a
+ * broken file is found whatever is parsed).
+ */
 export async function* arrayElements(
   file: string,
   slices: Pick<Slices, "step">,
-): AsyncGenerator<{ index: number; value: unknown }> {
+  parse: (index: number) => boolean = () => true,
+): AsyncGenerator<Element> {
   const fd = openSync(file, "r");
   try {
-    yield* scan(fd, slices);
+    yield* scan(fd, slices, parse);
   } finally {
     closeSync(fd);
   }
 }
 
-async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{ index: number; value: unknown }> {
+async function* scan(
+  fd: number,
+  slices: Pick<Slices, "step">,
+  parse: (index: number) => boolean,
+): AsyncGenerator<Element> {
   const buffer = Buffer.allocUnsafe(CHUNK);
   let offset = 0; // bytes of the file before `buffer`
   let depth = 0; // 0 before the top-level '[', 1 inside it
@@ -90,8 +105,10 @@ async function* scan(fd: number, slices: Pick<Slices, "step">): AsyncGenerator<{
         start = -1;
         const elementLarge = large;
         large = new Map();
-        if (text !== undefined) yield { index, value: await parseElement(text, elementLarge, index, slices) };
-        else if (byte === COMMA || index > 0)
+        if (text !== undefined) {
+          const value = parse(index) ? await parseElement(text, elementLarge, index, slices) : undefined;
+          yield { index, bytes: text.length, value };
+        } else if (byte === COMMA || index > 0)
           throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
         if (text !== undefined) index++;
         if (byte === CLOSE_ARRAY) ended = true;

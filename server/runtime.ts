@@ -172,7 +172,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     { events, sessions, transactor, clock, log, shutdown: shutdown.signal, notifications, assets, plugins, mcp },
     { settings, documents, personal, ownerOf: (sessionId) => peopleParts?.audiences.of(sessionId)?.owner_id },
   );
-  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
+  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log, checkpointer);
   peopleParts = startPeople({
     db,
     store: people,

@@ -64,9 +64,7 @@ async function* scan(
   let parts: Buffer[] = []; // the current element's bytes from earlier chunks
   let start = -1; // the current element's start in this chunk, or -1
   let sawAny = false;
-  let elementStart = 0; // the current element's first byte in the file
-  const opens: number[] = []; // where each container open inside the current element starts, in the file
-  let large: LargeContainers = new Map();
+  const containers = new Containers();
   for (
     let read = readSync(fd, buffer, 0, CHUNK, null);
     read > 0;
@@ -84,14 +82,7 @@ async function* scan(
       const at = offset + i;
       if (ended) throw new ImportFormatError(`byte ${at}: nothing may follow the top-level array`);
       if (depth === 0) {
-        if (byte !== OPEN_ARRAY) {
-          throw new ImportFormatError(
-            byte === OPEN_OBJECT
-              ? "the file is a JSON object; an import is a JSON array (GET /export's answer, or ChatGPT's " +
-                  "conversations.json)"
-              : `byte ${at}: the file is not a JSON array`,
-          );
-        }
+        if (byte !== OPEN_ARRAY) throw notAnArray(byte, at);
         depth = 1;
         sawAny = true;
         continue;
@@ -103,12 +94,9 @@ async function* scan(
             : undefined;
         parts = [];
         start = -1;
-        const elementLarge = large;
-        large = new Map();
-        if (text !== undefined) {
-          const value = parse(index) ? await parseElement(text, elementLarge, index, slices) : undefined;
-          yield { index, bytes: text.length, value };
-        } else if (byte === COMMA || index > 0)
+        const large = containers.take();
+        if (text !== undefined) yield await elementOf(text, large, index, parse(index), slices);
+        else if (byte === COMMA || index > 0)
           throw new ImportFormatError(`byte ${at}: a value is missing before '${String.fromCharCode(byte)}'`);
         if (text !== undefined) index++;
         if (byte === CLOSE_ARRAY) ended = true;
@@ -116,17 +104,16 @@ async function* scan(
       }
       if (depth === 1 && start < 0 && parts.length === 0) {
         start = i;
-        elementStart = at;
+        containers.element(at);
       }
       if (byte === QUOTE) inString = true;
       else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
         if (++depth > MAX_IMPORT_DEPTH)
           throw new ImportFormatError(`byte ${at}: element ${index} is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
-        opens.push(at);
+        containers.open(at);
       } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
         if (--depth < 1) throw new ImportFormatError(`byte ${at}: '${String.fromCharCode(byte)}' closes nothing`);
-        const open = opens.pop()!;
-        if (at - open + 1 >= PIECE_BYTES) large.set(open - elementStart, at - elementStart);
+        containers.close(at);
       }
     }
     if (start >= 0) parts.push(Buffer.from(buffer.subarray(start, read)));
@@ -137,6 +124,51 @@ async function* scan(
   if (!sawAny) throw new ImportFormatError("the file is empty; an import is a JSON array");
   if (!ended)
     throw new ImportFormatError(`the file ends inside the top-level array (after element ${index}): it was cut short`);
+}
+
+function notAnArray(byte: number, at: number): ImportFormatError {
+  return new ImportFormatError(
+    byte === OPEN_OBJECT
+      ? "the file is a JSON object; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)"
+      : `byte ${at}: the file is not a JSON array`,
+  );
+}
+
+/** Where the current element's containers open and close: those of PIECE_BYTES or more, for element-pieces.ts. */
+class Containers {
+  private start = 0; // the element's first byte in the file
+  private readonly opens: number[] = []; // where each open container starts, in the file
+  private large: LargeContainers = new Map();
+
+  element(at: number): void {
+    this.start = at;
+  }
+
+  open(at: number): void {
+    this.opens.push(at);
+  }
+
+  close(at: number): void {
+    const open = this.opens.pop()!;
+    if (at - open + 1 >= PIECE_BYTES) this.large.set(open - this.start, at - this.start);
+  }
+
+  /** The element's large containers; the next element starts afresh. */
+  take(): LargeContainers {
+    const large = this.large;
+    this.large = new Map();
+    return large;
+  }
+}
+
+async function elementOf(
+  text: Buffer,
+  large: LargeContainers,
+  index: number,
+  parse: boolean,
+  slices: Pick<Slices, "step">,
+): Promise<Element> {
+  return { index, bytes: text.length, value: parse ? await parseElement(text, large, index, slices) : undefined };
 }
 
 async function parseElement(

@@ -1,4 +1,4 @@
-// Deleted words out of the full-text indexes (docs/search.md "Deleting"). search_fts is contentless with
+// Deleted words out of the full-text indexes (docs/search.md "Index"). search_fts is contentless with
 // contentless_delete: deleting a row only marks it deleted, and its words stay in the index's segment pages until a merge
 // rewrites them; chat_document_fts (a chat's copies of its documents) likewise keeps a deleted chunk's words until its
 // delete markers are merged. So after a chat is deleted both indexes are merged down completely ('merge' with a

@@ -138,7 +138,7 @@ describe("a server killed with SIGKILL", { timeout: 120_000 }, () => {
     const db = new Database(join(first.dir, "data", "server.sqlite"), { readonly: true, fileMustExist: true });
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     try {
-      while (count("SELECT count(*) AS n FROM session_messages") === 0) await new Promise((r) => setTimeout(r, 2));
+      while (count("SELECT count(*) AS n FROM session_messages") === 0) await new Promise((r) => setImmediate(r));
       expect(count("SELECT count(*) AS n FROM sessions")).toBe(0);
     } finally {
       db.close();

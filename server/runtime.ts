@@ -40,6 +40,7 @@ import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
+import { agentEmbeddings } from "./documents/embedder.ts";
 import { UploadService } from "./uploads/upload-service.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
@@ -166,6 +167,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dataDir,
     config: () => settings.config.documents,
     scrub: () => checkpointer.truncate(),
+    embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
+    log,
   });
   const personal = new PersonalStore(db, clock);
   const runner = startRunner(

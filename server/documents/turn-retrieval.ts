@@ -13,6 +13,8 @@ const QUERY_CHARS = 8000;
 /** Seconds a question's embedding may take before the turn goes on with BM25 (the provider's own timeout if less). */
 const QUERY_TIMEOUT_MS = 10_000;
 
+const NOT_EMBEDDED = "this chat's documents were not embedded by it: it failed while they were read, or came later";
+
 export interface Retrieval {
   passages: Passage[];
   /** Said once: why this turn's retrieval is BM25 only though the agent names an embedding model. */
@@ -32,13 +34,16 @@ export class TurnRetrieval {
     const config = this.config();
     const inline = config.documents.inline_tokens;
     const endpoint = agent.embedding && embeddingEndpoint(config, agent.embedding);
-    if (!endpoint || question.trim() === "" || !this.store.hasChatVectors(sessionId, endpoint.key))
-      return { passages: passagesFor(this.store, sessionId, question, inline) };
+    const bm25 = () => passagesFor(this.store, sessionId, question, inline);
+    if (!endpoint || question.trim() === "") return { passages: bm25() };
+    if (!this.store.hasChatVectors(sessionId, endpoint.key)) {
+      const passages = bm25();
+      // Documents read while the model failed, or before an agent named it, have no vectors of it.
+      return passages.length > 0 ? this.withNotice(passages, endpoint.key, sessionId, NOT_EMBEDDED) : { passages };
+    }
     const query = await this.queryVector(endpoint, question, signal);
     if ("vector" in query) return { passages: passagesFor(this.store, sessionId, question, inline, query) };
-    const passages = passagesFor(this.store, sessionId, question, inline);
-    const notice = this.tellOnce(endpoint.key, sessionId, query.failure);
-    return notice ? { passages, notice } : { passages };
+    return this.withNotice(bm25(), endpoint.key, sessionId, query.failure);
   }
 
   private async queryVector(
@@ -61,11 +66,13 @@ export class TurnRetrieval {
     }
   }
 
-  private tellOnce(model: string, sessionId: string, failure: string): string | undefined {
+  /** The passages, with the notice when this chat has not been told of this model's failure yet. */
+  private withNotice(passages: Passage[], model: string, sessionId: string, failure: string): Retrieval {
     const told = this.told.get(model) ?? new Set<string>();
     this.told.set(model, told);
-    if (told.has(sessionId)) return undefined;
+    if (told.has(sessionId)) return { passages };
     told.add(sessionId);
-    return `Documents were searched by their words only: the embedding model ${model} could not be used (${failure}).`;
+    const notice = `Documents were searched by their words only: the embedding model ${model} could not be used (${failure}).`;
+    return { passages, notice };
   }
 }

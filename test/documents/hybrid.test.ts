@@ -137,7 +137,8 @@ describe("hybrid retrieval", () => {
   it("H4 a document whose embedding is refused while read is ready with no vectors; its chats retrieve by BM25 and say so once", async () => {
     const { backend } = runner;
     const server = await start();
-    backend.scriptEmbeddings({ kind: "json", body: { data: [{ index: 0, embedding: [1, 2, 3] }] } }); // 1 for 13
+    // Three dimensions: refused by count (a batch of several chunks) or by length (the batches after it).
+    backend.scriptEmbeddings({ kind: "json", body: { data: [{ index: 0, embedding: [1, 2, 3] }] } });
     const documentId = await addDocument(server, "house.md", HOUSE);
     expect(vectorRows(server, "document_vectors", "document_id", documentId)).toBe(0);
     const asked = embeddingInputs(backend).length;

@@ -7,13 +7,14 @@ import { EmbeddingFailure, fromBlob, fuse, toBlob, unitVector } from "../../serv
 
 describe("vectors", () => {
   it("V1 fusion scores 1/(60 + rank) summed over the lists; ties keep the order first seen", () => {
-    // b: 1/62 + 1/61; a: 1/61; c: 1/62; d (second in the second list): 1/62, after c (seen first).
+    // b: 1/62 + 1/61; a: 1/61; d (second in the second list): 1/62; c (third in the first): 1/63.
     expect(
       fuse([
         ["a", "b", "c"],
         ["b", "d"],
       ]),
-    ).toEqual(["b", "a", "c", "d"]);
+    ).toEqual(["b", "a", "d", "c"]);
+    expect(fuse([["p"], ["q"]])).toEqual(["p", "q"]);
     // A chunk second in both beats one first in one only: 2/62 > 1/61.
     expect(
       fuse([

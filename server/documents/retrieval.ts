@@ -43,11 +43,11 @@ export function passagesFor(
   const words = queryWords(question);
   if (words.length === 0 && !vectorQuery)
     return total > inlineTokens ? store.chatPages(sessionId, MAX_CHUNKS) : store.chatPages(sessionId);
-  if (total > inlineTokens) return bestChunks(store, sessionId, words, vectorQuery, FUSED_CANDIDATES, MAX_CHUNKS);
+  if (total > inlineTokens) return rankedChunks(store, sessionId, words, vectorQuery);
   const pages = store.chatPages(sessionId);
   // Whole documents, their pages in the order of each page's best chunk; pages no chunk matched keep their order after.
   const rank = new Map<string, number>();
-  bestChunks(store, sessionId, words, vectorQuery, 1000, 1000).forEach((chunk, index) => {
+  rankedChunks(store, sessionId, words, vectorQuery, 1000, 1000).forEach((chunk, index) => {
     const key = `${chunk.document_id}\u0000${chunk.page}`;
     if (!rank.has(key)) rank.set(key, index);
   });
@@ -59,13 +59,13 @@ export function passagesFor(
  * The chat's best `limit` chunks: BM25's `depth` best, fused by reciprocal rank with the `depth` nearest by vector
  * when there is a vector query. A chunk only the vector side found is read by its row.
  */
-function bestChunks(
+export function rankedChunks(
   store: DocumentStore,
   sessionId: string,
   words: readonly string[],
   vectorQuery: VectorQuery | undefined,
-  depth: number,
-  limit: number,
+  depth = FUSED_CANDIDATES,
+  limit = MAX_CHUNKS,
 ): ChunkPassage[] {
   const bm25 = words.length > 0 ? store.bestChunks(sessionId, words, vectorQuery ? depth : limit) : [];
   if (!vectorQuery) return bm25;

@@ -36,11 +36,25 @@ export function fromBlob(blob: Uint8Array): Float32Array {
   return vector;
 }
 
-/** Dot product of `query` and the vector at `offset` in `matrix` (both unit: the cosine similarity). */
+/**
+ * Dot product of `query` and the vector at `offset` in `matrix` (both unit: the cosine similarity). Four sums at once:
+ * over 100,000 vectors of 384 this took 0.6 of the time of one running sum (scripts/bench/documents.ts).
+ */
 export function dotAt(query: Float32Array, matrix: Float32Array, offset: number): number {
-  let sum = 0;
-  for (let i = 0; i < query.length; i++) sum += query[i]! * matrix[offset + i]!;
-  return sum;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  const length = query.length;
+  let i = 0;
+  for (; i + 3 < length; i += 4) {
+    a += query[i]! * matrix[offset + i]!;
+    b += query[i + 1]! * matrix[offset + i + 1]!;
+    c += query[i + 2]! * matrix[offset + i + 2]!;
+    d += query[i + 3]! * matrix[offset + i + 3]!;
+  }
+  for (; i < length; i++) a += query[i]! * matrix[offset + i]!;
+  return a + b + c + d;
 }
 
 /** The constant of reciprocal rank fusion (Cormack, Clarke and Büttcher, 2009): a rank r adds 1 / (RRF_K + r). */

@@ -20,7 +20,8 @@ import { RequestRunner, type RunnerParts } from "./runner/runner.ts";
 import { sendBodyLimit } from "./runner/send-input.ts";
 import { SearchIndexer } from "./search/indexer.ts";
 import { Exporter } from "./export/exporter.ts";
-import { DocumentService } from "./documents/document-service.ts";
+import { DocumentService, type DocumentServiceParts } from "./documents/document-service.ts";
+import { agentEmbeddings } from "./documents/embedder.ts";
 import { TurnRetrieval } from "./documents/turn-retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
@@ -161,6 +162,18 @@ export function startPeople(
     chatGuard: new ChatGuard(audiences, audit),
     notificationAudience,
   };
+}
+
+/** Documents (server/documents/) with the limits and the agents' embedding models in force at each use. */
+export function openDocuments(
+  parts: Omit<DocumentServiceParts, "config" | "embeddings">,
+  settings: SettingsService,
+): DocumentService {
+  return new DocumentService({
+    ...parts,
+    config: () => settings.config.documents,
+    embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   startPeople,
   startRunner,
   openSettings,
+  openDocuments,
 } from "./runtime-parts.ts";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
@@ -39,8 +40,6 @@ import { createPushService } from "./push/index.ts";
 import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { SpeechService } from "./speech/speech-service.ts";
-import { DocumentService } from "./documents/document-service.ts";
-import { agentEmbeddings } from "./documents/embedder.ts";
 import { UploadService } from "./uploads/upload-service.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
@@ -159,17 +158,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
-  const documents = new DocumentService({
-    db,
-    transactor,
-    events,
-    clock,
-    dataDir,
-    config: () => settings.config.documents,
-    scrub: () => checkpointer.truncate(),
-    embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
-    log,
-  });
+  const documents = openDocuments(
+    { db, transactor, events, clock, dataDir, log, scrub: () => checkpointer.truncate() },
+    settings,
+  );
   const personal = new PersonalStore(db, clock);
   const runner = startRunner(
     { events, sessions, transactor, clock, log, shutdown: shutdown.signal, notifications, assets, plugins, mcp },

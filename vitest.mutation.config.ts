@@ -25,6 +25,11 @@ export const MUTATION_SUITES = [
   // approvals (server/mcp/approvals.ts, the respond route)
   "test/mcp/approvals.test.ts",
   "test/notifications/respond-ended-request.test.ts",
+  // people's visibility (server/people/access.ts, chat-guard.ts, chat-audiences.ts)
+  "test/people/authorization-matrix.test.ts",
+  "test/people/shares.test.ts",
+  "test/people/sharing-routes.test.ts",
+  "test/properties/people.property.test.ts",
   // Not test/properties/approvals.property.test.ts: it restarts servers inside each case, and once in Stryker's
   // instrumented dry run it failed where plain runs of the same seed pass (docs/testing.md "Mutation score").
 ];

@@ -35,6 +35,14 @@ export {
   type PushSubscriptionJson,
   type InteractionAnswer,
 } from "./api/server-api.ts";
+export {
+  openSharedLink,
+  openSharedBlob,
+  parseSharedLink,
+  SharedLinkError,
+  type SharedLinkParts,
+  type OpenSharedLinkOptions,
+} from "./sharing/open-link.ts";
 export { AdminClient, type AdminClientOptions } from "./api/admin.ts";
 export { ProducerClient, type ProducerClientOptions, type PublishInput, type ResolveInput } from "./api/producer.ts";
 export { isEvent, type KnownEvent, type KnownEventType, type EventOfType } from "./events/narrow.ts";

@@ -11,7 +11,6 @@ import {
   startPeople,
   startRunner,
   openSettings,
-  openDocuments,
 } from "./runtime-parts.ts";
 import { buildApp } from "./app.ts";
 import { ensureAdminToken } from "./auth/admin-token.ts";
@@ -40,6 +39,8 @@ import { createPushService } from "./push/index.ts";
 import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { SpeechService } from "./speech/speech-service.ts";
+import { DocumentService } from "./documents/document-service.ts";
+import { agentEmbeddings } from "./documents/embedder.ts";
 import { UploadService } from "./uploads/upload-service.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
@@ -86,30 +87,60 @@ export interface Runtime {
 export { DATABASE_FILE } from "./runtime-parts.ts";
 
 export function createRuntime(options: RuntimeOptions): Runtime {
+  // The people start last; what asks for them (a PATCH /settings's audit, a run's owner) comes after the start.
+  let people: PeopleParts | undefined;
+  const core = openCore(options, () => people!.audit);
+  const access = startAccess(core, options);
+  const work = startWork(core, access, options, (sessionId) => people?.audiences.of(sessionId)?.owner_id);
+  people = work.people;
+  const ctx = contextOf(core, access, work, options);
+  // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
+  core.settings.onApply((next) => work.mcp.reconfigure(next.config.mcp_servers));
+  const app = serveApp(ctx, options);
+  // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
+  const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge, app });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= stopAll(core, access, work, { forwarder, app }));
+  return { ctx, app, generatedAdminToken: core.admin.generated, localAdminToken: access.localAdminToken, close };
+}
+
+type Core = ReturnType<typeof openCore>;
+type Access = ReturnType<typeof startAccess>;
+type Work = ReturnType<typeof startWork>;
+
+/** The store and what everything else is made with: the settings in force, the sessions, the admin token, the URLs. */
+function openCore(options: RuntimeOptions, audit: () => PeopleParts["audit"]) {
   const { dataDir } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? pino({ level: "silent" });
   // The sections openStore reads (server, events) are start-only: the config file's are the ones in force.
-  const { db, serverId, checkpointer, transactor, events } = openStore(options.config, dataDir, clock, log);
-  let peopleParts: PeopleParts | undefined;
-  const settings = openSettings(options.config, dataDir, db, log, () => peopleParts!.audit);
-  const config = settings.config;
-  const sessions = new SessionService(transactor, new SessionStore(db, () => clock.now()), events, () =>
-    settings.agents.keys(),
+  const store = openStore(options.config, dataDir, clock, log);
+  const settings = openSettings(options.config, dataDir, store.db, log, audit);
+  const sessions = new SessionService(
+    store.transactor,
+    new SessionStore(store.db, () => clock.now()),
+    store.events,
+    () => settings.agents.keys(),
   );
   const admin = ensureAdminToken(dataDir, options.adminToken);
-  const shutdown = new AbortController();
   const advertised = advertisedUrls({
     host: options.host ?? "127.0.0.1",
     serverUrl: options.serverUrl ?? DEFAULT_SERVER_URL,
     bridgeUrl: options.bridgeUrl ?? "",
-    publicUrl: config.server.public_url,
+    publicUrl: settings.config.server.public_url,
     bridgePublicUrl: options.bridgePublicUrl,
   });
+  return { ...store, dataDir, clock, log, settings, sessions, admin, shutdown: new AbortController(), advertised };
+}
+
+/** Who may call and what a revocation takes with it: notifications, pairing, the keys, the authenticator, Web Push. */
+function startAccess(core: Core, options: RuntimeOptions) {
+  const { db, transactor, sessions, events, clock, log, dataDir, settings } = core;
+  const config = settings.config;
   const notifications = startNotifications({ db, transactor, sessions, events, clock, log, config, options });
   const pairing = new PairingService(db, () => clock.now());
   const e2e = new EndToEnd(
-    serverId,
+    core.serverId,
     ensureServerKey(dataDir),
     new ContentKeys(db, () => clock.now()),
     new Audiences(db, events),
@@ -120,7 +151,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   pairing.revokeUnused();
   const localAdminToken = generateToken(32);
   const people = new PeopleStore(db, clock);
-  const auth = new Authenticator(db, admin.hash, localAdminToken, people);
+  const auth = new Authenticator(db, core.admin.hash, localAdminToken, people);
   // A revoked device's token stops working at once: the authenticator's memory of live devices goes with the
   // revocation. First of the revocation's listeners, so a later one that throws cannot leave the token accepted.
   pairing.onRevoke(() => auth.forget());
@@ -135,9 +166,75 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     pairing,
     sessions,
     clock,
-    log,
-    shutdown: shutdown.signal,
+    log: core.log,
+    shutdown: core.shutdown.signal,
   });
+  return { notifications, pairing, e2e, localAdminToken, people, auth, push };
+}
+
+/** What runs the chats: actions, assets, plugins, MCP servers, documents, the runner, search indexing, the people. */
+function startWork(
+  core: Core,
+  access: Access,
+  options: RuntimeOptions,
+  ownerOf: (sessionId: string) => string | undefined,
+) {
+  const tools = startTools(core, access, options);
+  const { db, transactor, events, clock, log, sessions, settings } = core;
+  const documents = new DocumentService({
+    db,
+    transactor,
+    events,
+    clock,
+    dataDir: core.dataDir,
+    config: () => settings.config.documents,
+    scrub: () => core.checkpointer.truncate(),
+    embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
+    log,
+  });
+  const personal = new PersonalStore(db, clock);
+  const runner = startRunner(
+    {
+      events,
+      sessions,
+      transactor,
+      clock,
+      log,
+      shutdown: core.shutdown.signal,
+      notifications: tools.notifications,
+      assets: tools.assets,
+      plugins: tools.plugins,
+      mcp: tools.mcp,
+    },
+    { settings, documents, personal, ownerOf },
+  );
+  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
+  const people = startPeople({
+    db,
+    store: access.people,
+    pairing: access.pairing,
+    events,
+    clock,
+    sessions,
+    runner,
+    assets: tools.assets,
+    transactor,
+    documents,
+    e2e: access.e2e,
+    checkpoints: core.checkpointer,
+    search: { indexer: searchIndexer },
+    appUrl: core.settings.config.server.app_url ?? core.advertised.serverUrl,
+    notifications: access.notifications,
+    log,
+  });
+  return { ...tools, documents, personal, runner, searchIndexer, people };
+}
+
+/** The parts a run may call on: actions, assets, the plugins' tools and the MCP servers'. */
+function startTools(core: Core, access: Access, options: RuntimeOptions) {
+  const { db, transactor, sessions, clock, log, dataDir } = core;
+  const config = core.settings.config;
+  const notifications = access.notifications;
   const actions = new ActionRegistry();
   const disk = options.disk ?? nodeDisk;
   const assets = new AssetStore({ db, transactor, sessions, clock, dataDir, maxBytes: config.assets.max_bytes, disk });
@@ -155,42 +252,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock,
     log,
     notifications,
-    events,
+    events: core.events,
     pluginHas: (name) => plugins.tools.get(name) !== undefined,
   });
-  const documents = openDocuments(
-    { db, transactor, events, clock, dataDir, log, scrub: () => checkpointer.truncate() },
-    settings,
-  );
-  const personal = new PersonalStore(db, clock);
-  const runner = startRunner(
-    { events, sessions, transactor, clock, log, shutdown: shutdown.signal, notifications, assets, plugins, mcp },
-    { settings, documents, personal, ownerOf: (sessionId) => peopleParts?.audiences.of(sessionId)?.owner_id },
-  );
-  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
-  peopleParts = startPeople({
-    db,
-    store: people,
-    pairing,
-    events,
-    clock,
-    sessions,
-    runner,
-    assets,
-    transactor,
-    documents,
-    e2e,
-    checkpoints: checkpointer,
-    search: { indexer: searchIndexer },
-    notifications,
-    log,
-  });
-  const ctx: ServerContext = {
+  return { notifications, actions, disk, assets, configDir, plugins, mcp };
+}
+
+/** The context every route and the forwarder share (context.ts), from the parts started above, in that order. */
+function contextOf(core: Core, access: Access, work: Work, options: RuntimeOptions): ServerContext {
+  const { settings, db, transactor, sessions, clock, dataDir, serverId } = core;
+  const { assets, disk } = work;
+  return {
     // The settings in force, read again by every call: a PATCH /settings changes them without a restart.
     get config() {
       return settings.config;
     },
-    configDir,
+    configDir: work.configDir,
     dataDir,
     disk,
     serverId,
@@ -199,66 +276,80 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     db,
     transactor,
-    checkpoints: checkpointer,
-    events,
+    checkpoints: core.checkpointer,
+    events: core.events,
     sessions,
-    auth,
-    pairing,
-    e2e,
+    auth: access.auth,
+    pairing: access.pairing,
+    e2e: access.e2e,
     clock,
-    log,
-    shutdown: shutdown.signal,
-    urls: {
-      server: advertised.serverUrl,
-      bridge: options.bridgeUrl ?? "",
-      bridgePublic: advertised.bridgeUrl,
-      ...(config.server.app_url ? { app: config.server.app_url } : {}),
-    },
-    notifications,
-    actions,
+    log: core.log,
+    shutdown: core.shutdown.signal,
+    urls: urlsOf(core, options),
+    notifications: access.notifications,
+    actions: work.actions,
     assets,
-    plugins,
-    runner,
-    push,
-    search: new SearchService(db, transactor, searchIndexer, sessions),
+    plugins: work.plugins,
+    runner: work.runner,
+    push: access.push,
+    search: new SearchService(db, transactor, work.searchIndexer, sessions),
     producers: new ProducerStore(db, clock),
     ...exportAndImport({ db, transactor, sessions, assets, clock, dataDir, serverId, settings }),
-    mcp,
+    mcp: work.mcp,
     speech: new SpeechService(() => settings.config),
-    documents,
-    uploads: new UploadService({ dataDir, disk, clock, shutdown: shutdown.signal }),
+    documents: work.documents,
+    uploads: new UploadService({ dataDir, disk, clock, shutdown: core.shutdown.signal }),
     settings,
-    personal,
-    ...peopleParts,
+    personal: work.personal,
+    ...work.people,
   };
-  // MCP servers follow the settings: added ones start, removed ones stop, changed ones restart.
-  settings.onApply((next) => mcp.reconfigure(next.config.mcp_servers));
+}
+
+/** ctx.urls: what apps are told and where the forwarder finds the bridge. */
+function urlsOf(core: Core, options: RuntimeOptions): ServerContext["urls"] {
+  const appUrl = core.settings.config.server.app_url;
+  return {
+    server: core.advertised.serverUrl,
+    bridge: options.bridgeUrl ?? "",
+    bridgePublic: core.advertised.bridgeUrl,
+    ...(appUrl ? { app: appUrl } : {}),
+  };
+}
+
+/** The HTTP app over the context; plugins load and MCP servers connect when it becomes ready. */
+function serveApp(ctx: ServerContext, options: RuntimeOptions): FastifyInstance {
   const app = buildApp(ctx, {}, { appDir: options.appDir });
   // Plugins load once, when the app becomes ready (app.ready() / listen): a broken plugin stops the start.
   app.addHook("onReady", async () => {
-    await plugins.load();
+    await ctx.plugins.load();
     // After the plugins, so an MCP tool named like a plugin tool is left out. Servers connect in parallel; one
     // that fails goes on restarting in the background and does not stop the start.
-    await mcp.start();
+    await ctx.mcp.start();
   });
-  // No bridge URL (tests, `BRIDGE_URL=`): the server serves HTTP alone and events wait in the store.
-  const forwarder = startForwarder(ctx, { bridgeUrl: ctx.urls.bridge, app });
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      shutdown.abort();
-      searchIndexer.stop();
-      // In-flight runs end with request_cancelled/request_completed while the database is still open.
-      await runner.shutdown();
-      await mcp.stop();
-      documents.close();
-      await forwarder.stop();
-      await push?.close();
-      await app.close();
-      e2e.calls.flush();
-      transactor.commitGroup();
-      await checkpointer.stop();
-      db.close();
-    })());
-  return { ctx, app, generatedAdminToken: admin.generated, localAdminToken, close };
+  return app;
+}
+
+/**
+ * What close() does, one step after the other. Not the start's reverse: background work ends first, then the
+ * network, then the store.
+ */
+async function stopAll(
+  core: Core,
+  access: Access,
+  work: Work,
+  serving: { forwarder: { stop(): Promise<void> }; app: FastifyInstance },
+): Promise<void> {
+  core.shutdown.abort();
+  work.searchIndexer.stop();
+  // In-flight runs end with request_cancelled/request_completed while the database is still open.
+  await work.runner.shutdown();
+  await work.mcp.stop();
+  work.documents.close();
+  await serving.forwarder.stop();
+  await access.push?.close();
+  await serving.app.close();
+  access.e2e.calls.flush();
+  core.transactor.commitGroup();
+  await core.checkpointer.stop();
+  core.db.close();
 }

@@ -29,6 +29,7 @@ const PeopleScreen = lazyComponent(
   () => import("./people/people-screen.tsx").then((m) => m.PeopleScreen),
   "People screen",
 );
+const AuditScreen = lazyComponent(() => import("./people/audit-screen.tsx").then((m) => m.AuditScreen), "Audit log");
 const HistoryScreen = lazyComponent(
   () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
   "History screen",
@@ -66,6 +67,7 @@ function Main({ route: now }: { route: Route }) {
   if (now.name === "archived") return <ArchivedScreen />;
   if (now.name === "settings") return <SettingsScreen section={now.section} />;
   if (now.name === "people") return <PeopleScreen />;
+  if (now.name === "audit") return <AuditScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
   const showChat =

@@ -91,11 +91,11 @@ function safeToRepeat(method: string, options: RequestOptions | undefined, error
   return repeatable(method, options) || neverSent(error);
 }
 
-/** A read, or a send with its client_request_id: running it twice does nothing twice. */
+/** A read, a send with its client_request_id or a new chat with its client_session_id: twice does nothing twice. */
 function repeatable(method: string, options: RequestOptions | undefined): boolean {
   if (method === "GET") return true;
-  const body = options?.body as { client_request_id?: unknown } | undefined;
-  return typeof body?.client_request_id === "string";
+  const body = options?.body as { client_request_id?: unknown; client_session_id?: unknown } | undefined;
+  return typeof body?.client_request_id === "string" || typeof body?.client_session_id === "string";
 }
 
 function neverSent(error: unknown): boolean {

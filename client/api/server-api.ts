@@ -71,6 +71,15 @@ import { loadMessagesRoute } from "../wire/routes/sessions.ts";
 import { contentKeysRoute } from "../wire/routes/e2e.ts";
 import { createPairingRoute, listDevicesRoute, revokeDeviceRoute } from "../wire/routes/pairing.ts";
 import { shareSessionRoute, unshareSessionRoute, type ShareAccess } from "../wire/routes/shares.ts";
+import {
+  createShareLinkRoute,
+  listShareLinksRoute,
+  revokeShareLinkRoute,
+  sharedBlobRoute,
+  type ShareLink,
+  type ShareLinkCreated,
+  type SharedBlob,
+} from "../wire/routes/share-links.ts";
 import type { EventsPage, MessagesSnapshot } from "../wire/http.ts";
 import type { SealedContentKey } from "../wire/e2e.ts";
 import { callRoute } from "./call-route.ts";
@@ -108,7 +117,7 @@ export interface SendOptions {
   request_options?: Record<string, unknown>;
   /** Default true (the server's default). */
   stream?: boolean;
-  /** Makes the send safe to repeat: the server answers a repeat within 10 minutes with the first request_id. Generated when absent. */
+  /** Makes the send safe to repeat: the server answers a repeat (while the chat exists) with the first request_id. Generated when absent. */
   client_request_id?: string;
 }
 
@@ -262,7 +271,8 @@ export abstract class ServerApi implements Requester {
     return (await this.call(getSessionRoute, { params: { session_id: sessionId } })).session;
   }
 
-  async createSession(options: { agent_id?: string } = {}): Promise<Session> {
+  /** With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. */
+  async createSession(options: { agent_id?: string; client_session_id?: string } = {}): Promise<Session> {
     return (await this.call(createSessionRoute, { body: options })).session;
   }
 
@@ -580,5 +590,29 @@ export abstract class ServerApi implements Requester {
   /** Stops sharing the chat with a person: their devices get `session_access_revoked`. */
   async unshareSession(sessionId: string, personId: string): Promise<void> {
     await this.call(unshareSessionRoute, { params: { session_id: sessionId, person_id: personId } });
+  }
+
+  /**
+   * Makes a share link to a snapshot of the chat as it is now (owner only): `url` carries the key in its fragment
+   * and is given out only here. `expiresIn` in seconds (default 7 days, at most 90).
+   */
+  async createShareLink(sessionId: string, expiresIn?: number): Promise<ShareLinkCreated> {
+    const body = expiresIn === undefined ? {} : { expires_in: expiresIn };
+    return this.call(createShareLinkRoute, { params: { session_id: sessionId }, body });
+  }
+
+  /** The chat's live share links (owner only), oldest first, without their keys. */
+  async listShareLinks(sessionId: string): Promise<ShareLink[]> {
+    return (await this.call(listShareLinksRoute, { params: { session_id: sessionId } })).links;
+  }
+
+  /** Revokes a share link: from now on it is 404 share_link_not_found on the server and the bridge. */
+  async revokeShareLink(sessionId: string, token: string): Promise<void> {
+    await this.call(revokeShareLinkRoute, { params: { session_id: sessionId, token } });
+  }
+
+  /** The sealed blob of a share link (no credentials needed); `openSharedLink` fetches and opens it in one step. */
+  async fetchSharedBlob(token: string): Promise<SharedBlob> {
+    return this.call(sharedBlobRoute, { params: { token } });
   }
 }

@@ -75,7 +75,8 @@ export class HttpApi implements Requester {
   }
 
   private async send(method: string, path: string, { query, body, signal }: RequestOptions): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.token}` };
+    // An empty token calls an open route (GET /shared/…) with no credentials at all.
+    const headers: Record<string, string> = this.options.token ? { authorization: `Bearer ${this.options.token}` } : {};
     const raw = isBinaryBody(body);
     if (body !== undefined) headers["content-type"] = raw ? body.media_type : "application/json";
     try {

@@ -134,6 +134,11 @@ export const HTTP_ERRORS = {
     meaning: "no route for this method and path (the bridge's plain HTTP answers it too)",
   },
   session_not_found: { status: 404, meaning: "no session with this id" },
+  share_link_not_found: {
+    status: 404,
+    meaning:
+      "GET /shared/{token} and DELETE …/share-links/{token}: no live share link with this token (never made, revoked, expired, or its chat deleted or transferred); all answered alike",
+  },
   document_not_found: {
     status: 404,
     meaning: "no document with this id in the caller's library (or, in a chat's route, attached in that chat)",
@@ -221,6 +226,10 @@ export const HTTP_ERRORS = {
     status: 409,
     meaning: "an end-to-end sealed relayed call with this request id was already run: a replay, refused",
   },
+  too_many_share_links: {
+    status: 409,
+    meaning: "the chat already has the most live share links a chat may have (20); revoke one first",
+  },
   too_many_shares: {
     status: 409,
     meaning: "the chat is already shared with the most people a chat may be shared with (20); unshare one first",
@@ -253,6 +262,11 @@ export const HTTP_ERRORS = {
     meaning:
       "POST /documents: the file exceeds `documents.max_bytes` (refused from Content-Length before the body is read); `details.max_bytes`",
   },
+  share_snapshot_too_large: {
+    status: 413,
+    meaning:
+      "POST /sessions/{id}/share-links: the chat's snapshot (its shown messages with their images) exceeds 8 MiB; `details.max_bytes`",
+  },
   upload_part_too_large: {
     status: 413,
     meaning:
@@ -276,6 +290,11 @@ export const HTTP_ERRORS = {
     status: 429,
     meaning:
       "the caller's person has made `max_requests_per_day` requests today (UTC); `details.retry_after` (seconds, also the Retry-After header) says when the next is allowed",
+  },
+  rate_limited: {
+    status: 429,
+    meaning:
+      "GET /shared/{token}: too many requests from this address in the window; `details.retry_after` (seconds, also the Retry-After header)",
   },
   headers_too_large: { status: 431, meaning: "the request headers exceed Node's 16 KiB limit (connection closed)" },
   // 5xx: the server's side

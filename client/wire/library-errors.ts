@@ -14,6 +14,11 @@ export const LIBRARY_ERRORS = {
     meaning:
       "the call could not reach the server while the bridge says the server's link is down, or the bridge relay found no server (`server_unavailable`); this device's network is fine",
   },
+  invalid_share_link: {
+    where: "`openSharedLink()` (`SharedLinkError`)",
+    meaning:
+      "the text is not a share link (`…#/shared/<token>.<key>` or `<token>.<key>`), or its key does not open the blob the server answered (altered, or another link's)",
+  },
 } as const satisfies Record<string, { where: string; meaning: string }>;
 
 export type LibraryErrorCode = keyof typeof LIBRARY_ERRORS;

@@ -1,22 +1,30 @@
-// History benchmark, the server's part (docs/benchmarks.md "History"; issue 35 item 3). Stores --chats chats holding
-// --messages messages in all, one of them --long messages long, then reads over real HTTP:
-//  - list_page: GET /sessions?limit=50, the first page the app asks for; baseline list_whole: GET /sessions, the
-//    whole list as the app read it before paging (same run, same data);
-//  - messages_page: GET /sessions/{long}?messages_limit=100, the long chat's last 100; baseline session_whole:
-//    GET /sessions/{long}, the whole chat.
-// Prints one JSON line: p50/p99 wall time in ms of each, the ratios of the p99s to their baselines, the server's RSS
-// with the data loaded, the seed time and the 1-minute load average. The app's part (cold open and the long chat in
-// Chromium throttled 4x) is not measured here yet.
+// History benchmark, the server's part (docs/benchmarks.md "History"; issue 35 item 3). A server child
+// (history-server.ts) stores --chats chats holding --messages messages in all, one of them --long messages long, with
+// --devices devices of its person live (each holding a GET /events long-poll); then, over real HTTP:
+//  - list_page: GET /sessions?limit=50, the first page and four deeper ones (their cursors walked from the first);
+//  - messages_page: GET /sessions/{long}?messages_limit=100&messages_before=..., pages at the end, middle and start;
+//  - search: GET /search?q=...&limit=20, one- and two-word queries of the messages' vocabulary;
+//  - the server's RSS with the data loaded and the devices live.
+// Baselines in the same run: the same reads of a server holding 100 chats (2,000 messages; its long chat 100 messages
+// long, so a page is the whole chat), and on the big server the whole list (GET /sessions) and the whole long chat.
+// BENCH_RUNS runs (5); prints ONE JSON line of medians over the runs: p50/p99 wall time in ms, the ratios of the p99s
+// to their baselines, the RSS, the seed and index times of the big server and the 1-minute load average.
 // Usage: node --import tsx scripts/bench/history.ts [--chats 10000] [--messages 200000] [--long 5000] [--reads 300]
-import { rmSync } from "node:fs";
+//        [--devices 50]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { Client } from "undici";
-import type { Message } from "../../client/wire/index.ts";
-import { parseConfig } from "../../server/config/load.ts";
-import { createRuntime } from "../../server/runtime.ts";
-import { tempDir } from "../../test/support/server.ts";
-import { percentile } from "./stats.ts";
+import {
+  holdLongPolls,
+  p50p99,
+  round2,
+  listPaths,
+  startHistoryServer,
+  timeReads,
+  TOKEN,
+  type HistoryServer,
+} from "./history-driver.ts";
+import { queriesOf } from "./history-words.ts";
+import { median, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -24,93 +32,82 @@ const { values } = parseArgs({
     messages: { type: "string", default: "200000" },
     long: { type: "string", default: "5000" },
     reads: { type: "string", default: "300" },
+    devices: { type: "string", default: "50" },
   },
 });
 const CHATS = Number(values.chats);
 const MESSAGES = Number(values.messages);
 const LONG = Number(values.long);
 const READS = Number(values.reads);
-const TOKEN = "bench-token";
+const DEVICES = Number(values.devices);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SMALL_CHATS = 100;
+const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
-
-function messagesOf(count: number, chat: number): Message[] {
-  return Array.from({ length: count }, (_, i) => ({
-    role: i % 2 === 0 ? "user" : "assistant",
-    content: `Chat ${chat}, message ${i}: ${"a sentence of an ordinary length about everyday things. ".repeat(3)}`,
-    metadata: {},
-  }));
+/** Pages of 100 of the long chat: its last, one in its middle, its first. */
+function messagePaths(server: HistoryServer, length: number): string[] {
+  const base = `/sessions/${server.long_id}?messages_limit=100`;
+  return [base, `${base}&messages_before=${Math.floor(length / 2)}`, `${base}&messages_before=100`];
 }
 
-/** Stores the chats: the long one first, the other messages spread evenly over the rest. */
-function seed(runtime: ReturnType<typeof createRuntime>): string {
-  const { sessions } = runtime.ctx;
-  const perChat = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
-  let longId = "";
-  for (let chat = 0; chat < CHATS; chat++) {
-    const id = sessions.create().id;
-    if (chat === 0) longId = id;
-    const messages = messagesOf(chat === 0 ? LONG : perChat, chat);
-    sessions.change(id, (session) => ({
-      next: { ...session, title: `Chat ${chat}`, pinned: chat % 500 === 1, messages },
-      events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
-      result: () => undefined,
-    }));
-  }
-  return longId;
+const searchPaths = queriesOf(50).map((q) => `/search?q=${encodeURIComponent(q)}&limit=20`);
+
+/** The reads every server gets: a list page, a message page, a search. */
+async function readsOf(server: HistoryServer, length: number) {
+  return {
+    list: await timeReads(server.client, await listPaths(server), READS),
+    messages: await timeReads(server.client, messagePaths(server, length), READS),
+    search: await timeReads(server.client, searchPaths, READS),
+  };
 }
 
-async function timeReads(client: Client, path: string): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < READS + 20; i++) {
-    const start = process.hrtime.bigint();
-    const res = await client.request({ method: "GET", path, headers: { authorization: `Bearer ${TOKEN}` } });
-    await res.body.arrayBuffer();
-    if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
-    if (i >= 20) samples.push(ms(start)); // the first 20 warm the caches
-  }
-  return samples;
-}
-
-const figures = (name: string, samples: number[]) => ({
-  [`${name}_p50_ms`]: round2(percentile(samples, 50)),
-  [`${name}_p99_ms`]: round2(percentile(samples, 99)),
-});
-
-const dir = tempDir("bench-history-");
-const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: TOKEN });
-try {
-  const start = process.hrtime.bigint();
-  const longId = seed(runtime);
-  const seedMs = ms(start);
-  const base = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
-  const client = new Client(base, { pipelining: 1 });
-  const listPage = await timeReads(client, "/sessions?limit=50");
-  const listWhole = await timeReads(client, "/sessions");
-  const messagesPage = await timeReads(client, `/sessions/${longId}?messages_limit=100`);
-  const sessionWhole = await timeReads(client, `/sessions/${longId}`);
-  await client.close();
-  const p99 = (samples: number[]) => percentile(samples, 99);
-  console.log(
-    JSON.stringify({
-      bench: "history",
-      chats: CHATS,
-      messages: MESSAGES,
-      long_chat: LONG,
-      reads: READS,
-      seed_ms: Math.round(seedMs),
+async function oneRun(): Promise<Record<string, number>> {
+  const small = await startHistoryServer({ people: 1, chats: SMALL_CHATS, messages: 20, long: 100, devices: 0 });
+  const baseline = await readsOf(small, 100);
+  const smallRss = await small.rssMb().finally(() => small.stop());
+  const big = await startHistoryServer({ people: 1, chats: CHATS, messages: PER_CHAT, long: LONG, devices: DEVICES });
+  const endPolls = holdLongPolls(big);
+  try {
+    const measured = await readsOf(big, LONG);
+    const listWhole = await timeReads(big.client, ["/sessions"], Math.min(READS, 50));
+    const sessionWhole = await timeReads(big.client, [`/sessions/${big.long_id}`], Math.min(READS, 50));
+    const p99 = (samples: number[]) => percentile(samples, 99);
+    return {
+      seed_ms: big.seed_ms,
+      index_ms: big.index_ms,
+      server_rss_mb: await big.rssMb(),
+      server_rss_mb_100_chats: smallRss,
+      ...p50p99("list_page", measured.list),
+      ...p50p99("list_page_100_chats", baseline.list),
+      list_page_p99_vs_100_chats: round2(p99(measured.list) / p99(baseline.list)),
+      ...p50p99("list_whole", listWhole),
+      ...p50p99("messages_page", measured.messages),
+      ...p50p99("messages_page_100_message_chat", baseline.messages),
+      messages_page_p99_vs_100_message_chat: round2(p99(measured.messages) / p99(baseline.messages)),
+      ...p50p99("session_whole", sessionWhole),
+      ...p50p99("search", measured.search),
+      ...p50p99("search_100_chats", baseline.search),
+      search_p99_vs_100_chats: round2(p99(measured.search) / p99(baseline.search)),
       load_average: round2(loadavg()[0]!),
-      server_rss_mb: Math.round(process.memoryUsage().rss / 1e6),
-      ...figures("list_page", listPage),
-      ...figures("list_whole", listWhole),
-      list_page_p99_vs_whole: round2(p99(listPage) / p99(listWhole)),
-      ...figures("messages_page", messagesPage),
-      ...figures("session_whole", sessionWhole),
-      messages_page_p99_vs_whole: round2(p99(messagesPage) / p99(sessionWhole)),
-    }),
-  );
-} finally {
-  await runtime.close();
-  rmSync(dir, { recursive: true, force: true });
+    };
+  } finally {
+    await endPolls();
+    await big.stop();
+  }
 }
+
+const runs: Record<string, number>[] = [];
+for (let run = 0; run < RUNS; run++) runs.push(await oneRun());
+const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
+console.log(
+  JSON.stringify({
+    bench: "history",
+    runs: RUNS,
+    chats: CHATS,
+    messages: MESSAGES,
+    long_chat: LONG,
+    devices_live: DEVICES,
+    reads: READS,
+    ...medians,
+  }),
+);

@@ -378,7 +378,52 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX prompts_by_person ON prompts (person_id, title COLLATE NOCASE);
   `,
-  // 17: document vectors (server/documents, docs/documents.md "Hybrid retrieval"): a library document's chunks embedded
+  // 17: client ids (server/runner/client-request-ids.ts): a send's client_request_id and a new chat's
+  // client_session_id, kept as long as their chat, so a retry hours later (an outbox) answers the first result.
+  `
+  CREATE TABLE client_requests (
+    session_id TEXT NOT NULL,
+    client_request_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    PRIMARY KEY (session_id, client_request_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE client_sessions (
+    person_id TEXT NOT NULL,
+    client_session_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    PRIMARY KEY (person_id, client_session_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX client_sessions_by_session ON client_sessions (session_id);
+  `,
+  // 18: the chat list read in SQL (server/sessions/session-list.ts, docs/sessions.md "History in pages"). The head's
+  // list keys and its summary as the list shows it (title, message count, ...) are kept on the session row by every
+  // save, so a page is an index range of one person's rows: no version or message is read. updated_at is the head's
+  // ISO time (what the list orders by and the cursor names); pinned and archived are the owner's (a share holder's are
+  // on their share row). summary is NULL for a deleted chat; rows written before this migration are filled in once
+  // by the store when it opens (SessionList.backfill), since the derived title needs the first user message.
+  `
+  ALTER TABLE sessions ADD COLUMN updated_at TEXT;
+  ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN summary TEXT;
+  CREATE INDEX sessions_list ON sessions (owner_id, archived, pinned DESC, updated_at DESC, id DESC)
+    WHERE deleted_at IS NULL;
+  `,
+  // 19: share links (server/sharing, docs/people.md "Share links"): each row a link's sealed snapshot (the key is in
+  // the link only) and the owner who made it; a link is live while it has not expired, its chat is not deleted and
+  // the chat's owner is still that person (a transfer or a removal ends it).
+  `
+  CREATE TABLE share_links (
+    token TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    blob TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX share_links_by_session ON share_links (session_id, created_at);
+  `,
+  // 20: document vectors (server/documents, docs/documents.md "Hybrid retrieval"): a library document's chunks embedded
   // by each model agents name, keyed by page and the chunk's place in it (chunks never span pages), and a chat's copy
   // of them keyed by its chunk's row. Unit Float32 vectors as BLOBs. They go with the document and with the chat.
   `

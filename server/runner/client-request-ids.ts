@@ -1,52 +1,49 @@
-// Idempotent sends (docs/runner.md "Idempotent sends"): POST /sessions/{id}/send may carry a
-// client_request_id; a repeat of it for the same session within the window answers the first request_id and
-// starts nothing, so an app can retry a send whose answer it never saw (a dropped connection, a relay switch).
-// Memory only: an id does not survive a restart (a retry after a restart starts a new run). Bounded: entries
-// expire after the window, and past `limit` the oldest go first, so hostile ids cannot grow the map.
-export const CLIENT_REQUEST_ID_WINDOW_MS = 10 * 60 * 1000;
-export const CLIENT_REQUEST_ID_LIMIT = 50_000;
-
-interface Remembered {
-  requestId: string;
-  at: number;
-}
+// Idempotent sends and new chats (docs/runner.md "Idempotent sends"): POST /sessions/{id}/send (and regenerate,
+// resend) may carry a client_request_id, POST /sessions a client_session_id. A repeat answers what the first one
+// made and starts nothing, so an app can retry a call whose answer it never saw (a dropped connection, a relay
+// switch, an outbox that sends what was written offline hours later, after a restart of either side).
+// Durable: the ids live in SQLite, written in the transaction that stores the message or creates the chat, and
+// stay as long as their chat does (the eraser drops them with its content). Bounded by what they stand for: one row
+// per accepted send or created chat, which stores a message or a chat anyway.
+import type { Db } from "../db/database.ts";
 
 export class ClientRequestIds {
-  /** Insertion order is time order (the clock never goes back for one runner), so the oldest entry is first. */
-  private readonly entries = new Map<string, Remembered>();
+  private readonly selectRequest;
+  private readonly insertRequest;
+  private readonly selectSession;
+  private readonly insertSession;
 
-  constructor(
-    private readonly now: () => number,
-    private readonly windowMs = CLIENT_REQUEST_ID_WINDOW_MS,
-    private readonly limit = CLIENT_REQUEST_ID_LIMIT,
-  ) {}
-
-  get size(): number {
-    return this.entries.size;
+  constructor(db: Db) {
+    this.selectRequest = db.prepare<[string, string], { request_id: string }>(
+      "SELECT request_id FROM client_requests WHERE session_id = ? AND client_request_id = ?",
+    );
+    this.insertRequest = db.prepare<[string, string, string]>(
+      "INSERT OR IGNORE INTO client_requests (session_id, client_request_id, request_id) VALUES (?, ?, ?)",
+    );
+    this.selectSession = db.prepare<[string, string], { session_id: string }>(
+      "SELECT session_id FROM client_sessions WHERE person_id = ? AND client_session_id = ?",
+    );
+    this.insertSession = db.prepare<[string, string, string]>(
+      "INSERT OR IGNORE INTO client_sessions (person_id, client_session_id, session_id) VALUES (?, ?, ?)",
+    );
   }
 
-  /** The request a previous send with this id started, if it is still within the window. */
+  /** The request a previous accepted send with this id started in this session, if the session still has it. */
   find(sessionId: string, clientRequestId: string): string | undefined {
-    this.evictExpired();
-    return this.entries.get(keyOf(sessionId, clientRequestId))?.requestId;
+    return this.selectRequest.get(sessionId, clientRequestId)?.request_id;
   }
 
+  /** Call in the transaction that stores the request's user message, so a crash keeps both or neither. */
   remember(sessionId: string, clientRequestId: string, requestId: string): void {
-    this.evictExpired();
-    this.entries.set(keyOf(sessionId, clientRequestId), { requestId, at: this.now() });
-    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.insertRequest.run(sessionId, clientRequestId, requestId);
   }
 
-  private evictExpired(): void {
-    const oldestKept = this.now() - this.windowMs;
-    for (const [key, entry] of this.entries) {
-      if (entry.at > oldestKept) return;
-      this.entries.delete(key);
-    }
+  /** The chat a previous POST /sessions of this person with this id created, while it exists. */
+  findSession(personId: string, clientSessionId: string): string | undefined {
+    return this.selectSession.get(personId, clientSessionId)?.session_id;
   }
-}
 
-/** Session ids never contain NUL (they are UUIDs), so the pair maps to one key without ambiguity. */
-function keyOf(sessionId: string, clientRequestId: string): string {
-  return `${sessionId}\u0000${clientRequestId}`;
+  rememberSession(personId: string, clientSessionId: string, sessionId: string): void {
+    this.insertSession.run(personId, clientSessionId, sessionId);
+  }
 }

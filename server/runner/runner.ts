@@ -64,6 +64,8 @@ export interface TurnInput {
   stream: boolean;
   request_options?: Record<string, unknown> | undefined;
   model?: string | undefined;
+  /** Remembered with the request in the transaction of its first save (client-request-ids.ts). */
+  client_request_id?: string | undefined;
 }
 
 export interface SendInput extends TurnInput {
@@ -104,7 +106,7 @@ export class RequestRunner {
 
   constructor(private readonly ctx: RunnerParts) {
     this.activeRequests = new ActiveRequests(ctx.transactor.db);
-    this.clientRequestIds = new ClientRequestIds(() => ctx.clock.now());
+    this.clientRequestIds = new ClientRequestIds(ctx.transactor.db);
     // Before anything can start a new request: no run of this process is in the table yet.
     this.recovered = recoverInterruptedRequests(ctx, this.activeRequests);
     this.providerFactory = (agent) =>
@@ -206,6 +208,8 @@ export class RequestRunner {
     );
     const live = this.ctx.transactor.run(() => {
       const session = save(requestId);
+      if (input.client_request_id !== undefined)
+        this.clientRequestIds.remember(sessionId, input.client_request_id, requestId);
       this.ctx.events.publish(events.requestStarted(input.stream));
       this.activeRequests.add(requestId, sessionId, this.ctx.clock.now());
       return session;

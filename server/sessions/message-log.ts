@@ -40,6 +40,8 @@ export class MessageLog {
    */
   private nextId: number;
   private readonly selectHead;
+  private readonly countHead;
+  private readonly selectHeadRange;
   private readonly selectBody;
   private readonly selectVersion;
   private readonly insertBody;
@@ -49,6 +51,13 @@ export class MessageLog {
   constructor(db: Db) {
     this.selectHead = db.prepare<[string], HeadRow>(
       "SELECT position, message_id FROM session_messages WHERE session_id = ? AND to_version IS NULL ORDER BY position",
+    );
+    this.countHead = db.prepare<[string], { n: number }>(
+      "SELECT count(*) AS n FROM session_messages WHERE session_id = ? AND to_version IS NULL",
+    );
+    this.selectHeadRange = db.prepare<[string, number, number], HeadRow>(
+      `SELECT position, message_id FROM session_messages WHERE session_id = ? AND to_version IS NULL
+       ORDER BY position LIMIT ? OFFSET ?`,
     );
     this.selectBody = db.prepare<[number], { body: string }>("SELECT body FROM message_bodies WHERE id = ?");
     this.selectVersion = db.prepare<[string, number, number], { message_id: number; body: string }>(
@@ -72,6 +81,18 @@ export class MessageLog {
    */
   head(sessionId: string): Message[] {
     return this.selectHead.all(sessionId).map((row) => this.parsed.get(row.message_id) ?? this.load(row.message_id));
+  }
+
+  /** How many messages the head has (an index count: no body is read). */
+  headCount(sessionId: string): number {
+    return this.countHead.get(sessionId)!.n;
+  }
+
+  /** The head's messages at indices [start, end): only those bodies are read (a long chat's page). */
+  headRange(sessionId: string, start: number, end: number): Message[] {
+    return this.selectHeadRange
+      .all(sessionId, Math.max(0, end - start), start)
+      .map((row) => this.parsed.get(row.message_id) ?? this.load(row.message_id));
   }
 
   /** The messages of one version. With a cache, bodies already parsed for it are reused (the same objects). */

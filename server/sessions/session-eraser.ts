@@ -15,6 +15,7 @@ export class SessionEraser {
   private readonly sourceOf;
   private readonly liveDescendant;
   private readonly deletedAt;
+  private readonly deleteClientIds;
 
   constructor(
     private readonly db: Db,
@@ -29,7 +30,7 @@ export class SessionEraser {
     );
     this.deleteVersions = db.prepare<[string]>("DELETE FROM session_versions WHERE session_id = ?");
     this.markDeleted = db.prepare<[number, string]>(
-      "UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0 WHERE id = ?",
+      "UPDATE sessions SET deleted_at = coalesce(deleted_at, ?), head_version = 0, summary = NULL WHERE id = ?",
     );
     this.sourceOf = db.prepare<[string], { source_session_id: string | null }>(
       "SELECT source_session_id FROM sessions WHERE id = ?",
@@ -43,6 +44,14 @@ export class SessionEraser {
     this.deletedAt = db.prepare<[string], { deleted_at: number | null }>(
       "SELECT deleted_at FROM sessions WHERE id = ?",
     );
+    // The client ids live as long as the chat (server/runner/client-request-ids.ts).
+    const [requests, sessions] = ["client_requests", "client_sessions"].map((table) =>
+      db.prepare<[string]>(`DELETE FROM ${table} WHERE session_id = ?`),
+    );
+    this.deleteClientIds = (sessionId: string) => {
+      requests!.run(sessionId);
+      sessions!.run(sessionId);
+    };
   }
 
   /**
@@ -56,6 +65,7 @@ export class SessionEraser {
       for (const id of bodies) this.deleteOrphanBody.run(id, id);
       this.deleteVersions.run(sessionId);
       this.markDeleted.run(now, sessionId);
+      this.deleteClientIds(sessionId);
       alsoOverwrite();
       this.messages.evict(bodies);
     });

@@ -4,12 +4,13 @@
 // effect exactly once (docs/events.md "`GET /events` rules" 4; docs/events.md invariant E6). Unknown ids and bad indices are
 // DomainErrors (server/errors.ts): callers besides HTTP (the runner, notifications, recovery) test their kind.
 import type { Message, Session, SessionSummary, SessionUpdate } from "../../client/wire/index.ts";
-import { formatEventId, sessionSummaryOf, sessionTitle } from "../../client/wire/index.ts";
+import { formatEventId, sessionTitle } from "../../client/wire/index.ts";
 import type { Transactor } from "../db/transactor.ts";
 import type { EventStore, PublishInput, StoredSessionRef } from "../events/event-store.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { SessionStore } from "./session-store.ts";
-import { messagePageOf, pageOf, type SessionPage, type SummaryPage } from "./session-pages.ts";
+import { cursorOf, type Cursor, type SessionPage, type SummaryPage } from "./session-pages.ts";
+import type { ArchivedFilter } from "./session-list.ts";
 import { normalizeTurns, stampAppended } from "./turn-versions.ts";
 import { switched } from "./turns.ts";
 
@@ -41,34 +42,31 @@ export class SessionService {
   }
 
   /**
-   * What a session list shows: pinned first, then newest activity first; never the messages (docs/client.md
-   * "Sessions"). Archived sessions are left out unless `archived` is "include" (all) or "only" (them alone).
+   * What a person's session list shows: pinned first, then newest activity first; never the messages (docs/client.md
+   * "Sessions"). Archived sessions are left out unless `archived` is "include" (all) or "only" (them alone). Pinned and
+   * archived are the person's own (a share holder's are on their share). Read in SQL (session-list.ts).
    */
-  listSummaries(archived: ArchivedFilter = "exclude", personId?: string): SessionSummary[] {
-    return this.store
-      .list(personId)
-      .filter((session) => archived === "include" || (session.archived === true) === (archived === "only"))
-      .map(sessionSummaryOf)
-      .sort(listOrder);
+  listSummaries(archived: ArchivedFilter, personId: string): SessionSummary[] {
+    return this.store.summaries.whole(personId, archived);
   }
 
-  /** One page of the list (session-pages.ts): `limit` summaries after the cursor `before`, in its total order. */
-  listPage(
-    archived: ArchivedFilter,
-    limit: number,
-    before: Parameters<typeof pageOf>[2],
-    personId?: string,
-  ): SummaryPage {
-    return pageOf(this.listSummaries(archived, personId), limit, before);
+  /** One page of the list: `limit` summaries after the cursor `before`, in its total order (session-pages.ts). */
+  listPage(archived: ArchivedFilter, limit: number, before: Cursor | undefined, personId: string): SummaryPage {
+    // One row more than the page says whether another page follows.
+    const rows = this.store.summaries.page(personId, archived, limit + 1, before);
+    const sessions = rows.slice(0, limit);
+    return { sessions, next_before: rows.length > limit ? cursorOf(sessions.at(-1)!) : null };
   }
 
   get(sessionId: string): Session {
     return this.require(sessionId).session;
   }
 
-  /** The session with the last `limit` shown messages before index `before` (session-pages.ts). */
+  /** The session with the last `limit` shown messages before index `before`; only those messages are read. */
   getPage(sessionId: string, limit: number | undefined, before: number | undefined): SessionPage<Session> {
-    return messagePageOf(this.get(sessionId), limit, before);
+    const page = this.store.page(sessionId, limit, before);
+    if (!page) throw notFound("session_not_found", `no session "${sessionId}"`);
+    return page;
   }
 
   /** The messages and the cursor they reflect, read in one snapshot (docs/events.md E6). */
@@ -298,14 +296,6 @@ function storedRefOf(event: PublishInput, saved: Session): StoredSessionRef | un
   if (event.session !== saved || event.session_id !== saved.id) return undefined;
   const messageIndex = event.message === undefined ? -1 : saved.messages.lastIndexOf(event.message as Message);
   return { sessionVersion: saved.version, ...(messageIndex >= 0 ? { messageIndex } : {}) };
-}
-
-export type ArchivedFilter = "exclude" | "include" | "only";
-
-/** Pinned first, then the newest activity. */
-function listOrder(a: SessionSummary, b: SessionSummary): number {
-  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
-  return a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1;
 }
 
 /** A fork is titled after its source ("<title> (fork)") and keeps its model and request options, not its pin. */

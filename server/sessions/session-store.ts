@@ -8,6 +8,8 @@ import type { Db } from "../db/database.ts";
 import { SessionEraser } from "./session-eraser.ts";
 import { SessionVersions, withMessages } from "./session-versions.ts";
 import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
+import { SessionList } from "./session-list.ts";
+import { messageRange, type SessionPage } from "./session-pages.ts";
 
 export interface SessionSnapshot {
   session: Session;
@@ -35,6 +37,8 @@ export class SessionStore {
   private readonly moveHead;
   private readonly moveCursor;
   private readonly eraser: SessionEraser;
+  /** The chat list, kept on the session rows by every save (session-list.ts). */
+  readonly summaries: SessionList;
 
   constructor(
     db: Db,
@@ -58,11 +62,27 @@ export class SessionStore {
     this.moveCursor = db.prepare<[number, string, number]>(
       "UPDATE sessions SET cursor_event_id = ? WHERE id = ? AND cursor_event_id < ?",
     );
+    this.summaries = new SessionList(db);
+    this.summaries.backfill((sessionId) => this.get(sessionId)?.session);
   }
 
   get(sessionId: string): SessionSnapshot | undefined {
     const row = this.selectHead.get(sessionId);
     return row ? { session: this.headOf(row), cursorEventId: row.cursor_event_id } : undefined;
+  }
+
+  /**
+   * The head with only its shown messages at indices [start, end) of the last `limit` before `before`
+   * (session-pages.ts), the total and the first index given; undefined when there is no such live session. Only the
+   * page's message bodies are read.
+   */
+  page(sessionId: string, limit: number | undefined, before: number | undefined): SessionPage<Session> | undefined {
+    const row = this.selectHead.get(sessionId);
+    if (!row) return undefined;
+    const total = this.versions.messages.headCount(sessionId);
+    const { start, end } = messageRange(total, limit, before);
+    const session = withMessages(row.body, this.versions.messages.headRange(sessionId, start, end));
+    return { ...session, messages_total: total, messages_start: start };
   }
 
   /** Every live session; with `personId`, only those that person may see (owned or shared with them). */
@@ -104,6 +124,7 @@ export class SessionStore {
     const saved: Session = { ...next, version: next.version + 1, updated_at: new Date(this.now()).toISOString() };
     this.versions.write(saved, this.now());
     this.moveHead.run(saved.version, saved.id);
+    this.summaries.write(saved);
     return saved;
   }
 

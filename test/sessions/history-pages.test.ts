@@ -48,7 +48,24 @@ describe("history in pages", () => {
   });
 
   it("P2: a cursor this server did not give, or a limit out of 1..200, is invalid_input", async () => {
-    for (const query of ["?before=not-a-cursor", `?before=${"A".repeat(600)}`, "?limit=0", "?limit=201", "?limit=x"]) {
+    // Well-formed base64url JSON that is not a cursor's three keys is refused like garbage.
+    const forged = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
+    const bad = [
+      forged([2, "2026", "x"]),
+      forged([0, "2026"]),
+      forged({ pinned: 0 }),
+      forged([0, "x".repeat(65), "id"]),
+    ];
+    for (const query of [
+      "?before=not-a-cursor",
+      `?before=${"A".repeat(600)}`,
+      ...bad.map((cursor) => `?before=${cursor}`),
+      "?limit=0",
+      "?limit=201",
+      "?limit=x",
+      "?limit=NaN",
+      "?limit=1.5",
+    ]) {
       const answer = await expectStatus(call(stack, "GET", `/sessions${query}`), 400);
       expect((answer.json as { error: { code: string } }).error.code).toBe("invalid_input");
     }

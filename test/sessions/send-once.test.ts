@@ -1,9 +1,8 @@
-// Idempotent sends (client_request_id, docs/runner.md R16): a repeat within 10 minutes answers the first
-// request_id and starts nothing, also when the repeats race; the memory behind it stays bounded.
+// Idempotent sends (client_request_id, docs/runner.md R16) and new chats (client_session_id): a repeat answers the
+// first request_id (chat) and starts nothing, also when the repeats race, hours later or after a restart.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
-import { ClientRequestIds } from "../../server/runner/client-request-ids.ts";
-import { completionBodies, waitForEvent } from "../runner/helpers.ts";
+import { completionBodies, startRunnerServer, waitForEvent } from "../runner/helpers.ts";
 import { startAppStack, type AppStack } from "./support.ts";
 
 let stack: AppStack;
@@ -65,7 +64,7 @@ describe("client_request_id", () => {
     await waitForEvent(server, accepted[0]!.body.request_id!);
   });
 
-  it("is per session, expires after 10 minutes, and is at most 100 characters", async () => {
+  it("is per session, still answers after 10 minutes, and is at most 100 characters", async () => {
     const { client, backend, server } = stack;
     backend.script(
       dialectStream("openai", { content: "a" }),
@@ -81,10 +80,9 @@ describe("client_request_id", () => {
     await waitForEvent(server, elsewhere.request_id);
     server.clock.t += 9 * 60 * 1000;
     expect((await client.send(one.id, { content: "q", client_request_id: "same" })).request_id).toBe(first.request_id);
-    server.clock.t += 60 * 1000;
-    const later = await client.send(one.id, { content: "q", client_request_id: "same" });
-    expect(later.request_id).not.toBe(first.request_id);
-    await waitForEvent(server, later.request_id);
+    server.clock.t += 24 * 60 * 60 * 1000;
+    expect((await client.send(one.id, { content: "q", client_request_id: "same" })).request_id).toBe(first.request_id);
+    expect(completionBodies(backend)).toHaveLength(2);
 
     const tooLong = await postSend(one.id, { content: "q", client_request_id: "x".repeat(101) });
     expect(tooLong.status).toBe(400);
@@ -110,16 +108,60 @@ describe("client_request_id", () => {
   });
 });
 
-describe("ClientRequestIds memory", () => {
-  it("holds at most `limit` entries (oldest out first) and drops expired ones", () => {
-    let now = 0;
-    const ids = new ClientRequestIds(() => now, 1000, 3);
-    for (let i = 0; i < 10; i++) ids.remember("s", `id${i}`, `req${i}`);
-    expect(ids.size).toBe(3);
-    expect(ids.find("s", "id0")).toBeUndefined();
-    expect(ids.find("s", "id9")).toBe("req9");
-    now = 1000;
-    expect(ids.find("s", "id9")).toBeUndefined();
-    expect(ids.size).toBe(0);
+describe("client ids live as long as their chat", () => {
+  it("a send's id answers its request_id across a restart, and is gone with the chat", async () => {
+    const { backend, server } = stack;
+    backend.script(dialectStream("openai", { content: "a" }));
+    const id = (await server.request({ method: "POST", url: "/sessions", payload: {} })).json.session.id as string;
+    const send = () =>
+      server.request({
+        method: "POST",
+        url: `/sessions/${id}/send`,
+        payload: { content: "q", client_request_id: "o1" },
+      });
+    const first = (await send()).json.request_id as string;
+    await waitForEvent(server, first);
+    await server.close(true);
+
+    const again = await startRunnerServer(backend, {}, {}, server.dataDir);
+    try {
+      const repeat = await again.request({
+        method: "POST",
+        url: `/sessions/${id}/send`,
+        payload: { content: "q", client_request_id: "o1" },
+      });
+      expect(repeat).toMatchObject({ status: 202, json: { request_id: first } });
+      expect(completionBodies(backend)).toHaveLength(1);
+      expect((await again.request({ method: "DELETE", url: `/sessions/${id}` })).status).toBe(204);
+      const rows = again.runtime.ctx.transactor.db.prepare("SELECT count(*) AS n FROM client_requests").get();
+      expect(rows).toEqual({ n: 0 });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("POST /sessions with a client_session_id answers the chat the first call made, per person, while it exists", async () => {
+    const { server } = stack;
+    const create = (payload: Record<string, unknown>) => server.request({ method: "POST", url: "/sessions", payload });
+    const first = await create({ client_session_id: "new-1" });
+    expect(first.status).toBe(201);
+    await server.request({
+      method: "POST",
+      url: `/sessions/${first.json.session.id}/messages`,
+      payload: { role: "user", content: "kept" },
+    });
+    const repeat = await create({ client_session_id: "new-1" });
+    expect(repeat.status).toBe(201);
+    expect(repeat.json.session.id).toBe(first.json.session.id);
+    expect(repeat.json.session.messages.map((m: { content: string }) => m.content)).toEqual(["kept"]);
+    expect((await create({ client_session_id: "new-2" })).json.session.id).not.toBe(first.json.session.id);
+    expect((await create({})).json.session.id).not.toBe(first.json.session.id);
+    expect((await create({ client_session_id: "x".repeat(101) })).json.error.code).toBe("invalid_input");
+    expect((await create({ client_session_id: 7 })).status).toBe(400);
+
+    await server.request({ method: "DELETE", url: `/sessions/${first.json.session.id}` });
+    const afterDelete = await create({ client_session_id: "new-1" });
+    expect(afterDelete.status).toBe(201);
+    expect(afterDelete.json.session.id).not.toBe(first.json.session.id);
   });
 });

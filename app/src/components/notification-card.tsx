@@ -4,6 +4,8 @@ import { useState } from "preact/hooks";
 import type { PresentedNotification } from "../../../client/index.ts";
 import { useStore } from "../state/store.ts";
 import { describeError } from "../state/errors.ts";
+import { titleOf } from "../state/sessions.ts";
+import { noticeBody } from "../people/audit-notice.ts";
 
 const SEVERITY_LABEL = { info: "Info", success: "Done", warning: "Warning", error: "Error" } as const;
 
@@ -14,10 +16,14 @@ export function NotificationCard({
   item: PresentedNotification;
   variant: "banner" | "inline" | "dialog";
 }) {
-  const { connection } = useStore();
+  const { connection, sessions } = useStore();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const { record } = item;
+  const body = noticeBody(record, (id) => {
+    const session = sessions.list.value.find((entry) => entry.id === id);
+    return session && titleOf(session);
+  });
   const dismiss = async () => {
     const client = connection.paired.value?.client;
     if (!client) return;
@@ -40,7 +46,7 @@ export function NotificationCard({
       <div class="notification-text">
         <span class="severity">{SEVERITY_LABEL[record.severity]}</span>
         <strong class="notification-title">{record.title}</strong>
-        {record.body && <p class="notification-body">{record.body}</p>}
+        {body && <p class="notification-body">{body}</p>}
         {problem && <p class="notification-problem">{problem}</p>}
       </div>
       <button

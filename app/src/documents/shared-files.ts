@@ -17,7 +17,7 @@ export async function takeShared(): Promise<Shared> {
     const response = await cache.match(request);
     await cache.delete(request);
     if (!response) continue;
-    if (request.url.endsWith("/shared/text")) text = await response.text();
+    if (request.url.endsWith("shared/text") /* the share target cache key, not a route */) text = await response.text();
     else files.push(await asFile(response));
   }
   return { files, text };

@@ -55,12 +55,7 @@ function PeopleAdmin() {
     });
   return (
     <main class="page people" aria-labelledby="people-title">
-      <div class="page-head">
-        <h1 id="people-title">People</h1>
-        <button type="button" class="primary" onClick={() => (setEditing({ kind: "add" }), setPairing(undefined))}>
-          Add person
-        </button>
-      </div>
+      <PeopleHead onAdd={() => (setEditing({ kind: "add" }), setPairing(undefined))} />
       {problem && (
         <p class="notice error" role="alert">
           {problem}
@@ -101,6 +96,23 @@ function PeopleAdmin() {
         />
       )}
     </main>
+  );
+}
+
+/** The title, the way to the audit log and "Add person". */
+function PeopleHead({ onAdd }: { onAdd(): void }) {
+  return (
+    <div class="page-head">
+      <h1 id="people-title">People</h1>
+      <div class="row-actions">
+        <a class="button" href="#/people/audit">
+          Audit log
+        </a>
+        <button type="button" class="primary" onClick={onAdd}>
+          Add person
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -14,7 +14,10 @@ export type Route =
   | { name: "archived" }
   | { name: "search" }
   | { name: "settings"; section: SettingsSection }
-  | { name: "people" };
+  | { name: "people" }
+  | { name: "audit" }
+  /** A share link's read-only view; `link` is `<token>.<key>` as the link carries it (the key never leaves the page). */
+  | { name: "shared"; link: string };
 
 /** The Settings screen's sections (docs/app.md "Settings"). */
 export const SETTINGS_SECTIONS = ["connections", "agents", "mcp", "personal", "data"] as const;
@@ -35,7 +38,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "archived") return { name: "archived" };
   if (parts[0] === "search") return { name: "search" };
   if (parts[0] === "settings") return { name: "settings", section: settingsSection(parts[1]) };
-  if (parts[0] === "people") return { name: "people" };
+  if (parts[0] === "people") return parts[1] === "audit" ? { name: "audit" } : { name: "people" };
+  if (parts[0] === "shared" && parts[1]) return { name: "shared", link: parts[1] };
   return { name: "sessions" };
 }
 
@@ -68,6 +72,10 @@ export function hrefOf(route: Route): string {
       return `#/settings/${route.section}`;
     case "people":
       return "#/people";
+    case "audit":
+      return "#/people/audit";
+    case "shared":
+      return `#/shared/${route.link}`;
     case "sessions":
       return "#/";
   }

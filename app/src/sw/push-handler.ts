@@ -1,5 +1,5 @@
-// The service worker's part of Web Push (docs/push.md "The service worker"). It is written as one self-contained
-// function (type-checked here) whose text is put into sw.js by service-worker-source.ts: everything it uses must be
+// The service worker's part of Web Push (docs/push.md "The service worker"). It is written as two self-contained
+// functions (type-checked here) whose text is put into sw.js by service-worker-source.ts: everything each uses must be
 // inside it. It shows what the server pushed, replaces by tag (a later push for the same record or chat takes the
 // earlier one's place), opens the app at the chat or the approval when tapped, and on "revoked" wipes the app's
 // saved data (IndexedDB databases, caches) and its push subscription before saying so. An approval's notification
@@ -77,6 +77,11 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
     }
     event.waitUntil(show(payload));
   });
+}
+
+/** A tapped notification opens the app where its data.url points (inside the app's scope); self-contained as above. */
+export function installNotificationClicks(sw: ServiceWorkerGlobalScope): void {
+  const windows = () => sw.clients.matchAll({ type: "window", includeUncontrolled: true });
 
   /** Focuses a window of the app at `url`, or opens one. */
   const openApp = async (url: string): Promise<void> => {
@@ -100,5 +105,5 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
   });
 }
 
-/** The handler as sw.js runs it. */
-export const PUSH_HANDLER_SOURCE = `(${installPushHandlers.toString()})(self);\n`;
+/** The handlers as sw.js runs them. */
+export const PUSH_HANDLER_SOURCE = `(${installPushHandlers.toString()})(self);\n(${installNotificationClicks.toString()})(self);\n`;

@@ -88,3 +88,13 @@ export function openResponse(
 ): string {
   return fromUtf8(open(key, sealed, aad("relay response", serverId, deviceId, requestId)));
 }
+
+/** A share link's snapshot, under the link's own random key, bound to its token (docs/people.md "Share links"). */
+export function sealShareSnapshot(key: Uint8Array, token: string, json: string): Sealed {
+  return seal(key, utf8(json), aad("share link", token));
+}
+
+/** The snapshot's JSON text; throws CryptoError when the blob is not this link's or the key is wrong. */
+export function openShareSnapshot(key: Uint8Array, token: string, sealed: Sealed): string {
+  return fromUtf8(open(key, sealed, aad("share link", token)));
+}

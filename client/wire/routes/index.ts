@@ -30,3 +30,4 @@ export * from "./settings.ts";
 export * from "./personal.ts";
 export * from "./people.ts";
 export * from "./shares.ts";
+export * from "./share-links.ts";

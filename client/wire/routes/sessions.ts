@@ -1,6 +1,12 @@
 // Session and message routes (docs/sessions.md "Routes", docs/events.md "Sessions").
 import { z } from "zod";
-import { appendedMessageSchema, sessionEnvelopeSchema, sessionListSchema, sessionUpdateSchema } from "../api.ts";
+import {
+  appendedMessageSchema,
+  clientRequestIdSchema,
+  sessionEnvelopeSchema,
+  sessionListSchema,
+  sessionUpdateSchema,
+} from "../api.ts";
 import { messagesSnapshotSchema } from "../http.ts";
 import { metadataSchema, roleSchema } from "../messages.ts";
 import { messageParams, sessionParams } from "./params.ts";
@@ -29,7 +35,11 @@ export const createSessionRoute = defineRoute({
   method: "POST",
   path: "/sessions",
   body: z
-    .object({ agent_id: z.string().min(1).optional() })
+    .object({
+      agent_id: z.string().min(1).optional(),
+      // A repeat with the same id answers the chat the first one created (docs/runner.md "Idempotent sends").
+      client_session_id: clientRequestIdSchema.optional(),
+    })
     .strict()
     .default({}),
   answer: sessionEnvelopeSchema,

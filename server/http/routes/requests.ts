@@ -18,7 +18,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
     app,
     sendRoute,
     ({ params: { session_id }, body, request }) => {
-      // From here to remember() nothing awaits: a concurrent repeat of the id always sees the first one's entry.
+      // From here to the runner's remember() nothing awaits: a concurrent repeat of the id sees the first one's row.
       const earlier =
         body.client_request_id === undefined
           ? undefined
@@ -33,10 +33,8 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
         );
       checkSend(body, session_id, agent, assets);
       attachDocuments(ctx, callerOfRoute(request).person_id, session_id, body.attachments);
-      const request_id = runner.start(session_id, agent, body, senderOf(ctx, request));
-      if (body.client_request_id !== undefined)
-        runner.clientRequestIds.remember(session_id, body.client_request_id, request_id);
-      return { request_id };
+      // The runner remembers body.client_request_id in the transaction that stores the message.
+      return { request_id: runner.start(session_id, agent, body, senderOf(ctx, request)) };
     },
     { bodyLimit },
   );

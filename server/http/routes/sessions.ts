@@ -43,9 +43,21 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
 
   // A new chat is the caller's person's, with their default agent and model unless the call names an agent; the agent
   // must be one that person may use (403 agent_not_allowed).
-  serveRoute(app, createSessionRoute, ({ body, request }) => ({
-    session: startSession(ctx, callerOfRoute(request).person_id, body.agent_id),
-  }));
+  // A repeat of a client_session_id answers the chat the first call made (server/runner/client-request-ids.ts).
+  serveRoute(app, createSessionRoute, ({ body, request }) => {
+    const person = callerOfRoute(request).person_id;
+    const ids = ctx.runner.clientRequestIds;
+    const clientId = body.client_session_id;
+    return {
+      session: ctx.transactor.run(() => {
+        const earlier = clientId === undefined ? undefined : ids.findSession(person, clientId);
+        if (earlier !== undefined) return sessions.get(earlier);
+        const session = startSession(ctx, person, body.agent_id);
+        if (clientId !== undefined) ids.rememberSession(person, clientId, session.id);
+        return session;
+      }),
+    };
+  });
 
   serveRoute(app, getSessionRoute, ({ params, query: { messages_limit, messages_before } }) => {
     // Without the paging parameters: the whole session as before (docs/sessions.md "History in pages").

@@ -25,14 +25,14 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return agent;
   };
 
-  /** A repeat of a client_request_id answers the first request_id; nothing awaits between find and remember. */
+  /**
+   * A repeat of a client_request_id answers the first request_id; the runner remembers a new one in the transaction
+   * of its first save, and nothing awaits between this lookup and that.
+   */
   const once = (sessionId: string, clientRequestId: string | undefined, start: () => string) => {
     const earlier =
       clientRequestId === undefined ? undefined : runner.clientRequestIds.find(sessionId, clientRequestId);
-    const request_id = earlier ?? start();
-    if (earlier === undefined && clientRequestId !== undefined)
-      runner.clientRequestIds.remember(sessionId, clientRequestId, request_id);
-    return { request_id };
+    return { request_id: earlier ?? start() };
   };
 
   serveRoute(app, regenerateRoute, ({ params: { session_id }, body }) =>

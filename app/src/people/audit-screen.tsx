@@ -1,0 +1,108 @@
+// Audit log (admin role; Settings → People → Audit log): what gave someone access to another person's chats or devices,
+// newest first, each entry a sentence (audit-entry.ts). The time shows relative; the exact time is its tooltip, and a
+// tap (or a long press, on a phone without hover) spells it out.
+import { useEffect, useState } from "preact/hooks";
+import type { AuditEntry, Person } from "../../../client/index.ts";
+import { titleOf } from "../state/sessions.ts";
+import { useStore } from "../state/store.ts";
+import { describeAuditEntry, type AuditLine, type AuditNames } from "./audit-entry.ts";
+import { peopleErrorText } from "./people-errors.ts";
+import "./people.css";
+
+interface Loaded {
+  entries: AuditEntry[];
+  people: Person[];
+}
+
+export function AuditScreen() {
+  const { people } = useStore();
+  if (people.me.value === undefined) return <p class="page muted">Loading…</p>;
+  if (!people.isAdmin.value)
+    return (
+      <main class="page people">
+        <h1>Audit log</h1>
+        <p class="notice warning">Only an admin reads the audit log.</p>
+      </main>
+    );
+  return <AuditLog />;
+}
+
+function AuditLog() {
+  const { connection, sessions, env } = useStore();
+  const [loaded, setLoaded] = useState<Loaded | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const client = connection.paired.value?.client;
+  useEffect(() => {
+    if (!client) return;
+    let current = true;
+    Promise.all([client.auditLog(), client.listPeople()]).then(
+      ([entries, everyone]) => current && setLoaded({ entries, people: everyone }),
+      (error: unknown) => current && setProblem(`The audit log could not be read: ${peopleErrorText(error)}`),
+    );
+    return () => void (current = false);
+  }, [client]);
+  const names: AuditNames = {
+    personName: (id) => loaded?.people.find((person) => person.id === id)?.name,
+    chatTitle: (id) => {
+      const session = sessions.list.value.find((item) => item.id === id);
+      return session && titleOf(session);
+    },
+  };
+  return (
+    <main class="page people audit" aria-labelledby="audit-title">
+      <div class="page-head">
+        <h1 id="audit-title">Audit log</h1>
+        <a class="button" href="#/people">
+          People
+        </a>
+      </div>
+      <p class="muted">
+        Every time someone got access to another person's chats or devices: a chat read with the admin token, a pairing
+        code made for someone else, chats transferred, everything exported, providers or tools changed. Kept 90 days.
+      </p>
+      {problem && (
+        <p class="notice error" role="alert">
+          {problem}
+        </p>
+      )}
+      {loaded === undefined && !problem && <p class="muted">Loading…</p>}
+      {loaded?.entries.length === 0 && <p class="muted">Nothing recorded yet.</p>}
+      {loaded && loaded.entries.length > 0 && (
+        <ol class="audit-list">
+          {loaded.entries.map((entry, index) => (
+            <AuditRow key={`${entry.at}-${index}`} line={describeAuditEntry(entry, names, env.now())} />
+          ))}
+        </ol>
+      )}
+    </main>
+  );
+}
+
+function AuditRow({ line }: { line: AuditLine }) {
+  const [exact, setExact] = useState(false);
+  const toggle = (event: Event) => (event.preventDefault(), setExact(!exact));
+  return (
+    <li class="card audit-entry">
+      <p class="audit-sentence">
+        <strong>{line.actor}</strong> {line.what}
+        {line.whose !== undefined && (
+          <>
+            {" "}
+            <strong>{line.whose}</strong>
+          </>
+        )}
+        {line.chat && <> · {line.chat.title === undefined ? "a chat" : <q>{line.chat.title}</q>}</>}
+      </p>
+      <button
+        type="button"
+        class="audit-time muted small"
+        title={line.exact}
+        aria-label={`${line.when}, ${line.exact}`}
+        onClick={toggle}
+        onContextMenu={toggle}
+      >
+        <time dateTime={line.at}>{exact ? line.exact : line.when}</time>
+      </button>
+    </li>
+  );
+}

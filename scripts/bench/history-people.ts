@@ -1,0 +1,75 @@
+// People's list and search (docs/benchmarks.md "History with people"; issue 30, "How it is checked"): a person owning
+// --chats chats among --people people owning as many each (100,000 chats of 10 people by default), against a server
+// holding only that person's chats (the baseline, same run): GET /sessions?limit=50 (the first page and four deeper
+// ones) and GET /search (one- and two-word queries of the messages' vocabulary), as that person (the Owner, whom the
+// admin token acts as). Each server is a child of its own (history-server.ts), one after the other.
+// BENCH_RUNS runs (5); prints ONE JSON line of medians over the runs: p50/p99 wall time in ms of each read on both
+// servers and the ratios of the p99s (the issue's bound: 1.2), the seed times and the 1-minute load average.
+// Usage: node --import tsx scripts/bench/history-people.ts [--people 10] [--chats 10000] [--messages 4] [--reads 300]
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { p50p99, round2, listPaths, startHistoryServer, timeReads, type HistoryServer } from "./history-driver.ts";
+import { queriesOf } from "./history-words.ts";
+import { median, percentile } from "./stats.ts";
+
+const { values } = parseArgs({
+  options: {
+    people: { type: "string", default: "10" },
+    chats: { type: "string", default: "10000" },
+    messages: { type: "string", default: "4" },
+    reads: { type: "string", default: "300" },
+  },
+});
+const PEOPLE = Number(values.people);
+const CHATS = Number(values.chats);
+const MESSAGES = Number(values.messages);
+const READS = Number(values.reads);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const searchPaths = queriesOf(50).map((q) => `/search?q=${encodeURIComponent(q)}&limit=20`);
+
+async function measure(people: number) {
+  const shape = { people, chats: CHATS, messages: MESSAGES, long: MESSAGES, devices: 0 };
+  const server = await startHistoryServer(shape);
+  try {
+    return {
+      seed_ms: server.seed_ms,
+      list: await timeReads(server.client, await listPaths(server), READS),
+      search: await timeReads(server.client, searchPaths, READS),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function oneRun(): Promise<Record<string, number>> {
+  const alone = await measure(1);
+  const among = await measure(PEOPLE);
+  const p99 = (samples: number[]) => percentile(samples, 99);
+  return {
+    seed_ms_alone: alone.seed_ms,
+    seed_ms_among: among.seed_ms,
+    ...p50p99("list_page_among", among.list),
+    ...p50p99("list_page_alone", alone.list),
+    list_page_p99_among_vs_alone: round2(p99(among.list) / p99(alone.list)),
+    ...p50p99("search_among", among.search),
+    ...p50p99("search_alone", alone.search),
+    search_p99_among_vs_alone: round2(p99(among.search) / p99(alone.search)),
+    load_average: round2(loadavg()[0]!),
+  };
+}
+
+const runs: Record<string, number>[] = [];
+for (let run = 0; run < RUNS; run++) runs.push(await oneRun());
+const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
+console.log(
+  JSON.stringify({
+    bench: "history-people",
+    runs: RUNS,
+    people: PEOPLE,
+    chats_each: CHATS,
+    messages_per_chat: MESSAGES,
+    reads: READS,
+    ...medians,
+  }),
+);

@@ -14,6 +14,7 @@ import { installRequestLimits } from "./http/request-limits.ts";
 import { SessionViews } from "./people/session-views.ts";
 import { registerPeopleRoutes } from "./http/routes/people.ts";
 import { registerShareRoutes } from "./http/routes/shares.ts";
+import { registerShareLinkRoutes } from "./http/routes/share-links.ts";
 import { registerEventRoutes } from "./http/routes/events.ts";
 import { registerHealthRoutes } from "./http/routes/health.ts";
 import { registerSessionRoutes } from "./http/routes/sessions.ts";
@@ -102,6 +103,7 @@ export function buildApp(
   registerPersonalRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
   registerShareRoutes(app, ctx);
+  registerShareLinkRoutes(app, ctx);
   registerAppFiles(app, appDir);
   return app;
 }

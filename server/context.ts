@@ -35,6 +35,7 @@ import type { AuditLog } from "./people/audit-log.ts";
 import type { ChatGuard } from "./people/chat-guard.ts";
 import type { NotificationAudience } from "./people/notification-audience.ts";
 import type { PeopleService } from "./people/people-service.ts";
+import type { ShareLinkService } from "./sharing/share-link-service.ts";
 
 export interface ServerContext {
   /** The settings in force (the config file with DATA_DIR/settings.json over it), changed live by PATCH /settings. */
@@ -104,4 +105,6 @@ export interface ServerContext {
   notificationAudience: NotificationAudience;
   /** The one check of a caller against a chat (every chat route, through server/http/session-access.ts). */
   chatGuard: ChatGuard;
+  /** Share links of chats: their sealed snapshots, served to anyone holding a link (server/sharing/). */
+  shareLinks: ShareLinkService;
 }

@@ -35,6 +35,8 @@ import { ChatGuard } from "./people/chat-guard.ts";
 import { NotificationAudience } from "./people/notification-audience.ts";
 import { announceNewDevices } from "./people/new-device-notice.ts";
 import { tellAffectedPeople } from "./people/audit-notices.ts";
+import { ShareLinkService } from "./sharing/share-link-service.ts";
+import { ShareLinkStore } from "./sharing/share-link-store.ts";
 
 /** The SQLite file in the data folder. */
 export const DATABASE_FILE = "server.sqlite";
@@ -135,7 +137,7 @@ export function exportAndImport(parts: {
 
 export type PeopleParts = Pick<
   ServerContext,
-  "people" | "personStore" | "audiences" | "audit" | "chatGuard" | "notificationAudience"
+  "people" | "personStore" | "audiences" | "audit" | "chatGuard" | "notificationAudience" | "shareLinks"
 >;
 
 /**
@@ -143,24 +145,49 @@ export type PeopleParts = Pick<
  * devices get (a new device of theirs, an admin's action on their chats or devices).
  */
 export function startPeople(
-  parts: Omit<PeopleServiceParts, "audiences" | "audit"> & {
+  parts: Omit<PeopleServiceParts, "audiences" | "audit" | "shareLinks"> & {
     notifications: NotificationService;
     log: FastifyBaseLogger;
+    /** Where a share link opens the app. */
+    appUrl: string;
   },
 ): PeopleParts {
   const audiences = new ChatAudiences(parts.db);
+  const shareLinks = startShareLinks(parts, audiences);
   const audit = new AuditLog(parts.db, parts.clock);
   const notificationAudience = new NotificationAudience(parts.db, parts.clock);
   announceNewDevices(parts.pairing, parts.notifications, parts.log, () => notificationAudience.shared());
   tellAffectedPeople(audit, parts.notifications, parts.log);
   return {
-    people: new PeopleService({ ...parts, audiences, audit }),
+    people: new PeopleService({ ...parts, audiences, audit, shareLinks }),
     personStore: parts.store,
     audiences,
     audit,
     chatGuard: new ChatGuard(audiences, audit),
     notificationAudience,
+    shareLinks,
   };
+}
+
+/** Share links (server/sharing, docs/people.md "Share links"): a chat's snapshot, sealed, for anyone with the link. */
+function startShareLinks(
+  parts: Pick<PeopleServiceParts, "db" | "clock" | "sessions" | "store" | "assets"> & { appUrl: string },
+  audiences: ChatAudiences,
+): ShareLinkService {
+  return new ShareLinkService({
+    store: new ShareLinkStore(parts.db),
+    clock: parts.clock,
+    sessions: parts.sessions,
+    ownerOf: (sessionId) => {
+      const owner = parts.store.get(audiences.of(sessionId)!.owner_id)!;
+      return { id: owner.id, name: owner.name };
+    },
+    readAsset: (sessionId, assetId) => {
+      const { info, bytes } = parts.assets.read(sessionId, assetId);
+      return { media_type: info.media_type, bytes };
+    },
+    appUrl: () => parts.appUrl,
+  });
 }
 
 /**

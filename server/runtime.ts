@@ -220,6 +220,7 @@ function startWork(
     e2e: access.e2e,
     checkpoints: core.checkpointer,
     search: { indexer: searchIndexer },
+    appUrl: core.settings.config.server.app_url ?? core.advertised.serverUrl,
     notifications: access.notifications,
     log,
   });

@@ -1,4 +1,4 @@
-// The app's frame: pairing when no device credentials exist, otherwise the top bar (connection state, menu), a
+// The app's frame: a share link's read-only view for anyone (no pairing needed), pairing when no device credentials exist, otherwise the top bar (connection state, menu), a
 // once-only note on plain http: origins, application banners, and the routed screen. Wide screens keep the chat
 // list as a sidebar.
 import type { ComponentChildren } from "preact";
@@ -30,6 +30,8 @@ const PeopleScreen = lazyComponent(
   "People screen",
 );
 const AuditScreen = lazyComponent(() => import("./people/audit-screen.tsx").then((m) => m.AuditScreen), "Audit log");
+// A share link's view opens without pairing, before the gate; it is its own chunk, so the first paint stays as it was.
+const SharedView = lazyComponent(() => import("./people/shared-view.tsx").then((m) => m.SharedView), "Shared chat");
 const HistoryScreen = lazyComponent(
   () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
   "History screen",
@@ -39,6 +41,7 @@ export function App({ ready }: { ready: boolean }) {
   const { connection, router } = useStore();
   const paired = connection.paired.value;
   const now = router.route.value;
+  if (now.name === "shared") return <SharedView link={now.link} />;
   if (!ready) return null;
   if (now.name === "devices") return <Framed>{<DevicesScreen />}</Framed>;
   if (!paired || now.name === "pair") return <PairScreen />;

@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { APP_CONTENT_SECURITY_POLICY } from "../../client/wire/routes/app-files.ts";
 
 /** <repo>/app/dist, where the app's build writes. */
 export const DEFAULT_APP_DIR = fileURLToPath(new URL("../../app/dist", import.meta.url));
@@ -43,8 +44,15 @@ export function appFiles(appDir: string, notFound: NotFound) {
       result.stream.destroy();
       return notFound(response, path);
     }
-    const hashed = relative(appDir, result.metadata.path).startsWith(`assets${sep}`);
-    response.writeHead(result.statusCode, { ...result.headers, "cache-control": hashed ? IMMUTABLE : REVALIDATE });
+    const file = relative(appDir, result.metadata.path);
+    const hashed = file.startsWith(`assets${sep}`);
+    // The page itself carries the policy (server/http/routes/app-files.ts sends the same one).
+    const policy = file === "index.html" ? { "content-security-policy": APP_CONTENT_SECURITY_POLICY } : {};
+    response.writeHead(result.statusCode, {
+      ...result.headers,
+      "cache-control": hashed ? IMMUTABLE : REVALIDATE,
+      ...policy,
+    });
     result.stream.pipe(response);
   };
 }

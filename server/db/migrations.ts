@@ -409,4 +409,18 @@ export const migrations: readonly string[] = [
   CREATE INDEX sessions_list ON sessions (owner_id, archived, pinned DESC, updated_at DESC, id DESC)
     WHERE deleted_at IS NULL;
   `,
+  // 19: share links (server/sharing, docs/people.md "Share links"): each row a link's sealed snapshot (the key is in
+  // the link only) and the owner who made it; a link is live while it has not expired, its chat is not deleted and
+  // the chat's owner is still that person (a transfer or a removal ends it).
+  `
+  CREATE TABLE share_links (
+    token TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    blob TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX share_links_by_session ON share_links (session_id, created_at);
+  `,
 ];

@@ -21,6 +21,8 @@ const ACTIONS: Readonly<Record<string, ChatAction>> = {
   [`POST ${S}/messages/:index/version`]: "send",
   [`POST ${S}/requests/:request_id/cancel`]: "send",
   [`GET ${S}/export`]: "read",
+  // A chat's share links are its owner's, listing them too (a link carries the chat to anyone).
+  [`GET ${S}/share-links`]: "manage",
   [`GET ${S}/actions`]: "read",
   [`POST ${S}/actions/:name`]: "answer",
   [`GET ${S}/notifications`]: "read",

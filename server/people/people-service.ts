@@ -130,6 +130,8 @@ export class PeopleService {
         session_id: sessionId,
       });
     }
+    // The links the old owner made end with the transfer (a link is live only while its maker owns the chat).
+    this.parts.shareLinks.changed();
   }
 }
 

@@ -12,6 +12,7 @@ import type { ChatAudiences } from "../people/chat-audiences.ts";
 import { rotationForDeletedChat } from "../e2e/rotation.ts";
 import type { RequestRunner } from "../runner/runner.ts";
 import type { SearchIndexer } from "../search/indexer.ts";
+import type { ShareLinkService } from "../sharing/share-link-service.ts";
 import type { SessionService } from "./session-service.ts";
 
 export interface ChatDeletionParts {
@@ -25,6 +26,8 @@ export interface ChatDeletionParts {
   search: { indexer: Pick<SearchIndexer, "forget"> };
   audiences: Pick<ChatAudiences, "of">;
   events: Pick<EventStore, "publish">;
+  /** The chat's share links end with it (docs/people.md "Share links"). */
+  shareLinks: Pick<ShareLinkService, "changed">;
 }
 
 /** Deletes the chat; false when the WAL could not be truncated afterwards (the caller logs it). */
@@ -43,6 +46,8 @@ export async function deleteChat(parts: ChatDeletionParts, sessionId: string): P
       parts.events.publish({ type: "session_access_revoked", session_id: sessionId }, undefined, [person_id]);
   });
   parts.search.indexer.forget(sessionId);
+  // Its share links stopped being live with the deletion; their sealed rows go now and the bridge is told.
+  parts.shareLinks.changed();
   // Keys its people are given from now on open nothing sealed for them before (the chat's events, wherever a copy of
   // them remains).
   rotate();

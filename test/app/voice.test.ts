@@ -2,7 +2,6 @@
 // dictation from Chromium's fake microphone playing a WAV spoken by espeak-ng, and two hands-free rounds of
 // conversation mode, with the microphone fed by the test (a stream the page's getUserMedia answers), so
 // each utterance comes exactly when the test says.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,19 +11,9 @@ import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { axeSerious } from "./support/axe.ts";
 import { CHROMIUM_ARGS, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { spoken, STATE_TRAIL } from "./support/voice.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
-
-/** espeak-ng's WAV of `text` followed by `silenceSeconds` of silence (its 22,050 Hz 16-bit mono kept). */
-function spoken(text: string, silenceSeconds: number): Buffer {
-  const wav = execFileSync("espeak-ng", ["--stdout", "-s", "150"], { input: text });
-  const pcm = wav.subarray(44);
-  const silence = Buffer.alloc(Math.round(22_050 * silenceSeconds) * 2);
-  const header = Buffer.from(wav.subarray(0, 44));
-  header.writeUInt32LE(36 + pcm.length + silence.length, 4);
-  header.writeUInt32LE(pcm.length + silence.length, 40);
-  return Buffer.concat([header, pcm, silence]);
-}
 
 let stack: AppStack;
 let browser: Browser;
@@ -104,15 +93,6 @@ const TEST_MICROPHONE = () => {
     await new Promise<void>((resolve) => ((source.onended = () => resolve()), source.start()));
   };
   navigator.mediaDevices.getUserMedia = async () => destination.stream;
-};
-
-/** Keeps every text the conversation strip shows, so a test that times out can say where the mode stopped. */
-const STATE_TRAIL = () => {
-  const trail: string[] = ((window as unknown as { __states: string[] }).__states = []);
-  new MutationObserver(() => {
-    const text = document.querySelector(".conversation-state")?.textContent ?? "(no strip)";
-    if (trail.at(-1) !== text) trail.push(`${Math.round(performance.now())} ${text}`);
-  }).observe(document, { subtree: true, childList: true, characterData: true });
 };
 
 describe("conversation mode", () => {

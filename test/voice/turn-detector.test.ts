@@ -49,4 +49,14 @@ describe("TurnDetector", () => {
     expect(run(detector, 2600, 3000, 0.2)).toEqual([]);
     expect(run(detector, 3000, 6000, 0.002)).toEqual([[4180, "turn_ended"]]); // 1.2 s after the voice at 2980
   });
+
+  it("V34 a barge-in is heard through the dips between syllables: 80 ms dips do not restart its 300 ms", () => {
+    const detector = new TurnDetector();
+    run(detector, 0, 1000, 0.025, 0.1);
+    // syllables of 120 ms with 80 ms dips between them, as espeak-ng and people speak
+    const signals: Array<[number, string]> = [];
+    for (let at = 1000; at < 2000; at += 200)
+      signals.push(...run(detector, at, at + 120, 0.3, 0.1), ...run(detector, at + 120, at + 200, 0.002, 0.1));
+    expect(signals).toEqual([[1300, "barge_in"]]);
+  });
 });

@@ -1,4 +1,4 @@
-// The chat's own controls in its header: Rename, Fork, Share chat, Pin chat, Archive chat, Export chat (Markdown or
+// The chat's own controls in its header: Rename, Fork, Share chat, Share link, Pin chat, Archive chat, Export chat (Markdown or
 // JSON), Delete chat (after "Delete chat?"). A new control is one more button in this row. In a chat shared with this
 // device's person only what a share holder may do shows, and Fork is "Copy to my chats" (app/src/people/).
 import { useState } from "preact/hooks";
@@ -8,6 +8,7 @@ import { useStore } from "../state/store.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { myAccess } from "../people/chat-access.ts";
 import { ShareButton } from "../people/share-button.tsx";
+import { ShareLinkButton } from "../people/share-link-button.tsx";
 import { BIN_PATH, IconButton, PEN_PATH, PIN_PATH } from "./icon-button.tsx";
 
 /** The chat's on/off flags, a toggle button each (pressed while set), saved on the session through PATCH. */
@@ -77,6 +78,7 @@ export function ChatActions({ session, onRename, run }: Props) {
         <path d="M6 7v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3V7M12 12v5" />
       </IconButton>
       {owner && people.me.value && <ShareButton session={session} />}
+      {owner && <ShareLinkButton session={session} />}
       {FLAGS.map(({ flag, label, titleSet, titleUnset, path }) => {
         const set = session[flag] === true;
         return (

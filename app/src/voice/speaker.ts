@@ -40,6 +40,8 @@ function serverSpeaker(client: ChatClient, onError: (error: unknown) => void): S
   let ended = false;
   let stopped = false;
   let current: HTMLAudioElement | undefined;
+  /** A piece is being fetched or played: the next one to come is fetched at once, to play right after it. */
+  let busy = false;
   let wake: (() => void) | undefined;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
@@ -75,17 +77,20 @@ function serverSpeaker(client: ChatClient, onError: (error: unknown) => void): S
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
+      busy = true;
       next.audio ??= fetchPiece(next.piece);
       if (queue[0]) queue[0].audio ??= fetchPiece(queue[0].piece); // fetched while this one plays
       const blob = await next.audio;
       if (blob && !stopped) await play(blob);
+      busy = false;
     }
   })();
 
   return {
     say(piece) {
       if (stopped || ended) return;
-      queue.push({ piece });
+      // A piece that comes while the one before it plays is fetched now, not when that one ends: no gap between them.
+      queue.push(busy && queue.length === 0 ? { piece, audio: fetchPiece(piece) } : { piece });
       wake?.();
     },
     end() {

@@ -16,6 +16,11 @@ const ECHO_RESIDUE = 0.3;
  * the person falling silent, so the stalled time does not count toward the end of a turn.
  */
 const STALL_MS = 250;
+/**
+ * Speech dips between syllables and words (espeak-ng's and people's alike, often 50 to 100 ms); a dip this short does
+ * not break the 300 ms of voice a barge-in needs, or a person talking over the reply would rarely be heard.
+ */
+const DIP_MS = 150;
 
 export type TurnSignal = "none" | "voice_started" | "turn_ended" | "barge_in";
 
@@ -71,7 +76,7 @@ export class TurnDetector {
 
   private bargeIn(voiced: boolean, at: number): TurnSignal {
     if (!voiced) {
-      this.voicedSince = undefined;
+      if (this.lastVoiceAt === undefined || at - this.lastVoiceAt > DIP_MS) this.voicedSince = undefined;
       return this.speaking ? this.silence(at) : "none";
     }
     this.voicedSince ??= at;

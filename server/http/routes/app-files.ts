@@ -7,7 +7,7 @@
 // route per file, not by serveRoute).
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { appFileRoute } from "../../../client/wire/routes/app-files.ts";
+import { APP_CONTENT_SECURITY_POLICY, appFileRoute } from "../../../client/wire/routes/app-files.ts";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join, relative, sep } from "node:path";
@@ -40,8 +40,12 @@ export function registerAppFiles(app: FastifyInstance, appDir: string = DEFAULT_
       // Dotfiles (.env, .git) are never part of a build: answered as if absent.
       dotfiles: "ignore",
       cacheControl: false,
-      setHeaders: (response, path) =>
-        response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE),
+      setHeaders: (response, path) => {
+        response.setHeader("cache-control", isHashedAsset(appDir, path) ? IMMUTABLE : REVALIDATE);
+        // The page itself carries the policy (a shared chat's link opens it too); its files need none.
+        if (relative(appDir, path) === "index.html")
+          response.setHeader("content-security-policy", APP_CONTENT_SECURITY_POLICY);
+      },
     });
   });
 }

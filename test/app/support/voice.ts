@@ -1,0 +1,72 @@
+// What the voice tests and the conversation benchmark share: utterances spoken by espeak-ng and joined into the WAV
+// Chromium's fake microphone plays, and init scripts that keep a trail of what the page did (the conversation strip's
+// states, the audio elements' playback), read back when a wait times out or to assert what happened.
+import { execFileSync } from "node:child_process";
+
+/** espeak-ng's 22,050 Hz 16-bit mono WAV header and samples. */
+const RATE = 22_050;
+
+function pcmOf(part: string | number): Buffer {
+  if (typeof part === "number") return Buffer.alloc(Math.round(RATE * part) * 2);
+  return execFileSync("espeak-ng", ["--stdout", "-s", "150"], { input: part }).subarray(44);
+}
+
+/**
+ * One WAV of the parts in order: a string is spoken by espeak-ng, a number is that many seconds of silence. The header
+ * is espeak-ng's own with the sizes set (it writes unknown sizes when streaming).
+ */
+export function utterances(...parts: Array<string | number>): Buffer {
+  const pcm = Buffer.concat(parts.map(pcmOf));
+  const header = Buffer.from(execFileSync("espeak-ng", ["--stdout"], { input: "a" }).subarray(0, 44));
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}
+
+/** espeak-ng's WAV of `text` followed by `silenceSeconds` of silence. */
+export function spoken(text: string, silenceSeconds: number): Buffer {
+  return utterances(text, silenceSeconds);
+}
+
+/** How long the samples of a WAV made by `utterances` last, in seconds. */
+export function secondsOf(wav: Buffer): number {
+  return (wav.length - 44) / 2 / RATE;
+}
+
+/** Keeps every text the conversation strip shows, with its time, in `window.__states`. */
+export const STATE_TRAIL = (): void => {
+  const trail: string[] = ((window as unknown as { __states: string[] }).__states = []);
+  new MutationObserver(() => {
+    const text = document.querySelector(".conversation-state")?.textContent ?? "(no strip)";
+    if (trail.at(-1)?.replace(/^\d+ /, "") !== text) trail.push(`${Math.round(performance.now())} ${text}`);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
+/** One audio element's playback events as `MEDIA_TRAIL` keeps them. */
+export interface MediaEvent {
+  element: number;
+  type: "playing" | "pause" | "ended";
+  /** Where in the audio it was (s), and how long the audio is (s). */
+  at: number;
+  duration: number;
+}
+
+/**
+ * Keeps every audio element's playing, pause and ended events in `window.__media` (an element is numbered the first
+ * time it plays): the speaker's elements are never in the document, so their events are caught where they start.
+ */
+export const MEDIA_TRAIL = (): void => {
+  const trail: MediaEvent[] = ((window as unknown as { __media: MediaEvent[] }).__media = []);
+  const numbered = new WeakMap<HTMLMediaElement, number>();
+  let count = 0;
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+    if (!numbered.has(this)) {
+      const element = count++;
+      numbered.set(this, element);
+      for (const type of ["playing", "pause", "ended"] as const)
+        this.addEventListener(type, () => trail.push({ element, type, at: this.currentTime, duration: this.duration }));
+    }
+    return play.call(this);
+  };
+};

@@ -111,17 +111,19 @@ describe("the chat controller", () => {
     expect(ids[1]).toBe(ids[0]);
   });
 
-  it("takes the 'Not sent' note away once the server is back, and keeps a refusal that is still true (CH3)", async () => {
+  it("offline, a message waits in the outbox instead of failing; a refusal made while live stays (CH3, OB9)", async () => {
     const client = fakeClient({ send: () => Promise.reject(new NetworkError("fetch failed")) });
     const chat = await openChat(client, "s1");
     client.status.set({ state: "offline" });
     expect(chat.store.connection.badge.value).toBe("offline");
     chat.draft.setText("are you there?");
-    await chat.draft.submit();
-    expect(chat.draft.problem.value).toMatch(/^Not sent: /);
-    client.status.set({ state: "live" });
+    expect(await chat.draft.submit()).toBe(true);
     expect(chat.draft.problem.value).toBeUndefined();
-    expect(chat.draft.text.value).toBe("are you there?");
+    expect(chat.draft.text.value).toBe("");
+    expect(chat.store.outbox.items.value.map((item) => [item.text, item.session_id])).toEqual([
+      ["are you there?", "s1"],
+    ]);
+    client.status.set({ state: "live" });
     // A refusal made while live (an image link this agent does not take) is not about the server: it stays.
     chat.draft.addUrl("not a link");
     const refusal = chat.draft.problem.value;
@@ -241,10 +243,15 @@ describe("the chat controller", () => {
     const kept = createChat(setup.store, "s1");
     opened.push({ setup, stop: kept.start() });
     await vi.waitFor(() => expect(kept.view.value.cached).toHaveLength(1));
-    expect(kept.readOnly.value).toMatch(/^You are offline: these are the last loaded messages, read-only/);
+    // Offline with this device's copy, writing goes on into the outbox (OB9).
+    expect(kept.readOnly.value).toBeUndefined();
+    expect(kept.offlineNote.value).toMatch(
+      /^You are offline: these are the last loaded messages\. What you write waits/,
+    );
     expect(kept.unavailable.value).toBe(false);
     kept.draft.setText("hello?");
-    expect(await kept.draft.submit()).toBe(false);
+    expect(await kept.draft.submit()).toBe(true);
+    expect(setup.store.outbox.items.value.map((item) => item.text)).toEqual(["hello?"]);
     const never = await openChat(client, "s2");
     await vi.waitFor(() => expect(never.unavailable.value).toBe(true));
   });

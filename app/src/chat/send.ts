@@ -14,6 +14,8 @@ export interface Outgoing {
   attachments: PendingAttachment[];
   request_options: Record<string, string>;
   client_request_id: string;
+  /** A new chat's id of its own: a repeated creation (a retry, the outbox) answers the chat the first one made. */
+  client_session_id?: string;
 }
 
 export interface SendHooks {
@@ -57,7 +59,10 @@ export async function sendMessage(
 }
 
 async function createSession(client: ChatClient, outgoing: Outgoing, hooks: SendHooks): Promise<string> {
-  let session = await client.createSession(outgoing.agent_id ? { agent_id: outgoing.agent_id } : {});
+  let session = await client.createSession({
+    ...(outgoing.agent_id ? { agent_id: outgoing.agent_id } : {}),
+    ...(outgoing.client_session_id ? { client_session_id: outgoing.client_session_id } : {}),
+  });
   // The model is a preference: a refusal leaves the chat on the agent's default rather than failing the send.
   if (outgoing.model) {
     const created = session;

@@ -23,7 +23,7 @@ interface Props {
 }
 
 export function Composer({ tools }: Props) {
-  const { draft, readOnly } = useChat();
+  const { draft, readOnly, offlineNote } = useChat();
   const [linkOpen, setLinkOpen] = useState(false);
   // On a phone the model and option pickers fold behind a button, so the empty composer is one row.
   const wide = useWideScreen();
@@ -52,7 +52,7 @@ export function Composer({ tools }: Props) {
           {draft.problem.value}
         </p>
       )}
-      {readOnly.value && <p class="composer-readonly">{readOnly.value}</p>}
+      {(readOnly.value ?? offlineNote.value) && <p class="composer-readonly">{readOnly.value ?? offlineNote.value}</p>}
       <LibrarySlot />
       <SharedIntake />
       <div class="composer-row">

@@ -12,6 +12,7 @@ import { ModelPicker } from "../components/model-picker.tsx";
 import { RequestOptions, selectOptionsOf } from "../components/request-options.tsx";
 import { SessionNotifications } from "../components/session-notifications.tsx";
 import { createChat, type Chat } from "../state/chat.ts";
+import { WaitingMessages } from "../offline/waiting-messages.tsx";
 import { ChatContext } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
@@ -39,6 +40,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
             </p>
           )}
           <Transcript chat={chat} />
+          <WaitingMessages chat={chat} />
           {session_id && <ApprovalPanel />}
           {session_id && !wide && <SessionNotifications session_id={session_id} placement="inline" />}
           <Composer tools={<ChatTools chat={chat} />} />

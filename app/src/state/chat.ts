@@ -8,7 +8,13 @@
 //   idle ──send──▶ sending ──▶ streaming (transcript.live) ──final/cancel/error──▶ idle
 //   streaming ──cancel──▶ (stoppedHere holds its request) ──request_cancelled──▶ idle
 import { batch, computed, effect, signal, untracked, type ReadonlySignal, type Signal } from "@preact/signals";
-import type { AgentView, Message, SessionSummary } from "../../../client/index.ts";
+import {
+  NetworkError,
+  ServerOfflineError,
+  type AgentView,
+  type Message,
+  type SessionSummary,
+} from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
 import { sendMessage } from "../chat/send.ts";
 import { uploadDocument } from "../documents/pending-document.ts";
@@ -37,6 +43,10 @@ export interface Chat {
   readonly streaming: ReadonlySignal<boolean>;
   /** Why sending is off (deleted, or this device's copy shows), or undefined. */
   readonly readOnly: ReadonlySignal<string | undefined>;
+  /** Offline with this device's copy showing: what is written now waits in the outbox (docs/app.md "Outbox"). */
+  readonly offlineNote: ReadonlySignal<string | undefined>;
+  /** The chat's key in the outbox: its session id, or the client_session_id a new chat is created with. */
+  readonly waitingKey: string;
   /** The chat could not be loaded and this device never kept it. */
   readonly unavailable: ReadonlySignal<boolean>;
   /** The chat-level failure to show (stop, retry, a setting not saved), or undefined. */
@@ -87,10 +97,11 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
   const streaming = computed(() => view.value.transcript.live !== undefined);
   const readOnly = computed(
     () =>
-      readOnlyReason(store, view.value.error, session_id) ??
+      readOnlyReason(store, view.value, session_id) ??
       sharedReadOnlyReason(selection.session.value, store.people.me.value?.id),
   );
-  const actions = createActions(store, session_id, problem, view, selection);
+  const waitingKey = session_id ?? newId("cs");
+  const actions = createActions(store, { session_id, waitingKey }, problem, view, selection);
   const draft = createDraft({
     agent: selection.agent,
     blocked: computed(() => streaming.value || readOnly.value !== undefined),
@@ -109,6 +120,8 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     ...selection,
     streaming,
     readOnly,
+    offlineNote: computed(() => (readOnly.value ? undefined : offlineReason(store, view.value))),
+    waitingKey,
     unavailable: computed(() => view.value.error !== undefined && view.value.cached === null),
     problem,
     // Editing and deleting messages is the owner's (a share holder regenerates and switches versions with `write`).
@@ -187,7 +200,7 @@ type Actions = Pick<Chat, "send" | "cancel" | "retry" | "stoppedHere"> & Message
 
 function createActions(
   store: AppStore,
-  session_id: string | undefined,
+  { session_id, waitingKey }: { session_id: string | undefined; waitingKey: string },
   problem: Signal<string | undefined>,
   view: ReadonlySignal<TranscriptView>,
   selection: Selection,
@@ -196,7 +209,7 @@ function createActions(
   const stoppedHere = signal<ReadonlySet<string>>(new Set());
   selection.onProblem = (text) => void (problem.value = text);
   return {
-    send: sender(store, session_id, selection),
+    send: sender(store, { session_id, waitingKey }, selection),
     stoppedHere,
     cancel() {
       const live = view.value.transcript.live;
@@ -229,16 +242,27 @@ function createActions(
   };
 }
 
-/** Sends from the composer; the first send of a new chat creates it and opens it in the address bar. */
-function sender(store: AppStore, session_id: string | undefined, selection: Selection): Chat["send"] {
+/**
+ * Sends from the composer; the first send of a new chat creates it and opens it in the address bar. With the server
+ * unreachable (before, or found out by this send) a message without attachments waits in the outbox instead, with
+ * the ids it would have been sent with (docs/app.md "Outbox").
+ */
+function sender(
+  store: AppStore,
+  { session_id, waitingKey }: { session_id: string | undefined; waitingKey: string },
+  selection: Selection,
+): Chat["send"] {
   const { connection, sessions } = store;
   // One id per message, kept across retries of a failed send: the server starts nothing new for a repeat.
   let draftId = newId("crid");
+  const client_session_id = session_id ? undefined : waitingKey;
+  const unreachable = () => connection.badge.value === "offline" || connection.badge.value === "server_offline";
   return async (text, attachments) => {
     const client = connection.paired.value?.client;
     if (!client) throw new Error("this device is not paired.");
     const outgoing = {
       session_id,
+      client_session_id,
       agent_id: selection.agent.value?.agent_id,
       model: selection.model.value,
       text,
@@ -246,6 +270,11 @@ function sender(store: AppStore, session_id: string | undefined, selection: Sele
       request_options: selection.options.value,
       client_request_id: draftId,
     };
+    const wait = async () => {
+      await store.outbox.add({ ...outgoing, id: draftId });
+      draftId = newId("crid");
+    };
+    if (attachments.length === 0 && unreachable()) return wait();
     try {
       const sent = await sendMessage(client, outgoing, {
         created: (created) => sessions.upsert(created),
@@ -257,6 +286,9 @@ function sender(store: AppStore, session_id: string | undefined, selection: Sele
         store.router.navigate({ name: "chat", session_id: sent.session_id }, { replace: true });
     } catch (error) {
       await connection.diagnose(error);
+      const lost = error instanceof NetworkError || error instanceof ServerOfflineError;
+      const badge = connection.badge.value;
+      if (lost && attachments.length === 0 && badge !== "live" && badge !== "polling") return wait();
       throw error;
     }
   };
@@ -359,13 +391,27 @@ function stringValues(saved: unknown): Record<string, string> {
   );
 }
 
-/** Why sending is off: the chat was deleted, or it could not be loaded and what shows is this device's copy. */
-function readOnlyReason(store: AppStore, error: unknown, session_id: string | undefined): string | undefined {
+/**
+ * Why sending is off: the chat was deleted, it could not be loaded while the server answers, or it is not on this
+ * device at all while offline. Offline with this device's copy, writing goes on into the outbox (offlineReason).
+ */
+function readOnlyReason(store: AppStore, view: TranscriptView, session_id: string | undefined): string | undefined {
   if (session_id && store.sync.deleted.value.has(session_id)) return "This chat was deleted.";
+  const { error } = view;
   if (error === undefined) return undefined;
   const badge = store.connection.badge.value;
   if (badge === "live" || badge === "polling") return `This chat could not be loaded: ${describeError(error, badge)}`;
+  if (view.cached !== null) return undefined;
+  if (badge === "server_offline") return "Your server is offline and this chat is not on this device.";
+  return "You are offline and this chat is not on this device.";
+}
+
+/** Offline with this device's copy showing: what it is, and that what is written waits to be sent. */
+function offlineReason(store: AppStore, view: TranscriptView): string | undefined {
+  if (view.error === undefined || view.cached === null) return undefined;
+  const badge = store.connection.badge.value;
   if (badge === "server_offline")
-    return "Your server is offline: these are the last loaded messages, read-only. Sending resumes when it is back.";
-  return "You are offline: these are the last loaded messages, read-only. Sending resumes when the server answers.";
+    return "Your server is offline: these are the last loaded messages. What you write waits on this device and is sent when it is back.";
+  if (badge === "live" || badge === "polling") return undefined;
+  return "You are offline: these are the last loaded messages. What you write waits on this device and is sent when the server answers.";
 }

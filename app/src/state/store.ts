@@ -18,6 +18,8 @@ import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
 import { createSearch, type Search } from "../search/search-state.ts";
 import { createPeople, type People } from "../people/people-state.ts";
+import type { Outbox } from "../offline/outbox.ts";
+import { lazyOutbox } from "../offline/lazy-outbox.ts";
 
 const INSECURE_NOTICE_KEY = "chat-relay.insecure-notice-seen";
 
@@ -33,6 +35,8 @@ export interface AppStore {
   readonly search: Search;
   /** This device's person and the directory (app/src/people/). */
   readonly people: People;
+  /** Messages written while the server could not be reached, waiting to be sent (app/src/offline/). */
+  readonly outbox: Outbox;
   readonly appConfig: () => Promise<AppConfig | undefined>;
   /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
   readonly insecureNotice: ReadonlySignal<boolean>;
@@ -46,10 +50,12 @@ export function createStore(env: AppEnv): AppStore {
   const router = createRouter(env);
   // The viewer is read when events arrive, after `people` below exists.
   const sessions = createSessions(env, () => people.me.value?.id);
+  const outbox = lazyOutbox(env.report);
   const appConfig = appConfigLoader(env);
   const connection = createConnection(env, async () => {
     // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).
     sessions.clear();
+    outbox.reset();
     env.wipeServiceWorkerData();
     await env.offline.wipe().catch((error: unknown) => env.report("wiping the offline cache failed", error));
     router.navigate({ name: "pair" }, { replace: true });
@@ -82,6 +88,7 @@ export function createStore(env: AppEnv): AppStore {
     pairing,
     search: createSearch(connection, router),
     people,
+    outbox,
     appConfig,
     insecureNotice,
     dismissInsecureNotice() {
@@ -92,6 +99,12 @@ export function createStore(env: AppEnv): AppStore {
       await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
       // subscribe() runs at once with the current route, then on every change.
       stops.push(router.listen(), router.route.subscribe(takeLink), people.follow());
+      // The outbox's code loads after the first paint; what an earlier run left waiting is read and sent then.
+      const following = import("../offline/outbox-parts.ts").then(
+        ({ followOutbox }) => followOutbox({ connection, sessions, sync, report: env.report }, outbox),
+        (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
+      );
+      stops.push(() => void following.then((stop) => stop()));
       if (typeof document !== "undefined") stops.push(bindShortcuts(document, router));
       stops.push(
         effect(() => {

@@ -2,8 +2,11 @@
 // shell so the app opens offline (pages: network first, the cached shell when the server is unreachable; assets:
 // cache first); API calls are never cached here (the app keeps its last loaded chats in IndexedDB for the read-only
 // offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
-// handled by push-handler.ts, the share target's POST by share-handler.ts.
+// handled by push-handler.ts, the share target's POST by share-handler.ts. The outbox's Background Sync: a `sync`
+// with its tag (the network is back) tells every open window to flush its outbox; the sending is the page's, which
+// holds the pairing (with no window open, the messages go at the next open).
 import { OFFLINE_DB } from "../state/offline-db-name.ts";
+import { OUTBOX_SYNC_TAG } from "../offline/outbox-sync-tag.ts";
 import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";
 import { SHARE_HANDLER_SOURCE } from "./share-handler.ts";
 
@@ -28,6 +31,10 @@ self.addEventListener("message", (event) => {
     const request = indexedDB.deleteDatabase(${JSON.stringify(OFFLINE_DB)});
     request.onsuccess = request.onerror = request.onblocked = () => resolve(undefined);
   }));
+});
+self.addEventListener("sync", (event) => {
+  if (event.tag !== ${JSON.stringify(OUTBOX_SYNC_TAG)}) return;
+  event.waitUntil(self.clients.matchAll({ type: "window" }).then((windows) => windows.forEach((window) => window.postMessage({ type: "outbox-flush" }))));
 });
 self.addEventListener("fetch", (event) => {
   const request = event.request;

@@ -1,0 +1,68 @@
+// The outbox in the running app (docs/app.md "Outbox"): what an earlier run left waiting is read at start, and the
+// outbox is flushed whenever the server answers again (the badge turns Live or Polling), when the service worker's
+// Background Sync says the network is back ("outbox-flush"), and at every open. A chat deleted or no longer shared
+// with this person (the sync's `deleted` set, from session_deleted and session_access_revoked) drops its waiting
+// messages.
+import { effect, untracked } from "@preact/signals";
+import type { Connection } from "../state/connection.ts";
+import type { Sessions } from "../state/sessions.ts";
+import type { Sync } from "../state/sync.ts";
+import type { Outbox } from "./outbox.ts";
+import { clientSender } from "./outbox-sender.ts";
+import { OUTBOX_SYNC_TAG } from "./outbox-sync-tag.ts";
+
+interface Parts {
+  connection: Connection;
+  sessions: Sessions;
+  sync: Sync;
+  report(message: string, detail: unknown): void;
+}
+
+export function followOutbox({ connection, sessions, sync, report }: Parts, outbox: Outbox): () => void {
+  const loaded = outbox.load().catch((error: unknown) => report("reading the outbox failed", error));
+  let sender: ReturnType<typeof clientSender> | undefined;
+  const flush = () =>
+    void loaded.then(() => {
+      if (!sender || outbox.items.peek().length === 0) return;
+      outbox.flush(sender).catch((error: unknown) => report("sending the outbox failed", error));
+    });
+  const stops = [
+    effect(() => {
+      const client = connection.paired.value?.client;
+      if (!client) return;
+      sender = clientSender(client, { created: (session) => sessions.upsert(session), report });
+      const own = sender;
+      return () => (own.dispose(), sender === own && (sender = undefined));
+    }),
+    effect(() => {
+      const badge = connection.badge.value;
+      if (connection.paired.value && (badge === "live" || badge === "polling")) untracked(flush);
+    }),
+    effect(() => {
+      for (const session_id of sync.deleted.value) void untracked(() => outbox.dropChat(session_id));
+    }),
+    onWorkerMessage(flush),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
+/** Asks the service worker to wake when the network is back (where the browser has Background Sync). */
+export function requestBackgroundSync(report: Parts["report"]): void {
+  const worker = typeof navigator === "undefined" ? undefined : navigator.serviceWorker;
+  if (!worker) return;
+  worker.ready
+    .then((registration) =>
+      (registration as { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG),
+    )
+    .catch((error: unknown) => report("asking for a background sync failed", error));
+}
+
+function onWorkerMessage(flush: () => void): () => void {
+  const worker = typeof navigator === "undefined" ? undefined : navigator.serviceWorker;
+  if (!worker) return () => undefined;
+  const onMessage = (event: MessageEvent) => {
+    if ((event.data as { type?: unknown } | null)?.type === "outbox-flush") flush();
+  };
+  worker.addEventListener("message", onMessage);
+  return () => worker.removeEventListener("message", onMessage);
+}

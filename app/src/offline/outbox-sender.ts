@@ -1,0 +1,78 @@
+// The outbox's sender over the client library (app/src/offline/outbox.ts): a waiting message goes as the composer
+// sends (chat/send.ts, with its client_request_id and, for a chat started offline, its client_session_id), and the
+// next of its chat waits for this one's request_completed. Completions are collected from the moment the sender
+// exists, so a reply that arrives before its send's answer is not missed; a send that repeats an earlier accepted
+// one (same request_id: the app closed before the reply) may have completed already, so the chat's events are read.
+import type { AnyEvent, ChatClient, Session } from "../../../client/index.ts";
+import { NetworkError, ResponseError, ServerOfflineError } from "../../../client/index.ts";
+import { sendMessage } from "../chat/send.ts";
+import type { FailureVerdict, OutboxSender } from "./outbox.ts";
+
+/** Completions remembered while no one waits for them; past this the oldest go (they belong to other sends). */
+const KEEP_COMPLETED = 200;
+
+export interface SenderHooks {
+  created(session: Session): void;
+  report(message: string, detail: unknown): void;
+}
+
+export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSender & { dispose(): void } {
+  const completed = new Set<string>();
+  const waiters = new Map<string, () => void>();
+  const off = client.on("*", (event: AnyEvent) => {
+    if (event.type !== "request_completed" || event.request_id === undefined) return;
+    const waiter = waiters.get(event.request_id);
+    if (waiter) return waiter();
+    completed.add(event.request_id);
+    if (completed.size > KEEP_COMPLETED) completed.delete(completed.values().next().value!);
+  });
+  const alreadyDone = async (session_id: string, request_id: string) => {
+    for (let since = "0", more = true; more;) {
+      const page = await client.readEvents({ session_id, since_id: since });
+      const events = page.events as Array<{ type?: unknown; request_id?: unknown }>;
+      if (events.some((event) => event.type === "request_completed" && event.request_id === request_id)) return true;
+      since = page.next_since_id;
+      more = page.has_more === true;
+    }
+    return false;
+  };
+  return {
+    send: (item) =>
+      sendMessage(
+        client,
+        {
+          ...(item.session_id ? { session_id: item.session_id } : {}),
+          ...(item.client_session_id ? { client_session_id: item.client_session_id } : {}),
+          ...(item.agent_id ? { agent_id: item.agent_id } : {}),
+          ...(item.model ? { model: item.model } : {}),
+          text: item.text,
+          attachments: [],
+          request_options: item.request_options,
+          client_request_id: item.id,
+        },
+        hooks,
+      ),
+    awaitReply(session_id, request_id, maybeDone) {
+      return new Promise<void>((resolve, reject) => {
+        const done = () => (waiters.delete(request_id), completed.delete(request_id), resolve());
+        if (completed.has(request_id)) return done();
+        waiters.set(request_id, done);
+        if (maybeDone)
+          alreadyDone(session_id, request_id).then(
+            (found) => found && done(),
+            (error: unknown) => (waiters.delete(request_id), reject(error)),
+          );
+      });
+    },
+    judge,
+    report: hooks.report,
+    dispose: off,
+  };
+}
+
+/** A chat deleted, or no longer this person's to write in, will not take its messages later either. */
+function judge(error: unknown): FailureVerdict {
+  if (error instanceof NetworkError || error instanceof ServerOfflineError) return "later";
+  if (error instanceof ResponseError && [403, 404].includes(error.status)) return "gone";
+  return "later";
+}

@@ -1,0 +1,190 @@
+// The outbox (docs/app.md "Outbox"): messages written while the server could not be reached wait on this device,
+// "Waiting to send", editable and cancellable, and go once it answers, exactly once, also after the app was closed:
+// each carries its client_request_id (and a chat started offline its client_session_id) from the moment it is
+// written, so a send repeated after a lost answer, or after a restart of either side, lands once on the server.
+// One message per chat at a time: the next waits for the previous one's reply, so the history each is answered with
+// is the one its writer saw. Chats go side by side.
+//
+//   waiting ──flush──▶ sending ──accepted──▶ (request_id kept) ──reply done──▶ gone
+//      ▲                  │  unreachable / busy: back to waiting, the chat's pass ends (the next flush goes on)
+//      └──────────────────┘  chat gone (deleted, access revoked): the chat's messages are dropped
+// Edit and cancel act on a waiting message only; one being sent is the server's already.
+import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
+import type { OutboxStore, Waiting } from "./outbox-store.ts";
+
+export type WaitingState = "waiting" | "sending";
+export interface WaitingView extends Waiting {
+  state: WaitingState;
+}
+
+/** What to do after a send failed: wait for the next flush, or give the chat's messages up (it is gone). */
+export type FailureVerdict = "later" | "gone";
+
+export interface OutboxSender {
+  /** Sends one message (creating its chat first when it has no session yet); the accepted request's ids. */
+  send(item: Waiting): Promise<{ session_id: string; request_id: string }>;
+  /** Settles when the request has completed; `maybeDone`: it may have completed already (a repeat of an earlier send). */
+  awaitReply(session_id: string, request_id: string, maybeDone: boolean): Promise<void>;
+  judge(error: unknown): FailureVerdict;
+  report(message: string, detail: unknown): void;
+}
+
+export interface NewWaiting {
+  id: string;
+  text: string;
+  session_id?: string;
+  client_session_id?: string;
+  agent_id?: string;
+  model?: string;
+  request_options?: Record<string, string>;
+}
+
+export interface Outbox {
+  readonly items: ReadonlySignal<readonly WaitingView[]>;
+  /** Reads what an earlier run of the app left waiting. */
+  load(): Promise<void>;
+  add(input: NewWaiting): Promise<Waiting>;
+  /** Changes a waiting message's text; false when it is being sent or gone. */
+  edit(id: string, text: string): Promise<boolean>;
+  cancel(id: string): Promise<boolean>;
+  /** Drops every message waiting in a chat (deleted, or no longer shared with this person). */
+  dropChat(session_id: string): Promise<void>;
+  /** Forgets everything in memory (the store itself was wiped with its database). */
+  reset(): void;
+  /** One pass: each chat's messages in order, one at a time; resolves when every chat stopped or emptied. */
+  flush(sender: OutboxSender): Promise<void>;
+}
+
+/** `items` may be given: the first paint's lazy facade (lazy-outbox.ts) owns the signal the views read. */
+export function createOutbox(
+  store: OutboxStore,
+  items: Signal<readonly WaitingView[]> = signal<readonly WaitingView[]>([]),
+): Outbox {
+  let seq = 0;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const find = (id: string) => items.value.find((item) => item.id === id);
+  const replace = (next: WaitingView) => (items.value = items.value.map((item) => (item.id === next.id ? next : item)));
+  const drop = (ids: ReadonlySet<string>) => (items.value = items.value.filter((item) => !ids.has(item.id)));
+  const persist = async ({ state: _state, ...item }: WaitingView) => store.put(item);
+
+  const dropWhere = async (doomed: (item: WaitingView) => boolean) => {
+    const ids = new Set(items.value.filter(doomed).map((item) => item.id));
+    drop(ids);
+    await Promise.all([...ids].map((id) => store.remove(id)));
+  };
+  const sendChat = chatSender({ items, store, find, replace, drop, dropWhere, persist });
+
+  const pass = async (sender: OutboxSender) => {
+    do {
+      again = false;
+      const chats = [...new Set(items.value.map((item) => item.chat))];
+      await Promise.all(chats.map((chat) => sendChat(chat, sender)));
+    } while (again);
+  };
+
+  return {
+    items,
+    async load() {
+      const stored = (await store.list()).sort((a, b) => a.seq - b.seq);
+      seq = Math.max(seq, ...stored.map((item) => item.seq + 1));
+      const known = new Set(items.value.map((item) => item.id));
+      const fresh = stored
+        .filter((item) => !known.has(item.id))
+        .map((item) => ({ ...item, state: "waiting" as const }));
+      items.value = [...items.value, ...fresh].sort((a, b) => a.seq - b.seq);
+    },
+    async add(input) {
+      const chat = input.session_id ?? input.client_session_id;
+      if (!chat) throw new Error("a waiting message needs its chat's session_id or client_session_id");
+      const item: Waiting = {
+        id: input.id,
+        chat,
+        text: input.text,
+        request_options: input.request_options ?? {},
+        seq: Math.max(seq, Date.now()),
+        ...pick(input, ["session_id", "client_session_id", "agent_id", "model"]),
+      };
+      seq = item.seq + 1;
+      await store.put(item);
+      items.value = [...items.value.filter((other) => other.id !== item.id), { ...item, state: "waiting" }];
+      return item;
+    },
+    async edit(id, text) {
+      const item = find(id);
+      if (!item || item.state !== "waiting") return false;
+      const edited = { ...item, text };
+      replace(edited);
+      await persist(edited);
+      return true;
+    },
+    async cancel(id) {
+      const item = find(id);
+      if (!item || item.state !== "waiting") return false;
+      await dropWhere((other) => other.id === id);
+      return true;
+    },
+    dropChat: (session_id) => dropWhere((item) => item.session_id === session_id || item.chat === session_id),
+    reset: () => void (items.value = []),
+    flush(sender) {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = pass(sender).finally(() => (running = undefined));
+      return running;
+    },
+  };
+}
+
+interface Queue {
+  items: Signal<readonly WaitingView[]>;
+  store: OutboxStore;
+  find(id: string): WaitingView | undefined;
+  replace(next: WaitingView): void;
+  drop(ids: ReadonlySet<string>): void;
+  dropWhere(doomed: (item: WaitingView) => boolean): Promise<void>;
+  persist(item: WaitingView): Promise<void>;
+}
+
+/** Sends one chat's waiting messages in order, each after the previous one's reply, until one cannot go. */
+function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Queue) {
+  /** A chat started offline has a session now: its other messages go to it (the client_session_id stays). */
+  const bindChat = async (chat: string, session_id: string, sent: WaitingView) => {
+    for (const item of items.value.filter((other) => other.chat === chat)) {
+      if (item.id !== sent.id && item.session_id === session_id) continue;
+      const bound = item.id === sent.id ? sent : { ...item, session_id };
+      replace(bound);
+      await persist(bound);
+    }
+  };
+  return async (chat: string, sender: OutboxSender) => {
+    for (let next = firstOf(items.value, chat); next; next = firstOf(items.value, chat)) {
+      const sending: WaitingView = { ...next, state: "sending" };
+      replace(sending);
+      try {
+        const accepted = await sender.send(sending);
+        const kept = { ...sending, session_id: accepted.session_id, request_id: accepted.request_id };
+        replace(kept);
+        await bindChat(chat, accepted.session_id, kept);
+        await sender.awaitReply(accepted.session_id, accepted.request_id, next.request_id === accepted.request_id);
+        await store.remove(next.id);
+        drop(new Set([next.id]));
+      } catch (error) {
+        const current = find(next.id);
+        if (current) replace({ ...current, state: "waiting" });
+        if (sender.judge(error) !== "gone") return;
+        sender.report("a waiting message's chat is gone; its messages were dropped", error);
+        await dropWhere((item) => item.chat === chat);
+      }
+    }
+  };
+}
+
+function firstOf(items: readonly WaitingView[], chat: string): WaitingView | undefined {
+  return items.find((item) => item.chat === chat && item.state === "waiting");
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => from[key] !== undefined).map((key) => [key, from[key]])) as never;
+}

@@ -1,0 +1,156 @@
+// The outbox controller without a page (app/src/offline/outbox.ts, docs/app.md "Outbox" OB1-OB5): order, one message
+// per chat at a time, ids kept across retries, edit and cancel of a waiting message, chats that are gone.
+import { describe, expect, it } from "vitest";
+import { createOutbox, type OutboxSender } from "../../app/src/offline/outbox.ts";
+import { memoryOutboxStore, type Waiting } from "../../app/src/offline/outbox-store.ts";
+
+class Unreachable extends Error {}
+class Gone extends Error {}
+
+/** A server stand-in: records each send, answers replies when the test says, refuses while `down`. */
+function fakeServer() {
+  const sent: Array<{ session_id: string; text: string; id: string; client_session_id?: string }> = [];
+  const requests = new Map<string, string>();
+  const replies = new Map<string, () => void>();
+  const created = new Map<string, string>();
+  const state = { down: false, gone: new Set<string>() };
+  const sender: OutboxSender = {
+    async send(item: Waiting) {
+      if (state.down) throw new Unreachable("unreachable");
+      let session_id = item.session_id;
+      if (!session_id) {
+        session_id = created.get(item.client_session_id!) ?? `s-${created.size + 1}`;
+        created.set(item.client_session_id!, session_id);
+      }
+      if (state.gone.has(session_id)) throw new Gone(session_id);
+      const known = requests.get(item.id);
+      if (known) return { session_id, request_id: known };
+      const request_id = `r-${requests.size + 1}`;
+      requests.set(item.id, request_id);
+      sent.push({ session_id, text: item.text, id: item.id, ...pick(item) });
+      return { session_id, request_id };
+    },
+    awaitReply: (_session, request_id, maybeDone) =>
+      maybeDone ? Promise.resolve() : new Promise<void>((resolve) => replies.set(request_id, resolve)),
+    judge: (error) => (error instanceof Gone ? "gone" : "later"),
+    report: () => undefined,
+  };
+  const reply = async (request_id: string) => {
+    for (let i = 0; i < 200 && !replies.has(request_id); i++) await Promise.resolve();
+    replies.get(request_id)!();
+    replies.delete(request_id);
+  };
+  return { sent, sender, state, reply, created, pending: () => [...replies.keys()] };
+}
+const pick = (item: Waiting) => (item.client_session_id ? { client_session_id: item.client_session_id } : {});
+/** Lets the outbox's promise chains run (microtasks only: no real time passes). */
+const settle = async () => {
+  for (let i = 0; i < 200; i++) await Promise.resolve();
+};
+
+describe("outbox", () => {
+  it("sends each chat's messages in order, one at a time, each after the previous reply (OB1)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const server = fakeServer();
+    await outbox.add({ id: "a1", session_id: "s-old", text: "first" });
+    await outbox.add({ id: "n1", client_session_id: "cs-1", text: "new chat" });
+    await outbox.add({ id: "a2", session_id: "s-old", text: "second" });
+    const done = outbox.flush(server.sender);
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["first", "new chat"]);
+    expect(server.sent[1]).toMatchObject({ session_id: "s-1", client_session_id: "cs-1" });
+    await server.reply("r-1");
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["first", "new chat", "second"]);
+    await server.reply("r-2");
+    await server.reply("r-3");
+    await done;
+    expect(outbox.items.value).toEqual([]);
+  });
+
+  it("keeps what could not go across a restart and sends it with the same ids, once (OB2)", async () => {
+    const store = memoryOutboxStore();
+    const first = createOutbox(store);
+    const server = fakeServer();
+    await first.add({ id: "n1", client_session_id: "cs-1", text: "one" });
+    await first.add({ id: "n2", client_session_id: "cs-1", text: "two" });
+    server.state.down = true;
+    await first.flush(server.sender);
+    expect(first.items.value.map((item) => item.state)).toEqual(["waiting", "waiting"]);
+    server.state.down = false;
+    // Accepted, then the app closed before the reply: the reopened app repeats it with the same id.
+    const closing = first.flush(server.sender);
+    await settle();
+    expect(server.sent).toHaveLength(1);
+    void closing;
+
+    const reopened = createOutbox(store);
+    await reopened.load();
+    expect(reopened.items.value.map((item) => [item.text, item.session_id, item.request_id])).toEqual([
+      ["one", "s-1", "r-1"],
+      ["two", "s-1", undefined],
+    ]);
+    const done = reopened.flush(server.sender);
+    await settle();
+    await server.reply("r-2");
+    await done;
+    expect(server.sent.map((item) => [item.text, item.session_id])).toEqual([
+      ["one", "s-1"],
+      ["two", "s-1"],
+    ]);
+    expect(server.created.size).toBe(1);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it("edits and cancels a waiting message, never one being sent (OB3)", async () => {
+    const store = memoryOutboxStore();
+    const outbox = createOutbox(store);
+    const server = fakeServer();
+    await outbox.add({ id: "a1", session_id: "s", text: "draft" });
+    await outbox.add({ id: "a2", session_id: "s", text: "to cancel" });
+    await outbox.add({ id: "a3", session_id: "s", text: "stays" });
+    expect(await outbox.edit("a1", "edited")).toBe(true);
+    expect(await outbox.cancel("a2")).toBe(true);
+    expect((await store.list()).map((item) => item.text).sort()).toEqual(["edited", "stays"]);
+    const done = outbox.flush(server.sender);
+    await settle();
+    expect(outbox.items.value[0]!.state).toBe("sending");
+    expect(await outbox.edit("a1", "too late")).toBe(false);
+    expect(await outbox.cancel("a1")).toBe(false);
+    await server.reply("r-1");
+    await server.reply("r-2");
+    await done;
+    expect(server.sent.map((item) => item.text)).toEqual(["edited", "stays"]);
+  });
+
+  it("drops a chat's messages when the chat is gone, and only that chat's (OB4)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const server = fakeServer();
+    await outbox.add({ id: "a1", session_id: "s-a", text: "a" });
+    await outbox.add({ id: "b1", session_id: "s-b", text: "b1" });
+    await outbox.add({ id: "b2", session_id: "s-b", text: "b2" });
+    await outbox.add({ id: "c1", session_id: "s-c", text: "c" });
+    await outbox.dropChat("s-a");
+    server.state.gone.add("s-b");
+    const done = outbox.flush(server.sender);
+    await server.reply("r-1");
+    await done;
+    expect(server.sent.map((item) => item.text)).toEqual(["c"]);
+    expect(outbox.items.value).toEqual([]);
+  });
+
+  it("a flush asked for while one runs runs again after it, so nothing added meanwhile waits (OB5)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const server = fakeServer();
+    await outbox.add({ id: "a1", session_id: "s", text: "one" });
+    const first = outbox.flush(server.sender);
+    await settle();
+    await outbox.add({ id: "b1", session_id: "t", text: "other chat" });
+    const second = outbox.flush(server.sender);
+    expect(second).toBe(first);
+    await server.reply("r-1");
+    await server.reply("r-2");
+    await first;
+    expect(server.sent.map((item) => item.text)).toEqual(["one", "other chat"]);
+  });
+});

@@ -27,6 +27,7 @@ import { ConnectionDriver } from "./driver.ts";
 import { statusOf, type ConnectionStatus } from "./machine.ts";
 import { EventSequencer } from "./sequencer.ts";
 import { SealedEvents } from "./sealed-events.ts";
+import { loadCrypto } from "../wire/crypto/load.ts";
 import type { SealedEvent } from "../wire/e2e.ts";
 import { SealedRelayChannel } from "../transport/sealed-relay.ts";
 
@@ -108,8 +109,8 @@ export class ChatClient extends ServerApi {
   private readonly reader: EventReader;
   private readonly sequencer: EventSequencer;
   private readonly driver: ConnectionDriver;
-  /** Opens sealed pushes; undefined for a plain device (credentials without `e2e`). */
-  private readonly sealed: SealedEvents | undefined;
+  /** Opens sealed pushes; undefined for a plain device (credentials without `e2e`) and until the crypto loads. */
+  private sealed: SealedEvents | undefined;
   /** Per session: events up to this id are reflected in a snapshot the app loaded (docs/client.md "Listen"). */
   private readonly floors = new Map<string, string>();
 
@@ -143,17 +144,6 @@ export class ChatClient extends ServerApi {
     const pushes = new PushWaiter(timers);
     const bridge = this.bridgeConnection(options, pushes);
     this.routes = this.routeChoice(options, bridge, pushes);
-    this.sealed = credentials.e2e
-      ? new SealedEvents({
-          serverId: credentials.server_id,
-          deviceId: credentials.device_id,
-          deviceSecretKey: credentials.e2e.device_secret_key,
-          fetchKeys: (signal) => this.contentKeys({ signal }),
-          report: (message, detail) => this.report(message, detail),
-          timers,
-          retryDelaysMs: this.retryDelaysMs,
-        })
-      : undefined;
     this.driver = this.connectionDriver(options, reader, bridge);
   }
 
@@ -250,9 +240,44 @@ export class ChatClient extends ServerApi {
     return this.sequencer.cursor;
   }
 
+  /**
+   * Starts reading. An end-to-end device first loads the crypto (wire/crypto/load.ts), so it accepts no event before
+   * it can open one; a load that fails (an offline chunk fetch) is reported and tried again on the HTTP backoff.
+   */
   start(): this {
-    this.driver.send({ type: "start" });
+    const { e2e } = this.credentials;
+    if (!e2e) this.driver.send({ type: "start" });
+    else void this.startSealed(e2e);
     return this;
+  }
+
+  private async startSealed(e2e: NonNullable<Credentials["e2e"]>): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        const crypto = await loadCrypto();
+        this.sealed = new SealedEvents({
+          crypto,
+          serverId: this.credentials.server_id,
+          deviceId: this.credentials.device_id,
+          deviceSecretKey: e2e.device_secret_key,
+          fetchKeys: (signal) => this.contentKeys({ signal }),
+          report: (message, detail) => this.report(message, detail),
+          timers: this.timers,
+          retryDelaysMs: this.retryDelaysMs,
+        });
+        // Closed while it loaded: it stays closed.
+        if (!this.stopped) this.driver.send({ type: "start" });
+        return;
+      } catch (error) {
+        this.report("the encryption code could not be loaded; trying again", error);
+        await sleep(this.timers, backoffDelay(this.retryDelaysMs, attempt), new AbortController().signal);
+      }
+    }
+  }
+
+  /** Closed, or refused by the server: nothing starts any more. */
+  private get stopped(): boolean {
+    return this.driver.current.state === "stopped";
   }
 
   /**

@@ -2,7 +2,7 @@
 // back in, so a corrupted or older entry reads as "not paired" instead of crashing the app.
 import { z } from "zod";
 import { publicKeySchema } from "../wire/e2e.ts";
-import { fingerprint } from "../wire/crypto/index.ts";
+import { loadCrypto } from "../wire/crypto/load.ts";
 import type { StorageAdapter } from "../storage/storage.ts";
 
 export const credentialsSchema = z.object({
@@ -49,8 +49,9 @@ export function connectionIdOf(credentials: Credentials): string {
 
 /**
  * The fingerprint of the server key an encrypting device trusts, to compare with `npm run pair` and the Devices
- * screen (it matters most after pairing by typed code); undefined for a plain device.
+ * screen (it matters most after pairing by typed code); undefined for a plain device. Asynchronous because the
+ * crypto loads on first use (wire/crypto/load.ts).
  */
-export function serverFingerprint(credentials: Credentials): string | undefined {
-  return credentials.e2e ? fingerprint(credentials.e2e.server_key) : undefined;
+export async function serverFingerprint(credentials: Credentials): Promise<string | undefined> {
+  return credentials.e2e ? (await loadCrypto()).fingerprint(credentials.e2e.server_key) : undefined;
 }

@@ -10,7 +10,7 @@ import { TransportChoice, type WebSocketConstructor } from "../transport/transpo
 import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
 import { backoffDelay, systemTimers, type Timers, startTimer, cancelTimer, type TimerHandle } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
-import { DeviceKeys } from "./pair-e2e.ts";
+import type { DeviceKeys } from "./pair-e2e.ts";
 
 export interface PairOptions {
   /**
@@ -92,11 +92,17 @@ function credentialsFrom(
   return ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol");
 }
 
-function pairAt(url: string, options: PairOptions): Promise<Credentials> {
+/** One bridge address; the device key pair and the crypto that opens the answer load only for an end-to-end pairing. */
+async function pairAt(url: string, options: PairOptions): Promise<Credentials> {
+  const keys = options.e2e === false ? undefined : new (await import("./pair-e2e.ts")).DeviceKeys();
+  return pairAtWith(url, options, keys);
+}
+
+function pairAtWith(url: string, options: PairOptions, keys: DeviceKeys | undefined): Promise<Credentials> {
   const timers = options.timers ?? systemTimers;
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;
-  const keys = options.e2e === false ? undefined : new DeviceKeys();
+
   // Where the upgrade is refused while the bridge's HTTP answers, pairing goes over the bridge's long-poll like the
   // live feed (transport/transport-choice.ts); a WebSocket refused with no HTTP answering is an unreachable bridge.
   const webSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;

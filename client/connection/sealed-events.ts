@@ -4,12 +4,14 @@
 // since the last fetch) is fetched, one fetch at a time, retried on the HTTP backoff a bounded number of times. A
 // sealed event that does not open (altered, moved to another id, under another key) or whose key cannot be had is
 // never delivered: it is reported and counted, and the caller fetches the real event over HTTP.
-import { CryptoError, openContentKey, openEvent } from "../wire/crypto/index.ts";
+import type { CryptoModule } from "../wire/crypto/load.ts";
 import { anyEventSchema, type AnyEvent } from "../wire/events.ts";
 import type { SealedContentKey, SealedEvent } from "../wire/e2e.ts";
 import { backoffDelay, sleep, type Timers } from "../util/timers.ts";
 
 export interface SealedEventsOptions {
+  /** The crypto primitives, loaded before the client starts (wire/crypto/load.ts). */
+  crypto: CryptoModule;
   serverId: string;
   deviceId: string;
   deviceSecretKey: string;
@@ -39,7 +41,7 @@ export class SealedEvents {
     if (!key) return "unknown_key";
     let event: unknown;
     try {
-      event = JSON.parse(openEvent(key, this.options.serverId, envelope));
+      event = JSON.parse(this.options.crypto.openEvent(key, this.options.serverId, envelope));
     } catch (error) {
       return this.refuse("a sealed event did not open (altered, moved, or under another key); fetching it over HTTP", {
         envelope,
@@ -76,13 +78,13 @@ export class SealedEvents {
   }
 
   private take(keys: readonly SealedContentKey[]): void {
-    const { deviceSecretKey, serverId, deviceId } = this.options;
+    const { deviceSecretKey, serverId, deviceId, crypto } = this.options;
     for (const { key_id, box } of keys) {
       if (this.keys.has(key_id)) continue;
       try {
-        this.keys.set(key_id, openContentKey(deviceSecretKey, serverId, deviceId, key_id, box));
+        this.keys.set(key_id, crypto.openContentKey(deviceSecretKey, serverId, deviceId, key_id, box));
       } catch (error) {
-        if (!(error instanceof CryptoError)) throw error;
+        if (!(error instanceof crypto.CryptoError)) throw error;
         this.refuse("a content key did not open (not sealed to this device by its server); ignored", { key_id });
       }
     }

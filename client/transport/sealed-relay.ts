@@ -4,15 +4,7 @@
 // unchanged and learns only that this device made a call of this size. The server answers the route's status and
 // body sealed to this device and bound to the call's id; this wrapper opens it and hands RelayApi exactly what an
 // unsealed relay would have answered. A reply that does not open is a `protocol` failure, never a body.
-import {
-  openResponse,
-  publicKeyOf,
-  randomBytes,
-  sealRequest,
-  sharedKey,
-  toBase64Url,
-  CryptoError,
-} from "../wire/crypto/index.ts";
+import { loadCrypto, type CryptoModule } from "../wire/crypto/load.ts";
 import { z } from "zod";
 import { E2E_RELAY_PATH } from "../wire/e2e.ts";
 import { relayAnswerSchema, relayErrorReasonSchema } from "../wire/frames.ts";
@@ -24,26 +16,39 @@ import type { PushReply, RelayChannel } from "./relay.ts";
  *  the whole ciphertext here would walk it a second time. */
 const sealedAnswerSchema = z.object({ nonce: z.string(), ciphertext: z.string() });
 
+interface RelayKey {
+  crypto: CryptoModule;
+  key: Uint8Array;
+}
+
 export class SealedRelayChannel implements RelayChannel {
-  private readonly key: Uint8Array;
+  private keyed: RelayKey | undefined;
 
   constructor(
     private readonly inner: RelayChannel,
     private readonly credentials: Pick<Credentials, "server_id" | "device_id">,
-    e2e: NonNullable<Credentials["e2e"]>,
+    private readonly e2e: NonNullable<Credentials["e2e"]>,
     private readonly timers: Timers,
-  ) {
-    const { device_secret_key, server_key } = e2e;
-    const devicePublic = publicKeyOf(device_secret_key);
-    this.key = sharedKey(device_secret_key, server_key, "relay", server_key, devicePublic);
+  ) {}
+
+  /** The relay key, derived once the crypto has loaded (on the first relayed call). */
+  private async relayKey(): Promise<RelayKey> {
+    if (this.keyed) return this.keyed;
+    const crypto = await loadCrypto();
+    const { device_secret_key, server_key } = this.e2e;
+    const devicePublic = crypto.publicKeyOf(device_secret_key);
+    this.keyed = { crypto, key: crypto.sharedKey(device_secret_key, server_key, "relay", server_key, devicePublic) };
+    return this.keyed;
   }
 
   async push(event: string, payload: object, timeoutMs: number): Promise<PushReply> {
     if (event !== "api") return this.inner.push(event, payload, timeoutMs);
+    const { crypto, key } = await this.relayKey();
+    const { openResponse, randomBytes, sealRequest, toBase64Url, CryptoError } = crypto;
     const { server_id, device_id } = this.credentials;
     const id = toBase64Url(randomBytes(18));
     const call = JSON.stringify({ id, ts: Math.round(this.timers.now()), ...payload });
-    const sealed = sealRequest(this.key, server_id, device_id, call);
+    const sealed = sealRequest(key, server_id, device_id, call);
     const reply = await this.inner.push("api", { method: "POST", path: E2E_RELAY_PATH, body: sealed }, timeoutMs);
     if (reply.status !== "ok") return reply;
     const outer = relayAnswerSchema.safeParse(reply.response);
@@ -52,7 +57,7 @@ export class SealedRelayChannel implements RelayChannel {
     const body = sealedAnswerSchema.safeParse(outer.data.body);
     if (!body.success) return { status: "error", response: { reason: "protocol" } };
     try {
-      const answer = JSON.parse(openResponse(this.key, server_id, device_id, id, body.data)) as unknown;
+      const answer = JSON.parse(openResponse(key, server_id, device_id, id, body.data)) as unknown;
       // Only a refusal carries `reason` (a route's answer is {status, body}): no failing parse on every answer,
       // which costs zod an error object each time.
       if (answer === null || typeof answer !== "object" || !("reason" in answer))

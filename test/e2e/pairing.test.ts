@@ -75,7 +75,7 @@ describe("pairing with the server's key", () => {
       serverKey: link.key,
       WebSocket: NodeWebSocket,
     });
-    expect(serverFingerprint(credentials)).toBe(response.json.fingerprint);
+    expect(await serverFingerprint(credentials)).toBe(response.json.fingerprint);
     expect(capture.frames.some((frame) => frame.includes(credentials.device_token))).toBe(false);
     expect(capture.frames.some((frame) => frame.includes("device_key"))).toBe(true);
   });
@@ -133,12 +133,12 @@ describe("pairing with the server's key", () => {
   it("S12: by typed code the answer's key is taken, and its fingerprint tells a bridge in the middle apart", async () => {
     stack = await Stack.start();
     const honest = await stack.pair();
-    expect(serverFingerprint(honest)).toBe(stack.server.runtime.ctx.e2e.fingerprint);
+    expect(await serverFingerprint(honest)).toBe(stack.server.runtime.ctx.e2e.fingerprint);
     const mitmKey = bridgeInTheMiddle();
     const code = await stack.pairingCode();
     const fooled = await pair({ bridgeUrl: stack.bridgeUrl, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(fooled.e2e!.server_key).toBe(mitmKey);
-    expect(serverFingerprint(fooled)).not.toBe(stack.server.runtime.ctx.e2e.fingerprint);
+    expect(await serverFingerprint(fooled)).not.toBe(stack.server.runtime.ctx.e2e.fingerprint);
   });
 });
 

@@ -59,4 +59,12 @@ describe("TurnDetector", () => {
       signals.push(...run(detector, at, at + 120, 0.3, 0.1), ...run(detector, at + 120, at + 200, 0.002, 0.1));
     expect(signals).toEqual([[1300, "barge_in"]]);
   });
+
+  it("V35 a person already talking when the reply starts to play barges in after 300 ms of voice over it", () => {
+    const detector = new TurnDetector();
+    run(detector, 0, 1000, 0.002);
+    expect(run(detector, 1000, 1500, 0.3)).toEqual([[1000, "voice_started"]]); // while the app thinks
+    detector.playbackStarted();
+    expect(run(detector, 1500, 2000, 0.3, 0.1)).toEqual([[1800, "barge_in"]]);
+  });
 });

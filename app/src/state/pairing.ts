@@ -81,7 +81,7 @@ export function createPairing(
         ...(serverId ? { serverId } : {}),
       });
       writeStored(env, DEVICE_NAME_KEY, name);
-      const fingerprint = link.key === undefined ? serverFingerprint(credentials) : undefined;
+      const fingerprint = link.key === undefined ? await serverFingerprint(credentials) : undefined;
       if (fingerprint) state.value = { phase: "fingerprint", credentials, fingerprint };
       else await finish(credentials);
     } catch (error) {

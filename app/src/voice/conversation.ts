@@ -135,7 +135,11 @@ class HandsFree implements Conversation {
   /** Says the next reply; when it has been said, listens again. */
   private followReply(): () => void {
     const reply = sayNextReply(this.deps, {
-      started: () => this.state === "waiting" && this.set("speaking"),
+      started: () => {
+        if (this.state !== "waiting") return;
+        this.detector.playbackStarted(); // someone already talking is heard against the reply from now on
+        this.set("speaking");
+      },
       said: () => {
         if (this.speaker !== reply.speaker || this.state === "off") return;
         this.speaker = undefined;

@@ -67,6 +67,15 @@ export class TurnDetector {
     if (gap > STALL_MS && this.lastVoiceAt !== undefined) this.lastVoiceAt += gap;
   }
 
+  /**
+   * The reply starts to play: a turn begun before it (while the app was thinking) is heard afresh against it, so a
+   * person still talking when it starts barges in after 300 ms of voice over it, as one who starts during it does.
+   */
+  playbackStarted(): void {
+    this.speaking = false;
+    this.voicedSince = undefined;
+  }
+
   /** Forgets the current turn (a new one starts listening from silence). */
   reset(): void {
     this.speaking = false;

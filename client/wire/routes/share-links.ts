@@ -1,8 +1,8 @@
 // Share links (docs/people.md "Share links"): the owner of a chat makes a link that shows a read-only snapshot of it
 // to anyone who has the link, paired or not. The server seals the snapshot under a random key, keeps only the sealed
 // blob and hands the key out once, inside the link's fragment (`<app url>#/shared/<token>.<key>`), which browsers
-// never send to a server. `GET /shared/<token>` (no token, rate-limited per address, on the server and the bridge)
-// answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
+// never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server, not yet
+// by the bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
 import { z } from "zod";
 import { messageSchema } from "../messages.ts";
 import { sessionParams } from "./params.ts";

@@ -15,6 +15,7 @@ import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden, invalid, notFound } from "../../errors.ts";
 import { endpointProblem } from "../../push/endpoint-policy.ts";
+import { isP256Point } from "../../push/p256-point.ts";
 import type { PushService } from "../../push/push-service.ts";
 import { serveRoute } from "../serve-route.ts";
 
@@ -34,6 +35,10 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
     subscribePushRoute,
     ({ body: { endpoint, keys }, request }) => {
       const push = pushOf(ctx);
+      if (!isP256Point(keys.p256dh)) {
+        const message = "p256dh must be an uncompressed P-256 point on the curve";
+        throw invalid("invalid_input", `body.keys.p256dh: ${message}`, [{ path: "body.keys.p256dh", message }]);
+      }
       const problem = endpointProblem(endpoint, ctx.config.push!);
       if (problem)
         throw invalid("push_endpoint_not_allowed", `body.endpoint: ${problem}`, [

@@ -7,7 +7,7 @@ import { type Clock } from "./clock.ts";
 import { resolveServerId } from "./config/server-id.ts";
 import type { Config } from "./config/schema.ts";
 import type { ServerContext } from "./context.ts";
-import { startCheckpointer } from "./db/checkpointer.ts";
+import { startCheckpointer, type Checkpointer } from "./db/checkpointer.ts";
 import { openDatabase, type Db } from "./db/database.ts";
 import { Transactor } from "./db/transactor.ts";
 import { EventStore } from "./events/event-store.ts";
@@ -74,12 +74,14 @@ export function startSearchIndexer(
   events: EventStore,
   sessions: SessionService,
   log: FastifyBaseLogger,
+  checkpointer: Pick<Checkpointer, "truncate">,
 ): SearchIndexer {
   const indexer = new SearchIndexer({
     db,
     transactor,
     events,
     sessions,
+    truncateWal: () => checkpointer.truncate(),
     onError: (error) => log.error({ err: error }, "search indexing failed"),
     onSkipped: (sessionId, error) => log.error({ err: error, session_id: sessionId }, "search index skipped a session"),
   });

@@ -205,7 +205,7 @@ function startWork(
     },
     { settings, documents, personal, ownerOf },
   );
-  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log);
+  const searchIndexer = startSearchIndexer(db, transactor, events, sessions, log, core.checkpointer);
   const people = startPeople({
     db,
     store: access.people,

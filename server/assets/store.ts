@@ -28,7 +28,7 @@ export interface AssetStoreParts {
   db: Db;
   transactor: Transactor;
   /** Owners and fork lineage: an asset belongs to a session. */
-  sessions: Pick<SessionService, "get" | "lineage" | "isGone">;
+  sessions: Pick<SessionService, "get" | "requireExists" | "lineage" | "isGone">;
   clock: Clock;
   /** DATA_DIR: the bytes live under its assets/ folder. */
   dataDir: string;
@@ -40,6 +40,11 @@ export interface AssetStoreParts {
 
 /** Asset ids are ours; the pattern also keeps any id a client sends from naming a path outside the folder. */
 export const ASSET_ID_PATTERN = /^ast_[0-9a-f]{32}$/;
+
+/** A new asset id (ASSET_ID_PATTERN). */
+export function newAssetId(): string {
+  return `ast_${randomUUID().replaceAll("-", "")}`;
+}
 
 export class AssetStore {
   readonly maxBytes: number;
@@ -73,11 +78,20 @@ export class AssetStore {
     return sniffed;
   }
 
-  /** Stores an image for `sessionId` (not_found for an unknown session). The file is in place before the row commits. */
-  store(sessionId: string, bytes: Uint8Array, declared: string | undefined, filename: string | undefined): AssetInfo {
-    this.ctx.sessions.get(sessionId);
+  /**
+   * Stores an image for `sessionId` (not_found for an unknown session). The file is in place before the row commits.
+   * `id`: one chosen beforehand with newAssetId() (an import renames its images before it stores them).
+   */
+  store(
+    sessionId: string,
+    bytes: Uint8Array,
+    declared: string | undefined,
+    filename: string | undefined,
+    id = newAssetId(),
+  ): AssetInfo {
+    // A point query: the session's messages are not read.
+    this.ctx.sessions.requireExists(sessionId);
     const mediaType = this.checkImage(bytes, declared);
-    const id = `ast_${randomUUID().replaceAll("-", "")}`;
     const dir = join(this.root, sessionId);
     makePrivateDir(dir);
     const file = join(dir, id);

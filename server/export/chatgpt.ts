@@ -47,7 +47,7 @@ export async function chatFromChatgpt(
   const id = conversation.conversation_id ?? conversation.id;
   // Without an id (older exports), the conversation's own content names it, so the same file imports once.
   const sourceId = `chatgpt:${id ?? createHash("sha256").update(elementText()).digest("hex")}`;
-  const path = shownPath(nodes, conversation.current_node ?? undefined);
+  const path = await shownPath(nodes, conversation.current_node ?? undefined, slices);
   const messages = await shownMessages(nodes, path, slices);
   const title = conversation.title?.trim();
   return {
@@ -65,8 +65,8 @@ export async function chatFromChatgpt(
 
 type Nodes = Map<string, ChatgptNode>;
 
-/** Node ids from the root down to `leaf` (the shown branch); without a usable leaf, the newest branch. */
-function shownPath(nodes: Nodes, leaf: string | undefined): string[] {
+/** Node ids from the root down to `leaf` (the shown branch); without a usable leaf, the newest branch. In slices. */
+async function shownPath(nodes: Nodes, leaf: string | undefined, slices: Slices): Promise<string[]> {
   let at = leaf !== undefined && nodes.has(leaf) ? leaf : newestLeaf(nodes, rootOf(nodes));
   const up: string[] = [];
   const seen = new Set<string>();
@@ -75,6 +75,7 @@ function shownPath(nodes: Nodes, leaf: string | undefined): string[] {
     seen.add(at);
     up.push(at);
     at = nodes.get(at)!.parent ?? undefined;
+    await slices.step();
   }
   return up.reverse();
 }

@@ -1,15 +1,18 @@
 // POST /import's work (docs/export.md "Import"), on a file the route has already received whole (bounded by
-// import.max_bytes). Two passes over it: the first checks every element (JSON, a known format, its schema, its
-// images) and imports nothing, so a bad file imports nothing and the answer names the element and the problem; the
-// second stores each chat in one transaction of its own (its session, its images, its ledger row), so no chat is
-// ever half there, and skips a chat whose source id was imported before and still exists. Between chats it gives
-// the event loop a turn, and within a chat the checks and the conversion run in slices (slices.ts), so a big import
-// does not stall streaming replies nor the other routes.
+// import.max_bytes). Two passes: the first checks every element (JSON, a known format, its schema, its images, the
+// routes' limits) and imports nothing, so a bad file imports nothing and the answer names the element and the problem;
+// the second stores each chat, and skips a chat whose source id was imported before and still exists. The chats the
+// first pass parsed are kept for the second up to KEPT_BYTES of file, so such a file is read and parsed once. A chat's
+// messages are staged in slices (staging.ts), then one short transaction makes it whole at once (its session, its
+// images, its ledger row), so no chat is ever half there. Parsing, checks, conversion and staging all run in slices
+// (slices.ts), so a big import does not stall streaming replies nor the other routes.
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, Session } from "../../client/wire/index.ts";
-import type { AssetStore } from "../assets/store.ts";
+import { newAssetId, type AssetStore } from "../assets/store.ts";
 import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -21,11 +24,13 @@ import {
   formatOf,
   importedRecordSchema,
   looseMessageSchema,
+  type ExportedAsset,
   type ImportedChat,
 } from "./format.ts";
 import { limitBroken, type ImportLimits } from "./limits.ts";
 import { Slices } from "./slices.ts";
 import type { ImportLedger } from "./ledger.ts";
+import { ImportStaging } from "./staging.ts";
 
 export interface ImportedEntry {
   source_id: string;
@@ -41,6 +46,7 @@ export interface ImportSummary {
 }
 
 export interface ImporterParts {
+  db: Db;
   transactor: Transactor;
   sessions: SessionService;
   assets: AssetStore;
@@ -57,32 +63,80 @@ export interface ImporterParts {
 /** Fields a record's session carries that the importing server assigns anew. */
 const ASSIGNED_FIELDS = new Set(["id", "version", "updated_at", "source_session_id", "messages", "agent_id"]);
 
+/**
+ * Bytes of file whose chats the check pass keeps for the store pass (parsed and converted), so they are parsed once;
+ * the chats past it are parsed again. Bounds the memory an import holds beyond one chat (a parsed chat takes a few
+ * times its bytes).
+ */
+export const KEPT_BYTES = 16 * 1024 * 1024;
+
+/** An image of a chat being stored: the id it gets here, and whether it is stored or its fork source's is shared. */
+interface PlannedAsset {
+  asset: ExportedAsset;
+  id: string;
+  stored: boolean;
+}
+
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Importer {
+  private readonly staging: ImportStaging;
+
   constructor(private readonly parts: ImporterParts) {
-    // An upload a crash cut off left its temporary file behind: nothing can be running yet, so none is in use.
+    // An upload a crash cut off left its temporary file behind, and maybe a chat's staged messages: nothing can be
+    // running yet, so none is in use.
     rmSync(join(parts.dataDir, IMPORTS_DIR), { recursive: true, force: true });
+    this.staging = new ImportStaging(parts.db, parts.transactor, parts.sessions);
+    this.staging.recover();
   }
 
   /** Checks then imports `file` (a JSON array); throws ImportFormatError, having imported nothing, for a bad file. */
   async importFile(file: string): Promise<ImportSummary> {
     // One chat is checked and converted in slices too: a conversation of 10,000 messages held the server for seconds.
     const slices = new Slices(this.parts.clock);
-    for await (const { index, value } of arrayElements(file, slices)) {
-      this.check(await this.chatOf(value, index, slices), index);
+    const kept = new Map<number, ImportedChat>();
+    let keptBytes = 0;
+    let count = 0;
+    for await (const { index, value, bytes } of arrayElements(file, slices)) {
+      const chat = await this.chatOf(value, index, slices);
+      await this.check(chat, index, slices);
+      if (keptBytes + bytes <= KEPT_BYTES) {
+        kept.set(index, chat);
+        keptBytes += bytes;
+      }
+      count = index + 1;
       await slices.step();
     }
     const summary: ImportSummary = { imported: 0, skipped: 0, chats: [] };
     const renamed = new Map<string, string>();
-    for await (const { index, value } of arrayElements(file, slices)) {
-      const entry = this.store(await this.chatOf(value, index, slices), renamed);
+    for await (const chat of this.chatsAgain(file, kept, count, slices)) {
+      const entry = await this.store(chat, renamed, slices);
       summary.chats.push(entry);
       if (entry.skipped) summary.skipped++;
       else summary.imported++;
       await turn();
     }
     return summary;
+  }
+
+  /** The checked chats again, in order: those kept as they are, the others parsed from the file once more. */
+  private async *chatsAgain(
+    file: string,
+    kept: Map<number, ImportedChat>,
+    count: number,
+    slices: Slices,
+  ): AsyncGenerator<ImportedChat> {
+    const take = (index: number) => {
+      const chat = kept.get(index);
+      kept.delete(index);
+      return chat;
+    };
+    if (kept.size === count) {
+      for (let index = 0; index < count; index++) yield take(index)!;
+      return;
+    }
+    for await (const { index, value } of arrayElements(file, slices, (index) => !kept.has(index)))
+      yield take(index) ?? (await this.chatOf(value, index, slices));
   }
 
   /** An element as a chat, or ImportFormatError naming the element and the first problem. */
@@ -128,8 +182,8 @@ export class Importer {
   }
 
   /** What storing would refuse, found before anything is stored: the routes' limits, the images (type, size). */
-  private check(chat: ImportedChat, index: number): void {
-    const broken = limitBroken(chat, this.parts.limits);
+  private async check(chat: ImportedChat, index: number, slices: Slices): Promise<void> {
+    const broken = await limitBroken(chat, this.parts.limits, slices);
     if (broken) throw new ImportFormatError(`element ${index} (${chat.source_id.slice(0, 200)}): ${broken}`);
     for (const [n, asset] of chat.assets.entries()) {
       try {
@@ -142,32 +196,47 @@ export class Importer {
     }
   }
 
-  /** `renamed`: old asset id → new, for this file, so a fork shares its source's image instead of a copy. */
-  private store(chat: ImportedChat, renamed: Map<string, string>): ImportedEntry {
+  /**
+   * Stores one chat: its messages staged in slices under the session id it will have, then one transaction that
+   * creates the session over them with its images and its ledger row. `renamed`: old asset id → new, for this file, so
+   * a fork shares its source's image instead of a copy.
+   */
+  private async store(chat: ImportedChat, renamed: Map<string, string>, slices: Slices): Promise<ImportedEntry> {
     const earlier = this.alreadyImported(chat);
     if (earlier) return { source_id: chat.source_id, session_id: earlier, skipped: true };
-    let createdId: string | undefined;
+    // The source goes in at creation: the sessions table's lineage (who may read whose images) comes from there.
+    const source = this.sourceSessionOf(chat);
+    const assets = this.planAssets(chat, source, renamed);
+    const renamedChat = await withAssetsRenamed(chat, assets, slices);
+    const sessionId = randomUUID();
     try {
-      const session = this.parts.transactor.run(() => {
-        // The source goes in at creation: the sessions table's lineage (who may read whose images) comes from there.
-        const source = this.sourceSessionOf(chat);
-        const created = this.parts.sessions.create(chat.agent_id, source);
-        createdId = created.id;
-        const withAssets = this.storeAssets(created.id, source, chat, renamed);
-        const saved = this.parts.sessions.change(created.id, (current) => ({
-          next: this.sessionOf(current, withAssets, source),
-          events: (next) => [{ type: "session_updated", session_id: next.id, session: next }],
-          result: (next) => next,
-        }));
-        this.parts.ledger.record(chat.source_id, saved.id, chat.original_id, this.parts.clock.now());
-        return saved;
+      await this.staging.stage(sessionId, renamedChat.messages, slices);
+      this.parts.transactor.run(() => {
+        this.parts.sessions.createFromStaged(
+          sessionId,
+          { agent_id: chat.agent_id, ...(source !== undefined ? { source_session_id: source } : {}) },
+          () => this.storeAssets(sessionId, assets),
+          (first) => this.sessionOf(first, renamedChat, source),
+        );
+        this.parts.ledger.record(chat.source_id, sessionId, chat.original_id, this.parts.clock.now());
+        this.staging.done(sessionId);
       });
-      return { source_id: chat.source_id, session_id: session.id, skipped: false };
     } catch (error) {
-      // The transaction rolled back; the image files written for it have no rows and no session: remove them.
-      if (createdId !== undefined)
-        rmSync(join(this.parts.dataDir, "assets", createdId), { recursive: true, force: true });
+      // The transaction rolled back: the staged messages and the image files written for it go too.
+      rmSync(join(this.parts.dataDir, "assets", sessionId), { recursive: true, force: true });
+      this.abandon(sessionId);
       throw error;
+    }
+    for (const { asset, id } of assets) renamed.set(asset.asset_id, id);
+    return { source_id: chat.source_id, session_id: sessionId, skipped: false };
+  }
+
+  /** Removes a failed chat's staged messages; when that fails too (a full disk), the next start does it. */
+  private abandon(sessionId: string): void {
+    try {
+      this.staging.abandon(sessionId);
+    } catch {
+      // Still listed as staged: ImportStaging.recover() at the next start removes it.
     }
   }
 
@@ -182,28 +251,22 @@ export class Importer {
   }
 
   /**
-   * Stores the chat's images under the new session and returns the chat with every old asset id renamed. An image
-   * its fork source already brought along (same old id, readable from `source`) is shared, as it was, not copied.
+   * The id each of the chat's images gets here: an image its fork source already brought along (same old id, readable
+   * from `source`) is shared, as it was, not copied; any other gets a new id and is stored with the chat.
    */
-  private storeAssets(
-    sessionId: string,
-    source: string | undefined,
-    chat: ImportedChat,
-    renamed: Map<string, string>,
-  ): ImportedChat {
-    if (chat.assets.length === 0) return chat;
-    let text = JSON.stringify({ fields: chat.fields, messages: chat.messages });
-    for (const asset of chat.assets) {
+  private planAssets(chat: ImportedChat, source: string | undefined, renamed: Map<string, string>): PlannedAsset[] {
+    return chat.assets.map((asset) => {
       const shared = renamed.get(asset.asset_id);
-      const newId =
-        shared !== undefined && source !== undefined && this.readable(source, shared)
-          ? shared
-          : this.parts.assets.store(sessionId, Buffer.from(asset.data, "base64"), asset.media_type, asset.filename)
-              .asset_id;
-      renamed.set(asset.asset_id, newId);
-      text = text.replaceAll(asset.asset_id, newId);
-    }
-    return { ...chat, ...(JSON.parse(text) as Pick<ImportedChat, "fields" | "messages">) };
+      return shared !== undefined && source !== undefined && this.readable(source, shared)
+        ? { asset, id: shared, stored: false }
+        : { asset, id: newAssetId(), stored: true };
+    });
+  }
+
+  private storeAssets(sessionId: string, assets: PlannedAsset[]): void {
+    for (const { asset, id, stored } of assets)
+      if (stored)
+        this.parts.assets.store(sessionId, Buffer.from(asset.data, "base64"), asset.media_type, asset.filename, id);
   }
 
   /** The session a fork's source became here, when it came along (imported before it) and is still there. */
@@ -254,6 +317,22 @@ export class Importer {
       throw error;
     }
   }
+}
+
+/** The chat with every mention of an old image id renamed to its new one, message by message, in slices. */
+async function withAssetsRenamed(chat: ImportedChat, assets: PlannedAsset[], slices: Slices): Promise<ImportedChat> {
+  if (assets.length === 0) return chat;
+  const rename = <T>(value: T): T => {
+    let text = JSON.stringify(value);
+    for (const { asset, id } of assets) text = text.replaceAll(asset.asset_id, id);
+    return JSON.parse(text) as T;
+  };
+  const messages: ImportedChat["messages"] = [];
+  for (const message of chat.messages) {
+    messages.push(rename(message));
+    await slices.step();
+  }
+  return { ...chat, fields: rename(chat.fields), messages };
 }
 
 /** A nested parse's first issue, its path under `at`. */

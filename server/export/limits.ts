@@ -3,6 +3,7 @@
 // record with a title of 7 MiB imported as it was, and every chat list then carried it.
 import { MAX_ATTACHMENTS } from "../../client/wire/routes/requests.ts";
 import type { ImportedChat } from "./format.ts";
+import type { Slices } from "./slices.ts";
 
 export interface ImportLimits {
   /** The longest message content: what POST /sessions/{id}/send takes in one body (sendBodyLimit). */
@@ -16,14 +17,24 @@ export const MAX_IMPORTED_MESSAGES = 100_000;
 
 type Counted = { messages: number };
 
-/** The first limit the chat breaks, as `<path>: <rule>`, or undefined. */
-export function limitBroken(chat: ImportedChat, limits: ImportLimits): string | undefined {
+/** The first limit the chat breaks, as `<path>: <rule>`, or undefined; message by message, in slices. */
+export async function limitBroken(
+  chat: ImportedChat,
+  limits: ImportLimits,
+  slices: Pick<Slices, "step">,
+): Promise<string | undefined> {
   for (const field of ["title", "model"] as const) {
     const value = chat.fields[field];
     if (typeof value === "string" && value.length > MAX_TITLE_CHARS)
       return `${field}: ${value.length} characters, at most ${MAX_TITLE_CHARS} (as PATCH /sessions/{id})`;
   }
-  return messagesBroken(chat.messages, "messages", limits, { messages: 0 });
+  const counted = { messages: 0 };
+  for (const [index, message] of chat.messages.entries()) {
+    const broken = messagesBroken([message], "messages", limits, counted, index);
+    if (broken) return broken;
+    await slices.step();
+  }
+  return undefined;
 }
 
 function messagesBroken(
@@ -31,11 +42,12 @@ function messagesBroken(
   path: string,
   limits: ImportLimits,
   counted: Counted,
+  first = 0,
 ): string | undefined {
-  for (const [index, message] of messages.entries()) {
+  for (const [n, message] of messages.entries()) {
     if (++counted.messages > MAX_IMPORTED_MESSAGES)
       return `${path}: more than ${MAX_IMPORTED_MESSAGES} messages in one chat (versions included)`;
-    const broken = messageBroken(message as Record<string, unknown>, `${path}.${index}`, limits, counted);
+    const broken = messageBroken(message as Record<string, unknown>, `${path}.${first + n}`, limits, counted);
     if (broken) return broken;
   }
   return undefined;

@@ -22,9 +22,14 @@ export class Slices {
     this.sliceStart = clock.now();
   }
 
+  /** Whether this slice's budget is spent: work that cannot yield midway (a transaction) stops here. */
+  due(): boolean {
+    return this.clock.now() - this.sliceStart >= this.budgetMs;
+  }
+
   /** Between two steps of work: resolves at once within the slice's budget, after a turn of the loop past it. */
   async step(): Promise<void> {
-    if (this.clock.now() - this.sliceStart < this.budgetMs) return;
+    if (!this.due()) return;
     await nextTurn();
     this.turns++;
     this.sliceStart = this.clock.now();

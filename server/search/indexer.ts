@@ -15,6 +15,7 @@ import type { EventConsumer, EventFollower, StoredEvent } from "../events/event-
 import type { EventStore } from "../events/event-store.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
+import { FtsPurge } from "./fts-purge.ts";
 
 export interface SearchIndexerParts {
   db: Db;
@@ -25,6 +26,8 @@ export interface SearchIndexerParts {
   onError: (error: unknown) => void;
   /** Where a session the indexer could not index is reported; it is passed over until it changes again. */
   onSkipped: (sessionId: string, error: unknown) => void;
+  /** Checkpoints and truncates the WAL, once a deleted chat's words are merged out of the index (fts-purge.ts). */
+  truncateWal: () => Promise<boolean>;
 }
 
 /** Event types after which a session's indexed text may differ from what is stored. */
@@ -79,6 +82,7 @@ export class SearchIndexer implements EventConsumer {
    * 10,000 digests).
    */
   private reading: { sessionId: string; eventId: number; work: IndexWork | undefined } | undefined;
+  private readonly purge: FtsPurge;
 
   constructor(private readonly parts: SearchIndexerParts) {
     const { db } = parts;
@@ -89,6 +93,12 @@ export class SearchIndexer implements EventConsumer {
        ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, archived = excluded.archived`,
     );
     this.deleteSession = db.prepare<[string]>("DELETE FROM search_sessions WHERE session_id = ?");
+    this.purge = new FtsPurge({
+      db,
+      transactor: parts.transactor,
+      truncateWal: parts.truncateWal,
+      onError: parts.onError,
+    });
   }
 
   /** Indexes what is missing (all of it on a first start or past a pruned cursor), then follows commits. */
@@ -101,9 +111,10 @@ export class SearchIndexer implements EventConsumer {
 
   /**
    * Drops a deleted chat's rows now, their freed space overwritten: the deletion's answer waits for no indexing pass,
-   * and its WAL truncation then finds no page holding the chat's title (docs/sessions.md "Delete").
+   * and its WAL truncation then finds no page holding the chat's title (docs/sessions.md "Delete"). The words of its
+   * messages stay in the index's pages until merged out, in the background (fts-purge.ts); the promise says when.
    */
-  forget(sessionId: string): void {
+  forget(sessionId: string): Promise<void> {
     overwritingFreedSpace(this.parts.db, () =>
       this.parts.transactor.run(() => {
         this.docs.removeSession(sessionId);
@@ -111,11 +122,18 @@ export class SearchIndexer implements EventConsumer {
       }),
     );
     if (this.reading?.sessionId === sessionId) this.reading = undefined;
+    return this.purge.request();
+  }
+
+  /** Resolves once deleted chats' words are merged out of the index and the WAL truncated (fts-purge.ts). */
+  purged(): Promise<void> {
+    return this.purge.idle();
   }
 
   stop(): void {
     this.unfollow?.();
     this.unfollow = undefined;
+    this.purge.stop();
   }
 
   /**

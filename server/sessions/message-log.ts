@@ -48,7 +48,7 @@ export class MessageLog {
   private readonly insertRow;
   private readonly closeRow;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.selectHead = db.prepare<[string], HeadRow>(
       "SELECT position, message_id FROM session_messages WHERE session_id = ? AND to_version IS NULL ORDER BY position",
     );
@@ -125,6 +125,29 @@ export class MessageLog {
     opening.forEach((messageId, i) =>
       this.insertRow.run(sessionId, closing[i]?.position ?? after + i - closing.length, version, messageId),
     );
+  }
+
+  /**
+   * Writes `messages` as new bodies at positions `position` on, from `version` on, for a session that does not exist
+   * yet: no reader asks for the rows of a session id it was never given, so they stay unseen until the session is
+   * created over them (an import written in slices, server/export/staging.ts). Call inside a transaction.
+   */
+  stage(sessionId: string, version: number, position: number, messages: readonly Message[]): void {
+    messages.forEach((message, i) => {
+      const messageId = this.nextId++;
+      this.insertBody.run(messageId, JSON.stringify(message));
+      this.insertRow.run(sessionId, position + i, version, messageId);
+    });
+  }
+
+  /** Removes what stage() wrote for a session that was never created (an import that failed or was cut short). */
+  dropStaged(sessionId: string): void {
+    const bodies = this.db
+      .prepare<[string], { message_id: number }>("SELECT message_id FROM session_messages WHERE session_id = ?")
+      .all(sessionId);
+    this.db.prepare<[string]>("DELETE FROM session_messages WHERE session_id = ?").run(sessionId);
+    const deleteBody = this.db.prepare<[number]>("DELETE FROM message_bodies WHERE id = ?");
+    for (const { message_id } of bodies) deleteBody.run(message_id);
   }
 
   private replaceFrom(sessionId: string, version: number, head: HeadRow[], ids: number[], from: number): void {

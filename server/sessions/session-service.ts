@@ -28,6 +28,9 @@ export interface SessionChange<R> {
   result: (saved: Session) => R;
 }
 
+/** The version an imported chat's staged messages belong to: the one after its empty first (createFromStaged). */
+const STAGED_VERSION = 2;
+
 export class SessionService {
   constructor(
     private readonly transactor: Transactor,
@@ -95,6 +98,44 @@ export class SessionService {
       ]);
       return session;
     });
+  }
+
+  /**
+   * An imported chat whose messages were staged beforehand under `sessionId` (stageMessages, in slices:
+   * server/export/staging.ts), made visible at once, in one transaction, as create() then change() would make it:
+   * version 1 without messages (session_created), `between` (its images, which need the session), then `next(v1)`
+   * as version 2 over the staged messages (session_updated).
+   */
+  createFromStaged(
+    sessionId: string,
+    fields: { agent_id: string; source_session_id?: string },
+    between: (first: Session) => void,
+    next: (first: Session) => Session,
+  ): Session {
+    if (![...this.knownAgents()].includes(fields.agent_id))
+      throw notFound("agent_not_found", `no agent "${fields.agent_id}" in the config`);
+    return this.transactor.run(() => {
+      const first = this.store.create({ ...fields, id: sessionId }, { messagesStaged: true });
+      this.publishWithCheckpoint(first, [{ type: "session_created", session_id: first.id, ...fields, session: first }]);
+      between(first);
+      const saved = this.store.save(next(first), { messagesStaged: true });
+      if (saved.version !== STAGED_VERSION) throw new Error(`staged messages are version ${STAGED_VERSION}`);
+      this.publishWithCheckpoint(saved, [{ type: "session_updated", session_id: saved.id, session: saved }]);
+      return saved;
+    });
+  }
+
+  /**
+   * Writes messages of a session not created yet, at `position` on, unseen until createFromStaged makes them its
+   * version 2 (SessionStore.stageMessages). Call inside a transaction.
+   */
+  stageMessages(sessionId: string, position: number, messages: readonly Message[]): void {
+    this.store.stageMessages(sessionId, STAGED_VERSION, position, messages);
+  }
+
+  /** Removes the staged messages of a session that was never created. */
+  dropStaged(sessionId: string): void {
+    this.transactor.run(() => this.store.dropStaged(sessionId));
   }
 
   /** A copy of a session, owned by `ownerId` (the forking person; the default owner when absent). */

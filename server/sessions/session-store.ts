@@ -24,6 +24,13 @@ export interface NewSession extends Partial<Pick<Session, "title" | "model" | "r
   source_session_id?: string;
   /** The person who owns it; the store's default owner (the acting admin) when absent. */
   owner_id?: string;
+  /** Its id when chosen beforehand (an import whose messages were staged under it); a new UUID when absent. */
+  id?: string;
+}
+
+/** How a version's messages are stored: diffed against the head, or already staged (MessageLog.stage). */
+export interface SaveOptions {
+  messagesStaged?: boolean;
 }
 
 type HeadRow = { id: string; body: string; cursor_event_id: number };
@@ -97,9 +104,9 @@ export class SessionStore {
   }
 
   /** Inserts a new session at version 1. Call inside a transaction together with its events. */
-  create(fields: NewSession): Session {
+  create(fields: NewSession, options: SaveOptions = {}): Session {
     const createdAt = this.now();
-    const id = randomUUID();
+    const id = fields.id ?? randomUUID();
     const owner = fields.owner_id ?? this.defaultOwner();
     this.insertSession.run(id, fields.agent_id, createdAt, fields.source_session_id ?? null, owner);
     const iso = new Date(createdAt).toISOString();
@@ -116,13 +123,13 @@ export class SessionStore {
       messages: fields.messages ?? [],
       metadata: fields.metadata ?? {},
     };
-    return this.save(session);
+    return this.save(session, options);
   }
 
   /** Writes `next` as the session's new head version (its version number is assigned here). */
-  save(next: Session): Session {
+  save(next: Session, options: SaveOptions = {}): Session {
     const saved: Session = { ...next, version: next.version + 1, updated_at: new Date(this.now()).toISOString() };
-    this.versions.write(saved, this.now());
+    this.versions.write(saved, this.now(), options.messagesStaged);
     this.moveHead.run(saved.version, saved.id);
     this.summaries.write(saved);
     return saved;
@@ -134,6 +141,18 @@ export class SessionStore {
    */
   delete(sessionId: string, alsoOverwrite?: () => void): void {
     this.eraser.erase(sessionId, this.now(), alsoOverwrite);
+  }
+
+  /** MessageLog.stage for a session not created yet (server/export/staging.ts). Call inside a transaction. */
+  stageMessages(sessionId: string, version: number, position: number, messages: readonly Message[]): void {
+    this.versions.messages.stage(sessionId, version, position, messages);
+  }
+
+  /** Removes the staged messages of a session that was never created. Call inside a transaction. */
+  dropStaged(sessionId: string): void {
+    if (this.eraser.isLive(sessionId) || this.eraser.isDeleted(sessionId))
+      throw new Error(`session ${sessionId} exists: its messages are not staged`);
+    this.versions.messages.dropStaged(sessionId);
   }
 
   /** The session and the sessions it was forked from, nearest first, deleted ones included (session-eraser.ts). */

@@ -25,10 +25,13 @@ export class SessionVersions {
     return row ? withMessages(row.body, this.messages.at(sessionId, version, cache)) : undefined;
   }
 
-  /** Stores `session` as its version; messages already stored for this session are referred to, not copied. */
-  write(session: Session, createdAt: number): void {
+  /**
+   * Stores `session` as its version; messages already stored for this session are referred to, not copied. With
+   * `messagesStaged`, its messages' rows were written beforehand for this version (MessageLog.stage): fields only.
+   */
+  write(session: Session, createdAt: number, messagesStaged = false): void {
     this.insertFields.run(session.id, session.version, createdAt, JSON.stringify({ ...session, messages: [] }));
-    this.messages.save(session.id, session.version, session.messages);
+    if (!messagesStaged) this.messages.save(session.id, session.version, session.messages);
   }
 }
 

@@ -106,24 +106,36 @@ it("H3 a failure while storing loses only the chat being stored, whole: earlier 
   const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
   const withImage = record(2, { assets: [{ asset_id: `ast_${"1".repeat(32)}`, media_type: "image/png", data: png }] });
   const file = `[${[record(1), withImage, record(3)].map((r) => JSON.stringify(r)).join(",")}]`;
-  const { sessions } = server.runtime.ctx;
-  const change = sessions.change.bind(sessions);
+  const { sessions, db } = server.runtime.ctx;
+  const create = sessions.createFromStaged.bind(sessions);
   let calls = 0;
-  // The second chat's session save fails after its session row and its image were written in its transaction.
-  sessions.change = ((...args: Parameters<typeof change>) => {
-    if (++calls === 2) throw new Error("disk full");
-    return change(...args);
-  }) as typeof change;
+  // The second chat's version with its messages fails after its session row and its image were written in its
+  // transaction (its messages were staged before it).
+  sessions.createFromStaged = ((id, fields, between, next) =>
+    create(id, fields, between, ++calls === 2 ? () => failure("disk full") : next)) as typeof create;
   const res = await upload(api.url, [file]);
   expect(res.status).toBe(500);
-  sessions.change = change;
+  sessions.createFromStaged = create;
   const stored = (await api.call("GET", "/export")).json;
   expect(stored.map((r: { source_id: string }) => r.source_id)).toEqual(["test:1"]);
-  expect(server.runtime.ctx.db.prepare("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
+  expect(db.prepare("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
+  // Nor any of its staged messages: every message row is a live session's, every body is in some row.
+  expect(
+    db.prepare("SELECT count(*) AS n FROM session_messages WHERE session_id NOT IN (SELECT id FROM sessions)").get(),
+  ).toEqual({ n: 0 });
+  expect(
+    db
+      .prepare("SELECT count(*) AS n FROM message_bodies WHERE id NOT IN (SELECT message_id FROM session_messages)")
+      .get(),
+  ).toEqual({ n: 0 });
   expect(readdirSync(join(server.dataDir, "assets"))).toEqual([]);
   // Sent again, the first is skipped and the rest come in.
   expect((await upload(api.url, [file])).json).toMatchObject({ imported: 2, skipped: 1 });
 });
+
+function failure(message: string): never {
+  throw new Error(message);
+}
 
 it("H4 one import at a time: a second while the first is still arriving is 409 import_in_progress", async () => {
   const { request } = await import("node:http");

@@ -59,8 +59,34 @@ it("E9 within one chat the event loop runs between slices of at most SLICE_MS of
   const summary = await server.runtime.ctx.importer.importFile(file);
   done = true;
   expect(summary.imported).toBe(1);
-  // 2,000 nodes checked and 2,000 converted, twice (the check pass and the store pass): hundreds of turns, not a few.
+  // 2,000 nodes parsed, checked and converted, and 2,000 messages staged: hundreds of turns, not a few.
   expect(gaps.length).toBeGreaterThan(500);
   // A turn never waits for more than a slice's budget of readings (and the few a step itself makes).
   expect(Math.max(...gaps.slice(1, -1))).toBeLessThanOrEqual(SLICE_MS + 4);
+});
+
+it("E10 a chat's messages are written in slices, the loop running between them, and the chat is seen only whole", async () => {
+  const clock = steppingClock();
+  server = await startTestServer({}, { clock });
+  const { db, sessions } = server.runtime.ctx;
+  const file = join(tempDir("import-slices-"), "one-chat.json");
+  writeFileSync(file, JSON.stringify([conversation(2000)]));
+  const rows = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM session_messages");
+  const written = new Set<number>();
+  const seen: number[] = [];
+  let done = false;
+  const turn = () => {
+    written.add(rows.get()!.n);
+    // What any reader gets at this turn: no chat yet, or the chat with all its messages.
+    for (const session of sessions.list()) seen.push(session.messages.length);
+    if (!done) setImmediate(turn);
+  };
+  setImmediate(turn);
+  await server.runtime.ctx.importer.importFile(file);
+  done = true;
+  // Row counts seen between slices: the 2,000 rows went in over many slices, not in one transaction.
+  expect(written.size).toBeGreaterThan(50);
+  expect(Math.max(...written)).toBe(2000);
+  expect(new Set(seen)).toEqual(new Set(seen.length > 0 ? [2000] : []));
+  expect(sessions.list().map((session) => session.messages.length)).toEqual([2000]);
 });

@@ -4,6 +4,7 @@
 // kill lands is up to the machine; what is checked holds wherever it lands.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, run, type Run } from "../config/support/processes.ts";
 import { tempDir } from "../support/server.ts";
@@ -122,5 +123,41 @@ describe("a server killed with SIGKILL", { timeout: 120_000 }, () => {
     }
     expect((await call(third.base, "GET", `/sessions/${id}`)).status).toBe(404);
     expect((await chats(third.base)).size).toBe(CHATS - 1);
+  });
+
+  it("inside one long chat, while its messages are being written, leaves no trace of it; sent again, it comes whole", async () => {
+    const long = { ...record(0), source_id: "test:long" };
+    long.session = {
+      ...long.session,
+      messages: Array.from({ length: 30_000 }, (_, i) => ({ role: "user", content: `m${i}` })),
+    };
+    const file = JSON.stringify([long]);
+    const first = await startServer();
+    const importing = call(first.base, "POST", "/import", file).catch(() => undefined);
+    // Another process reading the same file (WAL): rows of the chat's messages are there, the chat is not yet.
+    const db = new Database(join(first.dir, "data", "server.sqlite"), { readonly: true, fileMustExist: true });
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    try {
+      while (count("SELECT count(*) AS n FROM session_messages") === 0) await new Promise((r) => setImmediate(r));
+      expect(count("SELECT count(*) AS n FROM sessions")).toBe(0);
+    } finally {
+      db.close();
+    }
+    await kill(first.server);
+    await importing;
+
+    const second = await startServer(first.dir);
+    expect((await chats(second.base)).size).toBe(0);
+    const reopened = new Database(join(first.dir, "data", "server.sqlite"), { readonly: true });
+    try {
+      // Nothing of the cut-off chat is left on disk: no message row, no body.
+      expect(reopened.prepare("SELECT count(*) AS n FROM session_messages").get()).toEqual({ n: 0 });
+      expect(reopened.prepare("SELECT count(*) AS n FROM message_bodies").get()).toEqual({ n: 0 });
+    } finally {
+      reopened.close();
+    }
+    const again = await call(second.base, "POST", "/import", file);
+    expect(again.json).toMatchObject({ imported: 1, skipped: 0 });
+    expect((await chats(second.base)).get("test:long")).toEqual(long.session.messages.map((m) => m.content));
   });
 });

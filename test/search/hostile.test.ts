@@ -65,6 +65,7 @@ it("S16 a session the indexer cannot take is logged and skipped; later sessions 
     db,
     transactor,
     events,
+    truncateWal: async () => true,
     sessions: {
       get: (id) => {
         if (id === poisoned) throw new RangeError("Maximum call stack size exceeded");
@@ -109,6 +110,7 @@ it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of 
     db,
     transactor,
     events,
+    truncateWal: async () => true,
     sessions,
     onError: (error) => {
       throw error;

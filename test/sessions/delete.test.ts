@@ -161,6 +161,27 @@ describe("DELETE /sessions/{id}", () => {
     expect(filesHolding(stack.server.dataDir, [Buffer.from("kept-text-78")])).not.toEqual([]);
   });
 
+  it("D10: a few moments after DELETE, no file of the data folder holds the words of the chat's messages (the search index merged)", async () => {
+    const sid = await newSession(stack);
+    const keep = await newSession(stack);
+    const words = ["zqxjvokapiword", "wombatfjordtext", "quixoticpangolin"];
+    await expectStatus(
+      call(stack, "POST", `/sessions/${sid}/messages`, { role: "user", content: words.join(" ") }),
+      201,
+    );
+    await expectStatus(call(stack, "POST", `/sessions/${keep}/messages`, { role: "user", content: "keptword99" }), 201);
+    // Indexed: search finds them (every search catches the index up first), and the index's pages hold them.
+    expect((await call(stack, "GET", "/search?q=wombatfjordtext")).json.results).toHaveLength(1);
+    await stack.server.runtime.ctx.checkpoints.truncate();
+    const needles = words.map((word) => Buffer.from(word));
+    expect(filesHolding(stack.server.dataDir, needles)).not.toEqual([]);
+    await expectStatus(call(stack, "DELETE", `/sessions/${sid}`), 204);
+    await stack.server.runtime.ctx.search.indexer.purged();
+    expect(filesHolding(stack.server.dataDir, needles)).toEqual([]);
+    // The other chat's words are still indexed.
+    expect((await call(stack, "GET", "/search?q=keptword99")).json.results).toHaveLength(1);
+  });
+
   it("D4: cancels a running request first: request_cancelled and request_completed, then session_deleted", async () => {
     const sid = await newSession(stack);
     // What is published, in order, as it is published (the log itself holds tombstones afterwards).

@@ -21,7 +21,7 @@ import { sendBodyLimit } from "./runner/send-input.ts";
 import { SearchIndexer } from "./search/indexer.ts";
 import { Exporter } from "./export/exporter.ts";
 import { DocumentService } from "./documents/document-service.ts";
-import { passagesFor } from "./documents/retrieval.ts";
+import { TurnRetrieval } from "./documents/turn-retrieval.ts";
 import { Importer } from "./export/importer.ts";
 import { ImportLedger } from "./export/ledger.ts";
 import { Meta } from "./db/meta.ts";
@@ -206,10 +206,10 @@ export function startRunner(
   },
 ): RequestRunner {
   const { settings, documents, personal, ownerOf } = live;
+  const retrieval = new TurnRetrieval(documents.store, () => settings.config);
   return new RequestRunner({
     ...parts,
-    passages: (sessionId, question) =>
-      passagesFor(documents.store, sessionId, question, settings.config.documents.inline_tokens),
+    passages: (sessionId, question, agent, signal) => retrieval.retrieve(sessionId, question, agent, signal),
     get maxToolIterations() {
       return settings.config.runner.max_tool_iterations;
     },

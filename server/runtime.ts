@@ -40,6 +40,7 @@ import { SearchService } from "./search/search-service.ts";
 import { ProducerStore } from "./producers/producer-store.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
+import { agentEmbeddings } from "./documents/embedder.ts";
 import { UploadService } from "./uploads/upload-service.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
@@ -165,7 +166,7 @@ function startAccess(core: Core, options: RuntimeOptions) {
     pairing,
     sessions,
     clock,
-    log,
+    log: core.log,
     shutdown: core.shutdown.signal,
   });
   return { notifications, pairing, e2e, localAdminToken, people, auth, push };
@@ -188,6 +189,8 @@ function startWork(
     dataDir: core.dataDir,
     config: () => settings.config.documents,
     scrub: () => core.checkpointer.truncate(),
+    embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
+    log,
   });
   const personal = new PersonalStore(db, clock);
   const runner = startRunner(

@@ -1,5 +1,6 @@
 // Drives the history benchmarks' server child (history-server.ts): starts it with a data shape, times reads of it
 // over real HTTP, reads its RSS, holds devices' long-polls open, stops it.
+import { setMaxListeners } from "node:events";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "undici";
@@ -77,6 +78,7 @@ export async function timeReads(client: Client, paths: readonly string[], reads:
  */
 export function holdLongPolls(server: HistoryServer): () => Promise<void> {
   const controller = new AbortController();
+  setMaxListeners(server.tokens.length + 10, controller.signal); // one listener per device's poll
   const clients = server.tokens.map((token) => {
     const client = new Client(server.url);
     const poll = async (): Promise<void> => {

@@ -13,3 +13,4 @@ export {
   type ReplyToolCall,
 } from "./dialects.ts";
 export { encodeStream, splitBytes } from "./encode.ts";
+export { EMBEDDING_DIMENSIONS, embeddedWords, scriptedEmbedding } from "./embeddings.ts";

@@ -1,11 +1,12 @@
 // The HTTP side of the scripted backend: a node:http server on 127.0.0.1 that records every request and
 // answers POST <prefix>/chat/completions from a FIFO of scenarios, GET <prefix>/models from a settable body,
-// OpenAI's audio routes (audio.ts), and anything else with an HTML 404 page (what a wrong base_url hits on a real web server).
+// OpenAI's audio routes (audio.ts), POST <prefix>/embeddings (embeddings.ts), and anything else with an HTML 404 page (what a wrong base_url hits on a real web server).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { encodeParts, splitBytes } from "./encode.ts";
 import type { PauseControl, RecordedRequest, Scenario } from "./scenarios.ts";
 import { defaultTranscript, readTranscriptionForm, speechWav, type AudioAnswer } from "./audio.ts";
+import { embeddingsAnswer } from "./embeddings.ts";
 
 export interface ScriptedBackendOptions {
   port?: number;
@@ -32,6 +33,8 @@ export interface ScriptedBackend {
   scriptTranscripts(...answers: AudioAnswer[]): void;
   /** Queues scenarios answering POST <prefix>/audio/speech instead of the spoken WAV. */
   scriptSpeech(...answers: Scenario[]): void;
+  /** Queues scenarios answering POST <prefix>/embeddings instead of the deterministic vectors (embeddings.ts). */
+  scriptEmbeddings(...answers: Scenario[]): void;
   /** Resolves once at least `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   /** Resolves with the control of the next stream that pauses (`pauseAfter`). */
@@ -62,6 +65,7 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
   let models: unknown = options.models ?? DEFAULT_MODELS;
   const transcripts: AudioAnswer[] = [];
   const speechAnswers: Scenario[] = [];
+  const embeddingAnswers: Scenario[] = [];
 
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const onPause = (control: PauseControl): void => {
@@ -107,6 +111,10 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
       };
       return play(scenario, req, res, onPause, sleep);
     }
+    if (req.method === "POST" && path === `${prefix}/embeddings`) {
+      const scenario = embeddingAnswers.shift() ?? ({ kind: "json", ...embeddingsAnswer(body) } as const);
+      return play(scenario, req, res, onPause, sleep);
+    }
     if (req.method === "GET" && path === `${prefix}/models`) {
       const scenario = isScenario(models) ? models : ({ kind: "json", body: models } as const);
       return play(scenario, req, res, onPause, sleep);
@@ -124,6 +132,7 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
     setModels: (body) => void (models = body),
     scriptTranscripts: (...answers) => void transcripts.push(...answers),
     scriptSpeech: (...answers) => void speechAnswers.push(...answers),
+    scriptEmbeddings: (...answers) => void embeddingAnswers.push(...answers),
     waitForRequests: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise((resolve) => requestWaiters.push({ count, resolve })),
     nextPause: () => {
@@ -134,6 +143,7 @@ export async function startScriptedBackend(options: ScriptedBackendOptions = {})
       queue.length = 0;
       transcripts.length = 0;
       speechAnswers.length = 0;
+      embeddingAnswers.length = 0;
       for (const control of pauses.splice(0)) control.destroy();
     },
     close: () =>

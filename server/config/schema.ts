@@ -5,7 +5,7 @@ import { z } from "zod";
 import { mcpServersSchema } from "../mcp/config.ts";
 import { providerOverridesSchema, providerSettingsSchema } from "../provider/settings.ts";
 import { pushConfigSchema } from "./push.ts";
-import { documentsConfigSchema } from "../documents/config.ts";
+import { documentsConfigSchema, embeddingRefSchema } from "../documents/config.ts";
 import { speechConfigSchema } from "../speech/config.ts";
 
 const agentSchema = providerOverridesSchema
@@ -14,6 +14,8 @@ const agentSchema = providerOverridesSchema
     system_prompt: z.string().optional(),
     /** Tool names; an MCP server's tools as `mcp__<server>__<tool>` or all of them as `mcp__<server>__*`. */
     tools: z.array(z.string().min(1)).optional(),
+    /** The embedding model that makes document retrieval hybrid (docs/documents.md "Hybrid retrieval"). */
+    embedding: embeddingRefSchema.optional(),
   })
   .strict();
 

@@ -423,4 +423,24 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX share_links_by_session ON share_links (session_id, created_at);
   `,
+  // 20: document vectors (server/documents, docs/documents.md "Hybrid retrieval"): a library document's chunks embedded
+  // by each model agents name, keyed by page and the chunk's place in it (chunks never span pages), and a chat's copy
+  // of them keyed by its chunk's row. Unit Float32 vectors as BLOBs. They go with the document and with the chat.
+  `
+  CREATE TABLE document_vectors (
+    document_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    part INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (document_id, model, page, part)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE chat_document_vectors (
+    session_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    chunk_id INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (session_id, model, chunk_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -18,3 +18,13 @@ export const documentsConfigSchema = z
   .strict();
 
 export type DocumentsConfig = z.output<typeof documentsConfigSchema>;
+
+/**
+ * An agent's `embedding` (docs/documents.md "Hybrid retrieval"): a model on one of the config's providers, called at
+ * `<base_url>/embeddings`. With it, a chat's documents are retrieved by BM25 and vector similarity together.
+ */
+export const embeddingRefSchema = z
+  .object({ provider_id: z.string().min(1).max(100), model: z.string().min(1).max(200) })
+  .strict();
+
+export type EmbeddingRef = z.output<typeof embeddingRefSchema>;

@@ -13,6 +13,10 @@ import { invalid, notFound, unprocessable } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { DocumentsConfig } from "./config.ts";
 import { detectMediaType } from "./detect.ts";
+import type { FastifyBaseLogger } from "fastify";
+import { DocumentEmbedding, EMBEDDING_SLOTS, Slots } from "./document-embedding.ts";
+import type { EmbeddingEndpoint } from "./embedder.ts";
+import { progressGate } from "./progress.ts";
 import { Readers, UnreadableDocument, type Reading } from "./reader.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
@@ -27,13 +31,23 @@ export interface DocumentServiceParts {
   config: () => DocumentsConfig;
   /** Removes deleted text from every file of the data folder (checkpoints and truncates the WAL). */
   scrub: () => Promise<unknown>;
+  /** The embedding models the agents name now: a document read is embedded by each (docs/documents.md). */
+  embeddings: () => EmbeddingEndpoint[];
+  log: FastifyBaseLogger;
+}
+
+/** A document being read, and embedded when agents name embedding models. */
+interface Underway {
+  reading: Reading;
+  embedding: DocumentEmbedding | undefined;
 }
 
 export class DocumentService {
   readonly store: DocumentStore;
-  private readonly readings = new Map<string, Reading>();
+  private readonly readings = new Map<string, Underway>();
 
   private readonly readers = new Readers();
+  private readonly embeddingSlots = new Slots(EMBEDDING_SLOTS);
 
   constructor(private readonly parts: DocumentServiceParts) {
     this.store = new DocumentStore(parts.db);
@@ -75,8 +89,9 @@ export class DocumentService {
       created_at: this.parts.clock.now(),
     };
     this.store.insert(row);
-    this.readings.set(id, reading);
-    reading.proceed(this.hooks(id));
+    const underway = { reading, embedding: this.embeddingOf(id, pages) };
+    this.readings.set(id, underway);
+    reading.proceed(this.hooks(id, underway));
     return recordOf(row);
   }
 
@@ -96,8 +111,7 @@ export class DocumentService {
   /** Removes the document for good: its reading, file, text; chats keep their own copies (docs/documents.md). */
   async delete(owner: string, id: string): Promise<void> {
     this.require(owner, id);
-    this.readings.get(id)?.cancel();
-    this.readings.delete(id);
+    this.stop(id);
     this.parts.transactor.run(() => this.store.delete(id));
     rmSync(join(this.parts.dataDir, DOCUMENTS_DIR, id), { force: true });
     await this.parts.scrub();
@@ -130,9 +144,26 @@ export class DocumentService {
 
   /** Stops every reading (shutdown). */
   close(): void {
-    for (const reading of this.readings.values()) reading.cancel();
-    this.readings.clear();
+    for (const id of [...this.readings.keys()]) this.stop(id);
     this.readers.close();
+  }
+
+  private stop(id: string): void {
+    const underway = this.readings.get(id);
+    underway?.reading.cancel();
+    underway?.embedding?.cancel();
+    this.readings.delete(id);
+  }
+
+  /** The embedding of a document's chunks as it is read, when agents name embedding models; its pages drive progress. */
+  private embeddingOf(id: string, pages: number): DocumentEmbedding | undefined {
+    const endpoints = this.parts.embeddings();
+    if (endpoints.length === 0) return undefined;
+    const worthReporting = progressGate(pages, () => this.parts.clock.now());
+    const parts = { store: this.store, slots: this.embeddingSlots, log: this.parts.log };
+    return new DocumentEmbedding(id, endpoints, parts, (embedded) => {
+      if (worthReporting(embedded)) this.publish(id, { done: embedded, total: pages });
+    });
   }
 
   private require(owner: string, id: string) {
@@ -141,41 +172,56 @@ export class DocumentService {
     return row;
   }
 
-  private hooks(id: string) {
-    const publish = (progress?: { done: number; total: number }) => {
-      const row = this.store.byId(id);
-      if (row)
-        // Only the library's person hears of it (docs/people.md "Visibility").
-        this.parts.events.publish(
-          { type: "document_updated", document: recordOf(row), ...(progress ? { progress } : {}) },
-          undefined,
-          [row.owner],
-        );
-    };
+  private publish(id: string, progress?: { done: number; total: number }): void {
+    const row = this.store.byId(id);
+    if (row)
+      // Only the library's person hears of it (docs/people.md "Visibility").
+      this.parts.events.publish(
+        { type: "document_updated", document: recordOf(row), ...(progress ? { progress } : {}) },
+        undefined,
+        [row.owner],
+      );
+  }
+
+  private hooks(id: string, underway: Underway) {
+    const { embedding } = underway;
     return {
-      page: (section: { page: number; heading?: string; text: string }) => this.store.addPage(id, section),
-      progress: (done: number, total: number) => publish({ done, total }),
-      done: (pages: number) => {
-        this.readings.delete(id);
-        if (this.store.hasText(id)) this.store.setStatus(id, "ready", pages);
-        else
-          this.store.setStatus(id, "failed", pages, {
-            code: "document_unreadable",
-            reason: "no_text",
-            message: "no text found: this looks like a scan (see docs/documents.md for OCR)",
-          });
-        publish({ done: pages, total: pages });
+      page: (section: { page: number; heading?: string; text: string }) => {
+        this.store.addPage(id, section);
+        embedding?.pageRead(section.page);
       },
+      // While pages are embedded, progress counts the pages embedded (DocumentEmbedding's own reports).
+      progress: (done: number, total: number) => {
+        if (!embedding) this.publish(id, { done, total });
+      },
+      done: (pages: number) => void this.finish(id, underway, pages),
       failed: (reason: "encrypted" | "corrupt", message: string) => {
+        // The reading is over (its worker is kept for the next one); only the embedding is stopped.
+        embedding?.cancel();
         this.readings.delete(id);
         this.store.setStatus(id, "failed", 0, {
           code: "document_unreadable",
           reason,
           message: describeUnreadable(reason, message),
         });
-        publish();
+        this.publish(id);
       },
     };
+  }
+
+  /** Every page read: once they are embedded too, the document is ready (or failed, when no page had text). */
+  private async finish(id: string, underway: Underway, pages: number): Promise<void> {
+    await underway.embedding?.finish();
+    if (this.readings.get(id) !== underway) return; // deleted, or the server closed, meanwhile
+    this.readings.delete(id);
+    if (this.store.hasText(id)) this.store.setStatus(id, "ready", pages);
+    else
+      this.store.setStatus(id, "failed", pages, {
+        code: "document_unreadable",
+        reason: "no_text",
+        message: "no text found: this looks like a scan (see docs/documents.md for OCR)",
+      });
+    this.publish(id, { done: pages, total: pages });
   }
 }
 

@@ -4,6 +4,7 @@
 // push chat events out of its window), and always at the end. Deleting the document ends the worker.
 import { Worker } from "node:worker_threads";
 import type { ExtractMessage, ExtractRequest, Section } from "./extract-messages.ts";
+import { progressGate } from "./progress.ts";
 
 /** Heap of a reading worker: a DOCX that inflates past it (a zip bomb) ends the worker, never the server. */
 const WORKER_HEAP_MB = 256;
@@ -89,7 +90,7 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
   let hooks: ReadingHooks | undefined;
   let total = 0;
   let done = 0;
-  let reported = { at: -Infinity, done: 0 };
+  let worthReporting = (_done: number) => false;
   let settled = false;
   let resolveCount!: (pages: number) => void;
   let rejectCount!: (error: Error) => void;
@@ -107,7 +108,8 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
     hooks?.failed(reason, message);
   };
   function onMessage(message: ExtractMessage): void {
-    if (message.type === "count") return void ((total = message.pages), resolveCount(message.pages));
+    if (message.type === "count")
+      return void ((total = message.pages), (worthReporting = progressGate(total, now)), resolveCount(total));
     if (message.type === "failed") return void (fail(message.reason, message.message), keep());
     if (message.type === "done") {
       settled = true;
@@ -117,11 +119,7 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
     }
     done++;
     hooks?.page(message.section);
-    const at = now();
-    if (at - reported.at >= 1000 && (done - reported.done) * 20 >= total && done < total) {
-      reported = { at, done };
-      hooks?.progress(done, total);
-    }
+    if (worthReporting(done)) hooks?.progress(done, total);
   }
   function onCrash(error: Error): void {
     fail("corrupt", error.message);

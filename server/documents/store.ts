@@ -4,6 +4,8 @@ import type { Db } from "../db/database.ts";
 import type { DocumentRecord } from "../../client/wire/events.ts";
 import type { Section } from "./extract-messages.ts";
 import { chunksOf } from "./chunks.ts";
+import { ChatVectorIndex, type VectorRow } from "./vector-search.ts";
+import { toBlob } from "./vectors.ts";
 
 interface DocumentRow {
   id: string;
@@ -31,6 +33,11 @@ export interface Passage {
   text: string;
 }
 
+/** A chunk of a chat's copy, with its row (what BM25 and vector rankings are fused by). */
+export interface ChunkPassage extends Passage {
+  chunk_id: number;
+}
+
 export function recordOf(row: DocumentRow): DocumentRecord {
   return {
     id: row.id,
@@ -50,11 +57,21 @@ export const COMMON_CHUNKS = 1000;
 export class DocumentStore {
   /** Prepared once: a 500-page document stores a page per worker message. */
   private readonly insertPage;
+  private readonly insertVector;
+  /** The chats' vectors in memory for the vector side of retrieval; told when a chat's documents change. */
+  readonly vectors: ChatVectorIndex;
 
   constructor(private readonly db: Db) {
     this.insertPage = db.prepare<[string, number, string | null, string]>(
       "INSERT OR REPLACE INTO document_pages (document_id, page, heading, text) VALUES (?, ?, ?, ?)",
     );
+    this.insertVector = db.prepare<[string, string, number, number, Buffer]>(
+      "INSERT OR REPLACE INTO document_vectors (document_id, model, page, part, vector) VALUES (?, ?, ?, ?, ?)",
+    );
+    this.vectors = new ChatVectorIndex({
+      count: (sessionId, model) => this.chatVectorCount(sessionId, model),
+      rows: (sessionId, model) => this.chatVectorRows(sessionId, model),
+    });
   }
 
   insert(row: DocumentRow): void {
@@ -109,7 +126,43 @@ export class DocumentStore {
     );
   }
 
+  /** The text of a page of the library's document (for embedding its chunks), if stored. */
+  pageText(id: string, page: number): string | undefined {
+    return this.page(id, page)?.text;
+  }
+
+  /** Keeps vectors of the document's chunks (each named by its page and its place in the page) for one model. */
+  addVectors(
+    id: string,
+    model: string,
+    vectors: readonly { page: number; part: number; vector: Float32Array }[],
+  ): void {
+    for (const { page, part, vector } of vectors) this.insertVector.run(id, model, page, part, toBlob(vector));
+  }
+
+  /** Drops one model's vectors of a document (an embedding that failed part-way keeps none). */
+  deleteVectors(id: string, model: string): void {
+    this.db.prepare("DELETE FROM document_vectors WHERE document_id = ? AND model = ?").run(id, model);
+  }
+
+  /** The length of the vectors kept for `model`, if any are (every vector of a model has one length). */
+  vectorDimensions(model: string): number | undefined {
+    const row =
+      this.db
+        .prepare<[string], { bytes: number }>(
+          "SELECT length(vector) AS bytes FROM document_vectors WHERE model = ? LIMIT 1",
+        )
+        .get(model) ??
+      this.db
+        .prepare<[string], { bytes: number }>(
+          "SELECT length(vector) AS bytes FROM chat_document_vectors WHERE model = ? LIMIT 1",
+        )
+        .get(model);
+    return row ? row.bytes / 4 : undefined;
+  }
+
   delete(id: string): void {
+    this.db.prepare("DELETE FROM document_vectors WHERE document_id = ?").run(id);
     this.db.prepare("DELETE FROM document_pages WHERE document_id = ?").run(id);
     this.db.prepare("DELETE FROM documents WHERE id = ?").run(id);
   }
@@ -141,10 +194,32 @@ export class DocumentStore {
         "SELECT page, text FROM document_pages WHERE document_id = ? ORDER BY page",
       )
       .all(row.id);
+    const copyVector = this.copyVectorStatement(row.id);
+    let part = 0;
+    let previousPage = -1;
     for (const chunk of chunksOf(pages)) {
       const { lastInsertRowid } = insertChunk.run(sessionId, row.id, chunk.page, chunk.text);
       indexChunk.run(lastInsertRowid, chunk.text);
+      part = chunk.page === previousPage ? part + 1 : 0;
+      previousPage = chunk.page;
+      copyVector(sessionId, Number(lastInsertRowid), chunk.page, part);
     }
+    this.vectors.forget(sessionId);
+  }
+
+  /** Copies the vectors (of every model) of a library chunk, found by page and place, to the chat's chunk row. */
+  private copyVectorStatement(documentId: string) {
+    const models = this.db
+      .prepare<[string], { model: string }>("SELECT DISTINCT model FROM document_vectors WHERE document_id = ?")
+      .all(documentId)
+      .map((row) => row.model);
+    const copy = this.db.prepare<[string, number, string, string, number, number]>(
+      `INSERT INTO chat_document_vectors (session_id, model, chunk_id, vector)
+       SELECT ?, model, ?, vector FROM document_vectors WHERE document_id = ? AND model = ? AND page = ? AND part = ?`,
+    );
+    return (sessionId: string, chunkId: number, page: number, part: number) => {
+      for (const model of models) copy.run(sessionId, chunkId, documentId, model, page, part);
+    };
   }
 
   chatDocuments(sessionId: string): ChatDocument[] {
@@ -189,18 +264,55 @@ export class DocumentStore {
    * chunk holding them cost hundreds of milliseconds over 100,000 chunks. When every word is that common, the first
    * chunks holding any of them are given unranked.
    */
-  bestChunks(sessionId: string, words: readonly string[], limit: number): Passage[] {
+  bestChunks(sessionId: string, words: readonly string[], limit: number): ChunkPassage[] {
     const quoted = words.map((word) => `"${word.replaceAll('"', '""')}"`);
     const rare = quoted.filter((word) => this.chunksHolding(word) < COMMON_CHUNKS);
     const ranked = rare.length > 0;
     return this.db
-      .prepare<[string, string, number], Passage>(
-        `SELECT c.document_id, d.name, c.page, c.text FROM chat_document_fts f
+      .prepare<[string, string, number], ChunkPassage>(
+        `SELECT c.id AS chunk_id, c.document_id, d.name, c.page, c.text FROM chat_document_fts f
          JOIN chat_document_chunks c ON c.id = f.rowid
          JOIN chat_documents d ON d.session_id = c.session_id AND d.document_id = c.document_id
          WHERE chat_document_fts MATCH ? AND c.session_id = ? ${ranked ? "ORDER BY bm25(chat_document_fts)" : ""} LIMIT ?`,
       )
       .all((ranked ? rare : quoted).join(" OR "), sessionId, limit);
+  }
+
+  /** The chat's chunks of these rows, in the order given (rows not of the chat are left out). */
+  chunksByIds(sessionId: string, ids: readonly number[]): ChunkPassage[] {
+    const get = this.db.prepare<[number, string], ChunkPassage>(
+      `SELECT c.id AS chunk_id, c.document_id, d.name, c.page, c.text FROM chat_document_chunks c
+       JOIN chat_documents d ON d.session_id = c.session_id AND d.document_id = c.document_id
+       WHERE c.id = ? AND c.session_id = ?`,
+    );
+    return ids.flatMap((id) => get.get(id, sessionId) ?? []);
+  }
+
+  /** Whether the chat has vectors of `model` (its documents were embedded by it before they were attached). */
+  hasChatVectors(sessionId: string, model: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM chat_document_vectors WHERE session_id = ? AND model = ? LIMIT 1")
+        .get(sessionId, model) !== undefined
+    );
+  }
+
+  private chatVectorCount(sessionId: string, model: string): number {
+    return (
+      this.db
+        .prepare<[string, string], { n: number }>(
+          "SELECT count(*) AS n FROM chat_document_vectors WHERE session_id = ? AND model = ?",
+        )
+        .get(sessionId, model)?.n ?? 0
+    );
+  }
+
+  private chatVectorRows(sessionId: string, model: string): IterableIterator<VectorRow> {
+    return this.db
+      .prepare<[string, string], VectorRow>(
+        "SELECT chunk_id, vector FROM chat_document_vectors WHERE session_id = ? AND model = ?",
+      )
+      .iterate(sessionId, model);
   }
 
   /** Chunks (of every chat) holding `word`, counted up to COMMON_CHUNKS. */
@@ -223,8 +335,10 @@ export class DocumentStore {
       "INSERT INTO chat_document_fts (chat_document_fts, rowid, text) VALUES ('delete', ?, ?)",
     );
     for (const chunk of ids) unindex.run(chunk.id, chunk.text);
+    this.db.prepare("DELETE FROM chat_document_vectors WHERE session_id = ?").run(sessionId);
     this.db.prepare("DELETE FROM chat_document_chunks WHERE session_id = ?").run(sessionId);
     this.db.prepare("DELETE FROM chat_document_pages WHERE session_id = ?").run(sessionId);
     this.db.prepare("DELETE FROM chat_documents WHERE session_id = ?").run(sessionId);
+    this.vectors.forget(sessionId);
   }
 }

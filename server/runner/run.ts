@@ -20,6 +20,7 @@ import { stopReasonOf } from "./interruption.ts";
 import { runToolRound } from "./tool-calls.ts";
 import { citationsOf, passagesMessage } from "../documents/retrieval.ts";
 import type { Passage } from "../documents/store.ts";
+import type { Retrieval } from "../documents/turn-retrieval.ts";
 
 export interface RunDeps {
   sessions: SessionService;
@@ -34,8 +35,8 @@ export interface RunDeps {
   notify: (tool: RegisteredTool) => ToolRunContext["notify"];
   /** Ends what lives only as long as the request (until_request_complete notifications); never throws. */
   endRequestScope: (run: RunState) => void;
-  /** The chat's documents for this turn's question (server/documents/retrieval.ts); empty without documents. */
-  passages: (sessionId: string, question: string) => Passage[];
+  /** The chat's documents for this turn's question (server/documents/turn-retrieval.ts); empty without documents. */
+  passages: (sessionId: string, question: string, agent: ResolvedAgent, signal: AbortSignal) => Promise<Retrieval>;
 }
 
 export interface RunState {
@@ -82,13 +83,17 @@ async function loop(deps: RunDeps, run: RunState, out: RunEvents): Promise<void>
   const tools = await deps.tools();
   // Retrieved once per request, from its question: every phase of the tool loop sees the same numbered passages.
   const question = [...run.live.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  const passages = deps.passages(run.session_id, question);
+  const retrieval = await deps.passages(run.session_id, question, deps.agent, run.signal);
+  const passages = retrieval.passages;
+  // Why retrieval was BM25 only, said once: on the turn's first reply.
+  let notice = retrieval.notice;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const definitions = tools.length > 0 ? ToolRegistry.definitions(tools) : undefined;
   let callsSoFar = 0;
   for (let rounds = 0; ; rounds++) {
     if (run.signal.aborted) return;
-    const reply = await phase(deps, run, out, definitions, passages);
+    const reply = await phase(deps, run, out, definitions, passages, notice);
+    notice = undefined;
     const calls = toolCallsOf(reply);
     if (calls.length === 0) return;
     out.toolCalls(calls);
@@ -125,6 +130,7 @@ async function phase(
   out: RunEvents,
   tools: ReturnType<typeof ToolRegistry.definitions> | undefined,
   passages: readonly Passage[],
+  notice: string | undefined,
 ): Promise<Message> {
   const buffer = new PhaseBuffer();
   const request = {
@@ -148,7 +154,14 @@ async function phase(
     throw error;
   }
   const citations = passages.length > 0 ? citationsOf(done.message.content, passages) : [];
-  const metadata = citations.length > 0 ? { ...done.message.metadata, citations } : done.message.metadata;
+  const metadata =
+    citations.length > 0 || notice
+      ? {
+          ...done.message.metadata,
+          ...(citations.length > 0 ? { citations } : {}),
+          ...(notice ? { retrieval_notice: notice } : {}),
+        }
+      : done.message.metadata;
   const reply: Message = { role: "assistant", content: done.message.content, metadata };
   persist(deps, run, [reply], (m) => out.final(m));
   return reply;

@@ -3,7 +3,6 @@
 // It consumes the internal session_checkpoint to keep each run's live session current. What it refuses it
 // throws as DomainErrors (server/errors.ts), so the runner works the same under any transport.
 import type { FastifyBaseLogger } from "fastify";
-import type { Passage } from "../documents/store.ts";
 import { randomUUID } from "node:crypto";
 import type { Message, Session } from "../../client/wire/index.ts";
 import type { AssetStore } from "../assets/store.ts";
@@ -25,7 +24,7 @@ import { ClientRequestIds } from "./client-request-ids.ts";
 import { RunEvents } from "./events.ts";
 import { ActiveRequests, recoverInterruptedRequests } from "./recovery.ts";
 import { RunStopped } from "./interruption.ts";
-import { runRequest, type RunState } from "./run.ts";
+import { runRequest, type RunDeps, type RunState } from "./run.ts";
 import { TitleWriter, type TitleSettings } from "./titles.ts";
 
 export interface RunnerParts {
@@ -48,8 +47,8 @@ export interface RunnerParts {
   titles?: TitleSettings;
   /** Tools of MCP servers (server/mcp/): an agent gets those its `tools` list names. */
   mcp?: Pick<McpManager, "toolsFor">;
-  /** A chat's document passages for a question (server/documents/retrieval.ts); none when absent. */
-  passages?: (sessionId: string, question: string) => Passage[];
+  /** A chat's document passages for a question (server/documents/turn-retrieval.ts); none when absent. */
+  passages?: RunDeps["passages"];
   /** The custom instructions of the session's person (docs/settings.md "Personal"); read once when a run starts. */
   instructions?: (sessionId: string) => string;
 }
@@ -275,7 +274,7 @@ export class RequestRunner {
           tools: () => this.toolsOf(agent),
           notify: (tool) => this.notifySink(run, tool),
           endRequestScope: () => this.endRequestScope(run),
-          passages: this.ctx.passages ?? (() => []),
+          passages: this.ctx.passages ?? (async () => ({ passages: [] })),
         },
         run,
         events,

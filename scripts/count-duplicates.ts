@@ -2,7 +2,9 @@
 // `duplicates` command (on this machine's PATH; it reads the tracked files as text and writes nothing). The command
 // passes over one-line imports but not the names of an import list broken over several lines, so a pair whose
 // named run, its import declarations left out, is under six lines on either side, and that shares no other run, is
-// an import list and not counted. Usage: node --import tsx scripts/count-duplicates.ts [--list]
+// an import list and not counted. Usage: node --import tsx scripts/count-duplicates.ts [--list] [--check]
+// (`npm run check:duplicates`: exits 1 above CEILING). Not part of `npm test`: the command is this machine's, not a
+// package a fresh clone installs.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -14,6 +16,8 @@ const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const MIN_LINES = 6;
 /** The command lists at most this many rows; past it, the count is the header's and rows go unclassified. */
 const MOST_ROWS = 200;
+/** Today's count; lower it when a clean-up lands, never raise it (the goal is under 60). */
+export const CEILING = 212;
 
 export interface Place {
   file: string;
@@ -99,4 +103,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(
     `${count.counted} duplicated pairs of 6 lines or more (${count.pairs} found, ${count.importLists.length} import lists aside)`,
   );
+  if (process.argv.includes("--check") && count.counted > CEILING) {
+    console.error(`above the ceiling of ${CEILING}: move the new copy into a support file (--list names every pair)`);
+    process.exitCode = 1;
+  }
 }

@@ -102,16 +102,26 @@ describe("companion app on a phone", () => {
     await app.page.getByRole("button", { name: "Send" }).waitFor();
   });
 
-  it("a send that fails keeps the text in the composer and says why (A7)", async () => {
+  it("a send the server refuses keeps the text in the composer and says why (A7)", async () => {
     await paired();
-    await stack.stopServer();
+    // A refusal, not an unreachable server (that one waits in the outbox: test/app/outbox.test.ts, B2).
+    const refusal = {
+      code: "agent_not_allowed",
+      message: 'agent "default" is not among the agents this person may use',
+    };
+    await app.page.route("**/sessions/*/send", (route) =>
+      route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ error: refusal }) }),
+    );
     try {
       await message().fill("keep me");
       await message().press("Enter");
-      await app.page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+      const alert = app.page.getByRole("alert").filter({ hasText: "Not sent" });
+      await alert.waitFor();
+      expect(await alert.innerText()).toContain("not among the agents");
       expect(await message().inputValue()).toBe("keep me");
+      expect(await app.page.locator(".waiting-message").count()).toBe(0);
     } finally {
-      await stack.startServer();
+      await app.page.unroute("**/sessions/*/send");
     }
   });
 

@@ -84,55 +84,61 @@ async function traced<T>(page: Page, what: string, wait: () => Promise<T>): Prom
 
 const transcriptions = () => stack.backend.requests.filter((r) => r.path === "/v1/audio/transcriptions").length;
 
-it("V42 a barge-in: speaking over the reply stops its playback and starts a new turn; both turns land in the chat", async () => {
-  const app = await openPage(browser, PHONE);
-  const page = app.page;
-  await app.context.addInitScript(STATE_TRAIL);
-  await app.context.addInitScript(MEDIA_TRAIL);
-  await pairThroughLink(page, (await stack.createPairing()).pair_url, "voice phone");
-  await page.goto(`${stack.serverUrl}/#/new`);
-  const story = "Once upon a time a relay carried messages across the night. It never slept. The end.";
-  stack.backend.scriptTranscripts(`${FIRST}.`, `${SECOND}.`);
-  // The story streams a word every 50 ms, so its second sentence comes while the first piece already plays.
-  stack.backend.script(
-    { ...dialectStream("openai", { content: story }), delayMs: 50 },
-    dialectStream("openai", { content: "Sure." }),
-  );
-  stack.backend.scriptSpeech({ kind: "bytes", contentType: "audio/wav", body: tone(LONG_PIECE_SECONDS) });
+// One retry, as V41: on a loaded two-core machine the first turn's round trip can outlast the recording's gap before
+// the second utterance, which then arrives while the app is still thinking; the trails are printed when a run fails.
+it(
+  "V42 a barge-in: speaking over the reply stops its playback and starts a new turn; both turns land in the chat",
+  { retry: 1 },
+  async () => {
+    const app = await openPage(browser, PHONE);
+    const page = app.page;
+    await app.context.addInitScript(STATE_TRAIL);
+    await app.context.addInitScript(MEDIA_TRAIL);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url, "voice phone");
+    await page.goto(`${stack.serverUrl}/#/new`);
+    const story = "Once upon a time a relay carried messages across the night. It never slept. The end.";
+    stack.backend.scriptTranscripts(`${FIRST}.`, `${SECOND}.`);
+    // The story streams a word every 50 ms, so its second sentence comes while the first piece already plays.
+    stack.backend.script(
+      { ...dialectStream("openai", { content: story }), delayMs: 50 },
+      dialectStream("openai", { content: "Sure." }),
+    );
+    stack.backend.scriptSpeech({ kind: "bytes", contentType: "audio/wav", body: tone(LONG_PIECE_SECONDS) });
 
-  await page.getByRole("button", { name: "Conversation mode" }).click(); // the fake microphone starts playing now
-  const state = page.locator(".conversation-state");
-  // The first turn: transcribed, sent, and its reply's long first piece playing.
-  await traced(page, "first reply playing", () => state.getByText(/^Speaking/).waitFor({ timeout: 60_000 }));
-  expect(transcriptions()).toBe(1);
-  // The second utterance comes over it: the playback stops and a new turn is transcribed.
-  await traced(page, "second turn transcribed", () => expect.poll(transcriptions, { timeout: 60_000 }).toBe(2));
-  await traced(page, "both turns in the chat", async () => {
-    await page.locator('article[data-role="user"]', { hasText: `${SECOND}.` }).waitFor({ timeout: 60_000 });
-    await page.locator('article[data-role="assistant"]', { hasText: "Sure." }).waitFor({ timeout: 60_000 });
-  });
-  await page.locator('article[data-role="user"]', { hasText: `${FIRST}.` }).waitFor();
-  await page.locator('article[data-role="assistant"]', { hasText: "The end." }).waitFor();
+    await page.getByRole("button", { name: "Conversation mode" }).click(); // the fake microphone starts playing now
+    const state = page.locator(".conversation-state");
+    // The first turn: transcribed, sent, and its reply's long first piece playing.
+    await traced(page, "first reply playing", () => state.getByText(/^Speaking/).waitFor({ timeout: 60_000 }));
+    expect(transcriptions()).toBe(1);
+    // The second utterance comes over it: the playback stops and a new turn is transcribed.
+    await traced(page, "second turn transcribed", () => expect.poll(transcriptions, { timeout: 60_000 }).toBe(2));
+    await traced(page, "both turns in the chat", async () => {
+      await page.locator('article[data-role="user"]', { hasText: `${SECOND}.` }).waitFor({ timeout: 60_000 });
+      await page.locator('article[data-role="assistant"]', { hasText: "Sure." }).waitFor({ timeout: 60_000 });
+    });
+    await page.locator('article[data-role="user"]', { hasText: `${FIRST}.` }).waitFor();
+    await page.locator('article[data-role="assistant"]', { hasText: "The end." }).waitFor();
 
-  // The story's next sentence was asked for while the long piece played (to follow it without a gap), before the
-  // barge-in stopped it; the one after it never was (one piece ahead, no more).
-  const asked = stack.backend.requests.filter((r) => /audio\/(speech|transcriptions)$/.test(r.path));
-  const spokenAt = (text: string) => asked.findIndex((r) => (r.body as { input?: string }).input === text);
-  const secondTurn = asked.filter((r) => r.path.endsWith("transcriptions"))[1];
-  expect(spokenAt("It never slept.")).toBeGreaterThan(0);
-  expect(spokenAt("It never slept.")).toBeLessThan(asked.indexOf(secondTurn!));
-  expect(spokenAt("The end.")).toBe(-1);
-  const { states, media } = await trails(page);
-  // The long piece (element 0) was paused well before its end, and never ended.
-  const long = media.filter((event) => event.element === 0);
-  expect(long[0]?.type).toBe("playing");
-  expect(long.filter((event) => event.type === "ended")).toEqual([]);
-  expect(long.at(-1)).toMatchObject({ type: "pause", duration: LONG_PIECE_SECONDS });
-  expect(long.at(-1)!.at).toBeLessThan(LONG_PIECE_SECONDS / 2);
-  // The strip went from speaking straight to hearing the person (the barge-in), not through listening.
-  const said = states.map((entry) => entry.replace(/^\d+ /, ""));
-  const speaking = said.indexOf("Speaking: tap to interrupt");
-  expect(said.slice(speaking, speaking + 3)).toEqual(["Speaking: tap to interrupt", "Hearing you…", "Got it…"]);
-  expect(app.errors).toEqual([]);
-  await app.context.close();
-});
+    // The story's next sentence was asked for while the long piece played (to follow it without a gap), before the
+    // barge-in stopped it; the one after it never was (one piece ahead, no more).
+    const asked = stack.backend.requests.filter((r) => /audio\/(speech|transcriptions)$/.test(r.path));
+    const spokenAt = (text: string) => asked.findIndex((r) => (r.body as { input?: string }).input === text);
+    const secondTurn = asked.filter((r) => r.path.endsWith("transcriptions"))[1];
+    expect(spokenAt("It never slept.")).toBeGreaterThan(0);
+    expect(spokenAt("It never slept.")).toBeLessThan(asked.indexOf(secondTurn!));
+    expect(spokenAt("The end.")).toBe(-1);
+    const { states, media } = await trails(page);
+    // The long piece (element 0) was paused well before its end, and never ended.
+    const long = media.filter((event) => event.element === 0);
+    expect(long[0]?.type).toBe("playing");
+    expect(long.filter((event) => event.type === "ended")).toEqual([]);
+    expect(long.at(-1)).toMatchObject({ type: "pause", duration: LONG_PIECE_SECONDS });
+    expect(long.at(-1)!.at).toBeLessThan(LONG_PIECE_SECONDS / 2);
+    // The strip went from speaking straight to hearing the person (the barge-in), not through listening.
+    const said = states.map((entry) => entry.replace(/^\d+ /, ""));
+    const speaking = said.indexOf("Speaking: tap to interrupt");
+    expect(said.slice(speaking, speaking + 3)).toEqual(["Speaking: tap to interrupt", "Hearing you…", "Got it…"]);
+    expect(app.errors).toEqual([]);
+    await app.context.close();
+  },
+);

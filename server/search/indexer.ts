@@ -13,6 +13,7 @@ import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
 import type { EventConsumer, EventFollower, StoredEvent } from "../events/event-follower.ts";
 import type { EventStore } from "../events/event-store.ts";
+import type { SessionPage } from "../sessions/session-pages.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
 import { FtsPurge } from "./fts-purge.ts";
@@ -21,7 +22,7 @@ export interface SearchIndexerParts {
   db: Db;
   transactor: Transactor;
   events: Pick<EventStore, "latestId" | "oldestValidCursor"> & { follower: EventFollower };
-  sessions: Pick<SessionService, "get" | "list">;
+  sessions: Pick<SessionService, "getPage" | "list">;
   /** Where a failure of background indexing is reported (it is retried at the next commit or search). */
   onError: (error: unknown) => void;
   /** Where a session the indexer could not index is reported; it is passed over until it changes again. */
@@ -53,6 +54,11 @@ const PERSIST_EVERY = 10_000;
 export const DOCS_PER_PASS = 100;
 /** What comparing an unchanged row's digest costs of a pass's budget: 5,000 of them make one pass. */
 const COMPARE_COST = 1 / 50;
+/**
+ * Messages read from the store at a time. A chat is read a page per step, never whole: loading an imported chat of
+ * 10,000 messages at once held the event loop 55 ms on a quiet machine (docs/benchmarks.md "Export and import").
+ */
+const READ_PAGE = 500;
 
 /** Passes a search waits for at most: 2,000 rows, far more than a burst of ordinary changes writes. */
 export const SEARCH_WAIT_PASSES = 20;
@@ -302,8 +308,14 @@ export class SearchIndexer implements EventConsumer {
       sessionTitle(session),
       (session as { archived?: unknown }).archived === true ? 1 : 0,
     );
-    for (; work.next < texts.length; work.next++) {
+    for (; work.next < texts.length || work.read < work.total; work.next++) {
       if (budget.left <= 0) return false;
+      if (work.next === texts.length) {
+        // A page read is bounded by READ_PAGE and counts against no row budget: a pass still writes its rows.
+        this.readPage(work);
+        work.next--;
+        continue;
+      }
       const [index, text] = texts[work.next]!;
       const doc = existing.get(index);
       existing.delete(index);
@@ -331,15 +343,43 @@ export class SearchIndexer implements EventConsumer {
   private workAt(sessionId: string, lastEventId: number): IndexWork | undefined {
     const reading = this.reading;
     if (reading && reading.sessionId === sessionId && reading.eventId === lastEventId) return reading.work;
-    const session = this.stored(sessionId);
-    const work = session && workFor(session, this.docs.of(sessionId));
+    // The first page with the head: a chat without a given title is named by its first message (sessionTitle).
+    const first = this.stored(sessionId, READ_PAGE);
+    const read = first ? first.messages_start + first.messages.length : 0;
+    const work = first && {
+      session: first,
+      texts: [...searchableTexts(first)],
+      existing: this.docs.of(sessionId),
+      next: 0,
+      read,
+      total: Math.max(read, first.messages_total),
+    };
     this.reading = { sessionId, eventId: lastEventId, work };
     return work;
   }
 
-  private stored(sessionId: string): Session | undefined {
+  /** The next page of the session's messages into `work.texts` (a session that went meanwhile ends the reading). */
+  private readPage(work: IndexWork): void {
+    const page = this.stored(work.session.id, Math.min(work.read + READ_PAGE, work.total));
+    const end = page ? page.messages_start + page.messages.length : 0;
+    // Gone, or shorter than when the reading began: what is left to compare is compared by the next event's reading.
+    if (!page || end <= work.read) {
+      work.read = work.total;
+      return;
+    }
+    page.messages.forEach((message, offset) => {
+      const index = page.messages_start + offset;
+      if (index >= work.read && SEARCHED_ROLES.has(message.role) && message.content.trim() !== "")
+        work.texts.push([index, message.content]);
+    });
+    work.read = end;
+    work.total = Math.max(end, page.messages_total);
+  }
+
+  /** The session's head with its shown messages before index `end` (at most a page); undefined when it is gone. */
+  private stored(sessionId: string, end: number): SessionPage<Session> | undefined {
     try {
-      return this.parts.sessions.get(sessionId);
+      return this.parts.sessions.getPage(sessionId, READ_PAGE, end);
     } catch (error) {
       if (error instanceof DomainError && error.kind === "not_found") return undefined;
       throw error;
@@ -347,16 +387,22 @@ export class SearchIndexer implements EventConsumer {
   }
 }
 
-/** One session's texts to index and its rows not yet compared with them; `next`: the texts done so far. */
+/**
+ * One session's texts to index and its rows not yet compared with them; `next`: the texts done so far; `read` of
+ * `total` messages read from the store so far (a session already in memory is read whole).
+ */
 interface IndexWork {
   session: Session;
   texts: Array<[number, string]>;
   existing: Map<number, IndexedDoc>;
   next: number;
+  read: number;
+  total: number;
 }
 
 function workFor(session: Session, existing: Map<number, IndexedDoc>): IndexWork {
-  return { session, texts: [...searchableTexts(session)], existing, next: 0 };
+  const total = session.messages.length;
+  return { session, texts: [...searchableTexts(session)], existing, next: 0, read: total, total };
 }
 
 /** What of a session is searchable, by message index: its given title (TITLE_INDEX) and its people's messages. */

@@ -67,9 +67,9 @@ it("S16 a session the indexer cannot take is logged and skipped; later sessions 
     events,
     truncateWal: async () => true,
     sessions: {
-      get: (id) => {
+      getPage: (id, ...page) => {
         if (id === poisoned) throw new RangeError("Maximum call stack size exceeded");
-        return sessions.get(id);
+        return sessions.getPage(id, ...page);
       },
       list: (...args) => sessions.list(...args),
     },
@@ -137,5 +137,50 @@ it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of 
   expect(found.map((r) => [r.session_id, r.message_index])).toEqual([[id, 999]]);
   expect(rows() - before).toBe(1000);
   expect(indexer.position()).toBe(events.latestId);
+  indexer.stop();
+});
+
+it("S18 a long chat is read from the store a page at a time, never whole, and every message is indexed", async () => {
+  const server = await runner.start();
+  const { db, transactor, events, sessions, search } = server.runtime.ctx;
+  search.indexer.stop(); // the index below replaces the runtime's, so its reads are seen
+  const id = await createSession(server);
+  sessions.change(id, (session) => ({
+    next: {
+      ...session,
+      messages: Array.from({ length: 1200 }, (_, n) => ({ role: "user" as const, content: `dugong number${n}` })),
+    },
+    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+    result: () => undefined,
+  }));
+  const pages: number[] = [];
+  const indexer = new SearchIndexer({
+    db,
+    transactor,
+    events,
+    truncateWal: async () => true,
+    sessions: {
+      getPage: (sessionId, ...page) => {
+        const read = sessions.getPage(sessionId, ...page);
+        if (sessionId === id) pages.push(read.messages.length);
+        return read;
+      },
+      list: (...args) => sessions.list(...args),
+    },
+    onError: (error) => {
+      throw error;
+    },
+    onSkipped: (_sessionId, error) => {
+      throw error;
+    },
+  });
+  indexer.start();
+  const service = new SearchService(db, transactor, indexer, sessions);
+  const found = await service.search("number1199", 10);
+  expect(found.map((r) => [r.session_id, r.message_index])).toEqual([[id, 1199]]);
+  expect((await service.search("number0", 10)).map((r) => r.message_index)).toEqual([0]);
+  // Loading the whole chat at once held the loop for the length of the read (docs/benchmarks.md "Export and import").
+  expect(Math.max(...pages)).toBeLessThanOrEqual(500);
+  expect(pages.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1200);
   indexer.stop();
 });

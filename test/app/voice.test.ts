@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { axeSerious } from "./support/axe.ts";
-import { CHROMIUM_ARGS, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
-import { spoken, STATE_TRAIL } from "./support/voice.ts";
+import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { launchWithMicrophone, spoken, STATE_TRAIL, TEST_SPEECH } from "./support/voice.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
 
@@ -23,21 +23,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "voice-"));
   const microphone = join(dir, "microphone.wav");
   writeFileSync(microphone, spoken("what is the weather in Lisbon", 1.5));
-  [stack, browser] = await Promise.all([
-    AppStack.startApp({
-      speech: { stt: { provider_id: "default", model: "whisper-1" }, tts: { provider_id: "default", model: "tts-1" } },
-    }),
-    chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        ...CHROMIUM_ARGS,
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-        `--use-file-for-fake-audio-capture=${microphone}%noloop`,
-        "--autoplay-policy=no-user-gesture-required",
-      ],
-    }),
-  ]);
+  [stack, browser] = await Promise.all([AppStack.startApp({ speech: TEST_SPEECH }), launchWithMicrophone(microphone)]);
 });
 
 afterAll(async () => {

@@ -10,6 +10,37 @@ import { listen, type Api } from "./support.ts";
 
 const runner = useRunner();
 
+type Ctx = Awaited<ReturnType<typeof runner.start>>["runtime"]["ctx"];
+
+/** Gives the session `count` user messages "<word> number<n>" in one change (as an import or a paste would). */
+function fillChat(sessions: Ctx["sessions"], id: string, count: number, word: string): void {
+  sessions.change(id, (session) => ({
+    next: {
+      ...session,
+      messages: Array.from({ length: count }, (_, n) => ({ role: "user" as const, content: `${word} number${n}` })),
+    },
+    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
+    result: () => undefined,
+  }));
+}
+
+/** An indexer of the runtime's parts reading through `sessions`, every failure thrown (stop the runtime's first). */
+function indexerOver(ctx: Ctx, sessions: ConstructorParameters<typeof SearchIndexer>[0]["sessions"]): SearchIndexer {
+  return new SearchIndexer({
+    db: ctx.db,
+    transactor: ctx.transactor,
+    events: ctx.events,
+    truncateWal: async () => true,
+    sessions,
+    onError: (error) => {
+      throw error;
+    },
+    onSkipped: (_sessionId, error) => {
+      throw error;
+    },
+  });
+}
+
 async function searchIds(api: Api, q: string): Promise<string[]> {
   const res = await api.call("GET", `/search?q=${encodeURIComponent(q)}`);
   expect(res.status, res.text.slice(0, 300)).toBe(200);
@@ -98,27 +129,8 @@ it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of 
   const { db, transactor, events, sessions, search } = server.runtime.ctx;
   search.indexer.stop(); // the passes below are counted by hand
   const id = await createSession(server);
-  sessions.change(id, (session) => ({
-    next: {
-      ...session,
-      messages: Array.from({ length: 1000 }, (_, n) => ({ role: "user" as const, content: `walrus number${n}` })),
-    },
-    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
-    result: () => undefined,
-  }));
-  const indexer = new SearchIndexer({
-    db,
-    transactor,
-    events,
-    truncateWal: async () => true,
-    sessions,
-    onError: (error) => {
-      throw error;
-    },
-    onSkipped: (_sessionId, error) => {
-      throw error;
-    },
-  });
+  fillChat(sessions, id, 1000, "walrus");
+  const indexer = indexerOver(server.runtime.ctx, sessions);
   indexer.start();
   const rows = () => (db.prepare("SELECT count(*) AS n FROM search_docs").get() as { n: number }).n;
   const before = rows();
@@ -142,37 +154,18 @@ it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of 
 
 it("S18 a long chat is read from the store a page at a time, never whole, and every message is indexed", async () => {
   const server = await runner.start();
-  const { db, transactor, events, sessions, search } = server.runtime.ctx;
+  const { db, transactor, sessions, search } = server.runtime.ctx;
   search.indexer.stop(); // the index below replaces the runtime's, so its reads are seen
   const id = await createSession(server);
-  sessions.change(id, (session) => ({
-    next: {
-      ...session,
-      messages: Array.from({ length: 1200 }, (_, n) => ({ role: "user" as const, content: `dugong number${n}` })),
-    },
-    events: (saved) => [{ type: "session_updated", session_id: saved.id, session: saved }],
-    result: () => undefined,
-  }));
+  fillChat(sessions, id, 1200, "dugong");
   const pages: number[] = [];
-  const indexer = new SearchIndexer({
-    db,
-    transactor,
-    events,
-    truncateWal: async () => true,
-    sessions: {
-      getPage: (sessionId, ...page) => {
-        const read = sessions.getPage(sessionId, ...page);
-        if (sessionId === id) pages.push(read.messages.length);
-        return read;
-      },
-      list: (...args) => sessions.list(...args),
+  const indexer = indexerOver(server.runtime.ctx, {
+    getPage: (sessionId, ...page) => {
+      const read = sessions.getPage(sessionId, ...page);
+      if (sessionId === id) pages.push(read.messages.length);
+      return read;
     },
-    onError: (error) => {
-      throw error;
-    },
-    onSkipped: (_sessionId, error) => {
-      throw error;
-    },
+    list: (...args) => sessions.list(...args),
   });
   indexer.start();
   const service = new SearchService(db, transactor, indexer, sessions);

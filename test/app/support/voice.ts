@@ -2,6 +2,8 @@
 // Chromium's fake microphone plays, and init scripts that keep a trail of what the page did (the conversation strip's
 // states, the audio elements' playback), read back when a wait times out or to assert what happened.
 import { execFileSync } from "node:child_process";
+import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM_ARGS } from "./browser.ts";
 
 /** espeak-ng's 22,050 Hz 16-bit mono WAV header and samples. */
 const RATE = 22_050;
@@ -70,3 +72,23 @@ export const MEDIA_TRAIL = (): void => {
     return play.call(this);
   };
 };
+
+/** The speech config of the voice tests: STT and TTS both on the scripted backend ("default"). */
+export const TEST_SPEECH = {
+  stt: { provider_id: "default", model: "whisper-1" },
+  tts: { provider_id: "default", model: "tts-1" },
+};
+
+/** Chromium whose fake microphone plays `wav` once, with autoplay allowed (the replies speak without a tap). */
+export function launchWithMicrophone(wav: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+      "--autoplay-policy=no-user-gesture-required",
+    ],
+  });
+}

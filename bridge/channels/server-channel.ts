@@ -304,6 +304,11 @@ function handleServerPush(
       void core.servers.answer(state, "api_result", parsed.data);
       return frame.ref === null ? undefined : reply("ok", {});
     }
+    case "share_result":
+      // A part of a share link's blob the bridge asked for (sharing/blob-asks.ts), without a ref like api_result; its
+      // waiter (here or on the node that asked) checks it.
+      void core.servers.answer(state, "share_result", isRecord(frame.payload) ? frame.payload : {});
+      return frame.ref === null ? undefined : reply("ok", {});
     default:
       core.log.warn({ server_id: state.id, event: frame.event }, "unknown event on server topic");
       return reply("error", { reason: "unknown_event" });
@@ -328,6 +333,10 @@ function abandoned(
     "pair_result for a pairing nobody waits for",
   );
   reply("error", { reason: "abandoned" });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */

@@ -20,7 +20,7 @@ import { AudienceLink, REFUSED_RETRY_MS } from "./audience-link.ts";
 import { EventFormer } from "./event-forms.ts";
 import { GrantsFeed } from "./grants.ts";
 import { PairingAnswers } from "./pairing-answers.ts";
-import { ShareAnswers } from "./share-answers.ts";
+import { serveShareLinks } from "./share-answers.ts";
 
 export interface ForwarderOptions {
   /** Where the bridge listens (main passes BRIDGE_URL); absent or empty means no bridge. */
@@ -129,8 +129,7 @@ class BridgeForwarder implements Forwarder {
       const relayed = new ApiRelayAnswers(ctx, options.app, this.link);
       this.link.on("api_request", (payload) => relayed.answer(payload));
     }
-    const shares = new ShareAnswers(ctx.shareLinks, this.link, ctx.log);
-    this.link.on("share_request", (payload) => shares.answer(payload));
+    serveShareLinks(ctx, this.link);
     this.link.on("devices_seen", (payload) => {
       const parsed = devicesSeenSchema.safeParse(payload);
       if (parsed.success) {

@@ -7,6 +7,12 @@ import type { ServerContext } from "../context.ts";
 import type { ShareLinkService } from "../sharing/share-link-service.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 
+/** Answers the bridge's `share_request`s on `link` from the server's share links. */
+export function serveShareLinks(ctx: Pick<ServerContext, "shareLinks" | "log">, link: BridgeLink): void {
+  const answers = new ShareAnswers(ctx.shareLinks, link, ctx.log);
+  link.on("share_request", (payload) => answers.answer(payload));
+}
+
 export class ShareAnswers {
   constructor(
     private readonly links: Pick<ShareLinkService, "blobPart">,

@@ -38,7 +38,7 @@ async function chatWithImage(page: Page): Promise<void> {
 }
 
 describe("share links in the app", () => {
-  it("copies a link with its QR code; a browser with no pairing reads the chat and its image, from the server and the bridge; Revoke ends it (SL1, SL2, SL4, SL6)", async () => {
+  it("copies a link with its QR code; a browser with no pairing reads the chat and its image, from the server and the bridge; Revoke ends it (SL1, SL2, SL4, SL8)", async () => {
     const owner = await openPage(shared.browser, DESKTOP);
     await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.stack.serverUrl });
     await pairThroughLink(owner.page, (await shared.stack.createPairing()).pair_url);
@@ -77,7 +77,7 @@ describe("share links in the app", () => {
     await reader.page.setViewportSize(DESKTOP);
     if (SHOTS) await reader.page.screenshot({ path: `${SHOTS}shared-view-desktop.png` });
 
-    // SL6: the same link at the bridge's origin (a phone that reaches only the bridge), no pairing: the bridge serves
+    // SL8: the same link at the bridge's origin (a phone that reaches only the bridge), no pairing: the bridge serves
     // the app and the sealed blob, the page opens it and shows the transcript.
     const onBridge = `${shared.stack.bridgeAppUrl}${url.slice(url.indexOf("#"))}`;
     const bridgeReader = await openPage(shared.browser, PHONE);

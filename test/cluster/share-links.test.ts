@@ -1,4 +1,4 @@
-// Share links on every node of a cluster (docs/bridge.md "Share links", S8): the server is linked on node A, a phone
+// Share links on every node of a cluster (docs/bridge.md "Share links", BL8): the server is linked on node A, a phone
 // reaches node B. B asks A's link through the shared state, answers the server's bytes, holds nothing readable, and
 // refuses the link once its revoke has answered; nothing of the link is kept in Redis. A real server, a real
 // redis-server, two bridge nodes, stock fetch.
@@ -41,7 +41,7 @@ async function everythingIn(url: string): Promise<string> {
   }
 }
 
-it("S8: node B serves a link of the server linked on node A, refuses it once revoked; Redis keeps nothing of it", async () => {
+it("BL8: node B serves a link of the server linked on node A, refuses it once revoked; Redis keeps nothing of it", async () => {
   const [a, b] = await clusterNodes(redisOf(), 2);
   const h = await startHousehold({ server: { server_id: "srv1", public_url: "http://127.0.0.1:1" } });
   cleanups.push(() => h.server.close());

@@ -1,4 +1,4 @@
-// Share links served by the bridge (docs/bridge.md "Share links", invariants S1-S7), over loopback: a real server
+// Share links served by the bridge (docs/bridge.md "Share links", invariants BL1-BL6), over loopback: a real server
 // with its SQLite file, a real bridge, the server's forwarder linking them, stock fetch and node:http as the browser.
 // The bridge answers GET /shared/{token} with the server's bytes and headers, holds nothing readable, refuses a link
 // as soon as the server has ended it (revoke, expiry, deletion), answers every malformed token alike without a crash,
@@ -12,6 +12,9 @@ import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
 import { openSharedLink } from "../../client/sharing/open-link.ts";
 import { startForwarder, type Forwarder } from "../../server/forwarder/forwarder.ts";
+import { SHARE_PART_CHARS } from "../../client/wire/shared-link-frames.ts";
+import { ShareAnswers } from "../../server/forwarder/share-answers.ts";
+import { fakeServer, runCleanups, testBridge } from "../bridge/helpers.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { until } from "../client/support/stack.ts";
 import { TestClock } from "../notifications/helpers.ts";
@@ -33,6 +36,7 @@ afterEach(async () => {
   await rig?.bridge.close();
   await rig?.h.server.close();
   rig = undefined;
+  await runCleanups();
 });
 
 async function start(): Promise<Rig> {
@@ -104,7 +108,7 @@ const viaBridge = (r: Rig, token: string, from?: string) => get(`${r.bridge.http
 const viaServer = (r: Rig, token: string) => get(`${r.serverUrl}/shared/${token}`);
 const codeOf = (answer: Answer) => (JSON.parse(answer.text) as { error: { code: string } }).error.code;
 
-it("S1: a link made on the server opens through the bridge: the server's bytes and headers, in parts, cached sealed", async () => {
+it("BL1: a link made on the server opens through the bridge: the server's bytes and headers, in parts, cached sealed", async () => {
   const r = await start();
   const marker = "OKAPI-BRIDGE-PLAINTEXT-4411";
   const chat = await chatOf(r.h.server, r.h.admin.e2e.token, marker);
@@ -131,7 +135,7 @@ it("S1: a link made on the server opens through the bridge: the server's bytes a
   expect(snapshot.messages.map((message) => message.content.slice(0, marker.length))).toEqual([marker, marker]);
 });
 
-it("S2: a revoked link is 404 at the bridge as soon as the revoke call has answered, cached or not, and leaves the cache", async () => {
+it("BL2: a revoked link is 404 at the bridge as soon as the revoke call has answered, cached or not, and leaves the cache", async () => {
   const r = await start();
   const chat = await chatOf(r.h.server, r.h.admin.e2e.token, "to revoke");
   const cachedLink = await makeLink(r, chat);
@@ -148,7 +152,7 @@ it("S2: a revoked link is 404 at the bridge as soon as the revoke call has answe
   expect(r.bridge.sharedBlobs.cachedTexts()).toEqual([]);
 });
 
-it("S3: an expired link (the server's clock) and a deleted chat's link are 404 at the bridge", async () => {
+it("BL3: an expired link (the server's clock) and a deleted chat's link are 404 at the bridge", async () => {
   const r = await start();
   const chat = await chatOf(r.h.server, r.h.admin.e2e.token, "short lived");
   const expiring = await r.h.server.request({
@@ -174,7 +178,7 @@ it("S3: an expired link (the server's clock) and a deleted chat's link are 404 a
   expect([gone.status, codeOf(gone)]).toEqual([404, "share_link_not_found"]);
 });
 
-it("S4: unknown, malformed and huge tokens are refused alike without a crash; /health still answers", async () => {
+it("BL4: unknown, malformed and huge tokens are refused alike without a crash; /health still answers", async () => {
   const r = await start();
   const bodies = new Set<string>();
   for (const token of ["AAAAAAAAAAAAAAAAAAAAAA", "not-a-token", "..%2F..%2Fetc", "%00", "a/b", "x".repeat(5000)]) {
@@ -191,7 +195,7 @@ it("S4: unknown, malformed and huge tokens are refused alike without a crash; /h
   expect(health.status).toBe(200);
 });
 
-it("S5: a flood from one address is 429 rate_limited with Retry-After while another address still opens the link", async () => {
+it("BL5: a flood from one address is 429 rate_limited with Retry-After while another address still opens the link", async () => {
   const r = await start();
   const chat = await chatOf(r.h.server, r.h.admin.e2e.token, "busy");
   const made = await makeLink(r, chat);
@@ -205,7 +209,7 @@ it("S5: a flood from one address is 429 rate_limited with Retry-After while anot
   expect((await viaBridge(r, made.token, "127.0.0.1")).status).toBe(200);
 });
 
-it("S6: with no server linked the bridge answers 503 share_link_unavailable, never a cached blob", async () => {
+it("BL6: with no server linked the bridge answers 503 share_link_unavailable, never a cached blob", async () => {
   const r = await start();
   const chat = await chatOf(r.h.server, r.h.admin.e2e.token, "away");
   const made = await makeLink(r, chat);
@@ -216,4 +220,72 @@ it("S6: with no server linked the bridge answers 503 share_link_unavailable, nev
     const away = await viaBridge(r, token);
     expect([away.status, codeOf(away)]).toEqual([503, "share_link_unavailable"]);
   }
+});
+
+it("BL7: hostile share_request and share_result frames are refused on each side; the link and the bridge go on", async () => {
+  const r = await start();
+  const chat = await chatOf(r.h.server, r.h.admin.e2e.token, "hostile");
+  const made = await makeLink(r, chat);
+  const total = (await viaServer(r, made.token)).text.length;
+  // The server's side: what it answers (and does not) for each request, on a link that records.
+  const sent: unknown[] = [];
+  const answers = new ShareAnswers(
+    r.h.server.runtime.ctx.shareLinks,
+    { isOpen: () => true, send: (_event, payload) => void sent.push(payload) },
+    r.h.server.runtime.ctx.log,
+  );
+  const id = { request_id: "r1" };
+  for (const payload of [
+    null,
+    "text",
+    {},
+    { ...id, token: "short", offset: 0 },
+    { ...id, token: made.token, offset: -1 },
+    { ...id, token: made.token, offset: 1.5 },
+    { ...id, token: made.token, offset: 0, extra: true },
+    { request_id: "x".repeat(101), token: made.token, offset: 0 },
+  ])
+    answers.answer(payload);
+  expect(sent).toEqual([]);
+  answers.answer({ ...id, token: "AAAAAAAAAAAAAAAAAAAAAA", offset: 0 });
+  answers.answer({ ...id, token: made.token, offset: total });
+  answers.answer({ ...id, token: made.token, offset: total + 1000 });
+  expect(sent).toEqual([
+    { ...id, status: "not_found" },
+    { ...id, status: "found", total, offset: total, text: "" },
+    { ...id, status: "found", total, offset: total + 1000, text: "" },
+  ]);
+
+  // The bridge's side: a server that answers parts too long, at the wrong offset, that do not fit together, or
+  // answers nobody's request. Each read is 503 and nothing is kept; an honest answer then reads fine.
+  const bridge = await testBridge();
+  const server = await fakeServer(bridge.url);
+  const token = "BBBBBBBBBBBBBBBBBBBBBB";
+  let answer: (request: { request_id: string; offset: number }) => Record<string, unknown> = () => ({});
+  server.channel.on("share_request", (request: { request_id: string; offset: number }) => {
+    server.channel.push("share_result", { request_id: "nobody's", status: "not_found" });
+    server.channel.push("share_result", answer(request));
+  });
+  const part = (
+    request: { request_id: string; offset: number },
+    total: number,
+    text: string,
+    offset = request.offset,
+  ) => ({ request_id: request.request_id, status: "found", total, offset, text });
+  for (const hostile of [
+    (request: { request_id: string; offset: number }) =>
+      part(request, SHARE_PART_CHARS + 2, "x".repeat(SHARE_PART_CHARS + 1)),
+    (request: { request_id: string; offset: number }) => part(request, 10, "0123456789", 5),
+    (request: { request_id: string; offset: number }) => part(request, 10 + request.offset, "01234"),
+    (request: { request_id: string; offset: number }) => ({ request_id: request.request_id, status: "maybe" }),
+  ]) {
+    answer = hostile;
+    const refused = await get(`${bridge.httpUrl}/shared/${token}`);
+    expect([refused.status, codeOf(refused)]).toEqual([503, "share_link_unavailable"]);
+  }
+  expect(bridge.sharedBlobs.cachedTexts()).toEqual([]);
+  answer = (request) => part(request, 10, "0123456789".slice(request.offset, request.offset + 4));
+  const honest = await get(`${bridge.httpUrl}/shared/${token}`);
+  expect([honest.status, honest.text]).toEqual([200, "0123456789"]);
+  expect((await fetch(`${bridge.httpUrl}/health`)).status).toBe(200);
 });

@@ -6,6 +6,7 @@
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "../chat/transcript.ts";
+import { keepImagesOffline } from "../offline/offline-images.ts";
 import type { AppEnv } from "./env.ts";
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
@@ -89,6 +90,9 @@ function follow(
       if (disposed) return dispose();
       pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
       onLoaded(view.value.transcript.messages);
+      keepImagesOffline(env.offline, client, session_id, view.value.transcript.messages).catch((error: unknown) =>
+        env.report("keeping a chat's images offline failed", error),
+      );
     },
     (error: unknown) => {
       answered = true;

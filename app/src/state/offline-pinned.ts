@@ -1,7 +1,9 @@
 // Pinned chats are readable offline even when never opened on this device (docs/app.md "Offline", OF6): after the
 // chat list loads, each pinned chat the cache lacks is read once and kept, one at a time so a long list of pins
-// never floods the server, at most MAX_PINNED_FETCHES per list load (the cache's byte bound still applies).
+// never floods the server, at most MAX_PINNED_FETCHES per list load (the cache's byte bound still applies), with its
+// images (OF7).
 import type { SessionSummary } from "../../../client/index.ts";
+import { keepImagesOffline } from "../offline/offline-images.ts";
 import type { Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -17,5 +19,6 @@ export async function keepPinnedOffline(
   for (const session of missing.slice(0, MAX_PINNED_FETCHES)) {
     const full = await client.getSession(session.id);
     await env.offline.writeMessages(session.id, full.messages);
+    await keepImagesOffline(env.offline, client, session.id, full.messages);
   }
 }

@@ -86,7 +86,7 @@ export function createStore(env: AppEnv): AppStore {
     sync,
     admin,
     pairing,
-    search: createSearch(connection, router),
+    search: createSearch(connection, router, env.offline),
     people,
     outbox,
     appConfig,

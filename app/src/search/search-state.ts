@@ -1,9 +1,11 @@
 // The store's slice for "Search chats" (docs/app.md "Search"): whether the search is open, what it shows, and the
 // message a result asked the chat to show. Answers arrive out of order when typing fast: only the answer to the
-// latest query is kept. With the server unreachable (the badge Offline or Server offline, or a search that found
-// it so), the chats kept on this device are searched instead (app/src/offline/offline-search.ts, loaded then).
+// latest query is kept. With the server unreachable (the badge Offline or Server offline, a search that found it
+// so, or, while still connecting, no answer within UNREACHABLE_AFTER_MS), the chats kept on this device are searched
+// instead (app/src/offline/offline-search.ts, loaded then).
 import { signal, type ReadonlySignal } from "@preact/signals";
 import type { Connection } from "../state/connection.ts";
+import { ServerUnreachableError, UNREACHABLE_AFTER_MS } from "../state/chat-feed.ts";
 import type { OfflineCache } from "../state/offline-cache.ts";
 import { describeError } from "../state/errors.ts";
 import type { Router } from "../state/router.ts";
@@ -47,6 +49,7 @@ export function createSearch(connection: Connection, router: Router, offline: Of
   let latest = 0;
 
   const unreachable = () => connection.badge.value === "offline" || connection.badge.value === "server_offline";
+  const answering = () => connection.badge.value === "live" || connection.badge.value === "polling";
 
   /** Offline: the chats kept on this device are searched instead (the index loads with the first such search). */
   const searchHere = async (seq: number, trimmed: string) => {
@@ -80,13 +83,17 @@ export function createSearch(connection: Connection, router: Router, offline: Of
       try {
         // The answer's schema loads with the dialog, not with the app.
         const { searchChats } = await import("./search-api.ts");
-        const results = await searchChats(client, trimmed);
+        const asked = searchChats(client, trimmed);
+        // Not connected yet (the server may be gone): it gets as long as a chat's load does, then this device answers.
+        const results = await (answering() ? asked : withinDeadline(asked));
         connection.noteCall();
         if (seq === latest) view.value = { kind: "results", query: trimmed, results };
       } catch (error) {
+        if (error instanceof ServerUnreachableError) return searchHere(seq, trimmed);
         await connection.diagnose(error);
         if (seq !== latest) return;
-        if (unreachable()) return searchHere(seq, trimmed);
+        // Failed while not connected (offline, or still connecting to a server that is gone): this device answers.
+        if (!answering()) return searchHere(seq, trimmed);
         view.value = {
           kind: "error",
           query: trimmed,
@@ -102,4 +109,17 @@ export function createSearch(connection: Connection, router: Router, offline: Of
     },
     clearFocus: () => void (focus.value = undefined),
   };
+}
+
+/** The answer, or ServerUnreachableError once UNREACHABLE_AFTER_MS passed without one (the answer is then ignored). */
+function withinDeadline<T>(answer: Promise<T>): Promise<T> {
+  answer.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`)),
+      UNREACHABLE_AFTER_MS,
+    );
+  });
+  return Promise.race([answer, deadline]).finally(() => clearTimeout(timer));
 }

@@ -6,7 +6,6 @@
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, type Transcript } from "../chat/transcript.ts";
-import { keepImagesOffline } from "../offline/offline-images.ts";
 import type { AppEnv } from "./env.ts";
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
@@ -90,9 +89,11 @@ function follow(
       if (disposed) return dispose();
       pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
       onLoaded(view.value.transcript.messages);
-      keepImagesOffline(env.offline, client, session_id, view.value.transcript.messages).catch((error: unknown) =>
-        env.report("keeping a chat's images offline failed", error),
-      );
+      // The images go with the chat into the offline cache (loaded after the first paint: offline-images.ts).
+      const messages = view.value.transcript.messages;
+      import("../offline/offline-images.ts")
+        .then(({ keepImagesOffline }) => keepImagesOffline(env.offline, client, session_id, messages))
+        .catch((error: unknown) => env.report("keeping a chat's images offline failed", error));
     },
     (error: unknown) => {
       answered = true;

@@ -3,7 +3,6 @@
 // never floods the server, at most MAX_PINNED_FETCHES per list load (the cache's byte bound still applies), with its
 // images (OF7).
 import type { SessionSummary } from "../../../client/index.ts";
-import { keepImagesOffline } from "../offline/offline-images.ts";
 import type { Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -16,6 +15,8 @@ export async function keepPinnedOffline(
 ): Promise<void> {
   const kept = new Set(await env.offline.keptSessions());
   const missing = list.filter((session) => session.pinned === true && !kept.has(session.id));
+  if (missing.length === 0) return;
+  const { keepImagesOffline } = await import("../offline/offline-images.ts");
   for (const session of missing.slice(0, MAX_PINNED_FETCHES)) {
     const full = await client.getSession(session.id);
     await env.offline.writeMessages(session.id, full.messages);

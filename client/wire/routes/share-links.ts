@@ -71,9 +71,7 @@ export type SharedSnapshot = z.infer<typeof sharedSnapshotSchema>;
 
 const linkParams = sessionParams.extend({ token: z.string().min(1).max(100) });
 
-export const createShareLinkRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/share-links",
+export const createShareLinkRoute = defineRoute("POST", "/sessions/:session_id/share-links", {
   params: sessionParams,
   body: createShareLinkBody,
   answer: shareLinkCreatedSchema,
@@ -81,18 +79,13 @@ export const createShareLinkRoute = defineRoute({
   errors: ["session_not_found", "share_access_denied", "too_many_share_links", "share_snapshot_too_large"],
 });
 
-export const listShareLinksRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/share-links",
+export const listShareLinksRoute = defineRoute("GET", "/sessions/:session_id/share-links", {
   params: sessionParams,
   answer: shareLinkListSchema,
-  status: 200,
   errors: ["session_not_found", "share_access_denied"],
 });
 
-export const revokeShareLinkRoute = defineRoute({
-  method: "DELETE",
-  path: "/sessions/:session_id/share-links/:token",
+export const revokeShareLinkRoute = defineRoute("DELETE", "/sessions/:session_id/share-links/:token", {
   params: linkParams,
   answer: noContent,
   status: 204,
@@ -100,12 +93,9 @@ export const revokeShareLinkRoute = defineRoute({
 });
 
 /** No token; unknown, revoked, expired and malformed tokens are all the same 404 share_link_not_found. */
-export const sharedBlobRoute = defineRoute({
-  method: "GET",
-  path: "/shared/:token",
+export const sharedBlobRoute = defineRoute("GET", "/shared/:token", {
   params: z.object({ token: z.string().max(100) }).strict(),
   answer: sharedBlobSchema,
-  status: 200,
   errors: ["share_link_not_found", "rate_limited"],
   open: true,
 });

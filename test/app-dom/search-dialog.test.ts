@@ -88,7 +88,8 @@ describe("Search chats", () => {
     }));
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
     await type("repot fig");
-    const results = await screen.findByRole("list", { name: "Search results" });
+    // The index and MiniSearch load on this first offline search: on a loaded machine that takes a while.
+    const results = await screen.findByRole("list", { name: "Search results" }, { timeout: 15_000 });
     expect(asked).toEqual([{ path: "/search", q: "repot fig", limit: "20" }]);
     const marks = [...results.querySelectorAll("mark")].map((mark) => mark.textContent);
     expect(marks).toEqual(["repot", "fig"]);
@@ -132,11 +133,14 @@ describe("Search chats", () => {
     await setup.env.offline.writeMessages("s1", [{ role: "user", content: "How do I prune a fig tree?" }]);
     fireEvent.click(await screen.findByRole("button", { name: "Search chats" }));
     await type("prun");
-    const results = await screen.findByRole("list", { name: "Search results" });
+    // The index and MiniSearch load on this first offline search: on a loaded machine that takes a while.
+    const results = await screen.findByRole("list", { name: "Search results" }, { timeout: 15_000 });
     expect(within(results).getByRole("link").textContent).toContain("How do I prune a fig tree?");
     expect(screen.getByText(/these results are from this device/)).toBeTruthy();
     await type("apricot");
-    expect(await screen.findByText("No chat kept on this device matches “apricot”.")).toBeTruthy();
+    expect(
+      await screen.findByText("No chat kept on this device matches “apricot”.", undefined, { timeout: 15_000 }),
+    ).toBeTruthy();
     expect(asked).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 // "Offline" OF2 and OF7): a kept chat's stored images are kept with it and counted in the byte bound (oldest chat out
 // first), an image that cannot fit beside its chat's messages is not kept, a chat forgotten or evicted takes its images
 // with it, and the bound follows the server's `offline.max_mb` once set. The client here stands in for the server's
-// download route only (its own tests cover it); test/app/offline-images.test.ts does it all in Chromium.
+// download route only (its own tests cover it); test/app/offline-search.test.ts does it all in Chromium.
 import { describe, expect, it } from "vitest";
 import type { ChatClient, Message } from "../../client/index.ts";
 import { assetIdsOf, keepImagesOffline, offlineAssetLoader } from "../../app/src/offline/offline-images.ts";

@@ -66,6 +66,8 @@ export interface TurnInput {
   model?: string | undefined;
   /** Remembered with the request in the transaction of its first save (client-request-ids.ts). */
   client_request_id?: string | undefined;
+  /** The person who started it (set by the route, never by the body): a `write` share cancels only its own. */
+  started_by?: string | undefined;
 }
 
 export interface SendInput extends TurnInput {
@@ -78,6 +80,7 @@ export interface SendInput extends TurnInput {
 export type ProviderFactory = (agent: ResolvedAgent) => Provider;
 
 interface ActiveRun extends RunState {
+  started_by: string | undefined;
   controller: AbortController;
   done: Promise<void>;
   /** Set just before the request scope ends: from then on the run's notification sinks resolve to null. */
@@ -218,6 +221,11 @@ export class RequestRunner {
     return requestId;
   }
 
+  /** The person who started a running request (undefined once it has ended, or when no person started it). */
+  startedBy(requestId: string): string | undefined {
+    return this.active.get(requestId)?.started_by;
+  }
+
   /** Aborts a run of this session: not_found for an unknown one, conflict request_finished for one that already ended. */
   cancel(sessionId: string, requestId: string): void {
     const run = this.active.get(requestId);
@@ -241,6 +249,7 @@ export class RequestRunner {
       request_id: events.requestId,
       session_id: events.sessionId,
       stream: input.stream,
+      started_by: input.started_by,
       // The session's saved options, under the send's own (docs/sessions.md "Archive, pin, request options").
       request_options:
         live.request_options || input.request_options

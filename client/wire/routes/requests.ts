@@ -53,5 +53,5 @@ export const cancelRoute = defineRoute("POST", "/sessions/:session_id/requests/:
   body: z.object({}).strict().optional(),
   answer: cancelAcceptedSchema,
   status: 202,
-  errors: ["session_not_found", "request_not_found", "request_finished"],
+  errors: ["session_not_found", "share_access_denied", "request_not_found", "request_finished"],
 });

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { cancelRoute, sendRoute } from "../../../client/wire/routes/requests.ts";
 import type { ServerContext } from "../../context.ts";
-import { conflict } from "../../errors.ts";
+import { conflict, forbidden } from "../../errors.ts";
 import { type Attachment, checkSend, sendBodyLimit } from "../../runner/send-input.ts";
 import { serveRoute } from "../serve-route.ts";
 import { callerOfRoute } from "../auth.ts";
@@ -34,15 +34,32 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: ServerContext):
       checkSend(body, session_id, agent, assets);
       attachDocuments(ctx, callerOfRoute(request).person_id, session_id, body.attachments);
       // The runner remembers body.client_request_id in the transaction that stores the message.
-      return { request_id: runner.start(session_id, agent, body, senderOf(ctx, request)) };
+      const input = { ...body, started_by: callerOfRoute(request).person_id };
+      return { request_id: runner.start(session_id, agent, input, senderOf(ctx, request)) };
     },
     { bodyLimit },
   );
 
-  serveRoute(app, cancelRoute, ({ params: { session_id, request_id } }) => {
+  serveRoute(app, cancelRoute, ({ params: { session_id, request_id }, request }) => {
+    checkOwnRequest(ctx, request, session_id, request_id);
     runner.cancel(session_id, request_id);
     return { request_id, cancelling: true };
   });
+}
+
+/**
+ * A `write` share cancels only the requests its own person started (docs/people.md "Access"); the owner (and the admin
+ * token) any request of the chat. A request that is not running is left to the runner's own answer (404 or 409).
+ */
+function checkOwnRequest(ctx: ServerContext, request: FastifyRequest, sessionId: string, requestId: string): void {
+  const person = callerOfRoute(request).person_id;
+  if (ctx.audiences.accessOf(person, sessionId) !== "write") return;
+  if (ctx.runner.activeRequest(sessionId) !== requestId) return;
+  if (ctx.runner.startedBy(requestId) !== person)
+    throw forbidden(
+      "share_access_denied",
+      "this chat is shared with you for write; you may cancel only your own requests",
+    );
 }
 
 /**

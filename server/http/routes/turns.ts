@@ -1,7 +1,7 @@
 // Regenerate, edit-and-resend and the version switch (docs/sessions.md "Versions"):
 // POST /sessions/{id}/regenerate and POST /sessions/{id}/messages/{index}/resend → 202 {request_id} (409 while a
 // request runs); POST /sessions/{id}/messages/{index}/version → 200 {session}, publishing session_updated.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { regenerateRoute, resendMessageRoute, switchVersionRoute } from "../../../client/wire/routes/turns.ts";
 import type { ResolvedAgent } from "../../config/agents.ts";
 import type { ServerContext } from "../../context.ts";
@@ -9,6 +9,7 @@ import { conflict } from "../../errors.ts";
 import { checkRequestOptions } from "../../runner/send-input.ts";
 import { regenerated, resent } from "../../sessions/turns.ts";
 import { serveRoute } from "../serve-route.ts";
+import { callerOfRoute } from "../auth.ts";
 
 export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { runner, sessions } = ctx;
@@ -35,20 +36,27 @@ export function registerTurnRoutes(app: FastifyInstance, ctx: ServerContext): vo
     return { request_id: earlier ?? start() };
   };
 
-  serveRoute(app, regenerateRoute, ({ params: { session_id }, body }) =>
+  /** Who starts the request: a `write` share may cancel only its own (requests.ts). */
+  const startedBy = (request: FastifyRequest) => callerOfRoute(request).person_id;
+
+  serveRoute(app, regenerateRoute, ({ params: { session_id }, body, request }) =>
     once(session_id, body.client_request_id, () => {
       const agent = agentOf(session_id);
       if (body.request_options) checkRequestOptions(agent, body.request_options);
-      return runner.startTurn(session_id, agent, body, (session, requestId) =>
+      const input = { ...body, started_by: startedBy(request) };
+      return runner.startTurn(session_id, agent, input, (session, requestId) =>
         regenerated(session.messages, requestId),
       );
     }),
   );
 
-  serveRoute(app, resendMessageRoute, ({ params: { session_id, index }, body }) =>
+  serveRoute(app, resendMessageRoute, ({ params: { session_id, index }, body, request }) =>
     once(session_id, body.client_request_id, () =>
-      runner.startTurn(session_id, agentOf(session_id), body, (session, requestId) =>
-        resent(session.messages, index, body.content, requestId),
+      runner.startTurn(
+        session_id,
+        agentOf(session_id),
+        { ...body, started_by: startedBy(request) },
+        (session, requestId) => resent(session.messages, index, body.content, requestId),
       ),
     ),
   );

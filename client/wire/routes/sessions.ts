@@ -95,6 +95,11 @@ export const loadMessagesRoute = defineRoute({
   method: "GET",
   path: "/sessions/:session_id/messages",
   params: sessionParams,
+  // Not strict: this route ignored any query before `limit`, and answers unknown ones as it did.
+  query: z.object({
+    /** Only the last `limit` shown messages, with `messages_total` and `messages_start` (docs/sessions.md P6). */
+    limit: integerParam("limit", 1, 1000).optional(),
+  }),
   answer: messagesSnapshotSchema,
   status: 200,
   errors: ["session_not_found"],

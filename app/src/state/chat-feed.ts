@@ -117,6 +117,11 @@ function follow(
       const first = emptyTranscript(loaded.messages, loaded.messages_start ?? 0);
       pace.start(loaded.events.reduce(applyEvent, first));
       onLoaded(endOf(view.value.transcript));
+      // The images go with the chat into the offline cache (loaded after the first paint: offline-images.ts).
+      const messages = view.value.transcript.messages;
+      import("../offline/offline-images.ts")
+        .then(({ keepImagesOffline }) => keepImagesOffline(env.offline, client, session_id, messages))
+        .catch((error: unknown) => env.report("keeping a chat's images offline failed", error));
     },
     (error: unknown) => {
       answered = true;

@@ -94,7 +94,7 @@ export class SessionService {
     });
   }
 
-  /** The last `limit` messages and the cursor they reflect: a long chat opens at its end (docs/sessions.md P6). */
+  /** The last `limit` messages and the cursor they reflect: a long chat opens at its end (docs/sessions.md P10). */
   private loadTail(sessionId: string, limit: number): MessagesSnapshot {
     const tail = this.store.tail(sessionId, limit);
     if (!tail) throw notFound("session_not_found", `no session "${sessionId}"`);

@@ -4,12 +4,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
-import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { fileURLToPath } from "node:url";
+import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 import type { AppStack } from "./support/app-stack.ts";
 import type { Page } from "playwright-core";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
+const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 
 const LENGTH = 330;
 const text = (index: number) => `long chat message ${index}.`;
@@ -59,6 +61,7 @@ describe("long chats", () => {
       // No read of the whole chat: GET /sessions/{id} and /sessions/{id}/messages only come with a limit.
       const whole = new RegExp(`^/sessions/${id}(/messages)?(\\?(?!.*limit)|$)`);
       expect(reads.filter((read) => whole.test(read))).toEqual([]);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
 
       // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.
       const firstLoaded = LENGTH - 100;
@@ -116,6 +119,11 @@ describe("long chats", () => {
       expect(order[1]).toContain("one more question");
       expect(order[2]).toContain(reply);
       expect(errors).toEqual([]);
+      if (SHOTS) {
+        await page.setViewportSize(DESKTOP);
+        await page.locator("article", { hasText: reply }).waitFor();
+        await page.screenshot({ path: `${SHOTS}long-chat-desktop.png` });
+      }
     } finally {
       await context.close();
     }

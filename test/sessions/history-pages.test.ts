@@ -115,7 +115,7 @@ describe("history in pages", () => {
     await expectStatus(call(stack, "GET", "/sessions/no-such-chat?messages_limit=5"), 404);
   });
 
-  it("P6: GET /sessions/{id}/messages?limit=n gives the last n messages with their cursor, messages_total and messages_start; a bad limit is invalid_input", async () => {
+  it("P10: GET /sessions/{id}/messages?limit=n gives the last n messages with their cursor, messages_total and messages_start; a bad limit is invalid_input", async () => {
     const id = await newSession(stack);
     for (let index = 0; index < 5; index++)
       await expectStatus(call(stack, "POST", `/sessions/${id}/messages`, { role: "user", content: `m${index}` }), 201);

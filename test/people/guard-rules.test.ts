@@ -1,6 +1,7 @@
 // The chat guard's edges (server/people/chat-guard.ts, server/people/chat-audiences.ts; docs/people.md "Access"): an
-// unknown chat is 404 session_not_found for everyone, the admin token; the admin token's reads of its own person's
-// chats are not audited (only another person's are); and a share holder's PATCH of one flag keeps the other.
+// unknown chat is 404 session_not_found for everyone, the admin token too; the admin token's reads of its own
+// person's chats are not audited (only another person's are); a share holder's PATCH of one flag keeps the other, and
+// the owner's own PATCH still changes the chat.
 import { afterEach, expect, it } from "vitest";
 import { chatOf, startHousehold, type Household } from "./support.ts";
 
@@ -34,7 +35,7 @@ it("the admin token's reads are audited only for another person's chat", async (
   expect(await reads()).toMatchObject([{ person_id: child.id, session_id: childs }]);
 });
 
-it("a share holder's PATCH of one flag keeps the other", async () => {
+it("a share holder's PATCH of one flag keeps the other; the owner's PATCH changes the chat", async () => {
   h = await startHousehold();
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.plain.token, "FLAGS");
@@ -50,4 +51,12 @@ it("a share holder's PATCH of one flag keeps the other", async () => {
   expect((await patch({ archived: true })).json.session).toMatchObject({ archived: true });
   expect((await patch({ pinned: true })).json.session).toMatchObject({ pinned: true, archived: true });
   expect((await patch({ archived: false })).json.session).toMatchObject({ pinned: true, archived: false });
+  // The owner's own PATCH still changes the chat itself.
+  const renamed = await server.request({
+    method: "PATCH",
+    url: `/sessions/${chat}`,
+    token: admin.plain.token,
+    payload: { title: "Renamed by its owner" },
+  });
+  expect([renamed.status, renamed.json.session.title]).toEqual([200, "Renamed by its owner"]);
 });

@@ -72,6 +72,11 @@ export class SessionService {
     return page;
   }
 
+  /** SessionStore.shownAt: the live sessions the places name, with their head messages there (search snippets). */
+  shownAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
+    return this.store.shownAt(places);
+  }
+
   /** The messages and the cursor they reflect, read in one snapshot (docs/events.md E6). */
   loadMessages(sessionId: string): MessagesSnapshot {
     return this.transactor.read(() => {

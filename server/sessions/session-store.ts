@@ -40,6 +40,7 @@ export class SessionStore {
   private readonly selectHead;
   private readonly selectAll;
   private readonly selectVisible;
+  private readonly selectLive;
   private readonly insertSession;
   private readonly moveHead;
   private readonly moveCursor;
@@ -60,6 +61,9 @@ export class SessionStore {
     this.selectAll = db.prepare<[], HeadRow>(`${head} WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id`);
     this.selectVisible = db.prepare<[{ person: string }], HeadRow>(
       `${head} WHERE s.deleted_at IS NULL AND s.id IN (${VISIBLE_SESSIONS}) ORDER BY s.created_at DESC, s.id`,
+    );
+    this.selectLive = db.prepare<[string], { id: string }>(
+      "SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
     );
     this.insertSession = db.prepare<[string, string, number, string | null, string]>(
       "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id, owner_id) VALUES (?, ?, ?, 0, 0, ?, ?)",
@@ -90,6 +94,19 @@ export class SessionStore {
     const { start, end } = messageRange(total, limit, before);
     const session = withMessages(row.body, this.versions.messages.headRange(sessionId, start, end));
     return { ...session, messages_total: total, messages_start: start };
+  }
+
+  /**
+   * Of the sessions the [session, index] places name, the live ones, each with its head messages at the places named
+   * (a place past its end left out): two queries whatever the number of places, and no other message read.
+   */
+  shownAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
+    const ids = [...new Set(places.map(([sessionId]) => sessionId))];
+    const live = new Set(this.selectLive.all(JSON.stringify(ids)).map((row) => row.id));
+    const messages = this.versions.messages.headAt(
+      places.filter(([sessionId, index]) => index >= 0 && live.has(sessionId)),
+    );
+    return new Map([...live].map((sessionId) => [sessionId, messages.get(sessionId) ?? new Map<number, Message>()]));
   }
 
   /** Every live session; with `personId`, only those that person may see (owned or shared with them). */

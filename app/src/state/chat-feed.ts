@@ -89,6 +89,11 @@ function follow(
       if (disposed) return dispose();
       pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
       onLoaded(view.value.transcript.messages);
+      // The images go with the chat into the offline cache (loaded after the first paint: offline-images.ts).
+      const messages = view.value.transcript.messages;
+      import("../offline/offline-images.ts")
+        .then(({ keepImagesOffline }) => keepImagesOffline(env.offline, client, session_id, messages))
+        .catch((error: unknown) => env.report("keeping a chat's images offline failed", error));
     },
     (error: unknown) => {
       answered = true;

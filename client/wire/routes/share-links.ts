@@ -1,8 +1,8 @@
 // Share links (docs/people.md "Share links"): the owner of a chat makes a link that shows a read-only snapshot of it
 // to anyone who has the link, paired or not. The server seals the snapshot under a random key, keeps only the sealed
 // blob and hands the key out once, inside the link's fragment (`<app url>#/shared/<token>.<key>`), which browsers
-// never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server, not yet
-// by the bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
+// never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server and by the
+// bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
 import { z } from "zod";
 import { messageSchema } from "../messages.ts";
 import { sessionParams } from "./params.ts";
@@ -21,6 +21,9 @@ export const MAX_SHARE_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 /** 32 random bytes (an XChaCha20-Poly1305 key), base64url without padding: 43 characters. */
 export const SHARE_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The message of every 404 share_link_not_found of GET /shared/<token>, on the server and the bridge alike. */
+export const SHARE_LINK_GONE_MESSAGE = "This link was revoked, has expired or never existed.";
 
 export const shareTokenSchema = z.string().regex(SHARE_TOKEN_PATTERN, "a share link token (22 base64url characters)");
 

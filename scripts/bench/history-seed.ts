@@ -38,13 +38,17 @@ function messagesOf(count: number, chat: number): Message[] {
   }));
 }
 
-/** The people: the Owner and people-1 others, made by the server itself. Answers their ids, the Owner first. */
-async function makePeople(dir: string, token: string, people: number): Promise<string[]> {
+/**
+ * The people: the Owner and people-1 others, made by the server itself. Answers their ids, the Owner first, and the
+ * newest event id then (where the search index's cursor goes).
+ */
+async function makePeople(dir: string, token: string, people: number): Promise<{ owners: string[]; latest: number }> {
   const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: token });
   const owners = [runtime.ctx.personStore.actingAdmin().id];
   for (let p = 1; p < people; p++) owners.push(runtime.ctx.personStore.create({ name: `Person ${p}` }).id);
+  const latest = runtime.ctx.events.latestId;
   await runtime.close();
-  return owners;
+  return { owners, latest };
 }
 
 /** The statements of one chat's rows, as the session store, its message log and the search indexer write them. */
@@ -79,7 +83,7 @@ function writerOf(db: Db) {
 const summaryOf = (chat: Session) => JSON.stringify(sessionSummaryOf(chat));
 
 /** Every person's chats, people interleaved (as they would be written), in one transaction. Answers the long chat. */
-function writeChats(db: Db, owners: string[], shape: HistoryShape): string {
+function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShape): string {
   const write = writerOf(db);
   let longId = "";
   let order = 0;
@@ -103,7 +107,6 @@ function writeChats(db: Db, owners: string[], shape: HistoryShape): string {
         write(session, owner, createdAt);
         if (long) longId = session.id;
       }
-    const latest = db.prepare<[], { id: number }>("SELECT coalesce(max(id), 0) AS id FROM events").get()!.id;
     new Meta(db).set("search_cursor", String(latest)); // the index holds every chat: nothing to catch up
   })();
   return longId;
@@ -113,9 +116,9 @@ const dir = process.argv[2]!;
 const token = process.argv[3]!;
 const shape = historyShape.parse(JSON.parse(process.argv[4]!));
 const start = process.hrtime.bigint();
-const owners = await makePeople(dir, token, shape.people);
+const { owners, latest } = await makePeople(dir, token, shape.people);
 const db = openDatabase(join(dir, DATABASE_FILE));
-const longId = writeChats(db, owners, shape);
+const longId = writeChats(db, owners, latest, shape);
 db.close();
 process.send!({ type: "seeded", long_id: longId, seed_ms: Math.round(Number(process.hrtime.bigint() - start) / 1e6) });
 process.disconnect();

@@ -80,4 +80,18 @@ describe("offline search", () => {
     const answers = await Promise.all(["pom", "pome", "pomeg"].map((query) => search.search(query)));
     expect(answers.map((results) => results.length)).toEqual([1, 1, 1]);
   });
+
+  it("takes hostile queries and huge messages: syntax characters are not syntax, a snippet stays short", async () => {
+    const cache = memoryCache();
+    const huge = `${"lorem ".repeat(100_000)}needle ${"ipsum ".repeat(100_000)}`;
+    await cache.writeMessages("a", said(huge, 'a*b (c) "d" OR NOT e:f'));
+    const search = createLocalSearch(cache);
+    const [found] = await search.search("needle");
+    expect(found?.message_index).toBe(0);
+    expect(found!.snippet.length).toBeLessThanOrEqual(202);
+    expect(found!.snippet.slice(found!.highlights[0]![0], found!.highlights[0]![1])).toBe("needle");
+    expect((await search.search('"d" OR NOT e:f*')).map((result) => result.message_index)).toEqual([1]);
+    for (const query of ["*".repeat(1000), "(".repeat(1000), "🍐".repeat(500), "a ".repeat(500), "\u0000\uffff"])
+      expect(Array.isArray(await search.search(query))).toBe(true);
+  });
 });

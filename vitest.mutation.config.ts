@@ -64,7 +64,10 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   people: {
     mutate: ["server/people/access.ts", "server/people/chat-guard.ts", "server/people/chat-audiences.ts"],
     tests: [
+      "test/people/access.test.ts",
+      "test/people/guard-rules.test.ts",
       "test/people/authorization-matrix.test.ts",
+      "test/people/people-routes.test.ts",
       "test/people/shares.test.ts",
       "test/people/sharing-routes.test.ts",
       "test/properties/people.property.test.ts",

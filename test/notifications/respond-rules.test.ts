@@ -32,7 +32,7 @@ describe("answering an interaction through the respond route", () => {
     await waitForEvent(server, rid);
   });
 
-  it("refuses a suspended interaction, and one keyed as an approval that no run waits on", async () => {
+  it("refuses a suspended interaction and one keyed as an approval that no run waits on (409), an unknown one (404)", async () => {
     const server = runner.server;
     const sid = await createSession(server);
     const plugin = pluginOf(server, sid);
@@ -48,6 +48,9 @@ describe("answering an interaction through the respond route", () => {
     }
     expect(server.runtime.ctx.notifications.session(sid).get(held.id)).toMatchObject({ status: "suspended" });
     expect(server.runtime.ctx.notifications.session(sid).get(orphan.id)).toMatchObject({ status: "pending_response" });
+    const unknown = await respond(server, sid, "ntf_unknown", { response: "approve" });
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, "notification_not_found"]);
+    expect(unknown.json.error.message).toContain("ntf_unknown");
   });
 
   it("records who answered, the admin or the device, and the message only when one is given", async () => {

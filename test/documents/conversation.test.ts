@@ -3,30 +3,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies, createSession, messagesOf, send, waitForEvent, useRunner } from "../runner/helpers.ts";
-import type { TestServer } from "../support/server.ts";
+import { addDocument } from "./helpers.ts";
 import { pdfWith } from "./files.ts";
 
 // A reading worker starts a loader and pdf.js: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const runner = useRunner({ documents: { inline_tokens: 6000 } });
-
-async function addDocument(server: TestServer, name: string, bytes: Uint8Array): Promise<string> {
-  const answer = await server.request({
-    method: "POST",
-    url: `/documents?name=${encodeURIComponent(name)}`,
-    headers: { "content-type": "application/octet-stream" },
-    payload: Buffer.from(bytes),
-  });
-  expect(answer.status).toBe(201);
-  const id = answer.json.document.id as string;
-  for (;;) {
-    const { json } = await server.request({ method: "GET", url: `/documents/${id}` });
-    if (json.document.status === "ready") return id;
-    expect(json.document.status).toBe("reading");
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 const LEASE = [
   "Lease agreement between Ana and Ben.",

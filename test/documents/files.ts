@@ -28,6 +28,18 @@ interface ZipEntry {
 }
 
 /** A zip archive (deflate), as Word writes one. */
+/** The fields a local and a central header share, in this order from `at`: CRC-32, both sizes, the name's length. */
+function writeSizes(
+  header: Buffer,
+  at: number,
+  f: { crc: number; compressed: number; size: number; nameLength: number },
+) {
+  header.writeUInt32LE(f.crc, at);
+  header.writeUInt32LE(f.compressed, at + 4);
+  header.writeUInt32LE(f.size, at + 8);
+  header.writeUInt16LE(f.nameLength, at + 12);
+}
+
 export function zip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -40,19 +52,14 @@ export function zip(entries: readonly ZipEntry[]): Buffer {
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    const sizes = { crc, compressed: compressed.length, size: entry.data.length, nameLength: name.length };
+    writeSizes(local, 14, sizes);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeSizes(central, 16, sizes);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);
     centrals.push(central, name);

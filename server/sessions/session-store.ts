@@ -94,7 +94,17 @@ export class SessionStore {
    */
   page(sessionId: string, limit: number | undefined, before: number | undefined): SessionPage<Session> | undefined {
     const row = this.selectHead.get(sessionId);
-    if (!row) return undefined;
+    return row && this.pageOf(row, limit, before);
+  }
+
+  /** The last `limit` shown messages as page() gives them, with the event cursor of the same row (one read). */
+  tail(sessionId: string, limit: number): { page: SessionPage<Session>; cursorEventId: number } | undefined {
+    const row = this.selectHead.get(sessionId);
+    return row && { page: this.pageOf(row, limit, undefined), cursorEventId: row.cursor_event_id };
+  }
+
+  private pageOf(row: HeadRow, limit: number | undefined, before: number | undefined): SessionPage<Session> {
+    const sessionId = row.id;
     const total = this.versions.messages.headCount(sessionId);
     const { start, end } = messageRange(total, limit, before);
     const session = withMessages(row.body, this.versions.messages.headRange(sessionId, start, end));

@@ -77,6 +77,11 @@ export const forkSessionRoute = defineRoute("POST", "/sessions/:session_id/fork"
 
 export const loadMessagesRoute = defineRoute("GET", "/sessions/:session_id/messages", {
   params: sessionParams,
+  // Not strict: this route ignored any query before `limit`, and answers unknown ones as it did.
+  query: z.object({
+    /** Only the last `limit` shown messages, with `messages_total` and `messages_start` (docs/sessions.md P10). */
+    limit: integerParam("limit", 1, 1000).optional(),
+  }),
   answer: messagesSnapshotSchema,
   errors: ["session_not_found"],
 });

@@ -61,10 +61,12 @@ export class MessageLog {
        ORDER BY position LIMIT ? OFFSET ?`,
     );
     this.selectBody = db.prepare<[number], { body: string }>("SELECT body FROM message_bodies WHERE id = ?");
-    // A head message's index is its rank among the head's positions (positions have gaps after edits), so each named
-    // session's head rows are ranked on the head index (no body is read) and only the wanted bodies are joined.
+    // A head message's index is its rank among the head's positions (positions have gaps after deletions), so each
+    // named session's head rows are ranked (no body is read) and only the wanted bodies are joined. MATERIALIZED: the
+    // places become a table SQLite indexes for the join; inlined, each ranked row re-read the JSON (a 5,000-message
+    // chat cost 240 ms a query instead of 13 ms, on the loaded machine).
     this.selectHeadAt = db.prepare<[string], { session_id: string; idx: number; message_id: number; body: string }>(
-      `WITH wanted AS (SELECT json_extract(value, '$[0]') AS session_id, json_extract(value, '$[1]') AS idx
+      `WITH wanted AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS session_id, json_extract(value, '$[1]') AS idx
                        FROM json_each(?))
        SELECT h.session_id, h.idx, h.message_id, b.body
        FROM (SELECT session_id, message_id, row_number() OVER (PARTITION BY session_id ORDER BY position) - 1 AS idx

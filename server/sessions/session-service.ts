@@ -75,6 +75,11 @@ export class SessionService {
     return page;
   }
 
+  /** SessionStore.mentioning: the live sessions whose fields (not messages) hold `text`. */
+  mentioning(text: string): string[] {
+    return this.store.mentioning(text);
+  }
+
   /** SessionStore.shownAt: the live sessions the places name, with their head messages there (search snippets). */
   shownAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
     return this.store.shownAt(places);

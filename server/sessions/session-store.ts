@@ -41,6 +41,7 @@ export class SessionStore {
   private readonly selectAll;
   private readonly selectVisible;
   private readonly selectLive;
+  private readonly selectMentioning;
   private readonly insertSession;
   private readonly moveHead;
   private readonly moveCursor;
@@ -64,6 +65,10 @@ export class SessionStore {
     );
     this.selectLive = db.prepare<[string], { id: string }>(
       "SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
+    );
+    this.selectMentioning = db.prepare<[string], { id: string }>(
+      `SELECT s.id FROM sessions s JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version
+       WHERE s.deleted_at IS NULL AND instr(v.body, ?) > 0 ORDER BY s.created_at DESC, s.id`,
     );
     this.insertSession = db.prepare<[string, string, number, string | null, string]>(
       "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id, owner_id) VALUES (?, ?, ?, 0, 0, ?, ?)",
@@ -117,6 +122,14 @@ export class SessionStore {
       places.filter(([sessionId, index]) => index >= 0 && live.has(sessionId)),
     );
     return new Map([...live].map((sessionId) => [sessionId, messages.get(sessionId) ?? new Map<number, Message>()]));
+  }
+
+  /**
+   * The live sessions whose own fields (their head's, messages left out) hold `text` as stored JSON: a pass over the
+   * fields alone, where list() would read and parse every message of every chat.
+   */
+  mentioning(text: string): string[] {
+    return this.selectMentioning.all(text).map((row) => row.id);
   }
 
   /** Every live session; with `personId`, only those that person may see (owned or shared with them). */

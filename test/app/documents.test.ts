@@ -159,11 +159,11 @@ describe("documents in the app", () => {
     expect(errors).toEqual([]);
   });
 
-  it("DA9 an embedding model that is down: the reply says once, plainly, that documents were searched by their words only", async () => {
+  it("DA9 a pasted file is attached; an embedding model that is down: the reply says once, plainly, that documents were searched by their words only", async () => {
     const restore = await nameEmbeddingModel(`http://127.0.0.1:${await closedPort()}/v1`);
     try {
       const { page, errors } = await pairedPage(DESKTOP);
-      await dropFile(page, "garden.md", NOTES);
+      await pasteFile(page, "garden.md", NOTES);
       await page.locator(".attachment-tray .document-chip", { hasText: "garden.md" }).getByText("2 pages").waitFor();
       shared.stack.backend.script(dialectStream("openai", { content: "Water the basil [1]." }));
       await message(page).fill("When is the basil watered?");
@@ -215,6 +215,18 @@ async function nameEmbeddingModel(baseUrl: string): Promise<() => Promise<void>>
     agents: { default: { provider_id: "default", embedding: { provider_id: "embedder", model: "hash-384" } } },
   });
   return () => patch({ agents: { default: { embedding: null } }, providers: { embedder: null } });
+}
+
+/** Pastes a file into the message box, as a desktop's clipboard holding a copied file would. */
+async function pasteFile(page: Page, name: string, text: string): Promise<void> {
+  await message(page).evaluate(
+    (box, [fileName, content]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content!], fileName!, { type: "text/markdown" }));
+      box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [name, text],
+  );
 }
 
 /** Drops a file on the composer as a desktop's file manager would (a DataTransfer holding it). */

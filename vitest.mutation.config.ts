@@ -1,43 +1,92 @@
 // The suites Stryker runs against each mutant of the security-critical files (stryker.config.json): their unit,
-// property and loopback tests only. No Chromium, no app build, no process-spawning config suites: each mutant is
-// judged by the tests that exercise its line (coverage per test), so this list must hold every test that should
-// notice a broken rule in those files. docs/testing.md "Mutation score" has the run's figures.
+// property and loopback tests only. No Chromium, no app build, no process-spawning config suites.
+//
+// The files are run in groups (scripts/mutate.ts, `npm run mutate`): each group names the files it mutates and the
+// fast tests that should notice a broken rule in them, and a run of one group (MUTATION_GROUP=<name>) loads only that
+// group's tests. Coverage per test then narrows each mutant to the tests of its group that reach its line. Without the
+// grouping every mutant a server's start-up reaches (code run in a `beforeAll`, which Stryker counts as covered by
+// every test) ran all twenty loopback suites: hours on two cores. docs/testing.md "Mutation score" has the figures.
 import { defineConfig } from "vitest/config";
 
-export const MUTATION_SUITES = [
-  // authentication and tokens (server/auth/)
-  "test/auth/*.test.ts",
-  "test/http/auth-revocation.test.ts",
-  "test/devices/self.test.ts",
-  "test/producers/producers.test.ts",
-  // pairing (server/pairing/, the bridge's takeCode)
-  "test/properties/pairing.property.test.ts",
-  "test/bridge/pairing.test.ts",
-  "test/bridge/pairing-race.test.ts",
-  "test/bridge/code-race.test.ts",
-  "test/client/pairing-and-revocation.test.ts",
-  "test/http/public-urls.test.ts",
-  // the relay and its limits (bridge/relay/)
-  "test/relay/*.test.ts",
-  // end-to-end sealing and key rotation (server/e2e/)
-  "test/e2e/*.test.ts",
-  "test/properties/keys.property.test.ts",
-  // approvals (server/mcp/approvals.ts, the respond route)
-  "test/mcp/approvals.test.ts",
-  "test/notifications/respond-ended-request.test.ts",
-  // people's visibility (server/people/access.ts, chat-guard.ts, chat-audiences.ts)
-  "test/people/authorization-matrix.test.ts",
-  "test/people/shares.test.ts",
-  "test/people/sharing-routes.test.ts",
-  "test/properties/people.property.test.ts",
-  // Not test/properties/approvals.property.test.ts: it restarts servers inside each case, and once in Stryker's
-  // instrumented dry run it failed where plain runs of the same seed pass (docs/testing.md "Mutation score").
-];
+export interface MutationGroup {
+  /** Globs of the files Stryker mutates in this group (each also in stryker.config.json "mutate"). */
+  mutate: string[];
+  /** The test files that judge those mutants. */
+  tests: string[];
+}
+
+export const MUTATION_GROUPS: Record<string, MutationGroup> = {
+  // authentication, tokens and the caller; the relay secret's comparison is Authenticator.relayedDevice
+  auth: {
+    mutate: ["server/auth/*.ts"],
+    tests: [
+      "test/auth/*.test.ts",
+      "test/relay/relay-pass.test.ts",
+      "test/http/auth-revocation.test.ts",
+      "test/devices/self.test.ts",
+      "test/producers/producers.test.ts",
+    ],
+  },
+  // pairing codes, the pairing service and its public URLs (and the bridge's takeCode)
+  pairing: {
+    mutate: ["server/pairing/*.ts"],
+    tests: [
+      "test/pairing/*.test.ts",
+      "test/properties/pairing.property.test.ts",
+      "test/e2e/pairing.test.ts",
+      "test/bridge/pairing.test.ts",
+      "test/bridge/pairing-race.test.ts",
+      "test/bridge/code-race.test.ts",
+      "test/http/public-urls.test.ts",
+    ],
+  },
+  // the bridge's API relay and its limits
+  relay: {
+    mutate: ["bridge/relay/*.ts"],
+    tests: ["test/relay/*.test.ts"],
+  },
+  // end-to-end sealing and key rotation
+  e2e: {
+    mutate: ["server/e2e/*.ts"],
+    tests: ["test/e2e/*.test.ts", "test/properties/keys.property.test.ts"],
+  },
+  // approvals and the respond route. Not test/properties/approvals.property.test.ts: it restarts servers inside each
+  // case, and once in Stryker's instrumented dry run it failed where plain runs of the same seed pass.
+  approvals: {
+    mutate: ["server/mcp/approvals.ts", "server/http/routes/interactions.ts"],
+    tests: [
+      "test/mcp/approvals.test.ts",
+      "test/notifications/respond-ended-request.test.ts",
+      "test/notifications/respond-rules.test.ts",
+    ],
+  },
+  // people's visibility
+  people: {
+    mutate: ["server/people/access.ts", "server/people/chat-guard.ts", "server/people/chat-audiences.ts"],
+    tests: [
+      "test/people/access.test.ts",
+      "test/people/guard-rules.test.ts",
+      "test/people/authorization-matrix.test.ts",
+      "test/people/people-routes.test.ts",
+      "test/people/shares.test.ts",
+      "test/people/sharing-routes.test.ts",
+      "test/properties/people.property.test.ts",
+    ],
+  },
+};
+
+/** The tests of the group MUTATION_GROUP names, or of every group when none is named. */
+export function mutationSuites(group: string | undefined): string[] {
+  if (group === undefined || group === "") return [...new Set(Object.values(MUTATION_GROUPS).flatMap((g) => g.tests))];
+  const chosen = MUTATION_GROUPS[group];
+  if (chosen === undefined) throw new Error(`MUTATION_GROUP "${group}" is not one of ${Object.keys(MUTATION_GROUPS)}`);
+  return chosen.tests;
+}
 
 export default defineConfig({
   test: {
-    include: MUTATION_SUITES,
-    // Stryker runs two of these at once (its concurrency); each keeps to one worker.
+    include: mutationSuites(process.env.MUTATION_GROUP),
+    // Stryker's runner runs one file at a time in each of its workers (its concurrency).
     pool: "forks",
     maxWorkers: 1,
     testTimeout: 30_000,

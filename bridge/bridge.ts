@@ -1,9 +1,9 @@
 // Assembles a running bridge from its named parts: the core the channels share (core.ts), the upgrade path
 // (socket/acceptor.ts: handshake, admission, tracking) with each socket's frames wired to the router
 // (socket/frame-wiring.ts), the idle sweep (socket/idle-sweep.ts), and one HTTP server for /health, /metrics, the
-// upgrade at /socket/websocket, Phoenix's long-poll at /socket/longpoll (transport/longpoll.ts) and the app's files
-// at / (http/static.ts). `close()` ends every socket with 1001 so apps and servers come back when a bridge is
-// up again.
+// upgrade at /socket/websocket, Phoenix's long-poll at /socket/longpoll (transport/longpoll.ts), share links' blobs
+// at /shared/{token} (http/shared-route.ts) and the app's files at / (http/static.ts). `close()` ends every socket
+// with 1001 so apps and servers come back when a bridge is up again.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WebSocketServer } from "ws";
@@ -13,7 +13,10 @@ import { after, systemClock, type Clock } from "./clock.ts";
 import type { BridgeConfig } from "./config.ts";
 import type { BridgeCore } from "./core.ts";
 import { httpHandler, notFound } from "./http/routes.ts";
+import { sharedRoute } from "./http/shared-route.ts";
 import { appFiles, appUrlFor, DEFAULT_APP_DIR } from "./http/static.ts";
+import { DEFAULT_RELAY_CONFIG } from "./relay/relay-config.ts";
+import { DEFAULT_SHARED_BLOB_LIMITS, SharedBlobs } from "./sharing/shared-blobs.ts";
 import { receiveFrame } from "./socket/frame-wiring.ts";
 import { LongPollEndpoint } from "./transport/longpoll.ts";
 import { processLog, PeerLogBudget, type BridgeLogger } from "./log.ts";
@@ -54,6 +57,8 @@ export interface RunningBridge {
   sweepIdle(): number;
   /** Phoenix's long-poll sessions (transport/longpoll.ts). */
   longPoll: LongPollEndpoint;
+  /** Share links' sealed blobs served at GET /shared/{token} (sharing/shared-blobs.ts). */
+  sharedBlobs: SharedBlobs;
   close(): Promise<void>;
 }
 
@@ -72,6 +77,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const acceptor = new SocketAcceptor(core, log, router, sightings);
   const idle = new IdleSweep(acceptor.open, clock, config.idleTimeoutMs, log);
   const longPoll = longPollEndpoint(core, router, acceptor);
+  const sharedBlobs = new SharedBlobs(core, { ...DEFAULT_SHARED_BLOB_LIMITS, timeoutMs: relayTimeout(config) });
   const http = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -87,6 +93,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       health: () => core.node.health(),
       appFiles: appFiles(options.appDir ?? DEFAULT_APP_DIR, (response, path) => notFound(response, `GET ${path}`)),
       longPoll: (request, response, url) => longPoll.handle(request, response, url),
+      sharedBlob: sharedRoute(sharedBlobs, clock),
       // The app's URL is known once the port is: requests come after listen().
       appConfig: (serverId) => core.registry.appConfigFor(serverId, appUrl),
       failed: (error) =>
@@ -125,8 +132,14 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     sightings,
     sweepIdle,
     longPoll,
+    sharedBlobs,
     close,
   };
+}
+
+/** A part of a share link's blob is waited for as long as a relayed call (the server runs both the same way). */
+function relayTimeout(config: BridgeConfig): number {
+  return config.relay.timeoutMs ?? DEFAULT_RELAY_CONFIG.timeoutMs;
 }
 
 /** Long-poll sessions admitted and tracked by the acceptor, their frames routed like a WebSocket's. */

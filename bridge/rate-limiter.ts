@@ -1,5 +1,5 @@
 // Attempts counted per address and overall in fixed windows of the injected clock: failed pairing attempts and new
-// server registrations (server-channel.ts).
+// server registrations (server-channel.ts), and share link reads (http/shared-route.ts).
 //
 // The overall budget must not become a lockout: one attacker with a few addresses used to spend it and get every
 // later pairing refused `rate_limited`, valid codes included. So past the overall budget only the addresses already
@@ -41,6 +41,12 @@ export class AddressRateLimiter {
     this.roll();
     this.overall++;
     this.byAddress.set(address, (this.byAddress.get(address) ?? 0) + 1);
+  }
+
+  /** Whole seconds until the current window ends (at least 1): a refused caller's Retry-After. */
+  secondsLeft(): number {
+    this.roll();
+    return Math.max(1, Math.ceil((this.windowStart + this.windowMs - this.clock.now()) / 1000));
   }
 
   private roll(): void {

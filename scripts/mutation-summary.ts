@@ -1,7 +1,7 @@
-// Prints the Markdown of docs/testing.md "Mutation score" from Stryker's JSON report (reports/mutation/mutation.json,
-// written by `npm run mutate`): a row per mutated file, then every mutant that survived or had no covering test, with
+// Prints the Markdown of docs/testing.md "Mutation score" from Stryker's JSON reports (reports/mutation/<group>.json,
+// written by `npm run mutate`, or reports/mutation/mutation.json of a single `npx stryker run`): a row per mutated file, then every mutant that survived or had no covering test, with
 // its line and replacement, for the page to say why it changes nothing or which test now kills it.
-// Run: node --import tsx scripts/mutation-summary.ts [report.json]
+// Run: node --import tsx scripts/mutation-summary.ts [report.json ...]
 import { readFileSync } from "node:fs";
 
 interface Mutant {
@@ -17,10 +17,14 @@ interface Report {
 const DETECTED = new Set(["Killed", "Timeout"]);
 const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
-const report = JSON.parse(readFileSync(process.argv[2] ?? "reports/mutation/mutation.json", "utf8")) as Report;
+const paths = process.argv.length > 2 ? process.argv.slice(2) : ["reports/mutation/mutation.json"];
+const files = Object.assign(
+  {},
+  ...paths.map((path) => (JSON.parse(readFileSync(path, "utf8")) as Report).files),
+) as Report["files"];
 const rows: string[] = [];
 const open: string[] = [];
-for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+for (const [file, { source, mutants }] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
   const count = (statuses: Set<string> | string) =>
     mutants.filter((m) => (typeof statuses === "string" ? m.status === statuses : statuses.has(m.status))).length;
   const detected = count(DETECTED);

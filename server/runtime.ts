@@ -34,6 +34,7 @@ import { ContentKeys } from "./e2e/content-keys.ts";
 import { rotateForRevocation } from "./e2e/rotation.ts";
 import { EndToEnd } from "./e2e/end-to-end.ts";
 import { ensureServerKey } from "./e2e/server-key.ts";
+import { FloorLog } from "./e2e/floor-log.ts";
 import { ReplayGuard } from "./e2e/replay-guard.ts";
 import { createPushService } from "./push/index.ts";
 import { SearchService } from "./search/search-service.ts";
@@ -144,7 +145,7 @@ function startAccess(core: Core, options: RuntimeOptions) {
     ensureServerKey(dataDir),
     new ContentKeys(db, () => clock.now()),
     new Audiences(db, events),
-    new ReplayGuard(pairing.relayFloors),
+    new ReplayGuard(new FloorLog(dataDir, (deviceId) => pairing.storedRelayFloor(deviceId))),
     config.bridge.require_e2e,
   );
   // A pairing that an app refused before this start (docs/security.md "Pairing") leaves no live device behind it.
@@ -348,7 +349,7 @@ async function stopAll(
   await serving.forwarder.stop();
   await access.push?.close();
   await serving.app.close();
-  access.e2e.calls.flush();
+  access.e2e.calls.close();
   core.transactor.commitGroup();
   await core.checkpointer.stop();
   core.db.close();

@@ -287,23 +287,9 @@ function handleServerPush(
         else abandoned(core, state, result, reply);
       });
     }
-    case "api_result": {
-      // The server sends its answers without a ref (fire and forget, one frame per call less both ways); one with a
-      // ref is acknowledged as any push.
-      const parsed = apiResultSchema.safeParse(frame.payload);
-      if (!parsed.success) {
-        core.log.warn(
-          {
-            server_id: state.id,
-            problem: parsed.error.issues[0]?.message,
-          },
-          "api_result not understood",
-        );
-        return frame.ref === null ? undefined : reply("error", { reason: "invalid_params" });
-      }
-      void core.servers.answer(state, "api_result", parsed.data);
-      return frame.ref === null ? undefined : reply("ok", {});
-    }
+    case "api_result":
+    case "share_result":
+      return takeAnswer(core, state, frame, reply);
     default:
       core.log.warn({ server_id: state.id, event: frame.event }, "unknown event on server topic");
       return reply("error", { reason: "unknown_event" });
@@ -328,6 +314,36 @@ function abandoned(
     "pair_result for a pairing nobody waits for",
   );
   reply("error", { reason: "abandoned" });
+}
+
+/**
+ * The server's answer to a call an app relayed (api_result) or to a share link's part the bridge asked for
+ * (share_result): handed to its waiter, here or on the node that asked (sharing/blob-asks.ts checks share_result
+ * itself). The server sends them without a ref (fire and forget, one frame per call less both ways); one with a ref
+ * is acknowledged as any push.
+ */
+function takeAnswer(
+  core: BridgeCore,
+  state: ServerState,
+  frame: Frame,
+  reply: (status: "ok" | "error", response: Record<string, unknown>) => void,
+): void {
+  const answered = frame.ref === null ? () => undefined : reply;
+  if (frame.event === "share_result") {
+    void core.servers.answer(state, "share_result", isRecord(frame.payload) ? frame.payload : {});
+    return answered("ok", {});
+  }
+  const parsed = apiResultSchema.safeParse(frame.payload);
+  if (!parsed.success) {
+    core.log.warn({ server_id: state.id, problem: parsed.error.issues[0]?.message }, "api_result not understood");
+    return answered("error", { reason: "invalid_params" });
+  }
+  void core.servers.answer(state, "api_result", parsed.data);
+  return answered("ok", {});
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The session a plain `session_deleted` names (only the plain form names its session to the bridge). */

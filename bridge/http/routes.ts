@@ -1,7 +1,9 @@
 // The bridge's plain HTTP: GET /health, GET /metrics (Prometheus text), Phoenix's long-poll transport at
-// /socket/longpoll, and the companion app's files for any other GET or HEAD. Everything else is 404.
+// /socket/longpoll, a share link's sealed blob at GET /shared/{token} (http/shared-route.ts), and the companion app's
+// files for any other GET or HEAD. Everything else is 404.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BridgeMetrics } from "../metrics.ts";
+import { SHARED_PATH_PREFIX } from "./shared-route.ts";
 
 export const LONGPOLL_PATH = "/socket/longpoll";
 
@@ -13,6 +15,8 @@ export interface HttpRoutes {
   appFiles(request: IncomingMessage, response: ServerResponse, path: string): Promise<void>;
   /** GET /app-config.json's body for `?server_id=`, or for the one server whose app is served here; undefined: none. */
   appConfig(serverId: string | undefined): unknown;
+  /** GET /shared/{token}: a share link's sealed blob (http/shared-route.ts); `path` is the request's path. */
+  sharedBlob(request: IncomingMessage, response: ServerResponse, path: string): Promise<void>;
   /** Phoenix's long-poll transport (transport/longpoll.ts). */
   longPoll(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void>;
   /** Reports a handler that threw (the request is answered 500; the process goes on). */
@@ -33,9 +37,11 @@ export function httpHandler(routes: HttpRoutes) {
         ? routes.health().then((body) => send(response, 200, "application/json", JSON.stringify(body)))
         : path === LONGPOLL_PATH
           ? routes.longPoll(request, response, url)
-          : request.method === "GET" || request.method === "HEAD"
-            ? routes.appFiles(request, response, path)
-            : undefined;
+          : request.method === "GET" && path.startsWith(SHARED_PATH_PREFIX)
+            ? routes.sharedBlob(request, response, path)
+            : request.method === "GET" || request.method === "HEAD"
+              ? routes.appFiles(request, response, path)
+              : undefined;
     if (!work) return notFound(response, `${request.method} ${path}`);
     work.catch((error: unknown) => {
       routes.failed(error);

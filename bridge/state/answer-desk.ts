@@ -1,4 +1,4 @@
-// Where a server's answer (pair_result, api_result) finds the waiter that asked for it on this node. The pairing
+// Where a server's answer (pair_result, api_result, share_result) finds the waiter that asked for it on this node. The pairing
 // waits and the relay register their taker when they are built; the cluster's inbox hands answers given on another
 // node's link to it. Made before either side, so neither is bound to the other after it is built.
 import type { ServerState } from "./registry.ts";

@@ -19,10 +19,10 @@ export interface HistoryRead {
 }
 
 /** Frames the bridge sends a server's link, wherever the link is. */
-export type ToServerEvent = "pair_request" | "api_request" | "devices_seen";
+export type ToServerEvent = "pair_request" | "api_request" | "devices_seen" | "share_request";
 
 /** Answers a server gives to a request the bridge forwarded; in a cluster they may belong to another node's waiter. */
-export type AnswerEvent = "pair_result" | "api_result";
+export type AnswerEvent = "pair_result" | "api_result" | "share_result";
 
 /** Why a new server id may not be registered now. */
 export type RegistrationRefusal = "registration_closed" | "rate_limited";

@@ -15,7 +15,7 @@ import {
   type SessionUpdate,
   type StoredAttachment,
 } from "../wire/api.ts";
-import type { Message, Role, Session } from "../wire/messages.ts";
+import { pagedSessionSchema, type Message, type PagedSession, type Role, type Session } from "../wire/messages.ts";
 import type { NotificationRecord } from "../wire/notification.ts";
 import type { BinaryBody, Requester, RequestOptions } from "../transport/http.ts";
 import { bytesToBase64 } from "../util/base64.ts";
@@ -271,6 +271,16 @@ export abstract class ServerApi implements Requester {
     return (await this.call(getSessionRoute, { params: { session_id: sessionId } })).session;
   }
 
+  /**
+   * The session with only the last `limit` shown messages before index `before` (the end without it), plus
+   * `messages_total` and `messages_start` (docs/sessions.md "History in pages").
+   */
+  async getSessionPage(sessionId: string, page: { limit?: number; before?: number }): Promise<PagedSession> {
+    const query = { messages_limit: page.limit, messages_before: page.before };
+    const { session } = await this.call(getSessionRoute, { params: { session_id: sessionId }, query });
+    return pagedSessionSchema.parse(session);
+  }
+
   /** With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. */
   async createSession(options: { agent_id?: string; client_session_id?: string } = {}): Promise<Session> {
     return (await this.call(createSessionRoute, { body: options })).session;
@@ -445,8 +455,9 @@ export abstract class ServerApi implements Requester {
   }
 
   /** A session's messages and the event cursor they reflect (ChatClient.loadMessages adds what followed). */
-  async messagesSnapshot(sessionId: string): Promise<MessagesSnapshot> {
-    return this.call(loadMessagesRoute, { params: { session_id: sessionId } });
+  async messagesSnapshot(sessionId: string, limit?: number): Promise<MessagesSnapshot> {
+    const query = limit === undefined ? {} : { limit };
+    return this.call(loadMessagesRoute, { params: { session_id: sessionId }, query });
   }
 
   /** The content keys sealed to this device's public key (end-to-end encryption). */

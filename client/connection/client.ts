@@ -347,12 +347,15 @@ export class ChatClient extends ServerApi {
    * an event of it at or before that cursor (listeners of every session still hear each event once); events after it
    * that were already delivered come back in `events`.
    * `listener`, when given, is registered for this session at exactly that point, so it misses nothing.
+   * With `limit`, only the chat's last `limit` messages come (`messages_start` says where they begin; older ones are
+   * read with getSessionPage): a long chat opens without reading it whole.
    */
   async loadMessages(
     session_id: string,
     listener?: (event: AnyEvent) => void,
+    options: { limit?: number } = {},
   ): Promise<LoadedMessages & { dispose: Disposer }> {
-    const snapshot = await this.messagesSnapshot(session_id);
+    const snapshot = await this.messagesSnapshot(session_id, options.limit);
     const events: AnyEvent[] = [];
     let floor = snapshot.cursor_event_id;
     const delivered = this.sequencer.cursor;

@@ -16,5 +16,7 @@ export const appConfigSchema = z.object({
     .nullable(),
   /** Where the app is served for devices (`server.app_url`, else the server's own `/`). */
   app_url: z.string().url().max(2048),
+  /** The config's `offline` section, only when it has one: the bound of a device's offline copy, in MB. */
+  offline: z.object({ max_mb: z.number().int().min(1).max(10_000) }).optional(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -311,6 +311,11 @@ export const HTTP_ERRORS = {
     meaning:
       "a speech backend (STT or TTS) answered an error, timed out or could not be reached; the message is the backend's own",
   },
+  share_link_unavailable: {
+    status: 503,
+    meaning:
+      "the bridge's GET /shared/{token}: no server linked to the bridge could say whether the link is live (none linked, none answered in time, or the bridge is fetching too many links at once); `Retry-After` says when to try again",
+  },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
   insufficient_storage: {
     status: 507,

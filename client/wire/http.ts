@@ -21,6 +21,9 @@ export const messagesSnapshotSchema = z.looseObject({
   version: z.number().int(),
   messages: z.array(messageSchema),
   cursor_event_id: eventIdSchema,
+  /** With `limit`: how many shown messages the chat has and the index of the first one given. */
+  messages_total: z.number().int().nonnegative().optional(),
+  messages_start: z.number().int().nonnegative().optional(),
 });
 export type MessagesSnapshot = z.infer<typeof messagesSnapshotSchema>;
 

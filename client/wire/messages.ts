@@ -86,6 +86,15 @@ export const sessionSchema = z.looseObject({
 });
 export type Session = z.infer<typeof sessionSchema>;
 
+/** A session read in pages (GET /sessions/{id}?messages_limit&messages_before): a part of its shown messages. */
+export const pagedSessionSchema = sessionSchema.extend({
+  /** How many shown messages the chat has. */
+  messages_total: z.number().int().nonnegative(),
+  /** The index of the first message given (0: the page reaches the chat's start). */
+  messages_start: z.number().int().nonnegative(),
+});
+export type PagedSession = z.infer<typeof pagedSessionSchema>;
+
 /** How many characters of the first user message make a title. */
 export const DERIVED_TITLE_LENGTH = 80;
 

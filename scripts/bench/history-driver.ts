@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "undici";
 import { z } from "zod";
 import { forkChild, nextMessage } from "./child-process.ts";
-import type { HistoryShape } from "./history-server.ts";
+import type { HistoryShape } from "./history-shape.ts";
 import { percentile } from "./stats.ts";
 
 export const TOKEN = "bench-token";

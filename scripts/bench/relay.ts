@@ -205,14 +205,34 @@ async function main(): Promise<void> {
           measured[route]!.measured.perSecond / e2e_relay.measured.perSecond,
         );
     }
-    if (apps === DEVICES)
+    if (apps === DEVICES) {
       figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
+      if (relay && e2e_relay) Object.assign(figures, await serverFloor(serverProc, relay.cpu, e2e_relay.cpu));
+    }
   }
 
   all.forEach((proc) => proc.disconnect());
   process.stdout.write(
     `${JSON.stringify({ bench: "relay", requests: REQUESTS, app_processes: APP_PROCESSES, ...figures, load_average_1m: round(loadavg()[0]!) })}\n`,
   );
+}
+
+/**
+ * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
+ * own cost (opening the call and sealing the answer, timed alone in the server with e2e_relay's seams) in the same run.
+ */
+async function serverFloor(serverProc: ChildProcess, plain: Phase["cpu"], sealed: Phase["cpu"]) {
+  const seams = SEAMS.e2e_relay!;
+  await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams }, "seams");
+  const cipher = await ask(serverProc, (m) => fromServer.parse(m), { type: "cipher" }, "cipher");
+  const cipherUs = cipher.type === "cipher" ? cipher.us_per_call : Number.NaN;
+  const serverUs = (cpu: Phase["cpu"]) => ((cpu.server!.user + cpu.server!.sys) * 1000) / REQUESTS;
+  const extraUs = serverUs(sealed) - serverUs(plain);
+  return {
+    server_cipher_us_per_call: round(cipherUs),
+    e2e_relay_server_extra_us_50: round(extraUs),
+    e2e_relay_server_extra_per_cipher_50: round(extraUs / cipherUs),
+  };
 }
 
 type Phase = {

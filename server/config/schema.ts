@@ -115,6 +115,15 @@ export const configSchema = z
       .prefault({}),
     /** Dictation and read-aloud through speech backends (server/speech/, docs/voice.md); absent: none on the server. */
     speech: speechConfigSchema.optional(),
+    /**
+     * What the app keeps on a device for offline use (docs/app.md "Offline"): max_mb bounds a device's copy of its
+     * chats and their images, the chat opened longest ago going first. Told to the app in GET /app-config.json;
+     * absent: the app's own bound (50 MB).
+     */
+    offline: z
+      .object({ max_mb: z.number().int().min(1).max(10_000) })
+      .strict()
+      .optional(),
     /** Documents attached to chats (server/documents/, docs/documents.md). */
     documents: documentsConfigSchema.prefault({}),
     /** Plugin module paths, resolved against the config file's folder. */

@@ -1,9 +1,10 @@
 // The documents' rows (docs/documents.md "Storage"): the library (documents, document_pages) and each chat's copy
-// (chat_documents, chat_document_pages, chat_document_chunks with its FTS5 index). SQL lives here and nowhere else.
+// (chat_documents, chat_document_pages, chat_document_chunks with its FTS5 index). SQL lives here, and for a chat's
+// copy as export and import move it, in chat-copy.ts.
 import type { Db } from "../db/database.ts";
 import type { DocumentRecord } from "../../client/wire/events.ts";
 import type { Section } from "./extract-messages.ts";
-import { chunksOf } from "./chunks.ts";
+import { indexChunks } from "./chat-copy.ts";
 import { ChatVectorIndex, type VectorRow } from "./vector-search.ts";
 import { toBlob } from "./vectors.ts";
 
@@ -183,12 +184,6 @@ export class DocumentStore {
         "INSERT INTO chat_document_pages (session_id, document_id, page, heading, text) SELECT ?, document_id, page, heading, text FROM document_pages WHERE document_id = ?",
       )
       .run(sessionId, row.id);
-    const insertChunk = this.db.prepare<[string, string, number, string]>(
-      "INSERT INTO chat_document_chunks (session_id, document_id, page, text) VALUES (?, ?, ?, ?)",
-    );
-    const indexChunk = this.db.prepare<[number | bigint, string]>(
-      "INSERT INTO chat_document_fts (rowid, text) VALUES (?, ?)",
-    );
     const pages = this.db
       .prepare<[string], { page: number; text: string }>(
         "SELECT page, text FROM document_pages WHERE document_id = ? ORDER BY page",
@@ -197,13 +192,11 @@ export class DocumentStore {
     const copyVector = this.copyVectorStatement(row.id);
     let part = 0;
     let previousPage = -1;
-    for (const chunk of chunksOf(pages)) {
-      const { lastInsertRowid } = insertChunk.run(sessionId, row.id, chunk.page, chunk.text);
-      indexChunk.run(lastInsertRowid, chunk.text);
-      part = chunk.page === previousPage ? part + 1 : 0;
-      previousPage = chunk.page;
-      copyVector(sessionId, Number(lastInsertRowid), chunk.page, part);
-    }
+    indexChunks(this.db, sessionId, row.id, pages, (chunkId, page) => {
+      part = page === previousPage ? part + 1 : 0;
+      previousPage = page;
+      copyVector(sessionId, chunkId, page, part);
+    });
     this.vectors.forget(sessionId);
   }
 

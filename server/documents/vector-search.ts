@@ -1,8 +1,9 @@
 // The vector side of hybrid retrieval (docs/documents.md "Hybrid retrieval"): the chunks of a chat whose vectors are
-// nearest the question's, by brute force over unit vectors (a dot product each). A chat's vectors of one model are
-// kept in memory as one contiguous Float32Array, so a turn does not read 100,000 BLOBs; the cache is bounded in bytes
-// and drops the chat used longest ago. A chat whose vectors alone pass the bound is scored straight from its rows,
+// nearest the question's, by brute force over unit vectors (a dot product each, exact). A chat's vectors of one model
+// are kept in memory one after another in a WebAssembly memory scored with SIMD (dot-kernel.ts), so a turn does not
+// read 100,000 BLOBs; the cache is bounded in bytes and drops the chat used longest ago. A chat whose vectors alone pass the bound is scored straight from its rows,
 // kept nowhere. An entry is dropped when the chat's documents change (DocumentStore.attach, forgetChat).
+import { VectorMatrix } from "./dot-kernel.ts";
 import { dotAt, fromBlob } from "./vectors.ts";
 
 /** Bytes of vectors kept in memory for all chats: 100,000 chunks of 384 dimensions take 154 MB. */
@@ -19,9 +20,9 @@ export interface VectorRows {
 }
 
 interface Matrix {
+  /** The chunk of each row; rows past its length (skipped while loading) are zeros, never candidates. */
   ids: Float64Array;
-  vectors: Float32Array;
-  dimensions: number;
+  vectors: VectorMatrix;
 }
 
 export interface Nearest {
@@ -46,8 +47,8 @@ export class ChatVectorIndex {
     const best = new TopK(limit);
     const matrix = this.matrix(sessionId, model, query.length);
     if (matrix) {
-      for (let row = 0; row < matrix.ids.length; row++)
-        best.offer(matrix.ids[row]!, dotAt(query, matrix.vectors, row * matrix.dimensions));
+      const scores = matrix.vectors.scores(query);
+      for (let row = 0; row < matrix.ids.length; row++) best.offer(matrix.ids[row]!, scores[row]!);
     } else {
       for (const row of this.source.rows(sessionId, model)) {
         const vector = fromBlob(row.vector);
@@ -74,10 +75,10 @@ export class ChatVectorIndex {
       // Used now: to the end of the Map's order, the last to be dropped.
       this.cache.delete(key);
       this.cache.set(key, kept);
-      return kept.dimensions === dimensions ? kept : undefined;
+      return kept.vectors.dimensions === dimensions ? kept : undefined;
     }
     const count = this.source.count(sessionId, model);
-    const bytes = count * dimensions * 4;
+    const bytes = VectorMatrix.bytesFor(count, dimensions);
     if (bytes > this.budget) return undefined;
     const matrix = this.load(sessionId, model, count, dimensions);
     for (const [oldest, dropped] of this.cache) {
@@ -92,17 +93,16 @@ export class ChatVectorIndex {
 
   private load(sessionId: string, model: string, count: number, dimensions: number): Matrix {
     const ids = new Float64Array(count);
-    const vectors = new Float32Array(count * dimensions);
-    const bytes = new Uint8Array(vectors.buffer);
+    const vectors = new VectorMatrix(count, dimensions);
     let row = 0;
     for (const { chunk_id, vector } of this.source.rows(sessionId, model)) {
       if (row === count) break; // rows added since the count wait for the next load
       if (vector.byteLength !== dimensions * 4) continue; // another length than the question's: not comparable
       ids[row] = chunk_id;
-      bytes.set(vector, row * dimensions * 4);
+      vectors.setRow(row, vector);
       row++;
     }
-    return { ids: ids.subarray(0, row), vectors: vectors.subarray(0, row * dimensions), dimensions };
+    return { ids: ids.subarray(0, row), vectors };
   }
 }
 

@@ -27,8 +27,11 @@ const refusal = (code: HttpErrorCode, message: string): SealedCallAnswer => ({
   body: errorBody(code, message),
 });
 
-/** Runs an opened call in-process as the device (the forwarder's runRelayedCall, handed in: it calls this too). */
-export type RunCall = (call: ApiRequest) => Promise<ApiResult | undefined>;
+/**
+ * Runs an opened call in-process as the device (the forwarder's runCheckedCall, handed in: the forwarder calls this
+ * too). The call was checked as it was opened (openCall: the inner call's schema and the relayed path's), once.
+ */
+export type RunCall = (call: ApiRequest) => Promise<ApiResult>;
 
 export async function runSealedCall(
   ctx: ServerContext,
@@ -68,7 +71,7 @@ export async function runSealedCall(
     path,
     ...(callBody === undefined ? {} : { body: callBody }),
   });
-  const { request_id: _id, ...answer } = result ?? { request_id: call.id, reason: "invalid_request" as const };
+  const { request_id: _id, ...answer } = result;
   const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, withJsonBody(answer));
   // Sealing grows the answer by a third (base64): one that fit in clear may not fit in a bridge frame any more, and
   // sent whole it would make the bridge close the server's socket (1009).

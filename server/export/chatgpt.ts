@@ -60,6 +60,7 @@ export async function chatFromChatgpt(
     },
     messages,
     assets: [],
+    documents: [],
   };
 }
 

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import { DomainError } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
+import { ChatDocumentCopies } from "../documents/chat-copy.ts";
 import { CHAT_RECORD_FORMAT, CHAT_RECORD_VERSION, type ChatRecord, type ExportedAsset } from "./format.ts";
 import type { ImportLedger } from "./ledger.ts";
 
@@ -27,6 +28,7 @@ export class Exporter {
   private readonly sessionIds;
   private readonly visibleIds;
   private readonly ownAssets;
+  private readonly documents;
 
   constructor(private readonly parts: ExporterParts) {
     // In the order they were stored (oldest first; an import stores in file order): a fork comes after its source, so
@@ -35,6 +37,7 @@ export class Exporter {
     this.visibleIds = parts.db.prepare<[{ person: string }], { id: string }>(
       `SELECT id FROM sessions WHERE id IN (${VISIBLE_SESSIONS}) ORDER BY rowid`,
     );
+    this.documents = new ChatDocumentCopies(parts.db);
     this.ownAssets = parts.db.prepare<[string], { id: string }>(
       "SELECT id FROM assets WHERE session_id = ? ORDER BY created_at, id",
     );
@@ -77,6 +80,7 @@ export class Exporter {
       exported_at: new Date(this.parts.clock.now()).toISOString(),
       session,
       assets: this.assetsOf(session),
+      documents: this.documents.of(session.id),
     };
   }
 

@@ -21,6 +21,28 @@ export const exportedAssetSchema = z
   .strict();
 export type ExportedAsset = z.infer<typeof exportedAssetSchema>;
 
+/** A chat's copy of a document it used (docs/documents.md "Export and import"): its pages' text, so citations open. */
+export const exportedDocumentSchema = z
+  .object({
+    document_id: z.string().min(1).max(100),
+    name: z.string().max(500),
+    media_type: z.string().min(1).max(200),
+    pages: z
+      .array(
+        z
+          .object({
+            page: z.number().int().min(1).max(100_000),
+            heading: z.string().max(1000).optional(),
+            text: z.string(),
+          })
+          .strict(),
+      )
+      .max(100_000)
+      .refine((pages) => new Set(pages.map((p) => p.page)).size === pages.length, "a page number is given twice"),
+  })
+  .strict();
+export type ExportedDocument = z.infer<typeof exportedDocumentSchema>;
+
 /** Messages keep every field they carry (a turn's versions, whatever comes later); the wire schema drops them. */
 // messageSchema is declared as a ZodType (its versions nest messages), but it is an object schema: its shape is there.
 // Typed as Message: the fields it does not name pass through untouched.
@@ -41,6 +63,14 @@ export const chatRecordSchema = z
     exported_at: z.string(),
     session: exportedSessionSchema,
     assets: z.array(exportedAssetSchema).default([]),
+    documents: z
+      .array(exportedDocumentSchema)
+      .max(1000)
+      .refine(
+        (documents) => new Set(documents.map((d) => d.document_id)).size === documents.length,
+        "a document_id is given twice",
+      )
+      .default([]),
   })
   .strict();
 export type ChatRecord = z.infer<typeof chatRecordSchema>;
@@ -61,6 +91,8 @@ export interface ImportedChat {
   fields: Record<string, unknown>;
   messages: z.infer<typeof messageSchema>[];
   assets: ExportedAsset[];
+  /** The chat's copies of the documents it used (chat-relay records only). */
+  documents: ExportedDocument[];
   /** The id the session had where it was exported (forks name their source by it). */
   original_id?: string;
   original_source_session_id?: string;

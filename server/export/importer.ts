@@ -14,6 +14,7 @@ import { newAssetId, type AssetStore } from "../assets/store.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
+import { ChatDocumentCopies } from "../documents/chat-copy.ts";
 import { DomainError } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { arrayElements, ImportFormatError } from "./array-scanner.ts";
@@ -82,12 +83,15 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class Importer {
   private readonly staging: ImportStaging;
 
+  private readonly documents: ChatDocumentCopies;
+
   constructor(private readonly parts: ImporterParts) {
     // An upload a crash cut off left its temporary file behind, and maybe a chat's staged messages: nothing can be
     // running yet, so none is in use.
     rmSync(join(parts.dataDir, IMPORTS_DIR), { recursive: true, force: true });
     this.staging = new ImportStaging(parts.db, parts.transactor, parts.sessions);
     this.staging.recover();
+    this.documents = new ChatDocumentCopies(parts.db);
   }
 
   /** Checks then imports `file` (a JSON array); throws ImportFormatError, having imported nothing, for a bad file. */
@@ -176,6 +180,7 @@ export class Importer {
       fields,
       messages,
       assets: record.data.assets,
+      documents: record.data.documents,
       original_id: session.id,
       ...(session.source_session_id ? { original_source_session_id: session.source_session_id } : {}),
     };
@@ -215,7 +220,10 @@ export class Importer {
         this.parts.sessions.createFromStaged(
           sessionId,
           { agent_id: chat.agent_id, ...(source !== undefined ? { source_session_id: source } : {}) },
-          () => this.storeAssets(sessionId, assets),
+          () => {
+            this.storeAssets(sessionId, assets);
+            for (const copy of chat.documents) this.documents.restore(sessionId, copy, this.parts.clock.now());
+          },
           (first) => this.sessionOf(first, renamedChat, source),
         );
         this.parts.ledger.record(chat.source_id, sessionId, chat.original_id, this.parts.clock.now());

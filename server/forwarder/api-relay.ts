@@ -56,20 +56,35 @@ export async function runRelayedCall(
       : undefined;
   }
   const call = parsed.data;
+  // A sealed call (end-to-end encryption) is opened and run here, without a round through its own route; the call
+  // inside was checked as it was opened (sealed-calls.ts), so it runs without a second pass through the schema.
+  if (call.method === "POST" && call.path === E2E_RELAY_PATH)
+    return answerOrFailure(ctx, call.request_id, async () => ({
+      request_id: call.request_id,
+      ...(await runSealedCall(ctx, (inner) => runCheckedCall(ctx, app, inner), call.device_id, call.body)),
+    }));
+  return runCheckedCall(ctx, app, call);
+}
+
+/** Runs a relayed call that passed apiRequestSchema's checks (here or as a sealed call's content); never rejects. */
+export async function runCheckedCall(ctx: ServerContext, app: RoutingTarget, call: ApiRequest): Promise<ApiResult> {
   // The bridge refuses long-polls already; a server never holds an inject open for a wait it cannot relay.
   if (asksLongPoll(call.path)) return { request_id: call.request_id, reason: "invalid_request" };
+  return answerOrFailure(ctx, call.request_id, () => inject(ctx, app, call));
+}
+
+/** The call's answer, or a 500 in the documented error body when it failed inside the server. */
+async function answerOrFailure(
+  ctx: ServerContext,
+  requestId: string,
+  answer: () => Promise<ApiResult>,
+): Promise<ApiResult> {
   try {
-    // A sealed call (end-to-end encryption) is opened and run here, without a round through its own route.
-    if (call.method === "POST" && call.path === E2E_RELAY_PATH)
-      return {
-        request_id: call.request_id,
-        ...(await runSealedCall(ctx, (inner) => runRelayedCall(ctx, app, inner), call.device_id, call.body)),
-      };
-    return await inject(ctx, app, call);
+    return await answer();
   } catch (error) {
-    ctx.log.error({ err: error, request_id: call.request_id }, "a relayed call failed inside the server");
+    ctx.log.error({ err: error, request_id: requestId }, "a relayed call failed inside the server");
     return {
-      request_id: call.request_id,
+      request_id: requestId,
       status: 500,
       body: { error: { code: "internal_error", message: "the relayed call failed inside the server" } },
     };

@@ -2,7 +2,7 @@
 // the `server:<id>` channel (bridge-link.ts); the event pump pushes the stored events from the cursor
 // (event-pump.ts, cursor.ts); the grants feed hands the bridge the device/code grants on every change (grants.ts);
 // the pairing answers redeem the codes the bridge forwards (pairing-answers.ts); the API relay runs the calls apps
-// make through the bridge (api-relay.ts). This file builds them and orders
+// make through the bridge (api-relay.ts); the share answers hand it share links' sealed blobs (share-answers.ts). This file builds them and orders
 // what each does on a join. While the bridge is down nothing here blocks HTTP: events simply wait in the store.
 import { linkAppConfig } from "./app-config.ts";
 import { devicesSeenSchema } from "../../client/wire/frames.ts";
@@ -20,6 +20,7 @@ import { AudienceLink, REFUSED_RETRY_MS } from "./audience-link.ts";
 import { EventFormer } from "./event-forms.ts";
 import { GrantsFeed } from "./grants.ts";
 import { PairingAnswers } from "./pairing-answers.ts";
+import { serveShareLinks } from "./share-answers.ts";
 
 export interface ForwarderOptions {
   /** Where the bridge listens (main passes BRIDGE_URL); absent or empty means no bridge. */
@@ -128,6 +129,7 @@ class BridgeForwarder implements Forwarder {
       const relayed = new ApiRelayAnswers(ctx, options.app, this.link);
       this.link.on("api_request", (payload) => relayed.answer(payload));
     }
+    serveShareLinks(ctx, this.link);
     this.link.on("devices_seen", (payload) => {
       const parsed = devicesSeenSchema.safeParse(payload);
       if (parsed.success) {

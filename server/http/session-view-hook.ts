@@ -16,7 +16,7 @@ export function installSessionViews(app: FastifyInstance, views: SessionViews): 
     const { session, sessions } = payload as Payload;
     if (isSession(session)) return { ...payload, session: views.view(session, viewer) };
     if (Array.isArray(sessions) && sessions.every(isSession))
-      return { ...payload, sessions: sessions.map((item) => views.view(item, viewer)) };
+      return { ...payload, sessions: views.viewAll(sessions, viewer) };
     return payload;
   });
 }

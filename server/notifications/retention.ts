@@ -47,7 +47,7 @@ export function expireForCompletedRequest(
 
 /** Expires until_server_restart records stamped by another owner epoch and still awaiting. */
 export function expireFromEarlierOwners(
-  sessions: Pick<SessionService, "list">,
+  sessions: Pick<SessionService, "mentioning" | "get">,
   notifications: NotificationService,
 ): number {
   const stale = (record: NotificationRecord) =>
@@ -56,8 +56,11 @@ export function expireFromEarlierOwners(
     (c) => c.activeRestartScoped().filter(stale),
     "server_restart",
   ).length;
-  // One pass over the sessions at start; only sessions whose metadata mentions the policy are mutated.
-  for (const session of sessions.list()) {
+  // One pass over the sessions' own fields at start, never their messages (reading every chat whole held 90 MB more
+  // RSS with 200,000 messages stored: docs/benchmarks.md "History, read in SQL"); only sessions whose metadata
+  // mentions the policy are read and mutated.
+  for (const id of sessions.mentioning("until_server_restart")) {
+    const session = sessions.get(id);
     if (!JSON.stringify(session.metadata["notifications"] ?? null).includes("until_server_restart")) continue;
     count += notifications
       .session(session.id)

@@ -244,27 +244,21 @@ export class PairingService {
     return { devices, codes };
   }
 
-  // Used on every sealed relayed call: prepared once, on first use (the floors' transaction function too).
+  // Used on every sealed relayed call: prepared once, on first use.
   private get statements() {
-    if (this.prepared) return this.prepared;
-    const floorWrite = this.db.prepare<[number, string]>("UPDATE devices SET relay_floor = ? WHERE id = ?");
-    return (this.prepared = {
+    return (this.prepared ??= {
       publicKey: this.db.prepare<[string], { public_key: string | null }>(
         "SELECT public_key FROM devices WHERE id = ? AND revoked_at IS NULL",
       ),
       floorRead: this.db.prepare<[string], { relay_floor: number | null }>(
         "SELECT relay_floor FROM devices WHERE id = ?",
       ),
-      floorsWrite: this.db.transaction((floors: ReadonlyMap<string, number>) => {
-        for (const [deviceId, madeAt] of floors) floorWrite.run(madeAt, deviceId);
-      }),
     });
   }
   private prepared:
     | {
         publicKey: Statement<[string], { public_key: string | null }>;
         floorRead: Statement<[string], { relay_floor: number | null }>;
-        floorsWrite: (floors: ReadonlyMap<string, number>) => void;
       }
     | undefined;
 
@@ -277,11 +271,13 @@ export class PairingService {
     return stored;
   }
 
-  /** Where the relay's replay guard keeps each device's newest sealed call time (server/e2e/replay-guard.ts). */
-  readonly relayFloors = {
-    load: (deviceId: string): number => this.statements.floorRead.get(deviceId)?.relay_floor ?? 0,
-    saveAll: (floors: ReadonlyMap<string, number>): void => this.statements.floorsWrite(floors),
-  };
+  /**
+   * The replay guard's floor an earlier version kept in the device's row (0 when none): floors are written to the
+   * floor log now (server/e2e/floor-log.ts), which still honours these.
+   */
+  storedRelayFloor(deviceId: string): number {
+    return this.statements.floorRead.get(deviceId)?.relay_floor ?? 0;
+  }
 
   /** Whether some live device is plain: only then does the bridge need an event's plaintext. */
   hasPlainDevices(): boolean {

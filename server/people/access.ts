@@ -36,19 +36,9 @@ export function mayDo(access: ChatAccess, action: ChatAction): boolean {
   return ALLOWED[access].has(action);
 }
 
-/** Whether the person may see the chat at all (anything but "none"). */
-export function maySee(access: ChatAccess): boolean {
-  return access !== "none";
-}
-
 /** The people who may write the chat: whose devices are asked approvals and pushed its replies. */
 export function writers(chat: ChatAudience): string[] {
   return [chat.owner_id, ...chat.shares.filter((share) => share.access === "write").map((share) => share.person_id)];
-}
-
-/** Everyone in the chat's audience. */
-export function audienceOf(chat: ChatAudience): string[] {
-  return [chat.owner_id, ...chat.shares.map((share) => share.person_id)];
 }
 
 /** Whether a person with these allowed agents may use `agentId`. */

@@ -33,9 +33,4 @@ export class ChatGuard {
       throw forbidden("share_access_denied", `this chat is shared with you for ${access}; only its owner may do this`);
     return access;
   }
-
-  /** Whether the caller's person may see the chat (no audit, no throw): for filters. */
-  sees(caller: Caller, sessionId: string): boolean {
-    return this.audiences.accessOf(caller.person_id, sessionId) !== "none";
-  }
 }

@@ -3,9 +3,7 @@
 // search sees every message committed before it was asked.
 import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
 import type { Db } from "../db/database.ts";
-import { DomainError } from "../errors.ts";
 import type { Transactor } from "../db/transactor.ts";
-import type { Message } from "../../client/wire/index.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import type { SearchIndexer } from "./indexer.ts";
 import { TITLE_INDEX } from "./indexer.ts";
@@ -38,7 +36,7 @@ export class SearchService {
     private readonly transactor: Transactor,
     readonly indexer: SearchIndexer,
     /** Where a result's text is read back from for its snippet (the index keeps none). */
-    private readonly sessions: Pick<SessionService, "get">,
+    private readonly sessions: Pick<SessionService, "shownAt">,
     /** Matches ranked at most (RANKED_MATCHES; tests make it small). */
     private readonly rankedMatches = RANKED_MATCHES,
   ) {
@@ -80,39 +78,26 @@ export class SearchService {
         ? this.select.all(match, floor, limit)
         : this.selectVisible.all({ match, floor, limit, person: personId });
     });
-    // One read of each session a page names; its messages are the texts the index was built from just now. A
-    // session the store no longer gives (deleted, its session_deleted not yet committed) is left out.
-    const messages = new Map<string, Message[] | undefined>();
-    const messagesOf = (id: string) => (messages.has(id) ? messages.get(id) : setIn(messages, id, this.messagesOf(id)));
-    return this.transactor.read(() =>
-      rows.flatMap((row) => {
-        const shown = messagesOf(row.session_id);
-        if (!shown) return [];
-        const text = row.message_index === TITLE_INDEX ? row.title : (shown[row.message_index]?.content ?? "");
+    // One read for the whole page: the live sessions it names and only the messages its rows point at (a chat is
+    // never loaded whole for a snippet: a match in a 5,000-message chat read 5,000 messages). A session the store no
+    // longer gives (deleted, its session_deleted not yet committed) is left out.
+    return this.transactor.read(() => {
+      const shown = this.sessions.shownAt(rows.map((row) => [row.session_id, row.message_index] as const));
+      return rows.flatMap((row) => {
+        const messages = shown.get(row.session_id);
+        if (!messages) return [];
+        const title = row.message_index === TITLE_INDEX;
+        const text = title ? row.title : (messages.get(row.message_index)?.content ?? "");
         return [
           {
             session_id: row.session_id,
             title: row.title,
-            message_index: row.message_index === TITLE_INDEX ? null : row.message_index,
+            message_index: title ? null : row.message_index,
             ...makeSnippet(text, words),
             archived: row.archived === 1,
           },
         ];
-      }),
-    );
+      });
+    });
   }
-
-  private messagesOf(sessionId: string): Message[] | undefined {
-    try {
-      return this.sessions.get(sessionId).messages;
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === "not_found") return undefined;
-      throw error;
-    }
-  }
-}
-
-function setIn<K, V>(map: Map<K, V>, key: K, value: V): V {
-  map.set(key, value);
-  return value;
 }

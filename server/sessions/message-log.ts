@@ -43,6 +43,7 @@ export class MessageLog {
   private readonly countHead;
   private readonly selectHeadRange;
   private readonly selectBody;
+  private readonly selectHeadAt;
   private readonly selectVersion;
   private readonly insertBody;
   private readonly insertRow;
@@ -60,6 +61,19 @@ export class MessageLog {
        ORDER BY position LIMIT ? OFFSET ?`,
     );
     this.selectBody = db.prepare<[number], { body: string }>("SELECT body FROM message_bodies WHERE id = ?");
+    // A head message's index is its rank among the head's positions (positions have gaps after deletions), so each
+    // named session's head rows are ranked (no body is read) and only the wanted bodies are joined. MATERIALIZED: the
+    // places become a table SQLite indexes for the join; inlined, each ranked row re-read the JSON (a 5,000-message
+    // chat cost 240 ms a query instead of 13 ms, on the loaded machine).
+    this.selectHeadAt = db.prepare<[string], { session_id: string; idx: number; message_id: number; body: string }>(
+      `WITH wanted AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS session_id, json_extract(value, '$[1]') AS idx
+                       FROM json_each(?))
+       SELECT h.session_id, h.idx, h.message_id, b.body
+       FROM (SELECT session_id, message_id, row_number() OVER (PARTITION BY session_id ORDER BY position) - 1 AS idx
+             FROM session_messages WHERE to_version IS NULL AND session_id IN (SELECT session_id FROM wanted)) h
+       JOIN wanted w ON w.session_id = h.session_id AND w.idx = h.idx
+       JOIN message_bodies b ON b.id = h.message_id`,
+    );
     this.selectVersion = db.prepare<[string, number, number], { message_id: number; body: string }>(
       `SELECT m.message_id, b.body FROM session_messages m JOIN message_bodies b ON b.id = m.message_id
        WHERE m.session_id = ? AND m.from_version <= ? AND (m.to_version IS NULL OR m.to_version > ?) ORDER BY m.position`,
@@ -93,6 +107,21 @@ export class MessageLog {
     return this.selectHeadRange
       .all(sessionId, Math.max(0, end - start), start)
       .map((row) => this.parsed.get(row.message_id) ?? this.load(row.message_id));
+  }
+
+  /**
+   * The head messages at the given [session, index] places, in one query whatever their number (search snippets):
+   * keyed by session, then index; a place past a head's end is absent. Parsed bodies are not added to the head cache.
+   */
+  headAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
+    const found = new Map<string, Map<number, Message>>();
+    if (places.length === 0) return found;
+    for (const row of this.selectHeadAt.all(JSON.stringify(places))) {
+      const message = this.parsed.get(row.message_id) ?? (JSON.parse(row.body) as Message);
+      const ofSession = found.get(row.session_id) ?? new Map<number, Message>();
+      found.set(row.session_id, ofSession.set(row.idx, message));
+    }
+    return found;
   }
 
   /** The messages of one version. With a cache, bodies already parsed for it are reused (the same objects). */

@@ -19,6 +19,9 @@ export interface MessagesSnapshot {
   version: number;
   messages: Message[];
   cursor_event_id: string;
+  /** With a `limit`: how many shown messages the chat has, and the index of the first one given. */
+  messages_total?: number;
+  messages_start?: number;
 }
 
 /** A change to one session: the next state, and the events that describe it (given the saved version). */
@@ -72,8 +75,19 @@ export class SessionService {
     return page;
   }
 
+  /** SessionStore.mentioning: the live sessions whose fields (not messages) hold `text`. */
+  mentioning(text: string): string[] {
+    return this.store.mentioning(text);
+  }
+
+  /** SessionStore.shownAt: the live sessions the places name, with their head messages there (search snippets). */
+  shownAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
+    return this.store.shownAt(places);
+  }
+
   /** The messages and the cursor they reflect, read in one snapshot (docs/events.md E6). */
-  loadMessages(sessionId: string): MessagesSnapshot {
+  loadMessages(sessionId: string, limit?: number): MessagesSnapshot {
+    if (limit !== undefined) return this.loadTail(sessionId, limit);
     return this.transactor.read(() => {
       const { session, cursorEventId } = this.require(sessionId);
       return {
@@ -83,6 +97,21 @@ export class SessionService {
         cursor_event_id: formatEventId(cursorEventId),
       };
     });
+  }
+
+  /** The last `limit` messages and the cursor they reflect: a long chat opens at its end (docs/sessions.md P10). */
+  private loadTail(sessionId: string, limit: number): MessagesSnapshot {
+    const tail = this.store.tail(sessionId, limit);
+    if (!tail) throw notFound("session_not_found", `no session "${sessionId}"`);
+    const { page, cursorEventId } = tail;
+    return {
+      session_id: page.id,
+      version: page.version,
+      messages: page.messages,
+      cursor_event_id: formatEventId(cursorEventId),
+      messages_total: page.messages_total,
+      messages_start: page.messages_start,
+    };
   }
 
   /** A new empty session; `sourceSessionId` names the session it descends from (an imported fork's source). */

@@ -40,6 +40,8 @@ export class SessionStore {
   private readonly selectHead;
   private readonly selectAll;
   private readonly selectVisible;
+  private readonly selectLive;
+  private readonly selectMentioning;
   private readonly insertSession;
   private readonly moveHead;
   private readonly moveCursor;
@@ -60,6 +62,13 @@ export class SessionStore {
     this.selectAll = db.prepare<[], HeadRow>(`${head} WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id`);
     this.selectVisible = db.prepare<[{ person: string }], HeadRow>(
       `${head} WHERE s.deleted_at IS NULL AND s.id IN (${VISIBLE_SESSIONS}) ORDER BY s.created_at DESC, s.id`,
+    );
+    this.selectLive = db.prepare<[string], { id: string }>(
+      "SELECT id FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
+    );
+    this.selectMentioning = db.prepare<[string], { id: string }>(
+      `SELECT s.id FROM sessions s JOIN session_versions v ON v.session_id = s.id AND v.version = s.head_version
+       WHERE s.deleted_at IS NULL AND instr(v.body, ?) > 0 ORDER BY s.created_at DESC, s.id`,
     );
     this.insertSession = db.prepare<[string, string, number, string | null, string]>(
       "INSERT INTO sessions (id, agent_id, created_at, head_version, cursor_event_id, source_session_id, owner_id) VALUES (?, ?, ?, 0, 0, ?, ?)",
@@ -85,11 +94,42 @@ export class SessionStore {
    */
   page(sessionId: string, limit: number | undefined, before: number | undefined): SessionPage<Session> | undefined {
     const row = this.selectHead.get(sessionId);
-    if (!row) return undefined;
+    return row && this.pageOf(row, limit, before);
+  }
+
+  /** The last `limit` shown messages as page() gives them, with the event cursor of the same row (one read). */
+  tail(sessionId: string, limit: number): { page: SessionPage<Session>; cursorEventId: number } | undefined {
+    const row = this.selectHead.get(sessionId);
+    return row && { page: this.pageOf(row, limit, undefined), cursorEventId: row.cursor_event_id };
+  }
+
+  private pageOf(row: HeadRow, limit: number | undefined, before: number | undefined): SessionPage<Session> {
+    const sessionId = row.id;
     const total = this.versions.messages.headCount(sessionId);
     const { start, end } = messageRange(total, limit, before);
     const session = withMessages(row.body, this.versions.messages.headRange(sessionId, start, end));
     return { ...session, messages_total: total, messages_start: start };
+  }
+
+  /**
+   * Of the sessions the [session, index] places name, the live ones, each with its head messages at the places named
+   * (a place past its end left out): two queries whatever the number of places, and no other message read.
+   */
+  shownAt(places: ReadonlyArray<readonly [string, number]>): Map<string, Map<number, Message>> {
+    const ids = [...new Set(places.map(([sessionId]) => sessionId))];
+    const live = new Set(this.selectLive.all(JSON.stringify(ids)).map((row) => row.id));
+    const messages = this.versions.messages.headAt(
+      places.filter(([sessionId, index]) => index >= 0 && live.has(sessionId)),
+    );
+    return new Map([...live].map((sessionId) => [sessionId, messages.get(sessionId) ?? new Map<number, Message>()]));
+  }
+
+  /**
+   * The live sessions whose own fields (their head's, messages left out) hold `text` as stored JSON: a pass over the
+   * fields alone, where list() would read and parse every message of every chat.
+   */
+  mentioning(text: string): string[] {
+    return this.selectMentioning.all(text).map((row) => row.id);
   }
 
   /** Every live session; with `personId`, only those that person may see (owned or shared with them). */

@@ -8,6 +8,7 @@ import {
   DEFAULT_SHARE_LINK_SECONDS,
   MAX_SHARE_LINKS,
   MAX_SHARE_SNAPSHOT_BYTES,
+  SHARE_LINK_GONE_MESSAGE,
   type ShareLink,
   type ShareLinkCreated,
 } from "../../client/wire/routes/share-links.ts";
@@ -15,7 +16,7 @@ import type { Clock } from "../clock.ts";
 import { conflict, notFound, tooLarge } from "../errors.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { buildSnapshot, type AssetReader } from "./snapshot.ts";
-import type { ShareLinkRow, ShareLinkStore } from "./share-link-store.ts";
+import type { BlobPart, ShareLinkRow, ShareLinkStore } from "./share-link-store.ts";
 
 export interface ShareLinkServiceParts {
   store: ShareLinkStore;
@@ -77,9 +78,13 @@ export class ShareLinkService {
   /** A live link's sealed blob (JSON text); 404 share_link_not_found for every other token, alike. */
   blob(token: string): string {
     const blob = this.parts.store.blob(token, this.parts.clock.now());
-    if (blob === undefined)
-      throw notFound("share_link_not_found", "This link was revoked, has expired or never existed.");
+    if (blob === undefined) throw notFound("share_link_not_found", SHARE_LINK_GONE_MESSAGE);
     return blob;
+  }
+
+  /** A part of a live link's sealed blob, for the bridge (undefined for every other token, alike). */
+  blobPart(token: string, offset: number, length: number): BlobPart | undefined {
+    return this.parts.store.blobPart(token, this.parts.clock.now(), offset, length);
   }
 
   /** The newest `limit` live links (token and expiry), for the bridge. */

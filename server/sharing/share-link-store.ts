@@ -11,6 +11,12 @@ export interface ShareLinkRow {
   expires_at: number;
 }
 
+/** A piece of a blob (the bridge fetches blobs in parts: server/forwarder/share-answers.ts). */
+export interface BlobPart {
+  total: number;
+  text: string;
+}
+
 /** The live rows: `@now` is the clock's time in ms. */
 const LIVE = `FROM share_links l JOIN sessions s ON s.id = l.session_id
   WHERE l.expires_at > @now AND s.deleted_at IS NULL AND s.owner_id = l.owner_id`;
@@ -18,6 +24,7 @@ const LIVE = `FROM share_links l JOIN sessions s ON s.id = l.session_id
 export class ShareLinkStore {
   private readonly insertRow;
   private readonly selectBlob;
+  private readonly selectPart;
   private readonly selectOfSession;
   private readonly selectAllLive;
   private readonly deleteRow;
@@ -29,6 +36,10 @@ export class ShareLinkStore {
     );
     this.selectBlob = db.prepare<[{ now: number; token: string }], { blob: string }>(
       `SELECT l.blob ${LIVE} AND l.token = @token`,
+    );
+    // SQLite cuts the part (substr counts characters from 1): the row's whole blob never comes into JS for a part.
+    this.selectPart = db.prepare<[{ now: number; token: string; offset: number; length: number }], BlobPart>(
+      `SELECT length(l.blob) AS total, substr(l.blob, @offset + 1, @length) AS text ${LIVE} AND l.token = @token`,
     );
     this.selectOfSession = db.prepare<[{ now: number; session: string }], ShareLinkRow>(
       `SELECT l.token, l.session_id, l.created_at, l.expires_at ${LIVE} AND l.session_id = @session
@@ -52,6 +63,11 @@ export class ShareLinkStore {
   /** The sealed blob of a live link; undefined for any other token. */
   blob(token: string, now: number): string | undefined {
     return this.selectBlob.get({ now, token })?.blob;
+  }
+
+  /** `length` characters of a live link's blob from `offset` (empty past its end), with its length; else undefined. */
+  blobPart(token: string, now: number, offset: number, length: number): BlobPart | undefined {
+    return this.selectPart.get({ now, token, offset, length });
   }
 
   /** The chat's live links, oldest first. */

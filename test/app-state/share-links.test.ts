@@ -28,6 +28,7 @@ describe("share links in words (SL6)", () => {
     );
     expect(shareLinkErrorText(refusal("share_snapshot_too_large", 413))).toMatch(/too large to share/);
     expect(shareLinkErrorText(refusal("share_access_denied", 403))).toMatch(/Only the chat's owner/);
+    expect(shareLinkErrorText(refusal("share_link_unavailable", 503))).toMatch(/cannot be reached .* try again/);
   });
 });
 

@@ -4,6 +4,7 @@
 // backend answers with [1], which the server turns into a citation, and the app's link opens the cited page with the
 // passage marked. axe-core finds no serious violation with the chip, the reply and the viewer shown.
 // APP_SCREENSHOTS=1 also writes the documents screenshots of docs/app/.
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
@@ -157,7 +158,76 @@ describe("documents in the app", () => {
     await launcher.close();
     expect(errors).toEqual([]);
   });
+
+  it("DA9 a pasted file is attached; an embedding model that is down: the reply says once, plainly, that documents were searched by their words only", async () => {
+    const restore = await nameEmbeddingModel(`http://127.0.0.1:${await closedPort()}/v1`);
+    try {
+      const { page, errors } = await pairedPage(DESKTOP);
+      await pasteFile(page, "garden.md", NOTES);
+      await page.locator(".attachment-tray .document-chip", { hasText: "garden.md" }).getByText("2 pages").waitFor();
+      shared.stack.backend.script(dialectStream("openai", { content: "Water the basil [1]." }));
+      await message(page).fill("When is the basil watered?");
+      await message(page).press("Enter");
+      const first = page.locator('article[data-role="assistant"]', { hasText: "Water the basil" });
+      const notice = first.getByRole("note");
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(/words only: .*embedder\/hash-384/);
+      expect(await notice.locator("*").count()).toBe(0); // text only, nothing made of it
+
+      shared.stack.backend.script(dialectStream("openai", { content: "Before the frost [1]." }));
+      await message(page).fill("When does the lemon tree come in?");
+      await message(page).press("Enter");
+      await page.locator('article[data-role="assistant"]', { hasText: "Before the frost" }).waitFor();
+      expect(await page.locator(".retrieval-notice").count()).toBe(1);
+      await page.reload();
+      await page.locator('article[data-role="assistant"]', { hasText: "Before the frost" }).waitFor();
+      expect(await page.locator(".retrieval-notice").count()).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await restore();
+    }
+  });
 });
+
+/** A port nothing listens on: one the system gave out and was closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Has the default agent name an embedding model served at `baseUrl`; resolves with what takes it back out. */
+async function nameEmbeddingModel(baseUrl: string): Promise<() => Promise<void>> {
+  const server = shared.stack.server;
+  const patch = async (changes: Record<string, unknown>) => {
+    const { revision } = (await server.request({ method: "GET", url: "/settings" })).json;
+    const patched = await server.request({
+      method: "PATCH",
+      url: "/settings",
+      payload: { expected_revision: revision, patch: changes },
+    });
+    expect(patched.status, patched.text).toBe(200);
+  };
+  await patch({
+    providers: { embedder: { provider: "reference_compatible", model: "scripted", base_url: baseUrl } },
+    agents: { default: { provider_id: "default", embedding: { provider_id: "embedder", model: "hash-384" } } },
+  });
+  return () => patch({ agents: { default: { embedding: null } }, providers: { embedder: null } });
+}
+
+/** Pastes a file into the message box, as a desktop's clipboard holding a copied file would. */
+async function pasteFile(page: Page, name: string, text: string): Promise<void> {
+  await message(page).evaluate(
+    (box, [fileName, content]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content!], fileName!, { type: "text/markdown" }));
+      box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [name, text],
+  );
+}
 
 /** Drops a file on the composer as a desktop's file manager would (a DataTransfer holding it). */
 async function dropFile(page: Page, name: string, text: string): Promise<void> {

@@ -2,8 +2,9 @@
 // the owner picks a life and "Copy link" copies the link and shows it with its QR code, listed under Live links; a
 // fresh browser with no pairing opens it and reads the transcript with its image, drawn as the chat draws it; after
 // Revoke the page says the link is gone, as it does for a link that never existed, and a link whose key was changed
-// says it is damaged. axe-core finds nothing serious. APP_SCREENSHOTS=1 also writes the share link pictures of
-// docs/app/. (The bridge's own GET /shared is not built yet: the page asks its own origin, tested on the server.)
+// says it is damaged; the same link at the bridge's origin (the bridge serves the app and GET /shared) reads the
+// transcript too, and is gone after Revoke. axe-core finds nothing serious. APP_SCREENSHOTS=1 also writes the share
+// link pictures of docs/app/.
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
@@ -37,7 +38,7 @@ async function chatWithImage(page: Page): Promise<void> {
 }
 
 describe("share links in the app", () => {
-  it("copies a link with its QR code; a browser with no pairing reads the chat and its image; Revoke ends it (SL1, SL2, SL4)", async () => {
+  it("copies a link with its QR code; a browser with no pairing reads the chat and its image, from the server and the bridge; Revoke ends it (SL1, SL2, SL4, SL8)", async () => {
     const owner = await openPage(shared.browser, DESKTOP);
     await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.stack.serverUrl });
     await pairThroughLink(owner.page, (await shared.stack.createPairing()).pair_url);
@@ -76,6 +77,15 @@ describe("share links in the app", () => {
     await reader.page.setViewportSize(DESKTOP);
     if (SHOTS) await reader.page.screenshot({ path: `${SHOTS}shared-view-desktop.png` });
 
+    // SL8: the same link at the bridge's origin (a phone that reaches only the bridge), no pairing: the bridge serves
+    // the app and the sealed blob, the page opens it and shows the transcript.
+    const onBridge = `${shared.stack.bridgeAppUrl}${url.slice(url.indexOf("#"))}`;
+    const bridgeReader = await openPage(shared.browser, PHONE);
+    await bridgeReader.page.goto(onBridge);
+    await bridgeReader.page.getByText("Shared chat · read only").waitFor();
+    await bridgeReader.page.locator('article[data-role="assistant"] strong', { hasText: "two days" }).waitFor();
+    expect(await bridgeReader.page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+
     // SL4: Revoke; the page, opened again, says the link is gone, as for one that never existed.
     await rows
       .first()
@@ -84,11 +94,18 @@ describe("share links in the app", () => {
     await sheet.getByText("No live links.").waitFor();
     await reader.page.reload();
     await reader.page.getByText(GONE).waitFor();
+    await bridgeReader.page.reload();
+    await bridgeReader.page.getByText(GONE).waitFor();
     const stranger = await openPage(shared.browser, PHONE);
     await stranger.page.goto(`${shared.stack.serverUrl}/#/shared/${"A".repeat(22)}.${"B".repeat(43)}`);
     await stranger.page.getByText(GONE).waitFor();
-    expect([...owner.errors, ...reader.errors, ...stranger.errors]).toEqual([]);
-    await Promise.all([owner.context.close(), reader.context.close(), stranger.context.close()]);
+    expect([...owner.errors, ...reader.errors, ...bridgeReader.errors, ...stranger.errors]).toEqual([]);
+    await Promise.all([
+      owner.context.close(),
+      reader.context.close(),
+      bridgeReader.context.close(),
+      stranger.context.close(),
+    ]);
   });
 
   it("a link whose key was changed says it is damaged, not gone (SL5)", async () => {

@@ -16,6 +16,7 @@ import {
   testBridge,
   testEvent,
   until,
+  answerPairings,
 } from "./helpers.ts";
 import { byRef, payloadOf, rawClient } from "./raw-client.ts";
 
@@ -104,15 +105,7 @@ describe("pairing attacks", () => {
     const server = await fakeServer(bridge.url, {
       codes: [code("AAAAABBBBB", now + 600_000), code("CCCCCDDDDD", now + 1000)],
     });
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: "dev_1",
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server);
     bridge.clock.advance(2000);
     const pair = (text: string) =>
       joinOnce(phoenixSocket(bridge.url).channel("pairing", { code: text, device_name: "phone" }));
@@ -130,15 +123,7 @@ describe("pairing attacks", () => {
   it("closes the socket with 1011 when a deferred join fails inside the bridge, and serves everyone else", async () => {
     const bridge = await testBridge();
     const server = await fakeServer(bridge.url, { codes: [code("AAAAABBBBB", bridge.clock.now() + 600_000)] });
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: "dev_1",
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server);
     // A bug in the code that turns the server's answer into the join reply (here: its log line throws).
     const info = bridge.core.log.info;
     vi.spyOn(bridge.core.log, "info").mockImplementation((fields, msg) => {
@@ -199,23 +184,13 @@ describe("fan-out limits", () => {
     const server = await fakeServer(bridge.url, { devices: [mine.grant] });
     for (let i = 1; i <= 5; i++) await pushOnce(server.channel, "session_event", { event: testEvent(i) });
     const app = phoenixSocket(bridge.url, { params: { token: mine.token } });
+    const replayReply = (replay: string, replayed: number) =>
+      ({ replay, replayed, last_event_id: formatEventId(5), epoch: "epoch-1", server_online: true }) as const;
     const covered = await joinOnce(app.channel("events:server:srv1", { since_id: formatEventId(3) }));
-    expect(covered.response).toEqual({
-      replay: "complete",
-      replayed: 2,
-      last_event_id: formatEventId(5),
-      epoch: "epoch-1",
-      server_online: true,
-    });
+    expect(covered.response).toEqual(replayReply("complete", 2));
     const other = phoenixSocket(bridge.url, { params: { token: mine.token } });
     const gap = await joinOnce(other.channel("events:server:srv1", { since_id: formatEventId(1) }));
-    expect(gap.response).toEqual({
-      replay: "gap",
-      replayed: 0,
-      last_event_id: formatEventId(5),
-      epoch: "epoch-1",
-      server_online: true,
-    });
+    expect(gap.response).toEqual(replayReply("gap", 0));
     expect([bridge.core.metrics.replayHits, bridge.core.metrics.replayMisses]).toEqual([1, 1]);
   });
 

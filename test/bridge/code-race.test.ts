@@ -3,10 +3,9 @@
 // refused `invalid_code`, and the server is asked once, even a server that would say yes twice.
 import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { fakeServer, runCleanups, testBridge, until } from "./helpers.ts";
+import { fakeServer, runCleanups, testBridge, until, answerPairings, codeOnBridge } from "./helpers.ts";
 import { holdBeforeTaking, pairFrom } from "./code-race.ts";
-import { serverPeer } from "./server-peer.ts";
+import { serverPeer, pairingCode } from "./server-peer.ts";
 
 afterEach(runCleanups);
 
@@ -29,15 +28,7 @@ describe("one pairing code, two apps at once", () => {
       codes: [{ code_hash: sha256Hex("AAAAABBBBB"), expires_at: bridge.clock.now() + 600_000 }],
     });
     let made = 0;
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: `dev_${++made}`,
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server, () => `dev_${++made}`);
     expect(await twoAtOnce(bridge, "AAAAABBBBB")).toEqual(["invalid_code", "ok"]);
     expect(server.pairRequests).toHaveLength(1);
     // The failed one is counted against its address like any wrong code.
@@ -47,9 +38,8 @@ describe("one pairing code, two apps at once", () => {
   it("makes one device on a real server", async () => {
     const bridge = await testBridge();
     const peer = await serverPeer(bridge.url);
-    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const code = created.json.code as string;
-    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code on the bridge");
+    const code = await pairingCode(peer);
+    await codeOnBridge(bridge, code, "code on the bridge");
     expect(await twoAtOnce(bridge, code)).toEqual(["invalid_code", "ok"]);
     expect(peer.server.runtime.ctx.pairing.listDevices()).toHaveLength(1);
   });

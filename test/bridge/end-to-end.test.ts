@@ -4,10 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Socket } from "phoenix";
 import { BRIDGE_CLOSE, MAX_FRAME_BYTES } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
-import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { systemClock } from "../../server/clock.ts";
-import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
-import { createSession, serverPeer, type ServerPeer } from "./server-peer.ts";
+import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge, codeOnBridge } from "./helpers.ts";
+import { createSession, serverPeer, type ServerPeer, pairingCode } from "./server-peer.ts";
 
 afterEach(runCleanups);
 
@@ -15,10 +14,7 @@ async function pairDevice(bridge: TestBridge, peer: ServerPeer, name = "phone") 
   const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
   expect(created.status).toBe(201);
   const code = created.json.code as string;
-  await until(
-    () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
-    "code registered on the bridge",
-  );
+  await codeOnBridge(bridge, code, "code registered on the bridge");
   const socket = phoenixSocket(bridge.url);
   const reply = await joinOnce(socket.channel("pairing", { code: code.toLowerCase(), device_name: name }));
   socket.disconnect();
@@ -80,9 +76,8 @@ describe("bridge with a real server", () => {
   it("refuses a reused code; a device pairs and lists devices for its own person only (B12)", async () => {
     const bridge = await testBridge();
     const peer = await serverPeer(bridge.url);
-    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const code = created.json.code as string;
-    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code registered");
+    const code = await pairingCode(peer);
+    await codeOnBridge(bridge, code, "code registered");
     const first = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "a" }));
     const second = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "b" }));
     expect(first.status).toBe("ok");
@@ -273,12 +268,8 @@ describe("bridge with a real server", () => {
     const redeem = vi.spyOn(peer.server.runtime.ctx.pairing, "redeem").mockImplementation(() => {
       throw new Error("SQLITE_BUSY: database is locked");
     });
-    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const code = created.json.code as string;
-    await until(
-      () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
-      "code registered on the bridge",
-    );
+    const code = await pairingCode(peer);
+    await codeOnBridge(bridge, code, "code registered on the bridge");
     const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
     expect(redeem).toHaveBeenCalledTimes(1);
     expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });

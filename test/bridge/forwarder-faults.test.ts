@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { Meta } from "../../server/db/meta.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
+import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge, codeOnBridge } from "./helpers.ts";
 import { createSession, serverPeer, type ServerPeer } from "./server-peer.ts";
 
 afterEach(async () => {
@@ -93,7 +93,7 @@ describe("forwarder faults", () => {
 
     grants.mockRestore();
     const second = await newCode(bridge, peer);
-    await until(() => bridge.core.registry.findCode(hashPairingCode(second)) !== undefined, "the next change's grants");
+    await codeOnBridge(bridge, second, "the next change's grants");
     expect(bridge.core.registry.findCode(hashPairingCode(first))).toBeDefined();
   });
 
@@ -104,7 +104,7 @@ describe("forwarder faults", () => {
     await forwarding(bridge, peer);
     // A paired device: empty grants would revoke it on the bridge.
     const code = await newCode(bridge, peer);
-    await until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, "code on the bridge");
+    await codeOnBridge(bridge, code, "code on the bridge");
     expect((await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }))).status).toBe(
       "ok",
     );
@@ -140,9 +140,6 @@ describe("forwarder faults", () => {
     await forwarding(bridge, peer);
     // ...and the next change carries the grants.
     const next = await newCode(bridge, peer);
-    await until(
-      () => bridge.core.registry.findCode(hashPairingCode(next)) !== undefined,
-      "grants sent at the next change",
-    );
+    await codeOnBridge(bridge, next, "grants sent at the next change");
   });
 });

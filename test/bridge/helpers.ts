@@ -10,6 +10,7 @@ import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../bridge/config.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
+import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { holds } from "../support/holds.ts";
 
@@ -157,4 +158,27 @@ export async function fakeServer(url: string, options: FakeServerOptions = {}) {
   channel.on("pair_request", (payload: Record<string, unknown>) => void pairRequests.push(payload));
   const joined = await joinOnce(channel);
   return { serverId, socket, channel, joined, pairRequests, params };
+}
+
+/** The server's answer to a pairing it redeemed: the new device, a token, the server's URL. */
+export function pairedResult(requestId: string, deviceId = "dev_1") {
+  return {
+    request_id: requestId,
+    status: "ok",
+    device_id: deviceId,
+    device_token: "t".repeat(43),
+    server_url: "http://s",
+  };
+}
+
+/** Makes the fake server redeem every pair_request it is sent, each as the device `deviceId()` names. */
+export function answerPairings(server: { channel: Channel }, deviceId: () => string = () => "dev_1"): void {
+  server.channel.on("pair_request", (request: { request_id: string }) => {
+    server.channel.push("pair_result", pairedResult(request.request_id, deviceId()));
+  });
+}
+
+/** Waits until the bridge holds the pairing code's grant (`what` names the wait in its failure). */
+export function codeOnBridge(bridge: TestBridge, code: string, what = "code on the bridge"): Promise<void> {
+  return until(() => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined, what);
 }

@@ -6,7 +6,16 @@ import { WebSocket } from "ws";
 import { pair, PairingError } from "../../client/connection/pair.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import {
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  until,
+  pairedResult,
+} from "./helpers.ts";
 
 afterEach(runCleanups);
 
@@ -48,13 +57,7 @@ describe("a valid code while its server is away (B60)", () => {
     const server = await fakeServer(bridge.url, { codes: first.codes });
     await until(() => server.pairRequests.length === 1, "the retried attempt forwarded to the server");
     const requestId = server.pairRequests[0]!.request_id as string;
-    await pushOnce(server.channel, "pair_result", {
-      request_id: requestId,
-      status: "ok",
-      device_id: "dev_1",
-      device_token: "t".repeat(43),
-      server_url: "http://s",
-    });
+    await pushOnce(server.channel, "pair_result", pairedResult(requestId));
     await expect(paired).resolves.toMatchObject({ server_id: "srv1", device_id: "dev_1" });
     expect(bridge.core.metrics.pairingFailures).toBe(0);
   });
@@ -107,13 +110,7 @@ describe("pairing where WebSockets are blocked (C74)", () => {
     // Two refused WebSocket attempts (each with its reconnect delay) come before long-poll: docs/client.md "Transport choice".
     await until(() => server.pairRequests.length === 1, "the attempt forwarded over long-poll", 15_000);
     const requestId = server.pairRequests[0]!.request_id as string;
-    await pushOnce(server.channel, "pair_result", {
-      request_id: requestId,
-      status: "ok",
-      device_id: "dev_1",
-      device_token: "t".repeat(43),
-      server_url: "http://s",
-    });
+    await pushOnce(server.channel, "pair_result", pairedResult(requestId));
     await expect(paired).resolves.toMatchObject({ device_id: "dev_1" });
     await expect(
       pair({ bridgeUrl: "ws://127.0.0.1:1/socket", code: CODE, deviceName: "phone", WebSocket: Ws }),

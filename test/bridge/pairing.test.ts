@@ -9,11 +9,22 @@ import type { Connection } from "../../bridge/socket/connection.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
 import { AnswerDesk } from "../../bridge/state/answer-desk.ts";
 import { sha256Hex } from "../../bridge/hash.ts";
-import { hashPairingCode } from "../../server/pairing/codes.ts";
-import { cleanups, fakeServer, joinOnce, phoenixSocket, pushOnce, runCleanups, testBridge, until } from "./helpers.ts";
+import {
+  cleanups,
+  fakeServer,
+  joinOnce,
+  phoenixSocket,
+  pushOnce,
+  runCleanups,
+  testBridge,
+  until,
+  answerPairings,
+  pairedResult,
+  codeOnBridge,
+} from "./helpers.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { rawClient } from "./raw-client.ts";
-import { serverPeer } from "./server-peer.ts";
+import { serverPeer, pairingCode } from "./server-peer.ts";
 
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -61,13 +72,7 @@ describe("pairing requests given up on", () => {
     app.disconnect();
     await until(() => bridge.core.metrics.socketsOpen === 1, "the app is gone");
     const requestId = server.pairRequests[0]!.request_id as string;
-    const answer = await pushOnce(server.channel, "pair_result", {
-      request_id: requestId,
-      status: "ok",
-      device_id: "dev_1",
-      device_token: "t".repeat(43),
-      server_url: "http://s",
-    });
+    const answer = await pushOnce(server.channel, "pair_result", pairedResult(requestId));
     expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
     expect(
       bridge.log.records.find((record) => record.msg === "pair_result for a pairing nobody waits for")?.fields,
@@ -93,13 +98,7 @@ describe("pairing requests given up on", () => {
     // Nothing observable tells when the bridge has read the close frame; loopback delivers it well within 50 ms.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const requestId = server.pairRequests[0]!.request_id as string;
-    const answer = await pushOnce(server.channel, "pair_result", {
-      request_id: requestId,
-      status: "ok",
-      device_id: "dev_1",
-      device_token: "t".repeat(43),
-      server_url: "http://s",
-    });
+    const answer = await pushOnce(server.channel, "pair_result", pairedResult(requestId));
     expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });
     expect(bridge.core.metrics.joinsOk).toBe(1); // the server's join only
   });
@@ -114,12 +113,8 @@ describe("pairing requests given up on", () => {
       bridge.clock.advance(bridge.core.config.pairingTimeoutMs); // a redeem slower than the bridge's wait
       return redeem(code, name);
     });
-    const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const code = created.json.code as string;
-    await until(
-      () => bridge.core.registry.findCode(hashPairingCode(code)) !== undefined,
-      "code registered on the bridge",
-    );
+    const code = await pairingCode(peer);
+    await codeOnBridge(bridge, code, "code registered on the bridge");
     const reply = await joinOnce(phoenixSocket(bridge.url).channel("pairing", { code, device_name: "phone" }));
     expect(reply).toEqual({ status: "error", response: { reason: "server_unavailable" } });
     await until(
@@ -158,15 +153,7 @@ describe("the pairing failure budget", () => {
         expires_at: bridge.clock.now() + 600_000,
       })),
     });
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: "dev_1",
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server);
     const refused = (reason: string) => ({ status: "error", response: { reason } });
     // The attacker spends the overall budget from two addresses: 3 + 2 failures.
     const guesses = [];

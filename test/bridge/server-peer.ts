@@ -35,6 +35,13 @@ export async function serverPeer(
   return { server, forwarder, stop };
 }
 
+/** Makes a pairing code on the peer's server (POST /pairing). */
+export async function pairingCode(peer: ServerPeer): Promise<string> {
+  const created = await peer.server.request({ method: "POST", url: "/pairing", payload: {} });
+  if (created.status !== 201) throw new Error(`POST /pairing answered ${created.status}`);
+  return created.json.code as string;
+}
+
 export async function createSession(peer: ServerPeer): Promise<string> {
   const response = await peer.server.request({ method: "POST", url: "/sessions", payload: {} });
   if (response.status !== 201) throw new Error(`POST /sessions answered ${response.status}`);

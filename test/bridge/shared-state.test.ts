@@ -21,6 +21,7 @@ import {
   until,
   untilAsync,
   type TestBridge,
+  answerPairings,
 } from "./helpers.ts";
 
 let redis: TestRedis | undefined;
@@ -98,15 +99,7 @@ describe.each([
   it("S2: pairs with a code once; a second try is invalid_code; a code whose server is away is server_unavailable", async () => {
     const bridge = await rig();
     const server = await fakeServer(bridge.url, { codes: [codeGrant(bridge), codeGrant(bridge, "CCCCCDDDDD")] });
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: "d1",
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server, () => "d1");
     expect(await tryCode(bridge)).toEqual({
       status: "ok",
       response: { server_id: "srv1", device_id: "d1", device_token: "t".repeat(43), server_url: "http://s" },
@@ -130,15 +123,7 @@ describe.each([
     // Without the server's id the bridge cannot tell it from a guess.
     expect(await tryCode(bridge)).toEqual({ status: "error", response: { reason: "invalid_code" } });
     const server = await fakeServer(bridge.url, { codes: [codeGrant(bridge)] });
-    server.channel.on("pair_request", (request: { request_id: string }) => {
-      server.channel.push("pair_result", {
-        request_id: request.request_id,
-        status: "ok",
-        device_id: "d1",
-        device_token: "t".repeat(43),
-        server_url: "http://s",
-      });
-    });
+    answerPairings(server, () => "d1");
     expect((await early(CODE)).status).toBe("ok");
     // Once the link is up, an unknown code is a counted guess again.
     expect(await early("ZZZZZ00000")).toEqual({ status: "error", response: { reason: "invalid_code" } });

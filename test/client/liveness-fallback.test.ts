@@ -20,17 +20,19 @@ class BlockedWebSocket extends WebSocket {
   }
 }
 
+/** A client whose WebSockets are all refused, so it must go live over the long-poll. */
+const overLongPoll = (credentials: Parameters<typeof connect>[0]) =>
+  connect(credentials, {
+    ...FAST_RECONNECT,
+    WebSocket: BlockedWebSocket as unknown as WebSocketConstructor,
+    pollWaitMs: 1000,
+  });
+
 describe("WebSockets blocked", () => {
   it("goes live over the bridge's long-poll and receives events there (C72)", async () => {
     const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    const client = scope.own(
-      connect(credentials, {
-        ...FAST_RECONNECT,
-        WebSocket: BlockedWebSocket as unknown as WebSocketConstructor,
-        pollWaitMs: 1000,
-      }),
-    );
+    const client = scope.own(overLongPoll(credentials));
     const heard: AnyEvent[] = [];
     client.on("*", (event) => heard.push(event));
     await untilLive(client);
@@ -49,13 +51,7 @@ describe("a device revoked while it long-polls the bridge", () => {
   it("stops with revoked and leaves no session on the bridge (C75)", async () => {
     const stack = await scope.start({ longPollWindowMs: 500 });
     const credentials = await stack.pair();
-    const client = scope.own(
-      connect(credentials, {
-        ...FAST_RECONNECT,
-        WebSocket: BlockedWebSocket as unknown as WebSocketConstructor,
-        pollWaitMs: 1000,
-      }),
-    );
+    const client = scope.own(overLongPoll(credentials));
     await untilLive(client);
     await new AdminClient({ serverUrl: stack.serverUrl, adminToken: ADMIN_TOKEN }).revokeDevice(credentials.device_id);
     await until(() => client!.status.get().state === "stopped", "stopped");

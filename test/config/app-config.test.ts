@@ -46,4 +46,14 @@ describe("GET /app-config.json", () => {
     const alone = (await server.request({ method: "GET", url: "/app-config.json", token: null })).json;
     expect(alone).toMatchObject({ server_id: server.runtime.ctx.serverId, bridge_url: null });
   });
+
+  it("tells the config's offline.max_mb only when the config has that section, and refuses a bad one", async () => {
+    server = await startTestServer({ server: { server_id: "home" }, offline: { max_mb: 200 } }, {});
+    const told = (await server.request({ method: "GET", url: "/app-config.json", token: null })).json;
+    expect(appConfigSchema.parse(told).offline).toEqual({ max_mb: 200 });
+    await server.close();
+    server = undefined;
+    for (const offline of [{ max_mb: 0 }, { max_mb: 1.5 }, { max_mb: 20_000 }, { max_mb: 50, extra: true }])
+      await expect(startTestServer({ offline } as never, {})).rejects.toThrow(/offline/);
+  });
 });

@@ -3,30 +3,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies, createSession, messagesOf, send, waitForEvent, useRunner } from "../runner/helpers.ts";
-import type { TestServer } from "../support/server.ts";
+import { addDocument } from "./helpers.ts";
 import { pdfWith } from "./files.ts";
 
 // A reading worker starts a loader and pdf.js: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const runner = useRunner({ documents: { inline_tokens: 6000 } });
-
-async function addDocument(server: TestServer, name: string, bytes: Uint8Array): Promise<string> {
-  const answer = await server.request({
-    method: "POST",
-    url: `/documents?name=${encodeURIComponent(name)}`,
-    headers: { "content-type": "application/octet-stream" },
-    payload: Buffer.from(bytes),
-  });
-  expect(answer.status).toBe(201);
-  const id = answer.json.document.id as string;
-  for (;;) {
-    const { json } = await server.request({ method: "GET", url: `/documents/${id}` });
-    if (json.document.status === "ready") return id;
-    expect(json.document.status).toBe("reading");
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 const LEASE = [
   "Lease agreement between Ana and Ben.",
@@ -78,6 +61,63 @@ describe("documents in a chat", () => {
     );
     expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
     expect((await messagesOf(server, sid)).at(-1)!.metadata?.citations).toMatchObject([{ n: 1, page: 3 }]);
+  });
+
+  it("D14 an exported chat carries its documents' text: imported elsewhere, its citations open and its turns draw on them", async () => {
+    const { server, backend } = runner;
+    const documentId = await addDocument(server, "lease.pdf", await pdfWith(LEASE));
+    const sid = await createSession(server);
+    backend.script(dialectStream("openai", { content: "Rent is due on the first [1]." }));
+    await waitForEvent(
+      server,
+      await send(server, sid, {
+        content: "When is the rent due?",
+        attachments: [{ type: "document", document_id: documentId }],
+      }),
+    );
+    const citations = (await messagesOf(server, sid)).at(-1)!.metadata?.citations;
+    expect(citations).toMatchObject([{ n: 1, document_id: documentId, page: 2 }]);
+    expect((await server.request({ method: "DELETE", url: `/documents/${documentId}` })).status).toBe(204);
+    const exported = await server.request({ method: "GET", url: `/sessions/${sid}/export?format=json` });
+    expect(exported.json[0].documents).toEqual([
+      {
+        document_id: documentId,
+        name: "lease.pdf",
+        media_type: "application/pdf",
+        pages: LEASE.map((text, i) => ({ page: i + 1, text })),
+      },
+    ]);
+    expect((await server.request({ method: "DELETE", url: `/sessions/${sid}` })).status).toBe(204);
+    const twice = JSON.parse(exported.text);
+    twice[0].documents.push(twice[0].documents[0]);
+    const refused = await server.request({
+      method: "POST",
+      url: "/import",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify(twice),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toMatch(/document_id is given twice/);
+
+    const imported = await server.request({
+      method: "POST",
+      url: "/import",
+      headers: { "content-type": "application/json" },
+      payload: exported.text,
+    });
+    expect(imported.json).toMatchObject({ imported: 1 });
+    const copy = imported.json.chats[0].session_id as string;
+    expect((await messagesOf(server, copy)).at(-1)!.metadata?.citations).toEqual(citations);
+    const page = await server.request({ method: "GET", url: `/sessions/${copy}/documents/${documentId}/text?page=2` });
+    expect(page.json).toEqual({ page: 2, text: LEASE[1] });
+    backend.script(dialectStream("openai", { content: "With consent [1]." }));
+    await waitForEvent(server, await send(server, copy, { content: "Are pets allowed?" }));
+    const passages = String(
+      completionBodies(backend)
+        .at(-1)!
+        .messages.find((m) => m.role === "system")!.content,
+    );
+    expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
   });
 
   it("D12 a document not in the library, or not read yet, is refused with the attachment's path; nothing is sent", async () => {

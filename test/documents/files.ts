@@ -1,5 +1,6 @@
 // Real documents made in the tests (docs/documents.md "Testing"): PDFs written by pdf-lib (a text layer per page, or
-// none, or a password), a DOCX written as a real zip (the parts Word writes), HTML with a script.
+// none, or behind a password), a DOCX written as a real zip (the parts Word writes), HTML with a script.
+import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 
@@ -27,6 +28,18 @@ interface ZipEntry {
 }
 
 /** A zip archive (deflate), as Word writes one. */
+/** The fields a local and a central header share, in this order from `at`: CRC-32, both sizes, the name's length. */
+function writeSizes(
+  header: Buffer,
+  at: number,
+  f: { crc: number; compressed: number; size: number; nameLength: number },
+) {
+  header.writeUInt32LE(f.crc, at);
+  header.writeUInt32LE(f.compressed, at + 4);
+  header.writeUInt32LE(f.size, at + 8);
+  header.writeUInt16LE(f.nameLength, at + 12);
+}
+
 export function zip(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -39,19 +52,14 @@ export function zip(entries: readonly ZipEntry[]): Buffer {
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    const sizes = { crc, compressed: compressed.length, size: entry.data.length, nameLength: name.length };
+    writeSizes(local, 14, sizes);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeSizes(central, 16, sizes);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);
     centrals.push(central, name);
@@ -116,4 +124,58 @@ export function docxBomb(megabytes: number): Buffer {
       data: Buffer.concat([Buffer.from(`<w:document ${W}><w:body><w:p><w:r><w:t>`), filler]),
     },
   ]);
+}
+
+/** The padding of PDF's standard security handler (ISO 32000-1, 7.6.3.3): a password is filled up to 32 bytes with it. */
+const PASSWORD_PAD = Buffer.from("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a", "hex");
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + s[i]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
+  }
+  return out;
+}
+
+const padded = (password: string) => Buffer.concat([Buffer.from(password, "latin1"), PASSWORD_PAD]).subarray(0, 32);
+const md5 = (...parts: Buffer[]) => createHash("md5").update(Buffer.concat(parts)).digest();
+
+/**
+ * A one-page PDF protected by `password` (the standard security handler, revision 2, RC4 of 40 bits: its O and U
+ * computed as ISO 32000-1 algorithms 3 and 4 say), which a reader opens only with the password. Its page has no
+ * content, so nothing else needs encrypting.
+ */
+export function pdfWithPassword(password: string): Uint8Array {
+  const id = Buffer.from("0123456789abcdef0123456789abcdef", "hex");
+  const permissions = -4;
+  const owner = rc4(md5(padded(`${password}-owner`)).subarray(0, 5), padded(password));
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const user = rc4(md5(padded(password), owner, p, id).subarray(0, 5), PASSWORD_PAD);
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+    `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString("hex")}> /U <${user.toString("hex")}> /P ${permissions} >>`,
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets = objects.map((object, i) => {
+    const at = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return at;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((at) => `${String(at).padStart(10, "0")} 00000 n \n`).join("");
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${id.toString("hex")}> <${id.toString("hex")}>] >>\n`;
+  body += `startxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
 }

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
-import { docxBomb, docxWith, pdfWith, pdfWithoutText } from "./files.ts";
+import { docxBomb, docxWith, pdfWith, pdfWithoutText, pdfWithPassword } from "./files.ts";
 
 // A reading worker starts a loader and pdf.js: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -117,11 +117,18 @@ describe("the library", () => {
     expect((await (await call("/documents")).json()).documents).toEqual([]);
   });
 
-  it("D5 unreadable files say why: corrupt (422 at once), no text (a scan: failed once read), a DOCX bomb ends its worker only", async () => {
+  it("D5 unreadable files say why: corrupt or behind a password (422 at once), no text (a scan: failed once read), a DOCX bomb ends its worker only", async () => {
     const { upload, ready, call } = await start();
     const corrupt = await upload("broken.pdf", new TextEncoder().encode("%PDF-1.7\nthis is not a pdf"));
     expect(corrupt.status).toBe(422);
     expect((await corrupt.json()).error).toMatchObject({ code: "document_unreadable", details: { reason: "corrupt" } });
+    const locked = await upload("locked.pdf", pdfWithPassword("secret"));
+    expect(locked.status).toBe(422);
+    expect((await locked.json()).error).toMatchObject({
+      code: "document_unreadable",
+      message: expect.stringMatching(/password/),
+      details: { reason: "encrypted" },
+    });
     const scan = await (await upload("scan.pdf", await pdfWithoutText(2))).json();
     expect(await ready(scan.document.id)).toMatchObject({
       status: "failed",

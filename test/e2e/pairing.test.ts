@@ -56,6 +56,32 @@ function bridgeInTheMiddle(): string {
   return mitm.publicKey;
 }
 
+/** Waits until the stack's bridge holds the pairing code's grant. */
+function codeOnBridge(stack: Stack, code: string): Promise<void> {
+  return until(() => stack.bridge!.core.registry.findCode(hashPairingCode(code)) !== undefined, "code on the bridge");
+}
+
+/** A pairing code made on the stack's server (its pair_url's parts), once the bridge holds it. */
+async function linkOnBridge(stack: Stack) {
+  const response = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
+  const link = parsePairUrl(response.json.pair_url)!;
+  await codeOnBridge(stack, link.code);
+  return link;
+}
+
+/** Pairs through the link while a bridge in the middle answers with its own server key: resolves with the failure. */
+function pairPastMiddle(link: NonNullable<ReturnType<typeof parsePairUrl>>, deviceName: string): Promise<unknown> {
+  bridgeInTheMiddle();
+  const options = {
+    bridgeUrl: link.bridge,
+    code: link.code,
+    deviceName,
+    serverKey: link.key,
+    WebSocket: NodeWebSocket,
+  };
+  return pair(options).catch((error: unknown) => error);
+}
+
 describe("pairing with the server's key", () => {
   it("S10: pair_url carries the key; the library pairs through it and the bridge never sees the device token", async () => {
     capture = BridgeCapture.install();
@@ -64,10 +90,7 @@ describe("pairing with the server's key", () => {
     const link = parsePairUrl(response.json.pair_url)!;
     expect(link.key).toBe(response.json.server_key);
     expect(response.json.fingerprint).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
-    await until(
-      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
-      "code on the bridge",
-    );
+    await codeOnBridge(stack, link.code);
     const credentials = await pair({
       bridgeUrl: link.bridge,
       code: link.code,
@@ -82,20 +105,8 @@ describe("pairing with the server's key", () => {
 
   it("S11: a bridge that answers with its own server key is refused when pair_url has the key", async () => {
     stack = await Stack.start();
-    const response = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const link = parsePairUrl(response.json.pair_url)!;
-    await until(
-      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
-      "code on the bridge",
-    );
-    bridgeInTheMiddle();
-    const failure = await pair({
-      bridgeUrl: link.bridge,
-      code: link.code,
-      deviceName: "phone",
-      serverKey: link.key,
-      WebSocket: NodeWebSocket,
-    }).catch((error: unknown) => error);
+    const link = await linkOnBridge(stack);
+    const failure = await pairPastMiddle(link, "phone");
     expect(failure).toBeInstanceOf(PairingError);
     expect((failure as PairingError).reason).toBe("server_key_mismatch");
   });
@@ -105,20 +116,8 @@ describe("pairing with the server's key", () => {
     const honest = await stack.pair("honest phone");
     const used = await stack.server.request({ method: "GET", url: "/e2e/keys", token: honest.device_token });
     expect(used.status).toBe(200);
-    const response = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
-    const link = parsePairUrl(response.json.pair_url)!;
-    await until(
-      () => stack!.bridge!.core.registry.findCode(hashPairingCode(link.code)) !== undefined,
-      "code on the bridge",
-    );
-    bridgeInTheMiddle();
-    const failure = await pair({
-      bridgeUrl: link.bridge,
-      code: link.code,
-      deviceName: "refused phone",
-      serverKey: link.key,
-      WebSocket: NodeWebSocket,
-    }).catch((error: unknown) => error);
+    const link = await linkOnBridge(stack);
+    const failure = await pairPastMiddle(link, "refused phone");
     expect((failure as PairingError).reason).toBe("server_key_mismatch");
     const { pairing } = stack.server.runtime.ctx;
     const refused = pairing.listDevices().find((device) => device.name === "refused phone")!;

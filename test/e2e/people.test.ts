@@ -1,8 +1,8 @@
-// End to end per person (docs/security.md S20-S23): two people on one server and a real bridge. Person B's devices,
+// End to end per person (docs/security.md S20-S24): two people on one server and a real bridge. Person B's devices,
 // their sockets tapped, get B's chat (the positive control) and no frame of A's, live and by replay, over WebSocket
 // (the client library, and the stock phoenix client) and long-poll (stock phoenix); every content key B can fetch
 // opens none of A's sealed events; revoking one of A's devices leaves it unable to open what A is sent later and
-// leaves B's keys as they were.
+// leaves B's keys as they were. A chat shared with B reaches B's socket only between the share and the unshare (S24).
 import { createHash } from "node:crypto";
 import { LongPoll, Socket } from "phoenix";
 import { describe, expect, it } from "vitest";
@@ -254,5 +254,59 @@ describe("a bridge that cannot route by audience", () => {
     // The bridge tells its sockets after the link is gone: waited for, not assumed already arrived.
     await until(() => socket.frames.some((frame) => frame.includes('"online":false')), "the socket told so");
     expect(socket.frames.some((frame) => frame.includes(after[0]!))).toBe(false);
+  });
+
+  it("S24: B's tapped socket gets no frame of A's chat before a share, its new events and history after, and after the unshare session_access_revoked then nothing", async () => {
+    const stack = await scope.start();
+    const { personA, personB, devices } = await twoPeople(stack);
+    const phone = stockClient(stack, devices.bPhone.device_token, "websocket");
+    await phone.joined;
+    const { sessions } = stack.server.runtime.ctx;
+    const chat = sessions.create("default", undefined, personA).id;
+    sessions.append(chat, { role: "user", content: "BEFORE-SHARE-OF-A" });
+    let round = 0;
+    // A positive control: B's own chat reaches B's socket, so what did not arrive by then never will in order.
+    const control = async () => {
+      const marker = `CONTROL-OF-B-${++round}`;
+      await chatOf(stack, personB, marker, 1);
+      await until(() => phone.frames.some((frame) => frame.includes(marker)), marker);
+    };
+    await control();
+    expect(phone.frames.filter((frame) => frame.includes(chat))).toEqual([]);
+
+    const shared = await stack.server.request({
+      method: "POST",
+      url: `/sessions/${chat}/shares`,
+      payload: { person_id: personB, access: "read" },
+    });
+    expect(shared.status, shared.text).toBe(200);
+    sessions.append(chat, { role: "user", content: "AFTER-SHARE-OF-A" });
+    await until(() => phone.frames.some((frame) => frame.includes("AFTER-SHARE-OF-A")), "the chat's new event");
+    expect(phone.frames.some((frame) => frame.includes("session_access_granted") && frame.includes(chat))).toBe(true);
+    const history = await stack.server.request({
+      method: "GET",
+      url: `/sessions/${chat}`,
+      token: devices.bPhone.device_token,
+    });
+    expect(history.status).toBe(200);
+    expect(history.text).toContain("BEFORE-SHARE-OF-A");
+
+    const unshared = await stack.server.request({ method: "DELETE", url: `/sessions/${chat}/shares/${personB}` });
+    expect(unshared.status).toBe(204);
+    await until(
+      () => phone.frames.some((frame) => frame.includes("session_access_revoked") && frame.includes(chat)),
+      "session_access_revoked",
+    );
+    const revokedAt = phone.frames.length;
+    sessions.append(chat, { role: "user", content: "AFTER-UNSHARE-OF-A" });
+    await control();
+    expect(phone.frames.slice(revokedAt).filter((frame) => frame.includes(chat))).toEqual([]);
+    expect(phone.frames.filter((frame) => frame.includes("AFTER-UNSHARE-OF-A"))).toEqual([]);
+    const refused = await stack.server.request({
+      method: "GET",
+      url: `/sessions/${chat}`,
+      token: devices.bPhone.device_token,
+    });
+    expect(refused.status).toBe(404);
   });
 });

@@ -96,6 +96,18 @@ describe("until_server_restart", () => {
     expect(restarted.api.session(sessionId).history()[0]).toMatchObject({ id: sess.id, status: "expired" });
   });
 
+  it("a start reads only the chats whose own fields mention the policy, never every chat's messages", async () => {
+    const first = await start({}, { dataDir: tempDir(), ownerEpoch: "epoch-1" });
+    const { sessions } = first.server.runtime.ctx;
+    const [scoped, talked, gone] = [await first.newSession(), await first.newSession(), await first.newSession()];
+    for (const id of [scoped, gone])
+      first.api.session(id).create({ key: "s", ...basic, retention: { policy: "until_server_restart" } });
+    sessions.append(talked, { role: "user", content: "what does until_server_restart mean?" });
+    sessions.delete(gone);
+    expect(sessions.mentioning("until_server_restart")).toEqual([scoped]);
+    await first.server.close(true);
+  });
+
   it("application records survive a restart (durable store)", async () => {
     const dataDir = tempDir();
     const first = await start({}, { dataDir });

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../bridge/hash.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";
-import { fakeServer, runCleanups, testBridge, until, type TestBridge } from "../bridge/helpers.ts";
+import { fakeServer, runCleanups, testBridge, until, type TestBridge, answerPairings } from "../bridge/helpers.ts";
 import { holdBeforeTaking, pairFrom } from "../bridge/code-race.ts";
 import { propertyRuns, propertyTimeout } from "../support/properties.ts";
 import { tempDir } from "../support/server.ts";
@@ -133,15 +133,7 @@ describe("pairing through the bridge, joins sent at once", () => {
           });
           // A server that pairs whatever it is asked: only the bridge stands between a code and a second device.
           let made = 0;
-          server.channel.on("pair_request", (request: { request_id: string }) => {
-            server.channel.push("pair_result", {
-              request_id: request.request_id,
-              status: "ok",
-              device_id: `dev_${++made}`,
-              device_token: "t".repeat(43),
-              server_url: "http://s",
-            });
-          });
+          answerPairings(server, () => `dev_${++made}`);
           const held = holdBeforeTaking(bridge);
           const okByCode = new Map<number, number>();
           /** Wrong or expired codes looked at (not refused unseen as rate_limited), per address. */

@@ -1,4 +1,4 @@
-// Shared test helpers: a controllable clock, settings for a scripted backend, and a delta collector.
+// Shared test helpers: a controllable clock, the file's scripted backend, settings for a scripted backend, and a delta collector.
 import type { Clock } from "../../server/clock.ts";
 import { createProvider, type CreateProviderDeps } from "../../server/provider/provider.ts";
 import { PacingRegistry } from "../../server/provider/pacing.ts";
@@ -10,6 +10,8 @@ import {
 import type { ProviderDelta, ProviderRequest } from "../../server/provider/types.ts";
 import { ProviderError } from "../../server/provider/errors.ts";
 import type { Message } from "../../client/wire/messages.ts";
+import { afterAll, beforeAll } from "vitest";
+import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 
 /**
  * Sleeps shorter than `holdFromMs` resolve at once and advance virtual time (retry and pacing delays, recorded
@@ -128,3 +130,18 @@ export const contentOf = (c: Collected) =>
     .filter((d) => d.type === "content")
     .map((d) => (d as { text: string }).text)
     .join("");
+
+/** The calling file's scripted backend: started before its first test, closed after its last. */
+export function sharedBackend(): { readonly backend: ScriptedBackend } {
+  let backend: ScriptedBackend | undefined;
+  beforeAll(async () => {
+    backend = await startScriptedBackend();
+  });
+  afterAll(() => backend?.close());
+  return {
+    get backend() {
+      if (!backend) throw new Error("sharedBackend: the backend starts in beforeAll");
+      return backend;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 // Reading replies: every backend dialect, errors inside a 200 stream, malformed input, debug logging.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   DIALECTS,
   chunk,
@@ -7,17 +7,11 @@ import {
   dialectStream,
   encodeStream,
   pieces,
-  startScriptedBackend,
-  type ScriptedBackend,
 } from "../../scripts/scripted-backend/index.ts";
-import { contentOf, makeProvider, settingsFor } from "./helpers.ts";
+import { contentOf, makeProvider, settingsFor, sharedBackend } from "./helpers.ts";
 import { ProviderError, toolArgumentsError, type ToolCall } from "../../server/provider/index.ts";
 
-let backend: ScriptedBackend;
-beforeAll(async () => {
-  backend = await startScriptedBackend();
-});
-afterAll(() => backend.close());
+const scripted = sharedBackend();
 
 const reply = {
   content: "The time is noon.",
@@ -33,8 +27,8 @@ describe("dialects", () => {
   it.each(DIALECTS)(
     "%s: content, reasoning, parallel tool calls and usage assemble to one message",
     async (dialect) => {
-      backend.script(dialectStream(dialect, reply));
-      const result = await makeProvider(settingsFor(backend.url)).run();
+      scripted.backend.script(dialectStream(dialect, reply));
+      const result = await makeProvider(settingsFor(scripted.backend.url)).run();
       expect(result.error).toBeUndefined();
       const message = result.done!.message;
       expect(message.content).toBe(reply.content);
@@ -55,15 +49,15 @@ describe("dialects", () => {
   );
 
   it("non-streaming: the completion object becomes the same message", async () => {
-    backend.script({ kind: "json", body: completion(reply) });
-    const result = await makeProvider(settingsFor(backend.url)).run({ stream: false });
+    scripted.backend.script({ kind: "json", body: completion(reply) });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run({ stream: false });
     expect(result.deltas.map((d) => d.type)).toEqual(["done"]);
     expect(result.done!.message.metadata.reasoning_content).toBe(reply.reasoning);
     expect((result.done!.message.metadata.tool_calls as unknown[]).length).toBe(2);
   });
 
   it("accepts a missing [DONE], a CRLF stream and usage in the finish chunk followed by a later usage chunk", async () => {
-    backend.script({
+    scripted.backend.script({
       kind: "stream",
       eol: "\r\n",
       done: false,
@@ -74,14 +68,14 @@ describe("dialects", () => {
         { data: { choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } } },
       ],
     });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.done!.message.content).toBe("a");
     expect(result.done!.message.metadata.usage).toEqual({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
   });
 
   it("stream requests answered with one JSON body still yield the content", async () => {
-    backend.script({ kind: "json", body: completion({ content: "whole" }) });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({ kind: "json", body: completion({ content: "whole" }) });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(contentOf(result)).toBe("whole");
     expect(result.done!.message.content).toBe("whole");
   });
@@ -108,25 +102,25 @@ describe("errors inside a 200 stream", () => {
     async (_name, errorPart) => {
       const text = "Here is the start of a reply that then fails"; // 44 characters, 11 chunks
       const parts = [...pieces(text).map((piece) => ({ data: chunk({ content: piece }) })), errorPart];
-      backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
-      const result = await makeProvider(settingsFor(backend.url)).run();
+      scripted.backend.script({ kind: "stream", parts, done: false, writeSize: 1 << 20 });
+      const result = await makeProvider(settingsFor(scripted.backend.url)).run();
       expect(result.error?.code).toBe("backend_error");
       expect(result.error?.message).toMatch(/upstream went away/);
       expect(contentOf(result)).toBe(text);
     },
   );
 
-  it.each(cases)("%s becomes a backend_error with the backend's message", async (_name, parts) => {
-    backend.script({ kind: "stream", parts: [...parts] });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+  it.each(cases)("%s becomes a backend_error with the scripted.backend's message", async (_name, parts) => {
+    scripted.backend.script({ kind: "stream", parts: [...parts] });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.error?.code).toBe("backend_error");
     expect(result.error?.message).toMatch(/overloaded|provider down|context length exceeded|slot unavailable/);
   });
 });
 
-describe("bad input from the backend", () => {
+describe("bad input from the scripted.backend", () => {
   it("an HTML 404 from a wrong base_url names the version prefix", async () => {
-    const { run } = makeProvider(settingsFor(backend.url.replace(/\/v1$/, "")));
+    const { run } = makeProvider(settingsFor(scripted.backend.url.replace(/\/v1$/, "")));
     const result = await run();
     expect(result.error?.code).toBe("not_found");
     expect(result.error?.message).toContain("HTML page");
@@ -134,40 +128,45 @@ describe("bad input from the backend", () => {
   });
 
   it("a non-JSON error page names what was sent", async () => {
-    backend.script({ kind: "raw", status: 502, contentType: "text/plain", body: "Bad Gateway: upstream closed" });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({
+      kind: "raw",
+      status: 502,
+      contentType: "text/plain",
+      body: "Bad Gateway: upstream closed",
+    });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.error?.code).toBe("http_status");
     expect(result.error?.message).toContain("Bad Gateway: upstream closed");
   });
 
   it("malformed JSON in a 200 non-streamed reply is an invalid_response", async () => {
-    backend.script({ kind: "raw", contentType: "application/json", body: '{"choices": [' });
-    const result = await makeProvider(settingsFor(backend.url)).run({ stream: false });
+    scripted.backend.script({ kind: "raw", contentType: "application/json", body: '{"choices": [' });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run({ stream: false });
     expect(result.error?.code).toBe("invalid_response");
   });
 
   it("a 200 HTML page for a stream request is an invalid_response, not an empty reply", async () => {
-    backend.script({ kind: "raw", contentType: "text/html", body: "<!doctype html><title>llama.cpp</title>" });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({ kind: "raw", contentType: "text/html", body: "<!doctype html><title>llama.cpp</title>" });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.error?.code).toBe("invalid_response");
     expect(result.error?.message).toContain("HTML");
   });
 
   it("a stream event that is not JSON, or not an object, is an invalid_chunk", async () => {
-    backend.script(
+    scripted.backend.script(
       { kind: "stream", parts: [{ raw: "data: {not json\n\n" }] },
       { kind: "stream", parts: [{ data: [1, 2] }] },
     );
-    expect((await makeProvider(settingsFor(backend.url)).run()).error?.code).toBe("invalid_chunk");
-    expect((await makeProvider(settingsFor(backend.url)).run()).error?.code).toBe("invalid_chunk");
+    expect((await makeProvider(settingsFor(scripted.backend.url)).run()).error?.code).toBe("invalid_chunk");
+    expect((await makeProvider(settingsFor(scripted.backend.url)).run()).error?.code).toBe("invalid_chunk");
   });
 
   it("tool arguments that are not JSON are kept as sent and named by a typed invalid_tool_arguments error", async () => {
-    backend.script({
+    scripted.backend.script({
       kind: "stream",
       parts: [{ data: chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a": ' } }] }) }],
     });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.error).toBeUndefined();
     const call = (result.done?.message.metadata.tool_calls as ToolCall[])[0]!;
     expect(call.function.arguments).toBe('{"a": ');
@@ -188,15 +187,15 @@ describe("bad input from the backend", () => {
 describe("large and fragmented streams over HTTP", () => {
   it("one 256 KiB event delivered in 1-byte writes", async () => {
     const big = "y".repeat(256 * 1024);
-    backend.script({ kind: "stream", parts: [{ data: chunk({ content: big }) }], writeSize: 1 });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({ kind: "stream", parts: [{ data: chunk({ content: big }) }], writeSize: 1 });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.done!.message.content.length).toBe(big.length);
   });
 
   it("20,000 small chunks", async () => {
     const parts = Array.from({ length: 20_000 }, (_, i) => ({ data: chunk({ content: String(i % 10) }) }));
-    backend.script({ kind: "stream", parts, writeSize: 16 * 1024 });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({ kind: "stream", parts, writeSize: 16 * 1024 });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.done!.message.content.length).toBe(20_000);
   });
 });
@@ -219,8 +218,8 @@ describe("a large first read", () => {
     ];
     const body = encodeStream(parts);
     expect(body.length).toBeGreaterThan(16 * 1024);
-    backend.script({ kind: "bytes", contentType: "text/event-stream", body });
-    const result = await makeProvider(settingsFor(backend.url)).run();
+    scripted.backend.script({ kind: "bytes", contentType: "text/event-stream", body });
+    const result = await makeProvider(settingsFor(scripted.backend.url)).run();
     expect(result.error).toBeUndefined();
     const message = result.done!.message;
     expect(message.content).toBe(words.join(""));
@@ -237,7 +236,7 @@ describe("a large first read", () => {
 describe("debug_stream", () => {
   it("logs each decoded chunk with secrets redacted", async () => {
     const secret = "sk-live-abcdef";
-    backend.script({
+    scripted.backend.script({
       kind: "stream",
       parts: [
         { data: chunk({ content: `echo ${secret}` }) },
@@ -246,7 +245,9 @@ describe("debug_stream", () => {
     });
     const logged: unknown[] = [];
     const log = { info: (o: object) => void logged.push(o), warn: () => undefined };
-    const result = await makeProvider(settingsFor(backend.url, { api_key: secret, debug_stream: true }), { log }).run();
+    const result = await makeProvider(settingsFor(scripted.backend.url, { api_key: secret, debug_stream: true }), {
+      log,
+    }).run();
     expect(result.error).toBeUndefined();
     expect(logged).toHaveLength(2);
     const text = JSON.stringify(logged);

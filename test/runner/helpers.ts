@@ -133,6 +133,20 @@ export const shapeOf = (events: AnyEvent[]) =>
     .filter((t, i, all) => !(t === "partial" && all[i - 1] === "partial"))
     .map((t) => (t === "partial" ? "partial*" : t));
 
+/** `shapeOf` one streamed assistant phase: its start, the partials, its end, the final answer and the checkpoint. */
+export const STREAMED_PHASE = ["assistant_message:start", "partial*", "assistant_message:end", "final", "checkpoint"];
+/** `shapeOf` one phase answered whole (a non-streaming send): the same without partials. */
+export const WHOLE_PHASE = ["assistant_message:start", "assistant_message:end", "final", "checkpoint"];
+/** How a cancelled request's events end. */
+export const CANCELLED_END = ["request_cancelled", "request_completed"];
+
+/** Makes a session, sends `body` to it and waits for the request's end: the session, the request and its events. */
+export async function sendAndWait(server: TestServer, body: Record<string, unknown>) {
+  const sid = await createSession(server);
+  const rid = await send(server, sid, body);
+  return { sid, rid, events: await waitForEvent(server, rid) };
+}
+
 export async function messagesOf(server: TestServer, sessionId: string): Promise<Message[]> {
   const res = await server.request({ method: "GET", url: `/sessions/${sessionId}/messages` });
   expect(res.status).toBe(200);

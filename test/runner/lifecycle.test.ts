@@ -14,6 +14,9 @@ import {
   waitForEvent,
   waitUntil,
   useRunner,
+  sendAndWait,
+  STREAMED_PHASE,
+  WHOLE_PHASE,
 } from "./helpers.ts";
 
 const runner = useRunner({ agents: { default: { provider_id: "default", system_prompt: "Be brief." } } });
@@ -26,18 +29,8 @@ describe("a plain streamed reply", () => {
         usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 },
       }),
     );
-    const sid = await createSession(runner.server);
-    const rid = await send(runner.server, sid, { content: "hi" });
-    const events = await waitForEvent(runner.server, rid);
-    expect(shapeOf(events)).toEqual([
-      "request_started",
-      "assistant_message:start",
-      "partial*",
-      "assistant_message:end",
-      "final",
-      "checkpoint",
-      "request_completed",
-    ]);
+    const { sid, rid, events } = await sendAndWait(runner.server, { content: "hi" });
+    expect(shapeOf(events)).toEqual(["request_started", ...STREAMED_PHASE, "request_completed"]);
     expect(events[0]!.stream).toBe(true);
     expect(contentOfPartials(events)).toBe("Hello there, friend.");
     const final = events.find((e) => e.type === "final")!;
@@ -92,17 +85,8 @@ describe("a plain streamed reply", () => {
 
 it("a non-streaming send emits the same lifecycle without partials", async () => {
   runner.backend.script({ kind: "json", body: completion({ content: "whole answer", reasoning: "thinking" }) });
-  const sid = await createSession(runner.server);
-  const rid = await send(runner.server, sid, { content: "hi", stream: false });
-  const events = await waitForEvent(runner.server, rid);
-  expect(shapeOf(events)).toEqual([
-    "request_started",
-    "assistant_message:start",
-    "assistant_message:end",
-    "final",
-    "checkpoint",
-    "request_completed",
-  ]);
+  const { sid, events } = await sendAndWait(runner.server, { content: "hi", stream: false });
+  expect(shapeOf(events)).toEqual(["request_started", ...WHOLE_PHASE, "request_completed"]);
   expect(events[0]!.stream).toBe(false);
   expect(completionBodies(runner.backend)[0]!.stream).toBe(false);
   expect((await messagesOf(runner.server, sid))[1]).toMatchObject({
@@ -124,16 +108,9 @@ it("request_options reach the backend", async () => {
 describe("failures", () => {
   it("a backend error before streaming: error with the provider's detail, then request_completed; the session keeps only the user message", async () => {
     runner.backend.script({ kind: "status", status: 500, body: { error: { message: "model exploded" } } });
-    const sid = await createSession(runner.server);
-    const rid = await send(runner.server, sid, { content: "hi" });
-    const events = await waitForEvent(runner.server, rid);
-    expect(shapeOf(events)).toEqual([
-      "request_started",
-      "assistant_message:start",
-      "assistant_message:end",
-      "error",
-      "request_completed",
-    ]);
+    const { sid, events } = await sendAndWait(runner.server, { content: "hi" });
+    const started = ["request_started", "assistant_message:start", "assistant_message:end"];
+    expect(shapeOf(events)).toEqual([...started, "error", "request_completed"]);
     expect(events.find((e) => e.type === "error")!.detail).toContain("model exploded");
     expect((await messagesOf(runner.server, sid)).map((m) => m.role)).toEqual(["user"]);
   });
@@ -149,16 +126,7 @@ describe("failures", () => {
     await waitUntil(runner.server, rid, (events) => contentOfPartials(events) === "partial answer");
     (await runner.backend.nextPause()).destroy();
     const events = await waitForEvent(runner.server, rid);
-    expect(shapeOf(events)).toEqual([
-      "request_started",
-      "assistant_message:start",
-      "partial*",
-      "assistant_message:end",
-      "final",
-      "checkpoint",
-      "error",
-      "request_completed",
-    ]);
+    expect(shapeOf(events)).toEqual(["request_started", ...STREAMED_PHASE, "error", "request_completed"]);
     expect(events.find((e) => e.type === "error")!.detail).toMatch(/broke mid-way/);
     const messages = await messagesOf(runner.server, sid);
     expect(messages[1]).toEqual({

@@ -1,34 +1,11 @@
 // Provider retries and stream recoveries as a client sees them in the events (docs/runner.md "Retries and
 // recoveries"). The injected TestClock makes retry delays instant and records them.
-import { afterEach, beforeEach, expect, it } from "vitest";
-import {
-  chunk,
-  dialectStream,
-  startScriptedBackend,
-  type ScriptedBackend,
-} from "../../scripts/scripted-backend/index.ts";
+import { expect, it } from "vitest";
+import { chunk, dialectStream } from "../../scripts/scripted-backend/index.ts";
 import type { AnyEvent } from "../../client/wire/index.ts";
-import {
-  contentOfPartials,
-  createSession,
-  messagesOf,
-  send,
-  startRunnerServer,
-  waitForEvent,
-  waitUntil,
-  type RunnerServer,
-} from "./helpers.ts";
+import { contentOfPartials, createSession, messagesOf, send, useRunner, waitForEvent, waitUntil } from "./helpers.ts";
 
-let backend: ScriptedBackend;
-let server: RunnerServer | undefined;
-beforeEach(async () => {
-  backend = await startScriptedBackend();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await backend.close();
-});
+const runner = useRunner();
 
 const markers = (events: AnyEvent[]) =>
   events
@@ -48,12 +25,8 @@ function shownAfterMarkers(events: AnyEvent[]): string {
 }
 
 it("a 429 is retried inside the run: a retry marker, then the reply; the delay went through the clock", async () => {
-  server = await startRunnerServer(
-    backend,
-    {},
-    { rate_limit_retry_delays_seconds: [3], respect_retry_after_header: false },
-  );
-  backend.script({ kind: "status", status: 429 }, dialectStream("openai", { content: "after the wait" }));
+  const server = await runner.start({}, { rate_limit_retry_delays_seconds: [3], respect_retry_after_header: false });
+  runner.backend.script({ kind: "status", status: 429 }, dialectStream("openai", { content: "after the wait" }));
   const sid = await createSession(server);
   const events = await waitForEvent(server, await send(server, sid, { content: "hi" }));
   expect(markers(events)).toEqual([{ retry: { attempt: 0, reason: "rate_limit", delay_ms: 3000 } }]);
@@ -63,23 +36,23 @@ it("a 429 is retried inside the run: a retry marker, then the reply; the delay w
 });
 
 it("a 429 with no retry configured is an error event", async () => {
-  server = await startRunnerServer(backend);
-  backend.script({ kind: "status", status: 429 });
+  const server = await runner.start();
+  runner.backend.script({ kind: "status", status: 429 });
   const sid = await createSession(server);
   const events = await waitForEvent(server, await send(server, sid, { content: "hi" }));
   expect(events.find((e) => e.type === "error")!.detail).toMatch(/rate-limited/);
 });
 
 it("early_only: a stream that breaks before any text is re-issued; the marker voids the streamed reasoning", async () => {
-  server = await startRunnerServer(backend, {}, { stream_recovery: { mode: "early_only" } });
-  backend.script(
+  const server = await runner.start({}, { stream_recovery: { mode: "early_only" } });
+  runner.backend.script(
     { kind: "stream", parts: [{ data: chunk({ reasoning: "first try " }) }], pauseAfter: 1 },
     dialectStream("openai", { reasoning: "second try", content: "All good." }),
   );
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "hi" });
   await waitUntil(server, rid, (events) => events.some((e) => e.type === "partial"));
-  (await backend.nextPause()).destroy();
+  (await runner.backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
   expect(markers(events)).toEqual([
     { recovery: expect.objectContaining({ attempt: 1, mode: "early_only", content_emitted: false, restart: true }) },
@@ -92,12 +65,12 @@ it("early_only: a stream that breaks before any text is re-issued; the marker vo
 });
 
 it("early_only: a break after visible text is not recovered; the shown text is kept as interrupted", async () => {
-  server = await startRunnerServer(backend, {}, { stream_recovery: { mode: "early_only" } });
-  backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Shown" }) }], pauseAfter: 1 });
+  const server = await runner.start({}, { stream_recovery: { mode: "early_only" } });
+  runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "Shown" }) }], pauseAfter: 1 });
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "hi" });
   await waitUntil(server, rid, (events) => contentOfPartials(events) === "Shown");
-  (await backend.nextPause()).destroy();
+  (await runner.backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
   expect(markers(events)).toEqual([]);
   expect(events.find((e) => e.type === "error")!.detail).toContain("early_only and content was already shown");
@@ -105,15 +78,15 @@ it("early_only: a break after visible text is not recovered; the shown text is k
 });
 
 it("aggressive: the replayed content shows as new partials after the marker; the stored reply holds it once", async () => {
-  server = await startRunnerServer(backend, {}, { stream_recovery: { mode: "aggressive" } });
-  backend.script(
+  const server = await runner.start({}, { stream_recovery: { mode: "aggressive" } });
+  runner.backend.script(
     { kind: "stream", parts: [{ data: chunk({ content: "The answer " }) }], pauseAfter: 1 },
     dialectStream("openai", { content: "The answer is 42." }),
   );
   const sid = await createSession(server);
   const rid = await send(server, sid, { content: "hi" });
   await waitUntil(server, rid, (events) => contentOfPartials(events) === "The answer ");
-  (await backend.nextPause()).destroy();
+  (await runner.backend.nextPause()).destroy();
   const events = await waitForEvent(server, rid);
   expect(markers(events)).toEqual([
     { recovery: expect.objectContaining({ attempt: 1, mode: "aggressive", content_emitted: true, restart: true }) },

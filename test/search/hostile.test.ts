@@ -177,3 +177,43 @@ it("S18 a long chat is read from the store a page at a time, never whole, and ev
   expect(pages.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1200);
   indexer.stop();
 });
+
+it("S19 a page's snippets are read in one call naming only its results' messages, at their indices after edits and deletions", async () => {
+  const server = await runner.start();
+  const { db, transactor, sessions, search } = server.runtime.ctx;
+  const id = await createSession(server);
+  fillChat(sessions, id, 1200, "manatee");
+  // Deleted rows leave gaps among the stored positions: an index is a rank among the head's rows, not a position.
+  sessions.deleteMessages(id, [10, 11, 500]);
+  sessions.modify(id, 3, "manatee number3 edited");
+  const gone = await createSession(server);
+  fillChat(sessions, gone, 2, "manatee");
+  const calls: Array<ReadonlyArray<readonly [string, number]>> = [];
+  const service = new SearchService(db, transactor, search.indexer, {
+    shownAt: (places) => (calls.push(places), sessions.shownAt(places)),
+  });
+
+  const [found] = await service.search("number1195", 10);
+  expect([found!.message_index, found!.snippet]).toEqual([1192, "manatee number1195"]);
+  const page = await service.search("manatee", 20);
+  expect(page).toHaveLength(20);
+  expect(calls.map((places) => places.length)).toEqual([1, 20]);
+  const head = sessions.get(id).messages;
+  for (const result of page.filter((r) => r.session_id === id))
+    expect(result.snippet.replace(/…/g, "")).toBe(head[result.message_index!]!.content);
+  expect((await service.search("edited", 10)).map((r) => r.message_index)).toEqual([3]);
+
+  sessions.delete(gone);
+  const shown = sessions.shownAt([
+    [id, 0],
+    [id, 1196],
+    [id, 1197],
+    [id, -1],
+    [gone, 0],
+  ]);
+  expect([...shown.keys()]).toEqual([id]);
+  expect([...shown.get(id)!.entries()]).toEqual([
+    [0, head[0]],
+    [1196, head[1196]],
+  ]);
+});

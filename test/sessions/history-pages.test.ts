@@ -114,4 +114,29 @@ describe("history in pages", () => {
     }
     await expectStatus(call(stack, "GET", "/sessions/no-such-chat?messages_limit=5"), 404);
   });
+
+  it("P10: GET /sessions/{id}/messages?limit=n gives the last n messages with their cursor, messages_total and messages_start; a bad limit is invalid_input", async () => {
+    const id = await newSession(stack);
+    for (let index = 0; index < 5; index++)
+      await expectStatus(call(stack, "POST", `/sessions/${id}/messages`, { role: "user", content: `m${index}` }), 201);
+    type Snapshot = { messages: Array<{ content: string }>; cursor_event_id: string } & Record<string, unknown>;
+    const read = async (query: string) =>
+      (await expectStatus(call(stack, "GET", `/sessions/${id}/messages${query}`), 200)).json as Snapshot;
+    const whole = await read("");
+    const tail = await read("?limit=2");
+    expect([tail.messages.map((m) => m.content), tail.messages_total, tail.messages_start]).toEqual([
+      ["m3", "m4"],
+      5,
+      3,
+    ]);
+    expect(tail.cursor_event_id).toBe(whole.cursor_event_id);
+    expect([whole.messages.length, "messages_total" in whole]).toEqual([5, false]);
+    const more = await read("?limit=50");
+    expect([more.messages.length, more.messages_start]).toEqual([5, 0]);
+    for (const query of ["?limit=0", "?limit=1001", "?limit=x"]) {
+      const answer = await expectStatus(call(stack, "GET", `/sessions/${id}/messages${query}`), 400);
+      expect((answer.json as { error: { code: string } }).error.code).toBe("invalid_input");
+    }
+    await expectStatus(call(stack, "GET", "/sessions/no-such-chat/messages?limit=5"), 404);
+  });
 });

@@ -5,23 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { alive, filesystemServer, scriptCalls, toolResults } from "../mcp/helpers.ts";
 import { createSession, send, waitForEvent } from "../runner/helpers.ts";
-import { patchSettings, scriptedProvider, startLoggedServer, type LoggedServer } from "./support.ts";
+import { patchSettings, scriptedProvider, useLoggedServers, type LoggedServer } from "./support.ts";
 
 let backend: ScriptedBackend;
-const servers: LoggedServer[] = [];
-const start = async (...args: Parameters<typeof startLoggedServer>) => {
-  const server = await startLoggedServer(...args);
-  servers.push(server);
-  return server;
-};
 
 beforeEach(async () => {
   backend = await startScriptedBackend();
 });
 afterEach(async () => {
-  for (const server of servers.splice(0).reverse()) await server.close();
   await backend.close();
 });
+const start = useLoggedServers();
 
 describe("MCP servers in settings", () => {
   it("starts one added by a patch, gives its tools to the agent naming them, and stops it when removed", async () => {

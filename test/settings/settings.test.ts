@@ -13,7 +13,7 @@ import {
   patchSettings,
   readSettings,
   scriptedProvider,
-  startLoggedServer,
+  useLoggedServers,
   type LoggedServer,
 } from "./support.ts";
 
@@ -21,22 +21,16 @@ const SECRET = "sk-live-0123456789abcdef";
 
 let backend: ScriptedBackend;
 let other: ScriptedBackend;
-const servers: LoggedServer[] = [];
-const start = async (...args: Parameters<typeof startLoggedServer>) => {
-  const server = await startLoggedServer(...args);
-  servers.push(server);
-  return server;
-};
 
 beforeEach(async () => {
   backend = await startScriptedBackend();
   other = await startScriptedBackend();
 });
 afterEach(async () => {
-  for (const server of servers.splice(0).reverse()) await server.close();
   await backend.close();
   await other.close();
 });
+const start = useLoggedServers();
 
 async function chat(server: LoggedServer, text: string): Promise<string> {
   const sessionId = await createSession(server);
@@ -197,7 +191,7 @@ describe("DATA_DIR/settings.json", () => {
     const first = await start(config, dataDir);
     await patchSettings(first, { providers: { spare: null, default: { timeout: 12 } } });
     await first.close(true);
-    servers.pop();
+    start.forget(first);
     expect(statSync(join(dataDir, "settings.json")).mode & 0o777).toBe(0o600);
     const second = await start(config, dataDir);
     const { revision, settings } = await readSettings(second);

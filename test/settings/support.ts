@@ -2,7 +2,7 @@
 // and the calls of PATCH /settings.
 import { Writable } from "node:stream";
 import pino from "pino";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import type { ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { TestClock } from "../provider/helpers.ts";
@@ -27,6 +27,26 @@ export async function startLoggedServer(config: ConfigInput = {}, dataDir?: stri
     ...(dataDir ? { dataDir } : {}),
   });
   return Object.assign(server, { lines });
+}
+
+/**
+ * For each test of the calling file: the function it answers starts a logged server, and after the test every one
+ * started is closed, newest first. After hooks run last-registered first: call it below the file's own afterEach so
+ * the servers close before what they use (the scripted backends).
+ */
+export function useLoggedServers() {
+  const servers: LoggedServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0).reverse()) await server.close();
+  });
+  const start = async (...args: Parameters<typeof startLoggedServer>) => {
+    const server = await startLoggedServer(...args);
+    servers.push(server);
+    return server;
+  };
+  /** A server the test closed itself (keeping its data for the next one) is not closed again. */
+  const forget = (server: LoggedServer) => void servers.splice(servers.indexOf(server), 1);
+  return Object.assign(start, { forget });
 }
 
 /** A provider entry on a scripted backend. */

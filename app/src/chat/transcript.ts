@@ -24,18 +24,30 @@ export interface RequestNote {
   kind: "error" | "cancelled";
   detail: string;
   reason: EndReason;
-  /** Shown after this many messages (where the request ended). */
+  /** Shown after this many messages of the whole chat (where the request ended). */
   position: number;
 }
 
 export interface Transcript {
+  /** The loaded messages: the chat's from index `start` to its end (a long chat opens at its end, older pages later). */
   messages: Message[];
+  /** The chat's index of messages[0]; 0 when the chat's start is loaded. */
+  start: number;
   live?: LiveReply;
   notes: RequestNote[];
 }
 
-export function emptyTranscript(messages: Message[] = []): Transcript {
-  return { messages, notes: [] };
+export function emptyTranscript(messages: Message[] = [], start = 0): Transcript {
+  return { messages, start, notes: [] };
+}
+
+/** The chat's length as far as the transcript knows it (its loaded end). */
+export const endOf = (state: Transcript): number => state.start + state.messages.length;
+
+/** An older page put in front: `messages` are the chat's from `start` up to the transcript's own start. */
+export function prependPage(state: Transcript, messages: Message[], start: number): Transcript {
+  if (start + messages.length !== state.start) return state;
+  return { ...state, messages: [...messages, ...state.messages], start };
 }
 
 export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
@@ -49,8 +61,10 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
     return { ...state, messages: [...state.messages, event.message], live };
   }
   if (isEvent(event, "message_modified")) {
+    // The event's index is the chat's; a message before the loaded ones is read fresh when its page loads.
+    const at = event.index - state.start;
     const messages = state.messages.map((message, index) =>
-      index === event.index ? { ...message, content: event.content } : message,
+      index === at ? { ...message, content: event.content } : message,
     );
     return { ...state, messages };
   }
@@ -61,6 +75,7 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
     return {
       ...state,
       messages,
+      start: 0,
       notes: state.notes.map((note) =>
         note.position > messages.length ? { ...note, position: messages.length } : note,
       ),
@@ -68,7 +83,9 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
   }
   if (isEvent(event, "messages_deleted")) {
     const gone = new Set(event.indices);
-    return { ...state, messages: state.messages.filter((_, index) => !gone.has(index)) };
+    const goneBefore = event.indices.filter((index) => index < state.start).length;
+    const messages = state.messages.filter((_, index) => !gone.has(state.start + index));
+    return { ...state, messages, start: state.start - goneBefore };
   }
   // Every event below belongs to a request (their schemas require request_id; the narrowed type does not say so).
   const request_id = event.request_id;
@@ -94,7 +111,7 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
       kind: "error",
       detail: event.detail,
       reason: reasonOf(event),
-      position: state.messages.length,
+      position: endOf(state),
     });
   if (isEvent(event, "request_cancelled"))
     return addNote(state, {
@@ -102,7 +119,7 @@ export function applyEvent(state: Transcript, event: AnyEvent): Transcript {
       kind: "cancelled",
       detail: "",
       reason: reasonOf(event),
-      position: state.messages.length,
+      position: endOf(state),
     });
   if (isEvent(event, "request_completed"))
     return state.live?.request_id === request_id ? { ...state, live: undefined } : state;

@@ -7,7 +7,7 @@ import { reasoningOf } from "../chat/transcript.ts";
 import { useChat } from "../state/chat-context.ts";
 import { describeError } from "../state/errors.ts";
 import { MarkdownView } from "./markdown-view.tsx";
-import { MessageAttachments, ReplyText } from "../documents/lazy-documents.tsx";
+import { MessageAttachments, ReplyText, RetrievalNotice } from "../documents/lazy-documents.tsx";
 import { ThinkingBlock } from "./thinking-block.tsx";
 import { ToolCalls, ToolMessage } from "./tool-message.tsx";
 import { MessageToolbar } from "./message-toolbar.tsx";
@@ -35,6 +35,7 @@ export function MessageItem({ message, index, agent, last = false, showVersions 
     >
       <ThinkingBlock text={reasoningOf(metadata)} streaming={false} />
       {message.content !== "" && <ReplyText message={message} />}
+      <RetrievalNotice metadata={metadata} />
       <ToolCalls metadata={metadata} />
       {interrupted && <p class="interrupted">{interrupted}</p>}
       <UsageFooter metadata={metadata} agent={agent} />

@@ -1,6 +1,8 @@
 // The transcript, virtualized: thousands of messages scroll smoothly because only the visible rows exist.
 // It follows the bottom while the user is there (a streaming reply stays in view) and leaves them alone when
-// they scrolled up to read; where they are is the chat controller's (`atBottom`).
+// they scrolled up to read; where they are is the chat controller's (`atBottom`). A long chat shows its end first:
+// near the top of what is loaded, the next older page is read (chat.loadOlder) and put above without moving what the
+// reader sees (the virtualizer's anchorTo "end" keeps the row at the top in its place).
 import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView as Agent } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
@@ -11,6 +13,10 @@ import { LiveReplyView } from "./live-reply.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
+import { useStore } from "../state/store.ts";
+
+/** How many rows from the top of the loaded ones the reader may come before the older page is read. */
+const LOAD_OLDER_WITHIN = 30;
 
 type Row = { key: string; render: () => preact.JSX.Element };
 
@@ -30,10 +36,13 @@ export function MessageList({ transcript, agent }: Props) {
     estimateSize: () => 96,
     getItemKey: (index) => rows[index]?.key ?? index,
     overscan: 6,
+    // When rows are put above (an older page), the row at the top keeps its place on the screen.
+    anchorTo: "end",
   });
   useLayoutEffect(() => {
     if (chat.atBottom.peek() && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
   }, [rows, virtualizer]);
+  useOlderPages(chat, transcript.start, virtualizer.getVirtualItems()[0]?.index);
   const scrollToRow = (index: number) => virtualizer.scrollToIndex(index, { align: "center" });
   const focused = useMessageFocus(rows, scrollToRow, chat.leaveBottom);
   // The message opened for editing (Up in the empty composer) is brought into view if it is out of it, so its box
@@ -85,15 +94,18 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, st
     (notesAt.get(position) ?? []).map((note) => noteRow(note, note === lastNote ? chat.retry : undefined, stoppedHere));
   // Regenerate belongs to the last reply, and only while no reply is running.
   const lastReply = transcript.live ? -1 : transcript.messages.findLastIndex((message) => message.role === "assistant");
-  transcript.messages.forEach((message, index) => {
+  const start = transcript.start;
+  transcript.messages.forEach((message, at) => {
+    // Rows are keyed and numbered by the chat's own index (the transcript may start further in).
+    const index = start + at;
     rows.push(...noteRows(index));
     // The turn's versions show once: on its first reply, or on its user message while it has none.
-    const next = transcript.messages[index + 1];
+    const next = transcript.messages[at + 1];
     const showVersions =
       message.role === "user"
         ? next === undefined || next.role === "user"
-        : transcript.messages[index - 1]?.role === "user";
-    const last = index === lastReply;
+        : transcript.messages[at - 1]?.role === "user";
+    const last = at === lastReply;
     rows.push({
       key: messageRowKey(index),
       render: () => (
@@ -101,7 +113,7 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, st
       ),
     });
   });
-  rows.push(...noteRows(transcript.messages.length));
+  rows.push(...noteRows(start + transcript.messages.length));
   const live = transcript.live;
   if (live) rows.push({ key: `live-${live.request_id}`, render: () => <LiveReplyView live={live} /> });
   return rows;
@@ -116,4 +128,21 @@ function noteRow(
     key: `n-${note.request_id}-${note.kind}`,
     render: () => <RequestNoteView note={note} onRetry={onRetry} stoppedHere={stoppedHere.has(note.request_id)} />,
   };
+}
+
+/**
+ * Reads the older page when the first row shown is near the top of the loaded ones, and reads back to a search
+ * result's message when it lies before them (use-message-focus.ts then scrolls to it).
+ */
+function useOlderPages(chat: Chat, start: number, firstShown: number | undefined) {
+  const focus = useStore().search.focus.value;
+  // Only once the reader left the bottom: the list's first render, before it scrolled to the end, is at the top too.
+  const reading = !chat.atBottom.value;
+  useEffect(() => {
+    if (reading && start > 0 && firstShown !== undefined && firstShown < LOAD_OLDER_WITHIN) void chat.loadOlder();
+  }, [start, firstShown, reading]);
+  useEffect(() => {
+    if (focus?.session_id === chat.session_id && focus && focus.message_index < start)
+      void chat.loadOlder(focus.message_index);
+  }, [focus, start]);
 }

@@ -12,7 +12,7 @@ import { useLayoutEffect, useReducer, useState } from "preact/hooks";
 
 type Options = Pick<
   VirtualizerOptions<HTMLElement, HTMLElement>,
-  "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan"
+  "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan" | "anchorTo"
 >;
 
 export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLElement> {

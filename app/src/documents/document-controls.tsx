@@ -1,9 +1,10 @@
 // The documents chunk, loaded on first use (lazy-documents.tsx): the composer's document chips and "#" library
 // picker, a sent message's image thumbnails and document chips, and a reply's citation links with the viewer they
 // open. Each reads the open chat (ChatContext) and the paired client (the store).
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { DocumentRecord, Message } from "../../../client/index.ts";
 import { AttachmentThumbnails } from "../components/image-viewer.tsx";
+import { offlineAssetLoader } from "../offline/offline-images.ts";
 import { MarkdownView } from "../render/markdown-view.tsx";
 import { useChat } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
@@ -48,21 +49,19 @@ export function ComposerLibraryPicker({ query }: { query: string }) {
 /** What a sent user message carries: its images as thumbnails (opening the viewer), its documents as chips. */
 export function SentAttachments({ message }: { message: Message }) {
   const { session_id } = useChat();
+  const { env } = useStore();
   const client = usePairedClient();
   const library = useLibrary();
   const { open, viewer } = useViewer();
-  const loadAsset = useCallback(
-    async (assetId: string) => {
-      if (!client || !session_id) throw new Error("not paired");
-      const file = await client.downloadAttachment(session_id, assetId);
-      return new Blob([file.bytes as BlobPart], { type: file.media_type });
-    },
-    [client, session_id],
+  // This device's copy first, so a chat read offline shows its images (docs/app.md "Offline", OF7).
+  const loadAsset = useMemo(
+    () => (session_id ? offlineAssetLoader(env.offline, client, session_id, env.report) : undefined),
+    [env, client, session_id],
   );
   const documentIds = documentIdsOf(message.metadata?.attachments);
   return (
     <>
-      <AttachmentThumbnails attachments={message.metadata?.attachments} loadAsset={client && loadAsset} />
+      <AttachmentThumbnails attachments={message.metadata?.attachments} loadAsset={loadAsset} />
       {documentIds.length > 0 && (
         <ul class="sent-documents" aria-label="Attached documents">
           {documentIds.map((id) => {

@@ -69,6 +69,21 @@ export function ReplyText({ message }: { message: Message }) {
   return <CitedReply message={message} />;
 }
 
+/**
+ * Why a reply's documents were searched by their words only (`metadata.retrieval_notice`: the embedding model could
+ * not be used; the server sets it on one reply of a chat until the model answers again). Shown as plain text under
+ * the reply, never parsed as markdown; anything but a non-empty string is ignored, and a long one cut.
+ */
+export function RetrievalNotice({ metadata }: { metadata: Record<string, unknown> | undefined }) {
+  const notice = metadata?.retrieval_notice;
+  if (typeof notice !== "string" || notice.trim() === "") return null;
+  return (
+    <p class="retrieval-notice" role="note">
+      {notice.length > 500 ? `${notice.slice(0, 499)}…` : notice}
+    </p>
+  );
+}
+
 /** "#" then a word at the end of the draft: what follows the "#", or undefined. */
 export function libraryQueryOf(text: string): string | undefined {
   return /(?:^|\s)#([^\s#]{0,60})$/.exec(text)?.[1];

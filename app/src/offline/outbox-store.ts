@@ -4,7 +4,8 @@
 // revoked device keeps no unsent text either. A read never creates the database (a browser never paired keeps none);
 // every record read is checked with zod, so one from an older build reads as absent.
 import { z } from "zod";
-import { CACHE_DB_NAME, DEFAULT_CACHE_STORES, IndexedDbCache } from "../../../client/index.ts";
+import { CACHE_DB_NAME, IndexedDbCache } from "../../../client/index.ts";
+import { OFFLINE_STORES, OUTBOX_STORE } from "./offline-stores.ts";
 
 export const waitingSchema = z.object({
   /** The client_request_id it is sent with, every time: the server runs it once. */
@@ -30,7 +31,7 @@ export interface OutboxStore {
   remove(id: string): Promise<void>;
 }
 
-export const OUTBOX_STORE = "outbox";
+export { OUTBOX_STORE };
 
 export function memoryOutboxStore(): OutboxStore {
   const items = new Map<string, Waiting>();
@@ -48,8 +49,7 @@ export function indexedDbOutboxStore(factory?: IDBFactory): OutboxStore {
   const db = async () => {
     const current = await opened;
     if (current?.isOpen) return current;
-    const stores = [...DEFAULT_CACHE_STORES, OUTBOX_STORE];
-    opened = IndexedDbCache.open({ stores, ...(factory ? { indexedDB: factory } : {}) });
+    opened = IndexedDbCache.open({ stores: OFFLINE_STORES, ...(factory ? { indexedDB: factory } : {}) });
     opened.catch(() => (opened = undefined));
     return opened;
   };

@@ -1,15 +1,22 @@
 // The messages of this chat waiting in the outbox (docs/app.md "Outbox"), under its transcript: each as the user's
-// bubble with "Waiting to send" (or "Sending…" once it is the server's), and while it waits, Edit and Cancel.
-import { useState } from "preact/hooks";
+// bubble with "Waiting to send" (or "Sending…" once it is the server's), and while it waits, Edit and Cancel. A new
+// chat's page follows the chat once the outbox has created it.
+import { useEffect, useState } from "preact/hooks";
 import type { Chat } from "../state/chat.ts";
 import { useStore } from "../state/store.ts";
 import type { Outbox, WaitingView } from "./outbox.ts";
 
 export function WaitingMessages({ chat }: { chat: Chat }) {
-  const { outbox } = useStore();
+  const { outbox, router } = useStore();
   const items = outbox.items.value.filter(
     (item) => item.chat === chat.waitingKey || (chat.session_id !== undefined && item.session_id === chat.session_id),
   );
+  // A chat started offline (its address #/new) becomes the real chat once the outbox has created it: the page moves
+  // to it, where the message shows "Sending…" until its reply, then as the chat's own.
+  const created = chat.session_id === undefined ? items.find((item) => item.session_id)?.session_id : undefined;
+  useEffect(() => {
+    if (created) router.navigate({ name: "chat", session_id: created }, { replace: true });
+  }, [created, router]);
   if (items.length === 0) return null;
   return (
     <ol class="waiting-messages" aria-label="Waiting to send">

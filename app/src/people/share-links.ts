@@ -26,6 +26,7 @@ const LINK_TEXTS: Readonly<Record<string, string>> = {
   share_link_not_found: "This link was already revoked or has expired.",
   share_access_denied: "Only the chat's owner makes and revokes its links.",
   rate_limited: "Too many tries from this address: wait a minute and try again.",
+  share_link_unavailable: "The chat's server cannot be reached from here right now: try again in a moment.",
 };
 
 export function shareLinkErrorText(error: unknown): string {

@@ -1,7 +1,7 @@
 // The "Search chats" dialog (loaded on first open, search-launcher.tsx): a search box of that name; results show the
 // chat's title and the snippet with its matches marked (<mark> around plain text, never HTML from the server);
 // choosing one (a click, or Down to it then Enter) opens the chat at that message. Empty, no-result, error and
-// offline states each say what to do.
+// offline states each say what to do; results found on this device while offline say so.
 import { useEffect, useRef } from "preact/hooks";
 import { hrefOf } from "../state/router.ts";
 import { useStore } from "../state/store.ts";
@@ -98,14 +98,25 @@ function SearchBody({ view }: { view: SearchView }) {
         </div>
       );
     case "results":
-      if (view.results.length === 0)
-        return <p class="search-note" role="status">{`No chat matches “${view.query}”.`}</p>;
       return (
-        <ul class="search-results" aria-label="Search results">
-          {view.results.map((result) => (
-            <ResultRow key={`${result.session_id}:${result.message_index ?? "title"}`} result={result} />
-          ))}
-        </ul>
+        <>
+          {view.local && (
+            <p class="notice warning search-note" role="status">
+              You are offline: these results are from this device, over the chats kept on it.
+            </p>
+          )}
+          {view.results.length === 0 ? (
+            <p class="search-note" role="status">
+              {view.local ? `No chat kept on this device matches “${view.query}”.` : `No chat matches “${view.query}”.`}
+            </p>
+          ) : (
+            <ul class="search-results" aria-label="Search results">
+              {view.results.map((result) => (
+                <ResultRow key={`${result.session_id}:${result.message_index ?? "title"}`} result={result} />
+              ))}
+            </ul>
+          )}
+        </>
       );
   }
 }

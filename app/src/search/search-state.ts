@@ -1,8 +1,12 @@
 // The store's slice for "Search chats" (docs/app.md "Search"): whether the search is open, what it shows, and the
 // message a result asked the chat to show. Answers arrive out of order when typing fast: only the answer to the
-// latest query is kept.
+// latest query is kept. With the server unreachable (the badge Offline or Server offline, a search that found it
+// so, or, while still connecting, no answer within UNREACHABLE_AFTER_MS), the chats kept on this device are searched
+// instead (app/src/offline/offline-search.ts, loaded then).
 import { signal, type ReadonlySignal } from "@preact/signals";
 import type { Connection } from "../state/connection.ts";
+import { ServerUnreachableError, UNREACHABLE_AFTER_MS } from "../state/chat-feed.ts";
+import type { OfflineCache } from "../state/offline-cache.ts";
 import { describeError } from "../state/errors.ts";
 import type { Router } from "../state/router.ts";
 import type { SearchResult } from "./search-api.ts";
@@ -10,7 +14,8 @@ import type { SearchResult } from "./search-api.ts";
 export type SearchView =
   | { kind: "empty" }
   | { kind: "loading"; query: string }
-  | { kind: "results"; query: string; results: SearchResult[] }
+  /** `local`: searched on this device (the server unreachable), over the chats kept here. */
+  | { kind: "results"; query: string; results: SearchResult[]; local?: boolean }
   | { kind: "error"; query: string; message: string }
   | { kind: "offline"; query: string; message: string };
 
@@ -36,19 +41,26 @@ export interface Search {
   clearFocus(): void;
 }
 
-export function createSearch(connection: Connection, router: Router): Search {
+export function createSearch(connection: Connection, router: Router, offline: OfflineCache): Search {
   const open = signal(false);
   const query = signal("");
   const view = signal<SearchView>({ kind: "empty" });
   const focus = signal<MessageFocus | undefined>(undefined);
   let latest = 0;
 
-  const offlineText = (): string | undefined => {
-    const badge = connection.badge.value;
-    if (badge === "offline")
-      return "You are offline: searching needs the server. Try again when this device is online.";
-    if (badge === "server_offline") return "Your server is offline: searching needs it. Try again when it is back.";
-    return undefined;
+  const unreachable = () => connection.badge.value === "offline" || connection.badge.value === "server_offline";
+  const answering = () => connection.badge.value === "live" || connection.badge.value === "polling";
+
+  /** Offline: the chats kept on this device are searched instead (the index loads with the first such search). */
+  const searchHere = async (seq: number, trimmed: string) => {
+    try {
+      const { localSearchOf } = await import("../offline/offline-search.ts");
+      const results = await localSearchOf(offline).search(trimmed);
+      if (seq === latest) view.value = { kind: "results", query: trimmed, results, local: true };
+    } catch (error) {
+      if (seq === latest)
+        view.value = { kind: "error", query: trimmed, message: `Search failed: ${describeError(error, "offline")}` };
+    }
   };
 
   return {
@@ -64,31 +76,29 @@ export function createSearch(connection: Connection, router: Router): Search {
       const trimmed = text.trim();
       if (trimmed === "") return void (view.value = { kind: "empty" });
       const client = connection.paired.value?.client;
-      const offline = offlineText();
-      if (!client || offline)
-        return void (view.value = {
-          kind: "offline",
-          query: trimmed,
-          message: offline ?? "This device is not paired.",
-        });
+      if (!client)
+        return void (view.value = { kind: "offline", query: trimmed, message: "This device is not paired." });
       view.value = { kind: "loading", query: trimmed };
+      if (unreachable()) return searchHere(seq, trimmed);
       try {
         // The answer's schema loads with the dialog, not with the app.
         const { searchChats } = await import("./search-api.ts");
-        const results = await searchChats(client, trimmed);
+        const asked = searchChats(client, trimmed);
+        // Not connected yet (the server may be gone): it gets as long as a chat's load does, then this device answers.
+        const results = await (answering() ? asked : withinDeadline(asked));
         connection.noteCall();
         if (seq === latest) view.value = { kind: "results", query: trimmed, results };
       } catch (error) {
+        if (error instanceof ServerUnreachableError) return searchHere(seq, trimmed);
         await connection.diagnose(error);
         if (seq !== latest) return;
-        const nowOffline = offlineText();
-        view.value = nowOffline
-          ? { kind: "offline", query: trimmed, message: nowOffline }
-          : {
-              kind: "error",
-              query: trimmed,
-              message: `Search failed: ${describeError(error, connection.badge.value)}`,
-            };
+        // Failed while not connected (offline, or still connecting to a server that is gone): this device answers.
+        if (!answering()) return searchHere(seq, trimmed);
+        view.value = {
+          kind: "error",
+          query: trimmed,
+          message: `Search failed: ${describeError(error, connection.badge.value)}`,
+        };
       }
     },
     openResult(result) {
@@ -99,4 +109,17 @@ export function createSearch(connection: Connection, router: Router): Search {
     },
     clearFocus: () => void (focus.value = undefined),
   };
+}
+
+/** The answer, or ServerUnreachableError once UNREACHABLE_AFTER_MS passed without one (the answer is then ignored). */
+function withinDeadline<T>(answer: Promise<T>): Promise<T> {
+  answer.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`)),
+      UNREACHABLE_AFTER_MS,
+    );
+  });
+  return Promise.race([answer, deadline]).finally(() => clearTimeout(timer));
 }

@@ -3,10 +3,18 @@
 // display frame so a fast stream never renders more often than the screen paints. The loaded messages are cached
 // for the offline view; when loading fails, or the server has not answered within UNREACHABLE_AFTER_MS, the cached
 // ones (if this device has any) show, read-only, until the load answers.
+// A long chat opens at its end: the last FIRST_PAGE messages, then older pages of OLDER_PAGE as the reader scrolls up
+// (loadOlder), each put in front of what is shown; events keep applying to the loaded part by the chat's own indices.
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
-import { applyEvent, emptyTranscript, type Transcript } from "../chat/transcript.ts";
+import { applyEvent, emptyTranscript, endOf, prependPage, type Transcript } from "../chat/transcript.ts";
 import type { AppEnv } from "./env.ts";
+
+/** How many of a chat's last messages its first read brings: a screen's worth many times over, and no more. */
+export const FIRST_PAGE = 100;
+/** How many older messages one step up brings (a search result further back is read in one step, up to MAX_PAGE). */
+export const OLDER_PAGE = 100;
+const MAX_PAGE = 1000;
 
 /** One display frame at 60 Hz: how often a streamed reply is re-rendered at most. */
 const FRAME_MS = 16;
@@ -26,6 +34,8 @@ export class ServerUnreachableError extends Error {
 export interface TranscriptView {
   transcript: Transcript;
   loading: boolean;
+  /** An older page is being read. */
+  loadingOlder?: boolean;
   error?: unknown;
   /** After a failed load: the messages this device kept (undefined: loading them; null: never opened here). */
   cached?: Message[] | null;
@@ -55,12 +65,29 @@ export interface TranscriptFeed {
    * snapshot's messages: events at or before its cursor reach no listener afterwards (the library's rule), so whatever
    * else shows this chat (the list's title) may have missed them and must catch up.
    */
-  follow(client: ChatClient, session_id: string, onLoaded: (messages: readonly Message[]) => void): () => void;
+  follow(client: ChatClient, session_id: string, onLoaded: (total: number) => void): () => void;
+  /**
+   * Reads the page before the loaded messages (down to the chat's index `until` when given) and puts it in front;
+   * nothing when the start is loaded, a read is under way or nothing is followed.
+   */
+  loadOlder(until?: number): Promise<void>;
 }
 
 export function createTranscriptFeed(env: AppEnv, frames: Frames, loading: boolean): TranscriptFeed {
   const view = signal<TranscriptView>({ transcript: emptyTranscript(), loading });
-  return { view, follow: (client, session_id, onLoaded) => follow(env, frames, view, client, session_id, onLoaded) };
+  let older: ((until?: number) => Promise<void>) | undefined;
+  return {
+    view,
+    follow: (client, session_id, onLoaded) => {
+      const followed = follow(env, frames, view, client, session_id, onLoaded);
+      older = followed.loadOlder;
+      return () => {
+        if (older === followed.loadOlder) older = undefined;
+        followed.stop();
+      };
+    },
+    loadOlder: (until) => older?.(until) ?? Promise.resolve(),
+  };
 }
 
 function follow(
@@ -69,8 +96,8 @@ function follow(
   view: Signal<TranscriptView>,
   client: ChatClient,
   session_id: string,
-  onLoaded: (messages: readonly Message[]) => void,
-): () => void {
+  onLoaded: (total: number) => void,
+): { stop: () => void; loadOlder: (until?: number) => Promise<void> } {
   let disposed = false;
   let dispose: () => void = () => undefined;
   const pace = pacedRenderer(env, frames, view, session_id);
@@ -81,14 +108,20 @@ function follow(
     const error = new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`);
     showCached(env, view, session_id, error, () => disposed || answered);
   }, UNREACHABLE_AFTER_MS);
-  client.loadMessages(session_id, pace.apply).then(
+  client.loadMessages(session_id, pace.apply, { limit: FIRST_PAGE }).then(
     (loaded) => {
       answered = true;
       clearTimeout(unreachable);
       dispose = loaded.dispose;
       if (disposed) return dispose();
-      pace.start(loaded.events.reduce(applyEvent, emptyTranscript(loaded.messages)));
-      onLoaded(view.value.transcript.messages);
+      const first = emptyTranscript(loaded.messages, loaded.messages_start ?? 0);
+      pace.start(loaded.events.reduce(applyEvent, first));
+      onLoaded(endOf(view.value.transcript));
+      // The images go with the chat into the offline cache (loaded after the first paint: offline-images.ts).
+      const messages = view.value.transcript.messages;
+      import("../offline/offline-images.ts")
+        .then(({ keepImagesOffline }) => keepImagesOffline(env.offline, client, session_id, messages))
+        .catch((error: unknown) => env.report("keeping a chat's images offline failed", error));
     },
     (error: unknown) => {
       answered = true;
@@ -101,13 +134,41 @@ function follow(
     env.report("watching a chat's notifications failed", error);
     return undefined;
   });
-  return () => {
+  const stop = () => {
     disposed = true;
     clearTimeout(unreachable);
     pace.stop();
     dispose();
     void unwatch.then((off) => off?.());
   };
+  return { stop, loadOlder: olderPages(env, view, client, session_id, pace, () => disposed) };
+}
+
+/** loadOlder for one followed chat: one read at a time, each put in front of the transcript the feed keeps. */
+function olderPages(
+  env: AppEnv,
+  view: Signal<TranscriptView>,
+  client: ChatClient,
+  session_id: string,
+  pace: ReturnType<typeof pacedRenderer>,
+  disposed: () => boolean,
+): (until?: number) => Promise<void> {
+  let reading: Promise<void> | undefined;
+  const readOnce = async (until: number | undefined) => {
+    const start = pace.current()?.start ?? 0;
+    if (start === 0 || view.value.error !== undefined) return;
+    const limit = Math.min(MAX_PAGE, Math.max(OLDER_PAGE, start - (until ?? start)));
+    view.value = { ...view.value, loadingOlder: true };
+    try {
+      const page = await client.getSessionPage(session_id, { limit, before: start });
+      if (!disposed()) pace.prepend(page.messages, page.messages_start);
+    } catch (error) {
+      env.report("reading older messages failed", error);
+    } finally {
+      if (!disposed()) view.value = { ...view.value, loadingOlder: false };
+    }
+  };
+  return (until) => (reading ??= readOnce(until).finally(() => (reading = undefined)));
 }
 
 /** Applies events as they come and renders at most once per frame; caches the messages when they changed. */
@@ -133,6 +194,14 @@ function pacedRenderer(env: AppEnv, frames: Frames, view: Signal<TranscriptView>
     start(loaded: Transcript) {
       current = loaded;
       flush();
+    },
+    current: () => current,
+    /** An older page in front; not cached on its own (the cache keeps what the next change brings). */
+    prepend(messages: Message[], start: number) {
+      if (!current) return;
+      current = prependPage(current, messages, start);
+      cachedMessages = current.messages;
+      if (frame === 0) flush();
     },
     apply(event: AnyEvent) {
       if (!current) return;

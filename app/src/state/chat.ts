@@ -12,6 +12,7 @@ import {
   NetworkError,
   ServerOfflineError,
   type AgentView,
+  type ChatClient,
   type Message,
   type SessionSummary,
 } from "../../../client/index.ts";
@@ -87,6 +88,8 @@ export interface Chat {
   noteScroll(fromBottom: number): void;
   /** A search result opened an older message: stop following the bottom. */
   leaveBottom(): void;
+  /** Reads the messages before the loaded ones (down to the chat's index `until`), see chat-feed.ts. */
+  loadOlder(until?: number): Promise<void>;
 }
 
 export function createChat(store: AppStore, session_id: string | undefined, frames: Frames = defaultFrames()): Chat {
@@ -134,6 +137,7 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
     atBottom,
     draft,
     approvals,
+    loadOlder: feed.loadOlder,
     ...actions,
     start() {
       const stops = [follow(store, session_id, feed), approvals.follow(), draft.dispose];
@@ -331,9 +335,10 @@ function messageActions(
     },
     startEditing: (index) => void (editing.value = index),
     editLast() {
-      const lastUser = lastUserIndex(view.value.transcript.messages);
+      const { messages, start } = view.value.transcript;
+      const lastUser = lastUserIndex(messages);
       if (lastUser < 0 || !session_id) return false;
-      editing.value = lastUser;
+      editing.value = start + lastUser;
       return true;
     },
     stopEditing: () => void (editing.value = undefined),
@@ -357,12 +362,12 @@ function follow(store: AppStore, session_id: string | undefined, feed: ReturnTyp
     void sync.sessionReloads.value[session_id];
     if (!client) return;
     return untracked(() =>
-      feed.follow(client, session_id, (messages) => {
+      feed.follow(client, session_id, (total) => {
         // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives
         // its title): when it disagrees with the snapshot, it reads the session again.
         const listed = sessions.list.value.find((item) => item.id === session_id);
-        if (listed?.message_count === messages.length) return;
-        client.getSession(session_id).then(
+        if (listed?.message_count === total) return;
+        readHead(client, session_id).then(
           (fresh) => sessions.upsert(fresh),
           (error: unknown) => store.env.report("refreshing a chat's title failed", error),
         );
@@ -374,7 +379,7 @@ function follow(store: AppStore, session_id: string | undefined, feed: ReturnTyp
     const client = connection.paired.value?.client;
     if (!client) return;
     untracked(() =>
-      client.getSession(session_id).then(
+      readHead(client, session_id).then(
         (fresh) => sessions.upsert(fresh),
         (error: unknown) => store.env.report("reading a chat's settings failed", error),
       ),
@@ -382,6 +387,14 @@ function follow(store: AppStore, session_id: string | undefined, feed: ReturnTyp
   });
   return () => batch(() => (stopDiagnosing(), stopFollowing(), stopReading()));
 }
+
+/**
+ * The session with only its first messages (those that give its derived title): what the list's summary needs,
+ * without reading a long chat whole. `messages_total` gives the summary its count (sessions.upsert).
+ */
+const HEAD_MESSAGES = 20;
+const readHead = (client: ChatClient, session_id: string) =>
+  client.getSessionPage(session_id, { limit: HEAD_MESSAGES, before: HEAD_MESSAGES });
 
 /** The saved options an agent's selects can show (strings only). */
 function stringValues(saved: unknown): Record<string, string> {

@@ -1,10 +1,11 @@
 // What an offline app can still show: the last loaded chat list and the messages of every chat opened on this device
-// in the last 30 days and of every pinned chat (docs/app.md "Offline", invariants OF1, OF2, OF6). Bounded: at most
-// MAX_MESSAGES of a chat and MAX_BYTES in all (a chat's size is its JSON text's length); past that the chat opened
-// longest ago goes first, pinned chats last. Kept in IndexedDB (the client library's IndexedDbCache, not localStorage)
-// so the service worker can wipe it too: a revoked device, or a lost phone, keeps nothing readable once either learns
-// of it (invariant O4). Every read is checked with zod, so a value from an older build reads as absent instead of
-// breaking the app.
+// in the last 30 days and of every pinned chat, with the images they carry (docs/app.md "Offline", invariants OF1,
+// OF2, OF6, OF7). Bounded: at most MAX_MESSAGES of a chat and a byte bound in all (a chat's size is its JSON text's
+// length plus its kept images' bytes; the bound is the server's `offline.max_mb` once the app has learned it, else
+// MAX_BYTES); past that the chat opened longest ago goes first, pinned chats last. Kept in IndexedDB (the client
+// library's IndexedDbCache, not localStorage) so the service worker can wipe it too: a revoked device, or a lost
+// phone, keeps nothing readable once either learns of it (invariant O4). Every read is checked with zod, so a value
+// from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
 import {
   CACHE_DB_NAME,
@@ -14,8 +15,8 @@ import {
   type Message,
   type SessionSummary,
 } from "../../../client/index.ts";
+import { ASSETS_STORE, OFFLINE_STORES } from "../offline/offline-stores.ts";
 
-const STORE = "kv";
 /** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
 export const KEEP_OPENED_MS = 30 * 24 * 60 * 60 * 1000;
 /** The last messages kept of one chat. */
@@ -24,7 +25,14 @@ export const MAX_MESSAGES = 500;
 export const MAX_BYTES = 50 * 1024 * 1024;
 
 const sessionsSchema = z.array(sessionSummarySchema);
-const keptSchema = z.object({ id: z.string(), opened_at: z.number(), bytes: z.number() });
+const keptAssetSchema = z.object({ id: z.string(), bytes: z.number() });
+const keptSchema = z.object({
+  id: z.string(),
+  opened_at: z.number(),
+  bytes: z.number(),
+  /** The chat's images kept with it (their bytes count in the chat's size). */
+  assets: z.array(keptAssetSchema).default([]),
+});
 type Kept = z.infer<typeof keptSchema>;
 const indexSchema = z.array(keptSchema);
 const messagesSchema = z.array(messageSchema);
@@ -38,6 +46,19 @@ export interface OfflineCache {
   writeMessages(session_id: string, messages: readonly Message[]): Promise<void>;
   /** The ids of the chats whose messages are kept, most recently opened first. */
   keptSessions(): Promise<string[]>;
+  /** Each kept chat with when its messages were last written (a change of the time is a change of its messages). */
+  keptChats(): Promise<Array<{ id: string; opened_at: number }>>;
+  /** A kept chat's image; undefined when it was not kept (or its chat went). */
+  readAsset(session_id: string, asset_id: string): Promise<Blob | undefined>;
+  /** The ids of a kept chat's images. */
+  keptAssets(session_id: string): Promise<string[]>;
+  /**
+   * Keeps an image of a kept chat, counted in the byte bound (other chats go, oldest first, to make room); false, and
+   * nothing kept, when its chat is not kept or the image does not fit beside the chat's own messages.
+   */
+  writeAsset(session_id: string, asset_id: string, image: Blob): Promise<boolean>;
+  /** The byte bound from now on (the server's `offline.max_mb`), remembered with the cache. */
+  setMaxBytes(bytes: number): Promise<void>;
   forgetSession(session_id: string): Promise<void>;
   wipe(): Promise<void>;
 }
@@ -59,27 +80,83 @@ export interface CacheBounds {
 
 /**
  * Which kept chats the bounds leave out: those opened before the age limit (unless pinned), then, while the total is
- * over the byte bound, the one opened longest ago (unpinned before pinned). The newest entry always stays.
+ * over the byte bound, the one opened longest ago (unpinned before pinned). `keep` (the chat just written; by default
+ * the newest entry) always stays.
  */
 export function evicted(
   index: readonly Kept[],
   pinned: ReadonlySet<string>,
   now: number,
-  bounds: Required<CacheBounds>,
+  bounds: Pick<Required<CacheBounds>, "maxBytes" | "keepOpenedMs">,
+  keep?: string,
 ): Set<string> {
   const out = new Set<string>();
   const byAge = [...index].sort((a, b) => a.opened_at - b.opened_at);
-  for (const kept of byAge) if (!pinned.has(kept.id) && now - kept.opened_at > bounds.keepOpenedMs) out.add(kept.id);
-  let total = index.reduce((sum, kept) => sum + (out.has(kept.id) ? 0 : kept.bytes), 0);
-  const newest = byAge.at(-1)?.id;
+  const newest = keep ?? byAge.at(-1)?.id;
+  for (const kept of byAge)
+    if (!pinned.has(kept.id) && kept.id !== newest && now - kept.opened_at > bounds.keepOpenedMs) out.add(kept.id);
+  let total = index.reduce((sum, kept) => sum + (out.has(kept.id) ? 0 : sizeOf(kept)), 0);
   const candidates = [...byAge.filter((kept) => !pinned.has(kept.id)), ...byAge.filter((kept) => pinned.has(kept.id))];
   for (const kept of candidates) {
     if (total <= bounds.maxBytes) break;
     if (out.has(kept.id) || kept.id === newest) continue;
     out.add(kept.id);
-    total -= kept.bytes;
+    total -= sizeOf(kept);
   }
   return out;
+}
+
+/** A kept chat's bytes: its messages' JSON text and its images. */
+export function sizeOf(kept: Pick<Kept, "bytes" | "assets">): number {
+  return kept.assets.reduce((sum, asset) => sum + asset.bytes, kept.bytes);
+}
+
+/** One change of the kept chats at a time: the index is read, changed and written back, or two chats opened together lose one. */
+function serialQueue() {
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+
+const assetKey = (session_id: string, asset_id: string) => `asset:${session_id}/${asset_id}`;
+
+/** The kept chats' index and the byte bound in force, over the key-value store. */
+function keptIndex(kv: KeyValue, bounds: Required<CacheBounds>) {
+  const read = async () => {
+    const parsed = indexSchema.safeParse(await kv.get("kept"));
+    return parsed.success ? parsed.data : [];
+  };
+  const maxBytes = async () => {
+    const parsed = z
+      .number()
+      .int()
+      .positive()
+      .safeParse(await kv.get("max_bytes"));
+    return parsed.success ? parsed.data : bounds.maxBytes;
+  };
+  const pinned = async () => {
+    const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
+    return new Set((parsed.success ? parsed.data : []).filter((s) => s.pinned === true).map((s) => s.id));
+  };
+  /** Drops what the bounds leave out (`entry` is the chat just written, never dropped) and writes the index back. */
+  const settle = async (index: readonly Kept[], entry: Kept) => {
+    const limits = { maxBytes: await maxBytes(), keepOpenedMs: bounds.keepOpenedMs };
+    const out = evicted(index, await pinned(), bounds.now(), limits, entry.id);
+    for (const kept of index.filter((item) => out.has(item.id))) await removeChat(kv, kept);
+    await kv.set(
+      "kept",
+      index.filter((item) => !out.has(item.id)),
+    );
+  };
+  return { read, maxBytes, settle };
+}
+
+async function removeChat(kv: KeyValue, kept: Kept): Promise<void> {
+  await kv.remove(`messages:${kept.id}`);
+  for (const asset of kept.assets) await kv.remove(assetKey(kept.id, asset.id));
 }
 
 function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
@@ -89,17 +166,8 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
     maxMessages: options.maxMessages ?? MAX_MESSAGES,
     keepOpenedMs: options.keepOpenedMs ?? KEEP_OPENED_MS,
   };
-  const readIndex = async () => {
-    const parsed = indexSchema.safeParse(await kv.get("kept"));
-    return parsed.success ? parsed.data : [];
-  };
-  // The index is read, changed and written back: one change at a time, or two chats opened together lose one.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const index = keptIndex(kv, bounds);
+  const serially = serialQueue();
   const cache: OfflineCache = {
     async readSessions() {
       const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
@@ -113,26 +181,48 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
     writeMessages: (session_id, messages) =>
       serially(async () => {
         const kept = messages.slice(-bounds.maxMessages);
-        const entry = { id: session_id, opened_at: bounds.now(), bytes: JSON.stringify(kept).length };
-        const index = [...(await readIndex()).filter((item) => item.id !== session_id), entry];
-        const pinned = new Set(((await cache.readSessions()) ?? []).filter((s) => s.pinned === true).map((s) => s.id));
-        const out = evicted(index, pinned, entry.opened_at, bounds);
-        for (const id of out) await kv.remove(`messages:${id}`);
+        const before = await index.read();
+        const assets = before.find((item) => item.id === session_id)?.assets ?? [];
+        const entry = { id: session_id, opened_at: bounds.now(), bytes: JSON.stringify(kept).length, assets };
         await kv.set(`messages:${session_id}`, kept);
-        await kv.set(
-          "kept",
-          index.filter((item) => !out.has(item.id)),
-        );
+        await index.settle([...before.filter((item) => item.id !== session_id), entry], entry);
       }),
     async keptSessions() {
-      return (await readIndex()).sort((a, b) => b.opened_at - a.opened_at).map((item) => item.id);
+      return (await cache.keptChats()).map((item) => item.id);
     },
+    async keptChats() {
+      const sorted = (await index.read()).sort((a, b) => b.opened_at - a.opened_at);
+      return sorted.map(({ id, opened_at }) => ({ id, opened_at }));
+    },
+    async readAsset(session_id, asset_id) {
+      const value = await kv.get(assetKey(session_id, asset_id));
+      return value instanceof Blob ? value : undefined;
+    },
+    async keptAssets(session_id) {
+      return ((await index.read()).find((item) => item.id === session_id)?.assets ?? []).map((asset) => asset.id);
+    },
+    writeAsset: (session_id, asset_id, image) =>
+      serially(async () => {
+        const before = await index.read();
+        const chat = before.find((item) => item.id === session_id);
+        if (!chat || chat.assets.some((asset) => asset.id === asset_id)) return chat !== undefined;
+        const entry = { ...chat, assets: [...chat.assets, { id: asset_id, bytes: image.size }] };
+        // The chat itself is never dropped to make room for its own image: an image that cannot fit beside its
+        // messages is not kept.
+        if (sizeOf(entry) > (await index.maxBytes())) return false;
+        await kv.set(assetKey(session_id, asset_id), image);
+        await index.settle([...before.filter((item) => item.id !== session_id), entry], entry);
+        return true;
+      }),
+    setMaxBytes: (bytes) => serially(() => kv.set("max_bytes", bytes)),
     forgetSession: (session_id) =>
       serially(async () => {
-        await kv.remove(`messages:${session_id}`);
+        const before = await index.read();
+        const gone = before.find((item) => item.id === session_id);
+        await removeChat(kv, gone ?? { id: session_id, opened_at: 0, bytes: 0, assets: [] });
         await kv.set(
           "kept",
-          (await readIndex()).filter((item) => item.id !== session_id),
+          before.filter((item) => item.id !== session_id),
         );
         const list = await cache.readSessions();
         if (list)
@@ -150,8 +240,9 @@ export function memoryCache(bounds?: CacheBounds): OfflineCache {
   const values = new Map<string, unknown>();
   return cacheOver(
     {
-      get: async (key) => structuredClone(values.get(key)),
-      set: async (key, value) => void values.set(key, structuredClone(value)),
+      // A Blob is immutable: kept as it is (an image), everything else as a copy, as IndexedDB would.
+      get: async (key) => (values.get(key) instanceof Blob ? values.get(key) : structuredClone(values.get(key))),
+      set: async (key, value) => void values.set(key, value instanceof Blob ? value : structuredClone(value)),
       remove: async (key) => void values.delete(key),
       clear: async () => values.clear(),
     },
@@ -160,8 +251,9 @@ export function memoryCache(bounds?: CacheBounds): OfflineCache {
 }
 
 /**
- * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list and the index of kept chats
- * in its `sessions` store, each chat's messages in `transcripts`. Its connection closes itself when the service worker
+ * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list, the index of kept
+ * chats and the byte bound in its `sessions` store, each chat's messages in `transcripts`, its images (Blobs) in
+ * `assets`. Its connection closes itself when the service worker
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */
 export function indexedDbCache(factory?: IDBFactory): OfflineCache {
@@ -170,7 +262,7 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
   const cache = async () => {
     const current = await opened;
     if (current?.isOpen) return current;
-    opened = IndexedDbCache.open(factory ? { indexedDB: factory } : {});
+    opened = IndexedDbCache.open({ stores: OFFLINE_STORES, ...(factory ? { indexedDB: factory } : {}) });
     opened.catch(() => (opened = undefined));
     return opened;
   };
@@ -180,7 +272,11 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
     return (await idb.databases()).some((database) => database.name === CACHE_DB_NAME);
   };
   const place = (key: string): [string, string] =>
-    key.startsWith("messages:") ? ["transcripts", key.slice(9)] : ["sessions", key];
+    key.startsWith("messages:")
+      ? ["transcripts", key.slice(9)]
+      : key.startsWith("asset:")
+        ? [ASSETS_STORE, key.slice(6)]
+        : ["sessions", key];
   return cacheOver({
     get: async (key) => ((await exists()) ? (await cache()).get(...place(key)) : undefined),
     set: async (key, value) => (await cache()).put(...place(key), value),

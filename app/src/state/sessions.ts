@@ -80,7 +80,11 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
     markOffline: () => void (offline.value = true),
     upsert(session) {
       // The chat's saved request options ride along, so every device shows the same choice.
-      const summary: SessionSummary = { ...sessionSummaryOf(session), request_options: session.request_options ?? {} };
+      const summary: SessionSummary = {
+        ...sessionSummaryOf(session),
+        ...countOf(session),
+        request_options: session.request_options ?? {},
+      };
       const existing = list.value.find((item) => item.id === summary.id);
       if (existing && existing.updated_at > summary.updated_at) return;
       // A session event carries the chat as stored: who owns it and its shares stay as this person last read them.
@@ -118,4 +122,9 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
     },
   };
   return sessions;
+}
+
+/** A session read in pages (chat.ts readHead) holds a part of its messages: its count is `messages_total`. */
+function countOf(session: Session): { message_count?: number } {
+  return typeof session.messages_total === "number" ? { message_count: session.messages_total } : {};
 }

@@ -86,7 +86,7 @@ export function createStore(env: AppEnv): AppStore {
     sync,
     admin,
     pairing,
-    search: createSearch(connection, router),
+    search: createSearch(connection, router, env.offline),
     people,
     outbox,
     appConfig,
@@ -101,7 +101,11 @@ export function createStore(env: AppEnv): AppStore {
       stops.push(router.listen(), router.route.subscribe(takeLink), people.follow());
       // The outbox's code loads after the first paint; what an earlier run left waiting is read and sent then.
       const following = import("../offline/outbox-parts.ts").then(
-        ({ followOutbox }) => followOutbox({ connection, sessions, sync, report: env.report }, outbox),
+        ({ followOutbox, followOfflineBound }) => {
+          const stopOutbox = followOutbox({ connection, sessions, sync, report: env.report }, outbox);
+          const stopBound = followOfflineBound({ connection, appConfig, cache: env.offline, report: env.report });
+          return () => (stopOutbox(), stopBound());
+        },
         (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
       );
       stops.push(() => void following.then((stop) => stop()));

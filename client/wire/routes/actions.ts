@@ -19,39 +19,26 @@ const actionResponse = z.looseObject({
 const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
 const invokeErrors = ["action_not_found", "action_failed", "invalid_action_result"] as const;
 
-export const applicationActionsRoute = defineRoute({
-  method: "GET",
-  path: "/application/actions",
+export const applicationActionsRoute = defineRoute("GET", "/application/actions", {
   answer: actionList,
-  status: 200,
-  errors: [],
 });
 
-export const sessionActionsRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/actions",
+export const sessionActionsRoute = defineRoute("GET", "/sessions/:session_id/actions", {
   params: sessionParams,
   answer: actionList,
-  status: 200,
   errors: ["session_not_found"],
 });
 
-export const invokeApplicationActionRoute = defineRoute({
-  method: "POST",
-  path: "/application/actions/:name",
+export const invokeApplicationActionRoute = defineRoute("POST", "/application/actions/:name", {
   params: z.object({ name: z.string().min(1) }).strict(),
   body: invokeBody,
   answer: actionResponse,
-  status: 200,
   errors: invokeErrors,
 });
 
-export const invokeSessionActionRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/actions/:name",
+export const invokeSessionActionRoute = defineRoute("POST", "/sessions/:session_id/actions/:name", {
   params: sessionParams.extend({ name: z.string().min(1) }).strict(),
   body: invokeBody,
   answer: actionResponse,
-  status: 200,
   errors: [...invokeErrors, "session_not_found"],
 });

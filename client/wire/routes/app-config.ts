@@ -3,11 +3,7 @@
 import { appConfigSchema } from "../app-config.ts";
 import { defineRoute } from "./route.ts";
 
-export const appConfigRoute = defineRoute({
-  method: "GET",
-  path: "/app-config.json",
+export const appConfigRoute = defineRoute("GET", "/app-config.json", {
   answer: appConfigSchema,
-  status: 200,
-  errors: [],
   open: true,
 });

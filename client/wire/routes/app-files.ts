@@ -2,13 +2,9 @@
 // page at `/`), each answered as bytes without a token. The server gives every route of that scope this contract.
 import { bytesAnswer, defineRoute } from "./route.ts";
 
-export const appFileRoute = defineRoute({
-  method: "GET",
-  path: "/*",
+export const appFileRoute = defineRoute("GET", "/*", {
   answer: bytesAnswer,
   bytes: true,
-  status: 200,
-  errors: [],
   open: true,
 });
 

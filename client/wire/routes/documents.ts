@@ -11,9 +11,7 @@ export type DocumentPage = z.infer<typeof pageAnswer>;
 
 /** The body is the file's bytes (its type in Content-Type, or detected) and `name` says its file name; or, without
  *  `name`, JSON `{upload_id}` (client/wire/routes/uploads.ts): a file sent in parts. */
-export const addDocumentRoute = defineRoute({
-  method: "POST",
-  path: "/documents",
+export const addDocumentRoute = defineRoute("POST", "/documents", {
   query: z.object({ name: z.string().min(1).max(255).optional() }).strict(),
   rawBody: true,
   answer: z.object({ document: documentRecordSchema }),
@@ -29,48 +27,33 @@ export const addDocumentRoute = defineRoute({
   ],
 });
 
-export const listDocumentsRoute = defineRoute({
-  method: "GET",
-  path: "/documents",
+export const listDocumentsRoute = defineRoute("GET", "/documents", {
   answer: z.object({ documents: z.array(documentRecordSchema) }),
-  status: 200,
-  errors: [],
 });
 
-export const getDocumentRoute = defineRoute({
-  method: "GET",
-  path: "/documents/:document_id",
+export const getDocumentRoute = defineRoute("GET", "/documents/:document_id", {
   params: documentParams,
   answer: z.object({ document: documentRecordSchema }),
-  status: 200,
   errors: ["document_not_found"],
 });
 
-export const documentTextRoute = defineRoute({
-  method: "GET",
-  path: "/documents/:document_id/text",
+export const documentTextRoute = defineRoute("GET", "/documents/:document_id/text", {
   params: documentParams,
   query: pageQuery,
   answer: pageAnswer,
-  status: 200,
   errors: ["document_not_found", "page_not_found"],
 });
 
-export const deleteDocumentRoute = defineRoute({
-  method: "DELETE",
-  path: "/documents/:document_id",
+export const deleteDocumentRoute = defineRoute("DELETE", "/documents/:document_id", {
   params: documentParams,
   answer: z.void(),
   status: 204,
   errors: ["document_not_found"],
 });
 
-export const chatDocumentTextRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/documents/:document_id/text",
+export const chatDocumentTextRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/text", {
   params: z.object({ session_id: z.string().min(1), document_id: z.string().min(1).max(100) }).strict(),
   query: pageQuery,
   answer: pageAnswer,
-  status: 200,
   errors: ["session_not_found", "document_not_found", "page_not_found"],
 });

@@ -8,9 +8,7 @@ import { defineRoute } from "./route.ts";
 /** The longest a long-poll waits for a matching commit. */
 export const MAX_WAIT_MS = 30_000;
 
-export const eventsRoute = defineRoute({
-  method: "GET",
-  path: "/events",
+export const eventsRoute = defineRoute("GET", "/events", {
   query: z
     .object({
       since_id: z
@@ -25,6 +23,5 @@ export const eventsRoute = defineRoute({
     })
     .strict(),
   answer: eventsPageSchema,
-  status: 200,
   errors: ["cursor_expired", "session_not_found"],
 });

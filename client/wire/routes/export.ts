@@ -5,29 +5,20 @@ import { z } from "zod";
 import { sessionParams } from "./params.ts";
 import { bytesAnswer, defineRoute } from "./route.ts";
 
-export const exportSessionRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/export",
+export const exportSessionRoute = defineRoute("GET", "/sessions/:session_id/export", {
   params: sessionParams,
   query: z.object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") }).strict(),
   answer: bytesAnswer,
   bytes: true,
-  status: 200,
   errors: ["session_not_found"],
 });
 
-export const exportAllRoute = defineRoute({
-  method: "GET",
-  path: "/export",
+export const exportAllRoute = defineRoute("GET", "/export", {
   answer: bytesAnswer,
   bytes: true,
-  status: 200,
-  errors: [],
 });
 
-export const importRoute = defineRoute({
-  method: "POST",
-  path: "/import",
+export const importRoute = defineRoute("POST", "/import", {
   rawBody: true,
   // {imported, skipped, chats: [{source_id, session_id, skipped}]} (docs/export.md).
   answer: z.looseObject({
@@ -35,7 +26,6 @@ export const importRoute = defineRoute({
     skipped: z.number().int().nonnegative(),
     chats: z.array(z.looseObject({})),
   }),
-  status: 200,
   errors: ["invalid_import", "import_in_progress", "payload_too_large"],
   admin: true,
 });

@@ -2,11 +2,7 @@
 import { z } from "zod";
 import { defineRoute } from "./route.ts";
 
-export const healthRoute = defineRoute({
-  method: "GET",
-  path: "/health",
+export const healthRoute = defineRoute("GET", "/health", {
   answer: z.object({ ok: z.literal(true) }),
-  status: 200,
-  errors: [],
   open: true,
 });

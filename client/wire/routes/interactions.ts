@@ -6,9 +6,7 @@ import { notificationRecordSchema } from "../notification.ts";
 import { expectedRevisionSchema } from "./notifications.ts";
 import { defineRoute } from "./route.ts";
 
-export const respondRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/notifications/:notification_id/respond",
+export const respondRoute = defineRoute("POST", "/sessions/:session_id/notifications/:notification_id/respond", {
   params: z.object({ session_id: z.string().min(1), notification_id: z.string().min(1) }).strict(),
   body: z
     .object({
@@ -19,7 +17,6 @@ export const respondRoute = defineRoute({
     })
     .strict(),
   answer: notificationRecordSchema,
-  status: 200,
   errors: ["session_not_found", "notification_not_found", "notification_conflict"],
   conflictRecord: true,
 });

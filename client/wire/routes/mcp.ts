@@ -23,18 +23,12 @@ export const mcpServerReportSchema = z.object({
 });
 export type McpServerReport = z.infer<typeof mcpServerReportSchema>;
 
-export const mcpReportRoute = defineRoute({
-  method: "GET",
-  path: "/mcp",
+export const mcpReportRoute = defineRoute("GET", "/mcp", {
   answer: z.object({ servers: z.array(mcpServerReportSchema) }),
-  status: 200,
-  errors: [],
   admin: true,
 });
 
-export const restartMcpServerRoute = defineRoute({
-  method: "POST",
-  path: "/mcp/:name/restart",
+export const restartMcpServerRoute = defineRoute("POST", "/mcp/:name/restart", {
   params: z.object({ name: z.string().min(1).max(40) }),
   answer: z.void(),
   status: 204,

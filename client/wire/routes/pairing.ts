@@ -6,9 +6,7 @@ import { z } from "zod";
 import { deviceListSchema, deviceRevokedSchema, pairingCreatedSchema } from "../api.ts";
 import { defineRoute } from "./route.ts";
 
-export const createPairingRoute = defineRoute({
-  method: "POST",
-  path: "/pairing",
+export const createPairingRoute = defineRoute("POST", "/pairing", {
   body: z
     .object({ person_id: z.string().min(1).max(100).optional() })
     .strict()
@@ -18,19 +16,12 @@ export const createPairingRoute = defineRoute({
   errors: ["admin_required", "person_not_found"],
 });
 
-export const listDevicesRoute = defineRoute({
-  method: "GET",
-  path: "/devices",
+export const listDevicesRoute = defineRoute("GET", "/devices", {
   answer: deviceListSchema,
-  status: 200,
-  errors: [],
 });
 
-export const revokeDeviceRoute = defineRoute({
-  method: "DELETE",
-  path: "/devices/:device_id",
+export const revokeDeviceRoute = defineRoute("DELETE", "/devices/:device_id", {
   params: z.object({ device_id: z.string().min(1).max(100) }).strict(),
   answer: deviceRevokedSchema,
-  status: 200,
   errors: ["device_not_found"],
 });

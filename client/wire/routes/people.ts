@@ -34,33 +34,20 @@ const dailyLimit = z.number().int().min(1).max(1_000_000);
 const personParams = z.object({ person_id: z.string().min(1).max(100) }).strict();
 const personEnvelope = z.object({ person: personSchema });
 
-export const listPeopleRoute = defineRoute({
-  method: "GET",
-  path: "/people",
+export const listPeopleRoute = defineRoute("GET", "/people", {
   answer: z.object({ people: z.array(personSchema) }),
-  status: 200,
   errors: ["admin_required"],
 });
 
-export const peopleDirectoryRoute = defineRoute({
-  method: "GET",
-  path: "/people/directory",
+export const peopleDirectoryRoute = defineRoute("GET", "/people/directory", {
   answer: z.object({ people: z.array(directoryEntrySchema) }),
-  status: 200,
-  errors: [],
 });
 
-export const myPersonRoute = defineRoute({
-  method: "GET",
-  path: "/people/me",
+export const myPersonRoute = defineRoute("GET", "/people/me", {
   answer: personEnvelope,
-  status: 200,
-  errors: [],
 });
 
-export const createPersonRoute = defineRoute({
-  method: "POST",
-  path: "/people",
+export const createPersonRoute = defineRoute("POST", "/people", {
   body: z
     .object({
       name: personName,
@@ -74,9 +61,7 @@ export const createPersonRoute = defineRoute({
   errors: ["admin_required"],
 });
 
-export const updatePersonRoute = defineRoute({
-  method: "PATCH",
-  path: "/people/:person_id",
+export const updatePersonRoute = defineRoute("PATCH", "/people/:person_id", {
   params: personParams,
   body: z
     .object({
@@ -88,13 +73,10 @@ export const updatePersonRoute = defineRoute({
     })
     .strict(),
   answer: personEnvelope,
-  status: 200,
   errors: ["admin_required", "person_not_found", "last_admin"],
 });
 
-export const removePersonRoute = defineRoute({
-  method: "DELETE",
-  path: "/people/:person_id",
+export const removePersonRoute = defineRoute("DELETE", "/people/:person_id", {
   params: personParams,
   query: z
     .object({ chats: z.enum(["delete", "transfer"]), to: z.string().min(1).max(100).optional() })
@@ -119,10 +101,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditRoute = defineRoute({
-  method: "GET",
-  path: "/audit",
+export const auditRoute = defineRoute("GET", "/audit", {
   answer: z.object({ entries: z.array(auditEntrySchema) }),
-  status: 200,
   errors: ["admin_required"],
 });

@@ -16,17 +16,11 @@ export const personalSettingsSchema = z.object({
 });
 export type PersonalSettings = z.infer<typeof personalSettingsSchema>;
 
-export const getPersonalSettingsRoute = defineRoute({
-  method: "GET",
-  path: "/people/me/settings",
+export const getPersonalSettingsRoute = defineRoute("GET", "/people/me/settings", {
   answer: personalSettingsSchema,
-  status: 200,
-  errors: [],
 });
 
-export const patchPersonalSettingsRoute = defineRoute({
-  method: "PATCH",
-  path: "/people/me/settings",
+export const patchPersonalSettingsRoute = defineRoute("PATCH", "/people/me/settings", {
   body: z
     .object({
       instructions: z.string().max(MAX_INSTRUCTIONS).optional(),
@@ -37,7 +31,6 @@ export const patchPersonalSettingsRoute = defineRoute({
     })
     .strict(),
   answer: personalSettingsSchema,
-  status: 200,
   errors: ["agent_not_found"],
 });
 
@@ -54,36 +47,25 @@ const promptParams = z.object({ prompt_id: z.string().min(1).max(100) });
 const title = z.string().trim().min(1).max(MAX_PROMPT_TITLE);
 const text = z.string().min(1).max(MAX_PROMPT_TEXT);
 
-export const listPromptsRoute = defineRoute({
-  method: "GET",
-  path: "/prompts",
+export const listPromptsRoute = defineRoute("GET", "/prompts", {
   answer: z.object({ prompts: z.array(promptSchema) }),
-  status: 200,
-  errors: [],
 });
 
-export const createPromptRoute = defineRoute({
-  method: "POST",
-  path: "/prompts",
+export const createPromptRoute = defineRoute("POST", "/prompts", {
   body: z.object({ title, text }).strict(),
   answer: z.object({ prompt: promptSchema }),
   status: 201,
   errors: ["prompt_limit_reached"],
 });
 
-export const updatePromptRoute = defineRoute({
-  method: "PATCH",
-  path: "/prompts/:prompt_id",
+export const updatePromptRoute = defineRoute("PATCH", "/prompts/:prompt_id", {
   params: promptParams,
   body: z.object({ title: title.optional(), text: text.optional() }).strict(),
   answer: z.object({ prompt: promptSchema }),
-  status: 200,
   errors: ["prompt_not_found"],
 });
 
-export const deletePromptRoute = defineRoute({
-  method: "DELETE",
-  path: "/prompts/:prompt_id",
+export const deletePromptRoute = defineRoute("DELETE", "/prompts/:prompt_id", {
   params: promptParams,
   answer: z.void(),
   status: 204,

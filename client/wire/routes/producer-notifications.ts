@@ -17,9 +17,7 @@ const resolveBody = z
 
 const errors = ["forbidden", "notification_conflict", "notification_not_found"] as const;
 
-export const publishApplicationNotificationRoute = defineRoute({
-  method: "POST",
-  path: "/application/notifications",
+export const publishApplicationNotificationRoute = defineRoute("POST", "/application/notifications", {
   body: producerInputSchema,
   answer: notificationRecordSchema,
   /** 200 when the key's active occurrence was updated. */
@@ -27,18 +25,13 @@ export const publishApplicationNotificationRoute = defineRoute({
   errors,
 });
 
-export const resolveApplicationNotificationRoute = defineRoute({
-  method: "POST",
-  path: "/application/notifications/resolve",
+export const resolveApplicationNotificationRoute = defineRoute("POST", "/application/notifications/resolve", {
   body: resolveBody,
   answer: notificationRecordSchema,
-  status: 200,
   errors,
 });
 
-export const publishSessionNotificationRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/notifications",
+export const publishSessionNotificationRoute = defineRoute("POST", "/sessions/:session_id/notifications", {
   params: sessionParams,
   body: producerInputSchema,
   answer: notificationRecordSchema,
@@ -47,12 +40,9 @@ export const publishSessionNotificationRoute = defineRoute({
   errors: [...errors, "session_not_found"],
 });
 
-export const resolveSessionNotificationRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/notifications/resolve",
+export const resolveSessionNotificationRoute = defineRoute("POST", "/sessions/:session_id/notifications/resolve", {
   params: sessionParams,
   body: resolveBody,
   answer: notificationRecordSchema,
-  status: 200,
   errors: [...errors, "session_not_found"],
 });

@@ -4,28 +4,19 @@ import { defineRoute, noContent } from "./route.ts";
 
 const producerSchema = z.looseObject({ producer_id: z.string(), name: z.string(), created_at: z.string() });
 
-export const createProducerRoute = defineRoute({
-  method: "POST",
-  path: "/producers",
+export const createProducerRoute = defineRoute("POST", "/producers", {
   body: z.object({ name: z.string().trim().min(1, "name must not be empty").max(100) }).strict(),
   answer: producerSchema.extend({ token: z.string() }),
   status: 201,
-  errors: [],
   admin: true,
 });
 
-export const listProducersRoute = defineRoute({
-  method: "GET",
-  path: "/producers",
+export const listProducersRoute = defineRoute("GET", "/producers", {
   answer: z.looseObject({ producers: z.array(producerSchema) }),
-  status: 200,
-  errors: [],
   admin: true,
 });
 
-export const revokeProducerRoute = defineRoute({
-  method: "DELETE",
-  path: "/producers/:producer_id",
+export const revokeProducerRoute = defineRoute("DELETE", "/producers/:producer_id", {
   params: z.object({ producer_id: z.string().min(1) }).strict(),
   answer: noContent,
   status: 204,

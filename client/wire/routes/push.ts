@@ -37,45 +37,32 @@ export const pushSubscriptionBody = z.object({
 const previewSchema = z.object({ preview: z.boolean() });
 const errors = ["push_not_configured", "device_token_required"] as const;
 
-export const pushKeyRoute = defineRoute({
-  method: "GET",
-  path: "/push/key",
+export const pushKeyRoute = defineRoute("GET", "/push/key", {
   answer: z.object({ public_key: z.string() }),
-  status: 200,
   errors: ["push_not_configured"],
 });
 
-export const subscribePushRoute = defineRoute({
-  method: "POST",
-  path: "/push/subscriptions",
+export const subscribePushRoute = defineRoute("POST", "/push/subscriptions", {
   body: pushSubscriptionBody,
   answer: z.object({ endpoint: z.string() }),
   status: 201,
   errors: [...errors, "push_endpoint_not_allowed"],
 });
 
-export const unsubscribePushRoute = defineRoute({
-  method: "DELETE",
-  path: "/push/subscriptions",
+export const unsubscribePushRoute = defineRoute("DELETE", "/push/subscriptions", {
   body: z.object({ endpoint: z.string().min(1).max(2048) }).strict(),
   answer: noContent,
   status: 204,
   errors,
 });
 
-export const pushSettingsRoute = defineRoute({
-  method: "GET",
-  path: "/push/settings",
+export const pushSettingsRoute = defineRoute("GET", "/push/settings", {
   answer: previewSchema,
-  status: 200,
   errors,
 });
 
-export const changePushSettingsRoute = defineRoute({
-  method: "PATCH",
-  path: "/push/settings",
+export const changePushSettingsRoute = defineRoute("PATCH", "/push/settings", {
   body: previewSchema.strict(),
   answer: previewSchema,
-  status: 200,
   errors,
 });

@@ -47,9 +47,27 @@ export const bytesAnswer = z.custom<BytesBody>(
   (value) => typeof value === "object" && value !== null && (value as BytesBody).bytes instanceof Uint8Array,
 );
 
-/** Declares a contract; the literal types are kept, so `z.infer` of its parts types both sides. */
-export function defineRoute<const C extends RouteContract>(contract: C): C {
-  return contract;
+/** A contract but for its method and path; the status is 200 and the route's own error codes none unless given. */
+export type RouteSpec = Omit<RouteContract, "method" | "path" | "status" | "errors"> &
+  Partial<Pick<RouteContract, "status" | "errors">>;
+
+/** The contract `defineRoute` makes of a method, a path and a spec: the spec's literal types, the defaults filled. */
+export type DefinedRoute<M extends HttpMethod, P extends string, S extends RouteSpec> = Omit<S, "status" | "errors"> & {
+  method: M;
+  path: P;
+  status: S extends { status: infer N extends number } ? N : 200;
+  errors: S extends { errors: infer E extends readonly HttpErrorCode[] } ? E : readonly [];
+};
+
+/** Declares a contract, `defineRoute("GET", "/health", {answer, open: true})`, as Fastify and fetch read a route:
+ *  method, then path, then the rest. The literal types are kept, so `z.infer` of its parts types both sides. */
+export function defineRoute<const M extends HttpMethod, const P extends string, const S extends RouteSpec>(
+  method: M,
+  path: P,
+  spec: S,
+): DefinedRoute<M, P, S>;
+export function defineRoute(method: HttpMethod, path: string, spec: RouteSpec): RouteContract {
+  return { method, path, ...spec, status: spec.status ?? 200, errors: spec.errors ?? [] };
 }
 
 type Schema<C, K extends string> = C extends { [P in K]: infer S extends z.ZodType } ? S : undefined;

@@ -16,9 +16,7 @@ export const searchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-export const searchRoute = defineRoute({
-  method: "GET",
-  path: "/search",
+export const searchRoute = defineRoute("GET", "/search", {
   query: z
     .object({
       q: z.string().max(MAX_SEARCH_QUERY, `q must be at most ${MAX_SEARCH_QUERY} characters`),
@@ -26,6 +24,4 @@ export const searchRoute = defineRoute({
     })
     .strict(),
   answer: z.object({ results: z.array(searchResultSchema) }),
-  status: 200,
-  errors: [],
 });

@@ -13,9 +13,7 @@ import { messageParams, sessionParams } from "./params.ts";
 import { integerParam } from "./query.ts";
 import { defineRoute, noContent } from "./route.ts";
 
-export const listSessionsRoute = defineRoute({
-  method: "GET",
-  path: "/sessions",
+export const listSessionsRoute = defineRoute("GET", "/sessions", {
   query: z
     .object({
       archived: z.enum(["only", "include"]).optional(),
@@ -27,13 +25,9 @@ export const listSessionsRoute = defineRoute({
     .strict(),
   /** With `limit` or `before`: `{sessions, next_before}` (null after the last page). */
   answer: sessionListSchema,
-  status: 200,
-  errors: [],
 });
 
-export const createSessionRoute = defineRoute({
-  method: "POST",
-  path: "/sessions",
+export const createSessionRoute = defineRoute("POST", "/sessions", {
   body: z
     .object({
       agent_id: z.string().min(1).optional(),
@@ -47,9 +41,7 @@ export const createSessionRoute = defineRoute({
   errors: ["agent_not_found"],
 });
 
-export const getSessionRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id",
+export const getSessionRoute = defineRoute("GET", "/sessions/:session_id", {
   params: sessionParams,
   // Not strict: this route ignored any query before paging, and answers unknown ones as it did.
   query: z.object({
@@ -57,23 +49,17 @@ export const getSessionRoute = defineRoute({
     messages_before: integerParam("messages_before", 0, 1_000_000_000).optional(),
   }),
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: ["session_not_found"],
 });
 
-export const updateSessionRoute = defineRoute({
-  method: "PATCH",
-  path: "/sessions/:session_id",
+export const updateSessionRoute = defineRoute("PATCH", "/sessions/:session_id", {
   params: sessionParams,
   body: sessionUpdateSchema,
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: ["session_not_found"],
 });
 
-export const deleteSessionRoute = defineRoute({
-  method: "DELETE",
-  path: "/sessions/:session_id",
+export const deleteSessionRoute = defineRoute("DELETE", "/sessions/:session_id", {
   params: sessionParams,
   body: z.object({}).strict().optional(),
   answer: noContent,
@@ -81,9 +67,7 @@ export const deleteSessionRoute = defineRoute({
   errors: ["session_not_found"],
 });
 
-export const forkSessionRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/fork",
+export const forkSessionRoute = defineRoute("POST", "/sessions/:session_id/fork", {
   params: sessionParams,
   body: z.object({}).strict().default({}),
   answer: sessionEnvelopeSchema,
@@ -91,18 +75,18 @@ export const forkSessionRoute = defineRoute({
   errors: ["session_not_found"],
 });
 
-export const loadMessagesRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/messages",
+export const loadMessagesRoute = defineRoute("GET", "/sessions/:session_id/messages", {
   params: sessionParams,
+  // Not strict: this route ignored any query before `limit`, and answers unknown ones as it did.
+  query: z.object({
+    /** Only the last `limit` shown messages, with `messages_total` and `messages_start` (docs/sessions.md P10). */
+    limit: integerParam("limit", 1, 1000).optional(),
+  }),
   answer: messagesSnapshotSchema,
-  status: 200,
   errors: ["session_not_found"],
 });
 
-export const appendMessageRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/messages",
+export const appendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages", {
   params: sessionParams,
   body: z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict(),
   answer: appendedMessageSchema,
@@ -110,19 +94,14 @@ export const appendMessageRoute = defineRoute({
   errors: ["session_not_found"],
 });
 
-export const modifyMessageRoute = defineRoute({
-  method: "PATCH",
-  path: "/sessions/:session_id/messages/:index",
+export const modifyMessageRoute = defineRoute("PATCH", "/sessions/:session_id/messages/:index", {
   params: messageParams,
   body: z.object({ content: z.string() }).strict(),
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: ["session_not_found", "message_not_found"],
 });
 
-export const deleteMessagesRoute = defineRoute({
-  method: "DELETE",
-  path: "/sessions/:session_id/messages",
+export const deleteMessagesRoute = defineRoute("DELETE", "/sessions/:session_id/messages", {
   params: sessionParams,
   body: z
     .object({ indices: z.array(z.number().int().nonnegative()).min(1) })
@@ -132,6 +111,5 @@ export const deleteMessagesRoute = defineRoute({
       path: ["indices"],
     }),
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: ["session_not_found", "index_out_of_range"],
 });

@@ -19,17 +19,12 @@ export type SettingsView = z.infer<typeof settingsViewSchema>;
 export const settingsIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type SettingsIssue = z.infer<typeof settingsIssueSchema>;
 
-export const getSettingsRoute = defineRoute({
-  method: "GET",
-  path: "/settings",
+export const getSettingsRoute = defineRoute("GET", "/settings", {
   answer: settingsViewSchema,
-  status: 200,
   errors: ["admin_required"],
 });
 
-export const patchSettingsRoute = defineRoute({
-  method: "PATCH",
-  path: "/settings",
+export const patchSettingsRoute = defineRoute("PATCH", "/settings", {
   body: z
     .object({
       /** The revision the patch was made against; another one is 409 revision_mismatch. */
@@ -39,7 +34,6 @@ export const patchSettingsRoute = defineRoute({
     })
     .strict(),
   answer: settingsViewSchema,
-  status: 200,
   errors: ["admin_required", "invalid_settings", "settings_locked", "revision_mismatch"],
 });
 
@@ -52,9 +46,7 @@ export const providerTestSchema = z.object({
 });
 export type ProviderTest = z.infer<typeof providerTestSchema>;
 
-export const testProviderRoute = defineRoute({
-  method: "POST",
-  path: "/providers/:provider_id/test",
+export const testProviderRoute = defineRoute("POST", "/providers/:provider_id/test", {
   params: z.object({ provider_id: z.string().min(1).max(100) }),
   body: z
     .object({
@@ -64,6 +56,5 @@ export const testProviderRoute = defineRoute({
     .strict()
     .default({}),
   answer: providerTestSchema,
-  status: 200,
   errors: ["admin_required", "provider_not_found", "link_local_not_allowed"],
 });

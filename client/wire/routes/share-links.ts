@@ -1,8 +1,8 @@
 // Share links (docs/people.md "Share links"): the owner of a chat makes a link that shows a read-only snapshot of it
 // to anyone who has the link, paired or not. The server seals the snapshot under a random key, keeps only the sealed
 // blob and hands the key out once, inside the link's fragment (`<app url>#/shared/<token>.<key>`), which browsers
-// never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server, not yet
-// by the bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
+// never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server and by the
+// bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
 import { z } from "zod";
 import { messageSchema } from "../messages.ts";
 import { sessionParams } from "./params.ts";
@@ -21,6 +21,9 @@ export const MAX_SHARE_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 /** 32 random bytes (an XChaCha20-Poly1305 key), base64url without padding: 43 characters. */
 export const SHARE_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The message of every 404 share_link_not_found of GET /shared/<token>, on the server and the bridge alike. */
+export const SHARE_LINK_GONE_MESSAGE = "This link was revoked, has expired or never existed.";
 
 export const shareTokenSchema = z.string().regex(SHARE_TOKEN_PATTERN, "a share link token (22 base64url characters)");
 
@@ -71,9 +74,7 @@ export type SharedSnapshot = z.infer<typeof sharedSnapshotSchema>;
 
 const linkParams = sessionParams.extend({ token: z.string().min(1).max(100) });
 
-export const createShareLinkRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/share-links",
+export const createShareLinkRoute = defineRoute("POST", "/sessions/:session_id/share-links", {
   params: sessionParams,
   body: createShareLinkBody,
   answer: shareLinkCreatedSchema,
@@ -81,18 +82,13 @@ export const createShareLinkRoute = defineRoute({
   errors: ["session_not_found", "share_access_denied", "too_many_share_links", "share_snapshot_too_large"],
 });
 
-export const listShareLinksRoute = defineRoute({
-  method: "GET",
-  path: "/sessions/:session_id/share-links",
+export const listShareLinksRoute = defineRoute("GET", "/sessions/:session_id/share-links", {
   params: sessionParams,
   answer: shareLinkListSchema,
-  status: 200,
   errors: ["session_not_found", "share_access_denied"],
 });
 
-export const revokeShareLinkRoute = defineRoute({
-  method: "DELETE",
-  path: "/sessions/:session_id/share-links/:token",
+export const revokeShareLinkRoute = defineRoute("DELETE", "/sessions/:session_id/share-links/:token", {
   params: linkParams,
   answer: noContent,
   status: 204,
@@ -100,12 +96,9 @@ export const revokeShareLinkRoute = defineRoute({
 });
 
 /** No token; unknown, revoked, expired and malformed tokens are all the same 404 share_link_not_found. */
-export const sharedBlobRoute = defineRoute({
-  method: "GET",
-  path: "/shared/:token",
+export const sharedBlobRoute = defineRoute("GET", "/shared/:token", {
   params: z.object({ token: z.string().max(100) }).strict(),
   answer: sharedBlobSchema,
-  status: 200,
   errors: ["share_link_not_found", "rate_limited"],
   open: true,
 });

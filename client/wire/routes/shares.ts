@@ -13,13 +13,10 @@ export const MAX_SHARES = 20;
 export const shareAccessSchema = sessionShareSchema.shape.access;
 export type ShareAccess = z.infer<typeof shareAccessSchema>;
 
-export const shareSessionRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/shares",
+export const shareSessionRoute = defineRoute("POST", "/sessions/:session_id/shares", {
   params: sessionParams,
   body: z.object({ person_id: z.string().min(1).max(100), access: shareAccessSchema }).strict(),
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: [
     "session_not_found",
     "share_access_denied",
@@ -29,9 +26,7 @@ export const shareSessionRoute = defineRoute({
   ],
 });
 
-export const unshareSessionRoute = defineRoute({
-  method: "DELETE",
-  path: "/sessions/:session_id/shares/:person_id",
+export const unshareSessionRoute = defineRoute("DELETE", "/sessions/:session_id/shares/:person_id", {
   params: sessionParams.extend({ person_id: z.string().min(1).max(100) }),
   answer: noContent,
   status: 204,

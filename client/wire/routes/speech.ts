@@ -13,22 +13,15 @@ export const speechStatusSchema = z.object({
 });
 export type SpeechStatus = z.infer<typeof speechStatusSchema>;
 
-export const speechStatusRoute = defineRoute({
-  method: "GET",
-  path: "/speech",
+export const speechStatusRoute = defineRoute("GET", "/speech", {
   answer: speechStatusSchema,
-  status: 200,
-  errors: [],
 });
 
 /** The body is the recording's bytes, typed by its Content-Type (audio/webm, audio/ogg, audio/mp4, audio/mpeg, audio/wav);
  *  or JSON `{upload_id}` (client/wire/routes/uploads.ts): a recording sent in parts. */
-export const transcriptionRoute = defineRoute({
-  method: "POST",
-  path: "/audio/transcriptions",
+export const transcriptionRoute = defineRoute("POST", "/audio/transcriptions", {
   rawBody: true,
   answer: z.object({ text: z.string() }),
-  status: 200,
   errors: [
     "speech_not_configured",
     "audio_too_large",
@@ -39,9 +32,7 @@ export const transcriptionRoute = defineRoute({
   ],
 });
 
-export const speechRoute = defineRoute({
-  method: "POST",
-  path: "/audio/speech",
+export const speechRoute = defineRoute("POST", "/audio/speech", {
   body: z
     .object({
       text: z
@@ -55,6 +46,5 @@ export const speechRoute = defineRoute({
   /** The audio's bytes (its media type in Content-Type). */
   answer: z.custom<{ media_type: string; bytes: Uint8Array }>(),
   bytes: true,
-  status: 200,
   errors: ["speech_not_configured", "provider_error"],
 });

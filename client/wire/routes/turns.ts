@@ -5,9 +5,7 @@ import { clientRequestIdSchema, sendAcceptedSchema, sessionEnvelopeSchema } from
 import { messageParams, sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
 
-export const regenerateRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/regenerate",
+export const regenerateRoute = defineRoute("POST", "/sessions/:session_id/regenerate", {
   params: sessionParams,
   body: z
     .object({
@@ -24,9 +22,7 @@ export const regenerateRoute = defineRoute({
   errors: ["session_not_found", "agent_not_found", "request_in_progress", "message_not_found"],
 });
 
-export const resendMessageRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/messages/:index/resend",
+export const resendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/resend", {
   params: messageParams,
   body: z
     .object({
@@ -40,12 +36,9 @@ export const resendMessageRoute = defineRoute({
   errors: ["session_not_found", "agent_not_found", "request_in_progress", "message_not_found"],
 });
 
-export const switchVersionRoute = defineRoute({
-  method: "POST",
-  path: "/sessions/:session_id/messages/:index/version",
+export const switchVersionRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/version", {
   params: messageParams,
   body: z.object({ version: z.number().int().positive() }).strict(),
   answer: sessionEnvelopeSchema,
-  status: 200,
   errors: ["session_not_found", "message_not_found", "request_in_progress"],
 });

@@ -13,9 +13,7 @@ export type UploadKind = z.infer<typeof uploadKindSchema>;
 
 const uploadParams = z.object({ upload_id: z.string().min(1).max(100) }).strict();
 
-export const createUploadRoute = defineRoute({
-  method: "POST",
-  path: "/uploads",
+export const createUploadRoute = defineRoute("POST", "/uploads", {
   body: z
     .object({
       kind: uploadKindSchema,
@@ -48,9 +46,7 @@ export const uploadPartBody = z
   })
   .strict();
 
-export const putUploadPartRoute = defineRoute({
-  method: "PUT",
-  path: "/uploads/:upload_id/parts/:n",
+export const putUploadPartRoute = defineRoute("PUT", "/uploads/:upload_id/parts/:n", {
   params: uploadParams
     .extend({
       n: z
@@ -61,7 +57,6 @@ export const putUploadPartRoute = defineRoute({
     .strict(),
   rawBody: true,
   answer: z.object({ received_parts: z.number().int(), received_bytes: z.number().int() }),
-  status: 200,
   errors: [
     "upload_not_found",
     "upload_part_out_of_order",
@@ -73,12 +68,9 @@ export const putUploadPartRoute = defineRoute({
 });
 
 /** Completing answers the direct route's body: `{document}` (201) for a document, `{text}` (200) for a recording. */
-export const completeUploadRoute = defineRoute({
-  method: "POST",
-  path: "/uploads/:upload_id/complete",
+export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/complete", {
   params: uploadParams,
   answer: z.union([z.object({ document: documentRecordSchema }), z.object({ text: z.string() })]),
-  status: 200,
   errors: [
     "upload_not_found",
     "upload_incomplete",

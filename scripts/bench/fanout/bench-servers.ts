@@ -60,10 +60,15 @@ export function startBenchServer(id: string, devices: number, bridgeUrl: string,
 /** Waits until the bridge's /metrics says `servers` are connected, then a moment for their grants pushes to land. */
 export async function untilServersJoined(bridgeUrl: string, servers: number): Promise<void> {
   const metricsUrl = `${bridgeUrl.replace("ws://", "http://").replace(/\/socket$/, "")}/metrics`;
+  let failure: unknown;
   for (let tries = 0; tries < 600; tries++) {
-    const text = await (await fetch(metricsUrl)).text();
-    if (text.includes(`bridge_servers_connected ${servers}\n`)) return void (await sleep(300));
+    // On a loaded machine a request to the bridge busy taking 10 servers' links can fail: asked again, not fatal.
+    const text = await fetch(metricsUrl).then(
+      (response) => response.text(),
+      (error: unknown) => void (failure = error),
+    );
+    if (text?.includes(`bridge_servers_connected ${servers}\n`)) return void (await sleep(300));
     await sleep(50);
   }
-  throw new Error(`the ${servers} servers never all joined the bridge`);
+  throw new Error(`the ${servers} servers never all joined the bridge`, { cause: failure });
 }

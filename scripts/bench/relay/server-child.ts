@@ -8,6 +8,9 @@ import { parseConfig } from "../../../server/config/load.ts";
 import { startForwarder } from "../../../server/forwarder/forwarder.ts";
 import { createRuntime } from "../../../server/runtime.ts";
 import { phaseMeter } from "../fanout/protocol.ts";
+import { runRelayedCall } from "../../../server/forwarder/api-relay.ts";
+import { withJsonBody } from "../../../server/forwarder/json-text.ts";
+import { cipherCostUs } from "./cipher-cost.ts";
 import { answerMeter, answerSeams, toServer } from "./protocol.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
@@ -21,6 +24,8 @@ const { ctx } = runtime;
 const meter = phaseMeter();
 const send = (message: unknown) => process.send!(message);
 let stopForwarder: (() => Promise<void>) | undefined;
+/** The session's path and an encrypting device with its public key: what the cipher's own cost is measured on. */
+let sample: { path: string; deviceId: string; deviceKey: string } | undefined;
 
 /** `count` devices paired by code, with `deviceKey` when given (then they are encrypting devices). */
 function pair(count: number, name: string, deviceKey?: string): { token: string; device_id: string }[] {
@@ -44,10 +49,28 @@ function seed(devices: number, deviceKey: string) {
   return { path: `/sessions/${session.id}/messages`, tokens, e2e };
 }
 
+/** The call an encrypting app makes (SealedRelayChannel's JSON) and its answer as the server seals it, timed alone. */
+async function cipherCost(): Promise<number> {
+  if (!sample) throw new Error("the server child was not started");
+  const { path, deviceId, deviceKey } = sample;
+  const call = { request_id: "x".repeat(24), device_id: deviceId, method: "GET" as const, path };
+  const { request_id: _id, ...answer } = (await runRelayedCall(ctx, runtime.app, call))!;
+  return cipherCostUs({
+    key: ctx.e2e.relayKey(deviceKey),
+    serverId: ctx.serverId,
+    deviceId,
+    callJson: JSON.stringify({ id: "x".repeat(24), ts: Date.now(), method: "GET", path }),
+    answerJson: withJsonBody(answer),
+  });
+}
+
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
-  if (answerMeter(parsed, meter, send) || answerSeams(parsed, send) || parsed.type !== "start") return;
+  if (answerMeter(parsed, meter, send) || answerSeams(parsed, send)) return;
+  if (parsed.type === "cipher") return void cipherCost().then((us) => send({ type: "cipher", us_per_call: us }));
+  if (parsed.type !== "start") return;
   const { path, tokens, e2e } = seed(parsed.devices, parsed.device_key);
+  sample = { path, deviceId: e2e.devices[0]!.device_id, deviceKey: parsed.device_key };
   const forwarder = startForwarder(ctx, { bridgeUrl: parsed.bridge_url, app: runtime.app });
   stopForwarder = () => forwarder.stop();
   send({ type: "ready", url, server_id: ctx.serverId, path, tokens, e2e });

@@ -9,7 +9,7 @@ import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden } from "../../errors.ts";
 import { runSealedCall } from "../../e2e/sealed-calls.ts";
-import { runRelayedCall } from "../../forwarder/api-relay.ts";
+import { runCheckedCall } from "../../forwarder/api-relay.ts";
 import { serveRoute } from "../serve-route.ts";
 import { callerOfRoute } from "../auth.ts";
 
@@ -26,7 +26,7 @@ export function registerE2eRoutes(app: FastifyInstance, ctx: ServerContext): voi
   serveRoute(app, sealedCallRoute, async ({ request, reply }) => {
     const answer = await runSealedCall(
       ctx,
-      (call) => runRelayedCall(ctx, app, call),
+      (call) => runCheckedCall(ctx, app, call),
       deviceIdOf(request.caller),
       request.body,
     );

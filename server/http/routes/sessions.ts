@@ -93,7 +93,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: ServerContext):
     session: sessions.fork(params.session_id, callerOfRoute(request).person_id),
   }));
 
-  serveRoute(app, loadMessagesRoute, ({ params }) => sessions.loadMessages(params.session_id));
+  serveRoute(app, loadMessagesRoute, ({ params, query }) => sessions.loadMessages(params.session_id, query.limit));
 
   serveRoute(app, appendMessageRoute, ({ params, body }) => sessions.append(params.session_id, body));
 

@@ -95,6 +95,11 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
       next_before: null,
     }),
     getSession: async (id: string) => sessionOf(id),
+    // The paged read: the whole of getSession as one page (a chat short enough to load whole).
+    getSessionPage: async (id: string) => {
+      const session = await (client.getSession as (id: string) => Promise<Session>)(id);
+      return { ...session, messages_total: session.messages.length, messages_start: 0 };
+    },
     listAgents: async () => [AGENT],
     listModels: async () => ({
       provider_id: "default",

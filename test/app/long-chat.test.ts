@@ -1,0 +1,131 @@
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC3): it opens at its end from one
+// read of its last messages (never the whole chat), scrolling up reads the older pages one by one and puts them above
+// without moving what the reader sees, down to the chat's first message, and a streamed reply still appends at the end.
+import { describe, expect, it, vi } from "vitest";
+import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { useAppBrowser } from "./support/use-app-browser.ts";
+import { fileURLToPath } from "node:url";
+import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import type { AppStack } from "./support/app-stack.ts";
+import type { Page } from "playwright-core";
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
+const shared = useAppBrowser();
+const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
+
+const LENGTH = 330;
+const text = (index: number) => `long chat message ${index}.`;
+
+/** A chat of LENGTH messages, user and assistant in turn, straight into the server. */
+async function longChat(stack: AppStack): Promise<string> {
+  const id = await stack.createSession();
+  for (let index = 0; index < LENGTH; index++) {
+    const role = index % 2 === 0 ? "user" : "assistant";
+    const response = await stack.server.request({
+      method: "POST",
+      url: `/sessions/${id}/messages`,
+      payload: { role, content: text(index) },
+    });
+    expect(response.status).toBe(201);
+  }
+  return id;
+}
+
+const article = (page: Page, index: number) => page.locator("article", { hasText: text(index) });
+const scroller = (page: Page) => page.getByRole("log", { name: "Messages" });
+
+/** The screen's top (px) of the message at `index`, or undefined when its row is not in the page. */
+const topOf = (page: Page, index: number) =>
+  page.evaluate((wanted) => {
+    const found = Array.from(document.querySelectorAll("article")).find((item) => item.textContent?.includes(wanted));
+    return found?.getBoundingClientRect().top;
+  }, text(index));
+
+describe("long chats", () => {
+  it("open at their end from one read of the last messages, read older pages upward without a jump, and still stream (LC1-LC3)", async () => {
+    const { stack } = shared;
+    const id = await longChat(stack);
+    const { context, page, errors } = await openPage(shared.browser, PHONE);
+    const reads: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith(`/sessions/${id}`)) reads.push(`${url.pathname}${url.search}`);
+    });
+    try {
+      await pairThroughLink(page, (await stack.createPairing()).pair_url);
+      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      // LC1: the end shows first, from the last page only.
+      await article(page, LENGTH - 1).waitFor();
+      expect(await article(page, 0).count()).toBe(0);
+      expect(reads).toContain(`/sessions/${id}/messages?limit=100`);
+      // No read of the whole chat: GET /sessions/{id} and /sessions/{id}/messages only come with a limit.
+      const whole = new RegExp(`^/sessions/${id}(/messages)?(\\?(?!.*limit)|$)`);
+      expect(reads.filter((read) => whole.test(read))).toEqual([]);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
+
+      // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.
+      const firstLoaded = LENGTH - 100;
+      // The older page's read is held until the message at the top has been measured where it stands.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const olderPage = (url: URL) => url.search === `?messages_limit=100&messages_before=${firstLoaded}`;
+      await page.route(olderPage, async (route) => {
+        await held;
+        await route.continue();
+      });
+      // An instant jump to the top (a wheel's smooth scroll goes on to its target after the page came in).
+      await scroller(page).evaluate((element) => (element.scrollTop = 0));
+      await article(page, firstLoaded).waitFor();
+      await expect.poll(() => reads.some((read) => read.includes(`messages_before=${firstLoaded}`))).toBe(true);
+      const before = await topOf(page, firstLoaded);
+      release();
+      await article(page, firstLoaded - 1).waitFor({ state: "attached" });
+      const after = await topOf(page, firstLoaded);
+      expect(before).toBeDefined();
+      expect(Math.abs(after! - before!)).toBeLessThan(2);
+      await page.unroute(olderPage);
+      // Up again, page by page, to the chat's first message.
+      for (let start = firstLoaded - 100; start > 0; start -= 100) {
+        await scroller(page).evaluate((element) => (element.scrollTop = 0));
+        await article(page, start - 1).waitFor({ state: "attached" });
+      }
+      await scroller(page).evaluate((element) => (element.scrollTop = 0));
+      await article(page, 0).waitFor();
+      expect(reads.filter((read) => read.includes("messages_limit=100&messages_before")).length).toBe(
+        Math.ceil(firstLoaded / 100),
+      );
+
+      // LC3: back at the bottom, a streamed reply appends after the last message.
+      await scroller(page).evaluate((element) => (element.scrollTop = element.scrollHeight));
+      const reply = "A reply streamed into the long chat.";
+      stack.backend.script({
+        kind: "stream",
+        parts: [
+          { data: chunk({ role: "assistant", content: "" }) },
+          ...pieces(reply, 4).map((piece) => ({ data: chunk({ content: piece }) })),
+          { data: chunk({}, "stop") },
+        ],
+      });
+      const message = page.getByRole("textbox", { name: "Message" });
+      await message.fill("one more question");
+      await message.press("Enter");
+      await page.locator('article[data-role="assistant"]:not([data-streaming])', { hasText: reply }).waitFor();
+      const order = await page.evaluate(() =>
+        Array.from(document.querySelectorAll("article"))
+          .map((item) => item.textContent ?? "")
+          .slice(-3),
+      );
+      expect(order[0]).toContain(text(LENGTH - 1));
+      expect(order[1]).toContain("one more question");
+      expect(order[2]).toContain(reply);
+      expect(errors).toEqual([]);
+      if (SHOTS) {
+        await page.setViewportSize(DESKTOP);
+        await page.locator("article", { hasText: reply }).waitFor();
+        await page.screenshot({ path: `${SHOTS}long-chat-desktop.png` });
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-// The access table as a matrix (docs/people.md "Sharing", N27): four people against one chat (its owner, a person it
+// The access table as a matrix (docs/people.md "Sharing", N29): four people against one chat (its owner, a person it
 // is shared with `write`, one with `read`, one with no share) times every chat action, over a real server, a SQLite
 // file and the scripted chat-completions backend. Allowed is 2xx; refused for a share holder is 403
 // share_access_denied; no access at all is 404 session_not_found. Every cell gets its own freshly made chat, so no
@@ -205,7 +205,7 @@ function expected(action: Action, who: Principal): string {
 const PRINCIPALS: readonly Principal[] = ["owner", "write", "read", "none"];
 const CELLS = ACTIONS.flatMap((action) => PRINCIPALS.map((who) => ({ action, who })));
 
-describe("the access matrix (N27)", () => {
+describe("the access matrix (N29)", () => {
   it.each(CELLS.map((cell) => [`${cell.who} × ${cell.action.name}`, cell] as const))("%s", async (_name, cell) => {
     const { action, who } = cell;
     const chat = await freshChat();

@@ -27,6 +27,11 @@ let page: Page;
 let worker: Worker;
 let cdp: CDPSession;
 let registrationId: string;
+/**
+ * A push handed to the worker through DevTools shows nothing about one file run in five to ten, cause not found
+ * (docs/testing.md "Repeating a test"): until it is, each test may run twice more, each time with a browser of its own.
+ */
+const PUSH_DROP_RETRIES = 2;
 /** Chromium's reports of the worker's versions, printed when an expected notification does not show. */
 let versions: string[] = [];
 
@@ -78,29 +83,8 @@ async function openApp(): Promise<void> {
   );
   await cdp.send("ServiceWorker.enable");
   registrationId = await registrations;
-  await notificationsReady();
 }
 
-/**
- * Shows one notification from the worker, waits until Chromium lists it, closes it and waits until it is gone. Without
- * this, 1 file run in 10 (alone, on a loaded machine: 6 of 52 runs) lost the first push delivered right after the app
- * opened: nothing shown, no error, the worker "activated" and "running" in DevTools' reports. Any few round trips
- * between opening and delivering hid it (0 of 32 runs); waiting for the worker's "activated" state did not (3 of 20).
- * Where Chromium drops it was not found; this waits for what the tests rely on instead of for time: a notification
- * of this worker listed, then none (32 of 32 runs with it).
- */
-async function notificationsReady(): Promise<void> {
-  await worker.evaluate(() =>
-    (self as unknown as { registration: ServiceWorkerRegistration }).registration.showNotification("warm-up", {
-      tag: "warm-up",
-    }),
-  );
-  await until(async () => (await shown()).some((n) => n.tag === "warm-up"), "the warm-up notification");
-  await worker.evaluate(async () => {
-    for (const n of await (self as unknown as WorkerScope).registration.getNotifications()) n.close();
-  });
-  await until(async () => (await shown()).length === 0, "the warm-up notification closed");
-}
 afterEach(async () => {
   await context?.close();
   await browser?.close();
@@ -146,46 +130,50 @@ async function shownWhen(check: (list: Shown[]) => boolean): Promise<Shown[]> {
   return last;
 }
 
-/** What the server pushed to the phone, as the push service decrypted it (the newest first: index 0 is the last). */
-async function lastPushed(): Promise<any> {
-  return (await h.received(phone)).at(-1);
+/** What the server pushed to a device (the phone unless named), as the push service decrypted it: the last push. */
+async function lastPushed(device: TestDevice = phone): Promise<any> {
+  return (await h.received(device)).at(-1);
 }
 
-it("shows the approval the server pushed, with no actions (never Approve), and a done replaces it by tag, quietly", async () => {
-  await openApp();
-  const sid = await h.newSession();
-  const record = h.api.session(sid).create({
-    key: "approval:r:0",
-    kind: "interaction",
-    severity: "warning",
-    title: "mcp__files__write_file",
-    body: "{}",
-  });
-  await deliver(await lastPushed());
-  const [approval] = await shownWhen((list) => list.length === 1);
-  expect(approval).toMatchObject({
-    title: "mcp__files__write_file",
-    tag: record.id,
-    requireInteraction: true,
-    actions: [],
-    silent: false,
-  });
-  expect(approval!.body).toBe("");
-  expect(approval!.data.url).toBe(`${origin}/#/s/${encodeURIComponent(sid)}`);
+it(
+  "shows the approval the server pushed, with no actions (never Approve), and a done replaces it by tag, quietly",
+  { retry: PUSH_DROP_RETRIES },
+  async () => {
+    await openApp();
+    const sid = await h.newSession();
+    const record = h.api.session(sid).create({
+      key: "approval:r:0",
+      kind: "interaction",
+      severity: "warning",
+      title: "mcp__files__write_file",
+      body: "{}",
+    });
+    await deliver(await lastPushed());
+    const [approval] = await shownWhen((list) => list.length === 1);
+    expect(approval).toMatchObject({
+      title: "mcp__files__write_file",
+      tag: record.id,
+      requireInteraction: true,
+      actions: [],
+      silent: false,
+    });
+    expect(approval!.body).toBe("");
+    expect(approval!.data.url).toBe(`${origin}/#/s/${encodeURIComponent(sid)}`);
 
-  h.api.session(sid).respond({ key: "approval:r:0" });
-  await deliver(await lastPushed());
-  const [done] = await shownWhen((list) => list[0]?.body === "Answered");
-  expect(await shown()).toHaveLength(1);
-  expect(done).toMatchObject({
-    title: "mcp__files__write_file",
-    tag: record.id,
-    silent: true,
-    requireInteraction: false,
-  });
-});
+    h.api.session(sid).respond({ key: "approval:r:0" });
+    await deliver(await lastPushed());
+    const [done] = await shownWhen((list) => list[0]?.body === "Answered");
+    expect(await shown()).toHaveLength(1);
+    expect(done).toMatchObject({
+      title: "mcp__files__write_file",
+      tag: record.id,
+      silent: true,
+      requireInteraction: false,
+    });
+  },
+);
 
-it("a tap on a reply's notification takes the open window to that chat", async () => {
+it("a tap on a reply's notification takes the open window to that chat", { retry: PUSH_DROP_RETRIES }, async () => {
   await openApp();
   await deliver({ v: 1, type: "reply", tag: "reply:s-42", title: "New reply", session_id: "s-42" });
   await shownWhen((list) => list.length === 1);
@@ -198,93 +186,101 @@ it("a tap on a reply's notification takes the open window to that chat", async (
   expect(await shown()).toEqual([]);
 });
 
-it("an unreadable push still shows a notification (silent pushes cost the subscription)", async () => {
-  await openApp();
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: `${origin}/`, registrationId, data: "not json" });
-  const [fallback] = await shownWhen((list) => list.length === 1);
-  expect(fallback!.title).toBe("Chat relay");
-  expect(fallback!.data.url).toBe(`${origin}/#/`);
-});
+it(
+  "an unreadable push still shows a notification (silent pushes cost the subscription)",
+  { retry: PUSH_DROP_RETRIES },
+  async () => {
+    await openApp();
+    await cdp.send("ServiceWorker.deliverPushMessage", { origin: `${origin}/`, registrationId, data: "not json" });
+    const [fallback] = await shownWhen((list) => list.length === 1);
+    expect(fallback!.title).toBe("Chat relay");
+    expect(fallback!.data.url).toBe(`${origin}/#/`);
+  },
+);
 
-it("'revoked' deletes the app's IndexedDB databases and caches, tells the open window, and says so", async () => {
-  await openApp();
-  await page.evaluate(async () => {
-    // As an app should: its connection closes when something else deletes the database.
-    await new Promise((resolve) => {
-      const opening = indexedDB.open("chat-relay-chats");
-      opening.onsuccess = () => {
-        opening.result.onversionchange = () => opening.result.close();
-        resolve(undefined);
-      };
+it(
+  "'revoked' deletes the app's IndexedDB databases and caches, tells the open window, and says so",
+  { retry: PUSH_DROP_RETRIES },
+  async () => {
+    await openApp();
+    await page.evaluate(async () => {
+      // As an app should: its connection closes when something else deletes the database.
+      await new Promise((resolve) => {
+        const opening = indexedDB.open("chat-relay-chats");
+        opening.onsuccess = () => {
+          opening.result.onversionchange = () => opening.result.close();
+          resolve(undefined);
+        };
+      });
+      await (await caches.open("chat-relay-data")).put("/x", new Response("cached chat"));
+      (window as unknown as { messages: unknown[] }).messages = [];
+      navigator.serviceWorker.addEventListener("message", (event) =>
+        (window as unknown as { messages: unknown[] }).messages.push(event.data),
+      );
     });
-    await (await caches.open("chat-relay-data")).put("/x", new Response("cached chat"));
-    (window as unknown as { messages: unknown[] }).messages = [];
-    navigator.serviceWorker.addEventListener("message", (event) =>
-      (window as unknown as { messages: unknown[] }).messages.push(event.data),
+    // The app's own offline database may be there too (docs/app.md "Offline"): every one of them must go.
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toContain(
+      "chat-relay-chats",
     );
-  });
-  // The app's own offline database may be there too (docs/app.md "Offline"): every one of them must go.
-  expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toContain(
-    "chat-relay-chats",
-  );
-  await h.server.request({ method: "DELETE", url: `/devices/${phone.id}` });
-  const revoked = await lastPushed();
-  expect(revoked.type).toBe("revoked");
-  await deliver(revoked);
-  const [notice] = await shownWhen((list) => list.length === 1);
-  expect(notice).toMatchObject({
-    title: "This device was removed",
-    body: "Its saved chats were deleted from this device.",
-  });
-  expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([]);
-  expect(await page.evaluate(() => caches.keys())).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)).toContainEqual({
-    type: "chat-relay:revoked",
-  });
-});
+    // A device of its own, so a retry (below) removes a device that is still there.
+    const removed = await h.device();
+    await h.server.request({ method: "DELETE", url: `/devices/${removed.id}` });
+    const revoked = await lastPushed(removed);
+    expect(revoked.type).toBe("revoked");
+    await deliver(revoked);
+    const [notice] = await shownWhen((list) => list.length === 1);
+    expect(notice).toMatchObject({
+      title: "This device was removed",
+      body: "Its saved chats were deleted from this device.",
+    });
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([]);
+    expect(await page.evaluate(() => caches.keys())).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)).toContainEqual({
+      type: "chat-relay:revoked",
+    });
+  },
+);
 
-it("a reply marked skip_if_focused is not shown while a window of the app is focused, and is shown when none is", async () => {
-  await openApp();
-  await page.bringToFront();
-  const focused = await worker.evaluate(async () =>
-    (await (self as unknown as WorkerScope).clients.matchAll({ type: "window" })).map((c) => [
-      c.focused,
-      c.visibilityState,
-    ]),
-  );
-  expect(focused).toEqual([[true, "visible"]]);
-  await deliver({
-    v: 1,
-    type: "reply",
-    tag: "reply:s-1",
-    title: "New reply",
-    session_id: "s-1",
-    skip_if_focused: true,
-  });
-  // A second push delivered after it: once its notification is there, the skipped one would have been shown too.
-  await deliver({ v: 1, type: "notification", tag: "n-1", title: "Disk almost full" });
-  expect((await shownWhen((list) => list.length > 0)).map((n) => n.tag)).toEqual(["n-1"]);
-  await page.goto("about:blank");
-  // The worker's list of windows lags the navigation: a push handled before it drops the app's page still sees a
-  // focused window and skips (2 of 10 runs). Wait until the worker sees none, as a closed app's would.
-  await until(
-    async () =>
-      (
-        await worker.evaluate(async () =>
-          (
-            await (self as unknown as WorkerScope).clients.matchAll({ type: "window", includeUncontrolled: true })
-          ).filter((c) => c.focused && c.visibilityState === "visible"),
-        )
-      ).length === 0,
-    "no focused window of the app in the worker's view",
-  );
-  await deliver({
-    v: 1,
-    type: "reply",
-    tag: "reply:s-1",
-    title: "New reply",
-    session_id: "s-1",
-    skip_if_focused: true,
-  });
-  expect((await shownWhen((list) => list.length === 2)).map((n) => n.tag).sort()).toEqual(["n-1", "reply:s-1"]);
-});
+it(
+  "a reply marked skip_if_focused is not shown while a window of the app is focused, and is shown when none is",
+  { retry: PUSH_DROP_RETRIES },
+  async () => {
+    await openApp();
+    await page.bringToFront();
+    const focused = await worker.evaluate(async () =>
+      (await (self as unknown as WorkerScope).clients.matchAll({ type: "window" })).map((c) => [
+        c.focused,
+        c.visibilityState,
+      ]),
+    );
+    expect(focused).toEqual([[true, "visible"]]);
+    const skippableReply = {
+      v: 1,
+      type: "reply",
+      tag: "reply:s-1",
+      title: "New reply",
+      session_id: "s-1",
+      skip_if_focused: true,
+    };
+    await deliver(skippableReply);
+    // A second push delivered after it: once its notification is there, the skipped one would have been shown too.
+    await deliver({ v: 1, type: "notification", tag: "n-1", title: "Disk almost full" });
+    expect((await shownWhen((list) => list.length > 0)).map((n) => n.tag)).toEqual(["n-1"]);
+    await page.goto("about:blank");
+    // The worker's list of windows lags the navigation: a push handled before it drops the app's page still sees a
+    // focused window and skips (2 of 10 runs). Wait until the worker sees none, as a closed app's would.
+    await until(
+      async () =>
+        (
+          await worker.evaluate(async () =>
+            (
+              await (self as unknown as WorkerScope).clients.matchAll({ type: "window", includeUncontrolled: true })
+            ).filter((c) => c.focused && c.visibilityState === "visible"),
+          )
+        ).length === 0,
+      "no focused window of the app in the worker's view",
+    );
+    await deliver(skippableReply);
+    expect((await shownWhen((list) => list.length === 2)).map((n) => n.tag).sort()).toEqual(["n-1", "reply:s-1"]);
+  },
+);

@@ -90,3 +90,4 @@ export { systemTimers, type Timers } from "./util/timers.ts";
 export { randomId, randomUuid } from "./util/ids.ts";
 export { copyText } from "./util/clipboard.ts";
 export * from "./wire/index.ts";
+export { fold, isHit, MAX_QUERY_WORDS, queryWords, tokens } from "./wire/search-words.ts";

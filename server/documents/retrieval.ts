@@ -5,7 +5,7 @@
 // model ("Hybrid retrieval"). The reply's [n] are turned into citations of the passage, page and document they point
 // at; numbers pointing at nothing are dropped.
 import type { Message } from "../../client/wire/index.ts";
-import { queryWords } from "../search/query.ts";
+import { queryWords } from "../../client/wire/search-words.ts";
 import { tokensOfLength } from "./chunks.ts";
 import type { ChunkPassage, DocumentStore, Passage } from "./store.ts";
 import { fuse } from "./vectors.ts";

@@ -7,7 +7,8 @@ import type { Transactor } from "../db/transactor.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import type { SearchIndexer } from "./indexer.ts";
 import { TITLE_INDEX } from "./indexer.ts";
-import { matchExpression, queryWords } from "./query.ts";
+import { queryWords } from "../../client/wire/search-words.ts";
+import { matchExpression } from "./query.ts";
 import { makeSnippet } from "./snippet.ts";
 
 export interface SearchResult {

@@ -2,7 +2,7 @@
 // mark matches with text of our choosing inside the user's own text, which a client could not tell from the
 // message; here the snippet is a slice of the text, whitespace collapsed, and the matches are [start, end) offsets
 // into it (UTF-16 code units, JavaScript string indices), found with the same folding the index uses.
-import { isHit, tokens } from "./query.ts";
+import { isHit, tokens } from "../../client/wire/search-words.ts";
 
 export interface Snippet {
   snippet: string;

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream, startScriptedBackend, type Scenario } from "../../scripts/scripted-backend/index.ts";
 import type { ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
-import { queryWords } from "../../server/search/query.ts";
+import { queryWords } from "../../client/wire/search-words.ts";
 import { createSession, messagesOf, send, useRunner, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
 import { addDocument, lastPassages } from "./helpers.ts";
 

@@ -2,12 +2,13 @@
 // "Offline", OF8): a MiniSearch index of the kept chats' messages and titles, built on the first offline search (this
 // module and MiniSearch load then, never with the first paint) and brought up to date with the cache before each
 // search: a chat the cache dropped (aged out, over the bound, deleted, access revoked, a wipe) leaves the index, a
-// chat written since is indexed again. Words are tokenized and folded as the server's search does (local-words.ts):
+// chat written since is indexed again. Words are tokenized and folded as the server's search does (client/wire/search-words.ts):
 // every word must occur, each as the start of a word. Results have the server's shape, so the dialog shows them alike.
 import MiniSearch from "minisearch";
 import type { SearchResult } from "../../../client/index.ts";
 import type { OfflineCache } from "../state/offline-cache.ts";
-import { fold, localSnippet, queryWords, tokens } from "./local-words.ts";
+import { fold, queryWords, tokens } from "../../../client/index.ts";
+import { localSnippet } from "./local-snippet.ts";
 
 interface Entry {
   id: string;

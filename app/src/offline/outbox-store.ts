@@ -4,8 +4,7 @@
 // revoked device keeps no unsent text either. A read never creates the database (a browser never paired keeps none);
 // every record read is checked with zod, so one from an older build reads as absent.
 import { z } from "zod";
-import { CACHE_DB_NAME, IndexedDbCache } from "../../../client/index.ts";
-import { OFFLINE_STORES, OUTBOX_STORE } from "./offline-stores.ts";
+import { offlineDatabase, OUTBOX_STORE } from "./offline-stores.ts";
 
 export const waitingSchema = z.object({
   /** The client_request_id it is sent with, every time: the server runs it once. */
@@ -44,19 +43,7 @@ export function memoryOutboxStore(): OutboxStore {
 
 /** The outbox over IndexedDB; its connection closes itself when the worker deletes the database, and reopens. */
 export function indexedDbOutboxStore(factory?: IDBFactory): OutboxStore {
-  const idb = factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
-  let opened: Promise<IndexedDbCache> | undefined;
-  const db = async () => {
-    const current = await opened;
-    if (current?.isOpen) return current;
-    opened = IndexedDbCache.open({ stores: OFFLINE_STORES, ...(factory ? { indexedDB: factory } : {}) });
-    opened.catch(() => (opened = undefined));
-    return opened;
-  };
-  const exists = async () => {
-    if (opened || !idb || typeof idb.databases !== "function") return true;
-    return (await idb.databases()).some((database) => database.name === CACHE_DB_NAME);
-  };
+  const { open: db, exists } = offlineDatabase(factory);
   return {
     async list() {
       if (!(await exists())) return [];

@@ -7,15 +7,8 @@
 // phone, keeps nothing readable once either learns of it (invariant O4). Every read is checked with zod, so a value
 // from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
-import {
-  CACHE_DB_NAME,
-  IndexedDbCache,
-  messageSchema,
-  sessionSummarySchema,
-  type Message,
-  type SessionSummary,
-} from "../../../client/index.ts";
-import { ASSETS_STORE, OFFLINE_STORES } from "../offline/offline-stores.ts";
+import { messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
+import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
 
 /** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
 export const KEEP_OPENED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -257,20 +250,10 @@ export function memoryCache(bounds?: CacheBounds): OfflineCache {
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */
 export function indexedDbCache(factory?: IDBFactory): OfflineCache {
-  const idb = factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
-  let opened: Promise<IndexedDbCache> | undefined;
-  const cache = async () => {
-    const current = await opened;
-    if (current?.isOpen) return current;
-    opened = IndexedDbCache.open({ stores: OFFLINE_STORES, ...(factory ? { indexedDB: factory } : {}) });
-    opened.catch(() => (opened = undefined));
-    return opened;
-  };
+  const database = offlineDatabase(factory);
+  const cache = database.open;
   // A read never creates the database: a browser that was never paired (or was wiped) keeps none.
-  const exists = async () => {
-    if (opened || !idb || typeof idb.databases !== "function") return true;
-    return (await idb.databases()).some((database) => database.name === CACHE_DB_NAME);
-  };
+  const exists = database.exists;
   const place = (key: string): [string, string] =>
     key.startsWith("messages:")
       ? ["transcripts", key.slice(9)]
@@ -284,7 +267,7 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
     async clear() {
       // A wipe deletes the whole database (as the service worker does), not only its records.
       if (await exists()) await (await cache()).wipe();
-      opened = undefined;
+      database.forget();
     },
   });
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import { asDiskFull, nodeDisk, type DiskWrites } from "../db/disk.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../db/file-modes.ts";
 import { tooLarge } from "../errors.ts";
@@ -42,9 +42,12 @@ export async function receiveToFile(
       done(bytes > maxBytes ? tooLargeError(maxBytes) : null, chunk);
     },
   });
+  const sink = disk.createWriteStream(file, { mode: PRIVATE_FILE_MODE });
   try {
-    await pipeline(body, counter, disk.createWriteStream(file, { mode: PRIVATE_FILE_MODE }));
+    await pipeline(body, counter, sink);
   } catch (error) {
+    // The pipeline can reject before the file is even opened; removing it then would leave the file the open makes.
+    await finished(sink).catch(() => {});
     remove();
     throw asDiskFull(error);
   }

@@ -33,7 +33,11 @@ function fillableDisk(): DiskWrites & { full: boolean } {
       // The file is opened (as on a real disk), and the first write fails.
       return new Writable({
         write: (_chunk, _encoding, done) => done(enospc()),
-        destroy: (error, done) => real.destroy() && done(error),
+        // Closed once the real file is (as a real stream is), so nothing is made after the caller removed it.
+        destroy: (error, done) => {
+          real.once("close", () => done(error));
+          real.destroy();
+        },
       });
     }) as typeof createWriteStream,
   };

@@ -50,7 +50,7 @@ const dir = tempDir("bench-history-child-");
 const { long_id: longId, seed_ms: seedMs } = await seed(dir);
 const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: token });
 const start = process.hrtime.bigint();
-await runtime.ctx.search.search("warmup", 1); // catches the index up with everything stored (nothing, if seeded right)
+await runtime.ctx.search.search("warmup", 1, runtime.ctx.personStore.actingAdmin().id); // catches the index up with everything stored (nothing, if seeded right)
 const indexMs = ms(start);
 const tokens = pairDevices(runtime.ctx);
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, expect, it } from "vitest";
 import { DATABASE_FILE } from "../../server/runtime-parts.ts";
-import { searchTag } from "../../server/search/person-words.ts";
+import { MAX_ROW_WORDS, searchTag, TAG_LENGTH, taggedText } from "../../server/search/person-words.ts";
 import { SearchService } from "../../server/search/search-service.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { chatOf, startHousehold, type Household } from "../people/support.ts";
@@ -139,4 +139,16 @@ it("SP5 a data folder indexed before this version (untagged words) is reindexed 
   } finally {
     await server.close();
   }
+});
+
+it("SP6 a row is given at most MAX_ROW_WORDS words over all its tags, however many people see its chat", () => {
+  const tags = Array.from({ length: 21 }, (_, i) => searchTag(`per_${i}`));
+  const text = "word ".repeat(100_000);
+  const once = taggedText(text, tags.slice(0, 1)).split(" ");
+  expect(once).toHaveLength(100_000);
+  const shared = taggedText(text, tags).split(" ");
+  expect(shared.length).toBe(Math.floor(MAX_ROW_WORDS / 21) * 21);
+  expect(shared.length).toBeLessThanOrEqual(MAX_ROW_WORDS);
+  expect(new Set(shared.map((word) => word.slice(0, TAG_LENGTH)))).toEqual(new Set(tags));
+  expect(taggedText("   ?! ", tags)).toBe("");
 });

@@ -212,7 +212,11 @@ describe("search", () => {
     const { db, transactor, search, sessions } = server.runtime.ctx;
     const capped = new SearchService(db, transactor, search.indexer, sessions, 2);
     // Uncapped, the dense oldest message ranks first; capped at 2, only the two newest are ranked.
-    expect((await search.search("apple", 10, owner(server))).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
+    expect((await search.search("apple", 10, owner(server))).map((r) => r.session_id)).toEqual([
+      oldest,
+      middle,
+      newest,
+    ]);
     expect((await capped.search("apple", 10, owner(server))).map((r) => r.session_id)).toEqual([middle, newest]);
     expect((await capped.search("apple pie", 10, owner(server))).map((r) => r.session_id)).toEqual([middle]);
   });

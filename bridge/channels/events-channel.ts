@@ -19,18 +19,50 @@ type EventsParams = { since_id?: string | undefined; epoch?: string | undefined 
 export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
   return {
     join(connection, frame, match) {
-      const serverId = match[1]!;
-      // The router needs the entry now; the device's own exists once it is admitted.
-      let admitted: ChannelEntry | undefined;
-      const entry: ChannelEntry = {
-        joinRef: frame.joinRef,
-        handleIn: (pushed) => admitted?.handleIn(pushed),
-        terminate: (reason) => admitted?.terminate(reason),
-      };
-      const outcome = joinEvents(core, relay, connection, frame, serverId, (next) => (admitted = next));
-      return { entry, outcome };
+      // The router needs the entry now; it answers for the device once the join admits it.
+      const entry = new EventsEntry(frame.joinRef, core, relay, connection);
+      return { entry, outcome: joinEvents(core, connection, frame, match[1]!, entry) };
     },
   };
+}
+
+/**
+ * A socket's entry on its events topic, for the socket's life: before the join admits the device it does nothing;
+ * after, a pushed `api` goes to the relay, anything else is refused (read-only), and its end takes the socket off the
+ * topic. One object with its methods on the prototype, not closures: an idle socket kept four closures and their
+ * contexts for this (each of them, under tsx's kept names, with a property store of its own), about 1 KB a socket
+ * (docs/benchmarks.md "Bridge memory per idle socket").
+ */
+class EventsEntry implements ChannelEntry {
+  private state: ServerState | undefined;
+
+  constructor(
+    readonly joinRef: string | null,
+    private readonly core: BridgeCore,
+    private readonly relay: ApiRelay,
+    private readonly connection: Connection,
+  ) {}
+
+  /** The join admitted the device on `state`'s topic. */
+  admit(state: ServerState): void {
+    this.state = state;
+  }
+
+  handleIn(pushed: Frame): void {
+    if (!this.state) return;
+    if (pushed.event === "api") return this.relay.forward(this.connection, this.state, pushed);
+    this.core.log.warn(
+      { socket: this.connection.id, topic: pushed.topic, event: pushed.event },
+      "app push on a read-only topic refused",
+    );
+    this.connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
+  }
+
+  terminate(): void {
+    if (!this.state) return;
+    this.state.topic.remove(this.connection);
+    this.relay.appGone(this.connection);
+  }
 }
 
 /**
@@ -40,11 +72,10 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
  */
 async function joinEvents(
   core: BridgeCore,
-  relay: ApiRelay,
   connection: Connection,
   frame: Frame,
   serverId: string,
-  admit: (entry: ChannelEntry) => void,
+  entry: EventsEntry,
 ): Promise<JoinOutcome> {
   const refused = (reason: BridgeReason, logMsg: string): JoinOutcome => {
     core.log.warn({ socket: connection.id, address: connection.address, topic: frame.topic }, logMsg);
@@ -65,25 +96,7 @@ async function joinEvents(
     );
   }
   const state = core.registry.get(serverId)!;
-  admit({
-    joinRef: frame.joinRef,
-    handleIn: (pushed: Frame) => {
-      if (pushed.event === "api") return relay.forward(connection, state, pushed);
-      core.log.warn(
-        {
-          socket: connection.id,
-          topic: pushed.topic,
-          event: pushed.event,
-        },
-        "app push on a read-only topic refused",
-      );
-      connection.send(replyFrame(pushed, "error", { reason: "read_only" }));
-    },
-    terminate: () => {
-      state.topic.remove(connection);
-      relay.appGone(connection);
-    },
-  });
+  entry.admit(state);
   return replayOutcome(core, connection, state, { mode: grant.mode, tag: grant.audience }, params.data);
 }
 

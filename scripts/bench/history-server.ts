@@ -1,9 +1,10 @@
-// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts) in a process of its own, so its
-// RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
+// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts, history-app.ts) in a process of
+// its own, so its RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
 // (history-seed.ts: the chats through SQL in one transaction, the search index with them), then it opens that data
 // folder as a server does, checks the index needs no catching up, pairs --devices devices of the Owner, and says
-// `{type: "ready", url, long_id, since_id, tokens, seed_ms, index_ms}`. Answers `rss` with its RSS; on `stop` it
-// closes, removes its data folder and exits.
+// `{type: "ready", url, long_id, since_id, server_id, tokens, device_ids, seed_ms, index_ms}` (each device's id beside
+// its token, so a browser can be given a device's credentials). Answers `rss` with its RSS; on `stop` it closes,
+// removes its data folder and exits.
 // Usage (forked): history-server.ts <token> '{"people":1,"chats":10000,"messages":20,"long":5000,"devices":50}'
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
@@ -37,12 +38,12 @@ async function seed(dir: string): Promise<z.infer<typeof seeded>> {
   return answer!;
 }
 
-function pairDevices(ctx: ServerContext): string[] {
+function pairDevices(ctx: ServerContext): Array<{ device_id: string; device_token: string }> {
   const owner = ctx.personStore.actingAdmin().id;
   return Array.from({ length: options.devices }, (_, i) => {
     const redeemed = ctx.pairing.redeem(ctx.pairing.createCode(owner).code, `Phone ${i}`);
     if (!redeemed.ok) throw new Error(redeemed.reason);
-    return redeemed.device_token;
+    return { device_id: redeemed.device_id, device_token: redeemed.device_token };
   });
 }
 
@@ -52,14 +53,16 @@ const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToke
 const start = process.hrtime.bigint();
 await runtime.ctx.search.search("warmup", 1); // catches the index up with everything stored (nothing, if seeded right)
 const indexMs = ms(start);
-const tokens = pairDevices(runtime.ctx);
+const devices = pairDevices(runtime.ctx);
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
 process.send!({
   type: "ready",
   url,
   long_id: longId,
   since_id: formatEventId(runtime.ctx.events.latestId),
-  tokens,
+  server_id: runtime.ctx.serverId,
+  tokens: devices.map((device) => device.device_token),
+  device_ids: devices.map((device) => device.device_id),
   seed_ms: Math.round(seedMs),
   index_ms: Math.round(indexMs),
 });

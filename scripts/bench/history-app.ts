@@ -1,21 +1,22 @@
 // History in the app (docs/benchmarks.md "History in the app"; issue 35 items 1 and 2): the built app in headless
 // Chromium at 390x844, its CPU throttled 4x through CDP (Emulation.setCPUThrottlingRate, a stand-in for a mid-range
 // phone), paired as a device of the Owner of a server child (history-server.ts) holding --people people who each own
-// --chats chats of --messages messages in all, the Owner's first chat --long messages long. The browser visits once
-// (the service worker installed, the whole list walked and cached on the device), then each run opens a new page:
+// --chats chats: the Owner's hold --messages messages in all, the first of them --long messages long; the others'
+// hold --others messages each (they fill the tables; the list is the Owner's). The browser visits once (the service
+// worker installed, the whole list walked and cached on the device), then each run opens a new page:
 //  - cold open: navigation to the first chat row painted (rows_ms) and to the chat a tap on the first row opens
 //    painted (interactive_ms; the tap is a click queued in the page as the row is painted, so it waits for whatever
-//    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows were
-//    in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
+//    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows
+//    were in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
-//    then its transcript scrolled up a screen a frame until its first message shows, with every long task of
-//    the page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed
-//    50 ms (scroll_long_tasks_over_50ms).
+//    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
+//    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
+//    (scroll_long_tasks_over_50ms).
 // Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
 // messages long), run for run after the big one. Both servers live side by side; the seeds are not part of a run.
 // BENCH_RUNS runs (5); prints ONE JSON line of medians over the runs, with the seed time and the 1-minute load average.
 // Usage: node --import tsx scripts/bench/history-app.ts [--people 10] [--chats 10000] [--messages 200000]
-//        [--long 5000] [--throttle 4]
+//        [--long 5000] [--others 2] [--throttle 4]
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     chats: { type: "string", default: "10000" },
     messages: { type: "string", default: "200000" },
     long: { type: "string", default: "5000" },
+    others: { type: "string", default: "2" },
     throttle: { type: "string", default: "4" },
   },
 });
@@ -40,6 +42,7 @@ const CHATS = Number(values.chats);
 const MESSAGES = Number(values.messages);
 const LONG = Number(values.long);
 const THROTTLE = Number(values.throttle);
+const OTHERS_MESSAGES = Number(values.others);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
@@ -224,7 +227,14 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
 }
 
 await ensureAppBuilt();
-const big = await startHistoryServer({ people: PEOPLE, chats: CHATS, messages: PER_CHAT, long: LONG, devices: 1 });
+const big = await startHistoryServer({
+  people: PEOPLE,
+  chats: CHATS,
+  messages: PER_CHAT,
+  others_messages: OTHERS_MESSAGES,
+  long: LONG,
+  devices: 1,
+});
 const small = await startHistoryServer(SMALL);
 const browser = await launchBrowser();
 try {
@@ -254,6 +264,7 @@ try {
       chats: CHATS,
       messages: MESSAGES,
       long_chat: LONG,
+      others_messages_per_chat: OTHERS_MESSAGES,
       cpu_throttle: THROTTLE,
       seed_ms: big.seed_ms,
       ...medians,

@@ -2,7 +2,7 @@
 // whole session (created, appended, modified, deleted messages, updated) and from `session_deleted`, and cached
 // for the offline view. An older copy of a session never replaces a newer one: a send's own answer may arrive after
 // the events it caused, and would otherwise put back "New chat" over the title the first message gave.
-import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
 import { byPinThenActivity, HEAD_CHATS } from "./list-order.ts";
@@ -50,29 +50,13 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
   const offline = signal(false);
   const loaded = signal(false);
   const sorted = computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity));
-  const persist = () =>
-    void env.offline
-      .writeSessions(list.value, sorted.value.slice(0, HEAD_CHATS))
-      .catch((error: unknown) => env.report("caching the chat list failed", error));
-  /** The whole cached list under what is shown (a newer copy shown stays), while the server's has not come. */
-  const restoreRest = async () => {
-    const cached = await env.offline
-      .readSessions()
-      .catch((error: unknown) => env.report("reading the cached chat list failed", error));
-    if (cached && !loaded.value) list.value = mergeNewer(cached, list.value);
-  };
+  const { persist, restore } = listCache(env, { list, sorted, loaded });
   const sessions: Sessions = {
     list,
     sorted,
     offline,
     loaded,
-    async restore() {
-      const head = await env.offline
-        .readSessionsHead()
-        .catch((error: unknown) => env.report("reading the cached chat list failed", error));
-      if (head && !loaded.value) list.value = head;
-      afterPaint(() => void restoreRest());
-    },
+    restore,
     replace(next) {
       list.value = next;
       offline.value = false;
@@ -129,6 +113,34 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
     },
   };
   return sessions;
+}
+
+/**
+ * The list in the device's cache: `persist` keeps it with its first screen; `restore` shows the cached first screen,
+ * then, after the first paint, the whole cached list under what is shown (a newer copy shown stays), unless the
+ * server's list came first.
+ */
+function listCache(
+  env: AppEnv,
+  state: { list: Signal<SessionSummary[]>; sorted: ReadonlySignal<SessionSummary[]>; loaded: ReadonlySignal<boolean> },
+) {
+  const { list, sorted, loaded } = state;
+  const failed = (what: string) => (error: unknown) => env.report(what, error);
+  const restoreRest = async () => {
+    const cached = await env.offline.readSessions().catch(failed("reading the cached chat list failed"));
+    if (cached && !loaded.value) list.value = mergeNewer(cached, list.value);
+  };
+  return {
+    persist: () =>
+      void env.offline
+        .writeSessions(list.value, sorted.value.slice(0, HEAD_CHATS))
+        .catch(failed("caching the chat list failed")),
+    async restore() {
+      const head = await env.offline.readSessionsHead().catch(failed("reading the cached chat list failed"));
+      if (head && !loaded.value) list.value = head;
+      afterPaint(() => void restoreRest());
+    },
+  };
 }
 
 /** Runs `work` after the next frame is painted (at once where nothing paints). */

@@ -19,7 +19,7 @@ type EventsParams = { since_id?: string | undefined; epoch?: string | undefined 
 export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
   return {
     join(connection, frame, match) {
-      // The router needs the entry now; it answers for the device once the join admits it.
+      // The router needs the entry now; it serves the device once admitted.
       const entry = new EventsEntry(frame.joinRef, core, relay, connection);
       return { entry, outcome: joinEvents(core, connection, frame, match[1]!, entry) };
     },
@@ -27,13 +27,13 @@ export function eventsChannel(core: BridgeCore, relay: ApiRelay): TopicHandler {
 }
 
 /**
- * A socket's entry on its events topic, for the socket's life: before the join admits the device it does nothing;
- * after, a pushed `api` goes to the relay, anything else is refused (read-only), and its end takes the socket off the
- * topic. One object with its methods on the prototype, not closures: an idle socket kept four closures and their
- * contexts for this (each of them, under tsx's kept names, with a property store of its own), about 1 KB a socket
- * (docs/benchmarks.md "Bridge memory per idle socket").
+ * A socket's place on one server's events topic, from its join to its end. One per idle socket, so a class: its
+ * methods are shared, where an object literal of arrow functions made two closures each holding the join's scope
+ * (the join frame included), and under tsx (which keeps function names) each closure its own property table:
+ * ~1.5 KB per socket (docs/benchmarks.md "10,000 sockets, on a quiet machine").
  */
 class EventsEntry implements ChannelEntry {
+  /** The server's state once the device is admitted; until then a push or a terminate does nothing. */
   private state: ServerState | undefined;
 
   constructor(
@@ -43,7 +43,6 @@ class EventsEntry implements ChannelEntry {
     private readonly connection: Connection,
   ) {}
 
-  /** The join admitted the device on `state`'s topic. */
   admit(state: ServerState): void {
     this.state = state;
   }

@@ -22,7 +22,8 @@ import { SearchDocuments } from "../../server/search/documents.ts";
 import { TITLE_INDEX } from "../../server/search/indexer.ts";
 import { searchTag } from "../../server/search/person-words.ts";
 import { historyShape, type HistoryShape } from "./history-shape.ts";
-import { VOCABULARY, seededRandom, wordOf } from "./history-words.ts";
+import { seededRandom } from "../../test/support/seeded-random.ts";
+import { VOCABULARY, wordOf } from "./history-words.ts";
 
 /** When the first chat was made; each later one (of any person) a second after the one before. */
 const EPOCH = Date.parse("2024-01-01T00:00:00Z");
@@ -84,6 +85,10 @@ function writerOf(db: Db) {
 
 const summaryOf = (chat: Session) => JSON.stringify(sessionSummaryOf(chat));
 
+/** How many messages each chat of a person holds: the Owner's `messages`, the others' `others_messages` if given. */
+const messagesEach = (shape: HistoryShape, isOwner: boolean) =>
+  isOwner ? shape.messages : (shape.others_messages ?? shape.messages);
+
 /** Every person's chats, people interleaved (as they would be written), in one transaction. Answers the long chat. */
 function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShape): string {
   const write = writerOf(db);
@@ -101,7 +106,7 @@ function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShap
           version: 1,
           created_at: iso,
           updated_at: iso,
-          messages: messagesOf(long ? shape.long : shape.messages, chat),
+          messages: messagesOf(long ? shape.long : messagesEach(shape, owner === owners[0]), chat),
           metadata: {},
           title: `Chat ${chat}`,
           pinned: chat % 500 === 1,

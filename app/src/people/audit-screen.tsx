@@ -8,6 +8,7 @@ import { useStore } from "../state/store.ts";
 import { describeAuditEntry, type AuditLine, type AuditNames } from "./audit-entry.ts";
 import { peopleErrorText } from "./people-errors.ts";
 import "./people.css";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Loaded {
   entries: AuditEntry[];
@@ -60,11 +61,7 @@ function AuditLog() {
         Every time someone got access to another person's chats or devices: a chat read with the admin token, a pairing
         code made for someone else, chats transferred, everything exported, providers or tools changed. Kept 90 days.
       </p>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {loaded === undefined && !problem && <p class="muted">Loading…</p>}
       {loaded?.entries.length === 0 && <p class="muted">Nothing recorded yet.</p>}
       {loaded && loaded.entries.length > 0 && (

@@ -9,6 +9,7 @@ import { peopleErrorText } from "./people-errors.ts";
 import { PersonForm, type PersonDraft } from "./person-form.tsx";
 import { RemovePersonDialog } from "./remove-person-dialog.tsx";
 import "./people.css";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 type Editing = { kind: "add" } | { kind: "edit"; person: Person } | undefined;
 
@@ -56,11 +57,7 @@ function PeopleAdmin() {
   return (
     <main class="page people" aria-labelledby="people-title">
       <PeopleHead onAdd={() => (setEditing({ kind: "add" }), setPairing(undefined))} />
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {editing && (
         <PersonForm
           person={editing.kind === "edit" ? editing.person : undefined}

@@ -7,6 +7,7 @@ import { hrefOf } from "../state/router.ts";
 import { byPinThenActivity, titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function ArchivedScreen() {
   const { connection, sessions } = useStore();
@@ -31,11 +32,7 @@ export function ArchivedScreen() {
   return (
     <section class="screen archived" aria-labelledby="archived-title">
       <h1 id="archived-title">Archived</h1>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {!problem && loaded === undefined ? (
         <p class="muted">Loading archived chats…</p>
       ) : list.length === 0 && !problem ? (

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Person } from "../../../client/index.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Draft {
   id: string;
@@ -31,11 +32,7 @@ export function AgentsSection() {
     });
   return (
     <section class="stack" aria-label="Agents">
-      {settings.problem && (
-        <p class="notice error" role="alert">
-          {settings.problem}
-        </p>
-      )}
+      <ErrorNotice problem={settings.problem} />
       <p class="muted">
         Who may use an agent is set on each person (their allowed agents), in one place; it is shown here.
       </p>
@@ -150,11 +147,7 @@ function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSe
           placeholder='{"temperature": 0.2}'
         />
       </label>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       <div class="row">
         <button type="submit" class="primary">
           Save agent

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { McpServerReport } from "../../../client/index.ts";
 import { useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 const MODES = ["auto", "always", "never"] as const;
 
@@ -15,11 +16,7 @@ export function McpSection() {
   const apply = async (patch: Record_) => (await settings.apply({ mcp_servers: patch })) && reload();
   return (
     <section class="stack" aria-label="MCP servers">
-      {settings.problem && (
-        <p class="notice error" role="alert">
-          {settings.problem}
-        </p>
-      )}
+      <ErrorNotice problem={settings.problem} />
       {servers?.length === 0 && <p class="muted">No MCP server yet.</p>}
       <ul class="settings-list">
         {servers?.map((server) => (

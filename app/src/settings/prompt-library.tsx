@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Prompt, ServerApi } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 /** A prompt being edited, or a new one (no id yet). */
 type Draft = Prompt | { id: undefined; title: string; text: string };
@@ -36,11 +37,7 @@ export function PromptLibrary({ client }: { client: ServerApi }) {
         </button>
       </div>
       <p class="muted">Type “/” in the message box to insert one.</p>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {editing && (
         <PromptForm draft={editing} onChange={setEditing} onSave={save} onCancel={() => setEditing(undefined)} />
       )}

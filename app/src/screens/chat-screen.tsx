@@ -17,6 +17,7 @@ import { ChatContext } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
+import { OptionList } from "../components/option-list.tsx";
 
 export function ChatScreen({ session_id }: { session_id?: string }) {
   const store = useStore();
@@ -128,11 +129,7 @@ function AgentPicker({
     <label class="option-select">
       <span>Agent</span>
       <select value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-        {agents.map((agent) => (
-          <option key={agent.agent_id} value={agent.agent_id}>
-            {agent.agent_id}
-          </option>
-        ))}
+        <OptionList values={agents.map((agent) => agent.agent_id)} />
       </select>
     </label>
   );

@@ -5,6 +5,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { Person } from "../../../client/index.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
+import { OptionList } from "../components/option-list.tsx";
+import { SaveCancelRow } from "./form-parts.tsx";
 
 interface Draft {
   id: string;
@@ -119,11 +121,7 @@ function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSe
       <label>
         Provider
         <select value={draft.provider_id} onChange={set("provider_id")}>
-          {props.providers.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          <OptionList values={props.providers} />
         </select>
       </label>
       <label>
@@ -148,14 +146,7 @@ function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSe
         />
       </label>
       <ErrorNotice problem={problem} />
-      <div class="row">
-        <button type="submit" class="primary">
-          Save agent
-        </button>
-        <button type="button" class="ghost" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancelRow saveLabel="Save agent" onCancel={props.onDone} />
     </form>
   );
 }

@@ -6,6 +6,7 @@ import type { ProviderTest } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
+import { SecretField } from "./form-parts.tsx";
 
 export function ConnectionsSection() {
   const settings = useAdminSettings();
@@ -159,10 +160,7 @@ function AddProvider({ settings }: { settings: AdminSettings }) {
           required
         />
       </label>
-      <label>
-        API key (optional)
-        <input type="password" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} autoComplete="off" />
-      </label>
+      <SecretField label="API key (optional)" value={apiKey} onInput={setApiKey} />
       <button type="submit" class="primary">
         Add
       </button>

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { McpServerReport } from "../../../client/index.ts";
 import { useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
+import { SecretField } from "./form-parts.tsx";
 
 const MODES = ["auto", "always", "never"] as const;
 
@@ -123,12 +124,7 @@ function AddServer({ settings, onAdded }: { settings: AdminSettings; onAdded: ()
         {kind === "http" ? "URL" : "Command and arguments"}
         <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} required />
       </label>
-      {kind === "http" && (
-        <label>
-          Bearer token (optional)
-          <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} autoComplete="off" />
-        </label>
-      )}
+      {kind === "http" && <SecretField label="Bearer token (optional)" value={secret} onInput={setSecret} />}
       <button type="submit" class="primary">
         Add
       </button>

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { Prompt, ServerApi } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
+import { SaveCancelRow } from "./form-parts.tsx";
 
 /** A prompt being edited, or a new one (no id yet). */
 type Draft = Prompt | { id: undefined; title: string; text: string };
@@ -84,14 +85,7 @@ function PromptForm(props: {
           onInput={(e) => onChange({ ...draft, text: e.currentTarget.value })}
         />
       </label>
-      <div class="row">
-        <button type="submit" class="primary">
-          Save prompt
-        </button>
-        <button type="button" class="ghost" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancelRow saveLabel="Save prompt" onCancel={props.onCancel} />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { AuditEntry, Person } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
+import { AdminOnly } from "./admin-only.tsx";
 import { describeAuditEntry, type AuditLine, type AuditNames } from "./audit-entry.ts";
 import { peopleErrorText } from "./people-errors.ts";
 import "./people.css";
@@ -16,16 +17,11 @@ interface Loaded {
 }
 
 export function AuditScreen() {
-  const { people } = useStore();
-  if (people.me.value === undefined) return <p class="page muted">Loading…</p>;
-  if (!people.isAdmin.value)
-    return (
-      <main class="page people">
-        <h1>Audit log</h1>
-        <p class="notice warning">Only an admin reads the audit log.</p>
-      </main>
-    );
-  return <AuditLog />;
+  return (
+    <AdminOnly title="Audit log" refusal="Only an admin reads the audit log.">
+      <AuditLog />
+    </AdminOnly>
+  );
 }
 
 function AuditLog() {

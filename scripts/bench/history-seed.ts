@@ -20,6 +20,7 @@ import { createRuntime } from "../../server/runtime.ts";
 import { DATABASE_FILE } from "../../server/runtime-parts.ts";
 import { SearchDocuments } from "../../server/search/documents.ts";
 import { TITLE_INDEX } from "../../server/search/indexer.ts";
+import { searchTag } from "../../server/search/person-words.ts";
 import { historyShape, type HistoryShape } from "./history-shape.ts";
 import { VOCABULARY, seededRandom, wordOf } from "./history-words.ts";
 
@@ -68,14 +69,15 @@ function writerOf(db: Db) {
   const docs = new SearchDocuments(db);
   let nextBody = (db.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM message_bodies").get()?.id ?? 0) + 1;
   return (chat: Session, owner: string, createdAt: number): void => {
+    const tags = [searchTag(owner)];
     session.run(chat.id, chat.agent_id, createdAt, owner, chat.updated_at, chat.pinned ? 1 : 0, summaryOf(chat));
     version.run(chat.id, createdAt, JSON.stringify({ ...chat, messages: [] }));
     chat.messages.forEach((message, position) => {
       body.run(nextBody, JSON.stringify(message));
       place.run(chat.id, position, nextBody++);
-      if (SEARCHED_ROLES.has(message.role)) docs.add(chat.id, position, message.content);
+      if (SEARCHED_ROLES.has(message.role)) docs.add(chat.id, position, message.content, tags);
     });
-    if (chat.title !== undefined) docs.add(chat.id, TITLE_INDEX, chat.title);
+    if (chat.title !== undefined) docs.add(chat.id, TITLE_INDEX, chat.title, tags);
     searchSession.run(chat.id, sessionTitle(chat));
   };
 }

@@ -84,6 +84,10 @@ function writerOf(db: Db) {
 
 const summaryOf = (chat: Session) => JSON.stringify(sessionSummaryOf(chat));
 
+/** How many messages each chat of a person holds: the Owner's `messages`, the others' `others_messages` if given. */
+const messagesEach = (shape: HistoryShape, isOwner: boolean) =>
+  isOwner ? shape.messages : (shape.others_messages ?? shape.messages);
+
 /** Every person's chats, people interleaved (as they would be written), in one transaction. Answers the long chat. */
 function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShape): string {
   const write = writerOf(db);
@@ -101,7 +105,7 @@ function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShap
           version: 1,
           created_at: iso,
           updated_at: iso,
-          messages: messagesOf(long ? shape.long : shape.messages, chat),
+          messages: messagesOf(long ? shape.long : messagesEach(shape, owner === owners[0]), chat),
           metadata: {},
           title: `Chat ${chat}`,
           pinned: chat % 500 === 1,

@@ -1,9 +1,10 @@
-// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts) in a process of its own, so its
-// RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
+// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts, history-app.ts) in a process of
+// its own, so its RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
 // (history-seed.ts: the chats through SQL in one transaction, the search index with them), then it opens that data
 // folder as a server does, checks the index needs no catching up, pairs --devices devices of the Owner, and says
-// `{type: "ready", url, long_id, since_id, tokens, seed_ms, index_ms}`. Answers `rss` with its RSS; on `stop` it
-// closes, removes its data folder and exits.
+// `{type: "ready", url, long_id, since_id, server_id, tokens, device_ids, seed_ms, index_ms}` (each device's id beside
+// its token, so a browser can be given a device's credentials). Answers `rss` with its RSS; on `stop` it closes,
+// removes its data folder and exits.
 // BENCH_SEED_CACHE=<dir>: the seeded data folder of each shape is kept in <dir> and copied for later runs instead of
 // seeded again (100,000 chats take minutes to seed). Empty the folder when the schema or the index's format changes.
 // Usage (forked): history-server.ts <token> '{"people":1,"chats":10000,"messages":20,"long":5000,"devices":50}'
@@ -43,8 +44,11 @@ async function seed(dir: string): Promise<z.infer<typeof seeded>> {
 async function seedOrCopy(dir: string): Promise<z.infer<typeof seeded>> {
   const cache = process.env.BENCH_SEED_CACHE;
   if (!cache) return seed(dir);
-  const { people, chats, messages, long } = options;
-  const cached = join(cache, `${people}x${chats}x${messages}x${long}`);
+  const { people, chats, messages, long, others_messages } = options;
+  const cached = join(
+    cache,
+    `${people}x${chats}x${messages}x${long}${others_messages === undefined ? "" : `x${others_messages}`}`,
+  );
   const answerFile = join(cached, "seeded.json");
   if (!existsSync(answerFile)) {
     rmSync(cached, { recursive: true, force: true });
@@ -56,12 +60,12 @@ async function seedOrCopy(dir: string): Promise<z.infer<typeof seeded>> {
   return seeded.parse(JSON.parse(readFileSync(answerFile, "utf8")));
 }
 
-function pairDevices(ctx: ServerContext): string[] {
+function pairDevices(ctx: ServerContext): Array<{ device_id: string; device_token: string }> {
   const owner = ctx.personStore.actingAdmin().id;
   return Array.from({ length: options.devices }, (_, i) => {
     const redeemed = ctx.pairing.redeem(ctx.pairing.createCode(owner).code, `Phone ${i}`);
     if (!redeemed.ok) throw new Error(redeemed.reason);
-    return redeemed.device_token;
+    return { device_id: redeemed.device_id, device_token: redeemed.device_token };
   });
 }
 
@@ -71,14 +75,16 @@ const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToke
 const start = process.hrtime.bigint();
 await runtime.ctx.search.search("warmup", 1, runtime.ctx.personStore.actingAdmin().id); // catches the index up with everything stored (nothing, if seeded right)
 const indexMs = ms(start);
-const tokens = pairDevices(runtime.ctx);
+const devices = pairDevices(runtime.ctx);
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
 process.send!({
   type: "ready",
   url,
   long_id: longId,
   since_id: formatEventId(runtime.ctx.events.latestId),
-  tokens,
+  server_id: runtime.ctx.serverId,
+  tokens: devices.map((device) => device.device_token),
+  device_ids: devices.map((device) => device.device_id),
   seed_ms: Math.round(seedMs),
   index_ms: Math.round(indexMs),
 });

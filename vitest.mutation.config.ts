@@ -42,6 +42,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["server/e2e/*.ts"],
     tests: [
       "test/e2e/keys-and-audiences.test.ts",
+      "test/e2e/replay-guard-bounds.test.ts",
       "test/e2e/replay-guard.test.ts",
       "test/e2e/sealed-answer.test.ts",
       "test/e2e/tampering.test.ts",

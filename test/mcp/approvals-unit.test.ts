@@ -3,7 +3,7 @@
 // the request's end, a signal already aborted) with the record's move and the tool_approval announcement, and the
 // resolve after the call ran (docs/tools.md "Approvals"). Fast on purpose: mutation testing runs these for every
 // mutant of the file (docs/testing.md "Mutation score"); test/mcp/approvals.test.ts drives the same through a run.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ParsedMoveInput } from "../../server/notifications/input.ts";
 import { Approvals, type ApprovalRequest } from "../../server/mcp/approvals.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
@@ -17,6 +17,12 @@ beforeAll(async () => {
   sessionId = created.json.session.id;
 });
 afterAll(() => server.close());
+// Every wait ends with its test, even one whose assertion failed midway (a mutant's run): no ask is left pending for
+// the server's close to wait on.
+const controllers: AbortController[] = [];
+afterEach(() => {
+  for (const controller of controllers.splice(0)) controller.abort();
+});
 
 let requests = 0;
 function setUp(failingEvents = false) {
@@ -31,6 +37,7 @@ function setUp(failingEvents = false) {
   };
   const approvals = new Approvals({ notifications: server.runtime.ctx.notifications, events: events as never, clock });
   const controller = new AbortController();
+  controllers.push(controller);
   const request: ApprovalRequest = {
     sessionId,
     requestId: `req_${++requests}`,

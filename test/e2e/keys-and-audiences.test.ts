@@ -301,9 +301,14 @@ describe("the server's end", () => {
 });
 
 describe("the server key file", () => {
+  const keyDirs: string[] = [];
+  afterEach(() => {
+    for (const dir of keyDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it("is made once (0600 in a 0700 folder) and read back at the next start", () => {
     const dir = join(tempDir(), "data");
-    opened.push({ db: { close: () => undefined } as Db, dir });
+    keyDirs.push(dir);
     const made = ensureServerKey(dir);
     const file = join(dir, SERVER_KEY_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -315,7 +320,7 @@ describe("the server key file", () => {
 
   it("damaged stops the start instead of making a new identity", () => {
     const dir = tempDir();
-    opened.push({ db: { close: () => undefined } as Db, dir });
+    keyDirs.push(dir);
     writeFileSync(join(dir, SERVER_KEY_FILE), JSON.stringify({ secret_key: "short" }), { mode: 0o644 });
     expect(() => ensureServerKey(dir)).toThrow();
     expect(statSync(join(dir, SERVER_KEY_FILE)).mode & 0o777).toBe(0o600);

@@ -83,9 +83,9 @@ export function mutationSuites(group: string | undefined): string[] {
 export default defineConfig({
   test: {
     include: mutationSuites(process.env.MUTATION_GROUP),
-    // Stryker's runner runs one file at a time in each of its workers (its concurrency), in threads. Isolated (vitest's
-    // default): with isolate false a run reused the last run's modules, and a third of the mutants of the auth and
-    // approvals groups ended as timeouts (counted as detected) where isolated runs had a few: not trusted.
+    // Stryker's runner runs one file at a time in each of its workers (its concurrency), in threads, isolated
+    // (vitest's default). isolate false was tried on 2026-11-29 under a load of 30 to 40: no gain could be measured,
+    // and timeouts were as frequent isolated, so the default stays (docs/testing.md "Mutation score").
     pool: "threads",
     maxWorkers: 1,
     testTimeout: 30_000,

@@ -2,7 +2,8 @@
 // agents, and the ui_effects invalidations (reload the list, a chat, or the agents). Failures are kept where a
 // screen shows them, or reported: none is dropped silently.
 import { signal, type ReadonlySignal } from "@preact/signals";
-import { NetworkError, type AgentView, type Invalidation } from "../../../client/index.ts";
+import { NetworkError, type AgentView, type Invalidation, type SessionSummary } from "../../../client/index.ts";
+import { UNREACHABLE_AFTER_MS } from "./chat-feed.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import { keepPinnedOffline } from "./offline-pinned.ts";
@@ -31,8 +32,18 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   /** One walk of the list's pages at a time: a status change or a reset during a walk joins it. */
   const loadSessions = (current: Paired) => (walking ??= walkSessions(current).finally(() => (walking = undefined)));
   const walkSessions = async (current: Paired) => {
+    // With neither the server nor the bridge answering, the first page may wait up to the relay's push timeout (35 s).
+    // Past the bound a chat waits (chat-feed.ts), the list says it shows the chats loaded last; a page that comes
+    // later takes that back (mergePage).
+    let answered = false;
+    const late = setTimeout(() => answered || sessions.markOffline(), UNREACHABLE_AFTER_MS);
+    const mergePage = (page: SessionSummary[]) => ((answered = true), sessions.mergePage(page));
     try {
-      const list = await walkSessionPages(current.client, sessions);
+      const list = await walkSessionPages(current.client, {
+        list: sessions.list,
+        replace: sessions.replace,
+        mergePage,
+      });
       connection.noteCall();
       keepPinnedOffline(env, current, list).catch((error: unknown) =>
         env.report("keeping the pinned chats offline failed", error),
@@ -41,6 +52,8 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       connection.noteCall(error);
       if (error instanceof NetworkError) sessions.markOffline();
       else env.report("loading the chat list failed", error);
+    } finally {
+      clearTimeout(late);
     }
   };
   const loadAgents = async ({ client }: Paired) => {

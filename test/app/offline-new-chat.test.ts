@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies } from "../runner/helpers.ts";
 import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { offlineRecords } from "./support/offline-db.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -19,20 +20,7 @@ interface StoredWaiting {
   client_session_id?: string;
 }
 
-/** The outbox's records, read in the page from the offline cache's database. */
-function storedOutbox(page: Page): Promise<StoredWaiting[]> {
-  return page.evaluate(
-    () =>
-      new Promise<StoredWaiting[]>((resolve, reject) => {
-        const open = indexedDB.open("chat-relay-cache");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction("outbox").objectStore("outbox").getAll();
-          request.onsuccess = () => (open.result.close(), resolve(request.result as StoredWaiting[]));
-        };
-      }),
-  );
-}
+const storedOutbox = (page: Page) => offlineRecords<StoredWaiting>(page, "outbox");
 
 describe("a chat started offline", () => {
   it("shows its waiting message after a reload and on the chat list, and is created and sent once when the server is back (OB10)", async () => {

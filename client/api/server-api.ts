@@ -92,6 +92,7 @@ import {
 } from "../wire/routes/documents.ts";
 import type { DocumentRecord } from "../wire/events.ts";
 import { ProtocolError } from "../transport/errors.ts";
+import { fetchDocumentFile, type DocumentFileOptions } from "./document-file.ts";
 import {
   getSettingsRoute,
   patchSettingsRoute,
@@ -401,6 +402,12 @@ export abstract class ServerApi implements Requester {
   async chatDocumentText(sessionId: string, documentId: string, page: number): Promise<DocumentPage> {
     const params = { session_id: sessionId, document_id: documentId };
     return this.call(chatDocumentTextRoute, { params, query: { page } });
+  }
+
+  /** The file a chat's document was read from (a PDF to render), in parts that each fit one relayed call: for whoever
+   *  may read the chat, while the library keeps the file (404 document_not_found once it is deleted). */
+  async chatDocumentFile(sessionId: string, documentId: string, options?: DocumentFileOptions): Promise<BinaryBody> {
+    return fetchDocumentFile(this, sessionId, documentId, options);
   }
 
   async listAgents(): Promise<AgentView[]> {

@@ -17,6 +17,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { DocumentEmbedding, EMBEDDING_SLOTS, Slots } from "./document-embedding.ts";
 import type { EmbeddingEndpoint } from "./embedder.ts";
 import { progressGate } from "./progress.ts";
+import { readFilePart } from "./file-part.ts";
+import { DOCUMENT_FILE_PART_BYTES } from "../../client/wire/routes/documents.ts";
 import { Readers, UnreadableDocument, type Reading } from "./reader.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
@@ -140,6 +142,28 @@ export class DocumentService {
     const document = this.store.chatDocuments(sessionId).find((d) => d.document_id === documentId);
     if (!document) throw notFound("document_not_found", `this chat has no document ${documentId}`);
     return pageOrRefuse(this.store.chatPage(sessionId, documentId, page), document.pages, page);
+  }
+
+  /**
+   * A part of the file a chat's document was read from (docs/documents.md "The original file"): while the library
+   * keeps it, and while the person whose library holds it may read the chat (`ownerReads`), so a chat that names a
+   * document it was never given (an imported record naming another library's id) gets no file.
+   */
+  async chatFile(
+    sessionId: string,
+    documentId: string,
+    part: number,
+    ownerReads: (owner: string) => boolean,
+  ): Promise<{ media_type: string; bytes: Buffer }> {
+    const copy = this.store.chatDocuments(sessionId).find((d) => d.document_id === documentId);
+    if (!copy) throw notFound("document_not_found", `this chat has no document ${documentId}`);
+    const row = this.store.byId(documentId);
+    const file = join(this.parts.dataDir, DOCUMENTS_DIR, documentId);
+    const offset = part * DOCUMENT_FILE_PART_BYTES;
+    const bytes = row && ownerReads(row.owner) ? await readFilePart(file, offset, DOCUMENT_FILE_PART_BYTES) : undefined;
+    if (!row || !bytes)
+      throw notFound("document_not_found", `the file of ${copy.name} is no longer kept; the chat keeps its text`);
+    return { media_type: row.media_type, bytes };
   }
 
   /** Stops every reading (shutdown). */

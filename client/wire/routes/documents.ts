@@ -1,7 +1,7 @@
 // Documents (docs/documents.md): a person's library, read page by page, and the text of a chat's copy.
 import { z } from "zod";
 import { documentRecordSchema } from "../events.ts";
-import { defineRoute } from "./route.ts";
+import { bytesAnswer, defineRoute } from "./route.ts";
 import { integerParam } from "./query.ts";
 
 const documentParams = z.object({ document_id: z.string().min(1).max(100) }).strict();
@@ -56,4 +56,19 @@ export const chatDocumentTextRoute = defineRoute("GET", "/sessions/:session_id/d
   query: pageQuery,
   answer: pageAnswer,
   errors: ["session_not_found", "document_not_found", "page_not_found"],
+});
+
+/** How much of a document's file one call answers: a part sealed for the relay (its base64 twice over, 16/9 of it)
+ *  stays under the bridge's frame bound. */
+export const DOCUMENT_FILE_PART_BYTES = 512 * 1024;
+
+/** A part of the file a chat's document was read from (a PDF the viewer renders), for whoever may read the chat while
+ *  the library still keeps the file: `part` N is its bytes from N × DOCUMENT_FILE_PART_BYTES, a shorter part is the
+ *  last, a part past the end is empty. */
+export const chatDocumentFileRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/file", {
+  params: z.object({ session_id: z.string().min(1), document_id: z.string().min(1).max(100) }).strict(),
+  query: z.object({ part: integerParam("part", 0, 1_000_000).default(0) }).strict(),
+  answer: bytesAnswer,
+  bytes: true,
+  errors: ["session_not_found", "document_not_found"],
 });

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   addDocumentRoute,
+  chatDocumentFileRoute,
   chatDocumentTextRoute,
   deleteDocumentRoute,
   documentTextRoute,
@@ -47,6 +48,13 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
   serveRoute(app, chatDocumentTextRoute, ({ params, query }) => {
     ctx.sessions.requireExists(params.session_id);
     return documents.chatText(params.session_id, params.document_id, query.page);
+  });
+  // The original file, for the same readers, while the person whose library holds it may still read the chat.
+  serveRoute(app, chatDocumentFileRoute, async ({ params, query, reply }) => {
+    ctx.sessions.requireExists(params.session_id);
+    const ownerReads = (owner: string) => ctx.audiences.accessOf(owner, params.session_id) !== "none";
+    const file = await documents.chatFile(params.session_id, params.document_id, query.part, ownerReads);
+    return reply.header("content-type", file.media_type).header("cache-control", "private, max-age=0").send(file.bytes);
   });
 
   // The file is read by this scope's own parser (any type: the bytes decide), counted against documents.max_bytes.

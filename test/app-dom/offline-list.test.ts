@@ -36,9 +36,9 @@ describe("chat list, nothing answering", () => {
     await setup.store.sessions.restore();
     show(setup, () => h(SessionList, { activeId: undefined }));
     await screen.findByText("Seed order for spring");
-    await act(() => vi.advanceTimersByTime(UNREACHABLE_AFTER_MS - 1));
+    await act(() => void vi.advanceTimersByTime(UNREACHABLE_AFTER_MS - 1));
     expect(screen.queryByText(NOTE)).toBeNull();
-    await act(() => vi.advanceTimersByTime(1));
+    await act(() => void vi.advanceTimersByTime(1));
     await screen.findByText(NOTE);
 
     await act(() => answer([summary("s1", "Seed order for spring"), summary("s2", "Greenhouse heater")]));
@@ -51,7 +51,7 @@ describe("chat list, nothing answering", () => {
     const setup = await testStore({ client: fakeClient({ listSessions: async () => [summary("s1", "Seed order")] }) });
     show(setup, () => h(SessionList, { activeId: undefined }));
     await screen.findByText("Seed order");
-    await act(() => vi.advanceTimersByTime(UNREACHABLE_AFTER_MS * 2));
+    await act(() => void vi.advanceTimersByTime(UNREACHABLE_AFTER_MS * 2));
     expect(screen.queryByText(NOTE)).toBeNull();
   });
 });

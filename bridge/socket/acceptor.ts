@@ -41,8 +41,10 @@ export class SocketAcceptor {
   /** The HTTP server's `upgrade` listener. */
   readonly upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Until ws takes the socket, nothing listens for its errors: a peer that resets the connection while we refuse
-    // it would otherwise raise an uncaught ECONNRESET and end the process.
-    socket.on("error", () => socket.destroy());
+    // it would otherwise raise an uncaught ECONNRESET and end the process. Removed once ws listens, so the socket
+    // does not hold this upgrade's scope (its handshake, token included) for its whole life.
+    const destroyOnError = () => socket.destroy();
+    socket.on("error", destroyOnError);
     const handshake = readHandshake(request);
     if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
     const address = peerAddress(request.socket.remoteAddress);
@@ -58,6 +60,7 @@ export class SocketAcceptor {
       return refuseUpgrade(socket, admitted.status, admitted.problem);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
+      socket.off("error", destroyOnError);
       const connection = new Connection(
         this.nextId++,
         webSocketTransport(ws, socket),

@@ -16,7 +16,9 @@ const ready = z.object({
   url: z.string(),
   long_id: z.string(),
   since_id: z.string(),
+  server_id: z.string(),
   tokens: z.array(z.string()),
+  device_ids: z.array(z.string()),
   seed_ms: z.number(),
   index_ms: z.number(),
 });

@@ -20,8 +20,10 @@ import { createRuntime } from "../../server/runtime.ts";
 import { DATABASE_FILE } from "../../server/runtime-parts.ts";
 import { SearchDocuments } from "../../server/search/documents.ts";
 import { TITLE_INDEX } from "../../server/search/indexer.ts";
+import { searchTag } from "../../server/search/person-words.ts";
 import { historyShape, type HistoryShape } from "./history-shape.ts";
-import { VOCABULARY, seededRandom, wordOf } from "./history-words.ts";
+import { seededRandom } from "../../test/support/seeded-random.ts";
+import { VOCABULARY, wordOf } from "./history-words.ts";
 
 /** When the first chat was made; each later one (of any person) a second after the one before. */
 const EPOCH = Date.parse("2024-01-01T00:00:00Z");
@@ -68,19 +70,24 @@ function writerOf(db: Db) {
   const docs = new SearchDocuments(db);
   let nextBody = (db.prepare<[], { id: number | null }>("SELECT max(id) AS id FROM message_bodies").get()?.id ?? 0) + 1;
   return (chat: Session, owner: string, createdAt: number): void => {
+    const tags = [searchTag(owner)];
     session.run(chat.id, chat.agent_id, createdAt, owner, chat.updated_at, chat.pinned ? 1 : 0, summaryOf(chat));
     version.run(chat.id, createdAt, JSON.stringify({ ...chat, messages: [] }));
     chat.messages.forEach((message, position) => {
       body.run(nextBody, JSON.stringify(message));
       place.run(chat.id, position, nextBody++);
-      if (SEARCHED_ROLES.has(message.role)) docs.add(chat.id, position, message.content);
+      if (SEARCHED_ROLES.has(message.role)) docs.add(chat.id, position, message.content, tags);
     });
-    if (chat.title !== undefined) docs.add(chat.id, TITLE_INDEX, chat.title);
+    if (chat.title !== undefined) docs.add(chat.id, TITLE_INDEX, chat.title, tags);
     searchSession.run(chat.id, sessionTitle(chat));
   };
 }
 
 const summaryOf = (chat: Session) => JSON.stringify(sessionSummaryOf(chat));
+
+/** How many messages each chat of a person holds: the Owner's `messages`, the others' `others_messages` if given. */
+const messagesEach = (shape: HistoryShape, isOwner: boolean) =>
+  isOwner ? shape.messages : (shape.others_messages ?? shape.messages);
 
 /** Every person's chats, people interleaved (as they would be written), in one transaction. Answers the long chat. */
 function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShape): string {
@@ -99,7 +106,7 @@ function writeChats(db: Db, owners: string[], latest: number, shape: HistoryShap
           version: 1,
           created_at: iso,
           updated_at: iso,
-          messages: messagesOf(long ? shape.long : shape.messages, chat),
+          messages: messagesOf(long ? shape.long : messagesEach(shape, owner === owners[0]), chat),
           metadata: {},
           title: `Chat ${chat}`,
           pinned: chat % 500 === 1,

@@ -1,12 +1,15 @@
-// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts) in a process of its own, so its
-// RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
+// The server of the history benchmarks (scripts/bench/history.ts, history-people.ts, history-app.ts) in a process of
+// its own, so its RSS is its own and BENCH_CPU_PROF profiles it alone. Its data is written first by another process
 // (history-seed.ts: the chats through SQL in one transaction, the search index with them), then it opens that data
 // folder as a server does, checks the index needs no catching up, pairs --devices devices of the Owner, and says
-// `{type: "ready", url, long_id, since_id, tokens, seed_ms, index_ms}`. Answers `rss` with its RSS; on `stop` it
-// closes, removes its data folder and exits.
+// `{type: "ready", url, long_id, since_id, server_id, tokens, device_ids, seed_ms, index_ms}` (each device's id beside
+// its token, so a browser can be given a device's credentials). Answers `rss` with its RSS; on `stop` it closes,
+// removes its data folder and exits.
+// BENCH_SEED_CACHE=<dir>: the seeded data folder of each shape is kept in <dir> and copied for later runs instead of
+// seeded again (100,000 chats take minutes to seed). Empty the folder when the schema or the index's format changes.
 // Usage (forked): history-server.ts <token> '{"people":1,"chats":10000,"messages":20,"long":5000,"devices":50}'
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { formatEventId } from "../../client/wire/index.ts";
@@ -37,29 +40,51 @@ async function seed(dir: string): Promise<z.infer<typeof seeded>> {
   return answer!;
 }
 
-function pairDevices(ctx: ServerContext): string[] {
+/** Seeds `dir`, or copies the cached data folder of this shape into it (BENCH_SEED_CACHE, seeded there first). */
+async function seedOrCopy(dir: string): Promise<z.infer<typeof seeded>> {
+  const cache = process.env.BENCH_SEED_CACHE;
+  if (!cache) return seed(dir);
+  const { people, chats, messages, long, others_messages } = options;
+  const cached = join(
+    cache,
+    `${people}x${chats}x${messages}x${long}${others_messages === undefined ? "" : `x${others_messages}`}`,
+  );
+  const answerFile = join(cached, "seeded.json");
+  if (!existsSync(answerFile)) {
+    rmSync(cached, { recursive: true, force: true });
+    mkdirSync(cached, { recursive: true });
+    const answer = await seed(cached);
+    writeFileSync(answerFile, JSON.stringify(answer));
+  }
+  cpSync(cached, dir, { recursive: true });
+  return seeded.parse(JSON.parse(readFileSync(answerFile, "utf8")));
+}
+
+function pairDevices(ctx: ServerContext): Array<{ device_id: string; device_token: string }> {
   const owner = ctx.personStore.actingAdmin().id;
   return Array.from({ length: options.devices }, (_, i) => {
     const redeemed = ctx.pairing.redeem(ctx.pairing.createCode(owner).code, `Phone ${i}`);
     if (!redeemed.ok) throw new Error(redeemed.reason);
-    return redeemed.device_token;
+    return { device_id: redeemed.device_id, device_token: redeemed.device_token };
   });
 }
 
 const dir = tempDir("bench-history-child-");
-const { long_id: longId, seed_ms: seedMs } = await seed(dir);
+const { long_id: longId, seed_ms: seedMs } = await seedOrCopy(dir);
 const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: token });
 const start = process.hrtime.bigint();
-await runtime.ctx.search.search("warmup", 1); // catches the index up with everything stored (nothing, if seeded right)
+await runtime.ctx.search.search("warmup", 1, runtime.ctx.personStore.actingAdmin().id); // catches the index up with everything stored (nothing, if seeded right)
 const indexMs = ms(start);
-const tokens = pairDevices(runtime.ctx);
+const devices = pairDevices(runtime.ctx);
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
 process.send!({
   type: "ready",
   url,
   long_id: longId,
   since_id: formatEventId(runtime.ctx.events.latestId),
-  tokens,
+  server_id: runtime.ctx.serverId,
+  tokens: devices.map((device) => device.device_token),
+  device_ids: devices.map((device) => device.device_id),
   seed_ms: Math.round(seedMs),
   index_ms: Math.round(indexMs),
 });

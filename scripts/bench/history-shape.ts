@@ -7,6 +7,8 @@ export const historyShape = z.object({
   people: z.number().int().min(1),
   chats: z.number().int().min(1),
   messages: z.number().int().min(0),
+  /** Messages in each chat of the people other than the Owner (default: `messages`); their chats fill the tables. */
+  others_messages: z.number().int().min(0).optional(),
   long: z.number().int().min(0),
   devices: z.number().int().min(0),
 });

@@ -12,40 +12,30 @@
 // Usage: node --import tsx scripts/bench/search.ts [--sessions 1000] [--messages 100] [--queries 500]
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { Client } from "undici";
 import type { Message } from "../../client/wire/index.ts";
 import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime } from "../../server/runtime.ts";
+import { seededRandom } from "../../test/support/seeded-random.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { benchOptions } from "./options.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    sessions: { type: "string", default: "1000" },
-    messages: { type: "string", default: "100" },
-    queries: { type: "string", default: "500" },
-  },
+const {
+  sessions: SESSIONS,
+  messages: MESSAGES,
+  queries: QUERIES,
+} = benchOptions({
+  sessions: 1000,
+  messages: 100,
+  queries: 500,
 });
-const SESSIONS = Number(values.sessions);
-const MESSAGES = Number(values.messages);
-const QUERIES = Number(values.queries);
 const VOCABULARY = 20_000;
 const WORDS_PER_MESSAGE = 40;
 const TOKEN = "bench-token";
 
-/** A small seeded PRNG (mulberry32), so every run stores the same text. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(42);
+// Seeded, so every run stores the same text.
+const rand = seededRandom(42);
 const SYLLABLES = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "zu", "shi", "ren", "gor", "bel", "tin"];
 const vocabulary = Array.from({ length: VOCABULARY }, (_, i) => {
   let word = "";
@@ -117,6 +107,7 @@ const dir = tempDir("bench-search-");
 const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: TOKEN });
 try {
   const { sessions, search, db } = runtime.ctx;
+  const owner = runtime.ctx.personStore.actingAdmin().id; // whose chats sessions.create() makes
   let start = process.hrtime.bigint();
   for (let s = 0; s < SESSIONS; s++) {
     const id = sessions.create().id;
@@ -133,7 +124,7 @@ try {
   }
   const seedMs = ms(start);
   start = process.hrtime.bigint();
-  await search.search("warmup", 1); // catches the index up with everything stored
+  await search.search("warmup", 1, owner); // catches the index up with everything stored
   const indexMs = ms(start);
   const stored = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM search_docs").get()!.n;
 
@@ -151,7 +142,7 @@ try {
   let hits = 0;
   // One unmeasured pass first, so every way is measured on a warm page cache; then each way runs the whole list on
   // its own, so none reads pages another has just warmed for the same query.
-  for (const words of queries) await search.search(words.join(" "), 20);
+  for (const words of queries) await search.search(words.join(" "), 20, owner);
   for (const words of queries) {
     const path = `/search?q=${encodeURIComponent(words.join(" "))}&limit=20`;
     const answer = await measureAsync(http, async () => {
@@ -161,7 +152,7 @@ try {
     if (answer.status !== 200) throw new Error(`search answered ${answer.status}`);
     hits += answer.body.results.length > 0 ? 1 : 0;
   }
-  for (const words of queries) await measureAsync(service, () => search.search(words.join(" "), 20));
+  for (const words of queries) await measureAsync(service, () => search.search(words.join(" "), 20, owner));
   for (const words of queries)
     measure(scan, () => likeStatements[words.length - 1]!.all(...words.map((w) => `%${w}%`)));
   await client.close();

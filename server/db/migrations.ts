@@ -443,4 +443,18 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (session_id, model, chunk_id)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 21: search read per person (server/search/person-words.ts, docs/search.md "One index, read per person"): each
+  // word of a row is written once for every person who may see its chat, their 8-character tag before it, so the
+  // prefix indexes move from 2 and 3 characters to 10 and 11 (the tag and the word's first 2 or 3). The old index
+  // holds untagged words no query asks for any more: it is dropped, and the missing cursor makes the indexer rebuild
+  // it from the stored sessions at the first start.
+  `
+  DROP TABLE search_fts;
+  CREATE VIRTUAL TABLE search_fts USING fts5(
+    text, content = '', contentless_delete = 1, prefix = '10 11', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  DELETE FROM search_docs;
+  DELETE FROM search_sessions;
+  DELETE FROM meta WHERE key = 'search_cursor';
+  `,
 ];

@@ -1,8 +1,10 @@
 // The rows of the search index (docs/search.md "Index"): search_docs names what each FTS5 row is (a session's message
-// or title) with a digest of its text, and search_fts, contentless, holds only the index of the words. The text
-// itself stays in the session (stored once); results read it back from there for their snippets.
+// or title) with a digest of its text and of who may see it, and search_fts, contentless, holds only the index of the
+// words, once for each of those people (person-words.ts). The text itself stays in the session (stored once); results
+// read it back from there for their snippets.
 import { createHash } from "node:crypto";
 import type { Db } from "../db/database.ts";
+import { taggedText } from "./person-words.ts";
 
 export interface IndexedDoc {
   id: number;
@@ -52,9 +54,17 @@ function isWordCharacter(code: number): boolean {
   return bmpClass[code] === 2;
 }
 
-/** Tells two texts apart without keeping them: the index is rewritten only for a message whose text changed. */
-export function digestOf(text: string): string {
-  return createHash("sha1").update(text, "utf8").digest("base64");
+/**
+ * Tells two rows apart without keeping their text: the index is rewritten only for a message whose text changed, or
+ * whose chat is seen by other people than when it was written (a share, an unshare, a transfer).
+ */
+export function digestOf(text: string, tags: readonly string[]): string {
+  return createHash("sha1").update(tags.join(" "), "utf8").update("\n").update(text, "utf8").digest("base64");
+}
+
+/** What search_fts is given for a row: its words (over-long ones cut) once for each person's tag. */
+function rowText(text: string, tags: readonly string[]): string {
+  return taggedText(indexedText(text), tags);
 }
 
 export class SearchDocuments {
@@ -85,15 +95,16 @@ export class SearchDocuments {
     );
   }
 
-  add(sessionId: string, index: number, text: string): void {
-    const id = Number(this.insertDoc.run(sessionId, index, digestOf(text)).lastInsertRowid);
-    this.insertText.run(id, indexedText(text));
+  /** Indexes a message (or title) of a session for the people whose search `tags` are given. */
+  add(sessionId: string, index: number, text: string, tags: readonly string[]): void {
+    const id = Number(this.insertDoc.run(sessionId, index, digestOf(text, tags)).lastInsertRowid);
+    this.insertText.run(id, rowText(text, tags));
   }
 
-  replace(doc: IndexedDoc, text: string): void {
-    this.updateDigest.run(digestOf(text), doc.id);
+  replace(doc: IndexedDoc, text: string, tags: readonly string[]): void {
+    this.updateDigest.run(digestOf(text, tags), doc.id);
     this.deleteText.run(doc.id);
-    this.insertText.run(doc.id, indexedText(text));
+    this.insertText.run(doc.id, rowText(text, tags));
   }
 
   remove(doc: IndexedDoc): void {

@@ -2,7 +2,8 @@
 // after its cursor (server/events/event-follower.ts); it notes each session an event touched (appends, edits, deletes,
 // replies, creations and forks, renames, archive flags, deletion), and brings that session's rows in line with the
 // session as stored: rows for messages that changed are rewritten, the others stay. A session that is gone (deleted)
-// loses its rows. The cursor moves in the transaction that writes the rows, so a crash between the two redoes the
+// loses its rows. A share, an unshare or a transfer changes who may see a session, and so whose words its rows are
+// written as (person-words.ts): the rows of a session whose people changed are rewritten too. The cursor moves in the transaction that writes the rows, so a crash between the two redoes the
 // work instead of losing it.
 import type { Message, Session } from "../../client/wire/index.ts";
 import { sessionTitle } from "../../client/wire/index.ts";
@@ -11,12 +12,14 @@ import { Meta } from "../db/meta.ts";
 import { overwritingFreedSpace } from "../db/secure-delete.ts";
 import type { Transactor } from "../db/transactor.ts";
 import { DomainError } from "../errors.ts";
+import { ChatAudiences } from "../people/chat-audiences.ts";
 import type { EventConsumer, EventFollower, StoredEvent } from "../events/event-follower.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { SessionPage } from "../sessions/session-pages.ts";
 import type { SessionService } from "../sessions/session-service.ts";
 import { digestOf, SearchDocuments, type IndexedDoc } from "./documents.ts";
 import { FtsPurge } from "./fts-purge.ts";
+import { searchTag } from "./person-words.ts";
 
 export interface SearchIndexerParts {
   db: Db;
@@ -31,7 +34,7 @@ export interface SearchIndexerParts {
   truncateWal: () => Promise<boolean>;
 }
 
-/** Event types after which a session's indexed text may differ from what is stored. */
+/** Event types after which a session's indexed text, or the people it is indexed for, may differ from what is stored. */
 export const INDEXED_EVENT_TYPES = [
   "session_created",
   "session_updated",
@@ -41,6 +44,8 @@ export const INDEXED_EVENT_TYPES = [
   "messages_deleted",
   "final",
   "checkpoint",
+  "session_access_granted",
+  "session_access_revoked",
 ] as const;
 
 /** The message index a session's title is stored under. */
@@ -89,6 +94,7 @@ export class SearchIndexer implements EventConsumer {
    */
   private reading: { sessionId: string; eventId: number; work: IndexWork | undefined } | undefined;
   private readonly purge: FtsPurge;
+  private readonly audiences: ChatAudiences;
 
   constructor(private readonly parts: SearchIndexerParts) {
     const { db } = parts;
@@ -99,6 +105,7 @@ export class SearchIndexer implements EventConsumer {
        ON CONFLICT (session_id) DO UPDATE SET title = excluded.title, archived = excluded.archived`,
     );
     this.deleteSession = db.prepare<[string]>("DELETE FROM search_sessions WHERE session_id = ?");
+    this.audiences = new ChatAudiences(db);
     this.purge = new FtsPurge({
       db,
       transactor: parts.transactor,
@@ -294,7 +301,14 @@ export class SearchIndexer implements EventConsumer {
   }
 
   private write(session: Session, existing: Map<number, IndexedDoc>, budget: Budget): boolean {
-    return this.apply(workFor(session, existing), budget);
+    return this.apply(workFor(session, existing, this.tagsOf(session.id)), budget);
+  }
+
+  /** The search tags of the people who may see the session now (its owner and share holders), in a fixed order. */
+  private tagsOf(sessionId: string): string[] {
+    const audience = this.audiences.of(sessionId);
+    if (!audience) return [];
+    return [audience.owner_id, ...audience.shares.map((share) => share.person_id)].map(searchTag).sort();
   }
 
   /**
@@ -302,7 +316,7 @@ export class SearchIndexer implements EventConsumer {
    * budget ran out first (the next pass goes on from there).
    */
   private apply(work: IndexWork, budget: Budget): boolean {
-    const { session, texts, existing } = work;
+    const { session, texts, existing, tags } = work;
     this.upsertSession.run(
       session.id,
       sessionTitle(session),
@@ -319,12 +333,12 @@ export class SearchIndexer implements EventConsumer {
       const [index, text] = texts[work.next]!;
       const doc = existing.get(index);
       existing.delete(index);
-      if (doc && doc.digest === digestOf(text)) {
+      if (doc && doc.digest === digestOf(text, tags)) {
         budget.left -= COMPARE_COST;
         continue;
       }
-      if (doc) this.docs.replace(doc, text);
-      else this.docs.add(session.id, index, text);
+      if (doc) this.docs.replace(doc, text, tags);
+      else this.docs.add(session.id, index, text, tags);
       budget.left--;
     }
     for (const [index, doc] of existing) {
@@ -350,6 +364,7 @@ export class SearchIndexer implements EventConsumer {
       session: first,
       texts: [...searchableTexts(first)],
       existing: this.docs.of(sessionId),
+      tags: this.tagsOf(sessionId),
       next: 0,
       read,
       total: Math.max(read, first.messages_total),
@@ -388,21 +403,23 @@ export class SearchIndexer implements EventConsumer {
 }
 
 /**
- * One session's texts to index and its rows not yet compared with them; `next`: the texts done so far; `read` of
- * `total` messages read from the store so far (a session already in memory is read whole).
+ * One session's texts to index, its rows not yet compared with them and the tags of the people they are indexed for;
+ * `next`: the texts done so far; `read` of `total` messages read from the store so far (a session already in memory is
+ * read whole).
  */
 interface IndexWork {
   session: Session;
   texts: Array<[number, string]>;
   existing: Map<number, IndexedDoc>;
+  tags: string[];
   next: number;
   read: number;
   total: number;
 }
 
-function workFor(session: Session, existing: Map<number, IndexedDoc>): IndexWork {
+function workFor(session: Session, existing: Map<number, IndexedDoc>, tags: string[]): IndexWork {
   const total = session.messages.length;
-  return { session, texts: [...searchableTexts(session)], existing, next: 0, read: total, total };
+  return { session, texts: [...searchableTexts(session)], existing, tags, next: 0, read: total, total };
 }
 
 /** What of a session is searchable, by message index: its given title (TITLE_INDEX) and its people's messages. */

@@ -1,6 +1,7 @@
 // GET /search's work (docs/search.md): the words of the query as an FTS5 prefix query, the best matches by BM25,
-// each with its session's title and a plain-text snippet. The index is brought up to the newest commit first, so a
-// search sees every message committed before it was asked.
+// each with its session's title and a plain-text snippet, among the chats the asking person may see. The words are
+// asked for as that person's (person-words.ts), so the query reads their rows only, not every person's. The index is
+// brought up to the newest commit first, so a search sees every message committed before it was asked.
 import { VISIBLE_SESSIONS } from "../people/chat-audiences.ts";
 import type { Db } from "../db/database.ts";
 import type { Transactor } from "../db/transactor.ts";
@@ -8,6 +9,7 @@ import type { SessionService } from "../sessions/session-service.ts";
 import type { SearchIndexer } from "./indexer.ts";
 import { TITLE_INDEX } from "./indexer.ts";
 import { queryWords } from "../../client/wire/search-words.ts";
+import { searchTag } from "./person-words.ts";
 import { matchExpression } from "./query.ts";
 import { makeSnippet } from "./snippet.ts";
 
@@ -29,7 +31,6 @@ type Row = { session_id: string; message_index: number; title: string; archived:
 
 export class SearchService {
   private readonly select;
-  private readonly selectVisible;
   private readonly nthNewest;
 
   constructor(
@@ -42,17 +43,10 @@ export class SearchService {
     private readonly rankedMatches = RANKED_MATCHES,
   ) {
     // bm25() by name, not FTS5's `ORDER BY rank` shortcut: the shortcut scores every match before it applies the
-    // rowid floor (below), bm25() scores only the matches within it. The joins read only the page's rows.
-    this.select = db.prepare<[string, number, number], Row>(
-      `SELECT d.session_id, d.message_index, s.title, s.archived
-       FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
-             ORDER BY score LIMIT ?) m
-       JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
-       ORDER BY m.score`,
-    );
-    // The same for one person (docs/people.md "Visibility"): only the chats they may see are ranked and returned, so
-    // a page is filled with their matches and another person's never reach the snippet step.
-    this.selectVisible = db.prepare<[{ match: string; floor: number; limit: number; person: string }], Row>(
+    // rowid floor (below), bm25() scores only the matches within it. The match is of the person's own words, so it
+    // finds only rows of chats they may see; the filter on their chats (docs/people.md "Visibility") stays, so that
+    // holds whatever the index holds (two people's tags alike, a share taken back and not yet reindexed).
+    this.select = db.prepare<[{ match: string; floor: number; limit: number; person: string }], Row>(
       `SELECT d.session_id, d.message_index, s.title, s.archived
        FROM (SELECT rowid, bm25(search_fts) AS score FROM search_fts WHERE search_fts MATCH @match AND rowid >= @floor) m
        JOIN search_docs d ON d.id = m.rowid JOIN search_sessions s ON s.session_id = d.session_id
@@ -65,19 +59,17 @@ export class SearchService {
     );
   }
 
-  /** The best matches; with `personId`, among the chats that person may see only. */
-  async search(query: string, limit: number, personId?: string): Promise<SearchResult[]> {
+  /** The best matches among the chats person `personId` may see. */
+  async search(query: string, limit: number, personId: string): Promise<SearchResult[]> {
     const words = queryWords(query);
     if (words.length === 0) return [];
     await this.indexer.caughtUp();
-    const match = matchExpression(words);
+    const match = matchExpression(words, searchTag(personId));
     const rows = this.transactor.read(() => {
       // BM25 scores every match (about 0.5 µs each): a word in most of 100,000 messages would cost 50 ms. Past
       // RANKED_MATCHES matches, only the newest that many are ranked (docs/search.md "Ranking").
       const floor = this.nthNewest.get(match, this.rankedMatches - 1)?.rowid ?? 0;
-      return personId === undefined
-        ? this.select.all(match, floor, limit)
-        : this.selectVisible.all({ match, floor, limit, person: personId });
+      return this.select.all({ match, floor, limit, person: personId });
     });
     // One read for the whole page: the live sessions it names and only the messages its rows point at (a chat is
     // never loaded whole for a snippet: a match in a 5,000-message chat read 5,000 messages). A session the store no

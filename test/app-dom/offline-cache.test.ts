@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message, SessionSummary } from "../../client/index.ts";
 import { KEEP_OPENED_MS, memoryCache } from "../../app/src/state/offline-cache.ts";
+import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const said = (text: string): Message[] => [{ role: "user", content: text }];
@@ -69,5 +70,41 @@ describe("the offline cache's bounds", () => {
     const cache = memoryCache();
     await Promise.all(Array.from({ length: 20 }, (_, index) => cache.writeMessages(`s${index}`, said(`${index}`))));
     expect(await cache.keptSessions()).toHaveLength(20);
+  });
+});
+
+describe("the cached list's head (docs/app.md HS5)", () => {
+  const at = (id: string, updated_at: string, extra: Partial<SessionSummary> = {}): SessionSummary => ({
+    ...summary(id, false),
+    updated_at,
+    ...extra,
+  });
+
+  it("keeps the first HEAD_CHATS chats in the list's order, archived ones left out, and forgets a deleted chat there too", async () => {
+    const cache = memoryCache();
+    const list = Array.from({ length: HEAD_CHATS + 20 }, (_, index) =>
+      at(`c${index}`, new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString()),
+    );
+    list.push(at("pinned-old", "2025-01-01T00:00:00.000Z", { pinned: true }));
+    list.push(at("archived-new", "2027-01-01T00:00:00.000Z", { archived: true }));
+    await cache.writeSessions(list);
+    const head = (await cache.readSessionsHead())!.map((chat) => chat.id);
+    expect(head).toHaveLength(HEAD_CHATS);
+    // Pinned first, then the newest activity; the archived chat, however new, is not on the first screen.
+    expect(head.slice(0, 3)).toEqual(["pinned-old", `c${HEAD_CHATS + 19}`, `c${HEAD_CHATS + 18}`]);
+    expect(head).not.toContain("archived-new");
+    await cache.forgetSession(`c${HEAD_CHATS + 19}`);
+    expect((await cache.readSessionsHead())!.map((chat) => chat.id).slice(0, 2)).toEqual([
+      "pinned-old",
+      `c${HEAD_CHATS + 18}`,
+    ]);
+    expect((await cache.readSessions())!).toHaveLength(list.length - 1);
+  });
+
+  it("orders by the ISO times' code units, so the same instant written alike sorts as equal (HS5)", () => {
+    const a = at("a", "2026-11-29T05:00:00.000Z");
+    const b = at("b", "2026-11-29T05:00:00.001Z");
+    expect([a, b].sort(byPinThenActivity).map((chat) => chat.id)).toEqual(["b", "a"]);
+    expect(byPinThenActivity(a, { ...a, id: "same" })).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { DOCS_PER_PASS, SearchIndexer } from "../../server/search/indexer.ts";
 import { SearchService } from "../../server/search/search-service.ts";
 import { createSession, send, useRunner, waitForEvent } from "../runner/helpers.ts";
-import { listen, type Api } from "./support.ts";
+import { listen, owner, type Api } from "./support.ts";
 
 const runner = useRunner();
 
@@ -114,12 +114,12 @@ it("S16 a session the indexer cannot take is logged and skipped; later sessions 
   sessions.append(poisoned, { role: "user", content: "poisoned narwhal" });
   const healthy = await createSession(server);
   sessions.append(healthy, { role: "user", content: "healthy narwhal" });
-  expect((await service.search("narwhal", 10)).map((r) => r.session_id)).toEqual([healthy]);
+  expect((await service.search("narwhal", 10, owner(server))).map((r) => r.session_id)).toEqual([healthy]);
   expect(skipped.map((s) => s.sessionId)).toContain(poisoned);
   expect(String(skipped[0]!.error)).toContain("Maximum call stack");
   const next = await createSession(server);
   sessions.append(next, { role: "user", content: "another narwhal" });
-  const found = await service.search("narwhal", 10);
+  const found = await service.search("narwhal", 10, owner(server));
   expect(found.map((r) => r.session_id).sort()).toEqual([healthy, next].sort());
   indexer.stop();
 });
@@ -145,7 +145,7 @@ it("S17 a chat that arrives with 1,000 messages at once is indexed in passes of 
   expect(rows() - before).toBeLessThanOrEqual(4 * DOCS_PER_PASS);
   expect(indexer.position()).toBeLessThan(events.latestId);
   const service = new SearchService(db, transactor, indexer, sessions);
-  const found = await service.search("number999", 10);
+  const found = await service.search("number999", 10, owner(server));
   expect(found.map((r) => [r.session_id, r.message_index])).toEqual([[id, 999]]);
   expect(rows() - before).toBe(1000);
   expect(indexer.position()).toBe(events.latestId);
@@ -169,9 +169,9 @@ it("S18 a long chat is read from the store a page at a time, never whole, and ev
   });
   indexer.start();
   const service = new SearchService(db, transactor, indexer, sessions);
-  const found = await service.search("number1199", 10);
+  const found = await service.search("number1199", 10, owner(server));
   expect(found.map((r) => [r.session_id, r.message_index])).toEqual([[id, 1199]]);
-  expect((await service.search("number0", 10)).map((r) => r.message_index)).toEqual([0]);
+  expect((await service.search("number0", 10, owner(server))).map((r) => r.message_index)).toEqual([0]);
   // Loading the whole chat at once held the loop for the length of the read (docs/benchmarks.md "Export and import").
   expect(Math.max(...pages)).toBeLessThanOrEqual(500);
   expect(pages.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1200);
@@ -193,15 +193,15 @@ it("S19 a page's snippets are read in one call naming only its results' messages
     shownAt: (places) => (calls.push(places), sessions.shownAt(places)),
   });
 
-  const [found] = await service.search("number1195", 10);
+  const [found] = await service.search("number1195", 10, owner(server));
   expect([found!.message_index, found!.snippet]).toEqual([1192, "manatee number1195"]);
-  const page = await service.search("manatee", 20);
+  const page = await service.search("manatee", 20, owner(server));
   expect(page).toHaveLength(20);
   expect(calls.map((places) => places.length)).toEqual([1, 20]);
   const head = sessions.get(id).messages;
   for (const result of page.filter((r) => r.session_id === id))
     expect(result.snippet.replace(/…/g, "")).toBe(head[result.message_index!]!.content);
-  expect((await service.search("edited", 10)).map((r) => r.message_index)).toEqual([3]);
+  expect((await service.search("edited", 10, owner(server))).map((r) => r.message_index)).toEqual([3]);
 
   sessions.delete(gone);
   const shown = sessions.shownAt([

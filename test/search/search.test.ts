@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Session } from "../../client/wire/index.ts";
 import { SearchService } from "../../server/search/search-service.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { listen, listeningServer, type Api } from "./support.ts";
+import { listen, listeningServer, owner, type Api } from "./support.ts";
 
 let server: TestServer;
 let api: Api;
@@ -212,9 +212,13 @@ describe("search", () => {
     const { db, transactor, search, sessions } = server.runtime.ctx;
     const capped = new SearchService(db, transactor, search.indexer, sessions, 2);
     // Uncapped, the dense oldest message ranks first; capped at 2, only the two newest are ranked.
-    expect((await search.search("apple", 10)).map((r) => r.session_id)).toEqual([oldest, middle, newest]);
-    expect((await capped.search("apple", 10)).map((r) => r.session_id)).toEqual([middle, newest]);
-    expect((await capped.search("apple pie", 10)).map((r) => r.session_id)).toEqual([middle]);
+    expect((await search.search("apple", 10, owner(server))).map((r) => r.session_id)).toEqual([
+      oldest,
+      middle,
+      newest,
+    ]);
+    expect((await capped.search("apple", 10, owner(server))).map((r) => r.session_id)).toEqual([middle, newest]);
+    expect((await capped.search("apple pie", 10, owner(server))).map((r) => r.session_id)).toEqual([middle]);
   });
 
   it("S13 events that change nothing searchable (streamed partials) cost the index no write", async () => {

@@ -38,6 +38,11 @@ export async function listen(server: TestServer): Promise<Api> {
   };
 }
 
+/** The acting admin person (the admin token's), who owns the chats a test makes with the admin token. */
+export function owner(server: Pick<TestServer, "runtime">): string {
+  return server.runtime.ctx.personStore.actingAdmin().id;
+}
+
 /** A test server (startTestServer's arguments) listening on 127.0.0.1, and its Api. */
 export async function listeningServer(
   ...args: Parameters<typeof startTestServer>

@@ -4,7 +4,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { hrefOf } from "../state/router.ts";
-import { byPinThenActivity, titleOf } from "../state/sessions.ts";
+import { byPinThenActivity } from "../state/list-order.ts";
+import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
 

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
 import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
+import { HEAD_CHATS, listHead } from "./list-order.ts";
 
 /** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
 export const KEEP_OPENED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -32,7 +33,13 @@ const messagesSchema = z.array(messageSchema);
 
 export interface OfflineCache {
   readSessions(): Promise<SessionSummary[] | undefined>;
-  writeSessions(list: readonly SessionSummary[]): Promise<void>;
+  /**
+   * The list's first HEAD_CHATS chats in its order (pinned, then newest activity; archived left out), kept with every
+   * write of the list: a start reads and checks 50 chats before its first render instead of ten thousand.
+   */
+  readSessionsHead(): Promise<SessionSummary[] | undefined>;
+  /** Keeps the list and its head (`head`: the list's first chats in order when the caller has them sorted already). */
+  writeSessions(list: readonly SessionSummary[], head?: readonly SessionSummary[]): Promise<void>;
   /** The cached messages of a chat; undefined when it was never opened on this device (or aged out). */
   readMessages(session_id: string): Promise<Message[] | undefined>;
   /** Keeps a chat's last messages as opened now, then drops what the bounds leave out, oldest first. */
@@ -166,7 +173,14 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
       const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
       return parsed.success ? parsed.data : undefined;
     },
-    writeSessions: (list) => kv.set("sessions", list),
+    async readSessionsHead() {
+      const parsed = sessionsSchema.safeParse(await kv.get("sessions_head"));
+      return parsed.success ? parsed.data : undefined;
+    },
+    async writeSessions(list, head) {
+      await kv.set("sessions", list);
+      await kv.set("sessions_head", (head ?? listHead(list)).slice(0, HEAD_CHATS));
+    },
     async readMessages(session_id) {
       const parsed = messagesSchema.safeParse(await kv.get(`messages:${session_id}`));
       return parsed.success ? parsed.data : undefined;
@@ -218,11 +232,7 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
           before.filter((item) => item.id !== session_id),
         );
         const list = await cache.readSessions();
-        if (list)
-          await kv.set(
-            "sessions",
-            list.filter((session) => session.id !== session_id),
-          );
+        if (list) await cache.writeSessions(list.filter((session) => session.id !== session_id));
       }),
     wipe: () => serially(() => kv.clear()),
   };

@@ -2,9 +2,10 @@
 // whole session (created, appended, modified, deleted messages, updated) and from `session_deleted`, and cached
 // for the offline view. An older copy of a session never replaces a newer one: a send's own answer may arrive after
 // the events it caused, and would otherwise put back "New chat" over the title the first message gave.
-import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
 import type { AppEnv } from "./env.ts";
+import { byPinThenActivity, HEAD_CHATS } from "./list-order.ts";
 import { mergeNewer } from "./session-pages.ts";
 import { isAccessLost, viewOf } from "../people/session-view.ts";
 
@@ -15,7 +16,10 @@ export interface Sessions {
   /** True while the list comes from the cache because the server could not be reached. */
   readonly offline: ReadonlySignal<boolean>;
   readonly loaded: ReadonlySignal<boolean>;
-  /** Reads the cached list (before the first render, so an offline app opens with it). */
+  /**
+   * Reads the cached list's first screen (before the first render, so the app opens with it, online or not); the
+   * whole cached list follows after the first paint, unless the server's list came first.
+   */
   restore(): Promise<void>;
   replace(list: SessionSummary[]): void;
   /** A page of the server's list (session-pages.ts) over what is shown; cached by the `replace` that ends the walk. */
@@ -35,12 +39,6 @@ export function titleOf(session: Pick<SessionSummary, "title">): string {
   return session.title.trim() === "" ? "New chat" : session.title;
 }
 
-/** Pinned chats first (as GET /sessions orders them), then the newest activity. */
-export function byPinThenActivity(a: SessionSummary, b: SessionSummary): number {
-  const pinned = Number(b.pinned === true) - Number(a.pinned === true);
-  return pinned !== 0 ? pinned : b.updated_at.localeCompare(a.updated_at);
-}
-
 export function searchSessions(list: readonly SessionSummary[], query: string): SessionSummary[] {
   const needle = query.trim().toLowerCase();
   return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
@@ -51,21 +49,14 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
   const list = signal<SessionSummary[]>([]);
   const offline = signal(false);
   const loaded = signal(false);
-  const persist = () =>
-    void env.offline
-      .writeSessions(list.value)
-      .catch((error: unknown) => env.report("caching the chat list failed", error));
+  const sorted = computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity));
+  const { persist, restore } = listCache(env, { list, sorted, loaded });
   const sessions: Sessions = {
     list,
-    sorted: computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity)),
+    sorted,
     offline,
     loaded,
-    async restore() {
-      const cached = await env.offline
-        .readSessions()
-        .catch((error: unknown) => env.report("reading the cached chat list failed", error));
-      if (cached && !loaded.value) list.value = cached;
-    },
+    restore,
     replace(next) {
       list.value = next;
       offline.value = false;
@@ -122,6 +113,40 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
     },
   };
   return sessions;
+}
+
+/**
+ * The list in the device's cache: `persist` keeps it with its first screen; `restore` shows the cached first screen,
+ * then, after the first paint, the whole cached list under what is shown (a newer copy shown stays), unless the
+ * server's list came first.
+ */
+function listCache(
+  env: AppEnv,
+  state: { list: Signal<SessionSummary[]>; sorted: ReadonlySignal<SessionSummary[]>; loaded: ReadonlySignal<boolean> },
+) {
+  const { list, sorted, loaded } = state;
+  const failed = (what: string) => (error: unknown) => env.report(what, error);
+  const restoreRest = async () => {
+    const cached = await env.offline.readSessions().catch(failed("reading the cached chat list failed"));
+    if (cached && !loaded.value) list.value = mergeNewer(cached, list.value);
+  };
+  return {
+    persist: () =>
+      void env.offline
+        .writeSessions(list.value, sorted.value.slice(0, HEAD_CHATS))
+        .catch(failed("caching the chat list failed")),
+    async restore() {
+      const head = await env.offline.readSessionsHead().catch(failed("reading the cached chat list failed"));
+      if (head && !loaded.value) list.value = head;
+      afterPaint(() => void restoreRest());
+    },
+  };
+}
+
+/** Runs `work` after the next frame is painted (at once where nothing paints). */
+function afterPaint(work: () => void): void {
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(work, 0));
+  else setTimeout(work, 0);
 }
 
 /** A session read in pages (chat.ts readHead) holds a part of its messages: its count is `messages_total`. */

@@ -1,5 +1,7 @@
 // "5 min ago", "yesterday", "12 Mar": how a list shows when something happened.
 const formatter = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+// Made once: toLocaleDateString builds a formatter on every call, a cost each row of a long list paid on render.
+const dayMonth = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
 
 export function relativeTime(iso: string, now = Date.now()): string {
   const then = Date.parse(iso);
@@ -12,5 +14,5 @@ export function relativeTime(iso: string, now = Date.now()): string {
   if (Math.abs(hours) < 24) return formatter.format(hours, "hour");
   const days = Math.round(hours / 24);
   if (Math.abs(days) < 7) return formatter.format(days, "day");
-  return new Date(then).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  return dayMonth.format(then);
 }

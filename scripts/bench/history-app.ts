@@ -1,0 +1,276 @@
+// History in the app (docs/benchmarks.md "History in the app"; issue 35 items 1 and 2): the built app in headless
+// Chromium at 390x844, its CPU throttled 4x through CDP (Emulation.setCPUThrottlingRate, a stand-in for a mid-range
+// phone), paired as a device of the Owner of a server child (history-server.ts) holding --people people who each own
+// --chats chats: the Owner's hold --messages messages in all, the first of them --long messages long; the others'
+// hold --others messages each (they fill the tables; the list is the Owner's). The browser visits once (the service
+// worker installed, the whole list walked and cached on the device), then each run opens a new page:
+//  - cold open: navigation to the first chat row painted (rows_ms) and to the chat a tap on the first row opens
+//    painted (interactive_ms; the tap is a click queued in the page as the row is painted, so it waits for whatever
+//    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows
+//    were in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
+//  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
+//    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
+//    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
+//    (scroll_long_tasks_over_50ms).
+// Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
+// messages long), run for run after the big one. Both servers live side by side; the seeds are not part of a run.
+// BENCH_RUNS runs (5); prints ONE JSON line of medians over the runs, with the seed time and the 1-minute load average.
+// Usage: node --import tsx scripts/bench/history-app.ts [--people 10] [--chats 10000] [--messages 200000]
+//        [--long 5000] [--others 2] [--throttle 4]
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { ensureAppBuilt } from "../build-app.ts";
+import { launchBrowser, PHONE } from "../../test/app/support/browser.ts";
+import { round2, startHistoryServer, type HistoryServer } from "./history-driver.ts";
+import { median } from "./stats.ts";
+
+const { values } = parseArgs({
+  options: {
+    people: { type: "string", default: "10" },
+    chats: { type: "string", default: "10000" },
+    messages: { type: "string", default: "200000" },
+    long: { type: "string", default: "5000" },
+    others: { type: "string", default: "2" },
+    throttle: { type: "string", default: "4" },
+  },
+});
+const PEOPLE = Number(values.people);
+const CHATS = Number(values.chats);
+const MESSAGES = Number(values.messages);
+const LONG = Number(values.long);
+const THROTTLE = Number(values.throttle);
+const OTHERS_MESSAGES = Number(values.others);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
+const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
+/** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
+const PROFILE_DIR = process.env.BENCH_APP_PROF;
+/** How long any one wait in the page may take. */
+const WAIT_MS = 300_000;
+
+/**
+ * Runs in the page before the app on every navigation: marks when the first chat row is in a painted frame and when
+ * the chat screen's composer first shows after it, and keeps every long task. A string: tsx would wrap a function's
+ * inner functions in a helper the page does not have.
+ */
+const MARKS = `
+window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [] };
+const pageFetch = window.fetch;
+window.fetch = (input, init) => {
+  const answer = pageFetch(input, init);
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url.includes("/sessions?limit=") && window.__bench.listAnswer === undefined)
+    answer.then(() => (window.__bench.listAnswer ??= performance.now()), () => undefined);
+  return answer;
+};
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__bench.longtasks.push({ start: entry.startTime, duration: entry.duration });
+}).observe({ type: "longtask", buffered: true });
+const marks = new MutationObserver(() => {
+  const bench = window.__bench;
+  const row = document.querySelector(".session-row");
+  if (bench.rows === undefined && row) {
+    bench.rows = null;
+    bench.rowsInPage = performance.now();
+    // A tap on the first row as soon as it is painted, queued behind whatever the page is doing then.
+    requestAnimationFrame(() => ((bench.rows = performance.now()), setTimeout(() => row.click(), 0)));
+  }
+  if (bench.rows && bench.chat === undefined && document.querySelector("#composer")) {
+    bench.chat = null;
+    requestAnimationFrame(() => (bench.chat = performance.now()));
+  }
+  if (bench.chat) marks.disconnect();
+});
+marks.observe(document, { childList: true, subtree: true });
+`;
+
+/** The credentials the app keeps in localStorage (client/connection/credentials.ts, webStorage's prefix). */
+function credentialsScript(server: HistoryServer): string {
+  const credentials = {
+    // Nothing listens there: the app reads events over HTTP from server_url, as a device without a bridge does.
+    bridge_url: "ws://127.0.0.1:9/socket",
+    server_id: server.server_id,
+    device_id: server.device_ids[0],
+    device_token: server.tokens[0],
+    server_url: server.url,
+  };
+  return `localStorage.setItem("chat-relay:credentials", ${JSON.stringify(JSON.stringify(credentials))});`;
+}
+
+/** How many chats the device's cache holds (app/src/state/offline-cache.ts, in the library's IndexedDbCache). */
+const CACHED_CHATS = `new Promise((resolve) => {
+  const open = indexedDB.open("chat-relay-cache");
+  open.onerror = () => resolve(0);
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains("sessions")) return resolve((db.close(), 0));
+    const read = db.transaction("sessions").objectStore("sessions").get("sessions");
+    read.onsuccess = () => resolve((db.close(), Array.isArray(read.result) ? read.result.length : 0));
+    read.onerror = () => resolve((db.close(), 0));
+  };
+})`;
+
+/** A context that visited once: service worker active and controlling, the whole list walked and cached. */
+async function warmContext(browser: Browser, server: HistoryServer, chats: number): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, bypassCSP: true });
+  await context.addInitScript(credentialsScript(server));
+  await context.addInitScript(MARKS);
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForFunction("navigator.serviceWorker.ready.then(() => true)", undefined, { timeout: WAIT_MS });
+  await page.reload();
+  await page.waitForFunction("navigator.serviceWorker.controller !== null", undefined, { timeout: WAIT_MS });
+  await page.waitForFunction(`${CACHED_CHATS}.then((count) => count >= ${chats})`, undefined, {
+    timeout: WAIT_MS,
+    polling: 500,
+  });
+  await page.close();
+  return context;
+}
+
+/** A new page of the context with its CPU throttled; with BENCH_APP_PROF, its CPU profiled until `stop`. */
+async function throttledPage(context: BrowserContext, label: string): Promise<{ page: Page; stop(): Promise<void> }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE });
+  if (!PROFILE_DIR) return { page, stop: async () => undefined };
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return {
+    page,
+    async stop() {
+      const { profile } = await cdp.send("Profiler.stop");
+      writeFileSync(join(PROFILE_DIR, `${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
+/** Navigation to the first row painted, and to the chat a tap on it opened; whether the rows beat the server. */
+async function coldOpen(page: Page, server: HistoryServer) {
+  await page.goto(server.url);
+  await page.waitForFunction("typeof window.__bench.chat === 'number'", undefined, { timeout: WAIT_MS });
+  return page.evaluate(() => {
+    type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number };
+    const bench = (window as unknown as { __bench: Marks }).__bench;
+    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    return {
+      document_ms: navigation.responseEnd,
+      script_done_ms: navigation.domContentLoadedEventEnd,
+      rows_ms: bench.rows,
+      interactive_ms: bench.chat,
+      tap_ms: bench.chat - bench.rows,
+      rows_before_server: bench.listAnswer === undefined || bench.listAnswer > bench.rowsInPage ? 1 : 0,
+    };
+  });
+}
+
+/** The long chat opened by its route: ms until its last message is in a painted frame. */
+function openLongChat(page: Page, server: HistoryServer, length: number): Promise<number> {
+  return page.evaluate(`new Promise((resolve) => {
+    const start = performance.now();
+    const last = ${JSON.stringify(`, message ${length - 1}:`)};
+    const shown = () => Array.from(document.querySelectorAll("article")).some((a) => a.textContent.includes(last));
+    const watch = new MutationObserver(() => {
+      if (!shown()) return;
+      watch.disconnect();
+      requestAnimationFrame(() => resolve(performance.now() - start));
+    });
+    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    location.hash = ${JSON.stringify(`#/s/${server.long_id}`)};
+  })`);
+}
+
+interface ScrollFigures {
+  scroll_to_start_ms: number;
+  scroll_longest_task_ms: number;
+  scroll_long_tasks_over_50ms: number;
+}
+
+/**
+ * Scrolls the transcript up a screen a frame (a fast reader's fling, older pages read as it nears their top) until the
+ * chat's first message shows; the page's long tasks meanwhile.
+ */
+function scrollToStart(page: Page): Promise<ScrollFigures> {
+  return page.evaluate(`(async () => {
+    const log = document.querySelector('[role="log"][aria-label="Messages"]');
+    const first = () => Array.from(document.querySelectorAll("article")).some((a) => a.textContent.includes(", message 0:"));
+    const start = performance.now();
+    while (!first()) {
+      if (performance.now() - start > ${WAIT_MS}) throw new Error("the long chat's first message never showed");
+      log.scrollTop = Math.max(0, log.scrollTop - log.clientHeight);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    const tasks = window.__bench.longtasks.filter((task) => task.start >= start).map((task) => task.duration);
+    return {
+      scroll_to_start_ms: performance.now() - start,
+      scroll_longest_task_ms: Math.max(0, ...tasks),
+      scroll_long_tasks_over_50ms: tasks.filter((duration) => duration > 50).length,
+    };
+  })()`);
+}
+
+async function measure(context: BrowserContext, server: HistoryServer, length: number, label: string) {
+  const { page, stop } = await throttledPage(context, label);
+  try {
+    const open = await coldOpen(page, server);
+    const long_chat_paint_ms = await openLongChat(page, server, length);
+    const scrolled = await scrollToStart(page);
+    await stop();
+    return { ...open, long_chat_paint_ms, ...scrolled };
+  } finally {
+    await page.close();
+  }
+}
+
+await ensureAppBuilt();
+const big = await startHistoryServer({
+  people: PEOPLE,
+  chats: CHATS,
+  messages: PER_CHAT,
+  others_messages: OTHERS_MESSAGES,
+  long: LONG,
+  devices: 1,
+});
+const small = await startHistoryServer(SMALL);
+const browser = await launchBrowser();
+try {
+  const bigContext = await warmContext(browser, big, CHATS);
+  const smallContext = await warmContext(browser, small, SMALL.chats);
+  const runs: Record<string, number>[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const measured = await measure(bigContext, big, LONG, "big");
+    const baseline = await measure(smallContext, small, SMALL.long, "small");
+    const renamed = Object.fromEntries(Object.entries(baseline).map(([key, value]) => [`${key}_100_chats`, value]));
+    runs.push({
+      ...measured,
+      ...renamed,
+      interactive_vs_100_chats: measured.interactive_ms / baseline.interactive_ms,
+      long_chat_paint_vs_100_message_chat: measured.long_chat_paint_ms / baseline.long_chat_paint_ms,
+      load_average: loadavg()[0]!,
+    });
+  }
+  const medians = Object.fromEntries(
+    Object.keys(runs[0]!).map((key) => [key, round2(median(runs.map((r) => r[key]!)))]),
+  );
+  console.log(
+    JSON.stringify({
+      bench: "history-app",
+      runs: RUNS,
+      people: PEOPLE,
+      chats: CHATS,
+      messages: MESSAGES,
+      long_chat: LONG,
+      others_messages_per_chat: OTHERS_MESSAGES,
+      cpu_throttle: THROTTLE,
+      seed_ms: big.seed_ms,
+      ...medians,
+    }),
+  );
+} finally {
+  await browser.close();
+  await Promise.all([big.stop(), small.stop()]);
+}

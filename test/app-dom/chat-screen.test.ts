@@ -43,7 +43,8 @@ describe("chat screen", () => {
     const box = await screen.findByRole("textbox", { name: "Message" });
     fireEvent.input(box, { target: { value: "are you there?" } });
     fireEvent.submit(box.closest("form")!);
-    const waiting = await screen.findByRole("list", { name: "Waiting to send" });
+    // The outbox's code loads on first use (a dynamic import): slow on a loaded machine, so a wide bound.
+    const waiting = await screen.findByRole("list", { name: "Waiting to send" }, { timeout: 15_000 });
     expect(within(waiting).getByText("Waiting to send")).toBeTruthy();
     expect(within(waiting).getByText("are you there?")).toBeTruthy();
     await waitFor(() => expect((box as HTMLTextAreaElement).value).toBe(""));

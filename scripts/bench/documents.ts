@@ -15,7 +15,6 @@
 // Usage: node --import tsx scripts/bench/documents.ts [--pages 200] [--big 500] [--chunks 100000] [--dimensions 384]
 //   [--only read,health,retrieval]
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { Client } from "undici";
 import { z } from "zod";
@@ -28,19 +27,12 @@ import { dotAt, fromBlob, toBlob, unitVector } from "../../server/documents/vect
 import { scriptedEmbedding } from "../scripted-backend/embeddings.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { benchOptions } from "./options.ts";
 import { withProbedServer } from "./probed/server.ts";
 import { median, percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    pages: { type: "string", default: "200" },
-    big: { type: "string", default: "500" },
-    chunks: { type: "string", default: "100000" },
-    dimensions: { type: "string", default: "384" },
-    /** Which parts run, comma-separated: read, health, retrieval. */
-    only: { type: "string", default: "read,health,retrieval" },
-  },
-});
+// `only`: which parts run, comma-separated: read, health, retrieval.
+const options = benchOptions({ pages: 200, big: 500, chunks: 100000, dimensions: 384, only: "read,health,retrieval" });
 const TOKEN = "bench-token";
 const round = (value: number) => Math.round(value * 10) / 10;
 /** The embedding model the retrieval benchmark's vectors are kept under. */
@@ -321,7 +313,7 @@ function fillChat(db: Db, sessionId: string, chunks: number, dimensions: number)
   })();
 }
 
-const only = new Set(values.only.split(","));
-if (only.has("read")) await reading(Number(values.pages));
-if (only.has("health")) await healthDuringReading(Number(values.big));
-if (only.has("retrieval")) await retrieval(Number(values.chunks), Number(values.dimensions));
+const only = new Set(options.only.split(","));
+if (only.has("read")) await reading(options.pages);
+if (only.has("health")) await healthDuringReading(options.big);
+if (only.has("retrieval")) await retrieval(options.chunks, options.dimensions);

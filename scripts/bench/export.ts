@@ -13,24 +13,17 @@
 import { isDeepStrictEqual } from "node:util";
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { Client } from "undici";
 import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime, type Runtime } from "../../server/runtime.ts";
 import { comparable } from "../../test/export/support.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { benchOptions } from "./options.ts";
 import { withProbedServer } from "./probed/server.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    chats: { type: "string", default: "1000" },
-    messages: { type: "string", default: "20" },
-    chatgpt: { type: "string", default: "10000" },
-  },
-});
-const CHATS = Number(values.chats);
-const MESSAGES = Number(values.messages);
+const options = benchOptions({ chats: 1000, messages: 20, chatgpt: 10000 });
+const { chats: CHATS, messages: MESSAGES } = options;
 const TOKEN = "bench-token";
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -219,4 +212,4 @@ try {
     rmSync(s.dir, { recursive: true, force: true });
   }
 }
-if (Number(values.chatgpt) > 0) await chatgptImport(Number(values.chatgpt));
+if (options.chatgpt > 0) await chatgptImport(options.chatgpt);

@@ -7,23 +7,13 @@
 // servers and the ratios of the p99s (the issue's bound: 1.2), the seed times and the 1-minute load average.
 // Usage: node --import tsx scripts/bench/history-people.ts [--people 10] [--chats 10000] [--messages 4] [--reads 300]
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { p50p99, round2, listPaths, startHistoryServer, timeReads, type HistoryServer } from "./history-driver.ts";
 import { queriesOf } from "./history-words.ts";
+import { benchOptions } from "./options.ts";
 import { median, percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    people: { type: "string", default: "10" },
-    chats: { type: "string", default: "10000" },
-    messages: { type: "string", default: "4" },
-    reads: { type: "string", default: "300" },
-  },
-});
-const PEOPLE = Number(values.people);
-const CHATS = Number(values.chats);
-const MESSAGES = Number(values.messages);
-const READS = Number(values.reads);
+const options = benchOptions({ people: 10, chats: 10000, messages: 4, reads: 300 });
+const { people: PEOPLE, chats: CHATS, messages: MESSAGES, reads: READS } = options;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 const searchPaths = queriesOf(50).map((q) => `/search?q=${encodeURIComponent(q)}&limit=20`);

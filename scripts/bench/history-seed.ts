@@ -22,7 +22,8 @@ import { SearchDocuments } from "../../server/search/documents.ts";
 import { TITLE_INDEX } from "../../server/search/indexer.ts";
 import { searchTag } from "../../server/search/person-words.ts";
 import { historyShape, type HistoryShape } from "./history-shape.ts";
-import { VOCABULARY, seededRandom, wordOf } from "./history-words.ts";
+import { seededRandom } from "../../test/support/seeded-random.ts";
+import { VOCABULARY, wordOf } from "./history-words.ts";
 
 /** When the first chat was made; each later one (of any person) a second after the one before. */
 const EPOCH = Date.parse("2024-01-01T00:00:00Z");

@@ -1,6 +1,8 @@
 // The words of the history benchmarks' messages and queries (scripts/bench/history-server.ts writes them,
 // history.ts and history-people.ts search for them): a fixed vocabulary of pseudo-words and a seeded PRNG, so every
 // run stores the same text and asks the same queries.
+import { seededRandom } from "../../test/support/seeded-random.ts";
+
 export const VOCABULARY = 5000;
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "zu", "shi", "ren", "gor", "bel", "tin"];
@@ -11,17 +13,6 @@ export function wordOf(n: number): string {
   for (let rest = n + SYLLABLES.length; rest > 0; rest = Math.floor(rest / SYLLABLES.length))
     word += SYLLABLES[rest % SYLLABLES.length];
   return word;
-}
-
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `count` queries of one or two words of the vocabulary. */

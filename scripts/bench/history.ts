@@ -12,7 +12,6 @@
 // Usage: node --import tsx scripts/bench/history.ts [--chats 10000] [--messages 200000] [--long 5000] [--reads 300]
 //        [--devices 50]
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import {
   holdLongPolls,
   p50p99,
@@ -24,22 +23,11 @@ import {
   type HistoryServer,
 } from "./history-driver.ts";
 import { queriesOf } from "./history-words.ts";
+import { benchOptions } from "./options.ts";
 import { median, percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    chats: { type: "string", default: "10000" },
-    messages: { type: "string", default: "200000" },
-    long: { type: "string", default: "5000" },
-    reads: { type: "string", default: "300" },
-    devices: { type: "string", default: "50" },
-  },
-});
-const CHATS = Number(values.chats);
-const MESSAGES = Number(values.messages);
-const LONG = Number(values.long);
-const READS = Number(values.reads);
-const DEVICES = Number(values.devices);
+const options = benchOptions({ chats: 10000, messages: 200000, long: 5000, reads: 300, devices: 50 });
+const { chats: CHATS, messages: MESSAGES, long: LONG, reads: READS, devices: DEVICES } = options;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SMALL_CHATS = 100;
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));

@@ -12,40 +12,30 @@
 // Usage: node --import tsx scripts/bench/search.ts [--sessions 1000] [--messages 100] [--queries 500]
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { Client } from "undici";
 import type { Message } from "../../client/wire/index.ts";
 import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime } from "../../server/runtime.ts";
+import { seededRandom } from "../../test/support/seeded-random.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { benchOptions } from "./options.ts";
 import { percentile } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    sessions: { type: "string", default: "1000" },
-    messages: { type: "string", default: "100" },
-    queries: { type: "string", default: "500" },
-  },
+const {
+  sessions: SESSIONS,
+  messages: MESSAGES,
+  queries: QUERIES,
+} = benchOptions({
+  sessions: 1000,
+  messages: 100,
+  queries: 500,
 });
-const SESSIONS = Number(values.sessions);
-const MESSAGES = Number(values.messages);
-const QUERIES = Number(values.queries);
 const VOCABULARY = 20_000;
 const WORDS_PER_MESSAGE = 40;
 const TOKEN = "bench-token";
 
-/** A small seeded PRNG (mulberry32), so every run stores the same text. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(42);
+// Seeded, so every run stores the same text.
+const rand = seededRandom(42);
 const SYLLABLES = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "zu", "shi", "ren", "gor", "bel", "tin"];
 const vocabulary = Array.from({ length: VOCABULARY }, (_, i) => {
   let word = "";

@@ -10,23 +10,16 @@
 // Usage: node --import tsx scripts/bench/storage.ts [--appends 20] [--kib 256] [--rounds 3]
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { Client } from "undici";
 import { parseConfig } from "../../server/config/load.ts";
 import { createRuntime } from "../../server/runtime.ts";
 import { tempDir } from "../../test/support/server.ts";
+import { benchOptions } from "./options.ts";
 import { median } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: {
-    appends: { type: "string", default: "20" },
-    kib: { type: "string", default: "256" },
-    rounds: { type: "string", default: "3" },
-  },
-});
-const APPENDS = Number(values.appends);
-const CONTENT_BYTES = Number(values.kib) * 1024;
-const ROUNDS = Number(values.rounds);
+const options = benchOptions({ appends: 20, kib: 256, rounds: 3 });
+const { appends: APPENDS, rounds: ROUNDS } = options;
+const CONTENT_BYTES = options.kib * 1024;
 const TOKEN = "bench-token";
 const EDGE = 3;
 

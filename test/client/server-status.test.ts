@@ -3,7 +3,7 @@
 // bridge stand-in, with a real server for HTTP. The library never says live while the bridge says the server is
 // offline; calls that cannot reach the server then fail with ServerOfflineError (`server_offline`), not a network
 // error; the badge reads exactly one of five words.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AddressInfo } from "node:net";
 import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
 import { connectionBadge } from "../../client/connection/badge.ts";
@@ -15,18 +15,9 @@ import { LIBRARY_ERRORS } from "../../client/wire/library-errors.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { FakeBridge, type FakeBridgeOptions } from "./support/fake-bridge.ts";
 import { NodeWebSocket, until } from "./support/stack.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let bridge: FakeBridge | undefined;
-let server: TestServer | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await bridge?.close();
-  bridge = undefined;
-  await server?.close();
-  server = undefined;
-});
+const closing = useClosing();
 
 const DOWN_SINCE = "2026-11-27T07:00:00.000Z";
 const UP_SINCE = "2026-11-27T07:05:00.000Z";
@@ -40,8 +31,8 @@ function switchableFetch() {
 }
 
 async function started(bridgeOptions: FakeBridgeOptions, options: Partial<ConnectOptions> = {}) {
-  bridge = await FakeBridge.start(bridgeOptions);
-  server = await startTestServer({ server: { server_id: "srv1" } });
+  const server = closing.own(await startTestServer({ server: { server_id: "srv1" } }));
+  const bridge = closing.own(await FakeBridge.start(bridgeOptions));
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   const serverUrl = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
   const http = switchableFetch();
@@ -52,7 +43,7 @@ async function started(bridgeOptions: FakeBridgeOptions, options: Partial<Connec
     device_token: ADMIN_TOKEN,
     server_url: serverUrl,
   };
-  client = connect(credentials, {
+  const client = connect(credentials, {
     WebSocket: NodeWebSocket,
     reconnectAfterMs: () => 20,
     retryDelaysMs: [20],
@@ -61,6 +52,7 @@ async function started(bridgeOptions: FakeBridgeOptions, options: Partial<Connec
     fetch: http.fetch,
     ...options,
   });
+  closing.own(client);
   const statuses: ConnectionStatus[] = [];
   client.status.subscribe((status) => statuses.push(status));
   const heard: AnyEvent[] = [];

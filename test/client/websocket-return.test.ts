@@ -3,20 +3,14 @@
 // pushes after the restart arrive over it (counted by a tapped `ws`), every event once, in order. Before the fix
 // phoenix's `longPollFallbackMs` had moved the socket to long-poll for good on the first refused reconnect: 0 pushes
 // over any WebSocket after the restart.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, type ChatClient } from "../../client/connection/client.ts";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../client/connection/client.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { BRIDGE_START_MS, ProcessBridgeStack, tappedWebSocket, type Tap } from "./support/bridge-process.ts";
 import { until, untilLive } from "./support/stack.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let stack: ProcessBridgeStack | undefined;
-let client: ChatClient | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stack?.close();
-  stack = undefined;
-});
+const closing = useClosing();
 
 const TEST_MS = 4 * BRIDGE_START_MS;
 
@@ -25,11 +19,13 @@ describe("a bridge killed and restarted on the same port", () => {
     "is reconnected over a WebSocket that receives the pushes after the restart (C160)",
     { timeout: TEST_MS },
     async () => {
-      stack = await ProcessBridgeStack.startWithProcess();
+      const stack = closing.own(await ProcessBridgeStack.startWithProcess());
       const credentials = await stack.pair();
       const tap: Tap = { sockets: [] };
       // The library's own reconnect schedule and transport choice; only HTTP retries are shortened.
-      client = connect(credentials, { WebSocket: tappedWebSocket(tap), retryDelaysMs: [20], pollWaitMs: 1000 });
+      const client = closing.own(
+        connect(credentials, { WebSocket: tappedWebSocket(tap), retryDelaysMs: [20], pollWaitMs: 1000 }),
+      );
       const heard: AnyEvent[] = [];
       client.on("*", (event) => heard.push(event));
       const problems: string[] = [];

@@ -1,21 +1,20 @@
 // GET /app-config.json: what the app served by this server is told about where its server and bridge are. Served
 // without a token, shaped by client/wire/app-config.ts, following BRIDGE_PUBLIC_URL and server.app_url, and never
 // carrying the server's key (docs/security.md "What the app is told").
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appConfigSchema } from "../../client/wire/app-config.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { startTestServer } from "../support/server.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const closing = useClosing();
 
 describe("GET /app-config.json", () => {
   it("answers without a token with the server's id and the URLs apps use, and no key", async () => {
-    server = await startTestServer(
-      { server: { server_id: "home" } },
-      { serverUrl: "http://127.0.0.1:8787", bridgeUrl: "ws://127.0.0.1:5000/socket" },
+    const server = closing.own(
+      await startTestServer(
+        { server: { server_id: "home" } },
+        { serverUrl: "http://127.0.0.1:8787", bridgeUrl: "ws://127.0.0.1:5000/socket" },
+      ),
     );
     const response = await server.request({ method: "GET", url: "/app-config.json", token: null });
     expect(response.status).toBe(200);
@@ -31,9 +30,13 @@ describe("GET /app-config.json", () => {
   });
 
   it("gives BRIDGE_PUBLIC_URL and server.app_url when they are set, and a null bridge without one", async () => {
-    server = await startTestServer(
-      { server: { server_id: "home", public_url: "https://chat.example.com", app_url: "https://relay.example.com/" } },
-      { bridgeUrl: "ws://127.0.0.1:4000/socket", bridgePublicUrl: "wss://relay.example.com/socket" },
+    let server = closing.own(
+      await startTestServer(
+        {
+          server: { server_id: "home", public_url: "https://chat.example.com", app_url: "https://relay.example.com/" },
+        },
+        { bridgeUrl: "ws://127.0.0.1:4000/socket", bridgePublicUrl: "wss://relay.example.com/socket" },
+      ),
     );
     expect((await server.request({ method: "GET", url: "/app-config.json", token: null })).json).toEqual({
       server_id: "home",
@@ -41,18 +44,17 @@ describe("GET /app-config.json", () => {
       bridge_url: "wss://relay.example.com/socket",
       app_url: "https://relay.example.com/",
     });
-    await server.close();
-    server = await startTestServer({}, { bridgeUrl: "" });
+    await closing.close();
+    server = closing.own(await startTestServer({}, { bridgeUrl: "" }));
     const alone = (await server.request({ method: "GET", url: "/app-config.json", token: null })).json;
     expect(alone).toMatchObject({ server_id: server.runtime.ctx.serverId, bridge_url: null });
   });
 
   it("tells the config's offline.max_mb only when the config has that section, and refuses a bad one", async () => {
-    server = await startTestServer({ server: { server_id: "home" }, offline: { max_mb: 200 } }, {});
+    const server = closing.own(await startTestServer({ server: { server_id: "home" }, offline: { max_mb: 200 } }, {}));
     const told = (await server.request({ method: "GET", url: "/app-config.json", token: null })).json;
     expect(appConfigSchema.parse(told).offline).toEqual({ max_mb: 200 });
-    await server.close();
-    server = undefined;
+    await closing.close();
     for (const offline of [{ max_mb: 0 }, { max_mb: 1.5 }, { max_mb: 20_000 }, { max_mb: 50, extra: true }])
       await expect(startTestServer({ offline } as never, {})).rejects.toThrow(/offline/);
   });

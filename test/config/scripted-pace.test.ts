@@ -1,18 +1,15 @@
 // The scripted backend streams at a pace (issue 20 item 17; docs/provider.md "Scripted backend"): a stream scenario
 // with `delayMs` waits that long between its writes (counted here through the injected sleep, so nothing waits), the
 // CLI paces by default (40 ms) so a person can try Stop, and tests that set no delay stream at once.
-import { afterEach, describe, expect, it } from "vitest";
-import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { describe, expect, it } from "vitest";
+import { chunk, startScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { DEFAULT_DELAY_MS, parseCliArgs } from "../../scripts/scripted-backend/cli-args.ts";
 import { freePort, killAll, run, type Run } from "./support/processes.ts";
+import { useClosing } from "../support/use-closing.ts";
 
 const runs: Run[] = [];
-let backend: ScriptedBackend | undefined;
-afterEach(async () => {
-  killAll(runs);
-  await backend?.close();
-  backend = undefined;
-});
+const closing = useClosing();
+closing.onClose(() => killAll(runs));
 
 const streamRequest = (url: string) =>
   fetch(`${url}/chat/completions`, {
@@ -24,7 +21,7 @@ const streamRequest = (url: string) =>
 describe("the scripted backend's pace", { timeout: 60_000 }, () => {
   it("waits delayMs between the writes of a paced stream, and never without one", async () => {
     const waits: number[] = [];
-    backend = await startScriptedBackend({ sleep: async (ms) => void waits.push(ms) });
+    const backend = closing.own(await startScriptedBackend({ sleep: async (ms) => void waits.push(ms) }));
     const parts = ["a", "b", "c"].map((content) => ({ data: chunk({ content }) }));
     backend.script({ kind: "stream", parts, delayMs: 40 }, { kind: "stream", parts });
     expect(await (await streamRequest(backend.url)).text()).toContain("[DONE]");

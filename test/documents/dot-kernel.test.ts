@@ -8,20 +8,11 @@ import { VectorMatrix } from "../../server/documents/dot-kernel.ts";
 import { DOT_KERNEL_WASM } from "../../server/documents/dot-kernel-wasm.ts";
 import { ChatVectorIndex, type VectorRow } from "../../server/documents/vector-search.ts";
 import { dotAt, toBlob, unitVector } from "../../server/documents/vectors.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
-/** A seeded generator (mulberry32): the same vectors every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
+/** Seeded: the same vectors every run. */
 function vectors(count: number, dimensions: number, seed: number): Float32Array[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () =>
     unitVector(
       Array.from({ length: dimensions }, () => next() * 2 - 1),

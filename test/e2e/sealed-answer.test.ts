@@ -1,7 +1,7 @@
 // The sealed answer to a relayed call is JSON text put together around its base64url (server/e2e/sealed-calls.ts
 // SealedJson), spliced into the bridge frame as is: it must be exactly what serializing the sealed object gives, and
 // the HTTP route of the same path must answer that object too (docs/security.md S44).
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   cipherInUse,
   openResponse,
@@ -14,12 +14,9 @@ import {
 import { SealedJson } from "../../server/e2e/sealed-calls.ts";
 import { withJsonBody } from "../../server/forwarder/json-text.ts";
 import { Stack } from "../client/support/stack.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
+const closing = useClosing();
 
 describe("sealed answers (S44)", () => {
   it("are sealed with OpenSSL's cipher and pooled random bytes on the server (both seams' optimisations)", async () => {
@@ -39,7 +36,7 @@ describe("sealed answers (S44)", () => {
   });
 
   it("over HTTP, answer the sealed object, which opens to the route's answer", async () => {
-    stack = await Stack.start();
+    const stack = closing.own(await Stack.start());
     const credentials = await stack.pair();
     const { device_secret_key, server_key } = credentials.e2e!;
     const key = sharedKey(device_secret_key, server_key, "relay", server_key, publicKeyOf(device_secret_key));

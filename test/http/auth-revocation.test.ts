@@ -1,17 +1,14 @@
 // The authenticator remembers live devices (server/auth/authenticator.ts): a token that just worked, over HTTP and as
 // a relayed call, stops working the moment its device is revoked, and an unknown token is never remembered.
-import { afterEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { describe, expect, it } from "vitest";
+import { startTestServer } from "../support/server.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.runtime.close();
-  server = undefined;
-});
+const closing = useClosing();
 
 describe("authentication after a revocation (H5)", () => {
   it("refuses a token and a relayed call at once after its device is revoked, though both were just accepted", async () => {
-    server = await startTestServer();
+    const server = closing.own(await startTestServer());
     const { ctx } = server.runtime;
     const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
     if (!paired.ok) throw new Error("pairing failed");
@@ -35,7 +32,7 @@ describe("authentication after a revocation (H5)", () => {
   });
 
   it("refuses the token even when a later step of the revocation fails (the content key's rotation)", async () => {
-    server = await startTestServer();
+    const server = closing.own(await startTestServer());
     const { ctx } = server.runtime;
     const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
     if (!paired.ok) throw new Error("pairing failed");
@@ -49,7 +46,7 @@ describe("authentication after a revocation (H5)", () => {
   });
 
   it("accepts no token it does not know, however often it is tried", async () => {
-    server = await startTestServer();
+    const server = closing.own(await startTestServer());
     for (let i = 0; i < 3; i++)
       expect((await server.request({ method: "GET", url: "/sessions", token: `nope-${i % 2}` })).status).toBe(401);
     const { auth } = server.runtime.ctx;

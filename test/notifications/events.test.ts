@@ -1,14 +1,10 @@
 // Notification events: wire shape, scope fields, order against the session checkpoint, best-effort publication.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { notificationEventSchema } from "../../client/wire/notification.ts";
 import type { PublishInput } from "../../server/events/event-store.ts";
-import { basic, startHarness, type NotificationHarness } from "./helpers.ts";
+import { basic, useHarness } from "./helpers.ts";
 
-let h: NotificationHarness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(() => h.server.close());
+const h = useHarness();
 
 describe("notification events", () => {
   it("application events: created, updated, dismissed, expired; no session_id; each carries the full record", async () => {

@@ -1,5 +1,6 @@
 // Shared set-up of the notification suites: a real runtime (SQLite file in a temp dir), a settable clock,
 // the plugin API of a test plugin, and readers of the event log.
+import { afterEach, beforeEach } from "vitest";
 import type { Clock } from "../../server/clock.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { createNotificationApi, type NotificationApi } from "../../server/notifications/api.ts";
@@ -47,6 +48,22 @@ export async function startHarness(
       return res.json.session.id as string;
     },
   };
+}
+
+/** A fresh harness for each test of the file, closed after it. Call it at the top of the file; read what it returns
+ *  like a harness (`h.api`, `h.server`) inside a test: each property is the running test's harness's. */
+export function useHarness(): NotificationHarness {
+  let current: NotificationHarness | undefined;
+  beforeEach(async () => {
+    current = await startHarness();
+  });
+  afterEach(() => current?.server.close());
+  return new Proxy({} as NotificationHarness, {
+    get(_, property: keyof NotificationHarness) {
+      if (!current) throw new Error("useHarness: read the harness inside a test");
+      return current[property];
+    },
+  });
 }
 
 export const basic = { severity: "info", title: "Build running" } as const;

@@ -1,5 +1,5 @@
 // Producer operations through the plugin API, in both scopes, on a real runtime.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notificationRecordSchema } from "../../client/wire/notification.ts";
 import {
   NotificationConflictError,
@@ -7,13 +7,9 @@ import {
   NotificationValidationError,
 } from "../../server/notifications/errors.ts";
 import type { ProducerOperations } from "../../server/notifications/api.ts";
-import { basic, OP_A, OP_B, startHarness, type NotificationHarness } from "./helpers.ts";
+import { basic, OP_A, OP_B, useHarness } from "./helpers.ts";
 
-let h: NotificationHarness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(() => h.server.close());
+const h = useHarness();
 
 function validationPaths(run: () => unknown): string[] {
   try {

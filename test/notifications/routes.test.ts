@@ -1,13 +1,9 @@
 // List and dismiss routes of both scopes over app.inject, legacy records, and real concurrent dismissals.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { notificationListSchema, notificationRecordSchema } from "../../client/wire/notification.ts";
-import { basic, startHarness, type NotificationHarness } from "./helpers.ts";
+import { basic, useHarness } from "./helpers.ts";
 
-let h: NotificationHarness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(() => h.server.close());
+const h = useHarness();
 
 interface Scope {
   name: string;

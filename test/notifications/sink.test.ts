@@ -1,13 +1,9 @@
 // The tool-facing sink (ctx.notify): bound to a session and request, resolves to the record or null, never throws.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNotificationSink } from "../../server/notifications/api.ts";
-import { basic, startHarness, type NotificationHarness } from "./helpers.ts";
+import { basic, useHarness } from "./helpers.ts";
 
-let h: NotificationHarness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(() => h.server.close());
+const h = useHarness();
 
 describe("notification sink", () => {
   it("publishes a session notification tagged with the bound request", async () => {

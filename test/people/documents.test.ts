@@ -1,17 +1,14 @@
 // Documents with people (docs/people.md invariant N22): a library is its person's own, and a chat's copy of a document
 // is read by whoever may read the chat, through the one chat guard.
-import { afterEach, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import type { TestServer } from "../support/server.ts";
 import { chatOf, startHousehold, type Household } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
 // A reading worker starts a loader: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 async function upload(server: TestServer, token: string, name: string, text: string): Promise<string> {
   const added = await server.request({
@@ -37,7 +34,7 @@ function share(h: Household, sessionId: string, personId: string): void {
 }
 
 it("N22: another person's library document is 404 document_not_found everywhere, and its progress is not theirs", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const doc = await upload(server, adult.e2e.token, "diary.txt", "ADULT-DIARY-TEXT");
   expect((await server.request({ method: "GET", url: `/documents/${doc}`, token: adult.plain.token })).status).toBe(
@@ -73,7 +70,7 @@ it("N22: another person's library document is 404 document_not_found everywhere,
 });
 
 it("N22: a chat's copy of a document is read by whoever may read the chat, and by nobody else", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const doc = await upload(server, adult.e2e.token, "plan.txt", "TRIP-PLAN-TEXT");
   const chat = await chatOf(server, adult.e2e.token, "TRIP");

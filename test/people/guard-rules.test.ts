@@ -2,17 +2,14 @@
 // unknown chat is 404 session_not_found for everyone, the admin token too; the admin token's reads of its own
 // person's chats are not audited (only another person's are); a share holder's PATCH of one flag keeps the other, and
 // the owner's own PATCH still changes the chat.
-import { afterEach, expect, it } from "vitest";
-import { chatOf, startHousehold, type Household } from "./support.ts";
+import { expect, it } from "vitest";
+import { chatOf, startHousehold } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 it("an unknown chat is 404 session_not_found, for a device and for the admin token", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   for (const token of [h.adult.plain.token, undefined]) {
     const answer = await h.server.request({ method: "GET", url: "/sessions/ses_unknown", ...(token ? { token } : {}) });
     expect([answer.status, answer.json.error.code], token ?? "admin").toEqual([404, "session_not_found"]);
@@ -21,7 +18,7 @@ it("an unknown chat is 404 session_not_found, for a device and for the admin tok
 });
 
 it("the admin token's reads are audited only for another person's chat", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, child } = h;
   const own = await chatOf(server, admin.plain.token, "OWN-CHAT");
   const childs = await chatOf(server, child.plain.token, "CHILD-CHAT", "kids");
@@ -36,7 +33,7 @@ it("the admin token's reads are audited only for another person's chat", async (
 });
 
 it("a share holder's PATCH of one flag keeps the other; the owner's PATCH changes the chat", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.plain.token, "FLAGS");
   const shared = await server.request({

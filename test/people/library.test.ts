@@ -1,18 +1,15 @@
 // The library's people methods (client/api/server-api.ts) over the real routes, through each route's contract: a
 // member reads the directory and itself and is refused the admin's calls with the registry's code; the admin lists,
 // adds, changes and removes people and reads the audit log.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { z } from "zod";
 import { ResponseError, ServerApi } from "../../client/index.ts";
 import { encodeQuery, type RequestOptions } from "../../client/transport/http.ts";
 import type { TestServer } from "../support/server.ts";
-import { startHousehold, type Household } from "./support.ts";
+import { startHousehold } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 function clientOf(server: TestServer, token: string): ServerApi {
   return new (class extends ServerApi {
@@ -30,7 +27,7 @@ function clientOf(server: TestServer, token: string): ServerApi {
 }
 
 it("a member reads the directory and itself; the admin manages people and reads the audit log", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const member = clientOf(h.server, h.child.e2e.token);
   expect((await member.peopleDirectory()).map((p) => p.name)).toEqual(["Ana", "Kid", "Owner"]);
   expect(await member.myPerson()).toMatchObject({ id: h.child.id, role: "member" });

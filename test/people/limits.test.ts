@@ -1,17 +1,14 @@
 // A person's limits and notices (docs/people.md invariants N15-N18): allowed agents, the daily request limit,
 // application notifications for some people, dismissing one meant for everyone, the new-device notice.
 import { systemClock } from "../../server/clock.ts";
-import { afterEach, expect, it } from "vitest";
-import { chatOf, pairDevice, startHousehold, type Household } from "./support.ts";
+import { expect, it } from "vitest";
+import { chatOf, pairDevice, startHousehold } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 it("N15: a person may use only their allowed agents (403 agent_not_allowed)", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, child } = h;
   const refused = await server.request({
     method: "POST",
@@ -39,7 +36,7 @@ it("N15: a person may use only their allowed agents (403 agent_not_allowed)", as
 });
 
 it("N16: past max_requests_per_day a request is 429 daily_limit_reached with retry_after and Retry-After", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, child, adult } = h;
   const chat = await chatOf(server, child.plain.token, "hello", "kids");
   const statuses: number[] = [];
@@ -86,7 +83,7 @@ it("N16: past max_requests_per_day a request is 429 daily_limit_reached with ret
 });
 
 it("N17: an application notification for some people reaches only them; dismissing one meant for everyone is per person", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, adult, child } = h;
   const some = await server.request({
     method: "POST",
@@ -127,7 +124,7 @@ it("N17: an application notification for some people reaches only them; dismissi
 it("N18: a device joining a person is announced to that person's other devices, and the new device cannot dismiss it", async () => {
   // The server's clock says when the pairing was, not the machine's.
   const at = Date.UTC(2031, 4, 6, 14, 2, 30);
-  h = await startHousehold({}, { clock: { ...systemClock, now: () => at } });
+  const h = closing.own(await startHousehold({}, { clock: { ...systemClock, now: () => at } }));
   const { server, adult, child } = h;
   const tablet = pairDevice(server, adult.id, "Pixel 8", false);
   const list = await server.request({ method: "GET", url: "/application/notifications", token: adult.e2e.token });

@@ -1,18 +1,15 @@
 // The people routes (docs/people.md "Routes", invariants N1-N8): who may list, add, change and remove people, the last
 // admin, removal revoking devices at once and deleting or transferring chats, pairing for a person, the device list
 // per person, the audit log.
-import { afterEach, describe, expect, it } from "vitest";
-import { chatOf, pairDevice, startHousehold, type Household } from "./support.ts";
+import { describe, expect, it } from "vitest";
+import { chatOf, pairDevice, startHousehold } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 describe("people", () => {
   it("N1: every server has the admin person Owner; the admin token acts as it", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const me = await h.server.request({ method: "GET", url: "/people/me" });
     expect(me.status).toBe(200);
     expect(me.json.person).toMatchObject({ name: "Owner", role: "admin", agents: "*", removed_at: null });
@@ -20,7 +17,7 @@ describe("people", () => {
   });
 
   it("N2: only the admin role lists, adds, changes and removes people; any device reads the directory and itself", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, admin, adult, child } = h;
     for (const token of [adult.e2e.token, child.plain.token]) {
       expect((await server.request({ method: "GET", url: "/people", token })).json.error.code).toBe("admin_required");
@@ -48,7 +45,7 @@ describe("people", () => {
   });
 
   it("N3: the last admin can be neither demoted nor removed (409 last_admin); a second admin makes both possible", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, admin, adult } = h;
     const demote = await server.request({ method: "PATCH", url: `/people/${admin.id}`, payload: { role: "member" } });
     expect([demote.status, demote.json.error.code]).toEqual([409, "last_admin"]);
@@ -64,7 +61,7 @@ describe("people", () => {
   });
 
   it("N4: unknown and removed people are 404 person_not_found; bad input is 400", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, child } = h;
     for (const url of ["/people/per_nope?chats=delete", `/people/per_nope?chats=transfer&to=${child.id}`]) {
       const answer = await server.request({ method: "DELETE", url });
@@ -86,7 +83,7 @@ describe("people", () => {
   });
 
   it("N5: removing a person revokes their devices at once and deletes their chats", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, adult } = h;
     const chat = await chatOf(server, adult.e2e.token, "ANA-PRIVATE");
     expect((await server.request({ method: "DELETE", url: `/people/${adult.id}?chats=delete` })).status).toBe(204);
@@ -101,7 +98,7 @@ describe("people", () => {
   });
 
   it("N6: a transfer gives the chats to the heir; an admin's device may not take them for itself, the admin token may", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, admin, adult, child } = h;
     const chat = await chatOf(server, child.e2e.token, "KID-CHAT", "kids");
     const grab = await server.request({
@@ -129,7 +126,7 @@ describe("people", () => {
   });
 
   it("N7: a pairing code is for the caller's person by default; for someone else it needs the admin role and is audited", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, admin, adult } = h;
     const own = await server.request({ method: "POST", url: "/pairing", token: adult.plain.token, payload: {} });
     expect(own.status).toBe(201);
@@ -155,7 +152,7 @@ describe("people", () => {
   });
 
   it("N8: GET /devices lists the caller's person's devices (every person's for the admin role); another's is not found", async () => {
-    h = await startHousehold();
+    const h = closing.own(await startHousehold());
     const { server, admin, adult, child } = h;
     const mine = await server.request({ method: "GET", url: "/devices", token: adult.e2e.token });
     expect(mine.status).toBe(200);

@@ -2,16 +2,13 @@
 // listening server's own database: each chat gets its owner, the owner's name and its shares, a share holder sees
 // their own pinned and archived, the owner the chat's; and a list of any length is read in the same two queries (a
 // page of 50 chats cost 100 before), counted on the real statements.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { Db } from "../../server/db/database.ts";
 import { SessionViews } from "../../server/people/session-views.ts";
 import { chatOf, startHousehold, type Household } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 /** The database with every run of a statement prepared through it counted (reads and writes alike). */
 function counted(db: Db): { db: Db; runs: () => number } {
@@ -43,7 +40,7 @@ function share(h: Household, sessionId: string, personId: string, flags: { pinne
 }
 
 it("a list of chats is viewed in two queries whatever its length, each chat with its owner, shares and flags", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { admin, adult, child } = h;
   const mine = [];
   for (let i = 0; i < 6; i++) mine.push(await chatOf(h.server, admin.plain.token, `mine ${i}`));

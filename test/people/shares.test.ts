@@ -1,14 +1,11 @@
 // A chat's audience holds more than its owner (docs/people.md "Access", invariants N19-N20): with share rows in place
 // (the sharing routes come later; here the rows are written as those routes will), a `read` and a `write` share get
 // exactly what the access table gives, and pinned/archived are each person's own.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { chatOf, startHousehold, type Household } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 function share(h: Household, sessionId: string, personId: string, access: "read" | "write"): void {
   h.server.runtime.ctx.db
@@ -17,7 +14,7 @@ function share(h: Household, sessionId: string, personId: string, access: "read"
 }
 
 it("N19: a read share reads, exports and copies; a write share also sends; only the owner manages (403 share_access_denied)", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.plain.token, "SHARED-TRIP-PLAN");
   share(h, chat, adult.id, "write");
@@ -66,7 +63,7 @@ it("N19: a read share reads, exports and copies; a write share also sends; only 
 });
 
 it("N20: pinning or archiving a shared chat is the person's own; the owner's stays", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.plain.token, "PINNED-BY-ANA");
   share(h, chat, adult.id, "read");

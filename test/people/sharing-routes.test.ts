@@ -2,15 +2,12 @@
 // with a person (read or write) and takes it back; the person's devices hear `session_access_granted` and
 // `session_access_revoked` and see the chat exactly while shared; nobody else may share; the bad inputs answer
 // their registry codes; a device's send in a shared chat names its sender.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { MAX_SHARES } from "../../client/wire/routes/shares.ts";
 import { chatOf, startHousehold, type Household } from "./support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 async function eventsOf(h: Household, token: string): Promise<Array<{ type: string; session_id?: string }>> {
   const answer = await h.server.request({ method: "GET", url: "/events?since_id=0", token });
@@ -19,7 +16,7 @@ async function eventsOf(h: Household, token: string): Promise<Array<{ type: stri
 }
 
 it("N23: sharing tells the person and shows them the chat; unsharing tells them and hides it again", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "TRIP-PLAN");
   const shared = await server.request({
@@ -66,7 +63,7 @@ it("N23: sharing tells the person and shows them the chat; unsharing tells them 
 });
 
 it("N24: only the owner shares (403 share_access_denied for a share holder, 404 for anyone else)", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "OWNERS-ONLY");
   await server.request({
@@ -98,7 +95,7 @@ it("N24: only the owner shares (403 share_access_denied for a share holder, 404 
 });
 
 it("N25: the owner, unknown people, bad access and a 21st share are refused with their codes", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.e2e.token, "LIMITS");
   const post = (payload: unknown) =>
@@ -130,7 +127,7 @@ it("N25: the owner, unknown people, bad access and a 21st share are refused with
 });
 
 it("N26: a device's send carries metadata.sender, so a shared chat's transcript can say who wrote what", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.e2e.token, "WHO-WROTE");
   await server.request({

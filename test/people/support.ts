@@ -22,6 +22,8 @@ export interface Household {
   admin: TestPerson;
   adult: TestPerson;
   child: TestPerson;
+  /** Closes the server (useClosing's `own` calls it after the test). */
+  close(): Promise<void>;
 }
 
 export function pairDevice(server: TestServer, personId: string, name: string, e2e: boolean): TestDevice {
@@ -70,6 +72,7 @@ export async function startHousehold(
     admin: withDevices(server, owner),
     adult: withDevices(server, adult),
     child: withDevices(server, child),
+    close: () => server.close(),
   };
 }
 

@@ -3,20 +3,15 @@
 import { p256 } from "@noble/curves/nist.js";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parseConfig } from "../../server/config/load.ts";
 import { runRelayedCall } from "../../server/forwarder/api-relay.ts";
 import { VAPID_KEY_FILE } from "../../server/push/vapid-keys.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { PushHarness, PUSH_CONFIG } from "./support/harness.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: PushHarness | undefined;
-let plain: TestServer | undefined;
-afterEach(async () => {
-  await h?.close();
-  await plain?.close();
-  h = plain = undefined;
-});
+const closing = useClosing();
 
 const P256DH = Buffer.from(p256.getPublicKey(new Uint8Array(32).fill(9), false)).toString("base64url");
 /** 65 bytes, 0x04 first, but no point of the curve: every push to it would fail inside the server. */
@@ -37,19 +32,19 @@ async function pairedToken(server: TestServer): Promise<{ id: string; token: str
 }
 
 it("GET /push/key answers the VAPID public key, kept 0600 in DATA_DIR and the same after a restart", async () => {
-  plain = await startTestServer({ push: PUSH_CONFIG });
+  let plain = closing.own(await startTestServer({ push: PUSH_CONFIG }));
   const first = await plain.request({ method: "GET", url: "/push/key" });
   expect(first.status).toBe(200);
   expect(first.json.public_key).toMatch(/^[A-Za-z0-9_-]{87}$/);
   expect(Buffer.from(first.json.public_key, "base64url")[0]).toBe(4);
   expect(statSync(join(plain.dataDir, VAPID_KEY_FILE)).mode & 0o777).toBe(0o600);
   await plain.close(true);
-  plain = await startTestServer({ push: PUSH_CONFIG }, { dataDir: plain.dataDir });
+  plain = closing.own(await startTestServer({ push: PUSH_CONFIG }, { dataDir: plain.dataDir }));
   expect((await plain.request({ method: "GET", url: "/push/key" })).json.public_key).toBe(first.json.public_key);
 });
 
 it("without push in the config every /push route answers 404 push_not_configured and no key is made", async () => {
-  plain = await startTestServer({});
+  const plain = closing.own(await startTestServer({}));
   for (const [method, url] of [
     ["GET", "/push/key"],
     ["POST", "/push/subscriptions"],
@@ -76,7 +71,7 @@ it("push.subject is required, as a mailto: address or an https: URL", () => {
 });
 
 it("a device stores and removes its subscription; another device's endpoint is left alone; the admin token has none", async () => {
-  plain = await startTestServer({ push: PUSH_CONFIG });
+  const plain = closing.own(await startTestServer({ push: PUSH_CONFIG }));
   const phone = await pairedToken(plain);
   const laptop = await pairedToken(plain);
   const stored = await plain.request({
@@ -112,7 +107,7 @@ it("a device stores and removes its subscription; another device's endpoint is l
 });
 
 it("a device keeps at most push.max_subscriptions_per_device subscriptions, the newest", async () => {
-  plain = await startTestServer({ push: { ...PUSH_CONFIG, max_subscriptions_per_device: 2 } });
+  const plain = closing.own(await startTestServer({ push: { ...PUSH_CONFIG, max_subscriptions_per_device: 2 } }));
   const phone = await pairedToken(plain);
   for (const n of [1, 2, 3])
     await plain.request({
@@ -209,7 +204,9 @@ const refused: Array<[string, Record<string, unknown>, string, string]> = [
 
 it.each(refused)("a subscription with %s is refused 400 naming the field", async (name, body, code, path) => {
   const insecure = name.includes("even with allow_insecure_endpoints");
-  plain = await startTestServer({ push: { subject: PUSH_CONFIG.subject, allow_insecure_endpoints: insecure } });
+  const plain = closing.own(
+    await startTestServer({ push: { subject: PUSH_CONFIG.subject, allow_insecure_endpoints: insecure } }),
+  );
   const phone = await pairedToken(plain);
   const res = await plain.request({ method: "POST", url: "/push/subscriptions", token: phone.token, payload: body });
   expect([res.status, res.json.error.code], res.text).toEqual([400, code]);
@@ -218,7 +215,7 @@ it.each(refused)("a subscription with %s is refused 400 naming the field", async
 });
 
 it("the browsers' push services are allowed by default, Apple's and Microsoft's by subdomain", async () => {
-  plain = await startTestServer({ push: { subject: PUSH_CONFIG.subject } });
+  const plain = closing.own(await startTestServer({ push: { subject: PUSH_CONFIG.subject } }));
   const phone = await pairedToken(plain);
   const endpoints = [
     FCM,
@@ -238,7 +235,7 @@ it("the browsers' push services are allowed by default, Apple's and Microsoft's 
 });
 
 it("PATCH /push/settings turns previews on for the calling device only", async () => {
-  plain = await startTestServer({ push: PUSH_CONFIG });
+  const plain = closing.own(await startTestServer({ push: PUSH_CONFIG }));
   const phone = await pairedToken(plain);
   const laptop = await pairedToken(plain);
   expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({
@@ -267,7 +264,7 @@ it("PATCH /push/settings turns previews on for the calling device only", async (
 });
 
 it("a subscription sent through the bridge's relay is stored with the relaying device", async () => {
-  h = await PushHarness.start();
+  const h = closing.own(await PushHarness.start());
   const ctx = h.server.runtime.ctx;
   const phone = await pairedToken(h.server);
   const { clientHash: _hash, ...body } = await h.service.subscribe(h.push.publicKey);

@@ -1,17 +1,12 @@
 // What is pushed (docs/push.md "What is pushed", invariants P3-P5): approvals, warnings, finished replies and their
 // quiet "done", delivered through the loopback push service, which checks the VAPID signature and decrypts.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { dialectStream, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { waitForEvent } from "../runner/helpers.ts";
-import { PushHarness } from "./support/harness.ts";
+import { PushHarness, type TestDevice } from "./support/harness.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: PushHarness | undefined;
-let backend: ScriptedBackend | undefined;
-afterEach(async () => {
-  await h?.close();
-  await backend?.close();
-  h = backend = undefined;
-});
+const closing = useClosing();
 
 const approval = {
   key: "approval:req_1:0",
@@ -22,7 +17,7 @@ const approval = {
 } as const;
 
 it("a pending approval is pushed at once with Urgency high, the time left as TTL and no Topic; answering it sends a quiet done", async () => {
-  h = await PushHarness.start();
+  const h = closing.own(await PushHarness.start());
   const phone = await h.device();
   const sid = await h.newSession();
   const record = h.api
@@ -57,7 +52,7 @@ it("a pending approval is pushed at once with Urgency high, the time left as TTL
 });
 
 it("an approval without a deadline gets push.interaction_ttl_seconds less the time already gone", async () => {
-  h = await PushHarness.start({ interaction_ttl_seconds: 120 });
+  const h = closing.own(await PushHarness.start({ interaction_ttl_seconds: 120 }));
   const phone = await h.device();
   const sid = await h.newSession();
   h.api.session(sid).create({ ...approval, key: "approval:a" });
@@ -69,7 +64,7 @@ it("an approval without a deadline gets push.interaction_ttl_seconds less the ti
 });
 
 it("a notification is pushed while pending at warning or above; its updates replace it by tag; its dismissal sends done", async () => {
-  h = await PushHarness.start();
+  const h = closing.own(await PushHarness.start());
   const phone = await h.device();
   h.api.application.create({ key: "build", severity: "info", title: "Build started" });
   expect(await h.received(phone)).toEqual([]);
@@ -102,7 +97,7 @@ it("a notification is pushed while pending at warning or above; its updates repl
 });
 
 it("push.min_severity decides which notifications are pushed; interactions are pushed whatever their severity", async () => {
-  h = await PushHarness.start({ min_severity: "error" });
+  const h = closing.own(await PushHarness.start({ min_severity: "error" }));
   const phone = await h.device();
   const sid = await h.newSession();
   h.api.application.create({ key: "w", severity: "warning", title: "Low disk" });
@@ -116,7 +111,7 @@ it("push.min_severity decides which notifications are pushed; interactions are p
 });
 
 it("by default a push carries no text: the notification's title only; a device with previews gets the body too", async () => {
-  h = await PushHarness.start();
+  const h = closing.own(await PushHarness.start());
   const phone = await h.device("phone");
   const tablet = await h.device("tablet");
   await h.server.request({ method: "PATCH", url: "/push/settings", token: tablet.token, payload: { preview: true } });
@@ -129,12 +124,23 @@ it("by default a push carries no text: the notification's title only; a device w
   expect(preview.body).toBe('{"path": "/etc/motd"}');
 });
 
-async function replyHarness(): Promise<PushHarness> {
-  backend = await startScriptedBackend();
-  return PushHarness.start(
-    {},
-    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url } } },
-  );
+/** The server's config with the scripted backend as its provider. */
+const scriptedBy = (backend: ScriptedBackend) => ({
+  providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend.url } },
+});
+
+/** A push harness whose replies the scripted backend writes; both closed after the test. */
+async function replyHarness(): Promise<{ h: PushHarness; backend: ScriptedBackend }> {
+  const backend = closing.own(await startScriptedBackend());
+  return { h: closing.own(await PushHarness.start({}, scriptedBy(backend))), backend };
+}
+
+/** A device of `h` that asked for previews, while the server knows no device is connected. */
+async function previewDevice(h: PushHarness): Promise<TestDevice> {
+  const phone = await h.device();
+  await h.server.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
+  h.server.runtime.ctx.pairing.setConnected([]);
+  return phone;
 }
 
 async function ask(harness: PushHarness, sid: string, content: string): Promise<void> {
@@ -144,13 +150,13 @@ async function ask(harness: PushHarness, sid: string, content: string): Promise<
 }
 
 it("a finished reply goes to every device without a live connection, the sender included, as 'New reply' without text", async () => {
-  h = await replyHarness();
+  const { h, backend } = await replyHarness();
   const phone = await h.device("phone");
   const laptop = await h.device("laptop");
   // What the bridge's devices_seen says: the laptop has a socket open now.
   h.server.runtime.ctx.pairing.setConnected([laptop.id]);
   const sid = await h.newSession();
-  backend!.script(dialectStream("openai", { content: "The secret answer is 42." }));
+  backend.script(dialectStream("openai", { content: "The secret answer is 42." }));
   const sent = await h.server.request({
     method: "POST",
     url: `/sessions/${sid}/send`,
@@ -165,12 +171,10 @@ it("a finished reply goes to every device without a live connection, the sender 
 });
 
 it("with previews a reply carries the chat's title and its first words; a newer reply in the chat has the same tag", async () => {
-  h = await replyHarness();
-  const phone = await h.device();
-  await h.server.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
-  h.server.runtime.ctx.pairing.setConnected([]);
+  const { h, backend } = await replyHarness();
+  const phone = await previewDevice(h);
   const sid = await h.newSession();
-  backend!.script(
+  backend.script(
     dialectStream("openai", { content: "First answer." }),
     dialectStream("openai", { content: "Second answer." }),
   );
@@ -183,10 +187,10 @@ it("with previews a reply carries the chat's title and its first words; a newer 
 });
 
 it("when the server cannot know who is connected (no bridge link), every device gets the reply, marked skip_if_focused", async () => {
-  h = await replyHarness();
+  const { h, backend } = await replyHarness();
   const phone = await h.device();
   const sid = await h.newSession();
-  backend!.script(dialectStream("openai", { content: "ok" }));
+  backend.script(dialectStream("openai", { content: "ok" }));
   await ask(h, sid, "hi");
   expect(await h.received(phone)).toEqual([
     { v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid, skip_if_focused: true },
@@ -194,28 +198,24 @@ it("when the server cannot know who is connected (no bridge link), every device 
 });
 
 it("a request that fails pushes no reply, and push.replies false pushes none at all", async () => {
-  h = await replyHarness();
+  const { h, backend } = await replyHarness();
   const phone = await h.device();
   const sid = await h.newSession();
   // No scenario queued: the backend answers 500, the request ends with `error`.
   await ask(h, sid, "hi");
   expect(await h.received(phone)).toEqual([]);
-  await h.close();
-  h = await PushHarness.start(
-    { replies: false },
-    { providers: { default: { provider: "reference_compatible", model: "scripted", base_url: backend!.url } } },
-  );
-  const tablet = await h.device();
-  backend!.script(dialectStream("openai", { content: "ok" }));
-  await ask(h, await h.newSession(), "hi");
-  expect(await h.received(tablet)).toEqual([]);
+  const quiet = closing.own(await PushHarness.start({ replies: false }, scriptedBy(backend)));
+  const tablet = await quiet.device();
+  backend.script(dialectStream("openai", { content: "ok" }));
+  await ask(quiet, await quiet.newSession(), "hi");
+  expect(await quiet.received(tablet)).toEqual([]);
 });
 
 it("deleting a chat replaces its reply notification with a quiet done", async () => {
-  h = await replyHarness();
+  const { h, backend } = await replyHarness();
   const phone = await h.device();
   const sid = await h.newSession();
-  backend!.script(dialectStream("openai", { content: "ok" }));
+  backend.script(dialectStream("openai", { content: "ok" }));
   await ask(h, sid, "hi");
   // What DELETE /sessions/{id} publishes.
   h.server.runtime.ctx.events.publish({ type: "session_deleted", session_id: sid });
@@ -227,14 +227,12 @@ it("deleting a chat replaces its reply notification with a quiet done", async ()
 });
 
 it("a reply's preview is its words without Markdown signs (emphasis, code, links, lists, fences)", async () => {
-  h = await replyHarness();
-  const phone = await h.device();
-  await h.server.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: { preview: true } });
-  h.server.runtime.ctx.pairing.setConnected([]);
+  const { h, backend } = await replyHarness();
+  const phone = await previewDevice(h);
   const sid = await h.newSession();
   const reply =
     "## Done\n\n**Saved** the `notes.md` file, see [the docs](https://example.com).\n\n- one\n- _two_\n\n```sh\nls -l\n```";
-  backend!.script(dialectStream("openai", { content: reply }));
+  backend.script(dialectStream("openai", { content: reply }));
   await ask(h, sid, "Save it");
   const [pushed] = await h.received(phone);
   expect(pushed.body).toBe("Done Saved the notes.md file, see the docs. one two ls -l");

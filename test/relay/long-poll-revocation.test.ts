@@ -1,19 +1,16 @@
 // docs/bridge.md "Relay" B88: a long-poll over HTTP that a device started before its revocation does not deliver an
 // event committed after it: the events route checks the token again when its wait ends (401).
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { describe, expect, it } from "vitest";
+import { startTestServer } from "../support/server.ts";
+import { useClosing } from "../support/use-closing.ts";
 import { until } from "../bridge/helpers.ts";
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const closing = useClosing();
 
 describe("a long-poll across a revocation", () => {
   it("answers 401, not the event committed after the device was revoked (B88)", async () => {
-    server = await startTestServer();
+    const server = closing.own(await startTestServer());
     await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
     const url = `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
     const { ctx } = server.runtime;

@@ -5,19 +5,18 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { chunk, startScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { SERVER_STOPPED_DETAIL } from "../../server/runner/recovery.ts";
 import { tempDir } from "../support/server.ts";
 import { freePort, killAll, serverEnv, run, type Run } from "../config/support/processes.ts";
+import { useClosing } from "../support/use-closing.ts";
 
 const TOKEN = "crash-test-admin-token";
 const dirs: string[] = [];
 const runs: Run[] = [];
-let backend: ScriptedBackend | undefined;
-afterEach(async () => {
+const closing = useClosing();
+afterEach(() => {
   killAll(runs);
-  await backend?.close();
-  backend = undefined;
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
@@ -51,7 +50,7 @@ async function eventsUntil(base: string, requestId: string, done: (events: Event
 
 describe("a server killed mid-stream", { timeout: 120_000 }, () => {
   it("keeps the streamed text after its restart, marked interrupted by the crash, and ends the request", async () => {
-    backend = await startScriptedBackend();
+    const backend = closing.own(await startScriptedBackend());
     backend.script({
       kind: "stream",
       parts: [{ data: chunk({ content: "Once upon" }) }, { data: chunk({ content: " a time" }) }],

@@ -3,16 +3,13 @@
 // another person's chat included); a share holder's own archived and pinned decide their list, the owner's stay; a
 // message page of a chat with deleted messages is the same as the slice of the whole chat; chats stored before the
 // list was kept on the session rows are listed as they were.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { systemClock, type Clock } from "../../server/clock.ts";
 import { SessionStore } from "../../server/sessions/session-store.ts";
 import { chatOf, startHousehold, type Household } from "../people/support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 interface Page {
   sessions: Array<{ id: string; pinned: boolean; archived: boolean; updated_at: string }>;
@@ -47,7 +44,7 @@ function share(h: Household, sessionId: string, personId: string): void {
 }
 
 it("P6: a person's pages hold only their own and shared chats, whatever cursor they pass", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const { admin, adult, child } = h;
   const owners = [admin, adult, child];
   const chats = new Map<string, string[]>(owners.map((p) => [p.id, []]));
@@ -78,7 +75,7 @@ it("P6: a person's pages hold only their own and shared chats, whatever cursor t
 it("P7: a share holder's own archived and pinned decide their list; the owner's list keeps the owner's", async () => {
   // A clock of its own, so the two chats' updated_at differ without waiting.
   const clock = { t: Date.parse("2026-01-01T00:00:00Z"), now: () => clock.t, sleep: systemClock.sleep };
-  h = await startHousehold({}, { clock: clock satisfies Clock });
+  const h = closing.own(await startHousehold({}, { clock: clock satisfies Clock }));
   const { admin, adult } = h;
   const first = await chatOf(h.server, admin.plain.token, "FIRST");
   clock.t += 1000;
@@ -104,7 +101,7 @@ it("P7: a share holder's own archived and pinned decide their list; the owner's 
 });
 
 it("P8: a page of a chat with deleted messages is the slice of the whole chat at the same indices", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const token = h.admin.plain.token;
   const id = await chatOf(h.server, token, "m0");
   for (let i = 1; i < 12; i++) {
@@ -138,7 +135,7 @@ it("P8: a page of a chat with deleted messages is the slice of the whole chat at
 });
 
 it("P9: chats stored before the list was kept on the session rows are listed as they were once the store opens", async () => {
-  h = await startHousehold();
+  const h = closing.own(await startHousehold());
   const token = h.admin.plain.token;
   await chatOf(h.server, token, "OLD ONE");
   const pinned = await chatOf(h.server, token, "OLD TWO");

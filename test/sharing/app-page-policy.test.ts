@@ -2,20 +2,15 @@
 // app's page", docs/people.md L10): index.html gets it; the app's other files do not need it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
+import { expect, it } from "vitest";
+import { startBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig } from "../../bridge/config.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { APP_CONTENT_SECURITY_POLICY } from "../../client/wire/routes/app-files.ts";
-import { startTestServer, tempDir, type TestServer } from "../support/server.ts";
+import { startTestServer, tempDir } from "../support/server.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let server: TestServer | undefined;
-let bridge: RunningBridge | undefined;
-afterEach(async () => {
-  await server?.close();
-  await bridge?.close();
-  server = bridge = undefined;
-});
+const closing = useClosing();
 
 function fakeBuild(): string {
   const dir = tempDir("app-build-");
@@ -30,7 +25,7 @@ it("L10: index.html is sent with the policy by the server and by the bridge; scr
   expect(APP_CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
   expect(APP_CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
   const appDir = fakeBuild();
-  server = await startTestServer({}, { appDir });
+  const server = closing.own(await startTestServer({}, { appDir }));
   const page = await server.runtime.app.inject({ method: "GET", url: "/" });
   expect(page.statusCode).toBe(200);
   expect(page.headers["content-security-policy"]).toBe(APP_CONTENT_SECURITY_POLICY);
@@ -38,12 +33,14 @@ it("L10: index.html is sent with the policy by the server and by the bridge; scr
   expect(asset.statusCode).toBe(200);
   expect(asset.headers["content-security-policy"]).toBeUndefined();
 
-  bridge = await startBridge({
-    config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }),
-    log: new MemoryLogger(),
-    sweepEveryMs: 0,
-    appDir,
-  });
+  const bridge = closing.own(
+    await startBridge({
+      config: defaultBridgeConfig({ port: 0, dataDir: tempDir() }),
+      log: new MemoryLogger(),
+      sweepEveryMs: 0,
+      appDir,
+    }),
+  );
   const viaBridge = await fetch(`${bridge.httpUrl}/`);
   expect(viaBridge.status).toBe(200);
   expect(viaBridge.headers.get("content-security-policy")).toBe(APP_CONTENT_SECURITY_POLICY);

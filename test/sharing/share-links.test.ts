@@ -3,20 +3,17 @@
 // limited per address, and stored sealed: no file of the data folder holds the chat's words readable.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openSharedBlob, openSharedLink, parseSharedLink, SharedLinkError } from "../../client/sharing/open-link.ts";
 import { TestClock } from "../notifications/helpers.ts";
 import { chatOf, startHousehold, type Household } from "../people/support.ts";
+import { useClosing } from "../support/use-closing.ts";
 
-let h: Household | undefined;
-afterEach(async () => {
-  await h?.server.close();
-  h = undefined;
-});
+const closing = useClosing();
 
 async function start(): Promise<{ h: Household; clock: TestClock }> {
   const clock = new TestClock();
-  h = await startHousehold({}, { clock });
+  const h = closing.own(await startHousehold({}, { clock }));
   return { h, clock };
 }
 

@@ -5,6 +5,13 @@ import { join, relative } from "node:path";
 import { defineConfig, type Plugin } from "vite";
 import { serviceWorkerSource } from "./src/sw/service-worker-source.ts";
 
+/**
+ * Files the service worker does not precache: the PDF viewer's renderer and pdf.js's worker (app/src/documents/
+ * pdf-render.ts), fetched from the server when a PDF is first opened. Precached, every install would download 1.8 MB
+ * more for a viewer that needs the server anyway (the file it shows comes from there).
+ */
+const NOT_PRECACHED = /^assets\/(pdf-render|pdf\.worker)[.-]/;
+
 function serviceWorker(): Plugin {
   return {
     name: "chat-relay-service-worker",
@@ -12,7 +19,9 @@ function serviceWorker(): Plugin {
     generateBundle(_options, bundle) {
       // The bundle's files and public/'s (icons, manifest), which Vite copies without listing them in the bundle: the
       // offline shell needs both (the logo is an icon).
-      const files = [...Object.keys(bundle), ...publicFiles()].filter((name) => !name.endsWith(".map"));
+      const files = [...Object.keys(bundle), ...publicFiles()].filter(
+        (name) => !name.endsWith(".map") && !NOT_PRECACHED.test(name),
+      );
       this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(files) });
     },
   };

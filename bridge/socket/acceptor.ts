@@ -49,28 +49,11 @@ export class SocketAcceptor {
     if (!handshake.ok) return refuseUpgrade(socket, handshake.status, handshake.problem);
     const address = peerAddress(request.socket.remoteAddress);
     const tokenHash = handshake.token === undefined ? undefined : sha256Hex(handshake.token);
-    const identity = {
-      address,
-      deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined,
-    };
-    const admitted = this.admission.check(identity);
-    if (!admitted.ok) {
-      this.core.metrics.socketsRefused++;
-      this.log.warn({ address, status: admitted.status, problem: admitted.problem }, "socket refused");
-      return refuseUpgrade(socket, admitted.status, admitted.problem);
-    }
+    const { identity, admitted } = this.admit(address, tokenHash);
+    if (!admitted.ok) return refuseUpgrade(socket, admitted.status, admitted.problem);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       socket.off("error", destroyOnError);
-      const connection = new Connection(
-        this.nextId++,
-        webSocketTransport(ws, socket),
-        handshake.vsn,
-        address,
-        tokenHash,
-        this.core.metrics,
-        this.core.config.maxBufferedBytes,
-        this.core.clock.now(),
-      );
+      const connection = this.connection(webSocketTransport(ws, socket), handshake.vsn, address, tokenHash);
       const release = this.track(connection, identity);
       wireFrames(this.core, this.router, connection, ws, release);
     });
@@ -87,26 +70,9 @@ export class SocketAcceptor {
     token: string | undefined,
   ): { ok: true; connection: Connection; onGone: () => void } | { ok: false; status: number; problem: string } {
     const tokenHash = token === undefined ? undefined : sha256Hex(token);
-    const identity = {
-      address,
-      deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined,
-    };
-    const admitted = this.admission.check(identity);
-    if (!admitted.ok) {
-      this.core.metrics.socketsRefused++;
-      this.log.warn({ address, status: admitted.status, problem: admitted.problem }, "socket refused");
-      return admitted;
-    }
-    const connection = new Connection(
-      this.nextId++,
-      transport,
-      vsn,
-      address,
-      tokenHash,
-      this.core.metrics,
-      this.core.config.maxBufferedBytes,
-      this.core.clock.now(),
-    );
+    const { identity, admitted } = this.admit(address, tokenHash);
+    if (!admitted.ok) return admitted;
+    const connection = this.connection(transport, vsn, address, tokenHash);
     const release = this.track(connection, identity);
     let gone = false;
     const onGone = () => {
@@ -115,6 +81,38 @@ export class SocketAcceptor {
       release();
     };
     return { ok: true, connection, onGone };
+  }
+
+  /**
+   * Who the peer is (its token counts as a device's only when a paired device has it) and whether admission lets it
+   * in; a refusal is counted and logged here, for an upgrade and a long-poll session alike.
+   */
+  private admit(address: string, tokenHash: string | undefined) {
+    const identity: SocketIdentity = {
+      address,
+      deviceTokenHash: tokenHash !== undefined && this.core.registry.knowsToken(tokenHash) ? tokenHash : undefined,
+    };
+    const admitted = this.admission.check(identity);
+    if (!admitted.ok) {
+      this.core.metrics.socketsRefused++;
+      this.log.warn({ address, status: admitted.status, problem: admitted.problem }, "socket refused");
+    }
+    return { identity, admitted };
+  }
+
+  /** The connection of an admitted peer, numbered in order of arrival. */
+  private connection(transport: PeerTransport, vsn: Vsn, address: string, tokenHash: string | undefined): Connection {
+    const { metrics, config, clock } = this.core;
+    return new Connection(
+      this.nextId++,
+      transport,
+      vsn,
+      address,
+      tokenHash,
+      metrics,
+      config.maxBufferedBytes,
+      clock.now(),
+    );
   }
 
   /** Counts an accepted socket everywhere it is counted; returns what undoes that when it closes. */

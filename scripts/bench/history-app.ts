@@ -76,7 +76,10 @@ const marks = new MutationObserver(() => {
     bench.rows = null;
     bench.rowsInPage = performance.now();
     // A tap on the first row as soon as it is painted, queued behind whatever the page is doing then.
-    requestAnimationFrame(() => ((bench.rows = performance.now()), setTimeout(() => row.click(), 0)));
+    requestAnimationFrame(() => {
+      bench.rows = performance.now();
+      setTimeout(() => document.querySelector(".session-row").click(), 0);
+    });
   }
   if (bench.rows && bench.chat === undefined && document.querySelector("#composer")) {
     bench.chat = null;
@@ -152,7 +155,14 @@ async function throttledPage(context: BrowserContext, label: string): Promise<{ 
 /** Navigation to the first row painted, and to the chat a tap on it opened; whether the rows beat the server. */
 async function coldOpen(page: Page, server: HistoryServer) {
   await page.goto(server.url);
-  await page.waitForFunction("typeof window.__bench.chat === 'number'", undefined, { timeout: WAIT_MS });
+  await page
+    .waitForFunction("typeof window.__bench.chat === 'number'", undefined, { timeout: WAIT_MS })
+    .catch(async (error: unknown) => {
+      const state = await page.evaluate("JSON.stringify({ bench: window.__bench, hash: location.hash })");
+      throw new Error(`the cold open did not end: ${state} ${(await page.locator("body").innerText()).slice(0, 300)}`, {
+        cause: error,
+      });
+    });
   return page.evaluate(() => {
     type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number };
     const bench = (window as unknown as { __bench: Marks }).__bench;

@@ -1,6 +1,7 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC3): it opens at its end from one
-// read of its last messages (never the whole chat), scrolling up reads the older pages one by one and puts them above
-// without moving what the reader sees, down to the chat's first message, and a streamed reply still appends at the end.
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC4): it opens at its end from one
+// read of its last messages (never the whole chat) and mounts only the end's rows, scrolling up reads the older pages
+// one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
+// streamed reply still appends at the end.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -42,7 +43,7 @@ const topOf = (page: Page, index: number) =>
   }, text(index));
 
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, read older pages upward without a jump, and still stream (LC1-LC3)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows, read older pages upward without a jump, and still stream (LC1-LC4)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -53,6 +54,14 @@ describe("long chats", () => {
     });
     try {
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
+      // Every message row the page ever mounts, from before the chat opens.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { mounted: string[] }).mounted = seen;
+        new MutationObserver(() =>
+          document.querySelectorAll("article").forEach((item) => seen.push(item.textContent ?? "")),
+        ).observe(document.body, { childList: true, subtree: true });
+      });
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       // LC1: the end shows first, from the last page only.
       await article(page, LENGTH - 1).waitFor();
@@ -61,6 +70,11 @@ describe("long chats", () => {
       // No read of the whole chat: GET /sessions/{id} and /sessions/{id}/messages only come with a limit.
       const whole = new RegExp(`^/sessions/${id}(/messages)?(\\?(?!.*limit)|$)`);
       expect(reads.filter((read) => whole.test(read))).toEqual([]);
+      // LC4: opened at its end, the page mounts the end's rows only, never the top of the first page on the way there.
+      const mounted = await page.evaluate(() => (window as unknown as { mounted: string[] }).mounted);
+      const indices = mounted.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1])).filter(Number.isFinite);
+      expect(indices.length).toBeGreaterThan(0);
+      expect(Math.min(...indices)).toBeGreaterThan(LENGTH - 40);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
 
       // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.

@@ -6,6 +6,7 @@ import { useStore } from "../state/store.ts";
 import { answerFailureText, argumentLines, respondToApproval, type Answer } from "./answer.ts";
 import type { Approval } from "./approval.ts";
 import "./approvals.css";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Props {
   approval: Approval;
@@ -68,11 +69,7 @@ export function ApprovalCard({ approval, variant, onAnswered, onLater }: Props) 
           onInput={(event) => setMessage(event.currentTarget.value)}
         />
       </label>
-      {problem && (
-        <p class="notice error approval-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} class="approval-problem" />
       <div class="approval-actions">
         <button type="button" class="primary" disabled={busy} onClick={() => void answer({ response: "approve" })}>
           Approve

@@ -3,7 +3,8 @@
 // leaves the list, and its card and dialog close at once. On a phone the first one opens as a modal dialog; "Later"
 // leaves it as a card in the chat. On a wide screen the cards sit above the composer. Which approvals wait, and which
 // were answered or put off here, is the chat controller's (state/chat-approvals.ts); this is its view.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { ModalDialog } from "../components/modal-dialog.tsx";
 import { useChat } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
@@ -61,21 +62,10 @@ interface DialogProps {
 }
 
 function ApprovalDialog({ Card, approval, onAnswered, onLater }: DialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open && typeof element.showModal === "function") element.showModal();
-    return () => element?.open && element.close();
-  }, []);
   return (
     // Escape means "Later": the approval stays open as a card in the chat.
-    <dialog
-      ref={dialog}
-      class="approval-dialog"
-      aria-label="Approval needed"
-      onCancel={(event) => (event.preventDefault(), onLater())}
-    >
+    <ModalDialog class="approval-dialog" label="Approval needed" onCancel={onLater}>
       <Card approval={approval} variant="dialog" onAnswered={onAnswered} onLater={onLater} />
-    </dialog>
+    </ModalDialog>
   );
 }

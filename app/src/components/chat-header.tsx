@@ -9,6 +9,7 @@ import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ChatActions } from "./chat-actions.tsx";
+import { ErrorNotice } from "./error-notice.tsx";
 
 export function ChatHeader({
   session,
@@ -70,11 +71,7 @@ export function ChatHeader({
           <div class="settings-panel">{settings}</div>
         </details>
       )}
-      {problem && (
-        <p class="notice error header-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} class="header-problem" />
     </header>
   );
 }

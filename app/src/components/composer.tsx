@@ -12,6 +12,7 @@ import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
 import { ATTACH_ACCEPT } from "../documents/document-files.ts";
 import { fileDropProps } from "../documents/file-drop.ts";
 import { LibrarySlot, PendingDocumentChip, SharedIntake } from "../documents/lazy-documents.tsx";
+import { IconButton } from "./icon-button.tsx";
 import { usePromptPicker, type PromptPicker } from "./prompt-picker.tsx";
 
 /** The composer's text box: the skip link's target. */
@@ -90,18 +91,14 @@ function AttachButton() {
   const fileInput = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Attach a file"
+      <IconButton
+        label="Attach a file"
         title="Attach an image or a document (or type # for your documents)"
         disabled={!!readOnly.value}
         onClick={() => fileInput.current?.click()}
       >
-        <svg viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M16.5 6.5 8 15a2 2 0 1 0 2.8 2.8l8.5-8.5a4 4 0 0 0-5.7-5.7L5 12.2a6 6 0 0 0 8.5 8.5L20 14" />
-        </svg>
-      </button>
+        <path d="M16.5 6.5 8 15a2 2 0 1 0 2.8 2.8l8.5-8.5a4 4 0 0 0-5.7-5.7L5 12.2a6 6 0 0 0 8.5 8.5L20 14" />
+      </IconButton>
       <input
         ref={fileInput}
         type="file"
@@ -117,18 +114,14 @@ function AttachButton() {
 function LinkButton({ onToggle }: { onToggle: () => void }) {
   const { readOnly } = useChat();
   return (
-    <button
-      type="button"
-      class="icon-button"
-      aria-label="Attach an image link"
+    <IconButton
+      label="Attach an image link"
       title="Attach an image link"
       disabled={!!readOnly.value}
       onClick={onToggle}
     >
-      <svg viewBox="0 0 24 24" aria-hidden="true">
-        <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
-      </svg>
-    </button>
+      <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+    </IconButton>
   );
 }
 

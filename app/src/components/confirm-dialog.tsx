@@ -1,6 +1,7 @@
 // A modal question with a destructive answer ("Delete chat?"): the native <dialog> (focus kept inside, Esc cancels),
 // named by its heading so assistive tech and tests find it as the dialog "Delete chat?".
-import { useEffect, useRef } from "preact/hooks";
+import { useRef } from "preact/hooks";
+import { useModal } from "./modal-dialog.tsx";
 
 interface Props {
   title: string;
@@ -12,17 +13,13 @@ interface Props {
 
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    // showModal where the browser has it (every current one); the `open` attribute alone elsewhere (tests' DOMs).
-    if (dialog && !dialog.open && typeof dialog.showModal === "function") dialog.showModal();
-    return () => dialog?.open && dialog.close?.();
-  }, []);
+  useModal(ref);
   return (
     <dialog
       ref={ref}
       class="confirm-dialog"
       aria-labelledby="confirm-title"
+      // the `open` attribute alone where the DOM has no showModal (tests' DOMs)
       open={
         typeof HTMLDialogElement === "undefined" || !("showModal" in HTMLDialogElement.prototype) ? true : undefined
       }

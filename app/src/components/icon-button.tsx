@@ -18,11 +18,12 @@ interface Props {
   pressed?: boolean;
   /** Whether the menu it opens is open (aria-expanded). */
   expanded?: boolean;
+  disabled?: boolean;
   onClick(): void;
   children: ComponentChildren;
 }
 
-export function IconButton({ label, title, small, pressed, expanded, onClick, children }: Props) {
+export function IconButton({ label, title, small, pressed, expanded, disabled, onClick, children }: Props) {
   return (
     <button
       type="button"
@@ -31,6 +32,7 @@ export function IconButton({ label, title, small, pressed, expanded, onClick, ch
       aria-pressed={pressed}
       aria-expanded={expanded}
       title={title}
+      disabled={disabled}
       onClick={onClick}
     >
       <svg viewBox="0 0 24 24" aria-hidden="true">

@@ -1,5 +1,6 @@
 // One row of the transcript: a user message (edit and resend), an assistant reply (markdown, thinking, tool calls,
 // usage, interrupted mark), a tool result, or a system message; each with its toolbar (message-toolbar.tsx).
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Message } from "../../../client/index.ts";
 import type { AgentView as Agent } from "../../../client/index.ts";
@@ -13,6 +14,7 @@ import { ToolCalls, ToolMessage } from "./tool-message.tsx";
 import { MessageToolbar } from "./message-toolbar.tsx";
 import { UsageFooter } from "./usage-footer.tsx";
 import { SenderName } from "../people/sender-name.tsx";
+import { ErrorNotice } from "./error-notice.tsx";
 
 interface Props {
   message: Message;
@@ -28,23 +30,33 @@ export function MessageItem({ message, index, agent, last = false, showVersions 
   const metadata = message.metadata;
   const interrupted = interruptionOf(metadata);
   return (
-    <article
-      class={`message ${message.role}`}
-      data-role={message.role}
-      aria-label={message.role === "assistant" ? "Assistant" : "System"}
-    >
-      <ThinkingBlock text={reasoningOf(metadata)} streaming={false} />
+    <ReplyArticle message={message}>
       {message.content !== "" && <ReplyText message={message} />}
       <RetrievalNotice metadata={metadata} />
       <ToolCalls metadata={metadata} />
       {interrupted && <p class="interrupted">{interrupted}</p>}
       <UsageFooter metadata={metadata} agent={agent} />
       <MessageToolbar message={message} index={index} last={last} showVersions={showVersions} />
-    </article>
+    </ReplyArticle>
   );
 }
 
 /** The mark of a reply kept unfinished (`metadata.interrupted`: "user", "shutdown", "crash", or true from older servers). */
+/** An assistant's or system message's frame, named by its role, with its thinking first; the transcript and a
+ *  shared chat put what follows inside. */
+export function ReplyArticle({ message, children }: { message: Message; children: ComponentChildren }) {
+  return (
+    <article
+      class={`message ${message.role}`}
+      data-role={message.role}
+      aria-label={message.role === "assistant" ? "Assistant" : "System"}
+    >
+      <ThinkingBlock text={reasoningOf(message.metadata)} streaming={false} />
+      {children}
+    </article>
+  );
+}
+
 export function interruptionOf(metadata: Record<string, unknown> | undefined): string | undefined {
   switch (metadata?.interrupted) {
     case "user":
@@ -118,11 +130,7 @@ function EditBox({ message, index }: { message: Message; index: number }) {
         onInput={(e) => setDraft(e.currentTarget.value)}
         rows={3}
       />
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       <div class="row-actions">
         <button type="button" class="ghost" onClick={chat.stopEditing}>
           Cancel

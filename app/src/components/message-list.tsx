@@ -56,7 +56,7 @@ export function MessageList({ transcript, agent }: Props) {
     const element = scroller.current;
     if (element) chat.noteScroll(element.scrollHeight - element.scrollTop - element.clientHeight);
   };
-  const items = virtualizer.getVirtualItems();
+  const items = useOpenedAtEnd(virtualizer.getVirtualItems(), rows.length, chat);
   return (
     <div
       class="message-scroller"
@@ -128,6 +128,21 @@ function noteRow(
     key: `n-${note.request_id}-${note.kind}`,
     render: () => <RequestNoteView note={note} onRetry={onRetry} stoppedHere={stoppedHere.has(note.request_id)} />,
   };
+}
+
+type Items = ReturnType<ReturnType<typeof useVirtualizer>["getVirtualItems"]>;
+
+/**
+ * Until a chat opened at its end has been scrolled there, no row is rendered: the scroller starts at the top of the
+ * first page, and its top rows would be mounted (markdown, toolbars) only to be replaced by the end's a frame later,
+ * which doubled the work of opening a long chat. Once the last row is in range (or the reader is not at the bottom,
+ * a search result opened the chat further up), the rows are the virtualizer's as they come.
+ */
+function useOpenedAtEnd(items: Items, count: number, chat: Chat): Items {
+  const opened = useRef(false);
+  if (!opened.current && count > 0 && (!chat.atBottom.peek() || items.some((item) => item.index === count - 1)))
+    opened.current = true;
+  return opened.current || count === 0 ? items : [];
 }
 
 /**

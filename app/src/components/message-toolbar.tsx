@@ -10,6 +10,7 @@ import { describeError } from "../state/errors.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
 import { ReadAloud } from "../voice/lazy-voice.tsx";
+import { ErrorNotice } from "./error-notice.tsx";
 
 interface Props {
   message: Message;
@@ -33,11 +34,7 @@ export function MessageToolbar({ message, index, last, showVersions, onEdit }: P
   };
   return (
     <div class="message-menu">
-      {problem && (
-        <p class="notice error small" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} class="small" />
       {showVersions && editable && <VersionSwitch message={message} index={index} run={run} />}
       {message.content !== "" && <CopyButton text={message.content} run={run} />}
       {message.role === "assistant" && message.content.trim() !== "" && <ReadAloud content={message.content} />}

@@ -1,6 +1,7 @@
 // The agent's request_options_ui selects (docs/provider.md "Provider settings"): those marked rich_ui sit by the composer, the others in
 // the chat's settings panel. Their values are sent as request_options.
 import type { AgentView as Agent } from "../../../client/index.ts";
+import { OptionList } from "./option-list.tsx";
 
 type SelectDescriptor = Agent["request_options_ui"][string];
 
@@ -52,11 +53,7 @@ function OptionSelect({
       <span>{name.replaceAll("_", " ")}</span>
       <select value={value ?? ""} onChange={(event) => onChange(event.currentTarget.value || undefined)}>
         <option value="">default</option>
-        {descriptor.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        <OptionList values={descriptor.options} />
       </select>
     </label>
   );

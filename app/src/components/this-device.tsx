@@ -3,8 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
-import { unpairThisDevice } from "../state/unpair.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ErrorNotice } from "./error-notice.tsx";
+import { UnpairDialog } from "./unpair-dialog.tsx";
 
 export function ThisDevice() {
   const { connection } = useStore();
@@ -38,12 +38,6 @@ export function ThisDevice() {
       setProblem(`Not renamed: ${describeError(error, connection.badge.value)}`);
     }
   };
-  const unpair = () => {
-    setConfirming(false);
-    unpairThisDevice(connection).catch((error: unknown) =>
-      setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`),
-    );
-  };
   return (
     <section class="card stack this-device" aria-labelledby="this-device-title">
       <h2 id="this-device-title">This device</h2>
@@ -58,23 +52,11 @@ export function ThisDevice() {
         </button>
       </form>
       {note && <p role="status">{note}</p>}
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       <button type="button" class="danger" onClick={() => setConfirming(true)}>
         Unpair this device
       </button>
-      {confirming && (
-        <ConfirmDialog
-          title="Unpair this device?"
-          body="The server forgets this device and its chats are removed from this browser. You will need a new pairing code to connect again."
-          confirmLabel="Unpair"
-          onConfirm={unpair}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
+      {confirming && <UnpairDialog onClose={() => setConfirming(false)} onProblem={setProblem} />}
     </section>
   );
 }

@@ -1,14 +1,13 @@
 // The bar on top of every paired screen: the app's name (home), the connection state, and the menu. The menu is a
 // list of entries (another screen adds its own line here), then this device's settings while paired.
 import { useState } from "preact/hooks";
-import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
-import { unpairThisDevice } from "../state/unpair.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
 import { lazyComponent } from "./lazy-component.tsx";
 import { SearchLauncher } from "../search/search-launcher.tsx";
+import { ErrorNotice } from "./error-notice.tsx";
+import { UnpairDialog } from "./unpair-dialog.tsx";
 
 const NotificationsToggle = lazyComponent(
   () => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle),
@@ -25,12 +24,6 @@ export function TopBar() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<"shortcuts" | "unpair" | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const unpair = () => {
-    setDialog(undefined);
-    unpairThisDevice(connection).catch((error: unknown) =>
-      setProblem(`Not unpaired: ${describeError(error, connection.badge.value)}`),
-    );
-  };
   return (
     <header class="top-bar">
       {/* The route lives in the hash, so the link moves focus itself instead of changing the address. */}
@@ -78,21 +71,9 @@ export function TopBar() {
           {paired && menuOpen && <NotificationsToggle client={paired.client} />}
         </div>
       </details>
-      {problem && (
-        <p class="notice error header-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} class="header-problem" />
       {dialog === "shortcuts" && <ShortcutsDialog onClose={() => setDialog(undefined)} />}
-      {dialog === "unpair" && (
-        <ConfirmDialog
-          title="Unpair this device?"
-          body="The server forgets this device and its chats are removed from this browser. You will need a new pairing code to connect again."
-          confirmLabel="Unpair"
-          onConfirm={unpair}
-          onCancel={() => setDialog(undefined)}
-        />
-      )}
+      {dialog === "unpair" && <UnpairDialog onClose={() => setDialog(undefined)} onProblem={setProblem} />}
     </header>
   );
 }

@@ -1,12 +1,16 @@
 // The document viewer a citation opens: the chat's copy of the document at the cited page (a PDF's page, a section of
-// the others), as its extracted text with the cited passage marked and scrolled into view. It reads the text through
-// the chat's route, so it works for anyone who may read the chat, through the relay, and after the library's document
-// is deleted. Text is shown as text: nothing in a document (an HTML file's script included) is ever run. A PDF pages
-// on with Previous and Next; other types show the text around the passage.
+// the others). A PDF is rendered (pdf-loader.ts loads pdf.js on first use, pdf-page-view.tsx draws the page and marks
+// the passage in its text layer) and pages on with Previous and Next; while it loads, and when it cannot (the viewer
+// or the file could not be had), the page's extracted text is shown, with the passage marked and a line saying why.
+// Other types show their text around the passage. Text goes through the chat's routes, so it works for anyone who may
+// read the chat, through the relay, and after the library's document is deleted. Nothing in a document (an HTML
+// file's script, a PDF's JavaScript) is ever run.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ChatClient, DocumentPage } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { findQuote } from "./citations.ts";
+import { usePdf } from "./pdf-loader.ts";
+import { PdfPageView } from "./pdf-page-view.tsx";
 
 export interface ViewerTarget {
   session_id: string;
@@ -29,32 +33,57 @@ interface Props {
 export function DocumentViewer({ client, target, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [page, setPage] = useState(target.page);
-  const loaded = usePage(client, target, page);
-  const pdf = target.name.toLowerCase().endsWith(".pdf");
+  const pdfFile = target.name.toLowerCase().endsWith(".pdf");
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const pdf = usePdf(client, target.session_id, target.document_id, pdfFile);
+  const rendered = pdf.kind === "ready" && failure === undefined ? pdf : undefined;
+  const fallback = failure ?? (pdf.kind === "fallback" ? pdf.reason : undefined);
+  const loaded = usePage(client, target, page, rendered === undefined);
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
   }, []);
-  useEffect(() => dialog.current?.querySelector("mark")?.scrollIntoView({ block: "center" }), [loaded]);
-  const title = `${target.name}, ${pdf ? "page" : "section"} ${page}`;
+  useEffect(() => dialog.current?.querySelector(".document-text mark")?.scrollIntoView({ block: "center" }), [loaded]);
+  const title = `${target.name}, ${pdfFile ? "page" : "section"} ${page}`;
+  const quote = page === target.page ? target.quote : undefined;
+  const last = rendered ? page >= rendered.pdf.numPages : loaded.kind === "failed";
   return (
-    <dialog ref={dialog} class="document-viewer" aria-labelledby="document-viewer-title" onClose={onClose}>
+    <dialog
+      ref={dialog}
+      class="document-viewer"
+      aria-labelledby="document-viewer-title"
+      data-view={rendered ? "pdf" : "text"}
+      onClose={onClose}
+    >
       <header>
         <h2 id="document-viewer-title">{title}</h2>
         <button type="button" class="ghost" onClick={() => dialog.current?.close()}>
           Close
         </button>
       </header>
-      {loaded.kind === "loading" && <p class="muted">Loading…</p>}
-      {loaded.kind === "failed" && <p role="alert">{loaded.message}</p>}
-      {loaded.kind === "page" && (
-        <PageText text={loaded.page.text} quote={page === target.page ? target.quote : undefined} clip={!pdf} />
+      {pdfFile && fallback && <p role="status">{`${fallback} Showing the page's text instead.`}</p>}
+      {pdfFile && pdf.kind === "loading" && <p class="muted">Loading the PDF viewer…</p>}
+      {rendered ? (
+        <PdfPageView
+          renderer={rendered.renderer}
+          pdf={rendered.pdf}
+          page={page}
+          label={`Page ${page} of ${target.name}`}
+          quote={quote}
+          onFailed={(error) => setFailure(`The page could not be drawn: ${describeError(error)}`)}
+        />
+      ) : (
+        <>
+          {loaded.kind === "loading" && <p class="muted">Loading…</p>}
+          {loaded.kind === "failed" && <p role="alert">{loaded.message}</p>}
+          {loaded.kind === "page" && <PageText text={loaded.page.text} quote={quote} clip={!pdfFile} />}
+        </>
       )}
-      {pdf && (
+      {pdfFile && (
         <nav class="row-actions" aria-label="Pages">
           <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             Previous page
           </button>
-          <button type="button" class="secondary" disabled={loaded.kind === "failed"} onClick={() => setPage(page + 1)}>
+          <button type="button" class="secondary" disabled={last} onClick={() => setPage(page + 1)}>
             Next page
           </button>
         </nav>
@@ -65,9 +94,11 @@ export function DocumentViewer({ client, target, onClose }: Props) {
 
 type Loaded = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "page"; page: DocumentPage };
 
-function usePage(client: ChatClient, target: ViewerTarget, page: number): Loaded {
+/** The page's text from the chat's route, while `wanted` (a rendered PDF needs none). */
+function usePage(client: ChatClient, target: ViewerTarget, page: number, wanted: boolean): Loaded {
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(() => {
+    if (!wanted) return;
     let live = true;
     setLoaded({ kind: "loading" });
     client.chatDocumentText(target.session_id, target.document_id, page).then(
@@ -76,7 +107,7 @@ function usePage(client: ChatClient, target: ViewerTarget, page: number): Loaded
         live && setLoaded({ kind: "failed", message: `This page could not be opened: ${describeError(error)}` }),
     );
     return () => void (live = false);
-  }, [client, target.session_id, target.document_id, page]);
+  }, [client, target.session_id, target.document_id, page, wanted]);
   return loaded;
 }
 

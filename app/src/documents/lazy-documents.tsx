@@ -7,28 +7,21 @@ import type { Message } from "../../../client/index.ts";
 import { MarkdownView } from "../render/markdown-view.tsx";
 import { useChat } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
+import { chunkLoader } from "../state/chunk-loader.ts";
 
 type Controls = typeof import("./document-controls.tsx");
 
-let loaded: Controls | undefined;
-let loading: Promise<Controls> | undefined;
+const controlsChunk = chunkLoader<Controls>(() => import("./document-controls.tsx"));
 
 /** The documents chunk, fetched once (a failed fetch, offline before it was ever cached, is tried again next time). */
 export function loadDocumentControls(): Promise<Controls> {
-  loading ??= import("./document-controls.tsx").then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return controlsChunk.load();
 }
 
 function useControls(): Controls | undefined {
-  const [controls, setControls] = useState(loaded);
+  const [controls, setControls] = useState(controlsChunk.loaded);
   useEffect(() => {
-    if (loaded) return;
+    if (controlsChunk.loaded) return;
     let live = true;
     loadDocumentControls().then(
       (module) => live && setControls(module),

@@ -5,9 +5,11 @@ import { useEffect, useState } from "preact/hooks";
 import type { AuditEntry, Person } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
+import { AdminOnly } from "./admin-only.tsx";
 import { describeAuditEntry, type AuditLine, type AuditNames } from "./audit-entry.ts";
 import { peopleErrorText } from "./people-errors.ts";
 import "./people.css";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Loaded {
   entries: AuditEntry[];
@@ -15,16 +17,11 @@ interface Loaded {
 }
 
 export function AuditScreen() {
-  const { people } = useStore();
-  if (people.me.value === undefined) return <p class="page muted">Loading…</p>;
-  if (!people.isAdmin.value)
-    return (
-      <main class="page people">
-        <h1>Audit log</h1>
-        <p class="notice warning">Only an admin reads the audit log.</p>
-      </main>
-    );
-  return <AuditLog />;
+  return (
+    <AdminOnly title="Audit log" refusal="Only an admin reads the audit log.">
+      <AuditLog />
+    </AdminOnly>
+  );
 }
 
 function AuditLog() {
@@ -60,11 +57,7 @@ function AuditLog() {
         Every time someone got access to another person's chats or devices: a chat read with the admin token, a pairing
         code made for someone else, chats transferred, everything exported, providers or tools changed. Kept 90 days.
       </p>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {loaded === undefined && !problem && <p class="muted">Loading…</p>}
       {loaded?.entries.length === 0 && <p class="muted">Nothing recorded yet.</p>}
       {loaded && loaded.entries.length > 0 && (

@@ -12,8 +12,11 @@ const PEOPLE_TEXTS: Readonly<Record<string, string>> = {
   too_many_shares: "A chat can be shared with at most 20 people.",
 };
 
+/** The sentence `texts` has for the server's error code, if any (the people screens' own wording of their refusals). */
+export function codedText(texts: Readonly<Record<string, string>>, error: unknown): string | undefined {
+  return error instanceof ResponseError && error.code !== undefined ? texts[error.code] : undefined;
+}
+
 export function peopleErrorText(error: unknown): string {
-  if (error instanceof ResponseError && error.code !== undefined && PEOPLE_TEXTS[error.code] !== undefined)
-    return PEOPLE_TEXTS[error.code]!;
-  return describeError(error);
+  return codedText(PEOPLE_TEXTS, error) ?? describeError(error);
 }

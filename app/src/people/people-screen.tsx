@@ -6,23 +6,20 @@ import type { ChatClient, PairingCreated, Person } from "../../../client/index.t
 import { AddDevice } from "../components/add-device.tsx";
 import { useStore } from "../state/store.ts";
 import { peopleErrorText } from "./people-errors.ts";
+import { AdminOnly } from "./admin-only.tsx";
 import { PersonForm, type PersonDraft } from "./person-form.tsx";
 import { RemovePersonDialog } from "./remove-person-dialog.tsx";
 import "./people.css";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 type Editing = { kind: "add" } | { kind: "edit"; person: Person } | undefined;
 
 export function PeopleScreen() {
-  const { people } = useStore();
-  if (people.me.value === undefined) return <p class="page muted">Loading…</p>;
-  if (!people.isAdmin.value)
-    return (
-      <main class="page people">
-        <h1>People</h1>
-        <p class="notice warning">Only an admin manages the people on this server.</p>
-      </main>
-    );
-  return <PeopleAdmin />;
+  return (
+    <AdminOnly title="People" refusal="Only an admin manages the people on this server.">
+      <PeopleAdmin />
+    </AdminOnly>
+  );
 }
 
 function PeopleAdmin() {
@@ -56,11 +53,7 @@ function PeopleAdmin() {
   return (
     <main class="page people" aria-labelledby="people-title">
       <PeopleHead onAdd={() => (setEditing({ kind: "add" }), setPairing(undefined))} />
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {editing && (
         <PersonForm
           person={editing.kind === "edit" ? editing.person : undefined}

@@ -1,7 +1,8 @@
 // "Remove Ana?": the required choice of what becomes of their chats (deleted, or given to another person), said
 // before anything happens; their devices stop at once either way.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Person } from "../../../client/index.ts";
+import { ModalDialog } from "../components/modal-dialog.tsx";
 
 export type ChatsChoice = { chats: "delete" } | { chats: "transfer"; to: string };
 
@@ -14,26 +15,15 @@ interface Props {
 }
 
 export function RemovePersonDialog({ person, heirs, onRemove, onCancel }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [choice, setChoice] = useState<"delete" | "transfer" | undefined>();
   const [heir, setHeir] = useState(heirs[0]?.id ?? "");
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open && typeof dialog.showModal === "function") dialog.showModal();
-    return () => dialog?.open && dialog.close?.();
-  }, []);
   const submit = (event: Event) => {
     event.preventDefault();
     if (choice === "delete") onRemove({ chats: "delete" });
     else if (choice === "transfer" && heir) onRemove({ chats: "transfer", to: heir });
   };
   return (
-    <dialog
-      ref={ref}
-      class="confirm-dialog remove-person"
-      aria-labelledby="remove-person-title"
-      onCancel={(event) => (event.preventDefault(), onCancel())}
-    >
+    <ModalDialog class="confirm-dialog remove-person" labelledBy="remove-person-title" onCancel={onCancel}>
       <form class="stack" onSubmit={submit}>
         <h2 id="remove-person-title">Remove {person.name}?</h2>
         <p>Their devices are signed out at once. What should happen to their chats?</p>
@@ -75,6 +65,6 @@ export function RemovePersonDialog({ person, heirs, onRemove, onCancel }: Props)
           </button>
         </div>
       </form>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,10 +1,12 @@
 // "Share chat" (the owner's): who the chat is shared with and how (read or write), changed or removed per person, and
 // anyone else from the directory added with the access picked. At most MAX_SHARES people.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { MAX_SHARES, type DirectoryEntry, type SessionSummary, type ShareAccess } from "../../../client/index.ts";
+import { DoneRow, ModalDialog } from "../components/modal-dialog.tsx";
 import { useStore } from "../state/store.ts";
 import { peopleErrorText } from "./people-errors.ts";
 import "./people.css"; // the dialog loads on first use, with its styles
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Props {
   session: SessionSummary;
@@ -15,13 +17,9 @@ type ShareChange = (personId: string, access: ShareAccess | undefined) => void;
 
 export function ShareDialog({ session, onClose }: Props) {
   const { people, connection, sessions } = useStore();
-  const ref = useRef<HTMLDialogElement>(null);
   const [problem, setProblem] = useState<string | undefined>();
   useEffect(() => {
     void people.refresh().catch(() => undefined);
-    const dialog = ref.current;
-    if (dialog && !dialog.open && typeof dialog.showModal === "function") dialog.showModal();
-    return () => dialog?.open && dialog.close?.();
   }, []);
   const shares = session.shares ?? [];
   const others = people.directory.value.filter(
@@ -38,31 +36,18 @@ export function ShareDialog({ session, onClose }: Props) {
     work.then(sessions.upsert, (error: unknown) => setProblem(peopleErrorText(error)));
   };
   return (
-    <dialog
-      ref={ref}
-      class="confirm-dialog share-dialog"
-      aria-labelledby="share-title"
-      onCancel={(event) => (event.preventDefault(), onClose())}
-    >
+    <ModalDialog class="confirm-dialog share-dialog" labelledBy="share-title" onCancel={onClose}>
       <div class="stack">
         <h2 id="share-title">Share chat</h2>
-        {problem && (
-          <p class="notice error" role="alert">
-            {problem}
-          </p>
-        )}
+        <ErrorNotice problem={problem} />
         <ShareList session={session} onChange={change} />
         {others.length === 0 && shares.length === 0 && (
           <p class="muted">Nobody else is on this server yet: an admin adds people under People.</p>
         )}
         {others.length > 0 && shares.length < MAX_SHARES && <AddShare others={others} onChange={change} />}
-        <div class="row-actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Done
-          </button>
-        </div>
+        <DoneRow onDone={onClose} />
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
 

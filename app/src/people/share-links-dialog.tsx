@@ -1,12 +1,14 @@
 // "Share link" (the chat's owner): pick how long the link lives (7 days unless told), "Copy link" makes it, copies its
 // url and shows it with its QR code for a phone across the table; "Live links" lists the chat's links (when made, when
 // they expire) with Revoke each. The url is shown only once, right after it is made: the server keeps no key.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { ChatClient, SessionSummary, ShareLink, ShareLinkCreated } from "../../../client/index.ts";
+import { DoneRow, ModalDialog } from "../components/modal-dialog.tsx";
 import { QrCode } from "../components/qr-code.tsx";
 import { useStore } from "../state/store.ts";
 import { DEFAULT_LINK_LIFE, describeLink, LINK_LIVES, shareLinkErrorText } from "./share-links.ts";
 import "./people.css"; // the dialog loads on first use, with its styles
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 interface Props {
   session: SessionSummary;
@@ -15,7 +17,6 @@ interface Props {
 
 export function ShareLinksDialog({ session, onClose }: Props) {
   const { connection, env } = useStore();
-  const ref = useRef<HTMLDialogElement>(null);
   const [life, setLife] = useState<number>(DEFAULT_LINK_LIFE);
   const [made, setMade] = useState<{ link: ShareLinkCreated; copied: boolean } | undefined>();
   const [links, setLinks] = useState<ShareLink[] | undefined>();
@@ -33,9 +34,6 @@ export function ShareLinksDialog({ session, onClose }: Props) {
   const reload = async (client: ChatClient) => setLinks(await client.listShareLinks(session.id));
   useEffect(() => {
     run(reload);
-    const dialog = ref.current;
-    if (dialog && !dialog.open && typeof dialog.showModal === "function") dialog.showModal();
-    return () => dialog?.open && dialog.close?.();
   }, []);
   const create = () =>
     run(async (client) => {
@@ -51,22 +49,13 @@ export function ShareLinksDialog({ session, onClose }: Props) {
       await reload(client);
     });
   return (
-    <dialog
-      ref={ref}
-      class="confirm-dialog share-dialog share-links"
-      aria-labelledby="share-links-title"
-      onCancel={(event) => (event.preventDefault(), onClose())}
-    >
+    <ModalDialog class="confirm-dialog share-dialog share-links" labelledBy="share-links-title" onCancel={onClose}>
       <div class="stack">
         <h2 id="share-links-title">Share link</h2>
         <p class="muted small">
           Anyone with the link reads this chat as it is now, without pairing a device. Later messages are not shown.
         </p>
-        {problem && (
-          <p class="notice error" role="alert">
-            {problem}
-          </p>
-        )}
+        <ErrorNotice problem={problem} />
         <div class="share-row">
           <label for="share-link-life">Expires after</label>
           <select id="share-link-life" value={life} onChange={(e) => setLife(Number(e.currentTarget.value))}>
@@ -82,13 +71,9 @@ export function ShareLinksDialog({ session, onClose }: Props) {
         </div>
         {made && <MadeLink link={made.link} copied={made.copied} />}
         <LiveLinks links={links} now={env.now()} onRevoke={revoke} busy={busy} />
-        <div class="row-actions">
-          <button type="button" class="secondary" onClick={onClose}>
-            Done
-          </button>
-        </div>
+        <DoneRow onDone={onClose} />
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
 

@@ -1,8 +1,8 @@
 // Share links in words (docs/app.md "Share links"): the lives a link may be given, how a live link is listed, and the
 // share-link failures said plainly. No page needed: test/app-state/share-links.test.ts checks them.
-import { DEFAULT_SHARE_LINK_SECONDS, ResponseError, type ShareLink } from "../../../client/index.ts";
+import { DEFAULT_SHARE_LINK_SECONDS, type ShareLink } from "../../../client/index.ts";
 import { relativeTime } from "../state/time.ts";
-import { peopleErrorText } from "./people-errors.ts";
+import { codedText, peopleErrorText } from "./people-errors.ts";
 
 const DAY = 24 * 3600;
 
@@ -30,7 +30,5 @@ const LINK_TEXTS: Readonly<Record<string, string>> = {
 };
 
 export function shareLinkErrorText(error: unknown): string {
-  if (error instanceof ResponseError && error.code !== undefined && LINK_TEXTS[error.code] !== undefined)
-    return LINK_TEXTS[error.code]!;
-  return peopleErrorText(error);
+  return codedText(LINK_TEXTS, error) ?? peopleErrorText(error);
 }

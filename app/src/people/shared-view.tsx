@@ -4,10 +4,8 @@
 // controls a paired device has. A revoked, expired or unknown link says so in one sentence (shared-chat.ts).
 import { useEffect, useState } from "preact/hooks";
 import type { Message, SharedSnapshot } from "../../../client/index.ts";
-import { reasoningOf } from "../chat/transcript.ts";
 import { AttachmentThumbnails } from "../components/image-viewer.tsx";
-import { interruptionOf } from "../components/message-item.tsx";
-import { ThinkingBlock } from "../components/thinking-block.tsx";
+import { interruptionOf, ReplyArticle } from "../components/message-item.tsx";
 import { ToolCalls, ToolMessage } from "../components/tool-message.tsx";
 import { MarkdownView } from "../render/markdown-view.tsx";
 import { useStore } from "../state/store.ts";
@@ -88,15 +86,10 @@ function SharedMessage({ message, namedWriters }: { message: Message; namedWrite
   }
   const interrupted = interruptionOf(metadata);
   return (
-    <article
-      class={`message ${message.role}`}
-      data-role={message.role}
-      aria-label={message.role === "assistant" ? "Assistant" : "System"}
-    >
-      <ThinkingBlock text={reasoningOf(metadata)} streaming={false} />
+    <ReplyArticle message={message}>
       {message.content !== "" && <MarkdownView text={message.content} />}
       <ToolCalls metadata={metadata} />
       {interrupted && <p class="interrupted">{interrupted}</p>}
-    </article>
+    </ReplyArticle>
   );
 }

@@ -4,35 +4,24 @@
 // once per frame (state/chat-feed.ts).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
+import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
 
-let renderer: Renderer | undefined;
-let loading: Promise<Renderer> | undefined;
-
-/** Loads the renderer once; a failed load (offline, never cached) is tried again by the next message shown. */
-function loadRenderer(): Promise<Renderer> {
-  loading ??= import("./markdown.ts").then(
-    (module) => (renderer = module),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+/** Loaded once; a failed load (offline, never cached) is tried again by the next message shown. */
+const rendererChunk = chunkLoader<Renderer>(() => import("./markdown.ts"));
 
 export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const [loads, setLoads] = useState(0);
-  const result = useMemo(() => renderer?.renderMarkdown(text), [text, loads]);
+  const result = useMemo(() => rendererChunk.loaded?.renderMarkdown(text), [text, loads]);
   const root = useRef<HTMLDivElement>(null);
   const { env } = useStore();
   useEffect(() => {
     let live = true;
     const again = () => live && setLoads((count) => count + 1);
-    if (!result) loadRenderer().then(again, () => undefined);
+    if (!result) rendererChunk.load().then(again, () => undefined);
     else void result.mathPending?.then((loaded) => loaded && again());
     return () => void (live = false);
   }, [result]);

@@ -8,6 +8,7 @@ import { byPinThenActivity } from "../state/list-order.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function ArchivedScreen() {
   const { connection, sessions } = useStore();
@@ -32,11 +33,7 @@ export function ArchivedScreen() {
   return (
     <section class="screen archived" aria-labelledby="archived-title">
       <h1 id="archived-title">Archived</h1>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {!problem && loaded === undefined ? (
         <p class="muted">Loading archived chats…</p>
       ) : list.length === 0 && !problem ? (

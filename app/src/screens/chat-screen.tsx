@@ -16,6 +16,8 @@ import { WaitingMessages } from "../offline/waiting-messages.tsx";
 import { ChatContext } from "../state/chat-context.ts";
 import { useStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
+import { OptionList } from "../components/option-list.tsx";
 
 export function ChatScreen({ session_id }: { session_id?: string }) {
   const store = useStore();
@@ -34,11 +36,7 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
             agent={agent}
             settings={selectOptionsOf(agent, false).length > 0 ? <ChatSettings chat={chat} /> : undefined}
           />
-          {chat.problem.value && (
-            <p class="notice error chat-problem" role="alert">
-              {chat.problem.value}
-            </p>
-          )}
+          <ErrorNotice problem={chat.problem.value} class="chat-problem" />
           <Transcript chat={chat} />
           <WaitingMessages chat={chat} />
           {session_id && <ApprovalPanel />}
@@ -131,11 +129,7 @@ function AgentPicker({
     <label class="option-select">
       <span>Agent</span>
       <select value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-        {agents.map((agent) => (
-          <option key={agent.agent_id} value={agent.agent_id}>
-            {agent.agent_id}
-          </option>
-        ))}
+        <OptionList values={agents.map((agent) => agent.agent_id)} />
       </select>
     </label>
   );

@@ -11,6 +11,7 @@ import { ThisDevice } from "../components/this-device.tsx";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function DevicesScreen() {
   const { admin, connection, people } = useStore();
@@ -61,11 +62,7 @@ function DeviceList({ source }: { source: DeviceAdmin }) {
           Add device
         </button>
       </div>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {code && <AddDevice code={code} onNewCode={newCode} onClose={() => (setCode(undefined), reload())} />}
       {devices === undefined ? (
         !problem && <p class="muted">Loading…</p>

@@ -5,6 +5,7 @@ import type { ClientRecord } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { relativeTime } from "../state/time.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function HistoryScreen() {
   const { connection } = useStore();
@@ -24,11 +25,7 @@ export function HistoryScreen() {
   return (
     <main class="page history">
       <h1>Notification history</h1>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {records === undefined && !problem && <p class="muted">Loading…</p>}
       {records?.length === 0 && <p class="muted">Nothing yet.</p>}
       <ul class="history-list">

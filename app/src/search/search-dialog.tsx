@@ -3,6 +3,7 @@
 // choosing one (a click, or Down to it then Enter) opens the chat at that message. Empty, no-result, error and
 // offline states each say what to do; results found on this device while offline say so.
 import { useEffect, useRef } from "preact/hooks";
+import { useModal } from "../components/modal-dialog.tsx";
 import { hrefOf } from "../state/router.ts";
 import { useStore } from "../state/store.ts";
 import { snippetPieces, type SearchResult } from "./search-api.ts";
@@ -13,12 +14,10 @@ export function SearchDialog() {
   const { search } = useStore();
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  useModal(dialog);
   useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open && typeof element.showModal === "function") element.showModal();
     input.current?.focus();
     input.current?.select();
-    return () => element?.open && element.close();
   }, []);
   return (
     // Escape closes from anywhere in it (in a search box Chromium would only clear the text).

@@ -4,6 +4,9 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Person } from "../../../client/index.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
+import { OptionList } from "../components/option-list.tsx";
+import { SaveCancelRow } from "./form-parts.tsx";
 
 interface Draft {
   id: string;
@@ -31,11 +34,7 @@ export function AgentsSection() {
     });
   return (
     <section class="stack" aria-label="Agents">
-      {settings.problem && (
-        <p class="notice error" role="alert">
-          {settings.problem}
-        </p>
-      )}
+      <ErrorNotice problem={settings.problem} />
       <p class="muted">
         Who may use an agent is set on each person (their allowed agents), in one place; it is shown here.
       </p>
@@ -122,11 +121,7 @@ function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSe
       <label>
         Provider
         <select value={draft.provider_id} onChange={set("provider_id")}>
-          {props.providers.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          <OptionList values={props.providers} />
         </select>
       </label>
       <label>
@@ -150,19 +145,8 @@ function AgentForm(props: { draft: Draft; providers: string[]; settings: AdminSe
           placeholder='{"temperature": 0.2}'
         />
       </label>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div class="row">
-        <button type="submit" class="primary">
-          Save agent
-        </button>
-        <button type="button" class="ghost" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
+      <ErrorNotice problem={problem} />
+      <SaveCancelRow saveLabel="Save agent" onCancel={props.onDone} />
     </form>
   );
 }

@@ -5,17 +5,15 @@ import { useState } from "preact/hooks";
 import type { ProviderTest } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { section, useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
+import { SecretField } from "./form-parts.tsx";
 
 export function ConnectionsSection() {
   const settings = useAdminSettings();
   const providers = section(settings.view, "providers");
   return (
     <section class="stack" aria-label="Connections">
-      {settings.problem && (
-        <p class="notice error" role="alert">
-          {settings.problem}
-        </p>
-      )}
+      <ErrorNotice problem={settings.problem} />
       {settings.view === undefined && !settings.problem && <p class="muted">Loading…</p>}
       <ul class="settings-list">
         {Object.entries(providers).map(([id, provider]) => (
@@ -162,10 +160,7 @@ function AddProvider({ settings }: { settings: AdminSettings }) {
           required
         />
       </label>
-      <label>
-        API key (optional)
-        <input type="password" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} autoComplete="off" />
-      </label>
+      <SecretField label="API key (optional)" value={apiKey} onInput={setApiKey} />
       <button type="submit" class="primary">
         Add
       </button>

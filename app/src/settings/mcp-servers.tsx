@@ -4,6 +4,8 @@
 import { useEffect, useState } from "preact/hooks";
 import type { McpServerReport } from "../../../client/index.ts";
 import { useAdminSettings, type AdminSettings, type Record_ } from "./use-admin-settings.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
+import { SecretField } from "./form-parts.tsx";
 
 const MODES = ["auto", "always", "never"] as const;
 
@@ -15,11 +17,7 @@ export function McpSection() {
   const apply = async (patch: Record_) => (await settings.apply({ mcp_servers: patch })) && reload();
   return (
     <section class="stack" aria-label="MCP servers">
-      {settings.problem && (
-        <p class="notice error" role="alert">
-          {settings.problem}
-        </p>
-      )}
+      <ErrorNotice problem={settings.problem} />
       {servers?.length === 0 && <p class="muted">No MCP server yet.</p>}
       <ul class="settings-list">
         {servers?.map((server) => (
@@ -126,12 +124,7 @@ function AddServer({ settings, onAdded }: { settings: AdminSettings; onAdded: ()
         {kind === "http" ? "URL" : "Command and arguments"}
         <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} required />
       </label>
-      {kind === "http" && (
-        <label>
-          Bearer token (optional)
-          <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} autoComplete="off" />
-        </label>
-      )}
+      {kind === "http" && <SecretField label="Bearer token (optional)" value={secret} onInput={setSecret} />}
       <button type="submit" class="primary">
         Add
       </button>

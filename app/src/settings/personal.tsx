@@ -5,6 +5,7 @@ import type { AgentView, PersonalSettings } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { PromptLibrary } from "./prompt-library.tsx";
+import { OptionList } from "../components/option-list.tsx";
 
 export function PersonalSection() {
   const { connection } = useStore();
@@ -48,11 +49,7 @@ export function PersonalSection() {
               onChange={(e) => own && setOwn({ ...own, default_agent: e.currentTarget.value || null })}
             >
               <option value="">The server's default</option>
-              {agents.map((agent) => (
-                <option key={agent.agent_id} value={agent.agent_id}>
-                  {agent.agent_id}
-                </option>
-              ))}
+              <OptionList values={agents.map((agent) => agent.agent_id)} />
             </select>
           </label>
           <label>

@@ -2,6 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Prompt, ServerApi } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
+import { SaveCancelRow } from "./form-parts.tsx";
 
 /** A prompt being edited, or a new one (no id yet). */
 type Draft = Prompt | { id: undefined; title: string; text: string };
@@ -36,11 +38,7 @@ export function PromptLibrary({ client }: { client: ServerApi }) {
         </button>
       </div>
       <p class="muted">Type “/” in the message box to insert one.</p>
-      {problem && (
-        <p class="notice error" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} />
       {editing && (
         <PromptForm draft={editing} onChange={setEditing} onSave={save} onCancel={() => setEditing(undefined)} />
       )}
@@ -87,14 +85,7 @@ function PromptForm(props: {
           onInput={(e) => onChange({ ...draft, text: e.currentTarget.value })}
         />
       </label>
-      <div class="row">
-        <button type="submit" class="primary">
-          Save prompt
-        </button>
-        <button type="button" class="ghost" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancelRow saveLabel="Save prompt" onCancel={props.onCancel} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { useStore } from "../state/store.ts";
 import { spokenPieces } from "./reply-speech.ts";
 import { createSpeaker, type Speaker } from "./speaker.ts";
 import { useSpeechStatus } from "./speech-status.ts";
+import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function ReadAloudButton({ content }: { content: string }) {
   const { connection } = useStore();
@@ -47,11 +48,7 @@ export function ReadAloudButton({ content }: { content: string }) {
           <path d="M4 9v6h4l5 4V5L8 9zM16 8a5 5 0 0 1 0 8M19 5a9 9 0 0 1 0 14" />
         )}
       </IconButton>
-      {problem && (
-        <p class="notice error small" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorNotice problem={problem} class="small" />
     </>
   );
 }

@@ -1,15 +1,16 @@
 // `npm run mutate`: Stryker over the security-critical files, one group of vitest.mutation.config.ts at a time, each
-// run loading only that group's tests (MUTATION_GROUP). Each group's JSON report is kept as
-// reports/mutation/<group>.json (scripts/mutation-summary.ts prints the docs/testing.md table from them), and a line
-// per group says how long it took. Exits non-zero when a group's score is under stryker.config.json's break threshold
+// run loading only that group's tests (MUTATION_GROUP). Each group runs from a config of its own written beside its
+// report (reports/mutation/<group>.config.json: stryker.config.json with the group's files, its own sandbox folder and
+// its JSON report reports/mutation/<group>.json), so two groups may run at once. scripts/mutation-summary.ts prints
+// the docs/testing.md table from the reports, and a line per group says how long it took. Exits non-zero when a group's score is under stryker.config.json's break threshold
 // or a file stryker.config.json mutates belongs to no group.
 // Usage: node --import tsx scripts/mutate.ts [group ...] [--concurrency N]   (groups: every group when none is named)
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { MUTATION_GROUPS } from "../vitest.mutation.config.ts";
 
-const CONFIG = JSON.parse(readFileSync("stryker.config.json", "utf8")) as { mutate: string[] };
-const REPORT = "reports/mutation/mutation.json";
+const CONFIG = JSON.parse(readFileSync("stryker.config.json", "utf8")) as { mutate: string[]; $schema?: string };
+const REPORTS = "reports/mutation";
 
 function parseArgs(argv: string[]): { groups: string[]; concurrency: string | undefined } {
   const at = argv.indexOf("--concurrency");
@@ -25,13 +26,26 @@ function ungrouped(): string[] {
   return CONFIG.mutate.filter((glob) => !grouped.has(glob));
 }
 
+/** stryker.config.json narrowed to one group: its files, its sandbox, its report. */
+function groupConfig(name: string): string {
+  const { $schema: _schema, ...base } = CONFIG;
+  const config = {
+    ...base,
+    mutate: MUTATION_GROUPS[name]!.mutate,
+    tempDirName: `.stryker-tmp/${name}`,
+    jsonReporter: { fileName: `${REPORTS}/${name}.json` },
+  };
+  mkdirSync(REPORTS, { recursive: true });
+  const file = `${REPORTS}/${name}.config.json`;
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
 function runGroup(name: string, concurrency: string | undefined): number | null {
   const started = Date.now();
-  const args = ["stryker", "run", "--mutate", MUTATION_GROUPS[name]!.mutate.join(",")];
+  const args = ["stryker", "run", groupConfig(name)];
   if (concurrency !== undefined) args.push("--concurrency", concurrency);
   const result = spawnSync("npx", args, { stdio: "inherit", env: { ...process.env, MUTATION_GROUP: name } });
-  // A run that ended before its report (a failed initial test run) leaves the previous group's: not copied.
-  if (existsSync(REPORT) && statSync(REPORT).mtimeMs >= started) copyFileSync(REPORT, `reports/mutation/${name}.json`);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(JSON.stringify({ group: name, exit: result.status, minutes: Number(minutes) }));
   return result.status;

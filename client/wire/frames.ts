@@ -5,7 +5,7 @@ import { z } from "zod";
 import { anyEventSchema } from "./events.ts";
 import { appConfigSchema } from "./app-config.ts";
 import { eventIdSchema } from "./event-id.ts";
-import { deviceModeSchema, publicKeySchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
+import { deviceModeSchema, publicKeySchema, sealedCredentialsSchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
 import { PUT_ONLY_FOR_PARTS, relayMethodFits, relayMethodSchema } from "./relay-methods.ts";
 import { AUDIENCE_FEATURE, audiencePushSchema, audienceTagSchema } from "./audience.ts";
 
@@ -88,11 +88,8 @@ export const pairingErrorReasonSchema = z.enum([
 ]);
 export type PairingErrorReason = z.infer<typeof pairingErrorReasonSchema>;
 
-export const pairingOkSchema = z.object({
-  server_id: z.string(),
-  device_id: z.string(),
-  device_token: z.string(),
-  server_url: z.string(),
+/** The credentials in clear: what a device paired without a key gets, the sealed ones' fields and its person. */
+export const pairingOkSchema = sealedCredentialsSchema.extend({
   /** The person the device now belongs to (docs/people.md); older servers omit it. */
   person_id: z.string().optional(),
 });

@@ -64,14 +64,41 @@ export async function startHistoryServer(shape: HistoryShape): Promise<HistorySe
 export async function timeReads(client: Client, paths: readonly string[], reads: number): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < reads + 20; i++) {
-    const path = paths[i % paths.length]!;
-    const start = process.hrtime.bigint();
-    const res = await client.request({ method: "GET", path, headers: { authorization: `Bearer ${TOKEN}` } });
-    await res.body.arrayBuffer();
-    if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
-    if (i >= 20) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const took = await timeRead(client, paths[i % paths.length]!);
+    if (i >= 20) samples.push(took);
   }
   return samples;
+}
+
+/**
+ * Wall times in ms of GET `paths` of two servers read in turn (a read of one, then the same read of the other, which
+ * goes first alternating), `reads` of each after 20 unmeasured pairs: both see the machine's load alike, however it
+ * drifts (one server after the other, a loaded machine's drift between them was as large as the difference measured).
+ */
+export async function timeReadsPaired(
+  a: { client: Client; paths: readonly string[] },
+  b: { client: Client; paths: readonly string[] },
+  reads: number,
+): Promise<[number[], number[]]> {
+  const samples: [number[], number[]] = [[], []];
+  const sides = [a, b] as const;
+  for (let i = 0; i < reads + 20; i++) {
+    const order = i % 2 === 0 ? [0, 1] : [1, 0];
+    for (const side of order) {
+      const { client, paths } = sides[side]!;
+      const took = await timeRead(client, paths[i % paths.length]!);
+      if (i >= 20) samples[side]!.push(took);
+    }
+  }
+  return samples;
+}
+
+async function timeRead(client: Client, path: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const res = await client.request({ method: "GET", path, headers: { authorization: `Bearer ${TOKEN}` } });
+  await res.body.arrayBuffer();
+  if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 /**

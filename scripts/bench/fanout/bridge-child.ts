@@ -2,6 +2,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { WebSocketServer, type WebSocket } from "ws";
 import { startBridge } from "../../../bridge/bridge.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../../bridge/config.ts";
@@ -63,7 +64,13 @@ const pct = (samples: number[], p: number) => {
 
 process.on("message", (message) => {
   const parsed = toBridgeChild.parse(message);
-  if (parsed.type === "rss") return send({ type: "rss", rss: process.memoryUsage().rss });
+  if (parsed.type === "rss") {
+    // BENCH_HEAP_DIR: a heap snapshot beside each RSS reading (before and after the sockets connect), to see what a
+    // socket holds; it collects garbage first, so the RSS figures of such a run are not the benchmark's.
+    const heapDir = process.env.BENCH_HEAP_DIR;
+    if (heapDir) writeHeapSnapshot(join(heapDir, `bridge-${Date.now()}.heapsnapshot`));
+    return send({ type: "rss", rss: process.memoryUsage().rss });
+  }
   if (parsed.type === "phase") {
     meter.reset();
     arrivals = [];

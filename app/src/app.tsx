@@ -72,14 +72,16 @@ function Main({ route: now }: { route: Route }) {
   if (now.name === "people") return <PeopleScreen />;
   if (now.name === "audit") return <AuditScreen />;
   const sessionId = now.name === "chat" ? now.session_id : undefined;
+  const startedOffline = now.name === "new_chat" ? now.client_session_id : undefined;
   // A freshly paired app with no chats opens on the composer: the first send creates the session.
   const showChat =
     now.name === "chat" || now.name === "new_chat" || (sessions.loaded.value && sessions.list.value.length === 0);
-  if (!wide) return showChat ? <ChatScreen key={sessionId ?? "new"} session_id={sessionId} /> : <SessionList />;
+  const chat = <ChatScreen key={sessionId ?? "new"} session_id={sessionId} client_session_id={startedOffline} />;
+  if (!wide) return showChat ? chat : <SessionList />;
   return (
     <div class="split">
-      <SessionList activeId={sessionId} />
-      <ChatScreen key={sessionId ?? "new"} session_id={sessionId} />
+      <SessionList activeId={sessionId ?? startedOffline} />
+      {chat}
     </div>
   );
 }

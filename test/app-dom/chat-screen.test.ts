@@ -2,7 +2,7 @@
 // The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1): a chat that
 // cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
 // could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
-import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it } from "vitest";
 import { NetworkError, type ConnectionStatus } from "../../client/index.ts";
@@ -43,10 +43,19 @@ describe("chat screen", () => {
     const box = await screen.findByRole("textbox", { name: "Message" });
     fireEvent.input(box, { target: { value: "are you there?" } });
     fireEvent.submit(box.closest("form")!);
-    expect(await screen.findByText("Waiting to send")).toBeTruthy();
-    expect(screen.getByText("are you there?")).toBeTruthy();
+    // The outbox's code loads on first use (a dynamic import): slow on a loaded machine, so a wide bound.
+    const waiting = await screen.findByRole("list", { name: "Waiting to send" }, { timeout: 15_000 });
+    expect(within(waiting).getByText("Waiting to send")).toBeTruthy();
+    expect(within(waiting).getByText("are you there?")).toBeTruthy();
     await waitFor(() => expect((box as HTMLTextAreaElement).value).toBe(""));
     expect(screen.getByRole("status").textContent).toBe("Server offline");
+    // The new chat's address now carries its client_session_id (a reload finds it, OB10), and the list shows it.
+    const [, client_session_id] = /^#\/new\/(.+)$/.exec(location.hash) ?? [];
+    expect(client_session_id).toMatch(/^cs/);
+    const started = screen.getByRole("list", { name: "Chats started offline" });
+    const row = within(started).getByRole("link", { name: /are you there\?/ });
+    expect(row.getAttribute("href")).toBe(`#/new/${client_session_id}`);
+    expect(row.getAttribute("aria-current")).toBe("page");
   });
 
   it("says 'You stopped this reply' for a Stop, and that the server restarted for a shutdown (C4)", async () => {

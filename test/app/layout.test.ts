@@ -82,7 +82,9 @@ describe("layout on a phone (390x844)", () => {
     await stack.append(sessionId, "Plan a long weekend in Lisbon with the family and the dog");
     await pairThroughLink(page, (await stack.createPairing()).pair_url);
     await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
-    const title = page.locator(".chat-header h1");
+    // The header says "New chat" until the chat's summary arrives (the list's read or the chat's own): measure the
+    // title once it is there, not the placeholder (8 characters, where measuring 20 threw IndexSizeError).
+    const title = page.locator(".chat-header h1", { hasText: "Plan a long weekend" });
     await title.waitFor();
     // The width the first 20 characters need in the header's own font, against the width the header gives the title.
     const fits = await title.evaluate((h1) => {

@@ -1,11 +1,11 @@
 // Notifications and device lifecycle in the app: an application banner and its dismiss on a phone (mobile rules),
 // a session notification in the desktop rail and its dismiss (desktop rules), the history of terminal records,
 // and a revoked device back on the pairing screen. One stack and one browser for the file.
-import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { offlineCacheKeys } from "./support/offline-db.ts";
 
 // A browser on two shared cores: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -20,31 +20,6 @@ async function notificationStatus(id: string, sessionId?: string): Promise<strin
     status: string;
   }>;
   return list.find((record) => record.id === id)?.status;
-}
-
-/** The keys of the app's offline cache (the library's IndexedDbCache, "chat-relay-cache"), as the page sees them. */
-function offlineCacheKeys(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const databases = await indexedDB.databases();
-    if (!databases.some((entry) => entry.name === "chat-relay-cache")) return [];
-    return new Promise<string[]>((resolve, reject) => {
-      const open = indexedDB.open("chat-relay-cache");
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const db = open.result;
-        const stores = Array.from({ length: db.objectStoreNames.length }, (_, i) => db.objectStoreNames.item(i)!);
-        if (stores.length === 0) return (db.close(), resolve([]));
-        const transaction = db.transaction(stores);
-        const keys: string[] = [];
-        for (const store of stores) {
-          const request = transaction.objectStore(store).getAllKeys();
-          request.onsuccess = () => keys.push(...request.result.map((key) => `${store}:${String(key)}`));
-        }
-        transaction.oncomplete = () => (db.close(), resolve(keys));
-        transaction.onerror = () => reject(transaction.error);
-      };
-    });
-  });
 }
 
 describe("notifications and devices in the app", () => {

@@ -1,19 +1,23 @@
 // Writing offline in Chromium (docs/app.md "Outbox", OB6-OB8): with the server STOPPED (not the page's offline
 // switch), three messages written in two chats (one started offline) wait on the device as "Waiting to send", one is
-// edited and one more cancelled; the page is closed, the server restarted, the app reopened: each message is sent
-// once, in its chat's order, the second of a chat only after the first one's reply. Proven by the server's stored
-// messages and the scripted backend's request log. Screenshots of a chat with waiting messages go to docs/app/.
+// edited and one more cancelled; the page is closed, the server restarted, the app reopened hours later (the page's
+// clock moved on, not waited for): each message is sent once, in its chat's order, the second of a chat only after
+// the first one's reply. Proven by the server's stored messages and the scripted backend's request log. Screenshots
+// of a chat with waiting messages go to docs/app/.
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies } from "../runner/helpers.ts";
 import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { offlineRecords } from "./support/offline-db.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
+/** How long the app stays closed with messages waiting (on the page's clock). */
+const HOURS_CLOSED = 7;
 
 describe("outbox", () => {
-  it("messages written with the server stopped are sent once each, in order, after a restart and a reopen (OB6-OB8)", async () => {
+  it("messages written with the server stopped are sent once each, in order, after a restart and a reopen hours later (OB6-OB8)", async () => {
     const { stack } = shared;
     const chat = await stack.createSession();
     await stack.append(chat, "written while online");
@@ -58,25 +62,20 @@ describe("outbox", () => {
       await newBox.press("Enter");
       await page.locator(".waiting-message", { hasText: "a new chat, offline" }).waitFor();
       // Kept in the offline cache's database (the one the worker deletes on revocation, OB8).
-      const stored = await page.evaluate(
-        () =>
-          new Promise<string[]>((resolve, reject) => {
-            const open = indexedDB.open("chat-relay-cache");
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              const request = open.result.transaction("outbox").objectStore("outbox").getAll();
-              request.onsuccess = () => (open.result.close(), resolve(request.result.map((item) => item.text)));
-            };
-          }),
-      );
+      const stored = (await offlineRecords<{ text: string }>(page, "outbox")).map((item) => item.text);
       expect(stored.sort()).toEqual(["a new chat, offline", "offline one", "offline two, edited"]);
       await page.close();
 
       await stack.startServer();
       restarted = true;
+      // Reopened seven hours later: the page's clock is moved on (Playwright's clock, time then runs on from there),
+      // no real time is waited. The messages go at this open, as written.
+      const closedAt = Date.now();
+      await context.clock.install({ time: closedAt + HOURS_CLOSED * 3_600_000 });
       const reopened = await context.newPage();
       reopened.on("pageerror", (error) => errors.push(error.message));
       await reopened.goto(`${stack.serverUrl}/#/s/${chat}`);
+      expect(await reopened.evaluate(() => Date.now())).toBeGreaterThanOrEqual(closedAt + HOURS_CLOSED * 3_600_000);
       await reopened.locator('article[data-role="user"]', { hasText: "offline two, edited" }).waitFor();
       await reopened.locator(".waiting-message").first().waitFor({ state: "detached" });
       await vi.waitFor(() => expect(completionBodies(stack.backend)).toHaveLength(3), { timeout: 60_000 });

@@ -18,7 +18,7 @@ import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, NodeWebSocket, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, NodeWebSocket, until, untilLive, expectExactly } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
@@ -76,14 +76,6 @@ async function appendMany(sessionId: string, from: number, count: number): Promi
   for (let i = from; i < from + count; i++) await scope.stack.append(sessionId, `m${i}`);
 }
 
-async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await scope.stack.storeEvents())
-    .filter((event) => event.event_id > start)
-    .map((event) => event.event_id);
-  await until(() => heard.length >= expected.length, `all ${expected.length} events`);
-  expect(heard.map((event) => event.event_id)).toEqual(expected);
-}
-
 describe("several bridge URLs", () => {
   it("bridgeUrlsOf reads one URL, a comma list or a list, and refuses none (C150)", () => {
     expect(bridgeUrlsOf("ws://a/socket")).toEqual(["ws://a/socket"]);
@@ -98,7 +90,7 @@ describe("several bridge URLs", () => {
     const { client, heard, start } = await connected([await closedPortUrl(), stack.bridgeUrl]);
     const sessionId = await stack.createSession();
     await appendMany(sessionId, 0, 5);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
     expect(client.status.get().state).toBe("live");
   });
 
@@ -116,7 +108,7 @@ describe("several bridge URLs", () => {
     await untilLive(client);
     const start = client.cursor!;
     await appendMany(await stack.createSession(), 0, 3);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 
   it("a bridge closed mid-stream: the library moves to the next URL and misses nothing (C151)", async () => {
@@ -134,7 +126,7 @@ describe("several bridge URLs", () => {
     await until(() => other.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
     await until(() => client.status.get().state === "live", "live on the second bridge");
     await appendMany(sessionId, 15, 5);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
     expect(client.status.get().state).toBe("live");
   });
 
@@ -155,6 +147,6 @@ describe("several bridge URLs", () => {
     await until(() => other.core.metrics.socketsOpen >= 2, "the app's socket on the second bridge");
     await until(() => client.status.get().state === "live", "live on the second bridge");
     await appendMany(sessionId, 6, 3);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 });

@@ -6,11 +6,9 @@ import type { Credentials } from "../../client/connection/credentials.ts";
 import { memoryStorage } from "../../client/storage/storage.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import Database from "better-sqlite3";
 import { join } from "node:path";
-import { DATABASE_FILE } from "../../server/runtime.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive, expectExactly } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
@@ -41,14 +39,6 @@ async function started(options: Partial<ConnectOptions> = {}, viaProxy = false, 
   return { stack, proxy, client, heard, start: client.cursor!, credentials };
 }
 
-async function expectExactly(heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await scope.stack.storeEvents())
-    .filter((event) => event.event_id > start)
-    .map((event) => event.event_id);
-  await until(() => heard.length >= expected.length, `all ${expected.length} events`);
-  expect(heard.map((event) => event.event_id)).toEqual(expected);
-}
-
 async function appendMany(sessionId: string, from: number, count: number): Promise<void> {
   for (let i = from; i < from + count; i++) await scope.stack.append(sessionId, `m${i}`);
 }
@@ -65,7 +55,7 @@ describe("client faults", () => {
     await scope.stack.startBridge();
     await until(() => client.status.get().state === "live", "live again");
     await appendMany(sessionId, 15, 5);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 
   it("server restarted: the feed resumes with nothing lost or repeated (C4)", async () => {
@@ -77,7 +67,7 @@ describe("client faults", () => {
     await scope.stack.startServer();
     await appendMany(sessionId, 3, 5);
     await until(() => client.status.get().state === "live", "live");
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 
   it("socket dropped without a close frame: rejoins with since_id and replays (C4)", async () => {
@@ -90,7 +80,7 @@ describe("client faults", () => {
     proxy!.allow();
     await until(() => client.status.get().state === "live", "live again");
     await appendMany(sessionId, 6, 3);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 
   it("a replay gap larger than the bridge's buffer is filled over HTTP (C4)", async () => {
@@ -110,7 +100,7 @@ describe("client faults", () => {
     http.state.down = false;
     await until(() => client.status.get().state === "live", "live");
     await appendMany(sessionId, 6, 2);
-    await expectExactly(heard, start);
+    await expectExactly(scope.stack, heard, start);
   });
 
   it("a server whose event store was reset (new epoch) makes the client start over, never trust its old cursor (C18)", async () => {
@@ -122,14 +112,7 @@ describe("client faults", () => {
     await until(() => client.cursor === scope.stack.latestId(), "caught up");
     const before = heard.length;
     const oldCursor = client.cursor!;
-    await scope.stack.stopServer();
-    // The event log starts over (a new epoch, ids from 1 again); devices and sessions stay.
-    const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
-    db.exec(
-      "DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');",
-    );
-    db.close();
-    await scope.stack.startServer();
+    await scope.stack.restartWithNewEventLog();
     await until(() => resets.length === 1, "reset");
     await until(() => client.status.get().state === "live", "live again");
     const resumeAt = client.cursor!;

@@ -3,9 +3,6 @@
 // ends with close() or a permanent refusal, and overlapping snapshot reloads never go backwards. Pure transitions
 // are proved in machine.test.ts instead.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import Database from "better-sqlite3";
-import { join } from "node:path";
-import { DATABASE_FILE } from "../../server/runtime.ts";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { connect, type ClientProblem, type ConnectOptions } from "../../client/connection/client.ts";
 import type { FetchLike } from "../../client/transport/http.ts";
@@ -67,15 +64,7 @@ async function liveClient(options: Partial<ConnectOptions> = {}) {
 }
 
 /** The server's event store starts over (new epoch, ids from 1); devices and sessions stay. */
-async function resetEventStore(): Promise<void> {
-  await scope.stack.stopServer();
-  const db = new Database(join(scope.stack.serverDir, DATABASE_FILE));
-  db.exec(
-    "DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');",
-  );
-  db.close();
-  await scope.stack.startServer();
-}
+const resetEventStore = () => scope.stack.restartWithNewEventLog();
 
 describe("client resilience", () => {
   it("a long-poll that always fails backs off, though the catch-up between polls works", async () => {

@@ -9,6 +9,7 @@ import { Connection } from "../../bridge/socket/connection.ts";
 import type { RunningBridge } from "../../bridge/bridge.ts";
 import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import type { MemoryLogger } from "../support/memory-logger.ts";
+import type { SealedEvent } from "../../client/wire/e2e.ts";
 
 export class BridgeCapture {
   readonly frames: string[] = [];
@@ -62,4 +63,13 @@ function filesUnder(dir: string): string[] {
     else files.push(path);
   }
   return files;
+}
+
+/** The bridge's whole replay buffer of the server srv1, sealed forms. */
+export function bufferedSealed(bridge: RunningBridge): SealedEvent[] {
+  const items = (bridge.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
+    .items;
+  return items
+    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
+    .map((form) => JSON.parse(form.json) as SealedEvent);
 }

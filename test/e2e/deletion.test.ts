@@ -9,7 +9,7 @@ import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
-import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
+import { bufferedSealed } from "./capture.ts";
 import { joinOnce, phoenixSocket, runCleanups } from "../bridge/helpers.ts";
 
 const scope = useStack();
@@ -23,15 +23,6 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Uint8Array[]>
     .keys.map(({ key_id, box }) =>
       openContentKey(credentials.e2e!.device_secret_key, "srv1", credentials.device_id, key_id, box),
     );
-}
-
-/** The bridge's replay buffer, sealed forms. */
-function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
-    .items;
-  return items
-    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
-    .map((form) => JSON.parse(form.json) as SealedEvent);
 }
 
 /** The texts `keys` open of `sealed`. */
@@ -62,7 +53,7 @@ it("S58: a device paired after a deletion is replayed none of the chat, and no k
   const bridgeHolds = () => stack.bridge!.core.registry.get("srv1")!.lastId === stack.latestId();
   await until(bridgeHolds, "the bridge holds every event");
   const doomedIds = (await stack.storeEvents(start)).filter((e) => e.session_id === doomed).map((e) => e.event_id);
-  const copyBefore = bufferedSealed(stack).filter((envelope) => doomedIds.includes(envelope.event_id));
+  const copyBefore = bufferedSealed(stack.bridge!).filter((envelope) => doomedIds.includes(envelope.event_id));
   expect(copyBefore.length).toBe(doomedIds.length);
   expect(opened(copyBefore, await keysOf(stack, old)).join()).toContain("DELETED-SECRET-3");
 
@@ -71,7 +62,7 @@ it("S58: a device paired after a deletion is replayed none of the chat, and no k
   await until(() => heard.some((e) => e.type === "session_deleted"), "the old phone heard the deletion");
 
   // The bridge's replay holds none of the chat's events any more; the other chat's stay.
-  const replay = bufferedSealed(stack).map((envelope) => envelope.event_id);
+  const replay = bufferedSealed(stack.bridge!).map((envelope) => envelope.event_id);
   expect(replay.filter((id) => doomedIds.includes(id))).toEqual([]);
   expect(replay.some((id) => id > doomedIds.at(-1)!)).toBe(true);
 

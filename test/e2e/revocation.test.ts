@@ -8,7 +8,7 @@ import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
-import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
+import { bufferedSealed } from "./capture.ts";
 
 const scope = useStack();
 
@@ -21,15 +21,6 @@ async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, U
     keys.set(key_id, openContentKey(credentials.e2e!.device_secret_key, "srv1", credentials.device_id, key_id, box));
   }
   return keys;
-}
-
-/** The bridge's whole replay buffer, sealed forms. */
-function bufferedSealed(s: Stack): SealedEvent[] {
-  const items = (s.bridge!.core.registry.get("srv1")!.buffer as unknown as { items: Array<BufferedEvent | undefined> })
-    .items;
-  return items
-    .flatMap((item) => item?.forms.filter((form) => form.mode === "e2e") ?? [])
-    .map((form) => JSON.parse(form.json) as SealedEvent);
 }
 
 /** What a device with `keys` opens of `sealed`: the event ids it can read. */
@@ -74,7 +65,7 @@ describe("revocation", () => {
       "the bridge holds every event",
     );
 
-    const sealed = bufferedSealed(stack);
+    const sealed = bufferedSealed(stack.bridge!);
     const after = sealed.filter((envelope) => envelope.event_id > lastBefore);
     expect(after.length).toBeGreaterThan(0);
     // It could read what came before (it was paired then), and nothing after.

@@ -2,7 +2,7 @@
 // is read by whoever may read the chat, through the one chat guard.
 import { expect, it, vi } from "vitest";
 import type { TestServer } from "../support/server.ts";
-import { chatOf, startHousehold, type Household } from "./support.ts";
+import { chatOf, startHousehold, shareForReading } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 // A reading worker starts a loader: seconds on a loaded machine.
@@ -25,12 +25,6 @@ async function upload(server: TestServer, token: string, name: string, text: str
     if (json.document.status !== "reading") return id;
     await new Promise((resolve) => setImmediate(resolve));
   }
-}
-
-function share(h: Household, sessionId: string, personId: string): void {
-  h.server.runtime.ctx.db
-    .prepare("INSERT INTO session_shares (session_id, person_id, access, created_at) VALUES (?, ?, 'read', ?)")
-    .run(sessionId, personId, Date.now());
 }
 
 it("N22: another person's library document is 404 document_not_found everywhere, and its progress is not theirs", async () => {
@@ -88,7 +82,7 @@ it("N22: a chat's copy of a document is read by whoever may read the chat, and b
 
   const before = await server.request({ method: "GET", url: copy, token: child.e2e.token });
   expect([before.status, before.json.error.code]).toEqual([404, "session_not_found"]);
-  share(h, chat, child.id);
+  shareForReading(h, chat, child.id);
   const shared = await server.request({ method: "GET", url: copy, token: child.e2e.token });
   expect([shared.status, shared.json.text]).toEqual([200, expect.stringContaining("TRIP-PLAN-TEXT")]);
   // The library stays the adult's: the share opens the chat's copy only.

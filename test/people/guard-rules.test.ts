@@ -3,7 +3,7 @@
 // person's chats are not audited (only another person's are); a share holder's PATCH of one flag keeps the other, and
 // the owner's own PATCH still changes the chat.
 import { expect, it } from "vitest";
-import { chatOf, startHousehold } from "./support.ts";
+import { chatOf, startHousehold, shareChat } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 const closing = useClosing();
@@ -36,12 +36,7 @@ it("a share holder's PATCH of one flag keeps the other; the owner's PATCH change
   const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.plain.token, "FLAGS");
-  const shared = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: admin.plain.token,
-    payload: { person_id: adult.id, access: "read" },
-  });
+  const shared = await shareChat(server, admin.plain.token, chat, adult.id, "read");
   expect(shared.status).toBe(200);
   const patch = (payload: Record<string, boolean>) =>
     server.request({ method: "PATCH", url: `/sessions/${chat}`, token: adult.plain.token, payload });

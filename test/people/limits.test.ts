@@ -2,7 +2,7 @@
 // application notifications for some people, dismissing one meant for everyone, the new-device notice.
 import { systemClock } from "../../server/clock.ts";
 import { expect, it } from "vitest";
-import { chatOf, pairDevice, startHousehold } from "./support.ts";
+import { chatOf, pairDevice, startHousehold, sendAs } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 const closing = useClosing();
@@ -26,12 +26,7 @@ it("N15: a person may use only their allowed agents (403 agent_not_allowed)", as
   // A chat whose agent was allowed when made refuses sends once it is not.
   const chat = await chatOf(server, child.plain.token, "hello", "kids");
   await server.request({ method: "PATCH", url: `/people/${child.id}`, payload: { agents: ["other"] } });
-  const send = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/send`,
-    token: child.plain.token,
-    payload: { content: "hi" },
-  });
+  const send = await sendAs(server, child.plain.token, chat, "hi");
   expect([send.status, send.json.error.code]).toEqual([403, "agent_not_allowed"]);
 });
 
@@ -51,12 +46,7 @@ it("N16: past max_requests_per_day a request is 429 daily_limit_reached with ret
     await server.runtime.ctx.runner.stopSession(chat);
   }
   expect(statuses.every((status) => status !== 429)).toBe(true);
-  const third = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/send`,
-    token: child.e2e.token,
-    payload: { content: "one more" },
-  });
+  const third = await sendAs(server, child.e2e.token, chat, "one more");
   expect(third.status).toBe(429);
   expect(third.json.error.code).toBe("daily_limit_reached");
   const retryAfter = third.json.error.details.retry_after;
@@ -73,12 +63,7 @@ it("N16: past max_requests_per_day a request is 429 daily_limit_reached with ret
   expect(raw.headers["retry-after"]).toBe(String(JSON.parse(raw.body).error.details.retry_after));
   // Another person is not limited by it.
   const theirs = await chatOf(server, adult.plain.token, "hi");
-  const ok = await server.request({
-    method: "POST",
-    url: `/sessions/${theirs}/send`,
-    token: adult.plain.token,
-    payload: { content: "x" },
-  });
+  const ok = await sendAs(server, adult.plain.token, theirs, "x");
   expect(ok.status).toBe(202);
 });
 

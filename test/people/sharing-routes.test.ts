@@ -4,7 +4,7 @@
 // their registry codes; a device's send in a shared chat names its sender.
 import { expect, it } from "vitest";
 import { MAX_SHARES } from "../../client/wire/routes/shares.ts";
-import { chatOf, startHousehold, type Household } from "./support.ts";
+import { chatOf, startHousehold, type Household, shareChat, sendAs } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 const closing = useClosing();
@@ -19,12 +19,7 @@ it("N23: sharing tells the person and shows them the chat; unsharing tells them 
   const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "TRIP-PLAN");
-  const shared = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: admin.e2e.token,
-    payload: { person_id: adult.id, access: "read" },
-  });
+  const shared = await shareChat(server, admin.e2e.token, chat, adult.id, "read");
   expect(shared.status).toBe(200);
   expect(shared.json.session.shares).toEqual([{ person_id: adult.id, access: "read" }]);
   const granted = (await eventsOf(h, adult.plain.token)).filter((e) => e.type === "session_access_granted");
@@ -36,12 +31,7 @@ it("N23: sharing tells the person and shows them the chat; unsharing tells them 
   expect((await eventsOf(h, child.plain.token)).some((e) => e.session_id === chat)).toBe(false);
 
   // Sharing again changes the access without a second "granted".
-  await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: admin.e2e.token,
-    payload: { person_id: adult.id, access: "write" },
-  });
+  await shareChat(server, admin.e2e.token, chat, adult.id, "write");
   expect((await eventsOf(h, adult.plain.token)).filter((e) => e.type === "session_access_granted")).toHaveLength(1);
 
   const unshared = await server.request({
@@ -66,18 +56,8 @@ it("N24: only the owner shares (403 share_access_denied for a share holder, 404 
   const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
   const chat = await chatOf(server, admin.e2e.token, "OWNERS-ONLY");
-  await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: admin.e2e.token,
-    payload: { person_id: adult.id, access: "write" },
-  });
-  const byHolder = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: adult.e2e.token,
-    payload: { person_id: child.id, access: "read" },
-  });
+  await shareChat(server, admin.e2e.token, chat, adult.id, "write");
+  const byHolder = await shareChat(server, adult.e2e.token, chat, child.id, "read");
   expect([byHolder.status, byHolder.json.error.code]).toEqual([403, "share_access_denied"]);
   const unshareByHolder = await server.request({
     method: "DELETE",
@@ -85,12 +65,7 @@ it("N24: only the owner shares (403 share_access_denied for a share holder, 404 
     token: adult.e2e.token,
   });
   expect([unshareByHolder.status, unshareByHolder.json.error.code]).toEqual([403, "share_access_denied"]);
-  const byStranger = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: child.e2e.token,
-    payload: { person_id: child.id, access: "read" },
-  });
+  const byStranger = await shareChat(server, child.e2e.token, chat, child.id, "read");
   expect([byStranger.status, byStranger.json.error.code]).toEqual([404, "session_not_found"]);
 });
 
@@ -130,18 +105,8 @@ it("N26: a device's send carries metadata.sender, so a shared chat's transcript 
   const h = closing.own(await startHousehold());
   const { server, admin, adult } = h;
   const chat = await chatOf(server, admin.e2e.token, "WHO-WROTE");
-  await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/shares`,
-    token: admin.e2e.token,
-    payload: { person_id: adult.id, access: "write" },
-  });
-  const sent = await server.request({
-    method: "POST",
-    url: `/sessions/${chat}/send`,
-    token: adult.e2e.token,
-    payload: { content: "from Ana" },
-  });
+  await shareChat(server, admin.e2e.token, chat, adult.id, "write");
+  const sent = await sendAs(server, adult.e2e.token, chat, "from Ana");
   expect(sent.status).toBe(202);
   await server.runtime.ctx.runner.stopSession(chat);
   const messages = server.runtime.ctx.sessions.get(chat).messages;

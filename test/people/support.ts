@@ -95,3 +95,25 @@ export async function chatOf(server: TestServer, token: string, marker: string, 
   if (appended.status !== 201) throw new Error(`append: ${appended.status} ${appended.text}`);
   return id;
 }
+
+/** Shares the chat with a person as `token`'s owner would (POST /sessions/{id}/shares); the answer as sent. */
+export function shareChat(server: TestServer, token: string, chat: string, personId: string, access: "read" | "write") {
+  return server.request({
+    method: "POST",
+    url: `/sessions/${chat}/shares`,
+    token,
+    payload: { person_id: personId, access },
+  });
+}
+
+/** Sends a message to the chat as `token` (POST /sessions/{id}/send); the answer as sent. */
+export function sendAs(server: TestServer, token: string, chat: string, content: string) {
+  return server.request({ method: "POST", url: `/sessions/${chat}/send`, token, payload: { content } });
+}
+
+/** A read share written straight into the store, for tests about what a share lets a person see. */
+export function shareForReading(h: Household, sessionId: string, personId: string): void {
+  h.server.runtime.ctx.db
+    .prepare("INSERT INTO session_shares (session_id, person_id, access, created_at) VALUES (?, ?, 'read', ?)")
+    .run(sessionId, personId, Date.now());
+}

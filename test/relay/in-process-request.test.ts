@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXTENSION } from "../../server/http/routes/assets.ts";
 import { runInProcess, type InProcessRequest } from "../../server/http/in-process-request.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { pairedDevice, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 let device: { device_id: string; device_token: string };
@@ -15,9 +15,7 @@ const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000
 beforeAll(async () => {
   server = await startTestServer();
   const { ctx } = server.runtime;
-  const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
-  if (!paired.ok) throw new Error("pairing failed");
-  device = paired;
+  device = pairedDevice(server);
   sessionId = ctx.sessions.create().id;
   ctx.sessions.append(sessionId, { role: "user", content: 'héllo \u2028 "quoted"', metadata: {} });
   const stored = await server.request({

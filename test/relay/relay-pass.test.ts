@@ -4,17 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcess } from "../../server/http/in-process-request.ts";
 import { runRelayedCall } from "../../server/forwarder/api-relay.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { pairedDevice, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 let device: { device_id: string; device_token: string };
 
 beforeAll(async () => {
   server = await startTestServer();
-  const { ctx } = server.runtime;
-  const paired = ctx.pairing.redeem(ctx.pairing.createCode().code, "phone");
-  if (!paired.ok) throw new Error("pairing failed");
-  device = paired;
+  device = pairedDevice(server);
 });
 afterAll(() => server.runtime.close());
 

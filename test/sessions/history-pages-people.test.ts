@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { systemClock, type Clock } from "../../server/clock.ts";
 import { SessionStore } from "../../server/sessions/session-store.ts";
-import { chatOf, startHousehold, type Household } from "../people/support.ts";
+import { chatOf, startHousehold, type Household, shareForReading } from "../people/support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 const closing = useClosing();
@@ -37,12 +37,6 @@ async function walk(h: Household, token: string, limit: number, extra = ""): Pro
 const cursorOf = (pinned: number, updatedAt: string, id: string) =>
   Buffer.from(JSON.stringify([pinned, updatedAt, id]), "utf8").toString("base64url");
 
-function share(h: Household, sessionId: string, personId: string): void {
-  h.server.runtime.ctx.db
-    .prepare("INSERT INTO session_shares (session_id, person_id, access, created_at) VALUES (?, ?, 'read', ?)")
-    .run(sessionId, personId, Date.now());
-}
-
 it("P6: a person's pages hold only their own and shared chats, whatever cursor they pass", async () => {
   const h = closing.own(await startHousehold());
   const { admin, adult, child } = h;
@@ -54,7 +48,7 @@ it("P6: a person's pages hold only their own and shared chats, whatever cursor t
         .get(person.id)!
         .push(await chatOf(h.server, person.plain.token, `R${round}`, person === child ? "kids" : undefined));
   const sharedWithKid = chats.get(admin.id)![1]!;
-  share(h, sharedWithKid, child.id);
+  shareForReading(h, sharedWithKid, child.id);
 
   const kidSees = [...chats.get(child.id)!, sharedWithKid].sort();
   expect((await walk(h, child.plain.token, 2)).sort()).toEqual(kidSees);
@@ -80,8 +74,8 @@ it("P7: a share holder's own archived and pinned decide their list; the owner's 
   const first = await chatOf(h.server, admin.plain.token, "FIRST");
   clock.t += 1000;
   const second = await chatOf(h.server, admin.plain.token, "SECOND");
-  share(h, first, adult.id);
-  share(h, second, adult.id);
+  shareForReading(h, first, adult.id);
+  shareForReading(h, second, adult.id);
   const patch = (id: string, payload: object) =>
     h!.server.request({ method: "PATCH", url: `/sessions/${id}`, token: adult.plain.token, payload });
   expect((await patch(first, { pinned: true })).status).toBe(200);

@@ -57,3 +57,11 @@ export async function startTestServer(
     },
   };
 }
+
+/** A device paired straight on the server (no bridge), as `name`: its id and token. */
+export function pairedDevice(server: TestServer, name = "phone") {
+  const { pairing } = server.runtime.ctx;
+  const paired = pairing.redeem(pairing.createCode().code, name);
+  if (!paired.ok) throw new Error(`pairing failed: ${paired.reason}`);
+  return paired;
+}

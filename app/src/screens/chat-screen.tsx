@@ -2,7 +2,7 @@
 // composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
 // When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
 // is not available offline. What the chat does is its controller's (state/chat.ts); this file only lays it out.
-import { useEffect, useMemo } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView } from "../../../client/index.ts";
 import { ApprovalPanel } from "../approvals/approval-panel.tsx";
 import { ChatHeader } from "../components/chat-header.tsx";
@@ -14,14 +14,14 @@ import { SessionNotifications } from "../components/session-notifications.tsx";
 import { createChat, type Chat } from "../state/chat.ts";
 import { WaitingMessages } from "../offline/waiting-messages.tsx";
 import { ChatContext } from "../state/chat-context.ts";
-import { useStore } from "../state/store.ts";
+import { useStore, type AppStore } from "../state/store.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
 import { OptionList } from "../components/option-list.tsx";
 
-export function ChatScreen({ session_id }: { session_id?: string }) {
+export function ChatScreen({ session_id, client_session_id }: { session_id?: string; client_session_id?: string }) {
   const store = useStore();
-  const chat = useMemo(() => createChat(store, session_id), [store, session_id]);
+  const chat = useNewChatKept(store, session_id, client_session_id);
   useEffect(() => chat.start(), [chat]);
   useStopOnEscape(chat);
   const wide = useWideScreen();
@@ -47,6 +47,22 @@ export function ChatScreen({ session_id }: { session_id?: string }) {
       </main>
     </ChatContext.Provider>
   );
+}
+
+/**
+ * The chat's controller. A new chat whose first message went to the outbox moves its address to #/new/<its
+ * client_session_id>: that is the same chat going on (its draft, its picks), not a new one to make.
+ */
+function useNewChatKept(store: AppStore, session_id: string | undefined, client_session_id: string | undefined): Chat {
+  const previous = useRef<Chat | undefined>(undefined);
+  const chat = useMemo(() => {
+    const kept = previous.current;
+    if (kept && session_id === undefined && kept.session_id === undefined && kept.waitingKey === client_session_id)
+      return kept;
+    return createChat(store, session_id, undefined, client_session_id);
+  }, [store, session_id, client_session_id]);
+  previous.current = chat;
+  return chat;
 }
 
 /** Esc stops the reply being written (unless a dialog or a field took Esc first). */

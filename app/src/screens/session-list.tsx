@@ -10,11 +10,20 @@ import { relativeTime } from "../state/time.ts";
 import { PIN_PATH } from "../components/icon-button.tsx";
 import { SessionRows } from "./session-rows.tsx";
 import { SharedBy } from "../people/shared-by.tsx";
+import { startedOffline, WaitingChats } from "../offline/waiting-chats.tsx";
 
 export function SessionList({ activeId }: { activeId?: string }) {
-  const { sessions } = useStore();
+  const { sessions, outbox } = useStore();
   const [query, setQuery] = useState("");
   const list = searchSessions(sessions.sorted.value, query);
+  // Chats started offline are listed above (WaitingChats): the list is not empty then.
+  const emptyNote = query
+    ? "No chat matches."
+    : startedOffline(outbox.items.value).length > 0
+      ? undefined
+      : sessions.loaded.value || sessions.offline.value
+        ? "No chats yet."
+        : "Loading chats…";
   return (
     <nav class="session-list" aria-label="Chats">
       <div class="session-list-head">
@@ -34,14 +43,9 @@ export function SessionList({ activeId }: { activeId?: string }) {
         />
       </div>
       {sessions.offline.value && <p class="notice warning small">Offline: showing the chats loaded last time.</p>}
+      <WaitingChats activeId={activeId} />
       {list.length === 0 ? (
-        <p class="muted empty-list">
-          {query
-            ? "No chat matches."
-            : sessions.loaded.value || sessions.offline.value
-              ? "No chats yet."
-              : "Loading chats…"}
-        </p>
+        emptyNote && <p class="muted empty-list">{emptyNote}</p>
       ) : (
         <SessionRows
           list={list}

@@ -92,7 +92,16 @@ export interface Chat {
   loadOlder(until?: number): Promise<void>;
 }
 
-export function createChat(store: AppStore, session_id: string | undefined, frames: Frames = defaultFrames()): Chat {
+/**
+ * `client_session_id`: for a new chat, the one its address carries (a chat started offline, #/new/<id>), else a fresh
+ * one; a saved chat's key is its session id.
+ */
+export function createChat(
+  store: AppStore,
+  session_id: string | undefined,
+  frames: Frames = defaultFrames(),
+  client_session_id: string = newId("cs"),
+): Chat {
   const feed = createTranscriptFeed(store.env, frames, session_id !== undefined);
   const selection = createSelection(store, session_id);
   const problem = signal<string | undefined>(undefined);
@@ -103,7 +112,7 @@ export function createChat(store: AppStore, session_id: string | undefined, fram
       readOnlyReason(store, view.value, session_id) ??
       sharedReadOnlyReason(selection.session.value, store.people.me.value?.id),
   );
-  const waitingKey = session_id ?? newId("cs");
+  const waitingKey = session_id ?? client_session_id;
   const actions = createActions(store, { session_id, waitingKey }, problem, view, selection);
   const draft = createDraft({
     agent: selection.agent,
@@ -277,6 +286,7 @@ function sender(
     const wait = async () => {
       await store.outbox.add({ ...outgoing, id: draftId });
       draftId = newId("crid");
+      if (client_session_id) keepNewChatAddress(store, client_session_id);
     };
     if (attachments.length === 0 && unreachable()) return wait();
     try {
@@ -296,6 +306,17 @@ function sender(
       throw error;
     }
   };
+}
+
+/**
+ * A new chat whose first message waits in the outbox takes its client_session_id into the address (#/new/<id>), so a
+ * reload, or the next open, shows that chat with its waiting messages rather than an empty new one. Only while the
+ * page still shows that new chat: a reader who went elsewhere meanwhile stays there.
+ */
+function keepNewChatAddress({ router }: AppStore, client_session_id: string): void {
+  const now = router.route.value;
+  if (now.name === "new_chat" && now.client_session_id === undefined)
+    router.navigate({ name: "new_chat", client_session_id }, { replace: true });
 }
 
 type MessageActions = Pick<Chat, "regenerate" | "switchVersion" | "edit" | "remove"> &

@@ -7,7 +7,9 @@ import type { AppEnv } from "./env.ts";
 export type Route =
   | { name: "sessions" }
   | { name: "chat"; session_id: string }
-  | { name: "new_chat" }
+  /** A new chat; once its first message waits in the outbox (written offline), the address carries its
+   * client_session_id, so a reload or a later open finds that chat and its waiting messages again. */
+  | { name: "new_chat"; client_session_id?: string }
   | { name: "pair"; query?: string }
   | { name: "devices" }
   | { name: "history" }
@@ -32,7 +34,8 @@ export function parseRoute(hash: string): Route {
   const parts = path.split("/").filter(Boolean);
   if (parts[0] === "pair") return query === "" ? { name: "pair" } : { name: "pair", query };
   if (parts[0] === "s" && parts[1]) return { name: "chat", session_id: safeDecode(parts[1]) };
-  if (parts[0] === "new") return { name: "new_chat" };
+  if (parts[0] === "new")
+    return parts[1] ? { name: "new_chat", client_session_id: safeDecode(parts[1]) } : { name: "new_chat" };
   if (parts[0] === "devices") return { name: "devices" };
   if (parts[0] === "history") return { name: "history" };
   if (parts[0] === "archived") return { name: "archived" };
@@ -57,7 +60,7 @@ export function hrefOf(route: Route): string {
     case "chat":
       return `#/s/${encodeURIComponent(route.session_id)}`;
     case "new_chat":
-      return "#/new";
+      return route.client_session_id ? `#/new/${encodeURIComponent(route.client_session_id)}` : "#/new";
     case "pair":
       return "#/pair";
     case "devices":

@@ -2,7 +2,8 @@
 // agents, and the ui_effects invalidations (reload the list, a chat, or the agents). Failures are kept where a
 // screen shows them, or reported: none is dropped silently.
 import { signal, type ReadonlySignal } from "@preact/signals";
-import { NetworkError, type AgentView, type Invalidation } from "../../../client/index.ts";
+import { NetworkError, type AgentView, type Invalidation, type SessionSummary } from "../../../client/index.ts";
+import { UNREACHABLE_AFTER_MS } from "./chat-feed.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import { keepPinnedOffline } from "./offline-pinned.ts";
@@ -29,20 +30,8 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
 
   let walking: Promise<void> | undefined;
   /** One walk of the list's pages at a time: a status change or a reset during a walk joins it. */
-  const loadSessions = (current: Paired) => (walking ??= walkSessions(current).finally(() => (walking = undefined)));
-  const walkSessions = async (current: Paired) => {
-    try {
-      const list = await walkSessionPages(current.client, sessions);
-      connection.noteCall();
-      keepPinnedOffline(env, current, list).catch((error: unknown) =>
-        env.report("keeping the pinned chats offline failed", error),
-      );
-    } catch (error) {
-      connection.noteCall(error);
-      if (error instanceof NetworkError) sessions.markOffline();
-      else env.report("loading the chat list failed", error);
-    }
-  };
+  const loadSessions = (current: Paired) =>
+    (walking ??= walkSessions(env, connection, sessions, current).finally(() => (walking = undefined)));
   const loadAgents = async ({ client }: Paired) => {
     try {
       agents.value = await client.listAgents();
@@ -96,4 +85,31 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       };
     },
   };
+}
+
+/** Reads the chat list in pages; a network failure, or a first page that is late, marks the list offline. */
+async function walkSessions(env: AppEnv, connection: Connection, sessions: Sessions, current: Paired): Promise<void> {
+  // With neither the server nor the bridge answering, the first page may wait up to the relay's push timeout (35 s).
+  // Past the bound a chat waits (chat-feed.ts), the list says it shows the chats loaded last; a page that comes
+  // later takes that back (mergePage).
+  let answered = false;
+  const late = setTimeout(() => answered || sessions.markOffline(), UNREACHABLE_AFTER_MS);
+  const mergePage = (page: SessionSummary[]) => ((answered = true), sessions.mergePage(page));
+  try {
+    const list = await walkSessionPages(current.client, {
+      list: sessions.list,
+      replace: sessions.replace,
+      mergePage,
+    });
+    connection.noteCall();
+    keepPinnedOffline(env, current, list).catch((error: unknown) =>
+      env.report("keeping the pinned chats offline failed", error),
+    );
+  } catch (error) {
+    connection.noteCall(error);
+    if (error instanceof NetworkError) sessions.markOffline();
+    else env.report("loading the chat list failed", error);
+  } finally {
+    clearTimeout(late);
+  }
 }

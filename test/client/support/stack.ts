@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
+import Database from "better-sqlite3";
+import { expect } from "vitest";
 import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
 import { ManualClock } from "../../bridge/manual-clock.ts";
@@ -21,6 +23,7 @@ import type { Credentials } from "../../../client/connection/credentials.ts";
 import type { WebSocketConstructor } from "../../../client/transport/bridge.ts";
 import type { AnyEvent } from "../../../client/wire/events.ts";
 import { holds } from "../../support/holds.ts";
+import { DATABASE_FILE } from "../../../server/runtime.ts";
 
 export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 
@@ -115,6 +118,17 @@ export class Stack {
     await closing;
   }
 
+  /** The server's event log starts over (a new epoch, ids from 1 again) across a restart; devices and sessions stay. */
+  async restartWithNewEventLog(): Promise<void> {
+    await this.stopServer();
+    const db = new Database(join(this.serverDir, DATABASE_FILE));
+    db.exec(
+      "DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'; DELETE FROM meta WHERE key IN ('epoch', 'forwarder_cursor');",
+    );
+    db.close();
+    await this.startServer();
+  }
+
   /** A pairing code from the admin route, once the bridge knows it. */
   async pairingCode(): Promise<string> {
     const created = await this.server.request({ method: "POST", url: "/pairing", payload: {} });
@@ -184,4 +198,11 @@ export class Stack {
     rmSync(this.serverDir, { recursive: true, force: true });
     rmSync(this.bridgeDir, { recursive: true, force: true });
   }
+}
+
+/** Waits until `heard` holds every event the store has after `start`, then checks it holds exactly those, in order. */
+export async function expectExactly(stack: Stack, heard: AnyEvent[], start: string): Promise<void> {
+  const expected = (await stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
+  await until(() => heard.length >= expected.length, `all ${expected.length} events`);
+  expect(heard.map((event) => event.event_id)).toEqual(expected);
 }

@@ -9,7 +9,6 @@ import { useClosing } from "../support/use-closing.ts";
 
 const runs: Run[] = [];
 const closing = useClosing();
-closing.onClose(() => killAll(runs));
 
 const streamRequest = (url: string) =>
   fetch(`${url}/chat/completions`, {
@@ -42,6 +41,8 @@ describe("the scripted backend's pace", { timeout: 60_000 }, () => {
   it("streams from the real CLI: the reply's pieces, then [DONE]", async () => {
     const cli = run(["scripts/scripted-backend/main.ts", String(await freePort()), "--delay-ms", "1"], {});
     runs.push(cli);
+    // Registered in the test: what a scope owns is forgotten once it is closed after each test.
+    closing.onClose(() => killAll(runs));
     const [, url] = await cli.waitFor(/base_url (\S+)/);
     const body = await (await streamRequest(url!)).text();
     expect(body).toContain('"content":"Hell"');

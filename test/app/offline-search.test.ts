@@ -3,62 +3,25 @@
 // worker's shell opens the app, IndexedDB holds the chats opened before with their images, the search box searches
 // them on this device, and a message written on #/new waits, then becomes the real chat once the server is back.
 import { describe, expect, it, vi } from "vitest";
-import type { Page } from "playwright-core";
 import { useAppBrowser } from "./support/use-app-browser.ts";
+import { offlineStoreKeys } from "./support/offline-db.ts";
+import { appendPhoto, thumbnailShown } from "./support/photo-chat.ts";
 import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
 
-/** A 24×24 PNG, red. */
-const PNG_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGM4YaNBFcQwatCoQaMGjRo0atCoQQNvEAC6QaMfOyGMWwAAAABJRU5ErkJggg==";
-
-/** The keys of one store of the offline cache's database, read in the page. */
-function cachedKeys(page: Page, store: string): Promise<string[]> {
-  return page.evaluate(
-    (name) =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("chat-relay-cache");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains(name)) return (db.close(), resolve([]));
-          const request = db.transaction(name).objectStore(name).getAllKeys();
-          request.onsuccess = () => (db.close(), resolve(request.result.map(String)));
-        };
-      }),
-    store,
-  );
-}
-
-/** Whether the chat's thumbnail shows a decoded image (not the "Image" placeholder). */
-const thumbnailShown = (page: Page) =>
-  page
-    .locator(".thumbnail img")
-    .first()
-    .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth === 24);
-
 describe("offline search and images", () => {
   it("with the server and bridge stopped, a chat opened before shows its image, search finds its words on this device, a chat never opened says so, and a new chat written offline becomes the real chat when the server is back (OF7-OF9)", async () => {
     const { stack } = shared;
     const opened = await stack.createSession();
-    const stored = await stack.server.request({
-      method: "POST",
-      url: `/sessions/${opened}/extensions/reference_compatible_attachments/store_attachment`,
-      payload: { data_base64: PNG_BASE64, media_type: "image/png", filename: "quince.png" },
-    });
+    const { stored, appended, asset_id } = await appendPhoto(
+      stack,
+      opened,
+      "quince.png",
+      "Our quince harvest this autumn, photographed",
+    );
     expect(stored.status).toBe(201);
-    const asset_id = (stored.json as { asset_id: string }).asset_id;
-    const appended = await stack.server.request({
-      method: "POST",
-      url: `/sessions/${opened}/messages`,
-      payload: {
-        role: "user",
-        content: "Our quince harvest this autumn, photographed",
-        metadata: { attachments: [{ type: "asset", asset_id }] },
-      },
-    });
     expect(appended.status).toBe(201);
     await stack.server.request({ method: "PATCH", url: `/sessions/${opened}`, payload: { title: "Garden notes" } });
     const never = await stack.createSession();
@@ -71,7 +34,7 @@ describe("offline search and images", () => {
     await page.locator('article[data-role="user"]', { hasText: "quince harvest" }).waitFor();
     await vi.waitFor(async () => expect(await thumbnailShown(page)).toBe(true), { timeout: 30_000 });
     // The image is kept with the chat, in the offline cache's database (the one the worker deletes on revocation).
-    await vi.waitFor(async () => expect(await cachedKeys(page, "assets")).toEqual([`${opened}/${asset_id}`]), {
+    await vi.waitFor(async () => expect(await offlineStoreKeys(page, "assets")).toEqual([`${opened}/${asset_id}`]), {
       timeout: 30_000,
     });
 

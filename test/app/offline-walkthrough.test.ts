@@ -10,14 +10,11 @@ import type { Page } from "playwright-core";
 import { completionBodies } from "../runner/helpers.ts";
 import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 import { offlineCacheKeys } from "./support/offline-db.ts";
+import { appendPhoto, thumbnailShown } from "./support/photo-chat.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
-
-/** A 24×24 PNG, red. */
-const PNG_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGM4YaNBFcQwatCoQaMGjRo0atCoQQNvEAC6QaMfOyGMWwAAAABJRU5ErkJggg==";
 
 /**
  * Screenshots of the page as it is now, at phone size then desktop size, back to phone size after. `settled` waits
@@ -35,32 +32,16 @@ async function snap(page: Page, name: string, settled: () => Promise<void> = asy
   await page.setViewportSize(PHONE);
 }
 
-/** Whether the chat's thumbnail shows a decoded image (not the "Image" placeholder). */
-const thumbnailShown = (page: Page) =>
-  page
-    .locator(".thumbnail img")
-    .first()
-    .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth === 24);
-
 describe("offline, walked through as a new user", () => {
   it("reads kept chats with their images, says what is not kept, searches on the device, lists a chat started offline, and keeps nothing after a revocation (OF3, OF4, OF7, OF8, OB8, OB10)", async () => {
     const { stack } = shared;
     const opened = await stack.createSession();
-    const stored = await stack.server.request({
-      method: "POST",
-      url: `/sessions/${opened}/extensions/reference_compatible_attachments/store_attachment`,
-      payload: { data_base64: PNG_BASE64, media_type: "image/png", filename: "tomatoes.png" },
-    });
-    const asset_id = (stored.json as { asset_id: string }).asset_id;
-    await stack.server.request({
-      method: "POST",
-      url: `/sessions/${opened}/messages`,
-      payload: {
-        role: "user",
-        content: "The tomato seedlings this week, photographed",
-        metadata: { attachments: [{ type: "asset", asset_id }] },
-      },
-    });
+    const { asset_id } = await appendPhoto(
+      stack,
+      opened,
+      "tomatoes.png",
+      "The tomato seedlings this week, photographed",
+    );
     await stack.server.request({
       method: "POST",
       url: `/sessions/${opened}/messages`,

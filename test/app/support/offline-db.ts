@@ -45,3 +45,9 @@ export function offlineRecords<T>(page: Page, store: string): Promise<T[]> {
     });
   }, store);
 }
+
+/** The keys of one store, in the order the database gives them; [] when the database or the store is missing. */
+export async function offlineStoreKeys(page: Page, store: string): Promise<string[]> {
+  const prefix = `${store}:`;
+  return (await offlineCacheKeys(page)).filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+}

@@ -2,13 +2,13 @@
 // applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
 // the message shows its source text, then renders again. It shows its source text too when the messages mounted in
 // the same frame have spent its rendering budget (a fast scroll), and renders once the page is still
-// (markdown-pacing.ts). While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
+// (scroll-pacing.ts). While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
-import { whenSettled, withinBudget } from "./markdown-pacing.ts";
+import { whenSettled, withinBudget } from "./scroll-pacing.ts";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -33,7 +33,8 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
       live = false;
       cancel();
     };
-  }, [result]);
+    // `loads` and `text` too: a message deferred before and after a load (or a new text) has no result either time.
+  }, [result, loads, text]);
   useEffect(() => {
     // Highlighting a block that is still growing would be redone every frame: wait for the reply to end.
     // Highlighting is a nicety: a chunk that cannot load (offline, an old build) leaves the code plain.
@@ -54,7 +55,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
 
 /**
  * The message's rendering if it can be had now: from the cache, or rendered within this frame's budget (a reply
- * streaming in always is); undefined until the renderer has loaded, or when the budget is spent (markdown-pacing.ts).
+ * streaming in always is); undefined until the renderer has loaded, or when the budget is spent (scroll-pacing.ts).
  */
 function renderedNow(text: string, streaming: boolean): Rendered | undefined {
   const renderer = rendererChunk.loaded;

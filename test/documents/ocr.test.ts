@@ -1,7 +1,9 @@
 // OCR of scanned PDFs (docs/documents.md "OCR"): a PDF whose pages hold only pictures of text is read by tesseract,
 // page by page, so a question retrieves its words and cites the right page; without OCR it stays "a scan"; a page's
 // tesseract is killed when its time is up or its document is deleted (no process left behind).
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, createReadStream, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
@@ -31,18 +33,31 @@ async function upload(server: TestServer, name: string, bytes: Uint8Array): Prom
   return answer.json.document.id;
 }
 
+/** What a scan read without OCR is. */
+const UNREAD = {
+  status: "failed",
+  error: {
+    code: "document_unreadable",
+    reason: "no_text",
+    message: expect.stringMatching(/^no text found: this looks like a scan \(/),
+  },
+};
+
+/** The document once it is no longer read (woken by the events it publishes). */
 async function settled(server: TestServer, id: string) {
+  const store = server.runtime.ctx.events;
   for (;;) {
+    const seen = store.latestId;
     const { json } = await server.request({ method: "GET", url: `/documents/${id}` });
     if (json.document.status !== "reading") return json.document;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.waitBeyond(seen, 120_000);
   }
 }
 
 describe("OCR with tesseract", () => {
   const runner = useRunner({ documents: { inline_tokens: 6000 } });
 
-  it("O1 a scanned PDF is read by OCR: a question retrieves its words and cites the page they are on", async () => {
+  it("O1 a scanned PDF is read by OCR: a question retrieves its words and cites their page; OCR off, it is a scan", async () => {
     const { server, backend } = runner;
     const documentId = await addDocument(server, "ledger.pdf", scan);
     const page2 = await server.request({ method: "GET", url: `/documents/${documentId}/text?page=2` });
@@ -58,6 +73,16 @@ describe("OCR with tesseract", () => {
     expect((await messagesOf(server, sid)).at(-1)!.metadata?.citations).toMatchObject([
       { n: 1, document_id: documentId, page: 2, quote: expect.stringMatching(/seventeen crowns/i) },
     ]);
+    // OCR turned off in the settings: the same scan is a scan again
+    const { json } = await server.request({ method: "GET", url: "/settings" });
+    const patch = { documents: { ocr: { enabled: false } } };
+    const patched = await server.request({
+      method: "PATCH",
+      url: "/settings",
+      payload: { expected_revision: json.revision, patch },
+    });
+    expect(patched.status).toBe(200);
+    expect(await settled(server, await upload(server, "off.pdf", scan))).toMatchObject(UNREAD);
   });
 });
 
@@ -68,35 +93,22 @@ describe("without OCR", () => {
     server = undefined;
   });
 
-  it("O2 a scan says 'no text found: this looks like a scan' when OCR is off or tesseract is missing", async () => {
-    for (const [config, tesseractPath] of [
-      [{ ocr: { enabled: false } }, undefined],
-      [{}, "/nonexistent/tesseract"],
-    ] as const) {
-      server = await startTestServer({ documents: config }, tesseractPath ? { tesseractPath } : {});
-      const document = await settled(server, await upload(server, "ledger.pdf", scan));
-      expect(document).toMatchObject({
-        status: "failed",
-        error: {
-          code: "document_unreadable",
-          reason: "no_text",
-          message: expect.stringMatching(/^no text found: this looks like a scan/),
-        },
-      });
-      await server.close();
-      server = undefined;
-    }
+  it("O2 a scan says 'no text found: this looks like a scan' where tesseract is missing", async () => {
+    server = await startTestServer({}, { tesseractPath: "/nonexistent/tesseract" });
+    expect(await settled(server, await upload(server, "missing.pdf", scan))).toMatchObject(UNREAD);
   });
 });
 
 describe("a tesseract that never ends", () => {
-  // A stand-in that answers --version, then writes its pid and hangs (exec: the pid is the process OCR started).
+  // A stand-in that answers --version; OCR'ing, it opens a FIFO the test reads, writes its pid there and hangs (exec
+  // keeps both the pid and the open FIFO): the test reads the pid when it starts, and the end of the FIFO when it dies.
   const dir = tempDir("ocr-hang-");
   const program = join(dir, "tesseract");
-  const pidFile = `${program}.pid`;
+  const fifo = join(dir, "alive");
+  execFileSync("mkfifo", [fifo]);
   writeFileSync(
     program,
-    `#!/bin/sh\nif [ "$1" = --version ]; then echo "tesseract 5"; exit 0; fi\necho $$ > "$0.tmp"\nmv "$0.tmp" "$0.pid"\nexec sleep 600\n`,
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo "tesseract 5"; exit 0; fi\nexec 3>"${fifo}"\necho $$ >&3\nexec sleep 600\n`,
   );
   chmodSync(program, 0o755);
   const clock = new ManualClock();
@@ -111,43 +123,42 @@ describe("a tesseract that never ends", () => {
   afterAll(async () => {
     for (const pid of started) if (alive(pid)) process.kill(pid, "SIGKILL");
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The pid of the OCR child once it runs (it writes it as it starts). */
-  async function childStarted(): Promise<number> {
-    while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 20));
-    const pid = Number(readFileSync(pidFile, "utf8"));
-    rmSync(pidFile);
+  /** The next OCR child: its pid once it runs, and `ended`, resolved when it has died (its FIFO closed). */
+  async function nextChild(): Promise<{ pid: number; ended: Promise<void> }> {
+    const stream = createReadStream(fifo, { encoding: "utf8" });
+    const ended = new Promise<void>((resolve) => stream.once("end", () => resolve()));
+    const [line] = (await once(stream, "data")) as [string];
+    const pid = Number(line.trim());
     started.push(pid);
     expect(alive(pid)).toBe(true);
-    return pid;
-  }
-
-  async function ended(pid: number): Promise<void> {
-    while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    return { pid, ended };
   }
 
   it("O3 a page's OCR is killed when its time is up on the server's clock; the page stays empty", async () => {
     const id = await upload(server, "slow.pdf", scan);
-    const pid = await childStarted();
+    const first = await nextChild();
     clock.advance(30_000);
-    await ended(pid);
+    await first.ended;
     // the second page gets its own child, and its own time
-    const second = await childStarted();
-    expect(second).not.toBe(pid);
+    const second = await nextChild();
+    expect(second.pid).not.toBe(first.pid);
     clock.advance(30_000);
-    await ended(second);
+    await second.ended;
     expect(await settled(server, id)).toMatchObject({
       status: "failed",
       error: { reason: "no_text", message: expect.stringContaining("OCR read no words") },
     });
+    expect(alive(first.pid) || alive(second.pid)).toBe(false);
   });
 
   it("O4 deleting a document while a page is read by OCR kills its tesseract", async () => {
     const id = await upload(server, "deleted.pdf", scan);
-    const pid = await childStarted();
+    const child = await nextChild();
     expect((await server.request({ method: "DELETE", url: `/documents/${id}` })).status).toBe(204);
-    await ended(pid);
+    await child.ended;
     expect((await server.request({ method: "GET", url: `/documents/${id}` })).status).toBe(404);
   });
 });

@@ -8,7 +8,7 @@ import { Authenticator } from "../../server/auth/authenticator.ts";
 import type { PersonLookup } from "../../server/auth/caller.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { openDatabase, type Db } from "../../server/db/database.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const ADMIN = "the-admin-token";
 const LOCAL = "the-local-admin-token-of-this-process";

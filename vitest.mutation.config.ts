@@ -32,10 +32,11 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["server/pairing/*.ts"],
     tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/http/public-urls.test.ts"],
   },
-  // the bridge's API relay and its limits: the limits unit-tested, the relay over a loopback bridge (each test its own)
+  // the bridge's API relay and its limits, each called directly (test/relay/relay-attacks.test.ts drives the same over
+  // a loopback bridge in npm test: a bridge, a server and a backend per test, seconds for each mutant)
   relay: {
     mutate: ["bridge/relay/*.ts"],
-    tests: ["test/relay/relay-limits.test.ts", "test/relay/relay-attacks.test.ts", "test/relay/relay-frames.test.ts"],
+    tests: ["test/relay/relay-limits.test.ts", "test/relay/api-relay-unit.test.ts"],
   },
   // end-to-end sealing and key rotation: keys, audiences and the replay guard unit-tested, sealed calls over loopback
   e2e: {

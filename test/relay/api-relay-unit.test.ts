@@ -150,16 +150,38 @@ describe("the API relay on its own", () => {
   });
 
   it("rate-limits calls past the socket's in-flight bound, and admits again once one is answered", () => {
-    const { call, sent, answer, requestId } = setUp({ inFlightPerSocket: 2 });
+    const { call, sent, answer, requestId, log } = setUp({ inFlightPerSocket: 2 });
     const { connection, frames } = app(1);
     call(connection);
     call(connection);
     const third = call(connection);
     expect(sent).toHaveLength(2);
     expect(frames).toEqual([{ ...replyOf(third), payload: { status: "error", response: { reason: "rate_limited" } } }]);
+    expect(log.records.at(-1)).toMatchObject({ msg: "relay call rate limited", fields: { reason: "rate_limited" } });
     expect(answer({ request_id: requestId(0), status: 200, body: {} })).toBe(true);
     call(connection);
     expect(sent).toHaveLength(3);
+  });
+
+  it("bounds the calls in flight per server, each server on its own", () => {
+    const { relayer, grants, server, sent } = setUp({ inFlightPerServer: 1 });
+    grants.set("srv2", new Map([["hash2", "dev2"]]));
+    grants.get("srv1")!.set("hash2", "dev3");
+    const push = (topic: string): Frame => ({
+      joinRef: "1",
+      ref: "1",
+      topic,
+      event: "api",
+      payload: { method: "GET", path: "/sessions" },
+    });
+    const first = app(1);
+    const second = app(2);
+    relayer.forward(first.connection, server("srv1"), push("events:server:srv1"));
+    relayer.forward(second.connection, server("srv2"), push("events:server:srv2"));
+    expect(sent.map((one) => one.state.id)).toEqual(["srv1", "srv2"]);
+    relayer.forward(second.connection, server("srv1"), push("events:server:srv1"));
+    expect(sent).toHaveLength(2);
+    expect(second.frames.map(reply)).toEqual([{ status: "error", response: { reason: "rate_limited" } }]);
   });
 
   it("answers the app's push with the server's answer, without the request id, once", () => {
@@ -277,6 +299,28 @@ describe("the API relay on its own", () => {
     expect(frames).toHaveLength(2);
     expect(answer({ request_id: requestId(), status: 204, body: null })).toBe(true);
     expect(frames).toHaveLength(3);
+  });
+
+  it("lets a call that timed out stay ended when the cluster later says its server was away (no throw)", async () => {
+    const { call, deliver, clock } = setUp({ timeoutMs: 1000 });
+    const { connection, frames } = app(1);
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      let settle!: (sent: boolean) => void;
+      deliver(() => new Promise<boolean>((resolve) => (settle = resolve)));
+      call(connection);
+      clock.advance(1000);
+      await turn();
+      settle(false);
+      await turn();
+      await turn();
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
+    expect(frames.map(reply)).toEqual([{ status: "error", response: { reason: "timeout" } }]);
+    expect(rejections).toEqual([]);
   });
 
   it("fails every call to a server whose channel ended, and only that server's", () => {

@@ -38,15 +38,15 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["bridge/relay/*.ts"],
     tests: ["test/relay/relay-limits.test.ts", "test/relay/api-relay-unit.test.ts"],
   },
-  // end-to-end sealing and key rotation: keys, audiences and the replay guard unit-tested, sealed calls over loopback
+  // end-to-end sealing and key rotation: keys, audiences, the replay guard and the sealed calls, each called directly
+  // (test/e2e/tampering.test.ts and sealed-answer.test.ts drive the sealed calls over a real stack in npm test)
   e2e: {
     mutate: ["server/e2e/*.ts"],
     tests: [
       "test/e2e/keys-and-audiences.test.ts",
       "test/e2e/replay-guard-bounds.test.ts",
       "test/e2e/replay-guard.test.ts",
-      "test/e2e/sealed-answer.test.ts",
-      "test/e2e/tampering.test.ts",
+      "test/e2e/sealed-calls-unit.test.ts",
     ],
   },
   // the approvals of MCP tool calls, over one runtime's notifications and a hand-moved clock (no MCP server, no

@@ -89,7 +89,10 @@ export default defineConfig({
     // and timeouts were as frequent isolated, so the default stays (docs/testing.md "Mutation score").
     pool: "threads",
     maxWorkers: 1,
-    testTimeout: 30_000,
+    // A mutant that leaves a wait unanswered (an approval never settled, a call never answered) fails its test here,
+    // in seconds, as killed: under Stryker's own timeout (timeoutMS 10 s plus the dry run's time), which would count
+    // it a timeout and restart the worker. Every test of the groups takes well under a second on a quiet machine.
+    testTimeout: 8_000,
     hookTimeout: 30_000,
   },
 });

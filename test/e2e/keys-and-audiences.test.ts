@@ -273,14 +273,8 @@ describe("the server's end", () => {
     const server = generateKeyPair();
     const device = generateKeyPair();
     const guard = new ReplayGuard({ load: () => 0, saveAll: () => undefined });
-    const e2e = new EndToEnd(
-      "srv_1",
-      server,
-      new ContentKeys(db, () => 0),
-      new Audiences(db, { audienceOf: () => null }),
-      guard,
-      false,
-    );
+    const audiences = new Audiences(db, { audienceOf: () => null });
+    const e2e = new EndToEnd("srv_1", server, new ContentKeys(db, () => 0), audiences, guard, false);
     const pairing = sharedKey(device.secretKey, server.publicKey, "pairing", server.publicKey, device.publicKey);
     expect(openCredentials(pairing, "srv_1", "dev_1", e2e.sealPairing(device.publicKey, "dev_1", "{}"))).toBe("{}");
     const relay = sharedKey(device.secretKey, server.publicKey, "relay", server.publicKey, device.publicKey);

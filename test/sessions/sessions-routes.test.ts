@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { PREFLIGHT, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 beforeEach(async () => {
@@ -282,12 +282,7 @@ describe("bad input gets a clear 4xx and writes nothing", () => {
 
 describe("CORS", () => {
   it("answers a preflight without a token and marks answers for any origin", async () => {
-    const preflight = await server.request({
-      method: "OPTIONS",
-      url: "/sessions",
-      token: null,
-      headers: { "origin": "http://app.example", "access-control-request-method": "POST" },
-    });
+    const preflight = await server.request(PREFLIGHT);
     expect(preflight.status).toBe(204);
     expect(preflight.text).toBe("");
     const res = await server.runtime.app.inject({

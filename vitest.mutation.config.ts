@@ -30,7 +30,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // pairing codes, the pairing service and its public URLs, each called directly
   pairing: {
     mutate: ["server/pairing/*.ts"],
-    tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/http/public-urls.test.ts"],
+    tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/pairing/urls.test.ts"],
   },
   // the bridge's API relay and its limits, each called directly (test/relay/relay-attacks.test.ts drives the same over
   // a loopback bridge in npm test: a bridge, a server and a backend per test, seconds for each mutant)

@@ -221,6 +221,17 @@ describe("an approval", () => {
     await asked;
   });
 
+  it("whose arguments print as exactly 16 KiB shows them whole in the body", async () => {
+    const { approvals, controller, request, announced, scope } = setUp();
+    const args = { c: "z".repeat(16 * 1024 - JSON.stringify({ c: "" }, null, 2).length) };
+    const text = JSON.stringify(args, null, 2);
+    expect(text).toHaveLength(16 * 1024);
+    const asked = approvals.ask({ ...request, args });
+    expect(scope().get(announced[0]!.notification_id as string)!.body).toBe(text);
+    controller.abort();
+    await asked;
+  });
+
   it("is resolved after the call ran; resolving one already ended or of a deleted session does not throw", async () => {
     const { approvals, request, announced, scope } = setUp();
     const asked = approvals.ask(request);

@@ -61,10 +61,11 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["server/http/routes/interactions.ts"],
     tests: ["test/notifications/respond-ended-request.test.ts", "test/notifications/respond-rules.test.ts"],
   },
-  // people's visibility: the access rules called directly, the guard and the transfer through a household's routes
+  // people's visibility: the access rules, the guard and a chat's audience, each called directly
+  // (test/people/guard-rules.test.ts and people-routes.test.ts drive them through a household's routes in npm test)
   people: {
     mutate: ["server/people/access.ts", "server/people/chat-guard.ts", "server/people/chat-audiences.ts"],
-    tests: ["test/people/access.test.ts", "test/people/guard-rules.test.ts", "test/people/people-routes.test.ts"],
+    tests: ["test/people/access.test.ts", "test/people/chat-guard-unit.test.ts"],
   },
 };
 

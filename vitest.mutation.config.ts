@@ -17,9 +17,10 @@ export interface MutationGroup {
 
 export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // authentication, tokens and the caller, judged by unit tests that call them directly (the relay secret's
-  // comparison is Authenticator.relayedDevice: test/auth/authenticator.test.ts "a relay pass")
+  // comparison is Authenticator.relayedDevice: test/auth/authenticator.test.ts "a relay pass"); the token hash and its
+  // constant-time comparison live in the wire library, shared with the bridge
   auth: {
-    mutate: ["server/auth/*.ts"],
+    mutate: ["server/auth/*.ts", "client/wire/crypto/token-hash.ts"],
     tests: [
       "test/auth/tokens.test.ts",
       "test/auth/authenticator.test.ts",

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
-import { hashToken } from "../../server/auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { openDatabase, type Db } from "../../server/db/database.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import {
@@ -59,7 +59,7 @@ describe("codes", () => {
     expect(result.device_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(pairing.redeem(code, "again")).toEqual({ ok: false, reason: "invalid_code" });
     const row = db.prepare("SELECT token_hash, name, created_at FROM devices WHERE id = ?").get(result.device_id);
-    expect(row).toEqual({ token_hash: hashToken(result.device_token), name: "phone", created_at: START });
+    expect(row).toEqual({ token_hash: sha256Hex(result.device_token), name: "phone", created_at: START });
     const codeRow = db.prepare("SELECT code_hash, used_at FROM pairing_codes").get();
     expect(codeRow).toEqual({ code_hash: hashPairingCode(code), used_at: START });
   });
@@ -91,7 +91,7 @@ describe("codes", () => {
     const grants = pairing.grants();
     expect(grants.codes).toEqual([{ code_hash: hashPairingCode(code), expires_at: START + 1000 }]);
     expect(grants.devices).toEqual([
-      expect.objectContaining({ device_id: e2e.device_id, token_hash: hashToken(e2e.device_token), mode: "e2e" }),
+      expect.objectContaining({ device_id: e2e.device_id, token_hash: sha256Hex(e2e.device_token), mode: "e2e" }),
       expect.objectContaining({ device_id: plain.device_id, mode: "plain" }),
     ]);
     clock.now += 1000;

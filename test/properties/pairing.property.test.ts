@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";
 import { fakeServer, runCleanups, testBridge, until, type TestBridge, answerPairings } from "../bridge/helpers.ts";

@@ -1,14 +1,12 @@
 // The authenticator on its own (server/auth/authenticator.ts), over a real SQLite file and no server: who a bearer
 // token or a relay pass proves, and what it refuses (docs/server.md "HTTP auth"). Fast on purpose: mutation testing
 // runs these for every mutant of the file (docs/testing.md "Mutation score").
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Authenticator } from "../../server/auth/authenticator.ts";
 import type { PersonLookup } from "../../server/auth/caller.ts";
 import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import type { Db } from "../../server/db/database.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 
 const ADMIN = "the-admin-token";
 const LOCAL = "the-local-admin-token-of-this-process";
@@ -18,18 +16,10 @@ const people: PersonLookup = {
   ofProducer: (id) => ({ id: `per_of_${id}`, role: "member", removed_at: null }),
 };
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 function setUp(): { db: Db; auth: Authenticator } {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db } = freshDatabase();
   const addDevice = db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, 'phone', ?, 0)");
   addDevice.run("dev_a", sha256Hex("token-a"));
   addDevice.run("dev_b", sha256Hex("token-b"));

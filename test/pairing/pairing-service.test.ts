@@ -2,12 +2,10 @@
 // no server: a code pairs one device once and only before it expires, devices are listed, renamed and revoked, what
 // the bridge is granted, last-seen writes, and what listeners hear (docs/bridge.md "Pairing and devices"). Fast on
 // purpose: mutation testing runs these for every mutant of the file (docs/testing.md "Mutation score").
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
 import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
+import type { Db } from "../../server/db/database.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import {
   DEFAULT_CODE_TTL_MS,
@@ -16,22 +14,14 @@ import {
   UNUSED_DEVICE_MS,
   type PairedDevice,
 } from "../../server/pairing/pairing-service.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 const START = Date.UTC(2026, 10, 29);
 
 function setUp(ttl?: number) {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db } = freshDatabase();
   const clock = { now: START };
   const pairing = new PairingService(db, () => clock.now, ttl);
   const admin = db.prepare<[], { id: string }>("SELECT id FROM people").get()!.id;

@@ -194,7 +194,7 @@ export class ChatClient extends ServerApi {
     if (!saved || this.stopped) return false;
     this.delivery.sequencer.advanceTo(saved.event_id);
     this.reader.resumeEpoch(saved.epoch);
-    this.keeper.keepFromNow();
+    this.keeper.resumed();
     return true;
   }
 

@@ -65,6 +65,11 @@ export class CursorKeeper {
     }
   }
 
+  /** Started from the saved cursor: the app's cache reflects it, so saving goes on from there (nothing new yet). */
+  resumed(): void {
+    this.keeping = true;
+  }
+
   /** The app's cache reflects every event delivered so far: save the cursor from now on. */
   keepFromNow(): void {
     this.keeping = true;

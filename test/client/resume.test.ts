@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { connect } from "../../client/connection/client.ts";
 import type { CursorStore, SavedCursor } from "../../client/connection/cursor-keeper.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
+import { isEvent } from "../../client/events/narrow.ts";
 import { AdminClient } from "../../client/api/admin.ts";
 import { ADMIN_TOKEN } from "../support/server.ts";
 import { expectExactly, FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
@@ -58,7 +59,7 @@ describe("resuming from a saved cursor", () => {
     expect(await second.resumed()).toBe(true);
     await untilLive(second);
     await expectExactly(stack, heard, savedAt);
-    const contents = heard.filter((event) => event.type === "message_appended").map((event) => event.message.content);
+    const contents = heard.filter((event) => isEvent(event, "message_appended")).map((event) => event.message.content);
     expect(contents).toEqual(["while closed 1", "while closed 2", "while closed 3"]);
     // R1: the resumed run keeps saving, so a third run would start after these.
     await until(() => kept.saves.at(-1)?.event_id === stack.latestId(), "resumed run saves");

@@ -169,7 +169,7 @@ describe("the badge (C165)", () => {
     expect(connectionBadge(status, { networkOnline }).label).toBe(label);
   });
 
-  it("with neither the server nor the bridge answering it reads Offline, and stays Offline through the retries (C166)", async () => {
+  it("with neither the server nor the bridge answering it reads Offline, and stays Offline through the retries (C172)", async () => {
     const [serverPort, bridgePort] = [await closedPort(), await closedPort()];
     const credentials = {
       bridge_url: `ws://127.0.0.1:${bridgePort}/socket`,

@@ -32,20 +32,21 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["server/pairing/*.ts"],
     tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/http/public-urls.test.ts"],
   },
-  // the bridge's API relay and its limits: the limits unit-tested, the relay over a loopback bridge (each test its own)
+  // the bridge's API relay and its limits, each called directly (test/relay/relay-attacks.test.ts drives the same over
+  // a loopback bridge in npm test: a bridge, a server and a backend per test, seconds for each mutant)
   relay: {
     mutate: ["bridge/relay/*.ts"],
-    tests: ["test/relay/relay-limits.test.ts", "test/relay/relay-attacks.test.ts", "test/relay/relay-frames.test.ts"],
+    tests: ["test/relay/relay-limits.test.ts", "test/relay/api-relay-unit.test.ts"],
   },
-  // end-to-end sealing and key rotation: keys, audiences and the replay guard unit-tested, sealed calls over loopback
+  // end-to-end sealing and key rotation: keys, audiences, the replay guard and the sealed calls, each called directly
+  // (test/e2e/tampering.test.ts and sealed-answer.test.ts drive the sealed calls over a real stack in npm test)
   e2e: {
     mutate: ["server/e2e/*.ts"],
     tests: [
       "test/e2e/keys-and-audiences.test.ts",
       "test/e2e/replay-guard-bounds.test.ts",
       "test/e2e/replay-guard.test.ts",
-      "test/e2e/sealed-answer.test.ts",
-      "test/e2e/tampering.test.ts",
+      "test/e2e/sealed-calls-unit.test.ts",
     ],
   },
   // the approvals of MCP tool calls, over one runtime's notifications and a hand-moved clock (no MCP server, no
@@ -88,7 +89,10 @@ export default defineConfig({
     // and timeouts were as frequent isolated, so the default stays (docs/testing.md "Mutation score").
     pool: "threads",
     maxWorkers: 1,
-    testTimeout: 30_000,
+    // A mutant that leaves a wait unanswered (an approval never settled, a call never answered) fails its test here,
+    // in seconds, as killed: under Stryker's own timeout (timeoutMS 10 s plus the dry run's time), which would count
+    // it a timeout and restart the worker. Every test of the groups takes well under a second on a quiet machine.
+    testTimeout: 8_000,
     hookTimeout: 30_000,
   },
 });

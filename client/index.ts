@@ -26,16 +26,13 @@ export {
   type ConnectionBadgeLabel,
   type BadgeContext,
 } from "./connection/badge.ts";
-export {
-  ServerApi,
-  type SendOptions,
-  type SendResult,
-  type SessionPage,
-  type AttachmentInput,
-  type RegenerateOptions,
-  type PushSubscriptionJson,
-  type InteractionAnswer,
-} from "./api/server-api.ts";
+export { ServerApi } from "./api/server-api.ts";
+export type { SendOptions, SendResult } from "./api/calls/requests.ts";
+export type { SessionPage } from "./api/calls/sessions.ts";
+export type { RegenerateOptions } from "./api/calls/turns.ts";
+export type { AttachmentInput } from "./api/calls/assets.ts";
+export type { PushSubscriptionJson } from "./api/calls/push.ts";
+export type { InteractionAnswer } from "./api/calls/interactions.ts";
 export {
   openSharedLink,
   openSharedBlob,

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Installs a Debian package when its program is missing: `ensure-package.sh <program path> <package>`. Safe to call
-# every time: it does nothing when the program exists. Needs root or sudo for apt-get.
+# Installs Debian packages when their program is missing: `ensure-package.sh <program path> <package>...`. Safe to
+# call every time: it does nothing when the program exists. Needs root or sudo for apt-get.
 set -eu
 PROGRAM="$1"
-PACKAGE="$2"
+shift
 if [ -x "$PROGRAM" ]; then
   exit 0
 fi
@@ -14,5 +14,5 @@ else
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "$PACKAGE"
+$SUDO apt-get install -y -qq --no-install-recommends "$@"
 "$PROGRAM" --version

@@ -42,6 +42,7 @@ import { ProducerStore } from "./producers/producer-store.ts";
 import { SpeechService } from "./speech/speech-service.ts";
 import { DocumentService } from "./documents/document-service.ts";
 import { agentEmbeddings } from "./documents/embedder.ts";
+import { DEFAULT_TESSERACT } from "./documents/ocr.ts";
 import { UploadService } from "./uploads/upload-service.ts";
 import { nodeDisk, type DiskWrites } from "./db/disk.ts";
 import { livePushConfig } from "./settings/live-parts.ts";
@@ -70,6 +71,8 @@ export interface RuntimeOptions {
    * epoch: a new runtime in the same process (an application replacement) keeps it, a new process does not.
    */
   ownerEpoch?: string;
+  /** The tesseract program documents are read by OCR with (documents/ocr.ts); default TESSERACT_PATH or `tesseract`. */
+  tesseractPath?: string;
   /** How a person's files are written (db/disk.ts); node:fs unless a test hands a full disk. */
   disk?: DiskWrites;
 }
@@ -191,6 +194,7 @@ function startWork(
     config: () => settings.config.documents,
     scrub: () => core.checkpointer.truncate(),
     embeddings: () => agentEmbeddings(settings.config, settings.agents.values()),
+    tesseract: options.tesseractPath ?? DEFAULT_TESSERACT,
     log,
   });
   const personal = new PersonalStore(db, clock);

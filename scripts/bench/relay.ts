@@ -29,7 +29,7 @@ import {
   type Seams,
   type ToApps,
 } from "./relay/protocol.ts";
-import { percentile } from "./stats.ts";
+import { median, percentile } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -173,6 +173,9 @@ async function main(): Promise<void> {
   };
 
   const figures: Record<string, unknown> = {};
+  /** The server's floor is figured when both of its routes run: the cipher's cost is then sampled after each phase. */
+  const floorMeasured = ROUTES.includes("relay") && ROUTES.includes("e2e_relay");
+  const cipherSamples: number[] = [];
   for (const apps of [1, DEVICES]) {
     const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
@@ -183,6 +186,7 @@ async function main(): Promise<void> {
     for (const route of [...routes, ...[...routes].reverse()]) {
       const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
       measured[route] = measured[route] ? merged(measured[route], half) : half;
+      if (apps === DEVICES && floorMeasured) cipherSamples.push(...(await cipherCost(serverProc)));
     }
     for (const route of routes) {
       const latencies = measured[route]!.measured.latencies;
@@ -207,7 +211,7 @@ async function main(): Promise<void> {
     }
     if (apps === DEVICES) {
       figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
-      if (relay && e2e_relay) Object.assign(figures, await serverFloor(serverProc, relay.cpu, e2e_relay.cpu));
+      if (relay && e2e_relay) Object.assign(figures, serverFloor(relay.cpu, e2e_relay.cpu, cipherSamples));
     }
   }
 
@@ -218,18 +222,27 @@ async function main(): Promise<void> {
 }
 
 /**
- * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
- * own cost (opening the call and sealing the answer, timed alone in the server with e2e_relay's seams) in the same run.
+ * The cipher's own cost per sealed call (opening the call and sealing the answer with e2e_relay's seams, timed alone in
+ * the server: cipher-cost.ts), a few batches taken between two phases, so that the figure samples the load the phases
+ * ran under.
  */
-async function serverFloor(serverProc: ChildProcess, plain: Phase["cpu"], sealed: Phase["cpu"]) {
-  const seams = SEAMS.e2e_relay!;
-  await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams }, "seams");
-  const cipher = await ask(serverProc, (m) => fromServer.parse(m), { type: "cipher" }, "cipher");
-  const cipherUs = cipher.type === "cipher" ? cipher.us_per_call : Number.NaN;
+async function cipherCost(serverProc: ChildProcess): Promise<number[]> {
+  await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams: SEAMS.e2e_relay! }, "seams");
+  const cipher = await ask(serverProc, (m) => fromServer.parse(m), { type: "cipher", batches: 3 }, "cipher");
+  return cipher.type === "cipher" ? cipher.us_per_call : [];
+}
+
+/**
+ * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
+ * own cost (the median of the batches sampled through the 50-app phases) in the same run.
+ */
+function serverFloor(plain: Phase["cpu"], sealed: Phase["cpu"], cipherSamples: number[]) {
+  const cipherUs = median(cipherSamples);
   const serverUs = (cpu: Phase["cpu"]) => ((cpu.server!.user + cpu.server!.sys) * 1000) / REQUESTS;
   const extraUs = serverUs(sealed) - serverUs(plain);
   return {
     server_cipher_us_per_call: round(cipherUs),
+    server_cipher_us_range: [round(Math.min(...cipherSamples)), round(Math.max(...cipherSamples))],
     e2e_relay_server_extra_us_50: round(extraUs),
     e2e_relay_server_extra_per_cipher_50: round(extraUs / cipherUs),
   };

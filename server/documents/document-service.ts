@@ -12,14 +12,16 @@ import type { Transactor } from "../db/transactor.ts";
 import { invalid, notFound, unprocessable } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { DocumentsConfig } from "./config.ts";
-import { detectMediaType } from "./detect.ts";
+import { detectMediaType, PDF } from "./detect.ts";
+import { DEFAULT_OCR } from "./config.ts";
+import { PageOcr, tesseractAvailable } from "./ocr.ts";
 import type { FastifyBaseLogger } from "fastify";
 import { DocumentEmbedding, EMBEDDING_SLOTS, Slots } from "./document-embedding.ts";
 import type { EmbeddingEndpoint } from "./embedder.ts";
 import { progressGate } from "./progress.ts";
 import { readFilePart } from "./file-part.ts";
 import { DOCUMENT_FILE_PART_BYTES } from "../../client/wire/routes/documents.ts";
-import { Readers, UnreadableDocument, type Reading } from "./reader.ts";
+import { Readers, UnreadableDocument, type Reading, type ScanReader } from "./reader.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
@@ -35,6 +37,8 @@ export interface DocumentServiceParts {
   scrub: () => Promise<unknown>;
   /** The embedding models the agents name now: a document read is embedded by each (docs/documents.md). */
   embeddings: () => EmbeddingEndpoint[];
+  /** The tesseract program OCR runs (docs/documents.md "OCR"); OCR is off where it does not run. */
+  tesseract: string;
   log: FastifyBaseLogger;
 }
 
@@ -42,6 +46,8 @@ export interface DocumentServiceParts {
 interface Underway {
   reading: Reading;
   embedding: DocumentEmbedding | undefined;
+  /** Whether pages with no text were read by OCR (what a scan's failure says). */
+  ocr: boolean;
 }
 
 export class DocumentService {
@@ -50,9 +56,11 @@ export class DocumentService {
 
   private readonly readers = new Readers();
   private readonly embeddingSlots = new Slots(EMBEDDING_SLOTS);
+  private readonly ocr: PageOcr;
 
   constructor(private readonly parts: DocumentServiceParts) {
     this.store = new DocumentStore(parts.db);
+    this.ocr = new PageOcr(parts.tesseract, parts.clock);
     makePrivateDir(join(parts.dataDir, DOCUMENTS_DIR));
   }
 
@@ -62,7 +70,8 @@ export class DocumentService {
     const id = `doc_${randomUUID().replaceAll("-", "")}`;
     const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
     writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
-    const reading = this.readers.start(file, media_type, () => this.parts.clock.now());
+    const scans = media_type === PDF ? await this.scanReader(id) : undefined;
+    const reading = this.readers.start(file, media_type, () => this.parts.clock.now(), scans);
     let pages: number;
     try {
       pages = await reading.count;
@@ -91,7 +100,7 @@ export class DocumentService {
       created_at: this.parts.clock.now(),
     };
     this.store.insert(row);
-    const underway = { reading, embedding: this.embeddingOf(id, pages) };
+    const underway = { reading, embedding: this.embeddingOf(id, pages), ocr: scans !== undefined };
     this.readings.set(id, underway);
     reading.proceed(this.hooks(id, underway));
     return recordOf(row);
@@ -190,6 +199,21 @@ export class DocumentService {
     });
   }
 
+  /** OCR of a PDF's pages with no text, when enabled and tesseract runs here; a page it cannot read stays empty. */
+  private async scanReader(id: string): Promise<ScanReader | undefined> {
+    const config = this.parts.config().ocr ?? DEFAULT_OCR;
+    if (!config.enabled || !(await tesseractAvailable(this.ocr.program))) return undefined;
+    return {
+      pages: config.max_pages,
+      read: (page, image, signal) =>
+        this.ocr.recognize(image, config, signal).catch((error: unknown) => {
+          if (!signal.aborted)
+            this.parts.log.warn({ document: id, page, error: String(error) }, "OCR of a page failed");
+          return "";
+        }),
+    };
+  }
+
   private require(owner: string, id: string) {
     const row = this.store.get(id, owner);
     if (!row) throw notFound("document_not_found", `no document ${id}`);
@@ -243,7 +267,9 @@ export class DocumentService {
       this.store.setStatus(id, "failed", pages, {
         code: "document_unreadable",
         reason: "no_text",
-        message: "no text found: this looks like a scan (see docs/documents.md for OCR)",
+        message: underway.ocr
+          ? "no text found: this looks like a scan, and OCR read no words on its pages"
+          : "no text found: this looks like a scan (see docs/documents.md for OCR)",
       });
     this.publish(id, { done: pages, total: pages });
   }

@@ -5,7 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import type { ExtractRequest, ExtractMessage, Section } from "./extract-messages.ts";
+import type { PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { DOCX, PDF } from "./detect.ts";
+import { drawPage } from "./page-image.ts";
 import { sectionsOfHtml, sectionsOfMarkdown } from "./sections.ts";
 import { checkUnpackedSize, MAX_UNPACKED_BYTES, ZipTooLarge } from "./zip-bound.ts";
 
@@ -17,7 +19,15 @@ const nextRequest = () => new Promise<ExtractRequest>((resolve) => parentPort!.o
 const post = (message: ExtractMessage) => parentPort!.postMessage(message);
 const goOn = () => new Promise<boolean>((resolve) => parentPort!.once("message", (go: boolean) => resolve(go)));
 
-async function extractPdf(data: Uint8Array): Promise<void> {
+/** Text of a page's text layer, lines kept. */
+async function textOf(page: PDFPageProxy): Promise<string> {
+  const content = await page.getTextContent();
+  let text = "";
+  for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : " ");
+  return text.replace(/[ \t]+\n/g, "\n").trim();
+}
+
+async function extractPdf(data: Uint8Array, ocrPages: number): Promise<void> {
   const pdfjs = await pdfjsLoading;
   const task = pdfjs.getDocument({
     data,
@@ -29,13 +39,25 @@ async function extractPdf(data: Uint8Array): Promise<void> {
   const pdf = await task.promise;
   post({ type: "count", pages: pdf.numPages });
   if (!(await goOn())) return void (await pdf.destroy());
+  let drawn = 0;
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number);
-    const content = await page.getTextContent();
-    let text = "";
-    for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : " ");
-    post({ type: "page", section: { page: number, text: text.replace(/[ \t]+\n/g, "\n").trim() } });
-    page.cleanup();
+    const text = await textOf(page);
+    if (text === "" && drawn < ocrPages) {
+      // A page with no text layer (a scan): drawn for OCR, one at a time, so at most one image is held.
+      drawn++;
+      const image = await drawPage(page, pdf.canvasFactory as Parameters<typeof drawPage>[1]).catch(() => undefined);
+      page.cleanup();
+      if (!image)
+        post({ type: "page", section: { page: number, text } }); // a page that cannot be drawn stays empty
+      else {
+        post({ type: "scan", page: number, image });
+        if (!(await goOn())) return void (await pdf.destroy());
+      }
+    } else {
+      post({ type: "page", section: { page: number, text } });
+      page.cleanup();
+    }
   }
   await pdf.destroy();
 }
@@ -55,7 +77,7 @@ async function sections(request: ExtractRequest, bytes: Buffer): Promise<Section
 
 async function read(request: ExtractRequest): Promise<void> {
   const bytes = await readFile(request.file);
-  if (request.mediaType === PDF) await extractPdf(new Uint8Array(bytes));
+  if (request.mediaType === PDF) await extractPdf(new Uint8Array(bytes), request.ocrPages ?? 0);
   else {
     const found = await sections(request, bytes);
     post({ type: "count", pages: found.length });

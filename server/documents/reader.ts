@@ -4,6 +4,7 @@
 // push chat events out of its window), and always at the end. Deleting the document ends the worker.
 import { Worker } from "node:worker_threads";
 import type { ExtractMessage, ExtractRequest, Section } from "./extract-messages.ts";
+import type { PageImage } from "./page-image.ts";
 import { progressGate } from "./progress.ts";
 
 /** Heap of a reading worker: a DOCX that inflates past it (a zip bomb) ends the worker, never the server. */
@@ -23,6 +24,14 @@ export interface Reading {
   proceed(hooks: ReadingHooks): void;
   /** Stops reading (a refused count, a deleted document, a shutdown). */
   cancel(): void;
+}
+
+/** OCR for the PDF pages with no text (docs/documents.md "OCR"), when the server has it. */
+export interface ScanReader {
+  /** Pages of one document drawn for OCR at most. */
+  pages: number;
+  /** The words of a drawn page, "" when none could be read; never rejects. Stopped by `signal`. */
+  read(page: number, image: PageImage, signal: AbortSignal): Promise<string>;
 }
 
 export class UnreadableDocument extends Error {
@@ -53,12 +62,12 @@ export class Readers {
   private idle: Worker | undefined;
   private closed = false;
 
-  start(file: string, mediaType: string, now: () => number): Reading {
+  start(file: string, mediaType: string, now: () => number, scans?: ScanReader): Reading {
     const worker = this.idle ?? startWorker();
     this.idle = undefined;
     worker.ref();
-    worker.postMessage({ file, mediaType } satisfies ExtractRequest);
-    return readingIn(worker, now, () => this.keep(worker));
+    worker.postMessage({ file, mediaType, ...(scans ? { ocrPages: scans.pages } : {}) } satisfies ExtractRequest);
+    return readingIn(worker, now, () => this.keep(worker), scans);
   }
 
   close(): void {
@@ -86,12 +95,13 @@ function startWorker(): Worker {
 }
 
 /** One document's reading in `worker`; `keep` hands the worker back once the document is over and it is well. */
-function readingIn(worker: Worker, now: () => number, keep: () => void): Reading {
+function readingIn(worker: Worker, now: () => number, keep: () => void, scans: ScanReader | undefined): Reading {
   let hooks: ReadingHooks | undefined;
   let total = 0;
   let done = 0;
   let worthReporting = (_done: number) => false;
   let settled = false;
+  const stopped = new AbortController(); // kills a page's OCR under way
   let resolveCount!: (pages: number) => void;
   let rejectCount!: (error: Error) => void;
   const count = new Promise<number>((resolve, reject) => ((resolveCount = resolve), (rejectCount = reject)));
@@ -99,6 +109,7 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
     worker.off("message", onMessage);
     worker.off("error", onCrash);
     worker.off("exit", onExit);
+    stopped.abort();
   };
   const fail = (reason: "encrypted" | "corrupt", message: string) => {
     if (settled) return;
@@ -110,6 +121,7 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
   function onMessage(message: ExtractMessage): void {
     if (message.type === "count")
       return void ((total = message.pages), (worthReporting = progressGate(total, now)), resolveCount(total));
+    if (message.type === "scan") return void readScan(message.page, message.image);
     if (message.type === "failed") return void (fail(message.reason, message.message), keep());
     if (message.type === "done") {
       settled = true;
@@ -120,6 +132,13 @@ function readingIn(worker: Worker, now: () => number, keep: () => void): Reading
     done++;
     hooks?.page(message.section);
     if (worthReporting(done)) hooks?.progress(done, total);
+  }
+  /** A page drawn for OCR: its words become the page, then the worker goes on to the next. */
+  async function readScan(page: number, image: PageImage): Promise<void> {
+    const text = scans ? await scans.read(page, image, stopped.signal) : "";
+    if (settled) return;
+    onMessage({ type: "page", section: { page, text } });
+    worker.postMessage(true);
   }
   function onCrash(error: Error): void {
     fail("corrupt", error.message);

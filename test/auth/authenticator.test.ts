@@ -8,7 +8,7 @@ import { Authenticator } from "../../server/auth/authenticator.ts";
 import type { PersonLookup } from "../../server/auth/caller.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { openDatabase, type Db } from "../../server/db/database.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const ADMIN = "the-admin-token";
 const LOCAL = "the-local-admin-token-of-this-process";
@@ -94,6 +94,25 @@ describe("a bearer token", () => {
     expect(auth.authenticate(bearer("token-a"))).toMatchObject({ device_id: "dev_a" });
   });
 
+  it("remembers more than one device, and forgets them all once 10,000 are remembered (the memory is bounded)", () => {
+    const { db, auth } = setUp();
+    expect(auth.authenticate(bearer("token-a"))).toMatchObject({ device_id: "dev_a" });
+    expect(auth.authenticate(bearer("token-b"))).toMatchObject({ device_id: "dev_b" });
+    revoke(db, "dev_a");
+    // Remembering dev_b kept dev_a: the memory still answers for it.
+    expect(auth.authenticate(bearer("token-a"))).toMatchObject({ device_id: "dev_a" });
+    const addDevice = db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, 'phone', ?, 0)");
+    db.transaction(() => {
+      for (let i = 0; i < 9_999; i++) addDevice.run(`dev_${i}`, hashToken(`token-${i}`));
+    })();
+    // dev_a, dev_b and 9,998 more: 10,000 remembered, dev_a still among them.
+    for (let i = 0; i < 9_998; i++) auth.authenticate(bearer(`token-${i}`));
+    expect(auth.authenticate(bearer("token-a"))).toMatchObject({ device_id: "dev_a" });
+    // The 10,001st is remembered after the memory is emptied: dev_a is asked of the database again, and refused.
+    expect(auth.authenticate(bearer("token-9998"))).toMatchObject({ device_id: "dev_9998" });
+    expect(auth.authenticate(bearer("token-a"))).toBeUndefined();
+  });
+
   it("of the admin changes with setAdminTokenHash: the old one stops at once", () => {
     const { auth } = setUp();
     auth.setAdminTokenHash(hashToken("new-admin"));
@@ -135,6 +154,13 @@ describe("a relay pass", () => {
     expect(auth.authenticate({ relayed: pass })).toBeUndefined();
     revoke(db, "dev_b");
     expect(auth.authenticate({ relayed: auth.relayPass("dev_b") })).toBeUndefined();
+  });
+
+  it("for a revoked or unknown device is refused every time: a refusal is never remembered as live", () => {
+    const { db, auth } = setUp();
+    revoke(db, "dev_b");
+    for (const deviceId of ["dev_b", "dev_b", "dev_unknown", "dev_unknown"])
+      expect(auth.authenticate({ relayed: auth.relayPass(deviceId) })).toBeUndefined();
   });
 
   it("of a device known only by its pass is forgotten too (its id was remembered without a token hash)", () => {

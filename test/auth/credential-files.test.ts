@@ -19,7 +19,7 @@ import {
   type LocalAdmin,
 } from "../../server/auth/local-admin.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { drawPage } from "../../server/documents/page-image.ts";
 
 /** A PDF whose page N (1-based) holds `pages[N-1]` as text. */
 export async function pdfWith(pages: readonly string[]): Promise<Uint8Array> {
@@ -20,6 +21,24 @@ export async function pdfWithoutText(count: number): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   for (let i = 0; i < count; i++) pdf.addPage([595, 842]).drawRectangle({ x: 40, y: 40, width: 100, height: 100 });
   return pdf.save();
+}
+
+/**
+ * A scan of `pages`: each page of pdfWith(pages) drawn to a PNG by the server's own renderer (page-image.ts), then a
+ * new PDF holding only those pictures, one a page: no text layer, words only as ink.
+ */
+export async function scannedPdf(pages: readonly string[]): Promise<Uint8Array> {
+  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const source = await pdfjs.getDocument({ data: await pdfWith(pages), isEvalSupported: false, verbosity: 0 }).promise;
+  const scan = await PDFDocument.create();
+  for (let number = 1; number <= source.numPages; number++) {
+    const page = await source.getPage(number);
+    const { png } = await drawPage(page, source.canvasFactory as Parameters<typeof drawPage>[1]);
+    const picture = await scan.embedPng(png);
+    scan.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
+  }
+  await source.destroy();
+  return scan.save();
 }
 
 interface ZipEntry {

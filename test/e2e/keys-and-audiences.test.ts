@@ -22,7 +22,7 @@ import { EndToEnd } from "../../server/e2e/end-to-end.ts";
 import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
 import { rotateForRevocation, rotationForDeletedChat } from "../../server/e2e/rotation.ts";
 import { ensureServerKey, SERVER_KEY_FILE } from "../../server/e2e/server-key.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const opened: { db: Db; dir: string }[] = [];
 afterEach(() => {

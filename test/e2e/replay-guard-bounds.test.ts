@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FLOOR_LOG_FILE, FloorLog } from "../../server/e2e/floor-log.ts";
 import { ReplayGuard, type FloorStore } from "../../server/e2e/replay-guard.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** A floor store in memory that keeps what was saved, as the floor log would. */
 function memoryStore(): FloorStore & {

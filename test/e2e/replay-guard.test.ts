@@ -11,7 +11,7 @@ import { openDatabase, type Db } from "../../server/db/database.ts";
 import { FLOOR_LOG_FILE, FloorLog } from "../../server/e2e/floor-log.ts";
 import { ReplayGuard, type FloorStore } from "../../server/e2e/replay-guard.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const dirs: string[] = [];
 const dbs: Db[] = [];

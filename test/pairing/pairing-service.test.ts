@@ -16,7 +16,7 @@ import {
   UNUSED_DEVICE_MS,
   type PairedDevice,
 } from "../../server/pairing/pairing-service.ts";
-import { tempDir } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const opened: { db: Db; dir: string }[] = [];
 afterEach(() => {

@@ -1,11 +1,10 @@
 // A real server for tests: a SQLite file in a fresh temp dir, the real app, the admin token known.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { InjectOptions } from "fastify";
 import { parseConfig } from "../../server/config/load.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../../server/runtime.ts";
+import { tempDir } from "./temp-dir.ts";
 
 export const ADMIN_TOKEN = "test-admin-token";
 
@@ -18,9 +17,7 @@ export interface TestServer {
   close(keepData?: boolean): Promise<void>;
 }
 
-export function tempDir(prefix = "chat-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir };
 
 export async function startTestServer(
   config: ConfigInput = {},

@@ -20,8 +20,18 @@ export function fromUtf8(bytes: Uint8Array): string {
   return utf8Decoder.decode(bytes);
 }
 
+/** Typed arrays up to this many bytes live inside V8's heap until their `.buffer` is asked for (V8's in-heap limit). */
+const IN_HEAP_BYTES = 64;
+
 export function toBase64Url(bytes: Uint8Array): string {
-  if (nodeBuffer) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
+  // A small array (a nonce, a call id) is copied into Node's pool: asking for its `.buffer` would malloc a backing
+  // store for it, which every scavenge then sweeps (xchacha.ts, "scratch").
+  if (nodeBuffer)
+    return (
+      bytes.byteLength <= IN_HEAP_BYTES
+        ? nodeBuffer.from(bytes)
+        : nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    ).toString("base64url");
   let binary = "";
   // Chunks keep String.fromCharCode's argument list short (engines cap it).
   for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));

@@ -26,22 +26,40 @@ type NodeCrypto = typeof import("node:crypto");
 /** "expand 32-byte k", the ChaCha constant, as little-endian words. */
 const SIGMA = new Uint32Array([0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]);
 
-/** Little-endian words of `bytes` (a copy: the input may sit at any offset of a pooled buffer). */
-function words(bytes: Uint8Array): Uint32Array {
-  const out = new Uint32Array(bytes.length / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
+/**
+ * Scratch for one derivation at a time (seal and open are synchronous, and OpenSSL copies the subkey and the nonce
+ * into its context when the cipher is made, so the next call may overwrite them). Reused, not allocated per call: a
+ * small typed array made per call lives on V8's heap until its `.buffer` is asked for, which then mallocs a backing
+ * store that every scavenge has to sweep. On the server, with the route's own allocations in between, that malloc
+ * and free churn cost more than the cipher's arithmetic (profiled under scripts/bench/relay.ts, docs/benchmarks.md
+ * "Sealed relay").
+ */
+const scratch = {
+  keyWords: new Uint32Array(8),
+  nonceWords: new Uint32Array(4),
+  subkey: new Uint32Array(new ArrayBuffer(32)),
+  iv: new Uint8Array(new ArrayBuffer(12)),
+};
+const subkeyBytes = new Uint8Array(scratch.subkey.buffer);
+
+/** Reads `bytes` as little-endian words into `into` (any offset: the bytes may sit inside a pooled buffer). */
+function readWords(bytes: Uint8Array, into: Uint32Array): Uint32Array {
+  for (let word = 0, at = 0; word < into.length; word++, at += 4)
+    into[word] = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+  return into;
 }
 
-/** The ChaCha20-Poly1305 key and 12-byte nonce that XChaCha20-Poly1305 with this key and 24-byte nonce uses. */
+/**
+ * The ChaCha20-Poly1305 key and 12-byte nonce that XChaCha20-Poly1305 with this key and 24-byte nonce uses, in the
+ * scratch: valid until the next derivation.
+ */
 function derive(key: Uint8Array, nonce: Uint8Array): { subkey: Uint8Array; iv: Uint8Array } {
   if (key.length !== 32) throw new Error("xchacha: key must be 32 bytes");
   if (nonce.length !== 24) throw new Error("xchacha: nonce must be 24 bytes");
-  const subkey = new Uint32Array(8);
-  hchacha(SIGMA, words(key), words(nonce.subarray(0, 16)), subkey);
-  const iv = new Uint8Array(12);
-  iv.set(nonce.subarray(16), 4);
-  return { subkey: new Uint8Array(subkey.buffer), iv };
+  hchacha(SIGMA, readWords(key, scratch.keyWords), readWords(nonce, scratch.nonceWords), scratch.subkey);
+  scratch.iv.fill(0, 0, 4);
+  scratch.iv.set(nonce.subarray(16), 4);
+  return { subkey: subkeyBytes, iv: scratch.iv };
 }
 
 export function nodeXChaCha(crypto: NodeCrypto): XChaCha {
@@ -52,10 +70,8 @@ export function nodeXChaCha(crypto: NodeCrypto): XChaCha {
       cipher.setAAD(aad, { plaintextLength: plaintext.length });
       const body = cipher.update(plaintext);
       cipher.final();
-      const out = new Uint8Array(body.length + TAG_BYTES);
-      out.set(body);
-      out.set(cipher.getAuthTag(), body.length);
-      return out;
+      // One copy into a buffer Node cuts from its pool (under 4 KiB), not a malloc'd array per call.
+      return Buffer.concat([body, cipher.getAuthTag()], body.length + TAG_BYTES);
     },
     decrypt(key, nonce, aad, ciphertext) {
       if (ciphertext.length < TAG_BYTES) throw new Error("xchacha: ciphertext shorter than its tag");

@@ -1,9 +1,11 @@
 // The cipher's own cost of one sealed relayed call on the server (docs/benchmarks.md "Sealed relay"): opening the
 // call and sealing its answer, the library's openRequest and sealResponse with the seams in use, on the very call
-// and answer the benchmark's apps make, timed alone in the server's process in the same run. The floor compares
-// what a sealed call costs the server beyond a plain one with this figure.
+// and answer the benchmark's apps make (the same key, the same sizes, a call id as long as theirs), timed alone in the
+// server's process in the same run. The floor compares what a sealed call costs the server beyond a plain one with
+// this figure. relay.ts takes a few batches after every measured phase and uses their median: the load of a shared
+// machine drifts, and batches spread over the run see the load the phases saw, where batches taken once at the end
+// saw only that moment's (one run's figure swung from 18 to 39 µs with it).
 import { openRequest, sealRequest, sealResponse } from "../../../client/wire/crypto/index.ts";
-import { median } from "../stats.ts";
 
 /** What one sealed call's crypto works on: the call's JSON and its answer's, as the server seals them. */
 export interface CipherSample {
@@ -14,22 +16,29 @@ export interface CipherSample {
   answerJson: string;
 }
 
-const BATCHES = 7;
 const CALLS_PER_BATCH = 500;
 
-/** CPU µs (user + system) per call of open + seal: the median of a few batches, after one batch to warm up. */
-export function cipherCostUs(sample: CipherSample): number {
+/** The ids the library draws (client/transport/sealed-relay.ts: 18 random bytes in base64url), bound into each seal. */
+const CALL_ID = "x".repeat(24);
+
+/** CPU µs (user + system) per call of open + seal, one figure per batch, after one batch to warm up. */
+export function cipherCostUs(sample: CipherSample, batches: number): number[] {
   const { key, serverId, deviceId, callJson, answerJson } = sample;
   const sealedCall = sealRequest(key, serverId, deviceId, callJson);
   const batch = () => {
     const start = process.cpuUsage();
     for (let i = 0; i < CALLS_PER_BATCH; i++) {
       openRequest(key, serverId, deviceId, sealedCall);
-      sealResponse(key, serverId, deviceId, "call-id-of-22-chars-xx", answerJson);
+      sealResponse(key, serverId, deviceId, CALL_ID, answerJson);
     }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / CALLS_PER_BATCH;
   };
   batch();
-  return median(Array.from({ length: BATCHES }, batch));
+  return Array.from({ length: batches }, batch);
+}
+
+/** The call's JSON as an encrypting app seals it (SealedRelayChannel: id, time, then the push's method and path). */
+export function sealedCallJson(path: string): string {
+  return JSON.stringify({ id: CALL_ID, ts: Date.now(), method: "GET", path });
 }

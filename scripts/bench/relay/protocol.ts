@@ -33,8 +33,8 @@ export const toServer = z.discriminatedUnion("type", [
   seamsRequest,
   /** `devices` plain devices, and as many more paired with `device_key` (the encrypting apps' public key). */
   z.object({ type: z.literal("start"), bridge_url: z.string(), devices: z.number(), device_key: z.string() }),
-  /** The cipher's own CPU per sealed call (open the call, seal the answer), timed alone (cipher-cost.ts). */
-  z.object({ type: z.literal("cipher") }),
+  /** The cipher's own CPU per sealed call (open the call, seal the answer), timed alone in `batches` (cipher-cost.ts). */
+  z.object({ type: z.literal("cipher"), batches: z.number().int().min(1).max(100) }),
 ]);
 export const fromServer = z.discriminatedUnion("type", [
   z.object({
@@ -47,7 +47,7 @@ export const fromServer = z.discriminatedUnion("type", [
   }),
   statsMessage,
   seamsAnswer,
-  z.object({ type: z.literal("cipher"), us_per_call: z.number() }),
+  z.object({ type: z.literal("cipher"), us_per_call: z.array(z.number()) }),
 ]);
 
 /**

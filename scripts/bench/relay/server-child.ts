@@ -10,7 +10,7 @@ import { createRuntime } from "../../../server/runtime.ts";
 import { phaseMeter } from "../fanout/protocol.ts";
 import { runRelayedCall } from "../../../server/forwarder/api-relay.ts";
 import { withJsonBody } from "../../../server/forwarder/json-text.ts";
-import { cipherCostUs } from "./cipher-cost.ts";
+import { cipherCostUs, sealedCallJson } from "./cipher-cost.ts";
 import { answerMeter, answerSeams, toServer } from "./protocol.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
@@ -49,25 +49,27 @@ function seed(devices: number, deviceKey: string) {
   return { path: `/sessions/${session.id}/messages`, tokens, e2e };
 }
 
-/** The call an encrypting app makes (SealedRelayChannel's JSON) and its answer as the server seals it, timed alone. */
-async function cipherCost(): Promise<number> {
+/** The cipher's own cost, `batches` figures (cipher-cost.ts): the call an encrypting app makes and its answer. */
+async function cipherCost(batches: number): Promise<number[]> {
   if (!sample) throw new Error("the server child was not started");
   const { path, deviceId, deviceKey } = sample;
   const call = { request_id: "x".repeat(24), device_id: deviceId, method: "GET" as const, path };
   const { request_id: _id, ...answer } = (await runRelayedCall(ctx, runtime.app, call))!;
-  return cipherCostUs({
+  const cipherSample = {
     key: ctx.e2e.relayKey(deviceKey),
     serverId: ctx.serverId,
     deviceId,
-    callJson: JSON.stringify({ id: "x".repeat(24), ts: Date.now(), method: "GET", path }),
+    callJson: sealedCallJson(path),
     answerJson: withJsonBody(answer),
-  });
+  };
+  return cipherCostUs(cipherSample, batches);
 }
 
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
   if (answerMeter(parsed, meter, send) || answerSeams(parsed, send)) return;
-  if (parsed.type === "cipher") return void cipherCost().then((us) => send({ type: "cipher", us_per_call: us }));
+  if (parsed.type === "cipher")
+    return void cipherCost(parsed.batches).then((us) => send({ type: "cipher", us_per_call: us }));
   if (parsed.type !== "start") return;
   const { path, tokens, e2e } = seed(parsed.devices, parsed.device_key);
   sample = { path, deviceId: e2e.devices[0]!.device_id, deviceKey: parsed.device_key };

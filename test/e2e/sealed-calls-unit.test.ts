@@ -1,0 +1,237 @@
+// A sealed relayed call on its own (server/e2e/sealed-calls.ts runSealedCall), without a server or a bridge: the
+// server's real end-to-end keys and replay guard, a device key pair, and a recording stand-in for the forwarder's
+// in-process run. Who may send one, each refusal (not a device with a key, not a sealed body, does not open, holds no
+// valid call, wraps another sealed call, replayed, stale) with its code, count and log line and without running
+// anything, the call run as the device once its floor is written, and the answer sealed to the call's id (cut to
+// too_large when sealing makes it too big for a bridge frame). Fast on purpose: mutation testing runs these for
+// every mutant of the file (docs/testing.md "Mutation score"); test/e2e/tampering.test.ts drives the same over a
+// real stack.
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  cipherInUse,
+  generateKeyPair,
+  openResponse,
+  randomInUse,
+  sealRequest,
+  sharedKey,
+  type KeyPair,
+  type Sealed,
+} from "../../client/wire/crypto/index.ts";
+import { RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
+import type { ServerContext } from "../../server/context.ts";
+import { openDatabase, type Db } from "../../server/db/database.ts";
+import { Audiences } from "../../server/e2e/audiences.ts";
+import { ContentKeys } from "../../server/e2e/content-keys.ts";
+import { EndToEnd } from "../../server/e2e/end-to-end.ts";
+import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
+import { runSealedCall, SealedJson } from "../../server/e2e/sealed-calls.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+const opened: { db: Db; dir: string }[] = [];
+afterEach(() => {
+  for (const { db, dir } of opened.splice(0)) {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+let ids = 0;
+const callId = () => `call_${String(++ids).padStart(12, "0")}`;
+
+function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => ApiResult } = {}) {
+  const dir = tempDir();
+  const db = openDatabase(join(dir, "server.sqlite"));
+  opened.push({ db, dir });
+  const order: string[] = [];
+  const guard = new ReplayGuard({
+    load: () => options.storedFloor ?? 0,
+    saveAll: (floors) => order.push(`saved ${[...floors.values()].join(",")}`),
+  });
+  const server = generateKeyPair();
+  const e2e = new EndToEnd(
+    "srv_1",
+    server,
+    new ContentKeys(db, () => 0),
+    new Audiences(db, { audienceOf: () => null }),
+    guard,
+    false,
+  );
+  const device = generateKeyPair();
+  const warnings: Array<{ fields: Record<string, unknown>; msg: string }> = [];
+  const ctx = {
+    serverId: "srv_1",
+    e2e,
+    pairing: { publicKeyOf: (id: string) => (id === "dev_1" ? device.publicKey : undefined) },
+    log: { warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }) },
+  } as unknown as ServerContext;
+  const ran: ApiRequest[] = [];
+  const run = async (call: ApiRequest): Promise<ApiResult> => {
+    order.push(`ran ${call.request_id}`);
+    ran.push(call);
+    return options.answer?.(call) ?? { request_id: call.request_id, status: 201, body: { made: call.path } };
+  };
+  const key = relayKey(device, server);
+  const seal = (inner: unknown, sealingKey = key, deviceId = "dev_1") =>
+    sealRequest(sealingKey, "srv_1", deviceId, typeof inner === "string" ? inner : JSON.stringify(inner));
+  const sendAs = (deviceId: string | undefined, body: unknown) => runSealedCall(ctx, run, deviceId, body);
+  const send = (body: unknown) => sendAs("dev_1", body);
+  const openAnswer = (id: string, body: unknown) =>
+    JSON.parse(openResponse(key, "srv_1", "dev_1", id, (body as SealedJson).sealed)) as Record<string, unknown>;
+  return { e2e, ran, order, warnings, seal, send, sendAs, openAnswer };
+}
+
+function relayKey(device: KeyPair, server: KeyPair): Uint8Array {
+  return sharedKey(device.secretKey, server.publicKey, "relay", server.publicKey, device.publicKey);
+}
+
+const call = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  ts: 1_000,
+  method: "POST",
+  path: "/sessions",
+  body: { title: "x" },
+  ...extra,
+});
+const error = (code: string, message: string) => ({ error: { code, message } });
+
+describe("a sealed relayed call", () => {
+  it("is opened and sealed with OpenSSL's cipher and pooled random bytes (end-to-end.ts picks both)", () => {
+    expect(cipherInUse()).toBe("openssl");
+    expect(randomInUse()).toBe("pooled");
+  });
+
+  it("runs as its device once its floor is written, answered sealed to its id without the request id", async () => {
+    const { send, seal, ran, order, openAnswer, e2e } = setUp();
+    const id = callId();
+    const answer = await send(seal(call(id)));
+    expect(ran).toEqual([
+      { request_id: id, device_id: "dev_1", method: "POST", path: "/sessions", body: { title: "x" } },
+    ]);
+    expect(order).toEqual(["saved 1000", `ran ${id}`]);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBeInstanceOf(SealedJson);
+    // Spliced into the bridge frame as its text, served over HTTP as the object: both are the sealed object's JSON.
+    const sealed = (answer.body as SealedJson).sealed;
+    expect((answer.body as SealedJson).json).toBe(JSON.stringify(sealed));
+    expect(JSON.stringify(answer.body)).toBe(JSON.stringify(sealed));
+    expect(openAnswer(id, answer.body)).toEqual({ status: 201, body: { made: "/sessions" } });
+    expect(e2e.rejections).toEqual({ tampered: 0, replayed: 0, stale: 0 });
+  });
+
+  it("without a body runs without one", async () => {
+    const { send, seal, ran } = setUp();
+    await send(seal({ id: callId(), ts: 5, method: "GET", path: "/sessions" }));
+    expect(ran[0]).not.toHaveProperty("body");
+    expect(ran[0]).toMatchObject({ method: "GET", path: "/sessions" });
+  });
+
+  it("is refused to a caller that is not a device paired with a key, and nothing runs", async () => {
+    const { sendAs, seal, ran } = setUp();
+    for (const deviceId of [undefined, "dev_plain"]) {
+      const answer = await sendAs(deviceId, seal(call(callId())));
+      expect(answer).toEqual({
+        status: 403,
+        body: error("not_e2e_device", "this route is for devices paired with a public key"),
+      });
+    }
+    expect(ran).toEqual([]);
+  });
+
+  it("is refused when the body is not {nonce, ciphertext}", async () => {
+    const { send, ran, e2e } = setUp();
+    for (const body of [undefined, "text", { nonce: "AAAA" }, { ciphertext: "AAAA" }]) {
+      const answer = await send(body);
+      expect(answer).toEqual({
+        status: 400,
+        body: error("sealed_request_invalid", "the body is not {nonce, ciphertext}"),
+      });
+    }
+    expect(ran).toEqual([]);
+    expect(e2e.rejections.tampered).toBe(0);
+  });
+
+  it("that does not open, holds no valid call or wraps another sealed call is refused, counted and logged", async () => {
+    const { send, seal, ran, e2e, warnings } = setUp();
+    const id = callId();
+    const fine = seal(call(id));
+    const flipped: Sealed = {
+      ...fine,
+      ciphertext: (fine.ciphertext[0] === "A" ? "B" : "A") + fine.ciphertext.slice(1),
+    };
+    const refused = [
+      flipped,
+      seal(call(callId()), new Uint8Array(32)),
+      seal(call(callId()), undefined, "dev_other"),
+      seal("not json"),
+      seal({ ...call(callId()), extra: 1 }),
+      seal(call(callId(), { path: "sessions" })),
+      seal(call(callId(), { path: "/e2e/relay" })),
+      seal(call(callId(), { path: "/e2e/relay?x=1" })),
+    ];
+    for (const body of refused) {
+      const answer = await send(body);
+      expect(answer).toEqual({
+        status: 400,
+        body: error("sealed_request_invalid", "the sealed call does not open or holds no valid call"),
+      });
+    }
+    expect(ran).toEqual([]);
+    expect(e2e.rejections).toEqual({ tampered: refused.length, replayed: 0, stale: 0 });
+    expect(warnings).toHaveLength(refused.length);
+    expect(warnings[0]).toEqual({
+      fields: { device_id: "dev_1" },
+      msg: "sealed relayed call does not open or holds no valid call",
+    });
+    // The untouched call still runs: it was never taken as run.
+    expect((await send(fine)).status).toBe(200);
+    expect(ran.map((run) => run.request_id)).toEqual([id]);
+  });
+
+  it("already run is refused 409 sealed_request_replayed, counted and logged, and not run again", async () => {
+    const { send, seal, ran, e2e, warnings } = setUp();
+    const sealed = seal(call(callId()));
+    await send(sealed);
+    const again = await send(sealed);
+    expect(again).toEqual({ status: 409, body: error("sealed_request_replayed", "this sealed call was already run") });
+    expect(ran).toHaveLength(1);
+    expect(e2e.rejections).toEqual({ tampered: 0, replayed: 1, stale: 0 });
+    expect(warnings).toEqual([
+      { fields: { device_id: "dev_1", verdict: "replayed" }, msg: "sealed relayed call refused" },
+    ]);
+  });
+
+  it("older than the device's floor is refused as stale, counted and logged, and not run", async () => {
+    const { send, seal, ran, e2e, warnings } = setUp({ storedFloor: 2_000 });
+    const answer = await send(seal(call(callId(), { ts: 2_000 })));
+    expect(answer).toEqual({
+      status: 400,
+      body: error(
+        "sealed_request_invalid",
+        "the sealed call is stale: older than the device's calls the server remembers",
+      ),
+    });
+    expect(ran).toEqual([]);
+    expect(e2e.rejections).toEqual({ tampered: 0, replayed: 0, stale: 1 });
+    expect(warnings).toEqual([
+      { fields: { device_id: "dev_1", verdict: "stale" }, msg: "sealed relayed call refused" },
+    ]);
+  });
+
+  it("whose sealed answer would not fit a bridge frame is answered too_large, sealed, and logged", async () => {
+    // Fits in clear (under the bound), not once sealed (base64 adds a third).
+    const big = "x".repeat(Math.floor(RELAY_MAX_BODY_BYTES * 0.9));
+    const { send, seal, openAnswer, warnings } = setUp({
+      answer: (run) => ({ request_id: run.request_id, status: 200, body: big }),
+    });
+    const id = callId();
+    const answer = await send(seal(call(id)));
+    expect(answer.status).toBe(200);
+    expect(openAnswer(id, answer.body)).toEqual({ reason: "too_large" });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toBe("sealed relayed answer too large for a bridge frame");
+    expect(warnings[0]!.fields).toEqual({ device_id: "dev_1", bytes: expect.any(Number) });
+    expect(warnings[0]!.fields.bytes).toBeGreaterThan(RELAY_MAX_BODY_BYTES);
+  });
+});

@@ -1,4 +1,4 @@
-// Resuming from the device's cache (docs/client.md "Resuming from a saved cursor", R1-R5) against a real server
+// Resuming from the device's cache (docs/client.md "Resuming from the device's cache", R1-R5) against a real server
 // (SQLite in a temp dir) and bridge on 127.0.0.1: a start with a saved cursor hears exactly the events stored after
 // it, once and in order; nothing is saved while the app's cache is not in step; a cursor of another pairing or of a
 // replaced store is never used to skip events; a revoked device forgets it.

@@ -167,6 +167,21 @@ function keptIndex(kv: KeyValue, bounds: Required<CacheBounds>) {
   return { read, maxBytes, settle };
 }
 
+/**
+ * The event cursor beside the list, in the one queue with the list's writes (`serially`): a cursor saved after a
+ * change of the list lands after it.
+ */
+function cursorRecord(
+  kv: KeyValue,
+  serially: <T>(work: () => Promise<T>) => Promise<T>,
+): Pick<OfflineCache, "readCursor" | "writeCursor" | "forgetCursor"> {
+  return {
+    readCursor: () => kv.get("event_cursor"),
+    writeCursor: (saved) => serially(() => kv.set("event_cursor", saved)),
+    forgetCursor: () => serially(() => kv.remove("event_cursor")),
+  };
+}
+
 async function writeList(
   kv: KeyValue,
   list: readonly SessionSummary[],
@@ -199,11 +214,8 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
       const parsed = sessionsSchema.safeParse(await kv.get("sessions_head"));
       return parsed.success ? parsed.data : undefined;
     },
-    // In the one queue with the cursor's writes: a cursor saved after a change of the list lands after it.
     writeSessions: (list, head) => serially(() => writeList(kv, list, head)),
-    readCursor: () => kv.get("event_cursor"),
-    writeCursor: (saved) => serially(() => kv.set("event_cursor", saved)),
-    forgetCursor: () => serially(() => kv.remove("event_cursor")),
+    ...cursorRecord(kv, serially),
     async readMessages(session_id) {
       const parsed = messagesSchema.safeParse(await kv.get(`messages:${session_id}`));
       return parsed.success ? parsed.data : undefined;
@@ -254,12 +266,8 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
           "kept",
           before.filter((item) => item.id !== session_id),
         );
-        const list = await cache.readSessions();
-        if (list)
-          await writeList(
-            kv,
-            list.filter((session) => session.id !== session_id),
-          );
+        const list = (await cache.readSessions())?.filter((session) => session.id !== session_id);
+        if (list) await writeList(kv, list);
       }),
     wipe: () => serially(() => kv.clear()),
   };

@@ -164,11 +164,17 @@ function listCache(
   };
 }
 
-/** Runs `work` after the next frame is painted (at once where nothing paints). */
+/** Runs `work` once, after the next frame is painted, or after PAINT_WAIT_MS where no frame comes. */
 function afterPaint(work: () => void): void {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(work, 0));
-  else setTimeout(work, 0);
+  let done = false;
+  const once = () => void (done || ((done = true), work()));
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(once, 0));
+  // A page opened in the background paints nothing: the connection waits for the whole list, so it may not wait long.
+  setTimeout(once, PAINT_WAIT_MS);
 }
+
+/** The longest the whole cached list waits for a first paint. */
+const PAINT_WAIT_MS = 500;
 
 /** A session read in pages (chat.ts readHead) holds a part of its messages: its count is `messages_total`. */
 function countOf(session: Session): { message_count?: number } {

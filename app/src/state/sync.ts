@@ -67,7 +67,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         if (sessions.losesAccess(event)) deleted.value = new Set([...deleted.value, event.session_id]);
       });
       const offReset = client.onReset(() => void loadSessions(current));
-      const resumed = resumedList(env, current, sessions);
+      const resumed = resumedList(env, current, sessions, connection);
       const offStatus = client.status.subscribe((status) => {
         if (resumed.follow(status.state)) return;
         if (status.state !== "live" && status.state !== "polling") return;
@@ -95,9 +95,10 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
  * The list of a start that resumed from the saved cursor: the cached list, caught up by the events after it (the
  * library delivers them as it would live). Current once the client is live or polling; offline when it says so, or
  * when it has not caught up within UNREACHABLE_AFTER_MS (as a walk's late first page). `follow` says whether it took
- * the status (a resumed start never walks the list for it; a reset still does, through onReset).
+ * the status (a resumed start never walks the list for it; a reset still does, through onReset). Going live or polling
+ * clears a "server offline" the last failed call left, as a walk's answer does.
  */
-function resumedList(env: AppEnv, current: Paired, sessions: Sessions) {
+function resumedList(env: AppEnv, current: Paired, sessions: Sessions, connection: Connection) {
   let resumed = false;
   let reached = false;
   let late: ReturnType<typeof setTimeout> | undefined;
@@ -117,6 +118,8 @@ function resumedList(env: AppEnv, current: Paired, sessions: Sessions) {
       if (!reached) void keepPinned();
       reached = true;
       sessions.markCurrent();
+      // The catch-up answered: the server is reachable again (what a walk's answer tells the badge otherwise).
+      connection.noteCall();
       return false;
     },
     stop: () => clearTimeout(late),

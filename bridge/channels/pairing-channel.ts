@@ -13,7 +13,7 @@ import {
   type PairResult,
 } from "../../client/wire/frames.ts";
 import type { BridgeCore } from "../core.ts";
-import { sha256Hex } from "../hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { replyFrame } from "../protocol/serializer.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { PendingPairs } from "./server-channel.ts";

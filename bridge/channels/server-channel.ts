@@ -25,7 +25,7 @@ import type { ServerState } from "../state/registry.ts";
 import { ServerLink } from "../state/server-link.ts";
 import type { BufferedEvent } from "../fanout/replay-buffer.ts";
 import { afterOfPush, eventOfPush, speaksAudiences, taggedGrants } from "./server-audience.ts";
-import { sha256Hex } from "../hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { refuse, type JoinAttempt, type JoinOutcome, type TopicHandler } from "./types.ts";
 
 /** Pairing requests waiting for their server's answer, by request id. */

@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { Router } from "../channels/router.ts";
 import type { BridgeCore } from "../core.ts";
-import { sha256Hex } from "../hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import type { PeerLogBudget } from "../log.ts";
 import type { DeviceSightings } from "../state/device-sightings.ts";
 import { SocketAdmission, type SocketIdentity } from "./admission.ts";

@@ -11,7 +11,7 @@ import type { CodeGrant, DeviceGrant } from "../../client/wire/frames.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { ReplayBuffer } from "../fanout/replay-buffer.ts";
 import { EventTopic } from "../fanout/topic.ts";
-import { sameHex, sha256Hex } from "../hash.ts";
+import { sameHash, sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import type { Connection } from "../socket/connection.ts";
 import type { ServerLink } from "./server-link.ts";
 import type { DurableState, RegistryChange, RegistryStore, ServerRecord } from "./durable-store.ts";
@@ -162,7 +162,7 @@ export class Registry {
   /** Checks a registered server's credential; an id never registered is `unauthorized`. */
   authenticateServer(serverId: string, credential: string): ServerAuth {
     const state = this.servers.get(serverId);
-    if (!state || !sameHex(state.credentialHash, sha256Hex(credential))) return { ok: false, reason: "unauthorized" };
+    if (!state || !sameHash(state.credentialHash, sha256Hex(credential))) return { ok: false, reason: "unauthorized" };
     // One live channel per server: a second connection presenting the same credential is a replay or a twin.
     if (state.liveLink) return { ok: false, reason: "already_connected" };
     return { ok: true, state };

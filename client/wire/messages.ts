@@ -112,11 +112,16 @@ export function sessionTitle(session: Pick<Session, "title" | "messages">): stri
     .slice(0, DERIVED_TITLE_LENGTH * 4)
     .replace(/\s+/g, " ")
     .trim();
+  return clipTitle(text, DERIVED_TITLE_LENGTH);
+}
+
+/** `text` in at most `max` characters (code points): cut, with an ellipsis for the rest, when longer. */
+export function clipTitle(text: string, max: number): string {
   const chars = [...text];
-  return chars.length <= DERIVED_TITLE_LENGTH
+  return chars.length <= max
     ? text
     : `${chars
-        .slice(0, DERIVED_TITLE_LENGTH - 1)
+        .slice(0, max - 1)
         .join("")
         .trimEnd()}…`;
 }

@@ -16,6 +16,7 @@ import { formatEventId } from "../../client/wire/event-id.ts";
 import { anyEventSchema, type AnyEvent } from "../../client/wire/events.ts";
 import { CuttableProxy } from "../../test/client/support/proxy.ts";
 import { NodeWebSocket, Stack, until } from "../../test/client/support/stack.ts";
+import { notificationRecord } from "../../test/support/notification-record.ts";
 import { median } from "./stats.ts";
 
 const EVENTS = 100_000;
@@ -27,21 +28,15 @@ function makeEvents(): unknown[] {
   for (let i = 1; i <= EVENTS; i++) {
     const event_id = formatEventId(i);
     if (i % 10 === 0) {
-      const notification = {
+      const notification = notificationRecord({
         id: `n${i % 50}`,
         revision: i,
         key: `k${i % 50}`,
-        kind: "notification",
-        status: "pending",
-        severity: "info",
-        title: "t",
         created_at: "2025-01-01T00:00:00Z",
         updated_at: "2025-01-01T00:00:00Z",
         source: { plugin: "bench" },
-        display: { presentation: "banner" },
-        retention: { version: 1, policy: "until_resolved" },
-        model_visibility: "hidden",
-      };
+      });
+
       events.push({
         event_id,
         type: "application_notification_updated",

@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { p50p99, round2, listPaths, startHistoryServer, timeReadsPaired } from "./history-driver.ts";
 import { queriesOf } from "./history-words.ts";
 import { benchOptions } from "./options.ts";
-import { median, percentile } from "./stats.ts";
+import { medianOfRuns, percentile } from "./stats.ts";
 
 const options = benchOptions({ people: 10, chats: 10000, messages: 4, reads: 300 });
 const { people: PEOPLE, chats: CHATS, messages: MESSAGES, reads: READS } = options;
@@ -64,9 +64,7 @@ async function oneRun(): Promise<Record<string, number>> {
   };
 }
 
-const runs: Record<string, number>[] = [];
-for (let run = 0; run < RUNS; run++) runs.push(await oneRun());
-const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
+const medians = await medianOfRuns(RUNS, oneRun);
 console.log(
   JSON.stringify({
     bench: "history-people",

@@ -24,7 +24,7 @@ import {
 } from "./history-driver.ts";
 import { queriesOf } from "./history-words.ts";
 import { benchOptions } from "./options.ts";
-import { median, percentile } from "./stats.ts";
+import { medianOfRuns, percentile } from "./stats.ts";
 
 const options = benchOptions({ chats: 10000, messages: 200000, long: 5000, reads: 300, devices: 50 });
 const { chats: CHATS, messages: MESSAGES, long: LONG, reads: READS, devices: DEVICES } = options;
@@ -84,9 +84,7 @@ async function oneRun(): Promise<Record<string, number>> {
   }
 }
 
-const runs: Record<string, number>[] = [];
-for (let run = 0; run < RUNS; run++) runs.push(await oneRun());
-const medians = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key]!))]));
+const medians = await medianOfRuns(RUNS, oneRun);
 console.log(
   JSON.stringify({
     bench: "history",

@@ -18,7 +18,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
-import { hashToken } from "../../server/auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
 import {
   fromApps,
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   if (server.type !== "ready") throw new Error("the server child did not start");
 
   // The apps join once the bridge grants every token (the server's `grants` push follows its join).
-  const hashes = [...server.tokens, ...server.e2e.devices.map((device) => device.token)].map(hashToken);
+  const hashes = [...server.tokens, ...server.e2e.devices.map((device) => device.token)].map(sha256Hex);
   for (let tries = 0; ; tries++) {
     const known = await ask(bridgeProc, parseBridge, { type: "known", token_hashes: hashes }, "known");
     if (known.type === "known" && known.count === hashes.length) break;

@@ -9,3 +9,13 @@ export function percentile(samples: readonly number[], p: number): number {
 export function median(samples: readonly number[]): number {
   return percentile(samples, 50);
 }
+
+/** Runs `oneRun` `runs` times, one after another, and answers the median of each figure it reports. */
+export async function medianOfRuns(
+  runs: number,
+  oneRun: () => Promise<Record<string, number>>,
+): Promise<Record<string, number>> {
+  const results: Record<string, number>[] = [];
+  for (let run = 0; run < runs; run++) results.push(await oneRun());
+  return Object.fromEntries(Object.keys(results[0]!).map((key) => [key, median(results.map((r) => r[key]!))]));
+}

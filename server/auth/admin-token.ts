@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makePrivateDir, restrictFile } from "../db/file-modes.ts";
 import { writePrivateFileAtomically } from "./local-admin.ts";
-import { generateToken, hashToken } from "./tokens.ts";
+import { generateToken } from "./tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 
 export interface AdminToken {
   hash: string;
@@ -19,11 +20,11 @@ export const ADMIN_TOKEN_FILE = "admin-token.sha256";
 export const RELOAD_ADMIN_TOKEN_SIGNAL = "SIGUSR2";
 
 export function ensureAdminToken(dataDir: string, fromEnvironment: string | undefined): AdminToken {
-  if (fromEnvironment) return { hash: hashToken(fromEnvironment), generated: undefined };
+  if (fromEnvironment) return { hash: sha256Hex(fromEnvironment), generated: undefined };
   const stored = readAdminTokenHash(dataDir);
   if (stored !== undefined) return { hash: stored, generated: undefined };
   const token = resetAdminToken(dataDir);
-  return { hash: hashToken(token), generated: token };
+  return { hash: sha256Hex(token), generated: token };
 }
 
 /** The stored hash, or undefined when there is none. */
@@ -38,6 +39,6 @@ export function readAdminTokenHash(dataDir: string): string | undefined {
 export function resetAdminToken(dataDir: string): string {
   const token = generateToken();
   makePrivateDir(dataDir);
-  writePrivateFileAtomically(join(dataDir, ADMIN_TOKEN_FILE), hashToken(token) + "\n");
+  writePrivateFileAtomically(join(dataDir, ADMIN_TOKEN_FILE), sha256Hex(token) + "\n");
   return token;
 }

@@ -1,7 +1,8 @@
 // Who is calling: the admin, a paired device, a producer, or nobody. Every route but the open ones asks this first.
 import type { Db } from "../db/database.ts";
 import { callerOf, type Caller, type Credential, type PersonLookup, type RelayPass } from "./caller.ts";
-import { generateToken, hashToken, sameHash } from "./tokens.ts";
+import { generateToken } from "./tokens.ts";
+import { sameHash, sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 
 /** What a request presents: its Authorization header, and a relay pass when the bridge relayed it in-process. */
 export interface Presented {
@@ -27,7 +28,7 @@ export class Authenticator {
    * Names a device for a call the bridge relayed (server/forwarder/api-relay.ts runs it in-process): random per
    * process and never sent anywhere, so only this process can present it. The device is checked as its token would be.
    */
-  private readonly relaySecret = hashToken(generateToken(32)); // 64 hex digits
+  private readonly relaySecret = sha256Hex(generateToken(32)); // 64 hex digits
 
   /** The owner's local token of this process (auth/local-admin.ts): admin too, while this process runs. */
   private readonly localAdminHash: string;
@@ -38,7 +39,7 @@ export class Authenticator {
     localAdminToken: string = generateToken(32),
     private readonly people: PersonLookup,
   ) {
-    this.localAdminHash = hashToken(localAdminToken);
+    this.localAdminHash = sha256Hex(localAdminToken);
     this.deviceByHash = db.prepare<[string], { id: string }>(
       "SELECT id FROM devices WHERE token_hash = ? AND revoked_at IS NULL",
     );
@@ -75,7 +76,7 @@ export class Authenticator {
   private tokenOwner(authorization: string | undefined): Credential | undefined {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (!token) return undefined;
-    const hash = hashToken(token);
+    const hash = sha256Hex(token);
     if (sameHash(hash, this.adminTokenHash) || sameHash(hash, this.localAdminHash)) return { kind: "admin" };
     const deviceId = this.deviceOf(hash);
     if (deviceId !== undefined) return { kind: "device", device_id: deviceId };

@@ -75,7 +75,8 @@ function runTesseract(program: string, image: PageImage, config: OcrConfig, sign
       if (size > MAX_PAGE_TEXT_BYTES) child.kill("SIGKILL");
       else chunks.push(chunk);
     });
-    child.on("error", (error) => reject(new OcrFailed(`tesseract could not run: ${error.message}`)));
+    // Stopped, it is killed and "close" follows once it is gone: the page is over only then (one child at a time).
+    child.on("error", (error) => signal.aborted || reject(new OcrFailed(`tesseract could not run: ${error.message}`)));
     child.on("close", (code, killedBy) => {
       if (code === 0) resolve(tidy(Buffer.concat(chunks).toString("utf8")));
       else reject(new OcrFailed(`tesseract ended with ${killedBy ?? `exit code ${code}`}`));

@@ -6,6 +6,7 @@
 // element is parsed in pieces, so reading one element of megabytes is not one block the server answers nothing during.
 import { closeSync, openSync, readSync } from "node:fs";
 import { parseInPieces, PIECE_BYTES, PieceSyntaxError, type LargeContainers } from "./element-pieces.ts";
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.ts";
 import type { Slices } from "./slices.ts";
 
 /** A problem with the file's shape: the message names where (a byte offset or an element) and what. */
@@ -15,15 +16,6 @@ export class ImportFormatError extends Error {
 
 export const MAX_IMPORT_DEPTH = 64;
 const CHUNK = 1 << 16;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** One element: its position (0-based), its bytes in the file, and its value (undefined when it was not parsed). */
 export interface Element {

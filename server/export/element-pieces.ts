@@ -6,6 +6,17 @@
 // So the work stays linear (each byte is looked at once here, besides the scanner's pass) and each step is bounded.
 // (A streaming parser, @streamparser/json, did the same job nine times slower than JSON.parse, with that much more
 // garbage to collect: measured on this element, so the large containers are split here and the rest stays native.)
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  isSpace,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from "./json-bytes.ts";
 import type { Slices } from "./slices.ts";
 
 /** A container at least this long (bytes of its JSON) is parsed member by member. */
@@ -13,16 +24,6 @@ export const PIECE_BYTES = 64 * 1024;
 
 /** Where each large container of an element opens and closes: byte offsets in the element's text. */
 export type LargeContainers = Map<number, number>;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** A syntax error of the element; the caller names the element. */
 export class PieceSyntaxError extends Error {}

@@ -5,7 +5,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { randomUUID } from "node:crypto";
 import type { DeviceMode } from "../../client/wire/e2e.ts";
 import type { CodeGrant, DeviceGrant, PairingErrorReason } from "../../client/wire/frames.ts";
-import { generateToken, hashToken } from "../auth/tokens.ts";
+import { generateToken } from "../auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import type { Db } from "../db/database.ts";
 import type { Statement } from "better-sqlite3";
 import { ListenerSet } from "../listeners.ts";
@@ -112,7 +113,7 @@ export class PairingService {
           .prepare(
             "INSERT INTO devices (id, name, token_hash, created_at, public_key, person_id) VALUES (?, ?, ?, ?, ?, ?)",
           )
-          .run(deviceId, deviceName, hashToken(token), now, publicKey ?? null, row.person_id);
+          .run(deviceId, deviceName, sha256Hex(token), now, publicKey ?? null, row.person_id);
         return { ok: true, device_id: deviceId, device_token: token, person_id: row.person_id };
       })
       .immediate();

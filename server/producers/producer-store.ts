@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import { notFound } from "../errors.ts";
-import { generateToken, hashToken } from "../auth/tokens.ts";
+import { generateToken } from "../auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 
 export interface ProducerInfo {
   producer_id: string;
@@ -45,7 +46,7 @@ export class ProducerStore {
     const id = `prd_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
     const token = generateToken(32);
     const createdAt = this.clock.now();
-    this.insert.run(id, name, hashToken(token), createdAt, personId ?? null);
+    this.insert.run(id, name, sha256Hex(token), createdAt, personId ?? null);
     return { ...infoOf({ id, name, created_at: createdAt }), token };
   }
 

@@ -4,7 +4,7 @@
 // the session is free), holds no run slot, publishes no request events, and a failure is only logged: the derived
 // title (the first user message) stays. A title the user gave, before or while it is written, is never replaced.
 import type { FastifyBaseLogger } from "fastify";
-import type { Message, Session } from "../../client/wire/index.ts";
+import { clipTitle, type Message, type Session } from "../../client/wire/index.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
 import type { Provider } from "../provider/index.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -131,11 +131,5 @@ export function cleanTitle(answer: string): string | undefined {
     .replace(/\s+/g, " ")
     .trim();
   if (text === "") return undefined;
-  const chars = [...text];
-  return chars.length <= MAX_TITLE_CHARS
-    ? text
-    : `${chars
-        .slice(0, MAX_TITLE_CHARS - 1)
-        .join("")
-        .trimEnd()}…`;
+  return clipTitle(text, MAX_TITLE_CHARS);
 }

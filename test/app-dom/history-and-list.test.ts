@@ -5,21 +5,13 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it } from "vitest";
-import { NetworkError, type Session, type SessionSummary } from "../../client/index.ts";
+import { NetworkError, type Session } from "../../client/index.ts";
 import { HistoryScreen } from "../../app/src/screens/history-screen.tsx";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { fakeClient, testStore } from "./support/fake-env.ts";
 import { show, useScreens } from "./support/screen.ts";
+import { summary } from "./support/summaries.ts";
 
-const summary = (id: string, title: string, updated_at: string): SessionSummary => ({
-  id,
-  title,
-  agent_id: "default",
-  model: null,
-  created_at: updated_at,
-  updated_at,
-  message_count: 1,
-});
 const session = (id: string, messages: Session["messages"], updated_at: string): Session =>
   ({ id, agent_id: "default", version: 1, created_at: updated_at, updated_at, messages, metadata: {} }) as Session;
 

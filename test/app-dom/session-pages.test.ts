@@ -5,22 +5,13 @@
 import { screen, waitFor } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { SessionPage, SessionSummary } from "../../client/index.ts";
+import type { SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
 import { fakeClient, testStore } from "./support/fake-env.ts";
 import { show, useScreens } from "./support/screen.ts";
-
-const summary = (id: string, title: string, updated_at: string): SessionSummary => ({
-  id,
-  title,
-  agent_id: "default",
-  model: null,
-  created_at: updated_at,
-  updated_at,
-  message_count: 1,
-});
+import { summary } from "./support/summaries.ts";
 
 useScreens({ sized: true }); // the chat list is virtualized: its rows render in a scroller with a size
 

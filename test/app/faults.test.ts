@@ -3,7 +3,7 @@
 // text, and the offline shell opens with the server stopped. One stack and one browser for the file.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { streamedReply } from "./support/streamed-reply.ts";
 import { ADMIN_TOKEN } from "../support/server.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
@@ -102,12 +102,7 @@ describe("the app under hostile content and faults", () => {
 
   it("completes a reply from the log when the bridge goes away mid-reply: no text lost or doubled (F4)", async () => {
     const reply = "One two three four five six seven eight nine ten eleven twelve.";
-    const parts = pieces(reply, 5).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({
-      kind: "stream",
-      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
-      pauseAfter: 4,
-    });
+    stack.backend.script(streamedReply(reply, 5, 4));
     await page.goto(`${stack.serverUrl}/#/new`);
     await page.locator('.connection[data-state="live"]').waitFor();
     await page.getByRole("textbox", { name: "Message" }).fill("count for me");

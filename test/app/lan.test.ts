@@ -4,7 +4,7 @@
 // offline use, install and notifications need HTTPS, and raises no page error.
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { streamedReply } from "./support/streamed-reply.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { CHROMIUM_ARGS, openPage, PHONE } from "./support/browser.ts";
 
@@ -40,11 +40,7 @@ describe("the app on a plain http: LAN origin", () => {
     await page.getByText("This page is served over plain http").waitFor();
 
     const reply = "Hello over the LAN, streamed in small pieces.";
-    const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({
-      kind: "stream",
-      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
-    });
+    stack.backend.script(streamedReply(reply, 6));
     await message.fill("hello from the phone");
     await message.press("Enter");
     await page.locator('article[data-role="assistant"]:not([data-streaming])', { hasText: reply }).waitFor();

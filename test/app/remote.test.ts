@@ -4,7 +4,8 @@
 // dismissed. The server's public URL, which pairing hands the app as server_url, is a port nothing listens on.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
+import { chunk } from "../../scripts/scripted-backend/index.ts";
+import { streamedReply } from "./support/streamed-reply.ts";
 import { closedPort } from "../relay/stack.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { launchBrowser, openPage, PHONE } from "./support/browser.ts";
@@ -78,12 +79,7 @@ describe("the app with server_url unreachable, through the bridge alone (A9-R)",
   it("sends, and the reply streams on screen before it ends", async () => {
     await newChat();
     const reply = "Relayed all the way, streamed in small pieces.";
-    const parts = pieces(reply, 6).map((text) => ({ data: chunk({ content: text }) }));
-    stack.backend.script({
-      kind: "stream",
-      parts: [{ data: chunk({ role: "assistant", content: "" }) }, ...parts, { data: chunk({}, "stop") }],
-      pauseAfter: 4,
-    });
+    stack.backend.script(streamedReply(reply, 6, 4));
     await message().fill("through the bridge, please");
     await message().press("Enter");
     const paused = await stack.backend.nextPause();

@@ -1,14 +1,12 @@
 // The authenticator on its own (server/auth/authenticator.ts), over a real SQLite file and no server: who a bearer
 // token or a relay pass proves, and what it refuses (docs/server.md "HTTP auth"). Fast on purpose: mutation testing
 // runs these for every mutant of the file (docs/testing.md "Mutation score").
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Authenticator } from "../../server/auth/authenticator.ts";
 import type { PersonLookup } from "../../server/auth/caller.ts";
-import { hashToken } from "../../server/auth/tokens.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
+import type { Db } from "../../server/db/database.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 
 const ADMIN = "the-admin-token";
 const LOCAL = "the-local-admin-token-of-this-process";
@@ -18,26 +16,18 @@ const people: PersonLookup = {
   ofProducer: (id) => ({ id: `per_of_${id}`, role: "member", removed_at: null }),
 };
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 function setUp(): { db: Db; auth: Authenticator } {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db } = freshDatabase();
   const addDevice = db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, 'phone', ?, 0)");
-  addDevice.run("dev_a", hashToken("token-a"));
-  addDevice.run("dev_b", hashToken("token-b"));
-  addDevice.run("dev_gone_person", hashToken("token-gone"));
+  addDevice.run("dev_a", sha256Hex("token-a"));
+  addDevice.run("dev_b", sha256Hex("token-b"));
+  addDevice.run("dev_gone_person", sha256Hex("token-gone"));
   db.prepare("INSERT INTO producers (id, name, token_hash, created_at) VALUES ('prd_1', 'ci', ?, 0)").run(
-    hashToken("token-producer"),
+    sha256Hex("token-producer"),
   );
-  return { db, auth: new Authenticator(db, hashToken(ADMIN), LOCAL, people) };
+  return { db, auth: new Authenticator(db, sha256Hex(ADMIN), LOCAL, people) };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -103,7 +93,7 @@ describe("a bearer token", () => {
     expect(auth.authenticate(bearer("token-a"))).toMatchObject({ device_id: "dev_a" });
     const addDevice = db.prepare("INSERT INTO devices (id, name, token_hash, created_at) VALUES (?, 'phone', ?, 0)");
     db.transaction(() => {
-      for (let i = 0; i < 9_999; i++) addDevice.run(`dev_${i}`, hashToken(`token-${i}`));
+      for (let i = 0; i < 9_999; i++) addDevice.run(`dev_${i}`, sha256Hex(`token-${i}`));
     })();
     // dev_a, dev_b and 9,998 more: 10,000 remembered, dev_a still among them.
     for (let i = 0; i < 9_998; i++) auth.authenticate(bearer(`token-${i}`));
@@ -115,7 +105,7 @@ describe("a bearer token", () => {
 
   it("of the admin changes with setAdminTokenHash: the old one stops at once", () => {
     const { auth } = setUp();
-    auth.setAdminTokenHash(hashToken("new-admin"));
+    auth.setAdminTokenHash(sha256Hex("new-admin"));
     expect(auth.authenticate(bearer(ADMIN))).toBeUndefined();
     expect(auth.authenticate(bearer("new-admin"))).toMatchObject({ kind: "admin" });
     expect(auth.authenticate(bearer(LOCAL))).toMatchObject({ kind: "admin" });

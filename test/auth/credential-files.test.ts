@@ -18,7 +18,7 @@ import {
   writePrivateFileAtomically,
   type LocalAdmin,
 } from "../../server/auth/local-admin.ts";
-import { hashToken } from "../../server/auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const dirs: string[] = [];
@@ -35,7 +35,7 @@ const mode = (file: string) => statSync(file).mode & 0o777;
 describe("the admin token", () => {
   it("from the environment is hashed and nothing is written", () => {
     const dir = folder();
-    expect(ensureAdminToken(dir, "from-env")).toEqual({ hash: hashToken("from-env"), generated: undefined });
+    expect(ensureAdminToken(dir, "from-env")).toEqual({ hash: sha256Hex("from-env"), generated: undefined });
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -43,7 +43,7 @@ describe("the admin token", () => {
     const dir = join(folder(), "data");
     const first = ensureAdminToken(dir, undefined);
     expect(first.generated).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(first.hash).toBe(hashToken(first.generated!));
+    expect(first.hash).toBe(sha256Hex(first.generated!));
     const file = join(dir, ADMIN_TOKEN_FILE);
     expect(readFileSync(file, "utf8")).toBe(`${first.hash}\n`);
     expect(mode(file)).toBe(0o600);
@@ -65,7 +65,7 @@ describe("the admin token", () => {
     const first = ensureAdminToken(dir, undefined).generated!;
     const next = resetAdminToken(dir);
     expect(next).not.toBe(first);
-    expect(readAdminTokenHash(dir)).toBe(hashToken(next));
+    expect(readAdminTokenHash(dir)).toBe(sha256Hex(next));
     expect(readdirSync(dir)).toEqual([ADMIN_TOKEN_FILE]);
   });
 });

@@ -1,24 +1,35 @@
-// Token hashes compared in constant time (server/auth/tokens.ts): the same hash matches, any other does not, and a
-// stored hash of another length (a hand-edited admin token file) is refused instead of throwing on every request.
+// Token hashes (client/wire/crypto/token-hash.ts, the one form server and bridge keep and compare them in): SHA-256
+// hex as Node computes it, compared in constant time; the same hash matches, any other does not, and a stored hash
+// of another length (a hand-edited admin token file) or text that is not hex is refused instead of throwing on every
+// request.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateToken, hashToken, sameHash } from "../../server/auth/tokens.ts";
+import { sameHash, sha256Hex } from "../../client/wire/crypto/token-hash.ts";
+import { generateToken } from "../../server/auth/tokens.ts";
 
 describe("token hashes", () => {
   it("match only the same hash", () => {
     const token = generateToken();
-    expect(sameHash(hashToken(token), hashToken(token))).toBe(true);
-    expect(sameHash(hashToken(token), hashToken(generateToken()))).toBe(false);
+    expect(sameHash(sha256Hex(token), sha256Hex(token))).toBe(true);
+    expect(sameHash(sha256Hex(token), sha256Hex(generateToken()))).toBe(false);
   });
 
-  it("refuse a hash of another length without throwing", () => {
-    const hash = hashToken(generateToken());
+  it("refuse a hash of another length, or text that is not hex, without throwing", () => {
+    const hash = sha256Hex(generateToken());
     expect(sameHash(hash, hash.slice(0, 32))).toBe(false);
     expect(sameHash(hash, "")).toBe(false);
+    expect(sameHash(hash, `${hash.slice(0, 63)}g`)).toBe(false);
+    expect(sameHash(hash.slice(0, 63), hash.slice(0, 63))).toBe(false);
   });
 
-  it("are 32 random bytes as base64url, hashed to 64 hex characters", () => {
+  it("are SHA-256 of the UTF-8 as 64 lowercase hex digits, as Node's hash gives them", () => {
+    expect(sha256Hex("a")).toBe("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
+    for (const text of ["", generateToken(), "ÄÖü 🙂 code-123", "x".repeat(10_000)])
+      expect(sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+  });
+
+  it("are 32 random bytes as base64url", () => {
     expect(generateToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(generateToken()).not.toBe(generateToken());
-    expect(hashToken("a")).toBe("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import {
   cleanups,
   device,

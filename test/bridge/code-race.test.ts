@@ -2,7 +2,7 @@
 // same code, and both are past finding it before either takes it. The code is taken once: one pairs, the other is
 // refused `invalid_code`, and the server is asked once, even a server that would say yes twice.
 import { afterEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { fakeServer, runCleanups, testBridge, until, answerPairings, codeOnBridge } from "./helpers.ts";
 import { holdBeforeTaking, pairFrom } from "./code-race.ts";
 import { serverPeer, pairingCode } from "./server-peer.ts";

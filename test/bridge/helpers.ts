@@ -9,7 +9,7 @@ import { formatEventId } from "../../client/wire/index.ts";
 import { startBridge, type RunningBridge } from "../../bridge/bridge.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { defaultBridgeConfig, type BridgeConfig } from "../../bridge/config.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { holds } from "../support/holds.ts";

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { pair, PairingError } from "../../client/connection/pair.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import {
   fakeServer,
   joinOnce,

@@ -8,7 +8,7 @@ import { PendingPairs } from "../../bridge/channels/server-channel.ts";
 import type { Connection } from "../../bridge/socket/connection.ts";
 import type { ServerState } from "../../bridge/state/registry.ts";
 import { AnswerDesk } from "../../bridge/state/answer-desk.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import {
   cleanups,
   fakeServer,

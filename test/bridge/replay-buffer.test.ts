@@ -8,7 +8,7 @@ import { ReplayBuffer, type BufferedEvent } from "../../bridge/fanout/replay-buf
 import { soleAudienceEvent } from "../../bridge/fanout/audience.ts";
 import { DurableStore } from "../../bridge/state/durable-store.ts";
 import { Registry } from "../../bridge/state/registry.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { CREDENTIAL, runCleanups, tempDir } from "./helpers.ts";
 
 afterEach(runCleanups);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 import {
   device,

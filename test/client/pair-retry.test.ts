@@ -6,7 +6,7 @@ import { WebSocket } from "ws";
 import { pair, PairingError, PAIR_RETRY_FOR_MS } from "../../client/connection/pair.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import { ManualTimers } from "../../client/util/timers.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { fakeServer, runCleanups, testBridge, until } from "../bridge/helpers.ts";
 
 afterEach(runCleanups);

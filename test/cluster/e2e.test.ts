@@ -5,9 +5,7 @@
 // server and forwarder, the client library.
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { connect } from "../../client/index.ts";
-import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, until, untilLive } from "../client/support/stack.ts";
+import { liveClient, markerHeard, until } from "../client/support/stack.ts";
 import { clusterNode, FAST_CLUSTER, useRedis } from "./support.ts";
 import type { TestBridge } from "../bridge/helpers.ts";
 import { cleanups, joinOnce, phoenixSocket } from "../bridge/helpers.ts";
@@ -69,18 +67,8 @@ describe("an encrypting device on another node than its server", () => {
     expect(credentials.e2e).toBeDefined();
 
     // The device talks to node B only; the server's link stays on node A.
-    const client = scope.own(connect({ ...credentials, bridge_url: nodeB.url }, FAST_RECONNECT));
-    const heard: AnyEvent[] = [];
-    client.on("*", (event) => heard.push(event));
-    await untilLive(client);
-    const sessionId = await stack.createSession();
-    const marker = `MARKER-CLUSTER-${Math.random().toString(36).slice(2)}`;
-    await stack.append(sessionId, marker);
-    await until(
-      () => heard.some((event) => JSON.stringify(event).includes(marker)),
-      "the device's listener got the marker through node B",
-      15_000,
-    );
+    const { seen: heard } = await liveClient(scope, { ...credentials, bridge_url: nodeB.url });
+    const marker = await markerHeard(stack, heard, "CLUSTER", 15_000);
 
     // Node B sent sealed events only, and Redis holds the device as an encrypting one.
     const sentByB = capture.frames.filter((frame) => frame.includes("events:server:srv1"));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { pair } from "../../client/connection/pair.ts";
 import { BRIDGE_CLOSE } from "../../client/wire/frames.ts";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import {
   cleanups,

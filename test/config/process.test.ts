@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hashToken } from "../../server/auth/tokens.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { tempDir } from "../support/server.ts";
 
 const dirs: string[] = [];
@@ -70,7 +70,7 @@ describe("server process", { timeout: 90_000 }, () => {
     const first = runServer(env);
     const [, token] = await first.waitFor(/admin token \(shown once[^)]*\): (\S+)/);
     const [, url] = await first.waitFor(/server listening on (http:\/\/\S+)/);
-    expect(readFileSync(join(dir, "data", "admin-token.sha256"), "utf8").trim()).toBe(hashToken(token!));
+    expect(readFileSync(join(dir, "data", "admin-token.sha256"), "utf8").trim()).toBe(sha256Hex(token!));
     expect((await fetch(`${url}/sessions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     first.kill("SIGTERM");
     expect(await first.exit).toBe(0);

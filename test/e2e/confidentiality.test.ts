@@ -3,8 +3,7 @@
 // sent, its replay buffer, its data dir, its logs), while the device's listeners get the event with the marker.
 import { describe, expect, it } from "vitest";
 import { connect } from "../../client/index.ts";
-import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, Stack, until, untilLive } from "../client/support/stack.ts";
+import { FAST_RECONNECT, liveClient, markerHeard, Stack, untilLive } from "../client/support/stack.ts";
 import { BridgeCapture } from "./capture.ts";
 import { useStack } from "../support/use-stack.ts";
 
@@ -24,17 +23,8 @@ describe("an encrypting device", () => {
     const stack = await scope.start();
     const credentials = await stack.pair();
     expect(credentials.e2e).toBeDefined();
-    const client = scope.own(connect(credentials, FAST_RECONNECT));
-    const heard: AnyEvent[] = [];
-    client.on("*", (event) => heard.push(event));
-    await untilLive(client);
-    const sessionId = await stack.createSession();
-    const marker = `MARKER-EVENT-${Math.random().toString(36).slice(2)}`;
-    await stack.append(sessionId, marker);
-    await until(
-      () => heard.some((event) => JSON.stringify(event).includes(marker)),
-      "the device's listener got the marker",
-    );
+    const { seen: heard } = await liveClient(scope, credentials);
+    const marker = await markerHeard(stack, heard, "EVENT");
     // The event's id travelled in clear (order and replay work on it); its content did not.
     expect(capture.frames.some((frame) => frame.includes("sealed_event"))).toBe(true);
     expect(leaks(capture, stack, marker)).toEqual([]);

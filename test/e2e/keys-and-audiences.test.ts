@@ -15,27 +15,20 @@ import {
   sharedKey,
 } from "../../client/wire/crypto/index.ts";
 import { formatEventId } from "../../client/wire/event-id.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
+import type { Db } from "../../server/db/database.ts";
 import { Audiences } from "../../server/e2e/audiences.ts";
 import { ContentKeys, EVERYONE, KEYS_GIVEN } from "../../server/e2e/content-keys.ts";
 import { EndToEnd } from "../../server/e2e/end-to-end.ts";
 import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
 import { rotateForRevocation, rotationForDeletedChat } from "../../server/e2e/rotation.ts";
 import { ensureServerKey, SERVER_KEY_FILE } from "../../server/e2e/server-key.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 function database(): { db: Db; dir: string } {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db, dir } = freshDatabase();
   db.prepare("DELETE FROM people").run(); // the migration's owner: each test names its own people
   return { db, dir };
 }
@@ -280,14 +273,8 @@ describe("the server's end", () => {
     const server = generateKeyPair();
     const device = generateKeyPair();
     const guard = new ReplayGuard({ load: () => 0, saveAll: () => undefined });
-    const e2e = new EndToEnd(
-      "srv_1",
-      server,
-      new ContentKeys(db, () => 0),
-      new Audiences(db, { audienceOf: () => null }),
-      guard,
-      false,
-    );
+    const audiences = new Audiences(db, { audienceOf: () => null });
+    const e2e = new EndToEnd("srv_1", server, new ContentKeys(db, () => 0), audiences, guard, false);
     const pairing = sharedKey(device.secretKey, server.publicKey, "pairing", server.publicKey, device.publicKey);
     expect(openCredentials(pairing, "srv_1", "dev_1", e2e.sealPairing(device.publicKey, "dev_1", "{}"))).toBe("{}");
     const relay = sharedKey(device.secretKey, server.publicKey, "relay", server.publicKey, device.publicKey);

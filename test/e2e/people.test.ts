@@ -7,9 +7,8 @@ import { createHash } from "node:crypto";
 import { LongPoll, Socket } from "phoenix";
 import { describe, expect, it } from "vitest";
 import { WebSocket as NodeWebSocket } from "ws";
-import { connect, type Credentials } from "../../client/index.ts";
-import { openContentKey, openEvent } from "../../client/wire/crypto/index.ts";
-import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
+import { connect } from "../../client/index.ts";
+import type { SealedEvent } from "../../client/wire/e2e.ts";
 import { BRIDGE_FEATURES } from "../../client/wire/frames.ts";
 import { Router } from "../../bridge/channels/router.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
@@ -17,6 +16,7 @@ import type { BufferedEvent } from "../../bridge/fanout/replay-buffer.ts";
 import { PeopleStore } from "../../server/people/people-store.ts";
 import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
+import { keysOf, openedIds } from "./device-keys.ts";
 
 const scope = useStack();
 
@@ -47,32 +47,6 @@ function stockClient(stack: Stack, token: string, transport: "websocket" | "long
     channel.join().receive("ok", resolve).receive("error", reject),
   );
   return { frames, joined };
-}
-
-/** Every content key a device can fetch now, opened with its own secret. */
-async function keysOf(stack: Stack, credentials: Credentials): Promise<Map<number, Uint8Array>> {
-  const answer = await stack.server.request({ method: "GET", url: "/e2e/keys", token: credentials.device_token });
-  expect(answer.status).toBe(200);
-  const keys = new Map<number, Uint8Array>();
-  for (const { key_id, box } of contentKeysAnswerSchema.parse(answer.json).keys)
-    keys.set(key_id, openContentKey(credentials.e2e!.device_secret_key, "srv1", credentials.device_id, key_id, box));
-  return keys;
-}
-
-/** The ids of the sealed events any of `keys` opens. */
-function opened(sealed: SealedEvent[], keys: Map<number, Uint8Array>): string[] {
-  const ids: string[] = [];
-  for (const envelope of sealed)
-    for (const key of keys.values()) {
-      try {
-        openEvent(key, "srv1", envelope);
-        ids.push(envelope.event_id);
-        break;
-      } catch {
-        // not under this key
-      }
-    }
-  return ids;
 }
 
 /** The ids of the events the bridge holds a plain form of. */
@@ -188,15 +162,15 @@ describe("end to end per person", () => {
     const ofA = sealed.filter((envelope) => idsA.includes(envelope.event_id));
     expect(ofA.map((envelope) => envelope.event_id)).toEqual(idsA);
     const keysB = await keysOf(stack, devices.bLaptop);
-    expect(opened(ofA, keysB)).toEqual([]);
+    expect(openedIds(ofA, keysB)).toEqual([]);
     // The control: B's keys open B's chat, and A's keys open A's.
     expect(
-      opened(
+      openedIds(
         sealed.filter((envelope) => idsB.includes(envelope.event_id)),
         keysB,
       ),
     ).toEqual(idsB);
-    expect(opened(ofA, await keysOf(stack, devices.aLaptop))).toEqual(idsA);
+    expect(openedIds(ofA, await keysOf(stack, devices.aLaptop))).toEqual(idsA);
     // A has no plain device: the bridge is never given A's chat in clear; B has one, so B's goes in clear too.
     const plain = bufferedPlainIds(stack);
     expect(plain.filter((id) => idsA.includes(id))).toEqual([]);
@@ -215,9 +189,9 @@ describe("end to end per person", () => {
     await until(() => stack.bridge!.core.registry.get("srv1")!.lastId === stack.latestId(), "the bridge holds all");
     const after = bufferedSealed(stack).filter((envelope) => idsA.includes(envelope.event_id));
     expect(after.map((envelope) => envelope.event_id)).toEqual(idsA);
-    expect(opened(after, spareKeys)).toEqual([]);
+    expect(openedIds(after, spareKeys)).toEqual([]);
     // A's remaining laptop reads them; B's key stays the one B already holds.
-    expect(opened(after, await keysOf(stack, devices.aLaptop))).toEqual(idsA);
+    expect(openedIds(after, await keysOf(stack, devices.aLaptop))).toEqual(idsA);
     expect(ctx.e2e.contentKeys.current(personB).keyId).toBe(currentB);
     const keysBAfter = await keysOf(stack, devices.bLaptop);
     expect(keysBAfter.get(currentB)).toEqual(keysBBefore.get(currentB));

@@ -2,43 +2,14 @@
 // it ever had and the bridge's whole replay buffer, opens nothing published after its revocation; the devices that
 // remain lose no event while the key rotates under concurrent publishing.
 import { describe, expect, it } from "vitest";
-import { openContentKey, openEvent } from "../../client/wire/crypto/index.ts";
-import { connect, type Credentials } from "../../client/index.ts";
-import { contentKeysAnswerSchema, type SealedEvent } from "../../client/wire/e2e.ts";
+import { connect } from "../../client/index.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { FAST_RECONNECT, type Stack, until, untilLive } from "../client/support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "../client/support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
 import { bufferedSealed } from "./capture.ts";
+import { keysOf, openedIds } from "./device-keys.ts";
 
 const scope = useStack();
-
-/** Every content key a device can fetch with its token now (what a stolen phone holds before its revocation). */
-async function keysOf(s: Stack, credentials: Credentials): Promise<Map<number, Uint8Array>> {
-  const answer = await s.server.request({ method: "GET", url: "/e2e/keys", token: credentials.device_token });
-  expect(answer.status).toBe(200);
-  const keys = new Map<number, Uint8Array>();
-  for (const { key_id, box } of contentKeysAnswerSchema.parse(answer.json).keys) {
-    keys.set(key_id, openContentKey(credentials.e2e!.device_secret_key, "srv1", credentials.device_id, key_id, box));
-  }
-  return keys;
-}
-
-/** What a device with `keys` opens of `sealed`: the event ids it can read. */
-function readable(sealed: SealedEvent[], keys: Map<number, Uint8Array>): string[] {
-  const opened: string[] = [];
-  for (const envelope of sealed) {
-    for (const key of keys.values()) {
-      try {
-        openEvent(key, "srv1", envelope);
-        opened.push(envelope.event_id);
-        break;
-      } catch {
-        // not under this key
-      }
-    }
-  }
-  return opened;
-}
 
 describe("revocation", () => {
   it("S5: a revoked device given the bridge's whole buffer opens nothing published after its revocation", async () => {
@@ -70,12 +41,12 @@ describe("revocation", () => {
     expect(after.length).toBeGreaterThan(0);
     // It could read what came before (it was paired then), and nothing after.
     expect(
-      readable(
+      openedIds(
         sealed.filter((envelope) => envelope.event_id <= lastBefore),
         stolenKeys,
       ).length,
     ).toBeGreaterThan(0);
-    expect(readable(after, stolenKeys)).toEqual([]);
+    expect(openedIds(after, stolenKeys)).toEqual([]);
     // Nor can it fetch the new key: its token is refused.
     const refused = await stack.server.request({ method: "GET", url: "/e2e/keys", token: stolen.device_token });
     expect(refused.status).toBe(401);

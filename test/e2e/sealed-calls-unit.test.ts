@@ -6,9 +6,8 @@
 // too_large when sealing makes it too big for a bridge frame). Fast on purpose: mutation testing runs these for
 // every mutant of the file (docs/testing.md "Mutation score"); test/e2e/tampering.test.ts drives the same over a
 // real stack.
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   cipherInUse,
   generateKeyPair,
@@ -21,29 +20,21 @@ import {
 } from "../../client/wire/crypto/index.ts";
 import { RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../../server/context.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
+import type { Db } from "../../server/db/database.ts";
 import { Audiences } from "../../server/e2e/audiences.ts";
 import { ContentKeys } from "../../server/e2e/content-keys.ts";
 import { EndToEnd } from "../../server/e2e/end-to-end.ts";
 import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
 import { runSealedCall, SealedJson } from "../../server/e2e/sealed-calls.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 let ids = 0;
 const callId = () => `call_${String(++ids).padStart(12, "0")}`;
 
 function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => ApiResult } = {}) {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db } = freshDatabase();
   const order: string[] = [];
   const guard = new ReplayGuard({
     load: () => options.storedFloor ?? 0,

@@ -2,7 +2,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { PREFLIGHT, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer | undefined;
 afterEach(() => server?.close());
@@ -37,12 +37,7 @@ it("writes one line per request: method, url, status and time taken", async () =
 
 it("writes no line at info for a CORS preflight", async () => {
   const { server, records } = await loggingServer();
-  const preflight = await server.request({
-    method: "OPTIONS",
-    url: "/sessions",
-    token: null,
-    headers: { "origin": "http://app.example", "access-control-request-method": "POST" },
-  });
+  const preflight = await server.request(PREFLIGHT);
   expect(preflight.status).toBe(204);
   expect(records).toEqual([]);
   // ...while the request it announced is logged.

@@ -1,6 +1,7 @@
 // List and dismiss routes of both scopes over app.inject, legacy records, and real concurrent dismissals.
 import { beforeEach, describe, expect, it } from "vitest";
 import { notificationListSchema, notificationRecordSchema } from "../../client/wire/notification.ts";
+import { legacyNotificationRecord } from "../support/notification-record.ts";
 import { basic, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -118,20 +119,15 @@ describe("session scope specifics", () => {
 });
 
 describe("legacy records without revision", () => {
-  const legacy = {
+  const legacy = legacyNotificationRecord({
     id: "legacy-1",
     key: "old",
-    kind: "notification",
-    status: "pending",
     severity: "warning",
     title: "from before revisions",
     created_at: "2020-01-01T00:00:00.000Z",
     updated_at: "2020-01-02T00:00:00.000Z",
     source: { plugin: "old" },
-    display: { presentation: "banner" },
-    retention: { version: 1, policy: "until_resolved" },
-    model_visibility: "hidden",
-  };
+  });
 
   it("application: updated_at is the expected-revision token; the first mutation gives revision 1", async () => {
     h.server.runtime.ctx.db

@@ -8,6 +8,7 @@ import { Transactor } from "../../server/db/transactor.ts";
 import { MemoryNotificationStore } from "../../server/notifications/memory-store.ts";
 import { SqliteNotificationStore } from "../../server/notifications/sqlite-store.ts";
 import type { TransactionalNotificationStore } from "../../server/notifications/store.ts";
+import { notificationRecord } from "../support/notification-record.ts";
 import { tempDir } from "../support/server.ts";
 
 let cleanup: Array<() => void> = [];
@@ -37,22 +38,7 @@ function listed(store: TransactionalNotificationStore, includeTerminal: boolean)
 let seq = 0;
 function record(fields: Partial<NotificationRecord> = {}): NotificationRecord {
   seq++;
-  return {
-    id: `n${seq}`,
-    revision: 1,
-    key: `k${seq}`,
-    kind: "notification",
-    status: "pending",
-    severity: "info",
-    title: "t",
-    created_at: "2030-01-01T00:00:00.000Z",
-    updated_at: "2030-01-01T00:00:00.000Z",
-    source: { plugin: "p" },
-    display: { presentation: "banner" },
-    retention: { version: 1, policy: "until_resolved" },
-    model_visibility: "hidden",
-    ...fields,
-  };
+  return notificationRecord({ id: `n${seq}`, key: `k${seq}`, ...fields });
 }
 
 describe.each(Object.keys(implementations))("application notification store contract: %s", (name) => {

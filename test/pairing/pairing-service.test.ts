@@ -2,12 +2,10 @@
 // no server: a code pairs one device once and only before it expires, devices are listed, renamed and revoked, what
 // the bridge is granted, last-seen writes, and what listeners hear (docs/bridge.md "Pairing and devices"). Fast on
 // purpose: mutation testing runs these for every mutant of the file (docs/testing.md "Mutation score").
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
-import { hashToken } from "../../server/auth/tokens.ts";
-import { openDatabase, type Db } from "../../server/db/database.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
+import type { Db } from "../../server/db/database.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import {
   DEFAULT_CODE_TTL_MS,
@@ -16,22 +14,14 @@ import {
   UNUSED_DEVICE_MS,
   type PairedDevice,
 } from "../../server/pairing/pairing-service.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { useTempDatabases } from "../support/temp-database.ts";
 
-const opened: { db: Db; dir: string }[] = [];
-afterEach(() => {
-  for (const { db, dir } of opened.splice(0)) {
-    if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const freshDatabase = useTempDatabases();
 
 const START = Date.UTC(2026, 10, 29);
 
 function setUp(ttl?: number) {
-  const dir = tempDir();
-  const db = openDatabase(join(dir, "server.sqlite"));
-  opened.push({ db, dir });
+  const { db } = freshDatabase();
   const clock = { now: START };
   const pairing = new PairingService(db, () => clock.now, ttl);
   const admin = db.prepare<[], { id: string }>("SELECT id FROM people").get()!.id;
@@ -59,7 +49,7 @@ describe("codes", () => {
     expect(result.device_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(pairing.redeem(code, "again")).toEqual({ ok: false, reason: "invalid_code" });
     const row = db.prepare("SELECT token_hash, name, created_at FROM devices WHERE id = ?").get(result.device_id);
-    expect(row).toEqual({ token_hash: hashToken(result.device_token), name: "phone", created_at: START });
+    expect(row).toEqual({ token_hash: sha256Hex(result.device_token), name: "phone", created_at: START });
     const codeRow = db.prepare("SELECT code_hash, used_at FROM pairing_codes").get();
     expect(codeRow).toEqual({ code_hash: hashPairingCode(code), used_at: START });
   });
@@ -91,7 +81,7 @@ describe("codes", () => {
     const grants = pairing.grants();
     expect(grants.codes).toEqual([{ code_hash: hashPairingCode(code), expires_at: START + 1000 }]);
     expect(grants.devices).toEqual([
-      expect.objectContaining({ device_id: e2e.device_id, token_hash: hashToken(e2e.device_token), mode: "e2e" }),
+      expect.objectContaining({ device_id: e2e.device_id, token_hash: sha256Hex(e2e.device_token), mode: "e2e" }),
       expect.objectContaining({ device_id: plain.device_id, mode: "plain" }),
     ]);
     clock.now += 1000;

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import {
   approvalsWaiting,
@@ -20,7 +20,7 @@ import {
   startMcpRuntime,
 } from "../mcp/helpers.ts";
 import { createSession, send, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
-import { propertyRuns, propertyTimeout } from "../support/properties.ts";
+import { itHolds } from "../support/properties.ts";
 
 type Action = "approve" | "deny" | "cancel" | "timeout" | "restart";
 const action = fc.constantFrom<Action>("approve", "approve", "deny", "deny", "cancel", "timeout", "restart");
@@ -80,55 +80,50 @@ async function actAtOnce(sid: string, rid: string, nid: string, actions: Action[
 }
 
 describe("an approval under any mix of answers, cancels, timeouts and restarts", () => {
-  it(
+  itHolds(
     "ends in exactly one terminal state, takes at most one answer, and runs the tool only after an approval",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 5 }), async (actions) => {
-          const target = join(fs.dir, `case-${++cases}.txt`);
-          // A restart leaves the cut request's final reply queued: each case starts from an empty script.
-          backend.reset();
-          scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
-          const sid = await createSession(server);
-          const rid = await send(server, sid, { content: "write" });
-          const [nid] = await approvalsWaiting(server, rid);
-          const statuses = await actAtOnce(sid, rid, nid!, actions);
-          // An approval not yet answered when nothing ended it is left to its timeout.
-          if (!actions.includes("restart")) {
-            server.clock.fireHeld(TIMEOUT_MS);
-            await waitForEvent(server, rid);
-          }
-          const [record] = await sessionRecords(server, sid);
-          expect(ENDS).toContain(record!.status);
-          const taken = [...statuses].filter(([, status]) => status === 200).map(([index]) => actions[index]!);
-          expect(taken.length).toBeLessThanOrEqual(1);
-          expect([...statuses.values()].every((status) => status === 200 || status === 409)).toBe(true);
-          const approved = taken[0] === "approve";
-          expect(record!.status === "resolved" ? taken.length : 0).toBe(taken.length);
-          // Written only after an approval; and, when no restart cut the run, always after one.
-          const restarted = actions.includes("restart");
-          const written = existsSync(target);
-          expect(written && !approved, `written after ${taken[0] ?? "no answer"}`).toBe(false);
-          if (!restarted) expect(written).toBe(approved);
-          if (approved) expect(record).toMatchObject({ resolution: { decision: "approved" } });
-          // The event log says it as the record does: waiting, then exactly one end.
-          const states = server.runtime.ctx.events
-            .list({ sinceId: 0, requestId: rid, limit: 10_000 })
-            .events.filter((e) => e.type === "tool_approval")
-            .map((e) => e.state as string);
-          expect(states[0]).toBe("waiting");
-          expect(states.slice(1).length).toBeLessThanOrEqual(1);
-          expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
-          expect(existsSync(target)).toBe(written);
-        }),
-        {
-          ...propertyRuns(8),
-          endOnFailure: true,
-          // Failed once inside Stryker's instrumented run; every run tries it first.
-          examples: [[["cancel", "restart", "restart", "approve", "restart"]]],
-        },
-      );
+    fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 5 }), async (actions) => {
+      const target = join(fs.dir, `case-${++cases}.txt`);
+      // A restart leaves the cut request's final reply queued: each case starts from an empty script.
+      backend.reset();
+      scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
+      const sid = await createSession(server);
+      const rid = await send(server, sid, { content: "write" });
+      const [nid] = await approvalsWaiting(server, rid);
+      const statuses = await actAtOnce(sid, rid, nid!, actions);
+      // An approval not yet answered when nothing ended it is left to its timeout.
+      if (!actions.includes("restart")) {
+        server.clock.fireHeld(TIMEOUT_MS);
+        await waitForEvent(server, rid);
+      }
+      const [record] = await sessionRecords(server, sid);
+      expect(ENDS).toContain(record!.status);
+      const taken = [...statuses].filter(([, status]) => status === 200).map(([index]) => actions[index]!);
+      expect(taken.length).toBeLessThanOrEqual(1);
+      expect([...statuses.values()].every((status) => status === 200 || status === 409)).toBe(true);
+      const approved = taken[0] === "approve";
+      expect(record!.status === "resolved" ? taken.length : 0).toBe(taken.length);
+      // Written only after an approval; and, when no restart cut the run, always after one.
+      const restarted = actions.includes("restart");
+      const written = existsSync(target);
+      expect(written && !approved, `written after ${taken[0] ?? "no answer"}`).toBe(false);
+      if (!restarted) expect(written).toBe(approved);
+      if (approved) expect(record).toMatchObject({ resolution: { decision: "approved" } });
+      // The event log says it as the record does: waiting, then exactly one end.
+      const states = server.runtime.ctx.events
+        .list({ sinceId: 0, requestId: rid, limit: 10_000 })
+        .events.filter((e) => e.type === "tool_approval")
+        .map((e) => e.state as string);
+      expect(states[0]).toBe("waiting");
+      expect(states.slice(1).length).toBeLessThanOrEqual(1);
+      expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
+      expect(existsSync(target)).toBe(written);
+    }),
+    { runs: 8, ms: 120_000 },
+    {
+      endOnFailure: true,
+      // Failed once inside Stryker's instrumented run; every run tries it first.
+      examples: [[["cancel", "restart", "restart", "approve", "restart"]]],
     },
-    propertyTimeout(120_000),
   );
 });

@@ -3,12 +3,12 @@
 // forwarder uses), a revoked device, holding every key it ever fetched, opens nothing published after its revocation,
 // and its token fetches nothing more (401); every live device, fetching now, opens every event published.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { generateKeyPair, openContentKey, openEvent, type EventEnvelope } from "../../client/wire/crypto/index.ts";
 import { contentKeysAnswerSchema } from "../../client/wire/e2e.ts";
 import { formatEventId } from "../../client/wire/event-id.ts";
 import { EVERYONE } from "../../server/e2e/content-keys.ts";
-import { propertyRuns, propertyTimeout } from "../support/properties.ts";
+import { itHolds } from "../support/properties.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 type Op =
@@ -79,46 +79,41 @@ function opens(device: Device, envelope: EventEnvelope): boolean {
 }
 
 describe("content keys after any sequence of pairings and revocations", () => {
-  it(
+  itHolds(
     "a revoked device opens nothing published after its revocation; a live one opens everything",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
-          const s = server;
-          const devices: Device[] = [];
-          const published: EventEnvelope[] = [];
-          for (const step of ops) {
-            const device = devices.length > 0 ? devices[("pick" in step ? step.pick : 0) % devices.length]! : undefined;
-            if (step.kind === "pair") devices.push(await pair(s));
-            else if (step.kind === "publish")
-              for (let i = 0; i < step.count; i++) {
-                const id = formatEventId(published.length + 1);
-                published.push(
-                  s.runtime.ctx.e2e.sealEvent(EVERYONE, id, JSON.stringify({ event_id: id, type: "checkpoint" })),
-                );
-              }
-            else if (step.kind === "fetch" && device)
-              expect(await fetchKeys(s, device)).toBe(device.revokedAfter === undefined ? 200 : 401);
-            else if (step.kind === "revoke" && device) {
-              const answer = await s.request({ method: "DELETE", url: `/devices/${device.id}` });
-              expect(answer.status).toBe(200);
-              device.revokedAfter ??= published.length;
-            }
+    fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
+      const s = server;
+      const devices: Device[] = [];
+      const published: EventEnvelope[] = [];
+      for (const step of ops) {
+        const device = devices.length > 0 ? devices[("pick" in step ? step.pick : 0) % devices.length]! : undefined;
+        if (step.kind === "pair") devices.push(await pair(s));
+        else if (step.kind === "publish")
+          for (let i = 0; i < step.count; i++) {
+            const id = formatEventId(published.length + 1);
+            published.push(
+              s.runtime.ctx.e2e.sealEvent(EVERYONE, id, JSON.stringify({ event_id: id, type: "checkpoint" })),
+            );
           }
-          for (const device of devices) {
-            if (device.revokedAfter === undefined) {
-              expect(await fetchKeys(s, device)).toBe(200);
-              expect(published.filter((envelope) => !opens(device, envelope))).toEqual([]);
-            } else {
-              expect(await fetchKeys(s, device)).toBe(401);
-              const later = published.slice(device.revokedAfter);
-              expect(later.filter((envelope) => opens(device, envelope))).toEqual([]);
-            }
-          }
-        }),
-        propertyRuns(30),
-      );
-    },
-    propertyTimeout(90_000),
+        else if (step.kind === "fetch" && device)
+          expect(await fetchKeys(s, device)).toBe(device.revokedAfter === undefined ? 200 : 401);
+        else if (step.kind === "revoke" && device) {
+          const answer = await s.request({ method: "DELETE", url: `/devices/${device.id}` });
+          expect(answer.status).toBe(200);
+          device.revokedAfter ??= published.length;
+        }
+      }
+      for (const device of devices) {
+        if (device.revokedAfter === undefined) {
+          expect(await fetchKeys(s, device)).toBe(200);
+          expect(published.filter((envelope) => !opens(device, envelope))).toEqual([]);
+        } else {
+          expect(await fetchKeys(s, device)).toBe(401);
+          const later = published.slice(device.revokedAfter);
+          expect(later.filter((envelope) => opens(device, envelope))).toEqual([]);
+        }
+      }
+    }),
+    { runs: 30, ms: 90_000 },
   );
 });

@@ -11,13 +11,13 @@
 import fc from "fast-check";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { afterEach, describe, expect } from "vitest";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";
 import { fakeServer, runCleanups, testBridge, until, type TestBridge, answerPairings } from "../bridge/helpers.ts";
 import { holdBeforeTaking, pairFrom } from "../bridge/code-race.ts";
-import { propertyRuns, propertyTimeout } from "../support/properties.ts";
+import { itHolds } from "../support/properties.ts";
 import { tempDir } from "../support/server.ts";
 
 afterEach(runCleanups);
@@ -37,48 +37,43 @@ const serverOp: fc.Arbitrary<ServerOp> = fc.oneof(
 ) as fc.Arbitrary<ServerOp>;
 
 describe("pairing on the server, any order of codes, time and redemptions", () => {
-  it(
+  itHolds(
     "pairs a code at most once, never an expired or used one, and always an unused unexpired one",
-    () => {
-      fc.assert(
-        fc.property(fc.array(serverOp, { maxLength: 40 }), (ops) => {
-          const dir = tempDir("pairing-prop-");
-          let now = 1_800_000_000_000;
-          // Two connections to one file, as two server processes (or a restart) would hold.
-          const dbs = [openDatabase(join(dir, "a.db")), openDatabase(join(dir, "a.db"))];
-          const services = dbs.map((db) => new PairingService(db, () => now, TTL));
-          const codes: Array<{ code: string; expiresAt: number; used: boolean }> = [];
-          try {
-            for (const step of ops) {
-              if (step.kind === "create") codes.push({ ...services[step.via]!.createCode(), used: false });
-              else if (step.kind === "advance") now += step.ms;
-              else if (step.kind === "guess") {
-                expect(services[step.via]!.redeem("ZZZZZ-ZZZZZ", "guess")).toEqual({
-                  ok: false,
-                  reason: "invalid_code",
-                });
-              } else if (codes.length > 0) {
-                const code = codes[step.code % codes.length]!;
-                const result = services[step.via]!.redeem(code.code, "phone");
-                const expected = code.used ? "invalid_code" : code.expiresAt <= now ? "expired" : "ok";
-                expect(result.ok ? "ok" : result.reason).toBe(expected);
-                if (result.ok) code.used = true;
-              }
-            }
-            const paired = codes.filter((code) => code.used).length;
-            expect(services[0]!.listDevices()).toHaveLength(paired);
-            // Grants list a code exactly while it is unused and unexpired.
-            const open = codes.filter((code) => !code.used && code.expiresAt > now).length;
-            expect(services[1]!.grants().codes).toHaveLength(open);
-          } finally {
-            for (const db of dbs) db.close();
-            rmSync(dir, { recursive: true, force: true });
+    fc.property(fc.array(serverOp, { maxLength: 40 }), (ops) => {
+      const dir = tempDir("pairing-prop-");
+      let now = 1_800_000_000_000;
+      // Two connections to one file, as two server processes (or a restart) would hold.
+      const dbs = [openDatabase(join(dir, "a.db")), openDatabase(join(dir, "a.db"))];
+      const services = dbs.map((db) => new PairingService(db, () => now, TTL));
+      const codes: Array<{ code: string; expiresAt: number; used: boolean }> = [];
+      try {
+        for (const step of ops) {
+          if (step.kind === "create") codes.push({ ...services[step.via]!.createCode(), used: false });
+          else if (step.kind === "advance") now += step.ms;
+          else if (step.kind === "guess") {
+            expect(services[step.via]!.redeem("ZZZZZ-ZZZZZ", "guess")).toEqual({
+              ok: false,
+              reason: "invalid_code",
+            });
+          } else if (codes.length > 0) {
+            const code = codes[step.code % codes.length]!;
+            const result = services[step.via]!.redeem(code.code, "phone");
+            const expected = code.used ? "invalid_code" : code.expiresAt <= now ? "expired" : "ok";
+            expect(result.ok ? "ok" : result.reason).toBe(expected);
+            if (result.ok) code.used = true;
           }
-        }),
-        propertyRuns(40),
-      );
-    },
-    propertyTimeout(60_000),
+        }
+        const paired = codes.filter((code) => code.used).length;
+        expect(services[0]!.listDevices()).toHaveLength(paired);
+        // Grants list a code exactly while it is unused and unexpired.
+        const open = codes.filter((code) => !code.used && code.expiresAt > now).length;
+        expect(services[1]!.grants().codes).toHaveLength(open);
+      } finally {
+        for (const db of dbs) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }),
+    { runs: 40, ms: 60_000 },
   );
 });
 
@@ -116,52 +111,47 @@ async function sendAtOnce(
 }
 
 describe("pairing through the bridge, joins sent at once", () => {
-  it(
+  itHolds(
     "pairs each code once, never an expired or guessed one, holds each address to its limit, and lets a fresh address pair",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 4 }), async (batches) => {
-          const bridge = await testBridge(LIMITS);
-          const now = bridge.clock.now();
-          const grant = (code: string, expiresAt: number) => ({ code_hash: sha256Hex(code), expires_at: expiresAt });
-          const server = await fakeServer(bridge.url, {
-            codes: [
-              ...CODES.slice(0, 3).map((code) => grant(code, now + 600_000)),
-              grant(CODES[3]!, now - 1),
-              grant(FRESH_CODE, now + 600_000),
-            ],
-          });
-          // A server that pairs whatever it is asked: only the bridge stands between a code and a second device.
-          let made = 0;
-          answerPairings(server, () => `dev_${++made}`);
-          const held = holdBeforeTaking(bridge);
-          const okByCode = new Map<number, number>();
-          /** Wrong or expired codes looked at (not refused unseen as rate_limited), per address. */
-          const guessesByAddress = new Map<number, number>();
-          for (const { attempts, order } of batches) {
-            const answers = await sendAtOnce(bridge, held, attempts, order);
-            attempts.forEach(({ address, code }, i) => {
-              const answer = answers[i]!;
-              if (answer === "ok") okByCode.set(code, (okByCode.get(code) ?? 0) + 1);
-              else if (answer !== "rate_limited" && code >= 3)
-                guessesByAddress.set(address, (guessesByAddress.get(address) ?? 0) + 1);
-              expect(["ok", "invalid_code", "expired", "rate_limited"]).toContain(answer);
-            });
-          }
-          for (const [code, count] of okByCode) {
-            expect(code).toBeLessThan(3);
-            expect(count).toBe(1);
-          }
-          expect(server.pairRequests.length).toBe([...okByCode.values()].length);
-          for (const count of guessesByAddress.values())
-            expect(count).toBeLessThanOrEqual(LIMITS.pairingFailuresPerAddress);
-          // However the attacker spent the budget, a fresh address with a valid code pairs.
-          expect(await sendAtOnce(bridge, held, [{ address: 9, code: 5 }], [0])).toEqual(["ok"]);
-          await runCleanups();
-        }),
-        propertyRuns(15),
-      );
-    },
-    propertyTimeout(60_000),
+    fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 4 }), async (batches) => {
+      const bridge = await testBridge(LIMITS);
+      const now = bridge.clock.now();
+      const grant = (code: string, expiresAt: number) => ({ code_hash: sha256Hex(code), expires_at: expiresAt });
+      const server = await fakeServer(bridge.url, {
+        codes: [
+          ...CODES.slice(0, 3).map((code) => grant(code, now + 600_000)),
+          grant(CODES[3]!, now - 1),
+          grant(FRESH_CODE, now + 600_000),
+        ],
+      });
+      // A server that pairs whatever it is asked: only the bridge stands between a code and a second device.
+      let made = 0;
+      answerPairings(server, () => `dev_${++made}`);
+      const held = holdBeforeTaking(bridge);
+      const okByCode = new Map<number, number>();
+      /** Wrong or expired codes looked at (not refused unseen as rate_limited), per address. */
+      const guessesByAddress = new Map<number, number>();
+      for (const { attempts, order } of batches) {
+        const answers = await sendAtOnce(bridge, held, attempts, order);
+        attempts.forEach(({ address, code }, i) => {
+          const answer = answers[i]!;
+          if (answer === "ok") okByCode.set(code, (okByCode.get(code) ?? 0) + 1);
+          else if (answer !== "rate_limited" && code >= 3)
+            guessesByAddress.set(address, (guessesByAddress.get(address) ?? 0) + 1);
+          expect(["ok", "invalid_code", "expired", "rate_limited"]).toContain(answer);
+        });
+      }
+      for (const [code, count] of okByCode) {
+        expect(code).toBeLessThan(3);
+        expect(count).toBe(1);
+      }
+      expect(server.pairRequests.length).toBe([...okByCode.values()].length);
+      for (const count of guessesByAddress.values())
+        expect(count).toBeLessThanOrEqual(LIMITS.pairingFailuresPerAddress);
+      // However the attacker spent the budget, a fresh address with a valid code pairs.
+      expect(await sendAtOnce(bridge, held, [{ address: 9, code: 5 }], [0])).toEqual(["ok"]);
+      await runCleanups();
+    }),
+    { runs: 15, ms: 60_000 },
   );
 });

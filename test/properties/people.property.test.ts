@@ -6,8 +6,8 @@
 // list holds exactly the person's live chats, every route answers a chat it may not see as 404, and a removed
 // person's device is refused (401).
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { propertyRuns, propertyTimeout } from "../support/properties.ts";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { itHolds } from "../support/properties.ts";
 import type { TestServer } from "../support/server.ts";
 import { pairDevice, startHousehold, type Household } from "../people/support.ts";
 
@@ -231,20 +231,15 @@ async function check(since: string, people: ModelPerson[], chats: ModelChat[]): 
 }
 
 describe("people and sharing after any sequence of shares, unshares, transfers and removals", () => {
-  it(
+  itHolds(
     "each device gets exactly the chats its person may see, by the plain model of the rules",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
-          const since = await latestEventId();
-          const people = [await newPerson(), await newPerson(), await newPerson()];
-          const chats: ModelChat[] = [];
-          for (const s of ops) await step(s, people, chats);
-          await check(since, people, chats);
-        }),
-        propertyRuns(40),
-      );
-    },
-    propertyTimeout(120_000),
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+      const since = await latestEventId();
+      const people = [await newPerson(), await newPerson(), await newPerson()];
+      const chats: ModelChat[] = [];
+      for (const s of ops) await step(s, people, chats);
+      await check(since, people, chats);
+    }),
+    { runs: 40, ms: 120_000 },
   );
 });

@@ -9,11 +9,11 @@
 // of the cursor's store after the segment's start and up to the cursor, in id order. So nothing is skipped, doubled
 // or reordered; what a segment misses is only what a 410 reported (the app reloads snapshots then).
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { EventSequencer } from "../../client/connection/sequencer.ts";
 import { formatEventId } from "../../client/wire/event-id.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
-import { propertyRuns, propertyTimeout } from "../support/properties.ts";
+import { itHolds } from "../support/properties.ts";
 
 type Op =
   | { kind: "publish"; visible: boolean }
@@ -185,28 +185,23 @@ class World {
 }
 
 describe("the client's sequencer under any interleaving of its sources", () => {
-  it(
+  itHolds(
     "delivers each visible event once and in order, or reports the loss as a 410",
-    () => {
-      fc.assert(
-        fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
-          const world = new World();
-          for (const step of ops) {
-            world.run(step);
-            world.check();
-          }
-          world.settle();
-          // The last store's events after the last bootstrap were all delivered.
-          const { segment } = world;
-          const head = world.log.at(-1)?.id ?? 0;
-          expect(Number(world.sequencer.cursor)).toBeGreaterThanOrEqual(head);
-          expect(segment!.epoch).toBe(world.epoch);
-          // A 410 was reported for every replaced store the client had read from (and never otherwise).
-          expect(world.losses).toBeLessThanOrEqual(world.epoch);
-        }),
-        propertyRuns(300),
-      );
-    },
-    propertyTimeout(60_000),
+    fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+      const world = new World();
+      for (const step of ops) {
+        world.run(step);
+        world.check();
+      }
+      world.settle();
+      // The last store's events after the last bootstrap were all delivered.
+      const { segment } = world;
+      const head = world.log.at(-1)?.id ?? 0;
+      expect(Number(world.sequencer.cursor)).toBeGreaterThanOrEqual(head);
+      expect(segment!.epoch).toBe(world.epoch);
+      // A 410 was reported for every replaced store the client had read from (and never otherwise).
+      expect(world.losses).toBeLessThanOrEqual(world.epoch);
+    }),
+    { runs: 300, ms: 60_000 },
   );
 });

@@ -84,36 +84,11 @@ describe("a relayed call runs in-process as over inject (B164)", () => {
     expect(
       (await bothWays({ method: "GET", url: "/no/such/route", headers: as(device.device_token) })).statusCode,
     ).toBe(404);
-    expect(
-      (
-        await bothWays({
-          method: "PATCH",
-          url: `/sessions/${sessionId}`,
-          headers: { ...as(device.device_token), ...json },
-          body: '{"title": 5}',
-        })
-      ).statusCode,
-    ).toBe(400);
-    expect(
-      (
-        await bothWays({
-          method: "POST",
-          url: "/sessions",
-          headers: { ...as(device.device_token), ...json },
-          body: "{not json",
-        })
-      ).statusCode,
-    ).toBe(400);
-    expect(
-      (
-        await bothWays({
-          method: "POST",
-          url: "/sessions",
-          headers: { ...as(device.device_token), ...json },
-          body: JSON.stringify({ x: "a".repeat(2 * 1024 * 1024) }),
-        })
-      ).statusCode,
-    ).toBe(413);
+    const withBody = async (method: string, url: string, body: string) =>
+      (await bothWays({ method, url, headers: { ...as(device.device_token), ...json }, body })).statusCode;
+    expect(await withBody("PATCH", `/sessions/${sessionId}`, '{"title": 5}')).toBe(400);
+    expect(await withBody("POST", "/sessions", "{not json")).toBe(400);
+    expect(await withBody("POST", "/sessions", JSON.stringify({ x: "a".repeat(2 * 1024 * 1024) }))).toBe(413);
   });
 
   it("creates, updates and deletes with bodies (each once: they change what the next answer says)", async () => {

@@ -3,7 +3,7 @@
 // methods and paths, a server that is away or silent, a pairing-only socket, a revocation in flight) is refused with
 // its documented reason and logged, while other apps keep being served.
 import { afterEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../bridge/hash.ts";
+import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import {
   phoenixSocket,
   pushOnce,

@@ -56,20 +56,11 @@ describe("a relayed call's caller (issue 29, item 3)", () => {
 
   it("answers a relayed call as the device: its own routes, and 403 on the admin's", async () => {
     const { ctx, app } = server.runtime;
-    const self = await runRelayedCall(ctx, app, {
-      request_id: "r1",
-      device_id: device.device_id,
-      method: "GET",
-      path: "/devices/self",
-    });
-    expect(self).toMatchObject({ request_id: "r1", status: 200 });
-    const admin = await runRelayedCall(ctx, app, {
-      request_id: "r2",
-      device_id: device.device_id,
-      method: "GET",
-      // Producer tokens are the admin token's alone (GET /devices is every person's own since people: docs/people.md).
-      path: "/producers",
-    });
+    const relayedGet = (request_id: string, path: string) =>
+      runRelayedCall(ctx, app, { request_id, device_id: device.device_id, method: "GET", path });
+    expect(await relayedGet("r1", "/devices/self")).toMatchObject({ request_id: "r1", status: 200 });
+    // Producer tokens are the admin token's alone (GET /devices is every person's own since people: docs/people.md).
+    const admin = await relayedGet("r2", "/producers");
     expect(admin).toMatchObject({ request_id: "r2", status: 403 });
   });
 });

@@ -16,6 +16,7 @@ import {
   waitForEvent,
   waitUntil,
   useRunner,
+  sendHeldReply,
   STREAMED_PHASE,
   CANCELLED_END,
 } from "./helpers.ts";
@@ -151,14 +152,7 @@ it("cancel of an unknown request is 404, of another session's request 404, of an
 });
 
 it("shutdown cancels in-flight runs the same way before the database closes", async () => {
-  runner.backend.script({
-    kind: "stream",
-    parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
-    pauseAfter: 1,
-  });
-  const sid = await createSession(runner.server);
-  const rid = await send(runner.server, sid, { content: "hi" });
-  await waitUntil(runner.server, rid, (events) => contentOfPartials(events) === "Half");
+  const { sid, rid } = await sendHeldReply(runner.server, runner.backend, ["Half", " done"], 1);
   await runner.server.runtime.close();
   // A new runtime on the same data dir reads what the closed one committed.
   const again = await startTestServer({}, { dataDir: runner.server.dataDir });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import { coreEventSchema, type AnyEvent, type Message } from "../../client/wire/index.ts";
 import type { ConfigInput } from "../../server/config/schema.ts";
 import { INTERNAL_CHECKPOINT } from "../../server/events/event-store.ts";
-import { startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
+import { chunk, startScriptedBackend, type ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { TestClock } from "../provider/helpers.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { controls } from "./fixtures/controls.ts";
@@ -181,4 +181,21 @@ export async function waitUntil(
     if (ready(events)) return events;
     await store.waitBeyond(seen, 60_000);
   }
+}
+
+/**
+ * Scripts a reply streamed in `pieces` that the backend holds after the first `shown` of them, sends "hi" in a new
+ * chat, and resolves once the shown pieces are on the log: a request caught mid-stream, for a test to cut or stop.
+ */
+export async function sendHeldReply(
+  server: TestServer,
+  backend: ScriptedBackend,
+  pieces: string[],
+  shown: number,
+): Promise<{ sid: string; rid: string }> {
+  backend.script({ kind: "stream", parts: pieces.map((content) => ({ data: chunk({ content }) })), pauseAfter: shown });
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: "hi" });
+  await waitUntil(server, rid, (events) => contentOfPartials(events) === pieces.slice(0, shown).join(""));
+  return { sid, rid };
 }

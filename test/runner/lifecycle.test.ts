@@ -12,8 +12,8 @@ import {
   send,
   shapeOf,
   waitForEvent,
-  waitUntil,
   useRunner,
+  sendHeldReply,
   sendAndWait,
   STREAMED_PHASE,
   WHOLE_PHASE,
@@ -116,14 +116,7 @@ describe("failures", () => {
   });
 
   it("a stream that breaks mid-way keeps what was shown (interrupted), reports the error, and the session works for the next send", async () => {
-    runner.backend.script({
-      kind: "stream",
-      parts: [{ data: chunk({ content: "partial " }) }, { data: chunk({ content: "answer" }) }],
-      pauseAfter: 2,
-    });
-    const sid = await createSession(runner.server);
-    const rid = await send(runner.server, sid, { content: "hi" });
-    await waitUntil(runner.server, rid, (events) => contentOfPartials(events) === "partial answer");
+    const { sid, rid } = await sendHeldReply(runner.server, runner.backend, ["partial ", "answer"], 2);
     (await runner.backend.nextPause()).destroy();
     const events = await waitForEvent(runner.server, rid);
     expect(shapeOf(events)).toEqual(["request_started", ...STREAMED_PHASE, "error", "request_completed"]);

@@ -8,16 +8,15 @@ import { SERVER_STOPPED_DETAIL } from "../../server/runner/recovery.ts";
 import { controls } from "./fixtures/controls.ts";
 import {
   completionBodies,
-  contentOfPartials,
   createSession,
   eventsOf,
   messagesOf,
   send,
   shapeOf,
   waitForEvent,
-  waitUntil,
   type RunnerServer,
   useRunner,
+  sendHeldReply,
   STREAMED_PHASE,
 } from "./helpers.ts";
 
@@ -36,14 +35,7 @@ async function crash(server: RunnerServer): Promise<void> {
 
 it("a request cut off mid-stream keeps its shown text and gets error + request_completed at the next start, once; the session stays usable", async () => {
   const first = await start();
-  runner.backend.script({
-    kind: "stream",
-    parts: [{ data: chunk({ content: "Half" }) }, { data: chunk({ content: " done" }) }],
-    pauseAfter: 1,
-  });
-  const sid = await createSession(first);
-  const rid = await send(first, sid, { content: "hi" });
-  await waitUntil(first, rid, (events) => contentOfPartials(events) === "Half");
+  const { sid, rid } = await sendHeldReply(first, runner.backend, ["Half", " done"], 1);
   await crash(first);
 
   const second = await start(first.dataDir);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { PREFLIGHT, startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 beforeEach(async () => {
@@ -84,34 +84,16 @@ describe("session routes", () => {
   });
 
   it("treats an empty body with a JSON content type as no body", async () => {
-    const created = await server.request({
-      method: "POST",
-      url: "/sessions",
-      payload: "",
-      headers: { "content-type": "application/json" },
-    });
+    const postJson = (url: string, payload: string) =>
+      server.request({ method: "POST", url, payload, headers: { "content-type": "application/json" } });
+    const created = await postJson("/sessions", "");
     expect(created.status).toBe(201);
-    const fork = await server.request({
-      method: "POST",
-      url: `/sessions/${created.json.session.id}/fork`,
-      payload: "",
-      headers: { "content-type": "application/json" },
-    });
+    const fork = await postJson(`/sessions/${created.json.session.id}/fork`, "");
     expect(fork.status).toBe(201);
-    const required = await server.request({
-      method: "POST",
-      url: `/sessions/${created.json.session.id}/messages`,
-      payload: "",
-      headers: { "content-type": "application/json" },
-    });
+    const required = await postJson(`/sessions/${created.json.session.id}/messages`, "");
     expect(required.status).toBe(400);
     expect(required.json.error.code).toBe("invalid_input");
-    const poisoned = await server.request({
-      method: "POST",
-      url: "/sessions",
-      payload: '{"__proto__": {"x": 1}}',
-      headers: { "content-type": "application/json" },
-    });
+    const poisoned = await postJson("/sessions", '{"__proto__": {"x": 1}}');
     expect(poisoned.status).toBe(400);
   });
 
@@ -282,12 +264,7 @@ describe("bad input gets a clear 4xx and writes nothing", () => {
 
 describe("CORS", () => {
   it("answers a preflight without a token and marks answers for any origin", async () => {
-    const preflight = await server.request({
-      method: "OPTIONS",
-      url: "/sessions",
-      token: null,
-      headers: { "origin": "http://app.example", "access-control-request-method": "POST" },
-    });
+    const preflight = await server.request(PREFLIGHT);
     expect(preflight.status).toBe(204);
     expect(preflight.text).toBe("");
     const res = await server.runtime.app.inject({

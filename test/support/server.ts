@@ -19,6 +19,14 @@ export interface TestServer {
 
 export { tempDir };
 
+/** A browser's CORS preflight for a POST to /sessions from another origin: no token, as browsers send it. */
+export const PREFLIGHT = {
+  method: "OPTIONS",
+  url: "/sessions",
+  token: null,
+  headers: { "origin": "http://app.example", "access-control-request-method": "POST" },
+} as const;
+
 export async function startTestServer(
   config: ConfigInput = {},
   options: Partial<RuntimeOptions> & { dataDir?: string } = {},

@@ -7,21 +7,27 @@
 //     const { page } = await openPage(shared.browser, PHONE);
 //     await pairThroughLink(page, (await shared.stack.createPairing()).pair_url);
 //   });
+//
+// With `{ pagePerTest: PHONE }` it also opens a fresh page (its own context: storage, service worker) before each
+// test and closes it after, as `shared.app`.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { AppStack } from "./app-stack.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, openPage, type AppPage } from "./browser.ts";
 
 export interface AppBrowserScope {
   /** The file's app stack; throws before beforeAll started it. */
   readonly stack: AppStack;
   /** The file's Chromium; throws before beforeAll launched it. */
   readonly browser: Browser;
+  /** This test's page, with `pagePerTest`; throws outside a test or without it. */
+  readonly app: AppPage;
 }
 
-export function useAppBrowser(): AppBrowserScope {
+export function useAppBrowser(options: { pagePerTest?: { width: number; height: number } } = {}): AppBrowserScope {
   let stack: AppStack | undefined;
   let browser: Browser | undefined;
+  let app: AppPage | undefined;
   beforeAll(async () => {
     [stack, browser] = await Promise.all([AppStack.startApp(), launchBrowser()]);
   });
@@ -29,7 +35,21 @@ export function useAppBrowser(): AppBrowserScope {
     await browser?.close();
     await stack?.close();
   });
+  const viewport = options.pagePerTest;
+  if (viewport) {
+    beforeEach(async () => {
+      app = await openPage(browser!, viewport);
+    });
+    afterEach(async () => {
+      await app?.context.close();
+      app = undefined;
+    });
+  }
   return {
+    get app() {
+      if (!app) throw new Error("useAppBrowser: the page opens before each test, with pagePerTest");
+      return app;
+    },
     get stack() {
       if (!stack) throw new Error("useAppBrowser: the stack starts in beforeAll");
       return stack;

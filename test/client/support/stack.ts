@@ -47,6 +47,19 @@ export async function liveClient(
   return { client, seen };
 }
 
+/**
+ * Appends a message holding a fresh marker (`MARKER-<tag>-<random>`) to a new chat and waits until a listener has
+ * heard an event carrying it in `heard`; answers the marker, for a test that then looks for it where it must not be.
+ */
+export async function markerHeard(stack: Stack, heard: AnyEvent[], tag: string, limitMs?: number): Promise<string> {
+  const sessionId = await stack.createSession();
+  const marker = `MARKER-${tag}-${Math.random().toString(36).slice(2)}`;
+  await stack.append(sessionId, marker);
+  const carried = () => heard.some((event) => JSON.stringify(event).includes(marker));
+  await until(carried, `the device's listener got the marker ${tag}`, limitMs);
+  return marker;
+}
+
 /** Waits for a condition (never a fixed sleep); the suite's timeout bounds it. */
 export function until(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
   return holds(check, `timed out waiting for: ${what}`, limitMs);

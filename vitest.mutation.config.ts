@@ -17,9 +17,10 @@ export interface MutationGroup {
 
 export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // authentication, tokens and the caller, judged by unit tests that call them directly (the relay secret's
-  // comparison is Authenticator.relayedDevice: test/auth/authenticator.test.ts "a relay pass")
+  // comparison is Authenticator.relayedDevice: test/auth/authenticator.test.ts "a relay pass"); the token hash and its
+  // constant-time comparison live in the wire library, shared with the bridge
   auth: {
-    mutate: ["server/auth/*.ts"],
+    mutate: ["server/auth/*.ts", "client/wire/crypto/token-hash.ts"],
     tests: [
       "test/auth/tokens.test.ts",
       "test/auth/authenticator.test.ts",
@@ -30,7 +31,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // pairing codes, the pairing service and its public URLs, each called directly
   pairing: {
     mutate: ["server/pairing/*.ts"],
-    tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/http/public-urls.test.ts"],
+    tests: ["test/pairing/codes.test.ts", "test/pairing/pairing-service.test.ts", "test/pairing/urls.test.ts"],
   },
   // the bridge's API relay and its limits, each called directly (test/relay/relay-attacks.test.ts drives the same over
   // a loopback bridge in npm test: a bridge, a server and a backend per test, seconds for each mutant)
@@ -61,10 +62,11 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["server/http/routes/interactions.ts"],
     tests: ["test/notifications/respond-ended-request.test.ts", "test/notifications/respond-rules.test.ts"],
   },
-  // people's visibility: the access rules called directly, the guard and the transfer through a household's routes
+  // people's visibility: the access rules, the guard and a chat's audience, each called directly
+  // (test/people/guard-rules.test.ts and people-routes.test.ts drive them through a household's routes in npm test)
   people: {
     mutate: ["server/people/access.ts", "server/people/chat-guard.ts", "server/people/chat-audiences.ts"],
-    tests: ["test/people/access.test.ts", "test/people/guard-rules.test.ts", "test/people/people-routes.test.ts"],
+    tests: ["test/people/access.test.ts", "test/people/chat-guard-unit.test.ts"],
   },
 };
 

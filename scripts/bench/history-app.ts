@@ -13,9 +13,12 @@
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
 //    (scroll_long_tasks_over_50ms).
 // Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
-// messages long), run for run after the big one. Both servers live side by side; the seeds are not part of a run.
-// BENCH_RUNS runs (5); prints ONE JSON line of medians over the runs, with the seed time and the 1-minute load average.
-// Usage: node --import tsx scripts/bench/history-app.ts [--people 10] [--chats 10000] [--messages 200000]
+// messages long), run for run after the big one. Both servers live side by side; the data is seeded once and each
+// browser context warmed once, before the runs (neither is part of a run): each run is a new page of the warm context
+// (the service worker active, the list cached, as a returning device), measured cold from its navigation.
+// --runs N runs (BENCH_RUNS, 5); each run's figures go to stderr as it ends; stdout gets ONE JSON line: the medians
+// over the runs, each run's figures (per_run), the seed time and the 1-minute load average at each run.
+// Usage: node --import tsx scripts/bench/history-app.ts [--runs 5] [--people 10] [--chats 10000] [--messages 200000]
 //        [--long 5000] [--others 2] [--throttle 4]
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     long: { type: "string", default: "5000" },
     others: { type: "string", default: "2" },
     throttle: { type: "string", default: "4" },
+    runs: { type: "string", default: process.env.BENCH_RUNS ?? "5" },
   },
 });
 const PEOPLE = Number(values.people);
@@ -43,7 +47,7 @@ const MESSAGES = Number(values.messages);
 const LONG = Number(values.long);
 const THROTTLE = Number(values.throttle);
 const OTHERS_MESSAGES = Number(values.others);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(values.runs);
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 /** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
@@ -236,6 +240,10 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
   }
 }
 
+function roundAll(figures: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, round2(value)]));
+}
+
 await ensureAppBuilt();
 const big = await startHistoryServer({
   people: PEOPLE,
@@ -255,13 +263,15 @@ try {
     const measured = await measure(bigContext, big, LONG, "big");
     const baseline = await measure(smallContext, small, SMALL.long, "small");
     const renamed = Object.fromEntries(Object.entries(baseline).map(([key, value]) => [`${key}_100_chats`, value]));
-    runs.push({
+    const figures = {
       ...measured,
       ...renamed,
       interactive_vs_100_chats: measured.interactive_ms / baseline.interactive_ms,
       long_chat_paint_vs_100_message_chat: measured.long_chat_paint_ms / baseline.long_chat_paint_ms,
       load_average: loadavg()[0]!,
-    });
+    };
+    runs.push(figures);
+    console.error(JSON.stringify({ run: run + 1, ...roundAll(figures) }));
   }
   const medians = Object.fromEntries(
     Object.keys(runs[0]!).map((key) => [key, round2(median(runs.map((r) => r[key]!)))]),
@@ -278,6 +288,7 @@ try {
       cpu_throttle: THROTTLE,
       seed_ms: big.seed_ms,
       ...medians,
+      per_run: runs.map(roundAll),
     }),
   );
 } finally {

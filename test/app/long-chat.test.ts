@@ -1,7 +1,8 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC4): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC5): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
-// streamed reply still appends at the end.
+// streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
+// come, completed once the page is still, without moving the row at the top of the view.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -17,15 +18,15 @@ const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/ap
 const LENGTH = 330;
 const text = (index: number) => `long chat message ${index}.`;
 
-/** A chat of LENGTH messages, user and assistant in turn, straight into the server. */
-async function longChat(stack: AppStack): Promise<string> {
+/** A chat of `length` messages, user and assistant in turn, straight into the server. */
+async function longChat(stack: AppStack, length = LENGTH, content = text): Promise<string> {
   const id = await stack.createSession();
-  for (let index = 0; index < LENGTH; index++) {
+  for (let index = 0; index < length; index++) {
     const role = index % 2 === 0 ? "user" : "assistant";
     const response = await stack.server.request({
       method: "POST",
       url: `/sessions/${id}/messages`,
-      payload: { role, content: text(index) },
+      payload: { role, content: content(index) },
     });
     expect(response.status).toBe(201);
   }
@@ -138,6 +139,71 @@ describe("long chats", () => {
         await page.locator("article", { hasText: reply }).waitFor();
         await page.screenshot({ path: `${SHOTS}long-chat-desktop.png` });
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("mounts rows met in a fast scroll with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5)", async () => {
+    const { stack } = shared;
+    // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
+    // below it unless the list keeps the rows above the reader in place.
+    const listed = (index: number) => `${text(index)}\n\n- first point\n- second point`;
+    const id = await longChat(stack, 100, listed);
+    const { context, page, errors } = await openPage(shared.browser, PHONE);
+    try {
+      await pairThroughLink(page, (await stack.createPairing()).pair_url);
+      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await article(page, 99).locator("li", { hasText: "second point" }).waitFor();
+      // A fling: up a screen a frame; what the rows on screen show at each frame.
+      const seen = await scroller(page).evaluate(async (element) => {
+        let asWritten = 0;
+        let toolbarsToCome = 0;
+        for (let frame = 0; frame < 6; frame++) {
+          element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+          asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
+          toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
+        }
+        return { asWritten, toolbarsToCome };
+      });
+      expect(seen.asWritten).toBeGreaterThan(0);
+      expect(seen.toolbarsToCome).toBeGreaterThan(0);
+      // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
+      const topRow = () =>
+        scroller(page).evaluate((element) => {
+          const top = element.getBoundingClientRect().top;
+          const row = Array.from(element.querySelectorAll("article")).find(
+            (item) => item.getBoundingClientRect().bottom > top + 1,
+          )!;
+          return {
+            text: /long chat message \d+\./.exec(row.textContent ?? "")![0],
+            top: row.getBoundingClientRect().top,
+          };
+        });
+      const before = await topRow();
+      // Still: every row mounted is completed, its markdown rendered and its toolbar in place.
+      const incomplete = () =>
+        page.evaluate(
+          () =>
+            Array.from(document.querySelectorAll("article")).filter(
+              (item) =>
+                item.querySelector(".markdown-source, .message-menu.pending") !== null ||
+                item.querySelectorAll("li").length !== 2 ||
+                item.querySelector('button[aria-label="Copy message"]') === null,
+            ).length,
+        );
+      await expect.poll(incomplete).toBe(0);
+      const after = await page.evaluate(
+        (wanted) =>
+          Array.from(document.querySelectorAll("article"))
+            .find((item) => item.textContent?.includes(wanted))
+            ?.getBoundingClientRect().top,
+        before.text,
+      );
+      expect(after).toBeDefined();
+      expect(Math.abs(after! - before.top)).toBeLessThan(2);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

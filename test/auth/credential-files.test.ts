@@ -3,7 +3,7 @@
 // what a reader treats as absent. Fast on purpose: mutation testing runs these for every mutant of the two files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ADMIN_TOKEN_FILE,
   ensureAdminToken,
@@ -98,6 +98,24 @@ describe("the local-admin file", () => {
     rmSync(join(dir, LOCAL_ADMIN_FILE));
     mkdirSync(join(dir, LOCAL_ADMIN_FILE)); // reading it fails with EISDIR, not ENOENT
     expect(() => readLocalAdmin(dir)).toThrow(/EISDIR/);
+  });
+
+  it("of a live process of another user (kill answers EPERM) is present", () => {
+    const dir = folder();
+    writeLocalAdmin(dir, local(1));
+    // pid 1 is root's init: signalling it is EPERM for any other user. Root may signal every process, so as root the
+    // kernel's answer is given by hand.
+    const kill = vi.spyOn(process, "kill");
+    if (process.getuid?.() === 0)
+      kill.mockImplementation(() => {
+        throw Object.assign(new Error("kill EPERM"), { code: "EPERM" });
+      });
+    try {
+      expect(readLocalAdmin(dir)).toEqual(local(1));
+      expect(kill).toHaveBeenCalledWith(1, 0);
+    } finally {
+      kill.mockRestore();
+    }
   });
 
   it("is removed only by its own process", () => {

@@ -300,7 +300,7 @@ describe("the server key file", () => {
     const file = join(dir, SERVER_KEY_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ secret_key: made.secretKey });
+    expect(readFileSync(file, "utf8")).toBe(`${JSON.stringify({ secret_key: made.secretKey })}\n`);
     expect(made.publicKey).toBe(publicKeyOf(made.secretKey));
     expect(ensureServerKey(dir)).toEqual(made);
   });
@@ -311,5 +311,13 @@ describe("the server key file", () => {
     writeFileSync(join(dir, SERVER_KEY_FILE), JSON.stringify({ secret_key: "short" }), { mode: 0o644 });
     expect(() => ensureServerKey(dir)).toThrow();
     expect(statSync(join(dir, SERVER_KEY_FILE)).mode & 0o777).toBe(0o600);
+    // A whole key with anything before or after it is damaged too.
+    const whole = generateKeyPair().secretKey;
+    for (const secret of [`A${whole}`, `${whole}A`]) {
+      writeFileSync(join(dir, SERVER_KEY_FILE), JSON.stringify({ secret_key: secret }));
+      expect(() => ensureServerKey(dir)).toThrow();
+    }
+    writeFileSync(join(dir, SERVER_KEY_FILE), JSON.stringify({ secret_key: whole }));
+    expect(ensureServerKey(dir).secretKey).toBe(whole);
   });
 });

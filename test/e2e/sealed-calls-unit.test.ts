@@ -6,7 +6,6 @@
 // too_large when sealing makes it too big for a bridge frame). Fast on purpose: mutation testing runs these for
 // every mutant of the file (docs/testing.md "Mutation score"); test/e2e/tampering.test.ts drives the same over a
 // real stack.
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   cipherInUse,
@@ -20,12 +19,12 @@ import {
 } from "../../client/wire/crypto/index.ts";
 import { RELAY_MAX_BODY_BYTES, type ApiRequest, type ApiResult } from "../../client/wire/frames.ts";
 import type { ServerContext } from "../../server/context.ts";
-import type { Db } from "../../server/db/database.ts";
 import { Audiences } from "../../server/e2e/audiences.ts";
 import { ContentKeys } from "../../server/e2e/content-keys.ts";
 import { EndToEnd } from "../../server/e2e/end-to-end.ts";
 import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
 import { runSealedCall, SealedJson } from "../../server/e2e/sealed-calls.ts";
+import { PairingService } from "../../server/pairing/pairing-service.ts";
 import { useTempDatabases } from "../support/temp-database.ts";
 
 const freshDatabase = useTempDatabases();
@@ -50,11 +49,20 @@ function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => A
     false,
   );
   const device = generateKeyPair();
+  // Paired for real: one device with its public key, one plain.
+  const pairing = new PairingService(db, () => 0);
+  const pair = (publicKey?: string) => {
+    const result = pairing.redeem(pairing.createCode().code, "phone", publicKey);
+    if (!result.ok) throw new Error(result.reason);
+    return result.device_id;
+  };
+  const deviceId = pair(device.publicKey);
+  const plainId = pair();
   const warnings: Array<{ fields: Record<string, unknown>; msg: string }> = [];
   const ctx = {
     serverId: "srv_1",
     e2e,
-    pairing: { publicKeyOf: (id: string) => (id === "dev_1" ? device.publicKey : undefined) },
+    pairing,
     log: { warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }) },
   } as unknown as ServerContext;
   const ran: ApiRequest[] = [];
@@ -64,13 +72,13 @@ function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => A
     return options.answer?.(call) ?? { request_id: call.request_id, status: 201, body: { made: call.path } };
   };
   const key = relayKey(device, server);
-  const seal = (inner: unknown, sealingKey = key, deviceId = "dev_1") =>
-    sealRequest(sealingKey, "srv_1", deviceId, typeof inner === "string" ? inner : JSON.stringify(inner));
+  const seal = (inner: unknown, sealingKey = key, sealedFor = deviceId) =>
+    sealRequest(sealingKey, "srv_1", sealedFor, typeof inner === "string" ? inner : JSON.stringify(inner));
   const sendAs = (deviceId: string | undefined, body: unknown) => runSealedCall(ctx, run, deviceId, body);
-  const send = (body: unknown) => sendAs("dev_1", body);
+  const send = (body: unknown) => sendAs(deviceId, body);
   const openAnswer = (id: string, body: unknown) =>
-    JSON.parse(openResponse(key, "srv_1", "dev_1", id, (body as SealedJson).sealed)) as Record<string, unknown>;
-  return { e2e, ran, order, warnings, seal, send, sendAs, openAnswer };
+    JSON.parse(openResponse(key, "srv_1", deviceId, id, (body as SealedJson).sealed)) as Record<string, unknown>;
+  return { e2e, ran, order, warnings, seal, send, sendAs, openAnswer, deviceId, plainId };
 }
 
 function relayKey(device: KeyPair, server: KeyPair): Uint8Array {
@@ -94,11 +102,11 @@ describe("a sealed relayed call", () => {
   });
 
   it("runs as its device once its floor is written, answered sealed to its id without the request id", async () => {
-    const { send, seal, ran, order, openAnswer, e2e } = setUp();
+    const { send, seal, ran, order, openAnswer, e2e, deviceId } = setUp();
     const id = callId();
     const answer = await send(seal(call(id)));
     expect(ran).toEqual([
-      { request_id: id, device_id: "dev_1", method: "POST", path: "/sessions", body: { title: "x" } },
+      { request_id: id, device_id: deviceId, method: "POST", path: "/sessions", body: { title: "x" } },
     ]);
     expect(order).toEqual(["saved 1000", `ran ${id}`]);
     expect(answer.status).toBe(200);
@@ -119,9 +127,9 @@ describe("a sealed relayed call", () => {
   });
 
   it("is refused to a caller that is not a device paired with a key, and nothing runs", async () => {
-    const { sendAs, seal, ran } = setUp();
-    for (const deviceId of [undefined, "dev_plain"]) {
-      const answer = await sendAs(deviceId, seal(call(callId())));
+    const { sendAs, seal, ran, plainId } = setUp();
+    for (const caller of [undefined, plainId, "dev_unknown"]) {
+      const answer = await sendAs(caller, seal(call(callId())));
       expect(answer).toEqual({
         status: 403,
         body: error("not_e2e_device", "this route is for devices paired with a public key"),
@@ -144,7 +152,7 @@ describe("a sealed relayed call", () => {
   });
 
   it("that does not open, holds no valid call or wraps another sealed call is refused, counted and logged", async () => {
-    const { send, seal, ran, e2e, warnings } = setUp();
+    const { send, seal, ran, e2e, warnings, deviceId } = setUp();
     const id = callId();
     const fine = seal(call(id));
     const flipped: Sealed = {
@@ -172,7 +180,7 @@ describe("a sealed relayed call", () => {
     expect(e2e.rejections).toEqual({ tampered: refused.length, replayed: 0, stale: 0 });
     expect(warnings).toHaveLength(refused.length);
     expect(warnings[0]).toEqual({
-      fields: { device_id: "dev_1" },
+      fields: { device_id: deviceId },
       msg: "sealed relayed call does not open or holds no valid call",
     });
     // The untouched call still runs: it was never taken as run.
@@ -181,7 +189,7 @@ describe("a sealed relayed call", () => {
   });
 
   it("already run is refused 409 sealed_request_replayed, counted and logged, and not run again", async () => {
-    const { send, seal, ran, e2e, warnings } = setUp();
+    const { send, seal, ran, e2e, warnings, deviceId } = setUp();
     const sealed = seal(call(callId()));
     await send(sealed);
     const again = await send(sealed);
@@ -189,12 +197,12 @@ describe("a sealed relayed call", () => {
     expect(ran).toHaveLength(1);
     expect(e2e.rejections).toEqual({ tampered: 0, replayed: 1, stale: 0 });
     expect(warnings).toEqual([
-      { fields: { device_id: "dev_1", verdict: "replayed" }, msg: "sealed relayed call refused" },
+      { fields: { device_id: deviceId, verdict: "replayed" }, msg: "sealed relayed call refused" },
     ]);
   });
 
   it("older than the device's floor is refused as stale, counted and logged, and not run", async () => {
-    const { send, seal, ran, e2e, warnings } = setUp({ storedFloor: 2_000 });
+    const { send, seal, ran, e2e, warnings, deviceId } = setUp({ storedFloor: 2_000 });
     const answer = await send(seal(call(callId(), { ts: 2_000 })));
     expect(answer).toEqual({
       status: 400,
@@ -206,14 +214,14 @@ describe("a sealed relayed call", () => {
     expect(ran).toEqual([]);
     expect(e2e.rejections).toEqual({ tampered: 0, replayed: 0, stale: 1 });
     expect(warnings).toEqual([
-      { fields: { device_id: "dev_1", verdict: "stale" }, msg: "sealed relayed call refused" },
+      { fields: { device_id: deviceId, verdict: "stale" }, msg: "sealed relayed call refused" },
     ]);
   });
 
   it("whose sealed answer would not fit a bridge frame is answered too_large, sealed, and logged", async () => {
     // Fits in clear (under the bound), not once sealed (base64 adds a third).
     const big = "x".repeat(Math.floor(RELAY_MAX_BODY_BYTES * 0.9));
-    const { send, seal, openAnswer, warnings } = setUp({
+    const { send, seal, openAnswer, warnings, deviceId } = setUp({
       answer: (run) => ({ request_id: run.request_id, status: 200, body: big }),
     });
     const id = callId();
@@ -222,7 +230,30 @@ describe("a sealed relayed call", () => {
     expect(openAnswer(id, answer.body)).toEqual({ reason: "too_large" });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.msg).toBe("sealed relayed answer too large for a bridge frame");
-    expect(warnings[0]!.fields).toEqual({ device_id: "dev_1", bytes: expect.any(Number) });
+    expect(warnings[0]!.fields).toEqual({ device_id: deviceId, bytes: expect.any(Number) });
     expect(warnings[0]!.fields.bytes).toBeGreaterThan(RELAY_MAX_BODY_BYTES);
+  });
+
+  it("whose sealed answer fills a bridge frame exactly is sent whole; one byte more is too_large", async () => {
+    // The sealed text of {"status":200,"body":"x…"} is base64url of its bytes and a 16-byte tag; the frame holds it
+    // with its envelope (100 bytes) up to RELAY_MAX_BODY_BYTES.
+    const envelope = 100;
+    const jsonAround = JSON.stringify({ status: 200, body: "" }).length;
+    const fills = (3 * (RELAY_MAX_BODY_BYTES - envelope)) / 4 - 16 - jsonAround;
+    expect(Number.isInteger(fills)).toBe(true);
+    for (const [extra, whole] of [
+      [0, true],
+      [1, false],
+    ] as const) {
+      const body = "x".repeat(fills + extra);
+      const { send, seal, openAnswer } = setUp({
+        answer: (run) => ({ request_id: run.request_id, status: 200, body }),
+      });
+      const id = callId();
+      const answer = await send(seal(call(id)));
+      const sealed = (answer.body as SealedJson).sealed;
+      if (whole) expect(sealed.ciphertext.length).toBe(RELAY_MAX_BODY_BYTES - envelope);
+      expect(openAnswer(id, answer.body)).toEqual(whole ? { status: 200, body } : { reason: "too_large" });
+    }
   });
 });

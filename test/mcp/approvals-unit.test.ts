@@ -1,22 +1,54 @@
-// The approvals on their own (server/mcp/approvals.ts) over one real runtime's notifications and a hand-moved clock,
-// without an MCP server or a model: the interaction a call asks with, each way its wait ends (an answer, the timeout,
+// The approvals on their own (server/mcp/approvals.ts) over the real notification service, sessions and event log on
+// a SQLite file (built here as the runtime builds them, without its HTTP app) and a hand-moved clock, without an MCP
+// server or a model: the interaction a call asks with, each way its wait ends (an answer, the timeout,
 // the request's end, a signal already aborted) with the record's move and the tool_approval announcement, and the
 // resolve after the call ran (docs/tools.md "Approvals"). Fast on purpose: mutation testing runs these for every
 // mutant of the file (docs/testing.md "Mutation score"); test/mcp/approvals.test.ts drives the same through a run.
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../server/clock.ts";
+import { openDatabase, type Db } from "../../server/db/database.ts";
+import { Transactor } from "../../server/db/transactor.ts";
+import { EventStore } from "../../server/events/event-store.ts";
 import type { ParsedMoveInput } from "../../server/notifications/input.ts";
+import { NotificationService } from "../../server/notifications/notification-service.ts";
+import { SqliteNotificationStore } from "../../server/notifications/sqlite-store.ts";
 import { Approvals, type ApprovalRequest } from "../../server/mcp/approvals.ts";
+import { SessionService } from "../../server/sessions/session-service.ts";
+import { SessionStore } from "../../server/sessions/session-store.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
-let server: TestServer;
+// Not the test server: importing the runtime and building its app cost seconds on each of the file's runs, and
+// mutation testing runs the file once per mutant (docs/testing.md "Mutation score").
+let dir: string;
+let db: Db;
+let store: { events: EventStore; notifications: NotificationService };
 let sessionId: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.request({ method: "POST", url: "/sessions", payload: {} });
-  sessionId = created.json.session.id;
+beforeAll(() => {
+  dir = tempDir();
+  db = openDatabase(join(dir, "server.sqlite"));
+  const transactor = new Transactor(db);
+  const events = new EventStore(db, transactor);
+  const sessions = new SessionService(transactor, new SessionStore(db, systemClock.now), events, () => ["default"]);
+  const notifications = new NotificationService({
+    store: new SqliteNotificationStore(db, transactor),
+    sessions,
+    transactor,
+    events,
+    clock: systemClock,
+    log: { warn: () => undefined },
+    historyLimit: 1000,
+    ownerEpoch: "epoch_test",
+  });
+  store = { events, notifications };
+  sessionId = sessions.create().id;
 });
-afterAll(() => server.close());
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 // Every wait ends with its test, even one whose assertion failed midway (a mutant's run): no ask is left pending for
 // the server's close to wait on.
 const controllers: AbortController[] = [];
@@ -32,10 +64,10 @@ function setUp(failingEvents = false) {
     publish: (event: Record<string, unknown>) => {
       if (failingEvents) throw new Error("the log is away");
       announced.push(event);
-      return server.runtime.ctx.events.publish(event as never);
+      return store.events.publish(event as never);
     },
   };
-  const approvals = new Approvals({ notifications: server.runtime.ctx.notifications, events: events as never, clock });
+  const approvals = new Approvals({ notifications: store.notifications, events: events as never, clock });
   const controller = new AbortController();
   controllers.push(controller);
   const request: ApprovalRequest = {
@@ -51,7 +83,7 @@ function setUp(failingEvents = false) {
     signal: controller.signal,
   };
   const states = () => announced.map((event) => event.state);
-  const scope = () => server.runtime.ctx.notifications.session(sessionId);
+  const scope = () => store.notifications.session(sessionId);
   return { clock, approvals, controller, request, announced, states, scope };
 }
 
@@ -185,6 +217,17 @@ describe("an approval", () => {
     const record = scope().get(announced[0]!.notification_id as string)!;
     expect((record.display as any).approval.arguments).toEqual(args);
     expect(record.body).toBe(JSON.stringify(args, null, 2).slice(0, 16 * 1024) + record.body!.slice(16 * 1024));
+    controller.abort();
+    await asked;
+  });
+
+  it("whose arguments print as exactly 16 KiB shows them whole in the body", async () => {
+    const { approvals, controller, request, announced, scope } = setUp();
+    const args = { c: "z".repeat(16 * 1024 - JSON.stringify({ c: "" }, null, 2).length) };
+    const text = JSON.stringify(args, null, 2);
+    expect(text).toHaveLength(16 * 1024);
+    const asked = approvals.ask({ ...request, args });
+    expect(scope().get(announced[0]!.notification_id as string)!.body).toBe(text);
     controller.abort();
     await asked;
   });

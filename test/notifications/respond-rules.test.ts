@@ -2,7 +2,8 @@
 // (respond-ended-request.test.ts): a request-less interaction is answered whatever else runs in its session; a
 // suspended interaction is not answered through the route (the lifecycle would allow it, the route asks for
 // pending_response); an interaction keyed as an approval that no run waits on is refused; and the record keeps who
-// answered (the admin, or `device:<id>`) and the message when one was given. Each case was seen failing with its
+// answered (the admin, or `device:<id>`) and the message when one was given; an answer at another revision than the
+// expected one is refused; and the answer reaches the run waiting on an approval. Each case was seen failing with its
 // rule removed (docs/testing.md "Mutation score").
 import { describe, expect, it } from "vitest";
 import { chunk } from "../../scripts/scripted-backend/index.ts";
@@ -74,5 +75,47 @@ describe("answering an interaction through the respond route", () => {
     const fromDevice = await respond(server, sid, byDevice.id, answer, device.device_token);
     expect(fromDevice.status, fromDevice.text).toBe(200);
     expect(fromDevice.json.response).toMatchObject({ ...answer, by: `device:${device.device_id}` });
+  });
+
+  it("answers only at the expected revision; another one is refused 409 with the record unchanged", async () => {
+    const server = runner.server;
+    const sid = await createSession(server);
+    const asked = pluginOf(server, sid).create({ key: "revised", ...question });
+    const revision = asked.revision!;
+    const stale = await respond(server, sid, asked.id, { response: "approve", expected_revision: revision + 1 });
+    expect(stale.status, stale.text).toBe(409);
+    expect(stale.json).toMatchObject({ id: asked.id, status: "pending_response", revision });
+    const taken = await respond(server, sid, asked.id, { response: "approve", expected_revision: revision });
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.json).toMatchObject({ id: asked.id, status: "responded" });
+  });
+
+  it("hands the answer and its message to the run waiting on the approval", async () => {
+    runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "thinking" }) }], pauseAfter: 0 });
+    const server = runner.server;
+    const sid = await createSession(server);
+    const rid = await send(server, sid, { content: "go" });
+    const paused = await runner.backend.nextPause();
+    const waiting = server.runtime.ctx.mcp.approvals.ask({
+      sessionId: sid,
+      requestId: rid,
+      toolCallId: "call_1",
+      callIndex: 0,
+      name: "mcp__fs__write_file",
+      server: "fs",
+      tool: "write_file",
+      args: { path: "notes.txt" },
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+    });
+    const record = server.runtime.ctx.notifications
+      .session(sid)
+      .list()
+      .find((one) => one.key === `approval:${rid}:0`)!;
+    const answered = await respond(server, sid, record.id, { response: "deny", message: "not now" });
+    expect(answered.status, answered.text).toBe(200);
+    expect((await waiting).outcome).toEqual({ response: "deny", message: "not now" });
+    paused.resume();
+    await waitForEvent(server, rid);
   });
 });

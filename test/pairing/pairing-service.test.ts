@@ -110,6 +110,7 @@ describe("devices", () => {
       mode: "e2e",
       person_id: admin,
     });
+    expect(pairing.device(b.device_id)?.mode).toBe("plain");
     pairing.setConnected([b.device_id]);
     expect(pairing.connectedDevices()).toEqual(new Set([b.device_id]));
     expect(pairing.listDevices().map((d) => d.connected)).toEqual([false, true]);
@@ -118,12 +119,16 @@ describe("devices", () => {
     expect(pairing.device("dev_unknown")).toBeUndefined();
   });
 
-  it("are renamed while live only", () => {
+  it("are renamed while live only, a rename heard as a change and a refused one not", () => {
     const { pairing } = setUp();
     const a = paired(pairing);
+    let changes = 0;
+    pairing.onChange(() => changes++);
     expect(pairing.rename(a.device_id, "tablet")).toBe(true);
+    expect(changes).toBe(1);
     expect(pairing.device(a.device_id)?.name).toBe("tablet");
     expect(pairing.rename("dev_unknown", "x")).toBe(false);
+    expect(changes).toBe(1);
     pairing.revoke(a.device_id);
     expect(pairing.rename(a.device_id, "y")).toBe(false);
     expect(pairing.device(a.device_id)?.name).toBe("tablet");
@@ -156,6 +161,7 @@ describe("devices", () => {
     expect(pairing.device(used.device_id)?.revoked_at).toBeNull();
     expect(pairing.device(young.device_id)?.revoked_at).toBeNull();
     expect(pairing.revokeUnused(clock.now + 1)).toEqual([young.device_id]);
+    expect(UNUSED_DEVICE_MS).toBe(60 * 60 * 1000); // an hour, as docs/security.md says
   });
 
   it("seen are written at most once a minute each; unknown and revoked ones are ignored", () => {
@@ -180,7 +186,7 @@ describe("devices", () => {
     expect(warned).toHaveLength(0); // written within the minute: nothing asked of the database
     clock.now += 60_000;
     noteDevicesSeen({ pairing, log: { warn: (...args: unknown[]) => warned.push(args) } as never }, [a.device_id]);
-    expect(warned).toHaveLength(1);
+    expect(warned).toEqual([[{ err: expect.any(Error) }, "could not record that devices were seen"]]);
   });
 
   it("e2e give their public key while live; plain ones none; a stored floor reads 0 when none", () => {
@@ -189,6 +195,8 @@ describe("devices", () => {
     const a = paired(pairing, "a", key);
     const b = paired(pairing, "b");
     expect(pairing.publicKeyOf(a.device_id)).toBe(key);
+    // Remembered once read: a sealed call does not ask the database for it again.
+    db.prepare("UPDATE devices SET public_key = ? WHERE id = ?").run(generateKeyPair().publicKey, a.device_id);
     expect(pairing.publicKeyOf(a.device_id)).toBe(key);
     expect(pairing.publicKeyOf(b.device_id)).toBeUndefined();
     expect(pairing.publicKeyOf("dev_unknown")).toBeUndefined();

@@ -3,6 +3,7 @@
 // they scrolled up to read; where they are is the chat controller's (`atBottom`). A long chat shows its end first:
 // near the top of what is loaded, the next older page is read (chat.loadOlder) and put above without moving what the
 // reader sees (the virtualizer's anchorTo "end" keeps the row at the top in its place).
+import { Component } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView as Agent } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
@@ -76,13 +77,28 @@ export function MessageList({ transcript, agent }: Props) {
               ref={virtualizer.measureElement}
               class={item.key === focused ? "message-row search-focus" : "message-row"}
             >
-              {rows[item.index]!.render()}
+              <RowContent row={rows[item.index]!} />
             </div>
           ))}
         </div>
       </div>
     </div>
   );
+}
+
+/**
+ * A row's content, rendered again only when its row is a new one (the transcript changed), not each time the list
+ * renders: a scroll re-renders the list every frame, and re-rendering every row on screen with it (markdown view,
+ * toolbar, icons) made each frame of a fast scroll cost a screen of rows. What a row shows that lives in signals or
+ * context (editing, versions) updates on its own.
+ */
+class RowContent extends Component<{ row: Row }> {
+  override shouldComponentUpdate(next: { row: Row }): boolean {
+    return next.row !== this.props.row;
+  }
+  override render() {
+    return this.props.row.render();
+  }
 }
 
 function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, stoppedHere: ReadonlySet<string>): Row[] {

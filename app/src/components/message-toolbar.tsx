@@ -2,7 +2,8 @@
 // markdown), Edit message (user messages: edit, then resend), Regenerate (the last reply, optionally with another
 // model for that one answer), Delete message (after "Delete message?"). Each control is its own component over the
 // chat controller (state/chat.ts); a new control is one more entry in <MessageToolbar>. A control that fails says
-// why above the row.
+// why above the row. A row mounted during a fast scroll gets its toolbar once the page is still
+// (render/scroll-pacing.ts).
 import { useState } from "preact/hooks";
 import type { Message } from "../../../client/index.ts";
 import { useChat } from "../state/chat-context.ts";
@@ -11,6 +12,7 @@ import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { BIN_PATH, IconButton, PEN_PATH } from "./icon-button.tsx";
 import { ReadAloud } from "../voice/lazy-voice.tsx";
 import { ErrorNotice } from "./error-notice.tsx";
+import { useToolbarReady } from "../render/scroll-pacing.ts";
 
 interface Props {
   message: Message;
@@ -27,7 +29,11 @@ type Run = (what: string, work: () => Promise<unknown>) => void;
 
 export function MessageToolbar({ message, index, last, showVersions, onEdit }: Props) {
   const editable = useChat().editable.value;
+  const ready = useToolbarReady();
   const [problem, setProblem] = useState<string | undefined>();
+  // Mounted during a fast scroll past the frame's budget (scroll-pacing.ts): an empty bar as tall as the controls
+  // (there are some when there is text to copy or the chat can be edited), filled once the page is still.
+  if (!ready) return <div class={message.content !== "" || editable ? "message-menu pending" : "message-menu"} />;
   const run: Run = (what, work) => {
     setProblem(undefined);
     work().catch((error: unknown) => setProblem(`${what}: ${describeError(error)}`));

@@ -1,11 +1,14 @@
 // A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting
 // applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
-// the message shows its source text, then renders again. While a reply streams, the text is re-rendered at most
-// once per frame (state/chat-feed.ts).
+// the message shows its source text, then renders again. It shows its source text too when the messages mounted in
+// the same frame have spent its rendering budget (a fast scroll), and renders once the page is still
+// (scroll-pacing.ts). While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
+import type { Rendered } from "./markdown.ts";
+import { whenSettled, withinBudget } from "./scroll-pacing.ts";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -15,16 +18,23 @@ const rendererChunk = chunkLoader<Renderer>(() => import("./markdown.ts"));
 
 export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const [loads, setLoads] = useState(0);
-  const result = useMemo(() => rendererChunk.loaded?.renderMarkdown(text), [text, loads]);
+  const result = useMemo(() => renderedNow(text, streaming), [text, loads]);
   const root = useRef<HTMLDivElement>(null);
   const { env } = useStore();
   useEffect(() => {
     let live = true;
     const again = () => live && setLoads((count) => count + 1);
-    if (!result) rendererChunk.load().then(again, () => undefined);
+    const renderer = rendererChunk.loaded;
+    let cancel: () => void = () => undefined;
+    if (!renderer) rendererChunk.load().then(again, () => undefined);
+    else if (!result) cancel = whenSettled(() => (renderer.renderMarkdown(text), again()));
     else void result.mathPending?.then((loaded) => loaded && again());
-    return () => void (live = false);
-  }, [result]);
+    return () => {
+      live = false;
+      cancel();
+    };
+    // `loads` and `text` too: a message deferred before and after a load (or a new text) has no result either time.
+  }, [result, loads, text]);
   useEffect(() => {
     // Highlighting a block that is still growing would be redone every frame: wait for the reply to end.
     // Highlighting is a nicety: a chunk that cannot load (offline, an old build) leaves the code plain.
@@ -41,6 +51,17 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
       dangerouslySetInnerHTML={{ __html: result.html }}
     />
   );
+}
+
+/**
+ * The message's rendering if it can be had now: from the cache, or rendered within this frame's budget (a reply
+ * streaming in always is); undefined until the renderer has loaded, or when the budget is spent (scroll-pacing.ts).
+ */
+function renderedNow(text: string, streaming: boolean): Rendered | undefined {
+  const renderer = rendererChunk.loaded;
+  if (!renderer) return undefined;
+  if (streaming) return renderer.renderMarkdown(text);
+  return renderer.cachedMarkdown(text) ?? withinBudget(() => renderer.renderMarkdown(text));
 }
 
 /** Copies through the store's copyText: the clipboard API exists only in secure contexts. */

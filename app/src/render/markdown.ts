@@ -20,6 +20,7 @@ function loadMath(): Promise<void> {
     (module) => {
       math = module;
       rendered.clear();
+      cachedChars = 0;
     },
     (error: unknown) => {
       mathLoading = undefined;
@@ -60,7 +61,11 @@ for (const type of ["math_inline", "math_display", "math_block"] as const) {
 }
 taskListSyntax(markdown);
 
-DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+// An instance of DOMPurify of the renderer's own, its rules set once: a config passed with each call is parsed again
+// on each call, a third of sanitizing a short message. (math.ts sanitizes KaTeX's output with the shared instance.)
+const purify = DOMPurify(window);
+purify.setConfig({ USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+purify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName === "A") {
     node.setAttribute("target", "_blank");
     node.setAttribute("rel", "noopener noreferrer nofollow");
@@ -91,9 +96,34 @@ export interface Rendered {
   mathPending?: Promise<boolean>;
 }
 
-/** Rendered messages by text: the virtualized list mounts a row again each time it scrolls back into view. */
+/**
+ * Rendered messages by text, least recently used first out: the virtualized list mounts a row again each time it
+ * scrolls back into view, and a row found here costs no rendering. Bounded by entries and by the HTML's length.
+ */
 const rendered = new Map<string, Rendered>();
-const CACHE_ENTRIES = 400;
+const CACHE_ENTRIES = 1000;
+const CACHE_CHARS = 4_000_000;
+let cachedChars = 0;
+
+/** The message's rendering if it is cached (then it is the most recently used). */
+export function cachedMarkdown(text: string): Rendered | undefined {
+  const found = rendered.get(text);
+  if (found === undefined) return undefined;
+  rendered.delete(text);
+  rendered.set(text, found);
+  return found;
+}
+
+function remember(text: string, result: Rendered): void {
+  if (result.html.length > CACHE_CHARS / 10) return;
+  rendered.set(text, result);
+  cachedChars += result.html.length;
+  for (const [oldest, entry] of rendered) {
+    if (rendered.size <= CACHE_ENTRIES && cachedChars <= CACHE_CHARS) break;
+    rendered.delete(oldest);
+    cachedChars -= entry.html.length;
+  }
+}
 
 function freshNonce(): string {
   return Math.random().toString(36).slice(2, 10);
@@ -101,11 +131,11 @@ function freshNonce(): string {
 
 /** Safe HTML for a message's markdown. */
 export function renderMarkdown(text: string): Rendered {
-  const cached = rendered.get(text);
+  const cached = cachedMarkdown(text);
   if (cached !== undefined) return cached;
   // The nonce makes a slot unforgeable by the text itself (which markdown-it escapes anyway).
   const env: RenderEnv = { nonce: freshNonce(), slots: [] };
-  const safe = DOMPurify.sanitize(markdown.render(text, env), { USE_PROFILES: { html: true }, ADD_ATTR: ["target"] });
+  const safe = purify.sanitize(markdown.render(text, env));
   const result: Rendered = { html: fillSlots(safe, env) };
   if (env.slots.length > 0 && !math) {
     result.mathPending = loadMath().then(
@@ -114,7 +144,6 @@ export function renderMarkdown(text: string): Rendered {
     );
     return result; // not cached: the next render, once KaTeX is in, fills the slots
   }
-  if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
-  rendered.set(text, result);
+  remember(text, result);
   return result;
 }

@@ -7,6 +7,8 @@ import { chmodSync, createReadStream, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
+import { PDFDocument } from "pdf-lib";
+import { drawPage, OCR_DPI, OCR_MAX_SIDE } from "../../server/documents/page-image.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { createSession, messagesOf, send, useRunner, waitForEvent } from "../runner/helpers.ts";
 import { startTestServer, tempDir, type TestServer } from "../support/server.ts";
@@ -160,6 +162,27 @@ describe("a tesseract that never ends", () => {
     expect((await server.request({ method: "DELETE", url: `/documents/${id}` })).status).toBe(204);
     await child.ended;
     expect((await server.request({ method: "GET", url: `/documents/${id}` })).status).toBe(404);
+  });
+});
+
+describe("pages drawn for OCR", () => {
+  it("O5 a poster-sized page is drawn with its longest side at OCR_MAX_SIDE (a lower resolution); a 1-point page draws", async () => {
+    const pdf = await PDFDocument.create();
+    pdf.addPage([14_400, 7_200]);
+    pdf.addPage([1, 1]);
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const source = await pdfjs.getDocument({ data: await pdf.save(), isEvalSupported: false, verbosity: 0 }).promise;
+    const sizes = [];
+    for (const number of [1, 2]) {
+      const { png, dpi } = await drawPage(await source.getPage(number), source.canvasFactory as never);
+      const header = Buffer.from(png);
+      sizes.push({ dpi, width: header.readUInt32BE(16), height: header.readUInt32BE(20) });
+    }
+    await source.destroy();
+    expect(sizes).toEqual([
+      { dpi: Math.round((OCR_MAX_SIDE / 14_400) * 72), width: OCR_MAX_SIDE, height: OCR_MAX_SIDE / 2 },
+      { dpi: OCR_DPI, width: 5, height: 5 },
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ export {
   type ClientProblem,
   type LoadedMessages,
 } from "./connection/client.ts";
+export { savedCursorSchema, type CursorStore, type SavedCursor } from "./connection/cursor-keeper.ts";
 export { pair, PairingError, type PairOptions, type PairFailure } from "./connection/pair.ts";
 export {
   credentialsSchema,

@@ -26,7 +26,7 @@ export interface BadgeContext {
 
 /**
  * - Offline: the device has no network, the client has stopped, or nothing answers (neither HTTP nor a bridge whose
- *   server is known offline).
+ *   server is known offline), also while the library retries (until a retry answers).
  * - Server offline: the bridge says the server's link is down and events are not reaching the app by HTTP either.
  * - Live: the bridge is trusted (the library never says `live` with the server known offline).
  * - Polling: events come by HTTP long-poll.
@@ -47,7 +47,8 @@ function kindOf(status: ConnectionStatus, context: BadgeContext): ConnectionBadg
     case "offline":
       return serverOffline ? "server_offline" : "offline";
     case "catching_up":
-      return serverOffline ? "server_offline" : "connecting";
+      // A retry that has not answered yet: nothing answers since the client went offline.
+      return serverOffline ? "server_offline" : status.retrying ? "offline" : "connecting";
   }
 }
 

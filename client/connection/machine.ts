@@ -316,7 +316,15 @@ export type StatusStopReason = "closed" | "revoked";
  * shown with the server online or unknown: a bridge without its server pushes nothing.
  */
 export type ConnectionStatus =
-  | { state: "live" | "catching_up" | "polling" | "offline"; server?: ServerLink }
+  | {
+      state: "live" | "catching_up" | "polling" | "offline";
+      server?: ServerLink;
+      /**
+       * `catching_up` only: a retry after HTTP failed, not answered yet. Nothing has answered since the client was
+       * `offline`, so the badge still reads Offline (docs/client.md "The badge").
+       */
+      retrying?: true;
+    }
   | { state: "stopped"; reason: StatusStopReason };
 
 export function statusOf(snapshot: Snapshot): ConnectionStatus {
@@ -325,6 +333,9 @@ export function statusOf(snapshot: Snapshot): ConnectionStatus {
     state,
     ...(server ? { server: { ...server } } : {}),
   });
+  // The machine's own catching_up (not joining): its catch-up is running; after a failure it is a retry.
+  if (snapshot.state === "catching_up" && snapshot.context.failures > 0)
+    return { ...withServer("catching_up"), retrying: true };
   switch (snapshot.state) {
     case "idle":
     case "joining":
@@ -344,5 +355,5 @@ export function sameStatus(a: ConnectionStatus, b: ConnectionStatus): boolean {
   if (a.state !== b.state) return false;
   if (a.state === "stopped" || b.state === "stopped")
     return (a as { reason?: string }).reason === (b as { reason?: string }).reason;
-  return a.server?.online === b.server?.online && a.server?.since === b.server?.since;
+  return a.server?.online === b.server?.online && a.server?.since === b.server?.since && a.retrying === b.retrying;
 }

@@ -81,6 +81,11 @@ export interface BridgeHandlers {
   malformed(payload: unknown): void;
 }
 
+/** Phoenix's Push (1.8, push.js) settles itself as timed out through `trigger`; a timed-out push is never sent. */
+interface TimeoutTrigger {
+  trigger(status: "timeout", response: object): void;
+}
+
 /** The field of phoenix's Socket (1.8, socket.js) that says where its next connection goes. */
 interface Retargetable {
   endPoint: string;
@@ -100,6 +105,8 @@ export class BridgeConnection {
   /** WebSocket or long-poll; undefined when there is no WebSocket at all (phoenix then long-polls). */
   private choice: TransportChoice | undefined;
   private urlMoves = 0;
+  /** Relayed pushes waiting for a reply: given up (`closed`) the moment the bridge is reported down. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly options: BridgeOptions,
@@ -176,16 +183,28 @@ export class BridgeConnection {
     const channel = this.channel;
     if (this.ended || this.down || !channel) return Promise.resolve({ status: "closed", response: {} });
     return new Promise((resolve) => {
-      channel
+      let abandon = () => {};
+      const settle = (reply: { status: "ok" | "error" | "timeout" | "closed"; response: unknown }) => {
+        this.waiting.delete(abandon);
+        resolve(reply);
+      };
+      const push = channel
         .push(event, payload, timeoutMs)
-        .receive("ok", (response: unknown) => resolve({ status: "ok", response }))
-        .receive("error", (response: unknown) => resolve({ status: "error", response }))
-        .receive("timeout", () => resolve({ status: "timeout", response: {} }));
+        .receive("ok", (response: unknown) => settle({ status: "ok", response }))
+        .receive("error", (response: unknown) => settle({ status: "error", response }))
+        .receive("timeout", () => settle({ status: "timeout", response: {} }));
+      abandon = () => {
+        settle({ status: "closed", response: {} });
+        // Marked timed out, phoenix never sends it from its buffer on a later join: a call given up stays undone.
+        (push as unknown as TimeoutTrigger).trigger("timeout", {});
+      };
+      this.waiting.add(abandon);
     });
   }
 
   close(): void {
     this.ended = true;
+    this.abandonWaiting();
     this.watch?.stop();
     this.choice?.close();
     this.channel?.leave();
@@ -304,8 +323,15 @@ export class BridgeConnection {
     this.handlers.refused(reason);
   }
 
+  private abandonWaiting(): void {
+    for (const abandon of [...this.waiting]) abandon();
+  }
+
   private reportDown(reason: string): void {
     this.down = true;
+    // With the link down no reply comes: a relayed call fails now instead of after its whole timeout (35 s), so an
+    // app with neither its server nor its bridge reachable reads Offline at once (docs/client.md "The badge").
+    this.abandonWaiting();
     if (!this.ended) this.handlers.down(reason);
   }
 }

@@ -50,6 +50,14 @@ export class EventReader {
     return this.epoch;
   }
 
+  /**
+   * A cursor saved by an earlier run is resumed with the store it belongs to: the first read sends that epoch, so a
+   * replaced store answers 410 instead of serving another log's ids.
+   */
+  resumeEpoch(epoch: string): void {
+    this.epoch = epoch;
+  }
+
   /** A new store or a pruned cursor: forget the epoch too, so the next bootstrap adopts the new one. */
   forgetEpoch(): void {
     this.epoch = undefined;

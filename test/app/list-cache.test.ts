@@ -1,10 +1,13 @@
-// The chat list opens from the device's cache in Chromium at phone size (docs/app.md "History at scale", HS4): with
-// the server's list held back, a second visit shows the chats the first one cached, and once the server answers the
-// list catches up (a chat made meanwhile shows, in its place at the top).
+// The chat list opens from the device's cache in Chromium at phone size (docs/app.md "History at scale", HS4, and
+// "Start from the cache", SC1): with the event catch-up held back, a second visit shows the chats the first one
+// cached, and once the server answers the list catches up from the saved event cursor (a chat made meanwhile shows
+// in its place at the top, a rename shows) without reading the list again.
 import { describe, expect, it, vi } from "vitest";
 import type { Page, Route } from "playwright-core";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import type { AppStack } from "./support/app-stack.ts";
+import type { IncomingMessage } from "node:http";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
@@ -12,25 +15,53 @@ const shared = useAppBrowser();
 /** The titles of the chat list's rows, top to bottom. */
 const titles = (page: Page) => page.locator(".session-row .session-title").allTextContents();
 
-/** The ids of the chats the device's cache keeps as the list's first screen. */
-const cachedHead = (page: Page) =>
+/** A record of the device's cache's `sessions` store (the list, its head, the event cursor); undefined when absent. */
+const cachedRecord = (page: Page, key: string) =>
   page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
+    (key) =>
+      new Promise<unknown>((resolve, reject) => {
         const open = indexedDB.open("chat-relay-cache");
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const read = open.result.transaction("sessions").objectStore("sessions").get("sessions_head");
+          const read = open.result.transaction("sessions").objectStore("sessions").get(key);
           read.onsuccess = () => {
             open.result.close();
-            resolve(Array.isArray(read.result) ? read.result.map((chat: { id: string }) => chat.id) : []);
+            resolve(read.result);
           };
         };
       }),
+    key,
   );
 
+/** The ids of the chats the device's cache keeps as the list's first screen. */
+const cachedHead = async (page: Page) => {
+  const head = await cachedRecord(page, "sessions_head");
+  return Array.isArray(head) ? head.map((chat: { id: string }) => chat.id) : [];
+};
+
+/** The event id of the cursor saved with the cached list; undefined before one is saved. */
+const savedCursor = async (page: Page) =>
+  ((await cachedRecord(page, "event_cursor")) as { event_id?: string })?.event_id;
+
+/** Counts the chat list's page reads (GET /sessions?limit=…) the server answers from now on. */
+function countListReads(stack: AppStack): { readonly count: number; stop(): void } {
+  let count = 0;
+  const server = stack.server.runtime.app.server;
+  const seen = (request: IncomingMessage) => {
+    const url = new URL(request.url ?? "/", "http://server");
+    if (request.method === "GET" && url.pathname === "/sessions" && url.searchParams.has("limit")) count++;
+  };
+  server.on("request", seen);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => void server.off("request", seen),
+  };
+}
+
 describe("the chat list from the device's cache", () => {
-  it("shows the cached chats while the server's list is held back, then catches up when it answers (HS4)", async () => {
+  it("shows the cached chats before any round trip, then applies what changed while closed from the event cursor, with no list read (HS4)", async () => {
     const { stack } = shared;
     const first = await stack.createSession();
     await stack.append(first, "Cached chat one");
@@ -42,29 +73,36 @@ describe("the chat list from the device's cache", () => {
       await page.goto(`${stack.serverUrl}/#/`); // pairing opens on a new chat
       await page.locator(".session-row", { hasText: "Cached chat two" }).waitFor();
       await expect.poll(() => cachedHead(page)).toEqual([second, first]);
+      // The walk of the list ended and was kept: the cursor it reflects is saved with it.
+      await expect.poll(() => savedCursor(page)).toBe(stack.latestId());
       await page.close();
 
-      // Made while the device was away: only the server's list can bring it.
+      // Made while the device was away: a new chat, and a rename of the oldest.
       const third = await stack.createSession();
       await stack.append(third, "Made while away");
+      await stack.server.request({ method: "PATCH", url: `/sessions/${first}`, payload: { title: "Renamed away" } });
+      const listReads = countListReads(stack);
       const again = await context.newPage();
       again.on("pageerror", (error) => errors.push(error.message));
       const held: Route[] = [];
-      await again.route(
-        (url) => url.pathname.endsWith("/sessions") && url.searchParams.has("limit"),
-        (route) => void held.push(route),
-      );
+      const events = (url: URL) => url.pathname.endsWith("/events");
+      await again.route(events, (route) => void held.push(route));
       await again.goto(stack.serverUrl);
+      // The catch-up was asked for and has not been answered: what shows came from the device.
       await again.locator(".session-row", { hasText: "Cached chat one" }).waitFor();
-      // The list's first page was asked for and has not been answered: what shows came from the device.
       await expect.poll(() => held.length).toBeGreaterThan(0);
       expect(await titles(again)).toEqual(["Cached chat two", "Cached chat one"]);
 
-      await again.unroute((url) => url.pathname.endsWith("/sessions") && url.searchParams.has("limit"));
-      await Promise.all(held.map((route) => route.continue()));
-      await again.locator(".session-row", { hasText: "Made while away" }).waitFor();
-      expect(await titles(again)).toEqual(["Made while away", "Cached chat two", "Cached chat one"]);
-      await expect.poll(() => cachedHead(again)).toEqual([third, second, first]);
+      await again.unroute(events);
+      // A held read the client gave up on (aborted) is already handled; the others go on.
+      await Promise.all(held.map((route) => route.continue().catch(() => undefined)));
+      await again.locator(".session-row", { hasText: "Renamed away" }).waitFor();
+      expect(await titles(again)).toEqual(["Renamed away", "Made while away", "Cached chat two"]);
+      await expect.poll(() => cachedHead(again)).toEqual([first, third, second]);
+      await expect.poll(() => savedCursor(again)).toBe(stack.latestId());
+      // Caught up from the cursor alone: the server saw no read of the list.
+      expect(listReads.count).toBe(0);
+      listReads.stop();
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -32,6 +32,9 @@ async function snap(page: Page, name: string, settled: () => Promise<void> = asy
   await page.setViewportSize(PHONE);
 }
 
+/** The word the connection badge reads now. */
+const badge = async (page: Page) => (await page.locator('span.connection[role="status"]').innerText()).trim();
+
 describe("offline, walked through as a new user", () => {
   it("reads kept chats with their images, says what is not kept, searches on the device, lists a chat started offline, and keeps nothing after a revocation (OF3, OF4, OF7, OF8, OB8, OB10)", async () => {
     const { stack } = shared;
@@ -69,12 +72,16 @@ describe("offline, walked through as a new user", () => {
       await page.goto(`${stack.serverUrl}/#/`);
       await page.reload();
       await page.getByText("Offline: showing the chats loaded last time.").waitFor();
+      // The badge says what the page says (B3): Offline, not Connecting, with the server and the bridge both gone.
+      await expect.poll(() => badge(page)).toBe("Offline");
       await page.getByRole("link", { name: /Tomato seedlings/ }).click();
 
       // A chat opened before: its messages and its image, the notice, and a composer that queues.
       await page.locator('article[data-role="assistant"]', { hasText: "water them in the morning" }).waitFor();
       await page.getByText("You are offline: these are the last loaded messages").waitFor();
       await vi.waitFor(async () => expect(await thumbnailShown(page)).toBe(true), { timeout: 30_000 });
+      // Still Offline while the library retries in the background (B3).
+      expect(await badge(page)).toBe("Offline");
       expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(false);
       await snap(page, "offline-chat", () =>
         vi.waitFor(async () => expect(await thumbnailShown(page)).toBe(true), { timeout: 30_000 }),

@@ -20,6 +20,8 @@ describe("token hashes", () => {
     expect(sameHash(hash, "")).toBe(false);
     expect(sameHash(hash, `${hash.slice(0, 63)}g`)).toBe(false);
     expect(sameHash(hash.slice(0, 63), hash.slice(0, 63))).toBe(false);
+    expect(sameHash("not hex", hash)).toBe(false);
+    expect(sameHash(hash, "not hex")).toBe(false);
   });
 
   it("are SHA-256 of the UTF-8 as 64 lowercase hex digits, as Node's hash gives them", () => {

@@ -4,7 +4,7 @@
 // offline; calls that cannot reach the server then fail with ServerOfflineError (`server_offline`), not a network
 // error; the badge reads exactly one of five words.
 import { describe, expect, it } from "vitest";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
 import { connectionBadge } from "../../client/connection/badge.ts";
 import type { ConnectionStatus } from "../../client/connection/machine.ts";
@@ -160,10 +160,46 @@ describe("the badge (C165)", () => {
     [{ state: "offline", server: off }, false, "Offline"],
     [{ state: "catching_up" }, undefined, "Connecting"],
     [{ state: "catching_up", server: off }, undefined, "Server offline"],
+    [{ state: "catching_up", retrying: true }, undefined, "Offline"],
+    [{ state: "catching_up", retrying: true, server: off }, undefined, "Server offline"],
     [{ state: "stopped", reason: "closed" }, undefined, "Offline"],
     [{ state: "stopped", reason: "revoked" }, undefined, "Offline"],
   ];
   it.each(rows)("%j with the network %s reads %s", (status, networkOnline, label) => {
     expect(connectionBadge(status, { networkOnline }).label).toBe(label);
   });
+
+  it("with neither the server nor the bridge answering it reads Offline, and stays Offline through the retries (C172)", async () => {
+    const [serverPort, bridgePort] = [await closedPort(), await closedPort()];
+    const credentials = {
+      bridge_url: `ws://127.0.0.1:${bridgePort}/socket`,
+      server_id: "srv1",
+      device_id: "dev_1",
+      device_token: ADMIN_TOKEN,
+      server_url: `http://127.0.0.1:${serverPort}`,
+    };
+    // A relayed call would wait for this long if the bridge's failure did not end it: the badge would read
+    // Connecting all along.
+    const options = {
+      WebSocket: NodeWebSocket,
+      reconnectAfterMs: () => 20,
+      retryDelaysMs: [20],
+      relayTimeoutMs: 600_000,
+    };
+    const client = closing.own(connect(credentials, options));
+    const labels: string[] = [];
+    client.status.subscribe((status) => labels.push(connectionBadge(status).label));
+    await until(() => labels.filter((label) => label === "Offline").length >= 4, "several failed retries");
+    const sinceOffline = labels.slice(labels.indexOf("Offline"));
+    expect(new Set(sinceOffline)).toEqual(new Set(["Offline"]));
+  });
 });
+
+/** A loopback port nobody listens on: connecting to it is refused at once. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -2,8 +2,8 @@
 // SQLite file and its real audit log, without a server: an unknown or unseen chat is 404 session_not_found naming it,
 // a chat seen but not for this action is 403 share_access_denied naming the share, what each holder may do, the admin
 // token's reach into another person's chat, audited; a transfer, a share holder's flags, a removed person's shares,
-// the chats a person owns, and the rule as SQL (VISIBLE_SESSIONS). Fast on purpose: mutation testing runs these for
-// every mutant of the files (docs/testing.md "Mutation score"); test/people/guard-rules.test.ts and
+// the chats a person owns, and the rules as SQL (VISIBLE_SESSIONS, VISIBLE_EVENT). Fast on purpose: mutation testing
+// runs these for every mutant of the files (docs/testing.md "Mutation score"); test/people/guard-rules.test.ts and
 // people-routes.test.ts drive the same through the routes.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { openDatabase, type Db } from "../../server/db/database.ts";
 import { DomainError } from "../../server/errors.ts";
 import type { ChatAction } from "../../server/people/access.ts";
 import { AuditLog } from "../../server/people/audit-log.ts";
-import { ChatAudiences, VISIBLE_SESSIONS } from "../../server/people/chat-audiences.ts";
+import { ChatAudiences, VISIBLE_EVENT, VISIBLE_SESSIONS } from "../../server/people/chat-audiences.ts";
 import { ChatGuard } from "../../server/people/chat-guard.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -175,5 +175,22 @@ describe("the chat guard", () => {
     expect(flags()).toEqual({ pinned: 1, archived: 1 });
     audiences.setFlags("s_1", "per_reader", { pinned: false, archived: undefined });
     expect(flags()).toEqual({ pinned: 0, archived: 1 });
+  });
+
+  it("as SQL (VISIBLE_EVENT) gives an event to the people its row names, else its chat's, else everyone", () => {
+    const { db } = setUp();
+    const event = db.prepare(
+      "INSERT INTO events (id, type, session_id, created_at, body, audience) VALUES (?, 'x', ?, 0, '{}', ?)",
+    );
+    event.run(1, "s_1", null); // the chat's people
+    event.run(2, null, null); // everyone's
+    event.run(3, "s_1", JSON.stringify(["per_other"])); // named: only per_other
+    const visible = db.prepare<[{ person: string }], { id: number }>(
+      `SELECT id FROM events WHERE ${VISIBLE_EVENT} ORDER BY id`,
+    );
+    const of = (person: string) => visible.all({ person }).map((row) => row.id);
+    expect(of("per_owner")).toEqual([1, 2]);
+    expect(of("per_reader")).toEqual([1, 2]);
+    expect(of("per_other")).toEqual([2, 3]);
   });
 });

@@ -10,6 +10,7 @@ import {
   type ChatClient,
   type ConnectionStatus,
   type Credentials,
+  type CursorStore,
   type StorageAdapter,
 } from "../../../client/index.ts";
 import { badgeOf, isServerUnavailable, type Badge } from "./connection-status.ts";
@@ -45,7 +46,8 @@ export interface Connection {
   dispose(): void;
 }
 
-export function createConnection(env: AppEnv, onForget: () => Promise<void>): Connection {
+/** `cursorStore`: where the client keeps its event cursor beside the cached list (list-cursor.ts). */
+export function createConnection(env: AppEnv, onForget: () => Promise<void>, cursorStore?: CursorStore): Connection {
   const storage = webStorage(env.storage);
   const paired = signal<Paired | undefined>(undefined);
   const status = signal<ConnectionStatus>({ state: "catching_up" });
@@ -60,7 +62,7 @@ export function createConnection(env: AppEnv, onForget: () => Promise<void>): Co
     paired.value?.client.close();
     offClient?.();
     const mode = env.isWide() ? "desktop" : "mobile";
-    const client = env.connect(credentials, { ...env.connectOptions, storage, mode });
+    const client = env.connect(credentials, { ...env.connectOptions, storage, mode, cursorStore });
     offClient = watchClient(env, client, { status, lastEventAt, serverUnreachable }, () =>
       connection.forget(true).catch((error: unknown) => env.report("forgetting a revoked device failed", error)),
     );

@@ -7,7 +7,13 @@
 // phone, keeps nothing readable once either learns of it (invariant O4). Every read is checked with zod, so a value
 // from an older build reads as absent instead of breaking the app.
 import { z } from "zod";
-import { messageSchema, sessionSummarySchema, type Message, type SessionSummary } from "../../../client/index.ts";
+import {
+  messageSchema,
+  sessionSummarySchema,
+  type Message,
+  type SavedCursor,
+  type SessionSummary,
+} from "../../../client/index.ts";
 import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
 import { HEAD_CHATS, listHead } from "./list-order.ts";
 
@@ -40,6 +46,13 @@ export interface OfflineCache {
   readSessionsHead(): Promise<SessionSummary[] | undefined>;
   /** Keeps the list and its head (`head`: the list's first chats in order when the caller has them sorted already). */
   writeSessions(list: readonly SessionSummary[], head?: readonly SessionSummary[]): Promise<void>;
+  /**
+   * The event cursor the kept list reflects (the client library's CursorStore, docs/app.md "Start from the cache"):
+   * written after every list write queued before it, wiped with the list.
+   */
+  readCursor(): Promise<unknown>;
+  writeCursor(saved: SavedCursor): Promise<void>;
+  forgetCursor(): Promise<void>;
   /** The cached messages of a chat; undefined when it was never opened on this device (or aged out). */
   readMessages(session_id: string): Promise<Message[] | undefined>;
   /** Keeps a chat's last messages as opened now, then drops what the bounds leave out, oldest first. */
@@ -154,6 +167,30 @@ function keptIndex(kv: KeyValue, bounds: Required<CacheBounds>) {
   return { read, maxBytes, settle };
 }
 
+/**
+ * The event cursor beside the list, in the one queue with the list's writes (`serially`): a cursor saved after a
+ * change of the list lands after it.
+ */
+function cursorRecord(
+  kv: KeyValue,
+  serially: <T>(work: () => Promise<T>) => Promise<T>,
+): Pick<OfflineCache, "readCursor" | "writeCursor" | "forgetCursor"> {
+  return {
+    readCursor: () => kv.get("event_cursor"),
+    writeCursor: (saved) => serially(() => kv.set("event_cursor", saved)),
+    forgetCursor: () => serially(() => kv.remove("event_cursor")),
+  };
+}
+
+async function writeList(
+  kv: KeyValue,
+  list: readonly SessionSummary[],
+  head?: readonly SessionSummary[],
+): Promise<void> {
+  await kv.set("sessions", list);
+  await kv.set("sessions_head", (head ?? listHead(list)).slice(0, HEAD_CHATS));
+}
+
 async function removeChat(kv: KeyValue, kept: Kept): Promise<void> {
   await kv.remove(`messages:${kept.id}`);
   for (const asset of kept.assets) await kv.remove(assetKey(kept.id, asset.id));
@@ -177,10 +214,8 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
       const parsed = sessionsSchema.safeParse(await kv.get("sessions_head"));
       return parsed.success ? parsed.data : undefined;
     },
-    async writeSessions(list, head) {
-      await kv.set("sessions", list);
-      await kv.set("sessions_head", (head ?? listHead(list)).slice(0, HEAD_CHATS));
-    },
+    writeSessions: (list, head) => serially(() => writeList(kv, list, head)),
+    ...cursorRecord(kv, serially),
     async readMessages(session_id) {
       const parsed = messagesSchema.safeParse(await kv.get(`messages:${session_id}`));
       return parsed.success ? parsed.data : undefined;
@@ -231,8 +266,8 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
           "kept",
           before.filter((item) => item.id !== session_id),
         );
-        const list = await cache.readSessions();
-        if (list) await cache.writeSessions(list.filter((session) => session.id !== session_id));
+        const list = (await cache.readSessions())?.filter((session) => session.id !== session_id);
+        if (list) await writeList(kv, list);
       }),
     wipe: () => serially(() => kv.clear()),
   };

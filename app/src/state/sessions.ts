@@ -21,10 +21,17 @@ export interface Sessions {
    * whole cached list follows after the first paint, unless the server's list came first.
    */
   restore(): Promise<void>;
+  /**
+   * Resolves once the whole cached list is shown (after restore's first paint), with whether the device had one: a
+   * start resumes from the saved event cursor only over the whole cached list (docs/app.md "Start from the cache").
+   */
+  restoredWhole(): Promise<boolean>;
   replace(list: SessionSummary[]): void;
   /** A page of the server's list (session-pages.ts) over what is shown; cached by the `replace` that ends the walk. */
   mergePage(page: readonly SessionSummary[]): void;
   markOffline(): void;
+  /** The cached list, caught up from the event cursor, is the server's now (a start that resumed went live). */
+  markCurrent(): void;
   upsert(session: Session): void;
   remove(session_id: string): void;
   /** Applies a session event; returns whether it was one. */
@@ -50,13 +57,14 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
   const offline = signal(false);
   const loaded = signal(false);
   const sorted = computed(() => list.value.filter((item) => item.archived !== true).sort(byPinThenActivity));
-  const { persist, restore } = listCache(env, { list, sorted, loaded });
+  const { persist, restore, restoredWhole } = listCache(env, { list, sorted, loaded });
   const sessions: Sessions = {
     list,
     sorted,
     offline,
     loaded,
     restore,
+    restoredWhole,
     replace(next) {
       list.value = next;
       offline.value = false;
@@ -69,6 +77,10 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
       loaded.value = true;
     },
     markOffline: () => void (offline.value = true),
+    markCurrent() {
+      offline.value = false;
+      loaded.value = true;
+    },
     upsert(session) {
       // The chat's saved request options ride along, so every device shows the same choice.
       const summary: SessionSummary = {
@@ -118,7 +130,8 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
 /**
  * The list in the device's cache: `persist` keeps it with its first screen; `restore` shows the cached first screen,
  * then, after the first paint, the whole cached list under what is shown (a newer copy shown stays), unless the
- * server's list came first.
+ * server's list came first. Nothing is persisted while only the first screen is shown (it would replace the whole
+ * cached list with its first 50 chats).
  */
 function listCache(
   env: AppEnv,
@@ -126,28 +139,42 @@ function listCache(
 ) {
   const { list, sorted, loaded } = state;
   const failed = (what: string) => (error: unknown) => env.report(what, error);
+  let whole = false;
+  let restoredWhole: (found: boolean) => void = () => undefined;
+  const restored = new Promise<boolean>((resolve) => (restoredWhole = resolve));
   const restoreRest = async () => {
     const cached = await env.offline.readSessions().catch(failed("reading the cached chat list failed"));
     if (cached && !loaded.value) list.value = mergeNewer(cached, list.value);
+    whole = true;
+    restoredWhole(cached !== undefined);
   };
   return {
-    persist: () =>
+    persist() {
+      if (!whole && !loaded.value) return;
       void env.offline
         .writeSessions(list.value, sorted.value.slice(0, HEAD_CHATS))
-        .catch(failed("caching the chat list failed")),
+        .catch(failed("caching the chat list failed"));
+    },
     async restore() {
       const head = await env.offline.readSessionsHead().catch(failed("reading the cached chat list failed"));
       if (head && !loaded.value) list.value = head;
       afterPaint(() => void restoreRest());
     },
+    restoredWhole: () => restored,
   };
 }
 
-/** Runs `work` after the next frame is painted (at once where nothing paints). */
+/** Runs `work` once, after the next frame is painted, or after PAINT_WAIT_MS where no frame comes. */
 function afterPaint(work: () => void): void {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(work, 0));
-  else setTimeout(work, 0);
+  let done = false;
+  const once = () => void (done || ((done = true), work()));
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(once, 0));
+  // A page opened in the background paints nothing: the connection waits for the whole list, so it may not wait long.
+  setTimeout(once, PAINT_WAIT_MS);
 }
+
+/** The longest the whole cached list waits for a first paint. */
+const PAINT_WAIT_MS = 500;
 
 /** A session read in pages (chat.ts readHead) holds a part of its messages: its count is `messages_total`. */
 function countOf(session: Session): { message_count?: number } {

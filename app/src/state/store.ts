@@ -13,6 +13,7 @@ import { readStored, writeStored } from "./local-store.ts";
 import { createPairing, type Pairing } from "./pairing.ts";
 import { createRouter, type Route, type Router } from "./router.ts";
 import { createSessions, type Sessions } from "./sessions.ts";
+import { listCursorStore } from "./list-cursor.ts";
 import { bindShortcuts } from "./shortcuts.ts";
 import { createSync, type Sync } from "./sync.ts";
 import { z } from "zod";
@@ -52,14 +53,15 @@ export function createStore(env: AppEnv): AppStore {
   const sessions = createSessions(env, () => people.me.value?.id);
   const outbox = lazyOutbox(env.report);
   const appConfig = appConfigLoader(env);
-  const connection = createConnection(env, async () => {
+  const wipeDevice = async () => {
     // Whatever this device kept of the server's chats goes with its pairing (a lost phone keeps nothing readable).
     sessions.clear();
     outbox.reset();
     env.wipeServiceWorkerData();
     await env.offline.wipe().catch((error: unknown) => env.report("wiping the offline cache failed", error));
     router.navigate({ name: "pair" }, { replace: true });
-  });
+  };
+  const connection = createConnection(env, wipeDevice, listCursorStore(env, sessions));
   const sync = createSync(env, connection, sessions);
   const admin = createAdmin(env, connection);
   const pairing = createPairing(env, connection, router, appConfig);

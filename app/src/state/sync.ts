@@ -67,7 +67,9 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         if (sessions.losesAccess(event)) deleted.value = new Set([...deleted.value, event.session_id]);
       });
       const offReset = client.onReset(() => void loadSessions(current));
+      const resumed = resumedList(env, current, sessions, connection);
       const offStatus = client.status.subscribe((status) => {
+        if (resumed.follow(status.state)) return;
         if (status.state !== "live" && status.state !== "polling") return;
         if (sessions.offline.value || !sessions.loaded.value) void loadSessions(current);
         if (agents.value.length === 0) void loadAgents(current);
@@ -75,15 +77,52 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) =>
         pending.forEach((item) => runInvalidation(current, item)),
       );
-      void loadSessions(current);
+      // A start from the saved cursor applies the events after it to the cached list; any other reads the list.
+      void client.resumed().then((fromCursor) => (fromCursor ? resumed.begin() : loadSessions(current)));
       void loadAgents(current);
       return () => {
         offEvents();
         offReset();
         offStatus();
         offInvalidations();
+        resumed.stop();
       };
     },
+  };
+}
+
+/**
+ * The list of a start that resumed from the saved cursor: the cached list, caught up by the events after it (the
+ * library delivers them as it would live). Current once the client is live or polling; offline when it says so, or
+ * when it has not caught up within UNREACHABLE_AFTER_MS (as a walk's late first page). `follow` says whether it took
+ * the status (a resumed start never walks the list for it; a reset still does, through onReset). Going live or polling
+ * clears a "server offline" the last failed call left, as a walk's answer does.
+ */
+function resumedList(env: AppEnv, current: Paired, sessions: Sessions, connection: Connection) {
+  let resumed = false;
+  let reached = false;
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const keepPinned = () =>
+    keepPinnedOffline(env, current, sessions.list.value).catch((error: unknown) =>
+      env.report("keeping the pinned chats offline failed", error),
+    );
+  return {
+    begin() {
+      resumed = true;
+      late = setTimeout(() => reached || sessions.markOffline(), UNREACHABLE_AFTER_MS);
+    },
+    follow(state: string): boolean {
+      if (!resumed) return false;
+      if (state === "offline") sessions.markOffline();
+      if (state !== "live" && state !== "polling") return true;
+      if (!reached) void keepPinned();
+      reached = true;
+      sessions.markCurrent();
+      // The catch-up answered: the server is reachable again (what a walk's answer tells the badge otherwise).
+      connection.noteCall();
+      return false;
+    },
+    stop: () => clearTimeout(late),
   };
 }
 
@@ -102,6 +141,8 @@ async function walkSessions(env: AppEnv, connection: Connection, sessions: Sessi
       mergePage,
     });
     connection.noteCall();
+    // The list kept now reflects every event delivered so far: the cursor is saved with it from here on.
+    current.client.keepCursor();
     keepPinnedOffline(env, current, list).catch((error: unknown) =>
       env.report("keeping the pinned chats offline failed", error),
     );

@@ -88,6 +88,9 @@ export function fakeClient(calls: Partial<Record<string, (...args: never[]) => u
     close: () => undefined,
     on: () => () => undefined,
     onReset: () => () => undefined,
+    // No saved event cursor: every start reads the list (docs/app.md "Start from the cache").
+    resumed: async () => false,
+    keepCursor: () => undefined,
     listSessions: async () => [],
     // The paged read: the whole of listSessions in one page, unless a test gives its own pages.
     listSessionsPage: async () => ({

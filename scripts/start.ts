@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type { ListeningMessage } from "../server/main.ts";
 import { ensureAppBuilt } from "./build-app.ts";
-import { SupervisedChild } from "./start/supervised-child.ts";
+import { SupervisedChild, type ChildSpec } from "./start/supervised-child.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const force = process.argv.slice(2).includes("--pair");
@@ -21,28 +21,25 @@ const stopAllOnFatal = (code: number) => {
   void stopAll("SIGTERM");
 };
 
-const server = new SupervisedChild({
-  name: "server",
-  args: [...guard, "server/main.ts"],
-  cwd: root,
-  env: process.env,
-  say,
-  onFatal: stopAllOnFatal,
-  onMessage: (message, firstStart) => {
-    if (!firstStart || !isListening(message)) return;
-    offerLink(message).catch((error: unknown) =>
-      say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  },
+/** One of the two processes (its `<name>/main.ts`), run by tsx from the repository's root under the orphan guard. */
+const supervised = (name: ChildSpec["name"], onMessage?: ChildSpec["onMessage"]) =>
+  new SupervisedChild({
+    name,
+    args: [...guard, `${name}/main.ts`],
+    cwd: root,
+    env: process.env,
+    say,
+    onFatal: stopAllOnFatal,
+    onMessage,
+  });
+
+const server = supervised("server", (message, firstStart) => {
+  if (!firstStart || !isListening(message)) return;
+  offerLink(message).catch((error: unknown) =>
+    say(`no pairing link: ${error instanceof Error ? error.message : String(error)}`),
+  );
 });
-const bridge = new SupervisedChild({
-  name: "bridge",
-  args: [...guard, "bridge/main.ts"],
-  cwd: root,
-  env: process.env,
-  say,
-  onFatal: stopAllOnFatal,
-});
+const bridge = supervised("bridge");
 const children = [server, bridge];
 
 let stopping: Promise<void> | undefined;

@@ -23,25 +23,23 @@ export function livePushConfig(settings: Pick<SettingsService, "config">): PushC
   const atStart = settings.config.push;
   if (!atStart) return undefined;
   const current = () => settings.config.push ?? atStart;
-  return {
-    subject: atStart.subject,
-    get allowed_hosts() {
-      return current().allowed_hosts;
-    },
-    get allow_insecure_endpoints() {
-      return current().allow_insecure_endpoints;
-    },
-    get min_severity() {
-      return current().min_severity;
-    },
-    get replies() {
-      return current().replies;
-    },
-    get interaction_ttl_seconds() {
-      return current().interaction_ttl_seconds;
-    },
-    get max_subscriptions_per_device() {
-      return current().max_subscriptions_per_device;
-    },
-  };
+  return Object.assign(liveFields(current, LIVE_PUSH_FIELDS), { subject: atStart.subject });
+}
+
+/** The push settings a PATCH changes in place: all but `subject`. */
+const LIVE_PUSH_FIELDS = [
+  "allowed_hosts",
+  "allow_insecure_endpoints",
+  "min_severity",
+  "replies",
+  "interaction_ttl_seconds",
+  "max_subscriptions_per_device",
+] as const satisfies ReadonlyArray<Exclude<keyof PushConfig, "subject">>;
+
+/** An object whose `keys` each read `current()` at that moment (a getter each, as an object literal's). */
+function liveFields<T, K extends keyof T>(current: () => T, keys: readonly K[]): Pick<T, K> {
+  const view = {} as Pick<T, K>;
+  for (const key of keys)
+    Object.defineProperty(view, key, { get: () => current()[key], enumerable: true, configurable: true });
+  return view;
 }

@@ -44,9 +44,9 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
         throw invalid("push_endpoint_not_allowed", `body.endpoint: ${problem}`, [
           { path: "body.endpoint", message: problem },
         ]);
-      const deviceId = deviceOf(request);
-      push.changed(() =>
-        push.subscriptions.save({ endpoint, device_id: deviceId, keys }, ctx.config.push!.max_subscriptions_per_device),
+      const most = ctx.config.push!.max_subscriptions_per_device;
+      changeSubscriptions(push, request, (subscriptions, device_id) =>
+        subscriptions.save({ endpoint, device_id, keys }, most),
       );
       return { endpoint };
     },
@@ -57,9 +57,8 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
     app,
     unsubscribePushRoute,
     ({ body: { endpoint }, request }) => {
-      const push = pushOf(ctx);
       // Idempotent, and silent about endpoints of other devices.
-      push.changed(() => push.subscriptions.remove(deviceOf(request), endpoint));
+      changeSubscriptions(pushOf(ctx), request, (subscriptions, deviceId) => subscriptions.remove(deviceId, endpoint));
     },
     device,
   );
@@ -75,8 +74,9 @@ export function registerPushRoutes(app: FastifyInstance, ctx: ServerContext): vo
     app,
     changePushSettingsRoute,
     ({ body: { preview }, request }) => {
-      const push = pushOf(ctx);
-      push.changed(() => push.subscriptions.setPreview(deviceOf(request), preview));
+      changeSubscriptions(pushOf(ctx), request, (subscriptions, deviceId) =>
+        subscriptions.setPreview(deviceId, preview),
+      );
       return { preview };
     },
     device,
@@ -88,6 +88,16 @@ function pushOf(ctx: ServerContext): PushService {
   if (!ctx.push || !ctx.config.push)
     throw notFound("push_not_configured", "Web Push is not configured on this server (push.subject)");
   return ctx.push;
+}
+
+/** A change of the calling device's subscriptions, made through the service so it learns of it. */
+function changeSubscriptions(
+  push: PushService,
+  request: FastifyRequest,
+  change: (subscriptions: PushService["subscriptions"], deviceId: string) => void,
+): void {
+  const deviceId = deviceOf(request);
+  push.changed(() => change(push.subscriptions, deviceId));
 }
 
 function deviceOf(request: FastifyRequest): string {

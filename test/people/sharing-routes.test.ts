@@ -4,7 +4,7 @@
 // their registry codes; a device's send in a shared chat names its sender.
 import { expect, it } from "vitest";
 import { MAX_SHARES } from "../../client/wire/routes/shares.ts";
-import { chatOf, startHousehold, type Household, shareChat, sendAs } from "./support.ts";
+import { chatOf, startHousehold, type Household, shareChat, unshareChat, sendAs } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
 const closing = useClosing();
@@ -34,21 +34,13 @@ it("N23: sharing tells the person and shows them the chat; unsharing tells them 
   await shareChat(server, admin.e2e.token, chat, adult.id, "write");
   expect((await eventsOf(h, adult.plain.token)).filter((e) => e.type === "session_access_granted")).toHaveLength(1);
 
-  const unshared = await server.request({
-    method: "DELETE",
-    url: `/sessions/${chat}/shares/${adult.id}`,
-    token: admin.e2e.token,
-  });
+  const unshared = await unshareChat(server, admin.e2e.token, chat, adult.id);
   expect(unshared.status).toBe(204);
   const events = await eventsOf(h, adult.plain.token);
   expect(events.at(-1)).toMatchObject({ type: "session_access_revoked", session_id: chat });
   const gone = await server.request({ method: "GET", url: `/sessions/${chat}`, token: adult.e2e.token });
   expect([gone.status, gone.json.error.code]).toEqual([404, "session_not_found"]);
-  const again = await server.request({
-    method: "DELETE",
-    url: `/sessions/${chat}/shares/${adult.id}`,
-    token: admin.e2e.token,
-  });
+  const again = await unshareChat(server, admin.e2e.token, chat, adult.id);
   expect([again.status, again.json.error.code]).toEqual([404, "person_not_found"]);
 });
 
@@ -59,11 +51,7 @@ it("N24: only the owner shares (403 share_access_denied for a share holder, 404 
   await shareChat(server, admin.e2e.token, chat, adult.id, "write");
   const byHolder = await shareChat(server, adult.e2e.token, chat, child.id, "read");
   expect([byHolder.status, byHolder.json.error.code]).toEqual([403, "share_access_denied"]);
-  const unshareByHolder = await server.request({
-    method: "DELETE",
-    url: `/sessions/${chat}/shares/${adult.id}`,
-    token: adult.e2e.token,
-  });
+  const unshareByHolder = await unshareChat(server, adult.e2e.token, chat, adult.id);
   expect([unshareByHolder.status, unshareByHolder.json.error.code]).toEqual([403, "share_access_denied"]);
   const byStranger = await shareChat(server, child.e2e.token, chat, child.id, "read");
   expect([byStranger.status, byStranger.json.error.code]).toEqual([404, "session_not_found"]);

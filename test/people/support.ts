@@ -106,6 +106,11 @@ export function shareChat(server: TestServer, token: string, chat: string, perso
   });
 }
 
+/** DELETE /sessions/{chat}/shares/{personId} with `token`. */
+export function unshareChat(server: TestServer, token: string, chat: string, personId: string) {
+  return server.request({ method: "DELETE", url: `/sessions/${chat}/shares/${personId}`, token });
+}
+
 /** Sends a message to the chat as `token` (POST /sessions/{id}/send); the answer as sent. */
 export function sendAs(server: TestServer, token: string, chat: string, content: string) {
   return server.request({ method: "POST", url: `/sessions/${chat}/send`, token, payload: { content } });

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { itHolds } from "../support/properties.ts";
 import type { TestServer } from "../support/server.ts";
-import { pairDevice, startHousehold, type Household } from "../people/support.ts";
+import { pairDevice, shareChat, startHousehold, unshareChat, type Household } from "../people/support.ts";
 
 type Access = "read" | "write";
 type Op =
@@ -125,12 +125,7 @@ async function step(s: Op, people: ModelPerson[], chats: ModelChat[]): Promise<v
     const chat = chatAt(s.chat);
     if (!chat) return;
     const person = someone(s.person);
-    const answer = await server.request({
-      method: "POST",
-      url: `/sessions/${chat.id}/shares`,
-      token: chat.owner.token,
-      payload: { person_id: person.id, access: s.access },
-    });
+    const answer = await shareChat(server, chat.owner.token, chat.id, person.id, s.access);
     if (person.id === chat.owner.id) expect(answer.status).toBe(400);
     else {
       expect(answer.status).toBe(200);
@@ -140,11 +135,7 @@ async function step(s: Op, people: ModelPerson[], chats: ModelChat[]): Promise<v
     const chat = chatAt(s.chat);
     if (!chat) return;
     const person = someone(s.person);
-    const answer = await server.request({
-      method: "DELETE",
-      url: `/sessions/${chat.id}/shares/${person.id}`,
-      token: chat.owner.token,
-    });
+    const answer = await unshareChat(server, chat.owner.token, chat.id, person.id);
     expect(answer.status).toBe(chat.shares.has(person.id) ? 204 : 404);
     chat.shares.delete(person.id);
   } else if (s.kind === "rename") {

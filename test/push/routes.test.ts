@@ -238,28 +238,16 @@ it("PATCH /push/settings turns previews on for the calling device only", async (
   const plain = closing.own(await startTestServer({ push: PUSH_CONFIG }));
   const phone = await pairedToken(plain);
   const laptop = await pairedToken(plain);
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({
-    preview: false,
-  });
-  const patched = await plain.request({
-    method: "PATCH",
-    url: "/push/settings",
-    token: phone.token,
-    payload: { preview: true },
-  });
+  const settingsOf = async (device: { token: string }) =>
+    (await plain.request({ method: "GET", url: "/push/settings", token: device.token })).json;
+  const patch = (payload: unknown) =>
+    plain.request({ method: "PATCH", url: "/push/settings", token: phone.token, payload: payload as object });
+  expect(await settingsOf(phone)).toEqual({ preview: false });
+  const patched = await patch({ preview: true });
   expect([patched.status, patched.json]).toEqual([200, { preview: true }]);
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: phone.token })).json).toEqual({
-    preview: true,
-  });
-  expect((await plain.request({ method: "GET", url: "/push/settings", token: laptop.token })).json).toEqual({
-    preview: false,
-  });
-  const bad = await plain.request({
-    method: "PATCH",
-    url: "/push/settings",
-    token: phone.token,
-    payload: { preview: "yes" },
-  });
+  expect(await settingsOf(phone)).toEqual({ preview: true });
+  expect(await settingsOf(laptop)).toEqual({ preview: false });
+  const bad = await patch({ preview: "yes" });
   expect([bad.status, bad.json.error.details[0].path]).toEqual([400, "body.preview"]);
 });
 

@@ -149,6 +149,16 @@ async function ask(harness: PushHarness, sid: string, content: string): Promise<
   await waitForEvent(harness.server, sent.json.request_id);
 }
 
+/** One device and one chat of a fresh reply harness, the chat answered "ok" once. */
+async function answeredOnce(): Promise<{ h: PushHarness; phone: TestDevice; sid: string }> {
+  const { h, backend } = await replyHarness();
+  const phone = await h.device();
+  const sid = await h.newSession();
+  backend.script(dialectStream("openai", { content: "ok" }));
+  await ask(h, sid, "hi");
+  return { h, phone, sid };
+}
+
 it("a finished reply goes to every device without a live connection, the sender included, as 'New reply' without text", async () => {
   const { h, backend } = await replyHarness();
   const phone = await h.device("phone");
@@ -187,11 +197,7 @@ it("with previews a reply carries the chat's title and its first words; a newer 
 });
 
 it("when the server cannot know who is connected (no bridge link), every device gets the reply, marked skip_if_focused", async () => {
-  const { h, backend } = await replyHarness();
-  const phone = await h.device();
-  const sid = await h.newSession();
-  backend.script(dialectStream("openai", { content: "ok" }));
-  await ask(h, sid, "hi");
+  const { h, phone, sid } = await answeredOnce();
   expect(await h.received(phone)).toEqual([
     { v: 1, type: "reply", tag: `reply:${sid}`, title: "New reply", session_id: sid, skip_if_focused: true },
   ]);
@@ -212,11 +218,7 @@ it("a request that fails pushes no reply, and push.replies false pushes none at 
 });
 
 it("deleting a chat replaces its reply notification with a quiet done", async () => {
-  const { h, backend } = await replyHarness();
-  const phone = await h.device();
-  const sid = await h.newSession();
-  backend.script(dialectStream("openai", { content: "ok" }));
-  await ask(h, sid, "hi");
+  const { h, phone, sid } = await answeredOnce();
   // What DELETE /sessions/{id} publishes.
   h.server.runtime.ctx.events.publish({ type: "session_deleted", session_id: sid });
   h.server.runtime.ctx.events.publish({ type: "session_deleted", session_id: "never-replied" });

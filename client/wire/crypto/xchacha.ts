@@ -34,13 +34,20 @@ const SIGMA = new Uint32Array([0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]);
  * and free churn cost more than the cipher's arithmetic (profiled under scripts/bench/relay.ts, docs/benchmarks.md
  * "Sealed relay").
  */
-const scratch = {
-  keyWords: new Uint32Array(8),
-  nonceWords: new Uint32Array(4),
-  subkey: new Uint32Array(new ArrayBuffer(32)),
-  iv: new Uint8Array(new ArrayBuffer(12)),
-};
-const subkeyBytes = new Uint8Array(scratch.subkey.buffer);
+let scratch: ReturnType<typeof makeScratch> | undefined;
+
+// Made on first use, not at module level: the app's bundler counts module-level code it cannot prove pure as a side
+// effect, which kept this module (and @noble/ciphers) in the app's first paint.
+function makeScratch() {
+  const subkey = new Uint32Array(8);
+  return {
+    keyWords: new Uint32Array(8),
+    nonceWords: new Uint32Array(4),
+    subkey,
+    subkeyBytes: new Uint8Array(subkey.buffer),
+    iv: new Uint8Array(new ArrayBuffer(12)),
+  };
+}
 
 /** Reads `bytes` as little-endian words into `into` (any offset: the bytes may sit inside a pooled buffer). */
 function readWords(bytes: Uint8Array, into: Uint32Array): Uint32Array {
@@ -56,10 +63,11 @@ function readWords(bytes: Uint8Array, into: Uint32Array): Uint32Array {
 function derive(key: Uint8Array, nonce: Uint8Array): { subkey: Uint8Array; iv: Uint8Array } {
   if (key.length !== 32) throw new Error("xchacha: key must be 32 bytes");
   if (nonce.length !== 24) throw new Error("xchacha: nonce must be 24 bytes");
-  hchacha(SIGMA, readWords(key, scratch.keyWords), readWords(nonce, scratch.nonceWords), scratch.subkey);
-  scratch.iv.fill(0, 0, 4);
-  scratch.iv.set(nonce.subarray(16), 4);
-  return { subkey: subkeyBytes, iv: scratch.iv };
+  const words = (scratch ??= makeScratch());
+  hchacha(SIGMA, readWords(key, words.keyWords), readWords(nonce, words.nonceWords), words.subkey);
+  words.iv.fill(0, 0, 4);
+  words.iv.set(nonce.subarray(16), 4);
+  return { subkey: words.subkeyBytes, iv: words.iv };
 }
 
 export function nodeXChaCha(crypto: NodeCrypto): XChaCha {

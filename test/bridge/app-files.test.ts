@@ -2,12 +2,12 @@
 // files from a folder (a temp one here), hashed assets cached a year, index.html and sw.js revalidated, no path
 // out of the folder, and a page saying so when there is no build. Served through @fastify/send.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBridge } from "../../bridge/bridge.ts";
 import { defaultBridgeConfig, loadBridgeConfig } from "../../bridge/config.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
+import { rawGet } from "../support/raw-get.ts";
 import { cleanups, runCleanups, tempDir } from "./helpers.ts";
 
 afterEach(runCleanups);
@@ -33,20 +33,6 @@ function builtApp(): string {
   writeFileSync(join(dist, ".env"), "SECRET=1");
   writeFileSync(join(root, "secret.txt"), "outside the build");
   return dist;
-}
-
-/** A raw GET, so the path reaches the bridge as written (fetch would normalize `..` away). */
-function rawGet(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "GET" }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 describe("the app on the bridge", () => {

@@ -4,17 +4,19 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fromBase64Url, toBase64Url } from "../../client/wire/crypto/bytes.ts";
 
-type Base64Module = typeof import("../../client/util/base64.ts");
-
-async function loadBase64(withBuffer: boolean): Promise<Base64Module> {
+/** A fresh copy of a module, loaded with or without the global Buffer: each picks its code path when it loads. */
+async function loadFresh<T>(withBuffer: boolean, load: () => Promise<T>): Promise<T> {
   vi.resetModules();
   if (!withBuffer) vi.stubGlobal("Buffer", undefined);
   try {
-    return await import("../../client/util/base64.ts");
+    return await load();
   } finally {
     vi.unstubAllGlobals();
   }
 }
+
+const loadBase64 = (withBuffer: boolean) => loadFresh(withBuffer, () => import("../../client/util/base64.ts"));
+const loadBytes = (withBuffer: boolean) => loadFresh(withBuffer, () => import("../../client/wire/crypto/bytes.ts"));
 
 function sameBytes(actual: Uint8Array | undefined, expected: Uint8Array): boolean {
   return (
@@ -61,18 +63,6 @@ describe.each([
     expect(() => base64.base64ToBytes("abcde")).toThrow();
   });
 });
-
-type BytesModule = typeof import("../../client/wire/crypto/bytes.ts");
-
-async function loadBytes(withBuffer: boolean): Promise<BytesModule> {
-  vi.resetModules();
-  if (!withBuffer) vi.stubGlobal("Buffer", undefined);
-  try {
-    return await import("../../client/wire/crypto/bytes.ts");
-  } finally {
-    vi.unstubAllGlobals();
-  }
-}
 
 describe.each([
   ["with Buffer", true],

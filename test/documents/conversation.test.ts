@@ -17,6 +17,14 @@ const LEASE = [
   "Clause 9: pets are allowed with written consent.",
 ];
 
+/** The system message of the last completion the backend received: where the numbered passages go. */
+function lastSystemPrompt(): string {
+  const system = completionBodies(runner.backend)
+    .at(-1)!
+    .messages.find((m) => m.role === "system")!;
+  return String(system.content);
+}
+
 describe("documents in a chat", () => {
   it("D10 the passages reach the model numbered, best match first; [n] become citations and [9] of 3 is dropped", async () => {
     const { server, backend } = runner;
@@ -28,10 +36,7 @@ describe("documents in a chat", () => {
       attachments: [{ type: "document", document_id: documentId }],
     });
     await waitForEvent(server, rid);
-    const system = completionBodies(backend)
-      .at(-1)!
-      .messages.find((m) => m.role === "system")!;
-    const passages = String(system.content);
+    const passages = lastSystemPrompt();
     expect(passages.indexOf("[1] lease.pdf, page 2:")).toBeGreaterThan(0);
     expect(passages).toContain("[2] lease.pdf, page");
     expect(passages).toContain("[3] lease.pdf, page");
@@ -54,11 +59,7 @@ describe("documents in a chat", () => {
     );
     expect((await server.request({ method: "DELETE", url: `/documents/${documentId}` })).status).toBe(204);
     await waitForEvent(server, await send(server, sid, { content: "Are pets allowed?" }));
-    const passages = String(
-      completionBodies(backend)
-        .at(-1)!
-        .messages.find((m) => m.role === "system")!.content,
-    );
+    const passages = lastSystemPrompt();
     expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
     expect((await messagesOf(server, sid)).at(-1)!.metadata?.citations).toMatchObject([{ n: 1, page: 3 }]);
   });
@@ -112,11 +113,7 @@ describe("documents in a chat", () => {
     expect(page.json).toEqual({ page: 2, text: LEASE[1] });
     backend.script(dialectStream("openai", { content: "With consent [1]." }));
     await waitForEvent(server, await send(server, copy, { content: "Are pets allowed?" }));
-    const passages = String(
-      completionBodies(backend)
-        .at(-1)!
-        .messages.find((m) => m.role === "system")!.content,
-    );
+    const passages = lastSystemPrompt();
     expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
   });
 
@@ -154,11 +151,7 @@ describe("documents in a chat", () => {
         attachments: [{ type: "document", document_id: documentId }],
       }),
     );
-    const passages = String(
-      completionBodies(backend)
-        .at(-1)!
-        .messages.find((m) => m.role === "system")!.content,
-    );
+    const passages = lastSystemPrompt();
     expect(passages.indexOf("[1] book.pdf, page 13:")).toBeGreaterThan(0);
     expect(passages.match(/^\[\d+\] /gm)!.length).toBeLessThanOrEqual(8);
   });

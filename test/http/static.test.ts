@@ -2,10 +2,10 @@
 // types and cache headers, every API route still behind its token, nothing outside the folder, and a page that
 // says how to build when there is no build.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { rawGet } from "../support/raw-get.ts";
 import { startTestServer, tempDir, type TestServer } from "../support/server.ts";
 
 let server: TestServer | undefined;
@@ -40,21 +40,6 @@ async function listening(appDir: string): Promise<string> {
   server = await startTestServer({}, { appDir });
   await server.runtime.app.listen({ host: "127.0.0.1", port: 0 });
   return `http://127.0.0.1:${(server.runtime.app.server.address() as AddressInfo).port}`;
-}
-
-/** A GET whose path goes on the wire exactly as written (fetch would normalise the dot segments away). */
-function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
-  const { port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: "GET" }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 describe("the app's files", () => {
@@ -117,7 +102,7 @@ describe("the app's files", () => {
       "/assets/%2e%2e/.env",
       "/..%5csecret.txt",
     ]) {
-      const response = await rawGet(base, path);
+      const response = await rawGet(new URL(base).port, path);
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.body, path).not.toContain(SECRET);
     }

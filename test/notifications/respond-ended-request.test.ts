@@ -3,20 +3,15 @@
 // the record itself once that request has ended, and the record stays pending_response. While the request runs the
 // same answer is taken.
 import { describe, expect, it } from "vitest";
-import { chunk } from "../../scripts/scripted-backend/index.ts";
 import { createNotificationApi } from "../../server/notifications/api.ts";
 import { respond } from "../mcp/helpers.ts";
-import { createSession, send, useRunner, waitForEvent } from "../runner/helpers.ts";
+import { sendRunningRequest, useRunner, waitForEvent } from "../runner/helpers.ts";
 
 const runner = useRunner({});
 
 describe("answering an interaction of a request", () => {
   it("is taken while the request runs and refused 409 once it has ended", async () => {
-    runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "thinking" }) }], pauseAfter: 0 });
-    const server = runner.server;
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "ask me" });
-    const paused = await runner.backend.nextPause();
+    const { server, sid, rid, paused } = await sendRunningRequest(runner, "ask me");
     const plugin = createNotificationApi(server.runtime.ctx.notifications, "test-plugin").session(sid);
     const ask = (key: string) =>
       plugin.create({

@@ -6,10 +6,9 @@
 // expected one is refused; and the answer reaches the run waiting on an approval. Each case was seen failing with its
 // rule removed (docs/testing.md "Mutation score").
 import { describe, expect, it } from "vitest";
-import { chunk } from "../../scripts/scripted-backend/index.ts";
 import { createNotificationApi } from "../../server/notifications/api.ts";
 import { respond } from "../mcp/helpers.ts";
-import { createSession, send, useRunner, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
+import { createSession, sendRunningRequest, useRunner, waitForEvent, type RunnerServer } from "../runner/helpers.ts";
 
 const runner = useRunner({});
 
@@ -19,11 +18,7 @@ const pluginOf = (server: RunnerServer, sessionId: string) =>
 
 describe("answering an interaction through the respond route", () => {
   it("answers a request-less interaction while another request of its session runs", async () => {
-    runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "thinking" }) }], pauseAfter: 0 });
-    const server = runner.server;
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "go" });
-    const paused = await runner.backend.nextPause();
+    const { server, sid, rid, paused } = await sendRunningRequest(runner, "go");
     const standing = pluginOf(server, sid).create({ key: "standing", ...question });
 
     const taken = await respond(server, sid, standing.id, { response: "deny" });
@@ -91,11 +86,7 @@ describe("answering an interaction through the respond route", () => {
   });
 
   it("hands the answer and its message to the run waiting on the approval", async () => {
-    runner.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "thinking" }) }], pauseAfter: 0 });
-    const server = runner.server;
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "go" });
-    const paused = await runner.backend.nextPause();
+    const { server, sid, rid, paused } = await sendRunningRequest(runner, "go");
     const waiting = server.runtime.ctx.mcp.approvals.ask({
       sessionId: sid,
       requestId: rid,

@@ -15,6 +15,12 @@ afterEach(async () => {
   harnesses = [];
 });
 
+const sessionIds = (h: NotificationHarness, sessionId: string) =>
+  h.api
+    .session(sessionId)
+    .list()
+    .map((r) => r.id);
+
 const untilRequest = (request_id: string) => ({ retention: { policy: "until_request_complete" as const }, request_id });
 
 describe("until_request_complete", () => {
@@ -75,12 +81,7 @@ describe("until_server_restart", () => {
 
     const replaced = await start({}, { dataDir, ownerEpoch: "epoch-1" });
     expect(replaced.api.application.list().map((r) => r.id)).toEqual([app.id]);
-    expect(
-      replaced.api
-        .session(sessionId)
-        .list()
-        .map((r) => r.id),
-    ).toEqual([sess.id]);
+    expect(sessionIds(replaced, sessionId)).toEqual([sess.id]);
     await replaced.server.close(true);
 
     const restarted = await start({}, { dataDir, ownerEpoch: "epoch-2" });
@@ -141,12 +142,7 @@ describe("ttl", () => {
       .session(sessionId)
       .create({ key: "t", ...basic, retention: { policy: "ttl", expires_at: "2030-01-01T02:00:05+02:00" } });
     expect(rec.retention.expires_at).toBe("2030-01-01T00:00:05.000Z");
-    expect(
-      h.api
-        .session(sessionId)
-        .list()
-        .map((r) => r.id),
-    ).toEqual([rec.id]);
+    expect(sessionIds(h, sessionId)).toEqual([rec.id]);
   });
 });
 

@@ -199,3 +199,16 @@ export async function sendHeldReply(
   await waitUntil(server, rid, (events) => contentOfPartials(events) === pieces.slice(0, shown).join(""));
   return { sid, rid };
 }
+
+/**
+ * Sends `content` in a new chat with a reply the backend holds before its first piece: a request that keeps running
+ * until the test releases `paused`, for what may happen only while a request runs.
+ */
+export async function sendRunningRequest(scope: RunnerScope, content: string) {
+  scope.backend.script({ kind: "stream", parts: [{ data: chunk({ content: "thinking" }) }], pauseAfter: 0 });
+  const server = scope.server;
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content });
+  const paused = await scope.backend.nextPause();
+  return { server, sid, rid, paused };
+}

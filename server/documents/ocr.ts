@@ -4,6 +4,7 @@
 // no shell, no file. One page at a time across the server (tesseract takes a core; OMP_THREAD_LIMIT keeps it to one),
 // each bounded in time on the server's clock and in the text it may answer, and killed when its document is deleted.
 import { spawn } from "node:child_process";
+import { boundedStdout } from "../child-output.ts";
 import { deadlineAfter, type Clock } from "../clock.ts";
 import { Slots } from "./document-embedding.ts";
 import type { OcrConfig } from "./config.ts";
@@ -68,17 +69,11 @@ function runTesseract(program: string, image: PageImage, config: OcrConfig, sign
       signal,
       killSignal: "SIGKILL",
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    child.stdout.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_PAGE_TEXT_BYTES) child.kill("SIGKILL");
-      else chunks.push(chunk);
-    });
+    const output = boundedStdout(child, MAX_PAGE_TEXT_BYTES);
     // Stopped, it is killed and "close" follows once it is gone: the page is over only then (one child at a time).
     child.on("error", (error) => signal.aborted || reject(new OcrFailed(`tesseract could not run: ${error.message}`)));
     child.on("close", (code, killedBy) => {
-      if (code === 0) resolve(tidy(Buffer.concat(chunks).toString("utf8")));
+      if (code === 0) resolve(tidy(output().toString("utf8")));
       else reject(new OcrFailed(`tesseract ended with ${killedBy ?? `exit code ${code}`}`));
     });
     child.stdin.on("error", () => {}); // it may end before reading the whole image; "close" says how it ended

@@ -41,6 +41,15 @@ export class ProviderError extends Error {
   }
 }
 
+/** The text parsed as JSON; text that is not JSON throws the ProviderError `refusal` builds (what the backend sent). */
+export function parseJsonOr(text: string, refusal: () => ProviderError): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw refusal();
+  }
+}
+
 const EXCERPT = 300;
 
 /** A printable excerpt of a backend body: whitespace collapsed, cut at EXCERPT characters. Only a prefix of a long

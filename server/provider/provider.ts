@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Accumulator } from "./accumulator.ts";
 import { aborted, openWithRetries, type CallContext, type OpenedResponse } from "./attempt.ts";
 import { discoverModels } from "./discovery.ts";
-import { ProviderError, describeBody } from "./errors.ts";
+import { ProviderError, describeBody, parseJsonOr } from "./errors.ts";
 import { toProviderMessages } from "./messages.ts";
 import { sharedPacing, type PacingRegistry } from "./pacing.ts";
 import { buildPayload, chatCompletionsUrl, mergeRequestOptions, requestHeaders } from "./request.ts";
@@ -116,16 +116,15 @@ async function* readJson(
   streamed: boolean,
 ): AsyncGenerator<ProviderDelta> {
   const text = opened.text ?? "";
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProviderError(
-      "invalid_response",
-      `the backend answered ${url} with ${describeBody(text, opened.contentType)} where JSON was expected; check base_url`,
-      { status: opened.response.status },
-    );
-  }
+  const body = parseJsonOr(
+    text,
+    () =>
+      new ProviderError(
+        "invalid_response",
+        `the backend answered ${url} with ${describeBody(text, opened.contentType)} where JSON was expected; check base_url`,
+        { status: opened.response.status },
+      ),
+  );
   acc.applyCompletion(body);
   if (!streamed) return;
   const out: ProviderDelta[] = [];

@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Accumulator } from "./accumulator.ts";
 import { aborted, type OpenedResponse } from "./attempt.ts";
 import { redact } from "./debug.ts";
-import { ProviderError, errorMessageOf, excerpt } from "./errors.ts";
+import { ProviderError, errorMessageOf, excerpt, parseJsonOr } from "./errors.ts";
 import { SseParser, type SseEvent } from "./sse.ts";
 import { IdleWatchdog } from "./timeouts.ts";
 import { drainAfterDone, release } from "./transport.ts";
@@ -215,16 +215,15 @@ function handleEvent(event: SseEvent, acc: Accumulator, out: ProviderDelta[], ct
       body: excerpt(data),
     });
   }
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    throw new ProviderError(
-      "invalid_chunk",
-      `the backend sent a stream event that is not JSON: "${excerpt(data)}"; check that base_url points at a chat-completions server`,
-      { body: excerpt(data) },
-    );
-  }
+  const chunk = parseJsonOr(
+    data,
+    () =>
+      new ProviderError(
+        "invalid_chunk",
+        `the backend sent a stream event that is not JSON: "${excerpt(data)}"; check that base_url points at a chat-completions server`,
+        { body: excerpt(data) },
+      ),
+  );
   if (ctx.debug) ctx.debug.log.info({ chunk: redact(chunk, ctx.debug.secrets) }, "provider stream chunk");
   acc.applyChunk(chunk, out);
   return false;

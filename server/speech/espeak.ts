@@ -3,6 +3,7 @@
 // stdout. espeak-ng writes a streaming header with unknown sizes, so the whole answer is read (a few hundred KiB a
 // sentence) and its sizes are set, which every browser's <audio> plays. At most two run at once: each takes a core.
 import { spawn, spawnSync } from "node:child_process";
+import { boundedStdout } from "../child-output.ts";
 import { badGateway } from "../errors.ts";
 
 export const ESPEAK_PATH = process.env.ESPEAK_NG_PATH ?? "espeak-ng";
@@ -60,16 +61,10 @@ function run(text: string, voice: string | undefined, timeoutMs: number): Promis
   return new Promise((resolve, reject) => {
     const args = ["--stdout", "-b", "1", ...(voice ? ["-v", voice] : [])];
     const child = spawn(ESPEAK_PATH, args, { stdio: ["pipe", "pipe", "ignore"], timeout: timeoutMs });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    child.stdout.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_WAV_BYTES) child.kill("SIGKILL");
-      else chunks.push(chunk);
-    });
+    const output = boundedStdout(child, MAX_WAV_BYTES);
     child.on("error", (error) => reject(badGateway("provider_error", `espeak-ng could not run: ${error.message}`)));
     child.on("close", (code, signal) => {
-      if (code === 0) resolve(Buffer.concat(chunks));
+      if (code === 0) resolve(output());
       else reject(badGateway("provider_error", `espeak-ng ended with ${signal ?? `exit code ${code}`}`));
     });
     child.stdin.on("error", () => {}); // it may exit before reading all of it; "close" says how it ended

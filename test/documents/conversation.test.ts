@@ -2,8 +2,8 @@
 // every document attached so far as numbered passages (best match first), and the reply's [n] become citations.
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
-import { completionBodies, createSession, messagesOf, send, waitForEvent, useRunner } from "../runner/helpers.ts";
-import { addDocument } from "./helpers.ts";
+import { createSession, messagesOf, send, waitForEvent, useRunner } from "../runner/helpers.ts";
+import { addDocument, lastPassages } from "./helpers.ts";
 import { pdfWith } from "./files.ts";
 
 // A reading worker starts a loader and pdf.js: seconds on a loaded machine.
@@ -17,14 +17,6 @@ const LEASE = [
   "Clause 9: pets are allowed with written consent.",
 ];
 
-/** The system message of the last completion the backend received: where the numbered passages go. */
-function lastSystemPrompt(): string {
-  const system = completionBodies(runner.backend)
-    .at(-1)!
-    .messages.find((m) => m.role === "system")!;
-  return String(system.content);
-}
-
 describe("documents in a chat", () => {
   it("D10 the passages reach the model numbered, best match first; [n] become citations and [9] of 3 is dropped", async () => {
     const { server, backend } = runner;
@@ -36,7 +28,7 @@ describe("documents in a chat", () => {
       attachments: [{ type: "document", document_id: documentId }],
     });
     await waitForEvent(server, rid);
-    const passages = lastSystemPrompt();
+    const passages = lastPassages(runner.backend);
     expect(passages.indexOf("[1] lease.pdf, page 2:")).toBeGreaterThan(0);
     expect(passages).toContain("[2] lease.pdf, page");
     expect(passages).toContain("[3] lease.pdf, page");
@@ -59,7 +51,7 @@ describe("documents in a chat", () => {
     );
     expect((await server.request({ method: "DELETE", url: `/documents/${documentId}` })).status).toBe(204);
     await waitForEvent(server, await send(server, sid, { content: "Are pets allowed?" }));
-    const passages = lastSystemPrompt();
+    const passages = lastPassages(runner.backend);
     expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
     expect((await messagesOf(server, sid)).at(-1)!.metadata?.citations).toMatchObject([{ n: 1, page: 3 }]);
   });
@@ -113,7 +105,7 @@ describe("documents in a chat", () => {
     expect(page.json).toEqual({ page: 2, text: LEASE[1] });
     backend.script(dialectStream("openai", { content: "With consent [1]." }));
     await waitForEvent(server, await send(server, copy, { content: "Are pets allowed?" }));
-    const passages = lastSystemPrompt();
+    const passages = lastPassages(runner.backend);
     expect(passages.indexOf("[1] lease.pdf, page 3:")).toBeGreaterThan(0);
   });
 
@@ -151,7 +143,7 @@ describe("documents in a chat", () => {
         attachments: [{ type: "document", document_id: documentId }],
       }),
     );
-    const passages = lastSystemPrompt();
+    const passages = lastPassages(runner.backend);
     expect(passages.indexOf("[1] book.pdf, page 13:")).toBeGreaterThan(0);
     expect(passages.match(/^\[\d+\] /gm)!.length).toBeLessThanOrEqual(8);
   });

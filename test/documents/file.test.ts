@@ -8,6 +8,7 @@ import { DOCUMENT_FILE_PART_BYTES } from "../../client/wire/routes/documents.ts"
 import type { TestServer } from "../support/server.ts";
 import { chatOf, startHousehold, type Household } from "../people/support.ts";
 import { pdfWith } from "./files.ts";
+import { addDocument } from "./helpers.ts";
 
 // A reading worker starts a loader and pdf.js: seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -23,23 +24,6 @@ async function pdfOfSize(size: number): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(await pdfWith(["Harbour rules", "Ferries leave every hour.", "Tides"]));
   await pdf.attach(randomBytes(size), "padding.bin", { mimeType: "application/octet-stream" });
   return pdf.save();
-}
-
-async function addReady(server: TestServer, token: string, name: string, bytes: Uint8Array): Promise<string> {
-  const added = await server.request({
-    method: "POST",
-    url: `/documents?name=${encodeURIComponent(name)}`,
-    token,
-    headers: { "content-type": "application/octet-stream" },
-    payload: Buffer.from(bytes),
-  });
-  expect(added.status).toBe(201);
-  const id = added.json.document.id as string;
-  for (;;) {
-    const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
-    if (json.document.status !== "reading") return id;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 async function attach(server: TestServer, token: string, chat: string, documentId: string): Promise<void> {
@@ -74,7 +58,7 @@ it("F1 the file comes in parts that add up to it; a part past the end is empty; 
   h = await startHousehold();
   const { server, adult } = h;
   const pdf = await pdfOfSize(DOCUMENT_FILE_PART_BYTES + 100_000);
-  const doc = await addReady(server, adult.e2e.token, "harbour.pdf", pdf);
+  const doc = await addDocument(server, "harbour.pdf", pdf, { token: adult.e2e.token });
   const chat = await chatOf(server, adult.e2e.token, "HARBOUR");
   await attach(server, adult.e2e.token, chat, doc);
   const url = `/sessions/${chat}/documents/${doc}/file`;
@@ -100,7 +84,7 @@ it("F1 the file comes in parts that add up to it; a part past the end is empty; 
 it("F2 whoever may read the chat gets the file; others get session_not_found; once the library's document is deleted, document_not_found and the text stays", async () => {
   h = await startHousehold();
   const { server, admin, adult, child } = h;
-  const doc = await addReady(server, adult.e2e.token, "plan.pdf", await pdfWith(["TRIP-PLAN-TEXT"]));
+  const doc = await addDocument(server, "plan.pdf", await pdfWith(["TRIP-PLAN-TEXT"]), { token: adult.e2e.token });
   const chat = await chatOf(server, adult.e2e.token, "TRIP");
   await attach(server, adult.e2e.token, chat, doc);
   const url = `/sessions/${chat}/documents/${doc}/file`;
@@ -129,7 +113,7 @@ it("F2 whoever may read the chat gets the file; others get session_not_found; on
 it("F3 a document put into someone else's chat is served only while its person may still read that chat", async () => {
   h = await startHousehold();
   const { server, adult, child } = h;
-  const doc = await addReady(server, adult.e2e.token, "map.pdf", await pdfWith(["MAP-TEXT"]));
+  const doc = await addDocument(server, "map.pdf", await pdfWith(["MAP-TEXT"]), { token: adult.e2e.token });
   const chat = await chatOf(server, child.e2e.token, "KID-TRIP", "kids");
   share(h, chat, adult.id, "write");
   await attach(server, adult.e2e.token, chat, doc);

@@ -5,18 +5,27 @@ import type { ScriptedBackend } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies } from "../runner/helpers.ts";
 import type { TestServer } from "../support/server.ts";
 
-/** Adds a file to the library and resolves with its id once it is `ready` (read, and embedded when configured). */
-export async function addDocument(server: TestServer, name: string, bytes: Uint8Array): Promise<string> {
+/**
+ * Adds a file to the library (of the admin, or of `token`'s person) and resolves with its id once it is `ready`
+ * (read, and embedded when configured).
+ */
+export async function addDocument(
+  server: TestServer,
+  name: string,
+  bytes: Uint8Array | string,
+  { token, type = "application/octet-stream" }: { token?: string; type?: string } = {},
+): Promise<string> {
   const answer = await server.request({
     method: "POST",
     url: `/documents?name=${encodeURIComponent(name)}`,
-    headers: { "content-type": "application/octet-stream" },
+    token,
+    headers: { "content-type": type },
     payload: Buffer.from(bytes),
   });
-  expect(answer.status).toBe(201);
+  expect(answer.status, answer.text).toBe(201);
   const id = answer.json.document.id as string;
   for (;;) {
-    const { json } = await server.request({ method: "GET", url: `/documents/${id}` });
+    const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
     if (json.document.status === "ready") return id;
     expect(json.document.status).toBe("reading");
     await new Promise((resolve) => setImmediate(resolve));

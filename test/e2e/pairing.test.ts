@@ -141,18 +141,17 @@ describe("pairing with the server's key", () => {
   });
 });
 
+/** Pairs a device without a key, as a stock phoenix client would: its events come in clear. */
+async function pairPlain(stack: Stack) {
+  const code = await stack.pairingCode();
+  return pair({ bridgeUrl: stack.bridgeUrl, code, deviceName: "stock", e2e: false, WebSocket: NodeWebSocket });
+}
+
 describe("plain devices", () => {
   it("S13: a stock phoenix client paired without a key gets session_event {event}; GET /devices says each mode", async () => {
     stack = await Stack.start();
     const encrypting = await stack.pair("encrypting");
-    const code = await stack.pairingCode();
-    const plain = await pair({
-      bridgeUrl: stack.bridgeUrl,
-      code,
-      deviceName: "stock",
-      e2e: false,
-      WebSocket: NodeWebSocket,
-    });
+    const plain = await pairPlain(stack);
     expect(plain.e2e).toBeUndefined();
     const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as Array<{
       device_id: string;
@@ -181,14 +180,7 @@ describe("plain devices", () => {
 
   it("S14: with bridge.require_e2e plain pairing is refused e2e_required; pairing with a key still works", async () => {
     stack = await Stack.start({}, { bridge: { require_e2e: true } });
-    const code = await stack.pairingCode();
-    const failure = await pair({
-      bridgeUrl: stack.bridgeUrl,
-      code,
-      deviceName: "stock",
-      e2e: false,
-      WebSocket: NodeWebSocket,
-    }).catch((error: unknown) => error);
+    const failure = await pairPlain(stack).catch((error: unknown) => error);
     expect((failure as PairingError).reason).toBe("e2e_required");
     const devices = (await stack.server.request({ method: "GET", url: "/devices" })).json.devices as unknown[];
     expect(devices).toEqual([]);

@@ -87,6 +87,13 @@ function setUp(failingEvents = false) {
   return { clock, approvals, controller, request, announced, states, scope };
 }
 
+/** setUp with one approval asked: `asked` resolves with its outcome, `id` names its record. */
+function asking() {
+  const set = setUp();
+  const asked = set.approvals.ask(set.request);
+  return { ...set, asked, id: set.announced[0]!.notification_id as string };
+}
+
 /** What the respond route does before it hands the answer over: the record moves to responded. */
 function respond(scope: ReturnType<ReturnType<typeof setUp>["scope"]>, id: string) {
   const record = scope.get(id)!;
@@ -138,9 +145,7 @@ describe("an approval", () => {
   });
 
   it("answered approve wakes the run once: a second answer finds nobody waiting", async () => {
-    const { approvals, request, announced, states, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { approvals, states, scope, asked, id } = asking();
     respond(scope(), id);
     expect(approvals.answer(id, { response: "approve" })).toBe(true);
     expect(approvals.isWaiting(id)).toBe(false);
@@ -151,9 +156,7 @@ describe("an approval", () => {
   });
 
   it("expires at its timeout and not before: the record expired for approval_timeout", async () => {
-    const { clock, approvals, request, announced, states, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { clock, approvals, states, scope, asked, id } = asking();
     clock.advance(4999);
     await Promise.resolve();
     expect(approvals.isWaiting(id)).toBe(true);
@@ -166,9 +169,7 @@ describe("an approval", () => {
   });
 
   it("ends cancelled when its request is cancelled: the record cancelled for request_cancelled", async () => {
-    const { clock, approvals, controller, request, announced, states, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { clock, controller, states, scope, asked, id } = asking();
     controller.abort();
     expect((await asked).outcome).toEqual({ response: "cancelled" });
     expect(states()).toEqual(["waiting", "cancelled"]);
@@ -177,9 +178,7 @@ describe("an approval", () => {
   });
 
   it("answered leaves no timer behind, and a later abort changes nothing", async () => {
-    const { clock, approvals, controller, request, announced, states, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { clock, approvals, controller, states, scope, asked, id } = asking();
     respond(scope(), id);
     approvals.answer(id, { response: "approve" });
     await asked;
@@ -233,9 +232,7 @@ describe("an approval", () => {
   });
 
   it("is resolved after the call ran; resolving one already ended or of a deleted session does not throw", async () => {
-    const { approvals, request, announced, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { approvals, scope, asked, id } = asking();
     respond(scope(), id);
     approvals.answer(id, { response: "approve" });
     const { record } = await asked;
@@ -255,9 +252,7 @@ describe("an approval", () => {
   });
 
   it("cancelled after its record was answered elsewhere keeps the record's state", async () => {
-    const { approvals, controller, request, announced, scope } = setUp();
-    const asked = approvals.ask(request);
-    const id = announced[0]!.notification_id as string;
+    const { controller, scope, asked, id } = asking();
     respond(scope(), id);
     controller.abort();
     expect((await asked).outcome).toEqual({ response: "cancelled" });

@@ -1,7 +1,7 @@
 // Documents with people (docs/people.md invariant N22): a library is its person's own, and a chat's copy of a document
 // is read by whoever may read the chat, through the one chat guard.
 import { expect, it, vi } from "vitest";
-import type { TestServer } from "../support/server.ts";
+import { addDocument } from "../documents/helpers.ts";
 import { chatOf, startHousehold, shareForReading } from "./support.ts";
 import { useClosing } from "../support/use-closing.ts";
 
@@ -10,27 +10,13 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const closing = useClosing();
 
-async function upload(server: TestServer, token: string, name: string, text: string): Promise<string> {
-  const added = await server.request({
-    method: "POST",
-    url: `/documents?name=${encodeURIComponent(name)}`,
-    token,
-    headers: { "content-type": "text/plain" },
-    payload: Buffer.from(text),
-  });
-  if (added.status !== 201) throw new Error(`POST /documents: ${added.status} ${added.text}`);
-  const id = added.json.document.id as string;
-  for (;;) {
-    const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
-    if (json.document.status !== "reading") return id;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 it("N22: another person's library document is 404 document_not_found everywhere, and its progress is not theirs", async () => {
   const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
-  const doc = await upload(server, adult.e2e.token, "diary.txt", "ADULT-DIARY-TEXT");
+  const doc = await addDocument(server, "diary.txt", "ADULT-DIARY-TEXT", {
+    token: adult.e2e.token,
+    type: "text/plain",
+  });
   expect((await server.request({ method: "GET", url: `/documents/${doc}`, token: adult.plain.token })).status).toBe(
     200,
   );
@@ -66,7 +52,7 @@ it("N22: another person's library document is 404 document_not_found everywhere,
 it("N22: a chat's copy of a document is read by whoever may read the chat, and by nobody else", async () => {
   const h = closing.own(await startHousehold());
   const { server, admin, adult, child } = h;
-  const doc = await upload(server, adult.e2e.token, "plan.txt", "TRIP-PLAN-TEXT");
+  const doc = await addDocument(server, "plan.txt", "TRIP-PLAN-TEXT", { token: adult.e2e.token, type: "text/plain" });
   const chat = await chatOf(server, adult.e2e.token, "TRIP");
   const send = await server.request({
     method: "POST",

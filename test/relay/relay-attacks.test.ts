@@ -15,15 +15,13 @@ import {
   until,
 } from "../bridge/helpers.ts";
 import { byRef, payloadOf, rawClient } from "../bridge/raw-client.ts";
-import { appChannel, pairDevice, relay, relayStack } from "./stack.ts";
+import { appChannel, pairDevice, pairedRelay, relay, relayStack } from "./stack.ts";
 
 afterEach(runCleanups);
 
 describe("the API relay", () => {
   it("runs the route as the device the bridge authenticated, with the route's own status and body (B80)", async () => {
-    const stack = await relayStack();
-    const credentials = await pairDevice(stack, stack.serverUrl);
-    const { channel } = await appChannel(stack, credentials.device_token);
+    const { stack, credentials, channel } = await pairedRelay();
     const created = await relay(channel, "POST", "/sessions", {});
     expect(created.status).toBe("ok");
     expect(created.response).toMatchObject({ status: 201, body: { session: { id: expect.any(String) } } });
@@ -77,9 +75,7 @@ describe("the API relay", () => {
   });
 
   it("refuses malformed methods and paths as invalid_request, logged, and goes on serving (B82)", async () => {
-    const stack = await relayStack();
-    const credentials = await pairDevice(stack, stack.serverUrl);
-    const { channel } = await appChannel(stack, credentials.device_token);
+    const { stack, channel } = await pairedRelay();
     const hostile: Array<[string, unknown]> = [
       ["PUT", "/sessions"],
       ["get", "/sessions"],
@@ -110,9 +106,7 @@ describe("the API relay", () => {
   });
 
   it("answers too_large for a request body or a response past one frame (B83)", async () => {
-    const stack = await relayStack();
-    const credentials = await pairDevice(stack, stack.serverUrl);
-    const { channel } = await appChannel(stack, credentials.device_token);
+    const { stack, channel } = await pairedRelay();
     const session = (await relay(channel, "POST", "/sessions", {})).response.body as { session: { id: string } };
     const path = `/sessions/${session.session.id}/messages`;
     const big = "x".repeat(1_000_000);
@@ -170,8 +164,7 @@ describe("the API relay", () => {
   });
 
   it("answers server_unavailable for a server that is away (B85)", async () => {
-    const stack = await relayStack();
-    const { channel } = await appChannel(stack, (await pairDevice(stack, stack.serverUrl)).device_token);
+    const { stack, channel } = await pairedRelay();
     await stack.stopForwarder();
     await until(() => stack.bridge.core.registry.get("srv1")?.link === undefined, "server left");
     expect(await relay(channel, "GET", "/sessions")).toEqual({

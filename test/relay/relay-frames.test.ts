@@ -3,15 +3,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Frame } from "../../client/wire/frames.ts";
 import { runCleanups } from "../bridge/helpers.ts";
-import { appChannel, pairDevice, relay, relayStack } from "./stack.ts";
+import { pairedRelay, relay } from "./stack.ts";
 
 afterEach(runCleanups);
 
 describe("the server's link per relayed call (B162)", () => {
   it("carries an api_request and a ref-less api_result, and no ack", async () => {
-    const stack = await relayStack();
-    const credentials = await pairDevice(stack, stack.serverUrl);
-    const { channel } = await appChannel(stack, credentials.device_token);
+    const { stack, channel } = await pairedRelay();
     const link = stack.bridge.core.registry.get("srv1")!.link!;
     const toServer: Frame[] = [];
     const send = link.connection.send.bind(link.connection);

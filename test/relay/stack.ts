@@ -119,6 +119,14 @@ export async function appChannel(
   return { socket, channel, closes };
 }
 
+/** A fresh relay stack with one phone paired to the owner and its app socket joined: where most relay tests start. */
+export async function pairedRelay(): Promise<{ stack: RelayStack; credentials: Credentials; channel: Channel }> {
+  const stack = await relayStack();
+  const credentials = await pairDevice(stack, stack.serverUrl);
+  const { channel } = await appChannel(stack, credentials.device_token);
+  return { stack, credentials, channel };
+}
+
 /** One relayed call as an app makes it. */
 export function relay(channel: Channel, method: string, path: string, body?: unknown): Promise<Reply> {
   return pushOnce(channel, "api", { method, path, ...(body === undefined ? {} : { body }) });

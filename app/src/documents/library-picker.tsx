@@ -1,8 +1,8 @@
 // "#" in the composer: the person's library (GET /documents) filtered by what follows the "#", newest first; choosing
 // one attaches it (ready documents only: one still read or unreadable is shown but cannot be chosen).
-import { useEffect, useState } from "preact/hooks";
 import type { ChatClient, DocumentRecord } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
+import { useLoad } from "../state/use-load.ts";
 import { readingLabel, typeLabel } from "./document-labels.ts";
 
 interface Props {
@@ -13,16 +13,11 @@ interface Props {
 }
 
 export function LibraryPicker({ client, query, onPick }: Props) {
-  const [documents, setDocuments] = useState<DocumentRecord[] | undefined>(undefined);
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    client.listDocuments().then(
-      (list) => live && setDocuments(list),
-      (error: unknown) => live && setProblem(`Your documents could not be listed: ${describeError(error)}`),
-    );
-    return () => void (live = false);
-  }, [client]);
+  const { loaded: documents, problem } = useLoad(
+    client,
+    (current) => current.listDocuments(),
+    (error) => `Your documents could not be listed: ${describeError(error)}`,
+  );
   const wanted = query.toLowerCase();
   const shown = (documents ?? []).filter((document) => document.name.toLowerCase().includes(wanted)).slice(0, 20);
   return (

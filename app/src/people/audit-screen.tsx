@@ -1,11 +1,12 @@
 // Audit log (admin role; Settings → People → Audit log): what gave someone access to another person's chats or devices,
 // newest first, each entry a sentence (audit-entry.ts). The time shows relative; the exact time is its tooltip, and a
 // tap (or a long press, on a phone without hover) spells it out.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { AuditEntry, Person } from "../../../client/index.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
-import { AdminOnly } from "./admin-only.tsx";
+import { useLoad } from "../state/use-load.ts";
+import { adminScreen } from "./admin-only.tsx";
 import { describeAuditEntry, type AuditLine, type AuditNames } from "./audit-entry.ts";
 import { peopleErrorText } from "./people-errors.ts";
 import "./people.css";
@@ -16,28 +17,18 @@ interface Loaded {
   people: Person[];
 }
 
-export function AuditScreen() {
-  return (
-    <AdminOnly title="Audit log" refusal="Only an admin reads the audit log.">
-      <AuditLog />
-    </AdminOnly>
-  );
-}
+export const AuditScreen = adminScreen("Audit log", "Only an admin reads the audit log.", AuditLog);
 
 function AuditLog() {
   const { connection, sessions, env } = useStore();
-  const [loaded, setLoaded] = useState<Loaded | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
-  const client = connection.paired.value?.client;
-  useEffect(() => {
-    if (!client) return;
-    let current = true;
-    Promise.all([client.auditLog(), client.listPeople()]).then(
-      ([entries, everyone]) => current && setLoaded({ entries, people: everyone }),
-      (error: unknown) => current && setProblem(`The audit log could not be read: ${peopleErrorText(error)}`),
-    );
-    return () => void (current = false);
-  }, [client]);
+  const { loaded, problem } = useLoad(
+    connection.paired.value?.client,
+    async (client): Promise<Loaded> => {
+      const [entries, people] = await Promise.all([client.auditLog(), client.listPeople()]);
+      return { entries, people };
+    },
+    (error) => `The audit log could not be read: ${peopleErrorText(error)}`,
+  );
   const names: AuditNames = {
     personName: (id) => loaded?.people.find((person) => person.id === id)?.name,
     chatTitle: (id) => {

@@ -6,7 +6,7 @@ import type { ChatClient, PairingCreated, Person } from "../../../client/index.t
 import { AddDevice } from "../components/add-device.tsx";
 import { useStore } from "../state/store.ts";
 import { peopleErrorText } from "./people-errors.ts";
-import { AdminOnly } from "./admin-only.tsx";
+import { adminScreen } from "./admin-only.tsx";
 import { PersonForm, type PersonDraft } from "./person-form.tsx";
 import { RemovePersonDialog } from "./remove-person-dialog.tsx";
 import "./people.css";
@@ -14,13 +14,7 @@ import { ErrorNotice } from "../components/error-notice.tsx";
 
 type Editing = { kind: "add" } | { kind: "edit"; person: Person } | undefined;
 
-export function PeopleScreen() {
-  return (
-    <AdminOnly title="People" refusal="Only an admin manages the people on this server.">
-      <PeopleAdmin />
-    </AdminOnly>
-  );
-}
+export const PeopleScreen = adminScreen("People", "Only an admin manages the people on this server.", PeopleAdmin);
 
 function PeopleAdmin() {
   const { people } = useStore();

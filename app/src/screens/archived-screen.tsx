@@ -1,30 +1,22 @@
 // The "Archived" view: chats archived on any device (GET /sessions?archived=only), each opening as usual; a chat is
 // restored with its "Archive chat" switch. Loaded when opened, and read again when a chat event arrives.
-import { useEffect, useState } from "preact/hooks";
-import type { SessionSummary } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { hrefOf } from "../state/router.ts";
 import { byPinThenActivity } from "../state/list-order.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
+import { useLoad } from "../state/use-load.ts";
 import { relativeTime } from "../state/time.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function ArchivedScreen() {
   const { connection, sessions } = useStore();
   const current = connection.paired.value;
-  const [loaded, setLoaded] = useState<SessionSummary[] | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
-  useEffect(() => {
-    if (!current) return;
-    let live = true;
-    current.client.listSessions({ archived: "only" }).then(
-      (list) => live && (setLoaded(list), setProblem(undefined)),
-      (error: unknown) =>
-        live && setProblem(`The archived chats could not be loaded: ${describeError(error, connection.badge.value)}`),
-    );
-    return () => void (live = false);
-  }, [current]);
+  const { loaded, problem } = useLoad(
+    current,
+    (paired) => paired.client.listSessions({ archived: "only" }),
+    (error) => `The archived chats could not be loaded: ${describeError(error, connection.badge.value)}`,
+  );
   // What this device learned since (archived or restored here or elsewhere) wins over the loaded list.
   const known = new Map(sessions.list.value.map((item) => [item.id, item]));
   const merged = new Map((loaded ?? []).map((item) => [item.id, known.get(item.id) ?? item]));

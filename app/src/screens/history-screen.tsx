@@ -1,27 +1,20 @@
 // Notification history: the application's records, terminal ones included (resolved, dismissed, expired), newest
 // first, for reading only (no effects run, nothing is dismissed). A failure says why instead of "Loading…".
-import { useEffect, useState } from "preact/hooks";
 import type { ClientRecord } from "../../../client/index.ts";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
+import { useLoad } from "../state/use-load.ts";
 import { relativeTime } from "../state/time.ts";
 import { ErrorNotice } from "../components/error-notice.tsx";
 
 export function HistoryScreen() {
   const { connection } = useStore();
   const client = connection.paired.value?.client;
-  const [records, setRecords] = useState<ClientRecord[] | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
-  useEffect(() => {
-    if (!client) return;
-    let current = true;
-    client.notifications.history({ scope: "application" }).then(
-      (list) => current && setRecords([...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at))),
-      (error: unknown) =>
-        current && setProblem(`The history could not be loaded: ${describeError(error, connection.badge.value)}`),
-    );
-    return () => void (current = false);
-  }, [client]);
+  const { loaded: records, problem } = useLoad(
+    client,
+    async (client) => newestFirst(await client.notifications.history({ scope: "application" })),
+    (error) => `The history could not be loaded: ${describeError(error, connection.badge.value)}`,
+  );
   return (
     <main class="page history">
       <h1>Notification history</h1>
@@ -44,4 +37,8 @@ export function HistoryScreen() {
       </ul>
     </main>
   );
+}
+
+function newestFirst(records: ClientRecord[]): ClientRecord[] {
+  return [...records].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
 }

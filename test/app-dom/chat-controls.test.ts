@@ -132,8 +132,13 @@ describe("chat controls", () => {
     const setup = await testStore({ client, hash: "#/s/s1" });
     show(setup);
     await screen.findByText("and 3+3?");
-    const copies = screen.getAllByRole("button", { name: "Copy message" });
-    expect(copies).toHaveLength(4);
+    // A chat's first frame mounts a few toolbars in full and completes the rest once the page is still (docs/app.md
+    // "Long chats": scroll pacing), so the four come within moments, not all in the first render.
+    const copies = await waitFor(() => {
+      const found = screen.getAllByRole("button", { name: "Copy message" });
+      expect(found).toHaveLength(4);
+      return found;
+    });
     fireEvent.click(copies[1]!);
     await waitFor(() => expect(setup.copied).toEqual(["It is **4**."]));
     const regenerate = screen.getAllByRole("button", { name: "Regenerate" });

@@ -13,29 +13,22 @@ import type { Route } from "./state/router.ts";
 import { useStore } from "./state/store.ts";
 import { useWideScreen } from "./state/use-wide-screen.ts";
 
-const DevicesScreen = lazyComponent(
-  () => import("./screens/devices-screen.tsx").then((m) => m.DevicesScreen),
-  "Devices screen",
-);
+const DevicesScreen = lazyComponent(() => import("./screens/devices-screen.tsx"), "DevicesScreen", "Devices screen");
 const ArchivedScreen = lazyComponent(
-  () => import("./screens/archived-screen.tsx").then((m) => m.ArchivedScreen),
+  () => import("./screens/archived-screen.tsx"),
+  "ArchivedScreen",
   "Archived screen",
 );
 const SettingsScreen = lazyComponent(
-  () => import("./settings/settings-screen.tsx").then((m) => m.SettingsScreen),
+  () => import("./settings/settings-screen.tsx"),
+  "SettingsScreen",
   "Settings screen",
 );
-const PeopleScreen = lazyComponent(
-  () => import("./people/people-screen.tsx").then((m) => m.PeopleScreen),
-  "People screen",
-);
-const AuditScreen = lazyComponent(() => import("./people/audit-screen.tsx").then((m) => m.AuditScreen), "Audit log");
+const PeopleScreen = lazyComponent(() => import("./people/people-screen.tsx"), "PeopleScreen", "People screen");
+const AuditScreen = lazyComponent(() => import("./people/audit-screen.tsx"), "AuditScreen", "Audit log");
 // A share link's view opens without pairing, before the gate; it is its own chunk, so the first paint stays as it was.
-const SharedView = lazyComponent(() => import("./people/shared-view.tsx").then((m) => m.SharedView), "Shared chat");
-const HistoryScreen = lazyComponent(
-  () => import("./screens/history-screen.tsx").then((m) => m.HistoryScreen),
-  "History screen",
-);
+const SharedView = lazyComponent(() => import("./people/shared-view.tsx"), "SharedView", "Shared chat");
+const HistoryScreen = lazyComponent(() => import("./screens/history-screen.tsx"), "HistoryScreen", "History screen");
 
 export function App({ ready }: { ready: boolean }) {
   const { connection, router } = useStore();

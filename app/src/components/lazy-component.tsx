@@ -6,10 +6,15 @@ import type { FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 
-export function lazyComponent<P extends object = Record<string, never>>(
-  load: () => Promise<FunctionComponent<P>>,
-  name: string,
-): FunctionComponent<P> {
+/**
+ * The component a module exports as `exportName`, that module fetched by `load` (a dynamic import) on its first
+ * render; `name` is what a failure calls it. It takes the props the real one takes and passes them on.
+ */
+export function lazyComponent<M, K extends keyof M>(load: () => Promise<M>, exportName: K, name: string): M[K] {
+  return lazyLoaded(() => load().then((module) => module[exportName] as FunctionComponent<object>), name) as M[K];
+}
+
+function lazyLoaded<P extends object>(load: () => Promise<FunctionComponent<P>>, name: string): FunctionComponent<P> {
   let loaded: FunctionComponent<P> | undefined;
   return function LazyComponent(props: P) {
     const { env } = useStore();

@@ -10,13 +10,11 @@ import { ErrorNotice } from "./error-notice.tsx";
 import { UnpairDialog } from "./unpair-dialog.tsx";
 
 const NotificationsToggle = lazyComponent(
-  () => import("./notifications-toggle.tsx").then((m) => m.NotificationsToggle),
+  () => import("./notifications-toggle.tsx"),
+  "NotificationsToggle",
   "notification switch",
 );
-const ShortcutsDialog = lazyComponent(
-  () => import("./shortcuts-dialog.tsx").then((m) => m.ShortcutsDialog),
-  "shortcuts list",
-);
+const ShortcutsDialog = lazyComponent(() => import("./shortcuts-dialog.tsx"), "ShortcutsDialog", "shortcuts list");
 
 export function TopBar() {
   const { connection, people } = useStore();

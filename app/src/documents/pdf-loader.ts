@@ -5,20 +5,13 @@
 // `fallback` with a sentence saying why, and the viewer shows the page's text instead.
 import { useEffect, useState } from "preact/hooks";
 import type { ChatClient } from "../../../client/index.ts";
+import { chunkLoader } from "../state/chunk-loader.ts";
 import { describeError } from "../state/errors.ts";
 
 export type PdfRenderer = typeof import("./pdf-render.ts");
 
-let loading: Promise<PdfRenderer> | undefined;
-
 /** The renderer, fetched once (a failed fetch is tried again at the next opening). */
-export function loadPdfRenderer(): Promise<PdfRenderer> {
-  loading ??= import("./pdf-render.ts").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+const pdfRenderer = chunkLoader<PdfRenderer>(() => import("./pdf-render.ts"));
 
 export type PdfState =
   | { kind: "loading" }
@@ -48,7 +41,7 @@ export function usePdf(client: ChatClient, sessionId: string, documentId: string
 async function openFile(client: ChatClient, sessionId: string, documentId: string): Promise<PdfState> {
   let renderer: PdfRenderer;
   try {
-    renderer = await loadPdfRenderer();
+    renderer = await pdfRenderer.load();
   } catch (error) {
     return { kind: "fallback", reason: `The PDF viewer could not be loaded: ${describeError(error)}` };
   }

@@ -4,7 +4,7 @@ import type { SessionSummary } from "../../../client/index.ts";
 import { IconButton } from "../components/icon-button.tsx";
 import { lazyComponent } from "../components/lazy-component.tsx";
 
-const ShareDialog = lazyComponent(() => import("./share-dialog.tsx").then((m) => m.ShareDialog), "Share dialog");
+const ShareDialog = lazyComponent(() => import("./share-dialog.tsx"), "ShareDialog", "Share dialog");
 
 export function ShareButton({ session }: { session: SessionSummary }) {
   const [open, setOpen] = useState(false);

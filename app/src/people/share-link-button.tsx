@@ -4,10 +4,7 @@ import type { SessionSummary } from "../../../client/index.ts";
 import { IconButton } from "../components/icon-button.tsx";
 import { lazyComponent } from "../components/lazy-component.tsx";
 
-const ShareLinksDialog = lazyComponent(
-  () => import("./share-links-dialog.tsx").then((m) => m.ShareLinksDialog),
-  "Share link",
-);
+const ShareLinksDialog = lazyComponent(() => import("./share-links-dialog.tsx"), "ShareLinksDialog", "Share link");
 
 export function ShareLinkButton({ session }: { session: SessionSummary }) {
   const [open, setOpen] = useState(false);

@@ -3,31 +3,29 @@
 // bad file imports nothing) and answers what came of it: "Imported 212 chats, skipped 3 already here".
 import { useState } from "preact/hooks";
 import { AdminLogin } from "../components/admin-login.tsx";
-import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
+import { JobNote, useJobNote } from "./job-note.tsx";
 
 type Stage = { step: "reading"; done: number; total: number } | { step: "importing" };
 
 export function ImportChats() {
   const { admin } = useStore();
   const [stage, setStage] = useState<Stage | undefined>();
-  const [note, setNote] = useState<{ text: string; error: boolean } | undefined>();
+  const { note, run } = useJobNote("Not imported");
   if (!admin.token.value) return <AdminLogin title="Import chats" />;
   const importFile = async (file: File) => {
     const client = admin.client();
     if (!client) return;
-    setNote(undefined);
-    try {
-      setStage({ step: "reading", done: 0, total: file.size });
-      const bytes = await readFile(file, (done) => setStage({ step: "reading", done, total: file.size }));
-      setStage({ step: "importing" });
-      const result = await client.importFile({ media_type: "application/json", bytes });
-      setNote({ text: importedText(result.imported, result.skipped), error: false });
-    } catch (error) {
-      setNote({ text: `Not imported: ${describeError(error)}`, error: true });
-    } finally {
-      setStage(undefined);
-    }
+    await run(
+      async () => {
+        setStage({ step: "reading", done: 0, total: file.size });
+        const bytes = await readFile(file, (done) => setStage({ step: "reading", done, total: file.size }));
+        setStage({ step: "importing" });
+        const result = await client.importFile({ media_type: "application/json", bytes });
+        return importedText(result.imported, result.skipped);
+      },
+      () => setStage(undefined),
+    );
   };
   return (
     <section class="card stack" aria-label="Import chats">
@@ -50,11 +48,7 @@ export function ImportChats() {
         />
       </label>
       {stage && <ImportProgress stage={stage} />}
-      {note && (
-        <p class={`notice ${note.error ? "error" : ""}`} role="status">
-          {note.text}
-        </p>
-      )}
+      <JobNote note={note} />
     </section>
   );
 }

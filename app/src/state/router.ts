@@ -61,20 +61,16 @@ export function hrefOf(route: Route): string {
       return `#/s/${encodeURIComponent(route.session_id)}`;
     case "new_chat":
       return route.client_session_id ? `#/new/${encodeURIComponent(route.client_session_id)}` : "#/new";
+    // The screens whose address is their name (a pairing link's query is not carried over).
     case "pair":
-      return "#/pair";
     case "devices":
-      return "#/devices";
     case "history":
-      return "#/history";
     case "archived":
-      return "#/archived";
     case "search":
-      return "#/search";
+    case "people":
+      return `#/${route.name}`;
     case "settings":
       return `#/settings/${route.section}`;
-    case "people":
-      return "#/people";
     case "audit":
       return "#/people/audit";
     case "shared":

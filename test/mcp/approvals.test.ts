@@ -33,6 +33,21 @@ afterEach(async () => {
   await backend.close();
 });
 
+/** Sends `message` with a reply that calls write_file(path, content), and resolves once that call awaits approval. */
+async function writeAwaitingApproval(path: string, content: string, message: string) {
+  scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path, content } }]);
+  const sid = await createSession(server);
+  const rid = await send(server, sid, { content: message });
+  const [nid] = await approvalsWaiting(server, rid);
+  return { sid, rid, nid: nid! };
+}
+
+/** The approval's record ended as `ended` says, and answering it afterwards is a 409. */
+async function expectEndedUnanswerable(server: RunnerServer, sid: string, nid: string, ended: Record<string, unknown>) {
+  expect((await sessionRecords(server, sid))[0]).toMatchObject({ id: nid, ...ended });
+  expect((await respond(server, sid, nid, { response: "approve" })).status).toBe(409);
+}
+
 describe("filesystem server", () => {
   it("runs a read-only call at once: no interaction, the file's text is the tool result", async () => {
     scriptCalls(backend, [{ id: "c1", name: "mcp__fs__read_text_file", args: { path: join(dir, "notes.txt") } }]);
@@ -54,10 +69,7 @@ describe("filesystem server", () => {
 
   it("a write waits for approval; approved over HTTP it runs, and the record goes responded → resolved", async () => {
     const target = join(dir, "todo.txt");
-    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "buy bread" } }]);
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "write it" });
-    const [nid] = await approvalsWaiting(server, rid);
+    const { sid, rid, nid } = await writeAwaitingApproval(target, "buy bread", "write it");
     expect(existsSync(target)).toBe(false);
     const [pending] = await sessionRecords(server, sid);
     expect(pending).toMatchObject({
@@ -103,10 +115,7 @@ describe("filesystem server", () => {
 
   it("a denied write is not run; the model reads the deny message", async () => {
     const target = join(dir, "secret.txt");
-    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "write it" });
-    const [nid] = await approvalsWaiting(server, rid);
+    const { sid, rid, nid } = await writeAwaitingApproval(target, "x", "write it");
     const answered = await respond(server, sid, nid!, { response: "deny", message: "not that file, use notes.txt" });
     expect(answered.status).toBe(200);
     const events = await waitForEvent(server, rid);
@@ -142,20 +151,12 @@ describe("filesystem server", () => {
 
   it("nobody answering within approval_timeout_seconds expires the record and refuses the call", async () => {
     const target = join(dir, "late.txt");
-    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "write" });
-    const [nid] = await approvalsWaiting(server, rid);
+    const { sid, rid, nid } = await writeAwaitingApproval(target, "x", "write");
     expect(server.clock.fireHeld(600_000)).toBe(1);
     const events = await waitForEvent(server, rid);
     expect(existsSync(target)).toBe(false);
     expect(toolResults(events)[0]).toMatchObject({ metadata: { error: true, approval: "expired" } });
-    expect((await sessionRecords(server, sid))[0]).toMatchObject({
-      id: nid,
-      status: "expired",
-      expiration: { reason: "approval_timeout" },
-    });
-    expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
+    await expectEndedUnanswerable(server, sid, nid!, { status: "expired", expiration: { reason: "approval_timeout" } });
   });
 
   it("several calls of one turn ask separately, each answered on its own", async () => {
@@ -181,10 +182,7 @@ describe("filesystem server", () => {
 
   it("cancelling the request while it waits cancels the record; the call is not run", async () => {
     const target = join(dir, "never.txt");
-    scriptCalls(backend, [{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]);
-    const sid = await createSession(server);
-    const rid = await send(server, sid, { content: "write" });
-    const [nid] = await approvalsWaiting(server, rid);
+    const { sid, rid, nid } = await writeAwaitingApproval(target, "x", "write");
     expect((await server.request({ method: "POST", url: `/sessions/${sid}/requests/${rid}/cancel` })).status).toBe(202);
     const events = await waitForEvent(server, rid);
     const types = events.map((e) => e.type);
@@ -193,12 +191,10 @@ describe("filesystem server", () => {
     );
     expect(events.filter((e) => e.type === "tool_approval").map((e) => e.state)).toEqual(["waiting", "cancelled"]);
     expect(existsSync(target)).toBe(false);
-    expect((await sessionRecords(server, sid))[0]).toMatchObject({
-      id: nid,
+    await expectEndedUnanswerable(server, sid, nid!, {
       status: "cancelled",
       resolution: { reason: "request_cancelled" },
     });
-    expect((await respond(server, sid, nid!, { response: "approve" })).status).toBe(409);
   });
 
   it("a server restart ends the request and its pending approval; answering it afterwards is a 409", async () => {

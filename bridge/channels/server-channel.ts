@@ -320,7 +320,7 @@ function abandoned(
  * The server's answer to a call an app relayed (api_result) or to a share link's part the bridge asked for
  * (share_result): handed to its waiter, here or on the node that asked (sharing/blob-asks.ts checks share_result
  * itself). The server sends them without a ref (fire and forget, one frame per call less both ways); one with a ref
- * is acknowledged as any push.
+ * is acknowledged like every other push.
  */
 function takeAnswer(
   core: BridgeCore,

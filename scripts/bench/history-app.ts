@@ -52,6 +52,12 @@ const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 /** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
 const PROFILE_DIR = process.env.BENCH_APP_PROF;
+/**
+ * BENCH_APP_TRACE=<dir>: each run's long tasks of the scroll to the start go there, each beside the long animation
+ * frame it fell in (the scripts that ran, their forced layouts, the frame's style, layout and paint) and whether an
+ * older page's answer came in it: what each long task was.
+ */
+const TRACE_DIR = process.env.BENCH_APP_TRACE;
 /** How long any one wait in the page may take. */
 const WAIT_MS = 300_000;
 
@@ -61,11 +67,16 @@ const WAIT_MS = 300_000;
  * inner functions in a helper the page does not have.
  */
 const MARKS = `
-window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [] };
+window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [],
+  frames: [], pages: [] };
 const pageFetch = window.fetch;
 window.fetch = (input, init) => {
   const answer = pageFetch(input, init);
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url.includes("before=")) {
+    const asked = performance.now();
+    answer.then(() => window.__bench.pages.push({ asked, answered: performance.now() }), () => undefined);
+  }
   if (url.includes("/sessions?limit=") && window.__bench.listAnswer === undefined)
     answer.then(() => (window.__bench.listAnswer ??= performance.now()), () => undefined);
   return answer;
@@ -73,6 +84,24 @@ window.fetch = (input, init) => {
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) window.__bench.longtasks.push({ start: entry.startTime, duration: entry.duration });
 }).observe({ type: "longtask", buffered: true });
+// Long animation frames, with the scripts that ran in them and their forced layouts (BENCH_APP_TRACE reads them).
+new PerformanceObserver((list) => {
+  for (const frame of list.getEntries())
+    window.__bench.frames.push({
+      start: frame.startTime,
+      duration: frame.duration,
+      blocking: frame.blockingDuration,
+      render: frame.renderStart ? frame.startTime + frame.duration - frame.renderStart : 0,
+      style_layout: frame.styleAndLayoutStart ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0,
+      scripts: frame.scripts.map((script) => ({
+        invoker: script.invoker,
+        fn: script.sourceFunctionName,
+        at: script.sourceURL.split("/").pop() + ":" + script.sourceCharPosition,
+        duration: script.duration,
+        forced_layout: script.forcedStyleAndLayoutDuration,
+      })),
+    });
+}).observe({ type: "long-animation-frame", buffered: true });
 const marks = new MutationObserver(() => {
   const bench = window.__bench;
   const row = document.querySelector(".session-row");
@@ -232,12 +261,31 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
   try {
     const open = await coldOpen(page, server);
     const long_chat_paint_ms = await openLongChat(page, server, length);
+    const began = await page.evaluate(() => performance.now());
     const scrolled = await scrollToStart(page);
     await stop();
+    if (TRACE_DIR) await writeTrace(page, began, label);
     return { ...open, long_chat_paint_ms, ...scrolled };
   } finally {
     await page.close();
   }
+}
+
+/** The long tasks since `since`, each with the long animation frame around it and the older pages answered in it. */
+async function writeTrace(page: Page, since: number, label: string): Promise<void> {
+  // A string: tsx would wrap the inner functions in a helper the page does not have.
+  const trace = await page.evaluate(`(() => {
+    const bench = window.__bench;
+    const within = (span, at) => at >= span.start && at <= span.start + span.duration;
+    return bench.longtasks
+      .filter((task) => task.start >= ${since})
+      .map((task) => ({
+        task,
+        frame: bench.frames.find((frame) => within(frame, task.start)),
+        pages: bench.pages.filter((page) => page.answered >= task.start - 100 && page.answered <= task.start + task.duration),
+      }));
+  })()`);
+  writeFileSync(join(TRACE_DIR!, `${label}-${Date.now()}.json`), JSON.stringify(trace, null, 1));
 }
 
 function roundAll(figures: Record<string, number>): Record<string, number> {

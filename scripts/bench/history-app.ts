@@ -11,7 +11,8 @@
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
-//    (scroll_long_tasks_over_50ms).
+//    (scroll_long_tasks_over_50ms), and the main thread's CPU time over the scroll (scroll_thread_ms, CDP ThreadTime:
+//    under a loaded machine's stretched wall clock, the work the page did).
 // Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
 // messages long), run for run after the big one. Both servers live side by side; the data is seeded once and each
 // browser context warmed once, before the runs (neither is part of a run): each run is a new page of the warm context
@@ -167,17 +168,31 @@ async function warmContext(browser: Browser, server: HistoryServer, chats: numbe
   return context;
 }
 
+interface ThrottledPage {
+  page: Page;
+  /** The page's main thread's CPU time so far (CDP Performance ThreadTime), in ms: what the page did, whatever the
+   *  machine's load did to the wall clock. */
+  threadMs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
 /** A new page of the context with its CPU throttled; with BENCH_APP_PROF, its CPU profiled until `stop`. */
-async function throttledPage(context: BrowserContext, label: string): Promise<{ page: Page; stop(): Promise<void> }> {
+async function throttledPage(context: BrowserContext, label: string): Promise<ThrottledPage> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE });
-  if (!PROFILE_DIR) return { page, stop: async () => undefined };
+  await cdp.send("Performance.enable");
+  const threadMs = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return 1000 * (metrics.find((metric) => metric.name === "ThreadTime")?.value ?? Number.NaN);
+  };
+  if (!PROFILE_DIR) return { page, threadMs, stop: async () => undefined };
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
   await cdp.send("Profiler.start");
   return {
     page,
+    threadMs,
     async stop() {
       const { profile } = await cdp.send("Profiler.stop");
       writeFileSync(join(PROFILE_DIR, `${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
@@ -257,15 +272,17 @@ function scrollToStart(page: Page): Promise<ScrollFigures> {
 }
 
 async function measure(context: BrowserContext, server: HistoryServer, length: number, label: string) {
-  const { page, stop } = await throttledPage(context, label);
+  const { page, stop, threadMs } = await throttledPage(context, label);
   try {
     const open = await coldOpen(page, server);
     const long_chat_paint_ms = await openLongChat(page, server, length);
     const began = await page.evaluate(() => performance.now());
+    const threadBefore = await threadMs();
     const scrolled = await scrollToStart(page);
+    const scroll_thread_ms = (await threadMs()) - threadBefore;
     await stop();
     if (TRACE_DIR) await writeTrace(page, began, label);
-    return { ...open, long_chat_paint_ms, ...scrolled };
+    return { ...open, long_chat_paint_ms, ...scrolled, scroll_thread_ms };
   } finally {
     await page.close();
   }

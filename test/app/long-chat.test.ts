@@ -62,10 +62,10 @@ async function shotWhileScrolling(page: Page, path: string): Promise<void> {
   }
 }
 
-/** The still phone, then a fling further up and the still page at desktop size (docs/app.md "Long chats"). */
+/** The still phone, then a fling and the still page at desktop size (docs/app.md "Long chats"). */
 async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Promise<void> {
   await page.screenshot({ path: `${SHOTS}long-chat-still-phone.png` });
-  // On up from there, into rows not rendered yet (a row rendered before comes from the renderer's cache at once).
+  // Rows rendered before come from the renderer's cache at once: what the desktop fling shows paced is toolbars.
   await page.setViewportSize(DESKTOP);
   await expect.poll(incomplete).toBe(0);
   await scroller(page).evaluate(async (element) => {

@@ -139,6 +139,13 @@ const serverOff = (context: MachineContext): boolean => context.server?.online =
 const linkOf = (input: { serverOnline?: boolean }): ServerLink | undefined =>
   input.serverOnline === undefined ? undefined : { online: input.serverOnline };
 
+/** What an acknowledged join tells the machine: the channel is joined, the bridge is up, and the server's link. */
+const joinNoted = (input: { serverOnline?: boolean }): Partial<MachineContext> => ({
+  bridgeJoined: true,
+  bridgeDown: false,
+  server: linkOf(input),
+});
+
 /** With the bridge down nothing is known of the server's link either. */
 const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
   go(state, [{ type: "distrust_bridge" }], { bridgeJoined: false, bridgeDown: true, server: undefined });
@@ -150,7 +157,7 @@ const bridgeDown = (state: MachineState): Handler<"bridge_down"> =>
 const joinedFrom =
   (extra: Effect[], offServer: (context: MachineContext) => Transition): Handler<"bridge_joined"> =>
   (context, input) => {
-    const joined = { bridgeJoined: true, bridgeDown: false, server: linkOf(input) };
+    const joined = joinNoted(input);
     if (input.serverOnline === false) return offServer({ ...context, ...joined });
     return input.replay === "complete"
       ? go("live", [...extra, { type: "trust_bridge" }], { ...joined, failures: 0 })(context)
@@ -185,7 +192,11 @@ export const transitions: { [S in MachineState]: Row } = {
     polled: stay("idle"),
     retry_due: stay("idle"),
     cursor_expired: stay("idle"),
-    bridge_joined: stay("idle"),
+    // A join acknowledged before start: a relayed call connected the bridge while the client was still reading its
+    // saved cursor or loading its crypto. It is remembered, and trusted at caught_up (the start's catch-up begins
+    // after it, so it covers all the join did not replay). Dropped, the machine would wait in joining for a join
+    // that already happened: connect_bridge does nothing on a connected socket.
+    bridge_joined: (context, input) => go("idle", [], joinNoted(input))(context),
     bridge_down: bridgeDown("idle"),
     server_status: noteServerIn("idle"),
     ...stopped("idle"),
@@ -201,11 +212,7 @@ export const transitions: { [S in MachineState]: Row } = {
     // missed what was stored while the page in flight was read, and no push of it comes: read once more after
     // the join (the new catch-up replaces the running one and starts from the cursor it reached).
     bridge_joined: (context, input) =>
-      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], {
-        bridgeJoined: true,
-        bridgeDown: false,
-        server: linkOf(input),
-      })(context),
+      go("catching_up", input.replay === "gap" ? [{ type: "catch_up" }] : [], joinNoted(input))(context),
     bridge_down: bridgeDown("catching_up"),
     // Where it goes once caught up follows from what is known then (afterCatchUp).
     server_status: noteServerIn("catching_up"),

@@ -4,7 +4,7 @@
 // request.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sameHash, sha256Hex } from "../../client/wire/crypto/token-hash.ts";
+import { nobleSha256Hex, sameHash, sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { generateToken } from "../../server/auth/tokens.ts";
 
 describe("token hashes", () => {
@@ -28,6 +28,11 @@ describe("token hashes", () => {
     expect(sha256Hex("a")).toBe("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
     for (const text of ["", generateToken(), "ÄÖü 🙂 code-123", "x".repeat(10_000)])
       expect(sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+  });
+
+  it("are the same from the portable hash (browsers, React Native) as from Node's", () => {
+    for (const text of ["a", "", generateToken(), "ÄÖü 🙂 code-123", "lone \ud800 surrogate", "x".repeat(10_000)])
+      expect(nobleSha256Hex(text)).toBe(sha256Hex(text));
   });
 
   it("are 32 random bytes as base64url", () => {

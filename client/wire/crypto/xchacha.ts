@@ -5,8 +5,9 @@
 // only that composition; test/client/xchacha.test.ts checks its bytes against noble's and the draft's vector, and it
 // is switched on only after a self-check at the switch gives noble's bytes. Kept because the relay benchmark shows it
 // pays where it is switched on, the server (docs/benchmarks.md "Sealed relay").
-// node:crypto is reached through process.getBuiltinModule (Node ≥ 20.16), so bundlers for the browser see no import.
+// node:crypto is reached through process.getBuiltinModule (node-crypto.ts), so bundlers for the browser see no import.
 import { hchacha, xchacha20poly1305 } from "@noble/ciphers/chacha.js";
+import { nodeCrypto, type NodeCrypto } from "../node-crypto.ts";
 
 export const TAG_BYTES = 16;
 
@@ -20,8 +21,6 @@ export const nobleXChaCha: XChaCha = {
   encrypt: (key, nonce, aad, plaintext) => xchacha20poly1305(key, nonce, aad).encrypt(plaintext),
   decrypt: (key, nonce, aad, ciphertext) => xchacha20poly1305(key, nonce, aad).decrypt(ciphertext),
 };
-
-type NodeCrypto = typeof import("node:crypto");
 
 /** "expand 32-byte k", the ChaCha constant, as little-endian words. */
 const SIGMA = new Uint32Array([0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]);
@@ -96,10 +95,8 @@ export function nodeXChaCha(crypto: NodeCrypto): XChaCha {
 }
 
 /** node:crypto when this is Node with OpenSSL's ChaCha20-Poly1305 on a little-endian machine; else undefined. */
-function nodeCrypto(): NodeCrypto | undefined {
-  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-    ?.getBuiltinModule;
-  const crypto = getBuiltin?.("node:crypto") as NodeCrypto | undefined;
+function nodeChaCha(): NodeCrypto | undefined {
+  const crypto = nodeCrypto();
   const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
   return crypto?.getCiphers().includes("chacha20-poly1305") && littleEndian ? crypto : undefined;
 }
@@ -134,7 +131,7 @@ let openssl: XChaCha | null | undefined;
 /** OpenSSL's composition where this is Node with the cipher and it agrees with noble (checked once); else null. */
 function opensslXChaCha(): XChaCha | null {
   if (openssl !== undefined) return openssl;
-  const crypto = nodeCrypto();
+  const crypto = nodeChaCha();
   const candidate = crypto ? nodeXChaCha(crypto) : undefined;
   return (openssl = candidate && agreesWithNoble(candidate) ? candidate : null);
 }

@@ -10,8 +10,6 @@
 // - scroll_2000: long tasks over 50 ms while scrolling a 2,000-message chat from bottom to top, and the longest;
 //   baseline_idle: long tasks over the same number of frames with the page idle (the machine's own noise).
 // Rounds: BENCH_ROUNDS (default 5). The machine's load is not controlled: compare against the baselines.
-import { gzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
@@ -23,17 +21,12 @@ import { AppStack } from "../../test/app/support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink } from "../../test/app/support/browser.ts";
 import { FAST_RECONNECT, NodeWebSocket, untilLive } from "../../test/client/support/stack.ts";
 import { bundleReport } from "./bundle-report.ts";
+import { FIRST_LOAD_BUDGET_BYTES, firstLoadBytes } from "./first-load.ts";
 import { median, percentile } from "./stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TOKENS = 200;
 const TOKEN_INTERVAL_MS = 15;
-
-function firstLoadBytes(): number {
-  const html = readFileSync(join(APP_DIST, "index.html"), "utf8");
-  const files = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
-  return files.reduce((sum, file) => sum + gzipSync(readFileSync(join(APP_DIST, file)), { level: 9 }).length, 0);
-}
 
 /** A chat-completions backend that streams TOKENS tokens ("w0001 " ...) one every TOKEN_INTERVAL_MS. */
 async function pacedBackend(): Promise<{ url: string; server: Server }> {
@@ -187,14 +180,14 @@ async function main(): Promise<void> {
     const scrolls = [];
     for (let round = 0; round < ROUNDS; round++)
       scrolls.push(await scrollRound(page, `${stack.serverUrl}/#/s/${sessionId}`));
-    const first = firstLoadBytes();
+    const first = firstLoadBytes(APP_DIST);
     const bundle = await bundleReport(join(import.meta.dirname, "..", ".."));
     process.stdout.write(
       `${JSON.stringify({
         bench: "app",
         rounds: ROUNDS,
         first_load_gzip_bytes: first,
-        first_load_budget_bytes: 120 * 1024,
+        first_load_budget_bytes: FIRST_LOAD_BUDGET_BYTES,
         load_to_interactive_ms: Math.round(median(loads)),
         baseline_static_load_ms: Math.round(median(baselines)),
         commit_to_paint_p50_ms: Math.round(percentile(paint, 50)),

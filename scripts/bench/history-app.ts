@@ -18,6 +18,8 @@
 // (the service worker active, the list cached, as a returning device), measured cold from its navigation.
 // --runs N runs (BENCH_RUNS, 5); each run's figures go to stderr as it ends; stdout gets ONE JSON line: the medians
 // over the runs, each run's figures (per_run), the seed time and the 1-minute load average at each run.
+// BENCH_APP_DIST=<dir>: the servers serve that build of the app instead of app/dist (a baseline build copied aside,
+// to compare two builds run for run). BENCH_APP_PROF=<dir>: each run's CPU profile of the page.
 // Usage: node --import tsx scripts/bench/history-app.ts [--runs 5] [--people 10] [--chats 10000] [--messages 200000]
 //        [--long 5000] [--others 2] [--throttle 4]
 import { writeFileSync } from "node:fs";

@@ -71,7 +71,9 @@ function pairDevices(ctx: ServerContext): Array<{ device_id: string; device_toke
 
 const dir = tempDir("bench-history-child-");
 const { long_id: longId, seed_ms: seedMs } = await seedOrCopy(dir);
-const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: token });
+// BENCH_APP_DIST: another build of the app to serve (a baseline build copied aside), else app/dist.
+const appDir = process.env.BENCH_APP_DIST || undefined;
+const runtime = createRuntime({ config: parseConfig({}), dataDir: dir, adminToken: token, appDir });
 const start = process.hrtime.bigint();
 await runtime.ctx.search.search("warmup", 1, runtime.ctx.personStore.actingAdmin().id); // catches the index up with everything stored (nothing, if seeded right)
 const indexMs = ms(start);

@@ -176,6 +176,7 @@ async function main(): Promise<void> {
   /** The server's floor is figured when both of its routes run: the cipher's cost is then sampled after each phase. */
   const floorMeasured = ROUTES.includes("relay") && ROUTES.includes("e2e_relay");
   const cipherSamples: number[] = [];
+  const inPlaceSamples: number[] = [];
   for (const apps of [1, DEVICES]) {
     const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
@@ -186,7 +187,11 @@ async function main(): Promise<void> {
     for (const route of [...routes, ...[...routes].reverse()]) {
       const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
       measured[route] = measured[route] ? merged(measured[route], half) : half;
-      if (apps === DEVICES && floorMeasured) cipherSamples.push(...(await cipherCost(serverProc)));
+      if (apps === DEVICES && floorMeasured) {
+        const cipher = await cipherCost(serverProc);
+        cipherSamples.push(...cipher.alone);
+        inPlaceSamples.push(...cipher.inPlace);
+      }
     }
     for (const route of routes) {
       const latencies = measured[route]!.measured.latencies;
@@ -211,7 +216,8 @@ async function main(): Promise<void> {
     }
     if (apps === DEVICES) {
       figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
-      if (relay && e2e_relay) Object.assign(figures, serverFloor(relay.cpu, e2e_relay.cpu, cipherSamples));
+      if (relay && e2e_relay)
+        Object.assign(figures, serverFloor(relay.cpu, e2e_relay.cpu, cipherSamples, inPlaceSamples));
     }
   }
 
@@ -224,19 +230,22 @@ async function main(): Promise<void> {
 /**
  * The cipher's own cost per sealed call (opening the call and sealing the answer with e2e_relay's seams, timed alone in
  * the server: cipher-cost.ts), a few batches taken between two phases, so that the figure samples the load the phases
- * ran under.
+ * ran under; and as many figures of its cost beside the route (the second figure, not the floor's).
  */
-async function cipherCost(serverProc: ChildProcess): Promise<number[]> {
+async function cipherCost(serverProc: ChildProcess): Promise<{ alone: number[]; inPlace: number[] }> {
   await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams: SEAMS.e2e_relay! }, "seams");
   const cipher = await ask(serverProc, (m) => fromServer.parse(m), { type: "cipher", batches: 3 }, "cipher");
-  return cipher.type === "cipher" ? cipher.us_per_call : [];
+  return cipher.type === "cipher"
+    ? { alone: cipher.us_per_call, inPlace: cipher.in_place_us_per_call }
+    : { alone: [], inPlace: [] };
 }
 
 /**
  * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
- * own cost (the median of the batches sampled through the 50-app phases) in the same run.
+ * own cost (the median of the batches sampled through the 50-app phases) in the same run. Beside it, labelled as
+ * such, the same difference against the cipher's cost beside the route (`_in_place`): not the floor's figure.
  */
-function serverFloor(plain: Phase["cpu"], sealed: Phase["cpu"], cipherSamples: number[]) {
+function serverFloor(plain: Phase["cpu"], sealed: Phase["cpu"], cipherSamples: number[], inPlaceSamples: number[]) {
   const cipherUs = median(cipherSamples);
   const serverUs = (cpu: Phase["cpu"]) => ((cpu.server!.user + cpu.server!.sys) * 1000) / REQUESTS;
   const extraUs = serverUs(sealed) - serverUs(plain);
@@ -245,6 +254,8 @@ function serverFloor(plain: Phase["cpu"], sealed: Phase["cpu"], cipherSamples: n
     server_cipher_us_range: [round(Math.min(...cipherSamples)), round(Math.max(...cipherSamples))],
     e2e_relay_server_extra_us_50: round(extraUs),
     e2e_relay_server_extra_per_cipher_50: round(extraUs / cipherUs),
+    server_cipher_in_place_us_per_call: round(median(inPlaceSamples)),
+    e2e_relay_server_extra_per_cipher_in_place_50: round(extraUs / median(inPlaceSamples)),
   };
 }
 

@@ -3,10 +3,11 @@
 // first page over it as soon as it comes, the rest along the server's cursor; at the end the list is the server's,
 // with the changes events brought during the walk kept.
 import { screen, waitFor } from "@testing-library/preact";
-import { h } from "preact";
+import { h, render } from "preact";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
+import { SessionRows } from "../../app/src/screens/session-rows.tsx";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
 import { fakeClient, testStore } from "./support/fake-env.ts";
@@ -85,5 +86,17 @@ describe("the chat list in pages", () => {
     scroller.dispatchEvent(new Event("scroll"));
     expect(await screen.findByText("Chat number 9999")).toBeTruthy();
     expect(screen.queryByText("Chat number 0")).toBeNull();
+  });
+
+  it("ST4 the list's first render holds the rows the screen shows, before the scroller is measured", () => {
+    const list = Array.from({ length: 100 }, (_, index) =>
+      summary(`s${index}`, `Chat ${index}`, "2026-11-20T10:00:00Z"),
+    );
+    const into = document.body.appendChild(document.createElement("div"));
+    onTestFinished(() => (render(null, into), into.remove()));
+    // No act(): what the page holds when render() returns, before any re-render the virtualizer's measuring asks for.
+    render(h(SessionRows, { list, render: (session) => h("span", {}, session.title) }), into);
+    expect(into.querySelectorAll("li").length).toBeGreaterThan(10);
+    expect(into.querySelector("li")?.textContent).toBe("Chat 0");
   });
 });

@@ -12,7 +12,7 @@ import { useLayoutEffect, useReducer, useState } from "preact/hooks";
 
 type Options = Pick<
   VirtualizerOptions<HTMLElement, HTMLElement>,
-  "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan" | "anchorTo"
+  "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan" | "anchorTo" | "initialRect"
 >;
 
 export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLElement> {

@@ -9,6 +9,13 @@ import { useVirtualizer } from "../components/use-virtualizer.ts";
 /** A row's height before it is measured: a title line and a meta line (.session-row's 56 px and its gap). */
 const ROW_ESTIMATE_PX = 60;
 
+/**
+ * The scroller's size until it is measured: the window's. The virtualizer otherwise takes it as 0 until its first
+ * layout effect measures the scroller, so the list's first render holds no row and the rows come in a second render
+ * and layout, on the cold open's path to the first rows painted (docs/app.md "Start-up", ST4).
+ */
+const windowRect = () => ({ width: window.innerWidth, height: window.innerHeight });
+
 export function SessionRows({
   list,
   render,
@@ -23,6 +30,7 @@ export function SessionRows({
     estimateSize: () => ROW_ESTIMATE_PX,
     getItemKey: (index) => list[index]?.id ?? index,
     overscan: 10,
+    initialRect: windowRect(),
   });
   const items = virtualizer.getVirtualItems();
   return (

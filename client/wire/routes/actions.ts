@@ -19,26 +19,26 @@ const actionResponse = z.looseObject({
 const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
 const invokeErrors = ["action_not_found", "action_failed", "invalid_action_result"] as const;
 
-export const applicationActionsRoute = defineRoute("GET", "/application/actions", {
+export const applicationActionsRoute = defineRoute("GET", "/application/actions", () => ({
   answer: actionList,
-});
+}));
 
-export const sessionActionsRoute = defineRoute("GET", "/sessions/:session_id/actions", {
+export const sessionActionsRoute = defineRoute("GET", "/sessions/:session_id/actions", () => ({
   params: sessionParams,
   answer: actionList,
   errors: ["session_not_found"],
-});
+}));
 
-export const invokeApplicationActionRoute = defineRoute("POST", "/application/actions/:name", {
+export const invokeApplicationActionRoute = defineRoute("POST", "/application/actions/:name", () => ({
   params: z.object({ name: z.string().min(1) }).strict(),
   body: invokeBody,
   answer: actionResponse,
   errors: invokeErrors,
-});
+}));
 
-export const invokeSessionActionRoute = defineRoute("POST", "/sessions/:session_id/actions/:name", {
+export const invokeSessionActionRoute = defineRoute("POST", "/sessions/:session_id/actions/:name", () => ({
   params: sessionParams.extend({ name: z.string().min(1) }).strict(),
   body: invokeBody,
   answer: actionResponse,
   errors: [...invokeErrors, "session_not_found"],
-});
+}));

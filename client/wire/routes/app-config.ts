@@ -3,7 +3,7 @@
 import { appConfigSchema } from "../app-config.ts";
 import { defineRoute } from "./route.ts";
 
-export const appConfigRoute = defineRoute("GET", "/app-config.json", {
+export const appConfigRoute = defineRoute("GET", "/app-config.json", () => ({
   answer: appConfigSchema,
   open: true,
-});
+}));

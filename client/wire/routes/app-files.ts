@@ -2,11 +2,11 @@
 // page at `/`), each answered as bytes without a token. The server gives every route of that scope this contract.
 import { bytesAnswer, defineRoute } from "./route.ts";
 
-export const appFileRoute = defineRoute("GET", "/*", {
+export const appFileRoute = defineRoute("GET", "/*", () => ({
   answer: bytesAnswer,
   bytes: true,
   open: true,
-});
+}));
 
 /**
  * The Content-Security-Policy the server and the bridge send with the app's index.html (docs/security.md "The app's

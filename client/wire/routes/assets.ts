@@ -36,35 +36,35 @@ export const rawAttachmentQuery = z.object({ filename: z.string().min(1).max(255
 export const assetIdBody = z.object({ asset_id: z.string().min(1) }).strict();
 
 /** What the server registers: any action (an unknown one is 404 unknown_action), the body read by action. */
-export const attachmentRoute = defineRoute("POST", path, {
+export const attachmentRoute = defineRoute("POST", path, () => ({
   params: z.object({ session_id: z.string().min(1), action: z.string() }).strict(),
   rawBody: true,
   answer: z.unknown(),
   errors,
-});
+}));
 
 const actionParams = <A extends (typeof ATTACHMENT_ACTIONS)[number]>(action: A) =>
   z.object({ session_id: z.string().min(1), action: z.literal(action) }).strict();
 
-export const storeAttachmentRoute = defineRoute("POST", path, {
+export const storeAttachmentRoute = defineRoute("POST", path, () => ({
   params: actionParams("store_attachment"),
   body: storeAttachmentBody,
   answer: storedAttachmentSchema,
   status: 201,
   errors,
-});
+}));
 
-export const deleteAttachmentRoute = defineRoute("POST", path, {
+export const deleteAttachmentRoute = defineRoute("POST", path, () => ({
   params: actionParams("delete_attachment"),
   body: assetIdBody,
   answer: deletedAttachmentSchema,
   errors,
-});
+}));
 
-export const downloadAttachmentRoute = defineRoute("POST", path, {
+export const downloadAttachmentRoute = defineRoute("POST", path, () => ({
   params: actionParams("download_attachment"),
   body: assetIdBody,
   answer: bytesAnswer,
   bytes: true,
   errors,
-});
+}));

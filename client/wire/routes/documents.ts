@@ -11,7 +11,7 @@ export type DocumentPage = z.infer<typeof pageAnswer>;
 
 /** The body is the file's bytes (its type in Content-Type, or detected) and `name` says its file name; or, without
  *  `name`, JSON `{upload_id}` (client/wire/routes/uploads.ts): a file sent in parts. */
-export const addDocumentRoute = defineRoute("POST", "/documents", {
+export const addDocumentRoute = defineRoute("POST", "/documents", () => ({
   query: z.object({ name: z.string().min(1).max(255).optional() }).strict(),
   rawBody: true,
   answer: z.object({ document: documentRecordSchema }),
@@ -25,38 +25,38 @@ export const addDocumentRoute = defineRoute("POST", "/documents", {
     "upload_not_found",
     "upload_incomplete",
   ],
-});
+}));
 
-export const listDocumentsRoute = defineRoute("GET", "/documents", {
+export const listDocumentsRoute = defineRoute("GET", "/documents", () => ({
   answer: z.object({ documents: z.array(documentRecordSchema) }),
-});
+}));
 
-export const getDocumentRoute = defineRoute("GET", "/documents/:document_id", {
+export const getDocumentRoute = defineRoute("GET", "/documents/:document_id", () => ({
   params: documentParams,
   answer: z.object({ document: documentRecordSchema }),
   errors: ["document_not_found"],
-});
+}));
 
-export const documentTextRoute = defineRoute("GET", "/documents/:document_id/text", {
+export const documentTextRoute = defineRoute("GET", "/documents/:document_id/text", () => ({
   params: documentParams,
   query: pageQuery,
   answer: pageAnswer,
   errors: ["document_not_found", "page_not_found"],
-});
+}));
 
-export const deleteDocumentRoute = defineRoute("DELETE", "/documents/:document_id", {
+export const deleteDocumentRoute = defineRoute("DELETE", "/documents/:document_id", () => ({
   params: documentParams,
   answer: z.void(),
   status: 204,
   errors: ["document_not_found"],
-});
+}));
 
-export const chatDocumentTextRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/text", {
+export const chatDocumentTextRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/text", () => ({
   params: z.object({ session_id: z.string().min(1), document_id: z.string().min(1).max(100) }).strict(),
   query: pageQuery,
   answer: pageAnswer,
   errors: ["session_not_found", "document_not_found", "page_not_found"],
-});
+}));
 
 /** How much of a document's file one call answers: a part sealed for the relay (its base64 twice over, 16/9 of it)
  *  stays under the bridge's frame bound. */
@@ -65,10 +65,10 @@ export const DOCUMENT_FILE_PART_BYTES = 512 * 1024;
 /** A part of the file a chat's document was read from (a PDF the viewer renders), for whoever may read the chat while
  *  the library still keeps the file: `part` N is its bytes from N × DOCUMENT_FILE_PART_BYTES, a shorter part is the
  *  last, a part past the end is empty. */
-export const chatDocumentFileRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/file", {
+export const chatDocumentFileRoute = defineRoute("GET", "/sessions/:session_id/documents/:document_id/file", () => ({
   params: z.object({ session_id: z.string().min(1), document_id: z.string().min(1).max(100) }).strict(),
   query: z.object({ part: integerParam("part", 0, 1_000_000).default(0) }).strict(),
   answer: bytesAnswer,
   bytes: true,
   errors: ["session_not_found", "document_not_found"],
-});
+}));

@@ -4,13 +4,13 @@
 import { contentKeysAnswerSchema, E2E_RELAY_PATH, sealedSchema } from "../e2e.ts";
 import { defineRoute } from "./route.ts";
 
-export const contentKeysRoute = defineRoute("GET", "/e2e/keys", {
+export const contentKeysRoute = defineRoute("GET", "/e2e/keys", () => ({
   answer: contentKeysAnswerSchema,
   errors: ["not_e2e_device"],
-});
+}));
 
-export const sealedCallRoute = defineRoute("POST", E2E_RELAY_PATH, {
+export const sealedCallRoute = defineRoute("POST", E2E_RELAY_PATH, () => ({
   rawBody: true,
   answer: sealedSchema,
   errors: ["not_e2e_device", "sealed_request_invalid", "sealed_request_replayed"],
-});
+}));

@@ -8,7 +8,7 @@ import { defineRoute } from "./route.ts";
 /** The longest a long-poll waits for a matching commit. */
 export const MAX_WAIT_MS = 30_000;
 
-export const eventsRoute = defineRoute("GET", "/events", {
+export const eventsRoute = defineRoute("GET", "/events", () => ({
   query: z
     .object({
       since_id: z
@@ -24,4 +24,4 @@ export const eventsRoute = defineRoute("GET", "/events", {
     .strict(),
   answer: eventsPageSchema,
   errors: ["cursor_expired", "session_not_found"],
-});
+}));

@@ -5,20 +5,20 @@ import { z } from "zod";
 import { sessionParams } from "./params.ts";
 import { bytesAnswer, defineRoute } from "./route.ts";
 
-export const exportSessionRoute = defineRoute("GET", "/sessions/:session_id/export", {
+export const exportSessionRoute = defineRoute("GET", "/sessions/:session_id/export", () => ({
   params: sessionParams,
   query: z.object({ format: z.enum(["markdown", "json"], "format must be markdown or json").default("json") }).strict(),
   answer: bytesAnswer,
   bytes: true,
   errors: ["session_not_found"],
-});
+}));
 
-export const exportAllRoute = defineRoute("GET", "/export", {
+export const exportAllRoute = defineRoute("GET", "/export", () => ({
   answer: bytesAnswer,
   bytes: true,
-});
+}));
 
-export const importRoute = defineRoute("POST", "/import", {
+export const importRoute = defineRoute("POST", "/import", () => ({
   rawBody: true,
   // {imported, skipped, chats: [{source_id, session_id, skipped}]} (docs/export.md).
   answer: z.looseObject({
@@ -28,4 +28,4 @@ export const importRoute = defineRoute("POST", "/import", {
   }),
   errors: ["invalid_import", "import_in_progress", "payload_too_large"],
   admin: true,
-});
+}));

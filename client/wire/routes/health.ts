@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineRoute } from "./route.ts";
 
-export const healthRoute = defineRoute("GET", "/health", {
+export const healthRoute = defineRoute("GET", "/health", () => ({
   answer: z.object({ ok: z.literal(true) }),
   open: true,
-});
+}));

@@ -6,7 +6,7 @@ import { notificationRecordSchema } from "../notification.ts";
 import { expectedRevisionSchema } from "./notifications.ts";
 import { defineRoute } from "./route.ts";
 
-export const respondRoute = defineRoute("POST", "/sessions/:session_id/notifications/:notification_id/respond", {
+export const respondRoute = defineRoute("POST", "/sessions/:session_id/notifications/:notification_id/respond", () => ({
   params: z.object({ session_id: z.string().min(1), notification_id: z.string().min(1) }).strict(),
   body: z
     .object({
@@ -19,4 +19,4 @@ export const respondRoute = defineRoute("POST", "/sessions/:session_id/notificat
   answer: notificationRecordSchema,
   errors: ["session_not_found", "notification_not_found", "notification_conflict"],
   conflictRecord: true,
-});
+}));

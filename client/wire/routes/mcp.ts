@@ -23,15 +23,15 @@ export const mcpServerReportSchema = z.object({
 });
 export type McpServerReport = z.infer<typeof mcpServerReportSchema>;
 
-export const mcpReportRoute = defineRoute("GET", "/mcp", {
+export const mcpReportRoute = defineRoute("GET", "/mcp", () => ({
   answer: z.object({ servers: z.array(mcpServerReportSchema) }),
   admin: true,
-});
+}));
 
-export const restartMcpServerRoute = defineRoute("POST", "/mcp/:name/restart", {
+export const restartMcpServerRoute = defineRoute("POST", "/mcp/:name/restart", () => ({
   params: z.object({ name: z.string().min(1).max(40) }),
   answer: z.void(),
   status: 204,
   errors: ["mcp_server_not_found"],
   admin: true,
-});
+}));

@@ -33,38 +33,38 @@ const dismissAnswer = z.unknown();
 
 const notificationId = { notification_id: z.string().min(1) };
 
-export const applicationNotificationsRoute = defineRoute("GET", "/application/notifications", {
+export const applicationNotificationsRoute = defineRoute("GET", "/application/notifications", () => ({
   query: listQuery,
   answer: notificationListBodySchema,
-});
+}));
 
-export const sessionNotificationsRoute = defineRoute("GET", "/sessions/:session_id/notifications", {
+export const sessionNotificationsRoute = defineRoute("GET", "/sessions/:session_id/notifications", () => ({
   params: sessionParams,
   query: listQuery,
   answer: notificationListBodySchema,
   errors: ["session_not_found"],
-});
+}));
 
 export const dismissApplicationNotificationRoute = defineRoute(
   "POST",
   "/application/notifications/:notification_id/dismiss",
-  {
+  () => ({
     params: z.object(notificationId).strict(),
     body: dismissBody,
     answer: dismissAnswer,
     errors: ["notification_not_found", "notification_conflict", "notice_not_dismissable"],
     conflictRecord: true,
-  },
+  }),
 );
 
 export const dismissSessionNotificationRoute = defineRoute(
   "POST",
   "/sessions/:session_id/notifications/:notification_id/dismiss",
-  {
+  () => ({
     params: sessionParams.extend(notificationId).strict(),
     body: dismissBody,
     answer: dismissAnswer,
     errors: ["session_not_found", "notification_not_found", "notification_conflict"],
     conflictRecord: true,
-  },
+  }),
 );

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { deviceListSchema, deviceRevokedSchema, pairingCreatedSchema } from "../api.ts";
 import { defineRoute } from "./route.ts";
 
-export const createPairingRoute = defineRoute("POST", "/pairing", {
+export const createPairingRoute = defineRoute("POST", "/pairing", () => ({
   body: z
     .object({ person_id: z.string().min(1).max(100).optional() })
     .strict()
@@ -14,14 +14,14 @@ export const createPairingRoute = defineRoute("POST", "/pairing", {
   answer: pairingCreatedSchema,
   status: 201,
   errors: ["admin_required", "person_not_found"],
-});
+}));
 
-export const listDevicesRoute = defineRoute("GET", "/devices", {
+export const listDevicesRoute = defineRoute("GET", "/devices", () => ({
   answer: deviceListSchema,
-});
+}));
 
-export const revokeDeviceRoute = defineRoute("DELETE", "/devices/:device_id", {
+export const revokeDeviceRoute = defineRoute("DELETE", "/devices/:device_id", () => ({
   params: z.object({ device_id: z.string().min(1).max(100) }).strict(),
   answer: deviceRevokedSchema,
   errors: ["device_not_found"],
-});
+}));

@@ -34,20 +34,20 @@ const dailyLimit = z.number().int().min(1).max(1_000_000);
 const personParams = z.object({ person_id: z.string().min(1).max(100) }).strict();
 const personEnvelope = z.object({ person: personSchema });
 
-export const listPeopleRoute = defineRoute("GET", "/people", {
+export const listPeopleRoute = defineRoute("GET", "/people", () => ({
   answer: z.object({ people: z.array(personSchema) }),
   errors: ["admin_required"],
-});
+}));
 
-export const peopleDirectoryRoute = defineRoute("GET", "/people/directory", {
+export const peopleDirectoryRoute = defineRoute("GET", "/people/directory", () => ({
   answer: z.object({ people: z.array(directoryEntrySchema) }),
-});
+}));
 
-export const myPersonRoute = defineRoute("GET", "/people/me", {
+export const myPersonRoute = defineRoute("GET", "/people/me", () => ({
   answer: personEnvelope,
-});
+}));
 
-export const createPersonRoute = defineRoute("POST", "/people", {
+export const createPersonRoute = defineRoute("POST", "/people", () => ({
   body: z
     .object({
       name: personName,
@@ -59,9 +59,9 @@ export const createPersonRoute = defineRoute("POST", "/people", {
   answer: personEnvelope,
   status: 201,
   errors: ["admin_required"],
-});
+}));
 
-export const updatePersonRoute = defineRoute("PATCH", "/people/:person_id", {
+export const updatePersonRoute = defineRoute("PATCH", "/people/:person_id", () => ({
   params: personParams,
   body: z
     .object({
@@ -74,9 +74,9 @@ export const updatePersonRoute = defineRoute("PATCH", "/people/:person_id", {
     .strict(),
   answer: personEnvelope,
   errors: ["admin_required", "person_not_found", "last_admin"],
-});
+}));
 
-export const removePersonRoute = defineRoute("DELETE", "/people/:person_id", {
+export const removePersonRoute = defineRoute("DELETE", "/people/:person_id", () => ({
   params: personParams,
   query: z
     .object({ chats: z.enum(["delete", "transfer"]), to: z.string().min(1).max(100).optional() })
@@ -88,7 +88,7 @@ export const removePersonRoute = defineRoute("DELETE", "/people/:person_id", {
   answer: z.void(),
   status: 204,
   errors: ["admin_required", "person_not_found", "last_admin"],
-});
+}));
 
 export const auditEntrySchema = z.object({
   at: z.string(),
@@ -101,7 +101,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditRoute = defineRoute("GET", "/audit", {
+export const auditRoute = defineRoute("GET", "/audit", () => ({
   answer: z.object({ entries: z.array(auditEntrySchema) }),
   errors: ["admin_required"],
-});
+}));

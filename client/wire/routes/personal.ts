@@ -16,11 +16,11 @@ export const personalSettingsSchema = z.object({
 });
 export type PersonalSettings = z.infer<typeof personalSettingsSchema>;
 
-export const getPersonalSettingsRoute = defineRoute("GET", "/people/me/settings", {
+export const getPersonalSettingsRoute = defineRoute("GET", "/people/me/settings", () => ({
   answer: personalSettingsSchema,
-});
+}));
 
-export const patchPersonalSettingsRoute = defineRoute("PATCH", "/people/me/settings", {
+export const patchPersonalSettingsRoute = defineRoute("PATCH", "/people/me/settings", () => ({
   body: z
     .object({
       instructions: z.string().max(MAX_INSTRUCTIONS).optional(),
@@ -32,7 +32,7 @@ export const patchPersonalSettingsRoute = defineRoute("PATCH", "/people/me/setti
     .strict(),
   answer: personalSettingsSchema,
   errors: ["agent_not_found"],
-});
+}));
 
 export const promptSchema = z.object({
   id: z.string(),
@@ -47,27 +47,27 @@ const promptParams = z.object({ prompt_id: z.string().min(1).max(100) });
 const title = z.string().trim().min(1).max(MAX_PROMPT_TITLE);
 const text = z.string().min(1).max(MAX_PROMPT_TEXT);
 
-export const listPromptsRoute = defineRoute("GET", "/prompts", {
+export const listPromptsRoute = defineRoute("GET", "/prompts", () => ({
   answer: z.object({ prompts: z.array(promptSchema) }),
-});
+}));
 
-export const createPromptRoute = defineRoute("POST", "/prompts", {
+export const createPromptRoute = defineRoute("POST", "/prompts", () => ({
   body: z.object({ title, text }).strict(),
   answer: z.object({ prompt: promptSchema }),
   status: 201,
   errors: ["prompt_limit_reached"],
-});
+}));
 
-export const updatePromptRoute = defineRoute("PATCH", "/prompts/:prompt_id", {
+export const updatePromptRoute = defineRoute("PATCH", "/prompts/:prompt_id", () => ({
   params: promptParams,
   body: z.object({ title: title.optional(), text: text.optional() }).strict(),
   answer: z.object({ prompt: promptSchema }),
   errors: ["prompt_not_found"],
-});
+}));
 
-export const deletePromptRoute = defineRoute("DELETE", "/prompts/:prompt_id", {
+export const deletePromptRoute = defineRoute("DELETE", "/prompts/:prompt_id", () => ({
   params: promptParams,
   answer: z.void(),
   status: 204,
   errors: ["prompt_not_found"],
-});
+}));

@@ -17,32 +17,36 @@ const resolveBody = z
 
 const errors = ["forbidden", "notification_conflict", "notification_not_found"] as const;
 
-export const publishApplicationNotificationRoute = defineRoute("POST", "/application/notifications", {
+export const publishApplicationNotificationRoute = defineRoute("POST", "/application/notifications", () => ({
   body: producerInputSchema,
   answer: notificationRecordSchema,
   /** 200 when the key's active occurrence was updated. */
   status: 201,
   errors,
-});
+}));
 
-export const resolveApplicationNotificationRoute = defineRoute("POST", "/application/notifications/resolve", {
+export const resolveApplicationNotificationRoute = defineRoute("POST", "/application/notifications/resolve", () => ({
   body: resolveBody,
   answer: notificationRecordSchema,
   errors,
-});
+}));
 
-export const publishSessionNotificationRoute = defineRoute("POST", "/sessions/:session_id/notifications", {
+export const publishSessionNotificationRoute = defineRoute("POST", "/sessions/:session_id/notifications", () => ({
   params: sessionParams,
   body: producerInputSchema,
   answer: notificationRecordSchema,
   /** 200 when the key's active occurrence was updated. */
   status: 201,
   errors: [...errors, "session_not_found"],
-});
+}));
 
-export const resolveSessionNotificationRoute = defineRoute("POST", "/sessions/:session_id/notifications/resolve", {
-  params: sessionParams,
-  body: resolveBody,
-  answer: notificationRecordSchema,
-  errors: [...errors, "session_not_found"],
-});
+export const resolveSessionNotificationRoute = defineRoute(
+  "POST",
+  "/sessions/:session_id/notifications/resolve",
+  () => ({
+    params: sessionParams,
+    body: resolveBody,
+    answer: notificationRecordSchema,
+    errors: [...errors, "session_not_found"],
+  }),
+);

@@ -4,22 +4,22 @@ import { defineRoute, noContent } from "./route.ts";
 
 const producerSchema = z.looseObject({ producer_id: z.string(), name: z.string(), created_at: z.string() });
 
-export const createProducerRoute = defineRoute("POST", "/producers", {
+export const createProducerRoute = defineRoute("POST", "/producers", () => ({
   body: z.object({ name: z.string().trim().min(1, "name must not be empty").max(100) }).strict(),
   answer: producerSchema.extend({ token: z.string() }),
   status: 201,
   admin: true,
-});
+}));
 
-export const listProducersRoute = defineRoute("GET", "/producers", {
+export const listProducersRoute = defineRoute("GET", "/producers", () => ({
   answer: z.looseObject({ producers: z.array(producerSchema) }),
   admin: true,
-});
+}));
 
-export const revokeProducerRoute = defineRoute("DELETE", "/producers/:producer_id", {
+export const revokeProducerRoute = defineRoute("DELETE", "/producers/:producer_id", () => ({
   params: z.object({ producer_id: z.string().min(1) }).strict(),
   answer: noContent,
   status: 204,
   errors: ["producer_not_found"],
   admin: true,
-});
+}));

@@ -37,32 +37,32 @@ export const pushSubscriptionBody = z.object({
 const previewSchema = z.object({ preview: z.boolean() });
 const errors = ["push_not_configured", "device_token_required"] as const;
 
-export const pushKeyRoute = defineRoute("GET", "/push/key", {
+export const pushKeyRoute = defineRoute("GET", "/push/key", () => ({
   answer: z.object({ public_key: z.string() }),
   errors: ["push_not_configured"],
-});
+}));
 
-export const subscribePushRoute = defineRoute("POST", "/push/subscriptions", {
+export const subscribePushRoute = defineRoute("POST", "/push/subscriptions", () => ({
   body: pushSubscriptionBody,
   answer: z.object({ endpoint: z.string() }),
   status: 201,
   errors: [...errors, "push_endpoint_not_allowed"],
-});
+}));
 
-export const unsubscribePushRoute = defineRoute("DELETE", "/push/subscriptions", {
+export const unsubscribePushRoute = defineRoute("DELETE", "/push/subscriptions", () => ({
   body: z.object({ endpoint: z.string().min(1).max(2048) }).strict(),
   answer: noContent,
   status: 204,
   errors,
-});
+}));
 
-export const pushSettingsRoute = defineRoute("GET", "/push/settings", {
+export const pushSettingsRoute = defineRoute("GET", "/push/settings", () => ({
   answer: previewSchema,
   errors,
-});
+}));
 
-export const changePushSettingsRoute = defineRoute("PATCH", "/push/settings", {
+export const changePushSettingsRoute = defineRoute("PATCH", "/push/settings", () => ({
   body: previewSchema.strict(),
   answer: previewSchema,
   errors,
-});
+}));

@@ -18,7 +18,7 @@ export const sendAttachmentInput = z.discriminatedUnion("type", [
   z.object({ type: z.literal("document"), document_id: z.string().min(1).max(100) }).strict(),
 ]);
 
-export const sendRoute = defineRoute("POST", "/sessions/:session_id/send", {
+export const sendRoute = defineRoute("POST", "/sessions/:session_id/send", () => ({
   params: sessionParams,
   body: z
     .object({
@@ -46,12 +46,12 @@ export const sendRoute = defineRoute("POST", "/sessions/:session_id/send", {
     "asset_not_found",
     "unsupported_media_type",
   ],
-});
+}));
 
-export const cancelRoute = defineRoute("POST", "/sessions/:session_id/requests/:request_id/cancel", {
+export const cancelRoute = defineRoute("POST", "/sessions/:session_id/requests/:request_id/cancel", () => ({
   params: z.object({ session_id: z.string().min(1), request_id: z.string().min(1) }).strict(),
   body: z.object({}).strict().optional(),
   answer: cancelAcceptedSchema,
   status: 202,
   errors: ["session_not_found", "share_access_denied", "request_not_found", "request_finished"],
-});
+}));

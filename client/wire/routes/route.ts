@@ -59,15 +59,38 @@ export type DefinedRoute<M extends HttpMethod, P extends string, S extends Route
   errors: S extends { errors: infer E extends readonly HttpErrorCode[] } ? E : readonly [];
 };
 
-/** Declares a contract, `defineRoute("GET", "/health", {answer, open: true})`, as Fastify and fetch read a route:
- *  method, then path, then the rest. The literal types are kept, so `z.infer` of its parts types both sides. */
+/** Declares a contract, `defineRoute("GET", "/health", () => ({answer, open: true}))`, as Fastify and fetch read a
+ *  route: method, then path, then the rest. The literal types are kept, so `z.infer` of its parts types both sides.
+ *
+ *  The rest comes as a function, called once, on the first read of anything but the method and path: a route's
+ *  schemas are built when it is first served or called, not when the library loads. The app's start evaluates every
+ *  route module (the library's one `ServerApi` names them all) and would otherwise build a hundred routes' schemas
+ *  before its first paint (docs/app.md "Start-up"). Built later, the contract is the same: the same schemas, the same
+ *  fields, and `in`, `Object.keys` and spreading see exactly those. */
 export function defineRoute<const M extends HttpMethod, const P extends string, const S extends RouteSpec>(
   method: M,
   path: P,
-  spec: S,
+  spec: () => S,
 ): DefinedRoute<M, P, S>;
-export function defineRoute(method: HttpMethod, path: string, spec: RouteSpec): RouteContract {
-  return { method, path, ...spec, status: spec.status ?? 200, errors: spec.errors ?? [] };
+export function defineRoute(method: HttpMethod, path: string, spec: () => RouteSpec): RouteContract {
+  let built: RouteContract | undefined;
+  const contract = () => {
+    if (built === undefined) {
+      const rest = spec();
+      built = { method, path, ...rest, status: rest.status ?? 200, errors: rest.errors ?? [] };
+    }
+    return built;
+  };
+  // The proxy's own target stays empty: every question about the contract's fields is answered by the built one.
+  return new Proxy({} as RouteContract, {
+    get: (_target, key) => (key === "method" ? method : key === "path" ? path : Reflect.get(contract(), key)),
+    has: (_target, key) => key in contract(),
+    ownKeys: () => Reflect.ownKeys(contract()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(contract(), key),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
 }
 
 type Schema<C, K extends string> = C extends { [P in K]: infer S extends z.ZodType } ? S : undefined;

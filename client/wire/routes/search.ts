@@ -16,7 +16,7 @@ export const searchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-export const searchRoute = defineRoute("GET", "/search", {
+export const searchRoute = defineRoute("GET", "/search", () => ({
   query: z
     .object({
       q: z.string().max(MAX_SEARCH_QUERY, `q must be at most ${MAX_SEARCH_QUERY} characters`),
@@ -24,4 +24,4 @@ export const searchRoute = defineRoute("GET", "/search", {
     })
     .strict(),
   answer: z.object({ results: z.array(searchResultSchema) }),
-});
+}));

@@ -13,7 +13,7 @@ import { messageParams, sessionParams } from "./params.ts";
 import { integerParam } from "./query.ts";
 import { defineRoute, noContent } from "./route.ts";
 
-export const listSessionsRoute = defineRoute("GET", "/sessions", {
+export const listSessionsRoute = defineRoute("GET", "/sessions", () => ({
   query: z
     .object({
       archived: z.enum(["only", "include"]).optional(),
@@ -25,9 +25,9 @@ export const listSessionsRoute = defineRoute("GET", "/sessions", {
     .strict(),
   /** With `limit` or `before`: `{sessions, next_before}` (null after the last page). */
   answer: sessionListSchema,
-});
+}));
 
-export const createSessionRoute = defineRoute("POST", "/sessions", {
+export const createSessionRoute = defineRoute("POST", "/sessions", () => ({
   body: z
     .object({
       agent_id: z.string().min(1).optional(),
@@ -39,9 +39,9 @@ export const createSessionRoute = defineRoute("POST", "/sessions", {
   answer: sessionEnvelopeSchema,
   status: 201,
   errors: ["agent_not_found"],
-});
+}));
 
-export const getSessionRoute = defineRoute("GET", "/sessions/:session_id", {
+export const getSessionRoute = defineRoute("GET", "/sessions/:session_id", () => ({
   params: sessionParams,
   // Not strict: this route ignored any query before paging, and answers unknown ones as it did.
   query: z.object({
@@ -50,32 +50,32 @@ export const getSessionRoute = defineRoute("GET", "/sessions/:session_id", {
   }),
   answer: sessionEnvelopeSchema,
   errors: ["session_not_found"],
-});
+}));
 
-export const updateSessionRoute = defineRoute("PATCH", "/sessions/:session_id", {
+export const updateSessionRoute = defineRoute("PATCH", "/sessions/:session_id", () => ({
   params: sessionParams,
   body: sessionUpdateSchema,
   answer: sessionEnvelopeSchema,
   errors: ["session_not_found"],
-});
+}));
 
-export const deleteSessionRoute = defineRoute("DELETE", "/sessions/:session_id", {
+export const deleteSessionRoute = defineRoute("DELETE", "/sessions/:session_id", () => ({
   params: sessionParams,
   body: z.object({}).strict().optional(),
   answer: noContent,
   status: 204,
   errors: ["session_not_found"],
-});
+}));
 
-export const forkSessionRoute = defineRoute("POST", "/sessions/:session_id/fork", {
+export const forkSessionRoute = defineRoute("POST", "/sessions/:session_id/fork", () => ({
   params: sessionParams,
   body: z.object({}).strict().default({}),
   answer: sessionEnvelopeSchema,
   status: 201,
   errors: ["session_not_found"],
-});
+}));
 
-export const loadMessagesRoute = defineRoute("GET", "/sessions/:session_id/messages", {
+export const loadMessagesRoute = defineRoute("GET", "/sessions/:session_id/messages", () => ({
   params: sessionParams,
   // Not strict: this route ignored any query before `limit`, and answers unknown ones as it did.
   query: z.object({
@@ -84,24 +84,24 @@ export const loadMessagesRoute = defineRoute("GET", "/sessions/:session_id/messa
   }),
   answer: messagesSnapshotSchema,
   errors: ["session_not_found"],
-});
+}));
 
-export const appendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages", {
+export const appendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages", () => ({
   params: sessionParams,
   body: z.object({ role: roleSchema, content: z.string(), metadata: metadataSchema.optional() }).strict(),
   answer: appendedMessageSchema,
   status: 201,
   errors: ["session_not_found"],
-});
+}));
 
-export const modifyMessageRoute = defineRoute("PATCH", "/sessions/:session_id/messages/:index", {
+export const modifyMessageRoute = defineRoute("PATCH", "/sessions/:session_id/messages/:index", () => ({
   params: messageParams,
   body: z.object({ content: z.string() }).strict(),
   answer: sessionEnvelopeSchema,
   errors: ["session_not_found", "message_not_found"],
-});
+}));
 
-export const deleteMessagesRoute = defineRoute("DELETE", "/sessions/:session_id/messages", {
+export const deleteMessagesRoute = defineRoute("DELETE", "/sessions/:session_id/messages", () => ({
   params: sessionParams,
   body: z
     .object({ indices: z.array(z.number().int().nonnegative()).min(1) })
@@ -112,4 +112,4 @@ export const deleteMessagesRoute = defineRoute("DELETE", "/sessions/:session_id/
     }),
   answer: sessionEnvelopeSchema,
   errors: ["session_not_found", "index_out_of_range"],
-});
+}));

@@ -19,12 +19,12 @@ export type SettingsView = z.infer<typeof settingsViewSchema>;
 export const settingsIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type SettingsIssue = z.infer<typeof settingsIssueSchema>;
 
-export const getSettingsRoute = defineRoute("GET", "/settings", {
+export const getSettingsRoute = defineRoute("GET", "/settings", () => ({
   answer: settingsViewSchema,
   errors: ["admin_required"],
-});
+}));
 
-export const patchSettingsRoute = defineRoute("PATCH", "/settings", {
+export const patchSettingsRoute = defineRoute("PATCH", "/settings", () => ({
   body: z
     .object({
       /** The revision the patch was made against; another one is 409 revision_mismatch. */
@@ -35,7 +35,7 @@ export const patchSettingsRoute = defineRoute("PATCH", "/settings", {
     .strict(),
   answer: settingsViewSchema,
   errors: ["admin_required", "invalid_settings", "settings_locked", "revision_mismatch"],
-});
+}));
 
 export const providerTestSchema = z.object({
   ok: z.boolean(),
@@ -46,7 +46,7 @@ export const providerTestSchema = z.object({
 });
 export type ProviderTest = z.infer<typeof providerTestSchema>;
 
-export const testProviderRoute = defineRoute("POST", "/providers/:provider_id/test", {
+export const testProviderRoute = defineRoute("POST", "/providers/:provider_id/test", () => ({
   params: z.object({ provider_id: z.string().min(1).max(100) }),
   body: z
     .object({
@@ -57,4 +57,4 @@ export const testProviderRoute = defineRoute("POST", "/providers/:provider_id/te
     .default({}),
   answer: providerTestSchema,
   errors: ["admin_required", "provider_not_found", "link_local_not_allowed"],
-});
+}));

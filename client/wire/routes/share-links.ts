@@ -74,31 +74,31 @@ export type SharedSnapshot = z.infer<typeof sharedSnapshotSchema>;
 
 const linkParams = sessionParams.extend({ token: z.string().min(1).max(100) });
 
-export const createShareLinkRoute = defineRoute("POST", "/sessions/:session_id/share-links", {
+export const createShareLinkRoute = defineRoute("POST", "/sessions/:session_id/share-links", () => ({
   params: sessionParams,
   body: createShareLinkBody,
   answer: shareLinkCreatedSchema,
   status: 201,
   errors: ["session_not_found", "share_access_denied", "too_many_share_links", "share_snapshot_too_large"],
-});
+}));
 
-export const listShareLinksRoute = defineRoute("GET", "/sessions/:session_id/share-links", {
+export const listShareLinksRoute = defineRoute("GET", "/sessions/:session_id/share-links", () => ({
   params: sessionParams,
   answer: shareLinkListSchema,
   errors: ["session_not_found", "share_access_denied"],
-});
+}));
 
-export const revokeShareLinkRoute = defineRoute("DELETE", "/sessions/:session_id/share-links/:token", {
+export const revokeShareLinkRoute = defineRoute("DELETE", "/sessions/:session_id/share-links/:token", () => ({
   params: linkParams,
   answer: noContent,
   status: 204,
   errors: ["session_not_found", "share_access_denied", "share_link_not_found"],
-});
+}));
 
 /** No token; unknown, revoked, expired and malformed tokens are all the same 404 share_link_not_found. */
-export const sharedBlobRoute = defineRoute("GET", "/shared/:token", {
+export const sharedBlobRoute = defineRoute("GET", "/shared/:token", () => ({
   params: z.object({ token: z.string().max(100) }).strict(),
   answer: sharedBlobSchema,
   errors: ["share_link_not_found", "rate_limited"],
   open: true,
-});
+}));

@@ -13,7 +13,7 @@ export const MAX_SHARES = 20;
 export const shareAccessSchema = sessionShareSchema.shape.access;
 export type ShareAccess = z.infer<typeof shareAccessSchema>;
 
-export const shareSessionRoute = defineRoute("POST", "/sessions/:session_id/shares", {
+export const shareSessionRoute = defineRoute("POST", "/sessions/:session_id/shares", () => ({
   params: sessionParams,
   body: z.object({ person_id: z.string().min(1).max(100), access: shareAccessSchema }).strict(),
   answer: sessionEnvelopeSchema,
@@ -24,11 +24,11 @@ export const shareSessionRoute = defineRoute("POST", "/sessions/:session_id/shar
     "person_not_found",
     "too_many_shares",
   ],
-});
+}));
 
-export const unshareSessionRoute = defineRoute("DELETE", "/sessions/:session_id/shares/:person_id", {
+export const unshareSessionRoute = defineRoute("DELETE", "/sessions/:session_id/shares/:person_id", () => ({
   params: sessionParams.extend({ person_id: z.string().min(1).max(100) }),
   answer: noContent,
   status: 204,
   errors: ["session_not_found", "share_access_denied", "person_not_found"],
-});
+}));

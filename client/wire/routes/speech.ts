@@ -13,13 +13,13 @@ export const speechStatusSchema = z.object({
 });
 export type SpeechStatus = z.infer<typeof speechStatusSchema>;
 
-export const speechStatusRoute = defineRoute("GET", "/speech", {
+export const speechStatusRoute = defineRoute("GET", "/speech", () => ({
   answer: speechStatusSchema,
-});
+}));
 
 /** The body is the recording's bytes, typed by its Content-Type (audio/webm, audio/ogg, audio/mp4, audio/mpeg, audio/wav);
  *  or JSON `{upload_id}` (client/wire/routes/uploads.ts): a recording sent in parts. */
-export const transcriptionRoute = defineRoute("POST", "/audio/transcriptions", {
+export const transcriptionRoute = defineRoute("POST", "/audio/transcriptions", () => ({
   rawBody: true,
   answer: z.object({ text: z.string() }),
   errors: [
@@ -30,9 +30,9 @@ export const transcriptionRoute = defineRoute("POST", "/audio/transcriptions", {
     "upload_not_found",
     "upload_incomplete",
   ],
-});
+}));
 
-export const speechRoute = defineRoute("POST", "/audio/speech", {
+export const speechRoute = defineRoute("POST", "/audio/speech", () => ({
   body: z
     .object({
       text: z
@@ -47,4 +47,4 @@ export const speechRoute = defineRoute("POST", "/audio/speech", {
   answer: z.custom<{ media_type: string; bytes: Uint8Array }>(),
   bytes: true,
   errors: ["speech_not_configured", "provider_error"],
-});
+}));

@@ -5,7 +5,7 @@ import { clientRequestIdSchema, sendAcceptedSchema, sessionEnvelopeSchema } from
 import { messageParams, sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
 
-export const regenerateRoute = defineRoute("POST", "/sessions/:session_id/regenerate", {
+export const regenerateRoute = defineRoute("POST", "/sessions/:session_id/regenerate", () => ({
   params: sessionParams,
   body: z
     .object({
@@ -20,9 +20,9 @@ export const regenerateRoute = defineRoute("POST", "/sessions/:session_id/regene
   answer: sendAcceptedSchema,
   status: 202,
   errors: ["session_not_found", "agent_not_found", "request_in_progress", "message_not_found"],
-});
+}));
 
-export const resendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/resend", {
+export const resendMessageRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/resend", () => ({
   params: messageParams,
   body: z
     .object({
@@ -34,11 +34,11 @@ export const resendMessageRoute = defineRoute("POST", "/sessions/:session_id/mes
   answer: sendAcceptedSchema,
   status: 202,
   errors: ["session_not_found", "agent_not_found", "request_in_progress", "message_not_found"],
-});
+}));
 
-export const switchVersionRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/version", {
+export const switchVersionRoute = defineRoute("POST", "/sessions/:session_id/messages/:index/version", () => ({
   params: messageParams,
   body: z.object({ version: z.number().int().positive() }).strict(),
   answer: sessionEnvelopeSchema,
   errors: ["session_not_found", "message_not_found", "request_in_progress"],
-});
+}));

@@ -13,7 +13,7 @@ export type UploadKind = z.infer<typeof uploadKindSchema>;
 
 const uploadParams = z.object({ upload_id: z.string().min(1).max(100) }).strict();
 
-export const createUploadRoute = defineRoute("POST", "/uploads", {
+export const createUploadRoute = defineRoute("POST", "/uploads", () => ({
   body: z
     .object({
       kind: uploadKindSchema,
@@ -34,7 +34,7 @@ export const createUploadRoute = defineRoute("POST", "/uploads", {
     "speech_not_configured",
     "too_many_uploads",
   ],
-});
+}));
 
 /** A part in JSON: its bytes as base64. Over direct HTTP the raw bytes (application/octet-stream) may come instead. */
 export const uploadPartBody = z
@@ -46,7 +46,7 @@ export const uploadPartBody = z
   })
   .strict();
 
-export const putUploadPartRoute = defineRoute("PUT", "/uploads/:upload_id/parts/:n", {
+export const putUploadPartRoute = defineRoute("PUT", "/uploads/:upload_id/parts/:n", () => ({
   params: uploadParams
     .extend({
       n: z
@@ -65,10 +65,10 @@ export const putUploadPartRoute = defineRoute("PUT", "/uploads/:upload_id/parts/
     "upload_part_incomplete",
     "insufficient_storage",
   ],
-});
+}));
 
 /** Completing answers the direct route's body: `{document}` (201) for a document, `{text}` (200) for a recording. */
-export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/complete", {
+export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/complete", () => ({
   params: uploadParams,
   answer: z.union([z.object({ document: documentRecordSchema }), z.object({ text: z.string() })]),
   errors: [
@@ -81,7 +81,7 @@ export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/comp
     "speech_not_configured",
     "provider_error",
   ],
-});
+}));
 
 /** POST /documents and POST /audio/transcriptions take this JSON body instead of the bytes: an upload whose parts
  *  have all arrived, finished as POST /uploads/{id}/complete would. */

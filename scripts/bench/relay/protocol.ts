@@ -47,7 +47,7 @@ export const fromServer = z.discriminatedUnion("type", [
   }),
   statsMessage,
   seamsAnswer,
-  z.object({ type: z.literal("cipher"), us_per_call: z.array(z.number()) }),
+  z.object({ type: z.literal("cipher"), us_per_call: z.array(z.number()), in_place_us_per_call: z.array(z.number()) }),
 ]);
 
 /**

@@ -10,7 +10,7 @@ import { createRuntime } from "../../../server/runtime.ts";
 import { phaseMeter } from "../fanout/protocol.ts";
 import { runRelayedCall } from "../../../server/forwarder/api-relay.ts";
 import { withJsonBody } from "../../../server/forwarder/json-text.ts";
-import { cipherCostUs, sealedCallJson } from "./cipher-cost.ts";
+import { cipherCostUs, cipherInPlaceUs, sealedCallJson } from "./cipher-cost.ts";
 import { answerMeter, answerSeams, toServer } from "./protocol.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
@@ -49,8 +49,11 @@ function seed(devices: number, deviceKey: string) {
   return { path: `/sessions/${session.id}/messages`, tokens, e2e };
 }
 
-/** The cipher's own cost, `batches` figures (cipher-cost.ts): the call an encrypting app makes and its answer. */
-async function cipherCost(batches: number): Promise<number[]> {
+/**
+ * The cipher's own cost, `batches` figures, and as many of its cost beside the route (cipher-cost.ts): the call an
+ * encrypting app makes and its answer.
+ */
+async function cipherCost(batches: number): Promise<{ alone: number[]; inPlace: number[] }> {
   if (!sample) throw new Error("the server child was not started");
   const { path, deviceId, deviceKey } = sample;
   const call = { request_id: "x".repeat(24), device_id: deviceId, method: "GET" as const, path };
@@ -62,14 +65,17 @@ async function cipherCost(batches: number): Promise<number[]> {
     callJson: sealedCallJson(path),
     answerJson: withJsonBody(answer),
   };
-  return cipherCostUs(cipherSample, batches);
+  const inPlace = await cipherInPlaceUs(cipherSample, () => runRelayedCall(ctx, runtime.app, call), batches);
+  return { alone: cipherCostUs(cipherSample, batches), inPlace };
 }
 
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
   if (answerMeter(parsed, meter, send) || answerSeams(parsed, send)) return;
   if (parsed.type === "cipher")
-    return void cipherCost(parsed.batches).then((us) => send({ type: "cipher", us_per_call: us }));
+    return void cipherCost(parsed.batches).then(({ alone, inPlace }) =>
+      send({ type: "cipher", us_per_call: alone, in_place_us_per_call: inPlace }),
+    );
   if (parsed.type !== "start") return;
   const { path, tokens, e2e } = seed(parsed.devices, parsed.device_key);
   sample = { path, deviceId: e2e.devices[0]!.device_id, deviceKey: parsed.device_key };

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { ChromiumFirstSequencer } from "./test/support/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -8,6 +9,8 @@ export default defineConfig({
     // Suites start real servers, bridges and SQLite files; two cores are the budget.
     pool: "forks",
     maxWorkers: 2,
+    // Without a cache of durations (a fresh clone), the Chromium files first: see the sequencer.
+    sequence: { sequencer: ChromiumFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -5,13 +5,17 @@ import { deflateRawSync } from "node:zlib";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { drawPage } from "../../server/documents/page-image.ts";
 
-/** A PDF whose page N (1-based) holds `pages[N-1]` as text. */
-export async function pdfWith(pages: readonly string[]): Promise<Uint8Array> {
+/** A page's width and height in points: A4 by default. */
+export type PageSize = readonly [width: number, height: number];
+const A4: PageSize = [595, 842];
+
+/** A PDF whose page N (1-based) holds `pages[N-1]` as text, from the top left, on pages of `size`. */
+export async function pdfWith(pages: readonly string[], size: PageSize = A4): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const text of pages) {
-    const page = pdf.addPage([595, 842]);
-    text.split("\n").forEach((line, i) => page.drawText(line, { x: 40, y: 800 - i * 16, size: 11, font }));
+    const page = pdf.addPage([...size]);
+    text.split("\n").forEach((line, i) => page.drawText(line, { x: 40, y: size[1] - 42 - i * 16, size: 11, font }));
   }
   return pdf.save();
 }
@@ -24,18 +28,20 @@ export async function pdfWithoutText(count: number): Promise<Uint8Array> {
 }
 
 /**
- * A scan of `pages`: each page of pdfWith(pages) drawn to a PNG by the server's own renderer (page-image.ts), then a
- * new PDF holding only those pictures, one a page: no text layer, words only as ink.
+ * A scan of `pages`: each page of pdfWith(pages, size) drawn to a PNG by the server's own renderer (page-image.ts),
+ * then a new PDF of pages of the same size holding only those pictures, one a page: no text layer, words only as ink.
+ * (tesseract's time grows with the page's pixels: a strip of a page holding its lines reads in a fraction of an A4's.)
  */
-export async function scannedPdf(pages: readonly string[]): Promise<Uint8Array> {
+export async function scannedPdf(pages: readonly string[], size: PageSize = A4): Promise<Uint8Array> {
   const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const source = await pdfjs.getDocument({ data: await pdfWith(pages), isEvalSupported: false, verbosity: 0 }).promise;
+  const data = await pdfWith(pages, size);
+  const source = await pdfjs.getDocument({ data, isEvalSupported: false, verbosity: 0 }).promise;
   const scan = await PDFDocument.create();
   for (let number = 1; number <= source.numPages; number++) {
     const page = await source.getPage(number);
     const { png } = await drawPage(page, source.canvasFactory as Parameters<typeof drawPage>[1]);
     const picture = await scan.embedPng(png);
-    scan.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
+    scan.addPage([...size]).drawImage(picture, { x: 0, y: 0, width: size[0], height: size[1] });
   }
   await source.destroy();
   return scan.save();

@@ -309,8 +309,7 @@ export class ChatClient extends ServerApi {
     options: { limit?: number } = {},
   ): Promise<LoadedMessages & { dispose: Disposer }> {
     const snapshot = await this.messagesSnapshot(session_id, options.limit);
-    const events = await this.delivery.afterSnapshot(session_id, snapshot.cursor_event_id);
-    const dispose = listener ? this.listeners.add("*", listener, { session_id }) : () => undefined;
+    const { events, dispose } = await this.delivery.afterSnapshot(session_id, snapshot.cursor_event_id, listener);
     return { ...snapshot, events, dispose };
   }
 

@@ -12,6 +12,7 @@ import type { NotificationCenter } from "../notifications/center.ts";
 import type { ReaderSink } from "../transport/event-reader.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import type { ServerApi } from "../api/server-api.ts";
+import type { Disposer } from "../util/observable.ts";
 import { backoffDelay, sleep, type Timers } from "../util/timers.ts";
 import { EventSequencer } from "./sequencer.ts";
 import type { SealedEvents } from "./sealed-events.ts";
@@ -68,9 +69,31 @@ export class EventDelivery {
 
   /**
    * The events of a session after a snapshot's cursor that were already delivered (they come back with the
-   * snapshot), and from then on the session's floor: its listeners hear nothing at or before the returned id.
+   * snapshot), and from then on the session's floor: its listeners hear nothing at or before it. `listener` is
+   * registered for the session before those events are read, so one delivered while they are read (newer than the
+   * page read) is not missed: it comes back with them, and the listener hears only what is delivered after.
    */
-  async afterSnapshot(session_id: string, cursor: string): Promise<AnyEvent[]> {
+  async afterSnapshot(
+    session_id: string,
+    cursor: string,
+    listener?: (event: AnyEvent) => void,
+  ): Promise<{ events: AnyEvent[]; dispose: Disposer }> {
+    const meanwhile: AnyEvent[] = [];
+    let hear: (event: AnyEvent) => void = (event) => void meanwhile.push(event);
+    const dispose = listener ? this.deps.listeners.add("*", (event) => hear(event), { session_id }) : () => undefined;
+    try {
+      const { events, floor } = await this.deliveredAfter(session_id, cursor);
+      if (listener) hear = listener;
+      return { events: [...events, ...meanwhile.filter((event) => event.event_id > floor)], dispose };
+    } catch (error) {
+      dispose();
+      throw error;
+    }
+  }
+
+  /** Reads the session's events after `cursor` when the delivery got past it, and raises the session's floor to the
+   *  end of that read; answers them with the floor now. */
+  private async deliveredAfter(session_id: string, cursor: string): Promise<{ events: AnyEvent[]; floor: string }> {
     const events: AnyEvent[] = [];
     let floor = cursor;
     const delivered = this.sequencer.cursor;
@@ -86,8 +109,9 @@ export class EventDelivery {
       }
     }
     const previous = this.floors.get(session_id);
-    if (previous === undefined || floor > previous) this.floors.set(session_id, floor);
-    return events;
+    if (previous !== undefined && previous > floor) return { events, floor: previous };
+    this.floors.set(session_id, floor);
+    return { events, floor };
   }
 
   /**

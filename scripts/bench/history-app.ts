@@ -11,7 +11,8 @@
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
-//    (scroll_long_tasks_over_50ms).
+//    (scroll_long_tasks_over_50ms), and the main thread's CPU time over the scroll (scroll_thread_ms, CDP ThreadTime:
+//    under a loaded machine's stretched wall clock, the work the page did).
 // Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
 // messages long), run for run after the big one. Both servers live side by side; the data is seeded once and each
 // browser context warmed once, before the runs (neither is part of a run): each run is a new page of the warm context
@@ -54,6 +55,12 @@ const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 /** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
 const PROFILE_DIR = process.env.BENCH_APP_PROF;
+/**
+ * BENCH_APP_TRACE=<dir>: each run's long tasks of the scroll to the start go there, each beside the long animation
+ * frame it fell in (the scripts that ran, their forced layouts, the frame's style, layout and paint) and whether an
+ * older page's answer came in it: what each long task was.
+ */
+const TRACE_DIR = process.env.BENCH_APP_TRACE;
 /** How long any one wait in the page may take. */
 const WAIT_MS = 300_000;
 
@@ -63,11 +70,16 @@ const WAIT_MS = 300_000;
  * inner functions in a helper the page does not have.
  */
 const MARKS = `
-window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [] };
+window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [],
+  frames: [], pages: [] };
 const pageFetch = window.fetch;
 window.fetch = (input, init) => {
   const answer = pageFetch(input, init);
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url.includes("before=")) {
+    const asked = performance.now();
+    answer.then(() => window.__bench.pages.push({ asked, answered: performance.now() }), () => undefined);
+  }
   if (url.includes("/sessions?limit=") && window.__bench.listAnswer === undefined)
     answer.then(() => (window.__bench.listAnswer ??= performance.now()), () => undefined);
   return answer;
@@ -75,6 +87,24 @@ window.fetch = (input, init) => {
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) window.__bench.longtasks.push({ start: entry.startTime, duration: entry.duration });
 }).observe({ type: "longtask", buffered: true });
+// Long animation frames, with the scripts that ran in them and their forced layouts (BENCH_APP_TRACE reads them).
+new PerformanceObserver((list) => {
+  for (const frame of list.getEntries())
+    window.__bench.frames.push({
+      start: frame.startTime,
+      duration: frame.duration,
+      blocking: frame.blockingDuration,
+      render: frame.renderStart ? frame.startTime + frame.duration - frame.renderStart : 0,
+      style_layout: frame.styleAndLayoutStart ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0,
+      scripts: frame.scripts.map((script) => ({
+        invoker: script.invoker,
+        fn: script.sourceFunctionName,
+        at: script.sourceURL.split("/").pop() + ":" + script.sourceCharPosition,
+        duration: script.duration,
+        forced_layout: script.forcedStyleAndLayoutDuration,
+      })),
+    });
+}).observe({ type: "long-animation-frame", buffered: true });
 const marks = new MutationObserver(() => {
   const bench = window.__bench;
   const row = document.querySelector(".session-row");
@@ -140,17 +170,31 @@ async function warmContext(browser: Browser, server: HistoryServer, chats: numbe
   return context;
 }
 
+interface ThrottledPage {
+  page: Page;
+  /** The page's main thread's CPU time so far (CDP Performance ThreadTime), in ms: what the page did, whatever the
+   *  machine's load did to the wall clock. */
+  threadMs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
 /** A new page of the context with its CPU throttled; with BENCH_APP_PROF, its CPU profiled until `stop`. */
-async function throttledPage(context: BrowserContext, label: string): Promise<{ page: Page; stop(): Promise<void> }> {
+async function throttledPage(context: BrowserContext, label: string): Promise<ThrottledPage> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE });
-  if (!PROFILE_DIR) return { page, stop: async () => undefined };
+  await cdp.send("Performance.enable");
+  const threadMs = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return 1000 * (metrics.find((metric) => metric.name === "ThreadTime")?.value ?? Number.NaN);
+  };
+  if (!PROFILE_DIR) return { page, threadMs, stop: async () => undefined };
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
   await cdp.send("Profiler.start");
   return {
     page,
+    threadMs,
     async stop() {
       const { profile } = await cdp.send("Profiler.stop");
       writeFileSync(join(PROFILE_DIR, `${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
@@ -230,16 +274,37 @@ function scrollToStart(page: Page): Promise<ScrollFigures> {
 }
 
 async function measure(context: BrowserContext, server: HistoryServer, length: number, label: string) {
-  const { page, stop } = await throttledPage(context, label);
+  const { page, stop, threadMs } = await throttledPage(context, label);
   try {
     const open = await coldOpen(page, server);
     const long_chat_paint_ms = await openLongChat(page, server, length);
+    const began = await page.evaluate(() => performance.now());
+    const threadBefore = await threadMs();
     const scrolled = await scrollToStart(page);
+    const scroll_thread_ms = (await threadMs()) - threadBefore;
     await stop();
-    return { ...open, long_chat_paint_ms, ...scrolled };
+    if (TRACE_DIR) await writeTrace(page, began, label);
+    return { ...open, long_chat_paint_ms, ...scrolled, scroll_thread_ms };
   } finally {
     await page.close();
   }
+}
+
+/** The long tasks since `since`, each with the long animation frame around it and the older pages answered in it. */
+async function writeTrace(page: Page, since: number, label: string): Promise<void> {
+  // A string: tsx would wrap the inner functions in a helper the page does not have.
+  const trace = await page.evaluate(`(() => {
+    const bench = window.__bench;
+    const within = (span, at) => at >= span.start && at <= span.start + span.duration;
+    return bench.longtasks
+      .filter((task) => task.start >= ${since})
+      .map((task) => ({
+        task,
+        frame: bench.frames.find((frame) => within(frame, task.start)),
+        pages: bench.pages.filter((page) => page.answered >= task.start - 100 && page.answered <= task.start + task.duration),
+      }));
+  })()`);
+  writeFileSync(join(TRACE_DIR!, `${label}-${Date.now()}.json`), JSON.stringify(trace, null, 1));
 }
 
 function roundAll(figures: Record<string, number>): Record<string, number> {

@@ -56,12 +56,10 @@ describe("companion app on a phone", () => {
       .toContain("second line");
   });
 
-  // One retry: in one full run of the suite the reply after the tool's result did not show within 30 s (the tool call
-  // and its result did); 3 runs alone passed. Cause not found yet: docs/app.md A5 records it as open. The backend's
-  // queue is emptied first so a retry starts from the same script.
-  it("shows a tool call and its result's display text (A5)", { retry: 1 }, async () => {
+  // Its one failure (the reply after the tool's result never shown) matches a race in the library's loadMessages, now
+  // fixed: test/client/load-messages-meanwhile.test.ts holds it.
+  it("shows a tool call and its result's display text (A5)", async () => {
     await paired();
-    shared.stack.backend.reset();
     shared.stack.backend.script(
       dialectStream("openai", { tool_calls: [{ id: "c1", name: "get_weather", arguments: '{"city":"Oslo"}' }] }),
       dialectStream("openai", { content: "It is sunny in Oslo." }),

@@ -1,5 +1,6 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC5): it opens at its end from one
-// read of its last messages (never the whole chat) and mounts only the end's rows, scrolling up reads the older pages
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC6): it opens at its end from one
+// read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
+// toolbars, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
 // come, completed once the page is still, without moving the row at the top of the view.
@@ -43,8 +44,43 @@ const topOf = (page: Page, index: number) =>
     return found?.getBoundingClientRect().top;
   }, text(index));
 
+/**
+ * A screenshot taken as if the fling went on: a scroll event every 50 ms keeps the page from being still, so the rows
+ * show what a fast scroll shows (text as written, toolbars to come) however long the screenshot takes.
+ */
+async function shotWhileScrolling(page: Page, path: string): Promise<void> {
+  await scroller(page).evaluate((element) => {
+    (window as unknown as { flinging: number }).flinging = window.setInterval(
+      () => element.dispatchEvent(new Event("scroll")),
+      50,
+    );
+  });
+  try {
+    await page.screenshot({ path });
+  } finally {
+    await page.evaluate(() => clearInterval((window as unknown as { flinging: number }).flinging));
+  }
+}
+
+/** The still phone, then a fling and the still page at desktop size (docs/app.md "Long chats"). */
+async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}long-chat-still-phone.png` });
+  // Rows rendered before come from the renderer's cache at once: what the desktop fling shows paced is toolbars.
+  await page.setViewportSize(DESKTOP);
+  await expect.poll(incomplete).toBe(0);
+  await scroller(page).evaluate(async (element) => {
+    for (let frame = 0; frame < 4; frame++) {
+      element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  });
+  await shotWhileScrolling(page, `${SHOTS}long-chat-fling-desktop.png`);
+  await expect.poll(incomplete).toBe(0);
+  await page.screenshot({ path: `${SHOTS}long-chat-still-desktop.png` });
+}
+
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, mounting only the end's rows, read older pages upward without a jump, and still stream (LC1-LC4)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, read older pages upward without a jump, and still stream (LC1-LC4, LC6)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -55,13 +91,20 @@ describe("long chats", () => {
     });
     try {
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
-      // Every message row the page ever mounts, from before the chat opens.
+      // Every message row the page ever mounts, from before the chat opens; and, as the first rows mount, which of them
+      // have their toolbar in full (the rest get theirs once the page is still).
       await page.evaluate(() => {
         const seen: string[] = [];
-        (window as unknown as { mounted: string[] }).mounted = seen;
-        new MutationObserver(() =>
-          document.querySelectorAll("article").forEach((item) => seen.push(item.textContent ?? "")),
-        ).observe(document.body, { childList: true, subtree: true });
+        const watched = window as unknown as { mounted: string[]; firstToolbars?: string[] };
+        watched.mounted = seen;
+        new MutationObserver(() => {
+          const items = Array.from(document.querySelectorAll("article"));
+          items.forEach((item) => seen.push(item.textContent ?? ""));
+          if (watched.firstToolbars === undefined && items.length > 0)
+            watched.firstToolbars = items
+              .filter((item) => item.querySelector('button[aria-label="Copy message"]') !== null)
+              .map((item) => item.textContent ?? "");
+        }).observe(document.body, { childList: true, subtree: true });
       });
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       // LC1: the end shows first, from the last page only.
@@ -76,6 +119,10 @@ describe("long chats", () => {
       const indices = mounted.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1])).filter(Number.isFinite);
       expect(indices.length).toBeGreaterThan(0);
       expect(Math.min(...indices)).toBeGreaterThan(LENGTH - 40);
+      // LC6: the frame's two full toolbars go to the newest rows, the ones read first, not to the top of the screen.
+      const firstToolbars = await page.evaluate(() => (window as unknown as { firstToolbars: string[] }).firstToolbars);
+      const withToolbar = firstToolbars.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1]));
+      expect(withToolbar).toEqual([LENGTH - 2, LENGTH - 1]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
 
       // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.
@@ -169,6 +216,7 @@ describe("long chats", () => {
       });
       expect(seen.asWritten).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
+      if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>
         scroller(page).evaluate((element) => {
@@ -203,6 +251,7 @@ describe("long chats", () => {
       );
       expect(after).toBeDefined();
       expect(Math.abs(after! - before.top)).toBeLessThan(2);
+      if (SHOTS) await shotsOfAFling(page, incomplete);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -4,8 +4,8 @@
 // near the top of what is loaded, the next older page is read (chat.loadOlder) and put above without moving what the
 // reader sees (the virtualizer's anchorTo "end" keeps the row at the top in its place).
 import { Component } from "preact";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
-import type { AgentView as Agent } from "../../../client/index.ts";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import type { AgentView as Agent, Message } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
 import type { Chat } from "../state/chat.ts";
 import { useChat } from "../state/chat-context.ts";
@@ -15,11 +15,14 @@ import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 import { useStore } from "../state/store.ts";
+import { NewestRank } from "../render/scroll-pacing.ts";
 
 /** How many rows from the top of the loaded ones the reader may come before the older page is read. */
 const LOAD_OLDER_WITHIN = 30;
 
 type Row = { key: string; render: () => preact.JSX.Element };
+/** A message's row, with what it was made of: the same message in the same place is the same row. */
+type MessageRow = Row & { index: number; agent: Agent | undefined; last: boolean; showVersions: boolean };
 
 interface Props {
   transcript: Transcript;
@@ -30,12 +33,18 @@ export function MessageList({ transcript, agent }: Props) {
   const chat = useChat();
   const scroller = useRef<HTMLDivElement>(null);
   const stoppedHere = chat.stoppedHere.value;
-  const rows = useMemo(() => rowsOf(transcript, agent, chat, stoppedHere), [transcript, agent, chat, stoppedHere]);
+  const made = useRef(new WeakMap<Message, MessageRow>()).current;
+  const rows = useMemo(
+    () => rowsOf(transcript, agent, chat, stoppedHere, made),
+    [transcript, agent, chat, stoppedHere],
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => 96,
-    getItemKey: (index) => rows[index]?.key ?? index,
+    // The same function while the rows are the same: a new one makes the virtualizer measure every row again (its
+    // positions are memoized on it), which each scroll event's render did for the whole loaded chat.
+    getItemKey: useCallback((index: number) => rows[index]?.key ?? index, [rows]),
     overscan: 6,
     // When rows are put above (an older page), the row at the top keeps its place on the screen.
     anchorTo: "end",
@@ -53,11 +62,12 @@ export function MessageList({ transcript, agent }: Props) {
     const index = editing === undefined ? -1 : rows.findIndex((row) => row.key === messageRowKey(editing));
     if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
   }, [editing]);
-  const onScroll = () => {
+  const onScroll = useFrameRead(() => {
     const element = scroller.current;
     if (element) chat.noteScroll(element.scrollHeight - element.scrollTop - element.clientHeight);
-  };
+  });
   const items = useOpenedAtEnd(virtualizer.getVirtualItems(), rows.length, chat);
+  const ranks = useNewestRanks(items, chat.atBottom.peek());
   return (
     <div
       class="message-scroller"
@@ -77,7 +87,9 @@ export function MessageList({ transcript, agent }: Props) {
               ref={virtualizer.measureElement}
               class={item.key === focused ? "message-row search-focus" : "message-row"}
             >
-              <RowContent row={rows[item.index]!} />
+              <NewestRank.Provider value={ranks?.get(item.key)}>
+                <RowContent row={rows[item.index]!} />
+              </NewestRank.Provider>
             </div>
           ))}
         </div>
@@ -101,7 +113,18 @@ class RowContent extends Component<{ row: Row }> {
   }
 }
 
-function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, stoppedHere: ReadonlySet<string>): Row[] {
+/**
+ * The list's rows. A message's row is made once and kept while the message object, its index and what it shows stay
+ * the same (`made`), so an older page put above, or a message appended, re-renders only the rows that changed, not
+ * every row on the screen (RowContent compares rows by identity).
+ */
+function rowsOf(
+  transcript: Transcript,
+  agent: Agent | undefined,
+  chat: Chat,
+  stoppedHere: ReadonlySet<string>,
+  made: WeakMap<Message, MessageRow>,
+): Row[] {
   const rows: Row[] = [];
   const notesAt = new Map<number, Transcript["notes"]>();
   for (const note of transcript.notes) notesAt.set(note.position, [...(notesAt.get(note.position) ?? []), note]);
@@ -122,17 +145,35 @@ function rowsOf(transcript: Transcript, agent: Agent | undefined, chat: Chat, st
         ? next === undefined || next.role === "user"
         : transcript.messages[at - 1]?.role === "user";
     const last = at === lastReply;
-    rows.push({
-      key: messageRowKey(index),
-      render: () => (
-        <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />
-      ),
-    });
+    rows.push(messageRow(made, message, index, agent, last, showVersions));
   });
   rows.push(...noteRows(start + transcript.messages.length));
   const live = transcript.live;
   if (live) rows.push({ key: `live-${live.request_id}`, render: () => <LiveReplyView live={live} /> });
   return rows;
+}
+
+function messageRow(
+  made: WeakMap<Message, MessageRow>,
+  message: Message,
+  index: number,
+  agent: Agent | undefined,
+  last: boolean,
+  showVersions: boolean,
+): MessageRow {
+  const kept = made.get(message);
+  if (kept && kept.index === index && kept.agent === agent && kept.last === last && kept.showVersions === showVersions)
+    return kept;
+  const row: MessageRow = {
+    key: messageRowKey(index),
+    index,
+    agent,
+    last,
+    showVersions,
+    render: () => <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />,
+  };
+  made.set(message, row);
+  return row;
 }
 
 function noteRow(
@@ -147,6 +188,39 @@ function noteRow(
 }
 
 type Items = ReturnType<ReturnType<typeof useVirtualizer>["getVirtualItems"]>;
+
+/**
+ * `read` once in the next animation frame however many times the returned function is called before it. Where the
+ * reader stands is read from the page's layout: read in the scroll event, it made the browser lay out the rows the
+ * virtualizer had just rendered there, and lay them out again for the frame; read in the frame, one layout serves both.
+ */
+function useFrameRead(read: () => void): () => void {
+  const planned = useRef(0);
+  const latest = useRef(read);
+  latest.current = read;
+  useEffect(() => () => cancelAnimationFrame(planned.current), []);
+  return () => {
+    if (planned.current !== 0) return;
+    planned.current = requestAnimationFrame(() => {
+      planned.current = 0;
+      latest.current();
+    });
+  };
+}
+
+/**
+ * At the bottom (a chat opened at its end, a message appended while the reader is there), the rows this render mounts
+ * are ranked newest first, 0 the newest: the frame's rendering budget goes to the last messages, the ones read first,
+ * not to the top rows of the screen (scroll-pacing.ts). Elsewhere (scrolling) the rows take it in the order they
+ * mount, which is the order they come into view.
+ */
+function useNewestRanks(items: Items, atBottom: boolean): Map<Items[number]["key"], number> | undefined {
+  const shown = useRef(new Set<Items[number]["key"]>());
+  const mounting = items.filter((item) => !shown.current.has(item.key));
+  shown.current = new Set(items.map((item) => item.key));
+  if (!atBottom || mounting.length === 0) return undefined;
+  return new Map(mounting.reverse().map((item, rank) => [item.key, rank]));
+}
 
 /**
  * Until a chat opened at its end has been scrolled there, no row is rendered: the scroller starts at the top of the

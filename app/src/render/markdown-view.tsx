@@ -3,12 +3,12 @@
 // the message shows its source text, then renders again. It shows its source text too when the messages mounted in
 // the same frame have spent its rendering budget (a fast scroll), and renders once the page is still
 // (scroll-pacing.ts). While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
-import { whenSettled, withinBudget } from "./scroll-pacing.ts";
+import { NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -18,7 +18,8 @@ const rendererChunk = chunkLoader<Renderer>(() => import("./markdown.ts"));
 
 export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const [loads, setLoads] = useState(0);
-  const result = useMemo(() => renderedNow(text, streaming), [text, loads]);
+  const rank = useContext(NewestRank);
+  const result = useMemo(() => renderedNow(text, streaming, rank), [text, loads]);
   const root = useRef<HTMLDivElement>(null);
   const { env } = useStore();
   useEffect(() => {
@@ -27,7 +28,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
     const renderer = rendererChunk.loaded;
     let cancel: () => void = () => undefined;
     if (!renderer) rendererChunk.load().then(again, () => undefined);
-    else if (!result) cancel = whenSettled(() => (renderer.renderMarkdown(text), again()));
+    else if (!result) cancel = whenSettled(() => (renderer.renderMarkdown(text), again()), rank);
     else void result.mathPending?.then((loaded) => loaded && again());
     return () => {
       live = false;
@@ -57,11 +58,11 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
  * The message's rendering if it can be had now: from the cache, or rendered within this frame's budget (a reply
  * streaming in always is); undefined until the renderer has loaded, or when the budget is spent (scroll-pacing.ts).
  */
-function renderedNow(text: string, streaming: boolean): Rendered | undefined {
+function renderedNow(text: string, streaming: boolean, rank: number | undefined): Rendered | undefined {
   const renderer = rendererChunk.loaded;
   if (!renderer) return undefined;
   if (streaming) return renderer.renderMarkdown(text);
-  return renderer.cachedMarkdown(text) ?? withinBudget(() => renderer.renderMarkdown(text));
+  return renderer.cachedMarkdown(text) ?? withinBudget(() => renderer.renderMarkdown(text), rank);
 }
 
 /** Copies through the store's copyText: the clipboard API exists only in secure contexts. */

@@ -1,33 +1,52 @@
 // What a fast scroll mounts, paced. A fling through a long chat mounts a screen of rows each frame, and mounting each
 // in full (its markdown through markdown-it and DOMPurify, its toolbar of icon buttons) made frames of 50-100 ms on a
-// throttled phone. So the rows mounted within one frame share a budget: MARKDOWN_PER_FRAME messages rendered from
-// markdown and TOOLBARS_PER_FRAME toolbars (counts, not times: what a frame mounts is the same on every device).
+// throttled phone. So the rows mounted within one frame share a budget: MARKDOWN_MS_PER_FRAME of markdown rendering
+// (a time: messages differ in cost by orders of magnitude) and TOOLBARS_PER_FRAME toolbars (a count: a toolbar's cost
+// is its mount, after the decision, and one toolbar costs about what another does).
 // Within it a row mounts in full, as before; past it, its message shows its text as written (markdown-view.tsx) and
 // its toolbar an empty bar of the same height (message-toolbar.tsx), and both are completed once the page has been
 // still for SETTLE_MS, a few at a time in slices of idle time, oldest first. Settled, the list's virtualizer keeps the
 // rows above the reader in place when a completed row changes height (while it scrolls up, it does not: hence waiting
 // for the page to be still). A row scrolled away before its turn costs nothing.
-import { useEffect, useState } from "preact/hooks";
+// The rows of a frame take the budget in the order they mount (top to bottom), except where the list ranks them
+// newest first (NewestRank: a chat opened at its end, where the last messages are the ones read first): there the
+// newest rows take it, and the rest complete newest first.
+import { createContext } from "preact";
+import { useContext, useEffect, useState } from "preact/hooks";
 
 /** How long the page must have been still before deferred parts are completed: longer than the virtualizer's
  *  scrolling state (150 ms), so a row that changes height above the reader is compensated, not jumped over. */
 export const SETTLE_MS = 200;
-/** Messages whose markdown is rendered within one frame (one not yet in the renderer's cache); the rest wait. */
-const MARKDOWN_PER_FRAME = 3;
+/**
+ * How long the markdown rendered within one frame may take (messages not yet in the renderer's cache); once spent,
+ * the rest wait. A time, not a count: a message's rendering costs from a fraction of a millisecond to many, and a
+ * slower device renders fewer.
+ */
+const MARKDOWN_MS_PER_FRAME = 6;
+/** How many of the rows ranked newest first render their markdown at once (NewestRank). */
+const NEWEST_MARKDOWN = 3;
 /** Toolbars mounted in full within one frame; the rest wait. */
 const TOOLBARS_PER_FRAME = 2;
 /** What one slice of idle time may do: this long, and this many jobs (a job's render follows it in the same task). */
 const SLICE_MS = 4;
 const SLICE_JOBS = 4;
 
+/**
+ * A row's place among the rows its list mounts newest first in this render (0: the newest), or undefined when the
+ * rows take the frame's budget in the order they mount (message-list.tsx gives it).
+ */
+export const NewestRank = createContext<number | undefined>(undefined);
+
 type Job = () => void;
 
-const waiting = new Set<Job>();
+/** Waiting jobs; a ranked one (its row's NewestRank) goes before every unranked one, the lower rank first. */
+const waiting = new Map<Job, number>();
 let lastScroll = Number.NEGATIVE_INFINITY;
 let planned = false;
 let listening = false;
 let budgetOpen = false;
-let markdownRendered = 0;
+/** Milliseconds of markdown rendered in this frame. */
+let markdownSpent = 0;
 let toolbarsMounted = 0;
 
 function listen(): void {
@@ -44,33 +63,48 @@ function thisFrame(): void {
   budgetOpen = true;
   const close = () => {
     budgetOpen = false;
-    markdownRendered = 0;
+    markdownSpent = 0;
     toolbarsMounted = 0;
   };
   if (typeof requestAnimationFrame === "function") requestAnimationFrame(close);
   else setTimeout(close, 16);
 }
 
-/** `render()` when this frame's markdown budget has room left, else undefined (the caller defers with whenSettled). */
-export function withinBudget<T>(render: () => T): T | undefined {
+/**
+ * `render()` while this frame's markdown time has room left (or, for a row ranked newest first, its rank is within
+ * NEWEST_MARKDOWN), its time counted; else undefined (the caller defers with whenSettled).
+ */
+export function withinBudget<T>(render: () => T, rank?: number): T | undefined {
   thisFrame();
-  return markdownRendered++ < MARKDOWN_PER_FRAME ? render() : undefined;
+  if (rank === undefined ? markdownSpent >= MARKDOWN_MS_PER_FRAME : rank >= NEWEST_MARKDOWN) return undefined;
+  const began = performance.now();
+  try {
+    return render();
+  } finally {
+    markdownSpent += performance.now() - began;
+  }
 }
 
 /** Whether a row's toolbar may mount in full now: true at once within this frame's budget, else once settled. */
 export function useToolbarReady(): boolean {
-  const [ready, setReady] = useState(() => (thisFrame(), toolbarsMounted++ < TOOLBARS_PER_FRAME));
-  useEffect(() => (ready ? undefined : whenSettled(() => setReady(true))), []);
+  const rank = useContext(NewestRank);
+  // A row ranked newest first has its turn when its rank is within the frame's count; any other while the count lasts.
+  const [ready, setReady] = useState(() => {
+    thisFrame();
+    return rank === undefined ? toolbarsMounted++ < TOOLBARS_PER_FRAME : rank < TOOLBARS_PER_FRAME;
+  });
+  useEffect(() => (ready ? undefined : whenSettled(() => setReady(true), rank)), []);
   return ready;
 }
 
 /**
- * Runs `job` once the page has been still for SETTLE_MS, in a slice of idle time with other jobs; returns a cancel (a
- * row that left the screen before its turn does nothing).
+ * Runs `job` once the page has been still for SETTLE_MS, in a slice of idle time with other jobs (ranked ones first,
+ * the lower rank first; the others in the order they came); returns a cancel (a row that left the screen before its
+ * turn does nothing).
  */
-export function whenSettled(job: Job): () => void {
+export function whenSettled(job: Job, rank?: number): () => void {
   listen();
-  waiting.add(job);
+  waiting.set(job, rank ?? Number.POSITIVE_INFINITY);
   plan(0);
   return () => void waiting.delete(job);
 }
@@ -87,7 +121,10 @@ function slice(): void {
   if (still < SETTLE_MS) return plan(SETTLE_MS - still);
   const end = performance.now() + SLICE_MS;
   let done = 0;
-  for (const job of waiting) {
+  // A stable sort: unranked jobs keep the order they came in.
+  const inTurn = [...waiting].sort(([, rank], [, other]) => (rank === other ? 0 : rank - other));
+  for (const [job] of inTurn) {
+    if (!waiting.has(job)) continue;
     waiting.delete(job);
     job();
     if (++done >= SLICE_JOBS || performance.now() >= end) break;

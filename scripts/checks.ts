@@ -1,7 +1,7 @@
 // The checks `npm test` runs before vitest: both type checks (`npm run typecheck`'s two projects) and the formatting
 // check (`npm run format:check`), at once. Each is one single-threaded process (about 30, 17 and 27 s of CPU): run one
-// after the other they leave a core idle for over a minute; together they take about the longest one's time on two
-// cores. Each one's output is printed whole when it ends (not interleaved), and the exit code is 1 if any failed.
+// after the other they leave a core idle (48 s on two nearly idle cores); together, about the longest one's time (32 s).
+// Each one's output is printed whole when it ends (not interleaved), and the exit code is 1 if any failed.
 //   node --import tsx scripts/checks.ts
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -5,17 +5,15 @@
 // call and the model reads the message.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closedPort } from "../relay/stack.ts";
 import { filesystemServer, scriptCalls } from "../mcp/helpers.ts";
 import { AppStack } from "./support/app-stack.ts";
-import { DESKTOP, launchBrowser, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, openPage, PHONE, SHOTS } from "./support/browser.ts";
 import { axeSerious } from "./support/axe.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 let stack: AppStack;
 let browser: Browser;
 let phone: Page;

@@ -3,16 +3,14 @@
 // with the exact time on a tap; an export of everything with the admin token is there too, concerning no one. The
 // person's own device is told, in plain words, with what to do if they did not ask. axe-core finds nothing serious.
 // APP_SCREENSHOTS=1 also writes the audit log pictures of docs/app/.
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { until } from "../client/support/stack.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 describe("the audit log in the app", () => {

@@ -5,17 +5,15 @@
 // passage marked. axe-core finds no serious violation with the chip, the reply and the viewer shown.
 // APP_SCREENSHOTS=1 also writes the documents screenshots of docs/app/.
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { pdfWith } from "../documents/files.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 90_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 const LEASE = [

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 import { offlineStoreKeys } from "./support/offline-db.ts";
 import { appendPhoto, thumbnailShown } from "./support/photo-chat.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
@@ -56,11 +56,11 @@ describe("offline search and images", () => {
       ]);
       await page.getByText("these results are from this device").waitFor();
       for (const [path, size] of [
-        ["docs/app/offline-search-phone.png", PHONE],
-        ["docs/app/offline-search-desktop.png", DESKTOP],
+        ["offline-search-phone.png", PHONE],
+        ["offline-search-desktop.png", DESKTOP],
       ] as const) {
         await page.setViewportSize(size);
-        await page.screenshot({ path });
+        if (SHOTS) await page.screenshot({ path: SHOTS + path });
       }
       await page.setViewportSize(PHONE);
       await page.getByRole("searchbox", { name: "Search chats" }).fill("jelly");

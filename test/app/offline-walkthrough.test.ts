@@ -4,11 +4,11 @@
 // are offline", with the composer queuing; a chat never opened says it is not available offline, its composer off;
 // search finds the kept chat on this device; a chat started offline is listed. Then the device is revoked while the
 // app is closed: at the next open nothing it kept is left (transcripts, images, the list, the message waiting) and
-// the waiting message is never sent. Screenshots of each offline state, phone and desktop, go to docs/app/.
+// the waiting message is never sent. With APP_SCREENSHOTS=1, screenshots of each offline state, phone and desktop, go to docs/app/.
 import { describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { completionBodies } from "../runner/helpers.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { offlineCacheKeys } from "./support/offline-db.ts";
 import { appendPhoto, thumbnailShown } from "./support/photo-chat.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -27,7 +27,7 @@ async function snap(page: Page, name: string, settled: () => Promise<void> = asy
   ] as const) {
     await page.setViewportSize(size);
     await settled();
-    await page.screenshot({ path: `docs/app/${name}-${suffix}.png` });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}${name}-${suffix}.png` });
   }
   await page.setViewportSize(PHONE);
 }

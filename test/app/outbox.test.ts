@@ -2,12 +2,12 @@
 // switch), three messages written in two chats (one started offline) wait on the device as "Waiting to send", one is
 // edited and one more cancelled; the page is closed, the server restarted, the app reopened hours later (the page's
 // clock moved on, not waited for): each message is sent once, in its chat's order, the second of a chat only after
-// the first one's reply. Proven by the server's stored messages and the scripted backend's request log. Screenshots
-// of a chat with waiting messages go to docs/app/.
+// the first one's reply. Proven by the server's stored messages and the scripted backend's request log. With
+// APP_SCREENSHOTS=1, screenshots of a chat with waiting messages go to docs/app/.
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { completionBodies } from "../runner/helpers.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { offlineRecords } from "./support/offline-db.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
@@ -48,11 +48,11 @@ describe("outbox", () => {
       await waiting.filter({ hasText: "offline two, edited" }).waitFor();
       expect(await waiting.getByText("Waiting to send").count()).toBe(2);
       for (const [path, size] of [
-        ["docs/app/outbox-waiting-phone.png", PHONE],
-        ["docs/app/outbox-waiting-desktop.png", DESKTOP],
+        ["outbox-waiting-phone.png", PHONE],
+        ["outbox-waiting-desktop.png", DESKTOP],
       ] as const) {
         await page.setViewportSize(size);
-        await page.screenshot({ path });
+        if (SHOTS) await page.screenshot({ path: SHOTS + path });
       }
       await page.setViewportSize(PHONE);
 

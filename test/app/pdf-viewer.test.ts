@@ -5,7 +5,6 @@
 // served by the app), the cited passage marked in the text layer over the drawn text. A viewer whose renderer cannot
 // be fetched shows the page's text, passage marked, and says why.
 // APP_SCREENSHOTS=1 also writes the viewer's screenshots of docs/app/.
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
@@ -13,11 +12,10 @@ import { closedPort } from "../relay/stack.ts";
 import { pdfWith } from "../documents/files.ts";
 import { axeSerious } from "./support/axe.ts";
 import { AppStack } from "./support/app-stack.ts";
-import { DESKTOP, launchBrowser, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, openPage, PHONE, SHOTS } from "./support/browser.ts";
 
 // A browser on two shared cores and a PDF read through the relay: generous bounds; nothing here asserts a duration.
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 90_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 
 const REPORT = [
   "Annual report of the harbour authority.",

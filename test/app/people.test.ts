@@ -3,15 +3,13 @@
 // admin screens and their Devices lists only their own; the admin's lists everyone's with owner names; removing asks
 // what becomes of the chats; the last admin is said plainly; a device added for a person is announced on their others.
 // axe-core finds nothing serious on the screens. APP_SCREENSHOTS=1 also writes the people pictures of docs/app/.
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 async function openMenuEntry(page: Page, name: string): Promise<void> {

@@ -2,15 +2,13 @@
 // 1280x800: Ctrl/Cmd+K and the button open it, the server's results show title and snippet with the matches in
 // <mark> (the snippet's "<b>" stays text), and a result opens its chat scrolled to that message, highlighted.
 // axe-core finds no serious violation with the results open. APP_SCREENSHOTS=1 also writes the search screenshots of docs/app/.
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppStack } from "./support/app-stack.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, launchBrowser, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, openPage, PHONE, SHOTS } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 let stack: AppStack;
 let browser: Browser;
 let sessionId: string;

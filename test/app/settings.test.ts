@@ -3,16 +3,14 @@
 // by typing "/" and choosing it with the keyboard. axe finds no serious violation on the settings screens.
 // APP_SCREENSHOTS=1 also writes each settings screen to docs/app/ (settings-connections-phone.png and the rest).
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN } from "../support/server.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 // An agent beside the default one, and a member who may use only it: Agents shows who may use each.

@@ -5,16 +5,14 @@
 // says it is damaged; the same link at the bridge's origin (the bridge serves the app and GET /shared) reads the
 // transcript too, and is gone after Revoke. axe-core finds nothing serious. APP_SCREENSHOTS=1 also writes the share
 // link pictures of docs/app/.
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 60_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 const PNG = Buffer.from(

@@ -3,18 +3,16 @@
 // Owner", read-only for `read` (with "Copy to my chats" making their own copy); with `write` they send, and the
 // transcript names who wrote each message; when the owner stops sharing, the chat leaves their list and their cache.
 // APP_SCREENSHOTS=1 also writes the sharing pictures of docs/app/.
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { until } from "../client/support/stack.ts";
 import { axeSerious } from "./support/axe.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-const SHOTS = process.env.APP_SCREENSHOTS ? fileURLToPath(new URL("../../docs/app/", import.meta.url)) : undefined;
 const shared = useAppBrowser();
 
 /** A new person, and a pairing link for their first device (as the People screen makes one). */

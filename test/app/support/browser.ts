@@ -1,6 +1,7 @@
 // Chromium for the app tests (Debian's, installed by scripts/ensure-chromium.sh): one browser per test file, a fresh
 // context (storage, service worker) per test, at a phone's or a desktop's size. Page errors are collected so a
 // test can assert there were none.
+import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM_ARGS = [
@@ -16,6 +17,12 @@ export const CHROMIUM_ARGS = [
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
+
+/** Where the app's screenshots go (docs/app/, ending in "/") when `APP_SCREENSHOTS=1` asks for them; otherwise none is
+ *  written, so running the suite never changes the repository's files. */
+export const SHOTS = process.env.APP_SCREENSHOTS
+  ? fileURLToPath(new URL("../../../docs/app/", import.meta.url))
+  : undefined;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });

@@ -88,7 +88,7 @@ describe("the chat list in pages", () => {
     expect(screen.queryByText("Chat number 0")).toBeNull();
   });
 
-  it("ST4 the list's first render holds the rows the screen shows, before the scroller is measured", () => {
+  it("SU4 the list's first render holds the rows the screen shows, before the scroller is measured", () => {
     const list = Array.from({ length: 100 }, (_, index) =>
       summary(`s${index}`, `Chat ${index}`, "2026-11-20T10:00:00Z"),
     );

@@ -1,4 +1,4 @@
-// The first paint's budget (docs/app.md "Speed", ST1): the JS and CSS index.html loads before the app runs weigh at most
+// The first paint's budget (docs/app.md "Speed", SU1): the JS and CSS index.html loads before the app runs weigh at most
 // 120 KiB gzipped (-9), counted by the one function the app benchmark prints it with. It reads app/dist as the test
 // run's global setup built it (build-once.ts), the same build the benchmarks load; no browser.
 import { describe, expect, it } from "vitest";

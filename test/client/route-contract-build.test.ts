@@ -1,5 +1,5 @@
 // A route's contract builds its schemas on first read (client/wire/routes/route.ts `defineRoute`; docs/app.md
-// "Start-up", ST2): loading the library builds none, and a contract built later is the one an eager build would make,
+// "Start-up", SU2): loading the library builds none, and a contract built later is the one an eager build would make,
 // with the same fields, defaults and schemas, read the same way by `in`, `Object.keys` and spreading.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -12,7 +12,7 @@ const ROW_ESTIMATE_PX = 60;
 /**
  * The scroller's size until it is measured: the window's. The virtualizer otherwise takes it as 0 until its first
  * layout effect measures the scroller, so the list's first render holds no row and the rows come in a second render
- * and layout, on the cold open's path to the first rows painted (docs/app.md "Start-up", ST4).
+ * and layout, on the cold open's path to the first rows painted (docs/app.md "Start-up", SU4).
  */
 const windowRect = () => ({ width: window.innerWidth, height: window.innerHeight });
 

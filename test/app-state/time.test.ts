@@ -1,0 +1,62 @@
+// When something happened, in a list's words (app/src/state/time.ts; docs/app.md "Start-up" SU5): the words for each
+// span, and the locale's formatters made on first use, not when the module loads, so a page's first paint does not
+// set up locale data it may not need.
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const NOW = Date.parse("2026-11-29T12:00:00Z");
+const ago = (ms: number) => new Date(NOW - ms).toISOString();
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.resetModules();
+});
+
+/** The module loaded afresh, with every formatter the locale API makes meanwhile counted by kind. */
+async function loadCounting() {
+  const made = { relative: 0, date: 0 };
+  const Relative = Intl.RelativeTimeFormat;
+  const DateFormat = Intl.DateTimeFormat;
+  vi.spyOn(Intl, "RelativeTimeFormat").mockImplementation(function (
+    ...args: ConstructorParameters<typeof Intl.RelativeTimeFormat>
+  ) {
+    made.relative++;
+    return new Relative(...args);
+  } as unknown as typeof Intl.RelativeTimeFormat);
+  vi.spyOn(Intl, "DateTimeFormat").mockImplementation(function (
+    ...args: ConstructorParameters<typeof Intl.DateTimeFormat>
+  ) {
+    made.date++;
+    return new DateFormat(...args);
+  } as unknown as typeof Intl.DateTimeFormat);
+  const { relativeTime } = await import("../../app/src/state/time.ts");
+  return { relativeTime, made };
+}
+
+describe("relativeTime", () => {
+  it("says each span in the locale's words", async () => {
+    const { relativeTime } = await import("../../app/src/state/time.ts");
+    const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+    expect(relativeTime(ago(20_000), NOW)).toBe("just now");
+    expect(relativeTime(ago(5 * MINUTE), NOW)).toBe(relative.format(-5, "minute"));
+    expect(relativeTime(ago(3 * 60 * MINUTE), NOW)).toBe(relative.format(-3, "hour"));
+    expect(relativeTime(ago(DAY), NOW)).toBe(relative.format(-1, "day"));
+    const old = NOW - 40 * DAY;
+    expect(relativeTime(new Date(old).toISOString(), NOW)).toBe(
+      new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" }).format(old),
+    );
+    expect(relativeTime("not a date", NOW)).toBe("");
+  });
+
+  it("makes no formatter when loaded, each on its first use, and each once (SU5)", async () => {
+    const { relativeTime, made } = await loadCounting();
+    expect(made).toEqual({ relative: 0, date: 0 });
+    relativeTime(ago(5 * MINUTE), NOW);
+    relativeTime(ago(2 * DAY), NOW);
+    expect(made).toEqual({ relative: 1, date: 0 });
+    relativeTime(ago(40 * DAY), NOW);
+    relativeTime(ago(90 * DAY), NOW);
+    expect(made).toEqual({ relative: 1, date: 1 });
+  });
+});

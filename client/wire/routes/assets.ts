@@ -35,7 +35,7 @@ export const storeAttachmentBody = z
 export const rawAttachmentQuery = z.object({ filename: z.string().min(1).max(255).optional() }).strict();
 export const assetIdBody = z.object({ asset_id: z.string().min(1) }).strict();
 
-/** What the server registers: any action (an unknown one is 404 unknown_action), the body read by action. */
+/** What the server registers: every action name (an unknown one is 404 unknown_action), the body read by action. */
 export const attachmentRoute = defineRoute("POST", path, () => ({
   params: z.object({ session_id: z.string().min(1), action: z.string() }).strict(),
   rawBody: true,

@@ -21,7 +21,7 @@ const MIN_LINES = 6;
 /** The command lists at most this many rows; past it, the count is the header's and rows go unclassified. */
 const MOST_ROWS = 200;
 /** Today's count; lower it when a clean-up lands, never raise it (the goal is under 60). */
-export const CEILING = 53;
+export const CEILING = 52;
 
 export interface Place {
   file: string;

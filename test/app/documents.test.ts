@@ -4,7 +4,6 @@
 // backend answers with [1], which the server turns into a citation, and the app's link opens the cited page with the
 // passage marked. axe-core finds no serious violation with the chip, the reply and the viewer shown.
 // APP_SCREENSHOTS=1 also writes the documents screenshots of docs/app/.
-import { createServer } from "node:net";
 import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
 import { dialectStream } from "../../scripts/scripted-backend/index.ts";
@@ -12,6 +11,7 @@ import { pdfWith } from "../documents/files.ts";
 import { axeSerious } from "./support/axe.ts";
 import { DESKTOP, openPage, PHONE, SHOTS } from "./support/browser.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
+import { freePort } from "../support/ports.ts";
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 90_000 });
 const shared = useAppBrowser();
@@ -162,7 +162,7 @@ describe("documents in the app", () => {
   });
 
   it("DA9 a pasted file is attached; an embedding model that is down: the reply says once, plainly, that documents were searched by their words only", async () => {
-    const restore = await nameEmbeddingModel(`http://127.0.0.1:${await closedPort()}/v1`);
+    const restore = await nameEmbeddingModel(`http://127.0.0.1:${await freePort()}/v1`);
     try {
       const { page, errors } = await pairedPage(DESKTOP);
       await pasteFile(page, "garden.md", NOTES);
@@ -190,15 +190,6 @@ describe("documents in the app", () => {
     }
   });
 });
-
-/** A port nothing listens on: one the system gave out and was closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Has the default agent name an embedding model served at `baseUrl`; resolves with what takes it back out. */
 async function nameEmbeddingModel(baseUrl: string): Promise<() => Promise<void>> {

@@ -4,7 +4,6 @@
 // server does when its node dies. What they prove is the client's part: the next URL is tried, the channel rejoins
 // there with the cursor, and the app hears the store's sequence exactly once, in order.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,16 +19,13 @@ import { MemoryLogger } from "../support/memory-logger.ts";
 import { CuttableProxy } from "./support/proxy.ts";
 import { FAST_RECONNECT, NodeWebSocket, until, untilLive, expectExactly } from "./support/stack.ts";
 import { useStack } from "../support/use-stack.ts";
+import { freePort } from "../support/ports.ts";
 
 const scope = useStack();
 
 /** A port nothing listens on: bound, then released. */
 async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `ws://127.0.0.1:${port}/socket`;
+  return `ws://127.0.0.1:${await freePort()}/socket`;
 }
 
 /** A second single-node bridge: it knows nothing of the server until the server's link joins it. */

@@ -4,7 +4,7 @@
 // offline; calls that cannot reach the server then fail with ServerOfflineError (`server_offline`), not a network
 // error; the badge reads exactly one of five words.
 import { describe, expect, it } from "vitest";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { connect, type ChatClient, type ConnectOptions } from "../../client/connection/client.ts";
 import { connectionBadge } from "../../client/connection/badge.ts";
 import type { ConnectionStatus } from "../../client/connection/machine.ts";
@@ -16,6 +16,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server
 import { FakeBridge, type FakeBridgeOptions } from "./support/fake-bridge.ts";
 import { NodeWebSocket, until } from "./support/stack.ts";
 import { useClosing } from "../support/use-closing.ts";
+import { freePort } from "../support/ports.ts";
 
 const closing = useClosing();
 
@@ -170,7 +171,7 @@ describe("the badge (C165)", () => {
   });
 
   it("with neither the server nor the bridge answering it reads Offline, and stays Offline through the retries (C172)", async () => {
-    const [serverPort, bridgePort] = [await closedPort(), await closedPort()];
+    const [serverPort, bridgePort] = [await freePort(), await freePort()];
     const credentials = {
       bridge_url: `ws://127.0.0.1:${bridgePort}/socket`,
       server_id: "srv1",
@@ -194,12 +195,3 @@ describe("the badge (C165)", () => {
     expect(new Set(sinceOffline)).toEqual(new Set(["Offline"]));
   });
 });
-
-/** A loopback port nobody listens on: connecting to it is refused at once. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -1,7 +1,6 @@
 // The relay's test rig: the scripted backend, a real server (SQLite in a temp dir, listening on 127.0.0.1) whose
 // forwarder runs relayed calls, a real bridge, and a device paired through the bridge. Official phoenix sockets
 // stand in for apps; `closedPort` is an address nothing listens on (server_url unreachable).
-import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Channel, Socket } from "phoenix";
 import { pair } from "../../client/connection/pair.ts";
@@ -96,14 +95,8 @@ export async function pairDevice(
   return { ...credentials, server_url: serverUrl };
 }
 
-/** A port nothing listens on: bound once to learn a free number, then closed. */
-export async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+/** A port nothing listens on, for a connection that must be refused. */
+export { freePort as closedPort } from "../support/ports.ts";
 
 /** An official phoenix app socket joined to its server's events topic. */
 export async function appChannel(

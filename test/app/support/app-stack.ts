@@ -1,7 +1,7 @@
 // One stack per app test file: the scripted chat-completions backend, a real server (SQLite in a temp dir) that
 // serves the built app at / (as `npm start` does) on a port fixed for the file, so a stopped server comes back
 // at the same address, and a real bridge. Pairing codes and pair_url come from the real admin route.
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { startScriptedBackend, type ScriptedBackend } from "../../../scripts/scripted-backend/index.ts";
 import { startForwarder } from "../../../server/forwarder/forwarder.ts";
@@ -10,6 +10,7 @@ import type { ConfigInput } from "../../../server/config/schema.ts";
 import { startTestServer } from "../../support/server.ts";
 import { Stack, until } from "../../client/support/stack.ts";
 import { buildPairUrl } from "../../../client/index.ts";
+import { freePort } from "../../support/ports.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 
@@ -100,13 +101,4 @@ export class AppStack extends Stack {
     await super.close();
     await this.backend.close();
   }
-}
-
-/** A port nobody listens on now, so the server's public URL is known before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

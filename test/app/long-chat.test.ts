@@ -1,9 +1,10 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC7): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
 // toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
-// come, completed once the page is still, without moving the row at the top of the view.
+// come (past the frame's first rows, as sketches: their text and nothing else), completed once the page is still,
+// without moving the row at the top of the view.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -78,7 +79,7 @@ async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Pro
 }
 
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, and still stream (LC1-LC4, LC6, LC7)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, and still stream (LC1-LC4, LC6, LC8)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -138,7 +139,7 @@ describe("long chats", () => {
       const firstToolbars = await page.evaluate(() => (window as unknown as { firstToolbars: string[] }).firstToolbars);
       const withToolbar = firstToolbars.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1]));
       expect(withToolbar).toEqual([LENGTH - 2, LENGTH - 1]);
-      // LC7: the frame that paints the end holds only the rows on the screen (one at most past its edge); the rows
+      // LC8: the frame that paints the end holds only the rows on the screen (one at most past its edge); the rows
       // around it come after that paint.
       const firstPaint = () => page.evaluate(() => (window as unknown as { firstPaint?: object }).firstPaint);
       await expect.poll(firstPaint).toBeDefined();
@@ -221,7 +222,7 @@ describe("long chats", () => {
     }
   });
 
-  it("mounts rows met in a fast scroll with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5)", async () => {
+  it("mounts rows met in a fast scroll as sketches or with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5, LC7)", async () => {
     const { stack } = shared;
     // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
     // below it unless the list keeps the rows above the reader in place.
@@ -236,16 +237,20 @@ describe("long chats", () => {
       const seen = await scroller(page).evaluate(async (element) => {
         let asWritten = 0;
         let toolbarsToCome = 0;
+        let sketches = 0;
         for (let frame = 0; frame < 6; frame++) {
           element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
           await new Promise((resolve) => requestAnimationFrame(resolve));
           asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
+          sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
         }
-        return { asWritten, toolbarsToCome };
+        return { asWritten, toolbarsToCome, sketches };
       });
       expect(seen.asWritten).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
+      // LC7: past the frame's first rows, a screen coming in at once mounts as sketches (their text, nothing else).
+      expect(seen.sketches).toBeGreaterThan(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>
@@ -275,6 +280,7 @@ describe("long chats", () => {
           () =>
             Array.from(document.querySelectorAll("article")).filter(
               (item) =>
+                item.matches("[data-sketch]") ||
                 item.querySelector(".markdown-source, .message-menu.pending") !== null ||
                 item.querySelectorAll("li").length !== 2 ||
                 item.querySelector('button[aria-label="Copy message"]') === null,

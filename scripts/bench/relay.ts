@@ -9,7 +9,9 @@
 // key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
 // and the throughput ratio e2e/plain.
 // The e2e variants (`e2e_relay_noble`, `e2e_relay_platform`) run at 50 apps only: each crypto seam's optimisation
-// with and without in the same run (docs/benchmarks.md "Sealed relay").
+// with and without in the same run (docs/benchmarks.md "Sealed relay"). With `relay` in the run, every sealed route
+// also gets the server floor's figures, its cipher timed with its own seams (e2e_relay's under the names the floor
+// uses, another's prefixed with its route: serverFloor).
 // Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
 // [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
 // to profile one route)

@@ -1,6 +1,6 @@
 // When something happened, in a list's words (app/src/state/time.ts; docs/app.md "Start-up" SU5): the words for each
 // span, and the locale's formatters made on first use, not when the module loads, so a page's first paint does not
-// set up locale data it may not need.
+// set up locale data it may not need; in an English-speaking browser, none for a span under a week.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
@@ -10,8 +10,23 @@ const DAY = 24 * 60 * MINUTE;
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   vi.resetModules();
 });
+
+/** Every span the relative words cover (under a week), one instant in each count of each unit, both ways. */
+function spansUnderAWeek(): { at: string; count: number; unit: "minute" | "hour" | "day" }[] {
+  const units = [
+    { unit: "minute", ms: MINUTE, under: 60 },
+    { unit: "hour", ms: 60 * MINUTE, under: 24 },
+    { unit: "day", ms: DAY, under: 7 },
+  ] as const;
+  return units.flatMap(({ unit, ms, under }) =>
+    Array.from({ length: under - 1 }, (_, i) => i + 1).flatMap((size) =>
+      [-size, size].map((count) => ({ at: new Date(NOW + count * ms).toISOString(), count, unit })),
+    ),
+  );
+}
 
 /** The module loaded afresh, with every formatter the locale API makes meanwhile counted by kind. */
 async function loadCounting() {
@@ -58,5 +73,30 @@ describe("relativeTime", () => {
     relativeTime(ago(40 * DAY), NOW);
     relativeTime(ago(90 * DAY), NOW);
     expect(made).toEqual({ relative: 1, date: 1 });
+  });
+
+  it("says a span under a week in English without the locale's data in an English-speaking browser (SU5)", async () => {
+    for (const language of ["en-US", "en-GB", "en-IN", "en"]) {
+      vi.restoreAllMocks();
+      vi.resetModules();
+      vi.stubGlobal("navigator", { language });
+      const locale = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+      const localeWords = spansUnderAWeek().map(({ count, unit }) => locale.format(count, unit));
+      const { relativeTime, made } = await loadCounting();
+      const words = spansUnderAWeek().map(({ at }) => relativeTime(at, NOW));
+      expect(made, language).toEqual({ relative: 0, date: 0 });
+      expect(words, language).toEqual(localeWords);
+      relativeTime(ago(40 * DAY), NOW);
+      expect(made, language).toEqual({ relative: 0, date: 1 });
+    }
+  });
+
+  it("asks the locale's formatter in a browser speaking another language", async () => {
+    vi.stubGlobal("navigator", { language: "de-DE" });
+    const localeWords = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }).format(-5, "minute");
+    const { relativeTime, made } = await loadCounting();
+    const words = relativeTime(ago(5 * MINUTE), NOW);
+    expect(made).toEqual({ relative: 1, date: 0 });
+    expect(words).toBe(localeWords);
   });
 });

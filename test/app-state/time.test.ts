@@ -2,6 +2,7 @@
 // span, and the locale's formatters made on first use, not when the module loads, so a page's first paint does not
 // set up locale data it may not need; in an English-speaking browser, none for a span under a week.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DAY_MONTH_KEY, learnDayMonth, writeDayMonth } from "../../app/src/state/day-month.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -99,4 +100,76 @@ describe("relativeTime", () => {
     expect(made).toEqual({ relative: 1, date: 0 });
     expect(words).toBe(localeWords);
   });
+
+  it("writes a day and month by the pattern an earlier start learnt, without the locale's formatter (SU6)", async () => {
+    vi.stubGlobal("localStorage", memoryStorage());
+    vi.stubGlobal("navigator", { language: "en-GB" });
+    const format = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+    const older = Array.from({ length: 400 }, (_, i) => NOW - (8 + i) * DAY);
+    const first = await loadCounting();
+    expect(first.relativeTime(ago(40 * DAY), NOW)).toBe(format.format(NOW - 40 * DAY));
+    expect(first.made).toEqual({ relative: 0, date: 1 });
+
+    vi.restoreAllMocks();
+    vi.resetModules();
+    const next = await loadCounting();
+    const words = older.map((at) => next.relativeTime(new Date(at).toISOString(), NOW));
+    expect(next.made).toEqual({ relative: 0, date: 0 });
+    expect(words).toEqual(older.map((at) => format.format(at)));
+  });
+
+  it("asks the formatter again under another language, or over a kept value that does not read", async () => {
+    const storage = memoryStorage();
+    vi.stubGlobal("localStorage", storage);
+    vi.stubGlobal("navigator", { language: "en-GB" });
+    (await loadCounting()).relativeTime(ago(40 * DAY), NOW);
+    expect(storage.getItem(DAY_MONTH_KEY)).not.toBeNull();
+    for (const [language, kept] of [
+      ["fr-FR", storage.getItem(DAY_MONTH_KEY)],
+      ["en-GB", '{"language":"en-GB","parts":[{"type":"day"}],"months":["x"]}'],
+      ["en-GB", "not json"],
+    ] as const) {
+      vi.restoreAllMocks();
+      vi.resetModules();
+      vi.stubGlobal("navigator", { language });
+      storage.setItem(DAY_MONTH_KEY, kept ?? "");
+      const again = await loadCounting();
+      again.relativeTime(ago(40 * DAY), NOW);
+      expect(again.made, `${language} ${kept}`).toEqual({ relative: 0, date: 1 });
+    }
+  });
 });
+
+describe("a day and month's pattern (app/src/state/day-month.ts)", () => {
+  it("writes every day of a year as the locale's formatter does", () => {
+    const days = Array.from({ length: 366 }, (_, i) => new Date(2028, 0, 1 + i, 9).getTime());
+    for (const locale of ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "pt-BR", "ru-RU", "he-IL", "ja-JP", "ko-KR"]) {
+      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short" });
+      const pattern = learnDayMonth(format, locale);
+      expect(pattern, locale).toBeDefined();
+      expect(days.map((day) => writeDayMonth(pattern!, day))).toEqual(days.map((day) => format.format(day)));
+    }
+  });
+
+  it("learns nothing where no pattern reads back: other digits, another calendar", () => {
+    for (const locale of ["ar-EG", "fa-IR", "en-US-u-ca-hebrew"]) {
+      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short" });
+      expect(learnDayMonth(format, locale), locale).toBeUndefined();
+    }
+  });
+});
+
+/** A page's localStorage, in memory. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    key: (index) => [...items.keys()][index] ?? null,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, String(value)),
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
+  };
+}

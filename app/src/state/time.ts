@@ -2,17 +2,27 @@
 //
 // Each formatter is made once (toLocaleDateString builds one on every call, a cost each row of a long list paid on
 // render) and on first use, not when the module loads: making the first one sets up the browser's locale data (ICU),
-// tens of milliseconds on a phone before the first paint. A browser speaking English does not need it for the spans
-// of a week: their words are said here, the same as the locale's formatter says them in every English locale, so a
-// first screen of recent chats paints without setting up the locale data at all (docs/app.md "Start-up", SU5).
+// tens of milliseconds on a phone before the first paint. A start that shows dates needs neither formatter where it
+// can help it (docs/app.md "Start-up", SU5, SU6): a browser speaking English has the words of the spans under a week
+// said here, the same as the formatter says them in every English locale; a day and month are written by the pattern
+// the date formatter was seen to write on an earlier start (day-month.ts).
+import { keepDayMonth, keptDayMonth, writeDayMonth } from "./day-month.ts";
+
+/** `make` run on the first call only; its value, undefined too, answers every call after. */
 const once = <T>(make: () => T): (() => T) => {
-  let made: T | undefined;
-  return () => (made ??= make());
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 };
+/** The browser's language, read without the locale data; "" outside a browser. */
+const language = once(() => globalThis.navigator?.language ?? "");
+const speaksEnglish = once(() => /^en(?:-|$)/i.test(language()));
 const relative = once(() => new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }));
-const dayMonth = once(() => new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" }));
-/** The browser's language, read without the locale data (navigator.language); absent outside a browser. */
-const speaksEnglish = once(() => /^en(?:-|$)/i.test(globalThis.navigator?.language ?? ""));
+const dayMonth = once(() => {
+  const format = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+  if (language() !== "") keepDayMonth(format, language());
+  return format;
+});
+const keptPattern = once(() => (language() === "" ? undefined : keptDayMonth(language())));
 
 type Unit = "minute" | "hour" | "day";
 
@@ -42,5 +52,6 @@ export function relativeTime(iso: string, now = Date.now()): string {
   if (Math.abs(hours) < 24) return say(hours, "hour");
   const days = Math.round(hours / 24);
   if (Math.abs(days) < 7) return say(days, "day");
-  return dayMonth().format(then);
+  const pattern = keptPattern();
+  return pattern ? writeDayMonth(pattern, then) : dayMonth().format(then);
 }

@@ -3,7 +3,8 @@
 // toolbars, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
-// come, completed once the page is still, without moving the row at the top of the view.
+// come (past the frame's first rows, as sketches: their text and nothing else), completed once the page is still,
+// without moving the row at the top of the view.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -189,7 +190,7 @@ describe("long chats", () => {
     }
   });
 
-  it("mounts rows met in a fast scroll with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5)", async () => {
+  it("mounts rows met in a fast scroll as sketches or with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5, LC7)", async () => {
     const { stack } = shared;
     // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
     // below it unless the list keeps the rows above the reader in place.
@@ -204,16 +205,20 @@ describe("long chats", () => {
       const seen = await scroller(page).evaluate(async (element) => {
         let asWritten = 0;
         let toolbarsToCome = 0;
+        let sketches = 0;
         for (let frame = 0; frame < 6; frame++) {
           element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
           await new Promise((resolve) => requestAnimationFrame(resolve));
           asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
+          sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
         }
-        return { asWritten, toolbarsToCome };
+        return { asWritten, toolbarsToCome, sketches };
       });
       expect(seen.asWritten).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
+      // LC7: past the frame's first rows, a screen coming in at once mounts as sketches (their text, nothing else).
+      expect(seen.sketches).toBeGreaterThan(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>
@@ -243,6 +248,7 @@ describe("long chats", () => {
           () =>
             Array.from(document.querySelectorAll("article")).filter(
               (item) =>
+                item.matches("[data-sketch]") ||
                 item.querySelector(".markdown-source, .message-menu.pending") !== null ||
                 item.querySelectorAll("li").length !== 2 ||
                 item.querySelector('button[aria-label="Copy message"]') === null,

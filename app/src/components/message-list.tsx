@@ -15,12 +15,14 @@ import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 import { useStore } from "../state/store.ts";
-import { NewestRank } from "../render/scroll-pacing.ts";
+import { NewestRank, rowInFull, whenSettled } from "../render/scroll-pacing.ts";
+import { MessageSketch, sketchable } from "./message-sketch.tsx";
 
 /** How many rows from the top of the loaded ones the reader may come before the older page is read. */
 const LOAD_OLDER_WITHIN = 30;
 
-type Row = { key: string; render: () => preact.JSX.Element };
+/** A row; `sketch`, when it has one, is what it shows when a fast scroll mounts it past the frame's row budget. */
+type Row = { key: string; render: () => preact.JSX.Element; sketch?: () => preact.JSX.Element };
 /** A message's row, with what it was made of: the same message in the same place is the same row. */
 type MessageRow = Row & { index: number; agent: Agent | undefined; last: boolean; showVersions: boolean };
 
@@ -102,14 +104,28 @@ export function MessageList({ transcript, agent }: Props) {
  * A row's content, rendered again only when its row is a new one (the transcript changed), not each time the list
  * renders: a scroll re-renders the list every frame, and re-rendering every row on screen with it (markdown view,
  * toolbar, icons) made each frame of a fast scroll cost a screen of rows. What a row shows that lives in signals or
- * context (editing, versions) updates on its own.
+ * context (editing, versions) updates on its own. Mounted past the frame's row budget during a scroll, a row shows
+ * its sketch until the page is still (scroll-pacing.ts).
  */
-class RowContent extends Component<{ row: Row }> {
-  override shouldComponentUpdate(next: { row: Row }): boolean {
-    return next.row !== this.props.row;
+class RowContent extends Component<{ row: Row }, { full: boolean }> {
+  static override contextType = NewestRank;
+  private cancel: (() => void) | undefined;
+  constructor(props: { row: Row }, rank: number | undefined) {
+    super(props);
+    this.state = { full: props.row.sketch === undefined || rowInFull(rank) };
+  }
+  override componentDidMount() {
+    if (!this.state.full) this.cancel = whenSettled(() => this.setState({ full: true }));
+  }
+  override componentWillUnmount() {
+    this.cancel?.();
+  }
+  override shouldComponentUpdate(next: { row: Row }, state: { full: boolean }): boolean {
+    return next.row !== this.props.row || state.full !== this.state.full;
   }
   override render() {
-    return this.props.row.render();
+    const { row } = this.props;
+    return this.state.full || !row.sketch ? row.render() : row.sketch();
   }
 }
 
@@ -171,6 +187,7 @@ function messageRow(
     last,
     showVersions,
     render: () => <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />,
+    sketch: sketchable(message) ? () => <MessageSketch message={message} /> : undefined,
   };
   made.set(message, row);
   return row;

@@ -3,6 +3,7 @@
 // set up locale data it may not need; in an English-speaking browser, none for a span under a week.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DAY_MONTH_KEY, learnDayMonth, writeDayMonth } from "../../app/src/state/day-month.ts";
+import { MemoryStorage } from "./support.ts";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -102,7 +103,7 @@ describe("relativeTime", () => {
   });
 
   it("writes a day and month by the pattern an earlier start learnt, without the locale's formatter (SU6)", async () => {
-    vi.stubGlobal("localStorage", memoryStorage());
+    vi.stubGlobal("localStorage", new MemoryStorage());
     vi.stubGlobal("navigator", { language: "en-GB" });
     const format = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
     const older = Array.from({ length: 400 }, (_, i) => NOW - (8 + i) * DAY);
@@ -119,7 +120,7 @@ describe("relativeTime", () => {
   });
 
   it("asks the formatter again under another language, or over a kept value that does not read", async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     vi.stubGlobal("localStorage", storage);
     vi.stubGlobal("navigator", { language: "en-GB" });
     (await loadCounting()).relativeTime(ago(40 * DAY), NOW);
@@ -158,18 +159,3 @@ describe("a day and month's pattern (app/src/state/day-month.ts)", () => {
     }
   });
 });
-
-/** A page's localStorage, in memory. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    key: (index) => [...items.keys()][index] ?? null,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, String(value)),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
-}

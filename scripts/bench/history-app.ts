@@ -11,7 +11,7 @@
 //    the main thread's CPU time from the navigation to that painted chat (open_thread_ms, CDP ThreadTime: the work a
 //    build does to open, which a loaded machine's stretched wall clock moves far less than the times);
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms;
-//    the main thread's CPU time meanwhile, long_chat_thread_ms, includes the driver's round trip that reads it);
+//    the main thread's CPU time until the driver reads it, long_chat_thread_ms, takes in what the page does after);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
 //    (scroll_long_tasks_over_50ms), and the main thread's CPU time over the scroll (scroll_thread_ms, CDP ThreadTime:

@@ -20,7 +20,8 @@
 // --runs N runs (BENCH_RUNS, 5); each run's figures go to stderr as it ends; stdout gets ONE JSON line: the medians
 // over the runs, each run's figures (per_run), the seed time and the 1-minute load average at each run.
 // BENCH_APP_DIST=<dir>: the servers serve that build of the app instead of app/dist (a baseline build copied aside,
-// to compare two builds run for run). BENCH_APP_PROF=<dir>: each run's CPU profile of the page.
+// to compare two builds run for run). BENCH_APP_PROF=<dir>: each run's CPU profile of the page. BENCH_OPEN_ONLY=1:
+// no scroll, the runs end with the long chat's open.
 // Usage: node --import tsx scripts/bench/history-app.ts [--runs 5] [--people 10] [--chats 10000] [--messages 200000]
 //        [--long 5000] [--others 2] [--throttle 4]
 import { writeFileSync } from "node:fs";
@@ -51,6 +52,8 @@ const LONG = Number(values.long);
 const THROTTLE = Number(values.throttle);
 const OTHERS_MESSAGES = Number(values.others);
 const RUNS = Number(values.runs);
+/** BENCH_OPEN_ONLY=1: each run ends once the long chat is painted (no scroll to its start): quicker, to study the open. */
+const OPEN_ONLY = process.env.BENCH_OPEN_ONLY === "1";
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 /** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
@@ -278,6 +281,7 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
   try {
     const open = await coldOpen(page, server);
     const long_chat_paint_ms = await openLongChat(page, server, length);
+    if (OPEN_ONLY) return (await stop(), { ...open, long_chat_paint_ms });
     const began = await page.evaluate(() => performance.now());
     const threadBefore = await threadMs();
     const scrolled = await scrollToStart(page);

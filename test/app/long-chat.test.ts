@@ -1,6 +1,6 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC6): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
-// toolbars, scrolling up reads the older pages
+// toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
 // come (past the frame's first rows, as sketches: their text and nothing else), completed once the page is still,
@@ -79,7 +79,7 @@ async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Pro
 }
 
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, read older pages upward without a jump, and still stream (LC1-LC4, LC6)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, and still stream (LC1-LC4, LC6, LC8)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -92,19 +92,36 @@ describe("long chats", () => {
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
       // Every message row the page ever mounts, from before the chat opens; and, as the first rows mount, which of them
       // have their toolbar in full (the rest get theirs once the page is still).
-      await page.evaluate(() => {
-        const seen: string[] = [];
-        const watched = window as unknown as { mounted: string[]; firstToolbars?: string[] };
-        watched.mounted = seen;
-        new MutationObserver(() => {
-          const items = Array.from(document.querySelectorAll("article"));
-          items.forEach((item) => seen.push(item.textContent ?? ""));
-          if (watched.firstToolbars === undefined && items.length > 0)
-            watched.firstToolbars = items
-              .filter((item) => item.querySelector('button[aria-label="Copy message"]') !== null)
-              .map((item) => item.textContent ?? "");
-        }).observe(document.body, { childList: true, subtree: true });
-      });
+      // And in the frame that paints the last message (its animation callbacks run before its paint), how many rows
+      // are mounted and how many of them lie wholly outside the transcript's view.
+      await page.evaluate(
+        (last) => {
+          const seen: string[] = [];
+          type FirstPaint = { rows: number; offScreen: number };
+          const watched = window as unknown as { mounted: string[]; firstToolbars?: string[]; firstPaint?: FirstPaint };
+          watched.mounted = seen;
+          let lastSeen = false;
+          const countRows = () => {
+            const view = document.querySelector('[role="log"]')!.getBoundingClientRect();
+            const rows = Array.from(document.querySelectorAll(".message-row"), (row) => row.getBoundingClientRect());
+            const offScreen = rows.filter((row) => row.bottom <= view.top || row.top >= view.bottom).length;
+            watched.firstPaint = { rows: rows.length, offScreen };
+          };
+          new MutationObserver(() => {
+            const items = Array.from(document.querySelectorAll("article"));
+            items.forEach((item) => seen.push(item.textContent ?? ""));
+            if (watched.firstToolbars === undefined && items.length > 0)
+              watched.firstToolbars = items
+                .filter((item) => item.querySelector('button[aria-label="Copy message"]') !== null)
+                .map((item) => item.textContent ?? "");
+            if (!lastSeen && items.some((item) => item.textContent?.includes(last))) {
+              lastSeen = true;
+              requestAnimationFrame(countRows);
+            }
+          }).observe(document.body, { childList: true, subtree: true });
+        },
+        text(LENGTH - 1),
+      );
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       // LC1: the end shows first, from the last page only.
       await article(page, LENGTH - 1).waitFor();
@@ -122,6 +139,21 @@ describe("long chats", () => {
       const firstToolbars = await page.evaluate(() => (window as unknown as { firstToolbars: string[] }).firstToolbars);
       const withToolbar = firstToolbars.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1]));
       expect(withToolbar).toEqual([LENGTH - 2, LENGTH - 1]);
+      // LC8: the frame that paints the end holds only the rows on the screen (one at most past its edge); the rows
+      // around it come after that paint.
+      const firstPaint = () => page.evaluate(() => (window as unknown as { firstPaint?: object }).firstPaint);
+      await expect.poll(firstPaint).toBeDefined();
+      const painted = (await firstPaint()) as { rows: number; offScreen: number };
+      expect(painted.rows).toBeGreaterThan(1);
+      expect(painted.offScreen).toBeLessThanOrEqual(1);
+      const rowsAbove = () =>
+        page.evaluate(() => {
+          const top = document.querySelector('[role="log"]')!.getBoundingClientRect().top;
+          return Array.from(document.querySelectorAll(".message-row")).filter(
+            (row) => row.getBoundingClientRect().bottom <= top,
+          ).length;
+        });
+      await expect.poll(rowsAbove).toBeGreaterThan(1);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
 
       // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.

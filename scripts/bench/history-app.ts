@@ -8,6 +8,8 @@
 //    painted (interactive_ms; the tap is a click queued in the page as the row is painted, so it waits for whatever
 //    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows
 //    were in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
+//    the main thread's CPU time from the navigation to that painted chat (open_thread_ms, CDP ThreadTime: the work a
+//    build does to open, which a loaded machine's stretched wall clock moves far less than the times);
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
@@ -279,7 +281,9 @@ function scrollToStart(page: Page): Promise<ScrollFigures> {
 async function measure(context: BrowserContext, server: HistoryServer, length: number, label: string) {
   const { page, stop, threadMs } = await throttledPage(context, label);
   try {
+    const threadAtStart = await threadMs();
     const open = await coldOpen(page, server);
+    const open_thread_ms = (await threadMs()) - threadAtStart;
     const long_chat_paint_ms = await openLongChat(page, server, length);
     if (OPEN_ONLY) return (await stop(), { ...open, long_chat_paint_ms });
     const began = await page.evaluate(() => performance.now());
@@ -288,7 +292,7 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
     const scroll_thread_ms = (await threadMs()) - threadBefore;
     await stop();
     if (TRACE_DIR) await writeTrace(page, began, label);
-    return { ...open, long_chat_paint_ms, ...scrolled, scroll_thread_ms };
+    return { ...open, open_thread_ms, long_chat_paint_ms, ...scrolled, scroll_thread_ms };
   } finally {
     await page.close();
   }

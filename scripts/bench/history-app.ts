@@ -8,8 +8,10 @@
 //    painted (interactive_ms; the tap is a click queued in the page as the row is painted, so it waits for whatever
 //    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows
 //    were in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
-//    the main thread's CPU time from the navigation to that painted chat (open_thread_ms, CDP ThreadTime: the work a
-//    build does to open, which a loaded machine's stretched wall clock moves far less than the times);
+//    the locale formatters (Intl) the page made before the rows were painted (formatters_before_rows: the first one
+//    sets up the browser's locale data); the main thread's CPU time from the navigation to that painted chat
+//    (open_thread_ms, CDP ThreadTime: the work a build does to open, which a loaded machine's stretched wall clock
+//    moves less than the times);
 //  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
@@ -76,7 +78,14 @@ const WAIT_MS = 300_000;
  */
 const MARKS = `
 window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [],
-  frames: [], pages: [] };
+  frames: [], pages: [], formatters: 0, formattersAtRows: undefined };
+// The locale formatters the page makes: the first one sets up the browser's locale data (docs/app.md SU5, SU6).
+for (const name of ["DateTimeFormat", "RelativeTimeFormat", "NumberFormat"]) {
+  Intl[name] = new Proxy(Intl[name], { construct(target, args) {
+    window.__bench.formatters++;
+    return Reflect.construct(target, args);
+  } });
+}
 const pageFetch = window.fetch;
 window.fetch = (input, init) => {
   const answer = pageFetch(input, init);
@@ -119,6 +128,7 @@ const marks = new MutationObserver(() => {
     // A tap on the first row as soon as it is painted, queued behind whatever the page is doing then.
     requestAnimationFrame(() => {
       bench.rows = performance.now();
+      bench.formattersAtRows = bench.formatters;
       setTimeout(() => document.querySelector(".session-row").click(), 0);
     });
   }
@@ -219,7 +229,7 @@ async function coldOpen(page: Page, server: HistoryServer) {
       });
     });
   return page.evaluate(() => {
-    type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number };
+    type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number; formattersAtRows: number };
     const bench = (window as unknown as { __bench: Marks }).__bench;
     const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     return {
@@ -229,6 +239,7 @@ async function coldOpen(page: Page, server: HistoryServer) {
       interactive_ms: bench.chat,
       tap_ms: bench.chat - bench.rows,
       rows_before_server: bench.listAnswer === undefined || bench.listAnswer > bench.rowsInPage ? 1 : 0,
+      formatters_before_rows: bench.formattersAtRows,
     };
   });
 }

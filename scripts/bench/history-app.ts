@@ -8,7 +8,12 @@
 //    painted (interactive_ms; the tap is a click queued in the page as the row is painted, so it waits for whatever
 //    the page does then, and no driver's round trip is counted; tap_ms is the part after the rows); whether the rows
 //    were in the page before the app had the server's first list page in hand (rows_before_server: 1 when they were);
-//  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms);
+//    the locale formatters (Intl) the page made before the rows were painted (formatters_before_rows: the first one
+//    sets up the browser's locale data); the main thread's CPU time from the navigation to that painted chat
+//    (open_thread_ms, CDP ThreadTime: the work a build does to open, which a loaded machine's stretched wall clock
+//    moves less than the times);
+//  - long chat: from there, the long chat opened by its route until its last message is painted (long_chat_paint_ms;
+//    the main thread's CPU time until the driver reads it, long_chat_thread_ms, takes in what the page does after);
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
 //    (scroll_long_tasks_over_50ms), and the main thread's CPU time over the scroll (scroll_thread_ms, CDP ThreadTime:
@@ -20,7 +25,8 @@
 // --runs N runs (BENCH_RUNS, 5); each run's figures go to stderr as it ends; stdout gets ONE JSON line: the medians
 // over the runs, each run's figures (per_run), the seed time and the 1-minute load average at each run.
 // BENCH_APP_DIST=<dir>: the servers serve that build of the app instead of app/dist (a baseline build copied aside,
-// to compare two builds run for run). BENCH_APP_PROF=<dir>: each run's CPU profile of the page.
+// to compare two builds run for run). BENCH_APP_PROF=<dir>: each run's CPU profile of the page. BENCH_OPEN_ONLY=1:
+// no scroll, the runs end with the long chat's open.
 // Usage: node --import tsx scripts/bench/history-app.ts [--runs 5] [--people 10] [--chats 10000] [--messages 200000]
 //        [--long 5000] [--others 2] [--throttle 4]
 import { writeFileSync } from "node:fs";
@@ -51,6 +57,8 @@ const LONG = Number(values.long);
 const THROTTLE = Number(values.throttle);
 const OTHERS_MESSAGES = Number(values.others);
 const RUNS = Number(values.runs);
+/** BENCH_OPEN_ONLY=1: each run ends once the long chat is painted (no scroll to its start): quicker, to study the open. */
+const OPEN_ONLY = process.env.BENCH_OPEN_ONLY === "1";
 const PER_CHAT = Math.floor((MESSAGES - LONG) / Math.max(1, CHATS - 1));
 const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 /** BENCH_APP_PROF=<dir>: each run's CPU profile of the page goes there (open it in Chrome DevTools). */
@@ -71,7 +79,14 @@ const WAIT_MS = 300_000;
  */
 const MARKS = `
 window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [],
-  frames: [], pages: [] };
+  frames: [], pages: [], formatters: 0, formattersAtRows: undefined };
+// The locale formatters the page makes: the first one sets up the browser's locale data (docs/app.md SU5, SU6).
+for (const name of ["DateTimeFormat", "RelativeTimeFormat", "NumberFormat"]) {
+  Intl[name] = new Proxy(Intl[name], { construct(target, args) {
+    window.__bench.formatters++;
+    return Reflect.construct(target, args);
+  } });
+}
 const pageFetch = window.fetch;
 window.fetch = (input, init) => {
   const answer = pageFetch(input, init);
@@ -114,6 +129,7 @@ const marks = new MutationObserver(() => {
     // A tap on the first row as soon as it is painted, queued behind whatever the page is doing then.
     requestAnimationFrame(() => {
       bench.rows = performance.now();
+      bench.formattersAtRows = bench.formatters;
       setTimeout(() => document.querySelector(".session-row").click(), 0);
     });
   }
@@ -214,7 +230,7 @@ async function coldOpen(page: Page, server: HistoryServer) {
       });
     });
   return page.evaluate(() => {
-    type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number };
+    type Marks = { rows: number; rowsInPage: number; chat: number; listAnswer?: number; formattersAtRows: number };
     const bench = (window as unknown as { __bench: Marks }).__bench;
     const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     return {
@@ -224,6 +240,7 @@ async function coldOpen(page: Page, server: HistoryServer) {
       interactive_ms: bench.chat,
       tap_ms: bench.chat - bench.rows,
       rows_before_server: bench.listAnswer === undefined || bench.listAnswer > bench.rowsInPage ? 1 : 0,
+      formatters_before_rows: bench.formattersAtRows,
     };
   });
 }
@@ -276,15 +293,21 @@ function scrollToStart(page: Page): Promise<ScrollFigures> {
 async function measure(context: BrowserContext, server: HistoryServer, length: number, label: string) {
   const { page, stop, threadMs } = await throttledPage(context, label);
   try {
+    const threadAtStart = await threadMs();
     const open = await coldOpen(page, server);
+    const open_thread_ms = (await threadMs()) - threadAtStart;
+    const threadBeforeLong = await threadMs();
     const long_chat_paint_ms = await openLongChat(page, server, length);
+    const long_chat_thread_ms = (await threadMs()) - threadBeforeLong;
+    const opened = { ...open, open_thread_ms, long_chat_paint_ms, long_chat_thread_ms };
+    if (OPEN_ONLY) return (await stop(), opened);
     const began = await page.evaluate(() => performance.now());
     const threadBefore = await threadMs();
     const scrolled = await scrollToStart(page);
     const scroll_thread_ms = (await threadMs()) - threadBefore;
     await stop();
     if (TRACE_DIR) await writeTrace(page, began, label);
-    return { ...open, long_chat_paint_ms, ...scrolled, scroll_thread_ms };
+    return { ...opened, ...scrolled, scroll_thread_ms };
   } finally {
     await page.close();
   }

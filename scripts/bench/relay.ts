@@ -9,7 +9,9 @@
 // key and open the sealed answer (client/transport/sealed-relay.ts), with what that adds at p50 over the plain relay
 // and the throughput ratio e2e/plain.
 // The e2e variants (`e2e_relay_noble`, `e2e_relay_platform`) run at 50 apps only: each crypto seam's optimisation
-// with and without in the same run (docs/benchmarks.md "Sealed relay").
+// with and without in the same run (docs/benchmarks.md "Sealed relay"). With `relay` in the run, every sealed route
+// also gets the server floor's figures, its cipher timed with its own seams (e2e_relay's under the names the floor
+// uses, another's prefixed with its route: serverFloor).
 // Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
 // [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
 // to profile one route)
@@ -174,9 +176,9 @@ async function main(): Promise<void> {
 
   const figures: Record<string, unknown> = {};
   /** The server's floor is figured when both of its routes run: the cipher's cost is then sampled after each phase. */
-  const floorMeasured = ROUTES.includes("relay") && ROUTES.includes("e2e_relay");
-  const cipherSamples: number[] = [];
-  const inPlaceSamples: number[] = [];
+  // Each sealed route's own: its cipher (OpenSSL's for e2e_relay, noble's for e2e_relay_noble) timed with its seams.
+  const floorRoutes = ROUTES.includes("relay") ? ROUTES.filter((route) => SEAMS[route]) : [];
+  const cipherSamples: Partial<Record<Route, { alone: number[]; inPlace: number[] }>> = {};
   for (const apps of [1, DEVICES]) {
     const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
@@ -187,11 +189,13 @@ async function main(): Promise<void> {
     for (const route of [...routes, ...[...routes].reverse()]) {
       const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
       measured[route] = measured[route] ? merged(measured[route], half) : half;
-      if (apps === DEVICES && floorMeasured) {
-        const cipher = await cipherCost(serverProc);
-        cipherSamples.push(...cipher.alone);
-        inPlaceSamples.push(...cipher.inPlace);
-      }
+      if (apps === DEVICES)
+        for (const sealed of floorRoutes) {
+          const cipher = await cipherCost(serverProc, SEAMS[sealed]!);
+          const samples = (cipherSamples[sealed] ??= { alone: [], inPlace: [] });
+          samples.alone.push(...cipher.alone);
+          samples.inPlace.push(...cipher.inPlace);
+        }
     }
     for (const route of routes) {
       const latencies = measured[route]!.measured.latencies;
@@ -216,8 +220,9 @@ async function main(): Promise<void> {
     }
     if (apps === DEVICES) {
       figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
-      if (relay && e2e_relay)
-        Object.assign(figures, serverFloor(relay.cpu, e2e_relay.cpu, cipherSamples, inPlaceSamples));
+      for (const sealed of floorRoutes)
+        if (relay && measured[sealed])
+          Object.assign(figures, serverFloor(sealed, relay.cpu, measured[sealed].cpu, cipherSamples[sealed]!));
     }
   }
 
@@ -232,8 +237,8 @@ async function main(): Promise<void> {
  * the server: cipher-cost.ts), a few batches taken between two phases, so that the figure samples the load the phases
  * ran under; and as many figures of its cost beside the route (the second figure, not the floor's).
  */
-async function cipherCost(serverProc: ChildProcess): Promise<{ alone: number[]; inPlace: number[] }> {
-  await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams: SEAMS.e2e_relay! }, "seams");
+async function cipherCost(serverProc: ChildProcess, seams: Seams): Promise<{ alone: number[]; inPlace: number[] }> {
+  await ask(serverProc, (m) => fromServer.parse(m), { type: "seams", seams }, "seams");
   const cipher = await ask(serverProc, (m) => fromServer.parse(m), { type: "cipher", batches: 3 }, "cipher");
   return cipher.type === "cipher"
     ? { alone: cipher.us_per_call, inPlace: cipher.in_place_us_per_call }
@@ -243,19 +248,28 @@ async function cipherCost(serverProc: ChildProcess): Promise<{ alone: number[]; 
 /**
  * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
  * own cost (the median of the batches sampled through the 50-app phases) in the same run. Beside it, labelled as
- * such, the same difference against the cipher's cost beside the route (`_in_place`): not the floor's figure.
+ * such, the same difference against the cipher's cost beside the route (`_in_place`): not the floor's figure. The
+ * floor is e2e_relay's (the seams the server ships), its figures named as before; another sealed route's carry its
+ * name first (`e2e_relay_noble_server_cipher_us_per_call`).
  */
-function serverFloor(plain: Phase["cpu"], sealed: Phase["cpu"], cipherSamples: number[], inPlaceSamples: number[]) {
-  const cipherUs = median(cipherSamples);
+function serverFloor(
+  route: Route,
+  plain: Phase["cpu"],
+  sealed: Phase["cpu"],
+  samples: { alone: number[]; inPlace: number[] },
+) {
+  const cipherUs = median(samples.alone);
+  const inPlaceUs = median(samples.inPlace);
   const serverUs = (cpu: Phase["cpu"]) => ((cpu.server!.user + cpu.server!.sys) * 1000) / REQUESTS;
   const extraUs = serverUs(sealed) - serverUs(plain);
+  const prefix = route === "e2e_relay" ? "" : `${route}_`;
   return {
-    server_cipher_us_per_call: round(cipherUs),
-    server_cipher_us_range: [round(Math.min(...cipherSamples)), round(Math.max(...cipherSamples))],
-    e2e_relay_server_extra_us_50: round(extraUs),
-    e2e_relay_server_extra_per_cipher_50: round(extraUs / cipherUs),
-    server_cipher_in_place_us_per_call: round(median(inPlaceSamples)),
-    e2e_relay_server_extra_per_cipher_in_place_50: round(extraUs / median(inPlaceSamples)),
+    [`${prefix}server_cipher_us_per_call`]: round(cipherUs),
+    [`${prefix}server_cipher_us_range`]: [round(Math.min(...samples.alone)), round(Math.max(...samples.alone))],
+    [`${route}_server_extra_us_50`]: round(extraUs),
+    [`${route}_server_extra_per_cipher_50`]: round(extraUs / cipherUs),
+    [`${prefix}server_cipher_in_place_us_per_call`]: round(inPlaceUs),
+    [`${route}_server_extra_per_cipher_in_place_50`]: round(extraUs / inPlaceUs),
   };
 }
 

@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
 // The renderer's markdown syntax in happy-dom: which text becomes math (math-syntax.ts) and which list items become
-// tasks (task-lists.ts), on a markdown-it configured as markdown.ts configures it. Sanitizing and KaTeX's output
+// tasks (task-lists.ts), and which HTML is plain enough to skip the sanitizer (plain-html.ts), on a markdown-it
+// configured as markdown.ts configures it. Sanitizing and KaTeX's output
 // are tested in Chromium (render-chromium.test.ts): DOMPurify does not support happy-dom, whose parsing differs.
 // docs/app.md "Rendering" numbers the rules these tests prove.
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { MATH_MAX_CHARS, mathSyntax } from "../../app/src/render/math-syntax.ts";
+import { isPlainHtml } from "../../app/src/render/plain-html.ts";
 import { taskListSyntax } from "../../app/src/render/task-lists.ts";
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
@@ -135,5 +137,50 @@ describe("task lists", () => {
     expect(root.querySelectorAll("input")).toHaveLength(2);
     expect(root.textContent).toContain("[ ] not in a list");
     expect(root.textContent).toContain("[y] not a marker");
+  });
+});
+
+describe("plain HTML, which skips the sanitizer (plain-html.ts)", () => {
+  it("is what ordinary messages render to, hostile text included: markdown-it escapes it", () => {
+    for (const text of [
+      "Chat 3, message 12: an ordinary sentence. An ordinary sentence about everyday things.",
+      "two lines\nwith a *break*, **strong**, `code` and ~~struck~~ text & \"quotes\" 'too'",
+      "# Title\n\n- one\n- two\n\n1. first\n\n> quoted\n\n---\n\n    indented code",
+      '<img src=x onerror="alert(1)"> <script>alert(2)</script> <!-- comment -->',
+      "| a | b |\n|---|---|\n| 1 | 2 |",
+    ])
+      expect({ text, plain: isPlainHtml(markdown.render(text)) }).toEqual({ text, plain: true });
+  });
+
+  it("is not what a link, an image, a fence with its language, a task list, math or a numbered list's start render to", () => {
+    for (const text of [
+      "[a](https://example.org)",
+      "see https://example.org",
+      "![c](https://example.org/c.png)",
+      "```js\nlet a = 1;\n```",
+      "- [x] done",
+      "a $x_1$ b",
+      "3. third\n4. fourth",
+      "| a | b |\n|:-|-:|\n| 1 | 2 |",
+    ])
+      expect({ text, plain: isPlainHtml(markdown.render(text)) }).toEqual({ text, plain: false });
+  });
+
+  it("refuses any tag with an attribute, any other tag, a comment or a tag spelled otherwise", () => {
+    for (const html of [
+      '<p onclick="x">a</p>',
+      "<p >a</p>",
+      "<P>a</P>",
+      "<p>a</p foo>",
+      '<img src="x">',
+      "<script>a</script>",
+      "<svg><p>a</p></svg>",
+      "<!-- a -->",
+      "<p>a<",
+      "<br/>",
+      "<a>b</a>",
+    ])
+      expect({ html, plain: isPlainHtml(html) }).toEqual({ html, plain: false });
+    expect(isPlainHtml("<p>a &amp; &lt;b&gt;<br>\nc</p>\n<ul>\n<li>d</li>\n</ul>\n")).toBe(true);
   });
 });

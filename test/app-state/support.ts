@@ -7,7 +7,7 @@ import { createStore, type AppStore } from "../../app/src/state/store.ts";
 import { CREDENTIALS, deviceStandIns, type FakeClient } from "../app-dom/support/fake-env.ts";
 
 /** localStorage's interface over a Map. */
-class MemoryStorage implements Storage {
+export class MemoryStorage implements Storage {
   private items = new Map<string, string>();
   get length() {
     return this.items.size;

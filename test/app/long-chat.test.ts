@@ -1,9 +1,10 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC6): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
-// toolbars, scrolling up reads the older pages
+// toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
-// come, completed once the page is still, without moving the row at the top of the view.
+// come (past the frame's first rows, as sketches: their text and nothing else), completed once the page is still,
+// without moving the row at the top of the view.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -78,7 +79,7 @@ async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Pro
 }
 
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, read older pages upward without a jump, and still stream (LC1-LC4, LC6)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, and still stream (LC1-LC4, LC6, LC8)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -91,19 +92,36 @@ describe("long chats", () => {
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
       // Every message row the page ever mounts, from before the chat opens; and, as the first rows mount, which of them
       // have their toolbar in full (the rest get theirs once the page is still).
-      await page.evaluate(() => {
-        const seen: string[] = [];
-        const watched = window as unknown as { mounted: string[]; firstToolbars?: string[] };
-        watched.mounted = seen;
-        new MutationObserver(() => {
-          const items = Array.from(document.querySelectorAll("article"));
-          items.forEach((item) => seen.push(item.textContent ?? ""));
-          if (watched.firstToolbars === undefined && items.length > 0)
-            watched.firstToolbars = items
-              .filter((item) => item.querySelector('button[aria-label="Copy message"]') !== null)
-              .map((item) => item.textContent ?? "");
-        }).observe(document.body, { childList: true, subtree: true });
-      });
+      // And in the frame that paints the last message (its animation callbacks run before its paint), how many rows
+      // are mounted and how many of them lie wholly outside the transcript's view.
+      await page.evaluate(
+        (last) => {
+          const seen: string[] = [];
+          type FirstPaint = { rows: number; offScreen: number };
+          const watched = window as unknown as { mounted: string[]; firstToolbars?: string[]; firstPaint?: FirstPaint };
+          watched.mounted = seen;
+          let lastSeen = false;
+          const countRows = () => {
+            const view = document.querySelector('[role="log"]')!.getBoundingClientRect();
+            const rows = Array.from(document.querySelectorAll(".message-row"), (row) => row.getBoundingClientRect());
+            const offScreen = rows.filter((row) => row.bottom <= view.top || row.top >= view.bottom).length;
+            watched.firstPaint = { rows: rows.length, offScreen };
+          };
+          new MutationObserver(() => {
+            const items = Array.from(document.querySelectorAll("article"));
+            items.forEach((item) => seen.push(item.textContent ?? ""));
+            if (watched.firstToolbars === undefined && items.length > 0)
+              watched.firstToolbars = items
+                .filter((item) => item.querySelector('button[aria-label="Copy message"]') !== null)
+                .map((item) => item.textContent ?? "");
+            if (!lastSeen && items.some((item) => item.textContent?.includes(last))) {
+              lastSeen = true;
+              requestAnimationFrame(countRows);
+            }
+          }).observe(document.body, { childList: true, subtree: true });
+        },
+        text(LENGTH - 1),
+      );
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       // LC1: the end shows first, from the last page only.
       await article(page, LENGTH - 1).waitFor();
@@ -121,6 +139,21 @@ describe("long chats", () => {
       const firstToolbars = await page.evaluate(() => (window as unknown as { firstToolbars: string[] }).firstToolbars);
       const withToolbar = firstToolbars.map((row) => Number(/long chat message (\d+)\./.exec(row)?.[1]));
       expect(withToolbar).toEqual([LENGTH - 2, LENGTH - 1]);
+      // LC8: the frame that paints the end holds only the rows on the screen (one at most past its edge); the rows
+      // around it come after that paint.
+      const firstPaint = () => page.evaluate(() => (window as unknown as { firstPaint?: object }).firstPaint);
+      await expect.poll(firstPaint).toBeDefined();
+      const painted = (await firstPaint()) as { rows: number; offScreen: number };
+      expect(painted.rows).toBeGreaterThan(1);
+      expect(painted.offScreen).toBeLessThanOrEqual(1);
+      const rowsAbove = () =>
+        page.evaluate(() => {
+          const top = document.querySelector('[role="log"]')!.getBoundingClientRect().top;
+          return Array.from(document.querySelectorAll(".message-row")).filter(
+            (row) => row.getBoundingClientRect().bottom <= top,
+          ).length;
+        });
+      await expect.poll(rowsAbove).toBeGreaterThan(1);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}long-chat-phone.png` });
 
       // LC2: at the top of what is loaded, the older page comes in above and the message on screen stays put.
@@ -189,7 +222,7 @@ describe("long chats", () => {
     }
   });
 
-  it("mounts rows met in a fast scroll with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5)", async () => {
+  it("mounts rows met in a fast scroll as sketches or with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5, LC7)", async () => {
     const { stack } = shared;
     // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
     // below it unless the list keeps the rows above the reader in place.
@@ -204,16 +237,20 @@ describe("long chats", () => {
       const seen = await scroller(page).evaluate(async (element) => {
         let asWritten = 0;
         let toolbarsToCome = 0;
+        let sketches = 0;
         for (let frame = 0; frame < 6; frame++) {
           element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
           await new Promise((resolve) => requestAnimationFrame(resolve));
           asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
+          sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
         }
-        return { asWritten, toolbarsToCome };
+        return { asWritten, toolbarsToCome, sketches };
       });
       expect(seen.asWritten).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
+      // LC7: past the frame's first rows, a screen coming in at once mounts as sketches (their text, nothing else).
+      expect(seen.sketches).toBeGreaterThan(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>
@@ -243,6 +280,7 @@ describe("long chats", () => {
           () =>
             Array.from(document.querySelectorAll("article")).filter(
               (item) =>
+                item.matches("[data-sketch]") ||
                 item.querySelector(".markdown-source, .message-menu.pending") !== null ||
                 item.querySelectorAll("li").length !== 2 ||
                 item.querySelector('button[aria-label="Copy message"]') === null,

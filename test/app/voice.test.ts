@@ -11,7 +11,7 @@ import { dialectStream } from "../../scripts/scripted-backend/index.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { axeSerious } from "./support/axe.ts";
 import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
-import { launchWithMicrophone, spoken, STATE_TRAIL, TEST_SPEECH } from "./support/voice.ts";
+import { launchWithMicrophone, say, spoken, STATE_TRAIL, TEST_MICROPHONE, TEST_SPEECH } from "./support/voice.ts";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 90_000 });
 
@@ -64,70 +64,45 @@ describe("dictation", () => {
   });
 });
 
-/** Replaces getUserMedia with a stream the test speaks into: `__say(base64 wav)` plays one utterance into it. */
-const TEST_MICROPHONE = () => {
-  const context = new AudioContext();
-  const destination = context.createMediaStreamDestination();
-  const scope = window as unknown as { __say(wav: string): Promise<void> };
-  scope.__say = async (wav) => {
-    await context.resume();
-    const bytes = Uint8Array.from(atob(wav), (c) => c.charCodeAt(0));
-    const buffer = await context.decodeAudioData(bytes.buffer);
-    const source = context.createBufferSource();
-    source.buffer = buffer;
-    source.connect(destination);
-    await new Promise<void>((resolve) => ((source.onended = () => resolve()), source.start()));
-  };
-  navigator.mediaDevices.getUserMedia = async () => destination.stream;
-};
-
 describe("conversation mode", () => {
-  // One retry: the page's audio clock can stall for seconds on a loaded two-core machine; the trail of states is
-  // printed when a run fails, so a real fault still shows.
-  it(
-    "V41 two hands-free rounds: each turn transcribed, sent, its reply said sentence by sentence, then it listens again",
-    { retry: 1 },
-    async () => {
-      const { page, errors, close } = await pairedChat();
-      await page.context().addInitScript(TEST_MICROPHONE);
-      await page.context().addInitScript(STATE_TRAIL);
-      await page.reload();
-      const mode = page.getByRole("button", { name: "Conversation mode" });
-      await mode.click();
-      const state = page.locator(".conversation-state");
-      const listening = () =>
-        state
-          .getByText("Listening…")
-          .waitFor({ timeout: 30_000 })
-          .catch(async (error: Error) => {
-            const trail = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
-            throw new Error(`${error.message}\nconversation states seen: ${trail.join(" → ")}`);
-          });
-      await listening();
-      const say = (text: string) =>
-        page.evaluate((wav) => (window as any).__say(wav), spoken(text, 0).toString("base64"));
+  it("V41 two hands-free rounds: each turn transcribed, sent, its reply said sentence by sentence, then it listens again", async () => {
+    const { page, errors, close } = await pairedChat();
+    await page.context().addInitScript(TEST_MICROPHONE);
+    await page.context().addInitScript(STATE_TRAIL);
+    await page.reload();
+    const mode = page.getByRole("button", { name: "Conversation mode" });
+    await mode.click();
+    const state = page.locator(".conversation-state");
+    const listening = () =>
+      state
+        .getByText("Listening…")
+        .waitFor({ timeout: 30_000 })
+        .catch(async (error: Error) => {
+          const trail = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+          throw new Error(`${error.message}\nconversation states seen: ${trail.join(" → ")}`);
+        });
+    await listening();
 
-      for (const [question, answer] of [
-        ["What is the weather in Lisbon?", "It is sunny in Lisbon. About twenty degrees."],
-        ["And tomorrow?", "Tomorrow brings rain."],
-      ] as const) {
-        stack.backend.scriptTranscripts(question);
-        stack.backend.script(dialectStream("openai", { content: answer }));
-        const asked = stack.backend.requests.length;
-        await say(question);
-        await page.locator('article[data-role="assistant"]', { hasText: answer }).waitFor({ timeout: 30_000 });
-        await listening();
-        const spokenTexts = () =>
-          stack.backend.requests
-            .slice(asked)
-            .filter((r) => r.path === "/v1/audio/speech")
-            .map((r) => (r.body as { input: string }).input)
-            .join(" ");
-        await expect.poll(spokenTexts, { timeout: 30_000 }).toBe(answer);
-        await page.locator('article[data-role="user"]', { hasText: question }).waitFor();
-      }
-      expect(errors).toEqual([]);
-      await close();
-    },
-  );
+    for (const [question, answer] of [
+      ["What is the weather in Lisbon?", "It is sunny in Lisbon. About twenty degrees."],
+      ["And tomorrow?", "Tomorrow brings rain."],
+    ] as const) {
+      stack.backend.scriptTranscripts(question);
+      stack.backend.script(dialectStream("openai", { content: answer }));
+      const asked = stack.backend.requests.length;
+      await say(page, spoken(question, 0));
+      await page.locator('article[data-role="assistant"]', { hasText: answer }).waitFor({ timeout: 30_000 });
+      await listening();
+      const spokenTexts = () =>
+        stack.backend.requests
+          .slice(asked)
+          .filter((r) => r.path === "/v1/audio/speech")
+          .map((r) => (r.body as { input: string }).input)
+          .join(" ");
+      await expect.poll(spokenTexts, { timeout: 30_000 }).toBe(answer);
+      await page.locator('article[data-role="user"]', { hasText: question }).waitFor();
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
 });

@@ -6,12 +6,9 @@ import { realTimeSleeps, sleepsIn } from "../../scripts/count-sleeps.ts";
 /** The sleeps left, by file, each with its reason; a new one fails the test, and so does one no longer there. */
 const ALLOWED: Record<string, string> = {
   "test/bridge/clock.test.ts": "tests the real clock itself, against real time",
-  "test/bridge/pairing.test.ts":
-    "nothing observable tells when the bridge has read an app's close frame while the app stops reading",
   "test/client/transport-choice.test.ts":
     "the bridge answers long-polls on its own real clock while the client's timers move by hand",
-  "test/provider/stream-limits.test.ts":
-    "a backend that ends its body shortly after [DONE], and the wait for the socket to return to the client's pool",
+  "test/provider/stream-limits.test.ts": "a backend that ends its body shortly after [DONE], in a read of its own",
 };
 
 it("keeps real-time sleeps in test/ at 5 or fewer, each one known", () => {

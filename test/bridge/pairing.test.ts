@@ -91,12 +91,14 @@ describe("pairing requests given up on", () => {
     const app = await rawClient(bridge.url);
     app.send(["1", "1", "pairing", "phx_join", { code: "AAAAABBBBB", device_name: "phone" }]);
     await until(() => server.pairRequests.length === 1, "pair_request forwarded");
-    // The app sends its close frame and then stops reading, so the bridge's side stays in CLOSING: no `close` event
-    // yet, the channel not yet ended, but a reply could no longer reach the app.
+    // The app sends its close frame and then reads nothing more, so the bridge's side stays in CLOSING: no `close`
+    // event yet, the channel not yet ended, but a reply could no longer reach the app. The bridge answers a close frame
+    // it has read with its own: those bytes arriving say it is CLOSING (a fixed 50 ms wait for it was a race under load).
+    const tcp = (app.ws as unknown as { _socket: Socket })._socket;
+    tcp.removeAllListeners("data"); // ws's own reader: the app never sees the bridge's close frame, so never ends TCP
+    const bridgeClosing = new Promise((resolve) => tcp.once("data", resolve));
     app.ws.close(1000);
-    (app.ws as unknown as { _socket: Socket })._socket.pause();
-    // Nothing observable tells when the bridge has read the close frame; loopback delivers it well within 50 ms.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await bridgeClosing;
     const requestId = server.pairRequests[0]!.request_id as string;
     const answer = await pushOnce(server.channel, "pair_result", pairedResult(requestId));
     expect(answer).toEqual({ status: "error", response: { reason: "abandoned" } });

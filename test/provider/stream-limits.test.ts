@@ -2,9 +2,9 @@
 // the socket): [DONE] with the connection kept open, bodies that never end, a huge error message, and chunks the
 // adapter cannot handle. Each one must end the request (a `done` or a ProviderError), never hang or grow the
 // heap, and only a real connection drop may be recovered.
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chunk } from "../../scripts/scripted-backend/index.ts";
 import { MAX_BODY_BYTES } from "../../server/provider/attempt.ts";
@@ -49,6 +49,21 @@ async function startRawBackend(): Promise<RawBackend> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   backend.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return backend;
+}
+
+/**
+ * Resolves once undici has read the next response to its end and put its socket back in the pool. undici publishes
+ * `undici:request:trailers` at the body's end and frees the socket on the turn of the event loop after it
+ * (client-h1.js onMessageComplete: `setImmediate(client[kResume])`): the second setImmediate runs after that one.
+ */
+function nextBodyRead(): Promise<void> {
+  return new Promise((resolve) => {
+    const read = () => {
+      unsubscribe("undici:request:trailers", read);
+      setImmediate(() => setImmediate(resolve));
+    };
+    subscribe("undici:request:trailers", read);
+  });
 }
 
 const sse = (res: ServerResponse) =>
@@ -130,8 +145,10 @@ describe("[DONE] ends the stream", () => {
     };
     const { run } = makeProvider(settingsFor(backend.url));
     for (let i = 0; i < 4; i++) {
+      const read = nextBodyRead();
       expect((await run()).done?.message.content).toBe("ok");
-      await delay(60); // the body has ended; its socket is back in the pool
+      // Not a fixed wait: under load the end came later than one, and the next request took a new socket.
+      await read;
     }
     // The adapter read the body to its end after `done`, so its socket served the next request. (The first may
     // still get a new socket while the previous test's is being closed.)

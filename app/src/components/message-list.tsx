@@ -4,7 +4,7 @@
 // near the top of what is loaded, the next older page is read (chat.loadOlder) and put above without moving what the
 // reader sees (the virtualizer's anchorTo "end" keeps the row at the top in its place).
 import { Component } from "preact";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { AgentView as Agent, Message } from "../../../client/index.ts";
 import type { Transcript } from "../chat/transcript.ts";
 import type { Chat } from "../state/chat.ts";
@@ -15,12 +15,16 @@ import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 import { useStore } from "../state/store.ts";
-import { NewestRank } from "../render/scroll-pacing.ts";
+import { NewestRank, rowInFull, whenSettled } from "../render/scroll-pacing.ts";
+import { MessageSketch, sketchable } from "./message-sketch.tsx";
 
 /** How many rows from the top of the loaded ones the reader may come before the older page is read. */
 const LOAD_OLDER_WITHIN = 30;
+/** Rows kept mounted beyond each edge of the screen, once the chat's first rows are painted (none before: LC8). */
+const OVERSCAN = 6;
 
-type Row = { key: string; render: () => preact.JSX.Element };
+/** A row; `sketch`, when it has one, is what it shows when a fast scroll mounts it past the frame's row budget. */
+type Row = { key: string; render: () => preact.JSX.Element; sketch?: () => preact.JSX.Element };
 /** A message's row, with what it was made of: the same message in the same place is the same row. */
 type MessageRow = Row & { index: number; agent: Agent | undefined; last: boolean; showVersions: boolean };
 
@@ -34,6 +38,7 @@ export function MessageList({ transcript, agent }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const stoppedHere = chat.stoppedHere.value;
   const made = useRef(new WeakMap<Message, MessageRow>()).current;
+  const [firstPainted, setFirstPainted] = useState(false);
   const rows = useMemo(
     () => rowsOf(transcript, agent, chat, stoppedHere, made),
     [transcript, agent, chat, stoppedHere],
@@ -45,7 +50,9 @@ export function MessageList({ transcript, agent }: Props) {
     // The same function while the rows are the same: a new one makes the virtualizer measure every row again (its
     // positions are memoized on it), which each scroll event's render did for the whole loaded chat.
     getItemKey: useCallback((index: number) => rows[index]?.key ?? index, [rows]),
-    overscan: 6,
+    // The first paint mounts only the rows on the screen: a chat opened at its end mounted as many rows again above
+    // it, unseen, before its last messages could show. Those come in the render after that paint.
+    overscan: firstPainted ? OVERSCAN : 0,
     // When rows are put above (an older page), the row at the top keeps its place on the screen.
     anchorTo: "end",
   });
@@ -67,6 +74,7 @@ export function MessageList({ transcript, agent }: Props) {
     if (element) chat.noteScroll(element.scrollHeight - element.scrollTop - element.clientHeight);
   });
   const items = useOpenedAtEnd(virtualizer.getVirtualItems(), rows.length, chat);
+  useAfterPaint(items.length > 0 && !firstPainted, () => setFirstPainted(true));
   const ranks = useNewestRanks(items, chat.atBottom.peek());
   return (
     <div
@@ -102,14 +110,28 @@ export function MessageList({ transcript, agent }: Props) {
  * A row's content, rendered again only when its row is a new one (the transcript changed), not each time the list
  * renders: a scroll re-renders the list every frame, and re-rendering every row on screen with it (markdown view,
  * toolbar, icons) made each frame of a fast scroll cost a screen of rows. What a row shows that lives in signals or
- * context (editing, versions) updates on its own.
+ * context (editing, versions) updates on its own. Mounted past the frame's row budget during a scroll, a row shows
+ * its sketch until the page is still (scroll-pacing.ts).
  */
-class RowContent extends Component<{ row: Row }> {
-  override shouldComponentUpdate(next: { row: Row }): boolean {
-    return next.row !== this.props.row;
+class RowContent extends Component<{ row: Row }, { full: boolean }> {
+  static override contextType = NewestRank;
+  private cancel: (() => void) | undefined;
+  constructor(props: { row: Row }, rank: number | undefined) {
+    super(props);
+    this.state = { full: props.row.sketch === undefined || rowInFull(rank) };
+  }
+  override componentDidMount() {
+    if (!this.state.full) this.cancel = whenSettled(() => this.setState({ full: true }));
+  }
+  override componentWillUnmount() {
+    this.cancel?.();
+  }
+  override shouldComponentUpdate(next: { row: Row }, state: { full: boolean }): boolean {
+    return next.row !== this.props.row || state.full !== this.state.full;
   }
   override render() {
-    return this.props.row.render();
+    const { row } = this.props;
+    return this.state.full || !row.sketch ? row.render() : row.sketch();
   }
 }
 
@@ -171,6 +193,7 @@ function messageRow(
     last,
     showVersions,
     render: () => <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />,
+    sketch: sketchable(message) ? () => <MessageSketch message={message} /> : undefined,
   };
   made.set(message, row);
   return row;
@@ -206,6 +229,22 @@ function useFrameRead(read: () => void): () => void {
       latest.current();
     });
   };
+}
+
+/**
+ * `then` once the frame that paints this render has been painted, when `wanted`. Not a plain effect: Preact runs
+ * those after the next frame or after 35 ms, whichever comes first, and a slow device's frame comes later than that.
+ * A timer set in the frame's animation callbacks runs after its paint.
+ */
+function useAfterPaint(wanted: boolean, then: () => void): void {
+  const latest = useRef(then);
+  latest.current = then;
+  useLayoutEffect(() => {
+    if (!wanted) return;
+    let timer = 0;
+    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => latest.current())));
+    return () => (cancelAnimationFrame(frame), clearTimeout(timer));
+  }, [wanted]);
 }
 
 /**

@@ -7,6 +7,7 @@
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
 import { mathSyntax } from "./math-syntax.ts";
+import { isPlainHtml } from "./plain-html.ts";
 import { taskListSyntax } from "./task-lists.ts";
 
 type MathModule = typeof import("./math.ts");
@@ -135,7 +136,9 @@ export function renderMarkdown(text: string): Rendered {
   if (cached !== undefined) return cached;
   // The nonce makes a slot unforgeable by the text itself (which markdown-it escapes anyway).
   const env: RenderEnv = { nonce: freshNonce(), slots: [] };
-  const safe = purify.sanitize(markdown.render(text, env));
+  const html = markdown.render(text, env);
+  // Plain tags only (most messages): nothing for the sanitizer to remove, and its DOM parse is most of the cost.
+  const safe = isPlainHtml(html) ? html : purify.sanitize(html);
   const result: Rendered = { html: fillSlots(safe, env) };
   if (env.slots.length > 0 && !math) {
     result.mathPending = loadMath().then(

@@ -11,6 +11,9 @@
 // The rows of a frame take the budget in the order they mount (top to bottom), except where the list ranks them
 // newest first (NewestRank: a chat opened at its end, where the last messages are the ones read first): there the
 // newest rows take it, and the rest complete newest first.
+// Before those, the rows themselves: once the rows mounted in a frame have taken ROWS_MS_PER_FRAME, or ROWS_PER_FRAME
+// of them have mounted, the next ones of a scroll mount as sketches (message-sketch.tsx: their text as written, nothing else), and in full once the page is
+// still. A row's markdown and toolbar are only part of its cost: its components, hooks and listeners are the rest.
 import { createContext } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
 
@@ -25,6 +28,13 @@ export const SETTLE_MS = 200;
 const MARKDOWN_MS_PER_FRAME = 6;
 /** How many of the rows ranked newest first render their markdown at once (NewestRank). */
 const NEWEST_MARKDOWN = 3;
+/**
+ * How long the rows mounted within one frame may take before the next ones of a scroll mount as sketches: the time
+ * from the frame's first row mounted (a row renders its whole content before the next row's turn).
+ */
+const ROWS_MS_PER_FRAME = 8;
+/** Rows of a scroll mounted in full within one frame, however fast they were: a fling brings a screen of them. */
+const ROWS_PER_FRAME = 2;
 /** Toolbars mounted in full within one frame; the rest wait. */
 const TOOLBARS_PER_FRAME = 2;
 /** What one slice of idle time may do: this long, and this many jobs (a job's render follows it in the same task). */
@@ -48,6 +58,9 @@ let budgetOpen = false;
 /** Milliseconds of markdown rendered in this frame. */
 let markdownSpent = 0;
 let toolbarsMounted = 0;
+/** When this frame's first row was mounted (its rows' budget), if one was. */
+let rowsBegan: number | undefined;
+let rowsMounted = 0;
 
 function listen(): void {
   if (listening || typeof window === "undefined") return;
@@ -65,6 +78,8 @@ function thisFrame(): void {
     budgetOpen = false;
     markdownSpent = 0;
     toolbarsMounted = 0;
+    rowsBegan = undefined;
+    rowsMounted = 0;
   };
   if (typeof requestAnimationFrame === "function") requestAnimationFrame(close);
   else setTimeout(close, 16);
@@ -83,6 +98,19 @@ export function withinBudget<T>(render: () => T, rank?: number): T | undefined {
   } finally {
     markdownSpent += performance.now() - began;
   }
+}
+
+/**
+ * Whether a row mounting now mounts in full: a row ranked newest first always does (a chat opened at its end shows
+ * its last messages whole), any other while this frame's rows are fewer than ROWS_PER_FRAME and have taken less than
+ * ROWS_MS_PER_FRAME; else it mounts as a sketch, completed with whenSettled.
+ */
+export function rowInFull(rank: number | undefined): boolean {
+  thisFrame();
+  if (rank !== undefined) return true;
+  const now = performance.now();
+  rowsBegan ??= now;
+  return rowsMounted++ < ROWS_PER_FRAME && now - rowsBegan < ROWS_MS_PER_FRAME;
 }
 
 /** Whether a row's toolbar may mount in full now: true at once within this frame's budget, else once settled. */

@@ -2,7 +2,7 @@
 // composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
 // When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
 // is not available offline. What the chat does is its controller's (state/chat.ts); this file only lays it out.
-import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView } from "../../../client/index.ts";
 import { ApprovalPanel } from "../approvals/approval-panel.tsx";
 import { ChatHeader } from "../components/chat-header.tsx";
@@ -22,7 +22,10 @@ import { OptionList } from "../components/option-list.tsx";
 export function ChatScreen({ session_id, client_session_id }: { session_id?: string; client_session_id?: string }) {
   const store = useStore();
   const chat = useNewChatKept(store, session_id, client_session_id);
-  useEffect(() => chat.start(), [chat]);
+  // Started as the screen is put in the page, before it is painted: the chat's first read goes out then, while the
+  // browser paints the screen and runs its effects, instead of after them (a long chat's open waited ~75 ms more,
+  // CPU throttled 4x, for the request to leave).
+  useLayoutEffect(() => chat.start(), [chat]);
   useStopOnEscape(chat);
   const wide = useWideScreen();
   const agent = chat.agent.value;

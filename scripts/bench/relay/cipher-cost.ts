@@ -20,18 +20,28 @@ export interface CipherSample {
 const CALLS_PER_BATCH = 500;
 
 /** The ids the library draws (client/transport/sealed-relay.ts: 18 random bytes in base64url), bound into each seal. */
-const CALL_ID = "x".repeat(24);
+export const CALL_ID = "x".repeat(24);
 
 /** CPU µs (user + system) per call of open + seal, one figure per batch, after one batch to warm up. */
 export function cipherCostUs(sample: CipherSample, batches: number): number[] {
+  return aloneUs(sealedCallWork(sample), batches);
+}
+
+/** The server's crypto for one sealed call of `sample`: open the app's sealed call, seal the answer. */
+export function sealedCallWork(sample: CipherSample): () => void {
   const { key, serverId, deviceId, callJson, answerJson } = sample;
   const sealedCall = sealRequest(key, serverId, deviceId, callJson);
+  return () => {
+    openRequest(key, serverId, deviceId, sealedCall);
+    sealResponse(key, serverId, deviceId, CALL_ID, answerJson);
+  };
+}
+
+/** CPU µs (user + system) per run of `work` in a warm loop, one figure per batch, after one batch to warm up. */
+export function aloneUs(work: () => void, batches: number): number[] {
   const batch = () => {
     const start = process.cpuUsage();
-    for (let i = 0; i < CALLS_PER_BATCH; i++) {
-      openRequest(key, serverId, deviceId, sealedCall);
-      sealResponse(key, serverId, deviceId, CALL_ID, answerJson);
-    }
+    for (let i = 0; i < CALLS_PER_BATCH; i++) work();
     const used = process.cpuUsage(start);
     return (used.user + used.system) / CALLS_PER_BATCH;
   };
@@ -53,15 +63,16 @@ export async function cipherInPlaceUs(
   route: () => Promise<unknown>,
   pairs: number,
 ): Promise<number[]> {
-  const { key, serverId, deviceId, callJson, answerJson } = sample;
-  const sealedCall = sealRequest(key, serverId, deviceId, callJson);
-  const batch = async (withCipher: boolean) => {
+  return inPlaceUs(sealedCallWork(sample), route, pairs);
+}
+
+/** CPU µs per run of `work` beside `route`: paired batches of the route with and without it (cipherInPlaceUs). */
+export async function inPlaceUs(work: () => void, route: () => Promise<unknown>, pairs: number): Promise<number[]> {
+  const batch = async (withWork: boolean) => {
     const start = process.cpuUsage();
     for (let i = 0; i < CALLS_IN_PLACE; i++) {
       await route();
-      if (!withCipher) continue;
-      openRequest(key, serverId, deviceId, sealedCall);
-      sealResponse(key, serverId, deviceId, CALL_ID, answerJson);
+      if (withWork) work();
     }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / CALLS_IN_PLACE;

@@ -1,6 +1,6 @@
 // The server under test in its own process: HTTP on loopback and its forwarder's link to the bridge, a session of
 // ten messages to read, and paired devices whose tokens the apps use: plain ones, and as many paired with the
-// encrypting apps' public key (end-to-end encryption).
+// encrypting apps' public key (end-to-end encryption; seed.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import { runRelayedCall } from "../../../server/forwarder/api-relay.ts";
 import { withJsonBody } from "../../../server/forwarder/json-text.ts";
 import { cipherCostUs, cipherInPlaceUs, sealedCallJson } from "./cipher-cost.ts";
 import { answerMeter, answerSeams, toServer } from "./protocol.ts";
+import { pairDevices, seedSession } from "./seed.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
 const runtime = createRuntime({
@@ -27,26 +28,11 @@ let stopForwarder: (() => Promise<void>) | undefined;
 /** The session's path and an encrypting device with its public key: what the cipher's own cost is measured on. */
 let sample: { path: string; deviceId: string; deviceKey: string } | undefined;
 
-/** `count` devices paired by code, with `deviceKey` when given (then they are encrypting devices). */
-function pair(count: number, name: string, deviceKey?: string): { token: string; device_id: string }[] {
-  return Array.from({ length: count }, (_, i) => {
-    const redeemed = ctx.pairing.redeem(ctx.pairing.createCode().code, `${name} ${i}`, deviceKey);
-    if (!redeemed.ok) throw new Error("pairing failed");
-    return { token: redeemed.device_token, device_id: redeemed.device_id };
-  });
-}
-
 function seed(devices: number, deviceKey: string) {
-  const session = ctx.sessions.create();
-  for (let i = 0; i < 10; i++)
-    ctx.sessions.append(session.id, {
-      role: i % 2 === 0 ? "user" : "assistant",
-      content: `message ${i} `.repeat(20),
-      metadata: {},
-    });
-  const tokens = pair(devices, "app").map((device) => device.token);
-  const e2e = { server_key: ctx.e2e.publicKey, devices: pair(devices, "e2e app", deviceKey) };
-  return { path: `/sessions/${session.id}/messages`, tokens, e2e };
+  const path = seedSession(ctx);
+  const tokens = pairDevices(ctx, devices, "app").map((device) => device.token);
+  const e2e = { server_key: ctx.e2e.publicKey, devices: pairDevices(ctx, devices, "e2e app", deviceKey) };
+  return { path, tokens, e2e };
 }
 
 /**

@@ -2,7 +2,7 @@
 // Chromium's fake microphone plays, and init scripts that keep a trail of what the page did (the conversation strip's
 // states, the audio elements' playback), read back when a wait times out or to assert what happened.
 import { execFileSync } from "node:child_process";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM_ARGS } from "./browser.ts";
 
 /** espeak-ng's 22,050 Hz 16-bit mono WAV header and samples. */
@@ -73,21 +73,56 @@ export const MEDIA_TRAIL = (): void => {
   };
 };
 
+/**
+ * Replaces getUserMedia with a stream the test speaks into: `__say(base64 wav)` plays one utterance into it and
+ * resolves when it has been played. Each utterance comes exactly when the test says, not at a time fixed in a WAV that
+ * Chromium's fake microphone plays in real time from its start (a round trip slower than the gap left for it, on a
+ * loaded machine, then met the next utterance).
+ */
+export const TEST_MICROPHONE = (): void => {
+  const context = new AudioContext();
+  const destination = context.createMediaStreamDestination();
+  const scope = window as unknown as { __say(wav: string): Promise<void> };
+  scope.__say = async (wav) => {
+    await context.resume();
+    const bytes = Uint8Array.from(atob(wav), (c) => c.charCodeAt(0));
+    const buffer = await context.decodeAudioData(bytes.buffer);
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(destination);
+    await new Promise<void>((resolve) => ((source.onended = () => resolve()), source.start()));
+  };
+  navigator.mediaDevices.getUserMedia = async () => destination.stream;
+};
+
+/** Speaks `wav` into the page's TEST_MICROPHONE; resolves once it has been played. */
+export function say(page: Page, wav: Buffer): Promise<void> {
+  return page.evaluate(
+    (base64) => (window as unknown as { __say(wav: string): Promise<void> }).__say(base64),
+    wav.toString("base64"),
+  );
+}
+
 /** The speech config of the voice tests: STT and TTS both on the scripted backend ("default"). */
 export const TEST_SPEECH = {
   stt: { provider_id: "default", model: "whisper-1" },
   tts: { provider_id: "default", model: "tts-1" },
 };
 
-/** Chromium whose fake microphone plays `wav` once, with autoplay allowed (the replies speak without a tap). */
-export function launchWithMicrophone(wav: string): Promise<Browser> {
+/**
+ * Chromium with autoplay allowed (the replies speak without a tap) whose fake microphone plays `wav` once; without
+ * `wav` its pages are given TEST_MICROPHONE instead.
+ */
+export function launchWithMicrophone(wav?: string): Promise<Browser> {
+  const microphone = wav
+    ? ["--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}%noloop`]
+    : [];
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
       ...CHROMIUM_ARGS,
       "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+      ...microphone,
       "--autoplay-policy=no-user-gesture-required",
     ],
   });

@@ -37,16 +37,12 @@ export class ChromiumFirstSequencer extends BaseSequencer {
   }
 }
 
-/** `files` (grouped by project) with each project's files in an order shuffled by `seed` (Fisher-Yates). */
+/** `files` (grouped by project) with each project's files in an order shuffled by `seed` (a seeded key each). */
 export function shuffledInProjects(files: TestSpecification[], seed: number): TestSpecification[] {
   const random = seededRandom(seed);
   const projects = [...new Set(files.map((file) => file.project.name))];
   return projects.flatMap((name) => {
-    const group = files.filter((file) => file.project.name === name);
-    for (let i = group.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [group[i], group[j]] = [group[j], group[i]];
-    }
-    return group;
+    const keyed = files.filter((file) => file.project.name === name).map((file) => ({ file, key: random() }));
+    return keyed.sort((a, b) => a.key - b.key).map(({ file }) => file);
   });
 }

@@ -16,12 +16,21 @@ const OUTLIVES_FILE = [
   /@vitest-environment\b/,
 ];
 
-/** Files isolated for a reason the patterns above do not see; each with its reason. */
-const ISOLATED_BY_NAME: Record<string, string> = {};
+/**
+ * A bridge started in the test's own process (test/bridge's helpers, or the bridge itself). In a shared worker, after
+ * other such files, relayed calls of test/relay's and test/sharing's bridge files were answered "the server is
+ * offline" (a whole run of the shared project, 2026-11-29 15:40); which state carries over is not found yet, so
+ * these files keep a worker each.
+ */
+const STARTS_A_BRIDGE = /from "[^"]*\/bridge\/(helpers|bridge)\.ts"/;
+const STARTS_A_BRIDGE_IN_TEST_BRIDGE = /from "\.\/helpers\.ts"/;
+
+function startsABridge(file: string, text: string): boolean {
+  return STARTS_A_BRIDGE.test(text) || (file.startsWith("test/bridge/") && STARTS_A_BRIDGE_IN_TEST_BRIDGE.test(text));
+}
 
 export function runsIsolated(root: string, file: string): boolean {
-  if (file in ISOLATED_BY_NAME) return true;
   const path = `${root}/${file}`;
   const text = readFileSync(path, "utf8");
-  return OUTLIVES_FILE.some((pattern) => pattern.test(text)) || drivesChromium(path);
+  return OUTLIVES_FILE.some((pattern) => pattern.test(text)) || startsABridge(file, text) || drivesChromium(path);
 }

@@ -17,14 +17,14 @@ const FILES = [
 ];
 
 /** A sequencer over FILES, with vitest's cache holding `durations` (ms by file) and the files' real sizes. */
-function sequencer(durations: Record<string, number>): ChromiumFirstSequencer {
-  const path = (key: string) => key.replace(/^:/, "");
+function sequencer(durations: Record<string, number>, seed?: number): ChromiumFirstSequencer {
+  const path = (key: string) => key.replace(/^[^:]*:/, "");
   const cache = {
     getFileTestResults: (key: string) =>
       durations[path(key)] === undefined ? undefined : { duration: durations[path(key)], failed: false },
     getFileStats: (key: string) => ({ size: statSync(join(root, path(key))).size }),
   };
-  return new ChromiumFirstSequencer({ config: { root }, cache } as never);
+  return new ChromiumFirstSequencer({ config: { root, sequence: { seed } }, cache } as never);
 }
 
 async function order(durations: Record<string, number>): Promise<string[]> {
@@ -58,4 +58,24 @@ it("keeps vitest's order, longest first, when every file's duration is cached", 
     "test/app/status.test.ts",
     "test/app/transcript.test.ts",
   ]);
+});
+
+it("with a seed, shuffles each project's files by it, the projects still one after the other", async () => {
+  const named = (name: string) => ({ ...project, name });
+  const files = [...FILES.map((file) => [named("isolated"), file]), ...FILES.map((file) => [named("shared"), file])];
+  const specs = files.map(([p, file]) => ({
+    project: p,
+    moduleId: join(root, file as string),
+  })) as unknown as TestSpecification[];
+  const run = async (seed: number) =>
+    (await sequencer({}, seed).sort(specs)).map(
+      (spec) => `${spec.project.name}:${spec.moduleId.slice(root.length + 1)}`,
+    );
+  const orders = await Promise.all([1, 2, 3, 4, 5].map(run));
+  expect(await run(3)).toEqual(orders[2]);
+  expect(new Set(orders.map((order) => order.join())).size).toBeGreaterThan(1);
+  for (const order of orders) {
+    expect(order.map((key) => key.split(":")[0])).toEqual([...Array(4).fill("isolated"), ...Array(4).fill("shared")]);
+    expect([...order].sort()).toEqual(files.map(([p, file]) => `${(p as { name: string }).name}:${file}`).sort());
+  }
 });

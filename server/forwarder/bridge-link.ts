@@ -8,8 +8,7 @@ import { parseEventId } from "../../client/wire/index.ts";
 import type { Clock } from "../clock.ts";
 import type { ServerContext } from "../context.ts";
 import { encodeFrame, type Frame } from "./json-text.ts";
-import { HeartbeatOffTransport, LinkHeartbeat } from "./link-heartbeat.ts";
-import { HEARTBEAT_TIMEOUT } from "./turn-corked-websocket.ts";
+import { TurnCorkedWebSocket } from "./turn-corked-websocket.ts";
 
 export interface BridgeLinkOptions {
   url: string;
@@ -38,7 +37,6 @@ export interface JoinListener {
 export class BridgeLink {
   private readonly socket: Socket;
   private readonly channel: Channel;
-  private readonly heartbeat: LinkHeartbeat;
   private listener: JoinListener | undefined;
   private current = false;
   private bridgeFeatures: readonly string[] = [];
@@ -47,23 +45,18 @@ export class BridgeLink {
 
   constructor(
     options: BridgeLinkOptions,
-    /** Its log, and the clock the heartbeat is timed on (link-heartbeat.ts). */
-    private readonly ctx: Pick<ServerContext, "log" | "clock">,
+    private readonly log: ServerContext["log"],
   ) {
     const backoff = options.reconnectAfterMs;
     this.socket = new Socket(options.url, {
-      transport: HeartbeatOffTransport as unknown as new (endpoint: string) => object,
+      transport: TurnCorkedWebSocket as unknown as new (endpoint: string) => object,
       // Relayed answers arrive already serialized (json-text.ts): spliced into the frame, not parsed again.
       encode: (message: object, callback: (encoded: string) => void) => encodeFrame(message as Frame, callback),
       ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
+      heartbeatIntervalMs: options.heartbeatMs ?? LINK_HEARTBEAT_MS,
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);
     this.channel.onError(() => this.lose());
-    const heartbeatMs = options.heartbeatMs ?? LINK_HEARTBEAT_MS;
-    this.heartbeat = new LinkHeartbeat(this.socket, ctx.clock, heartbeatMs, () => {
-      this.ctx.log.warn({ heartbeat_ms: heartbeatMs }, "bridge link heartbeat unanswered: reconnecting");
-      this.restart(HEARTBEAT_TIMEOUT);
-    });
   }
 
   /** What the bridge said it speaks in the current join's reply (`audience`: client/wire/audience.ts). */
@@ -113,18 +106,15 @@ export class BridgeLink {
       .join()
       .receive("ok", (response: unknown) => this.joinedWith(response))
       .receive("error", (response: { reason?: string }) =>
-        this.ctx.log.warn({ reason: response.reason }, "bridge refused the server's join"),
+        this.log.warn({ reason: response.reason }, "bridge refused the server's join"),
       );
     this.socket.connect();
   }
 
-  /**
-   * The link is stuck (an ack never came, a heartbeat went unanswered): drop the current join, reconnect, and resume
-   * from the bridge's word.
-   */
-  restart(reason?: string): void {
+  /** The link is stuck (an ack never came): drop the current join, reconnect, and resume from the bridge's word. */
+  restart(): void {
     this.lose();
-    this.socket.disconnect(() => this.socket.connect(), reason === undefined ? undefined : 1000, reason);
+    this.socket.disconnect(() => this.socket.connect());
   }
 
   /**
@@ -143,7 +133,6 @@ export class BridgeLink {
 
   async close(): Promise<void> {
     this.closing.abort();
-    this.heartbeat.stop();
     this.lose();
     await new Promise<void>((resolve) => this.socket.disconnect(() => resolve(), 1001, "server shutting down"));
   }
@@ -151,10 +140,10 @@ export class BridgeLink {
   private joinedWith(response: unknown): void {
     const parsed = serverJoinOkSchema.safeParse(response);
     if (!parsed.success)
-      return this.ctx.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
+      return this.log.error({ problem: parsed.error.issues[0]?.message }, "bridge join reply not understood");
     this.current = true;
     this.bridgeFeatures = parsed.data.features ?? [];
-    this.ctx.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
+    this.log.info({ resume_after: parsed.data.resume_after }, "forwarder joined the bridge");
     const resumeAfter = parseEventId(parsed.data.resume_after)!;
     this.listener?.joined(resumeAfter);
   }

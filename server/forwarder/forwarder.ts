@@ -90,7 +90,7 @@ class BridgeForwarder implements Forwarder {
         reconnectAfterMs: options.reconnectAfterMs,
         heartbeatMs: options.heartbeatMs,
       },
-      ctx,
+      ctx.log,
     );
     const audiences = ctx.e2e.audiences;
     this.grants = new GrantsFeed(ctx.pairing, audiences, this.link, ctx.log);

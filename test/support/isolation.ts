@@ -19,8 +19,9 @@ const OUTLIVES_FILE = [
 /**
  * A bridge started in the test's own process (test/bridge's helpers, or the bridge itself). In a shared worker, after
  * other such files, relayed calls of test/relay's and test/sharing's bridge files were answered "the server is
- * offline" (a whole run of the shared project, 2026-11-29 15:40); which state carries over is not found yet, so
- * these files keep a worker each.
+ * offline" (a whole run of the shared project, 2026-11-29 15:40). The same calls failed in fresh workers too, under a
+ * heartbeat change reverted since (docs/testing.md "The suite's time"), so sharing was most likely not the cause; these
+ * files keep a worker each until a whole run shows they can share.
  */
 const STARTS_A_BRIDGE = /from "[^"]*\/bridge\/(helpers|bridge)\.ts"/;
 const STARTS_A_BRIDGE_IN_TEST_BRIDGE = /from "\.\/helpers\.ts"/;

@@ -190,7 +190,7 @@ describe("plain HTML, which skips the sanitizer (plain-html.ts)", () => {
   });
 });
 
-describe("plain markdown, which a sketch lays out without the renderer (plain-markdown.ts, LC9)", () => {
+describe("plain markdown, which a sketch lays out without the renderer (plain-markdown.ts, LC10)", () => {
   /** The HTML markdown-it writes for these blocks. */
   const htmlOf = (blocks: PlainBlock[]) =>
     blocks

@@ -222,7 +222,7 @@ describe("long chats", () => {
     }
   });
 
-  it("mounts rows met in a fast scroll as sketches, plain ones laid out as rendered, with their toolbars to come, completed once the page is still without moving the row at the top or changing a plain sketch's height (LC5, LC7, LC9)", async () => {
+  it("mounts rows met in a fast scroll as sketches, plain ones laid out as rendered, with their toolbars to come, completed once the page is still without moving the row at the top or changing a plain sketch's height (LC5, LC7, LC10)", async () => {
     const { stack } = shared;
     // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
     // below it unless the list keeps the rows above the reader in place.
@@ -234,7 +234,7 @@ describe("long chats", () => {
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       await article(page, 99).locator("li", { hasText: "second point" }).waitFor();
       // A fling: up a screen a frame; what the rows on screen show at each frame.
-      // And each sketch's row's height, by its message (LC9).
+      // And each sketch's row's height, by its message (LC10).
       const seen = await scroller(page).evaluate(async (element) => {
         let notRendered = 0;
         let toolbarsToCome = 0;
@@ -259,7 +259,7 @@ describe("long chats", () => {
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
       // LC7: a screen coming in at once mounts as sketches (their text, nothing else).
       expect(seen.sketches).toBeGreaterThan(0);
-      // LC9: a plain message's sketch (a paragraph and a list of plain words) is laid out as the renderer lays it out.
+      // LC10: a plain message's sketch (a paragraph and a list of plain words) is laid out as the renderer lays it out.
       expect(seen.laidOut).toBeGreaterThan(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
@@ -307,7 +307,7 @@ describe("long chats", () => {
       );
       expect(after).toBeDefined();
       expect(Math.abs(after! - before.top)).toBeLessThan(2);
-      // LC9: each sketch still mounted is as tall now, completed, as it was as a sketch: completing it moved nothing.
+      // LC10: each sketch still mounted is as tall now, completed, as it was as a sketch: completing it moved nothing.
       const grown = await page.evaluate((heights) => {
         const changes: Record<string, number> = {};
         for (const item of document.querySelectorAll("article")) {

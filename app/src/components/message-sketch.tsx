@@ -3,7 +3,7 @@
 // signals, no listeners, so mounting a screen of them costs little more than their text's layout.
 // The full row (message-item.tsx) replaces it once the page is still. A plain message (paragraphs and tight lists of
 // plain words, nothing in its metadata to show) is laid out as the renderer lays it out, so its sketch is as tall as
-// its full row and completing it moves nothing (LC9); any other shows its text as written.
+// its full row and completing it moves nothing (LC10); any other shows its text as written.
 import type { Message } from "../../../client/index.ts";
 import { plainMarkdown, type PlainBlock } from "../render/plain-markdown.ts";
 

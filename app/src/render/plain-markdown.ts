@@ -1,7 +1,7 @@
 // The markdown of a plain message, read without the renderer: paragraphs of plain words and tight lists of plain
 // items ("- item"), nothing else. A fast scroll mounts rows as sketches (message-sketch.tsx); a sketch laid out as the
 // renderer lays out its message is as tall as the full row that replaces it, so completing it once the page is still
-// moves nothing on the screen (docs/app.md "Long chats", LC9). Most messages of a chat are such text.
+// moves nothing on the screen (docs/app.md "Long chats", LC10). Most messages of a chat are such text.
 // What counts as plain is deliberately narrow: any character markdown-it (as markdown.ts configures it: line breaks
 // kept, links found in text, math, task lists) could read as syntax refuses the fast path, and the sketch shows the
 // text as written instead. test/app-render/syntax.test.ts checks the blocks against markdown-it's own output.

@@ -249,7 +249,7 @@ describe("long chats", () => {
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
           sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
           laidOut = Math.max(laidOut, element.querySelectorAll('article[data-sketch="laid-out"]').length);
-          for (const sketch of element.querySelectorAll("article[data-sketch]"))
+          for (const sketch of Array.from(element.querySelectorAll("article[data-sketch]")))
             sketchHeights[/long chat message \d+\./.exec(sketch.textContent ?? "")![0]] =
               sketch.parentElement!.getBoundingClientRect().height;
         }
@@ -310,7 +310,7 @@ describe("long chats", () => {
       // LC10: each sketch still mounted is as tall now, completed, as it was as a sketch: completing it moved nothing.
       const grown = await page.evaluate((heights) => {
         const changes: Record<string, number> = {};
-        for (const item of document.querySelectorAll("article")) {
+        for (const item of Array.from(document.querySelectorAll("article"))) {
           const name = /long chat message \d+\./.exec(item.textContent ?? "")?.[0];
           const sketched = name === undefined ? undefined : heights[name];
           if (sketched !== undefined)

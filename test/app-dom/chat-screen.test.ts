@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC10): a chat that
+// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC11): a chat that
 // cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
 // could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
 import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
@@ -78,7 +78,7 @@ describe("chat screen", () => {
 });
 
 describe("opening a chat", () => {
-  it("asks for its messages as the screen renders, before the screen's elements are in the page (LC10)", async () => {
+  it("asks for its messages as the screen renders, before the screen's elements are in the page (LC11)", async () => {
     // What was in the page when the first read was asked for: the composer is made with the rest of the screen.
     const composerAtRead: boolean[] = [];
     const client = fakeClient({

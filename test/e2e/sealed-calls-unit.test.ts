@@ -23,7 +23,8 @@ import { Audiences } from "../../server/e2e/audiences.ts";
 import { ContentKeys } from "../../server/e2e/content-keys.ts";
 import { EndToEnd } from "../../server/e2e/end-to-end.ts";
 import { ReplayGuard } from "../../server/e2e/replay-guard.ts";
-import { runSealedCall, SealedJson } from "../../server/e2e/sealed-calls.ts";
+import { SealedJson } from "../../server/e2e/sealed-calls.ts";
+import { runSealedCall } from "../../server/e2e/sealed-turns.ts";
 import { PairingService } from "../../server/pairing/pairing-service.ts";
 import { useTempDatabases } from "../support/temp-database.ts";
 

@@ -1,5 +1,4 @@
-// A relayed call an encrypting device sealed to this server's key (docs/security.md "Relay"): opening it, its refusals
-// and sealing its answer. (sealed-turns.ts runs these for each turn's calls together.) The bridge carries it
+// A relayed call an encrypting device sealed to this server's key (docs/security.md "Relay"). The bridge carries it
 // as an ordinary `api` push (POST /e2e/relay with the sealed body), so its size, rate and in-flight limits hold
 // unchanged and it sees neither the call nor the answer. The forwarder runs it here straight from `api_request`
 // (api-relay.ts), and the route of the same path runs it for a call made over HTTP: the call is opened, checked
@@ -23,14 +22,6 @@ export interface SealedCallAnswer {
   body: unknown;
 }
 
-/** A sealed call that opened, held a valid call and was fresh: its replay floor is queued, not yet written. */
-export interface OpenedCall {
-  deviceId: string;
-  /** The relay key the device and the server share: the answer is sealed with it. */
-  key: Uint8Array;
-  call: InnerRequest;
-}
-
 const refusal = (code: HttpErrorCode, message: string): SealedCallAnswer => ({
   status: statusOf(code),
   body: errorBody(code, message),
@@ -42,53 +33,44 @@ const refusal = (code: HttpErrorCode, message: string): SealedCallAnswer => ({
  */
 export type RunCall = (call: ApiRequest) => Promise<ApiResult>;
 
-/**
- * Opens a sealed body and checks it against replays: the opened call, or the refusal to answer (counted and logged).
- * The caller writes the replay floors (`ctx.e2e.calls.flush()`) before it runs the call.
- */
-export function admitSealedCall(
+export async function runSealedCall(
   ctx: ServerContext,
+  run: RunCall,
   deviceId: string | undefined,
   body: unknown,
-): OpenedCall | { refusal: SealedCallAnswer } {
+): Promise<SealedCallAnswer> {
   const publicKey = deviceId === undefined ? undefined : ctx.pairing.publicKeyOf(deviceId);
   if (deviceId === undefined || publicKey === undefined)
-    return { refusal: refusal("not_e2e_device", "this route is for devices paired with a public key") };
+    return refusal("not_e2e_device", "this route is for devices paired with a public key");
   const sealed = sealedSchema.safeParse(body);
-  if (!sealed.success) return { refusal: refusal("sealed_request_invalid", "the body is not {nonce, ciphertext}") };
+  if (!sealed.success) return refusal("sealed_request_invalid", "the body is not {nonce, ciphertext}");
   const key = ctx.e2e.relayKey(publicKey);
   const call = openCall(ctx, key, deviceId, sealed.data);
   if (!call) {
     ctx.e2e.rejected("tampered");
     ctx.log.warn({ device_id: deviceId }, "sealed relayed call does not open or holds no valid call");
-    return { refusal: refusal("sealed_request_invalid", "the sealed call does not open or holds no valid call") };
+    return refusal("sealed_request_invalid", "the sealed call does not open or holds no valid call");
   }
   const verdict = ctx.e2e.calls.check(deviceId, call.id, call.ts);
-  if (verdict === "fresh") return { deviceId, key, call };
-  ctx.e2e.rejected(verdict);
-  ctx.log.warn({ device_id: deviceId, verdict }, "sealed relayed call refused");
-  if (verdict === "replayed")
-    return { refusal: refusal("sealed_request_replayed", "this sealed call was already run") };
-  return {
-    refusal: refusal(
+  if (verdict !== "fresh") {
+    ctx.e2e.rejected(verdict);
+    ctx.log.warn({ device_id: deviceId, verdict }, "sealed relayed call refused");
+    if (verdict === "replayed") return refusal("sealed_request_replayed", "this sealed call was already run");
+    return refusal(
       "sealed_request_invalid",
       "the sealed call is stale: older than the device's calls the server remembers",
-    ),
-  };
-}
-
-/** The relayed call an opened sealed call holds, as the device's. */
-export function innerCallOf({ deviceId, call }: OpenedCall): ApiRequest {
-  const { method, path, body } = call;
-  return { request_id: call.id, device_id: deviceId, method, path, ...(body === undefined ? {} : { body }) };
-}
-
-/** The route's answer sealed to the device, bound to the call's id (without the request id: the frame carries it). */
-export function sealAnswer(
-  ctx: ServerContext,
-  { deviceId, key, call }: OpenedCall,
-  result: ApiResult,
-): SealedCallAnswer {
+    );
+  }
+  // The device's new floor is on disk before the call runs, so a restart cannot make it runnable again.
+  await ctx.e2e.calls.persisted();
+  const { method, path, body: callBody } = call;
+  const result = await run({
+    request_id: call.id,
+    device_id: deviceId,
+    method,
+    path,
+    ...(callBody === undefined ? {} : { body: callBody }),
+  });
   const { request_id: _id, ...answer } = result;
   const sealedAnswer = sealResponse(key, ctx.serverId, deviceId, call.id, withJsonBody(answer));
   // Sealing grows the answer by a third (base64): one that fit in clear may not fit in a bridge frame any more, and

@@ -16,7 +16,7 @@ import {
 import type { ServerContext } from "../context.ts";
 import type { BridgeLink } from "./bridge-link.ts";
 import { E2E_RELAY_PATH } from "../../client/wire/e2e.ts";
-import { runSealedCall } from "../e2e/sealed-turns.ts";
+import { runSealedCall } from "../e2e/sealed-calls.ts";
 import { JsonText, withJsonBody } from "./json-text.ts";
 import { runInProcess } from "../http/in-process-request.ts";
 

@@ -8,7 +8,7 @@ import { contentKeysRoute, sealedCallRoute } from "../../../client/wire/routes/e
 import { deviceIdOf } from "../../auth/caller.ts";
 import type { ServerContext } from "../../context.ts";
 import { forbidden } from "../../errors.ts";
-import { runSealedCall } from "../../e2e/sealed-turns.ts";
+import { runSealedCall } from "../../e2e/sealed-calls.ts";
 import { runCheckedCall } from "../../forwarder/api-relay.ts";
 import { serveRoute } from "../serve-route.ts";
 import { callerOfRoute } from "../auth.ts";

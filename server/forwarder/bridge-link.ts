@@ -5,10 +5,11 @@
 import { Socket, type Channel, type Push } from "phoenix";
 import { serverJoinOkSchema } from "../../client/wire/frames.ts";
 import { parseEventId } from "../../client/wire/index.ts";
-import type { Clock } from "../clock.ts";
+import { systemClock, type Clock } from "../clock.ts";
 import type { ServerContext } from "../context.ts";
 import { encodeFrame, type Frame } from "./json-text.ts";
-import { TurnCorkedWebSocket } from "./turn-corked-websocket.ts";
+import { HeartbeatOffTransport, LinkHeartbeat } from "./link-heartbeat.ts";
+import { HEARTBEAT_TIMEOUT } from "./turn-corked-websocket.ts";
 
 export interface BridgeLinkOptions {
   url: string;
@@ -37,6 +38,7 @@ export interface JoinListener {
 export class BridgeLink {
   private readonly socket: Socket;
   private readonly channel: Channel;
+  private readonly heartbeat: LinkHeartbeat;
   private listener: JoinListener | undefined;
   private current = false;
   private bridgeFeatures: readonly string[] = [];
@@ -49,14 +51,19 @@ export class BridgeLink {
   ) {
     const backoff = options.reconnectAfterMs;
     this.socket = new Socket(options.url, {
-      transport: TurnCorkedWebSocket as unknown as new (endpoint: string) => object,
+      transport: HeartbeatOffTransport as unknown as new (endpoint: string) => object,
       // Relayed answers arrive already serialized (json-text.ts): spliced into the frame, not parsed again.
       encode: (message: object, callback: (encoded: string) => void) => encodeFrame(message as Frame, callback),
       ...(backoff ? { reconnectAfterMs: backoff, rejoinAfterMs: backoff } : {}),
-      heartbeatIntervalMs: options.heartbeatMs ?? LINK_HEARTBEAT_MS,
     });
     this.channel = this.socket.channel(options.topic, options.joinParams);
     this.channel.onError(() => this.lose());
+    // On real time even when the server's clock is a test's manual one: a link beats while that clock stands still.
+    const heartbeatMs = options.heartbeatMs ?? LINK_HEARTBEAT_MS;
+    this.heartbeat = new LinkHeartbeat(this.socket, systemClock, heartbeatMs, () => {
+      this.log.warn({ heartbeat_ms: heartbeatMs }, "bridge link heartbeat unanswered: reconnecting");
+      this.restart(HEARTBEAT_TIMEOUT);
+    });
   }
 
   /** What the bridge said it speaks in the current join's reply (`audience`: client/wire/audience.ts). */
@@ -111,10 +118,13 @@ export class BridgeLink {
     this.socket.connect();
   }
 
-  /** The link is stuck (an ack never came): drop the current join, reconnect, and resume from the bridge's word. */
-  restart(): void {
+  /**
+   * The link is stuck (an ack never came, a heartbeat went unanswered): drop the current join, reconnect, and resume
+   * from the bridge's word.
+   */
+  restart(reason?: string): void {
     this.lose();
-    this.socket.disconnect(() => this.socket.connect());
+    this.socket.disconnect(() => this.socket.connect(), reason === undefined ? undefined : 1000, reason);
   }
 
   /**
@@ -133,6 +143,7 @@ export class BridgeLink {
 
   async close(): Promise<void> {
     this.closing.abort();
+    this.heartbeat.stop();
     this.lose();
     await new Promise<void>((resolve) => this.socket.disconnect(() => resolve(), 1001, "server shutting down"));
   }

@@ -7,6 +7,9 @@
 import type { Socket } from "node:net";
 import { WebSocket } from "ws";
 
+/** The reason a link whose heartbeat went unanswered is closed with (link-heartbeat.ts). */
+export const HEARTBEAT_TIMEOUT = "heartbeat timeout";
+
 export class TurnCorkedWebSocket extends WebSocket {
   private tcp: Socket | undefined;
   private corked = false;
@@ -18,12 +21,13 @@ export class TurnCorkedWebSocket extends WebSocket {
   }
 
   /**
-   * phoenix closes a link whose heartbeat went unanswered; over a link whose packets are dropped the close handshake
-   * would hold the socket for ws's 30 s, so it is cut at once (phoenix has already moved on to a new socket).
+   * A link whose heartbeat went unanswered is closed (link-heartbeat.ts); over a link whose packets are dropped the
+   * close handshake would hold the socket for ws's 30 s, so it is cut at once (phoenix has already moved on to a new
+   * socket).
    */
   override close(code?: number, reason?: string | Buffer): void {
     super.close(code, reason);
-    if (String(reason) === "heartbeat timeout") this.terminate();
+    if (String(reason) === HEARTBEAT_TIMEOUT) this.terminate();
   }
 
   override send(data: Parameters<WebSocket["send"]>[0], optionsOrCallback?: unknown, callback?: unknown): void {

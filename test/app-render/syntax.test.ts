@@ -6,8 +6,10 @@
 // docs/app.md "Rendering" numbers the rules these tests prove.
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../support/seeded-random.ts";
 import { MATH_MAX_CHARS, mathSyntax } from "../../app/src/render/math-syntax.ts";
 import { isPlainHtml } from "../../app/src/render/plain-html.ts";
+import { plainMarkdown, type PlainBlock } from "../../app/src/render/plain-markdown.ts";
 import { taskListSyntax } from "../../app/src/render/task-lists.ts";
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
@@ -185,5 +187,96 @@ describe("plain HTML, which skips the sanitizer (plain-html.ts)", () => {
     ])
       expect({ html, plain: isPlainHtml(html) }).toEqual({ html, plain: false });
     expect(isPlainHtml("<p>a &amp; &lt;b&gt;<br>\nc</p>\n<ul>\n<li>d</li>\n</ul>\n")).toBe(true);
+  });
+});
+
+describe("plain markdown, which a sketch lays out without the renderer (plain-markdown.ts, LC10)", () => {
+  /** The HTML markdown-it writes for these blocks. */
+  const htmlOf = (blocks: PlainBlock[]) =>
+    blocks
+      .map((block) =>
+        block.kind === "paragraph"
+          ? `<p>${block.lines.map((line) => markdown.utils.escapeHtml(line)).join("<br>\n")}</p>\n`
+          : `<ul>\n${block.items.map((item) => `<li>${markdown.utils.escapeHtml(item)}</li>\n`).join("")}</ul>\n`,
+      )
+      .join("");
+  const agrees = (text: string) => {
+    const blocks = plainMarkdown(text);
+    return { text, html: blocks && htmlOf(blocks) };
+  };
+
+  it("reads paragraphs, line breaks and tight lists of plain words as markdown-it does", () => {
+    for (const text of [
+      "Chat 3, message 12: kalo mine suta. An ordinary sentence about everyday things.",
+      "long chat message 4.\n\n- first point\n- second point",
+      'one line\nanother (with "quotes"), and it\'s fine!\n\n\nA third - or fourth? paragraph: yes.',
+      "\nleading and trailing blank lines\n\n",
+      "- a list first\n- then\n\na paragraph\n\n- and a list again",
+      "Ünïcödé wörds, 日本語 and ½ too.",
+    ]) {
+      expect(plainMarkdown(text)).toBeDefined();
+      expect(agrees(text)).toEqual({ text, html: markdown.render(text) });
+    }
+  });
+
+  it("refuses whatever markdown-it could read as syntax: emphasis, code, links, headings, numbered or loose lists, indents", () => {
+    for (const text of [
+      "a *b* c",
+      "a _b_ c",
+      "a `b` c",
+      "see example.com",
+      "see localhost:3000",
+      "http: yes",
+      "# heading",
+      "1. first",
+      "3) third",
+      "a\n- b",
+      "- a\n\n- b",
+      "- a\nb",
+      "    code",
+      "a  \nb",
+      "a\n---",
+      "- - nested",
+      "a & b",
+      "a $x$ b",
+      "- [ ] task",
+      "",
+      "\n\n",
+    ])
+      expect({ text, blocks: plainMarkdown(text) }).toEqual({ text, blocks: undefined });
+  });
+
+  it("agrees with markdown-it on every text it accepts, among random texts of plain and syntax characters", () => {
+    const random = seededRandom(35);
+    const alphabet = [
+      "a",
+      "b",
+      "7",
+      " ",
+      " ",
+      ".",
+      ",",
+      ":",
+      "-",
+      "- ",
+      "1. ",
+      "\n",
+      "\n\n",
+      "*",
+      "_",
+      "(",
+      ")",
+      '"',
+      "ü",
+    ];
+    let accepted = 0;
+    for (let round = 0; round < 4000; round++) {
+      const length = 1 + Math.floor(random() * 24);
+      const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      if (plainMarkdown(text) === undefined) continue;
+      accepted++;
+      expect(agrees(text)).toEqual({ text, html: markdown.render(text) });
+    }
+    expect(accepted).toBeGreaterThan(100);
   });
 });

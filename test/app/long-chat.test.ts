@@ -222,7 +222,7 @@ describe("long chats", () => {
     }
   });
 
-  it("mounts rows met in a fast scroll as sketches or with their text as written and their toolbars to come, completed once the page is still without moving the row at the top (LC5, LC7)", async () => {
+  it("mounts rows met in a fast scroll as sketches, plain ones laid out as rendered, with their toolbars to come, completed once the page is still without moving the row at the top or changing a plain sketch's height (LC5, LC7, LC10)", async () => {
     const { stack } = shared;
     // A list under each message: its markdown is taller than its text as written, so completing a row moves what is
     // below it unless the list keeps the rows above the reader in place.
@@ -234,23 +234,33 @@ describe("long chats", () => {
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       await article(page, 99).locator("li", { hasText: "second point" }).waitFor();
       // A fling: up a screen a frame; what the rows on screen show at each frame.
+      // And each sketch's row's height, by its message (LC10).
       const seen = await scroller(page).evaluate(async (element) => {
-        let asWritten = 0;
+        let notRendered = 0;
         let toolbarsToCome = 0;
         let sketches = 0;
+        let laidOut = 0;
+        const sketchHeights: Record<string, number> = {};
         for (let frame = 0; frame < 6; frame++) {
           element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
           await new Promise((resolve) => requestAnimationFrame(resolve));
-          asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
+          const waiting = element.querySelectorAll("article[data-sketch], article .markdown-source").length;
+          notRendered = Math.max(notRendered, waiting);
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
           sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
+          laidOut = Math.max(laidOut, element.querySelectorAll('article[data-sketch="laid-out"]').length);
+          for (const sketch of Array.from(element.querySelectorAll("article[data-sketch]")))
+            sketchHeights[/long chat message \d+\./.exec(sketch.textContent ?? "")![0]] =
+              sketch.parentElement!.getBoundingClientRect().height;
         }
-        return { asWritten, toolbarsToCome, sketches };
+        return { notRendered, toolbarsToCome, sketches, laidOut, sketchHeights };
       });
-      expect(seen.asWritten).toBeGreaterThan(0);
+      expect(seen.notRendered).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
-      // LC7: past the frame's first rows, a screen coming in at once mounts as sketches (their text, nothing else).
+      // LC7: a screen coming in at once mounts as sketches (their text, nothing else).
       expect(seen.sketches).toBeGreaterThan(0);
+      // LC10: a plain message's sketch (a paragraph and a list of plain words) is laid out as the renderer lays it out.
+      expect(seen.laidOut).toBeGreaterThan(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>
@@ -297,6 +307,19 @@ describe("long chats", () => {
       );
       expect(after).toBeDefined();
       expect(Math.abs(after! - before.top)).toBeLessThan(2);
+      // LC10: each sketch still mounted is as tall now, completed, as it was as a sketch: completing it moved nothing.
+      const grown = await page.evaluate((heights) => {
+        const changes: Record<string, number> = {};
+        for (const item of Array.from(document.querySelectorAll("article"))) {
+          const name = /long chat message \d+\./.exec(item.textContent ?? "")?.[0];
+          const sketched = name === undefined ? undefined : heights[name];
+          if (sketched !== undefined)
+            changes[name!] = Math.round(item.parentElement!.getBoundingClientRect().height - sketched);
+        }
+        return changes;
+      }, seen.sketchHeights);
+      expect(Object.keys(grown).length).toBeGreaterThan(2);
+      expect(Object.values(grown).filter((change) => change !== 0)).toEqual([]);
       if (SHOTS) await shotsOfAFling(page, incomplete);
       expect(errors).toEqual([]);
     } finally {

@@ -1,11 +1,15 @@
-// The server's link is watched from both ends (docs/bridge.md "Server status", B170-B172): a real server's forwarder
-// reaches a real bridge through a TCP proxy that can black-hole the connection (bytes dropped, nothing closed). The
-// bridge counts a link silent for serverLinkTimeoutMs (11 s) as down on its own clock, closes it and pushes
-// `server_status` offline; the forwarder, whose heartbeat goes unanswered, reconnects, and the apps hear it online.
+// The server's link is watched from both ends (docs/bridge.md "Server status", B170, B172, B180): a real server's
+// forwarder reaches a real bridge through a TCP proxy that can black-hole the connection (bytes dropped, nothing
+// closed). The bridge counts a link silent for serverLinkTimeoutMs (11 s) as down on its own clock, closes it and
+// pushes `server_status` offline; the forwarder, whose heartbeat goes unanswered, reconnects, and the apps hear it
+// online. A process held up past the heartbeat's period does not drop a live link (B180).
+import { Socket } from "phoenix";
 import { afterEach, describe, expect, it } from "vitest";
+import { HEARTBEAT_STEPS, HeartbeatOffTransport, LinkHeartbeat } from "../../server/forwarder/link-heartbeat.ts";
 import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { blackHoleProxy } from "./black-hole-proxy.ts";
-import { joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
+import { cleanups, joinOnce, phoenixSocket, runCleanups, testBridge, until, type TestBridge } from "./helpers.ts";
+import { ManualClock } from "./manual-clock.ts";
 import { serverPeer, type ServerPeer } from "./server-peer.ts";
 
 afterEach(runCleanups);
@@ -61,5 +65,43 @@ describe("a black-holed server link", () => {
     await until(() => app.statuses.length === 2, "offline, then online again");
     expect(app.statuses.map((status) => status.online)).toEqual([false, true]);
     expect(bridge.core.registry.connectedServers).toBe(1);
+  });
+
+  it("B180: a process held past the period before it read the answer keeps its link", async () => {
+    const bridge = await testBridge();
+    const clock = new ManualClock();
+    const periodMs = 5_000;
+    const stepMs = periodMs / HEARTBEAT_STEPS;
+    const socket = new Socket(bridge.url, {
+      transport: HeartbeatOffTransport as unknown as new (url: string) => object,
+    });
+    let dropped = 0;
+    new LinkHeartbeat(socket, clock, periodMs, () => dropped++);
+    // Registered after the heartbeat's own listener: an answer seen here has been seen there.
+    const answers: unknown[] = [];
+    socket.onMessage((message) => void ((message as { topic: string }).topic === "phoenix" && answers.push(message)));
+    cleanups.push(() => new Promise<void>((resolve) => socket.disconnect(() => resolve())));
+    socket.connect();
+    for (let step = 1; step <= HEARTBEAT_STEPS; step++) {
+      await until(() => clock.sleepingFor(stepMs) === 1, `step ${step} of the first period`);
+      clock.advance(stepMs);
+    }
+    // The heartbeat goes out in the microtasks of the last step; no I/O runs before the process is held for two
+    // periods, so its answer is still unread when the time is up on the clock.
+    for (let microtask = 0; clock.sleepingFor(stepMs) !== 1; microtask++) {
+      if (microtask === 100) throw new Error("the second period never began");
+      await Promise.resolve();
+    }
+    clock.advance(2 * periodMs);
+    await until(() => answers.length === 1, "the first heartbeat answered");
+    // The held time counted as one step: the heartbeat is judged only after four more.
+    expect(dropped).toBe(0);
+    for (let step = 2; step <= HEARTBEAT_STEPS; step++) {
+      await until(() => clock.sleepingFor(stepMs) === 1, `step ${step} of the second period`);
+      clock.advance(stepMs);
+    }
+    await until(() => answers.length === 2, "the second heartbeat answered");
+    expect(dropped).toBe(0);
+    expect(socket.isConnected()).toBe(true);
   });
 });

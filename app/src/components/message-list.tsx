@@ -15,7 +15,7 @@ import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 import { useStore } from "../state/store.ts";
-import { NewestRank, rowInFull, whenSettled } from "../render/scroll-pacing.ts";
+import { Completing, NewestRank, rowInFull, whenSettled } from "../render/scroll-pacing.ts";
 import { MessageSketch, sketchable } from "./message-sketch.tsx";
 
 /** How many rows from the top of the loaded ones the reader may come before the older page is read. */
@@ -75,7 +75,7 @@ export function MessageList({ transcript, agent }: Props) {
   });
   const items = useOpenedAtEnd(virtualizer.getVirtualItems(), rows.length, chat);
   useAfterPaint(items.length > 0 && !firstPainted, () => setFirstPainted(true));
-  const ranks = useNewestRanks(items, chat.atBottom.peek());
+  const { ranks, mounting } = useMounting(items, chat.atBottom.peek());
   return (
     <div
       class="message-scroller"
@@ -96,7 +96,7 @@ export function MessageList({ transcript, agent }: Props) {
               class={item.key === focused ? "message-row search-focus" : "message-row"}
             >
               <NewestRank.Provider value={ranks?.get(item.key)}>
-                <RowContent row={rows[item.index]!} />
+                <RowContent row={rows[item.index]!} mounting={mounting} />
               </NewestRank.Provider>
             </div>
           ))}
@@ -106,19 +106,25 @@ export function MessageList({ transcript, agent }: Props) {
   );
 }
 
+/** A row of the list, and how many rows the render that mounts it mounts (a fling mounts a screen at once). */
+type RowProps = { row: Row; mounting: number };
+
 /**
  * A row's content, rendered again only when its row is a new one (the transcript changed), not each time the list
  * renders: a scroll re-renders the list every frame, and re-rendering every row on screen with it (markdown view,
  * toolbar, icons) made each frame of a fast scroll cost a screen of rows. What a row shows that lives in signals or
- * context (editing, versions) updates on its own. Mounted past the frame's row budget during a scroll, a row shows
- * its sketch until the page is still (scroll-pacing.ts).
+ * context (editing, versions) updates on its own. Mounted in a fling or past the frame's row budget, a row shows its
+ * sketch until the page is still, then its full row, markdown and toolbar at once (scroll-pacing.ts).
  */
-class RowContent extends Component<{ row: Row }, { full: boolean }> {
+class RowContent extends Component<RowProps, { full: boolean }> {
   static override contextType = NewestRank;
   private cancel: (() => void) | undefined;
-  constructor(props: { row: Row }, rank: number | undefined) {
+  /** Whether it mounted as a sketch: its full row is then rendered as a completion (Completing). */
+  private readonly sketched: boolean;
+  constructor(props: RowProps, rank: number | undefined) {
     super(props);
-    this.state = { full: props.row.sketch === undefined || rowInFull(rank) };
+    this.state = { full: props.row.sketch === undefined || rowInFull(rank, props.mounting) };
+    this.sketched = !this.state.full;
   }
   override componentDidMount() {
     if (!this.state.full) this.cancel = whenSettled(() => this.setState({ full: true }));
@@ -126,12 +132,13 @@ class RowContent extends Component<{ row: Row }, { full: boolean }> {
   override componentWillUnmount() {
     this.cancel?.();
   }
-  override shouldComponentUpdate(next: { row: Row }, state: { full: boolean }): boolean {
+  override shouldComponentUpdate(next: RowProps, state: { full: boolean }): boolean {
     return next.row !== this.props.row || state.full !== this.state.full;
   }
   override render() {
     const { row } = this.props;
-    return this.state.full || !row.sketch ? row.render() : row.sketch();
+    if (!this.state.full && row.sketch) return row.sketch();
+    return this.sketched ? <Completing.Provider value={true}>{row.render()}</Completing.Provider> : row.render();
   }
 }
 
@@ -248,17 +255,20 @@ function useAfterPaint(wanted: boolean, then: () => void): void {
 }
 
 /**
- * At the bottom (a chat opened at its end, a message appended while the reader is there), the rows this render mounts
- * are ranked newest first, 0 the newest: the frame's rendering budget goes to the last messages, the ones read first,
- * not to the top rows of the screen (scroll-pacing.ts). Elsewhere (scrolling) the rows take it in the order they
- * mount, which is the order they come into view.
+ * The rows this render mounts: how many (`mounting`: more than a frame's budget of rows is a fling, scroll-pacing.ts)
+ * and, at the bottom (a chat opened at its end, a message appended while the reader is there), their ranks newest
+ * first, 0 the newest: the frame's rendering budget goes to the last messages, the ones read first, not to the top
+ * rows of the screen. Elsewhere (scrolling) the rows take it in the order they mount, the order they come into view.
  */
-function useNewestRanks(items: Items, atBottom: boolean): Map<Items[number]["key"], number> | undefined {
+function useMounting(
+  items: Items,
+  atBottom: boolean,
+): { ranks: Map<Items[number]["key"], number> | undefined; mounting: number } {
   const shown = useRef(new Set<Items[number]["key"]>());
   const mounting = items.filter((item) => !shown.current.has(item.key));
   shown.current = new Set(items.map((item) => item.key));
-  if (!atBottom || mounting.length === 0) return undefined;
-  return new Map(mounting.reverse().map((item, rank) => [item.key, rank]));
+  if (!atBottom || mounting.length === 0) return { ranks: undefined, mounting: mounting.length };
+  return { ranks: new Map(mounting.reverse().map((item, rank) => [item.key, rank])), mounting: mounting.length };
 }
 
 /**

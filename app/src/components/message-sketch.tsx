@@ -1,8 +1,11 @@
-// A message's row as a fast scroll mounts it past the frame's row budget (render/scroll-pacing.ts): the same frame
-// (an article of its role, named as the full row names it), its text as written and an empty bar where its toolbar
-// comes (`data-sketch` marks it); no hooks, no signals, no listeners, so mounting a screen of them costs little more than their text's layout.
-// The full row (message-item.tsx) replaces it once the page is still.
+// A message's row as a fast scroll mounts it (render/scroll-pacing.ts): the same frame (an article of its role, named
+// as the full row names it), its text and an empty bar where its toolbar comes (`data-sketch` marks it); no hooks, no
+// signals, no listeners, so mounting a screen of them costs little more than their text's layout.
+// The full row (message-item.tsx) replaces it once the page is still. A plain message (paragraphs and tight lists of
+// plain words, nothing in its metadata to show) is laid out as the renderer lays it out, so its sketch is as tall as
+// its full row and completing it moves nothing (LC10); any other shows its text as written.
 import type { Message } from "../../../client/index.ts";
+import { plainMarkdown, type PlainBlock } from "../render/plain-markdown.ts";
 
 /** The roles a row can be sketched for: a tool result has its own frame and mounts in full. */
 export function sketchable(message: Message): boolean {
@@ -10,10 +13,12 @@ export function sketchable(message: Message): boolean {
 }
 
 export function MessageSketch({ message }: { message: Message }) {
-  const text = message.content === "" ? null : <div class="markdown markdown-source">{message.content}</div>;
+  const blocks = message.content === "" || !bare(message) ? undefined : plainMarkdown(message.content);
+  const text = message.content === "" ? null : blocks ? <LaidOut blocks={blocks} /> : <AsWritten message={message} />;
+  const sketch = blocks ? "laid-out" : "as-written";
   if (message.role === "user")
     return (
-      <article class="message user" data-role="user" aria-label="You" data-sketch="">
+      <article class="message user" data-role="user" aria-label="You" data-sketch={sketch}>
         <div class="bubble">{text}</div>
         <div class="message-menu pending" />
       </article>
@@ -23,10 +28,38 @@ export function MessageSketch({ message }: { message: Message }) {
       class={`message ${message.role}`}
       data-role={message.role}
       aria-label={message.role === "assistant" ? "Assistant" : "System"}
-      data-sketch=""
+      data-sketch={sketch}
     >
       {text}
       <div class="message-menu pending" />
     </article>
+  );
+}
+
+/** No metadata: nothing beside the text (sender, attachments, thinking, tool calls, usage, notices) in the full row. */
+function bare(message: Message): boolean {
+  return message.metadata === undefined || Object.keys(message.metadata).length === 0;
+}
+
+function AsWritten({ message }: { message: Message }) {
+  return <div class="markdown markdown-source">{message.content}</div>;
+}
+
+/** The elements markdown.ts renders for plain blocks (paragraphs with their line breaks, lists), in `.markdown`. */
+function LaidOut({ blocks }: { blocks: PlainBlock[] }) {
+  return (
+    <div class="markdown">
+      {blocks.map((block) =>
+        block.kind === "paragraph" ? (
+          <p>{block.lines.flatMap((line, at) => (at === 0 ? [line] : [<br />, line]))}</p>
+        ) : (
+          <ul>
+            {block.items.map((item) => (
+              <li>{item}</li>
+            ))}
+          </ul>
+        ),
+      )}
+    </div>
   );
 }

@@ -8,7 +8,7 @@ import { useStore } from "../state/store.ts";
 import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
-import { NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
+import { Completing, NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -19,7 +19,9 @@ const rendererChunk = chunkLoader<Renderer>(() => import("./markdown.ts"));
 export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const [loads, setLoads] = useState(0);
   const rank = useContext(NewestRank);
-  const result = useMemo(() => renderedNow(text, streaming, rank), [text, loads]);
+  // A row completed from its sketch renders its markdown at once, like a reply streaming in (scroll-pacing.ts).
+  const now = useContext(Completing) || streaming;
+  const result = useMemo(() => renderedNow(text, now, rank), [text, loads]);
   const root = useRef<HTMLDivElement>(null);
   const { env } = useStore();
   useEffect(() => {
@@ -55,13 +57,14 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
 }
 
 /**
- * The message's rendering if it can be had now: from the cache, or rendered within this frame's budget (a reply
- * streaming in always is); undefined until the renderer has loaded, or when the budget is spent (scroll-pacing.ts).
+ * The message's rendering if it can be had now: from the cache, or rendered within this frame's budget (`now`, a
+ * reply streaming in or a row completed from its sketch, always is); undefined until the renderer has loaded, or when
+ * the budget is spent (scroll-pacing.ts).
  */
-function renderedNow(text: string, streaming: boolean, rank: number | undefined): Rendered | undefined {
+function renderedNow(text: string, now: boolean, rank: number | undefined): Rendered | undefined {
   const renderer = rendererChunk.loaded;
   if (!renderer) return undefined;
-  if (streaming) return renderer.renderMarkdown(text);
+  if (now) return renderer.renderMarkdown(text);
   return renderer.cachedMarkdown(text) ?? withinBudget(() => renderer.renderMarkdown(text), rank);
 }
 

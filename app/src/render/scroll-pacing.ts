@@ -11,9 +11,11 @@
 // The rows of a frame take the budget in the order they mount (top to bottom), except where the list ranks them
 // newest first (NewestRank: a chat opened at its end, where the last messages are the ones read first): there the
 // newest rows take it, and the rest complete newest first.
-// Before those, the rows themselves: once the rows mounted in a frame have taken ROWS_MS_PER_FRAME, or ROWS_PER_FRAME
-// of them have mounted, the next ones of a scroll mount as sketches (message-sketch.tsx: their text as written, nothing else), and in full once the page is
-// still. A row's markdown and toolbar are only part of its cost: its components, hooks and listeners are the rest.
+// Before those, the rows themselves: a render that mounts more than ROWS_PER_FRAME rows of a scroll (a fling: a screen
+// a frame) mounts them all as sketches (message-sketch.tsx: their text, nothing else), and so does a render once this
+// frame's rows have taken ROWS_MS_PER_FRAME or numbered ROWS_PER_FRAME; a sketch becomes its full row once the page is
+// still, its markdown and toolbar in the same step (Completing), so it changes height at most once. A row's markdown
+// and toolbar are only part of its cost: its components, hooks and listeners are the rest.
 import { createContext } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
 
@@ -33,7 +35,7 @@ const NEWEST_MARKDOWN = 3;
  * from the frame's first row mounted (a row renders its whole content before the next row's turn).
  */
 const ROWS_MS_PER_FRAME = 8;
-/** Rows of a scroll mounted in full within one frame, however fast they were: a fling brings a screen of them. */
+/** Rows of a scroll mounted in full within one frame, however fast they were; a render mounting more is a fling. */
 const ROWS_PER_FRAME = 2;
 /** Toolbars mounted in full within one frame; the rest wait. */
 const TOOLBARS_PER_FRAME = 2;
@@ -46,6 +48,12 @@ const SLICE_JOBS = 4;
  * rows take the frame's budget in the order they mount (message-list.tsx gives it).
  */
 export const NewestRank = createContext<number | undefined>(undefined);
+
+/**
+ * True inside a row completed from its sketch once the page is still: its markdown renders and its toolbar mounts at
+ * once, not paced again (a second deferral would change the row's height a second time).
+ */
+export const Completing = createContext(false);
 
 type Job = () => void;
 
@@ -102,12 +110,14 @@ export function withinBudget<T>(render: () => T, rank?: number): T | undefined {
 
 /**
  * Whether a row mounting now mounts in full: a row ranked newest first always does (a chat opened at its end shows
- * its last messages whole), any other while this frame's rows are fewer than ROWS_PER_FRAME and have taken less than
- * ROWS_MS_PER_FRAME; else it mounts as a sketch, completed with whenSettled.
+ * its last messages whole); any other when its render mounts at most ROWS_PER_FRAME rows (`mounting`) and this frame's
+ * rows are fewer than that and have taken less than ROWS_MS_PER_FRAME; else it mounts as a sketch, completed with
+ * whenSettled.
  */
-export function rowInFull(rank: number | undefined): boolean {
+export function rowInFull(rank: number | undefined, mounting: number): boolean {
   thisFrame();
   if (rank !== undefined) return true;
+  if (mounting > ROWS_PER_FRAME) return false;
   const now = performance.now();
   rowsBegan ??= now;
   return rowsMounted++ < ROWS_PER_FRAME && now - rowsBegan < ROWS_MS_PER_FRAME;
@@ -116,8 +126,10 @@ export function rowInFull(rank: number | undefined): boolean {
 /** Whether a row's toolbar may mount in full now: true at once within this frame's budget, else once settled. */
 export function useToolbarReady(): boolean {
   const rank = useContext(NewestRank);
+  const completing = useContext(Completing);
   // A row ranked newest first has its turn when its rank is within the frame's count; any other while the count lasts.
   const [ready, setReady] = useState(() => {
+    if (completing) return true;
     thisFrame();
     return rank === undefined ? toolbarsMounted++ < TOOLBARS_PER_FRAME : rank < TOOLBARS_PER_FRAME;
   });

@@ -3,7 +3,9 @@
 // in-process run. Who may send one, each refusal (not a device with a key, not a sealed body, does not open, holds no
 // valid call, wraps another sealed call, replayed, stale) with its code, count and log line and without running
 // anything, the call run as the device once its floor is written, and the answer sealed to the call's id (cut to
-// too_large when sealing makes it too big for a bridge frame). Fast on purpose: mutation testing runs these for
+// too_large when sealing makes it too big for a bridge frame). The calls of one event-loop turn (S61-S63): one floor
+// write for all, run in the order they came, a lone call held one turn and no more, one call's failure (refused,
+// replayed, its route or its sealing) leaving the others answered, a failed write running none. Fast on purpose: mutation testing runs these for
 // every mutant of the file (docs/testing.md "Mutation score"); test/e2e/tampering.test.ts drives the same over a
 // real stack.
 import { describe, expect, it } from "vitest";
@@ -32,12 +34,17 @@ const freshDatabase = useTempDatabases();
 let ids = 0;
 const callId = () => `call_${String(++ids).padStart(12, "0")}`;
 
-function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => ApiResult } = {}) {
+function setUp(
+  options: { storedFloor?: number; answer?: (call: ApiRequest) => ApiResult; saveFails?: () => boolean } = {},
+) {
   const { db } = freshDatabase();
   const order: string[] = [];
   const guard = new ReplayGuard({
     load: () => options.storedFloor ?? 0,
-    saveAll: (floors) => order.push(`saved ${[...floors.values()].join(",")}`),
+    saveAll: (floors) => {
+      if (options.saveFails?.()) throw new Error("disk full");
+      order.push(`saved ${[...floors.values()].join(",")}`);
+    },
   });
   const server = generateKeyPair();
   const e2e = new EndToEnd(
@@ -66,8 +73,11 @@ function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => A
     log: { warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }) },
   } as unknown as ServerContext;
   const ran: ApiRequest[] = [];
+  // Event-loop turns counted by a ticker (turns()): the turn each call ran in.
+  const runTurns: number[] = [];
   const run = async (call: ApiRequest): Promise<ApiResult> => {
     order.push(`ran ${call.request_id}`);
+    runTurns.push(turns);
     ran.push(call);
     return options.answer?.(call) ?? { request_id: call.request_id, status: 201, body: { made: call.path } };
   };
@@ -78,7 +88,20 @@ function setUp(options: { storedFloor?: number; answer?: (call: ApiRequest) => A
   const send = (body: unknown) => sendAs(deviceId, body);
   const openAnswer = (id: string, body: unknown) =>
     JSON.parse(openResponse(key, "srv_1", deviceId, id, (body as SealedJson).sealed)) as Record<string, unknown>;
-  return { e2e, ran, order, warnings, seal, send, sendAs, openAnswer, deviceId, plainId };
+  return { e2e, ran, runTurns, order, warnings, seal, send, sendAs, openAnswer, deviceId, plainId };
+}
+
+/** Counts the event loop's check phases from now (a setImmediate chain) until `stop()`: `turns` is the count so far. */
+let turns = 0;
+function countTurns(): { stop(): void } {
+  turns = 0;
+  let counting = true;
+  const tick = () => {
+    turns++;
+    if (counting) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { stop: () => void (counting = false) };
 }
 
 function relayKey(device: KeyPair, server: KeyPair): Uint8Array {
@@ -255,5 +278,86 @@ describe("a sealed relayed call", () => {
       if (whole) expect(sealed.ciphertext.length).toBe(RELAY_MAX_BODY_BYTES - envelope);
       expect(openAnswer(id, answer.body)).toEqual(whole ? { status: 200, body } : { reason: "too_large" });
     }
+  });
+});
+
+describe("the sealed calls of one event-loop turn", () => {
+  it("S61: are checked as they come, their floors written once at the turn's end, then run in the order they came", async () => {
+    const { send, seal, order, ran, warnings } = setUp();
+    const [a, b, c] = [callId(), callId(), callId()];
+    const tampered = { ...seal(call(callId())), nonce: seal(call(callId())).nonce };
+    const answers = [
+      send(seal(call(a, { ts: 3_000 }))),
+      send(tampered),
+      send(seal(call(b, { ts: 1_000 }))),
+      send(seal(call(c, { ts: 2_000 }))),
+    ];
+    // Opened and checked at once (the tampered one is refused), but nothing is written or run in the calls' own turn.
+    expect(warnings).toHaveLength(1);
+    expect(order).toEqual([]);
+    expect(ran).toEqual([]);
+    const statuses = (await Promise.all(answers)).map((answer) => answer.status);
+    expect(statuses).toEqual([200, 400, 200, 200]);
+    expect(order).toEqual(["saved 3000", `ran ${a}`, `ran ${b}`, `ran ${c}`]);
+  });
+
+  it("S62: a lone call waits one turn, for its floor's write, and is answered sealed in that turn", async () => {
+    const { send, seal, runTurns, openAnswer } = setUp();
+    const ticker = countTurns();
+    const id = callId();
+    const answer = await send(seal(call(id)));
+    const answeredAt = turns;
+    ticker.stop();
+    expect(runTurns).toEqual([1]);
+    expect(answeredAt).toBe(1);
+    expect(openAnswer(id, answer.body)).toEqual({ status: 201, body: { made: "/sessions" } });
+  });
+
+  it("S63: a call refused, replayed, or failing in its route or its sealing leaves the others of its turn answered", async () => {
+    const { send, seal, ran, openAnswer, e2e } = setUp({
+      answer: (run) => {
+        if (run.path === "/boom") throw new Error("route failed");
+        // A body JSON cannot write: sealing this answer throws.
+        if (run.path === "/unsealable") return { request_id: run.request_id, status: 200, body: 1n };
+        return { request_id: run.request_id, status: 201, body: { made: run.path } };
+      },
+    });
+    const [first, boom, unsealable, last] = [callId(), callId(), callId(), callId()];
+    const sealedFirst = seal(call(first));
+    const answers = await Promise.allSettled([
+      send(sealedFirst),
+      send(seal(call(boom, { path: "/boom" }))),
+      send(sealedFirst),
+      send(seal(call(unsealable, { path: "/unsealable" }))),
+      send({ nonce: "AAAA" }),
+      send(seal(call(last, { ts: 2_000 }))),
+    ]);
+    const [okFirst, failed, replayed, unsealed, invalid, okLast] = answers;
+    expect(okFirst.status === "fulfilled" && openAnswer(first, okFirst.value.body)).toEqual({
+      status: 201,
+      body: { made: "/sessions" },
+    });
+    expect(failed).toMatchObject({ status: "rejected", reason: new Error("route failed") });
+    expect(replayed).toMatchObject({ status: "fulfilled", value: { status: 409 } });
+    expect(unsealed).toMatchObject({ status: "rejected", reason: expect.any(TypeError) });
+    expect(invalid).toMatchObject({ status: "fulfilled", value: { status: 400 } });
+    expect(okLast.status === "fulfilled" && openAnswer(last, okLast.value.body)).toEqual({
+      status: 201,
+      body: { made: "/sessions" },
+    });
+    // Each call checked once: the copy of the first in the same turn is the replay, and never ran.
+    expect(ran.map((run) => run.request_id)).toEqual([first, boom, unsealable, last]);
+    expect(e2e.rejections).toEqual({ tampered: 0, replayed: 1, stale: 0 });
+  });
+
+  it("S63: when the floors' write fails, none of that turn's calls runs; the next turn's run", async () => {
+    let failures = 1;
+    const { send, seal, ran } = setUp({ saveFails: () => failures-- > 0 });
+    const [a, b, c] = [callId(), callId(), callId()];
+    const firstTurn = await Promise.allSettled([send(seal(call(a))), send(seal(call(b, { ts: 1_001 })))]);
+    expect(firstTurn.map((answer) => answer.status)).toEqual(["rejected", "rejected"]);
+    expect(ran).toEqual([]);
+    expect((await send(seal(call(c, { ts: 1_002 })))).status).toBe(200);
+    expect(ran.map((run) => run.request_id)).toEqual([c]);
   });
 });

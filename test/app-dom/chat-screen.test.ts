@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1): a chat that
+// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC11): a chat that
 // cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
 // could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
 import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
@@ -74,6 +74,28 @@ describe("chat screen", () => {
     emit("request_completed", { request_id: "r2" });
     expect(await screen.findByText("This reply was cut short: the server restarted.")).toBeTruthy();
     expect(screen.getAllByText("You stopped this reply.")).toHaveLength(1);
+  });
+});
+
+describe("opening a chat", () => {
+  it("asks for its messages as the screen renders, before the screen's elements are in the page (LC11)", async () => {
+    // What was in the page when the first read was asked for: the composer is made with the rest of the screen.
+    const composerAtRead: boolean[] = [];
+    const client = fakeClient({
+      loadMessages: async () => (
+        composerAtRead.push(document.querySelector("#composer") !== null),
+        {
+          messages: [{ role: "user", content: "asked early" }],
+          cursor_event_id: "0".repeat(20),
+          events: [],
+          dispose: () => undefined,
+        }
+      ),
+    });
+    show(await testStore({ client, hash: "#/s/s1" }));
+    expect(await screen.findByText("asked early")).toBeTruthy();
+    expect(document.querySelector("#composer")).not.toBeNull();
+    expect(composerAtRead).toEqual([false]);
   });
 });
 

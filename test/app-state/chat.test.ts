@@ -218,6 +218,8 @@ describe("the chat controller", () => {
     const client = liveChat();
     const frames = manualFrames();
     const chat = await openChat(client, "s1", frames);
+    // The frame that paints the loaded chat (its head read and notifications watch follow it, CH12).
+    frames.paint();
     const renders: string[] = [];
     const stop = chat.view.subscribe((view) => renders.push(view.transcript.live?.content ?? "-"));
     const partial = (content: string) =>
@@ -233,6 +235,38 @@ describe("the chat controller", () => {
     expect(renders.at(-1)).toBe("abc");
     expect(renders.length).toBeLessThanOrEqual(3);
     stop();
+  });
+
+  it("reads the chat's head (its settings) and watches its notifications only once its messages have answered and that frame is painted (CH12)", async () => {
+    const asked: string[] = [];
+    let answer: (loaded: unknown) => void = () => undefined;
+    const client = fakeClient({
+      loadMessages: () => (asked.push("messages"), new Promise((resolve) => (answer = resolve))),
+      getSessionPage: async (id: string) => (
+        asked.push("head"),
+        { ...sessionOf(id, { messages: TURN }), messages_total: 2, messages_start: 0 }
+      ),
+    });
+    (client.client.notifications as { watchSession: unknown }).watchSession = async () => (
+      asked.push("notifications"),
+      () => undefined
+    );
+    const setup = await nodeStore(client, "#/s/s1");
+    const frames = manualFrames();
+    const chat = createChat(setup.store, "s1", frames);
+    opened.push({ setup, stop: chat.start() });
+    await Promise.resolve();
+    frames.paint();
+    // Only the messages are asked for while the chat opens, however many frames pass before they answer.
+    expect(asked).toEqual(["messages"]);
+    answer({ messages: TURN, cursor_event_id: "0".repeat(20), events: [], dispose: () => undefined });
+    await vi.waitFor(() => expect(chat.view.value.loading).toBe(false));
+    expect(asked).toEqual(["messages"]);
+    // The frame that paints the messages: the head and the notifications follow it.
+    frames.paint();
+    await vi.waitFor(() => expect([...asked].sort()).toEqual(["head", "messages", "notifications"]));
+    expect(asked[0]).toBe("messages");
+    await vi.waitFor(() => expect(setup.store.sessions.list.value.some((item) => item.id === "s1")).toBe(true));
   });
 
   it("says why sending is off: a chat that could not be loaded shows this device's copy read-only (CH10)", async () => {

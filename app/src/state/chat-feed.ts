@@ -7,7 +7,7 @@
 // (loadOlder), each put in front of what is shown; events keep applying to the loaded part by the chat's own indices.
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
-import { applyEvent, emptyTranscript, endOf, prependPage, type Transcript } from "../chat/transcript.ts";
+import { applyEvent, emptyTranscript, prependPage, type Transcript } from "../chat/transcript.ts";
 import type { AppEnv } from "./env.ts";
 
 /** How many of a chat's last messages its first read brings: a screen's worth many times over, and no more. */
@@ -61,11 +61,11 @@ export function defaultFrames(): Frames {
 export interface TranscriptFeed {
   readonly view: ReadonlySignal<TranscriptView>;
   /**
-   * Loads `session_id` over `client` and follows it until the returned function is called. `onLoaded` gets the
-   * snapshot's messages: events at or before its cursor reach no listener afterwards (the library's rule), so whatever
-   * else shows this chat (the list's title) may have missed them and must catch up.
+   * Loads `session_id` over `client` and follows it until the returned function is called. Events at or before the
+   * snapshot's cursor reach no listener afterwards (the library's rule), so whatever else shows this chat (the list's
+   * title) may have missed them and must catch up once `view` has loaded (chat.ts reads the chat's head then).
    */
-  follow(client: ChatClient, session_id: string, onLoaded: (total: number) => void): () => void;
+  follow(client: ChatClient, session_id: string): () => void;
   /**
    * Reads the page before the loaded messages (down to the chat's index `until` when given) and puts it in front;
    * nothing when the start is loaded, a read is under way or nothing is followed.
@@ -78,8 +78,8 @@ export function createTranscriptFeed(env: AppEnv, frames: Frames, loading: boole
   let older: ((until?: number) => Promise<void>) | undefined;
   return {
     view,
-    follow: (client, session_id, onLoaded) => {
-      const followed = follow(env, frames, view, client, session_id, onLoaded);
+    follow: (client, session_id) => {
+      const followed = follow(env, frames, view, client, session_id);
       older = followed.loadOlder;
       return () => {
         if (older === followed.loadOlder) older = undefined;
@@ -96,7 +96,6 @@ function follow(
   view: Signal<TranscriptView>,
   client: ChatClient,
   session_id: string,
-  onLoaded: (total: number) => void,
 ): { stop: () => void; loadOlder: (until?: number) => Promise<void> } {
   let disposed = false;
   let dispose: () => void = () => undefined;
@@ -108,15 +107,16 @@ function follow(
     const error = new ServerUnreachableError(`the server did not answer within ${UNREACHABLE_AFTER_MS / 1000} s`);
     showCached(env, view, session_id, error, () => disposed || answered);
   }, UNREACHABLE_AFTER_MS);
+  const notifications = laterWatch(env, frames, client, session_id);
   client.loadMessages(session_id, pace.apply, { limit: FIRST_PAGE }).then(
     (loaded) => {
       answered = true;
       clearTimeout(unreachable);
+      notifications.start();
       dispose = loaded.dispose;
       if (disposed) return dispose();
       const first = emptyTranscript(loaded.messages, loaded.messages_start ?? 0);
       pace.start(loaded.events.reduce(applyEvent, first));
-      onLoaded(endOf(view.value.transcript));
       // The images go with the chat into the offline cache (loaded after the first paint: offline-images.ts).
       const messages = view.value.transcript.messages;
       import("../offline/offline-images.ts")
@@ -126,22 +126,55 @@ function follow(
     (error: unknown) => {
       answered = true;
       clearTimeout(unreachable);
+      notifications.start();
       if (!disposed) showCached(env, view, session_id, error, () => disposed);
     },
   );
-  // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
-  const unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
-    env.report("watching a chat's notifications failed", error);
-    return undefined;
-  });
   const stop = () => {
     disposed = true;
     clearTimeout(unreachable);
     pace.stop();
     dispose();
-    void unwatch.then((off) => off?.());
+    notifications.stop();
   };
   return { stop, loadOlder: olderPages(env, view, client, session_id, pace, () => disposed) };
+}
+
+/**
+ * The chat's notifications, watched from `start` (the messages' answer) once that frame is painted: sent with the
+ * messages, their request and answer took the main thread and the server from the chat's first paint.
+ */
+function laterWatch(env: AppEnv, frames: Frames, client: ChatClient, session_id: string) {
+  let cancel: (() => void) | undefined;
+  let unwatch: Promise<(() => void) | undefined> = Promise.resolve(undefined);
+  let stopped = false;
+  return {
+    start() {
+      if (cancel || stopped) return;
+      cancel = afterPaint(frames, () => {
+        // Handled at once: offline, the watch fails before the chat closes, and an unhandled rejection would follow.
+        unwatch = client.notifications.watchSession(session_id).catch((error: unknown) => {
+          env.report("watching a chat's notifications failed", error);
+          return undefined;
+        });
+      });
+    },
+    stop() {
+      stopped = true;
+      cancel?.();
+      void unwatch.then((off) => off?.());
+    },
+  };
+}
+
+/**
+ * Runs `then` once the frame after this moment has been painted (a task queued in its animation callbacks), and
+ * returns what cancels it: for a chat's requests that its first paint does not need.
+ */
+export function afterPaint(frames: Frames, then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = frames.request(() => (timer = setTimeout(then)));
+  return () => (frames.cancel(frame), clearTimeout(timer));
 }
 
 /** loadOlder for one followed chat: one read at a time, each put in front of the transcript the feed keeps. */

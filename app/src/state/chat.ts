@@ -21,7 +21,7 @@ import { sendMessage } from "../chat/send.ts";
 import { uploadDocument } from "../documents/pending-document.ts";
 import { createChatApprovals, type ChatApprovals } from "./chat-approvals.ts";
 import { createDraft, type Draft } from "./chat-draft.ts";
-import { createTranscriptFeed, defaultFrames, type Frames, type TranscriptView } from "./chat-feed.ts";
+import { afterPaint, createTranscriptFeed, defaultFrames, type Frames, type TranscriptView } from "./chat-feed.ts";
 import { describeError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { AppStore } from "./store.ts";
@@ -149,7 +149,7 @@ export function createChat(
     loadOlder: feed.loadOlder,
     ...actions,
     start() {
-      const stops = [follow(store, session_id, feed), approvals.follow(), draft.dispose];
+      const stops = [follow(store, session_id, feed, frames), approvals.follow(), draft.dispose];
       return () => stops.forEach((stop) => stop());
     },
     copy: (text) => store.env.copyText(text),
@@ -369,7 +369,12 @@ function messageActions(
 const lastUserIndex = (messages: readonly Message[]) => messages.findLastIndex((message) => message.role === "user");
 
 /** Follows the chat while paired, again when a ui_effect asks it to reload; reads the saved session once. */
-function follow(store: AppStore, session_id: string | undefined, feed: ReturnType<typeof createTranscriptFeed>) {
+function follow(
+  store: AppStore,
+  session_id: string | undefined,
+  feed: ReturnType<typeof createTranscriptFeed>,
+  frames: Frames,
+) {
   const { connection, sessions, sync } = store;
   if (!session_id) return () => undefined;
   // A chat that could not be loaded: find out whether the network or the server is away, so the badge and the
@@ -382,27 +387,22 @@ function follow(store: AppStore, session_id: string | undefined, feed: ReturnTyp
     const client = connection.paired.value?.client;
     void sync.sessionReloads.value[session_id];
     if (!client) return;
-    return untracked(() =>
-      feed.follow(client, session_id, (total) => {
-        // The list may have missed this chat's events the snapshot covers (a new chat's first message, which gives
-        // its title): when it disagrees with the snapshot, it reads the session again.
-        const listed = sessions.list.value.find((item) => item.id === session_id);
-        if (listed?.message_count === total) return;
-        readHead(client, session_id).then(
-          (fresh) => sessions.upsert(fresh),
-          (error: unknown) => store.env.report("refreshing a chat's title failed", error),
-        );
-      }),
-    );
+    return untracked(() => feed.follow(client, session_id));
   });
-  // The list's summary lacks the saved request options: read the session once when it opens.
+  // Each time the chat's messages have answered (its open, a reload), its head is read once that frame is painted
+  // (sent with the messages, its request and answer delayed the chat's first paint): the list's summary lacks the
+  // saved request options, and the list may have missed events the snapshot covers (a new chat's first message, which
+  // gives its title; events at or before the snapshot's cursor reach no listener afterwards).
+  const answered = computed(() => !feed.view.value.loading);
   const stopReading = effect(() => {
     const client = connection.paired.value?.client;
-    if (!client) return;
-    untracked(() =>
-      readHead(client, session_id).then(
-        (fresh) => sessions.upsert(fresh),
-        (error: unknown) => store.env.report("reading a chat's settings failed", error),
+    if (!client || !answered.value) return;
+    return untracked(() =>
+      afterPaint(frames, () =>
+        readHead(client, session_id).then(
+          (fresh) => sessions.upsert(fresh),
+          (error: unknown) => store.env.report("reading a chat's head failed", error),
+        ),
       ),
     );
   });

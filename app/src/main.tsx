@@ -1,5 +1,7 @@
 // Entry: make the store, render, restore a stored pairing (or take a pairing link), and register the service worker
 // that keeps the app shell for offline use, where the browser has one (a plain http: LAN origin does not).
+// First: starts reading the cached list while the other modules are evaluated (it imports one constant).
+import "./early-head.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
 import { browserEnv } from "./state/env.ts";

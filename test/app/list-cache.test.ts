@@ -1,9 +1,10 @@
 // The chat list opens from the device's cache in Chromium at phone size (docs/app.md "History at scale", HS4, and
 // "Start from the cache", SC1): with the event catch-up held back, a second visit shows the chats the first one
 // cached, and once the server answers the list catches up from the saved event cursor (a chat made meanwhile shows
-// in its place at the top, a rename shows) without reading the list again.
+// in its place at the top, a rename shows) without reading the list again. The cached head is read once, by a read
+// started while the modules are evaluated, which leaves no database in a browser never paired ("Start-up", SU7).
 import { describe, expect, it, vi } from "vitest";
-import type { Page, Route } from "playwright-core";
+import type { BrowserContext, Page, Route } from "playwright-core";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 import type { AppStack } from "./support/app-stack.ts";
@@ -43,6 +44,47 @@ const cachedHead = async (page: Page) => {
 const savedCursor = async (page: Page) =>
   ((await cachedRecord(page, "event_cursor")) as { event_id?: string })?.event_id;
 
+interface HeadReadWatch {
+  /** Opens of the offline database asked for, and those not yet answered (success or error). */
+  opens: number;
+  pending: number;
+  /** Whether the first open was asked for before the app's first render (while its modules were evaluated). */
+  openedBeforeRender?: boolean;
+  /** Reads of the list's head record. */
+  headReads: number;
+}
+
+/**
+ * Set in every page of the context before its scripts (SU7): when the page opens the offline database and how often
+ * it reads the list's head (page.evaluate(() => window.__headRead) reads it).
+ */
+async function watchHeadReads(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: HeadReadWatch = { opens: 0, pending: 0, headReads: 0 };
+    (window as unknown as { __headRead: HeadReadWatch }).__headRead = seen;
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+      const request = version === undefined ? open.call(this, name) : open.call(this, name, version);
+      if (name !== "chat-relay-cache") return request;
+      seen.openedBeforeRender ??= document.getElementById("root")?.childElementCount === 0;
+      seen.opens++;
+      seen.pending++;
+      const settled = () => seen.pending--;
+      request.addEventListener("success", settled);
+      request.addEventListener("error", settled);
+      return request;
+    };
+    const get = IDBObjectStore.prototype.get;
+    IDBObjectStore.prototype.get = function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+      if (this.name === "sessions" && key === "sessions_head") seen.headReads++;
+      return get.call(this, key);
+    };
+  });
+}
+
+const headReadWatch = (page: Page) =>
+  page.evaluate(() => ({ ...(window as unknown as { __headRead: HeadReadWatch }).__headRead }));
+
 /** Counts the chat list's page reads (GET /sessions?limit=…) the server answers from now on. */
 function countListReads(stack: AppStack): { readonly count: number; stop(): void } {
   let count = 0;
@@ -69,6 +111,14 @@ describe("the chat list from the device's cache", () => {
     await stack.append(second, "Cached chat two");
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     try {
+      await watchHeadReads(context);
+      // Never paired: the start's early read of the cached list (SU7) is answered and leaves no database behind.
+      await page.goto(stack.serverUrl);
+      await page.locator(".pair-screen").waitFor();
+      await expect.poll(() => headReadWatch(page), { timeout: 30_000 }).toMatchObject({ opens: 1, pending: 0 });
+      const databases = await page.evaluate(async () => (await indexedDB.databases()).map((entry) => entry.name));
+      expect(databases).not.toContain("chat-relay-cache");
+
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
       await page.goto(`${stack.serverUrl}/#/`); // pairing opens on a new chat
       await page.locator(".session-row", { hasText: "Cached chat two" }).waitFor();
@@ -92,6 +142,8 @@ describe("the chat list from the device's cache", () => {
       await again.locator(".session-row", { hasText: "Cached chat one" }).waitFor();
       await expect.poll(() => held.length).toBeGreaterThan(0);
       expect(await titles(again)).toEqual(["Cached chat two", "Cached chat one"]);
+      // The head was read once, by a read asked for while the modules were evaluated, before the first render.
+      expect(await headReadWatch(again)).toMatchObject({ openedBeforeRender: true, headReads: 1 });
 
       await again.unroute(events);
       // A held read the client gave up on (aborted) is already handled; the others go on.

@@ -2,6 +2,7 @@
 // client library's connect and pair. The store is made from one of these (browserEnv() in the page, a fake in the
 // screen tests), so no screen reaches for a global and every screen renders without a browser.
 import { connect, copyText, pair, type ConnectOptions, type FetchLike } from "../../../client/index.ts";
+import { takeEarlyHead } from "../early-head.ts";
 import { indexedDbCache, memoryCache, type OfflineCache } from "./offline-cache.ts";
 import { WIDE_SCREEN_QUERY } from "./use-wide-screen.ts";
 
@@ -40,7 +41,7 @@ export interface AppEnv {
 export function browserEnv(): AppEnv {
   return {
     storage: localStorage,
-    offline: typeof indexedDB === "undefined" ? memoryCache() : indexedDbCache(),
+    offline: typeof indexedDB === "undefined" ? memoryCache() : indexedDbCache(undefined, takeEarlyHead()),
     location,
     history,
     onHashChange(listener) {

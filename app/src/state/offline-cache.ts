@@ -14,6 +14,7 @@ import {
   type SavedCursor,
   type SessionSummary,
 } from "../../../client/index.ts";
+import { HEAD_KEY } from "../early-head.ts";
 import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
 import { HEAD_CHATS, listHead } from "./list-order.ts";
 
@@ -188,7 +189,7 @@ async function writeList(
   head?: readonly SessionSummary[],
 ): Promise<void> {
   await kv.set("sessions", list);
-  await kv.set("sessions_head", (head ?? listHead(list)).slice(0, HEAD_CHATS));
+  await kv.set(HEAD_KEY, (head ?? listHead(list)).slice(0, HEAD_CHATS));
 }
 
 async function removeChat(kv: KeyValue, kept: Kept): Promise<void> {
@@ -211,7 +212,7 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
       return parsed.success ? parsed.data : undefined;
     },
     async readSessionsHead() {
-      const parsed = sessionsSchema.safeParse(await kv.get("sessions_head"));
+      const parsed = sessionsSchema.safeParse(await kv.get(HEAD_KEY));
       return parsed.success ? parsed.data : undefined;
     },
     writeSessions: (list, head) => serially(() => writeList(kv, list, head)),
@@ -274,16 +275,20 @@ function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache {
   return cache;
 }
 
-export function memoryCache(bounds?: CacheBounds): OfflineCache {
+/** `earlyHead`: a read of the list's head begun before (as indexedDbCache's; the tests give one). */
+export function memoryCache(bounds?: CacheBounds, earlyHead?: Promise<unknown>): OfflineCache {
   const values = new Map<string, unknown>();
   return cacheOver(
-    {
-      // A Blob is immutable: kept as it is (an image), everything else as a copy, as IndexedDB would.
-      get: async (key) => (values.get(key) instanceof Blob ? values.get(key) : structuredClone(values.get(key))),
-      set: async (key, value) => void values.set(key, value instanceof Blob ? value : structuredClone(value)),
-      remove: async (key) => void values.delete(key),
-      clear: async () => values.clear(),
-    },
+    withEarlyHead(
+      {
+        // A Blob is immutable: kept as it is (an image), everything else as a copy, as IndexedDB would.
+        get: async (key) => (values.get(key) instanceof Blob ? values.get(key) : structuredClone(values.get(key))),
+        set: async (key, value) => void values.set(key, value instanceof Blob ? value : structuredClone(value)),
+        remove: async (key) => void values.delete(key),
+        clear: async () => values.clear(),
+      },
+      earlyHead,
+    ),
     bounds,
   );
 }
@@ -294,7 +299,7 @@ export function memoryCache(bounds?: CacheBounds): OfflineCache {
  * `assets`. Its connection closes itself when the service worker
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */
-export function indexedDbCache(factory?: IDBFactory): OfflineCache {
+export function indexedDbCache(factory?: IDBFactory, earlyHead?: Promise<unknown>): OfflineCache {
   const database = offlineDatabase(factory);
   const cache = database.open;
   // A read never creates the database: a browser that was never paired (or was wiped) keeps none.
@@ -305,7 +310,7 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
       : key.startsWith("asset:")
         ? [ASSETS_STORE, key.slice(6)]
         : ["sessions", key];
-  return cacheOver({
+  const kv: KeyValue = {
     get: async (key) => ((await exists()) ? (await cache()).get(...place(key)) : undefined),
     set: async (key, value) => (await cache()).put(...place(key), value),
     remove: async (key) => ((await exists()) ? (await cache()).delete(...place(key)) : undefined),
@@ -314,5 +319,26 @@ export function indexedDbCache(factory?: IDBFactory): OfflineCache {
       if (await exists()) await (await cache()).wipe();
       database.forget();
     },
-  });
+  };
+  return cacheOver(withEarlyHead(kv, earlyHead));
+}
+
+/**
+ * The list's head as read while the modules loaded (early-head.ts, SU7): the first read of the head takes it instead
+ * of reading again (then checked as every read); anything written, removed or wiped before that drops it, stale.
+ * Undefined (no database, no record, a failure) reads the store as usual.
+ */
+function withEarlyHead(kv: KeyValue, earlyHead: Promise<unknown> | undefined): KeyValue {
+  let early = earlyHead;
+  const drop = () => void (early = undefined);
+  return {
+    async get(key) {
+      const taken = key === HEAD_KEY ? early : undefined;
+      if (taken) drop();
+      return (await taken) ?? kv.get(key);
+    },
+    set: (key, value) => (drop(), kv.set(key, value)),
+    remove: (key) => (drop(), kv.remove(key)),
+    clear: () => (drop(), kv.clear()),
+  };
 }

@@ -4,7 +4,7 @@
 //   any --stop()--> stopped (final)
 // A ready server that stayed up for a minute starts its backoff over. `notifications/tools/list_changed` re-lists
 // its tools (one listing at a time; a flood of them costs one more listing, not one each).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
@@ -17,6 +17,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { deadlineAfter, type Clock } from "../clock.ts";
 import type { McpServerConfig } from "./config.ts";
 import { httpTransport, MessageTooLarge } from "./http-transport.ts";
+import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 
 export type ServerStatus = "connecting" | "ready" | "restarting" | "stopped";
@@ -142,8 +143,15 @@ export class McpConnection {
   private async connect(): Promise<void> {
     if (this.stopping.signal.aborted) return;
     this.status = "connecting";
-    const client = new Client({ name: "chat-relay", version: "0.1.0" }, { capabilities: {} });
-    const transport = this.makeTransport();
+    let sdk: McpSdk;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (error) {
+      return this.failed(`could not start: ${describeError(error)}`);
+    }
+    if (this.stopping.signal.aborted) return;
+    const client = new sdk.Client({ name: "chat-relay", version: "0.1.0" }, { capabilities: {} });
+    const transport = this.makeTransport(sdk);
     this.transport = transport;
     client.onerror = (error) => this.protocolError(error);
     client.onclose = () => this.closed(client);
@@ -168,9 +176,9 @@ export class McpConnection {
     }
   }
 
-  private makeTransport(): StdioTransport | Transport {
+  private makeTransport(sdk: McpSdk): StdioTransport | Transport {
     const c = this.config;
-    if (c.transport === "http") return httpTransport(c.url, c.headers, c.max_message_bytes);
+    if (c.transport === "http") return httpTransport(sdk, c.url, c.headers, c.max_message_bytes);
     return new StdioTransport({
       command: c.command,
       args: c.args,

@@ -2,16 +2,18 @@
 // JSON answer whole (response.json()) and an SSE event whole before parsing it. A JSON body or one SSE event over
 // max_message_bytes errors the body stream instead (docs/tools.md "Safety", S1): a JSON answer's call then fails at
 // once; an oversize SSE event ends that stream and its call ends at its timeout.
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MessagePace, paceWait } from "./pace.ts";
+import type { McpSdk } from "./sdk.ts";
 
 export function httpTransport(
+  sdk: McpSdk,
   url: string,
   headers: Record<string, string>,
   maxMessageBytes: number,
 ): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(url), {
+  return new sdk.StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
     fetch: boundedFetch(maxMessageBytes, new MessagePace()),
     // One quick retry of a dropped GET stream; the connection's own restart handles a server that is gone.

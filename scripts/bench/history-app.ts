@@ -145,7 +145,12 @@ marks.observe(document, { childList: true, subtree: true });
 /** The credentials the app keeps in localStorage (client/connection/credentials.ts, webStorage's prefix). */
 function credentialsScript(server: HistoryServer): string {
   const credentials = {
-    // Nothing listens there: the app reads events over HTTP from server_url, as a device without a bridge does.
+    // A bridge that is down: nothing listens there (Chromium refuses port 9 at once, ERR_UNSAFE_PORT), so the app
+    // reads events over HTTP from server_url (the client's `polling`) and keeps trying the bridge on the library's
+    // reconnect schedule, about once a second for its first 15 s, then every 2.5-5 s. Each failed attempt costs the
+    // page 8-25 ms of main thread (CPU 4x: the socket's error and close handlers, the long-poll probe), which can fall
+    // inside a timed open; both servers' runs carry it alike. A device of a working install is live on its bridge and
+    // makes no such attempt (docs/benchmarks.md "History in the app", the long chat's open).
     bridge_url: "ws://127.0.0.1:9/socket",
     server_id: server.server_id,
     device_id: server.device_ids[0],

@@ -240,6 +240,7 @@ describe("long chats", () => {
         let toolbarsToCome = 0;
         let sketches = 0;
         let laidOut = 0;
+        let asWritten = 0;
         const sketchHeights: Record<string, number> = {};
         for (let frame = 0; frame < 6; frame++) {
           element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
@@ -249,11 +250,12 @@ describe("long chats", () => {
           toolbarsToCome = Math.max(toolbarsToCome, element.querySelectorAll("article .message-menu.pending").length);
           sketches = Math.max(sketches, element.querySelectorAll("article[data-sketch]").length);
           laidOut = Math.max(laidOut, element.querySelectorAll('article[data-sketch="laid-out"]').length);
+          asWritten = Math.max(asWritten, element.querySelectorAll("article .markdown-source").length);
           for (const sketch of Array.from(element.querySelectorAll("article[data-sketch]")))
             sketchHeights[/long chat message \d+\./.exec(sketch.textContent ?? "")![0]] =
               sketch.parentElement!.getBoundingClientRect().height;
         }
-        return { notRendered, toolbarsToCome, sketches, laidOut, sketchHeights };
+        return { notRendered, toolbarsToCome, sketches, laidOut, asWritten, sketchHeights };
       });
       expect(seen.notRendered).toBeGreaterThan(0);
       expect(seen.toolbarsToCome).toBeGreaterThan(0);
@@ -261,6 +263,8 @@ describe("long chats", () => {
       expect(seen.sketches).toBeGreaterThan(0);
       // LC10: a plain message's sketch (a paragraph and a list of plain words) is laid out as the renderer lays it out.
       expect(seen.laidOut).toBeGreaterThan(0);
+      // And a full row whose markdown waits shows it laid out too, never as written (its list's dashes, taller).
+      expect(seen.asWritten).toBe(0);
       if (SHOTS) await shotWhileScrolling(page, `${SHOTS}long-chat-fling-phone.png`);
       // The row at the top of the view (the first whose bottom is below the scroller's top), where it stands now.
       const topRow = () =>

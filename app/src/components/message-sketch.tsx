@@ -5,7 +5,8 @@
 // plain words, nothing in its metadata to show) is laid out as the renderer lays it out, so its sketch is as tall as
 // its full row and completing it moves nothing (LC10); any other shows its text as written.
 import type { Message } from "../../../client/index.ts";
-import { plainMarkdown, type PlainBlock } from "../render/plain-markdown.ts";
+import { plainMarkdown } from "../render/plain-markdown.ts";
+import { PlainMarkdownView } from "../render/plain-markdown-view.tsx";
 
 /** The roles a row can be sketched for: a tool result has its own frame and mounts in full. */
 export function sketchable(message: Message): boolean {
@@ -14,7 +15,8 @@ export function sketchable(message: Message): boolean {
 
 export function MessageSketch({ message }: { message: Message }) {
   const blocks = message.content === "" || !bare(message) ? undefined : plainMarkdown(message.content);
-  const text = message.content === "" ? null : blocks ? <LaidOut blocks={blocks} /> : <AsWritten message={message} />;
+  const text =
+    message.content === "" ? null : blocks ? <PlainMarkdownView blocks={blocks} /> : <AsWritten message={message} />;
   const sketch = blocks ? "laid-out" : "as-written";
   if (message.role === "user")
     return (
@@ -43,23 +45,4 @@ function bare(message: Message): boolean {
 
 function AsWritten({ message }: { message: Message }) {
   return <div class="markdown markdown-source">{message.content}</div>;
-}
-
-/** The elements markdown.ts renders for plain blocks (paragraphs with their line breaks, lists), in `.markdown`. */
-function LaidOut({ blocks }: { blocks: PlainBlock[] }) {
-  return (
-    <div class="markdown">
-      {blocks.map((block) =>
-        block.kind === "paragraph" ? (
-          <p>{block.lines.flatMap((line, at) => (at === 0 ? [line] : [<br />, line]))}</p>
-        ) : (
-          <ul>
-            {block.items.map((item) => (
-              <li>{item}</li>
-            ))}
-          </ul>
-        ),
-      )}
-    </div>
-  );
 }

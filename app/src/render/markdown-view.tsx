@@ -2,13 +2,16 @@
 // applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
 // the message shows its source text, then renders again. It shows its source text too when the messages mounted in
 // the same frame have spent its rendering budget (a fast scroll), and renders once the page is still
-// (scroll-pacing.ts). While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
+// (scroll-pacing.ts). Waiting, a plain message (plain-markdown.ts) is laid out as it will render, so rendering it
+// changes no height. While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
 import { Completing, NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
+import { plainMarkdown } from "./plain-markdown.ts";
+import { PlainMarkdownView } from "./plain-markdown-view.tsx";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -45,7 +48,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
       highlightWithin(root.current).catch((error: unknown) => env.report("highlighting code failed", error));
     }
   }, [result, streaming]);
-  if (!result) return <div class="markdown markdown-source">{text}</div>;
+  if (!result) return <Waiting text={text} />;
   return (
     <div
       class="markdown"
@@ -54,6 +57,15 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
       dangerouslySetInnerHTML={{ __html: result.html }}
     />
   );
+}
+
+/**
+ * A message whose rendering waits: plain markdown laid out as it will be rendered (no height change when it is), any
+ * other as written. Only the text as written is `.markdown-source`.
+ */
+function Waiting({ text }: { text: string }) {
+  const blocks = useMemo(() => plainMarkdown(text), [text]);
+  return blocks ? <PlainMarkdownView blocks={blocks} /> : <div class="markdown markdown-source">{text}</div>;
 }
 
 /**

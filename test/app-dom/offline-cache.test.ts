@@ -4,7 +4,7 @@
 // IndexedDB one's (the same code over another key-value store); test/app/offline-history.test.ts covers IndexedDB.
 import { describe, expect, it } from "vitest";
 import type { Message, SessionSummary } from "../../client/index.ts";
-import { KEEP_OPENED_MS, memoryCache } from "../../app/src/state/offline-cache.ts";
+import { cacheOver, KEEP_OPENED_MS, memoryCache, type KeyValue } from "../../app/src/state/offline-cache.ts";
 import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -59,6 +59,34 @@ describe("the offline cache's bounds", () => {
     expect(await cache.readMessages("b")).toBeUndefined();
   });
 
+  it("keeps the pinned chats when a chat is written without reading the whole list (OF10)", async () => {
+    const { store, reads } = countedStore();
+    let now = 0;
+    const cache = cacheOver(store, { now: () => now, keepOpenedMs: DAY });
+    const list = Array.from({ length: 1000 }, (_, index) => summary(`c${index}`, index % 500 === 1));
+    await cache.writeSessions(list);
+    await cache.writeMessages("c1", said("pinned"));
+    await cache.writeMessages("c2", said("not pinned"));
+    now = 2 * DAY;
+    await cache.writeMessages("c3", said("new"));
+    // The pinned chat outlives the age limit; the other goes; and no write read the list of 1,000 chats.
+    expect(await cache.keptSessions()).toEqual(["c3", "c1"]);
+    expect(reads.get("sessions") ?? 0).toBe(0);
+  });
+
+  it("still keeps the pinned chats of a list cached without their ids beside it (OF10)", async () => {
+    const { store } = countedStore();
+    let now = 0;
+    const cache = cacheOver(store, { now: () => now, keepOpenedMs: DAY });
+    // As a build before OF10 left it: the list alone.
+    await store.set("sessions", [summary("pinned", true), summary("plain", false)]);
+    await cache.writeMessages("pinned", said("pinned"));
+    await cache.writeMessages("plain", said("plain"));
+    now = 2 * DAY;
+    await cache.writeMessages("new", said("new"));
+    expect(await cache.keptSessions()).toEqual(["new", "pinned"]);
+  });
+
   it("keeps a chat's last messages only (OF2)", async () => {
     const cache = memoryCache({ maxMessages: 3 });
     const many = Array.from({ length: 10 }, (_, index) => said(`m${index}`)[0]!);
@@ -108,3 +136,16 @@ describe("the cached list's head (docs/app.md HS5)", () => {
     expect(byPinThenActivity(a, { ...a, id: "same" })).toBe(0);
   });
 });
+
+/** An in-memory store that counts its reads by key. */
+function countedStore(): { store: KeyValue; reads: Map<string, number> } {
+  const values = new Map<string, unknown>();
+  const reads = new Map<string, number>();
+  const store: KeyValue = {
+    get: async (key) => (reads.set(key, (reads.get(key) ?? 0) + 1), structuredClone(values.get(key))),
+    set: async (key, value) => void values.set(key, structuredClone(value)),
+    remove: async (key) => void values.delete(key),
+    clear: async () => values.clear(),
+  };
+  return { store, reads };
+}

@@ -6,7 +6,7 @@
 // its full row and completing it moves nothing (LC10); any other shows its text as written.
 import type { Message } from "../../../client/index.ts";
 import { plainMarkdown } from "../render/plain-markdown.ts";
-import { PlainMarkdownView } from "../render/plain-markdown-view.tsx";
+import { UnrenderedText } from "../render/plain-markdown-view.tsx";
 
 /** The roles a row can be sketched for: a tool result has its own frame and mounts in full. */
 export function sketchable(message: Message): boolean {
@@ -15,8 +15,7 @@ export function sketchable(message: Message): boolean {
 
 export function MessageSketch({ message }: { message: Message }) {
   const blocks = message.content === "" || !bare(message) ? undefined : plainMarkdown(message.content);
-  const text =
-    message.content === "" ? null : blocks ? <PlainMarkdownView blocks={blocks} /> : <AsWritten message={message} />;
+  const text = message.content === "" ? null : <UnrenderedText text={message.content} blocks={blocks} />;
   const sketch = blocks ? "laid-out" : "as-written";
   if (message.role === "user")
     return (
@@ -41,8 +40,4 @@ export function MessageSketch({ message }: { message: Message }) {
 /** No metadata: nothing beside the text (sender, attachments, thinking, tool calls, usage, notices) in the full row. */
 function bare(message: Message): boolean {
   return message.metadata === undefined || Object.keys(message.metadata).length === 0;
-}
-
-function AsWritten({ message }: { message: Message }) {
-  return <div class="markdown markdown-source">{message.content}</div>;
 }

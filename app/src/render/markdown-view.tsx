@@ -11,7 +11,7 @@ import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
 import { Completing, NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
 import { plainMarkdown } from "./plain-markdown.ts";
-import { PlainMarkdownView } from "./plain-markdown-view.tsx";
+import { UnrenderedText } from "./plain-markdown-view.tsx";
 import "./render.css";
 
 type Renderer = typeof import("./markdown.ts");
@@ -65,7 +65,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
  */
 function Waiting({ text }: { text: string }) {
   const blocks = useMemo(() => plainMarkdown(text), [text]);
-  return blocks ? <PlainMarkdownView blocks={blocks} /> : <div class="markdown markdown-source">{text}</div>;
+  return <UnrenderedText text={text} blocks={blocks} />;
 }
 
 /**

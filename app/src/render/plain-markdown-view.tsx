@@ -4,6 +4,14 @@
 // fast scroll's spent budget, the renderer still loading): either way, completing it moves nothing (LC10).
 import type { PlainBlock } from "./plain-markdown.ts";
 
+/**
+ * A message's text before its rendering: its plain blocks laid out as they will render, or, when it is not plain
+ * (`blocks` undefined), the text as written (`.markdown-source`).
+ */
+export function UnrenderedText({ text, blocks }: { text: string; blocks: PlainBlock[] | undefined }) {
+  return blocks ? <PlainMarkdownView blocks={blocks} /> : <div class="markdown markdown-source">{text}</div>;
+}
+
 export function PlainMarkdownView({ blocks }: { blocks: PlainBlock[] }) {
   return (
     <div class="markdown">

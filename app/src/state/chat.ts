@@ -13,7 +13,6 @@ import {
   ServerOfflineError,
   type AgentView,
   type ChatClient,
-  type Message,
   type SessionSummary,
 } from "../../../client/index.ts";
 import type { PendingAttachment } from "../attachments/pending.ts";
@@ -22,6 +21,7 @@ import { uploadDocument } from "../documents/pending-document.ts";
 import { createChatApprovals, type ChatApprovals } from "./chat-approvals.ts";
 import { createDraft, type Draft } from "./chat-draft.ts";
 import { afterPaint, createTranscriptFeed, defaultFrames, type Frames, type TranscriptView } from "./chat-feed.ts";
+import { messageActions, type MessageActions } from "./chat-message-actions.ts";
 import { describeError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { AppStore } from "./store.ts";
@@ -318,55 +318,6 @@ function keepNewChatAddress({ router }: AppStore, client_session_id: string): vo
   if (now.name === "new_chat" && now.client_session_id === undefined)
     router.navigate({ name: "new_chat", client_session_id }, { replace: true });
 }
-
-type MessageActions = Pick<Chat, "regenerate" | "switchVersion" | "edit" | "remove"> &
-  Pick<Chat, "editing" | "startEditing" | "editLast" | "stopEditing">;
-
-/** The controls under the messages; each rejects with the server's reason, which the toolbar shows. */
-function messageActions(
-  store: AppStore,
-  session_id: string | undefined,
-  view: ReadonlySignal<TranscriptView>,
-): MessageActions {
-  const editing = signal<number | undefined>(undefined);
-  /** The paired client, for a saved chat; every message action needs both. */
-  const saved = () => {
-    const client = store.connection.paired.value?.client;
-    if (!client || !session_id) throw new Error("this chat is not saved on a paired device.");
-    return { client, id: session_id };
-  };
-  return {
-    editing,
-    async regenerate(model) {
-      const { client, id } = saved();
-      await client.regenerate(id, model ? { model } : {});
-    },
-    async switchVersion(index, version) {
-      const { client, id } = saved();
-      store.sessions.upsert(await client.switchVersion(id, index, version));
-    },
-    async edit(index, content) {
-      const { client, id } = saved();
-      await client.resendMessage(id, index, content);
-      if (editing.value === index) editing.value = undefined;
-    },
-    async remove(index) {
-      const { client, id } = saved();
-      await client.deleteMessages(id, [index]);
-    },
-    startEditing: (index) => void (editing.value = index),
-    editLast() {
-      const { messages, start } = view.value.transcript;
-      const lastUser = lastUserIndex(messages);
-      if (lastUser < 0 || !session_id) return false;
-      editing.value = start + lastUser;
-      return true;
-    },
-    stopEditing: () => void (editing.value = undefined),
-  };
-}
-
-const lastUserIndex = (messages: readonly Message[]) => messages.findLastIndex((message) => message.role === "user");
 
 /** Follows the chat while paired, again when a ui_effect asks it to reload; reads the saved session once. */
 function follow(

@@ -83,23 +83,27 @@ describe("conversation mode", () => {
         });
     await listening();
 
-    for (const [question, answer] of [
-      ["What is the weather in Lisbon?", "It is sunny in Lisbon. About twenty degrees."],
-      ["And tomorrow?", "Tomorrow brings rain."],
+    for (const [question, sentences] of [
+      ["What is the weather in Lisbon?", ["It is sunny in Lisbon.", "About twenty degrees."]],
+      ["And tomorrow?", ["Tomorrow brings rain."]],
     ] as const) {
+      const answer = sentences.join(" ");
       stack.backend.scriptTranscripts(question);
       stack.backend.script(dialectStream("openai", { content: answer }));
       const asked = stack.backend.requests.length;
       await say(page, spoken(question, 0));
       await page.locator('article[data-role="assistant"]', { hasText: answer }).waitFor({ timeout: 30_000 });
       await listening();
-      const spokenTexts = () =>
+      // One speech request a sentence. The next sentence is asked for while the one before it plays (docs/voice.md
+      // "Read aloud"), so two requests are in flight at once and may reach the backend in either order: compared as
+      // a set; the order they play in is the speaker's queue.
+      const spokenPieces = () =>
         stack.backend.requests
           .slice(asked)
           .filter((r) => r.path === "/v1/audio/speech")
           .map((r) => (r.body as { input: string }).input)
-          .join(" ");
-      await expect.poll(spokenTexts, { timeout: 30_000 }).toBe(answer);
+          .sort();
+      await expect.poll(spokenPieces, { timeout: 30_000 }).toEqual([...sentences].sort());
       await page.locator('article[data-role="user"]', { hasText: question }).waitFor();
     }
     expect(errors).toEqual([]);

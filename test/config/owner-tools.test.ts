@@ -9,8 +9,8 @@ import { killAll, run, type Run } from "./support/processes.ts";
 
 const dirs: string[] = [];
 const runs: Run[] = [];
-afterEach(() => {
-  killAll(runs);
+afterEach(async () => {
+  await killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 

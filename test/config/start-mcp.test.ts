@@ -14,8 +14,8 @@ import { answers, freePort, goneWithin, isAlive, killAll, run, type Run } from "
 const dirs: string[] = [];
 const runs: Run[] = [];
 const leftovers: number[] = [];
-afterEach(() => {
-  killAll(runs);
+afterEach(async () => {
+  await killAll(runs);
   // Should the test fail, what it found running is not left behind.
   for (const pid of leftovers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { pair } from "../../client/index.ts";
+import { appConfigRoute, pair } from "../../client/index.ts";
 import type { WebSocketConstructor } from "../../client/transport/bridge.ts";
 import { parsePairUrl } from "../../client/wire/index.ts";
 import { tempDir } from "../support/server.ts";
@@ -16,7 +16,7 @@ const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 const dirs: string[] = [];
 const runs: Run[] = [];
 afterEach(async () => {
-  killAll(runs);
+  await killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
@@ -61,12 +61,17 @@ describe("npm start", { timeout: 180_000 }, () => {
     );
     expect(start.output()).not.toMatch(/Open http/);
     await answers(bridgeHealth);
-    // The link pairs: its code, bridge and key, through the real bridge to the real server, encrypted.
+    // The link pairs: its code, bridge and key, through the real bridge to the real server, encrypted. As the app
+    // does, the pairing names the server from /app-config.json: the server's link to the bridge may still be coming
+    // up, and a code the bridge has not heard of yet is then retryable rather than refused.
     const link = parsePairUrl(readFileSync(linkFile, "utf8").match(/^Open (\S+)$/m)![1]!)!;
+    const config = appConfigRoute.answer.parse(await (await fetch(`${server}${appConfigRoute.path}`)).json());
+    expect(config.bridge_url).toBe(link.bridge);
     const credentials = await pair({
       bridgeUrl: link.bridge,
       code: link.code,
       serverKey: link.key!,
+      serverId: config.server_id,
       deviceName: "this browser",
       WebSocket: NodeWebSocket,
     });

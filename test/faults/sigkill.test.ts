@@ -15,8 +15,8 @@ const CHATS = 200;
 const MESSAGES = 40;
 const dirs: string[] = [];
 const runs: Run[] = [];
-afterEach(() => {
-  killAll(runs);
+afterEach(async () => {
+  await killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 

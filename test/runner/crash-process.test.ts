@@ -15,8 +15,8 @@ const TOKEN = "crash-test-admin-token";
 const dirs: string[] = [];
 const runs: Run[] = [];
 const closing = useClosing();
-afterEach(() => {
-  killAll(runs);
+afterEach(async () => {
+  await killAll(runs);
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 

@@ -30,10 +30,28 @@ export function serverEnv(dir: string, port: number, adminToken: string): Record
   };
 }
 
-/** Kills every child of `runs` still running (SIGKILL) and empties the list: an afterEach's cleanup. */
-export function killAll(runs: Run[]): void {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+/**
+ * Stops every child of `runs` still running and empties the list: an afterEach's cleanup. SIGTERM first, so a
+ * supervisor (`npm start`) takes its server and bridge with it rather than leaving them writing into a directory the
+ * test is about to remove; SIGKILL for whatever has not exited within STOP_GRACE_MS.
+ */
+export async function killAll(runs: Run[]): Promise<void> {
+  const running = runs.splice(0).filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+  await Promise.all(
+    running.map(async (r) => {
+      r.child.kill("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), STOP_GRACE_MS)));
+      if ((await Promise.race([r.exit, grace])) === "late") {
+        r.child.kill("SIGKILL");
+        await r.exit;
+      }
+      clearTimeout(timer);
+    }),
+  );
 }
+
+const STOP_GRACE_MS = 5_000;
 
 export function run(args: string[], env: Record<string, string>): Run {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], {

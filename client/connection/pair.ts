@@ -4,10 +4,11 @@
 // (the code is valid but its server has not (re)joined the bridge yet, e.g. right after a bridge restart) is retried
 // on the same socket, with backoff on the injected timers, for up to `retryUnavailableForMs`.
 // With several bridge URLs (a cluster's nodes), a bridge that cannot be reached is skipped for the next one.
-import { Socket, type Channel } from "phoenix";
+import type { Channel } from "phoenix";
 import { pairingErrorReasonSchema, pairingOkSchema, type PairingErrorReason } from "../wire/frames.ts";
 import { TransportChoice, type WebSocketConstructor } from "../transport/transport-choice.ts";
 import { bridgeUrlsOf } from "../transport/bridge-urls.ts";
+import { loadPhoenix, type PhoenixModule } from "../transport/phoenix-load.ts";
 import { backoffDelay, systemTimers, type Timers, startTimer, cancelTimer, type TimerHandle } from "../util/timers.ts";
 import type { Credentials } from "./credentials.ts";
 import type { DeviceKeys } from "./pair-e2e.ts";
@@ -92,13 +93,22 @@ function credentialsFrom(
   return ok.success ? { bridge_url: options.bridgeUrl, ...ok.data } : new PairingError("protocol");
 }
 
-/** One bridge address; the device key pair and the crypto that opens the answer load only for an end-to-end pairing. */
+/**
+ * One bridge address; the device key pair and the crypto that opens the answer load only for an end-to-end pairing,
+ * and phoenix on the first pairing or connection (transport/phoenix-load.ts).
+ */
 async function pairAt(url: string, options: PairOptions): Promise<Credentials> {
+  const { Socket } = await loadPhoenix();
   const keys = options.e2e === false ? undefined : new (await import("./pair-e2e.ts")).DeviceKeys();
-  return pairAtWith(url, options, keys);
+  return pairAtWith(Socket, url, options, keys);
 }
 
-function pairAtWith(url: string, options: PairOptions, keys: DeviceKeys | undefined): Promise<Credentials> {
+function pairAtWith(
+  Socket: PhoenixModule["Socket"],
+  url: string,
+  options: PairOptions,
+  keys: DeviceKeys | undefined,
+): Promise<Credentials> {
   const timers = options.timers ?? systemTimers;
   const retryUntil = timers.now() + (options.retryUnavailableForMs ?? PAIR_RETRY_FOR_MS);
   const delays = options.retryDelaysMs ?? PAIR_RETRY_DELAYS_MS;

@@ -12,8 +12,13 @@
 // Several bridge URLs (the nodes of a cluster): the socket uses one at a time and, whenever the one in use fails
 // (refused, closed, or found dead by liveness), its next attempt goes to the next URL, on the same reconnect
 // schedule. The channel rejoins there with the cursor, so the new node replays the gap or says `gap`.
-import { Socket, type Channel } from "phoenix";
+//
+// phoenix itself is fetched on the first connect (transport/phoenix-load.ts, so the app's first paint does not carry
+// it): until it is in, a push waits for it as it would for the join; a failed fetch is the bridge down, tried again on
+// the reconnect schedule.
+import type { Channel, Socket } from "phoenix";
 import { BridgeUrlRing } from "./bridge-urls.ts";
+import { loadedPhoenix, loadPhoenix, type PhoenixModule } from "./phoenix-load.ts";
 import type { FetchLike } from "./http.ts";
 import {
   DEFAULT_OPEN_TIMEOUT_MS,
@@ -21,7 +26,15 @@ import {
   type TransportVerdict,
   type WebSocketConstructor,
 } from "./transport-choice.ts";
-import { DEFAULT_LIVENESS, reconnectDelayMs, systemTimers, type Timers } from "../util/timers.ts";
+import {
+  cancelTimer,
+  DEFAULT_LIVENESS,
+  reconnectDelayMs,
+  startTimer,
+  systemTimers,
+  type TimerHandle,
+  type Timers,
+} from "../util/timers.ts";
 import { LinkWatch, type LivenessTimings } from "./liveness.ts";
 import type { AnyEvent } from "../wire/events.ts";
 import { BRIDGE_CLOSE, closeCodeRule } from "../wire/close-codes.ts";
@@ -107,6 +120,10 @@ export class BridgeConnection {
   private urlMoves = 0;
   /** Relayed pushes waiting for a reply: given up (`closed`) the moment the bridge is reported down. */
   private readonly waiting = new Set<() => void>();
+  /** phoenix's fetch on its way (settled once the socket is open or the fetch has failed). */
+  private loading: Promise<void> | undefined;
+  /** The next fetch of phoenix after a failed one. */
+  private loadRetry: TimerHandle | undefined;
 
   constructor(
     private readonly options: BridgeOptions,
@@ -115,11 +132,42 @@ export class BridgeConnection {
     this.urls = new BridgeUrlRing(options.url);
   }
 
-  /** Opens the socket and joins; idempotent. Phoenix then reconnects and rejoins by itself until close(). */
+  /**
+   * Opens the socket and joins; idempotent. Phoenix then reconnects and rejoins by itself until close(). Before
+   * phoenix is loaded, it is fetched first and the socket opens once it is in.
+   */
   connect(): void {
-    if (this.socket || this.ended) return;
+    if (this.socket || this.ended || this.loading || this.loadRetry) return;
+    const phoenix = loadedPhoenix();
+    if (phoenix) this.open(phoenix.Socket);
+    else this.loading = this.loadThenConnect();
+  }
+
+  private loadThenConnect(): Promise<void> {
+    return loadPhoenix().then(
+      () => {
+        this.loading = undefined;
+        this.connect();
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        if (this.ended) return;
+        this.reportDown(`transport_unavailable:${String(error)}`);
+        this.loadRetry = startTimer(
+          this.options.timers ?? systemTimers,
+          () => ((this.loadRetry = undefined), this.connect()),
+          this.schedule(++this.attempts),
+        );
+      },
+    );
+  }
+
+  private schedule(tries: number): number {
+    return this.options.reconnectAfterMs?.(tries) ?? reconnectDelayMs(tries);
+  }
+
+  private open(Socket: PhoenixModule["Socket"]): void {
     const { options } = this;
-    const schedule = options.reconnectAfterMs ?? ((tries: number) => reconnectDelayMs(tries));
     const timers = options.timers ?? systemTimers;
     const webSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     const choice = webSocket
@@ -140,7 +188,7 @@ export class BridgeConnection {
       authToken: options.token,
       ...(choice ? { transport: choice.transport } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
-      reconnectAfterMs: () => schedule(++this.attempts),
+      reconnectAfterMs: () => this.schedule(++this.attempts),
     });
     this.socket = socket;
     choice?.attach(socket);
@@ -180,6 +228,8 @@ export class BridgeConnection {
     timeoutMs: number,
   ): Promise<{ status: "ok" | "error" | "timeout" | "closed"; response: unknown }> {
     this.connect();
+    // phoenix on its way: the push goes once the socket is made (phoenix then holds it until the join).
+    if (this.loading && !this.ended) return this.loading.then(() => this.push(event, payload, timeoutMs));
     const channel = this.channel;
     if (this.ended || this.down || !channel) return Promise.resolve({ status: "closed", response: {} });
     return new Promise((resolve) => {
@@ -204,6 +254,8 @@ export class BridgeConnection {
 
   close(): void {
     this.ended = true;
+    cancelTimer(this.loadRetry);
+    this.loadRetry = undefined;
     this.abandonWaiting();
     this.watch?.stop();
     this.choice?.close();

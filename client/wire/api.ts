@@ -2,7 +2,14 @@
 // sends, attachments, agents, models, and the admin's pairing and device routes (docs/sessions.md
 // "Routes", docs/runner.md "Send"). Loose objects: a newer server may add fields.
 import { z } from "zod";
-import { messageSchema, sessionSchema, sessionTitle, sessionViewFields, type Session } from "./messages.ts";
+import {
+  messageSchema,
+  pagedSessionSchema,
+  sessionSchema,
+  sessionTitle,
+  sessionViewFields,
+  type Session,
+} from "./messages.ts";
 
 /** A session as GET /sessions lists it: what a list row needs, never the messages (docs/client.md). */
 export const sessionSummarySchema = z.looseObject({
@@ -45,6 +52,11 @@ export const sessionListSchema = z.looseObject({
   next_before: z.string().min(1).nullable().optional(),
 });
 export const sessionEnvelopeSchema = z.looseObject({ session: sessionSchema });
+/**
+ * GET /sessions/{id} read in pages: the same envelope, its session checked as a page (with `messages_total` and
+ * `messages_start`) in the one pass that checks the answer, not checked as a session and then again as a page.
+ */
+export const pagedSessionEnvelopeSchema = z.looseObject({ session: pagedSessionSchema });
 export const appendedMessageSchema = z.looseObject({ session: sessionSchema, message: messageSchema });
 
 /**

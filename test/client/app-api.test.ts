@@ -57,6 +57,11 @@ describe("ChatClient app methods", () => {
     const fork = await client.forkSession(session.id);
     expect(fork).toMatchObject({ source_session_id: session.id, messages: [{ content: "uno" }] });
     expect((await client.getSession(fork.id)).id).toBe(fork.id);
+    expect(await client.getSessionPage(session.id, { limit: 1 })).toMatchObject({
+      messages: [{ content: "uno" }],
+      messages_total: 1,
+      messages_start: 0,
+    });
     const sid = encodeURIComponent(session.id);
     expect(client.calls).toEqual([
       "POST /sessions",
@@ -66,6 +71,7 @@ describe("ChatClient app methods", () => {
       `DELETE /sessions/${sid}/messages`,
       `POST /sessions/${sid}/fork`,
       `GET /sessions/${encodeURIComponent(fork.id)}`,
+      `GET /sessions/${sid}`,
     ]);
   });
 
@@ -115,6 +121,10 @@ describe("ChatClient app methods", () => {
   });
 
   it("refuses an answer that does not match the wire schema (ProtocolError), and bad input before sending", async () => {
+    const oddList = { sessions: [{ id: 5 }] };
+    const pageWithoutStart = {
+      session: { id: "s", agent_id: "a", version: 1, created_at: "t", updated_at: "t", metadata: {}, messages: [] },
+    };
     const odd = new ChatClient(
       {
         server_url: stack.url,
@@ -124,14 +134,18 @@ describe("ChatClient app methods", () => {
         device_id: "admin",
       },
       {
-        fetch: async () =>
-          new Response(JSON.stringify({ sessions: [{ id: 5 }] }), {
+        fetch: async (input) =>
+          new Response(JSON.stringify(String(input).includes("messages_limit") ? pageWithoutStart : oddList), {
             status: 200,
             headers: { "content-type": "application/json" },
           }),
       },
     );
     await expect(odd.listSessions()).rejects.toBeInstanceOf(ProtocolError);
+    // A page is checked as a page in the answer's one check: a session without messages_start is refused so.
+    const refusedPage = await odd.getSessionPage("s", { limit: 10 }).catch((error: unknown) => error);
+    expect(refusedPage).toBeInstanceOf(ProtocolError);
+    expect((refusedPage as ProtocolError).message).toMatch(/^GET \/sessions\/s: unexpected answer: [^]*messages_start/);
     await expect(client.send("s", { content: "x", client_request_id: "x".repeat(101) })).rejects.toThrow();
     await expect(client.updateSession("s", { title: "" })).rejects.toThrow();
     expect(client.calls).toEqual([]);

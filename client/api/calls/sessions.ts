@@ -1,7 +1,12 @@
 // The typed calls of the sessions routes (client/wire/routes/sessions.ts): the chat list, one chat, its messages.
-import { sessionUpdateSchema, type SessionSummary, type SessionUpdate } from "../../wire/api.ts";
+import {
+  pagedSessionEnvelopeSchema,
+  sessionUpdateSchema,
+  type SessionSummary,
+  type SessionUpdate,
+} from "../../wire/api.ts";
 import type { MessagesSnapshot } from "../../wire/http.ts";
-import { pagedSessionSchema, type Message, type PagedSession, type Role, type Session } from "../../wire/messages.ts";
+import type { Message, PagedSession, Role, Session } from "../../wire/messages.ts";
 import {
   appendMessageRoute,
   createSessionRoute,
@@ -55,8 +60,9 @@ export abstract class SessionCalls extends RouteCaller {
    */
   async getSessionPage(sessionId: string, page: { limit?: number; before?: number }): Promise<PagedSession> {
     const query = { messages_limit: page.limit, messages_before: page.before };
-    const { session } = await this.call(getSessionRoute, { params: { session_id: sessionId }, query });
-    return pagedSessionSchema.parse(session);
+    // The route's contract with the page's answer schema: each message is checked once, as a page's.
+    const paged = { ...getSessionRoute, answer: pagedSessionEnvelopeSchema };
+    return (await this.call(paged, { params: { session_id: sessionId }, query })).session;
   }
 
   /** With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. */

@@ -79,7 +79,7 @@ async function shotsOfAFling(page: Page, incomplete: () => Promise<number>): Pro
 }
 
 describe("long chats", () => {
-  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, and still stream (LC1-LC4, LC6, LC8)", async () => {
+  it("open at their end from one read of the last messages, mounting only the end's rows with the newest rows' toolbars first, paint only the rows on the screen first, read older pages upward without a jump, each put in front in a task after its answer's, and still stream (LC1-LC4, LC6, LC8, LC12)", async () => {
     const { stack } = shared;
     const id = await longChat(stack);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
@@ -177,11 +177,42 @@ describe("long chats", () => {
       expect(before).toBeDefined();
       expect(Math.abs(after! - before!)).toBeLessThan(2);
       await page.unroute(olderPage);
+      // LC12: from here, each older page's answer is marked for the task it arrives in (its text read, until that task
+      // ends), and every change the transcript's rows see in such a task is counted: the page is put in front later.
+      await scroller(page).evaluate((element) => {
+        const watched = window as unknown as { answers: number; changedInAnswerTask: number };
+        watched.answers = 0;
+        watched.changedInAnswerTask = 0;
+        let inAnswerTask = false;
+        const text = Response.prototype.text;
+        Response.prototype.text = function (this: Response) {
+          const read = text.call(this);
+          if (!this.url.includes("messages_before=")) return read;
+          return read.then((body) => {
+            watched.answers++;
+            inAnswerTask = true;
+            // Not a wait: a task queued now runs once this one has ended (before the app's own, queued later).
+            window.setTimeout(() => (inAnswerTask = false));
+            return body;
+          });
+        };
+        // Its callbacks run at the end of the task that changed the rows.
+        new MutationObserver(() => void (inAnswerTask && watched.changedInAnswerTask++)).observe(element, {
+          childList: true,
+          attributes: true,
+          subtree: true,
+        });
+      });
       // Up again, page by page, to the chat's first message.
       for (let start = firstLoaded - 100; start > 0; start -= 100) {
         await scroller(page).evaluate((element) => (element.scrollTop = 0));
         await article(page, start - 1).waitFor({ state: "attached" });
       }
+      const answerTasks = await page.evaluate(() => {
+        const { answers, changedInAnswerTask } = window as unknown as { answers: number; changedInAnswerTask: number };
+        return { answers, changedInAnswerTask };
+      });
+      expect(answerTasks).toEqual({ answers: Math.ceil(firstLoaded / 100) - 1, changedInAnswerTask: 0 });
       await scroller(page).evaluate((element) => (element.scrollTop = 0));
       await article(page, 0).waitFor();
       expect(reads.filter((read) => read.includes("messages_limit=100&messages_before")).length).toBe(

@@ -137,7 +137,7 @@ function follow(
     dispose();
     notifications.stop();
   };
-  return { stop, loadOlder: olderPages(env, view, client, session_id, pace, () => disposed) };
+  return { stop, loadOlder: olderPages(env, frames, view, client, session_id, pace, () => disposed) };
 }
 
 /**
@@ -177,9 +177,15 @@ export function afterPaint(frames: Frames, then: () => void): () => void {
   return () => (frames.cancel(frame), clearTimeout(timer));
 }
 
-/** loadOlder for one followed chat: one read at a time, each put in front of the transcript the feed keeps. */
+/**
+ * loadOlder for one followed chat: one read at a time, each put in front of the transcript the feed keeps. A page is
+ * put in front in a task of its own, once the frame after its answer has been painted: the answer's task reads and
+ * checks it (its text, JSON and schema), the next one renders it, so the two never add up to one long task of a
+ * throttled phone's main thread (docs/app.md LC12).
+ */
 function olderPages(
   env: AppEnv,
+  frames: Frames,
   view: Signal<TranscriptView>,
   client: ChatClient,
   session_id: string,
@@ -194,6 +200,7 @@ function olderPages(
     view.value = { ...view.value, loadingOlder: true };
     try {
       const page = await client.getSessionPage(session_id, { limit, before: start });
+      await new Promise<void>((painted) => afterPaint(frames, painted));
       if (!disposed()) pace.prepend(page.messages, page.messages_start);
     } catch (error) {
       env.report("reading older messages failed", error);

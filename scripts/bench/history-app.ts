@@ -65,8 +65,9 @@ const SMALL = { people: 1, chats: 100, messages: 20, long: 100, devices: 1 };
 const PROFILE_DIR = process.env.BENCH_APP_PROF;
 /**
  * BENCH_APP_TRACE=<dir>: each run's long tasks of the scroll to the start go there, each beside the long animation
- * frame it fell in (the scripts that ran, their forced layouts, the frame's style, layout and paint) and whether an
- * older page's answer came in it: what each long task was.
+ * frame it fell in (the scripts that ran, their forced layouts, the frame's style, layout and paint), whether an
+ * older page's answer came in it, and the answers whose bodies were read in it (`reads`, by path): what each long task
+ * was.
  */
 const TRACE_DIR = process.env.BENCH_APP_TRACE;
 /** How long any one wait in the page may take. */
@@ -79,7 +80,13 @@ const WAIT_MS = 300_000;
  */
 const MARKS = `
 window.__bench = { rows: undefined, rowsInPage: undefined, chat: undefined, listAnswer: undefined, longtasks: [],
-  frames: [], pages: [], formatters: 0, formattersAtRows: undefined };
+  frames: [], pages: [], reads: [], formatters: 0, formattersAtRows: undefined };
+// Every answer's body read, by path, at the moment its text is in hand: the long task it starts in is that answer's.
+const readText = Response.prototype.text;
+Response.prototype.text = function () {
+  const path = new URL(this.url).pathname + new URL(this.url).search;
+  return readText.call(this).then((text) => (window.__bench.reads.push({ path, read: performance.now() }), text));
+};
 // The locale formatters the page makes: the first one sets up the browser's locale data (docs/app.md SU5, SU6).
 for (const name of ["DateTimeFormat", "RelativeTimeFormat", "NumberFormat"]) {
   Intl[name] = new Proxy(Intl[name], { construct(target, args) {
@@ -330,6 +337,7 @@ async function writeTrace(page: Page, since: number, label: string): Promise<voi
         task,
         frame: bench.frames.find((frame) => within(frame, task.start)),
         pages: bench.pages.filter((page) => page.answered >= task.start - 100 && page.answered <= task.start + task.duration),
+        reads: bench.reads.filter((read) => within(task, read.read)).map((read) => read.path),
       }));
   })()`);
   writeFileSync(join(TRACE_DIR!, `${label}-${Date.now()}.json`), JSON.stringify(trace, null, 1));

@@ -25,8 +25,16 @@ export interface FloorStore {
 }
 
 interface DeviceCalls {
-  /** call id → its time; Map keeps arrival order, so the oldest come first. */
-  ids: Map<string, number>;
+  /** The ids held: a call with one of them is a replay. */
+  ids: Set<string>;
+  /**
+   * The held ids and their times in arrival order, a ring: once full, `next` is the oldest, the one to forget. Not a
+   * Map iterated for its oldest entry: V8 leaves a hole per deleted entry at the front until it rehashes, and finding
+   * the oldest walks them, ~1 µs a call at 2,000 ids against ~0.2 (docs/benchmarks.md "Sealed relay").
+   */
+  order: string[];
+  times: number[];
+  next: number;
   /** Calls at or below this time are refused. */
   floor: number;
   /** The newest time accepted (what is persisted). */
@@ -48,12 +56,7 @@ export class ReplayGuard {
     const calls = this.callsOf(deviceId);
     if (calls.ids.has(id)) return "replayed";
     if (madeAt <= calls.floor) return "stale";
-    if (calls.ids.size >= this.idsPerDevice) {
-      const [oldestId, oldestAt] = calls.ids.entries().next().value!;
-      calls.ids.delete(oldestId);
-      calls.floor = Math.max(calls.floor, oldestAt);
-    }
-    calls.ids.set(id, madeAt);
+    this.hold(calls, id, madeAt);
     if (madeAt > calls.newest) {
       calls.newest = madeAt;
       this.unsaved.set(deviceId, madeAt);
@@ -98,11 +101,27 @@ export class ReplayGuard {
     }
   }
 
+  /** Holds a fresh call's id; past the bound the oldest id goes and the floor rises to its time. */
+  private hold(calls: DeviceCalls, id: string, madeAt: number): void {
+    const slot = calls.next;
+    if (calls.order.length < this.idsPerDevice) {
+      calls.order.push(id);
+      calls.times.push(madeAt);
+    } else {
+      calls.ids.delete(calls.order[slot]!);
+      calls.floor = Math.max(calls.floor, calls.times[slot]!);
+      calls.order[slot] = id;
+      calls.times[slot] = madeAt;
+    }
+    calls.next = (slot + 1) % this.idsPerDevice;
+    calls.ids.add(id);
+  }
+
   private callsOf(deviceId: string): DeviceCalls {
     let calls = this.devices.get(deviceId);
     if (calls) return calls;
     const stored = this.floors.load(deviceId);
-    calls = { ids: new Map(), floor: stored, newest: stored };
+    calls = { ids: new Set(), order: [], times: [], next: 0, floor: stored, newest: stored };
     if (this.devices.size >= DEVICES_HELD) this.devices.delete(this.devices.keys().next().value!);
     this.devices.set(deviceId, calls);
     return calls;

@@ -45,6 +45,19 @@ describe("the replay guard", () => {
     expect(guard.check("dev", "d", 11)).toBe("fresh");
   });
 
+  it("past its ids, round after round, forgets them in the order they came, whatever their times", () => {
+    const guard = new ReplayGuard(memoryStore(), 3);
+    // Ten calls through three slots: each round's ids go oldest first, the times out of order within a round.
+    const times = [10, 20, 30, 60, 40, 50, 35, 70, 80, 90];
+    times.forEach((at, i) => expect(guard.check("dev", `call-${i}`, at)).toBe("fresh"));
+    // The last three are held: replays. Every earlier one is forgotten and at or below the floor: stale.
+    for (const i of [7, 8, 9]) expect(guard.check("dev", `call-${i}`, times[i]!)).toBe("replayed");
+    for (const i of [0, 1, 2, 3, 4, 5, 6]) expect(guard.check("dev", `call-${i}`, times[i]!)).toBe("stale");
+    // The floor is the newest time forgotten (60, call 3), not the last forgotten's (35): a new call at 55 is stale.
+    expect(guard.check("dev", "late", 55)).toBe("stale");
+    expect(guard.check("dev", "next", 61)).toBe("fresh");
+  });
+
   it("never lowers the floor it writes for an older call", () => {
     const store = memoryStore();
     const guard = new ReplayGuard(store);

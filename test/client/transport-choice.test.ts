@@ -41,9 +41,12 @@ async function advance(timers: ManualTimers, ms: number): Promise<void> {
   for (let moved = 0; moved < ms; moved += 250) {
     timers.advance(250);
     // The bridge answers long-polls on its own real clock: each step gives them a moment, as the app's would get.
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await realMoment(2);
   }
 }
+
+/** Real time passing, for the bridge's real clock (the client's timers are injected). */
+const realMoment = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Lets real time pass until `check` holds (at most 1,000 steps of 20 ms), moving the injected timers 25 ms a step
@@ -54,7 +57,7 @@ async function advanceUntil(timers: ManualTimers, check: () => boolean, what: st
   for (let step = 0; !check(); step++) {
     if (step >= 1000) throw new Error(`timed out waiting for: ${what}`);
     timers.advance(25);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await realMoment(20);
   }
 }
 

@@ -40,13 +40,12 @@ export async function killAll(runs: Run[]): Promise<void> {
   await Promise.all(
     running.map(async (r) => {
       r.child.kill("SIGTERM");
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), STOP_GRACE_MS)));
-      if ((await Promise.race([r.exit, grace])) === "late") {
+      const grace = AbortSignal.timeout(STOP_GRACE_MS);
+      const late = new Promise<"late">((resolve) => grace.addEventListener("abort", () => resolve("late")));
+      if ((await Promise.race([r.exit, late])) === "late") {
         r.child.kill("SIGKILL");
         await r.exit;
       }
-      clearTimeout(timer);
     }),
   );
 }

@@ -174,8 +174,10 @@ const CACHED_CHATS = `new Promise((resolve) => {
   open.onsuccess = () => {
     const db = open.result;
     if (!db.objectStoreNames.contains("sessions")) return resolve((db.close(), 0));
-    const read = db.transaction("sessions").objectStore("sessions").get("sessions");
-    read.onsuccess = () => resolve((db.close(), Array.isArray(read.result) ? read.result.length : 0));
+    // The list's manifest names its records with the chats each holds (app/src/state/list-records.ts).
+    const read = db.transaction("sessions").objectStore("sessions").get("sessions_records");
+    const chats = (manifest) => (manifest?.records ?? []).reduce((sum, record) => sum + record.chats, 0);
+    read.onsuccess = () => resolve((db.close(), chats(read.result)));
     read.onerror = () => resolve((db.close(), 0));
   };
 })`;

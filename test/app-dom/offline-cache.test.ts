@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Message, SessionSummary } from "../../client/index.ts";
 import { cacheOver, KEEP_OPENED_MS, memoryCache, type KeyValue } from "../../app/src/state/offline-cache.ts";
 import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
+import { listRecords, RECORD_CHATS } from "../../app/src/state/list-records.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const said = (text: string): Message[] => [{ role: "user", content: text }];
@@ -137,15 +138,122 @@ describe("the cached list's head (docs/app.md HS5)", () => {
   });
 });
 
-/** An in-memory store that counts its reads by key. */
-function countedStore(): { store: KeyValue; reads: Map<string, number> } {
+describe("the cached list in records (docs/app.md OF11)", () => {
+  const list = (length: number, from = 0) => Array.from({ length }, (_, index) => summary(`c${from + index}`, false));
+  const recordKeys = (values: Map<string, unknown>) =>
+    [...values.keys()].filter((key) => key.startsWith("sessions_record:")).sort();
+
+  it("keeps 10,000 chats in records of at most RECORD_CHATS, read one record a task and checked each", async () => {
+    const { store, values } = countedStore();
+    const chats = list(10_000);
+    await cacheOver(store).writeSessions(chats);
+    const keys = recordKeys(values);
+    expect(keys).toHaveLength(10_000 / RECORD_CHATS);
+    for (const key of keys) expect((values.get(key) as unknown[]).length).toBeLessThanOrEqual(RECORD_CHATS);
+    // Every record's read comes after a pause (the next task) of its own: no task reads two.
+    const steps: string[] = [];
+    const logged: KeyValue = { ...store, get: (key) => (steps.push(key), store.get(key)) };
+    const records = listRecords(logged, async () => void steps.push("pause"));
+    expect((await records.read())?.map((chat) => chat.id)).toEqual(chats.map((chat) => chat.id));
+    const reads = steps.filter((step) => step.startsWith("sessions_record:"));
+    expect(reads).toHaveLength(keys.length);
+    for (const read of reads) expect(steps[steps.indexOf(read) - 1]).toBe("pause");
+  });
+
+  it("rewrites only the record a change touches, and puts a new chat in the last one", async () => {
+    const { store, values, writes } = countedStore();
+    const cache = cacheOver(store);
+    const chats = list(4 * RECORD_CHATS);
+    await cache.writeSessions(chats);
+    writes.clear();
+    const renamed = { ...chats[RECORD_CHATS + 7]!, title: "Renamed" };
+    await cache.writeSessions([...chats.filter((chat) => chat.id !== renamed.id), renamed]);
+    expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
+    expect(recordKeys(values)).toHaveLength(4);
+    writes.clear();
+    // As a start does: the list read (its chats are the objects the records held), then a chat added.
+    const read = (await cache.readSessions())!;
+    expect(read.find((chat) => chat.id === renamed.id)?.title).toBe("Renamed");
+    await cache.writeSessions([...read, summary("new", false)]);
+    expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
+    expect((await cache.readSessions())?.at(-1)?.id).toBe("new");
+  });
+
+  it("reads the older list whole when a write stops between its records (a crash before the manifest)", async () => {
+    const { store } = countedStore();
+    const before = list(3 * RECORD_CHATS);
+    await cacheOver(store).writeSessions(before);
+    let allowed = 1;
+    const crashing: KeyValue = {
+      ...store,
+      set: async (key, value) => {
+        if (allowed-- <= 0) throw new Error("the page closed");
+        return store.set(key, value);
+      },
+    };
+    const changed = [...before.slice(RECORD_CHATS), ...list(2 * RECORD_CHATS, 10_000)];
+    await expect(cacheOver(crashing).writeSessions(changed)).rejects.toThrow("the page closed");
+    expect((await cacheOver(store).readSessions())?.map((chat) => chat.id)).toEqual(before.map((chat) => chat.id));
+  });
+
+  it("drops the whole cached list when one record fails its check, or is missing", async () => {
+    const { store, values } = countedStore();
+    await cacheOver(store).writeSessions(list(3 * RECORD_CHATS));
+    const [, second] = recordKeys(values);
+    await store.set(second!, [{ id: 42 }]);
+    await expect(cacheOver(store).readSessions()).resolves.toBeUndefined();
+    await store.remove(second!);
+    await expect(cacheOver(store).readSessions()).resolves.toBeUndefined();
+    await store.set("sessions_records", { write: "x", records: "not a list" });
+    await expect(cacheOver(store).readSessions()).resolves.toBeUndefined();
+  });
+
+  it("reads a list an older build kept in one record, once: the next write keeps it in records and removes it", async () => {
+    const { store, values } = countedStore();
+    const older = list(1200);
+    await store.set("sessions", older);
+    const cache = cacheOver(store);
+    const read = (await cache.readSessions())!;
+    expect(read.map((chat) => chat.id)).toEqual(older.map((chat) => chat.id));
+    await cache.writeSessions(read);
+    expect(values.has("sessions")).toBe(false);
+    expect(recordKeys(values)).toHaveLength(3);
+    expect((await cacheOver(store).readSessions())?.map((chat) => chat.id)).toEqual(older.map((chat) => chat.id));
+  });
+
+  it("leaves no record behind a deleted chat's write, nor after a wipe", async () => {
+    const { store, values } = countedStore();
+    const cache = cacheOver(store);
+    await cache.writeSessions(list(2 * RECORD_CHATS));
+    await cache.writeSessions(list(2 * RECORD_CHATS, 5000));
+    expect(recordKeys(values)).toHaveLength(2);
+    await cache.forgetSession("c5000");
+    expect(recordKeys(values)).toHaveLength(2);
+    expect(await cache.readSessions()).toHaveLength(2 * RECORD_CHATS - 1);
+    await cache.wipe();
+    expect([...values.keys()]).toEqual([]);
+    await expect(cache.readSessions()).resolves.toBeUndefined();
+  });
+});
+
+/** An in-memory store that counts its reads and writes by key. */
+function countedStore(): {
+  store: KeyValue;
+  values: Map<string, unknown>;
+  reads: Map<string, number>;
+  writes: Map<string, number>;
+} {
   const values = new Map<string, unknown>();
   const reads = new Map<string, number>();
+  const writes = new Map<string, number>();
   const store: KeyValue = {
     get: async (key) => (reads.set(key, (reads.get(key) ?? 0) + 1), structuredClone(values.get(key))),
-    set: async (key, value) => void values.set(key, structuredClone(value)),
+    set: async (key, value) => (
+      writes.set(key, (writes.get(key) ?? 0) + 1),
+      void values.set(key, structuredClone(value))
+    ),
     remove: async (key) => void values.delete(key),
     clear: async () => values.clear(),
   };
-  return { store, reads };
+  return { store, values, reads, writes };
 }

@@ -17,6 +17,7 @@ import {
 import { HEAD_KEY } from "../early-head.ts";
 import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
 import { HEAD_CHATS, listHead } from "./list-order.ts";
+import { LEGACY_KEY, listRecords } from "./list-records.ts";
 
 /** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
 export const KEEP_OPENED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -47,6 +48,7 @@ const pinnedIdsSchema = z.array(z.string());
 const PINNED_KEY = "sessions_pinned";
 
 export interface OfflineCache {
+  /** The whole cached list, read one record a task (list-records.ts); undefined when none is kept or a record fails. */
   readSessions(): Promise<SessionSummary[] | undefined>;
   /**
    * The list's first HEAD_CHATS chats in its order (pinned, then newest activity; archived left out), kept with every
@@ -163,7 +165,7 @@ function keptIndex(kv: KeyValue, bounds: Required<CacheBounds>) {
     const ids = pinnedIdsSchema.safeParse(await kv.get(PINNED_KEY));
     if (ids.success) return new Set(ids.data);
     // A list cached by a build that did not keep the ids beside it: read from the list itself, once more.
-    const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
+    const parsed = sessionsSchema.safeParse(await kv.get(LEGACY_KEY));
     return new Set((parsed.success ? parsed.data : []).filter((s) => s.pinned === true).map((s) => s.id));
   };
   /** Drops what the bounds leave out (`entry` is the chat just written, never dropped) and writes the index back. */
@@ -194,12 +196,14 @@ function cursorRecord(
   };
 }
 
+/** The list in its records (list-records.ts), then the pinned chats' ids and the head beside it. */
 async function writeList(
   kv: KeyValue,
+  records: ReturnType<typeof listRecords>,
   list: readonly SessionSummary[],
   head?: readonly SessionSummary[],
 ): Promise<void> {
-  await kv.set("sessions", list);
+  await records.write(list);
   await kv.set(
     PINNED_KEY,
     list.filter((session) => session.pinned === true).map((session) => session.id),
@@ -222,16 +226,16 @@ export function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache
   };
   const index = keptIndex(kv, bounds);
   const serially = serialQueue();
+  const records = listRecords(kv);
   const cache: OfflineCache = {
-    async readSessions() {
-      const parsed = sessionsSchema.safeParse(await kv.get("sessions"));
-      return parsed.success ? parsed.data : undefined;
-    },
+    // In the queue with the writes: a write removes the records its manifest no longer names, which a read begun
+    // before it (one record a task) may not have read yet.
+    readSessions: () => serially(() => records.read()),
     async readSessionsHead() {
       const parsed = sessionsSchema.safeParse(await kv.get(HEAD_KEY));
       return parsed.success ? parsed.data : undefined;
     },
-    writeSessions: (list, head) => serially(() => writeList(kv, list, head)),
+    writeSessions: (list, head) => serially(() => writeList(kv, records, list, head)),
     ...cursorRecord(kv, serially),
     async readMessages(session_id) {
       const parsed = messagesSchema.safeParse(await kv.get(`messages:${session_id}`));
@@ -283,8 +287,8 @@ export function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache
           "kept",
           before.filter((item) => item.id !== session_id),
         );
-        const list = (await cache.readSessions())?.filter((session) => session.id !== session_id);
-        if (list) await writeList(kv, list);
+        const list = (await records.read())?.filter((session) => session.id !== session_id);
+        if (list) await writeList(kv, records, list);
       }),
     wipe: () => serially(() => kv.clear()),
   };
@@ -310,8 +314,8 @@ export function memoryCache(bounds?: CacheBounds, earlyHead?: Promise<unknown>):
 }
 
 /**
- * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list, the index of kept
- * chats and the byte bound in its `sessions` store, each chat's messages in `transcripts`, its images (Blobs) in
+ * Over the client library's IndexedDbCache (one cache for the app and the library): the chat list's records and their
+ * manifest, the index of kept chats and the byte bound in its `sessions` store, each chat's messages in `transcripts`, its images (Blobs) in
  * `assets`. Its connection closes itself when the service worker
  * deletes the database (`versionchange`), so the next call opens a fresh one.
  */

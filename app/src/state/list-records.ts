@@ -1,0 +1,147 @@
+// The cached chat list in records of at most RECORD_CHATS chats (docs/app.md "Offline", OF11): read one record a task,
+// so no task of a phone's main thread deserializes and checks the whole list (10,000 chats took 51-68 ms, CPU
+// throttled 4x, the long tasks left in the long chat's scroll, docs/benchmarks.md), and a change rewrites only the
+// records holding the chats it changed.
+//
+// A record is never overwritten: a write puts each changed record under a new key, then the manifest naming the
+// list's records in order, then removes the records no longer named. A crash before the manifest leaves the older
+// list whole (the new records are unnamed), after it the newer one whole: a read never mixes two writes, so the event
+// cursor, written after the list, never covers a chat the list lacks. A chat stays in its record while it lives (a
+// change rewrites that record, in its place); new chats fill the last record, then new ones.
+import { z } from "zod";
+import { sessionSummarySchema, type SessionSummary } from "../../../client/index.ts";
+import type { KeyValue } from "./offline-cache.ts";
+
+/** The most chats one record holds: a record's read and check, 500 chats, is 3-4 ms of a throttled phone's thread. */
+export const RECORD_CHATS = 500;
+/** The manifest's key in the `sessions` store: the list's records, in order. */
+export const MANIFEST_KEY = "sessions_records";
+/** The whole list in one record, as builds before the records kept it: read once (an upgrade), removed at the next write. */
+export const LEGACY_KEY = "sessions";
+const RECORD_PREFIX = "sessions_record:";
+
+const sessionsSchema = z.array(sessionSummarySchema);
+const manifestSchema = z.object({
+  /** Which write made it: a record reused from memory must be one this manifest names (another tab may have written). */
+  write: z.string(),
+  records: z.array(z.object({ key: z.string().startsWith(RECORD_PREFIX), chats: z.number().int().nonnegative() })),
+});
+type Manifest = z.infer<typeof manifestSchema>;
+
+/** A record as this page last read or wrote it: its chats are the very objects, so an unchanged one is seen at once. */
+interface Held {
+  key: string;
+  chats: readonly SessionSummary[];
+}
+
+/** Waits for the next task, so the work before and after it are two tasks (a frame or an input may come between). */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** The list's records over the key-value store; `pause` runs between two records' reads (the next task). */
+export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask) {
+  /** The records of the manifest this page last read or wrote, with that manifest's write. */
+  let held: { write: string; records: Held[] } | undefined;
+  const readManifest = async (): Promise<Manifest | undefined> => {
+    const parsed = manifestSchema.safeParse(await kv.get(MANIFEST_KEY));
+    return parsed.success ? parsed.data : undefined;
+  };
+
+  /** The whole list, or undefined when none is kept or any record fails its check (the start then reads the server). */
+  async function read(): Promise<SessionSummary[] | undefined> {
+    const raw = await kv.get(MANIFEST_KEY);
+    if (raw === undefined) return readLegacy();
+    const manifest = manifestSchema.safeParse(raw);
+    if (!manifest.success) return undefined;
+    const records: Held[] = [];
+    for (const { key, chats } of manifest.data.records) {
+      await pause();
+      const parsed = sessionsSchema.safeParse(await kv.get(key));
+      if (!parsed.success || parsed.data.length !== chats) return undefined;
+      records.push({ key, chats: parsed.data });
+    }
+    held = { write: manifest.data.write, records };
+    return records.flatMap((record) => record.chats);
+  }
+
+  async function readLegacy(): Promise<SessionSummary[] | undefined> {
+    const parsed = sessionsSchema.safeParse(await kv.get(LEGACY_KEY));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** Keeps `list`: its changed records under new keys, the manifest, then the records it no longer names go. */
+  async function write(list: readonly SessionSummary[]): Promise<void> {
+    const before = await kv.get(MANIFEST_KEY);
+    const current = manifestSchema.safeParse(before);
+    const reusable = current.success && held?.write === current.data.write ? held.records : [];
+    held = undefined;
+    const write = writeId();
+    let count = 0;
+    const records = plan(list, reusable).map(({ key, chats }) => ({
+      key: key ?? `${RECORD_PREFIX}${write}/${count++}`,
+      chats,
+      unwritten: key === undefined,
+    }));
+    for (const record of records) if (record.unwritten) await kv.set(record.key, record.chats);
+    await kv.set(MANIFEST_KEY, {
+      write,
+      records: records.map((record) => ({ key: record.key, chats: record.chats.length })),
+    } satisfies Manifest);
+    const named = new Set(records.map((record) => record.key));
+    for (const old of current.success ? current.data.records : []) if (!named.has(old.key)) await kv.remove(old.key);
+    if (before === undefined) await kv.remove(LEGACY_KEY);
+    held = { write, records: records.map(({ key, chats }) => ({ key, chats })) };
+  }
+
+  return { read, write };
+}
+
+/**
+ * The records `list` is kept in: each chat in the record it was in (`held`), in the list's order there; new chats fill
+ * the last record, then new ones. A record whose chats are the very objects it held keeps its key (it is not
+ * written); the others have none. When deletions have left the records under half full, the list is cut afresh.
+ */
+export function plan(
+  list: readonly SessionSummary[],
+  held: readonly Held[],
+): Array<{ key?: string; chats: SessionSummary[] }> {
+  const recordOf = new Map<string, number>();
+  held.forEach((record, index) => record.chats.forEach((chat) => recordOf.set(chat.id, index)));
+  const members = held.map((): SessionSummary[] => []);
+  const added: SessionSummary[] = [];
+  for (const chat of list) {
+    const index = recordOf.get(chat.id);
+    if (index === undefined) added.push(chat);
+    else members[index]!.push(chat);
+  }
+  const records = members
+    .map((chats, index) => ({ key: same(chats, held[index]!.chats) ? held[index]!.key : undefined, chats }))
+    .filter((record) => record.chats.length > 0);
+  if (records.length > 2 * Math.ceil(list.length / RECORD_CHATS) + 1) return cut(list);
+  const last = records.at(-1);
+  if (last && added.length > 0 && last.chats.length < RECORD_CHATS) {
+    const room = RECORD_CHATS - last.chats.length;
+    records[records.length - 1] = { key: undefined, chats: [...last.chats, ...added.splice(0, room)] };
+  }
+  return [...records, ...cut(added)];
+}
+
+/** `list` cut in records of RECORD_CHATS chats, in order. */
+function cut(list: readonly SessionSummary[]): Array<{ key?: string; chats: SessionSummary[] }> {
+  const records: Array<{ chats: SessionSummary[] }> = [];
+  for (let start = 0; start < list.length; start += RECORD_CHATS)
+    records.push({ chats: list.slice(start, start + RECORD_CHATS) });
+  return records;
+}
+
+/** Whether two records hold the very same chats in the same order (a chat changed is a new object). */
+function same(a: readonly SessionSummary[], b: readonly SessionSummary[]): boolean {
+  return a.length === b.length && a.every((chat, index) => chat === b[index]);
+}
+
+/** A name for one write's records, unlikely to be another tab's at the same moment. */
+function writeId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

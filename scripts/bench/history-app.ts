@@ -174,11 +174,15 @@ const CACHED_CHATS = `new Promise((resolve) => {
   open.onsuccess = () => {
     const db = open.result;
     if (!db.objectStoreNames.contains("sessions")) return resolve((db.close(), 0));
-    // The list's manifest names its records with the chats each holds (app/src/state/list-records.ts).
-    const read = db.transaction("sessions").objectStore("sessions").get("sessions_records");
+    // The list's manifest names its records with the chats each holds (app/src/state/list-records.ts); a build before
+    // them (served by BENCH_APP_DIST) kept the whole list in one record.
+    const store = db.transaction("sessions").objectStore("sessions");
+    const read = store.get("sessions_records");
+    const legacy = store.get("sessions");
     const chats = (manifest) => (manifest?.records ?? []).reduce((sum, record) => sum + record.chats, 0);
-    read.onsuccess = () => resolve((db.close(), chats(read.result)));
-    read.onerror = () => resolve((db.close(), 0));
+    legacy.onsuccess = () =>
+      resolve((db.close(), Math.max(chats(read.result), Array.isArray(legacy.result) ? legacy.result.length : 0)));
+    legacy.onerror = () => resolve((db.close(), 0));
   };
 })`;
 

@@ -3,10 +3,12 @@
 // goes first (pinned ones last). Two writes at once lose neither chat. Over the in-memory cache, whose rules are the
 // IndexedDB one's (the same code over another key-value store); test/app/offline-history.test.ts covers IndexedDB.
 import { describe, expect, it } from "vitest";
-import type { Message, SessionSummary } from "../../client/index.ts";
+import type { Message, Session, SessionSummary } from "../../client/index.ts";
 import { cacheOver, KEEP_OPENED_MS, memoryCache, type KeyValue } from "../../app/src/state/offline-cache.ts";
 import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
 import { listRecords, RECORD_CHATS } from "../../app/src/state/list-records.ts";
+import { createSessions } from "../../app/src/state/sessions.ts";
+import type { AppEnv } from "../../app/src/state/env.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const said = (text: string): Message[] => [{ role: "user", content: text }];
@@ -171,12 +173,41 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
     expect(recordKeys(values)).toHaveLength(4);
     writes.clear();
+    const again = (await cache.readSessions())!.map((chat) => (chat.id === "c3" ? { ...chat, title: "Again" } : chat));
+    await cache.writeSessions(again);
+    await cache.writeSessions(again.map((chat) => (chat.id === "c1999" ? { ...chat, title: "Last" } : chat)));
+    expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(2);
+    writes.clear();
     // As a start does: the list read (its chats are the objects the records held), then a chat added.
     const read = (await cache.readSessions())!;
     expect(read.find((chat) => chat.id === renamed.id)?.title).toBe("Renamed");
     await cache.writeSessions([...read, summary("new", false)]);
     expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
     expect((await cache.readSessions())?.at(-1)?.id).toBe("new");
+  });
+
+  it("writes back, after a start read the whole list, only the record of the chat an event changed", async () => {
+    const { store, writes } = countedStore();
+    const minute = 60_000;
+    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
+      ...chat,
+      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
+    }));
+    await cacheOver(store).writeSessions(chats);
+    // The next start, in a new page: the head shown first, then the whole list under it.
+    const offline = cacheOver(store);
+    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    await sessions.restore();
+    expect(await sessions.restoredWhole()).toBe(true);
+    expect(sessions.list.value).toHaveLength(chats.length);
+    writes.clear();
+    const changed = chats[3 * RECORD_CHATS + 1]!;
+    const session = { ...changed, title: "Renamed", updated_at: "2026-02-01T00:00:00.000Z", messages: [] };
+    sessions.upsert(session as unknown as Session);
+    await offline.readSessions(); // queued after the write
+    // The head's chats shown before the list came are the list's own (a tie): their record is not written again.
+    expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
+    expect((await cacheOver(store).readSessions())?.find((chat) => chat.id === changed.id)?.title).toBe("Renamed");
   });
 
   it("reads the older list whole when a write stops between its records (a crash before the manifest)", async () => {

@@ -34,6 +34,17 @@ interface Held {
   chats: readonly SessionSummary[];
 }
 
+/**
+ * The list as this page last read or wrote it, under the manifest of `write`, with each chat's record by key. The
+ * index is kept, not made at each write: a Map of 10,000 chats is itself milliseconds of a throttled phone's thread.
+ * It may name chats since gone (a lookup checks the record is still there).
+ */
+interface Layout {
+  write: string;
+  records: Held[];
+  recordOf: Map<string, string>;
+}
+
 /** Waits for the next task, so the work before and after it are two tasks (a frame or an input may come between). */
 export function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
@@ -42,12 +53,7 @@ export function nextTask(): Promise<void> {
 
 /** The list's records over the key-value store; `pause` runs between two records' reads (the next task). */
 export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask) {
-  /** The records of the manifest this page last read or wrote, with that manifest's write. */
-  let held: { write: string; records: Held[] } | undefined;
-  const readManifest = async (): Promise<Manifest | undefined> => {
-    const parsed = manifestSchema.safeParse(await kv.get(MANIFEST_KEY));
-    return parsed.success ? parsed.data : undefined;
-  };
+  let held: Layout | undefined;
 
   /** The whole list, or undefined when none is kept or any record fails its check (the start then reads the server). */
   async function read(): Promise<SessionSummary[] | undefined> {
@@ -56,13 +62,15 @@ export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask)
     const manifest = manifestSchema.safeParse(raw);
     if (!manifest.success) return undefined;
     const records: Held[] = [];
+    const recordOf = new Map<string, string>();
     for (const { key, chats } of manifest.data.records) {
       await pause();
       const parsed = sessionsSchema.safeParse(await kv.get(key));
       if (!parsed.success || parsed.data.length !== chats) return undefined;
       records.push({ key, chats: parsed.data });
+      for (const chat of parsed.data) recordOf.set(chat.id, key);
     }
-    held = { write: manifest.data.write, records };
+    held = { write: manifest.data.write, records, recordOf };
     return records.flatMap((record) => record.chats);
   }
 
@@ -75,24 +83,28 @@ export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask)
   async function write(list: readonly SessionSummary[]): Promise<void> {
     const before = await kv.get(MANIFEST_KEY);
     const current = manifestSchema.safeParse(before);
-    const reusable = current.success && held?.write === current.data.write ? held.records : [];
+    const reusable = current.success && held?.write === current.data.write ? held : undefined;
     held = undefined;
-    const write = writeId();
+    const id = writeId();
     let count = 0;
     const records = plan(list, reusable).map(({ key, chats }) => ({
-      key: key ?? `${RECORD_PREFIX}${write}/${count++}`,
+      key: key ?? `${RECORD_PREFIX}${id}/${count++}`,
       chats,
       unwritten: key === undefined,
     }));
     for (const record of records) if (record.unwritten) await kv.set(record.key, record.chats);
     await kv.set(MANIFEST_KEY, {
-      write,
+      write: id,
       records: records.map((record) => ({ key: record.key, chats: record.chats.length })),
     } satisfies Manifest);
     const named = new Set(records.map((record) => record.key));
     for (const old of current.success ? current.data.records : []) if (!named.has(old.key)) await kv.remove(old.key);
     if (before === undefined) await kv.remove(LEGACY_KEY);
-    held = { write, records: records.map(({ key, chats }) => ({ key, chats })) };
+    held = {
+      write: id,
+      records: records.map(({ key, chats }) => ({ key, chats })),
+      recordOf: indexOf(records, reusable),
+    };
   }
 
   return { read, write };
@@ -103,16 +115,14 @@ export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask)
  * the last record, then new ones. A record whose chats are the very objects it held keeps its key (it is not
  * written); the others have none. When deletions have left the records under half full, the list is cut afresh.
  */
-export function plan(
-  list: readonly SessionSummary[],
-  held: readonly Held[],
-): Array<{ key?: string; chats: SessionSummary[] }> {
-  const recordOf = new Map<string, number>();
-  held.forEach((record, index) => record.chats.forEach((chat) => recordOf.set(chat.id, index)));
+function plan(list: readonly SessionSummary[], layout?: Layout): Array<{ key?: string; chats: SessionSummary[] }> {
+  const held = layout?.records ?? [];
+  const position = new Map(held.map((record, index) => [record.key, index]));
   const members = held.map((): SessionSummary[] => []);
   const added: SessionSummary[] = [];
   for (const chat of list) {
-    const index = recordOf.get(chat.id);
+    const key = layout?.recordOf.get(chat.id);
+    const index = key === undefined ? undefined : position.get(key);
     if (index === undefined) added.push(chat);
     else members[index]!.push(chat);
   }
@@ -126,6 +136,16 @@ export function plan(
     records[records.length - 1] = { key: undefined, chats: [...last.chats, ...added.splice(0, room)] };
   }
   return [...records, ...cut(added)];
+}
+
+/**
+ * Each chat's record after a write: the chats of the records written are put in the index it held (the others' stay
+ * as they were); a new index when no record was kept.
+ */
+function indexOf(records: ReadonlyArray<Held & { unwritten: boolean }>, held?: Layout): Map<string, string> {
+  const kept = held && records.some((record) => !record.unwritten) ? held.recordOf : new Map<string, string>();
+  for (const record of records) if (record.unwritten) for (const chat of record.chats) kept.set(chat.id, record.key);
+  return kept;
 }
 
 /** `list` cut in records of RECORD_CHATS chats, in order. */

@@ -144,7 +144,8 @@ function listCache(
   const restored = new Promise<boolean>((resolve) => (restoredWhole = resolve));
   const restoreRest = async () => {
     const cached = await env.offline.readSessions().catch(failed("reading the cached chat list failed"));
-    if (cached && !loaded.value) list.value = mergeNewer(cached, list.value);
+    // One assignment: the sorted list and the rows are made once, for the whole list.
+    if (cached && !loaded.value) list.value = underShown(cached, list.value);
     whole = true;
     restoredWhole(cached !== undefined);
   };
@@ -162,6 +163,23 @@ function listCache(
     },
     restoredWhole: () => restored,
   };
+}
+
+/**
+ * The cached list with the chats shown put over it: a newer copy shown stays, a chat only shown is added; on a tie the
+ * cached copy stays (the head shown was written with it, the same chat), so the next write of the list rewrites no
+ * record for it (list-records.ts). Looked up among the few shown chats: a Map of the ten thousand cached ones took
+ * milliseconds of a throttled phone's thread, in the task that ends the whole list's read.
+ */
+function underShown(cached: readonly SessionSummary[], shown: readonly SessionSummary[]): SessionSummary[] {
+  const over = new Map(shown.map((chat) => [chat.id, chat]));
+  const merged = cached.map((chat) => {
+    const newer = over.get(chat.id);
+    if (newer === undefined) return chat;
+    over.delete(chat.id);
+    return chat.updated_at < newer.updated_at ? newer : chat;
+  });
+  return [...merged, ...over.values()];
 }
 
 /** Runs `work` once, after the next frame is painted, or after PAINT_WAIT_MS where no frame comes. */

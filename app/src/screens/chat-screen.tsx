@@ -2,9 +2,10 @@
 // composer. Without a session id it is a new chat: the agent picker shows, and the first send creates the session.
 // When the chat cannot be loaded, the messages this device kept show read-only; a chat never opened here says it
 // is not available offline. What the chat does is its controller's (state/chat.ts); this file only lays it out.
-import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { AgentView } from "../../../client/index.ts";
 import { ApprovalPanel } from "../approvals/approval-panel.tsx";
+import { useStartedAtRender } from "../chat/use-started-at-render.ts";
 import { ChatHeader } from "../components/chat-header.tsx";
 import { Composer } from "../components/composer.tsx";
 import { MessageList } from "../components/message-list.tsx";
@@ -63,21 +64,6 @@ function useNewChatKept(store: AppStore, session_id: string | undefined, client_
   }, [store, session_id, client_session_id]);
   previous.current = chat;
   return chat;
-}
-
-/**
- * The chat is started as the screen renders, before the screen's elements are made: its first read is on its way
- * while the header, the composer and the transcript are built and put in the page. Started in a layout effect (after
- * all of them), it left 40-70 ms later on a phone (CPU throttled 4x), time the open then waited for the answer. It
- * stops when the screen goes, or when the screen shows another chat.
- */
-function useStartedAtRender(chat: Chat): void {
-  const started = useRef<{ chat: Chat; stop: () => void } | undefined>(undefined);
-  if (started.current?.chat !== chat) {
-    started.current?.stop();
-    started.current = { chat, stop: chat.start() };
-  }
-  useLayoutEffect(() => () => started.current?.stop(), []);
 }
 
 /** Esc stops the reply being written (unless a dialog or a field took Esc first). */

@@ -2,10 +2,13 @@
 // a new line, Up in the empty box edits the last message, "/" at the start opens the prompt library (prompt-picker.tsx).
 // Attachments by pick, paste or link, refused before upload with the reason. While a reply streams, "Stop" cancels it. A failed send keeps the text and the attachments and
 // says why. The draft and the sending are the chat controller's (state/chat-draft.ts); this is its view. The controls
-// are one row (`composer-row`), each its own component: a new control is one more entry there.
+// are one row (`composer-row`), each its own component: a new control is one more entry there. The box and Send are
+// built with the screen; the other controls once the chat's first rows are painted, in slots kept their size until
+// then, so the transcript does not move when they come (docs/app.md "Long chats", Opening, LC12).
 import { useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import type { PendingAttachment } from "../attachments/pending.ts";
+import { useFirstRowsPainted } from "../chat/use-first-rows-painted.ts";
 import { useChat } from "../state/chat-context.ts";
 import { useWideScreen } from "../state/use-wide-screen.ts";
 import { ConversationMode, Dictate } from "../voice/lazy-voice.tsx";
@@ -24,7 +27,9 @@ interface Props {
 }
 
 export function Composer({ tools }: Props) {
-  const { draft, readOnly, offlineNote } = useChat();
+  const chat = useChat();
+  const { draft, readOnly, offlineNote } = chat;
+  const controls = useFirstRowsPainted(chat);
   const [linkOpen, setLinkOpen] = useState(false);
   // On a phone the model and option pickers fold behind a button, so the empty composer is one row.
   const wide = useWideScreen();
@@ -37,7 +42,8 @@ export function Composer({ tools }: Props) {
       onSubmit={(event) => (event.preventDefault(), void draft.submit())}
       {...fileDropProps(draft.addFiles)}
     >
-      {tools && (wide || toolsOpen) && (
+      {tools && wide && !controls && <div class="composer-tools slot" aria-hidden="true" />}
+      {tools && controls && (wide || toolsOpen) && (
         <div class="composer-tools" id="composer-tools">
           {!wide && <LinkButton onToggle={() => setLinkOpen(!linkOpen)} />}
           {tools}
@@ -54,20 +60,27 @@ export function Composer({ tools }: Props) {
         </p>
       )}
       {(readOnly.value ?? offlineNote.value) && <p class="composer-readonly">{readOnly.value ?? offlineNote.value}</p>}
-      <LibrarySlot />
+      {controls && <LibrarySlot />}
       <SharedIntake />
       <div class="composer-row">
-        <AttachButton />
+        {controls ? <AttachButton /> : <ControlSlot />}
         {/* On a phone the image link waits in the options panel, so the row keeps room to type beside the voice controls. */}
-        {(wide || !tools) && <LinkButton onToggle={() => setLinkOpen(!linkOpen)} />}
-        {tools && !wide && <ToolsToggle open={toolsOpen} onToggle={() => setToolsOpen(!toolsOpen)} />}
-        <VoiceDictation />
+        {(wide || !tools) && (controls ? <LinkButton onToggle={() => setLinkOpen(!linkOpen)} /> : <ControlSlot />)}
+        {tools &&
+          !wide &&
+          (controls ? <ToolsToggle open={toolsOpen} onToggle={() => setToolsOpen(!toolsOpen)} /> : <ControlSlot />)}
+        {controls && <VoiceDictation />}
         <MessageInput prompts={prompts} />
-        <VoiceConversation />
+        {controls && <VoiceConversation />}
         <SendOrStop />
       </div>
     </form>
   );
+}
+
+/** A control's place, its size, until the control is built. */
+function ControlSlot() {
+  return <span class="control-slot" aria-hidden="true" />;
 }
 
 /** Dictation's text lands in the draft, after what is typed, to check and send (docs/voice.md). */

@@ -20,9 +20,9 @@ function counted(): Startable & { starts: number; stops: number } {
 }
 
 /** Shows "failed" instead of a child tree that threw. */
-class Boundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
+class Boundary extends Component<{ children?: ComponentChildren }, { failed: boolean }> {
   override state = { failed: false };
-  static getDerivedStateFromError() {
+  static override getDerivedStateFromError() {
     return { failed: true };
   }
   override render() {
@@ -40,7 +40,8 @@ function Failing(): never {
   throw new Error("a child's render failed");
 }
 
-const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** After the microtasks the render queued: its check that it reached the page has run. */
+const settled = () => new Promise<void>((resolve) => queueMicrotask(resolve));
 
 describe("a chat started as its screen renders (LC13)", () => {
   it("runs while the screen shows it, and stops once when it goes", async () => {

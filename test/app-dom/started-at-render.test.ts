@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The chat screen's controller started as the screen renders (app/src/chat/use-started-at-render.ts; docs/app.md LC13):
+// The chat screen's controller started as the screen renders (app/src/chat/use-started-at-render.ts; docs/app.md LC14):
 // it is stopped when the screen goes, when the screen shows another chat, and when the render that started it never
 // reaches the page (it threw, in the screen or in a child), which runs no effect of that render.
 import { cleanup, render } from "@testing-library/preact";
@@ -43,7 +43,7 @@ function Failing(): never {
 /** After the microtasks the render queued: its check that it reached the page has run. */
 const settled = () => new Promise<void>((resolve) => queueMicrotask(resolve));
 
-describe("a chat started as its screen renders (LC13)", () => {
+describe("a chat started as its screen renders (LC14)", () => {
   it("runs while the screen shows it, and stops once when it goes", async () => {
     const chat = counted();
     const { getByText, unmount } = render(h(Screen, { chat }));

@@ -1,4 +1,4 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12, LC13): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
 // toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
@@ -367,7 +367,7 @@ describe("long chats", () => {
     ["a phone", PHONE, ["Attach a file", "Chat options"]],
     ["a desktop", DESKTOP, ["Attach a file", "Attach an image link"]],
   ] as const)(
-    "on %s, builds the composer's controls after the chat's rows are in the page, where the transcript kept them room (LC12)",
+    "on %s, builds the composer's controls after the chat's rows are in the page, where the transcript kept them room (LC13)",
     async (_label, viewport, controls) => {
       const { stack } = shared;
       const id = await longChat(stack, 40);

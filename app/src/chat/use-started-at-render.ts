@@ -1,4 +1,4 @@
-// The chat screen's controller started as the screen renders (docs/app.md "Long chats", Opening, LC11, LC13): its
+// The chat screen's controller started as the screen renders (docs/app.md "Long chats", Opening, LC11, LC14): its
 // first read is on its way while the header, the composer and the transcript are built and put in the page. Started
 // in a layout effect (after all of them), it left 40-70 ms later on a phone (CPU throttled 4x), time the open then
 // waited for the answer.

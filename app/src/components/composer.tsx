@@ -4,7 +4,7 @@
 // says why. The draft and the sending are the chat controller's (state/chat-draft.ts); this is its view. The controls
 // are one row (`composer-row`), each its own component: a new control is one more entry there. The box and Send are
 // built with the screen; the other controls once the chat's first rows are painted, in slots kept their size until
-// then, so the transcript does not move when they come (docs/app.md "Long chats", Opening, LC12).
+// then, so the transcript does not move when they come (docs/app.md "Long chats", Opening, LC13).
 import { useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import type { PendingAttachment } from "../attachments/pending.ts";

@@ -408,9 +408,10 @@ describe("long chats", () => {
         expect(seen.map((entry) => entry.what)).toEqual(["rows", ...controls]);
         expect(seen[0]!.controls).toBe(0);
         expect(seen.every((entry) => entry.rows > 0)).toBe(true);
-        // The transcript is as tall as when its rows came: the controls took the room kept for them.
+        // The transcript is as tall as when its rows came (under 2 px, as LC2 and LC5 read a move): the controls took
+        // the room kept for them.
         const now = await scroller(page).evaluate((element) => element.getBoundingClientRect().height);
-        expect(seen.map((entry) => Math.round(entry.transcript))).toEqual(seen.map(() => Math.round(now)));
+        expect(seen.filter((entry) => Math.abs(entry.transcript - now) >= 2)).toEqual([]);
         expect(errors).toEqual([]);
       } finally {
         await context.close();

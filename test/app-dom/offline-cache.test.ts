@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Message, Session, SessionSummary } from "../../client/index.ts";
 import { cacheOver, KEEP_OPENED_MS, memoryCache, type KeyValue } from "../../app/src/state/offline-cache.ts";
 import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
-import { listRecords, RECORD_CHATS } from "../../app/src/state/list-records.ts";
+import { ABANDONED_AFTER_MS, listRecords, RECORD_CHATS } from "../../app/src/state/list-records.ts";
 import { createSessions } from "../../app/src/state/sessions.ts";
 import type { AppEnv } from "../../app/src/state/env.ts";
 
@@ -227,6 +227,36 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     expect((await cacheOver(store).readSessions())?.map((chat) => chat.id)).toEqual(before.map((chat) => chat.id));
   });
 
+  it("removes, at a later write, the records a stopped write left unnamed once they are a minute old, not sooner", async () => {
+    const { store, values } = countedStore();
+    let now = Date.UTC(2026, 0, 10);
+    const cache = cacheOver(store, { now: () => now });
+    await cache.writeSessions(list(3 * RECORD_CHATS));
+    let allowed = 2;
+    const crashing: KeyValue = {
+      ...store,
+      set: async (key, value) => {
+        if (allowed-- <= 0) throw new Error("the page closed");
+        return store.set(key, value);
+      },
+    };
+    await expect(cacheOver(crashing, { now: () => now }).writeSessions(list(3 * RECORD_CHATS, 10_000))).rejects.toThrow(
+      "the page closed",
+    );
+    const named = recordKeys(values);
+    expect(named).toHaveLength(5); // three named, two left by the stopped write
+    // A write within the minute keeps them: they could be another tab's write under way.
+    now += ABANDONED_AFTER_MS / 2;
+    const read = (await cacheOver(store, { now: () => now }).readSessions())!;
+    const renamed = read.map((chat) => (chat.id === "c3" ? { ...chat, title: "Renamed" } : chat));
+    await cacheOver(store, { now: () => now }).writeSessions(renamed);
+    expect(recordKeys(values)).toHaveLength(5);
+    now += ABANDONED_AFTER_MS;
+    await cacheOver(store, { now: () => now }).writeSessions(renamed.map((chat) => ({ ...chat, title: "Again" })));
+    expect(recordKeys(values)).toHaveLength(3);
+    expect((await cacheOver(store).readSessions())?.map((chat) => chat.title)).toEqual(renamed.map(() => "Again"));
+  });
+
   it("drops the whole cached list when one record fails its check, or is missing", async () => {
     const { store, values } = countedStore();
     await cacheOver(store).writeSessions(list(3 * RECORD_CHATS));
@@ -284,6 +314,7 @@ function countedStore(): {
       void values.set(key, structuredClone(value))
     ),
     remove: async (key) => void values.delete(key),
+    keys: async (prefix) => [...values.keys()].filter((key) => key.startsWith(prefix)),
     clear: async () => values.clear(),
   };
   return { store, values, reads, writes };

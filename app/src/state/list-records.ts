@@ -51,8 +51,18 @@ export function nextTask(): Promise<void> {
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** The list's records over the key-value store; `pause` runs between two records' reads (the next task). */
-export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask) {
+/**
+ * How old an unnamed record must be before a write removes it. A record no manifest names is a write's that stopped
+ * before its manifest (the page closed), or one made beside another tab's write; or another tab's write still under
+ * way, which takes milliseconds: only the first two are this old.
+ */
+export const ABANDONED_AFTER_MS = 60_000;
+
+/**
+ * The list's records over the key-value store; `pause` runs between two records' reads (the next task), `now` names
+ * a write's records by its time.
+ */
+export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask, now: () => number = Date.now) {
   let held: Layout | undefined;
 
   /** The whole list, or undefined when none is kept or any record fails its check (the start then reads the server). */
@@ -85,7 +95,7 @@ export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask)
     const current = manifestSchema.safeParse(before);
     const reusable = current.success && held?.write === current.data.write ? held : undefined;
     held = undefined;
-    const id = writeId();
+    const id = writeId(now());
     let count = 0;
     const records = plan(list, reusable).map(({ key, chats }) => ({
       key: key ?? `${RECORD_PREFIX}${id}/${count++}`,
@@ -100,11 +110,20 @@ export function listRecords(kv: KeyValue, pause: () => Promise<void> = nextTask)
     const named = new Set(records.map((record) => record.key));
     for (const old of current.success ? current.data.records : []) if (!named.has(old.key)) await kv.remove(old.key);
     if (before === undefined) await kv.remove(LEGACY_KEY);
+    await removeAbandoned(named);
     held = {
       write: id,
       records: records.map(({ key, chats }) => ({ key, chats })),
       recordOf: indexOf(records, reusable),
     };
+  }
+
+  /** Removes the records no manifest names that are older than ABANDONED_AFTER_MS, so none outlives its use. */
+  async function removeAbandoned(named: ReadonlySet<string>): Promise<void> {
+    for (const key of await kv.keys(RECORD_PREFIX)) {
+      const written = writtenAt(key);
+      if (!named.has(key) && (written === undefined || now() - written > ABANDONED_AFTER_MS)) await kv.remove(key);
+    }
   }
 
   return { read, write };
@@ -161,7 +180,13 @@ function same(a: readonly SessionSummary[], b: readonly SessionSummary[]): boole
   return a.length === b.length && a.every((chat, index) => chat === b[index]);
 }
 
-/** A name for one write's records, unlikely to be another tab's at the same moment. */
-function writeId(): string {
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+/** A name for one write's records, unlikely to be another tab's at the same moment; it starts with the write's time. */
+function writeId(time: number): string {
+  return `${time.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The time a record's write began, from its key (`sessions_record:<time>-<random>/<n>`); undefined if unreadable. */
+function writtenAt(key: string): number | undefined {
+  const time = Number.parseInt(key.slice(RECORD_PREFIX.length).split("-")[0] ?? "", 36);
+  return Number.isFinite(time) ? time : undefined;
 }

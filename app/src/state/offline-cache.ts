@@ -92,6 +92,8 @@ export interface KeyValue {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown): Promise<void>;
   remove(key: string): Promise<void>;
+  /** The keys that start with `prefix`. */
+  keys(prefix: string): Promise<string[]>;
   clear(): Promise<void>;
 }
 
@@ -226,7 +228,7 @@ export function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache
   };
   const index = keptIndex(kv, bounds);
   const serially = serialQueue();
-  const records = listRecords(kv);
+  const records = listRecords(kv, undefined, bounds.now);
   const cache: OfflineCache = {
     // In the queue with the writes: a write removes the records its manifest no longer names, which a read begun
     // before it (one record a task) may not have read yet.
@@ -305,6 +307,7 @@ export function memoryCache(bounds?: CacheBounds, earlyHead?: Promise<unknown>):
         get: async (key) => (values.get(key) instanceof Blob ? values.get(key) : structuredClone(values.get(key))),
         set: async (key, value) => void values.set(key, value instanceof Blob ? value : structuredClone(value)),
         remove: async (key) => void values.delete(key),
+        keys: async (prefix) => [...values.keys()].filter((key) => key.startsWith(prefix)),
         clear: async () => values.clear(),
       },
       earlyHead,
@@ -334,6 +337,13 @@ export function indexedDbCache(factory?: IDBFactory, earlyHead?: Promise<unknown
     get: async (key) => ((await exists()) ? (await cache()).get(...place(key)) : undefined),
     set: async (key, value) => (await cache()).put(...place(key), value),
     remove: async (key) => ((await exists()) ? (await cache()).delete(...place(key)) : undefined),
+    async keys(prefix) {
+      if (!(await exists())) return [];
+      const [store, within] = place(prefix);
+      const storePrefix = prefix.slice(0, prefix.length - within.length);
+      const keys = await (await cache()).keys(store);
+      return keys.filter((key) => key.startsWith(within)).map((key) => storePrefix + key);
+    },
     async clear() {
       // A wipe deletes the whole database (as the service worker does), not only its records.
       if (await exists()) await (await cache()).wipe();
@@ -359,6 +369,7 @@ function withEarlyHead(kv: KeyValue, earlyHead: Promise<unknown> | undefined): K
     },
     set: (key, value) => (drop(), kv.set(key, value)),
     remove: (key) => (drop(), kv.remove(key)),
+    keys: (prefix) => kv.keys(prefix),
     clear: () => (drop(), kv.clear()),
   };
 }

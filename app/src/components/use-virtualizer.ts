@@ -1,14 +1,16 @@
 // @tanstack/virtual-core bound to Preact (the adapter @tanstack/react-virtual is for React; this is its
-// dozen lines for hooks): only the rows near the viewport are in the DOM, measured as they render.
+// dozen lines for hooks): only the rows near the viewport are in the DOM, measured as they render, the measures of a
+// render applied together (batched-virtualizer.ts).
 import {
   elementScroll,
   measureElement,
   observeElementOffset,
   observeElementRect,
-  Virtualizer,
+  type Virtualizer,
   type VirtualizerOptions,
 } from "@tanstack/virtual-core";
 import { useLayoutEffect, useReducer, useState } from "preact/hooks";
+import { BatchedVirtualizer } from "./batched-virtualizer.ts";
 
 type Options = Pick<
   VirtualizerOptions<HTMLElement, HTMLElement>,
@@ -25,8 +27,11 @@ export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLE
     onChange: () => rerender(undefined),
     ...options,
   });
-  const [virtualizer] = useState(() => new Virtualizer<HTMLElement, HTMLElement>(full()));
+  const [virtualizer] = useState(() => new BatchedVirtualizer(full()));
   virtualizer.setOptions(full());
+  // First: the rows this render mounted are measured before any effect of the list scrolls (their refs measured
+  // them at once before the measures were batched).
+  useLayoutEffect(() => virtualizer.flushMeasures());
   useLayoutEffect(() => virtualizer._didMount(), []);
   useLayoutEffect(() => virtualizer._willUpdate());
   return virtualizer;

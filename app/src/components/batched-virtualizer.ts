@@ -1,0 +1,84 @@
+// virtual-core's Virtualizer, its rows' measures applied together (docs/app.md "Long chats", LC15). The library
+// applies each measure at once, and with `anchorTo: "end"` each one first asks whether the reader is at the end of
+// the list: a total size, so every row from the lowest measured so far to the last is placed again. A screen of rows
+// measured near the top of a 5,000-row chat placed 5,000 rows per row. Here the measures a commit (its rows' refs) or
+// a ResizeObserver callback makes are queued and applied in one go: whether the reader is at the end is asked once
+// for them all; far from it (more than a screen), the library is told to anchor to the start while it applies them, which is all that
+// question decides (a row above the screen still moves the scroll position by its change, so nothing on the screen
+// moves). The positions are then placed once, by the render the measures ask for.
+import { Virtualizer, type VirtualizerOptions } from "@tanstack/virtual-core";
+
+type Key = ReturnType<Virtualizer<HTMLElement, HTMLElement>["options"]["getItemKey"]>;
+/** A measure waiting for the batch: the row's index, its key then (to tell if the rows moved since) and its size. */
+type Measure = { index: number; key: Key; size: number };
+
+export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
+  private readonly queued: Measure[] = [];
+  private flushPlanned = false;
+  /** The library's own resizeItem, which applies one measure. */
+  private readonly resizeNow: (index: number, size: number) => void;
+
+  constructor(options: VirtualizerOptions<HTMLElement, HTMLElement>) {
+    super(options);
+    this.resizeNow = this.resizeItem;
+    // An instance property in the library (assigned in its constructor), so replaced here, not overridden.
+    this.resizeItem = (index, size) => this.queue(index, size);
+  }
+
+  /**
+   * Applies the queued measures. The binding calls it in its first layout effect, so a commit's rows are measured
+   * before the list's own effects scroll (as the refs did when they measured at once); a measure queued outside a
+   * commit (the ResizeObserver's) is applied in a microtask, still before the frame is painted.
+   */
+  flushMeasures(): void {
+    const measures = this.queued.splice(0);
+    if (measures.length === 0) return;
+    const options = this.options;
+    // Near the end (within a screen) the library asks per row, as it did: those rows are near the end, so placing
+    // the rows from them on costs little.
+    const farFromEnd = options.anchorTo === "end" && this.distanceFromEnd() > this.viewportSize();
+    const applying = farFromEnd ? { ...options, anchorTo: "start" as const } : options;
+    this.options = applying;
+    try {
+      for (const { index, key, size } of measures) {
+        const now = this.indexNow(index, key);
+        if (now !== undefined) this.resizeNow(now, size);
+      }
+    } finally {
+      if (this.options === applying) this.options = options;
+    }
+  }
+
+  private queue(index: number, size: number): void {
+    if (index < 0 || index >= this.options.count) return;
+    this.queued.push({ index, key: this.options.getItemKey(index), size });
+    if (this.flushPlanned) return;
+    this.flushPlanned = true;
+    queueMicrotask(() => {
+      this.flushPlanned = false;
+      this.flushMeasures();
+    });
+  }
+
+  /**
+   * The row's index now: rows put in front (an older page) since the measure was taken give it another one, which its
+   * element's data-index tells once rendered. Undefined when the row is gone.
+   */
+  private indexNow(index: number, key: Key): number | undefined {
+    const { count, getItemKey } = this.options;
+    if (index < count && getItemKey(index) === key) return index;
+    const element = this.elementsCache.get(key);
+    const moved = element?.isConnected ? this.indexFromElement(element) : -1;
+    return moved >= 0 && moved < count && getItemKey(moved) === key ? moved : undefined;
+  }
+
+  /** How far the screen's bottom is above the list's end, in the list's layout (what the library compares). */
+  private distanceFromEnd(): number {
+    return this.getTotalSize() + this.options.scrollMargin - this.viewportSize() - (this.scrollOffset ?? 0);
+  }
+
+  private viewportSize(): number {
+    const rect = this.scrollRect ?? this.options.initialRect;
+    return this.options.horizontal ? rect.width : rect.height;
+  }
+}

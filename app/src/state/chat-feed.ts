@@ -34,8 +34,6 @@ export class ServerUnreachableError extends Error {
 export interface TranscriptView {
   transcript: Transcript;
   loading: boolean;
-  /** An older page is being read. */
-  loadingOlder?: boolean;
   error?: unknown;
   /** After a failed load: the messages this device kept (undefined: loading them; null: never opened here). */
   cached?: Message[] | null;
@@ -197,15 +195,12 @@ function olderPages(
     const start = pace.current()?.start ?? 0;
     if (start === 0 || view.value.error !== undefined) return;
     const limit = Math.min(MAX_PAGE, Math.max(OLDER_PAGE, start - (until ?? start)));
-    view.value = { ...view.value, loadingOlder: true };
     try {
       const page = await client.getSessionPage(session_id, { limit, before: start });
       await new Promise<void>((painted) => afterPaint(frames, painted));
       if (!disposed()) pace.prepend(page.messages, page.messages_start);
     } catch (error) {
       env.report("reading older messages failed", error);
-    } finally {
-      if (!disposed()) view.value = { ...view.value, loadingOlder: false };
     }
   };
   return (until) => (reading ??= readOnce(until).finally(() => (reading = undefined)));

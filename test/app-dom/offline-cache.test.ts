@@ -214,14 +214,7 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     const { store } = countedStore();
     const before = list(3 * RECORD_CHATS);
     await cacheOver(store).writeSessions(before);
-    let allowed = 1;
-    const crashing: KeyValue = {
-      ...store,
-      set: async (key, value) => {
-        if (allowed-- <= 0) throw new Error("the page closed");
-        return store.set(key, value);
-      },
-    };
+    const crashing = closedAfter(store, 1);
     const changed = [...before.slice(RECORD_CHATS), ...list(2 * RECORD_CHATS, 10_000)];
     await expect(cacheOver(crashing).writeSessions(changed)).rejects.toThrow("the page closed");
     expect((await cacheOver(store).readSessions())?.map((chat) => chat.id)).toEqual(before.map((chat) => chat.id));
@@ -232,14 +225,7 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     let now = Date.UTC(2026, 0, 10);
     const cache = cacheOver(store, { now: () => now });
     await cache.writeSessions(list(3 * RECORD_CHATS));
-    let allowed = 2;
-    const crashing: KeyValue = {
-      ...store,
-      set: async (key, value) => {
-        if (allowed-- <= 0) throw new Error("the page closed");
-        return store.set(key, value);
-      },
-    };
+    const crashing = closedAfter(store, 2);
     await expect(cacheOver(crashing, { now: () => now }).writeSessions(list(3 * RECORD_CHATS, 10_000))).rejects.toThrow(
       "the page closed",
     );
@@ -296,6 +282,18 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     await expect(cache.readSessions()).resolves.toBeUndefined();
   });
 });
+
+/** `store` as a page closed after `writes` more writes: each write after those fails. */
+function closedAfter(store: KeyValue, writes: number): KeyValue {
+  let allowed = writes;
+  return {
+    ...store,
+    set: async (key, value) => {
+      if (allowed-- <= 0) throw new Error("the page closed");
+      return store.set(key, value);
+    },
+  };
+}
 
 /** An in-memory store that counts its reads and writes by key. */
 function countedStore(): {

@@ -31,18 +31,21 @@ describe("offline history", () => {
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       await page.locator('article[data-role="user"]', { hasText: `message of chat ${index}` }).waitFor();
     }
-    const keys = await page.evaluate(
-      () =>
-        new Promise<string[]>((resolve, reject) => {
-          const open = indexedDB.open("chat-relay-cache");
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const request = open.result.transaction("transcripts").objectStore("transcripts").getAllKeys();
-            request.onsuccess = () => (open.result.close(), resolve(request.result.map(String)));
-          };
-        }),
-    );
-    expect([...keys].sort()).toEqual([...chats, pinned].sort());
+    // Each chat's messages are written to the cache in a queue after they paint (and the pinned chat's after the list
+    // loads), so the last writes may still be under way when the last chat shows: the test waits for them.
+    const cachedChats = () =>
+      page.evaluate(
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            const open = indexedDB.open("chat-relay-cache");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const request = open.result.transaction("transcripts").objectStore("transcripts").getAllKeys();
+              request.onsuccess = () => (open.result.close(), resolve(request.result.map(String).sort()));
+            };
+          }),
+      );
+    await expect.poll(cachedChats, { timeout: 15_000 }).toEqual([...chats, pinned].sort());
     await stack.stopServer();
     await stack.stopBridge();
     try {

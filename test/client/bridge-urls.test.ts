@@ -17,7 +17,8 @@ import { startForwarder } from "../../server/forwarder/forwarder.ts";
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { MemoryLogger } from "../support/memory-logger.ts";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, NodeWebSocket, until, untilLive, expectExactly } from "./support/stack.ts";
+import { FAST_RECONNECT, NodeWebSocket, until, untilLive } from "./support/stack.ts";
+import { expectExactly } from "./support/heard-exactly.ts";
 import { useStack } from "../support/use-stack.ts";
 import { freePort } from "../support/ports.ts";
 

@@ -8,7 +8,8 @@ import type { FetchLike } from "../../client/transport/http.ts";
 import type { AnyEvent } from "../../client/wire/events.ts";
 import { join } from "node:path";
 import { CuttableProxy } from "./support/proxy.ts";
-import { FAST_RECONNECT, until, untilLive, expectExactly } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { expectExactly } from "./support/heard-exactly.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();

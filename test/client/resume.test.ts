@@ -9,7 +9,8 @@ import type { AnyEvent } from "../../client/wire/events.ts";
 import { isEvent } from "../../client/events/narrow.ts";
 import { AdminClient } from "../../client/api/admin.ts";
 import { ADMIN_TOKEN } from "../support/server.ts";
-import { expectExactly, FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { FAST_RECONNECT, until, untilLive } from "./support/stack.ts";
+import { expectExactly } from "./support/heard-exactly.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();

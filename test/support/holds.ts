@@ -1,10 +1,53 @@
-// Waiting for a condition, never for an amount of time (docs/testing.md "Waiting"): vitest's waitFor checks it
-// again every few milliseconds and ends as soon as it holds, or fails with `failure` once `limitMs` has passed.
-import { vi } from "vitest";
+// Waiting for a condition, never for an amount of time (docs/testing.md "Waiting"): the check runs again every few
+// milliseconds and the wait ends as soon as it holds, or fails with the check's last error once the limit has passed.
+// It imports nothing from vitest, so scripts outside vitest (scripts/screenshots.ts) wait through it too.
+
+/**
+ * Resolves with the first result of `attempt` that does not throw (or reject); rejects with its last error once
+ * `timeout` ms have passed (or "Timed out in waitFor!" if it never failed). An attempt still running is not started
+ * again. vitest's `vi.waitFor`, without vitest: an interval for the checks and an AbortSignal for the limit.
+ */
+export function waitFor<T>(
+  attempt: () => T | Promise<T>,
+  { timeout, interval }: { timeout: number; interval: number },
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const limit = AbortSignal.timeout(timeout);
+    let lastError: unknown = new Error("Timed out in waitFor!");
+    let running = false;
+    const stop = () => {
+      clearInterval(checks);
+      limit.removeEventListener("abort", giveUp);
+    };
+    const giveUp = () => {
+      stop();
+      reject(lastError);
+    };
+    const check = () => {
+      if (running) return;
+      running = true;
+      Promise.resolve()
+        .then(attempt)
+        .then(
+          (result) => {
+            stop();
+            resolve(result);
+          },
+          (error: unknown) => {
+            running = false;
+            lastError = error;
+          },
+        );
+    };
+    const checks = setInterval(check, interval);
+    limit.addEventListener("abort", giveUp);
+    check();
+  });
+}
 
 /** Resolves once `check` holds (or resolves true); rejects with `failure` when it has not within `limitMs`. */
 export async function holds(check: () => boolean | Promise<boolean>, failure: string, limitMs: number): Promise<void> {
-  await vi.waitFor(
+  await waitFor(
     async () => {
       if (!(await check())) throw new Error(failure);
     },
@@ -14,5 +57,5 @@ export async function holds(check: () => boolean | Promise<boolean>, failure: st
 
 /** Resolves with the first result of `attempt` that does not throw; rethrows its last error after `limitMs`. */
 export function retried<T>(attempt: () => Promise<T>, limitMs: number, interval = 20): Promise<T> {
-  return vi.waitFor(attempt, { timeout: limitMs, interval });
+  return waitFor(attempt, { timeout: limitMs, interval });
 }

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
-import { expect } from "vitest";
 import { WebSocket } from "ws";
 import { startBridge, type RunningBridge } from "../../../bridge/bridge.ts";
 import { ManualClock } from "../../bridge/manual-clock.ts";
@@ -211,11 +210,4 @@ export class Stack {
     rmSync(this.serverDir, { recursive: true, force: true });
     rmSync(this.bridgeDir, { recursive: true, force: true });
   }
-}
-
-/** Waits until `heard` holds every event the store has after `start`, then checks it holds exactly those, in order. */
-export async function expectExactly(stack: Stack, heard: AnyEvent[], start: string): Promise<void> {
-  const expected = (await stack.storeEvents()).filter((event) => event.event_id > start).map((event) => event.event_id);
-  await until(() => heard.length >= expected.length, `all ${expected.length} events`);
-  expect(heard.map((event) => event.event_id)).toEqual(expected);
 }

@@ -99,6 +99,9 @@ export interface Stop {
 const settle = (page: Page) =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
+/** The composer with its voice controls: they come with a chunk loaded after the first paint and the server's answer. */
+const composerComplete = (page: Page) => page.getByRole("button", { name: "Dictate" }).waitFor();
+
 export const STOPS: Stop[] = [
   {
     name: "pair-link-used",
@@ -151,6 +154,7 @@ export const STOPS: Stop[] = [
       await page.getByText("Each failure waits a little longer.").waitFor();
       await page.locator("code[data-highlighted]").first().waitFor();
       await page.getByText("Deploy needs approval").first().waitFor();
+      await composerComplete(page);
       await settle(page);
     },
   },
@@ -160,6 +164,7 @@ export const STOPS: Stop[] = [
     async visit(page, stack) {
       await page.goto(`${stack.serverUrl}/#/new`);
       await page.getByText("How can I help?").waitFor();
+      await composerComplete(page);
     },
   },
   {
@@ -201,6 +206,7 @@ export const STOPS: Stop[] = [
       await page.goto(`${stack.serverUrl}/#/s/${seeded.olderId}`);
       await page.getByText("Sintra's palaces").waitFor();
       await page.locator(".versions").waitFor();
+      await composerComplete(page);
       await settle(page);
     },
   },
@@ -240,6 +246,8 @@ export const STOPS: Stop[] = [
     paired: true,
     async visit(page, stack) {
       await page.goto(`${stack.serverUrl}/#/history`);
+      // A fresh page: the menu stop before this one leaves the menu open over the screen.
+      await page.reload();
       await page.locator(".history-item").first().waitFor();
     },
   },

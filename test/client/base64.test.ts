@@ -106,6 +106,22 @@ describe.each([
     expect(bytes64.fromBase64Url("_w")).toEqual(new Uint8Array([255]));
     expect(bytes64.fromBase64Url("_w8")).toEqual(new Uint8Array([255, 15]));
   });
+
+  it("accepts a text exactly when encoding its bytes again gives it, for every text of up to 3 characters", async () => {
+    const bytes64 = await loadBytes(withBuffer);
+    // The URL alphabet, the standard one's two, padding, a space and a letter outside ASCII.
+    const characters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", ..."+/= é"];
+    const tails = ["", ...characters, ...characters.flatMap((a) => characters.map((b) => a + b))];
+    // Every tail of 0..2 characters after "", "A" and "AAAA" (lengths 0..6, each leftover 0..3), and every character
+    // last in a 3-character text.
+    const texts = ["", "A", "AAAA"].flatMap((head) => tails.map((tail) => head + tail));
+    texts.push(...characters.map((last) => `_w${last}`));
+    const disagreeing = texts.filter((text) => {
+      const strict = Buffer.from(text, "base64url").toString("base64url") === text;
+      return (bytes64.fromBase64Url(text) !== undefined) !== strict;
+    });
+    expect(disagreeing).toEqual([]);
+  });
 });
 
 describe("crypto bytes", () => {

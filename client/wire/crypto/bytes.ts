@@ -3,8 +3,8 @@
 // Buffer where it exists (the server, Node clients), else atob/btoa (browsers, React Native); no hand-written
 // encoder. Decoding is strict the same way on both: the platform decoders are lenient (Buffer skips characters
 // outside the alphabet and takes both alphabets; atob skips spaces and takes padding), so text is accepted only when
-// encoding its bytes again gives that very text. That also refuses a last character with leftover bits set, so
-// every byte string has exactly one accepted text.
+// encoding its bytes again would give that very text (checked on the text: isCanonicalBase64Url). That also refuses a
+// last character with leftover bits set, so every byte string has exactly one accepted text.
 import { nodeBuffer } from "../node-buffer.ts";
 
 const utf8Encoder = new TextEncoder();
@@ -40,8 +40,26 @@ export function toBase64Url(bytes: Uint8Array): string {
 
 /** Undefined for text that is not unpadded base64url (or has the wrong length when `length` is given). */
 export function fromBase64Url(text: string, length?: number): Uint8Array | undefined {
+  if (!isCanonicalBase64Url(text)) return undefined;
   const bytes = decode(text);
-  return bytes && (length === undefined || bytes.length === length) && toBase64Url(bytes) === text ? bytes : undefined;
+  return bytes && (length === undefined || bytes.length === length) ? bytes : undefined;
+}
+
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/;
+const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Whether `text` is the one encoding of some bytes, the rule the header states, checked on the text itself: encoding
+ * the decoded bytes again to compare cost a second string and a copy per value (the sealed relay's hot path,
+ * docs/benchmarks.md "Sealed relay"). URL alphabet only; a length of 4n+1 encodes no bytes; a last character of a
+ * 4n+2 text carries 2 bits and of a 4n+3 text 4 bits, the rest of its 6 must be 0.
+ */
+function isCanonicalBase64Url(text: string): boolean {
+  const leftover = text.length % 4;
+  if (leftover === 1 || !BASE64URL_TEXT.test(text)) return false;
+  if (leftover === 0) return true;
+  const last = BASE64URL_ALPHABET.indexOf(text[text.length - 1]!);
+  return (last & (leftover === 2 ? 0b1111 : 0b11)) === 0;
 }
 
 /** The platform decoder's reading of `text`, lenient (checked by the caller); undefined where it throws. */

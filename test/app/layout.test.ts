@@ -1,6 +1,8 @@
 // Layout in Chromium at 390x844 and 1280x800 (docs/app.md L3-L5): no title, word or URL widens the page; the
 // desktop's notification rail stays on screen; the phone header keeps at least 20 characters of a title; the empty
-// composer on a phone is at most 100 px tall; a long title stays inside the phone's "Delete chat?" dialog.
+// composer on a phone is at most 100 px tall; a long title stays inside the phone's "Delete chat?" dialog; the
+// Devices screen's name field shows a device's name whole on a phone (L9); the menu closes when the screen changes
+// by the address (L10).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
@@ -127,6 +129,41 @@ describe("the Delete chat? dialog on a phone (390x844)", () => {
     expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
     expect(overflow.text.every((extra) => extra <= 0)).toBe(true);
     expect(overflow.right).toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the Devices screen and the menu on a phone (390x844)", () => {
+  it("shows this device's name whole in its field, the Rename button beside or under it (L9)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/devices`);
+    const field = page.getByRole("textbox", { name: "Device name" });
+    await field.fill("Screenshots (phone)");
+    // The width the name needs in the field's own font, against the width the field gives its text.
+    const fits = await field.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context2d = document.createElement("canvas").getContext("2d")!;
+      context2d.font = style.font;
+      const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      return { needed: context2d.measureText(input.value).width, shown: input.clientWidth - padding };
+    });
+    expect(fits.shown).toBeGreaterThanOrEqual(fits.needed);
+    expect(await page.getByRole("button", { name: "Rename this device" }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("closes the menu when the screen changes by the address, not only by its own links (L10)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.locator("summary[aria-label=Menu]").click();
+    const menu = page.getByRole("navigation", { name: "Menu" });
+    await menu.waitFor();
+    await page.goto(`${stack.serverUrl}/#/history`);
+    await menu.waitFor({ state: "hidden" });
+    expect(await page.locator("details.menu").evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });

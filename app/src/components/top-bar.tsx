@@ -1,6 +1,6 @@
 // The bar on top of every paired screen: the app's name (home), the connection state, and the menu. The menu is a
 // list of entries (another screen adds its own line here), then this device's settings while paired.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
 import { COMPOSER_INPUT_ID } from "./composer.tsx";
 import { ConnectionBadge } from "./connection-badge.tsx";
@@ -17,9 +17,12 @@ const NotificationsToggle = lazyComponent(
 const ShortcutsDialog = lazyComponent(() => import("./shortcuts-dialog.tsx"), "ShortcutsDialog", "shortcuts list");
 
 export function TopBar() {
-  const { connection, people } = useStore();
+  const { connection, people, router } = useStore();
   const paired = connection.paired.value;
   const [menuOpen, setMenuOpen] = useState(false);
+  // Any change of screen closes the menu: its own links do on click, but the address bar, back, a shortcut or a
+  // screen's own link would leave it open over the next screen. A subscription, so the bar does not redraw per route.
+  useEffect(() => router.route.subscribe(() => setMenuOpen(false)), [router]);
   const [dialog, setDialog] = useState<"shortcuts" | "unpair" | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   return (

@@ -2,7 +2,7 @@
 // desktop's notification rail stays on screen; the phone header keeps at least 20 characters of a title; the empty
 // composer on a phone is at most 100 px tall; a long title stays inside the phone's "Delete chat?" dialog; the
 // Devices screen's name field shows a device's name whole on a phone (L9); the menu closes when the screen changes
-// by the address (L10).
+// by the address (L10); a chat read at its end stays at its end when a card takes room under it (L11).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
@@ -164,6 +164,38 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
     await page.goto(`${stack.serverUrl}/#/history`);
     await menu.waitFor({ state: "hidden" });
     expect(await page.locator("details.menu").evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("a chat read at its end on a phone (390x844)", () => {
+  it("stays at its end when a notification card takes room under the transcript (L11)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    const sessionId = await stack.createSession();
+    for (let index = 0; index < 30; index++) await stack.append(sessionId, `line ${index} of a chat that scrolls`);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.locator('article[data-role="user"]', { hasText: "line 29 of" }).waitFor();
+    const scroller = page.getByRole("log", { name: "Messages" });
+    const fromEnd = () =>
+      scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    await expect.poll(fromEnd).toBeLessThanOrEqual(1);
+    const before = await scroller.evaluate((element) => element.clientHeight);
+    const input = {
+      key: "deploy",
+      severity: "warning",
+      title: "Deploy waits",
+      body: "Three lines of a card\nthat\ntakes room",
+      display: { presentation: "inline" },
+    };
+    stack.server.runtime.ctx.notifications
+      .session(sessionId)
+      .publish(parseProducer(producerInputSchema, input), "test");
+    await page.getByText("Deploy waits").waitFor();
+    // The card took room from the transcript, and the transcript's end is still in view.
+    await expect.poll(() => scroller.evaluate((element) => element.clientHeight)).toBeLessThan(before);
+    await expect.poll(fromEnd).toBeLessThanOrEqual(1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -10,6 +10,7 @@ import type { Transcript } from "../chat/transcript.ts";
 import type { Chat } from "../state/chat.ts";
 import { useChat } from "../state/chat-context.ts";
 import { useVirtualizer } from "./use-virtualizer.ts";
+import { useEndKeptInView } from "./use-end-kept-in-view.ts";
 import { LiveReplyView } from "./live-reply.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
@@ -59,6 +60,7 @@ export function MessageList({ transcript, agent }: Props) {
   useLayoutEffect(() => {
     if (chat.atBottom.peek() && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
   }, [rows, virtualizer]);
+  useEndKeptInView(scroller, () => chat.atBottom.peek());
   useOlderPages(chat, transcript.start, virtualizer.getVirtualItems()[0]?.index);
   const scrollToRow = (index: number) => virtualizer.scrollToIndex(index, { align: "center" });
   const focused = useMessageFocus(rows, scrollToRow, chat.leaveBottom);

@@ -15,8 +15,6 @@ import { ensureAppBuilt } from "../build-app.ts";
 import { AppStack } from "../../test/app/support/app-stack.ts";
 import { CHROMIUM_ARGS, openPage, pairThroughLink, PHONE } from "../../test/app/support/browser.ts";
 import { utterances } from "../../test/app/support/voice.ts";
-import { buildPairUrl } from "../../client/index.ts";
-import { hashPairingCode } from "../../server/pairing/codes.ts";
 import { median } from "./stats.ts";
 import { startTimedBackend, type ProviderTimes, type TimedBackend } from "./voice-providers/timed-backend.ts";
 
@@ -57,20 +55,6 @@ async function round(page: Page, backend: TimedBackend, newChatUrl?: string): Pr
   return { latency_ms: latency, ...times };
 }
 
-/**
- * A pairing link once the bridge knows its code (AppStack.createPairing waits with vitest's waitFor, which needs a
- * running vitest).
- */
-async function pairUrl(stack: AppStack): Promise<string> {
-  const created = await stack.server.request({ method: "POST", url: "/pairing", payload: {} });
-  const body = created.json as { code: string; bridge_url: string; pair_url?: string };
-  for (let tries = 0; stack.bridge?.core.registry.findCode(hashPairingCode(body.code)) === undefined; tries++) {
-    if (tries === 500) throw new Error("the bridge never registered the pairing code");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return body.pair_url ?? buildPairUrl(stack.serverUrl, { code: body.code, bridge: body.bridge_url });
-}
-
 async function main(): Promise<void> {
   await ensureAppBuilt();
   const dir = mkdtempSync(join(tmpdir(), "voice-bench-"));
@@ -95,7 +79,7 @@ async function main(): Promise<void> {
   ]);
   try {
     const { page } = await openPage(browser, PHONE);
-    await pairThroughLink(page, await pairUrl(stack), "voice bench");
+    await pairThroughLink(page, (await stack.createPairing()).pair_url, "voice bench");
     const rounds: Round[] = [];
     for (let run = 0; run <= RUNS; run++) {
       const measured = await round(page, backend, run === 0 ? `${stack.serverUrl}/#/new` : undefined);

@@ -1,11 +1,12 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12, LC13): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12, LC13, LC16): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
 // toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
 // streamed reply still appends at the end. A fast scroll mounts rows with their text as written and their toolbars to
 // come (past the frame's first rows, as sketches: their text and nothing else), completed once the page is still,
-// without moving the row at the top of the view. The composer's controls are built once the chat's rows are
-// painted, in places kept their size, so the transcript does not move when they come.
+// without moving the row at the top of the view. The composer's controls (LC13) and the header's chat controls (LC16)
+// are built once the chat's rows are painted, in places kept their size, so the transcript does not move when they
+// come.
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -374,44 +375,38 @@ describe("long chats", () => {
       const { context, page, errors } = await openPage(shared.browser, viewport);
       try {
         await pairThroughLink(page, (await stack.createPairing()).pair_url);
-        // In the order the page put them in: the chat's first row, and each of the controls of its composer (not
-        // the one the pairing left on the screen, marked), with the transcript's height at that moment.
-        await page.evaluate((names) => {
-          document.querySelectorAll(".composer").forEach((form) => form.setAttribute("data-before", ""));
-          const present = (name: string) =>
-            document.querySelector(`.composer:not([data-before]) button[aria-label="${name}"]`) !== null;
-          type Seen = { what: string; rows: number; controls: number; transcript: number };
-          const seen: Seen[] = [];
-          (window as unknown as { seen: Seen[] }).seen = seen;
-          const note = (what: string) => {
-            if (seen.some((entry) => entry.what === what)) return;
-            const log = document.querySelector('[role="log"][aria-label="Messages"]');
-            const rows = document.querySelectorAll("article").length;
-            const controls = names.filter(present).length;
-            seen.push({ what, rows, controls, transcript: log?.getBoundingClientRect().height ?? 0 });
-          };
-          new MutationObserver(() => {
-            if (document.querySelector("article")) note("rows");
-            for (const name of names) if (present(name)) note(name);
-          }).observe(document.body, { childList: true, subtree: true });
-        }, controls);
+        await noteArrivals(page, ".composer", controls);
         await page.goto(`${stack.serverUrl}/#/s/${id}`);
         await article(page, 39).waitFor();
         for (const name of controls) await page.getByRole("button", { name, exact: true }).waitFor();
         if (viewport === DESKTOP) await page.getByRole("combobox", { name: "Model" }).waitFor();
-        const seen = await page.evaluate(
-          () =>
-            (window as unknown as { seen: Array<{ what: string; rows: number; controls: number; transcript: number }> })
-              .seen,
-        );
-        // The rows first, then every control, each built with the rows already in the page.
-        expect(seen.map((entry) => entry.what)).toEqual(["rows", ...controls]);
-        expect(seen[0]!.controls).toBe(0);
-        expect(seen.every((entry) => entry.rows > 0)).toBe(true);
-        // The transcript is as tall as when its rows came (under 2 px, as LC2 and LC5 read a move): the controls took
-        // the room kept for them.
-        const now = await scroller(page).evaluate((element) => element.getBoundingClientRect().height);
-        expect(seen.filter((entry) => Math.abs(entry.transcript - now) >= 2)).toEqual([]);
+        await expectArrivedAfterRows(page, controls);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it.each([
+    ["a phone", PHONE],
+    ["a desktop", DESKTOP],
+  ] as const)(
+    "on %s, builds the header's chat controls after the chat's rows are in the page, in a row kept their height (LC16)",
+    async (_label, viewport) => {
+      const { stack } = shared;
+      const id = await longChat(stack, 40);
+      const { context, page, errors } = await openPage(shared.browser, viewport);
+      const controls = ["Rename chat", "Fork chat", "Pin chat", "Archive chat", "Export chat", "Delete chat"];
+      try {
+        await pairThroughLink(page, (await stack.createPairing()).pair_url);
+        await noteArrivals(page, ".chat-header", controls);
+        await page.goto(`${stack.serverUrl}/#/s/${id}`);
+        await article(page, 39).waitFor();
+        for (const name of controls) await page.getByRole("button", { name, exact: true }).waitFor();
+        await expectArrivedAfterRows(page, controls);
+        // Once shown, each keeps its accessible name: the row is the chat's controls, not a place for them.
+        expect(await page.locator(".chat-header .header-actions[aria-hidden='true']").count()).toBe(0);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -419,3 +414,47 @@ describe("long chats", () => {
     },
   );
 });
+
+/**
+ * From now on, notes in the page, in the order the page put them in, the chat's first row and each button named in
+ * `names` inside `scope` (not one the pairing left on the screen, marked), with the rows, those buttons and the
+ * transcript's height at that moment.
+ */
+async function noteArrivals(page: Page, scope: string, names: readonly string[]): Promise<void> {
+  await page.evaluate(
+    ({ scope, names }) => {
+      document.querySelectorAll(scope).forEach((element) => element.setAttribute("data-before", ""));
+      const present = (name: string) =>
+        document.querySelector(`${scope}:not([data-before]) button[aria-label="${name}"]`) !== null;
+      const seen: Arrival[] = [];
+      (window as unknown as { seen: Arrival[] }).seen = seen;
+      const note = (what: string) => {
+        if (seen.some((entry) => entry.what === what)) return;
+        const log = document.querySelector('[role="log"][aria-label="Messages"]');
+        const rows = document.querySelectorAll("article").length;
+        const controls = names.filter(present).length;
+        seen.push({ what, rows, controls, transcript: log?.getBoundingClientRect().height ?? 0 });
+      };
+      new MutationObserver(() => {
+        if (document.querySelector("article")) note("rows");
+        for (const name of names) if (present(name)) note(name);
+      }).observe(document.body, { childList: true, subtree: true });
+    },
+    { scope, names },
+  );
+}
+
+type Arrival = { what: string; rows: number; controls: number; transcript: number };
+
+/**
+ * The rows came first, then every control named, each with the rows already in the page; and the transcript is as
+ * tall now as when each came (under 2 px, as LC2 and LC5 read a move): the controls took the room kept for them.
+ */
+async function expectArrivedAfterRows(page: Page, names: readonly string[]): Promise<void> {
+  const seen = await page.evaluate(() => (window as unknown as { seen: Arrival[] }).seen);
+  expect(seen.map((entry) => entry.what)).toEqual(["rows", ...names]);
+  expect(seen[0]!.controls).toBe(0);
+  expect(seen.every((entry) => entry.rows > 0)).toBe(true);
+  const now = await scroller(page).evaluate((element) => element.getBoundingClientRect().height);
+  expect(seen.filter((entry) => Math.abs(entry.transcript - now) >= 2)).toEqual([]);
+}

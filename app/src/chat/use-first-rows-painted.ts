@@ -1,7 +1,8 @@
-// When the chat screen builds what the first rows do not need (the composer's controls): once the chat's first read
-// has answered, or failed, or the server was found unreachable, and the frame that shows it has been painted
-// (docs/app.md "Long chats", Opening, LC13). Built with the screen, they were made, and their effects ran and sent
-// their requests (the models, the speech status), between the tap and the last messages painted.
+// When the chat screen builds what the first rows do not need (the composer's controls, the header's chat controls):
+// once the chat's first read has answered, or failed, or the server was found unreachable, and the frame that shows
+// it has been painted (docs/app.md "Long chats", Opening, LC13, LC16). Built with the screen, they were made, and
+// their effects ran and sent their requests (the models, the speech status), between the tap and the last messages
+// painted.
 import { useComputed } from "@preact/signals";
 import { useLayoutEffect, useState } from "preact/hooks";
 import { afterPaint, defaultFrames } from "../state/chat-feed.ts";

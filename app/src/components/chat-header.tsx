@@ -1,9 +1,13 @@
 // The chat's header: back to the list (phones), the title with rename, the chat's controls (chat-actions.tsx), and the settings panel holding
-// the agent's request options that are not rich_ui.
+// the agent's request options that are not rich_ui. The back link, the title, New chat and the settings' button are
+// built with the screen; the chat's controls and the settings' panel once the chat's first rows are painted, the
+// controls' row kept its height until then (docs/app.md "Long chats", Opening, LC16).
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
+import { useFirstRowsPainted } from "../chat/use-first-rows-painted.ts";
 import type { SessionSummary } from "../../../client/index.ts";
 import type { AgentView as Agent } from "../../../client/index.ts";
+import { useChat } from "../state/chat-context.ts";
 import { describeError } from "../state/errors.ts";
 import { titleOf } from "../state/sessions.ts";
 import { useStore } from "../state/store.ts";
@@ -22,6 +26,7 @@ export function ChatHeader({
 }) {
   const { connection, sessions } = useStore();
   const wide = useWideScreen();
+  const controls = useFirstRowsPainted(useChat());
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const title = session ? titleOf(session) : "New chat";
@@ -59,7 +64,13 @@ export function ChatHeader({
           </svg>
         </a>
       )}
-      {session && !renaming && <ChatActions session={session} onRename={() => setRenaming(true)} run={run} />}
+      {session &&
+        !renaming &&
+        (controls ? (
+          <ChatActions session={session} onRename={() => setRenaming(true)} run={run} />
+        ) : (
+          <div class="header-actions slot" aria-hidden="true" />
+        ))}
       {settings && (
         <details class="chat-settings">
           <summary class="icon-button" aria-label="Chat settings" title="Settings">
@@ -68,7 +79,8 @@ export function ChatHeader({
               <path d="M12 2v3M12 19v3M2 12h3M19 12h3M5 5l2 2M17 17l2 2M5 19l2-2M17 7l2-2" />
             </svg>
           </summary>
-          <div class="settings-panel">{settings}</div>
+          {/* Closed until the reader opens it, so building it later moves nothing. */}
+          <div class="settings-panel">{controls && settings}</div>
         </details>
       )}
       <ErrorNotice problem={problem} class="header-problem" />

@@ -29,7 +29,7 @@
 // no scroll, the runs end with the long chat's open.
 // Usage: node --import tsx scripts/bench/history-app.ts [--runs 5] [--people 10] [--chats 10000] [--messages 200000]
 //        [--long 5000] [--others 2] [--throttle 4]
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -70,6 +70,8 @@ const PROFILE_DIR = process.env.BENCH_APP_PROF;
  * was.
  */
 const TRACE_DIR = process.env.BENCH_APP_TRACE;
+// Made up front: a run's profile or trace written into a folder that is not there threw at the end of the run.
+for (const dir of [PROFILE_DIR, TRACE_DIR]) if (dir) mkdirSync(dir, { recursive: true });
 /** How long any one wait in the page may take. */
 const WAIT_MS = 300_000;
 

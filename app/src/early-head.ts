@@ -1,7 +1,7 @@
 // The first module the entry evaluates (docs/app.md "Start-up", SU7): it starts reading the cached chat list's head
 // from IndexedDB before the rest of the app's modules are evaluated, so the database's open and read overlap that
 // evaluation instead of following it. It imports one constant only: anything it imported would be evaluated first.
-// The value is read raw here and checked with zod by the offline cache when the start takes it (offline-cache.ts).
+// The value is read raw here and checked by the offline cache when the start takes it (its format stamp: list-head.ts).
 //
 // The read never makes the database: opened without a version, a database that does not exist would be created
 // empty; its upgrade is aborted instead, which leaves no database behind (a browser never paired, or wiped, keeps

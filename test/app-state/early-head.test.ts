@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { headRecord } from "../../app/src/state/list-head.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import type { SessionSummary } from "../../client/index.ts";
 
@@ -34,20 +35,23 @@ describe("the list's head read while the modules load (SU7)", () => {
 
   it("answers the start's first read of the head, checked; later reads go to the store", async () => {
     const early = [chat("early", "Read early")];
-    const cache = memoryCache(undefined, Promise.resolve(early));
+    const cache = memoryCache(undefined, Promise.resolve(headRecord(early)));
     expect(await cache.readSessionsHead()).toEqual(early);
     expect(await cache.readSessionsHead()).toBeUndefined();
 
-    const hostile = memoryCache(undefined, Promise.resolve([{ id: 7, title: { nested: "x" } }]));
+    const hostile = memoryCache(
+      undefined,
+      Promise.resolve({ ...headRecord([]), chats: [{ id: 7, title: { nested: "x" } }] }),
+    );
     expect(await hostile.readSessionsHead()).toBeUndefined();
   });
 
   it("is dropped once the list was written or the cache wiped before the start read it", async () => {
-    const written = memoryCache(undefined, Promise.resolve([chat("old", "Stale")]));
+    const written = memoryCache(undefined, Promise.resolve(headRecord([chat("old", "Stale")])));
     await written.writeSessions([chat("new", "Written since")]);
     expect((await written.readSessionsHead())?.map((item) => item.id)).toEqual(["new"]);
 
-    const wiped = memoryCache(undefined, Promise.resolve([chat("old", "Stale")]));
+    const wiped = memoryCache(undefined, Promise.resolve(headRecord([chat("old", "Stale")])));
     await wiped.wipe();
     expect(await wiped.readSessionsHead()).toBeUndefined();
   });

@@ -36,8 +36,8 @@ const cachedRecord = (page: Page, key: string) =>
 
 /** The ids of the chats the device's cache keeps as the list's first screen. */
 const cachedHead = async (page: Page) => {
-  const head = await cachedRecord(page, "sessions_head");
-  return Array.isArray(head) ? head.map((chat: { id: string }) => chat.id) : [];
+  const head = (await cachedRecord(page, "sessions_head")) as { chats?: Array<{ id: string }> } | undefined;
+  return Array.isArray(head?.chats) ? head.chats.map((chat) => chat.id) : [];
 };
 
 /** The event id of the cursor saved with the cached list; undefined before one is saved. */

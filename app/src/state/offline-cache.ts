@@ -5,7 +5,8 @@
 // MAX_BYTES); past that the chat opened longest ago goes first, pinned chats last. Kept in IndexedDB (the client
 // library's IndexedDbCache, not localStorage) so the service worker can wipe it too: a revoked device, or a lost
 // phone, keeps nothing readable once either learns of it (invariant O4). Every read is checked with zod, so a value
-// from an older build reads as absent instead of breaking the app.
+// from an older build reads as absent instead of breaking the app; the list's head, read before the first render, is
+// checked by its format stamp instead (list-head.ts).
 import { z } from "zod";
 import {
   messageSchema,
@@ -16,7 +17,8 @@ import {
 } from "../../../client/index.ts";
 import { HEAD_KEY } from "../early-head.ts";
 import { ASSETS_STORE, offlineDatabase } from "../offline/offline-stores.ts";
-import { HEAD_CHATS, listHead } from "./list-order.ts";
+import { chatsOfHead, headRecord } from "./list-head.ts";
+import { listHead } from "./list-order.ts";
 import { LEGACY_KEY, listRecords } from "./list-records.ts";
 
 /** How long a chat opened on this device stays readable offline without being opened again (pinned: for good). */
@@ -52,7 +54,8 @@ export interface OfflineCache {
   readSessions(): Promise<SessionSummary[] | undefined>;
   /**
    * The list's first HEAD_CHATS chats in its order (pinned, then newest activity; archived left out), kept with every
-   * write of the list: a start reads and checks 50 chats before its first render instead of ten thousand.
+   * write of the list: a start reads 50 chats before its first render instead of ten thousand (by their format stamp,
+   * not zod: list-head.ts).
    */
   readSessionsHead(): Promise<SessionSummary[] | undefined>;
   /** Keeps the list and its head (`head`: the list's first chats in order when the caller has them sorted already). */
@@ -210,7 +213,7 @@ async function writeList(
     PINNED_KEY,
     list.filter((session) => session.pinned === true).map((session) => session.id),
   );
-  await kv.set(HEAD_KEY, (head ?? listHead(list)).slice(0, HEAD_CHATS));
+  await kv.set(HEAD_KEY, headRecord(head ?? listHead(list)));
 }
 
 async function removeChat(kv: KeyValue, kept: Kept): Promise<void> {
@@ -233,10 +236,8 @@ export function cacheOver(kv: KeyValue, options: CacheBounds = {}): OfflineCache
     // In the queue with the writes: a write removes the records its manifest no longer names, which a read begun
     // before it (one record a task) may not have read yet.
     readSessions: () => serially(() => records.read()),
-    async readSessionsHead() {
-      const parsed = sessionsSchema.safeParse(await kv.get(HEAD_KEY));
-      return parsed.success ? parsed.data : undefined;
-    },
+    // Not checked with zod: read before the first render, its format stamp stands for the check (list-head.ts, SU9).
+    readSessionsHead: async () => chatsOfHead(await kv.get(HEAD_KEY)),
     writeSessions: (list, head) => serially(() => writeList(kv, records, list, head)),
     ...cursorRecord(kv, serially),
     async readMessages(session_id) {
@@ -355,7 +356,7 @@ export function indexedDbCache(factory?: IDBFactory, earlyHead?: Promise<unknown
 
 /**
  * The list's head as read while the modules loaded (early-head.ts, SU7): the first read of the head takes it instead
- * of reading again (then checked as every read); anything written, removed or wiped before that drops it, stale.
+ * of reading again (then checked as every read of the head); anything written, removed or wiped before that drops it, stale.
  * Undefined (no database, no record, a failure) reads the store as usual.
  */
 function withEarlyHead(kv: KeyValue, earlyHead: Promise<unknown> | undefined): KeyValue {

@@ -4,6 +4,7 @@
 import "./early-head.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
+import { afterNextPaint } from "./state/after-paint.ts";
 import { browserEnv } from "./state/env.ts";
 import { forgetOnRevokedMessage } from "./state/unpair.ts";
 import { createStore, StoreContext } from "./state/store.ts";
@@ -21,7 +22,8 @@ const show = (ready: boolean) =>
     root,
   );
 show(false);
-store.start().then(
+// The people directory's requests and the outbox's code wait for the first paint (SU10).
+store.start(afterNextPaint).then(
   () => show(true),
   (error: unknown) => {
     store.env.report("starting the app failed", error);

@@ -2,7 +2,8 @@
 // "Start from the cache", SC1): with the event catch-up held back, a second visit shows the chats the first one
 // cached, and once the server answers the list catches up from the saved event cursor (a chat made meanwhile shows
 // in its place at the top, a rename shows) without reading the list again. The cached head is read once, by a read
-// started while the modules are evaluated, which leaves no database in a browser never paired ("Start-up", SU7).
+// started while the modules are evaluated, which leaves no database in a browser never paired ("Start-up", SU7), and
+// the people directory is asked for only after the frame that paints the first rows (SU10).
 import { describe, expect, it, vi } from "vitest";
 import type { BrowserContext, Page, Route } from "playwright-core";
 import { useAppBrowser } from "./support/use-app-browser.ts";
@@ -85,6 +86,43 @@ async function watchHeadReads(context: BrowserContext): Promise<void> {
 const headReadWatch = (page: Page) =>
   page.evaluate(() => ({ ...(window as unknown as { __headRead: HeadReadWatch }).__headRead }));
 
+interface FirstPaintWatch {
+  /** Whether the frame that paints the first chat row has begun (its animation callbacks ran). */
+  rowsFrame: boolean;
+  /** The people directory's requests (`/people/...`) asked for before that frame, and in all. */
+  peopleBeforeRows: number;
+  people: number;
+}
+
+/**
+ * Set in every page of the context before its scripts (SU10): which of the people directory's requests the page
+ * asks for before the frame that paints its first chat row.
+ */
+async function watchFirstPaint(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: FirstPaintWatch = { rowsFrame: false, peopleBeforeRows: 0, people: 0 };
+    (window as unknown as { __firstPaint: FirstPaintWatch }).__firstPaint = seen;
+    const pageFetch = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname.startsWith("/people/")) {
+        seen.people++;
+        if (!seen.rowsFrame) seen.peopleBeforeRows++;
+      }
+      return pageFetch(input, init);
+    };
+    const rows = new MutationObserver(() => {
+      if (!document.querySelector(".session-row")) return;
+      rows.disconnect();
+      requestAnimationFrame(() => (seen.rowsFrame = true));
+    });
+    rows.observe(document, { childList: true, subtree: true });
+  });
+}
+
+const firstPaintWatch = (page: Page) =>
+  page.evaluate(() => ({ ...(window as unknown as { __firstPaint: FirstPaintWatch }).__firstPaint }));
+
 /** Counts the chat list's page reads (GET /sessions?limit=…) the server answers from now on. */
 function countListReads(stack: AppStack): { readonly count: number; stop(): void } {
   let count = 0;
@@ -132,6 +170,7 @@ describe("the chat list from the device's cache", () => {
       await stack.append(third, "Made while away");
       await stack.server.request({ method: "PATCH", url: `/sessions/${first}`, payload: { title: "Renamed away" } });
       const listReads = countListReads(stack);
+      await watchFirstPaint(context);
       const again = await context.newPage();
       again.on("pageerror", (error) => errors.push(error.message));
       const held: Route[] = [];
@@ -144,6 +183,9 @@ describe("the chat list from the device's cache", () => {
       expect(await titles(again)).toEqual(["Cached chat two", "Cached chat one"]);
       // The head was read once, by a read asked for while the modules were evaluated, before the first render.
       expect(await headReadWatch(again)).toMatchObject({ openedBeforeRender: true, headReads: 1 });
+      // The people directory is asked for once the rows' frame has begun, not before it (SU10).
+      await expect.poll(() => firstPaintWatch(again)).toMatchObject({ rowsFrame: true, people: 2 });
+      expect((await firstPaintWatch(again)).peopleBeforeRows).toBe(0);
 
       await again.unroute(events);
       // A held read the client gave up on (aborted) is already handled; the others go on.

@@ -4,6 +4,7 @@
 // the events it caused, and would otherwise put back "New chat" over the title the first message gave.
 import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
+import { afterNextPaint } from "./after-paint.ts";
 import type { AppEnv } from "./env.ts";
 import { byPinThenActivity, HEAD_CHATS } from "./list-order.ts";
 import { mergeNewer } from "./session-pages.ts";
@@ -159,7 +160,8 @@ function listCache(
     async restore() {
       const head = await env.offline.readSessionsHead().catch(failed("reading the cached chat list failed"));
       if (head && !loaded.value) list.value = head;
-      afterPaint(() => void restoreRest());
+      // After the paint, or soon in a page that paints nothing: the connection waits for the whole list.
+      afterNextPaint(() => void restoreRest());
     },
     restoredWhole: () => restored,
   };
@@ -181,18 +183,6 @@ function underShown(cached: readonly SessionSummary[], shown: readonly SessionSu
   });
   return [...merged, ...over.values()];
 }
-
-/** Runs `work` once, after the next frame is painted, or after PAINT_WAIT_MS where no frame comes. */
-function afterPaint(work: () => void): void {
-  let done = false;
-  const once = () => void (done || ((done = true), work()));
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(once, 0));
-  // A page opened in the background paints nothing: the connection waits for the whole list, so it may not wait long.
-  setTimeout(once, PAINT_WAIT_MS);
-}
-
-/** The longest the whole cached list waits for a first paint. */
-const PAINT_WAIT_MS = 500;
 
 /** A session read in pages (chat.ts readHead) holds a part of its messages: its count is `messages_total`. */
 function countOf(session: Session): { message_count?: number } {

@@ -42,8 +42,12 @@ export interface AppStore {
   /** Shown once on a plain http: origin: offline use, install and notifications need HTTPS. */
   readonly insecureNotice: ReadonlySignal<boolean>;
   dismissInsecureNotice(): void;
-  /** Restores the cache and a stored pairing, takes a pairing link from the address bar; resolves when ready. */
-  start(): Promise<void>;
+  /**
+   * Restores the cache and a stored pairing, takes a pairing link from the address bar; resolves when ready. What the
+   * first screen does not wait for (the people directory's requests, the outbox's code) is handed to `later`: the
+   * page puts it after its first paint (docs/app.md "Start-up", SU10); by default it runs at once.
+   */
+  start(later?: (work: () => void) => void): Promise<void>;
   dispose(): void;
 }
 
@@ -80,6 +84,22 @@ export function createStore(env: AppEnv): AppStore {
     void pairing.pairWithLink(query);
   };
 
+  /**
+   * The outbox's code, loaded on its own; what an earlier run left waiting is read and sent once it is in. Returns
+   * the function that stops it.
+   */
+  const startOutbox = () => {
+    const following = import("../offline/outbox-parts.ts").then(
+      ({ followOutbox, followOfflineBound }) => {
+        const stopOutbox = followOutbox({ connection, sessions, sync, report: env.report }, outbox);
+        const stopBound = followOfflineBound({ connection, appConfig, cache: env.offline, report: env.report });
+        return () => (stopOutbox(), stopBound());
+      },
+      (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
+    );
+    return () => void following.then((stop) => stop());
+  };
+
   return {
     env,
     router,
@@ -96,28 +116,22 @@ export function createStore(env: AppEnv): AppStore {
     dismissInsecureNotice() {
       insecureNotice.value = false;
     },
-    async start() {
+    async start(later = (work: () => void) => work()) {
       await sessions.restore();
       await connection.resume().catch((error: unknown) => env.report("resuming the stored pairing failed", error));
       // subscribe() runs at once with the current route, then on every change.
-      stops.push(router.listen(), router.route.subscribe(takeLink), people.follow());
-      // The outbox's code loads after the first paint; what an earlier run left waiting is read and sent then.
-      const following = import("../offline/outbox-parts.ts").then(
-        ({ followOutbox, followOfflineBound }) => {
-          const stopOutbox = followOutbox({ connection, sessions, sync, report: env.report }, outbox);
-          const stopBound = followOfflineBound({ connection, appConfig, cache: env.offline, report: env.report });
-          return () => (stopOutbox(), stopBound());
-        },
-        (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
-      );
-      stops.push(() => void following.then((stop) => stop()));
+      stops.push(router.listen(), router.route.subscribe(takeLink));
       if (typeof document !== "undefined") stops.push(bindShortcuts(document, router));
+      // Now, not later: the client's catch-up has begun, and its events must find the list's listener.
       stops.push(
         effect(() => {
           const current = connection.paired.value;
           return current ? untracked(() => sync.start(current)) : undefined;
         }),
       );
+      let stopped = false;
+      stops.push(() => void (stopped = true));
+      later(() => stopped || stops.push(people.follow(), startOutbox()));
     },
     dispose() {
       stops.splice(0).forEach((stop) => stop());

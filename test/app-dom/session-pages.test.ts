@@ -7,7 +7,7 @@ import { h, render } from "preact";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
-import { SessionRows } from "../../app/src/screens/session-rows.tsx";
+import { FIRST_OVERSCAN, OVERSCAN, SessionRows } from "../../app/src/screens/session-rows.tsx";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
 import { fakeClient, testStore } from "./support/fake-env.ts";
@@ -98,5 +98,22 @@ describe("the chat list in pages", () => {
     render(h(SessionRows, { list, render: (session) => h("span", {}, session.title) }), into);
     expect(into.querySelectorAll("li").length).toBeGreaterThan(10);
     expect(into.querySelector("li")?.textContent).toBe("Chat 0");
+  });
+
+  it("SU11 the list's first render holds one row past the screen; the others past it come after the first paint", async () => {
+    const list = Array.from({ length: 100 }, (_, index) =>
+      summary(`s${index}`, `Chat ${index}`, "2026-11-20T10:00:00Z"),
+    );
+    // happy-dom lays nothing out: each row measures 60 px, the scroller 800 px (useScreens' sized boxes).
+    Object.defineProperty(HTMLLIElement.prototype, "offsetHeight", { configurable: true, get: () => 60 });
+    onTestFinished(() => void delete (HTMLLIElement.prototype as { offsetHeight?: number }).offsetHeight);
+    const into = document.body.appendChild(document.createElement("div"));
+    onTestFinished(() => (render(null, into), into.remove()));
+    render(h(SessionRows, { list, render: (session) => h("span", {}, session.title) }), into);
+    const rows = () => into.querySelectorAll("li").length;
+    // The screen's rows (the window's height, taken until the scroller is measured) and FIRST_OVERSCAN more.
+    expect(rows()).toBe(Math.ceil(window.innerHeight / 60) + FIRST_OVERSCAN);
+    // Once the frame is painted (Preact runs the list's effects then): OVERSCAN rows past the measured scroller.
+    await waitFor(() => expect(rows()).toBe(Math.ceil(800 / 60) + OVERSCAN));
   });
 });

@@ -2,7 +2,7 @@
 // history of ten thousand chats renders and scrolls like one of twenty. The list scrolls in its own box under the
 // list's head (New chat, the filter), which stays in place.
 import type { JSX } from "preact";
-import { useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { useVirtualizer } from "../components/use-virtualizer.ts";
 
@@ -16,6 +16,21 @@ const ROW_ESTIMATE_PX = 60;
  */
 const windowRect = () => ({ width: window.innerWidth, height: window.innerHeight });
 
+/** Rows rendered past the screen's end, ready for a scroll. */
+export const OVERSCAN = 10;
+/**
+ * The first render's: one row past the screen. The other rows past it are made, laid out and measured after the
+ * first paint, not before it, on the cold open's path to the first rows painted (docs/app.md "Start-up", SU11).
+ */
+export const FIRST_OVERSCAN = 1;
+
+/** FIRST_OVERSCAN until the list's first paint, then OVERSCAN (Preact runs an effect once the frame is painted). */
+function useOverscan(): number {
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
+  useEffect(() => setOverscan(OVERSCAN), []);
+  return overscan;
+}
+
 export function SessionRows({
   list,
   render,
@@ -24,12 +39,13 @@ export function SessionRows({
   render: (session: SessionSummary) => JSX.Element;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const overscan = useOverscan();
   const virtualizer = useVirtualizer({
     count: list.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_ESTIMATE_PX,
     getItemKey: (index) => list[index]?.id ?? index,
-    overscan: 10,
+    overscan,
     initialRect: windowRect(),
   });
   const items = virtualizer.getVirtualItems();

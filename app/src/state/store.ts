@@ -84,22 +84,6 @@ export function createStore(env: AppEnv): AppStore {
     void pairing.pairWithLink(query);
   };
 
-  /**
-   * The outbox's code, loaded on its own; what an earlier run left waiting is read and sent once it is in. Returns
-   * the function that stops it.
-   */
-  const startOutbox = () => {
-    const following = import("../offline/outbox-parts.ts").then(
-      ({ followOutbox, followOfflineBound }) => {
-        const stopOutbox = followOutbox({ connection, sessions, sync, report: env.report }, outbox);
-        const stopBound = followOfflineBound({ connection, appConfig, cache: env.offline, report: env.report });
-        return () => (stopOutbox(), stopBound());
-      },
-      (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
-    );
-    return () => void following.then((stop) => stop());
-  };
-
   return {
     env,
     router,
@@ -131,13 +115,31 @@ export function createStore(env: AppEnv): AppStore {
       );
       let stopped = false;
       stops.push(() => void (stopped = true));
-      later(() => stopped || stops.push(people.follow(), startOutbox()));
+      const outboxParts = { env, connection, sessions, sync, outbox, appConfig };
+      later(() => stopped || stops.push(people.follow(), startOutbox(outboxParts)));
     },
     dispose() {
       stops.splice(0).forEach((stop) => stop());
       connection.dispose();
     },
   };
+}
+
+/**
+ * The outbox's code, loaded on its own; what an earlier run left waiting is read and sent once it is in. Returns the
+ * function that stops it.
+ */
+function startOutbox(parts: Pick<AppStore, "env" | "connection" | "sessions" | "sync" | "outbox" | "appConfig">) {
+  const { env, connection, sessions, sync, outbox, appConfig } = parts;
+  const following = import("../offline/outbox-parts.ts").then(
+    ({ followOutbox, followOfflineBound }) => {
+      const stopOutbox = followOutbox({ connection, sessions, sync, report: env.report }, outbox);
+      const stopBound = followOfflineBound({ connection, appConfig, cache: env.offline, report: env.report });
+      return () => (stopOutbox(), stopBound());
+    },
+    (error: unknown) => (env.report("loading the outbox failed", error), () => undefined),
+  );
+  return () => void following.then((stop) => stop());
 }
 
 export const StoreContext = createContext<AppStore | undefined>(undefined);

@@ -356,8 +356,8 @@ export function indexedDbCache(factory?: IDBFactory, earlyHead?: Promise<unknown
 
 /**
  * The list's head as read while the modules loaded (early-head.ts, SU7): the first read of the head takes it instead
- * of reading again (then checked as every read of the head); anything written, removed or wiped before that drops it, stale.
- * Undefined (no database, no record, a failure) reads the store as usual.
+ * of reading again (then checked as every read of the head); anything written, removed or wiped before that drops it,
+ * stale. Undefined (no database, no record, a failure) reads the store as usual.
  */
 function withEarlyHead(kv: KeyValue, earlyHead: Promise<unknown> | undefined): KeyValue {
   let early = earlyHead;

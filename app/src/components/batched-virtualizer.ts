@@ -15,6 +15,8 @@ type Measure = { index: number; key: Key; size: number };
 export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
   private readonly queued: Measure[] = [];
   private flushPlanned = false;
+  /** Told each measure applied, by the row's key (the list's row estimates learn from it: row-estimates.ts). */
+  onMeasured: ((key: Key, size: number) => void) | undefined;
   /** The library's own resizeItem, which applies one measure. */
   private readonly resizeNow: (index: number, size: number) => void;
 
@@ -42,7 +44,9 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
     try {
       for (const { index, key, size } of measures) {
         const now = this.indexNow(index, key);
-        if (now !== undefined) this.resizeNow(now, size);
+        if (now === undefined) continue;
+        this.resizeNow(now, size);
+        this.onMeasured?.(key, size);
       }
     } finally {
       if (this.options === applying) this.options = options;

@@ -17,15 +17,26 @@ import { RequestNoteView } from "./request-note.tsx";
 import { messageRowKey, useMessageFocus } from "../search/use-message-focus.ts";
 import { useStore } from "../state/store.ts";
 import { Completing, NewestRank, rowInFull, whenSettled } from "../render/scroll-pacing.ts";
-import { MessageSketch, sketchable } from "./message-sketch.tsx";
+import { MessageSketch, plainShape, sketchable } from "./message-sketch.tsx";
+import { RowEstimates } from "./row-estimates.ts";
 
+/** A row's height before it is measured, when no row of its shape was measured yet (row-estimates.ts). */
+const ESTIMATED_ROW = 96;
 /** How many rows from the top of the loaded ones the reader may come before the older page is read. */
 const LOAD_OLDER_WITHIN = 30;
 /** Rows kept mounted beyond each edge of the screen, once the chat's first rows are painted (none before: LC8). */
 const OVERSCAN = 6;
 
-/** A row; `sketch`, when it has one, is what it shows when a fast scroll mounts it past the frame's row budget. */
-type Row = { key: string; render: () => preact.JSX.Element; sketch?: () => preact.JSX.Element };
+/**
+ * A row; `sketch`, when it has one, is what it shows when a fast scroll mounts it past the frame's row budget;
+ * `shape`, when it has one, names the rows laid out as tall as it (row-estimates.ts).
+ */
+type Row = {
+  key: string;
+  render: () => preact.JSX.Element;
+  sketch?: () => preact.JSX.Element;
+  shape?: () => string | undefined;
+};
 /** A message's row, with what it was made of: the same message in the same place is the same row. */
 type MessageRow = Row & { index: number; agent: Agent | undefined; last: boolean; showVersions: boolean };
 
@@ -40,6 +51,7 @@ export function MessageList({ transcript, agent }: Props) {
   const stoppedHere = chat.stoppedHere.value;
   const made = useRef(new WeakMap<Message, MessageRow>()).current;
   const [firstPainted, setFirstPainted] = useState(false);
+  const [estimates] = useState(() => new RowEstimates(ESTIMATED_ROW));
   const rows = useMemo(
     () => rowsOf(transcript, agent, chat, stoppedHere, made),
     [transcript, agent, chat, stoppedHere],
@@ -47,7 +59,9 @@ export function MessageList({ transcript, agent }: Props) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 96,
+    // A row of a shape measured before comes in at that height: no scroll correction, no second render (LC17).
+    estimateSize: (index) => estimates.estimate(rows[index]),
+    onMeasured: (key, size) => estimates.learn(key, size),
     // The same function while the rows are the same: a new one makes the virtualizer measure every row again (its
     // positions are memoized on it), which each scroll event's render did for the whole loaded chat.
     getItemKey: useCallback((index: number) => rows[index]?.key ?? index, [rows]),
@@ -203,6 +217,10 @@ function messageRow(
     showVersions,
     render: () => <MessageItem message={message} index={index} agent={agent} last={last} showVersions={showVersions} />,
     sketch: sketchable(message) ? () => <MessageSketch message={message} /> : undefined,
+    shape: () => {
+      const shape = plainShape(message);
+      return shape && `${shape} ${last ? "last" : ""} ${showVersions ? "versions" : ""}`;
+    },
   };
   made.set(message, row);
   return row;

@@ -13,6 +13,21 @@ export function sketchable(message: Message): boolean {
   return message.role === "user" || message.role === "assistant" || message.role === "system";
 }
 
+/**
+ * What a plain message's row is laid out from, as a string (its role, and each block's kind and lines' lengths):
+ * plain rows of one shape are as tall as each other at the same width, sketch or full row (LC10), so the list
+ * estimates an unmeasured row at the height last measured for its shape (row-estimates.ts). Undefined for any other
+ * message, whose height its text does not tell.
+ */
+export function plainShape(message: Message): string | undefined {
+  const blocks = message.content === "" || !bare(message) ? undefined : plainMarkdown(message.content);
+  const lengths = (lines: string[]) => lines.map((line) => line.length).join(",");
+  const shapes = blocks?.map((block) =>
+    block.kind === "paragraph" ? `p${lengths(block.lines)}` : `l${lengths(block.items)}`,
+  );
+  return shapes && `${message.role} ${shapes.join(" ")}`;
+}
+
 export function MessageSketch({ message }: { message: Message }) {
   const blocks = message.content === "" || !bare(message) ? undefined : plainMarkdown(message.content);
   const text = message.content === "" ? null : <UnrenderedText text={message.content} blocks={blocks} />;

@@ -4,7 +4,7 @@
 import "./early-head.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
-import { afterNextPaint } from "./state/after-paint.ts";
+import { afterNextPaint } from "./state/frames.ts";
 import { browserEnv } from "./state/env.ts";
 import { forgetOnRevokedMessage } from "./state/unpair.ts";
 import { createStore, StoreContext } from "./state/store.ts";

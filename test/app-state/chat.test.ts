@@ -10,7 +10,7 @@ import {
   type Session,
 } from "../../client/index.ts";
 import { createChat, type Chat } from "../../app/src/state/chat.ts";
-import type { Frames } from "../../app/src/state/chat-feed.ts";
+import type { Frames } from "../../app/src/state/frames.ts";
 import { fakeClient, liveChat, sessionOf, Value, type FakeClient } from "../app-dom/support/fake-env.ts";
 import { nodeStore, type NodeStore } from "./support.ts";
 

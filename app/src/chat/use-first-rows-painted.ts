@@ -5,7 +5,7 @@
 // painted.
 import { useComputed } from "@preact/signals";
 import { useLayoutEffect, useState } from "preact/hooks";
-import { afterPaint, defaultFrames } from "../state/chat-feed.ts";
+import { afterPaint, defaultFrames } from "../state/frames.ts";
 import type { Chat } from "../state/chat.ts";
 
 /** False until the chat's first answer (or its failure) is painted; then true for the screen's life. */

@@ -9,6 +9,7 @@ import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { AnyEvent, ChatClient, Message } from "../../../client/index.ts";
 import { applyEvent, emptyTranscript, prependPage, type Transcript } from "../chat/transcript.ts";
 import type { AppEnv } from "./env.ts";
+import { afterPaint, type Frames } from "./frames.ts";
 
 /** How many of a chat's last messages its first read brings: a screen's worth many times over, and no more. */
 export const FIRST_PAGE = 100;
@@ -37,23 +38,6 @@ export interface TranscriptView {
   error?: unknown;
   /** After a failed load: the messages this device kept (undefined: loading them; null: never opened here). */
   cached?: Message[] | null;
-}
-
-/** Where renders are paced: the page's animation frames; outside a page, the next microtask. */
-export interface Frames {
-  now(): number;
-  request(callback: () => void): number;
-  cancel(id: number): void;
-}
-
-export function defaultFrames(): Frames {
-  if (typeof requestAnimationFrame !== "function")
-    return { now: () => performance.now(), request: (callback) => (queueMicrotask(callback), 1), cancel: () => {} };
-  return {
-    now: () => performance.now(),
-    request: (callback) => requestAnimationFrame(callback),
-    cancel: (id) => cancelAnimationFrame(id),
-  };
 }
 
 export interface TranscriptFeed {
@@ -163,16 +147,6 @@ function laterWatch(env: AppEnv, frames: Frames, client: ChatClient, session_id:
       void unwatch.then((off) => off?.());
     },
   };
-}
-
-/**
- * Runs `then` once the frame after this moment has been painted (a task queued in its animation callbacks), and
- * returns what cancels it: for a chat's requests that its first paint does not need.
- */
-export function afterPaint(frames: Frames, then: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = frames.request(() => (timer = setTimeout(then)));
-  return () => (frames.cancel(frame), clearTimeout(timer));
 }
 
 /**

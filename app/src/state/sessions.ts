@@ -4,7 +4,7 @@
 // the events it caused, and would otherwise put back "New chat" over the title the first message gave.
 import { computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSummary } from "../../../client/index.ts";
-import { afterNextPaint } from "./after-paint.ts";
+import { afterNextPaint } from "./frames.ts";
 import type { AppEnv } from "./env.ts";
 import { byPinThenActivity, HEAD_CHATS } from "./list-order.ts";
 import { mergeNewer } from "./session-pages.ts";

@@ -1,0 +1,41 @@
+// The page's frames, in one place (docs/app.md "Start-up" and "Long chats"): where renders are paced, and work a
+// paint does not need put after it (a chat's later requests, the whole cached list's read, the start's requests
+// the first screen does not wait for).
+
+/** Where renders are paced: the page's animation frames; outside a page, the next microtask. */
+export interface Frames {
+  now(): number;
+  request(callback: () => void): number;
+  cancel(id: number): void;
+}
+
+export function defaultFrames(): Frames {
+  if (typeof requestAnimationFrame !== "function")
+    return { now: () => performance.now(), request: (callback) => (queueMicrotask(callback), 1), cancel: () => {} };
+  return {
+    now: () => performance.now(),
+    request: (callback) => requestAnimationFrame(callback),
+    cancel: (id) => cancelAnimationFrame(id),
+  };
+}
+
+/**
+ * Runs `then` once the frame after this moment has been painted (a task queued in its animation callbacks), and
+ * returns what cancels it: for a chat's requests that its first paint does not need.
+ */
+export function afterPaint(frames: Frames, then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = frames.request(() => (timer = setTimeout(then)));
+  return () => (frames.cancel(frame), clearTimeout(timer));
+}
+
+/** The longest the work waits for a paint: a page opened in the background paints nothing. */
+const PAINT_WAIT_MS = 500;
+
+/** Runs `work` once, after the next frame is painted, or after PAINT_WAIT_MS where no frame comes. */
+export function afterNextPaint(work: () => void): void {
+  let done = false;
+  const once = () => void (done || ((done = true), work()));
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, PAINT_WAIT_MS);
+}

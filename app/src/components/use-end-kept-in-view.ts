@@ -4,6 +4,7 @@
 // fires no scroll event, so the last lines slid under the card (docs/app.md L11).
 import type { RefObject } from "preact";
 import { useEffect } from "preact/hooks";
+import { STICK_THRESHOLD } from "../state/chat.ts";
 
 export function useEndKeptInView(scroller: RefObject<HTMLElement>, atBottom: () => boolean): void {
   useEffect(() => {
@@ -13,8 +14,12 @@ export function useEndKeptInView(scroller: RefObject<HTMLElement>, atBottom: () 
     let height = element.clientHeight;
     const observer = new ResizeObserver(() => {
       if (element.clientHeight === height) return;
+      // At the end as the box was: the reader's place is read a frame after a scroll, so a scroll the browser made in
+      // the same frame (the rows' height corrected, the scroll clamped to it) may be read against the new, shorter box
+      // and look like the reader left the end.
+      const wasAtEnd = element.scrollHeight - element.scrollTop - height < STICK_THRESHOLD;
       height = element.clientHeight;
-      if (atBottom()) element.scrollTop = element.scrollHeight;
+      if (atBottom() || wasAtEnd) element.scrollTop = element.scrollHeight;
     });
     observer.observe(element);
     return () => observer.disconnect();

@@ -11,7 +11,9 @@ let loading: Promise<Controls> | undefined;
 function useControls(): Controls | undefined {
   const [controls, setControls] = useState(loaded);
   useEffect(() => {
-    if (loaded) return;
+    // Loaded between this render and its effect (another control's import ended meanwhile): the state read at the
+    // render is still empty, so it is set here, or the control never showed (docs/voice.md, invariant 14).
+    if (loaded) return void setControls(loaded);
     let live = true;
     loading ??= import("./controls.tsx").catch((error: unknown) => {
       loading = undefined;

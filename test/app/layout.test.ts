@@ -2,7 +2,8 @@
 // desktop's notification rail stays on screen; the phone header keeps at least 20 characters of a title; the empty
 // composer on a phone is at most 100 px tall; a long title stays inside the phone's "Delete chat?" dialog; the
 // Devices screen's name field shows a device's name whole on a phone (L9); the menu closes when the screen changes
-// by the address (L10); a chat read at its end stays at its end when a card takes room under it (L11).
+// by the address (L10); a chat read at its end stays at its end when a card takes room under it (L11); the app's
+// name in the top bar stays on one line beside the longest badge (L12).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
@@ -151,6 +152,32 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
     });
     expect(fits.shown).toBeGreaterThanOrEqual(fits.needed);
     expect(await page.getByRole("button", { name: "Rename this device" }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the app's name on one line and the bar one row tall beside the longest badge word, at 360 px (L12)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.locator(".connection").waitFor();
+    // A narrower phone than the others (360 px, common on Android): at 390 px the longest word fits with a pixel spare.
+    await page.setViewportSize({ width: 360, height: 800 });
+    // The longest of the badge's words, written into the badge as it is drawn (its states come and go too fast to catch).
+    await page.locator(".connection").evaluate((badge) => (badge.lastChild!.textContent = "Server offline"));
+    const bar = await page.locator(".top-bar").evaluate((top) => ({
+      // The name's line boxes, counted on its text (the span itself is a flex item: one box however many lines).
+      lines: (() => {
+        const range = document.createRange();
+        range.selectNodeContents(top.querySelector(".brand span")!);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      })(),
+      height: top.getBoundingClientRect().height,
+      overflow: top.scrollWidth - top.clientWidth,
+    }));
+    expect(bar.lines).toBe(1);
+    expect(bar.overflow).toBeLessThanOrEqual(0);
+    // One row of controls: the bar's own 56 px (and its border), not two lines of the name.
+    expect(bar.height).toBeLessThan(60);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -169,7 +169,7 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
       lines: (() => {
         const range = document.createRange();
         range.selectNodeContents(top.querySelector(".brand span")!);
-        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        return new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
       })(),
       height: top.getBoundingClientRect().height,
       overflow: top.scrollWidth - top.clientWidth,

@@ -12,20 +12,30 @@ describe("row estimates", () => {
     const estimates = new RowEstimates(96);
     expect(estimates.estimate(row("m-0", "user p40"))).toBe(96);
     expect(estimates.estimate(row("m-1", "user p40"))).toBe(96);
-    estimates.learn("m-0", 121);
+    estimates.learn(row("m-0", "user p40"), 121);
     // A row asked for after its shape was measured comes in at that height; one asked before keeps its estimate.
     expect(estimates.estimate(row("m-2", "user p40"))).toBe(121);
     expect(estimates.estimate(row("m-1", "user p40"))).toBe(96);
     // Another shape, and a row without one (not a plain message), keep the first guess.
     expect(estimates.estimate(row("m-3", "assistant p40"))).toBe(96);
     expect(estimates.estimate(row("m-4"))).toBe(96);
-    estimates.learn("m-4", 300);
+    estimates.learn(row("m-4"), 300);
     expect(estimates.estimate(row("m-5"))).toBe(96);
     // A later measure of the shape is the estimate of the rows asked for after it.
-    estimates.learn("m-2", 125);
+    estimates.learn(row("m-2", "user p40"), 125);
     expect(estimates.estimate(row("m-6", "user p40"))).toBe(125);
     expect(estimates.estimate(row("m-2", "user p40"))).toBe(121);
     expect(estimates.estimate(undefined)).toBe(96);
+  });
+
+  it("learn a measure under the shape of the row as it is now, not the one its estimate was read for", () => {
+    const estimates = new RowEstimates(96);
+    estimates.learn(row("m-0", "user p40"), 100);
+    expect(estimates.estimate(row("m-7", "assistant p80 last"))).toBe(96);
+    // The place's message changed (a reply came after it: no longer the last): its measure is its new shape's.
+    estimates.learn(row("m-7", "assistant p80"), 180);
+    expect(estimates.estimate(row("m-8", "assistant p80"))).toBe(180);
+    expect(estimates.estimate(row("m-9", "assistant p80 last"))).toBe(96);
   });
 
   it("give plain messages of one role and lines' lengths one shape, and any other message none", () => {

@@ -15,8 +15,11 @@ type Measure = { index: number; key: Key; size: number };
 export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
   private readonly queued: Measure[] = [];
   private flushPlanned = false;
-  /** Told each measure applied, by the row's key (the list's row estimates learn from it: row-estimates.ts). */
-  onMeasured: ((key: Key, size: number) => void) | undefined;
+  /**
+   * Told each measure applied, with the row's index as it is now (the list's row estimates learn from the row there:
+   * row-estimates.ts).
+   */
+  onMeasured: ((index: number, size: number) => void) | undefined;
   /** The library's own resizeItem, which applies one measure. */
   private readonly resizeNow: (index: number, size: number) => void;
 
@@ -46,7 +49,7 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
         const now = this.indexNow(index, key);
         if (now === undefined) continue;
         this.resizeNow(now, size);
-        this.onMeasured?.(key, size);
+        this.onMeasured?.(now, size);
       }
     } finally {
       if (this.options === applying) this.options = options;

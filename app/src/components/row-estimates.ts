@@ -10,35 +10,31 @@
 type Key = string | number | bigint;
 /** What the estimates know of a row: its key, and its shape when rows of that shape are laid out alike. */
 export type Estimated = { key: Key; shape?: () => string | undefined };
-/** A row's estimate once given; its shape (null: none) read when first needed. */
-type Given = { size: number; row: Estimated; shape?: string | null };
 
 export class RowEstimates {
   /** The height last measured for each shape. */
   private readonly measured = new Map<string, number>();
-  private readonly given = new Map<Key, Given>();
+  /** Each row's estimate once given, by its key. */
+  private readonly given = new Map<Key, number>();
 
   constructor(private readonly fallback: number) {}
 
   estimate(row: Estimated | undefined): number {
     if (row === undefined) return this.fallback;
     const known = this.given.get(row.key);
-    if (known) return known.size;
-    const given: Given = { size: this.fallback, row };
+    if (known !== undefined) return known;
     // Until a row is measured there is nothing to look up: a chat's first rows cost no shape.
-    if (this.measured.size > 0) given.size = this.measured.get(shapeOf(given) ?? "") ?? this.fallback;
-    this.given.set(row.key, given);
-    return given.size;
+    const size = this.measured.size > 0 ? (this.measured.get(row.shape?.() ?? "") ?? this.fallback) : this.fallback;
+    this.given.set(row.key, size);
+    return size;
   }
 
-  /** A row's measured height: the estimate of the rows of its shape estimated from now on. */
-  learn(key: Key, size: number): void {
-    const given = this.given.get(key);
-    const shape = given && shapeOf(given);
+  /**
+   * A row's measured height: the estimate of the rows of its shape estimated from now on. The shape is the row's as it
+   * is now (the message at a place changes: another version, a reply after it), not the one its estimate was read for.
+   */
+  learn(row: Estimated | undefined, size: number): void {
+    const shape = row?.shape?.();
     if (shape && size > 0) this.measured.set(shape, size);
   }
-}
-
-function shapeOf(given: Given): string | null {
-  return (given.shape ??= given.row.shape?.() ?? null);
 }

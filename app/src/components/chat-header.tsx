@@ -29,6 +29,7 @@ export function ChatHeader({
   const controls = useFirstRowsPainted(useChat());
   const [renaming, setRenaming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
+  const [settingsOpened, setSettingsOpened] = useState(false);
   const title = session ? titleOf(session) : "New chat";
   const run = (work: () => Promise<void>) => {
     setProblem(undefined);
@@ -72,15 +73,16 @@ export function ChatHeader({
           <div class="header-actions slot" aria-hidden="true" />
         ))}
       {settings && (
-        <details class="chat-settings">
+        <details class="chat-settings" onToggle={(event) => event.currentTarget.open && setSettingsOpened(true)}>
           <summary class="icon-button" aria-label="Chat settings" title="Settings">
             <svg viewBox="0 0 24 24" aria-hidden="true">
               <circle cx="12" cy="12" r="3" />
               <path d="M12 2v3M12 19v3M2 12h3M19 12h3M5 5l2 2M17 17l2 2M5 19l2-2M17 7l2-2" />
             </svg>
           </summary>
-          {/* Closed until the reader opens it, so building it later moves nothing. */}
-          <div class="settings-panel">{controls && settings}</div>
+          {/* Closed until the reader opens it, so building it later moves nothing; opened before the first rows (a
+              slow or offline read), it is built then rather than shown empty. */}
+          <div class="settings-panel">{(controls || settingsOpened) && settings}</div>
         </details>
       )}
       <ErrorNotice problem={problem} class="header-problem" />

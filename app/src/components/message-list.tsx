@@ -11,6 +11,7 @@ import type { Chat } from "../state/chat.ts";
 import { useChat } from "../state/chat-context.ts";
 import { useVirtualizer } from "./use-virtualizer.ts";
 import { useEndKeptInView } from "./use-end-kept-in-view.ts";
+import { afterPaint, defaultFrames } from "../state/frames.ts";
 import { LiveReplyView } from "./live-reply.tsx";
 import { MessageItem } from "./message-item.tsx";
 import { RequestNoteView } from "./request-note.tsx";
@@ -61,7 +62,7 @@ export function MessageList({ transcript, agent }: Props) {
     getScrollElement: () => scroller.current,
     // A row of a shape measured before comes in at that height: no scroll correction, no second render (LC17).
     estimateSize: (index) => estimates.estimate(rows[index]),
-    onMeasured: (key, size) => estimates.learn(key, size),
+    onMeasured: (index, size) => estimates.learn(rows[index], size),
     // The same function while the rows are the same: a new one makes the virtualizer measure every row again (its
     // positions are memoized on it), which each scroll event's render did for the whole loaded chat.
     getItemKey: useCallback((index: number) => rows[index]?.key ?? index, [rows]),
@@ -268,9 +269,7 @@ function useAfterPaint(wanted: boolean, then: () => void): void {
   latest.current = then;
   useLayoutEffect(() => {
     if (!wanted) return;
-    let timer = 0;
-    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => latest.current())));
-    return () => (cancelAnimationFrame(frame), clearTimeout(timer));
+    return afterPaint(defaultFrames(), () => latest.current());
   }, [wanted]);
 }
 

@@ -173,7 +173,10 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
       })(),
       height: top.getBoundingClientRect().height,
       overflow: top.scrollWidth - top.clientWidth,
+      // Read in the same task as the measures: a render of the badge in between would have put a shorter word back.
+      badge: top.querySelector(".connection")!.textContent,
     }));
+    expect(bar.badge).toBe("Server offline");
     expect(bar.lines).toBe(1);
     expect(bar.overflow).toBeLessThanOrEqual(0);
     // One row of controls: the bar's own 56 px (and its border), not two lines of the name.

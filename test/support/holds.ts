@@ -3,6 +3,12 @@
 // It imports nothing from vitest, so scripts outside vitest (scripts/screenshots.ts) wait through it too.
 
 /**
+ * The real timers, taken when this module loads: a test that fakes the clock (vi.useFakeTimers) must not stop its own
+ * waits, as vi.waitFor's real timers do not stop either.
+ */
+const { setInterval, clearInterval } = globalThis;
+
+/**
  * Resolves with the first result of `attempt` that does not throw (or reject); rejects with its last error once
  * `timeout` ms have passed (or "Timed out in waitFor!" if it never failed). An attempt still running is not started
  * again. vitest's `vi.waitFor`, without vitest: an interval for the checks and an AbortSignal for the limit.

@@ -15,8 +15,9 @@ export function sketchable(message: Message): boolean {
 
 /**
  * What a plain message's row is laid out from, as a string (its role, and each block's kind and lines' lengths):
- * plain rows of one shape are as tall as each other at the same width, sketch or full row (LC10), so the list
- * estimates an unmeasured row at the height last measured for its shape (row-estimates.ts). Undefined for any other
+ * plain rows of one shape are mostly as tall as each other at the same width, sketch or full row (LC10; mostly, as
+ * lines of the same length in a proportional font need not wrap alike), so the list estimates an unmeasured row at the
+ * height last measured for its shape (row-estimates.ts): an estimate, corrected once measured. Undefined for any other
  * message, whose height its text does not tell.
  */
 export function plainShape(message: Message): string | undefined {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { headRecord } from "../../app/src/state/list-head.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import type { SessionSummary } from "../../client/index.ts";
+import { summary } from "../app-dom/support/summaries.ts";
 
 const APP = join(import.meta.dirname, "../../app/src");
 const importsOf = (file: string) =>
@@ -16,13 +17,7 @@ const importsOf = (file: string) =>
   );
 
 const chat = (id: string, title: string): SessionSummary => ({
-  id,
-  title,
-  agent_id: "agent",
-  model: null,
-  created_at: "2026-11-29T10:00:00.000Z",
-  updated_at: "2026-11-29T10:00:00.000Z",
-  message_count: 1,
+  ...summary(id, title, "2026-11-29T10:00:00.000Z"),
   archived: false,
 });
 

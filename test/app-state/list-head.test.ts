@@ -8,15 +8,10 @@ import { chatsOfHead, HEAD_FORMAT, headRecord } from "../../app/src/state/list-h
 import { HEAD_CHATS } from "../../app/src/state/list-order.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { sessionSummarySchema, type SessionSummary } from "../../client/index.ts";
+import { summary } from "../app-dom/support/summaries.ts";
 
 const chat = (id: string): SessionSummary => ({
-  id,
-  title: `Chat ${id}`,
-  agent_id: "agent",
-  model: null,
-  created_at: "2026-11-29T10:00:00.000Z",
-  updated_at: "2026-11-29T10:00:00.000Z",
-  message_count: 1,
+  ...summary(id, `Chat ${id}`, "2026-11-29T10:00:00.000Z"),
   archived: false,
 });
 

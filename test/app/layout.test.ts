@@ -6,7 +6,6 @@
 // name in the top bar stays on one line beside the longest badge (L12).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { parseProducer, producerInputSchema } from "../../server/notifications/input.ts";
 import { AppStack } from "./support/app-stack.ts";
 import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
 
@@ -34,14 +33,13 @@ async function longChat(): Promise<string> {
     content: `${LONG_WORD} and ${LONG_URL}`,
     metadata: {},
   });
-  const input = {
+  stack.notifySession(sessionId, {
     key: "long",
     severity: "info",
     title: LONG_WORD,
     body: LONG_URL,
     display: { presentation: "inline" },
-  };
-  stack.server.runtime.ctx.notifications.session(sessionId).publish(parseProducer(producerInputSchema, input), "test");
+  });
   return sessionId;
 }
 
@@ -212,16 +210,13 @@ describe("a chat read at its end on a phone (390x844)", () => {
       scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
     await expect.poll(fromEnd).toBeLessThanOrEqual(1);
     const before = await scroller.evaluate((element) => element.clientHeight);
-    const input = {
+    stack.notifySession(sessionId, {
       key: "deploy",
       severity: "warning",
       title: "Deploy waits",
       body: "Three lines of a card\nthat\ntakes room",
       display: { presentation: "inline" },
-    };
-    stack.server.runtime.ctx.notifications
-      .session(sessionId)
-      .publish(parseProducer(producerInputSchema, input), "test");
+    });
     await page.getByText("Deploy waits").waitFor();
     // The card took room from the transcript, and the transcript's end is still in view.
     await expect.poll(() => scroller.evaluate((element) => element.clientHeight)).toBeLessThan(before);

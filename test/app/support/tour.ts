@@ -4,7 +4,6 @@
 import type { Page } from "playwright-core";
 import { WebSocket as NodeWebSocket } from "ws";
 import { pair, parsePairUrl, type WebSocketConstructor } from "../../../client/index.ts";
-import { parseProducer, producerInputSchema } from "../../../server/notifications/input.ts";
 import { ADMIN_TOKEN } from "../../support/server.ts";
 import { dialectStream } from "../../../scripts/scripted-backend/index.ts";
 import type { AppStack } from "./app-stack.ts";
@@ -78,14 +77,17 @@ export function seed(stack: AppStack): Seeded {
     body: "The last backup finished 3 days ago.",
     display: { presentation: "banner" },
   });
-  const input = {
-    key: "deploy",
-    severity: "info",
-    title: "Deploy needs approval",
-    body: "Staging is ready to promote.",
-    display: { presentation: "inline" },
-  };
-  stack.server.runtime.ctx.notifications.session(chat.id).publish(parseProducer(producerInputSchema, input), "docs");
+  stack.notifySession(
+    chat.id,
+    {
+      key: "deploy",
+      severity: "info",
+      title: "Deploy needs approval",
+      body: "Staging is ready to promote.",
+      display: { presentation: "inline" },
+    },
+    "docs",
+  );
   return { chatId: chat.id, olderId: older.id };
 }
 

@@ -188,6 +188,13 @@ export class Stack {
     return this.server.runtime.ctx.notifications.application.publish(parseProducer(producerInputSchema, input), "test");
   }
 
+  /** A producer's notification on one chat (shown inline above a phone's composer, in the desktop's rail). */
+  notifySession(sessionId: string, input: ProducerInput, source = "test") {
+    return this.server.runtime.ctx.notifications
+      .session(sessionId)
+      .publish(parseProducer(producerInputSchema, input), source);
+  }
+
   /** The store's own sequence of public events after `since` (what GET /events gives an admin). */
   async storeEvents(since = "0"): Promise<AnyEvent[]> {
     const events: AnyEvent[] = [];

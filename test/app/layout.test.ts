@@ -183,7 +183,7 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
     await context.close();
   });
 
-  it("closes the menu when the screen changes by the address, not only by its own links (L10)", async () => {
+  it("closes the menu when the screen changes by the address or back, not only by its own links (L10)", async () => {
     const { context, page, errors } = await openPage(browser, PHONE);
     await pairThroughLink(page, (await stack.createPairing()).pair_url);
     await page.locator("summary[aria-label=Menu]").click();
@@ -192,6 +192,12 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
     await page.goto(`${stack.serverUrl}/#/history`);
     await menu.waitFor({ state: "hidden" });
     expect(await page.locator("details.menu").evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
+    // And by the browser's back button.
+    await page.locator("summary[aria-label=Menu]").click();
+    await menu.waitFor();
+    await page.goBack();
+    await menu.waitFor({ state: "hidden" });
+    expect(page.url()).not.toContain("#/history");
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -220,6 +226,32 @@ describe("a chat read at its end on a phone (390x844)", () => {
     await page.getByText("Deploy waits").waitFor();
     // The card took room from the transcript, and the transcript's end is still in view.
     await expect.poll(() => scroller.evaluate((element) => element.clientHeight)).toBeLessThan(before);
+    await expect.poll(fromEnd).toBeLessThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("stays at its end when it came back to the end in the frame its box shrank (L11)", async () => {
+    const { context, page, errors } = await openPage(browser, PHONE);
+    const sessionId = await stack.createSession();
+    for (let index = 0; index < 30; index++) await stack.append(sessionId, `line ${index} of a chat that scrolls`);
+    await pairThroughLink(page, (await stack.createPairing()).pair_url);
+    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await page.locator('article[data-role="user"]', { hasText: "line 29 of" }).waitFor();
+    const scroller = page.getByRole("log", { name: "Messages" });
+    const fromEnd = () =>
+      scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    await expect.poll(fromEnd).toBeLessThanOrEqual(1);
+    // The reader scrolls up to read, and the app notes it in the frame after the scroll...
+    await scroller.evaluate((element) => (element.scrollTop -= 400));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    // ...then comes back to the end in the same frame as something under the transcript takes 120 px: the app reads
+    // the reader's place only after that frame, so the resize alone must see the reader was at the end as the box was.
+    await scroller.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+      element.style.maxHeight = `${element.clientHeight - 120}px`;
+    });
+    await expect.poll(() => scroller.evaluate((element) => element.style.maxHeight !== "")).toBe(true);
     await expect.poll(fromEnd).toBeLessThanOrEqual(1);
     expect(errors).toEqual([]);
     await context.close();

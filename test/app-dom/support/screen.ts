@@ -1,11 +1,15 @@
 // Rendering a screen test's store and clearing up after it: the `show`, `afterEach(cleanup; disposeStores)` and
 // element-size block each happy-dom suite wrote out for itself.
-import { cleanup, render } from "@testing-library/preact";
+import { cleanup, configure, render } from "@testing-library/preact";
 import { h, type ComponentChild } from "preact";
 import { afterEach, beforeAll } from "vitest";
 import { App } from "../../../app/src/app.tsx";
 import { StoreContext } from "../../../app/src/state/store.ts";
 import { disposeStores, type TestStore } from "./fake-env.ts";
+
+// A `waitFor` waits for a condition, it times nothing: its default second was too short once, on a loaded machine,
+// for the chat controls' K2 and K4, so the screens' waits give up after five.
+configure({ asyncUtilTimeout: 5_000 });
 
 /** Renders `view` (by default the whole app, ready) over the test's store. */
 export function show({ store }: TestStore, view: () => ComponentChild = () => h(App, { ready: true })) {

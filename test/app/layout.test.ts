@@ -204,7 +204,8 @@ describe("the Devices screen and the menu on a phone (390x844)", () => {
 });
 
 describe("a chat read at its end on a phone (390x844)", () => {
-  it("stays at its end when a notification card takes room under the transcript (L11)", async () => {
+  /** A phone page on a chat of 30 messages, opened at its end; `fromEnd` is how far the transcript is from it. */
+  async function openChatAtItsEnd() {
     const { context, page, errors } = await openPage(browser, PHONE);
     const sessionId = await stack.createSession();
     for (let index = 0; index < 30; index++) await stack.append(sessionId, `line ${index} of a chat that scrolls`);
@@ -215,6 +216,11 @@ describe("a chat read at its end on a phone (390x844)", () => {
     const fromEnd = () =>
       scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
     await expect.poll(fromEnd).toBeLessThanOrEqual(1);
+    return { context, page, errors, sessionId, scroller, fromEnd };
+  }
+
+  it("stays at its end when a notification card takes room under the transcript (L11)", async () => {
+    const { context, page, errors, sessionId, scroller, fromEnd } = await openChatAtItsEnd();
     const before = await scroller.evaluate((element) => element.clientHeight);
     stack.notifySession(sessionId, {
       key: "deploy",
@@ -232,16 +238,7 @@ describe("a chat read at its end on a phone (390x844)", () => {
   });
 
   it("stays at its end when it came back to the end in the frame its box shrank (L11)", async () => {
-    const { context, page, errors } = await openPage(browser, PHONE);
-    const sessionId = await stack.createSession();
-    for (let index = 0; index < 30; index++) await stack.append(sessionId, `line ${index} of a chat that scrolls`);
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
-    await page.locator('article[data-role="user"]', { hasText: "line 29 of" }).waitFor();
-    const scroller = page.getByRole("log", { name: "Messages" });
-    const fromEnd = () =>
-      scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-    await expect.poll(fromEnd).toBeLessThanOrEqual(1);
+    const { context, page, errors, scroller, fromEnd } = await openChatAtItsEnd();
     // The reader scrolls up to read, and the app notes it in the frame after the scroll...
     await scroller.evaluate((element) => (element.scrollTop -= 400));
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));

@@ -32,17 +32,22 @@ import {
   type ToApps,
 } from "./relay/protocol.ts";
 import { median, percentile } from "./stats.ts";
+import type { GcStats } from "./relay/gc-meter.ts";
+import type { ThreadStats } from "./relay/thread-meter.ts";
 
 const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "4000" },
     warmup: { type: "string", default: "500" },
+    rounds: { type: "string", default: "8" },
     only: { type: "string" },
     routes: { type: "string" },
   },
 });
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
+/** Phases of each route at 50 apps (alternating), `REQUESTS / ROUNDS` calls each. */
+const ROUNDS = Number(values.rounds);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
 const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
@@ -162,16 +167,26 @@ async function main(): Promise<void> {
   const cpuOf = async (route: Route, apps: number, total: number) => {
     all.forEach((proc) => proc.send({ type: "phase" }));
     const measured = await run(route, apps, total);
-    const [bridge, serverStats, ...appStats] = await Promise.all(
-      all.map((proc) => ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats")),
-    );
-    const cpu = (...ms: (typeof bridge | undefined)[]) => {
+    const statsOf = (proc: ChildProcess) =>
+      ask(proc, (m) => fromApps.or(fromBridge).or(fromServer).parse(m), { type: "stats" }, "stats");
+    // The server's answer read with its own schema: it carries the server's garbage, which a union would drop.
+    const [bridge, serverStats, ...appStats] = await Promise.all([
+      statsOf(bridgeProc),
+      ask(serverProc, parseServer, { type: "stats" }, "stats"),
+      ...appProcs.map(statsOf),
+    ]);
+    const cpu = (...ms: ({ type: string; stats?: { cpu_user_ms: number; cpu_sys_ms: number } } | undefined)[]) => {
       const used = { user: 0, sys: 0 };
-      for (const m of ms)
-        if (m?.type === "stats") ((used.user += m.stats.cpu_user_ms), (used.sys += m.stats.cpu_sys_ms));
+      for (const m of ms) if (m?.stats) ((used.user += m.stats.cpu_user_ms), (used.sys += m.stats.cpu_sys_ms));
       return used;
     };
-    return { measured, cpu: { bridge: cpu(bridge), server: cpu(serverStats), apps: cpu(...appStats) } };
+    const gc = serverStats.type === "stats" ? serverStats.gc : undefined;
+    // How often the server waited for a frame: fewer waits per call, more calls handled in one turn.
+    const waits = serverStats.type === "stats" ? (serverStats.stats.switches_voluntary ?? 0) : 0;
+    const floorWrites = serverStats.type === "stats" ? serverStats.floor_writes : 0;
+    const threads = serverStats.type === "stats" ? serverStats.threads : undefined;
+    const cpus = { bridge: cpu(bridge), server: cpu(serverStats), apps: cpu(...appStats) };
+    return { measured, cpu: cpus, gc, threads, waits, floorWrites };
   };
 
   const figures: Record<string, unknown> = {};
@@ -183,12 +198,25 @@ async function main(): Promise<void> {
     const routes = ROUTES.filter((route) => apps === DEVICES || !isVariant(route));
     // Warm both paths (JIT, connections), then alternate them so drift in the machine's load hits both.
     for (const route of routes) await run(route, apps, WARMUP);
+    // Then one round as measured, not counted (with the cipher's sampling after each phase): without it the first
+    // sealed phase at 50 apps cost the server ~50 µs a call more than the later ones in every run, ~30 of them on its
+    // other threads (V8's workers), after the warmup and the first sampling alike.
+    if (apps === DEVICES)
+      for (const route of routes) {
+        await cpuOf(route, apps, Math.round(REQUESTS / ROUNDS));
+        for (const sealed of floorRoutes) await cipherCost(serverProc, SEAMS[sealed]!);
+      }
     const measured: Partial<Record<Route, Awaited<ReturnType<typeof cpuOf>>>> = {};
-    // Each route twice, half the calls each time, in one order and then the reverse (A B C C B A): a drift in the
-    // machine's load, or whatever favours a phase for its place in the run, weighs on every route alike.
-    for (const route of [...routes, ...[...routes].reverse()]) {
-      const half = await cpuOf(route, apps, Math.round(REQUESTS / 2));
-      measured[route] = measured[route] ? merged(measured[route], half) : half;
+    const phases: Partial<Record<Route, Phase[]>> = {};
+    // Each route in rounds, an equal share of the calls each time, in one order and then the reverse (A B C C B A A B
+    // C ...): a drift in the machine's load, or whatever favours a phase for its place in the run, weighs on every
+    // route alike. At 50 apps, `--rounds` rounds: the floor's figure is the median of the rounds' differences.
+    const rounds = apps === DEVICES ? ROUNDS : 2;
+    const order = Array.from({ length: rounds }, (_, r) => (r % 2 === 0 ? routes : [...routes].reverse())).flat();
+    for (const route of order) {
+      const phase = await cpuOf(route, apps, Math.round(REQUESTS / rounds));
+      measured[route] = measured[route] ? merged(measured[route], phase) : phase;
+      (phases[route] ??= []).push(phase);
       if (apps === DEVICES)
         for (const sealed of floorRoutes) {
           const cipher = await cipherCost(serverProc, SEAMS[sealed]!);
@@ -220,9 +248,15 @@ async function main(): Promise<void> {
     }
     if (apps === DEVICES) {
       figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
+      figures.server_gc_per_call_50 = Object.fromEntries(
+        routes.map((route) => [route, gcPerCall(measured[route]!.gc)]),
+      );
+      figures.server_threads_us_per_call_50 = Object.fromEntries(
+        routes.map((route) => [route, threadsPerCall(measured[route]!.threads)]),
+      );
       for (const sealed of floorRoutes)
         if (relay && measured[sealed])
-          Object.assign(figures, serverFloor(sealed, relay.cpu, measured[sealed].cpu, cipherSamples[sealed]!));
+          Object.assign(figures, serverFloor(sealed, phases.relay!, phases[sealed]!, cipherSamples[sealed]!));
     }
   }
 
@@ -247,26 +281,38 @@ async function cipherCost(serverProc: ChildProcess, seams: Seams): Promise<{ alo
 
 /**
  * The sealed relay's floor on the server: its CPU per sealed call beyond a plain relayed call's, against the cipher's
- * own cost (the median of the batches sampled through the 50-app phases) in the same run. Beside it, labelled as
- * such, the same difference against the cipher's cost beside the route (`_in_place`): not the floor's figure. The
- * floor is e2e_relay's (the seams the server ships), its figures named as before; another sealed route's carry its
- * name first (`e2e_relay_noble_server_cipher_us_per_call`).
+ * own cost (the median of the batches sampled through the 50-app phases) in the same run. The numerator is the median
+ * of the rounds' differences (each round a plain phase and a sealed one, side by side in the run): one phase that a
+ * burst of the machine's load or a collection's timing lands on moves the median by one place, where it moved the
+ * pooled figure (also printed, `_pooled`) by its whole excess. Beside it, labelled as such, the same difference against
+ * the cipher's cost beside the route (`_in_place`): not the floor's figure. The floor is e2e_relay's (the seams the
+ * server ships), its figures named as before; another sealed route's carry its name first
+ * (`e2e_relay_noble_server_cipher_us_per_call`).
  */
-function serverFloor(
-  route: Route,
-  plain: Phase["cpu"],
-  sealed: Phase["cpu"],
-  samples: { alone: number[]; inPlace: number[] },
-) {
+function serverFloor(route: Route, plain: Phase[], sealed: Phase[], samples: { alone: number[]; inPlace: number[] }) {
   const cipherUs = median(samples.alone);
   const inPlaceUs = median(samples.inPlace);
-  const serverUs = (cpu: Phase["cpu"]) => ((cpu.server!.user + cpu.server!.sys) * 1000) / REQUESTS;
-  const extraUs = serverUs(sealed) - serverUs(plain);
+  const serverUs = (phase: Phase) =>
+    ((phase.cpu.server!.user + phase.cpu.server!.sys) * 1000) / phase.measured.latencies.length;
+  const rounds = sealed.map((phase, r) => serverUs(phase) - serverUs(plain[r]!));
+  const extraUs = median(rounds);
+  const pooled = (phases: Phase[]) => serverUs(phases.reduce((a, b) => merged(a, b)));
   const prefix = route === "e2e_relay" ? "" : `${route}_`;
   return {
     [`${prefix}server_cipher_us_per_call`]: round(cipherUs),
     [`${prefix}server_cipher_us_range`]: [round(Math.min(...samples.alone)), round(Math.max(...samples.alone))],
     [`${route}_server_extra_us_50`]: round(extraUs),
+    [`${route}_server_extra_us_rounds_50`]: rounds.map(round),
+    [`${route}_server_us_rounds_50`]: sealed.map((phase) => round(serverUs(phase))),
+    [`relay_server_us_rounds_50`]: plain.map((phase) => round(serverUs(phase))),
+    [`${route}_server_waits_per_call_rounds_50`]: sealed.map((p) => round(p.waits / p.measured.latencies.length)),
+    [`relay_server_waits_per_call_rounds_50`]: plain.map((p) => round(p.waits / p.measured.latencies.length)),
+    [`${route}_server_major_gcs_rounds_50`]: sealed.map((p) => p.gc?.major ?? 0),
+    [`relay_server_major_gcs_rounds_50`]: plain.map((p) => p.gc?.major ?? 0),
+    [`${route}_server_other_threads_us_rounds_50`]: sealed.map((p) => otherThreadsUs(p)),
+    [`relay_server_other_threads_us_rounds_50`]: plain.map((p) => otherThreadsUs(p)),
+    [`${route}_floor_writes_per_call_rounds_50`]: sealed.map((p) => round(p.floorWrites / p.measured.latencies.length)),
+    [`${route}_server_extra_us_pooled_50`]: round(pooled(sealed) - pooled(plain)),
     [`${route}_server_extra_per_cipher_50`]: round(extraUs / cipherUs),
     [`${prefix}server_cipher_in_place_us_per_call`]: round(inPlaceUs),
     [`${route}_server_extra_per_cipher_in_place_50`]: round(extraUs / inPlaceUs),
@@ -276,6 +322,14 @@ function serverFloor(
 type Phase = {
   measured: { latencies: number[]; seconds: number; perSecond: number };
   cpu: Record<string, { user: number; sys: number }>;
+  /** The server's garbage over the phase (gc-meter.ts). */
+  gc: GcStats | undefined;
+  /** The server's CPU by thread over the phase (thread-meter.ts). */
+  threads: ThreadStats | undefined;
+  /** The server's voluntary context switches over the phase. */
+  waits: number;
+  /** The replay guard's floor writes over the phase: one per turn that held fresh sealed calls. */
+  floorWrites: number;
 };
 
 /** Two phases of one route as one: their calls, their time, their CPU. */
@@ -288,7 +342,51 @@ function merged<T extends Phase>(a: T, b: T): T {
       { user: used.user + b.cpu[name]!.user, sys: used.sys + b.cpu[name]!.sys },
     ]),
   );
-  return { ...a, measured: { latencies, seconds, perSecond: latencies.length / seconds }, cpu };
+  const gc =
+    a.gc && b.gc
+      ? (Object.fromEntries(
+          Object.entries(a.gc).map(([name, value]) => [name, value + b.gc![name as keyof GcStats]]),
+        ) as GcStats)
+      : undefined;
+  const threads =
+    a.threads && b.threads
+      ? {
+          main_ms: a.threads.main_ms + b.threads.main_ms,
+          other_threads_ms: a.threads.other_threads_ms + b.threads.other_threads_ms,
+        }
+      : undefined;
+  const counts = { waits: a.waits + b.waits, floorWrites: a.floorWrites + b.floorWrites };
+  return { ...a, measured: { latencies, seconds, perSecond: latencies.length / seconds }, cpu, gc, threads, ...counts };
+}
+
+/**
+ * The server's garbage per call: bytes allocated on V8's heap and in backing stores, collections per 1,000 calls,
+ * and the collections' time in µs per call (their cost as V8 reports it, wall time inside the process).
+ */
+function gcPerCall(gc: GcStats | undefined) {
+  if (!gc) return undefined;
+  const per = (n: number, scale = 1) => round((n * scale) / REQUESTS);
+  return {
+    heap_bytes: Math.round(gc.heap_allocated_bytes / REQUESTS),
+    external_bytes: Math.round(gc.external_allocated_bytes / REQUESTS),
+    scavenges_per_1000: per(gc.scavenges, 1000),
+    major_per_1000: per(gc.major, 1000),
+    scavenge_us: per(gc.scavenge_ms, 1000),
+    major_us: per(gc.major_ms, 1000),
+  };
+}
+
+/** The server's CPU per call in µs on its threads besides the JavaScript one, over one phase. */
+const otherThreadsUs = (phase: Phase) =>
+  round(((phase.threads?.other_threads_ms ?? 0) * 1000) / phase.measured.latencies.length);
+
+/** The server's CPU per call in µs on its JavaScript thread and on its other threads (V8's workers above all). */
+function threadsPerCall(threads: ThreadStats | undefined) {
+  if (!threads) return undefined;
+  return {
+    main: round((threads.main_ms * 1000) / REQUESTS),
+    others: round((threads.other_threads_ms * 1000) / REQUESTS),
+  };
 }
 
 /** CPU per call in µs, `[user, system]` per process: who pays for a call, and how much of it is the kernel's. */

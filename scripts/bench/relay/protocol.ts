@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { useCipher, useRandom } from "../../../client/wire/crypto/index.ts";
 import { processStats } from "../fanout/protocol.ts";
+import { gcStats } from "./gc-meter.ts";
+import { threadStats } from "./thread-meter.ts";
 
 /** Which implementation each crypto seam uses in a child (client/wire/crypto: xchacha.ts, random.ts). */
 export const seamsSchema = z.object({ cipher: z.enum(["noble", "openssl"]), random: z.enum(["platform", "pooled"]) });
@@ -45,7 +47,8 @@ export const fromServer = z.discriminatedUnion("type", [
     tokens: z.array(z.string()),
     e2e: z.object({ server_key: z.string(), devices: z.array(sealingDevice) }),
   }),
-  statsMessage,
+  /** The server's stats carry its garbage too (gc-meter.ts): what a sealed call allocates beyond a plain one. */
+  statsMessage.extend({ gc: gcStats, threads: threadStats, floor_writes: z.number() }),
   seamsAnswer,
   z.object({ type: z.literal("cipher"), us_per_call: z.array(z.number()), in_place_us_per_call: z.array(z.number()) }),
 ]);

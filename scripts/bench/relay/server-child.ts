@@ -11,7 +11,9 @@ import { phaseMeter } from "../fanout/protocol.ts";
 import { runRelayedCall } from "../../../server/forwarder/api-relay.ts";
 import { withJsonBody } from "../../../server/forwarder/json-text.ts";
 import { cipherCostUs, cipherInPlaceUs, sealedCallJson } from "./cipher-cost.ts";
-import { answerMeter, answerSeams, toServer } from "./protocol.ts";
+import { gcMeter } from "./gc-meter.ts";
+import { threadMeter } from "./thread-meter.ts";
+import { answerSeams, toServer } from "./protocol.ts";
 import { pairDevices, seedSession } from "./seed.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-relay-server-"));
@@ -23,6 +25,13 @@ const runtime = createRuntime({
 const url = await runtime.app.listen({ host: "127.0.0.1", port: 0 });
 const { ctx } = runtime;
 const meter = phaseMeter();
+const garbage = gcMeter();
+const threads = threadMeter();
+/** The replay guard's floor writes (one per turn with fresh sealed calls): how many calls shared a turn. */
+let floorWrites = 0;
+const { calls: guard } = ctx.e2e;
+const writeFloors = guard.flush.bind(guard);
+guard.flush = () => (floorWrites++, writeFloors());
 const send = (message: unknown) => process.send!(message);
 let stopForwarder: (() => Promise<void>) | undefined;
 /** The session's path and an encrypting device with its public key: what the cipher's own cost is measured on. */
@@ -57,7 +66,16 @@ async function cipherCost(batches: number): Promise<{ alone: number[]; inPlace: 
 
 process.on("message", (message) => {
   const parsed = toServer.parse(message);
-  if (answerMeter(parsed, meter, send) || answerSeams(parsed, send)) return;
+  if (answerSeams(parsed, send)) return;
+  if (parsed.type === "phase") return void (meter.reset(), garbage.reset(), threads.reset(), (floorWrites = 0));
+  if (parsed.type === "stats")
+    return send({
+      type: "stats",
+      stats: meter.read(),
+      gc: garbage.read(),
+      threads: threads.read(),
+      floor_writes: floorWrites,
+    });
   if (parsed.type === "cipher")
     return void cipherCost(parsed.batches).then(({ alone, inPlace }) =>
       send({ type: "cipher", us_per_call: alone, in_place_us_per_call: inPlace }),

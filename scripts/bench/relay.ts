@@ -11,8 +11,9 @@
 // The e2e variants (`e2e_relay_noble`, `e2e_relay_platform`) run at 50 apps only: each crypto seam's optimisation
 // with and without in the same run (docs/benchmarks.md "Sealed relay"). With `relay` in the run, every sealed route
 // also gets the server floor's figures, its cipher timed with its own seams (e2e_relay's under the names the floor
-// uses, another's prefixed with its route: serverFloor).
-// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--only <route>]
+// uses, another's prefixed with its route: serverFloor), and the server's garbage and CPU by thread per call of each
+// route (server_gc_per_call_50, server_threads_us_per_call_50).
+// Usage: node --import tsx scripts/bench/relay.ts [--requests 4000] [--warmup 500] [--rounds 8] [--only <route>]
 // [--routes relay,e2e_relay,...] (BENCH_APP_PROCESSES=1; BENCH_CPU_PROF=<dir> for a V8 profile per child, with --only
 // to profile one route)
 import type { ChildProcess } from "node:child_process";

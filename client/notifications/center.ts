@@ -3,6 +3,7 @@
 // the user dismissed; every newly observed pending revision runs its ui_effects once.
 import type { AnyEvent } from "../wire/events.ts";
 import { notificationEventSchemas } from "../wire/notification.ts";
+import { onFirstUse } from "../wire/built-on-first-use.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";
@@ -245,12 +246,12 @@ function entryScope(entry: { scope: "application" | "session"; session_id?: stri
 }
 
 /** Application events carry no session_id; session events must (scope ownership). */
-const NOTIFICATION_TYPES: ReadonlySet<string> = new Set(
-  notificationEventSchemas.map((schema) => schema.shape.type.value),
+const notificationTypes = onFirstUse(
+  (): ReadonlySet<string> => new Set(notificationEventSchemas.map((schema) => schema.unwrap().shape.type.value)),
 );
 
 function scopeOfEvent(event: AnyEvent): ScopeRef | undefined {
-  if (!NOTIFICATION_TYPES.has(event.type)) return undefined;
+  if (!notificationTypes().has(event.type)) return undefined;
   if (event.type.startsWith("application_"))
     return event.session_id === undefined ? { scope: "application" } : undefined;
   return event.session_id ? { scope: "session", session_id: event.session_id } : undefined;

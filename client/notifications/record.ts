@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { notificationRecordSchema, type NotificationRecord } from "../wire/notification.ts";
 
-export const clientRecordSchema = notificationRecordSchema.extend({
+export const clientRecordSchema = notificationRecordSchema.unwrap().extend({
   display: z.looseObject({ presentation: z.string().optional() }).optional(),
 });
 export type ClientRecord = z.infer<typeof clientRecordSchema>;

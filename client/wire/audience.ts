@@ -4,6 +4,7 @@
 // plain form only for the tags that have a live plain device). The tags travel only between the server and the
 // bridge: devices receive exactly what they always did.
 import { z } from "zod";
+import { lazySchema } from "./built-on-first-use.ts";
 import { anyEventSchema } from "./events.ts";
 import { sealedEventSchema } from "./e2e.ts";
 import { eventIdSchema } from "./event-id.ts";
@@ -24,13 +25,15 @@ export const SOLE_AUDIENCE = "*";
 /** Most tags in one event's audience or one form's `to`: as many as grants in a join. */
 export const MAX_AUDIENCE_TAGS = 10_000;
 
-const tagsSchema = z.array(audienceTagSchema).max(MAX_AUDIENCE_TAGS);
+const tagsSchema = lazySchema(() => z.array(audienceTagSchema).max(MAX_AUDIENCE_TAGS));
 
 /** One form of an event and the tags whose devices of that form's mode get it. */
-export const audienceFormSchema = z.union([
-  z.strictObject({ to: tagsSchema.min(1), event: anyEventSchema }),
-  z.strictObject({ to: tagsSchema.min(1), sealed: sealedEventSchema }),
-]);
+export const audienceFormSchema = lazySchema(() =>
+  z.union([
+    z.strictObject({ to: tagsSchema.unwrap().min(1), event: anyEventSchema }),
+    z.strictObject({ to: tagsSchema.unwrap().min(1), sealed: sealedEventSchema }),
+  ]),
+);
 export type AudienceForm = z.infer<typeof audienceFormSchema>;
 
 /**
@@ -38,19 +41,21 @@ export type AudienceForm = z.infer<typeof audienceFormSchema>;
  * another tag is skipped, without a gap); `forms` are what they are sent (a device in the audience whose form is
  * missing is a gap, as before). Every form's `to` lies within `audience`.
  */
-export const audiencePushSchema = z
-  .object({
-    event_id: eventIdSchema,
-    audience: tagsSchema,
-    forms: z.array(audienceFormSchema).max(MAX_AUDIENCE_TAGS + 1),
-  })
-  .refine((push) => {
-    const audience = new Set(push.audience);
-    return push.forms.every((form) => form.to.every((tag) => audience.has(tag)));
-  }, "every form's `to` lies within the audience")
-  .refine(
-    (push) =>
-      push.forms.every((form) => ("event" in form ? form.event.event_id : form.sealed.event_id) === push.event_id),
-    "every form is of the event `event_id` names",
-  );
+export const audiencePushSchema = lazySchema(() =>
+  z
+    .object({
+      event_id: eventIdSchema,
+      audience: tagsSchema,
+      forms: z.array(audienceFormSchema).max(MAX_AUDIENCE_TAGS + 1),
+    })
+    .refine((push) => {
+      const audience = new Set(push.audience);
+      return push.forms.every((form) => form.to.every((tag) => audience.has(tag)));
+    }, "every form's `to` lies within the audience")
+    .refine(
+      (push) =>
+        push.forms.every((form) => ("event" in form ? form.event.event_id : form.sealed.event_id) === push.event_id),
+      "every form is of the event `event_id` names",
+    ),
+);
 export type AudiencePush = z.infer<typeof audiencePushSchema>;

@@ -4,14 +4,17 @@
 // from this table (scripts/gen-errors-doc.ts). The body itself is docs/errors.md "HTTP", except the 409 of a dismiss or an interaction's answer
 // (the current record: a route contract's `conflictRecord`).
 import { z } from "zod";
+import { lazySchema } from "./built-on-first-use.ts";
 
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string().regex(/^[a-z][a-z0-9_]*$/),
-    message: z.string(),
-    details: z.unknown().optional(),
+export const errorBodySchema = lazySchema(() =>
+  z.object({
+    error: z.object({
+      code: z.string().regex(/^[a-z][a-z0-9_]*$/),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
   }),
-});
+);
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export interface HttpErrorRule {

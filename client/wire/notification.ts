@@ -8,38 +8,41 @@
 // `session_id`; application events never do. `request_id` is never set on the event itself (only inside the
 // record), so `request_completed` stays the final event of its request.
 import { z } from "zod";
+import { lazySchema, onFirstUse } from "./built-on-first-use.ts";
 import { eventIdSchema } from "./event-id.ts";
 
 export const presentationSchema = z.enum(["banner", "inline", "modal"]);
 export type Presentation = z.infer<typeof presentationSchema>;
 
 /** The action-display payload: a presentation plus whatever the renderer understands. */
-export const displaySchema = z.looseObject({ presentation: presentationSchema });
+export const displaySchema = lazySchema(() => z.looseObject({ presentation: presentationSchema }));
 export type Display = z.infer<typeof displaySchema>;
 
 /**
  * Revision-scoped UI commands. Known fields must have their documented form; `navigate_to_session_id` is
  * refused (docs/notifications.md "The record"); any other JSON-compatible field is preserved for consumers that know it.
  */
-export const uiEffectsSchema = z
-  .object({
-    reload_session_ids: z
-      .array(z.string().min(1, "a session id must not be empty"))
-      .refine((ids) => new Set(ids).size === ids.length, "reload_session_ids must not repeat")
-      .optional(),
-    reload_sessions_list: z.boolean().optional(),
-    reload_application_actions: z.boolean().optional(),
-  })
-  .catchall(z.json())
-  .superRefine((effects, check) => {
-    if (Object.hasOwn(effects, "navigate_to_session_id")) {
-      check.addIssue({
-        code: "custom",
-        path: ["navigate_to_session_id"],
-        message: "navigate_to_session_id is not supported",
-      });
-    }
-  });
+export const uiEffectsSchema = lazySchema(() =>
+  z
+    .object({
+      reload_session_ids: z
+        .array(z.string().min(1, "a session id must not be empty"))
+        .refine((ids) => new Set(ids).size === ids.length, "reload_session_ids must not repeat")
+        .optional(),
+      reload_sessions_list: z.boolean().optional(),
+      reload_application_actions: z.boolean().optional(),
+    })
+    .catchall(z.json())
+    .superRefine((effects, check) => {
+      if (Object.hasOwn(effects, "navigate_to_session_id")) {
+        check.addIssue({
+          code: "custom",
+          path: ["navigate_to_session_id"],
+          message: "navigate_to_session_id is not supported",
+        });
+      }
+    }),
+);
 export type UiEffects = z.infer<typeof uiEffectsSchema>;
 
 export const retentionPolicySchema = z.enum([
@@ -51,12 +54,14 @@ export const retentionPolicySchema = z.enum([
 export type RetentionPolicy = z.infer<typeof retentionPolicySchema>;
 
 /** Versioned and extensible; `owner_epoch` is stamped by the host for until_server_restart. */
-export const retentionSchema = z.looseObject({
-  version: z.number().int().positive(),
-  policy: retentionPolicySchema,
-  expires_at: z.iso.datetime({ offset: true }).optional(),
-  owner_epoch: z.string().optional(),
-});
+export const retentionSchema = lazySchema(() =>
+  z.looseObject({
+    version: z.number().int().positive(),
+    policy: retentionPolicySchema,
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+    owner_epoch: z.string().optional(),
+  }),
+);
 export type Retention = z.infer<typeof retentionSchema>;
 
 export const notificationKindSchema = z.enum(["notification", "interaction"]);
@@ -77,65 +82,75 @@ export type NotificationStatus = z.infer<typeof notificationStatusSchema>;
 export const severitySchema = z.enum(["info", "success", "warning", "error"]);
 export type Severity = z.infer<typeof severitySchema>;
 
-const detailSchema = z.record(z.string(), z.json());
+const detailSchema = lazySchema(() => z.record(z.string(), z.json()));
 
-export const notificationRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  /** Absent only on legacy records, whose updated_at is their expected-revision token. */
-  revision: z.number().int().positive().optional(),
-  key: z.string().min(1),
-  kind: notificationKindSchema,
-  status: notificationStatusSchema,
-  severity: severitySchema,
-  title: z.string(),
-  body: z.string().optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  request_id: z.string().optional(),
-  /** Set on session notifications: the session that owns the record. */
-  session_id: z.string().optional(),
-  operation_id: z.string().optional(),
-  source: z.looseObject({ plugin: z.string() }),
-  display: displaySchema,
-  ui_effects: uiEffectsSchema.optional(),
-  resolution: detailSchema.optional(),
-  dismissal: detailSchema.optional(),
-  expiration: detailSchema.optional(),
-  response: detailSchema.optional(),
-  timeout: detailSchema.optional(),
-  retention: retentionSchema,
-  model_visibility: z.literal("hidden"),
-});
+export const notificationRecordSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    /** Absent only on legacy records, whose updated_at is their expected-revision token. */
+    revision: z.number().int().positive().optional(),
+    key: z.string().min(1),
+    kind: notificationKindSchema,
+    status: notificationStatusSchema,
+    severity: severitySchema,
+    title: z.string(),
+    body: z.string().optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    request_id: z.string().optional(),
+    /** Set on session notifications: the session that owns the record. */
+    session_id: z.string().optional(),
+    operation_id: z.string().optional(),
+    source: z.looseObject({ plugin: z.string() }),
+    display: displaySchema,
+    ui_effects: uiEffectsSchema.optional(),
+    resolution: detailSchema.optional(),
+    dismissal: detailSchema.optional(),
+    expiration: detailSchema.optional(),
+    response: detailSchema.optional(),
+    timeout: detailSchema.optional(),
+    retention: retentionSchema,
+    model_visibility: z.literal("hidden"),
+  }),
+);
 export type NotificationRecord = z.infer<typeof notificationRecordSchema>;
 
 /** GET /application/notifications and GET /sessions/{id}/notifications: a JSON array of records (docs/notifications.md "Routes"). */
-export const notificationListSchema = z.array(notificationRecordSchema);
+export const notificationListSchema = lazySchema(() => z.array(notificationRecordSchema));
 export type NotificationList = z.infer<typeof notificationListSchema>;
 
-const eventCommon = {
+const eventCommon = onFirstUse(() => ({
   event_id: eventIdSchema,
   timestamp: z.string().optional(),
   notification_id: z.string(),
   revision: z.number().int().positive(),
   notification: notificationRecordSchema,
-};
+}));
 
 function applicationEvent<T extends string>(type: T) {
-  return z.looseObject({ ...eventCommon, type: z.literal(type), session_id: z.undefined().optional() });
+  return z.looseObject({ ...eventCommon(), type: z.literal(type), session_id: z.undefined().optional() });
 }
 function sessionEvent<T extends string>(type: T) {
-  return z.looseObject({ ...eventCommon, type: z.literal(type), session_id: z.string() });
+  return z.looseObject({ ...eventCommon(), type: z.literal(type), session_id: z.string() });
 }
 
-export const applicationNotificationCreatedEvent = applicationEvent("application_notification_created");
-export const applicationNotificationUpdatedEvent = applicationEvent("application_notification_updated");
-export const applicationNotificationDismissedEvent = applicationEvent("application_notification_dismissed");
-export const applicationNotificationExpiredEvent = applicationEvent("application_notification_expired");
-export const sessionNotificationCreatedEvent = sessionEvent("session_notification_created");
-export const sessionNotificationUpdatedEvent = sessionEvent("session_notification_updated");
-export const sessionNotificationResolvedEvent = sessionEvent("session_notification_resolved");
-export const sessionNotificationDismissedEvent = sessionEvent("session_notification_dismissed");
-export const sessionNotificationExpiredEvent = sessionEvent("session_notification_expired");
+export const applicationNotificationCreatedEvent = lazySchema(() =>
+  applicationEvent("application_notification_created"),
+);
+export const applicationNotificationUpdatedEvent = lazySchema(() =>
+  applicationEvent("application_notification_updated"),
+);
+export const applicationNotificationDismissedEvent = lazySchema(() =>
+  applicationEvent("application_notification_dismissed"),
+);
+export const applicationNotificationExpiredEvent = lazySchema(() =>
+  applicationEvent("application_notification_expired"),
+);
+export const sessionNotificationCreatedEvent = lazySchema(() => sessionEvent("session_notification_created"));
+export const sessionNotificationUpdatedEvent = lazySchema(() => sessionEvent("session_notification_updated"));
+export const sessionNotificationResolvedEvent = lazySchema(() => sessionEvent("session_notification_resolved"));
+export const sessionNotificationDismissedEvent = lazySchema(() => sessionEvent("session_notification_dismissed"));
+export const sessionNotificationExpiredEvent = lazySchema(() => sessionEvent("session_notification_expired"));
 
 export const notificationEventSchemas = [
   applicationNotificationCreatedEvent,
@@ -149,6 +164,6 @@ export const notificationEventSchemas = [
   sessionNotificationExpiredEvent,
 ] as const;
 
-export const notificationEventSchema = z.discriminatedUnion("type", notificationEventSchemas);
+export const notificationEventSchema = lazySchema(() => z.discriminatedUnion("type", notificationEventSchemas));
 export type NotificationEvent = z.infer<typeof notificationEventSchema>;
 export type NotificationEventType = NotificationEvent["type"];

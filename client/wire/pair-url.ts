@@ -3,6 +3,7 @@
 // code on that bridge. Anything else (another route, a missing code, a bridge that is not ws:// or wss://) is
 // not a pairing link: undefined, never an exception, since the input is whatever URL the app was opened at.
 import { z } from "zod";
+import { lazySchema } from "./built-on-first-use.ts";
 
 export interface PairLink {
   code: string;
@@ -12,14 +13,16 @@ export interface PairLink {
   key?: string;
 }
 
-const pairQuerySchema = z.object({
-  code: z.string().trim().min(1).max(100),
-  bridge: z.string().regex(/^wss?:\/\/[^\s]+$/i, "must be a ws:// or wss:// URL"),
-  key: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url key")
-    .optional(),
-});
+const pairQuerySchema = lazySchema(() =>
+  z.object({
+    code: z.string().trim().min(1).max(100),
+    bridge: z.string().regex(/^wss?:\/\/[^\s]+$/i, "must be a ws:// or wss:// URL"),
+    key: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url key")
+      .optional(),
+  }),
+);
 
 /** The code, bridge and key of a pair_url (or of its `#/pair?...` fragment alone); undefined if it is none. */
 export function parsePairUrl(url: string): PairLink | undefined {

@@ -49,7 +49,7 @@ export type ExportedDocument = z.infer<typeof exportedDocumentSchema>;
 export const looseMessageSchema = z.looseObject(
   (messageSchema as unknown as z.ZodObject).shape,
 ) as unknown as z.ZodType<Message>;
-const exportedSessionSchema = sessionSchema.extend({ messages: z.array(looseMessageSchema) });
+const exportedSessionSchema = sessionSchema.unwrap().extend({ messages: z.array(looseMessageSchema) });
 
 export const chatRecordSchema = z
   .object({
@@ -80,7 +80,7 @@ export type ChatRecord = z.infer<typeof chatRecordSchema>;
  * ChatGPT conversation's nodes are: 10,000 of them in one parse held the server.
  */
 export const importedRecordSchema = chatRecordSchema.extend({
-  session: sessionSchema.extend({ messages: z.array(z.unknown()) }),
+  session: sessionSchema.unwrap().extend({ messages: z.array(z.unknown()) }),
 });
 
 /** A chat ready to store, whatever file it came from. */

@@ -3,20 +3,23 @@
 // stored). An action that throws is 422 action_failed; one whose answer breaks the display/ui_effects rules is 500
 // invalid_action_result (the plugin's defect, not the caller's).
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
 
-const actionList = z.looseObject({ actions: z.array(z.looseObject({ name: z.string() })) });
-const actionResponse = z.looseObject({
-  action: z.string(),
-  scope: z.enum(["application", "session"]),
-  ownership: z.enum(["application", "session"]),
-  session_id: z.string().optional(),
-  result: z.unknown().optional(),
-  display: z.unknown().optional(),
-  ui_effects: z.unknown().optional(),
-});
-const invokeBody = z.object({ input: z.unknown().optional() }).strict().default({});
+const actionList = lazySchema(() => z.looseObject({ actions: z.array(z.looseObject({ name: z.string() })) }));
+const actionResponse = lazySchema(() =>
+  z.looseObject({
+    action: z.string(),
+    scope: z.enum(["application", "session"]),
+    ownership: z.enum(["application", "session"]),
+    session_id: z.string().optional(),
+    result: z.unknown().optional(),
+    display: z.unknown().optional(),
+    ui_effects: z.unknown().optional(),
+  }),
+);
+const invokeBody = lazySchema(() => z.object({ input: z.unknown().optional() }).strict().default({}));
 const invokeErrors = ["action_not_found", "action_failed", "invalid_action_result"] as const;
 
 export const applicationActionsRoute = defineRoute("GET", "/application/actions", () => ({
@@ -37,7 +40,10 @@ export const invokeApplicationActionRoute = defineRoute("POST", "/application/ac
 }));
 
 export const invokeSessionActionRoute = defineRoute("POST", "/sessions/:session_id/actions/:name", () => ({
-  params: sessionParams.extend({ name: z.string().min(1) }).strict(),
+  params: sessionParams
+    .unwrap()
+    .extend({ name: z.string().min(1) })
+    .strict(),
   body: invokeBody,
   answer: actionResponse,
   errors: [...invokeErrors, "session_not_found"],

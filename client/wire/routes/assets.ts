@@ -4,6 +4,7 @@
 // the bytes). The server serves `attachmentRoute` and reads the body by action with the schemas below; the library
 // calls each action through its own contract (the same route with the action fixed).
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { deletedAttachmentSchema, storedAttachmentSchema } from "../api.ts";
 import { bytesAnswer, defineRoute } from "./route.ts";
 
@@ -21,19 +22,23 @@ const errors = [
   "media_type_mismatch",
 ] as const;
 
-export const storeAttachmentBody = z
-  .object({
-    data_base64: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9+/=\s]+$/, "must be base64"),
-    media_type: z.string().min(1).optional(),
-    filename: z.string().min(1).max(255).optional(),
-  })
-  .strict();
+export const storeAttachmentBody = lazySchema(() =>
+  z
+    .object({
+      data_base64: z
+        .string()
+        .min(1)
+        .regex(/^[A-Za-z0-9+/=\s]+$/, "must be base64"),
+      media_type: z.string().min(1).optional(),
+      filename: z.string().min(1).max(255).optional(),
+    })
+    .strict(),
+);
 /** A raw image body's query: its file name. */
-export const rawAttachmentQuery = z.object({ filename: z.string().min(1).max(255).optional() }).strict();
-export const assetIdBody = z.object({ asset_id: z.string().min(1) }).strict();
+export const rawAttachmentQuery = lazySchema(() =>
+  z.object({ filename: z.string().min(1).max(255).optional() }).strict(),
+);
+export const assetIdBody = lazySchema(() => z.object({ asset_id: z.string().min(1) }).strict());
 
 /** What the server registers: every action name (an unknown one is 404 unknown_action), the body read by action. */
 export const attachmentRoute = defineRoute("POST", path, () => ({

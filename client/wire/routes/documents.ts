@@ -1,12 +1,15 @@
 // Documents (docs/documents.md): a person's library, read page by page, and the text of a chat's copy.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { documentRecordSchema } from "../events.ts";
 import { bytesAnswer, defineRoute } from "./route.ts";
 import { integerParam } from "./query.ts";
 
-const documentParams = z.object({ document_id: z.string().min(1).max(100) }).strict();
-const pageQuery = z.object({ page: integerParam("page", 1, 1_000_000).default(1) }).strict();
-const pageAnswer = z.object({ page: z.number().int(), heading: z.string().optional(), text: z.string() });
+const documentParams = lazySchema(() => z.object({ document_id: z.string().min(1).max(100) }).strict());
+const pageQuery = lazySchema(() => z.object({ page: integerParam("page", 1, 1_000_000).default(1) }).strict());
+const pageAnswer = lazySchema(() =>
+  z.object({ page: z.number().int(), heading: z.string().optional(), text: z.string() }),
+);
 export type DocumentPage = z.infer<typeof pageAnswer>;
 
 /** The body is the file's bytes (its type in Content-Type, or detected) and `name` says its file name; or, without

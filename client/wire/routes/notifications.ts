@@ -3,29 +3,34 @@
 // answers the dismissed record; at another revision, or of a record that cannot be dismissed, a 409 whose body is
 // the current record itself (`conflictRecord`); an unknown id or session is 404.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { notificationListBodySchema } from "../http.ts";
 import { sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
 
-const listQuery = z
-  .object({
-    include_terminal: z
-      .enum(["true", "false"], "include_terminal must be true or false")
-      .transform((v) => v === "true")
-      .optional(),
-  })
-  .strict();
+const listQuery = lazySchema(() =>
+  z
+    .object({
+      include_terminal: z
+        .enum(["true", "false"], "include_terminal must be true or false")
+        .transform((v) => v === "true")
+        .optional(),
+    })
+    .strict(),
+);
 
 /** A revision number, or the updated_at of a legacy record without revision. */
-export const expectedRevisionSchema = z.union([z.number().int().positive(), z.string().min(1)]);
+export const expectedRevisionSchema = lazySchema(() => z.union([z.number().int().positive(), z.string().min(1)]));
 
-const dismissBody = z
-  .object({
-    expected_revision: expectedRevisionSchema.optional(),
-    reason: z.string().max(1000).optional(),
-  })
-  .strict()
-  .default({});
+const dismissBody = lazySchema(() =>
+  z
+    .object({
+      expected_revision: expectedRevisionSchema.optional(),
+      reason: z.string().max(1000).optional(),
+    })
+    .strict()
+    .default({}),
+);
 
 /** A dismiss's answer: the record (servers before it answered `{notification: record}`); checked record by record
  *  by the library, so it stays `unknown` here. */
@@ -61,7 +66,7 @@ export const dismissSessionNotificationRoute = defineRoute(
   "POST",
   "/sessions/:session_id/notifications/:notification_id/dismiss",
   () => ({
-    params: sessionParams.extend(notificationId).strict(),
+    params: sessionParams.unwrap().extend(notificationId).strict(),
     body: dismissBody,
     answer: dismissAnswer,
     errors: ["session_not_found", "notification_not_found", "notification_conflict"],

@@ -1,6 +1,7 @@
 // What each person sets for themselves (docs/settings.md "Personal"): instructions added to every chat of theirs,
 // the agent and model a new chat starts with, and a library of prompts the composer inserts with "/".
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { defineRoute } from "./route.ts";
 
 export const MAX_INSTRUCTIONS = 20_000;
@@ -9,11 +10,13 @@ export const MAX_PROMPT_TEXT = 20_000;
 /** Prompts one person may keep: a library, not a store. */
 export const MAX_PROMPTS = 500;
 
-export const personalSettingsSchema = z.object({
-  instructions: z.string(),
-  default_agent: z.string().nullable(),
-  default_model: z.string().nullable(),
-});
+export const personalSettingsSchema = lazySchema(() =>
+  z.object({
+    instructions: z.string(),
+    default_agent: z.string().nullable(),
+    default_model: z.string().nullable(),
+  }),
+);
 export type PersonalSettings = z.infer<typeof personalSettingsSchema>;
 
 export const getPersonalSettingsRoute = defineRoute("GET", "/people/me/settings", () => ({
@@ -34,16 +37,18 @@ export const patchPersonalSettingsRoute = defineRoute("PATCH", "/people/me/setti
   errors: ["agent_not_found"],
 }));
 
-export const promptSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  text: z.string(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
-});
+export const promptSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    text: z.string(),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+  }),
+);
 export type Prompt = z.infer<typeof promptSchema>;
 
-const promptParams = z.object({ prompt_id: z.string().min(1).max(100) });
+const promptParams = lazySchema(() => z.object({ prompt_id: z.string().min(1).max(100) }));
 const title = z.string().trim().min(1).max(MAX_PROMPT_TITLE);
 const text = z.string().min(1).max(MAX_PROMPT_TEXT);
 

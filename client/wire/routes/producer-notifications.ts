@@ -2,18 +2,21 @@
 // notification by key, creating it (201) or updating its active occurrence (200), and resolves one by key, at
 // application or session scope. Only kind "notification": interactions belong to the runner and its approvals.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { producerInputSchema } from "../notification-input.ts";
 import { notificationRecordSchema } from "../notification.ts";
 import { sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
 
-const resolveBody = z
-  .object({
-    key: z.string().min(1),
-    detail: z.record(z.string(), z.json()).optional(),
-    operation_id: z.string().min(1).optional(),
-  })
-  .strict();
+const resolveBody = lazySchema(() =>
+  z
+    .object({
+      key: z.string().min(1),
+      detail: z.record(z.string(), z.json()).optional(),
+      operation_id: z.string().min(1).optional(),
+    })
+    .strict(),
+);
 
 const errors = ["forbidden", "notification_conflict", "notification_not_found"] as const;
 

@@ -2,6 +2,7 @@
 // (a device token, directly or through the bridge's relay), storing or removing one of its browser subscriptions and
 // reading or changing whether its pushes carry text. Without `push` in the server's config every route answers 404.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { defineRoute, noContent } from "./route.ts";
 
 /** base64url of exactly `bytes` bytes, no padding (what a browser's PushSubscription.toJSON() gives). */
@@ -23,18 +24,20 @@ function startsUncompressed(value: string): boolean {
 }
 
 /** A browser's PushSubscription as JSON; fields a browser adds later are ignored. */
-export const pushSubscriptionBody = z.object({
-  endpoint: z.string().min(1).max(2048),
-  expirationTime: z.number().nullable().optional(),
-  keys: z.object({
-    // An uncompressed P-256 point: 65 bytes, the first 0x04. Whether it lies on the curve is the server's check
-    // (server/push/p256-point.ts): the curve's code stays out of the browsers' bundle.
-    p256dh: base64urlOf(65, "p256dh").refine(startsUncompressed, "p256dh must be an uncompressed P-256 point"),
-    auth: base64urlOf(16, "auth"),
+export const pushSubscriptionBody = lazySchema(() =>
+  z.object({
+    endpoint: z.string().min(1).max(2048),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({
+      // An uncompressed P-256 point: 65 bytes, the first 0x04. Whether it lies on the curve is the server's check
+      // (server/push/p256-point.ts): the curve's code stays out of the browsers' bundle.
+      p256dh: base64urlOf(65, "p256dh").refine(startsUncompressed, "p256dh must be an uncompressed P-256 point"),
+      auth: base64urlOf(16, "auth"),
+    }),
   }),
-});
+);
 
-const previewSchema = z.object({ preview: z.boolean() });
+const previewSchema = lazySchema(() => z.object({ preview: z.boolean() }));
 const errors = ["push_not_configured", "device_token_required"] as const;
 
 export const pushKeyRoute = defineRoute("GET", "/push/key", () => ({
@@ -62,7 +65,7 @@ export const pushSettingsRoute = defineRoute("GET", "/push/settings", () => ({
 }));
 
 export const changePushSettingsRoute = defineRoute("PATCH", "/push/settings", () => ({
-  body: previewSchema.strict(),
+  body: previewSchema.unwrap().strict(),
   answer: previewSchema,
   errors,
 }));

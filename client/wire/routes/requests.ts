@@ -1,6 +1,7 @@
 // Send and cancel (docs/runner.md "Send", "Cancel and shutdown"): POST /sessions/{id}/send → 202 {request_id};
 // POST /sessions/{id}/requests/{request_id}/cancel → 202 {request_id, cancelling}.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { cancelAcceptedSchema, clientRequestIdSchema, sendAcceptedSchema } from "../api.ts";
 import { sessionParams } from "./params.ts";
 import { defineRoute } from "./route.ts";
@@ -8,15 +9,19 @@ import { defineRoute } from "./route.ts";
 export const MAX_ATTACHMENTS = 16;
 
 /** An attachment as the server takes it (the library's sendAttachmentSchema is the looser reading of the same). */
-export const sendAttachmentInput = z.discriminatedUnion("type", [
-  z
-    .object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") })
-    .strict(),
-  z.object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") }).strict(),
-  z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
-  /** A document of the sender's library, copied into the chat (docs/documents.md "Into the conversation"). */
-  z.object({ type: z.literal("document"), document_id: z.string().min(1).max(100) }).strict(),
-]);
+export const sendAttachmentInput = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    z
+      .object({ type: z.literal("image_url"), url: z.string().regex(/^https?:\/\/\S+$/i, "must be an http(s) URL") })
+      .strict(),
+    z
+      .object({ type: z.literal("image_data"), data_url: z.string().startsWith("data:", "must be a data: URL") })
+      .strict(),
+    z.object({ type: z.literal("asset"), asset_id: z.string().min(1) }).strict(),
+    /** A document of the sender's library, copied into the chat (docs/documents.md "Into the conversation"). */
+    z.object({ type: z.literal("document"), document_id: z.string().min(1).max(100) }).strict(),
+  ]),
+);
 
 export const sendRoute = defineRoute("POST", "/sessions/:session_id/send", () => ({
   params: sessionParams,

@@ -3,6 +3,7 @@
 // library's ServerApi calls the route through them (client/api/server-api.ts), so a path, a field or an error code is
 // spelled in one place. One file per route module beside this one; `index.ts` lists them all.
 import { z } from "zod";
+import { onFirstUse } from "../built-on-first-use.ts";
 import type { HttpErrorCode } from "../errors.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -73,14 +74,10 @@ export function defineRoute<const M extends HttpMethod, const P extends string, 
   spec: () => S,
 ): DefinedRoute<M, P, S>;
 export function defineRoute(method: HttpMethod, path: string, spec: () => RouteSpec): RouteContract {
-  let built: RouteContract | undefined;
-  const contract = () => {
-    if (built === undefined) {
-      const rest = spec();
-      built = { method, path, ...rest, status: rest.status ?? 200, errors: rest.errors ?? [] };
-    }
-    return built;
-  };
+  const contract = onFirstUse((): RouteContract => {
+    const rest = spec();
+    return { method, path, ...rest, status: rest.status ?? 200, errors: rest.errors ?? [] };
+  });
   // The proxy's own target stays empty: every question about the contract's fields is answered by the built one.
   return new Proxy({} as RouteContract, {
     get: (_target, key) => (key === "method" ? method : key === "path" ? path : Reflect.get(contract(), key)),

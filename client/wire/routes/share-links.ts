@@ -4,6 +4,7 @@
 // never send to a server. `GET /shared/<token>` (no token, rate-limited per address; served by the server and by the
 // bridge) answers the sealed blob; the library opens it with the fragment's key (client/sharing/open-link.ts).
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { messageSchema } from "../messages.ts";
 import { sessionParams } from "./params.ts";
 import { defineRoute, noContent } from "./route.ts";
@@ -27,34 +28,40 @@ export const SHARE_LINK_GONE_MESSAGE = "This link was revoked, has expired or ne
 
 export const shareTokenSchema = z.string().regex(SHARE_TOKEN_PATTERN, "a share link token (22 base64url characters)");
 
-export const createShareLinkBody = z
-  .object({ expires_in: z.number().int().min(1).max(MAX_SHARE_LINK_SECONDS).optional() })
-  .strict();
+export const createShareLinkBody = lazySchema(() =>
+  z.object({ expires_in: z.number().int().min(1).max(MAX_SHARE_LINK_SECONDS).optional() }).strict(),
+);
 
-export const shareLinkCreatedSchema = z.object({
-  /** `<app url>#/shared/<token>.<key>`: the only place the key is ever given out. */
-  url: z.string(),
-  token: z.string(),
-  expires_at: z.string(),
-});
+export const shareLinkCreatedSchema = lazySchema(() =>
+  z.object({
+    /** `<app url>#/shared/<token>.<key>`: the only place the key is ever given out. */
+    url: z.string(),
+    token: z.string(),
+    expires_at: z.string(),
+  }),
+);
 export type ShareLinkCreated = z.infer<typeof shareLinkCreatedSchema>;
 
 /** A live link as the chat's owner lists it: without its key, which the server no longer has. */
-export const shareLinkSchema = z.object({ token: z.string(), created_at: z.string(), expires_at: z.string() });
+export const shareLinkSchema = lazySchema(() =>
+  z.object({ token: z.string(), created_at: z.string(), expires_at: z.string() }),
+);
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 
-export const shareLinkListSchema = z.object({ links: z.array(shareLinkSchema) });
+export const shareLinkListSchema = lazySchema(() => z.object({ links: z.array(shareLinkSchema) }));
 
 /** What `GET /shared/<token>` answers: the snapshot sealed with XChaCha20-Poly1305, bound to the token. */
-export const sharedBlobSchema = z
-  .object({
-    v: z.literal(1),
-    /** base64url, 24 bytes. */
-    nonce: z.string().regex(/^[A-Za-z0-9_-]{32}$/),
-    /** base64url: the snapshot's JSON (UTF-8) sealed, with its 16-byte tag. */
-    ciphertext: z.string().regex(/^[A-Za-z0-9_-]+$/),
-  })
-  .strict();
+export const sharedBlobSchema = lazySchema(() =>
+  z
+    .object({
+      v: z.literal(1),
+      /** base64url, 24 bytes. */
+      nonce: z.string().regex(/^[A-Za-z0-9_-]{32}$/),
+      /** base64url: the snapshot's JSON (UTF-8) sealed, with its 16-byte tag. */
+      ciphertext: z.string().regex(/^[A-Za-z0-9_-]+$/),
+    })
+    .strict(),
+);
 export type SharedBlob = z.infer<typeof sharedBlobSchema>;
 
 /**
@@ -62,17 +69,19 @@ export type SharedBlob = z.infer<typeof sharedBlobSchema>;
  * its `metadata.sender` when it has one and its images in `metadata.attachments` as `image_data` entries (stored
  * assets become data URLs) or `image_url` entries; nothing else of the metadata.
  */
-export const sharedSnapshotSchema = z.object({
-  v: z.literal(1),
-  title: z.string(),
-  owner_name: z.string().optional(),
-  /** When the link was made (ISO 8601). */
-  shared_at: z.string(),
-  messages: z.array(messageSchema),
-});
+export const sharedSnapshotSchema = lazySchema(() =>
+  z.object({
+    v: z.literal(1),
+    title: z.string(),
+    owner_name: z.string().optional(),
+    /** When the link was made (ISO 8601). */
+    shared_at: z.string(),
+    messages: z.array(messageSchema),
+  }),
+);
 export type SharedSnapshot = z.infer<typeof sharedSnapshotSchema>;
 
-const linkParams = sessionParams.extend({ token: z.string().min(1).max(100) });
+const linkParams = lazySchema(() => sessionParams.unwrap().extend({ token: z.string().min(1).max(100) }));
 
 export const createShareLinkRoute = defineRoute("POST", "/sessions/:session_id/share-links", () => ({
   params: sessionParams,

@@ -1,16 +1,19 @@
 // Voice (docs/voice.md): what the server can do with speech, a recording transcribed, a text spoken.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { defineRoute } from "./route.ts";
 
 /** OpenAI's own bound on `input`; the app asks a sentence at a time (at most 400 characters) through the relay. */
 export const MAX_SPEECH_TEXT = 4096;
 
-export const speechStatusSchema = z.object({
-  stt: z.boolean(),
-  tts: z.boolean(),
-  voices: z.array(z.string()),
-  input: z.enum(["any", "wav"]),
-});
+export const speechStatusSchema = lazySchema(() =>
+  z.object({
+    stt: z.boolean(),
+    tts: z.boolean(),
+    voices: z.array(z.string()),
+    input: z.enum(["any", "wav"]),
+  }),
+);
 export type SpeechStatus = z.infer<typeof speechStatusSchema>;
 
 export const speechStatusRoute = defineRoute("GET", "/speech", () => ({

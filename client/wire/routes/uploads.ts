@@ -2,6 +2,7 @@
 // sent part by part, and completed; completing answers what the direct route would (POST /documents,
 // POST /audio/transcriptions). Every part but the last is exactly `part_bytes` long; the last is what is left.
 import { z } from "zod";
+import { lazySchema } from "../built-on-first-use.ts";
 import { documentRecordSchema } from "../events.ts";
 import { defineRoute } from "./route.ts";
 
@@ -11,7 +12,7 @@ export const UPLOAD_PART_BYTES = 512 * 1024;
 export const uploadKindSchema = z.enum(["document", "audio"]);
 export type UploadKind = z.infer<typeof uploadKindSchema>;
 
-const uploadParams = z.object({ upload_id: z.string().min(1).max(100) }).strict();
+const uploadParams = lazySchema(() => z.object({ upload_id: z.string().min(1).max(100) }).strict());
 
 export const createUploadRoute = defineRoute("POST", "/uploads", () => ({
   body: z
@@ -37,17 +38,20 @@ export const createUploadRoute = defineRoute("POST", "/uploads", () => ({
 }));
 
 /** A part in JSON: its bytes as base64. Over direct HTTP the raw bytes (application/octet-stream) may come instead. */
-export const uploadPartBody = z
-  .object({
-    data_base64: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64"),
-  })
-  .strict();
+export const uploadPartBody = lazySchema(() =>
+  z
+    .object({
+      data_base64: z
+        .string()
+        .min(1)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64"),
+    })
+    .strict(),
+);
 
 export const putUploadPartRoute = defineRoute("PUT", "/uploads/:upload_id/parts/:n", () => ({
   params: uploadParams
+    .unwrap()
     .extend({
       n: z
         .string()
@@ -85,4 +89,4 @@ export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/comp
 
 /** POST /documents and POST /audio/transcriptions take this JSON body instead of the bytes: an upload whose parts
  *  have all arrived, finished as POST /uploads/{id}/complete would. */
-export const fromUploadBody = z.object({ upload_id: z.string().min(1).max(100) }).strict();
+export const fromUploadBody = lazySchema(() => z.object({ upload_id: z.string().min(1).max(100) }).strict());

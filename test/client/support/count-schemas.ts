@@ -1,0 +1,16 @@
+// Run as `node --import tsx test/client/support/count-schemas.ts`, a fresh process (vitest's workers share their
+// modules, so a library loaded by another test file would count nothing): prints, as one JSON line, how many zod
+// schemas loading the client library made, and how many more the first parse of a stored event then made. zod gives
+// every schema it makes its internals as `_zod`, with one Object.defineProperty each: that call is what is counted.
+let made = 0;
+const defineProperty = Object.defineProperty;
+Object.defineProperty = function <T>(target: T, key: PropertyKey, descriptor: PropertyDescriptor & ThisType<unknown>) {
+  if (key === "_zod") made += 1;
+  return defineProperty(target, key, descriptor);
+};
+
+const library = await import("../../../client/index.ts");
+const wire = await import("../../../client/wire/index.ts");
+const atLoad = made;
+wire.anyEventSchema.parse({ event_id: "00000000000000000001", type: "session_deleted", session_id: "s1" });
+console.log(JSON.stringify({ atLoad, byFirstParse: made - atLoad, loaded: typeof library.connect === "function" }));

@@ -2,11 +2,14 @@
 // `display.presentation` may be any string or absent, because consumers are to report an unknown
 // presentation (and default a missing one), not to lose the record. Anything else malformed is dropped.
 import { z } from "zod";
+import { lazySchema } from "../wire/built-on-first-use.ts";
 import { notificationRecordSchema, type NotificationRecord } from "../wire/notification.ts";
 
-export const clientRecordSchema = notificationRecordSchema.unwrap().extend({
-  display: z.looseObject({ presentation: z.string().optional() }).optional(),
-});
+export const clientRecordSchema = lazySchema(() =>
+  notificationRecordSchema.unwrap().extend({
+    display: z.looseObject({ presentation: z.string().optional() }).optional(),
+  }),
+);
 export type ClientRecord = z.infer<typeof clientRecordSchema>;
 export type { NotificationRecord };
 

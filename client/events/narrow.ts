@@ -2,27 +2,20 @@
 // are checked on the way in); `isEvent` checks the whole shape of one type with its zod schema before it lets
 // TypeScript treat the event as that type, so a narrowed event is never a lie.
 import type { z } from "zod";
-import { onFirstUse } from "../wire/built-on-first-use.ts";
-import { coreEventSchemas, type AnyEvent, type CoreEvent } from "../wire/events.ts";
-import { notificationEventSchemas, type NotificationEvent } from "../wire/notification.ts";
+import { coreEventSchemaByType, type AnyEvent, type CoreEvent } from "../wire/events.ts";
+import { notificationEventSchemaByType, type NotificationEvent } from "../wire/notification.ts";
 
 export type KnownEvent = CoreEvent | NotificationEvent;
 export type KnownEventType = KnownEvent["type"];
 export type EventOfType<T extends KnownEventType> = Extract<KnownEvent, { type: T }>;
 
-// Made on the first question: reading each type's name builds its schema (docs/app.md "Start-up", SU12).
-const schemaByType = onFirstUse(
-  () =>
-    new Map<string, z.ZodType>(
-      [...coreEventSchemas, ...notificationEventSchemas].map((schema) => [
-        schema.unwrap().shape.type.value,
-        schema as z.ZodType,
-      ]),
-    ),
+// Keyed by name, so a question about one type builds that type's schema only (docs/app.md "Start-up", SU12).
+const schemaByType: ReadonlyMap<string, z.ZodType> = new Map(
+  Object.entries({ ...coreEventSchemaByType, ...notificationEventSchemaByType }),
 );
 
 export function isKnownType(type: string): type is KnownEventType {
-  return schemaByType().has(type);
+  return schemaByType.has(type);
 }
 
 /** True when `event` has type `type` and every field that type requires, in the right form. */
@@ -32,6 +25,6 @@ export function isEvent<T extends KnownEventType>(event: AnyEvent, type: T): eve
 
 /** Whether an event of a known type matches its schema (unknown types never do). */
 export function conforms(event: AnyEvent): boolean {
-  const schema = schemaByType().get(event.type);
+  const schema = schemaByType.get(event.type);
   return schema !== undefined && schema.safeParse(event).success;
 }

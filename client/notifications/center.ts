@@ -2,7 +2,7 @@
 // Events upsert; snapshots (on connect, on reconnect, on watch) are the authority; the dismissal cache hides what
 // the user dismissed; every newly observed pending revision runs its ui_effects once.
 import type { AnyEvent } from "../wire/events.ts";
-import { notificationEventSchemas } from "../wire/notification.ts";
+import { notificationEventSchemaByType } from "../wire/notification.ts";
 import { onFirstUse } from "../wire/built-on-first-use.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
@@ -246,12 +246,10 @@ function entryScope(entry: { scope: "application" | "session"; session_id?: stri
 }
 
 /** Application events carry no session_id; session events must (scope ownership). */
-const notificationTypes = onFirstUse(
-  (): ReadonlySet<string> => new Set(notificationEventSchemas.map((schema) => schema.unwrap().shape.type.value)),
-);
+const notificationTypes: ReadonlySet<string> = new Set(Object.keys(notificationEventSchemaByType));
 
 function scopeOfEvent(event: AnyEvent): ScopeRef | undefined {
-  if (!notificationTypes().has(event.type)) return undefined;
+  if (!notificationTypes.has(event.type)) return undefined;
   if (event.type.startsWith("application_"))
     return event.session_id === undefined ? { scope: "application" } : undefined;
   return event.session_id ? { scope: "session", session_id: event.session_id } : undefined;

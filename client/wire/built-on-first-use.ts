@@ -19,3 +19,13 @@ export function onFirstUse<T>(build: () => T): () => T {
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   return z.lazy(onFirstUse(build));
 }
+
+/**
+ * A family's schemas keyed by the name of their `type`, so that a reader looks one type up without building the
+ * others (`narrow.ts`). The compiler holds each key to its schema's own `type` literal.
+ */
+export function byTypeName<R extends Record<string, z.ZodType>>(
+  schemas: R & { [K in keyof R]: z.ZodType<{ type: K }> },
+): R {
+  return schemas;
+}

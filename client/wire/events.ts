@@ -2,7 +2,7 @@
 // client validates them; the TypeScript types are inferred here and nowhere else. Every schema is loose: a
 // newer server may add fields, and consumers ignore what they do not know.
 import { z } from "zod";
-import { lazySchema, onFirstUse } from "./built-on-first-use.ts";
+import { byTypeName, lazySchema, onFirstUse } from "./built-on-first-use.ts";
 import { eventIdSchema } from "./event-id.ts";
 import { messageSchema, metadataSchema, roleSchema, sessionSchema } from "./messages.ts";
 
@@ -176,27 +176,30 @@ export const sessionAccessGrantedEvent = lazySchema(() =>
 );
 export const sessionAccessRevokedEvent = lazySchema(() => eventType("session_access_revoked", inSession()));
 
-export const coreEventSchemas = [
-  requestStartedEvent,
-  requestCancelledEvent,
-  requestCompletedEvent,
-  errorEvent,
-  assistantMessageEvent,
-  partialEvent,
-  finalEvent,
-  toolCallsEvent,
-  toolPartialEvent,
-  toolResultsEvent,
-  toolApprovalEvent,
-  checkpointEvent,
-  sessionCreatedEvent,
-  messageAppendedEvent,
-  messageModifiedEvent,
-  messagesDeletedEvent,
-  sessionUpdatedEvent,
-  sessionDeletedEvent,
-  documentUpdatedEvent,
-] as const;
+export const coreEventSchemaByType = byTypeName({
+  request_started: requestStartedEvent,
+  request_cancelled: requestCancelledEvent,
+  request_completed: requestCompletedEvent,
+  error: errorEvent,
+  assistant_message: assistantMessageEvent,
+  partial: partialEvent,
+  final: finalEvent,
+  tool_calls: toolCallsEvent,
+  tool_partial: toolPartialEvent,
+  tool_results: toolResultsEvent,
+  tool_approval: toolApprovalEvent,
+  checkpoint: checkpointEvent,
+  session_created: sessionCreatedEvent,
+  message_appended: messageAppendedEvent,
+  message_modified: messageModifiedEvent,
+  messages_deleted: messagesDeletedEvent,
+  session_updated: sessionUpdatedEvent,
+  session_deleted: sessionDeletedEvent,
+  document_updated: documentUpdatedEvent,
+});
+
+type CoreEventOption = (typeof coreEventSchemaByType)[keyof typeof coreEventSchemaByType];
+export const coreEventSchemas = Object.values(coreEventSchemaByType) as [CoreEventOption, ...CoreEventOption[]];
 
 export const coreEventSchema = lazySchema(() => z.discriminatedUnion("type", coreEventSchemas));
 export type CoreEvent = z.infer<typeof coreEventSchema>;

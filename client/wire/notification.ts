@@ -8,7 +8,7 @@
 // `session_id`; application events never do. `request_id` is never set on the event itself (only inside the
 // record), so `request_completed` stays the final event of its request.
 import { z } from "zod";
-import { lazySchema, onFirstUse } from "./built-on-first-use.ts";
+import { byTypeName, lazySchema, onFirstUse } from "./built-on-first-use.ts";
 import { eventIdSchema } from "./event-id.ts";
 
 export const presentationSchema = z.enum(["banner", "inline", "modal"]);
@@ -152,17 +152,23 @@ export const sessionNotificationResolvedEvent = lazySchema(() => sessionEvent("s
 export const sessionNotificationDismissedEvent = lazySchema(() => sessionEvent("session_notification_dismissed"));
 export const sessionNotificationExpiredEvent = lazySchema(() => sessionEvent("session_notification_expired"));
 
-export const notificationEventSchemas = [
-  applicationNotificationCreatedEvent,
-  applicationNotificationUpdatedEvent,
-  applicationNotificationDismissedEvent,
-  applicationNotificationExpiredEvent,
-  sessionNotificationCreatedEvent,
-  sessionNotificationUpdatedEvent,
-  sessionNotificationResolvedEvent,
-  sessionNotificationDismissedEvent,
-  sessionNotificationExpiredEvent,
-] as const;
+export const notificationEventSchemaByType = byTypeName({
+  application_notification_created: applicationNotificationCreatedEvent,
+  application_notification_updated: applicationNotificationUpdatedEvent,
+  application_notification_dismissed: applicationNotificationDismissedEvent,
+  application_notification_expired: applicationNotificationExpiredEvent,
+  session_notification_created: sessionNotificationCreatedEvent,
+  session_notification_updated: sessionNotificationUpdatedEvent,
+  session_notification_resolved: sessionNotificationResolvedEvent,
+  session_notification_dismissed: sessionNotificationDismissedEvent,
+  session_notification_expired: sessionNotificationExpiredEvent,
+});
+
+type NotificationEventOption = (typeof notificationEventSchemaByType)[keyof typeof notificationEventSchemaByType];
+export const notificationEventSchemas = Object.values(notificationEventSchemaByType) as [
+  NotificationEventOption,
+  ...NotificationEventOption[],
+];
 
 export const notificationEventSchema = lazySchema(() => z.discriminatedUnion("type", notificationEventSchemas));
 export type NotificationEvent = z.infer<typeof notificationEventSchema>;

@@ -24,12 +24,21 @@ describe("loading the client library", () => {
         cwd: root,
       },
     );
-    const counted = JSON.parse(run.stdout) as { atLoad: number; byFirstParse: number; loaded: boolean };
+    const counted = JSON.parse(run.stdout) as {
+      atLoad: number;
+      byFirstParse: number;
+      byFirstNarrow: number;
+      byEveryType: number;
+      loaded: boolean;
+    };
     expect(counted.loaded).toBe(true);
     expect(counted.atLoad).toBeGreaterThan(0);
     expect(counted.atLoad).toBeLessThanOrEqual(SCHEMAS_AT_LOAD);
     // The stored event's schema (its common fields and the type) is made by its first parse, not before.
     expect(counted.byFirstParse).toBeGreaterThan(0);
+    // Narrowing an event to its type builds that type's schema, not the other 27 types' (client/events/narrow.ts).
+    expect(counted.byFirstNarrow).toBeGreaterThan(0);
+    expect(counted.byEveryType).toBeGreaterThan(10 * counted.byFirstNarrow);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Message, Session, SessionSummary } from "../../client/index.ts";
 import { cacheOver, KEEP_OPENED_MS, memoryCache, type KeyValue } from "../../app/src/state/offline-cache.ts";
 import { byPinThenActivity, HEAD_CHATS } from "../../app/src/state/list-order.ts";
 import { ABANDONED_AFTER_MS, listRecords, RECORD_CHATS } from "../../app/src/state/list-records.ts";
+import { NEXT_PAGE, walkSessionPages } from "../../app/src/state/session-pages.ts";
 import { createSessions } from "../../app/src/state/sessions.ts";
 import type { AppEnv } from "../../app/src/state/env.ts";
 
@@ -208,6 +209,44 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     // The head's chats shown before the list came are the list's own (a tie): their record is not written again.
     expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
     expect((await cacheOver(store).readSessions())?.find((chat) => chat.id === changed.id)?.title).toBe("Renamed");
+  });
+
+  it("OF12 writes back, after a walk of the server's pages that found one chat changed, only that chat's record", async () => {
+    const { store, writes } = countedStore();
+    const minute = 60_000;
+    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
+      ...chat,
+      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
+    }));
+    await cacheOver(store).writeSessions(chats);
+    // The next start, in a new page: the whole cached list shown, then the server's list walked in pages.
+    const offline = cacheOver(store);
+    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    await sessions.restore();
+    expect(await sessions.restoredWhole()).toBe(true);
+    writes.clear();
+    const changed = chats[3 * RECORD_CHATS + 1]!;
+    // The server's copies are its own objects (read from its answers): equal to the cached ones but one.
+    const served = chats.map((chat) =>
+      chat.id === changed.id ? { ...chat, title: "Renamed", updated_at: "2026-02-01T00:00:00.000Z" } : { ...chat },
+    );
+    const pages = Array.from({ length: served.length / NEXT_PAGE }, (_, page) =>
+      served.slice(page * NEXT_PAGE, (page + 1) * NEXT_PAGE),
+    );
+    const client = {
+      listSessionsPage: async ({ before }: { limit: number; before?: string }) => {
+        const at = before === undefined ? 0 : Number(before);
+        return { sessions: pages[at]!, next_before: at + 1 < pages.length ? String(at + 1) : null };
+      },
+    };
+    const walked = await walkSessionPages(client, sessions);
+    expect(walked).toHaveLength(chats.length);
+    await offline.readSessions(); // queued after the walk's write
+    // The chats the walk brought unchanged are the cached objects still: only the renamed one's record is written.
+    expect([...writes.keys()].filter((key) => key.startsWith("sessions_record:"))).toHaveLength(1);
+    const cached = await cacheOver(store).readSessions();
+    expect(cached?.find((chat) => chat.id === changed.id)?.title).toBe("Renamed");
+    expect(cached?.map((chat) => chat.id).sort()).toEqual(chats.map((chat) => chat.id).sort());
   });
 
   it("reads the older list whole when a write stops between its records (a crash before the manifest)", async () => {

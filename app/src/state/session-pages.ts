@@ -28,14 +28,44 @@ export async function walkSessionPages(
   return settled;
 }
 
-/** Each chat once, the newer copy of the two; `incoming` adds chats `shown` lacks. */
+/** Each chat once, the newer copy of the two (`incoming`'s on a tie); `incoming` adds chats `shown` lacks. */
 export function mergeNewer(shown: readonly SessionSummary[], incoming: readonly SessionSummary[]): SessionSummary[] {
+  return merged(shown, incoming, (kept, copy) => kept.updated_at <= copy.updated_at);
+}
+
+/**
+ * A page of the walk over what is shown (mergeNewer), except that a chat the page brings as it is shown keeps the
+ * shown object: the cached list's records hold the very objects they were read as, so the list written at the walk's
+ * end rewrites only the records of chats that changed, not all of them (list-records.ts; docs/app.md OF12).
+ */
+export function mergeWalkedPage(shown: readonly SessionSummary[], page: readonly SessionSummary[]): SessionSummary[] {
+  return merged(shown, page, (kept, copy) => kept.updated_at <= copy.updated_at && !sameValue(kept, copy));
+}
+
+/** Each chat once: a copy of `incoming` takes the place of the shown one when `replaces` says so. */
+function merged(
+  shown: readonly SessionSummary[],
+  incoming: readonly SessionSummary[],
+  replaces: (kept: SessionSummary, copy: SessionSummary) => boolean,
+): SessionSummary[] {
   const byId = new Map(shown.map((session) => [session.id, session]));
   for (const session of incoming) {
     const existing = byId.get(session.id);
-    if (!existing || existing.updated_at <= session.updated_at) byId.set(session.id, session);
+    if (!existing || replaces(existing, session)) byId.set(session.id, session);
   }
   return [...byId.values()];
+}
+
+/** Whether two values read from JSON (a chat's summary) say the same: the same fields, each the same value. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  return keys.every((key) => Object.hasOwn(right, key) && sameValue(left[key], right[key]));
 }
 
 /**

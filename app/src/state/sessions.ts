@@ -7,7 +7,7 @@ import { isEvent, sessionSummaryOf, type AnyEvent, type Session, type SessionSum
 import { afterNextPaint } from "./frames.ts";
 import type { AppEnv } from "./env.ts";
 import { byPinThenActivity, HEAD_CHATS } from "./list-order.ts";
-import { mergeNewer } from "./session-pages.ts";
+import { mergeWalkedPage } from "./session-pages.ts";
 import { isAccessLost, viewOf } from "../people/session-view.ts";
 
 export interface Sessions {
@@ -73,7 +73,7 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
       persist();
     },
     mergePage(page) {
-      list.value = mergeNewer(list.value, page);
+      list.value = mergeWalkedPage(list.value, page);
       offline.value = false;
       loaded.value = true;
     },

@@ -50,6 +50,27 @@ describe("the chat list in pages", () => {
     expect((await offline.readSessions())?.map((s) => s.id).sort()).toEqual(["c1", "c2"]);
   });
 
+  it("SC4 a start that did not resume asks for the list's first page in a task after the one its start resolved in", async () => {
+    let resolveStart!: (fromCursor: boolean) => void;
+    const started = new Promise<boolean>((resolve) => (resolveStart = resolve));
+    const asked: Array<{ limit: number; before?: string }> = [];
+    const client = fakeClient({
+      resumed: () => started,
+      listSessionsPage: (async (page: { limit: number; before?: string }) => {
+        asked.push(page);
+        return { sessions: [summary("c1", "Walked", "2026-11-27T07:00:00Z")], next_before: null };
+      }) as never,
+    });
+    // Still connecting: the status gives the walk no start of its own (a live client with no list walks at once).
+    client.status.set({ state: "connecting" } as never);
+    await testStore({ client });
+    resolveStart(false);
+    // A timer queued in the task that resolved the start runs before any task queued by its continuations.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([]);
+    await waitFor(() => expect(asked).toEqual([{ limit: FIRST_PAGE }]));
+  });
+
   it("HS2 the walk's end keeps a newer copy an event brought and a chat created meanwhile, and drops the rest", () => {
     const seen = [summary("a", "Old a", "2026-11-27T07:00:00Z"), summary("b", "B", "2026-11-26T07:00:00Z")];
     const shown = [

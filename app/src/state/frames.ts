@@ -1,6 +1,6 @@
-// The page's frames, in one place (docs/app.md "Start-up" and "Long chats"): where renders are paced, and work a
+// The page's frames and tasks, in one place (docs/app.md "Start-up" and "Long chats"): where renders are paced, work a
 // paint does not need put after it (a chat's later requests, the whole cached list's read, the start's requests
-// the first screen does not wait for).
+// the first screen does not wait for), and work cut in tasks (the cached list's records, the list's walk).
 
 /** Where renders are paced: the page's animation frames; outside a page, the next microtask. */
 export interface Frames {
@@ -38,4 +38,10 @@ export function afterNextPaint(work: () => void): void {
   const once = () => void (done || ((done = true), work()));
   if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, PAINT_WAIT_MS);
+}
+
+/** Waits for the next task, so the work before and after it are two tasks (a frame or an input may come between). */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -10,6 +10,7 @@
 // change rewrites that record, in its place); new chats fill the last record, then new ones.
 import { z } from "zod";
 import { sessionSummarySchema, type SessionSummary } from "../../../client/index.ts";
+import { nextTask } from "./frames.ts";
 import type { KeyValue } from "./offline-cache.ts";
 
 /** The most chats one record holds: a record's read and check, 500 chats, is 3-4 ms of a throttled phone's thread. */
@@ -43,12 +44,6 @@ interface Layout {
   write: string;
   records: Held[];
   recordOf: Map<string, string>;
-}
-
-/** Waits for the next task, so the work before and after it are two tasks (a frame or an input may come between). */
-export function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**

@@ -6,6 +6,7 @@ import { NetworkError, type AgentView, type Invalidation, type SessionSummary } 
 import { UNREACHABLE_AFTER_MS } from "./chat-feed.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
+import { nextTask } from "./frames.ts";
 import { keepPinnedOffline } from "./offline-pinned.ts";
 import { walkSessionPages } from "./session-pages.ts";
 import type { Sessions } from "./sessions.ts";
@@ -77,10 +78,18 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) =>
         pending.forEach((item) => runInvalidation(current, item)),
       );
-      // A start from the saved cursor applies the events after it to the cached list; any other reads the list.
-      void client.resumed().then((fromCursor) => (fromCursor ? resumed.begin() : loadSessions(current)));
+      // A start from the saved cursor applies the events after it to the cached list; any other reads the list, in
+      // a task after the one the client's start resolved in: that task read the saved cursor and began the client's
+      // reading, and the walk's first request with them made one long task of a phone's main thread (SC4).
+      let stopped = false;
+      void client.resumed().then(async (fromCursor) => {
+        if (fromCursor) return resumed.begin();
+        await nextTask();
+        if (!stopped) void loadSessions(current);
+      });
       void loadAgents(current);
       return () => {
+        stopped = true;
         offEvents();
         offReset();
         offStatus();

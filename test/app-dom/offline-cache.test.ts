@@ -249,6 +249,35 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     expect(cached?.map((chat) => chat.id).sort()).toEqual(chats.map((chat) => chat.id).sort());
   });
 
+  it("OF13 keeps the cached list whole when the server's first page came before it was read, until the walk's end", async () => {
+    const { store } = countedStore();
+    const minute = 60_000;
+    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
+      ...chat,
+      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
+    }));
+    await cacheOver(store).writeSessions(chats);
+    const offline = cacheOver(store);
+    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const restoring = sessions.restore();
+    // The walk's first page comes while the cached list is read, then a chat is opened (its summary written back).
+    sessions.mergePage(chats.slice(0, 50).map((chat) => ({ ...chat })));
+    await restoring;
+    const opened = { ...chats[7]!, title: "Opened", updated_at: "2026-02-01T00:00:00.000Z", messages: [] };
+    sessions.upsert(opened as unknown as Session);
+    expect(await sessions.restoredWhole()).toBe(true);
+    sessions.upsert({ ...opened, title: "Opened again" } as unknown as Session);
+    await offline.readSessions(); // queued after any write
+    // The list shown is the walk's first page: written, it replaced the 2,000 cached chats with 50.
+    expect(await cacheOver(store).readSessions()).toHaveLength(chats.length);
+    // The walk's end writes the server's whole list.
+    sessions.replace([...chats.slice(0, 7), { ...chats[7]!, title: "Opened again" }, ...chats.slice(8, 100)]);
+    await offline.readSessions();
+    const cached = await cacheOver(store).readSessions();
+    expect(cached).toHaveLength(100);
+    expect(cached?.[7]?.title).toBe("Opened again");
+  });
+
   it("reads the older list whole when a write stops between its records (a crash before the manifest)", async () => {
     const { store } = countedStore();
     const before = list(3 * RECORD_CHATS);

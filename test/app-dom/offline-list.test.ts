@@ -32,6 +32,8 @@ describe("chat list, nothing answering", () => {
     let answer: (sessions: SessionSummary[]) => void = () => undefined;
     const client = fakeClient({ listSessions: () => new Promise<SessionSummary[]>((resolve) => (answer = resolve)) });
     const setup = await testStore({ client });
+    // The walk starts in a task after the client's start resolved (docs/app.md SC4): a timer of the test's.
+    await act(() => void vi.advanceTimersByTime(0));
     await setup.env.offline.writeSessions([summary("s1", "Seed order for spring")]);
     await setup.store.sessions.restore();
     show(setup, () => h(SessionList, { activeId: undefined }));
@@ -49,6 +51,7 @@ describe("chat list, nothing answering", () => {
   it("says nothing of the kind when the first page answers in time", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const setup = await testStore({ client: fakeClient({ listSessions: async () => [summary("s1", "Seed order")] }) });
+    await act(() => void vi.advanceTimersByTime(0)); // the walk's task (SC4)
     show(setup, () => h(SessionList, { activeId: undefined }));
     await screen.findByText("Seed order");
     await act(() => void vi.advanceTimersByTime(UNREACHABLE_AFTER_MS * 2));

@@ -70,7 +70,7 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
       list.value = next;
       offline.value = false;
       loaded.value = true;
-      persist();
+      persist({ whole: true });
     },
     mergePage(page) {
       list.value = mergeWalkedPage(list.value, page);
@@ -132,7 +132,9 @@ export function createSessions(env: AppEnv, viewer: () => string | undefined = (
  * The list in the device's cache: `persist` keeps it with its first screen; `restore` shows the cached first screen,
  * then, after the first paint, the whole cached list under what is shown (a newer copy shown stays), unless the
  * server's list came first. Nothing is persisted while only the first screen is shown (it would replace the whole
- * cached list with its first 50 chats).
+ * cached list with its first 50 chats), nor, when the server's pages came before the cached list was read, until the
+ * walk's end: the list shown is then the pages walked so far, and written it replaced the cached list with them
+ * (docs/app.md OF13).
  */
 function listCache(
   env: AppEnv,
@@ -141,23 +143,32 @@ function listCache(
   const { list, sorted, loaded } = state;
   const failed = (what: string) => (error: unknown) => env.report(what, error);
   let whole = false;
+  /** The list shown may be a part of the cached one: from the restore's start until the cached list is under it or a walk ends. */
+  let partial = false;
   let restoredWhole: (found: boolean) => void = () => undefined;
   const restored = new Promise<boolean>((resolve) => (restoredWhole = resolve));
   const restoreRest = async () => {
     const cached = await env.offline.readSessions().catch(failed("reading the cached chat list failed"));
     // One assignment: the sorted list and the rows are made once, for the whole list.
-    if (cached && !loaded.value) list.value = underShown(cached, list.value);
+    const under = cached !== undefined && !loaded.value;
+    if (under) list.value = underShown(cached, list.value);
+    // After the server's pages, the cached list is not put under them: the list shown stays the walk's part until
+    // its end (unless the walk has ended already).
+    partial = partial && cached !== undefined && !under;
     whole = true;
     restoredWhole(cached !== undefined);
   };
   return {
-    persist() {
-      if (!whole && !loaded.value) return;
+    /** `whole`: the list is the server's whole list (a walk's end). */
+    persist(options: { whole?: boolean } = {}) {
+      if (options.whole) partial = false;
+      if (partial || (!whole && !loaded.value)) return;
       void env.offline
         .writeSessions(list.value, sorted.value.slice(0, HEAD_CHATS))
         .catch(failed("caching the chat list failed"));
     },
     async restore() {
+      partial = true;
       const head = await env.offline.readSessionsHead().catch(failed("reading the cached chat list failed"));
       if (head && !loaded.value) list.value = head;
       // After the paint, or soon in a page that paints nothing: the connection waits for the whole list.

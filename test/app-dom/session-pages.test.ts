@@ -8,6 +8,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { FIRST_OVERSCAN, OVERSCAN, SessionRows } from "../../app/src/screens/session-rows.tsx";
+import { nextTask } from "../../app/src/state/frames.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
 import { fakeClient, testStore } from "./support/fake-env.ts";
@@ -65,8 +66,8 @@ describe("the chat list in pages", () => {
     client.status.set({ state: "connecting" } as never);
     await testStore({ client });
     resolveStart(false);
-    // A timer queued in the task that resolved the start runs before any task queued by its continuations.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The next task, asked for in the task that resolved the start: it runs before any task its continuations ask for.
+    await nextTask();
     expect(asked).toEqual([]);
     await waitFor(() => expect(asked).toEqual([{ limit: FIRST_PAGE }]));
   });

@@ -2,7 +2,7 @@
 // The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC11): a chat that
 // cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
 // could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
-import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it } from "vitest";
 import { NetworkError, type ConnectionStatus } from "../../client/index.ts";
@@ -38,9 +38,19 @@ describe("chat screen", () => {
   });
 
   it("says the server is offline when a send could not reach it, and keeps the message waiting (C3, OB9)", async () => {
-    const client = fakeClient({ createSession: () => Promise.reject(serverUnavailable()) });
+    let walked = false;
+    const client = fakeClient({
+      createSession: () => Promise.reject(serverUnavailable()),
+      listSessions: async () => {
+        walked = true;
+        return [];
+      },
+    });
     show(await testStore({ client, hash: "#/new" }));
     const box = await screen.findByRole("textbox", { name: "Message" });
+    // The list's walk (a task after the client's start, SC4) answers before the send: the server was reachable then.
+    await waitFor(() => expect(walked).toBe(true));
+    await act(async () => undefined);
     fireEvent.input(box, { target: { value: "are you there?" } });
     fireEvent.submit(box.closest("form")!);
     // The outbox's code loads on first use (a dynamic import): slow on a loaded machine, so a wide bound.

@@ -3,7 +3,6 @@
 // the user dismissed; every newly observed pending revision runs its ui_effects once.
 import type { AnyEvent } from "../wire/events.ts";
 import { notificationEventSchemaByType } from "../wire/notification.ts";
-import { onFirstUse } from "../wire/built-on-first-use.ts";
 import { isPermanentRefusal } from "../transport/errors.ts";
 import type { Requester } from "../transport/http.ts";
 import { Signal, type Disposer, type Observable } from "../util/observable.ts";

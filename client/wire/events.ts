@@ -199,7 +199,7 @@ export const coreEventSchemaByType = byTypeName({
 });
 
 type CoreEventOption = (typeof coreEventSchemaByType)[keyof typeof coreEventSchemaByType];
-export const coreEventSchemas = Object.values(coreEventSchemaByType) as [CoreEventOption, ...CoreEventOption[]];
+const coreEventSchemas = Object.values(coreEventSchemaByType) as [CoreEventOption, ...CoreEventOption[]];
 
 export const coreEventSchema = lazySchema(() => z.discriminatedUnion("type", coreEventSchemas));
 export type CoreEvent = z.infer<typeof coreEventSchema>;

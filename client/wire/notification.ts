@@ -165,7 +165,7 @@ export const notificationEventSchemaByType = byTypeName({
 });
 
 type NotificationEventOption = (typeof notificationEventSchemaByType)[keyof typeof notificationEventSchemaByType];
-export const notificationEventSchemas = Object.values(notificationEventSchemaByType) as [
+const notificationEventSchemas = Object.values(notificationEventSchemaByType) as [
   NotificationEventOption,
   ...NotificationEventOption[],
 ];

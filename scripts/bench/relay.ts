@@ -20,6 +20,7 @@ import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { z } from "zod";
 import { generateKeyPair } from "../../client/wire/crypto/index.ts";
 import { sha256Hex } from "../../client/wire/crypto/token-hash.ts";
 import { forkChild, nextMessage } from "./child-process.ts";
@@ -48,7 +49,7 @@ const { values } = parseArgs({
 const REQUESTS = Number(values.requests);
 const WARMUP = Number(values.warmup);
 /** Phases of each route at 50 apps (alternating), `REQUESTS / ROUNDS` calls each. */
-const ROUNDS = Number(values.rounds);
+const ROUNDS = z.coerce.number().int().min(1).parse(values.rounds);
 const DEVICES = 50;
 const APP_PROCESSES = Number(process.env.BENCH_APP_PROCESSES ?? 1);
 const ONLY = values.only === undefined ? undefined : routeSchema.parse(values.only);
@@ -248,12 +249,10 @@ async function main(): Promise<void> {
         );
     }
     if (apps === DEVICES) {
-      figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!.cpu)]));
-      figures.server_gc_per_call_50 = Object.fromEntries(
-        routes.map((route) => [route, gcPerCall(measured[route]!.gc)]),
-      );
+      figures.cpu_us_per_call_50 = Object.fromEntries(routes.map((route) => [route, perCall(measured[route]!)]));
+      figures.server_gc_per_call_50 = Object.fromEntries(routes.map((route) => [route, gcPerCall(measured[route]!)]));
       figures.server_threads_us_per_call_50 = Object.fromEntries(
-        routes.map((route) => [route, threadsPerCall(measured[route]!.threads)]),
+        routes.map((route) => [route, threadsPerCall(measured[route]!)]),
       );
       for (const sealed of floorRoutes)
         if (relay && measured[sealed])
@@ -305,13 +304,13 @@ function serverFloor(route: Route, plain: Phase[], sealed: Phase[], samples: { a
     [`${route}_server_extra_us_50`]: round(extraUs),
     [`${route}_server_extra_us_rounds_50`]: rounds.map(round),
     [`${route}_server_us_rounds_50`]: sealed.map((phase) => round(serverUs(phase))),
-    [`relay_server_us_rounds_50`]: plain.map((phase) => round(serverUs(phase))),
+    relay_server_us_rounds_50: plain.map((phase) => round(serverUs(phase))),
     [`${route}_server_waits_per_call_rounds_50`]: sealed.map((p) => round(p.waits / p.measured.latencies.length)),
-    [`relay_server_waits_per_call_rounds_50`]: plain.map((p) => round(p.waits / p.measured.latencies.length)),
+    relay_server_waits_per_call_rounds_50: plain.map((p) => round(p.waits / p.measured.latencies.length)),
     [`${route}_server_major_gcs_rounds_50`]: sealed.map((p) => p.gc?.major ?? 0),
-    [`relay_server_major_gcs_rounds_50`]: plain.map((p) => p.gc?.major ?? 0),
+    relay_server_major_gcs_rounds_50: plain.map((p) => p.gc?.major ?? 0),
     [`${route}_server_other_threads_us_rounds_50`]: sealed.map((p) => otherThreadsUs(p)),
-    [`relay_server_other_threads_us_rounds_50`]: plain.map((p) => otherThreadsUs(p)),
+    relay_server_other_threads_us_rounds_50: plain.map((p) => otherThreadsUs(p)),
     [`${route}_floor_writes_per_call_rounds_50`]: sealed.map((p) => round(p.floorWrites / p.measured.latencies.length)),
     [`${route}_server_extra_us_pooled_50`]: round(pooled(sealed) - pooled(plain)),
     [`${route}_server_extra_per_cipher_50`]: round(extraUs / cipherUs),
@@ -364,12 +363,13 @@ function merged<T extends Phase>(a: T, b: T): T {
  * The server's garbage per call: bytes allocated on V8's heap and in backing stores, collections per 1,000 calls,
  * and the collections' time in µs per call (their cost as V8 reports it, wall time inside the process).
  */
-function gcPerCall(gc: GcStats | undefined) {
+function gcPerCall({ gc, measured }: Phase) {
   if (!gc) return undefined;
-  const per = (n: number, scale = 1) => round((n * scale) / REQUESTS);
+  const calls = measured.latencies.length;
+  const per = (n: number, scale = 1) => round((n * scale) / calls);
   return {
-    heap_bytes: Math.round(gc.heap_allocated_bytes / REQUESTS),
-    external_bytes: Math.round(gc.external_allocated_bytes / REQUESTS),
+    heap_bytes: Math.round(gc.heap_allocated_bytes / calls),
+    external_bytes: Math.round(gc.external_allocated_bytes / calls),
     scavenges_per_1000: per(gc.scavenges, 1000),
     major_per_1000: per(gc.major, 1000),
     scavenge_us: per(gc.scavenge_ms, 1000),
@@ -382,17 +382,17 @@ const otherThreadsUs = (phase: Phase) =>
   round(((phase.threads?.other_threads_ms ?? 0) * 1000) / phase.measured.latencies.length);
 
 /** The server's CPU per call in µs on its JavaScript thread and on its other threads (V8's workers above all). */
-function threadsPerCall(threads: ThreadStats | undefined) {
+function threadsPerCall({ threads, measured }: Phase) {
   if (!threads) return undefined;
   return {
-    main: round((threads.main_ms * 1000) / REQUESTS),
-    others: round((threads.other_threads_ms * 1000) / REQUESTS),
+    main: round((threads.main_ms * 1000) / measured.latencies.length),
+    others: round((threads.other_threads_ms * 1000) / measured.latencies.length),
   };
 }
 
 /** CPU per call in µs, `[user, system]` per process: who pays for a call, and how much of it is the kernel's. */
-function perCall(cpu: Record<string, { user: number; sys: number }>): Record<string, [number, number]> {
-  const us = (ms: number) => Math.round((ms * 1000) / REQUESTS);
+function perCall({ cpu, measured }: Phase): Record<string, [number, number]> {
+  const us = (ms: number) => Math.round((ms * 1000) / measured.latencies.length);
   return Object.fromEntries(Object.entries(cpu).map(([name, { user, sys }]) => [name, [us(user), us(sys)]]));
 }
 

@@ -83,6 +83,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       // reading, and the walk's first request with them made one long task of a phone's main thread (SC4).
       let stopped = false;
       void client.resumed().then(async (fromCursor) => {
+        if (stopped) return;
         if (fromCursor) return resumed.begin();
         await nextTask();
         if (!stopped) void loadSessions(current);

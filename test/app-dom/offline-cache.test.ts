@@ -278,6 +278,24 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     expect(cached?.[7]?.title).toBe("Opened again");
   });
 
+  it("OF13 holds no write back when there was no cached list to keep whole", async () => {
+    const { store } = countedStore();
+    const offline = cacheOver(store);
+    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const restoring = sessions.restore();
+    // A first start: nothing cached, the walk's first page comes while the (empty) cache is read.
+    const page = list(50);
+    sessions.mergePage(page.map((chat) => ({ ...chat })));
+    await restoring;
+    expect(await sessions.restoredWhole()).toBe(false);
+    sessions.upsert({ ...page[3]!, title: "Opened", messages: [] } as unknown as Session);
+    await offline.readSessions(); // queued after any write
+    // The pages walked so far are all the device has: kept at once, the opened chat with them.
+    const cached = await cacheOver(store).readSessions();
+    expect(cached).toHaveLength(50);
+    expect(cached?.find((chat) => chat.id === page[3]!.id)?.title).toBe("Opened");
+  });
+
   it("reads the older list whole when a write stops between its records (a crash before the manifest)", async () => {
     const { store } = countedStore();
     const before = list(3 * RECORD_CHATS);

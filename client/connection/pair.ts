@@ -171,9 +171,9 @@ function pairAtWith(
         .receive("timeout", () => finish(new PairingError("timeout")));
     };
     unreachable = () => finish(new PairingError("bridge_unreachable"));
-    // Over long-poll an error is a request the bridge did not answer.
+    // Over long-poll an error is a request the bridge did not answer (a late WebSocket's error is the choice's).
     socket.onError(() => {
-      if (!choice || choice.onLongPoll) unreachable();
+      if (!choice || choice.connectedOverLongPoll) unreachable();
     });
     attempt(0);
     socket.connect();

@@ -117,6 +117,16 @@ export class TransportChoice {
     return this.socket !== undefined && this.socket.transport !== this.transport;
   }
 
+  /**
+   * Whether the socket's connection now is a long-poll one. Not the same as `onLongPoll`: the switch is made when a
+   * probe answers, and a WebSocket phoenix opened before it may fail after it (on a loaded machine, its refusal came
+   * after the probe's answer), its error then no long-poll's.
+   */
+  get connectedOverLongPoll(): boolean {
+    const LongPoll = this.socket?.getLongPollTransport();
+    return typeof LongPoll === "function" && this.socket!.conn instanceof LongPoll;
+  }
+
   /** A new URL (another bridge node): what was learnt at the old one does not hold; the WebSocket first. */
   reset(): void {
     this.refusals = 0;

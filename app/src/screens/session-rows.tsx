@@ -5,9 +5,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { useVirtualizer } from "../components/use-virtualizer.ts";
-
-/** A row's height before it is measured: a title line and a meta line (.session-row's 56 px and its gap). */
-const ROW_ESTIMATE_PX = 60;
+import { keepRowHeight, keptRowHeight } from "./session-row-height.ts";
 
 /**
  * The scroller's size until it is measured: the window's. The virtualizer otherwise takes it as 0 until its first
@@ -40,10 +38,15 @@ export function SessionRows({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const overscan = useOverscan();
+  // A row's height before it is measured: the one this device's rows measured at an earlier start.
+  const [estimate] = useState(keptRowHeight);
   const virtualizer = useVirtualizer({
     count: list.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    estimateSize: () => estimate,
+    onMeasured: (index, size) => {
+      if (index === 0) keepRowHeight(size);
+    },
     getItemKey: (index) => list[index]?.id ?? index,
     overscan,
     initialRect: windowRect(),

@@ -6,7 +6,7 @@
 // Only a pattern that reads back exactly is kept: the day in ASCII digits and twelve Gregorian months, each written
 // one way all month; a locale with other digits or another calendar keeps asking the formatter.
 import { z } from "zod";
-import { readStored, writeStored } from "./local-store.ts";
+import { pageStorage, readStored, writeStored } from "./local-store.ts";
 
 export const DAY_MONTH_KEY = "chat-relay.day-month";
 
@@ -77,22 +77,16 @@ export function writeDayMonth(pattern: DayMonthPattern, time: number): string {
   return pattern.parts.map(slot).join("");
 }
 
-/** localStorage where the page has one; the pattern is a convenience, so a storage that fails is passed over. */
-function storeEnv() {
-  const storage = (globalThis as { localStorage?: Storage }).localStorage;
-  return storage && { storage, report: () => undefined };
-}
-
 /** The pattern kept for `language`, if any. */
 export function keptDayMonth(language: string): DayMonthPattern | undefined {
-  const env = storeEnv();
+  const env = pageStorage();
   const kept = env && readStored(env, DAY_MONTH_KEY, patternSchema());
   return kept?.language === language ? kept : undefined;
 }
 
 /** Learns `format`'s pattern and keeps it for the next start. */
 export function keepDayMonth(format: Intl.DateTimeFormat, language: string): void {
-  const env = storeEnv();
+  const env = pageStorage();
   const pattern = env && learnDayMonth(format, language);
   if (env && pattern) writeStored(env, DAY_MONTH_KEY, pattern);
 }

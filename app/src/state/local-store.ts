@@ -33,3 +33,12 @@ export function removeStored(env: StoreEnv, key: string): void {
     env.report(`removing ${key} failed`, error);
   }
 }
+
+/**
+ * The page's localStorage for a value that is only a convenience (a learnt pattern or size): outside a page there is
+ * none, and a storage that fails is passed over without a report.
+ */
+export function pageStorage(): StoreEnv | undefined {
+  const storage = (globalThis as { localStorage?: Storage }).localStorage;
+  return storage && { storage, report: () => undefined };
+}

@@ -90,15 +90,21 @@ process.send!({
   seed_ms: Math.round(seedMs),
   index_ms: Math.round(indexMs),
 });
-process.on("message", (message) => {
-  const parsed = z.object({ type: z.enum(["rss", "stop"]) }).safeParse(message);
-  if (!parsed.success) return;
-  if (parsed.data.type === "rss") {
-    process.send!({ type: "rss", rss: process.memoryUsage().rss });
-    return;
-  }
+let stopping = false;
+/** Closes the server and removes its data, once. */
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
   void runtime.close().then(() => {
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   });
+}
+process.on("message", (message) => {
+  const parsed = z.object({ type: z.enum(["rss", "stop"]) }).safeParse(message);
+  if (!parsed.success) return;
+  if (parsed.data.type === "rss") process.send!({ type: "rss", rss: process.memoryUsage().rss });
+  else stop();
 });
+// A parent that died without its "stop" (its output piped into `head`, a crash) leaves no server behind.
+process.on("disconnect", stop);

@@ -143,6 +143,20 @@ describe("the cached list's head (docs/app.md HS5)", () => {
 
 describe("the cached list in records (docs/app.md OF11)", () => {
   const list = (length: number, from = 0) => Array.from({ length }, (_, index) => summary(`c${from + index}`, false));
+  /** `count` chats in the list's order, each a minute older than the one before it. */
+  function datedList(count: number) {
+    return list(count).map((chat, index) => ({
+      ...chat,
+      updated_at: new Date(Date.UTC(2026, 0, 10) - index * 60_000).toISOString(),
+    }));
+  }
+
+  /** A start in a new page over `store`: its cache, and its chat list reading from it. */
+  function nextStart(store: KeyValue) {
+    const offline = cacheOver(store);
+    return { offline, sessions: createSessions({ offline, report: () => undefined } as unknown as AppEnv) };
+  }
+
   const recordKeys = (values: Map<string, unknown>) =>
     [...values.keys()].filter((key) => key.startsWith("sessions_record:")).sort();
 
@@ -189,15 +203,10 @@ describe("the cached list in records (docs/app.md OF11)", () => {
 
   it("writes back, after a start read the whole list, only the record of the chat an event changed", async () => {
     const { store, writes } = countedStore();
-    const minute = 60_000;
-    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
-      ...chat,
-      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
-    }));
+    const chats = datedList(4 * RECORD_CHATS);
     await cacheOver(store).writeSessions(chats);
     // The next start, in a new page: the head shown first, then the whole list under it.
-    const offline = cacheOver(store);
-    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const { offline, sessions } = nextStart(store);
     await sessions.restore();
     expect(await sessions.restoredWhole()).toBe(true);
     expect(sessions.list.value).toHaveLength(chats.length);
@@ -213,15 +222,10 @@ describe("the cached list in records (docs/app.md OF11)", () => {
 
   it("OF12 writes back, after a walk of the server's pages that found one chat changed, only that chat's record", async () => {
     const { store, writes } = countedStore();
-    const minute = 60_000;
-    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
-      ...chat,
-      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
-    }));
+    const chats = datedList(4 * RECORD_CHATS);
     await cacheOver(store).writeSessions(chats);
     // The next start, in a new page: the whole cached list shown, then the server's list walked in pages.
-    const offline = cacheOver(store);
-    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const { offline, sessions } = nextStart(store);
     await sessions.restore();
     expect(await sessions.restoredWhole()).toBe(true);
     writes.clear();
@@ -251,14 +255,9 @@ describe("the cached list in records (docs/app.md OF11)", () => {
 
   it("OF13 keeps the cached list whole when the server's first page came before it was read, until the walk's end", async () => {
     const { store } = countedStore();
-    const minute = 60_000;
-    const chats = list(4 * RECORD_CHATS).map((chat, index) => ({
-      ...chat,
-      updated_at: new Date(Date.UTC(2026, 0, 10) - index * minute).toISOString(),
-    }));
+    const chats = datedList(4 * RECORD_CHATS);
     await cacheOver(store).writeSessions(chats);
-    const offline = cacheOver(store);
-    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const { offline, sessions } = nextStart(store);
     const restoring = sessions.restore();
     // The walk's first page comes while the cached list is read, then a chat is opened (its summary written back).
     sessions.mergePage(chats.slice(0, 50).map((chat) => ({ ...chat })));
@@ -280,8 +279,7 @@ describe("the cached list in records (docs/app.md OF11)", () => {
 
   it("OF13 holds no write back when there was no cached list to keep whole", async () => {
     const { store } = countedStore();
-    const offline = cacheOver(store);
-    const sessions = createSessions({ offline, report: () => undefined } as unknown as AppEnv);
+    const { offline, sessions } = nextStart(store);
     const restoring = sessions.restore();
     // A first start: nothing cached, the walk's first page comes while the (empty) cache is read.
     const page = list(50);

@@ -17,7 +17,9 @@
 //    then its transcript scrolled up a screen a frame until its first message shows, with every long task of the
 //    page meanwhile (PerformanceObserver 'longtask'): the longest (scroll_longest_task_ms) and how many passed 50 ms
 //    (scroll_long_tasks_over_50ms), and the main thread's CPU time over the scroll (scroll_thread_ms, CDP ThreadTime:
-//    under a loaded machine's stretched wall clock, the work the page did).
+//    under a loaded machine's stretched wall clock, the work the page did); the frames it took (scroll_frames) and
+//    the time from one of its animation frames to the next, at the median and the 90th percentile
+//    (scroll_frame_p50_ms, scroll_frame_p90_ms).
 // Baseline in the same run: the same measurements against a server of 100 chats (one person, its long chat 100
 // messages long), run for run after the big one. Both servers live side by side; the data is seeded once and each
 // browser context warmed once, before the runs (neither is part of a run): each run is a new page of the warm context
@@ -70,8 +72,15 @@ const PROFILE_DIR = process.env.BENCH_APP_PROF;
  * was.
  */
 const TRACE_DIR = process.env.BENCH_APP_TRACE;
+/**
+ * BENCH_APP_CHROME_TRACE=<dir>: Chromium's own trace (its timeline: each task's events, scroll, animation frames,
+ * layout, paint) of the first BENCH_APP_CHROME_TRACE_MS (8,000) ms of each run's scroll goes there; open it in
+ * DevTools' Performance panel. The tracer slows the page: read its proportions, not its times.
+ */
+const CHROME_TRACE = process.env.BENCH_APP_CHROME_TRACE;
+const CHROME_TRACE_MS = Number(process.env.BENCH_APP_CHROME_TRACE_MS ?? 8000);
 // Made up front: a run's profile or trace written into a folder that is not there threw at the end of the run.
-for (const dir of [PROFILE_DIR, TRACE_DIR]) if (dir) mkdirSync(dir, { recursive: true });
+for (const dir of [PROFILE_DIR, TRACE_DIR, CHROME_TRACE]) if (dir) mkdirSync(dir, { recursive: true });
 /** How long any one wait in the page may take. */
 const WAIT_MS = 300_000;
 
@@ -285,6 +294,9 @@ interface ScrollFigures {
   scroll_to_start_ms: number;
   scroll_longest_task_ms: number;
   scroll_long_tasks_over_50ms: number;
+  scroll_frames: number;
+  scroll_frame_p50_ms: number;
+  scroll_frame_p90_ms: number;
 }
 
 /**
@@ -296,13 +308,23 @@ function scrollToStart(page: Page): Promise<ScrollFigures> {
     const log = document.querySelector('[role="log"][aria-label="Messages"]');
     const first = () => Array.from(document.querySelectorAll("article")).some((a) => a.textContent.includes(", message 0:"));
     const start = performance.now();
+    const frames = [];
+    let frameStart = start;
     while (!first()) {
       if (performance.now() - start > ${WAIT_MS}) throw new Error("the long chat's first message never showed");
       log.scrollTop = Math.max(0, log.scrollTop - log.clientHeight);
       await new Promise((resolve) => requestAnimationFrame(resolve));
+      const now = performance.now();
+      frames.push(now - frameStart);
+      frameStart = now;
     }
     const tasks = window.__bench.longtasks.filter((task) => task.start >= start).map((task) => task.duration);
+    const sorted = frames.sort((a, b) => a - b);
+    const at = (share) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
     return {
+      scroll_frames: sorted.length,
+      scroll_frame_p50_ms: at(0.5),
+      scroll_frame_p90_ms: at(0.9),
       scroll_to_start_ms: performance.now() - start,
       scroll_longest_task_ms: Math.max(0, ...tasks),
       scroll_long_tasks_over_50ms: tasks.filter((duration) => duration > 50).length,
@@ -323,7 +345,9 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
     if (OPEN_ONLY) return (await stop(), opened);
     const began = await page.evaluate(() => performance.now());
     const threadBefore = await threadMs();
+    const chromeTrace = CHROME_TRACE ? traceFor(context, page, label) : undefined;
     const scrolled = await scrollToStart(page);
+    await chromeTrace;
     const scroll_thread_ms = (await threadMs()) - threadBefore;
     await stop();
     if (TRACE_DIR) await writeTrace(page, began, label);
@@ -331,6 +355,15 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
   } finally {
     await page.close();
   }
+}
+
+/** Chromium's trace of the page's next CHROME_TRACE_MS, written to CHROME_TRACE. */
+async function traceFor(context: BrowserContext, page: Page, label: string): Promise<void> {
+  const browser = context.browser()!;
+  const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "toplevel"];
+  await browser.startTracing(page, { path: join(CHROME_TRACE!, `${label}-${Date.now()}.json`), categories });
+  await new Promise((resolve) => setTimeout(resolve, CHROME_TRACE_MS));
+  await browser.stopTracing();
 }
 
 /** The long tasks since `since`, each with the long animation frame around it and the older pages answered in it. */

@@ -1,4 +1,4 @@
-// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12, LC13, LC16): it opens at its end from one
+// A long chat in Chromium at phone size (docs/app.md "Long chats", invariants LC1-LC8, LC10, LC12, LC13, LC16, LC18): it opens at its end from one
 // read of its last messages (never the whole chat) and mounts only the end's rows, the newest first to get their
 // toolbars, its first paint only those on the screen, scrolling up reads the older pages
 // one by one and puts them above without moving what the reader sees, down to the chat's first message, and a
@@ -358,6 +358,60 @@ describe("long chats", () => {
       expect(Object.keys(grown).length).toBeGreaterThan(2);
       expect(Object.values(grown).filter((change) => change !== 0)).toEqual([]);
       if (SHOTS) await shotsOfAFling(page, incomplete);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("renders a scroll's rows in a task after the frame while the screen stays within the rows in the page, and at once past them (LC18)", async () => {
+    const { stack } = shared;
+    const id = await longChat(stack, 100);
+    const { context, page, errors } = await openPage(shared.browser, PHONE);
+    try {
+      await pairThroughLink(page, (await stack.createPairing()).pair_url);
+      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await article(page, 99).waitFor();
+      // Settled at the end, with the overscan's rows above the screen mounted after the first paint (LC8).
+      await expect.poll(() => page.locator(".message-row").count()).toBeGreaterThan(12);
+      // Scrolls to `where` (a function of the rows in the page), then tells which rows were in the page in the frame
+      // that scrolled (its animation callbacks, after its scroll event) and once the page has rendered again, and
+      // whether the rows in that frame covered the screen.
+      const scrollAndWatch = (where: "within" | "past") =>
+        scroller(page).evaluate(async (element, where) => {
+          const indices = () =>
+            Array.from(element.querySelectorAll<HTMLElement>(".message-row")).map((row) => Number(row.dataset.index));
+          const box = element.getBoundingClientRect();
+          const rows = Array.from(element.querySelectorAll(".message-row")).map((row) => row.getBoundingClientRect());
+          const firstInList = Math.min(...rows.map((row) => row.top)) - box.top + element.scrollTop;
+          const before = indices();
+          // Within: the screen's top moved onto the highest row in the page (the overscan above). Past: the chat's top.
+          element.scrollTop = where === "within" ? firstInList + 1 : 0;
+          const inFrame = await new Promise<{ rows: number[]; covered: boolean }>((resolve) =>
+            requestAnimationFrame(() => {
+              const shown = Array.from(element.querySelectorAll(".message-row")).map((row) =>
+                row.getBoundingClientRect(),
+              );
+              const covered =
+                shown.length > 0 &&
+                Math.min(...shown.map((row) => row.top)) <= box.top + 1 &&
+                Math.max(...shown.map((row) => row.bottom)) >= box.bottom - 1;
+              resolve({ rows: indices(), covered });
+            }),
+          );
+          for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+          return { before, inFrame, after: indices() };
+        }, where);
+      const within = await scrollAndWatch("within");
+      // The frame that scrolled showed the rows that were there; the rows the scroll brings came after it.
+      expect(within.inFrame.covered).toBe(true);
+      expect(within.inFrame.rows).toEqual(within.before);
+      expect(within.after).not.toEqual(within.before);
+      expect(Math.min(...within.after)).toBeLessThan(Math.min(...within.before));
+      const past = await scrollAndWatch("past");
+      // Past the rows in the page: the frame that scrolled shows the rows of its screen, the chat's first ones.
+      expect(past.inFrame.covered).toBe(true);
+      expect(past.inFrame.rows).toContain(0);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

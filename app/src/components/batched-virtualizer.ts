@@ -20,6 +20,11 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
    * row-estimates.ts).
    */
   onMeasured: ((index: number, size: number) => void) | undefined;
+  /**
+   * Where the rows the list has in the page begin and end, in the list's layout; the list tells it after each commit
+   * (`noteMounted`). Undefined while it has none.
+   */
+  private mountedSpan: { start: number; end: number } | undefined;
   /** The library's own resizeItem, which applies one measure. */
   private readonly resizeNow: (index: number, size: number) => void;
 
@@ -54,6 +59,21 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
     } finally {
       if (this.options === applying) this.options = options;
     }
+  }
+
+  /** The list tells the rows its commit left in the page. */
+  noteMounted(items: readonly { start: number; end: number }[]): void {
+    const first = items[0];
+    const last = items.at(-1);
+    this.mountedSpan = first && last ? { start: first.start, end: last.end } : undefined;
+  }
+
+  /** Whether the screen, where the list is scrolled now, lies within the rows in the page. */
+  screenMounted(): boolean {
+    const span = this.mountedSpan;
+    if (span === undefined) return false;
+    const top = (this.scrollOffset ?? 0) - this.options.scrollMargin;
+    return top >= span.start && top + this.viewportSize() <= span.end;
   }
 
   private queue(index: number, size: number): void {

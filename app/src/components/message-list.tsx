@@ -91,6 +91,7 @@ export function MessageList({ transcript, agent }: Props) {
     if (element) chat.noteScroll(element.scrollHeight - element.scrollTop - element.clientHeight);
   });
   const items = useOpenedAtEnd(virtualizer.getVirtualItems(), rows.length, chat);
+  useLayoutEffect(() => virtualizer.noteMounted(items));
   useAfterPaint(items.length > 0 && !firstPainted, () => setFirstPainted(true));
   const { ranks, mounting } = useMounting(items, chat.atBottom.peek());
   return (

@@ -1,31 +1,39 @@
 // @tanstack/virtual-core bound to Preact (the adapter @tanstack/react-virtual is for React; this is its
 // dozen lines for hooks): only the rows near the viewport are in the DOM, measured as they render, the measures of a
-// render applied together (batched-virtualizer.ts), each told to `onMeasured`.
+// render applied together (batched-virtualizer.ts), each told to `onMeasured`. While the screen a scroll brings is
+// within the rows already mounted (the overscan above and below it), the render the scroll asks for comes in a task of
+// its own after the frame that scrolled (docs/app.md LC18): rendered in the scroll event, the rows it mounts, their
+// measures and their layout made one task with the frame's own paint, over 50 ms a frame on a throttled phone in a
+// fling. A scroll past the mounted rows renders at once, so no frame shows a screen without its rows.
 import {
   elementScroll,
   measureElement,
   observeElementOffset,
   observeElementRect,
-  type Virtualizer,
   type VirtualizerOptions,
 } from "@tanstack/virtual-core";
 import { useLayoutEffect, useReducer, useState } from "preact/hooks";
 import { BatchedVirtualizer } from "./batched-virtualizer.ts";
+import { inNextTask } from "../state/frames.ts";
 
 type Options = Pick<
   VirtualizerOptions<HTMLElement, HTMLElement>,
   "count" | "getScrollElement" | "estimateSize" | "getItemKey" | "overscan" | "anchorTo" | "initialRect"
 > & { onMeasured?: BatchedVirtualizer["onMeasured"] };
 
-export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLElement> {
+export function useVirtualizer(options: Options): BatchedVirtualizer {
   const [, rerender] = useReducer((count: number) => count + 1, 0);
+  const [afterScroll] = useState(() => onceInNextTask(() => rerender(undefined)));
   const { onMeasured, ...library } = options;
   const full = (): VirtualizerOptions<HTMLElement, HTMLElement> => ({
     observeElementRect,
     observeElementOffset,
     scrollToFn: elementScroll,
     measureElement,
-    onChange: () => rerender(undefined),
+    // `scrolling`: the library tells a change while the reader scrolls (the range moved) apart from any other (a
+    // measure, the list's size), which renders at once as before.
+    onChange: (instance, scrolling) =>
+      scrolling && (instance as BatchedVirtualizer).screenMounted() ? afterScroll() : rerender(undefined),
     ...library,
   });
   const [virtualizer] = useState(() => new BatchedVirtualizer(full()));
@@ -37,4 +45,17 @@ export function useVirtualizer(options: Options): Virtualizer<HTMLElement, HTMLE
   useLayoutEffect(() => virtualizer._didMount(), []);
   useLayoutEffect(() => virtualizer._willUpdate());
   return virtualizer;
+}
+
+/** `work` in the next task, once however many times it is asked for before that task runs. */
+function onceInNextTask(work: () => void): () => void {
+  let planned = false;
+  return () => {
+    if (planned) return;
+    planned = true;
+    inNextTask(() => {
+      planned = false;
+      work();
+    });
+  };
 }

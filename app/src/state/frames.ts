@@ -45,3 +45,14 @@ export function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Runs `work` in a task of its own after this one; asked during a frame (a scroll event, an animation callback), after
+ * that frame's paint. Ahead of the page's other tasks where the browser ranks them (`scheduler.postTask`).
+ */
+export function inNextTask(work: () => void): void {
+  type PostTask = (work: () => void, options: { priority: "user-blocking" }) => Promise<unknown>;
+  const scheduler = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler;
+  if (scheduler?.postTask) void scheduler.postTask(work, { priority: "user-blocking" });
+  else setTimeout(work, 0);
+}

@@ -135,7 +135,7 @@ describe("the chat list in pages", () => {
     const rows = () => into.querySelectorAll("li").length;
     // The screen's rows (the window's height, taken until the scroller is measured) and FIRST_OVERSCAN more.
     expect(rows()).toBe(Math.ceil(window.innerHeight / 60) + FIRST_OVERSCAN);
-    // Once the frame is painted (Preact runs the list's effects then): OVERSCAN rows past the measured scroller.
+    // Once the frame is painted (afterPaint, SU14): OVERSCAN rows past the measured scroller.
     await waitFor(() => expect(rows()).toBe(Math.ceil(800 / 60) + OVERSCAN));
   });
 });

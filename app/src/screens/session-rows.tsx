@@ -5,6 +5,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { useVirtualizer } from "../components/use-virtualizer.ts";
+import { afterPaint, defaultFrames } from "../state/frames.ts";
 import { keepRowHeight, keptRowHeight } from "./session-row-height.ts";
 
 /**
@@ -22,10 +23,14 @@ export const OVERSCAN = 10;
  */
 export const FIRST_OVERSCAN = 1;
 
-/** FIRST_OVERSCAN until the list's first paint, then OVERSCAN (Preact runs an effect once the frame is painted). */
+/**
+ * FIRST_OVERSCAN until the list's first frame is painted, then OVERSCAN. Not set in an effect: Preact runs an effect
+ * after the paint only when nothing renders the list first, and the virtualizer renders it again before the paint
+ * once it has measured the scroller, which ran the effect then and put the ten rows in the first frame (SU14).
+ */
 function useOverscan(): number {
   const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
-  useEffect(() => setOverscan(OVERSCAN), []);
+  useEffect(() => afterPaint(defaultFrames(), () => setOverscan(OVERSCAN)), []);
   return overscan;
 }
 

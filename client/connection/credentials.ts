@@ -31,7 +31,9 @@ export async function loadCredentials(storage: StorageAdapter): Promise<Credenti
   const text = await storage.getItem(CREDENTIALS_KEY);
   if (text === null) return undefined;
   try {
-    const parsed = credentialsSchema.safeParse(JSON.parse(text));
+    // Read once a start, before its first render: without zod's compiled fast path, which a single parse does not
+    // repay (docs/app.md "Start-up", SU15).
+    const parsed = credentialsSchema.safeParse(JSON.parse(text), { jitless: true });
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

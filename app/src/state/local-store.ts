@@ -10,7 +10,10 @@ export function readStored<S extends z.ZodType>(env: StoreEnv, key: string, sche
   try {
     const text = env.storage.getItem(key);
     if (text === null) return undefined;
-    const parsed = schema.safeParse(JSON.parse(text));
+    // Without zod's compiled fast path: a value read once does not repay compiling it (an object's first parse
+    // compiles one with new Function, which for the day-month pattern read in the list's first render cost more than
+    // the check itself: docs/app.md "Start-up", SU15).
+    const parsed = schema.safeParse(JSON.parse(text), { jitless: true });
     return parsed.success ? parsed.data : undefined;
   } catch (error) {
     env.report(`reading ${key} failed`, error);

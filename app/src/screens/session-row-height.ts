@@ -4,8 +4,7 @@
 // before its first paint, on the cold open's path. A row's height follows the device's fonts and text size, so it is
 // learnt rather than guessed: the height the top row measured is kept in localStorage, and the next start places its
 // rows where they will measure.
-import { z } from "zod";
-import { pageStorage, readStored, writeStored } from "../state/local-store.ts";
+import { keptSize } from "../state/kept-size.ts";
 
 export const ROW_HEIGHT_KEY = "chat-relay.session-row-px";
 
@@ -13,23 +12,14 @@ export const ROW_HEIGHT_KEY = "chat-relay.session-row-px";
 export const ROW_ESTIMATE_PX = 60;
 
 /** A height outside these is no row's (a page not laid out measures 0): neither kept nor read. */
-const MIN_PX = 24;
-const MAX_PX = 400;
-
-/** What this page knows is kept (read once, then what it wrote). */
-let kept: number | undefined;
+const rowHeight = keptSize(ROW_HEIGHT_KEY, 24, 400);
 
 /** The row height an earlier start kept, or the estimate. */
 export function keptRowHeight(): number {
-  const store = pageStorage();
-  kept ??= store && readStored(store, ROW_HEIGHT_KEY, z.number().int().min(MIN_PX).max(MAX_PX));
-  return kept ?? ROW_ESTIMATE_PX;
+  return rowHeight.read() ?? ROW_ESTIMATE_PX;
 }
 
 /** The top row measured `size` px (the virtualizer's rounded measure): kept for the next start if it changed. */
 export function keepRowHeight(size: number): void {
-  if (size === kept || !(size >= MIN_PX && size <= MAX_PX)) return;
-  kept = size;
-  const store = pageStorage();
-  if (store) writeStored(store, ROW_HEIGHT_KEY, size);
+  rowHeight.keep(size);
 }

@@ -7,13 +7,7 @@ import type { SessionSummary } from "../../../client/index.ts";
 import { useVirtualizer } from "../components/use-virtualizer.ts";
 import { afterPaint, defaultFrames } from "../state/frames.ts";
 import { keepRowHeight, keptRowHeight } from "./session-row-height.ts";
-
-/**
- * The scroller's size until it is measured: the window's. The virtualizer otherwise takes it as 0 until its first
- * layout effect measures the scroller, so the list's first render holds no row and the rows come in a second render
- * and layout, on the cold open's path to the first rows painted (docs/app.md "Start-up", SU4).
- */
-const windowRect = () => ({ width: window.innerWidth, height: window.innerHeight });
+import { keepScrollerHeight, scrollerRect } from "./session-scroller-height.ts";
 
 /** Rows rendered past the screen's end, ready for a scroll. */
 export const OVERSCAN = 10;
@@ -45,6 +39,9 @@ export function SessionRows({
   const overscan = useOverscan();
   // A row's height before it is measured: the one this device's rows measured at an earlier start.
   const [estimate] = useState(keptRowHeight);
+  // The scroller's size until it is measured (SU4, SU16): the virtualizer takes it as 0 otherwise, and the first
+  // render holds no row.
+  const [initialRect] = useState(scrollerRect);
   const virtualizer = useVirtualizer({
     count: list.length,
     getScrollElement: () => scroller.current,
@@ -54,8 +51,10 @@ export function SessionRows({
     },
     getItemKey: (index) => list[index]?.id ?? index,
     overscan,
-    initialRect: windowRect(),
+    initialRect,
   });
+  // Learnt once the first frame is painted, for the next start's first render.
+  useEffect(() => afterPaint(defaultFrames(), () => keepScrollerHeight(virtualizer.scrollRect?.height ?? 0)), []);
   const items = virtualizer.getVirtualItems();
   return (
     <div class="session-scroller" ref={scroller}>

@@ -31,14 +31,10 @@ describe("the chat list's scroller before it is measured", () => {
     expect(next.scrollerRect()).toEqual({ width: 390, height: 713 });
   });
 
-  it("reads a kept value that is no space beside a scroller as nothing kept", async () => {
-    for (const kept of ["-1", "131.5", "9000", '"131"', "not json"]) {
-      vi.resetModules();
-      const storage = new MemoryStorage();
-      vi.stubGlobal("localStorage", storage);
-      const module = await load();
-      storage.setItem(module.SCROLLER_SPACE_KEY, kept);
-      expect(module.scrollerRect()).toEqual({ width: 390, height: 844 });
-    }
+  it.each(["-1", "131.5", "9000", '"131"', "not json"])("reads %s kept as no space beside a scroller", async (kept) => {
+    vi.stubGlobal("localStorage", new MemoryStorage());
+    const module = await load();
+    localStorage.setItem(module.SCROLLER_SPACE_KEY, kept);
+    expect(module.scrollerRect()).toEqual({ width: 390, height: 844 });
   });
 });

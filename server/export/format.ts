@@ -4,6 +4,7 @@
 // and the bytes of the images it uses, so nothing depends on the server it came from.
 import { z } from "zod";
 import type { Message } from "../../client/wire/messages.ts";
+import { lazySchema } from "../../client/wire/built-on-first-use.ts";
 import { messageSchema, sessionSchema } from "../../client/wire/index.ts";
 import { ASSET_ID_PATTERN } from "../assets/store.ts";
 
@@ -45,11 +46,14 @@ export type ExportedDocument = z.infer<typeof exportedDocumentSchema>;
 
 /** Messages keep every field they carry (a turn's versions, whatever comes later); the wire schema drops them. */
 // messageSchema is declared as a ZodType (its versions nest messages), but it is an object schema: its shape is there.
-// Typed as Message: the fields it does not name pass through untouched.
-export const looseMessageSchema = z.looseObject(
-  (messageSchema as unknown as z.ZodObject).shape,
+// Typed as Message: the fields it does not name pass through untouched. Like every schema read from the wire's, it is
+// built on first use (docs/app.md "Start-up", SU12): read at this module's load, the session's schema was built then.
+export const looseMessageSchema = lazySchema(() =>
+  z.looseObject((messageSchema as unknown as z.ZodObject).shape),
 ) as unknown as z.ZodType<Message>;
-const exportedSessionSchema = sessionSchema.unwrap().extend({ messages: z.array(looseMessageSchema) });
+const exportedSessionSchema = lazySchema(() =>
+  sessionSchema.unwrap().extend({ messages: z.array(looseMessageSchema) }),
+);
 
 export const chatRecordSchema = z
   .object({
@@ -80,7 +84,7 @@ export type ChatRecord = z.infer<typeof chatRecordSchema>;
  * ChatGPT conversation's nodes are: 10,000 of them in one parse held the server.
  */
 export const importedRecordSchema = chatRecordSchema.extend({
-  session: sessionSchema.unwrap().extend({ messages: z.array(z.unknown()) }),
+  session: lazySchema(() => sessionSchema.unwrap().extend({ messages: z.array(z.unknown()) })),
 });
 
 /** A chat ready to store, whatever file it came from. */

@@ -42,6 +42,26 @@ describe("loading the client library", () => {
   });
 });
 
+describe("loading the export's module (server/export/format.ts)", () => {
+  it(
+    "builds none of the wire's schemas it derives from: the session's is built on first use",
+    { timeout: 120_000 },
+    async () => {
+      const run = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "test/client/support/count-export-schemas.ts"],
+        { cwd: root },
+      );
+      const counted = JSON.parse(run.stdout) as { bySessionLook: number; parsed: boolean; kept?: string };
+      // Built at the module's load (its chat record read into the session's schema there), the first look makes none.
+      expect(counted.bySessionLook).toBeGreaterThan(0);
+      // The chat record parses as before: a message keeps the fields the wire's schema does not name.
+      expect(counted.parsed).toBe(true);
+      expect(counted.kept).toBe("as it is");
+    },
+  );
+});
+
 function counted<T>(build: () => T): { build: () => T; builds: () => number } {
   let builds = 0;
   return { build: () => ((builds += 1), build()), builds: () => builds };

@@ -253,6 +253,42 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     expect(cached?.map((chat) => chat.id).sort()).toEqual(chats.map((chat) => chat.id).sort());
   });
 
+  it("OF14 writes nothing at a walk over an unchanged server after an event brought a chat, its options kept", async () => {
+    const { store, writes } = countedStore();
+    const chats = datedList(4 * RECORD_CHATS);
+    await cacheOver(store).writeSessions(chats);
+    const { offline, sessions } = nextStart(store);
+    await sessions.restore();
+    expect(await sessions.restoredWhole()).toBe(true);
+    // A chat opened (or an event's): the whole session, whose summary carries the chat's request options.
+    const touched = { ...chats[3 * RECORD_CHATS + 1]!, archived: false, updated_at: "2026-02-01T00:00:00.000Z" };
+    const session = { ...touched, messages: said("its one message"), request_options: { effort: "high" } };
+    sessions.upsert(session as unknown as Session);
+    // Queued after the upsert's write, and reads no record (a read would hold its chats as new objects).
+    await offline.forgetCursor();
+    // The server's list, unchanged since, in its order (the touched chat first): summaries without request options.
+    const served = [{ ...touched }, ...chats.filter((chat) => chat.id !== touched.id).map((chat) => ({ ...chat }))];
+    const pages = Array.from({ length: served.length / NEXT_PAGE }, (_, page) =>
+      served.slice(page * NEXT_PAGE, (page + 1) * NEXT_PAGE),
+    );
+    const client = {
+      listSessionsPage: async ({ before }: { limit: number; before?: string }) => {
+        const at = before === undefined ? 0 : Number(before);
+        return { sessions: pages[at]!, next_before: at + 1 < pages.length ? String(at + 1) : null };
+      },
+    };
+    for (const walk of [1, 2]) {
+      writes.clear();
+      await walkSessionPages(client, sessions);
+      await offline.forgetCursor(); // queued after the walk's write
+      expect({ walk, records: [...writes.keys()].filter((key) => key.startsWith("sessions_record:")) }).toEqual({
+        walk,
+        records: [],
+      });
+      expect(sessions.list.value.find((chat) => chat.id === touched.id)?.request_options).toEqual({ effort: "high" });
+    }
+  });
+
   it("OF13 keeps the cached list whole when the server's first page came before it was read, until the walk's end", async () => {
     const { store } = countedStore();
     const chats = datedList(4 * RECORD_CHATS);

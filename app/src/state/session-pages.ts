@@ -28,18 +28,40 @@ export async function walkSessionPages(
   return settled;
 }
 
-/** Each chat once, the newer copy of the two (`incoming`'s on a tie); `incoming` adds chats `shown` lacks. */
-export function mergeNewer(shown: readonly SessionSummary[], incoming: readonly SessionSummary[]): SessionSummary[] {
-  return merged(shown, incoming, (kept, copy) => kept.updated_at <= copy.updated_at);
+/**
+ * A page of the walk over what is shown: each chat once, the newer copy of the two, the page's on a tie unless it says
+ * what the shown one says; the page adds the chats not shown. A chat the page brings as it is shown keeps the shown
+ * object: the cached list's records hold the very objects they were read as, so the list written at the walk's end
+ * rewrites only the records of chats that changed, not all of them (list-records.ts; docs/app.md OF12).
+ */
+export function mergeWalkedPage(shown: readonly SessionSummary[], page: readonly SessionSummary[]): SessionSummary[] {
+  const byId = new Map(shown.map((session) => [session.id, session]));
+  for (const copy of page) {
+    const kept = byId.get(copy.id);
+    if (!kept || (kept.updated_at <= copy.updated_at && !sameListed(kept, copy))) byId.set(copy.id, copy);
+  }
+  return [...byId.values()];
 }
 
 /**
- * A page of the walk over what is shown (mergeNewer), except that a chat the page brings as it is shown keeps the
- * shown object: the cached list's records hold the very objects they were read as, so the list written at the walk's
- * end rewrites only the records of chats that changed, not all of them (list-records.ts; docs/app.md OF12).
+ * The fields a chat's summary takes from the whole session (sessions.upsert: an event's, or the chat's own read),
+ * which the list's pages never carry: the chat's saved request options, read by its screen from the list.
  */
-export function mergeWalkedPage(shown: readonly SessionSummary[], page: readonly SessionSummary[]): SessionSummary[] {
-  return merged(shown, page, (kept, copy) => kept.updated_at <= copy.updated_at && !sameValue(kept, copy));
+const FROM_WHOLE_SESSION = new Set(["request_options"]);
+
+/**
+ * Whether a page's copy says what the shown one says in every field a page carries: a chat an event brought since the
+ * cache was written holds its request options, and compared whole it differed from every page's copy of it, which
+ * took its place (its record rewritten at the walk's end, its options gone from the list).
+ */
+function sameListed(shown: SessionSummary, page: SessionSummary): boolean {
+  const listed = (summary: SessionSummary) => Object.keys(summary).filter((key) => !FROM_WHOLE_SESSION.has(key));
+  const keys = listed(shown);
+  const fields = (summary: SessionSummary) => summary as Record<string, unknown>;
+  return (
+    keys.length === listed(page).length &&
+    keys.every((key) => Object.hasOwn(page, key) && sameValue(fields(shown)[key], fields(page)[key]))
+  );
 }
 
 /** Each chat once: a copy of `incoming` takes the place of the shown one when `replaces` says so. */
@@ -71,11 +93,20 @@ function sameValue(a: unknown, b: unknown): boolean {
 /**
  * The server's list as walked, with what events changed while it was walked: a chat shown with a newer copy keeps it,
  * and one the walk never saw stays only if it is newer than every chat the walk saw (created meanwhile); the others
- * (deleted on the server while this device was away, left over from the cache) go.
+ * (deleted on the server while this device was away, left over from the cache) go. The chats keep the order they are
+ * shown in (the list's order on screen is sorted, `sorted` in sessions.ts): the cached list's records hold their chats
+ * in it, and put in the server's order, every record holding a chat an event had moved was written again (OF14).
  */
 export function settledList(shown: readonly SessionSummary[], seen: readonly SessionSummary[]): SessionSummary[] {
   const newestSeen = seen.reduce((newest, session) => (session.updated_at > newest ? session.updated_at : newest), "");
-  const seenIds = new Set(seen.map((session) => session.id));
-  const createdMeanwhile = shown.filter((session) => !seenIds.has(session.id) && session.updated_at > newestSeen);
-  return mergeNewer(seen, [...shown.filter((session) => seenIds.has(session.id)), ...createdMeanwhile]);
+  const unsettled = new Map(seen.map((session) => [session.id, session]));
+  const settled: SessionSummary[] = [];
+  for (const session of shown) {
+    const walked = unsettled.get(session.id);
+    unsettled.delete(session.id);
+    if (walked === undefined) {
+      if (session.updated_at > newestSeen) settled.push(session);
+    } else settled.push(walked.updated_at > session.updated_at ? walked : session);
+  }
+  return [...settled, ...unsettled.values()];
 }

@@ -11,7 +11,7 @@ import { FIRST_OVERSCAN, OVERSCAN, SessionRows } from "../../app/src/screens/ses
 import { nextTask } from "../../app/src/state/frames.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
-import { fakeClient, testStore } from "./support/fake-env.ts";
+import { CREDENTIALS, fakeClient, testStore } from "./support/fake-env.ts";
 import { show, useScreens } from "./support/screen.ts";
 import { summary } from "./support/summaries.ts";
 
@@ -70,6 +70,39 @@ describe("the chat list in pages", () => {
     await nextTask();
     expect(asked).toEqual([]);
     await waitFor(() => expect(asked).toEqual([{ limit: FIRST_PAGE }]));
+  });
+
+  it("SC5 a start after another pairing walks its own list: the stopped start's walk is neither joined nor applied", async () => {
+    let releaseOld!: () => void;
+    const old = new Promise<void>((resolve) => (releaseOld = resolve));
+    const asked = { old: 0, next: 0 };
+    const before = fakeClient({
+      listSessionsPage: (async () => {
+        asked.old += 1;
+        await old;
+        return { sessions: [summary("a1", "The old pairing's chat", "2026-11-27T07:00:00Z")], next_before: null };
+      }) as never,
+    });
+    const after = fakeClient({
+      listSessionsPage: (async () => {
+        asked.next += 1;
+        return { sessions: [summary("b1", "The new pairing's chat", "2026-11-27T07:00:00Z")], next_before: null };
+      }) as never,
+    });
+    const clients = [before, after];
+    const setup = await testStore({ client: before, env: { connect: (() => clients.shift()!.client) as never } });
+    await waitFor(() => expect(asked.old).toBe(1));
+    // Revoked while its walk waits for the first page, then paired again.
+    await setup.store.connection.forget(true);
+    await setup.store.connection.adopt(CREDENTIALS);
+    await waitFor(() => expect(asked.next).toBe(1));
+    await waitFor(() => expect(setup.store.sessions.list.value.map((chat) => chat.id)).toEqual(["b1"]));
+    // The old walk's page comes at last: nothing of it is shown or kept.
+    releaseOld();
+    await old;
+    await nextTask();
+    expect(setup.store.sessions.list.value.map((chat) => chat.id)).toEqual(["b1"]);
+    expect((await setup.env.offline.readSessions())?.map((chat) => chat.id)).toEqual(["b1"]);
   });
 
   it("HS2 the walk's end keeps a newer copy an event brought and a chat created meanwhile, and drops the rest", () => {

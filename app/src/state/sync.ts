@@ -2,13 +2,13 @@
 // agents, and the ui_effects invalidations (reload the list, a chat, or the agents). Failures are kept where a
 // screen shows them, or reported: none is dropped silently.
 import { signal, type ReadonlySignal } from "@preact/signals";
-import { NetworkError, type AgentView, type Invalidation, type SessionSummary } from "../../../client/index.ts";
+import type { AgentView, Invalidation } from "../../../client/index.ts";
 import { UNREACHABLE_AFTER_MS } from "./chat-feed.ts";
 import type { Connection, Paired } from "./connection.ts";
 import type { AppEnv } from "./env.ts";
 import { nextTask } from "./frames.ts";
+import { listWalk, type ListWalk } from "./list-walk.ts";
 import { keepPinnedOffline } from "./offline-pinned.ts";
-import { walkSessionPages } from "./session-pages.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface Sync {
@@ -29,10 +29,6 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   const sessionReloads = signal<Record<string, number>>({});
   const deleted = signal<ReadonlySet<string>>(new Set());
 
-  let walking: Promise<void> | undefined;
-  /** One walk of the list's pages at a time: a status change or a reset during a walk joins it. */
-  const loadSessions = (current: Paired) =>
-    (walking ??= walkSessions(env, connection, sessions, current).finally(() => (walking = undefined)));
   const loadAgents = async ({ client }: Paired) => {
     try {
       agents.value = await client.listAgents();
@@ -44,12 +40,12 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
   const reloadSession = (session_id: string) => {
     sessionReloads.value = { ...sessionReloads.value, [session_id]: (sessionReloads.value[session_id] ?? 0) + 1 };
   };
-  const runInvalidation = (current: Paired, invalidation: Invalidation) => {
+  const runInvalidation = (current: Paired, list: ListWalk, invalidation: Invalidation) => {
     if (invalidation.claimed) return;
     const target = invalidation.target;
     current.client.notifications.invalidations
       .reload(target, async () => {
-        if (target.kind === "sessions_list") await loadSessions(current);
+        if (target.kind === "sessions_list") await list.walk();
         else if (target.kind === "session") reloadSession(target.session_id);
         else await loadAgents(current);
       })
@@ -67,16 +63,18 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         sessions.apply(event);
         if (sessions.losesAccess(event)) deleted.value = new Set([...deleted.value, event.session_id]);
       });
-      const offReset = client.onReset(() => void loadSessions(current));
+      // The list's walks are this start's: a stopped start's walk is not the next one's (docs/app.md SC5).
+      const list = listWalk(env, connection, sessions, current);
+      const offReset = client.onReset(() => void list.walk());
       const resumed = resumedList(env, current, sessions, connection);
       const offStatus = client.status.subscribe((status) => {
         if (resumed.follow(status.state)) return;
         if (status.state !== "live" && status.state !== "polling") return;
-        if (sessions.offline.value || !sessions.loaded.value) void loadSessions(current);
+        if (sessions.offline.value || !sessions.loaded.value) void list.walk();
         if (agents.value.length === 0) void loadAgents(current);
       });
       const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) =>
-        pending.forEach((item) => runInvalidation(current, item)),
+        pending.forEach((item) => runInvalidation(current, list, item)),
       );
       // A start from the saved cursor applies the events after it to the cached list; any other reads the list, in
       // a task after the one the client's start resolved in: that task read the saved cursor and began the client's
@@ -86,7 +84,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         if (stopped) return;
         if (fromCursor) return resumed.begin();
         await nextTask();
-        if (!stopped) void loadSessions(current);
+        if (!stopped) void list.walk();
       });
       void loadAgents(current);
       return () => {
@@ -96,6 +94,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
         offStatus();
         offInvalidations();
         resumed.stop();
+        list.stop();
       };
     },
   };
@@ -134,33 +133,4 @@ function resumedList(env: AppEnv, current: Paired, sessions: Sessions, connectio
     },
     stop: () => clearTimeout(late),
   };
-}
-
-/** Reads the chat list in pages; a network failure, or a first page that is late, marks the list offline. */
-async function walkSessions(env: AppEnv, connection: Connection, sessions: Sessions, current: Paired): Promise<void> {
-  // With neither the server nor the bridge answering, the first page may wait up to the relay's push timeout (35 s).
-  // Past the bound a chat waits (chat-feed.ts), the list says it shows the chats loaded last; a page that comes
-  // later takes that back (mergePage).
-  let answered = false;
-  const late = setTimeout(() => answered || sessions.markOffline(), UNREACHABLE_AFTER_MS);
-  const mergePage = (page: SessionSummary[]) => ((answered = true), sessions.mergePage(page));
-  try {
-    const list = await walkSessionPages(current.client, {
-      list: sessions.list,
-      replace: sessions.replace,
-      mergePage,
-    });
-    connection.noteCall();
-    // The list kept now reflects every event delivered so far: the cursor is saved with it from here on.
-    current.client.keepCursor();
-    keepPinnedOffline(env, current, list).catch((error: unknown) =>
-      env.report("keeping the pinned chats offline failed", error),
-    );
-  } catch (error) {
-    connection.noteCall(error);
-    if (error instanceof NetworkError) sessions.markOffline();
-    else env.report("loading the chat list failed", error);
-  } finally {
-    clearTimeout(late);
-  }
 }

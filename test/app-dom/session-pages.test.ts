@@ -2,20 +2,22 @@
 // The chat list in pages (docs/app.md "History at scale", HS1-HS3): the cached list shows before any round trip, the
 // first page over it as soon as it comes, the rest along the server's cursor; at the end the list is the server's,
 // with the changes events brought during the walk kept.
-import { screen, waitFor } from "@testing-library/preact";
+import { act, screen, waitFor } from "@testing-library/preact";
 import { h, render } from "preact";
-import { describe, expect, it, onTestFinished } from "vitest";
-import type { SessionPage } from "../../client/index.ts";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { ResponseError, type SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
 import { FIRST_OVERSCAN, OVERSCAN, SessionRows } from "../../app/src/screens/session-rows.tsx";
 import { nextTask } from "../../app/src/state/frames.ts";
 import { memoryCache } from "../../app/src/state/offline-cache.ts";
+import { WALK_RETRY_DELAYS_MS } from "../../app/src/state/list-walk.ts";
 import { FIRST_PAGE, NEXT_PAGE, settledList } from "../../app/src/state/session-pages.ts";
 import { CREDENTIALS, fakeClient, testStore } from "./support/fake-env.ts";
 import { show, useScreens } from "./support/screen.ts";
 import { summary } from "./support/summaries.ts";
 
 useScreens({ sized: true }); // the chat list is virtualized: its rows render in a scroller with a size
+afterEach(() => void vi.useRealTimers());
 
 describe("the chat list in pages", () => {
   it("HS1 shows the cached list at once, the first page when it comes, then walks the cursor to the server's list", async () => {
@@ -105,6 +107,43 @@ describe("the chat list in pages", () => {
     expect((await setup.env.offline.readSessions())?.map((chat) => chat.id)).toEqual(["b1"]);
   });
 
+  it("OF15 a walk that failed for another reason than the network is walked again after a pause, its failure reported", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const server = secondPageFailing();
+    const setup = await testStore({ client: server.fake });
+    await settle(0); // the walk's task (SC4)
+    expect(setup.reported.map((report) => report.message)).toContain("loading the chat list failed");
+    expect(server.asked).toBe(2);
+    server.mend();
+    await settle(WALK_RETRY_DELAYS_MS[0]! - 1);
+    expect(server.asked).toBe(2);
+    await settle(1);
+    expect(server.asked).toBe(4);
+    expect(setup.store.sessions.list.value.map((chat) => chat.id).sort()).toEqual(["c1", "c2"]);
+    // Walked whole: no more walks.
+    await settle(WALK_RETRY_DELAYS_MS.at(-1)! * 2);
+    expect(server.asked).toBe(4);
+  });
+
+  it("OF15 a walk that failed is walked again when the client's status comes back live, once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const server = secondPageFailing();
+    const setup = await testStore({ client: server.fake });
+    await settle(0); // the walk's task (SC4)
+    expect(setup.reported.map((report) => report.message)).toContain("loading the chat list failed");
+    // The first page shown: the list is loaded, and not offline, but not whole.
+    expect(setup.store.sessions.loaded.value).toBe(true);
+    expect(setup.store.sessions.offline.value).toBe(false);
+    server.mend();
+    server.fake.status.set({ state: "polling" } as never);
+    await settle(0);
+    expect(server.asked).toBe(4);
+    expect(setup.store.sessions.list.value.map((chat) => chat.id).sort()).toEqual(["c1", "c2"]);
+    // The pause's walk is not made as well.
+    await settle(WALK_RETRY_DELAYS_MS.at(-1)! * 2);
+    expect(server.asked).toBe(4);
+  });
+
   it("HS2 the walk's end keeps a newer copy an event brought and a chat created meanwhile, and drops the rest", () => {
     const seen = [summary("a", "Old a", "2026-11-27T07:00:00Z"), summary("b", "B", "2026-11-26T07:00:00Z")];
     const shown = [
@@ -172,3 +211,27 @@ describe("the chat list in pages", () => {
     await waitFor(() => expect(rows()).toBe(Math.ceil(800 / 60) + OVERSCAN));
   });
 });
+
+/** Runs the faked timers due within `ms`, and the work they start (the stand-in client answers in microtasks). */
+async function settle(ms: number): Promise<void> {
+  await act(async () => void (await vi.advanceTimersByTimeAsync(ms)));
+}
+
+/** A server whose list has two pages, the second answered with a 500 until `mend()`; `asked` counts the pages asked. */
+function secondPageFailing() {
+  let failing = true;
+  const server = {
+    asked: 0,
+    mend: () => void (failing = false),
+    fake: fakeClient({
+      listSessionsPage: (async (page: { limit: number; before?: string }) => {
+        server.asked += 1;
+        if (page.before === undefined)
+          return { sessions: [summary("c1", "First page chat", "2026-11-27T07:00:00Z")], next_before: "cursor-1" };
+        if (failing) throw new ResponseError(500, "internal_error", undefined, "the server failed");
+        return { sessions: [summary("c2", "Second page chat", "2026-11-22T07:00:00Z")], next_before: null };
+      }) as never,
+    }),
+  };
+  return server;
+}

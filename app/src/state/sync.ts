@@ -70,7 +70,7 @@ export function createSync(env: AppEnv, connection: Connection, sessions: Sessio
       const offStatus = client.status.subscribe((status) => {
         if (resumed.follow(status.state)) return;
         if (status.state !== "live" && status.state !== "polling") return;
-        if (sessions.offline.value || !sessions.loaded.value) void list.walk();
+        if (sessions.offline.value || !sessions.loaded.value || list.failed()) void list.walk();
         if (agents.value.length === 0) void loadAgents(current);
       });
       const offInvalidations = client.notifications.invalidations.pending.subscribe((pending) =>

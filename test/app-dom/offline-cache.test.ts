@@ -157,6 +157,28 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     return { offline, sessions: createSessions({ offline, report: () => undefined } as unknown as AppEnv) };
   }
 
+  /** `chats` cached, then the next start over them in a new page, the whole cached list shown. */
+  async function restoredOver(store: KeyValue, chats: SessionSummary[]) {
+    await cacheOver(store).writeSessions(chats);
+    const start = nextStart(store);
+    await start.sessions.restore();
+    expect(await start.sessions.restoredWhole()).toBe(true);
+    return start;
+  }
+
+  /** The server's list `served` in pages of NEXT_PAGE along its cursor (the next page's index). */
+  function pagedServer(served: SessionSummary[]) {
+    const pages = Array.from({ length: Math.ceil(served.length / NEXT_PAGE) }, (_, page) =>
+      served.slice(page * NEXT_PAGE, (page + 1) * NEXT_PAGE),
+    );
+    return {
+      listSessionsPage: async ({ before }: { limit: number; before?: string }) => {
+        const at = before === undefined ? 0 : Number(before);
+        return { sessions: pages[at]!, next_before: at + 1 < pages.length ? String(at + 1) : null };
+      },
+    };
+  }
+
   const recordKeys = (values: Map<string, unknown>) =>
     [...values.keys()].filter((key) => key.startsWith("sessions_record:")).sort();
 
@@ -204,11 +226,8 @@ describe("the cached list in records (docs/app.md OF11)", () => {
   it("writes back, after a start read the whole list, only the record of the chat an event changed", async () => {
     const { store, writes } = countedStore();
     const chats = datedList(4 * RECORD_CHATS);
-    await cacheOver(store).writeSessions(chats);
     // The next start, in a new page: the head shown first, then the whole list under it.
-    const { offline, sessions } = nextStart(store);
-    await sessions.restore();
-    expect(await sessions.restoredWhole()).toBe(true);
+    const { offline, sessions } = await restoredOver(store, chats);
     expect(sessions.list.value).toHaveLength(chats.length);
     writes.clear();
     const changed = chats[3 * RECORD_CHATS + 1]!;
@@ -223,27 +242,15 @@ describe("the cached list in records (docs/app.md OF11)", () => {
   it("OF12 writes back, after a walk of the server's pages that found one chat changed, only that chat's record", async () => {
     const { store, writes } = countedStore();
     const chats = datedList(4 * RECORD_CHATS);
-    await cacheOver(store).writeSessions(chats);
     // The next start, in a new page: the whole cached list shown, then the server's list walked in pages.
-    const { offline, sessions } = nextStart(store);
-    await sessions.restore();
-    expect(await sessions.restoredWhole()).toBe(true);
+    const { offline, sessions } = await restoredOver(store, chats);
     writes.clear();
     const changed = chats[3 * RECORD_CHATS + 1]!;
     // The server's copies are its own objects (read from its answers): equal to the cached ones but one.
     const served = chats.map((chat) =>
       chat.id === changed.id ? { ...chat, title: "Renamed", updated_at: "2026-02-01T00:00:00.000Z" } : { ...chat },
     );
-    const pages = Array.from({ length: served.length / NEXT_PAGE }, (_, page) =>
-      served.slice(page * NEXT_PAGE, (page + 1) * NEXT_PAGE),
-    );
-    const client = {
-      listSessionsPage: async ({ before }: { limit: number; before?: string }) => {
-        const at = before === undefined ? 0 : Number(before);
-        return { sessions: pages[at]!, next_before: at + 1 < pages.length ? String(at + 1) : null };
-      },
-    };
-    const walked = await walkSessionPages(client, sessions);
+    const walked = await walkSessionPages(pagedServer(served), sessions);
     expect(walked).toHaveLength(chats.length);
     await offline.readSessions(); // queued after the walk's write
     // The chats the walk brought unchanged are the cached objects still: only the renamed one's record is written.
@@ -256,10 +263,7 @@ describe("the cached list in records (docs/app.md OF11)", () => {
   it("OF14 writes nothing at a walk over an unchanged server after an event brought a chat, its options kept", async () => {
     const { store, writes } = countedStore();
     const chats = datedList(4 * RECORD_CHATS);
-    await cacheOver(store).writeSessions(chats);
-    const { offline, sessions } = nextStart(store);
-    await sessions.restore();
-    expect(await sessions.restoredWhole()).toBe(true);
+    const { offline, sessions } = await restoredOver(store, chats);
     // A chat opened (or an event's): the whole session, whose summary carries the chat's request options.
     const touched = { ...chats[3 * RECORD_CHATS + 1]!, archived: false, updated_at: "2026-02-01T00:00:00.000Z" };
     const session = { ...touched, messages: said("its one message"), request_options: { effort: "high" } };
@@ -268,18 +272,9 @@ describe("the cached list in records (docs/app.md OF11)", () => {
     await offline.forgetCursor();
     // The server's list, unchanged since, in its order (the touched chat first): summaries without request options.
     const served = [{ ...touched }, ...chats.filter((chat) => chat.id !== touched.id).map((chat) => ({ ...chat }))];
-    const pages = Array.from({ length: served.length / NEXT_PAGE }, (_, page) =>
-      served.slice(page * NEXT_PAGE, (page + 1) * NEXT_PAGE),
-    );
-    const client = {
-      listSessionsPage: async ({ before }: { limit: number; before?: string }) => {
-        const at = before === undefined ? 0 : Number(before);
-        return { sessions: pages[at]!, next_before: at + 1 < pages.length ? String(at + 1) : null };
-      },
-    };
     for (const walk of [1, 2]) {
       writes.clear();
-      await walkSessionPages(client, sessions);
+      await walkSessionPages(pagedServer(served), sessions);
       await offline.forgetCursor(); // queued after the walk's write
       expect({ walk, records: [...writes.keys()].filter((key) => key.startsWith("sessions_record:")) }).toEqual({
         walk,

@@ -1,19 +1,14 @@
-// Run as `node --import tsx test/client/support/count-export-schemas.ts`, a fresh process (as count-schemas.ts, whose
-// way of counting it shares): prints, as one JSON line, how many zod schemas the first look into the session's schema
+// Run as `node --import tsx test/client/support/count-export-schemas.ts`, a fresh process (as count-schemas.ts, counted
+// by zod-schemas-made.ts): prints, as one JSON line, how many zod schemas the first look into the session's schema
 // made once the export's module (server/export/format.ts) was loaded (none when that load built it), and whether a
 // chat record then parses as before, a message's field the wire does not name kept.
-let made = 0;
-const defineProperty = Object.defineProperty;
-Object.defineProperty = function <T>(target: T, key: PropertyKey, descriptor: PropertyDescriptor & ThisType<unknown>) {
-  if (key === "_zod") made += 1;
-  return defineProperty(target, key, descriptor);
-};
+import { schemasMade } from "./zod-schemas-made.ts";
 
 const wire = await import("../../../client/wire/index.ts");
 const format = await import("../../../server/export/format.ts");
-const loaded = made;
+const loaded = schemasMade();
 wire.sessionSchema.unwrap();
-const bySessionLook = made - loaded;
+const bySessionLook = schemasMade() - loaded;
 const record = format.chatRecordSchema.safeParse({
   format: format.CHAT_RECORD_FORMAT,
   version: format.CHAT_RECORD_VERSION,

@@ -1,28 +1,23 @@
 // Run as `node --import tsx test/client/support/count-schemas.ts`, a fresh process (vitest's workers share their
 // modules, so a library loaded by another test file would count nothing): prints, as one JSON line, how many zod
 // schemas loading the client library made, how many more the first parse of a stored event then made, how many the
-// first narrowing to one type made, and how many building every other event type's schema made after. zod gives
-// every schema it makes its internals as `_zod`, with one Object.defineProperty each: that call is what is counted.
-let made = 0;
-const defineProperty = Object.defineProperty;
-Object.defineProperty = function <T>(target: T, key: PropertyKey, descriptor: PropertyDescriptor & ThisType<unknown>) {
-  if (key === "_zod") made += 1;
-  return defineProperty(target, key, descriptor);
-};
+// first narrowing to one type made, and how many building every other event type's schema made after (counted by
+// zod-schemas-made.ts).
+import { schemasMade } from "./zod-schemas-made.ts";
 
 const library = await import("../../../client/index.ts");
 const wire = await import("../../../client/wire/index.ts");
-const atLoad = made;
+const atLoad = schemasMade();
 const event = wire.anyEventSchema.parse({
   event_id: "00000000000000000001",
   type: "session_deleted",
   session_id: "s1",
 });
-const byFirstParse = made - atLoad;
+const byFirstParse = schemasMade() - atLoad;
 const narrowed = library.isEvent(event, "session_deleted");
-const byFirstNarrow = made - atLoad - byFirstParse;
+const byFirstNarrow = schemasMade() - atLoad - byFirstParse;
 wire.coreEventSchema.safeParse(event);
 wire.notificationEventSchema.safeParse(event);
-const byEveryType = made - atLoad - byFirstParse - byFirstNarrow;
+const byEveryType = schemasMade() - atLoad - byFirstParse - byFirstNarrow;
 const loaded = typeof library.connect === "function" && narrowed;
 console.log(JSON.stringify({ atLoad, byFirstParse, byFirstNarrow, byEveryType, loaded }));

@@ -399,7 +399,13 @@ describe("long chats", () => {
               resolve({ rows: indices(), covered });
             }),
           );
-          for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+          // One task after that frame (a message's: no timer), well before the library's scroll end (150 ms), which
+          // would render them anyway.
+          await new Promise((resolve) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = resolve;
+            channel.port2.postMessage(null);
+          });
           return { before, inFrame, after: indices() };
         }, where);
       const within = await scrollAndWatch("within");

@@ -21,10 +21,12 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
    */
   onMeasured: ((index: number, size: number) => void) | undefined;
   /**
-   * Where the rows the list has in the page begin and end, in the list's layout; the list tells it after each commit
-   * (`noteMounted`). Undefined while it has none.
+   * Where the rows the list has in the page begin and end, as measured once its commit's measures were applied, and
+   * the list's total size then; the list tells it after each commit (`noteMounted`). Undefined while it has none.
    */
-  private mountedSpan: { start: number; end: number } | undefined;
+  private mountedSpan: { start: number; end: number; total: number } | undefined;
+  /** True while the library's scroll listener reports a scroll (`fromScrollEvent`). */
+  private inScrollEvent = false;
   /** The library's own resizeItem, which applies one measure. */
   private readonly resizeNow: (index: number, size: number) => void;
 
@@ -62,17 +64,34 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
   }
 
   /** The list tells the rows its commit left in the page. */
-  noteMounted(items: readonly { start: number; end: number }[]): void {
-    const first = items[0];
-    const last = items.at(-1);
-    this.mountedSpan = first && last ? { start: first.start, end: last.end } : undefined;
+  noteMounted(items: readonly { index: number }[]): void {
+    // The total places the rows with every measure applied so far, and leaves them in the library's cache.
+    const total = this.getTotalSize();
+    const first = items[0] && this.measurementsCache[items[0].index];
+    const last = items.length > 0 ? this.measurementsCache[items[items.length - 1]!.index] : undefined;
+    this.mountedSpan = first && last ? { start: first.start, end: last.end, total } : undefined;
   }
 
-  /** Whether the screen, where the list is scrolled now, lies within the rows in the page. */
-  screenMounted(): boolean {
+  /** Runs the library's report of a scroll, marked as coming from the scroll listener. */
+  fromScrollEvent(report: () => void): void {
+    this.inScrollEvent = true;
+    try {
+      report();
+    } finally {
+      this.inScrollEvent = false;
+    }
+  }
+
+  /**
+   * Whether the render the library asks for (`sync`: while the reader scrolls) may wait for a task after the frame
+   * (docs/app.md LC18): asked by a scroll event, not by a measure's scroll correction or a held correction let go (those
+   * need their render in the frame they change the positions of), with the list's size as the rows in the page were
+   * placed at, and the screen, where the scroller stands now, within those rows.
+   */
+  renderMayWait(sync: boolean): boolean {
     const span = this.mountedSpan;
-    if (span === undefined) return false;
-    const top = (this.scrollOffset ?? 0) - this.options.scrollMargin;
+    if (!sync || !this.inScrollEvent || span === undefined || span.total !== this.getTotalSize()) return false;
+    const top = this.scrollElement?.scrollTop ?? this.scrollOffset ?? 0;
     return top >= span.start && top + this.viewportSize() <= span.end;
   }
 

@@ -1,8 +1,8 @@
 // @tanstack/virtual-core bound to Preact (the adapter @tanstack/react-virtual is for React; this is its
 // dozen lines for hooks): only the rows near the viewport are in the DOM, measured as they render, the measures of a
 // render applied together (batched-virtualizer.ts), each told to `onMeasured`. While the screen a scroll brings is
-// within the rows already mounted (the overscan above and below it), the render the scroll asks for comes in a task of
-// its own after the frame that scrolled (docs/app.md LC18): rendered in the scroll event, the rows it mounts, their
+// within the rows already mounted (the overscan above and below it), the render the scroll's event asks for comes in a
+// task of its own after the frame that scrolled (docs/app.md LC18): rendered in the scroll event, the rows it mounts, their
 // measures and their layout made one task with the frame's own paint, over 50 ms a frame on a throttled phone in a
 // fling. A scroll past the mounted rows renders at once, so no frame shows a screen without its rows.
 import {
@@ -14,7 +14,7 @@ import {
 } from "@tanstack/virtual-core";
 import { useLayoutEffect, useReducer, useState } from "preact/hooks";
 import { BatchedVirtualizer } from "./batched-virtualizer.ts";
-import { inNextTask } from "../state/frames.ts";
+import { queueTask } from "../state/frames.ts";
 
 type Options = Pick<
   VirtualizerOptions<HTMLElement, HTMLElement>,
@@ -23,17 +23,19 @@ type Options = Pick<
 
 export function useVirtualizer(options: Options): BatchedVirtualizer {
   const [, rerender] = useReducer((count: number) => count + 1, 0);
-  const [afterScroll] = useState(() => onceInNextTask(() => rerender(undefined)));
+  const [afterFrame] = useState(() => onceInATask(() => rerender(undefined)));
   const { onMeasured, ...library } = options;
   const full = (): VirtualizerOptions<HTMLElement, HTMLElement> => ({
     observeElementRect,
-    observeElementOffset,
+    // The scroll listener's reports are marked: only a render a scroll event asks for may wait (LC18).
+    observeElementOffset: (instance, report) =>
+      observeElementOffset(instance, (offset, scrolling) =>
+        (instance as BatchedVirtualizer).fromScrollEvent(() => report(offset, scrolling)),
+      ),
     scrollToFn: elementScroll,
     measureElement,
-    // `scrolling`: the library tells a change while the reader scrolls (the range moved) apart from any other (a
-    // measure, the list's size), which renders at once as before.
-    onChange: (instance, scrolling) =>
-      scrolling && (instance as BatchedVirtualizer).screenMounted() ? afterScroll() : rerender(undefined),
+    onChange: (instance, sync) =>
+      (instance as BatchedVirtualizer).renderMayWait(sync) ? afterFrame() : rerender(undefined),
     ...library,
   });
   const [virtualizer] = useState(() => new BatchedVirtualizer(full()));
@@ -47,13 +49,13 @@ export function useVirtualizer(options: Options): BatchedVirtualizer {
   return virtualizer;
 }
 
-/** `work` in the next task, once however many times it is asked for before that task runs. */
-function onceInNextTask(work: () => void): () => void {
+/** `work` in a task of its own, once however many times it is asked for before that task runs. */
+function onceInATask(work: () => void): () => void {
   let planned = false;
   return () => {
     if (planned) return;
     planned = true;
-    inNextTask(() => {
+    queueTask(() => {
       planned = false;
       work();
     });

@@ -47,12 +47,18 @@ export function nextTask(): Promise<void> {
 }
 
 /**
- * Runs `work` in a task of its own after this one; asked during a frame (a scroll event, an animation callback), after
- * that frame's paint. Ahead of the page's other tasks where the browser ranks them (`scheduler.postTask`).
+ * Queues `work` as a task of its own after this one (as `queueMicrotask` queues a microtask); asked during a frame (a
+ * scroll event, an animation callback), it runs after that frame's paint. Ahead of the page's other tasks where the
+ * browser ranks them (`scheduler.postTask`). An error it throws is thrown as a timer's would be, not left as a
+ * rejected promise.
  */
-export function inNextTask(work: () => void): void {
+export function queueTask(work: () => void): void {
   type PostTask = (work: () => void, options: { priority: "user-blocking" }) => Promise<unknown>;
   const scheduler = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler;
-  if (scheduler?.postTask) void scheduler.postTask(work, { priority: "user-blocking" });
-  else setTimeout(work, 0);
+  if (!scheduler?.postTask) return void setTimeout(work, 0);
+  scheduler.postTask(work, { priority: "user-blocking" }).catch((error: unknown) =>
+    setTimeout(() => {
+      throw error;
+    }),
+  );
 }

@@ -31,6 +31,13 @@ describe("the chat list's scroller before it is measured", () => {
     expect(next.scrollerRect()).toEqual({ width: 390, height: 713 });
   });
 
+  it("takes the window's height where the space kept leaves less than a scroller (kept at another window's size)", async () => {
+    vi.stubGlobal("localStorage", new MemoryStorage());
+    const module = await load();
+    localStorage.setItem(module.SCROLLER_SPACE_KEY, "830");
+    expect(module.scrollerRect()).toEqual({ width: 390, height: 844 });
+  });
+
   it.each(["-1", "131.5", "9000", '"131"', "not json"])("reads %s kept as no space beside a scroller", async (kept) => {
     vi.stubGlobal("localStorage", new MemoryStorage());
     const module = await load();

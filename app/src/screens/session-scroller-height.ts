@@ -13,10 +13,14 @@ const space = keptSize(SCROLLER_SPACE_KEY, 0, 4000);
 /** A scroller lower than this is not one laid out for the list (0 in a page not laid out): not learnt from. */
 const MIN_SCROLLER_PX = 24;
 
-/** The scroller's size until it is measured: the window's, less the space an earlier start measured beside it. */
+/**
+ * The scroller's size until it is measured: the window's, less the space an earlier start measured beside it; the
+ * window's whole height where that leaves less than a scroller (a space kept at another window's size), so the first
+ * render still holds rows.
+ */
 export function scrollerRect(): { width: number; height: number } {
   const height = window.innerHeight - (space.read() ?? 0);
-  return { width: window.innerWidth, height: Math.max(height, 0) };
+  return { width: window.innerWidth, height: height >= MIN_SCROLLER_PX ? height : window.innerHeight };
 }
 
 /** The scroller measured `height` px (the virtualizer's rounded measure): the space beside it kept for the next start. */

@@ -14,8 +14,11 @@ export interface KeptSize {
 /** The size kept under `key`; a value outside [min, max] (0 from a page not laid out) is neither kept nor read. */
 export function keptSize(key: string, min: number, max: number): KeptSize {
   let kept: number | undefined;
+  let read = false;
   return {
     read() {
+      if (read) return kept;
+      read = true;
       const store = pageStorage();
       kept ??= store && readStored(store, key, z.number().int().min(min).max(max));
       return kept;

@@ -345,10 +345,17 @@ async function measure(context: BrowserContext, server: HistoryServer, length: n
     if (OPEN_ONLY) return (await stop(), opened);
     const began = await page.evaluate(() => performance.now());
     const threadBefore = await threadMs();
-    const chromeTrace = CHROME_TRACE ? traceFor(context, page, label) : undefined;
+    // Its failure is told once the scroll ends, not left as a rejection while the scroll runs.
+    const chromeTrace = CHROME_TRACE
+      ? traceFor(context, page, label).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+      : undefined;
     const scrolled = await scrollToStart(page);
-    await chromeTrace;
     const scroll_thread_ms = (await threadMs()) - threadBefore;
+    const traceError = await chromeTrace;
+    if (traceError !== undefined) throw new Error("Chromium's trace failed", { cause: traceError });
     await stop();
     if (TRACE_DIR) await writeTrace(page, began, label);
     return { ...opened, ...scrolled, scroll_thread_ms };

@@ -372,8 +372,25 @@ describe("long chats", () => {
       await pairThroughLink(page, (await stack.createPairing()).pair_url);
       await page.goto(`${stack.serverUrl}/#/s/${id}`);
       await article(page, 99).waitFor();
-      // Settled at the end, with the overscan's rows above the screen mounted after the first paint (LC8).
-      await expect.poll(() => page.locator(".message-row").count()).toBeGreaterThan(12);
+      // Settled at the end, with the overscan's six rows above the screen mounted after the first paint (LC8): a
+      // render that brought them in the frame the test scrolls in would read as the scroll's (seen once, loaded).
+      const rowsAboveScreen = () =>
+        scroller(page).evaluate((element) => {
+          const top = element.getBoundingClientRect().top;
+          const rows = Array.from(element.querySelectorAll(".message-row"));
+          return rows.filter((row) => row.getBoundingClientRect().bottom <= top).length;
+        });
+      await expect.poll(rowsAboveScreen).toBe(6);
+      // And measured: the list's height no longer changes (a measure landing later changes the rows' places, and a
+      // render in the frame is then the rule's, LC18).
+      let lastHeight = "";
+      const heightSettled = async () => {
+        const height = await page.locator(".message-track").evaluate((track) => (track as HTMLElement).style.height);
+        const settled = height === lastHeight;
+        lastHeight = height;
+        return settled;
+      };
+      await expect.poll(heightSettled, { intervals: [100] }).toBe(true);
       // Scrolls to `where` (a function of the rows in the page), then tells which rows were in the page in the frame
       // that scrolled (its animation callbacks, after its scroll event) and once the page has rendered again, and
       // whether the rows in that frame covered the screen.
@@ -385,8 +402,9 @@ describe("long chats", () => {
           const rows = Array.from(element.querySelectorAll(".message-row")).map((row) => row.getBoundingClientRect());
           const firstInList = Math.min(...rows.map((row) => row.top)) - box.top + element.scrollTop;
           const before = indices();
-          // Within: the screen's top moved onto the highest row in the page (the overscan above). Past: the chat's top.
-          element.scrollTop = where === "within" ? firstInList + 1 : 0;
+          // Within: the screen's top moved onto the highest row in the page (the overscan above), a few pixels into
+          // it. Past: the chat's top.
+          element.scrollTop = where === "within" ? firstInList + 8 : 0;
           const inFrame = await new Promise<{ rows: number[]; covered: boolean }>((resolve) =>
             requestAnimationFrame(() => {
               const shown = Array.from(element.querySelectorAll(".message-row")).map((row) =>

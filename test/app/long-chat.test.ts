@@ -390,7 +390,7 @@ describe("long chats", () => {
         lastHeight = height;
         return settled;
       };
-      await expect.poll(heightSettled, { intervals: [100] }).toBe(true);
+      await expect.poll(heightSettled, { interval: 100 }).toBe(true);
       // Scrolls to `where` (a function of the rows in the page), then tells which rows were in the page in the frame
       // that scrolled (its animation callbacks, after its scroll event) and once the page has rendered again, and
       // whether the rows in that frame covered the screen.

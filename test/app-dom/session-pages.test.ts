@@ -108,11 +108,7 @@ describe("the chat list in pages", () => {
   });
 
   it("OF15 a walk that failed for another reason than the network is walked again after a pause, its failure reported", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const server = secondPageFailing();
-    const setup = await testStore({ client: server.fake });
-    await settle(0); // the walk's task (SC4)
-    expect(setup.reported.map((report) => report.message)).toContain("loading the chat list failed");
+    const { server, setup } = await startWithSecondPageFailing();
     expect(server.asked).toBe(2);
     server.mend();
     await settle(WALK_RETRY_DELAYS_MS[0]! - 1);
@@ -126,11 +122,7 @@ describe("the chat list in pages", () => {
   });
 
   it("OF15 a walk that failed is walked again when the client's status comes back live, once", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const server = secondPageFailing();
-    const setup = await testStore({ client: server.fake });
-    await settle(0); // the walk's task (SC4)
-    expect(setup.reported.map((report) => report.message)).toContain("loading the chat list failed");
+    const { server, setup } = await startWithSecondPageFailing();
     // The first page shown: the list is loaded, and not offline, but not whole.
     expect(setup.store.sessions.loaded.value).toBe(true);
     expect(setup.store.sessions.offline.value).toBe(false);
@@ -215,6 +207,16 @@ describe("the chat list in pages", () => {
 /** Runs the faked timers due within `ms`, and the work they start (the stand-in client answers in microtasks). */
 async function settle(ms: number): Promise<void> {
   await act(async () => void (await vi.advanceTimersByTimeAsync(ms)));
+}
+
+/** A start (timers faked) whose first walk failed at its second page, the failure reported. */
+async function startWithSecondPageFailing() {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const server = secondPageFailing();
+  const setup = await testStore({ client: server.fake });
+  await settle(0); // the walk's task (SC4)
+  expect(setup.reported.map((report) => report.message)).toContain("loading the chat list failed");
+  return { server, setup };
 }
 
 /** A server whose list has two pages, the second answered with a 500 until `mend()`; `asked` counts the pages asked. */

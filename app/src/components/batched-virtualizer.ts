@@ -67,8 +67,7 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
   noteMounted(items: readonly { index: number }[]): void {
     // The total places the rows with every measure applied so far, and leaves them in the library's cache.
     const total = this.getTotalSize();
-    const first = items[0] && this.measurementsCache[items[0].index];
-    const last = items.length > 0 ? this.measurementsCache[items[items.length - 1]!.index] : undefined;
+    const [first, last] = [items[0], items.at(-1)].map((item) => item && this.measurementsCache[item.index]);
     this.mountedSpan = first && last ? { start: first.start, end: last.end, total } : undefined;
   }
 

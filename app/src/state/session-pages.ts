@@ -64,20 +64,6 @@ function sameListed(shown: SessionSummary, page: SessionSummary): boolean {
   );
 }
 
-/** Each chat once: a copy of `incoming` takes the place of the shown one when `replaces` says so. */
-function merged(
-  shown: readonly SessionSummary[],
-  incoming: readonly SessionSummary[],
-  replaces: (kept: SessionSummary, copy: SessionSummary) => boolean,
-): SessionSummary[] {
-  const byId = new Map(shown.map((session) => [session.id, session]));
-  for (const session of incoming) {
-    const existing = byId.get(session.id);
-    if (!existing || replaces(existing, session)) byId.set(session.id, session);
-  }
-  return [...byId.values()];
-}
-
 /** Whether two values read from JSON (a chat's summary) say the same: the same fields, each the same value. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;

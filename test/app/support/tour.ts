@@ -146,6 +146,8 @@ export const STOPS: Stop[] = [
       await page.goto(`${stack.serverUrl}/#/`);
       await page.locator(".session-row").nth(1).waitFor();
       await page.locator(".notification.banner").waitFor();
+      // The list as it stands once connected: the rows come from the cache first, before the badge has settled.
+      await page.locator(".connection", { hasText: "Live" }).waitFor();
     },
   },
   {

@@ -63,6 +63,23 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
     }
   }
 
+  /**
+   * Queues a measure of each row in the page the library has not measured (docs/app.md LC19). While the reader scrolls
+   * the library measures a mounted row only through its ResizeObserver, which reports in the frame: a fling's frame
+   * then laid its new rows out, applied their measures, rendered the list again and laid it out again, over 50 ms on a
+   * throttled phone. Measured in the commit that mounts them (the render after a scroll's frame, LC18), the rows are
+   * laid out in that task, and the observer's first report of each in the frame finds the size already known.
+   * Measured as the observer measures (its border box, rounded), so that report is equal, not off by a pixel's rounding.
+   * A row with no box yet (0: not laid out, as in a document without layout) is left to the observer.
+   */
+  measureMounted(): void {
+    for (const [key, element] of this.elementsCache) {
+      if (this.itemSizeCache.has(key) || !element.isConnected) continue;
+      const size = Math.round(element.getBoundingClientRect().height);
+      if (size > 0) this.queue(this.indexFromElement(element), size);
+    }
+  }
+
   /** The list tells the rows its commit left in the page. */
   noteMounted(items: readonly { index: number }[]): void {
     // The total places the rows with every measure applied so far, and leaves them in the library's cache.

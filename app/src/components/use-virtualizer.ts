@@ -43,7 +43,10 @@ export function useVirtualizer(options: Options): BatchedVirtualizer {
   virtualizer.onMeasured = onMeasured;
   // First: the rows this render mounted are measured before any effect of the list scrolls (their refs measured
   // them at once before the measures were batched).
-  useLayoutEffect(() => virtualizer.flushMeasures());
+  useLayoutEffect(() => {
+    virtualizer.measureMounted();
+    virtualizer.flushMeasures();
+  });
   useLayoutEffect(() => virtualizer._didMount(), []);
   useLayoutEffect(() => virtualizer._willUpdate());
   return virtualizer;

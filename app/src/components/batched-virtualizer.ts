@@ -27,6 +27,11 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
   private mountedSpan: { start: number; end: number; total: number } | undefined;
   /** True while the library's scroll listener reports a scroll (`fromScrollEvent`). */
   private inScrollEvent = false;
+  /**
+   * The rows measureMounted measured: a row measured at its estimate leaves no entry in the library's sizes (it keeps
+   * only sizes that differ), and would be measured again, a forced layout, at every commit while it stays.
+   */
+  private readonly measuredMounted = new WeakSet<HTMLElement>();
   /** The library's own resizeItem, which applies one measure. */
   private readonly resizeNow: (index: number, size: number) => void;
 
@@ -74,9 +79,11 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
    */
   measureMounted(): void {
     for (const [key, element] of this.elementsCache) {
-      if (this.itemSizeCache.has(key) || !element.isConnected) continue;
+      if (this.itemSizeCache.has(key) || this.measuredMounted.has(element) || !element.isConnected) continue;
       const size = Math.round(element.getBoundingClientRect().height);
-      if (size > 0) this.queue(this.indexFromElement(element), size);
+      if (size <= 0) continue;
+      this.measuredMounted.add(element);
+      this.queue(this.indexFromElement(element), size);
     }
   }
 

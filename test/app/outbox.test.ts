@@ -57,6 +57,9 @@ describe("outbox", () => {
       await page.setViewportSize(PHONE);
 
       await page.goto(`${stack.serverUrl}/#/new`);
+      // The new chat's screen, not the last chat's composer still in the page as the route changes (a CI run under
+      // load typed into that one, and the text went with it).
+      await page.getByRole("heading", { name: "How can I help?" }).waitFor();
       const newBox = page.getByRole("textbox", { name: "Message" });
       await newBox.fill("a new chat, offline");
       await newBox.press("Enter");

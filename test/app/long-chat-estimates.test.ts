@@ -4,7 +4,8 @@
 // never changes as they mount and are measured (no scroll correction, no second placing of the rows).
 import { describe, expect, it, vi } from "vitest";
 import { useAppBrowser } from "./support/use-app-browser.ts";
-import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { pairAndOpen, postedChat } from "./support/posted-chat.ts";
+import { openPage, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
@@ -19,17 +20,10 @@ const content = (index: number) =>
 describe("a long chat's row estimates", () => {
   it("places the rows of an older page at the height measured for their shape, so mounting them changes nothing (LC17)", async () => {
     const { stack } = shared;
-    const id = await stack.createSession();
-    for (let index = 0; index < LENGTH; index++) {
-      const role = index % 2 === 0 ? "user" : "assistant";
-      const payload = { role, content: content(index) };
-      const response = await stack.server.request({ method: "POST", url: `/sessions/${id}/messages`, payload });
-      expect(response.status).toBe(201);
-    }
+    const id = await postedChat(stack, LENGTH, content);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     try {
-      await pairThroughLink(page, (await stack.createPairing()).pair_url);
-      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await pairAndOpen(page, stack, id);
       const shown = (index: number) => page.locator("article", { hasText: content(index).split("\n")[0]! });
       await shown(LENGTH - 1).waitFor();
       // To the top of the first page: the older page (200 and before) is read and put in front, its rows estimated

@@ -4,7 +4,8 @@
 // the rows' places stay as that task left them.
 import { describe, expect, it, vi } from "vitest";
 import { useAppBrowser } from "./support/use-app-browser.ts";
-import { openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { pairAndOpen, postedChat } from "./support/posted-chat.ts";
+import { openPage, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();
@@ -16,16 +17,10 @@ const content = (index: number) => `Row ${index} says ${"word ".repeat(3 + index
 describe("a long chat's rows measured as they mount", () => {
   it("applies the heights of the rows a scroll mounts in the render that mounts them, not in the next frame (LC19)", async () => {
     const { stack } = shared;
-    const id = await stack.createSession();
-    for (let index = 0; index < LENGTH; index++) {
-      const payload = { role: index % 2 === 0 ? "user" : "assistant", content: content(index) };
-      const response = await stack.server.request({ method: "POST", url: `/sessions/${id}/messages`, payload });
-      expect(response.status).toBe(201);
-    }
+    const id = await postedChat(stack, LENGTH, content);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     try {
-      await pairThroughLink(page, (await stack.createPairing()).pair_url);
-      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await pairAndOpen(page, stack, id);
       await page.locator("article", { hasText: content(LENGTH - 1) }).waitFor();
       const log = page.getByRole("log", { name: "Messages" });
       // Settled at the end: the overscan's rows above the screen mounted, and the list's height no longer changing.

@@ -10,6 +10,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
+import { postedChat } from "./support/posted-chat.ts";
 import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import type { AppStack } from "./support/app-stack.ts";
 import type { Page } from "playwright-core";
@@ -21,19 +22,7 @@ const LENGTH = 330;
 const text = (index: number) => `long chat message ${index}.`;
 
 /** A chat of `length` messages, user and assistant in turn, straight into the server. */
-async function longChat(stack: AppStack, length = LENGTH, content = text): Promise<string> {
-  const id = await stack.createSession();
-  for (let index = 0; index < length; index++) {
-    const role = index % 2 === 0 ? "user" : "assistant";
-    const response = await stack.server.request({
-      method: "POST",
-      url: `/sessions/${id}/messages`,
-      payload: { role, content: content(index) },
-    });
-    expect(response.status).toBe(201);
-  }
-  return id;
-}
+const longChat = (stack: AppStack, length = LENGTH, content = text) => postedChat(stack, length, content);
 
 const article = (page: Page, index: number) => page.locator("article", { hasText: text(index) });
 const scroller = (page: Page) => page.getByRole("log", { name: "Messages" });

@@ -75,9 +75,12 @@ export class BatchedVirtualizer extends Virtualizer<HTMLElement, HTMLElement> {
    * throttled phone. Measured in the commit that mounts them (the render after a scroll's frame, LC18), the rows are
    * laid out in that task, and the observer's first report of each in the frame finds the size already known.
    * Measured as the observer measures (its border box, rounded), so that report is equal, not off by a pixel's rounding.
-   * A row with no box yet (0: not laid out, as in a document without layout) is left to the observer.
+   * A row with no box yet (0: not laid out, as in a document without layout) is left to the observer. Only while the
+   * reader scrolls: otherwise the library's refs measure the rows they mount, and a read here could only force a
+   * second layout into a commit (a chat's open) that needs none.
    */
   measureMounted(): void {
+    if (!this.isScrolling) return;
     for (const [key, element] of this.elementsCache) {
       if (this.itemSizeCache.has(key) || this.measuredMounted.has(element) || !element.isConnected) continue;
       const size = Math.round(element.getBoundingClientRect().height);

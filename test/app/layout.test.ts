@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppStack } from "./support/app-stack.ts";
-import { DESKTOP, launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { DESKTOP, launchBrowser, openPage, pairAndOpen, pairThroughLink, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 let stack: AppStack;
@@ -57,8 +57,7 @@ describe.each([
   it(`no long title, word or URL widens the page (L3 ${label})`, async () => {
     const { context, page, errors } = await openPage(browser, viewport);
     const sessionId = await longChat();
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await pairAndOpen(page, stack, sessionId);
     await page.locator('article[data-role="assistant"]', { hasText: "Supercalifragilistic" }).waitFor();
     await page.getByText(LONG_URL).first().waitFor();
     const width = await pageWidth(page);
@@ -81,8 +80,7 @@ describe("layout on a phone (390x844)", () => {
     const { context, page } = await openPage(browser, PHONE);
     const sessionId = await stack.createSession();
     await stack.append(sessionId, "Plan a long weekend in Lisbon with the family and the dog");
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await pairAndOpen(page, stack, sessionId);
     // The header says "New chat" until the chat's summary arrives (the list's read or the chat's own): measure the
     // title once it is there, not the placeholder (8 characters, where measuring 20 threw IndexSizeError).
     const title = page.locator(".chat-header h1", { hasText: "Plan a long weekend" });
@@ -113,8 +111,7 @@ describe("the Delete chat? dialog on a phone (390x844)", () => {
       url: `/sessions/${sessionId}`,
       payload: { title: LONG_WORD.slice(0, 150) },
     });
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await pairAndOpen(page, stack, sessionId);
     await page.getByRole("button", { name: "Delete chat" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete chat?" });
     await dialog.waitFor();
@@ -211,8 +208,7 @@ describe("a chat read at its end on a phone (390x844)", () => {
     const { context, page, errors } = await openPage(browser, PHONE);
     const sessionId = await stack.createSession();
     for (let index = 0; index < 30; index++) await stack.append(sessionId, `line ${index} of a chat that scrolls`);
-    await pairThroughLink(page, (await stack.createPairing()).pair_url);
-    await page.goto(`${stack.serverUrl}/#/s/${sessionId}`);
+    await pairAndOpen(page, stack, sessionId);
     await page.locator('article[data-role="user"]', { hasText: "line 29 of" }).waitFor();
     const scroller = page.getByRole("log", { name: "Messages" });
     const fromEnd = () =>

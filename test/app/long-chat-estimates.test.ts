@@ -4,8 +4,8 @@
 // never changes as they mount and are measured (no scroll correction, no second placing of the rows).
 import { describe, expect, it, vi } from "vitest";
 import { useAppBrowser } from "./support/use-app-browser.ts";
-import { pairAndOpen, postedChat } from "./support/posted-chat.ts";
-import { openPage, PHONE } from "./support/browser.ts";
+import { postedChat } from "./support/posted-chat.ts";
+import { openPage, pairAndOpen, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();

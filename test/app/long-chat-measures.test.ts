@@ -4,8 +4,8 @@
 // the rows' places stay as that task left them.
 import { describe, expect, it, vi } from "vitest";
 import { useAppBrowser } from "./support/use-app-browser.ts";
-import { pairAndOpen, postedChat } from "./support/posted-chat.ts";
-import { openPage, PHONE } from "./support/browser.ts";
+import { postedChat } from "./support/posted-chat.ts";
+import { openPage, pairAndOpen, PHONE } from "./support/browser.ts";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 const shared = useAppBrowser();

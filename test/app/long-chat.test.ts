@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { chunk, pieces } from "../../scripts/scripted-backend/index.ts";
 import { useAppBrowser } from "./support/use-app-browser.ts";
 import { postedChat } from "./support/posted-chat.ts";
-import { DESKTOP, openPage, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
+import { DESKTOP, openPage, pairAndOpen, pairThroughLink, PHONE, SHOTS } from "./support/browser.ts";
 import type { AppStack } from "./support/app-stack.ts";
 import type { Page } from "playwright-core";
 
@@ -252,8 +252,7 @@ describe("long chats", () => {
     const id = await longChat(stack, 100, listed);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     try {
-      await pairThroughLink(page, (await stack.createPairing()).pair_url);
-      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await pairAndOpen(page, stack, id);
       await article(page, 99).locator("li", { hasText: "second point" }).waitFor();
       // A fling: up a screen a frame; what the rows on screen show at each frame.
       // And each sketch's row's height, by its message (LC10).
@@ -358,8 +357,7 @@ describe("long chats", () => {
     const id = await longChat(stack, 100);
     const { context, page, errors } = await openPage(shared.browser, PHONE);
     try {
-      await pairThroughLink(page, (await stack.createPairing()).pair_url);
-      await page.goto(`${stack.serverUrl}/#/s/${id}`);
+      await pairAndOpen(page, stack, id);
       await article(page, 99).waitFor();
       // Settled at the end, with the overscan's six rows above the screen mounted after the first paint (LC8): a
       // render that brought them in the frame the test scrolls in would read as the scroll's (seen once, loaded).

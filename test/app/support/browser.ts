@@ -3,6 +3,7 @@
 // test can assert there were none.
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { AppStack } from "./app-stack.ts";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -65,4 +66,14 @@ export async function pairThroughLink(page: Page, pairUrl: string, deviceName?: 
       .addInitScript(([key, name]) => localStorage.setItem(key!, JSON.stringify(name)), [DEVICE_NAME_KEY, deviceName]);
   await page.goto(pairUrl);
   await page.locator(".top-bar .connection").waitFor();
+}
+
+/** Pairs the page with the stack's server (pairThroughLink), then opens the chat `id` in it. */
+export async function pairAndOpen(
+  page: Page,
+  stack: Pick<AppStack, "createPairing" | "serverUrl">,
+  id: string,
+): Promise<void> {
+  await pairThroughLink(page, (await stack.createPairing()).pair_url);
+  await page.goto(`${stack.serverUrl}/#/s/${id}`);
 }

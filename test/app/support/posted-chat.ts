@@ -1,8 +1,6 @@
 // A chat written straight into the server for the long-chat tests: `length` messages, user and assistant in turn.
 import { expect } from "vitest";
-import type { Page } from "playwright-core";
 import type { AppStack } from "./app-stack.ts";
-import { pairThroughLink } from "./browser.ts";
 
 export async function postedChat(stack: AppStack, length: number, content: (index: number) => string): Promise<string> {
   const id = await stack.createSession();
@@ -12,10 +10,4 @@ export async function postedChat(stack: AppStack, length: number, content: (inde
     expect(response.status).toBe(201);
   }
   return id;
-}
-
-/** Pairs the page with the stack's server, then opens the chat `id` in it. */
-export async function pairAndOpen(page: Page, stack: AppStack, id: string): Promise<void> {
-  await pairThroughLink(page, (await stack.createPairing()).pair_url);
-  await page.goto(`${stack.serverUrl}/#/s/${id}`);
 }

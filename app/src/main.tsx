@@ -2,6 +2,8 @@
 // that keeps the app shell for offline use, where the browser has one (a plain http: LAN origin does not).
 // First: starts reading the cached list while the other modules are evaluated (it imports one constant).
 import "./early-head.ts";
+// Second: zod told there is no eval here, before any module builds a schema.
+import "./no-eval.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
 import { afterNextPaint } from "./state/frames.ts";

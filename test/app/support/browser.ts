@@ -46,11 +46,22 @@ export async function openPage(
     hasTouch: viewport.width < 600,
     isMobile: false,
   });
-  const page = await context.newPage();
   const errors: string[] = [];
+  // A refusal by the page's Content-Security-Policy is an error too (docs/security.md "The app's page"), in every page
+  // of the context: the browser reports it as an event in the page, which this script forwards.
+  await context.addInitScript(`document.addEventListener("securitypolicyviolation", (event) =>
+    console.error("${POLICY_VIOLATION} " + event.effectiveDirective + " " + event.blockedURI + " at " +
+      event.sourceFile + ":" + event.lineNumber));`);
+  context.on("console", (message) => {
+    if (message.text().startsWith(POLICY_VIOLATION)) errors.push(message.text());
+  });
+  const page = await context.newPage();
   page.on("pageerror", (error) => errors.push(error.message));
   return { context, page, errors };
 }
+
+/** How a page's policy violation is told to the test (openPage). */
+const POLICY_VIOLATION = "content-security-policy violation:";
 
 /** The localStorage key of the name this browser pairs under (app/src/state/pairing.ts). */
 export const DEVICE_NAME_KEY = "chat-relay.device-name";

@@ -34,6 +34,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ensureAppBuilt } from "../build-app.ts";
@@ -197,20 +198,25 @@ const CACHED_CHATS = `new Promise((resolve) => {
   };
 })`;
 
+/** The page's marks (MARKS), as a predicate run in the page reads them. */
+type BenchWindow = { __bench: { chat?: number } };
+
 /** A context that visited once: service worker active and controlling, the whole list walked and cached. */
 async function warmContext(browser: Browser, server: HistoryServer, chats: number): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, bypassCSP: true });
+  // The app runs under its own Content-Security-Policy, as people run it (docs/security.md "The app's page"): no
+  // eval in the page, so zod parses without its compiled fast path. Hence no string predicate in waitForFunction
+  // (Playwright compiles one in the page with new Function, which the policy refuses); page.evaluate is not refused.
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true });
   await context.addInitScript(credentialsScript(server));
   await context.addInitScript(MARKS);
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.waitForFunction("navigator.serviceWorker.ready.then(() => true)", undefined, { timeout: WAIT_MS });
+  await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true), undefined, { timeout: WAIT_MS });
   await page.reload();
-  await page.waitForFunction("navigator.serviceWorker.controller !== null", undefined, { timeout: WAIT_MS });
-  await page.waitForFunction(`${CACHED_CHATS}.then((count) => count >= ${chats})`, undefined, {
-    timeout: WAIT_MS,
-    polling: 500,
-  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: WAIT_MS });
+  const cachedAll = `${CACHED_CHATS}.then((count) => count >= ${chats})`;
+  for (const started = Date.now(); !(await page.evaluate(cachedAll)); await sleep(500))
+    if (Date.now() - started > WAIT_MS) throw new Error(`the device's cache never held the ${chats} chats`);
   await page.close();
   return context;
 }
@@ -251,7 +257,9 @@ async function throttledPage(context: BrowserContext, label: string): Promise<Th
 async function coldOpen(page: Page, server: HistoryServer) {
   await page.goto(server.url);
   await page
-    .waitForFunction("typeof window.__bench.chat === 'number'", undefined, { timeout: WAIT_MS })
+    .waitForFunction(() => typeof (window as unknown as BenchWindow).__bench.chat === "number", undefined, {
+      timeout: WAIT_MS,
+    })
     .catch(async (error: unknown) => {
       const state = await page.evaluate("JSON.stringify({ bench: window.__bench, hash: location.hash })");
       throw new Error(`the cold open did not end: ${state} ${(await page.locator("body").innerText()).slice(0, 300)}`, {

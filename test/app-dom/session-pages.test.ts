@@ -4,6 +4,7 @@
 // with the changes events brought during the walk kept.
 import { act, screen, waitFor } from "@testing-library/preact";
 import { h, render } from "preact";
+import { useState } from "preact/hooks";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { ResponseError, type SessionPage } from "../../client/index.ts";
 import { SessionList } from "../../app/src/screens/session-list.tsx";
@@ -174,6 +175,50 @@ describe("the chat list in pages", () => {
     expect(screen.queryByText("Chat number 0")).toBeNull();
   });
 
+  it("HS6 a render of the list with the same chats places no row again: their keys are not asked for", async () => {
+    const idsRead = { count: 0 };
+    const list = chatsCountingIds(10_000, idsRead);
+    // happy-dom lays nothing out: each row measures 60 px (a row of 0 px would bring the whole list onto the screen).
+    Object.defineProperty(HTMLLIElement.prototype, "offsetHeight", { configurable: true, get: () => 60 });
+    onTestFinished(() => void delete (HTMLLIElement.prototype as { offsetHeight?: number }).offsetHeight);
+    let renderAgain!: () => void;
+    function Parent() {
+      const [, setRenders] = useState(0);
+      renderAgain = () => setRenders((renders) => renders + 1);
+      return h(SessionRows, { list, render: (session) => h("span", {}, session.title) });
+    }
+    const into = document.body.appendChild(document.createElement("div"));
+    onTestFinished(() => (render(null, into), into.remove()));
+    render(h(Parent, {}), into);
+    await waitFor(() => expect(into.querySelectorAll("li").length).toBeGreaterThan(10));
+    await act(async () => undefined);
+    const before = idsRead.count;
+    for (let renders = 0; renders < 5; renders++) await act(async () => renderAgain());
+    // Placing the rows asks every chat for its id: 10,000 reads a render, 50,000 for the five when the key function
+    // is a new one at each render.
+    expect(idsRead.count - before).toBe(0);
+  });
+
+  it("HS6 the chat list rendered again for something else than its chats (the offline notice) places no row again", async () => {
+    Object.defineProperty(HTMLLIElement.prototype, "offsetHeight", { configurable: true, get: () => 60 });
+    onTestFinished(() => void delete (HTMLLIElement.prototype as { offsetHeight?: number }).offsetHeight);
+    const idsRead = { count: 0 };
+    const setup = await testStore({ client: fakeClient() });
+    setup.store.sessions.replace(chatsCountingIds(10_000, idsRead));
+    show(setup, () => h(SessionList, { activeId: undefined }));
+    expect(await screen.findByText("Chat 0")).toBeTruthy();
+    // The list's write to the device's cache (which reads every id) done, task after task, before counting.
+    for (let reads = -1; reads !== idsRead.count;) {
+      reads = idsRead.count;
+      await act(() => nextTask());
+    }
+    const before = idsRead.count;
+    await act(async () => void (setup.store.sessions.offline.value = true));
+    expect(await screen.findByText("Offline: showing the chats loaded last time.")).toBeTruthy();
+    // The rows on the screen read their chat's id as they render again (a few dozen); placing every row reads 10,000.
+    expect(idsRead.count - before).toBeLessThan(1_000);
+  });
+
   it("SU4 the list's first render holds the rows the screen shows, before the scroller is measured", () => {
     const list = Array.from({ length: 100 }, (_, index) =>
       summary(`s${index}`, `Chat ${index}`, "2026-11-20T10:00:00Z"),
@@ -203,6 +248,14 @@ describe("the chat list in pages", () => {
     await waitFor(() => expect(rows()).toBe(Math.ceil(800 / 60) + OVERSCAN));
   });
 });
+
+/** `count` chats, each counting the reads of its id, the key the virtualizer asks for when it places the rows. */
+function chatsCountingIds(count: number, idsRead: { count: number }) {
+  return Array.from({ length: count }, (_, index) => {
+    const chat = summary(`s${index}`, `Chat ${index}`, "2026-11-20T10:00:00Z");
+    return Object.defineProperty(chat, "id", { get: () => (idsRead.count++, `s${index}`) });
+  });
+}
 
 /** Runs the faked timers due within `ms`, and the work they start (the stand-in client answers in microtasks). */
 async function settle(ms: number): Promise<void> {

@@ -2,7 +2,7 @@
 // history of ten thousand chats renders and scrolls like one of twenty. The list scrolls in its own box under the
 // list's head (New chat, the filter), which stays in place.
 import type { JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../client/index.ts";
 import { useVirtualizer } from "../components/use-virtualizer.ts";
 import { afterPaint, defaultFrames } from "../state/frames.ts";
@@ -49,7 +49,9 @@ export function SessionRows({
     onMeasured: (index, size) => {
       if (index === 0) keepRowHeight(size);
     },
-    getItemKey: (index) => list[index]?.id ?? index,
+    // The same function while the list is the same: a new one makes the virtualizer place every row again (its
+    // positions are memoized on it), ten thousand of them at each render of the list, a scroll's frames included.
+    getItemKey: useCallback((index: number) => list[index]?.id ?? index, [list]),
     overscan,
     initialRect,
   });

@@ -47,9 +47,11 @@ export function titleOf(session: Pick<SessionSummary, "title">): string {
   return session.title.trim() === "" ? "New chat" : session.title;
 }
 
-export function searchSessions(list: readonly SessionSummary[], query: string): SessionSummary[] {
+export function searchSessions(list: readonly SessionSummary[], query: string): readonly SessionSummary[] {
   const needle = query.trim().toLowerCase();
-  return needle === "" ? [...list] : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
+  // With no query, the list itself: a copy at each render was a new list for the chat list's rows each time, which
+  // placed all of them again (docs/app.md HS6).
+  return needle === "" ? list : list.filter((session) => titleOf(session).toLowerCase().includes(needle));
 }
 
 /** `viewer`: this device's person (app/src/people/), so a chat it owns is never dropped as someone else's loss. */

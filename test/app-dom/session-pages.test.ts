@@ -213,7 +213,7 @@ describe("the chat list in pages", () => {
       await act(() => nextTask());
     }
     const before = idsRead.count;
-    await act(async () => void (setup.store.sessions.offline.value = true));
+    await act(async () => setup.store.sessions.markOffline());
     expect(await screen.findByText("Offline: showing the chats loaded last time.")).toBeTruthy();
     // The rows on the screen read their chat's id as they render again (a few dozen); placing every row reads 10,000.
     expect(idsRead.count - before).toBeLessThan(1_000);

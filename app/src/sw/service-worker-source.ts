@@ -1,7 +1,7 @@
 // The service worker's source, generated at build time with the bundle's and public/'s file list. It caches the app
-// shell so the app opens offline (pages: network first, the cached shell when the server is unreachable; assets:
-// cache first); API calls are never cached here (the app keeps its last loaded chats in IndexedDB for the read-only
-// offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
+// shell so the app opens offline (pages: network first, the cached shell when the server is unreachable or does not
+// answer in time; assets: cache first); API calls are never cached here (the app keeps its last loaded chats in
+// IndexedDB for the read-only offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
 // handled by push-handler.ts, the share target's POST by share-handler.ts. The outbox's Background Sync: a `sync`
 // with its tag (the network is back) tells every open window to flush its outbox; the sending is the page's, which
 // holds the pairing (with no window open, the messages go at the next open).
@@ -9,6 +9,13 @@ import { OFFLINE_DB } from "../state/offline-db-name.ts";
 import { OUTBOX_SYNC_TAG } from "../offline/outbox-sync-tag.ts";
 import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";
 import { SHARE_HANDLER_SOURCE } from "./share-handler.ts";
+
+/**
+ * How long a page's navigation waits for the network before the cached shell answers it (docs/app.md "Offline", OF16).
+ * Long enough for a slow network that works to bring a new build; short enough that a stalled one does not hold the
+ * page blank.
+ */
+export const NAVIGATION_TIMEOUT_MS = 3000;
 
 /** Plain JavaScript run by the browser as sw.js; `files` are paths relative to the app's root. */
 export function serviceWorkerSource(files: readonly string[]): string {
@@ -44,14 +51,29 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   const relative = "./" + url.pathname.slice(scope.pathname.length);
   if (request.mode === "navigate") {
-    // Pages: the network first (a new build, or a server route such as /health), the cached shell when offline.
-    event.respondWith(fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match(new URL("./", self.registration.scope).href)).then((shell) => shell || Response.error())));
+    event.respondWith(navigate(request));
     return;
   }
   if (!SHELL.includes(relative)) return;
   // Hashed assets never change: the cache first.
   event.respondWith(caches.open(CACHE).then(async (cache) => (await cache.match(request.url)) || fetch(request)));
 });
+// Pages: the network first (a new build, or a server route such as /health); the cached shell when offline, and when
+// the network has not answered within ${NAVIGATION_TIMEOUT_MS} ms (a weak signal: a connection that neither answers nor fails would
+// otherwise hold the page blank until the browser gives up).
+function cachedShell() {
+  return caches.open(CACHE).then((cache) => cache.match(new URL("./", self.registration.scope).href));
+}
+async function navigate(request) {
+  const network = fetch(request);
+  network.catch(() => undefined); // answered from the cache, its late failure is nobody's
+  try {
+    const answer = await Promise.race([network, new Promise((resolve) => setTimeout(resolve, ${NAVIGATION_TIMEOUT_MS}))]);
+    return answer || (await cachedShell()) || (await network);
+  } catch {
+    return (await cachedShell()) || Response.error();
+  }
+}
 ${PUSH_HANDLER_SOURCE}${SHARE_HANDLER_SOURCE}`;
 }
 

@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { CuttableProxy } from "../client/support/proxy.ts";
 import { AppStack } from "./support/app-stack.ts";
-import { launchBrowser, openPage, pairThroughLink, PHONE } from "./support/browser.ts";
+import { launchBrowser, openPage, pairAndOpen, PHONE } from "./support/browser.ts";
 import { offlineCacheKeys } from "./support/offline-db.ts";
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
@@ -14,14 +14,13 @@ let stack: AppStack;
 let browser: Browser;
 /** The server as the phone reaches it: the app's origin, and the address pairing gives it. */
 let proxy: CuttableProxy;
+let appUrl: string;
 
 beforeAll(async () => {
   let serverPort = 0;
   proxy = await CuttableProxy.start(() => serverPort);
-  [stack, browser] = await Promise.all([
-    AppStack.startApp({}, { publicUrl: `http://127.0.0.1:${proxy.port}` }),
-    launchBrowser(),
-  ]);
+  appUrl = `http://127.0.0.1:${proxy.port}`;
+  [stack, browser] = await Promise.all([AppStack.startApp({}, { publicUrl: appUrl }), launchBrowser()]);
   serverPort = Number(new URL(stack.serverUrl).port);
 });
 afterAll(async () => {
@@ -34,11 +33,9 @@ it("a page opened while the network stalls shows the chat kept on the device, fr
   const chat = await stack.createSession();
   await stack.append(chat, "kept on this phone");
   const { context, page, errors } = await openPage(browser, PHONE);
-  const app = `http://127.0.0.1:${proxy.port}`;
-  await pairThroughLink(page, (await stack.createPairing()).pair_url);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  await page.goto(`${app}/#/s/${chat}`);
+  await pairAndOpen(page, { createPairing: () => stack.createPairing(), serverUrl: appUrl }, chat);
   await page.locator('article[data-role="user"]', { hasText: "kept on this phone" }).waitFor();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await expect.poll(() => offlineCacheKeys(page), { timeout: 15_000 }).toContain(`transcripts:${chat}`);
   proxy.blackhole();
   try {

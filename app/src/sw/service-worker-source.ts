@@ -1,8 +1,8 @@
 // The service worker's source, generated at build time with the bundle's and public/'s file list. It caches the app
 // shell so the app opens offline (pages: network first, the cached shell when the server is unreachable or does not
 // answer in time; assets: cache first); API calls are never cached here (the app keeps its last loaded chats in
-// IndexedDB for the read-only offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that database too. Web Push is
-// handled by push-handler.ts, the share target's POST by share-handler.ts. The outbox's Background Sync: a `sync`
+// IndexedDB for the read-only offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that
+// database too. Web Push is handled by push-handler.ts, the share target's POST by share-handler.ts. The outbox's Background Sync: a `sync`
 // with its tag (the network is back) tells every open window to flush its outbox; the sending is the page's, which
 // holds the pairing (with no window open, the messages go at the next open).
 import { OFFLINE_DB } from "../state/offline-db-name.ts";
@@ -58,9 +58,9 @@ self.addEventListener("fetch", (event) => {
   // Hashed assets never change: the cache first.
   event.respondWith(caches.open(CACHE).then(async (cache) => (await cache.match(request.url)) || fetch(request)));
 });
-// Pages: the network first (a new build, or a server route such as /health); the cached shell when offline, and when
-// the network has not answered within ${NAVIGATION_TIMEOUT_MS} ms (a weak signal: a connection that neither answers nor fails would
-// otherwise hold the page blank until the browser gives up).
+// Pages: the network first (a new build, or a server route such as /health); the cached shell when offline, and
+// when the network has not answered within ${NAVIGATION_TIMEOUT_MS} ms (a weak signal: a connection that neither
+// answers nor fails would otherwise hold the page blank until the browser gives up).
 function cachedShell() {
   return caches.open(CACHE).then((cache) => cache.match(new URL("./", self.registration.scope).href));
 }

@@ -174,14 +174,26 @@ export class ClusterNode implements SharedState {
     return this.replay.resume(state, epoch, cursor);
   }
 
-  /** This node's link, else whether another node holds the claim (Redis), else what this node last heard. */
+  /**
+   * This node's link, else whether another node holds the claim (Redis). What the claim says is kept as this node's
+   * status (StatusPushes.told): the heartbeat watches only servers it knows online for a lapsed claim (B181). A
+   * failed read answers offline and keeps nothing.
+   */
   async linkStatus(state: ServerState): Promise<LinkStatus> {
     const known = this.parts.statuses.statusOf(state);
     if (state.liveLink) return known;
-    const owner = await this.links.owner(state.id).catch(() => undefined);
-    if (owner === undefined || owner === this.nodeId)
-      return known.online ? { online: false, since: this.parts.clock.now() } : known;
-    return known.online ? known : { online: true, since: this.parts.clock.now() };
+    const elsewhere = await this.claimedElsewhere(state.id).catch(() => undefined);
+    if (elsewhere === undefined) return known.online ? { online: false, since: this.parts.clock.now() } : known;
+    if (elsewhere === known.online) return known;
+    const status = { online: elsewhere, since: this.parts.clock.now() };
+    this.parts.statuses.told(state, status);
+    return status;
+  }
+
+  /** Whether another node holds the server's link claim. */
+  private async claimedElsewhere(serverId: string): Promise<boolean> {
+    const owner = await this.links.owner(serverId);
+    return owner !== undefined && owner !== this.nodeId;
   }
 
   /** Tells this node's apps, then every other node's (one message on the events channel, in order with events). */

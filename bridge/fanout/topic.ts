@@ -126,6 +126,11 @@ export class EventTopic {
    */
   announce(event: string, payloadJson: string): void {
     for (const held of this.held.values()) (held.announced ??= []).push([event, payloadJson]);
+    this.announceToSubscribed(event, payloadJson);
+  }
+
+  /** `announce`, for the subscribed sockets only: a held join's reply already says it. */
+  announceToSubscribed(event: string, payloadJson: string): void {
     let v2: Buffer | undefined;
     let v1: Buffer | undefined;
     for (const connection of this.memberOf.keys()) {

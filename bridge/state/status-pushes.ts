@@ -28,6 +28,19 @@ export class StatusPushes {
     state.topic.announce(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
   }
 
+  /**
+   * Records what a join's reply told its app when the node read it from the cluster (the link's claim in Redis)
+   * rather than heard it: a node that subscribed after the link's message never hears it, and a status it does not
+   * keep is one it never pushes the end of. The apps already subscribed heard otherwise and are told; the joins being
+   * held are not, each has its own reply.
+   */
+  told(state: ServerState, status: LinkStatus): void {
+    const previous = this.known.get(state.id);
+    if (previous && previous.online === status.online) return;
+    this.known.set(state.id, status);
+    state.topic.announceToSubscribed(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
+  }
+
   /** A status as the wire spells it. */
   now(online: boolean): LinkStatus {
     return { online, since: this.clock.now() };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { device, fakeServer, pushOnce, testEvent, until, untilAsync, CREDENTIAL } from "../bridge/helpers.ts";
-import { appOn, clusterNodes, ids, useRedis } from "./support.ts";
+import { appOn, clusterNodes, ids, useRedis, untilGranted } from "./support.ts";
 
 const redisOf = useRedis();
 
@@ -21,10 +21,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     expect(server.joined.status).toBe("ok");
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grant reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     const onB = await appOn(b!.url, phone.token);
     const onA = await appOn(a!.url, phone.token);
     expect(onB.joined.status).toBe("ok");
@@ -41,10 +38,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grant reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     const app = await appOn(b!.url, phone.token, { since_id: 10, epoch: "epoch-1" });
     expect(app.joined.response).toMatchObject({
       replay: "complete",
@@ -64,10 +58,7 @@ describe("a cluster of bridge nodes", () => {
     const [a, b] = await clusterNodes(redisOf(), 2, { replayEvents: 5 });
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
     await push(server, 1, 20);
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grant reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     expect((await appOn(b!.url, phone.token, { since_id: 10 })).joined.response).toMatchObject({
       replay: "gap",
       last_event_id: formatEventId(20),
@@ -118,10 +109,7 @@ describe("a cluster of bridge nodes", () => {
   it("B104: an event arriving behind newer ones on the link makes replays from before it a gap on every node", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant], cursor: 516 });
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grant reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     // Issue 11's order: stale 541, 542 ahead of the resend from the cursor; 517 comes late.
     await push(server, 541, 542);
     expect((await appOn(b!.url, phone.token, { since_id: 516 })).joined.response).toMatchObject({

@@ -19,7 +19,7 @@ import {
 import { NodeWebSocket } from "../client/support/stack.ts";
 import { forwardTo } from "../relay/stack.ts";
 import { startTestServer } from "../support/server.ts";
-import { appOn, clusterNodes, figuresOf, useRedis } from "./support.ts";
+import { appOn, clusterNodes, figuresOf, useRedis, untilGranted } from "./support.ts";
 
 const redisOf = useRedis();
 
@@ -48,10 +48,7 @@ describe("pairing and relayed calls through another node", () => {
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
     expect(credentials.server_id).toBe("srv1");
-    await until(
-      () => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined,
-      "the new grant reached node B",
-    );
+    await untilGranted(b!, sha256Hex(credentials.device_token));
     const app = await appOn(b!.url, credentials.device_token);
     expect(app.joined.status).toBe("ok");
     // The code was single use on every node.
@@ -64,10 +61,7 @@ describe("pairing and relayed calls through another node", () => {
     const server = await serverOn(a!);
     const code = await codeOn(server, b!);
     const credentials = await pair({ bridgeUrl: b!.url, code, deviceName: "phone", WebSocket: NodeWebSocket });
-    await until(
-      () => b!.core.registry.deviceOf("srv1", sha256Hex(credentials.device_token)) !== undefined,
-      "the new grant reached node B",
-    );
+    await untilGranted(b!, sha256Hex(credentials.device_token));
     const app = await appOn(b!.url, credentials.device_token);
     const created = await pushOnce(app.channel, "api", { method: "POST", path: "/sessions", body: {} });
     expect(created.status).toBe("ok");
@@ -142,10 +136,7 @@ describe("revocation and limits across nodes", () => {
       "devices_seen",
       (payload: { device_ids: string[]; connected: string[] }) => void seen.push(payload),
     );
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grants reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     await until(() => figuresOf(b!).nodes === 2 && figuresOf(a!).nodes === 2, "both nodes alive in the figures");
     await appOn(b!.url, phone.token);
     b!.sightings.flush();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { formatEventId } from "../../client/wire/index.ts";
 import { device, fakeServer, pushOnce, testEvent, until } from "../bridge/helpers.ts";
-import { appOn, clusterNode, clusterNodes, figuresOf, ids, useRedis } from "./support.ts";
+import { appOn, clusterNode, clusterNodes, figuresOf, ids, useRedis, untilGranted } from "./support.ts";
 
 const redisOf = useRedis();
 
@@ -15,10 +15,7 @@ describe("Redis restarted empty", () => {
   it("B113: live fan-out goes on, replays from before answer gap until history builds up again, the registry is written back", async () => {
     const [a, b] = await clusterNodes(redisOf(), 2);
     const server = await fakeServer(a!.url, { devices: [phone.grant] });
-    await until(
-      () => b!.core.registry.deviceOf("srv1", phone.grant.token_hash) !== undefined,
-      "the grant reached node B",
-    );
+    await untilGranted(b!, phone.grant.token_hash);
     const live = await appOn(b!.url, phone.token);
     const push = async (first: number, last: number) => {
       for (let n = first; n <= last; n++)

@@ -9,7 +9,15 @@ import type { ClusterFigures } from "../../bridge/cluster/figures.ts";
 import type { BridgeConfig } from "../../bridge/config.ts";
 import { formatEventId } from "../../client/wire/index.ts";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { cleanups, joinOnce, phoenixSocket, runCleanups, testBridge, type TestBridge } from "../bridge/helpers.ts";
+import {
+  cleanups,
+  joinOnce,
+  phoenixSocket,
+  runCleanups,
+  testBridge,
+  until,
+  type TestBridge,
+} from "../bridge/helpers.ts";
 import { startRedis, type TestRedis } from "../support/redis.ts";
 
 /** Timings short enough for tests: a killed node's links free up after ~1 s. */
@@ -53,7 +61,7 @@ export async function clusterNode(
   });
 }
 
-/** An app socket (official phoenix client) joined to `events:server:<id>` on `url`, recording what it receives. */
+/** An app socket (official phoenix client) joined to `events:server:<id>` on `url`, recording the events and statuses it receives. */
 export async function appOn(
   url: string,
   token: string,
@@ -70,8 +78,18 @@ export async function appOn(
   const channel: Channel = socket.channel(`events:server:${serverId}`, joinParams);
   const received: string[] = [];
   channel.on("session_event", (payload: { event: { event_id: string } }) => void received.push(payload.event.event_id));
+  const statuses: Array<{ online: boolean }> = [];
+  channel.on("server_status", (payload: { online: boolean }) => void statuses.push(payload));
   const joined = await joinOnce(channel);
-  return { socket, channel, joined, received, closes };
+  return { socket, channel, joined, received, statuses, closes };
+}
+
+/** Waits until `node`'s registry lists the device (a grant reaches the other nodes through Redis). */
+export function untilGranted(node: TestBridge, tokenHash: string, serverId = "srv1"): Promise<void> {
+  return until(
+    () => node.core.registry.deviceOf(serverId, tokenHash) !== undefined,
+    `the grant reached ${serverId}'s node`,
+  );
 }
 
 /** A node's cluster figures (its shared state is a ClusterNode). */

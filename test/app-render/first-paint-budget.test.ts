@@ -1,7 +1,8 @@
 // The first paint's budget (docs/app.md "Speed", SU1): the JS and CSS index.html loads before the app runs weigh at most
 // 120 KiB gzipped (-9), counted by the one function the app benchmark prints it with. It reads app/dist as the test
 // run's global setup built it (build-once.ts), the same build the benchmarks load; no browser. And what it leaves out:
-// phoenix, fetched when the device first opens its socket to the bridge (SU8).
+// phoenix, fetched when the device first opens its socket to the bridge (SU8). The entry starts with V8's compile
+// hint, the lazy chunks do not (SU18).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +20,23 @@ describe("the first paint", () => {
       total,
       `first paint ${total} B over the budget of ${FIRST_LOAD_BUDGET_BYTES} B (${named})`,
     ).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+  });
+
+  it("SU18: the entry script starts with V8's compile hint, so it is compiled as it streams in", () => {
+    const scripts = firstLoadFiles(APP_DIST).filter(({ file }) => file.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const { file } of scripts)
+      expect(readFileSync(join(APP_DIST, file), "utf8").split("\n", 1)[0], file).toBe("//# allFunctionsCalledOnLoad");
+    // Only the entry: a chunk loaded on first use runs little of itself, and compiled whole would cost more than it saves.
+    const lazy = readdirSync(join(APP_DIST, "assets")).filter(
+      (name) => name.endsWith(".js") && !scripts.some(({ file }) => file.endsWith(name)),
+    );
+    expect(lazy.length).toBeGreaterThan(0);
+    for (const name of lazy)
+      expect(
+        readFileSync(join(APP_DIST, "assets", name), "utf8").startsWith("//# allFunctionsCalledOnLoad"),
+        name,
+      ).toBe(false);
   });
 
   it("leaves phoenix out: a chunk of its own, fetched on the first connection (SU8)", () => {

@@ -6,6 +6,7 @@ import "./early-head.ts";
 import "./no-eval.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
+import { loadRendererWhenIdle } from "./render/renderer-chunk.ts";
 import { afterNextPaint } from "./state/frames.ts";
 import { browserEnv } from "./state/env.ts";
 import { forgetOnRevokedMessage } from "./state/unpair.ts";
@@ -24,14 +25,16 @@ const show = (ready: boolean) =>
     root,
   );
 show(false);
+/** The ready app; the markdown renderer loaded once the page is idle after its paint (SU19). */
+const showReady = () => {
+  show(true);
+  afterNextPaint(loadRendererWhenIdle);
+};
 // The people directory's requests and the outbox's code wait for the first paint (SU10).
-store.start(afterNextPaint).then(
-  () => show(true),
-  (error: unknown) => {
-    store.env.report("starting the app failed", error);
-    show(true);
-  },
-);
+store.start(afterNextPaint).then(showReady, (error: unknown) => {
+  store.env.report("starting the app failed", error);
+  showReady();
+});
 
 if (navigator.serviceWorker) forgetOnRevokedMessage(navigator.serviceWorker, store.connection);
 

@@ -1,23 +1,19 @@
-// A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting
-// applied after paint. The renderer (markdown-it, DOMPurify) and KaTeX are loaded on first need: until they are in,
-// the message shows its source text, then renders again. It shows its source text too when the messages mounted in
-// the same frame have spent its rendering budget (a fast scroll), and renders once the page is still
-// (scroll-pacing.ts). Waiting, a plain message (plain-markdown.ts) is laid out as it will render, so rendering it
-// changes no height. While a reply streams, the text is re-rendered at most once per frame (state/chat-feed.ts).
+// A message body rendered from markdown (sanitized HTML), with copy buttons on code blocks and highlighting applied
+// after paint. The renderer (markdown-it, DOMPurify) is loaded once the app is idle after its start, or on first need
+// before that (renderer-chunk.ts), KaTeX on first need: until they are in, the message shows its source text, then
+// renders again. It shows its source text too when the messages mounted in the same frame have spent its rendering
+// budget (a fast scroll), and renders once the page is still (scroll-pacing.ts). Waiting, a plain message
+// (plain-markdown.ts) is laid out as it will render, so rendering it changes no height. While a reply streams, the text
+// is re-rendered at most once per frame (state/chat-feed.ts).
 import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useStore } from "../state/store.ts";
-import { chunkLoader } from "../state/chunk-loader.ts";
 import { highlightWithin } from "./highlight.ts";
 import type { Rendered } from "./markdown.ts";
+import { rendererChunk } from "./renderer-chunk.ts";
 import { Completing, NewestRank, whenSettled, withinBudget } from "./scroll-pacing.ts";
 import { plainMarkdown } from "./plain-markdown.ts";
 import { UnrenderedText } from "./plain-markdown-view.tsx";
 import "./render.css";
-
-type Renderer = typeof import("./markdown.ts");
-
-/** Loaded once; a failed load (offline, never cached) is tried again by the next message shown. */
-const rendererChunk = chunkLoader<Renderer>(() => import("./markdown.ts"));
 
 export function MarkdownView({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const [loads, setLoads] = useState(0);

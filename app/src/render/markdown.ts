@@ -1,9 +1,9 @@
-// Markdown to safe HTML (loaded on first need by markdown-view.tsx, so the first paint carries none of it):
-// markdown-it parses (raw HTML off, so a reply's <script> or <img onerror> is text), and DOMPurify sanitizes what
-// markdown-it produced as a second wall (links, attributes). Links open in a new tab without an opener. Code fences
-// get a header with the language and a copy button; highlighting is applied later, lazily (highlight.ts). Math
-// spans become slots, filled after sanitizing with KaTeX's output (sanitized on its own by math.ts, with the
-// MathML/SVG it needs) once KaTeX is loaded, and with their source text until then.
+// Markdown to safe HTML (a chunk of its own, renderer-chunk.ts: loaded when the app is first idle or on first need, so
+// the first paint carries none of it): markdown-it parses (raw HTML off, so a reply's <script> or <img onerror> is
+// text), and DOMPurify sanitizes what markdown-it produced as a second wall (links, attributes). Links open in a new
+// tab without an opener. Code fences get a header with the language and a copy button; highlighting is applied later,
+// lazily (highlight.ts). Math spans become slots, filled after sanitizing with KaTeX's output (sanitized on its own by
+// math.ts, with the MathML/SVG it needs) once KaTeX is loaded, and with their source text until then.
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
 import { mathSyntax } from "./math-syntax.ts";

@@ -18,6 +18,7 @@
 // and toolbar are only part of its cost: its components, hooks and listeners are the rest.
 import { createContext } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
+import { whenIdle } from "../state/frames.ts";
 
 /** How long the page must have been still before deferred parts are completed: longer than the virtualizer's
  *  scrolling state (150 ms), so a row that changes height above the reader is compensated, not jumped over. */
@@ -152,7 +153,7 @@ export function whenSettled(job: Job, rank?: number): () => void {
 function plan(delay: number): void {
   if (planned || waiting.size === 0) return;
   planned = true;
-  setTimeout(() => (typeof requestIdleCallback === "function" ? requestIdleCallback(slice) : slice()), delay);
+  setTimeout(() => whenIdle(slice), delay);
 }
 
 function slice(): void {

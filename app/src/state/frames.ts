@@ -40,6 +40,12 @@ export function afterNextPaint(work: () => void): void {
   setTimeout(once, PAINT_WAIT_MS);
 }
 
+/** Runs `work` when the page is next idle (`requestIdleCallback`); where there is none, in a task of its own. */
+export function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(() => work());
+  else setTimeout(work, 0);
+}
+
 /** Waits for the next task, so the work before and after it are two tasks (a frame or an input may come between). */
 export function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 // Keyboard shortcuts, the menu, this device, interrupted replies and the one offline cache, without a browser
-// (docs/app.md K9-K12, O5): Ctrl/Cmd+Shift+O opens a new chat and Ctrl/Cmd+K the search route; Esc stops a reply;
+// (docs/app.md K9-K12, K15, O5): Ctrl/Cmd+Shift+O opens a new chat and Ctrl/Cmd+K the search route; Esc stops a reply;
 // "Keyboard shortcuts" lists them; the skip link focuses the composer; This device renames itself and "Unpair this
-// device" revokes on the server before forgetting; each `metadata.interrupted` is said as what happened.
+// device" revokes on the server before forgetting, and a name typed before the device's record is read is kept; each
+// `metadata.interrupted` is said as what happened.
 import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { CACHE_DB_NAME, ResponseError } from "../../client/index.ts";
@@ -78,6 +79,21 @@ describe("this device", () => {
     fireEvent.click(within(section).getByRole("button", { name: "Rename this device" }));
     await waitFor(() => expect(renamed).toEqual(["Work laptop"]));
     expect(await within(section).findByText("Renamed.")).toBeTruthy();
+  });
+
+  it("keeps a name typed before the device's record is read: the late record does not overwrite it (K15)", async () => {
+    let answer: (device: typeof DEVICE) => void = () => undefined;
+    const client = fakeClient({ getSelfDevice: () => new Promise<typeof DEVICE>((resolve) => (answer = resolve)) });
+    const setup = await testStore({ client, hash: "#/devices" });
+    show(setup);
+    const section = await screen.findByRole("region", { name: "This device" });
+    const field = within(section).getByRole("textbox", { name: "Device name" }) as HTMLInputElement;
+    fireEvent.input(field, { target: { value: "Work laptop" } });
+    answer(DEVICE);
+    // The record is in: the device's name shows beside the field, and the field keeps what was typed.
+    expect(await within(section).findByText("Chrome on Linux")).toBeTruthy();
+    expect(field.value).toBe("Work laptop");
+    expect(within(section).getByRole("button", { name: "Rename this device" })).toHaveProperty("disabled", false);
   });
 
   it("Unpair this device revokes on the server, then forgets and returns to pairing; a refusal keeps it paired (K12)", async () => {

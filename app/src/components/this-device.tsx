@@ -1,6 +1,6 @@
 // "This device" on the Devices screen (no admin token needed): its name, renamed with PATCH /devices/self, and
 // "Unpair this device" (DELETE /devices/self, then the local wipe).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../state/errors.ts";
 import { useStore } from "../state/store.ts";
 import { ErrorNotice } from "./error-notice.tsx";
@@ -11,6 +11,8 @@ export function ThisDevice() {
   const current = connection.paired.value;
   const [name, setName] = useState<string | undefined>();
   const [draft, setDraft] = useState("");
+  /** Whether the person has typed in the name's field: the record read afterwards must not overwrite it (K15). */
+  const typed = useRef(false);
   const [note, setNote] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
@@ -20,7 +22,7 @@ export function ThisDevice() {
     if (!current) return;
     let live = true;
     current.client.getSelfDevice().then(
-      (device) => live && (setName(device.name), setDraft(device.name)),
+      (device) => live && (setName(device.name), setDraft((draft) => (typed.current ? draft : device.name))),
       (error: unknown) =>
         live && setUnread(`Its record could not be read: ${describeError(error, connection.badge.value)}`),
     );
@@ -45,7 +47,11 @@ export function ThisDevice() {
       <form class="rename" onSubmit={(event) => (event.preventDefault(), draft.trim() && void rename())}>
         <label>
           Device name
-          <input value={draft} maxLength={100} onInput={(event) => setDraft(event.currentTarget.value)} />
+          <input
+            value={draft}
+            maxLength={100}
+            onInput={(event) => ((typed.current = true), setDraft(event.currentTarget.value))}
+          />
         </label>
         <button type="submit" class="secondary" disabled={draft.trim() === "" || draft.trim() === name}>
           Rename this device

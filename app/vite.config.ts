@@ -1,10 +1,11 @@
 // Builds the companion app into app/dist: hashed assets, the manifest and icons from public/, and sw.js, a
 // service worker generated from the bundle's own file list so the offline shell is always the current build.
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { minify } from "terser";
 import { defineConfig, type Plugin } from "vite";
 import { serviceWorkerSource } from "./src/sw/service-worker-source.ts";
+import { shellVersion, type ShellFile } from "./src/sw/shell-version.ts";
 
 /**
  * Files the service worker does not precache: the PDF viewer's renderer and pdf.js's worker (app/src/documents/
@@ -17,13 +18,28 @@ function serviceWorker(): Plugin {
   return {
     name: "chat-relay-service-worker",
     apply: "build",
-    generateBundle(_options, bundle) {
-      // The bundle's files and public/'s (icons, manifest), which Vite copies without listing them in the bundle: the
-      // offline shell needs both (the logo is an icon).
-      const files = [...Object.keys(bundle), ...publicFiles()].filter(
-        (name) => !name.endsWith(".map") && !NOT_PRECACHED.test(name),
-      );
-      this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(files) });
+    enforce: "post",
+    // Last of the bundle's hooks (listed last among the "post" ones): the shell's version is a digest of the files as
+    // written, after terser and the compile hint have changed the entry.
+    generateBundle: {
+      order: "post",
+      handler(_options, bundle) {
+        // The bundle's files and public/'s (icons, manifest), which Vite copies without listing them in the bundle:
+        // the offline shell needs both (the logo is an icon).
+        const shell: ShellFile[] = [
+          ...Object.values(bundle).map((file) => ({
+            path: file.fileName,
+            bytes: file.type === "chunk" ? file.code : file.source,
+          })),
+          ...publicFiles().map((path) => ({ path, bytes: readFileSync(join(import.meta.dirname, "public", path)) })),
+        ].filter(({ path }) => !path.endsWith(".map") && !NOT_PRECACHED.test(path));
+        // index.html is cached as "./", the address the app is opened at; its bytes are in the version all the same.
+        const files = shell
+          .map(({ path }) => path)
+          .filter((path) => path !== "index.html")
+          .sort();
+        this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(files, shellVersion(shell)) });
+      },
     },
   };
 }

@@ -3,15 +3,20 @@
 // fonts are woff2 only (the other formats would be precached for nothing). The PDF renderer and pdf.js's worker (1.8 MB)
 // are fetched when a PDF is first opened: the file the viewer shows comes from the server anyway, and offline the
 // viewer shows the passage's text (docs/documents.md "The PDF viewer"). app/dist is built by the test run's global
-// setup (build-once.ts). docs/app.md "Rendering".
+// setup (build-once.ts). docs/app.md "Rendering". Its cache is named by a digest of those files as written (OF17).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { shellVersion } from "../../app/src/sw/shell-version.ts";
 import { APP_DIST } from "../../scripts/build-app.ts";
 
 function shellOf(): string[] {
   const source = readFileSync(join(APP_DIST, "sw.js"), "utf8");
   return JSON.parse(/const SHELL = (\[.*?\]);/.exec(source)![1]!) as string[];
+}
+
+function cacheNameOf(): string {
+  return /const CACHE = "([^"]+)";/.exec(readFileSync(join(APP_DIST, "sw.js"), "utf8"))![1]!;
 }
 
 describe("the offline shell", () => {
@@ -36,6 +41,16 @@ describe("the offline shell", () => {
         String(lazy),
       ).toBe(true);
     }
+  });
+
+  it("OF17 names its cache by the digest of the files as written, listed in path order", () => {
+    const files = shellOf()
+      .filter((file) => file !== "./")
+      .map((file) => file.slice(2));
+    expect(files).toEqual([...files].sort());
+    // "./" is index.html, whose bytes count too.
+    const written = [...files, "index.html"].map((path) => ({ path, bytes: readFileSync(join(APP_DIST, path)) }));
+    expect(cacheNameOf()).toBe(`chat-relay-shell-${shellVersion(written)}`);
   });
 
   it("carries KaTeX's fonts as woff2 only", () => {

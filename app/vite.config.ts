@@ -109,7 +109,8 @@ function compileEntryWhole(): Plugin {
     name: "chat-relay-compile-entry-whole",
     apply: "build",
     enforce: "post",
-    // Last of the bundle's hooks: terser's pass over the entry (terserFirstPaint) drops comments.
+    // After terser's pass over the entry (terserFirstPaint), which drops comments; before the service worker's, which
+    // digests the files as written.
     generateBundle: {
       order: "post",
       handler(_options, bundle) {

@@ -22,10 +22,7 @@ export class StatusPushes {
 
   /** Records a change and pushes it to the server's apps on this node; the same status again is not a change. */
   changed(state: ServerState, status: LinkStatus): void {
-    const previous = this.known.get(state.id);
-    if (previous && previous.online === status.online) return;
-    this.known.set(state.id, status);
-    state.topic.announce(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
+    if (this.kept(state, status)) state.topic.announce(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
   }
 
   /**
@@ -35,10 +32,16 @@ export class StatusPushes {
    * held are not, each has its own reply.
    */
   told(state: ServerState, status: LinkStatus): void {
+    if (this.kept(state, status))
+      state.topic.announceToSubscribed(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
+  }
+
+  /** Keeps `status` as the server's; false when it says what is kept already (no change to push). */
+  private kept(state: ServerState, status: LinkStatus): boolean {
     const previous = this.known.get(state.id);
-    if (previous && previous.online === status.online) return;
+    if (previous && previous.online === status.online) return false;
     this.known.set(state.id, status);
-    state.topic.announceToSubscribed(SERVER_STATUS_EVENT, JSON.stringify(wireStatus(status)));
+    return true;
   }
 
   /** A status as the wire spells it. */

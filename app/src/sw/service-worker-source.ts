@@ -1,10 +1,11 @@
-// The service worker's source, generated at build time with the bundle's and public/'s file list. It caches the app
-// shell so the app opens offline (pages: network first, the cached shell when the server is unreachable or does not
-// answer in time; assets: cache first); API calls are never cached here (the app keeps its last loaded chats in
-// IndexedDB for the read-only offline view). Told "wipe-offline-data" (a revoked or unpaired device), it deletes that
-// database too. Web Push is handled by push-handler.ts, the share target's POST by share-handler.ts. The outbox's Background Sync: a `sync`
-// with its tag (the network is back) tells every open window to flush its outbox; the sending is the page's, which
-// holds the pairing (with no window open, the messages go at the next open).
+// The service worker's source, generated at build time with the bundle's and public/'s file list and the shell's
+// version (shell-version.ts). It caches the app shell so the app opens offline (pages: network first, the cached shell
+// when the server is unreachable or does not answer in time; assets: cache first); API calls are never cached here (the
+// app keeps its last loaded chats in IndexedDB for the read-only offline view). Told "wipe-offline-data" (a revoked or
+// unpaired device), it deletes that database too. Web Push is handled by push-handler.ts, the share target's POST by
+// share-handler.ts. The outbox's Background Sync: a `sync` with its tag (the network is back) tells every open window
+// to flush its outbox; the sending is the page's, which holds the pairing (with no window open, the messages go at the
+// next open).
 import { OFFLINE_DB } from "../state/offline-db-name.ts";
 import { OUTBOX_SYNC_TAG } from "../offline/outbox-sync-tag.ts";
 import { PUSH_HANDLER_SOURCE } from "./push-handler.ts";

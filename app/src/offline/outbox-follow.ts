@@ -1,14 +1,17 @@
 // The outbox in the running app (docs/app.md "Outbox"): what an earlier run left waiting is read at start, and the
 // outbox is flushed whenever the server answers again (the badge turns Live or Polling), when the service worker's
-// Background Sync says the network is back ("outbox-flush"), and at every open. A chat deleted or no longer shared
-// with this person (the sync's `deleted` set, from session_deleted and session_access_revoked) drops its waiting
-// messages.
+// Background Sync says the network is back ("outbox-flush"), at every open, and again after a pause when a pass left
+// messages waiting while the badge stayed up (outbox-retry.ts). A failed send tells the badge what it learned, as the
+// composer's does, so the badge does not say Live while the outbox cannot reach the server. A chat deleted or no
+// longer shared with this person (the sync's `deleted` set, from session_deleted and session_access_revoked) drops
+// its waiting messages.
 import { effect, untracked } from "@preact/signals";
 import type { Connection } from "../state/connection.ts";
 import type { Sessions } from "../state/sessions.ts";
 import type { Sync } from "../state/sync.ts";
 import type { Outbox } from "./outbox.ts";
 import { clientSender } from "./outbox-sender.ts";
+import { retrySchedule } from "./outbox-retry.ts";
 import { OUTBOX_SYNC_TAG } from "./outbox-sync-tag.ts";
 
 interface Parts {
@@ -21,27 +24,38 @@ interface Parts {
 export function followOutbox({ connection, sessions, sync, report }: Parts, outbox: Outbox): () => void {
   const loaded = outbox.load().catch((error: unknown) => report("reading the outbox failed", error));
   let sender: ReturnType<typeof clientSender> | undefined;
+  const answering = () => {
+    const badge = connection.badge.peek();
+    return connection.paired.peek() !== undefined && (badge === "live" || badge === "polling");
+  };
   const flush = () =>
-    void loaded.then(() => {
+    void loaded.then(async () => {
       if (!sender || outbox.items.peek().length === 0) return;
-      outbox.flush(sender).catch((error: unknown) => report("sending the outbox failed", error));
+      await outbox.flush(sender).catch((error: unknown) => report("sending the outbox failed", error));
+      if (!outbox.items.peek().some((item) => item.state === "waiting")) retry.reset();
+      else if (answering()) retry.later();
     });
+  const retry = retrySchedule(flush);
   const stops = [
     effect(() => {
       const client = connection.paired.value?.client;
       if (!client) return;
-      sender = clientSender(client, { created: (session) => sessions.upsert(session), report });
+      const failed = (error: unknown) => void connection.diagnose(error);
+      sender = clientSender(client, { created: (session) => sessions.upsert(session), failed, report });
       const own = sender;
       return () => (own.dispose(), sender === own && (sender = undefined));
     }),
     effect(() => {
-      const badge = connection.badge.value;
-      if (connection.paired.value && (badge === "live" || badge === "polling")) untracked(flush);
+      connection.badge.value;
+      if (!untracked(answering)) return;
+      retry.reset();
+      untracked(flush);
     }),
     effect(() => {
       for (const session_id of sync.deleted.value) void untracked(() => outbox.dropChat(session_id));
     }),
     onWorkerMessage(flush),
+    retry.reset,
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -13,6 +13,8 @@ const KEEP_COMPLETED = 200;
 
 export interface SenderHooks {
   created(session: Session): void;
+  /** A send failed: what it learned of the connection is the badge's (the app's `connection.diagnose`). */
+  failed(error: unknown): void;
   report(message: string, detail: unknown): void;
 }
 
@@ -51,7 +53,10 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
           client_request_id: item.id,
         },
         hooks,
-      ),
+      ).catch((error: unknown) => {
+        hooks.failed(error);
+        throw error;
+      }),
     awaitReply(session_id, request_id, maybeDone) {
       return new Promise<void>((resolve, reject) => {
         const done = () => (waiters.delete(request_id), completed.delete(request_id), resolve());

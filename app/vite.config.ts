@@ -97,16 +97,21 @@ function terserFirstPaint(): Plugin {
 /** V8's explicit compile hint (Chromium 136 and later): a file that starts with it is compiled whole as it streams in. */
 const COMPILE_ALL_HINT = "//# allFunctionsCalledOnLoad";
 
+/** The markdown renderer's module (docs/app.md "Start-up", SU19): its chunk is loaded when the app is first idle. */
+const RENDERER_MODULE = "/src/render/markdown.ts";
+
 /**
- * The entry chunk starts with V8's compile hint (docs/app.md "Start-up", SU18). Without it V8 compiles each function
- * the first time it runs, on the main thread: the cold open compiled ~880 functions so, a fifth of its time on the
- * benchmark's throttled phone. With it they are compiled on the thread that streams the script in, before it runs.
- * Only the entry: most of it runs for the first screen, while a lazy chunk is loaded for one feature and runs little of
- * itself. Other engines read a comment.
+ * The chunks that start with V8's compile hint (docs/app.md "Start-up", SU18, SU20): the entry, and the markdown
+ * renderer's chunk with the chunks it imports. Without the hint V8 compiles each function the first time it runs, on
+ * the main thread: the cold open compiled ~880 functions of the entry so, a fifth of its time on the benchmark's
+ * throttled phone, and every chat's first open ~170 of the renderer's (markdown-it's rules), 30-45 ms. With it they
+ * are compiled as the script streams in, on the thread that streams it: the entry's before it runs, the renderer's
+ * while the app is idle (it is loaded then, before a chat needs it). Not the other lazy chunks: each is loaded for
+ * one feature, as it is used, and runs little of itself. Other engines read a comment.
  */
-function compileEntryWhole(): Plugin {
+function compileWhole(): Plugin {
   return {
-    name: "chat-relay-compile-entry-whole",
+    name: "chat-relay-compile-whole",
     apply: "build",
     enforce: "post",
     // After terser's pass over the entry (terserFirstPaint), which drops comments; before the service worker's, which
@@ -114,8 +119,12 @@ function compileEntryWhole(): Plugin {
     generateBundle: {
       order: "post",
       handler(_options, bundle) {
-        for (const file of Object.values(bundle))
-          if (file.type === "chunk" && file.isEntry) file.code = `${COMPILE_ALL_HINT}\n${file.code}`;
+        const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+        const renderer = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(RENDERER_MODULE)));
+        if (!renderer) return this.error(`no chunk of ${RENDERER_MODULE}: the compile hint would miss the renderer`);
+        const whole = new Set([renderer.fileName, ...renderer.imports]);
+        for (const chunk of chunks)
+          if (chunk.isEntry || whole.has(chunk.fileName)) chunk.code = `${COMPILE_ALL_HINT}\n${chunk.code}`;
       },
     },
   };
@@ -140,5 +149,5 @@ export default defineConfig({
     },
   },
   logLevel: "warn",
-  plugins: [katexWoff2Only(), terserFirstPaint(), compileEntryWhole(), serviceWorker()],
+  plugins: [katexWoff2Only(), terserFirstPaint(), compileWhole(), serviceWorker()],
 });

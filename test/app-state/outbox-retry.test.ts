@@ -3,15 +3,23 @@
 // off the bridge turns the badge to "Server offline", whose return sends the message. Once each: the server's
 // stand-in records every send.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ResponseError, ServerOfflineError, type AnyEvent } from "../../client/index.ts";
+import { NetworkError, ResponseError, ServerOfflineError, type AnyEvent } from "../../client/index.ts";
 import { OUTBOX_RETRY_DELAYS_MS } from "../../app/src/offline/outbox-retry.ts";
+import { OUTBOX_SEND_TIMEOUT_MS } from "../../app/src/offline/outbox-sender.ts";
 import { fakeClient } from "../app-dom/support/fake-env.ts";
 import { nodeStore, type NodeStore } from "./support.ts";
 
-/** A server stand-in whose calls fail while `refusal` is set; records each send's client_request_id. */
+/**
+ * A server stand-in whose calls fail while `refusal` is set, and whose sends go unanswered while `silent` is (until
+ * the caller aborts them); records each send's client_request_id.
+ */
 function flakyServer() {
   const listeners = new Set<(event: AnyEvent) => void>();
-  const state: { refusal: Error | undefined; sends: string[] } = { refusal: undefined, sends: [] };
+  const state: { refusal: Error | undefined; silent: boolean; sends: string[] } = {
+    refusal: undefined,
+    silent: false,
+    sends: [],
+  };
   const fake = fakeClient({
     on: (_type: never, listener: never) => (listeners.add(listener), () => listeners.delete(listener)),
     listAgents: async () => {
@@ -23,8 +31,13 @@ function flakyServer() {
       return [];
     },
     send: async (_session: never, body: never) => {
-      state.sends.push((body as { client_request_id: string }).client_request_id);
+      const { client_request_id, signal } = body as { client_request_id: string; signal?: AbortSignal };
+      state.sends.push(client_request_id);
       if (state.refusal) throw state.refusal;
+      if (state.silent)
+        await new Promise((_answered, fail) =>
+          signal?.addEventListener("abort", () => fail(new NetworkError("POST /sessions/s1/send: aborted"))),
+        );
       return { request_id: `r-${state.sends.length}` };
     },
   });
@@ -137,6 +150,23 @@ describe("the outbox's own retries", () => {
     // The app asks the server again 5 s after a call said it was off the bridge (connection.ts).
     await vi.advanceTimersByTimeAsync(5_000);
     await settled(() => expect(store.connection.badge.value).toBe("polling"));
+    await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-1"]));
+    server.complete("r-2");
+    await settled(() => expect(store.outbox.items.value).toEqual([]));
+  });
+
+  it("a send left unanswered is given up after 30 s and tried again with the same id, so it holds nothing (OB12)", async () => {
+    const server = flakyServer();
+    server.state.silent = true;
+    const { store } = await storeWithWaiting(server);
+    server.fake.status.set({ state: "live" });
+    await settled(() => expect(server.state.sends).toEqual(["crid-1"]));
+    await vi.advanceTimersByTimeAsync(OUTBOX_SEND_TIMEOUT_MS - 1);
+    expect(states(setup!)).toEqual(["sending"]);
+    server.state.silent = false;
+    await vi.advanceTimersByTimeAsync(1);
+    await settled(() => expect(states(setup!)).toEqual(["waiting"]));
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]!);
     await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-1"]));
     server.complete("r-2");
     await settled(() => expect(store.outbox.items.value).toEqual([]));

@@ -24,12 +24,14 @@ export interface SendHooks {
   report(message: string, detail: unknown): void;
 }
 
+/** `signal` gives the send up (the outbox's, which waits no longer than a while): each call it makes aborts. */
 export async function sendMessage(
   client: ChatClient,
   outgoing: Outgoing,
   hooks: SendHooks,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<{ session_id: string; request_id: string }> {
-  const session_id = outgoing.session_id ?? (await createSession(client, outgoing, hooks));
+  const session_id = outgoing.session_id ?? (await createSession(client, outgoing, hooks, signal));
   const attachments: SendAttachment[] = [];
   for (const attachment of outgoing.attachments) {
     if (attachment.kind === "url") {
@@ -52,22 +54,29 @@ export async function sendMessage(
   const sent = await client.send(session_id, {
     content: outgoing.text,
     client_request_id: outgoing.client_request_id,
+    signal,
     ...(attachments.length > 0 ? { attachments } : {}),
     ...(Object.keys(outgoing.request_options).length > 0 ? { request_options: outgoing.request_options } : {}),
   });
   return { session_id, request_id: sent.request_id };
 }
 
-async function createSession(client: ChatClient, outgoing: Outgoing, hooks: SendHooks): Promise<string> {
+async function createSession(
+  client: ChatClient,
+  outgoing: Outgoing,
+  hooks: SendHooks,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   let session = await client.createSession({
     ...(outgoing.agent_id ? { agent_id: outgoing.agent_id } : {}),
     ...(outgoing.client_session_id ? { client_session_id: outgoing.client_session_id } : {}),
+    signal,
   });
   // The model is a preference: a refusal leaves the chat on the agent's default rather than failing the send.
   if (outgoing.model) {
     const created = session;
     session = await client
-      .updateSession(session.id, { model: outgoing.model })
+      .updateSession(session.id, { model: outgoing.model }, { signal })
       .catch((error: unknown) => (hooks.report("setting the new chat's model failed", error), created));
   }
   hooks.created(session);

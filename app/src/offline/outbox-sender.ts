@@ -11,6 +11,13 @@ import type { FailureVerdict, OutboxSender } from "./outbox.ts";
 /** Completions remembered while no one waits for them; past this the oldest go (they belong to other sends). */
 const KEEP_COMPLETED = 200;
 
+/**
+ * How long a send may go unanswered before the outbox gives it up (its calls aborted) and tries it again later with
+ * the same ids (docs/app.md OB12): a request that never settles (no answer, no error, no timeout of its own over
+ * direct HTTP) would hold its chat's queue, and every later flush, for good. The bridge relay gives up at 35 s.
+ */
+export const OUTBOX_SEND_TIMEOUT_MS = 30_000;
+
 export interface SenderHooks {
   created(session: Session): void;
   /** A send failed: what it learned of the connection is the badge's (the app's `connection.diagnose`). */
@@ -39,8 +46,10 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
     return false;
   };
   return {
-    send: (item) =>
-      sendMessage(
+    send: (item) => {
+      const giveUp = new AbortController();
+      const timer = setTimeout(() => giveUp.abort(), OUTBOX_SEND_TIMEOUT_MS);
+      return sendMessage(
         client,
         {
           ...(item.session_id ? { session_id: item.session_id } : {}),
@@ -53,10 +62,14 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
           client_request_id: item.id,
         },
         hooks,
-      ).catch((error: unknown) => {
-        hooks.failed(error);
-        throw error;
-      }),
+        { signal: giveUp.signal },
+      )
+        .catch((error: unknown) => {
+          hooks.failed(error);
+          throw error;
+        })
+        .finally(() => clearTimeout(timer));
+    },
     awaitReply(session_id, request_id, maybeDone) {
       return new Promise<void>((resolve, reject) => {
         const done = () => (waiters.delete(request_id), completed.delete(request_id), resolve());

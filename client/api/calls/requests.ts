@@ -12,6 +12,8 @@ export interface SendOptions {
   stream?: boolean;
   /** Makes the send safe to repeat: the server answers a repeat (while the chat exists) with the first request_id. Generated when absent. */
   client_request_id?: string;
+  /** Not sent: aborts the call (a caller that gives up waiting for the answer; the same client_request_id repeats it). */
+  signal?: AbortSignal;
 }
 
 export interface SendResult {
@@ -27,9 +29,10 @@ export function clientRequestIdOf(options: { client_request_id?: string }): stri
 
 export abstract class RequestCalls extends RouteCaller {
   async send(sessionId: string, options: SendOptions): Promise<SendResult> {
-    const client_request_id = clientRequestIdOf(options);
-    const body = { ...options, client_request_id };
-    const accepted = await this.call(sendRoute, { params: { session_id: sessionId }, body });
+    const { signal, ...fields } = options;
+    const client_request_id = clientRequestIdOf(fields);
+    const body = { ...fields, client_request_id };
+    const accepted = await this.call(sendRoute, { params: { session_id: sessionId }, body }, { signal });
     return { request_id: accepted.request_id, client_request_id };
   }
 

@@ -65,9 +65,15 @@ export abstract class SessionCalls extends RouteCaller {
     return (await this.call(paged, { params: { session_id: sessionId }, query })).session;
   }
 
-  /** With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. */
-  async createSession(options: { agent_id?: string; client_session_id?: string } = {}): Promise<Session> {
-    return (await this.call(createSessionRoute, { body: options })).session;
+  /**
+   * With `client_session_id`, a repeat (a retry, an outbox) answers the chat the first call created. `signal` aborts
+   * the call (not sent).
+   */
+  async createSession(
+    options: { agent_id?: string; client_session_id?: string; signal?: AbortSignal } = {},
+  ): Promise<Session> {
+    const { signal, ...body } = options;
+    return (await this.call(createSessionRoute, { body }, { signal })).session;
   }
 
   async forkSession(sessionId: string): Promise<Session> {
@@ -75,9 +81,13 @@ export abstract class SessionCalls extends RouteCaller {
   }
 
   /** Renames (title; null goes back to the first user message) and/or overrides the model (null clears it). */
-  async updateSession(sessionId: string, update: SessionUpdate): Promise<Session> {
+  async updateSession(
+    sessionId: string,
+    update: SessionUpdate,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Session> {
     const body = sessionUpdateSchema.parse(update);
-    return (await this.call(updateSessionRoute, { params: { session_id: sessionId }, body })).session;
+    return (await this.call(updateSessionRoute, { params: { session_id: sessionId }, body }, options)).session;
   }
 
   async appendMessage(

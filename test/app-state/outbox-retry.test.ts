@@ -1,7 +1,8 @@
 // The outbox in the running app when a send fails while the badge still says the server answers (docs/app.md
-// "Outbox" OB11): it tries again by itself after a pause, with the same ids, and a failure that says the server is
-// off the bridge turns the badge to "Server offline", whose return sends the message. Once each: the server's
-// stand-in records every send.
+// "Outbox" OB11-OB13): it tries again by itself after a pause, with the same ids; a failure that says the server is
+// off the bridge turns the badge to "Server offline", whose return sends the message; a send left unanswered is given
+// up after 30 s; a reply whose completion a reset skipped holds its chat no longer. Once each: the server's stand-in
+// records every send.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NetworkError, ResponseError, ServerOfflineError, type AnyEvent } from "../../client/index.ts";
 import { OUTBOX_RETRY_DELAYS_MS } from "../../app/src/offline/outbox-retry.ts";
@@ -20,8 +21,10 @@ function flakyServer() {
     silent: false,
     sends: [],
   };
+  const resets = new Set<() => void>();
   const fake = fakeClient({
     on: (_type: never, listener: never) => (listeners.add(listener), () => listeners.delete(listener)),
+    onReset: (listener: never) => (resets.add(listener), () => resets.delete(listener)),
     listAgents: async () => {
       if (state.refusal) throw state.refusal;
       return [];
@@ -45,7 +48,9 @@ function flakyServer() {
     listeners.forEach((listener) =>
       listener({ event_id: "1".padStart(20, "0"), type: "request_completed", session_id: "s1", request_id } as never),
     );
-  return { fake, state, complete };
+  /** The client's reset (an expired cursor): the events between are skipped. */
+  const reset = () => resets.forEach((listener) => listener());
+  return { fake, state, complete, reset };
 }
 
 let setup: NodeStore | undefined;
@@ -168,6 +173,20 @@ describe("the outbox's own retries", () => {
     await settled(() => expect(states(setup!)).toEqual(["waiting"]));
     await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]!);
     await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-1"]));
+    server.complete("r-2");
+    await settled(() => expect(store.outbox.items.value).toEqual([]));
+  });
+
+  it("a reply whose completion fell in a reset's gap holds its chat no longer: the next message goes (OB13)", async () => {
+    const server = flakyServer();
+    const { store } = await storeWithWaiting(server);
+    await store.outbox.add({ id: "crid-2", session_id: "s1", text: "and then this" });
+    server.fake.status.set({ state: "live" });
+    await settled(() => expect(server.state.sends).toEqual(["crid-1"]));
+    await settled(() => expect(states(setup!)).toEqual(["sending", "waiting"]));
+    // The first reply completes while the client is away; its cursor expired, the client resets.
+    server.reset();
+    await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-2"]));
     server.complete("r-2");
     await settled(() => expect(store.outbox.items.value).toEqual([]));
   });

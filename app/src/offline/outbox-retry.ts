@@ -17,10 +17,6 @@ export interface RetrySchedule {
 export function retrySchedule(flush: () => void): RetrySchedule {
   let attempt = 0;
   let due: ReturnType<typeof setTimeout> | undefined;
-  const cancel = () => {
-    clearTimeout(due);
-    due = undefined;
-  };
   return {
     later() {
       if (due !== undefined) return;
@@ -28,7 +24,8 @@ export function retrySchedule(flush: () => void): RetrySchedule {
       due = setTimeout(() => ((due = undefined), flush()), pause);
     },
     reset() {
-      cancel();
+      clearTimeout(due);
+      due = undefined;
       attempt = 0;
     },
   };

@@ -35,6 +35,10 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
     completed.add(event.request_id);
     if (completed.size > KEEP_COMPLETED) completed.delete(completed.values().next().value!);
   });
+  // A reset (the event cursor expired, or the server's store is another) skips the events between: a reply that
+  // completed in the gap is never heard. Its wait ends now; the chat's next message, should that reply still run, is
+  // refused as busy (409) and goes on the outbox's pauses, after it (docs/app.md OB13).
+  const offReset = client.onReset(() => [...waiters.values()].forEach((release) => release()));
   const alreadyDone = async (session_id: string, request_id: string) => {
     for (let since = "0", more = true; more;) {
       const page = await client.readEvents({ session_id, since_id: since });
@@ -84,7 +88,7 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
     },
     judge,
     report: hooks.report,
-    dispose: off,
+    dispose: () => (off(), offReset()),
   };
 }
 

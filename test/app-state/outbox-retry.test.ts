@@ -16,7 +16,7 @@ import { nodeStore, type NodeStore } from "./support.ts";
  */
 function flakyServer() {
   const listeners = new Set<(event: AnyEvent) => void>();
-  const state: { refusal: Error | undefined; silent: boolean; sends: string[] } = {
+  const state: { refusal: Error | undefined; refusedChat?: string; silent: boolean; sends: string[] } = {
     refusal: undefined,
     silent: false,
     sends: [],
@@ -33,10 +33,10 @@ function flakyServer() {
       if (state.refusal) throw state.refusal;
       return [];
     },
-    send: async (_session: never, body: never) => {
+    send: async (session: never, body: never) => {
       const { client_request_id, signal } = body as { client_request_id: string; signal?: AbortSignal };
       state.sends.push(client_request_id);
-      if (state.refusal) throw state.refusal;
+      if (state.refusal && (state.refusedChat === undefined || state.refusedChat === session)) throw state.refusal;
       if (state.silent)
         await new Promise((_answered, fail) =>
           signal?.addEventListener("abort", () => fail(new NetworkError("POST /sessions/s1/send: aborted"))),
@@ -188,6 +188,24 @@ describe("the outbox's own retries", () => {
     server.reset();
     await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-2"]));
     server.complete("r-2");
+    await settled(() => expect(store.outbox.items.value).toEqual([]));
+  });
+
+  it("a chat refused as busy is tried again on its pause while another chat still waits for its reply (OB11)", async () => {
+    const server = flakyServer();
+    const { store } = await storeWithWaiting(server);
+    await store.outbox.add({ id: "crid-t", session_id: "t1", text: "in another chat" });
+    server.state.refusal = new ResponseError(503, "busy", undefined, "busy");
+    server.state.refusedChat = "t1";
+    server.fake.status.set({ state: "live" });
+    await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-t"]));
+    await settled(() => expect(states(setup!)).toEqual(["sending", "waiting"]));
+    server.state.refusal = undefined;
+    // crid-1's reply is still being written: the other chat does not wait for it.
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]!);
+    await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-t", "crid-t"]));
+    server.complete("r-3");
+    server.complete("r-1");
     await settled(() => expect(store.outbox.items.value).toEqual([]));
   });
 });

@@ -1,5 +1,6 @@
 // The outbox controller without a page (app/src/offline/outbox.ts, docs/app.md "Outbox" OB1-OB5): order, one message
-// per chat at a time, ids kept across retries, edit and cancel of a waiting message, chats that are gone.
+// per chat at a time, chats side by side, ids kept across retries, edit and cancel of a waiting message, chats that are
+// gone.
 import { describe, expect, it } from "vitest";
 import { createOutbox, type OutboxSender } from "../../app/src/offline/outbox.ts";
 import { memoryOutboxStore, type Waiting } from "../../app/src/offline/outbox-store.ts";
@@ -139,18 +140,25 @@ describe("outbox", () => {
     expect(outbox.items.value).toEqual([]);
   });
 
-  it("a flush asked for while one runs runs again after it, so nothing added meanwhile waits (OB5)", async () => {
+  it("a flush while a chat waits for its reply starts the other chats at once, and that chat's new message goes after the reply (OB5)", async () => {
     const outbox = createOutbox(memoryOutboxStore());
     const server = fakeServer();
     await outbox.add({ id: "a1", session_id: "s", text: "one" });
     const first = outbox.flush(server.sender);
     await settle();
     await outbox.add({ id: "b1", session_id: "t", text: "other chat" });
+    await outbox.add({ id: "a2", session_id: "s", text: "two" });
     const second = outbox.flush(server.sender);
-    expect(second).toBe(first);
-    await server.reply("r-1");
-    await server.reply("r-2");
-    await first;
+    await settle();
+    // The other chat went while "one" still waits for its reply; "two" waits for it.
     expect(server.sent.map((item) => item.text)).toEqual(["one", "other chat"]);
+    expect(server.pending().sort()).toEqual(["r-1", "r-2"]);
+    await server.reply("r-1");
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["one", "other chat", "two"]);
+    await server.reply("r-2");
+    await server.reply("r-3");
+    await Promise.all([first, second]);
+    expect(outbox.items.value).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The outbox in the running app (docs/app.md "Outbox"): what an earlier run left waiting is read at start, and the
 // outbox is flushed whenever the server answers again (the badge turns Live or Polling), when the service worker's
-// Background Sync says the network is back ("outbox-flush"), at every open, and again after a pause when a pass left
-// messages waiting while the badge stayed up (outbox-retry.ts). A failed send tells the badge what it learned, as the
+// Background Sync says the network is back ("outbox-flush"), at every open, and again after a pause when a send had to
+// wait while the badge stayed up (outbox-retry.ts). A failed send tells the badge what it learned, as the
 // composer's does, so the badge does not say Live while the outbox cannot reach the server. A chat deleted or no
 // longer shared with this person (the sync's `deleted` set, from session_deleted and session_access_revoked) drops
 // its waiting messages.
@@ -9,7 +9,7 @@ import { effect, untracked } from "@preact/signals";
 import type { Connection } from "../state/connection.ts";
 import type { Sessions } from "../state/sessions.ts";
 import type { Sync } from "../state/sync.ts";
-import type { Outbox } from "./outbox.ts";
+import type { FailureVerdict, Outbox } from "./outbox.ts";
 import { clientSender } from "./outbox-sender.ts";
 import { retrySchedule } from "./outbox-retry.ts";
 import { OUTBOX_SYNC_TAG } from "./outbox-sync-tag.ts";
@@ -29,21 +29,30 @@ export function followOutbox({ connection, sessions, sync, report }: Parts, outb
     return connection.paired.peek() !== undefined && (badge === "live" || badge === "polling");
   };
   const flush = () =>
-    void loaded.then(async () => {
+    void loaded.then(() => {
       if (!sender || outbox.items.peek().length === 0) return;
-      await outbox.flush(sender).catch((error: unknown) => report("sending the outbox failed", error));
-      if (!outbox.items.peek().some((item) => item.state === "waiting")) retry.reset();
-      else if (answering()) retry.later();
+      outbox.flush(sender).catch((error: unknown) => report("sending the outbox failed", error));
     });
-  const retry = retrySchedule(flush);
+  // Due while the badge says the server cannot be reached, a try is dropped: the badge's return flushes.
+  const retry = retrySchedule(() => answering() && flush());
+  const laterOnPause = (verdict: FailureVerdict) => {
+    if (verdict === "later" && answering()) retry.later();
+    return verdict;
+  };
   const stops = [
     effect(() => {
       const client = connection.paired.value?.client;
       if (!client) return;
       const failed = (error: unknown) => void connection.diagnose(error);
-      sender = clientSender(client, { created: (session) => sessions.upsert(session), failed, report });
-      const own = sender;
-      return () => (own.dispose(), sender === own && (sender = undefined));
+      const own = clientSender(client, { created: (session) => sessions.upsert(session), failed, report });
+      // A chat whose send must wait (its verdict "later") is tried again after a pause while the server answers; the
+      // send's failure has told the badge first, so a server off the bridge leaves the pauses to the badge's return.
+      const wrapped = { ...own, judge: (error: unknown) => laterOnPause(own.judge(error)) };
+      sender = wrapped;
+      return () => (own.dispose(), sender === wrapped && (sender = undefined));
+    }),
+    effect(() => {
+      if (outbox.items.value.length === 0) untracked(retry.reset);
     }),
     effect(() => {
       connection.badge.value;

@@ -1,8 +1,8 @@
-// When the outbox tries again by itself (docs/app.md "Outbox", OB11). A pass that ends with messages still waiting
+// When the outbox tries again by itself (docs/app.md "Outbox", OB11). A chat whose send must wait (judged "later")
 // while the badge says the server answers (Live or Polling) would otherwise wait for the badge to change, which it
 // need not ever do: a send refused as busy, or a relayed call that failed once while the server came back, leaves
-// the badge where it was. So such a pass is followed by another after a pause that grows to a minute; a pass that
-// empties the outbox, or the badge turning Live or Polling again, starts the pauses over.
+// the badge where it was. So a flush follows after a pause that grows to a minute, whatever other chats are doing;
+// the outbox emptied, or the badge turning Live or Polling again, starts the pauses over.
 
 /** The pauses before each try again, the last one repeating. */
 export const OUTBOX_RETRY_DELAYS_MS: readonly number[] = [2_000, 5_000, 15_000, 30_000, 60_000];

@@ -3,7 +3,8 @@
 // each carries its client_request_id (and a chat started offline its client_session_id) from the moment it is
 // written, so a send repeated after a lost answer, or after a restart of either side, lands once on the server.
 // One message per chat at a time: the next waits for the previous one's reply, so the history each is answered with
-// is the one its writer saw. Chats go side by side.
+// is the one its writer saw. Chats go side by side: a flush starts every chat with a message waiting that is not being
+// sent already, also while another chat waits for a long reply.
 //
 //   waiting ──flush──▶ sending ──accepted──▶ (request_id kept) ──reply done──▶ gone
 //      ▲                  │  unreachable / busy: back to waiting, the chat's pass ends (the next flush goes on)
@@ -51,7 +52,10 @@ export interface Outbox {
   dropChat(session_id: string): Promise<void>;
   /** Forgets everything in memory (the store itself was wiped with its database). */
   reset(): void;
-  /** One pass: each chat's messages in order, one at a time; resolves when every chat stopped or emptied. */
+  /**
+   * Starts each chat with a message waiting that is not being sent already: its messages in order, one at a time, until
+   * one cannot go. Resolves when every chat being sent has stopped or emptied.
+   */
   flush(sender: OutboxSender): Promise<void>;
 }
 
@@ -61,8 +65,8 @@ export function createOutbox(
   items: Signal<readonly WaitingView[]> = signal<readonly WaitingView[]>([]),
 ): Outbox {
   let seq = 0;
-  let running: Promise<void> | undefined;
-  let again = false;
+  /** The chats being sent, each until its messages are gone or one cannot go. */
+  const running = new Map<string, Promise<void>>();
   const find = (id: string) => items.value.find((item) => item.id === id);
   const replace = (next: WaitingView) => (items.value = items.value.map((item) => (item.id === next.id ? next : item)));
   const drop = (ids: ReadonlySet<string>) => (items.value = items.value.filter((item) => !ids.has(item.id)));
@@ -74,14 +78,6 @@ export function createOutbox(
     await Promise.all([...ids].map((id) => store.remove(id)));
   };
   const sendChat = chatSender({ items, store, find, replace, drop, dropWhere, persist });
-
-  const pass = async (sender: OutboxSender) => {
-    do {
-      again = false;
-      const chats = [...new Set(items.value.map((item) => item.chat))];
-      await Promise.all(chats.map((chat) => sendChat(chat, sender)));
-    } while (again);
-  };
 
   return {
     items,
@@ -127,12 +123,13 @@ export function createOutbox(
     dropChat: (session_id) => dropWhere((item) => item.session_id === session_id || item.chat === session_id),
     reset: () => void (items.value = []),
     flush(sender) {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = pass(sender).finally(() => (running = undefined));
-      return running;
+      for (const { chat } of items.value.filter((item) => item.state === "waiting"))
+        if (!running.has(chat))
+          running.set(
+            chat,
+            sendChat(chat, sender).finally(() => running.delete(chat)),
+          );
+      return Promise.all(running.values()).then(() => undefined);
     },
   };
 }

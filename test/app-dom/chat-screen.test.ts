@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
-// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC11): a chat that
-// cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
-// could not deliver says the server is offline; Stop says who stopped; the badge reads exactly one of five words.
+// The chat screen, the composer and the connection badge without a browser (docs/app.md C1-C4, B1, LC11, OB14): a chat
+// that cannot be loaded shows this device's copy read-only, or says it is not available offline; a send the bridge
+// could not deliver says the server is offline; a waiting message the server refused says why; Stop says who stopped;
+// the badge reads exactly one of five words.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { h } from "preact";
 import { describe, expect, it } from "vitest";
-import { NetworkError, type ConnectionStatus } from "../../client/index.ts";
+import { NetworkError, ResponseError, type ConnectionStatus } from "../../client/index.ts";
 import { ConnectionBadge } from "../../app/src/components/connection-badge.tsx";
 import { fakeClient, liveChat, testStore, type FakeClient } from "./support/fake-env.ts";
 import { show, useScreens } from "./support/screen.ts";
@@ -66,6 +67,27 @@ describe("chat screen", () => {
     const row = within(started).getByRole("link", { name: /are you there\?/ });
     expect(row.getAttribute("href")).toBe(`#/new/${client_session_id}`);
     expect(row.getAttribute("aria-current")).toBe("page");
+  });
+
+  it("shows a waiting message the server refused as it is with its reason, Edit and Cancel; cancelled, it is gone (OB14)", async () => {
+    const client = liveChat({
+      send: () => Promise.reject(new ResponseError(413, "payload_too_large", undefined, "body too large")),
+    });
+    client.status.set({ state: "offline" });
+    const setup = await testStore({ client, hash: "#/s/s1" });
+    show(setup);
+    await screen.findByText("hi");
+    await setup.store.outbox.add({ id: "crid-long", session_id: "s1", text: "a very long paste" });
+    client.status.set({ state: "live" });
+    const waiting = await screen.findByRole("list", { name: "Waiting to send" }, { timeout: 15_000 });
+    expect(
+      await within(waiting).findByText(
+        "Not sent: the message is longer than the server accepts. Shorten it, or split it in two.",
+      ),
+    ).toBeTruthy();
+    expect(within(waiting).getByRole("button", { name: "Edit waiting message" })).toBeTruthy();
+    fireEvent.click(within(waiting).getByRole("button", { name: "Cancel waiting message" }));
+    await waitFor(() => expect(screen.queryByRole("list", { name: "Waiting to send" })).toBeNull());
   });
 
   it("says 'You stopped this reply' for a Stop, and that the server restarted for a shutdown (C4)", async () => {

@@ -7,6 +7,7 @@ import { memoryOutboxStore, type Waiting } from "../../app/src/offline/outbox-st
 
 class Unreachable extends Error {}
 class Gone extends Error {}
+class Refused extends Error {}
 
 /** A server stand-in: records each send, answers replies when the test says, refuses while `down`. */
 function fakeServer() {
@@ -14,7 +15,7 @@ function fakeServer() {
   const requests = new Map<string, string>();
   const replies = new Map<string, () => void>();
   const created = new Map<string, string>();
-  const state = { down: false, gone: new Set<string>() };
+  const state = { down: false, gone: new Set<string>(), refused: new Set<string>() };
   const sender: OutboxSender = {
     async send(item: Waiting) {
       if (state.down) throw new Unreachable("unreachable");
@@ -24,6 +25,7 @@ function fakeServer() {
         created.set(item.client_session_id!, session_id);
       }
       if (state.gone.has(session_id)) throw new Gone(session_id);
+      if (state.refused.has(item.text)) throw new Refused(`refused: ${item.text}`);
       const known = requests.get(item.id);
       if (known) return { session_id, request_id: known };
       const request_id = `r-${requests.size + 1}`;
@@ -33,7 +35,8 @@ function fakeServer() {
     },
     awaitReply: (_session, request_id, maybeDone) =>
       maybeDone ? Promise.resolve() : new Promise<void>((resolve) => replies.set(request_id, resolve)),
-    judge: (error) => (error instanceof Gone ? "gone" : "later"),
+    judge: (error) => (error instanceof Gone ? "gone" : error instanceof Refused ? "refused" : "later"),
+    describe: (error) => (error as Error).message,
     report: () => undefined,
   };
   const reply = async (request_id: string) => {
@@ -159,6 +162,54 @@ describe("outbox", () => {
     await server.reply("r-2");
     await server.reply("r-3");
     await Promise.all([first, second]);
+    expect(outbox.items.value).toEqual([]);
+  });
+
+  it("holds a message refused as it is, with the server's reason, and the chat's later ones behind it, until it is edited or cancelled (OB14)", async () => {
+    const store = memoryOutboxStore();
+    const outbox = createOutbox(store);
+    const server = fakeServer();
+    server.state.refused.add("far too long");
+    await outbox.add({ id: "a1", session_id: "s", text: "far too long" });
+    await outbox.add({ id: "a2", session_id: "s", text: "after it" });
+    await outbox.add({ id: "b1", session_id: "t", text: "another chat" });
+    const first = outbox.flush(server.sender);
+    await server.reply("r-1");
+    await first;
+    expect(server.sent.map((item) => item.text)).toEqual(["another chat"]);
+    expect(outbox.items.value.map((item) => [item.id, item.state, item.problem])).toEqual([
+      ["a1", "refused", "refused: far too long"],
+      ["a2", "waiting", undefined],
+    ]);
+    // Flushed again as it is, nothing goes: the chat's later message stays behind it.
+    await outbox.flush(server.sender);
+    expect(server.sent.map((item) => item.text)).toEqual(["another chat"]);
+    // What is kept is the message, not its refusal.
+    expect((await store.list()).map((item) => Object.keys(item).includes("problem"))).toEqual([false, false]);
+
+    expect(await outbox.edit("a1", "shorter")).toBe(true);
+    expect(outbox.items.value[0]).toMatchObject({ id: "a1", state: "waiting", text: "shorter" });
+    expect(outbox.items.value[0]!.problem).toBeUndefined();
+    const second = outbox.flush(server.sender);
+    await server.reply("r-2");
+    await server.reply("r-3");
+    await second;
+    expect(server.sent.map((item) => item.text)).toEqual(["another chat", "shorter", "after it"]);
+    expect(outbox.items.value).toEqual([]);
+  });
+
+  it("cancels a refused message, and the chat's next one goes (OB14)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const server = fakeServer();
+    server.state.refused.add("refused");
+    await outbox.add({ id: "a1", session_id: "s", text: "refused" });
+    await outbox.add({ id: "a2", session_id: "s", text: "next" });
+    await outbox.flush(server.sender);
+    expect(await outbox.cancel("a1")).toBe(true);
+    const done = outbox.flush(server.sender);
+    await server.reply("r-1");
+    await done;
+    expect(server.sent.map((item) => item.text)).toEqual(["next"]);
     expect(outbox.items.value).toEqual([]);
   });
 });

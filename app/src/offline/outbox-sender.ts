@@ -6,6 +6,7 @@
 import type { AnyEvent, ChatClient, Session } from "../../../client/index.ts";
 import { NetworkError, ResponseError, ServerOfflineError } from "../../../client/index.ts";
 import { sendMessage } from "../chat/send.ts";
+import { describeError } from "../state/errors.ts";
 import type { FailureVerdict, OutboxSender } from "./outbox.ts";
 
 /** Completions remembered while no one waits for them; past this the oldest go (they belong to other sends). */
@@ -87,14 +88,26 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
       });
     },
     judge,
+    describe,
     report: hooks.report,
     dispose: () => (off(), offReset()),
   };
 }
 
-/** A chat deleted, or no longer this person's to write in, will not take its messages later either. */
+/**
+ * A chat deleted, or no longer this person's to write in, will not take its messages later either; a message the
+ * server refuses as it is (invalid, too large) will be refused again until it is changed. Anything else may pass later.
+ */
 function judge(error: unknown): FailureVerdict {
   if (error instanceof NetworkError || error instanceof ServerOfflineError) return "later";
   if (error instanceof ResponseError && [403, 404].includes(error.status)) return "gone";
+  if (error instanceof ResponseError && [400, 413, 422].includes(error.status)) return "refused";
   return "later";
+}
+
+/** What a refused message says: the server's own reason, or for one too large, what to do. */
+function describe(error: unknown): string {
+  if (error instanceof ResponseError && error.status === 413)
+    return "the message is longer than the server accepts. Shorten it, or split it in two.";
+  return describeError(error);
 }

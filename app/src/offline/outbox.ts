@@ -8,18 +8,25 @@
 //
 //   waiting ──flush──▶ sending ──accepted──▶ (request_id kept) ──reply done──▶ gone
 //      ▲                  │  unreachable / busy: back to waiting, the chat's pass ends (the next flush goes on)
-//      └──────────────────┘  chat gone (deleted, access revoked): the chat's messages are dropped
-// Edit and cancel act on a waiting message only; one being sent is the server's already.
+//      ├──────────────────┤  chat gone (deleted, access revoked): the chat's messages are dropped
+//      │                  └─ refused as it is (400, 413, 422): refused, with the server's reason; the chat's later
+//      └──── Edit ─────── refused      messages wait behind it until it is edited or cancelled
+// Edit and cancel act on a waiting or refused message only; one being sent is the server's already.
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { OutboxStore, Waiting } from "./outbox-store.ts";
 
-export type WaitingState = "waiting" | "sending";
+export type WaitingState = "waiting" | "sending" | "refused";
 export interface WaitingView extends Waiting {
   state: WaitingState;
+  /** Why the server refused it (state "refused"): sent again as it is, it would be refused again. */
+  problem?: string;
 }
 
-/** What to do after a send failed: wait for the next flush, or give the chat's messages up (it is gone). */
-export type FailureVerdict = "later" | "gone";
+/**
+ * What to do after a send failed: wait for the next flush; give the chat's messages up (it is gone); or hold the
+ * message, refused as it is, until its writer edits or cancels it.
+ */
+export type FailureVerdict = "later" | "gone" | "refused";
 
 export interface OutboxSender {
   /** Sends one message (creating its chat first when it has no session yet); the accepted request's ids. */
@@ -27,6 +34,8 @@ export interface OutboxSender {
   /** Settles when the request has completed; `maybeDone`: it may have completed already (a repeat of an earlier send). */
   awaitReply(session_id: string, request_id: string, maybeDone: boolean): Promise<void>;
   judge(error: unknown): FailureVerdict;
+  /** What a refused message says about its refusal. */
+  describe(error: unknown): string;
   report(message: string, detail: unknown): void;
 }
 
@@ -45,7 +54,7 @@ export interface Outbox {
   /** Reads what an earlier run of the app left waiting. */
   load(): Promise<void>;
   add(input: NewWaiting): Promise<Waiting>;
-  /** Changes a waiting message's text; false when it is being sent or gone. */
+  /** Changes a waiting or refused message's text (a refused one waits again); false when it is being sent or gone. */
   edit(id: string, text: string): Promise<boolean>;
   cancel(id: string): Promise<boolean>;
   /** Drops every message waiting in a chat (deleted, or no longer shared with this person). */
@@ -70,7 +79,8 @@ export function createOutbox(
   const find = (id: string) => items.value.find((item) => item.id === id);
   const replace = (next: WaitingView) => (items.value = items.value.map((item) => (item.id === next.id ? next : item)));
   const drop = (ids: ReadonlySet<string>) => (items.value = items.value.filter((item) => !ids.has(item.id)));
-  const persist = async ({ state: _state, ...item }: WaitingView) => store.put(item);
+  // What is kept is the message, not how its last try went: a refused one is tried once more after a restart.
+  const persist = async ({ state: _state, problem: _problem, ...item }: WaitingView) => store.put(item);
 
   const dropWhere = async (doomed: (item: WaitingView) => boolean) => {
     const ids = new Set(items.value.filter(doomed).map((item) => item.id));
@@ -108,15 +118,16 @@ export function createOutbox(
     },
     async edit(id, text) {
       const item = find(id);
-      if (!item || item.state !== "waiting") return false;
-      const edited = { ...item, text };
+      if (!item || item.state === "sending") return false;
+      const { problem: _problem, ...rest } = item;
+      const edited: WaitingView = { ...rest, text, state: "waiting" };
       replace(edited);
       await persist(edited);
       return true;
     },
     async cancel(id) {
       const item = find(id);
-      if (!item || item.state !== "waiting") return false;
+      if (!item || item.state === "sending") return false;
       await dropWhere((other) => other.id === id);
       return true;
     },
@@ -168,9 +179,12 @@ function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Q
         await store.remove(next.id);
         drop(new Set([next.id]));
       } catch (error) {
+        const verdict = sender.judge(error);
         const current = find(next.id);
-        if (current) replace({ ...current, state: "waiting" });
-        if (sender.judge(error) !== "gone") return;
+        if (current && verdict === "refused")
+          replace({ ...current, state: "refused", problem: sender.describe(error) });
+        else if (current) replace({ ...current, state: "waiting" });
+        if (verdict !== "gone") return;
         sender.report("a waiting message's chat is gone; its messages were dropped", error);
         await dropWhere((item) => item.chat === chat);
       }
@@ -178,8 +192,10 @@ function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Q
   };
 }
 
+/** The chat's next message to send: its first not being sent, unless that one was refused (the rest wait behind it). */
 function firstOf(items: readonly WaitingView[], chat: string): WaitingView | undefined {
-  return items.find((item) => item.chat === chat && item.state === "waiting");
+  const first = items.find((item) => item.chat === chat && item.state !== "sending");
+  return first?.state === "waiting" ? first : undefined;
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -1,6 +1,7 @@
 // The messages of this chat waiting in the outbox (docs/app.md "Outbox"), under its transcript: each as the user's
-// bubble with "Waiting to send" (or "Sending…" once it is the server's), and while it waits, Edit and Cancel. A new
-// chat's page follows the chat once the outbox has created it.
+// bubble with "Waiting to send" (or "Sending…" once it is the server's, or "Not sent" with the server's reason when it
+// was refused as it is), and while it is not being sent, Edit and Cancel. A new chat's page follows the chat once the
+// outbox has created it.
 import { useEffect, useState } from "preact/hooks";
 import type { Chat } from "../state/chat.ts";
 import { useStore } from "../state/store.ts";
@@ -29,8 +30,9 @@ export function WaitingMessages({ chat }: { chat: Chat }) {
 
 function WaitingMessage({ item, outbox }: { item: WaitingView; outbox: Outbox }) {
   const [draft, setDraft] = useState<string | undefined>(undefined);
-  const waiting = item.state === "waiting";
-  if (draft !== undefined && waiting)
+  // A refused message is its writer's again: edited, it waits to be sent (docs/app.md OB14).
+  const editable = item.state !== "sending";
+  if (draft !== undefined && editable)
     return (
       <li class="message user waiting-message editing">
         <textarea
@@ -52,8 +54,8 @@ function WaitingMessage({ item, outbox }: { item: WaitingView; outbox: Outbox })
     <li class="message user waiting-message" data-waiting={item.state}>
       <div class="bubble">{item.text}</div>
       <div class="waiting-actions">
-        <span class="waiting-state">{waiting ? "Waiting to send" : "Sending…"}</span>
-        {waiting && (
+        <span class="waiting-state">{STATE_TEXT[item.state](item)}</span>
+        {editable && (
           <>
             <button type="button" aria-label="Edit waiting message" onClick={() => setDraft(item.text)}>
               Edit
@@ -67,3 +69,9 @@ function WaitingMessage({ item, outbox }: { item: WaitingView; outbox: Outbox })
     </li>
   );
 }
+
+const STATE_TEXT: Record<WaitingView["state"], (item: WaitingView) => string> = {
+  waiting: () => "Waiting to send",
+  sending: () => "Sending…",
+  refused: (item) => `Not sent: ${item.problem ?? "the server refused it."}`,
+};

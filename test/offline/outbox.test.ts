@@ -187,13 +187,12 @@ describe("outbox", () => {
     // What is kept is the message, not its refusal.
     expect((await store.list()).map((item) => Object.keys(item).includes("problem"))).toEqual([false, false]);
 
+    // Edited, it goes at once (no flush asked for): the edit freed its chat.
     expect(await outbox.edit("a1", "shorter")).toBe(true);
-    expect(outbox.items.value[0]).toMatchObject({ id: "a1", state: "waiting", text: "shorter" });
     expect(outbox.items.value[0]!.problem).toBeUndefined();
-    const second = outbox.flush(server.sender);
     await server.reply("r-2");
     await server.reply("r-3");
-    await second;
+    await settle();
     expect(server.sent.map((item) => item.text)).toEqual(["another chat", "shorter", "after it"]);
     expect(outbox.items.value).toEqual([]);
   });
@@ -205,10 +204,10 @@ describe("outbox", () => {
     await outbox.add({ id: "a1", session_id: "s", text: "refused" });
     await outbox.add({ id: "a2", session_id: "s", text: "next" });
     await outbox.flush(server.sender);
+    // Cancelled, the chat's next message goes at once (no flush asked for).
     expect(await outbox.cancel("a1")).toBe(true);
-    const done = outbox.flush(server.sender);
     await server.reply("r-1");
-    await done;
+    await settle();
     expect(server.sent.map((item) => item.text)).toEqual(["next"]);
     expect(outbox.items.value).toEqual([]);
   });

@@ -88,6 +88,23 @@ export function createOutbox(
     await Promise.all([...ids].map((id) => store.remove(id)));
   };
   const sendChat = chatSender({ items, store, find, replace, drop, dropWhere, persist });
+  /** The last flush's sender: a refused message edited or cancelled frees its chat, which then goes on at once. */
+  let lastSender: OutboxSender | undefined;
+  const flush = (sender: OutboxSender) => {
+    lastSender = sender;
+    for (const { chat } of items.value.filter((item) => item.state === "waiting"))
+      if (!running.has(chat))
+        running.set(
+          chat,
+          sendChat(chat, sender).finally(() => running.delete(chat)),
+        );
+    return Promise.all(running.values()).then(() => undefined);
+  };
+  const freed = (was: WaitingView) => {
+    const sender = lastSender;
+    if (was.state === "refused" && sender)
+      flush(sender).catch((error: unknown) => sender.report("sending the outbox failed", error));
+  };
 
   return {
     items,
@@ -123,25 +140,22 @@ export function createOutbox(
       const edited: WaitingView = { ...rest, text, state: "waiting" };
       replace(edited);
       await persist(edited);
+      freed(item);
       return true;
     },
     async cancel(id) {
       const item = find(id);
       if (!item || item.state === "sending") return false;
       await dropWhere((other) => other.id === id);
+      freed(item);
       return true;
     },
     dropChat: (session_id) => dropWhere((item) => item.session_id === session_id || item.chat === session_id),
-    reset: () => void (items.value = []),
-    flush(sender) {
-      for (const { chat } of items.value.filter((item) => item.state === "waiting"))
-        if (!running.has(chat))
-          running.set(
-            chat,
-            sendChat(chat, sender).finally(() => running.delete(chat)),
-          );
-      return Promise.all(running.values()).then(() => undefined);
+    reset() {
+      items.value = [];
+      lastSender = undefined;
     },
+    flush,
   };
 }
 

@@ -74,8 +74,6 @@ export function createOutbox(
   items: Signal<readonly WaitingView[]> = signal<readonly WaitingView[]>([]),
 ): Outbox {
   let seq = 0;
-  /** The chats being sent, each until its messages are gone or one cannot go. */
-  const running = new Map<string, Promise<void>>();
   const find = (id: string) => items.value.find((item) => item.id === id);
   const replace = (next: WaitingView) => (items.value = items.value.map((item) => (item.id === next.id ? next : item)));
   const drop = (ids: ReadonlySet<string>) => (items.value = items.value.filter((item) => !ids.has(item.id)));
@@ -88,23 +86,7 @@ export function createOutbox(
     await Promise.all([...ids].map((id) => store.remove(id)));
   };
   const sendChat = chatSender({ items, store, find, replace, drop, dropWhere, persist });
-  /** The last flush's sender: a refused message edited or cancelled frees its chat, which then goes on at once. */
-  let lastSender: OutboxSender | undefined;
-  const flush = (sender: OutboxSender) => {
-    lastSender = sender;
-    for (const { chat } of items.value.filter((item) => item.state === "waiting"))
-      if (!running.has(chat))
-        running.set(
-          chat,
-          sendChat(chat, sender).finally(() => running.delete(chat)),
-        );
-    return Promise.all(running.values()).then(() => undefined);
-  };
-  const freed = (was: WaitingView) => {
-    const sender = lastSender;
-    if (was.state === "refused" && sender)
-      flush(sender).catch((error: unknown) => sender.report("sending the outbox failed", error));
-  };
+  const { flush, freed, forget } = chatRuns(items, sendChat);
 
   return {
     items,
@@ -153,10 +135,36 @@ export function createOutbox(
     dropChat: (session_id) => dropWhere((item) => item.session_id === session_id || item.chat === session_id),
     reset() {
       items.value = [];
-      lastSender = undefined;
+      forget();
     },
     flush,
   };
+}
+
+/**
+ * The chats being sent, each until its messages are gone or one cannot go. `flush` starts every chat with a message
+ * waiting that is not running; `freed` starts a refused message's chat again, with the last flush's sender, once the
+ * message was edited or cancelled.
+ */
+function chatRuns(items: Signal<readonly WaitingView[]>, sendChat: ReturnType<typeof chatSender>) {
+  const running = new Map<string, Promise<void>>();
+  let lastSender: OutboxSender | undefined;
+  const flush = (sender: OutboxSender) => {
+    lastSender = sender;
+    for (const { chat } of items.value.filter((item) => item.state === "waiting"))
+      if (!running.has(chat))
+        running.set(
+          chat,
+          sendChat(chat, sender).finally(() => running.delete(chat)),
+        );
+    return Promise.all(running.values()).then(() => undefined);
+  };
+  const freed = (was: WaitingView) => {
+    const sender = lastSender;
+    if (was.state === "refused" && sender)
+      flush(sender).catch((error: unknown) => sender.report("sending the outbox failed", error));
+  };
+  return { flush, freed, forget: () => void (lastSender = undefined) };
 }
 
 interface Queue {

@@ -13,7 +13,8 @@ export const SERVER_OFFLINE_TEXT =
 export function describeError(error: unknown, badge?: Badge): string {
   if (error instanceof UnauthorizedError) return "this device is no longer paired.";
   if (error instanceof HttpError) {
-    if (error.status === 413) return "the attachment is larger than the server accepts.";
+    // A message's text counts too: a send without attachments is refused 413 when its text alone is too large.
+    if (error.status === 413) return "the message or its attachment is larger than the server accepts.";
     if (error.status === 409) return "a reply is still running; wait for it or stop it.";
     return `${error.message} (${error.status}).`;
   }

@@ -6,6 +6,7 @@ import { effect } from "@preact/signals";
 import type { AppConfig } from "../../../client/index.ts";
 import type { Connection } from "../state/connection.ts";
 import { MAX_BYTES, type OfflineCache } from "../state/offline-cache.ts";
+import { serverAnswers } from "../state/connection-status.ts";
 
 const MB = 1024 * 1024;
 
@@ -24,8 +25,7 @@ export function followOfflineBound({ connection, appConfig, cache, report }: Par
   let applied = false;
   let asking = false;
   return effect(() => {
-    const badge = connection.badge.value;
-    if (applied || asking || !connection.paired.value || (badge !== "live" && badge !== "polling")) return;
+    if (applied || asking || !connection.paired.value || !serverAnswers(connection.badge.value)) return;
     asking = true;
     appConfig()
       .then(async (config) => {

@@ -13,6 +13,7 @@ import type { FailureVerdict, Outbox } from "./outbox.ts";
 import { clientSender } from "./outbox-sender.ts";
 import { retrySchedule } from "./outbox-retry.ts";
 import { OUTBOX_SYNC_TAG } from "./outbox-sync-tag.ts";
+import { serverAnswers } from "../state/connection-status.ts";
 
 interface Parts {
   connection: Connection;
@@ -24,10 +25,7 @@ interface Parts {
 export function followOutbox({ connection, sessions, sync, report }: Parts, outbox: Outbox): () => void {
   const loaded = outbox.load().catch((error: unknown) => report("reading the outbox failed", error));
   let sender: ReturnType<typeof clientSender> | undefined;
-  const answering = () => {
-    const badge = connection.badge.peek();
-    return connection.paired.peek() !== undefined && (badge === "live" || badge === "polling");
-  };
+  const answering = () => connection.paired.peek() !== undefined && serverAnswers(connection.badge.peek());
   const flush = () =>
     void loaded.then(() => {
       if (!sender || outbox.items.peek().length === 0) return;

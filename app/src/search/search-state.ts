@@ -10,6 +10,7 @@ import type { OfflineCache } from "../state/offline-cache.ts";
 import { describeError } from "../state/errors.ts";
 import type { Router } from "../state/router.ts";
 import type { SearchResult } from "./search-api.ts";
+import { serverAnswers, serverUnreachable } from "../state/connection-status.ts";
 
 export type SearchView =
   | { kind: "empty" }
@@ -48,8 +49,8 @@ export function createSearch(connection: Connection, router: Router, offline: Of
   const focus = signal<MessageFocus | undefined>(undefined);
   let latest = 0;
 
-  const unreachable = () => connection.badge.value === "offline" || connection.badge.value === "server_offline";
-  const answering = () => connection.badge.value === "live" || connection.badge.value === "polling";
+  const unreachable = () => serverUnreachable(connection.badge.value);
+  const answering = () => serverAnswers(connection.badge.value);
 
   /** Offline: the chats kept on this device are searched instead (the index loads with the first such search). */
   const searchHere = async (seq: number, trimmed: string) => {

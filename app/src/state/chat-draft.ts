@@ -7,7 +7,7 @@ import { pendingFile, pendingUrl, release, type PendingAttachment } from "../att
 import { refuseFile, refuseUrl } from "../attachments/rules.ts";
 import { isDocumentFile } from "../documents/document-files.ts";
 import { notReady, type PendingDocument } from "../documents/pending-document.ts";
-import type { Badge } from "./connection-status.ts";
+import { serverAnswers, type Badge } from "./connection-status.ts";
 import { describeError } from "./errors.ts";
 
 export interface Draft {
@@ -38,8 +38,6 @@ export interface DraftDeps {
   uploadDocument(file: File): PendingDocument | undefined;
 }
 
-const reachable = (badge: Badge) => badge === "live" || badge === "polling";
-
 export function createDraft(deps: DraftDeps): Draft {
   const text = signal("");
   const attachments = signal<readonly PendingAttachment[]>([]);
@@ -49,7 +47,7 @@ export function createDraft(deps: DraftDeps): Draft {
   let failedWhile: Badge | undefined;
   const stopWatching = effect(() => {
     const badge = deps.badge.value;
-    if (failedWhile === undefined || !reachable(badge) || reachable(failedWhile)) return;
+    if (failedWhile === undefined || !serverAnswers(badge) || serverAnswers(failedWhile)) return;
     failedWhile = undefined;
     problem.value = undefined;
   });

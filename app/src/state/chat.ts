@@ -27,6 +27,7 @@ import { describeError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { AppStore } from "./store.ts";
 import { myAccess, sharedReadOnlyReason } from "../people/chat-access.ts";
+import { serverAnswers, serverUnreachable } from "./connection-status.ts";
 
 /** How close to the bottom (px) still counts as "at the bottom": the list follows a streaming reply from there. */
 export const STICK_THRESHOLD = 80;
@@ -270,7 +271,7 @@ function sender(
   // One id per message, kept across retries of a failed send: the server starts nothing new for a repeat.
   let draftId = newId("crid");
   const client_session_id = session_id ? undefined : waitingKey;
-  const unreachable = () => connection.badge.value === "offline" || connection.badge.value === "server_offline";
+  const unreachable = () => serverUnreachable(connection.badge.value);
   return async (text, attachments) => {
     const client = connection.paired.value?.client;
     if (!client) throw new Error("this device is not paired.");
@@ -303,7 +304,7 @@ function sender(
       await connection.diagnose(error);
       const lost = error instanceof NetworkError || error instanceof ServerOfflineError;
       const badge = connection.badge.value;
-      if (lost && attachments.length === 0 && badge !== "live" && badge !== "polling") return wait();
+      if (lost && attachments.length === 0 && !serverAnswers(badge)) return wait();
       throw error;
     }
   };
@@ -386,7 +387,7 @@ function readOnlyReason(store: AppStore, view: TranscriptView, session_id: strin
   const { error } = view;
   if (error === undefined) return undefined;
   const badge = store.connection.badge.value;
-  if (badge === "live" || badge === "polling") return `This chat could not be loaded: ${describeError(error, badge)}`;
+  if (serverAnswers(badge)) return `This chat could not be loaded: ${describeError(error, badge)}`;
   if (view.cached !== null) return undefined;
   if (badge === "server_offline") return "Your server is offline and this chat is not on this device.";
   return "You are offline and this chat is not on this device.";
@@ -398,6 +399,6 @@ function offlineReason(store: AppStore, view: TranscriptView): string | undefine
   const badge = store.connection.badge.value;
   if (badge === "server_offline")
     return "Your server is offline: these are the last loaded messages. What you write waits on this device and is sent when it is back.";
-  if (badge === "live" || badge === "polling") return undefined;
+  if (serverAnswers(badge)) return undefined;
   return "You are offline: these are the last loaded messages. What you write waits on this device and is sent when the server answers.";
 }

@@ -27,6 +27,16 @@ export function badgeOf(status: ConnectionStatus, facts: BadgeFacts): Badge {
   return facts.serverUnreachable && badge !== "offline" ? "server_offline" : badge;
 }
 
+/** Live or Polling: the server answers this device (a call may still fail on its own). */
+export function serverAnswers(badge: Badge): boolean {
+  return badge === "live" || badge === "polling";
+}
+
+/** Offline or Server offline: nothing reaches the server now, so what is written waits on this device. */
+export function serverUnreachable(badge: Badge): boolean {
+  return badge === "offline" || badge === "server_offline";
+}
+
 /** Whether a failed call means the bridge answered but the server is not on it. */
 export function isServerUnavailable(error: unknown): boolean {
   if (error instanceof ServerOfflineError) return true;

@@ -98,9 +98,14 @@ export class RelayApi implements Requester {
       onAbort = () => resolve({ status: "closed", response: {} });
       signal?.addEventListener("abort", onAbort, { once: true });
     });
-    const reply = await Promise.race([this.channel.push("api", payload, this.timeoutMs), aborted]);
-    // The poll loop reuses one signal for many calls: each removes its own listener.
-    signal?.removeEventListener("abort", onAbort);
+    let reply: PushReply;
+    try {
+      reply = await Promise.race([this.channel.push("api", payload, this.timeoutMs), aborted]);
+    } finally {
+      // The poll loop and the sequencer's repairs reuse one signal for many calls: each removes its own listener, also
+      // when the push itself failed (a sealed push whose crypto could not load), or they would pile up on it.
+      signal?.removeEventListener("abort", onAbort);
+    }
     const where = `${payload.method} ${payload.path} (relayed)`;
     if (reply.status === "ok") {
       const answer = relayAnswerSchema.safeParse(reply.response);

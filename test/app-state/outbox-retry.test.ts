@@ -8,6 +8,7 @@ import { NetworkError, ResponseError, ServerOfflineError, type AnyEvent } from "
 import { OUTBOX_RETRY_DELAYS_MS } from "../../app/src/offline/outbox-retry.ts";
 import { OUTBOX_SEND_TIMEOUT_MS } from "../../app/src/offline/outbox-sender.ts";
 import { fakeClient } from "../app-dom/support/fake-env.ts";
+import { createChat } from "../../app/src/state/chat.ts";
 import { nodeStore, type NodeStore } from "./support.ts";
 
 /**
@@ -33,6 +34,8 @@ function flakyServer() {
       if (state.refusal) throw state.refusal;
       return [];
     },
+    // The log of a request the outbox waits for: nothing has completed yet (the test says when, by an event).
+    readEvents: async () => ({ events: [], next_since_id: "0", has_more: false, epoch: "e1" }),
     send: async (session: never, body: never) => {
       const { client_request_id, signal } = body as { client_request_id: string; signal?: AbortSignal };
       state.sends.push(client_request_id);
@@ -140,13 +143,13 @@ describe("the outbox's own retries", () => {
     const { store } = await storeWithWaiting(server, "later");
     server.fake.status.set({ state: "live" });
     await settled(() => expect(store.connection.badge.value).toBe("live"));
-    // The chat's list was read; then only the outbox's send learns that the server is off the bridge.
+    // The chat's list was read; then only the outbox's send learns that the server is off the bridge (a message added
+    // while the badge says the server answers is sent at once: OB16).
     server.state.refusal = new ServerOfflineError("the server is not on the bridge");
     await store.outbox.add({ id: "crid-1", session_id: "s1", text: "written on the underground" });
-    server.fake.status.set({ state: "polling" });
     await settled(() => expect(server.state.sends).toEqual(["crid-1"]));
     await settled(() => expect(store.connection.badge.value).toBe("server_offline"));
-    expect(states(setup!)).toEqual(["waiting"]);
+    await settled(() => expect(states(setup!)).toEqual(["waiting"]));
     // Not retried on the outbox's own pauses while the badge says the server cannot be reached.
     await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]!);
     expect(server.state.sends).toEqual(["crid-1"]);
@@ -154,7 +157,7 @@ describe("the outbox's own retries", () => {
     server.state.refusal = undefined;
     // The app asks the server again 5 s after a call said it was off the bridge (connection.ts).
     await vi.advanceTimersByTimeAsync(5_000);
-    await settled(() => expect(store.connection.badge.value).toBe("polling"));
+    await settled(() => expect(store.connection.badge.value).toBe("live"));
     await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-1"]));
     server.complete("r-2");
     await settled(() => expect(store.outbox.items.value).toEqual([]));
@@ -206,6 +209,27 @@ describe("the outbox's own retries", () => {
     await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-t", "crid-t"]));
     server.complete("r-3");
     server.complete("r-1");
+    await settled(() => expect(store.outbox.items.value).toEqual([]));
+  });
+  it("a message written in a chat while an earlier one of it waits in the outbox goes after that one, also with the badge Live (OB16)", async () => {
+    const server = flakyServer();
+    server.state.refusal = new ResponseError(503, "busy", undefined, "busy");
+    const { store } = await storeWithWaiting(server);
+    server.fake.status.set({ state: "live" });
+    await settled(() => expect(server.state.sends).toEqual(["crid-1"]));
+    await settled(() => expect(states(setup!)).toEqual(["waiting"]));
+    server.state.refusal = undefined;
+    // Written now, with the badge Live: it joins the chat's outbox behind the waiting one, which goes at once.
+    const chat = createChat(store, "s1");
+    chat.draft.setText("written after it");
+    expect(await chat.draft.submit()).toBe(true);
+    await settled(() => expect(server.state.sends).toEqual(["crid-1", "crid-1"]));
+    await settled(() => expect(states(setup!)).toEqual(["sending", "waiting"]));
+    server.complete("r-2");
+    await settled(() => expect(server.state.sends).toHaveLength(3));
+    const written = store.outbox.items.value[0]!;
+    expect([written.text, server.state.sends[2]]).toEqual(["written after it", written.id]);
+    server.complete("r-3");
     await settled(() => expect(store.outbox.items.value).toEqual([]));
   });
 });

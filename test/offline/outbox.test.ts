@@ -1,6 +1,6 @@
-// The outbox controller without a page (app/src/offline/outbox.ts, docs/app.md "Outbox" OB1-OB5): order, one message
-// per chat at a time, chats side by side, ids kept across retries, edit and cancel of a waiting message, chats that are
-// gone.
+// The outbox controller without a page (app/src/offline/outbox.ts, docs/app.md "Outbox" OB1-OB5, OB14, OB17): order,
+// one message per chat at a time, chats side by side, ids kept across retries, edit and cancel of a waiting message,
+// chats that are gone, a reset's runs let go.
 import { describe, expect, it } from "vitest";
 import { createOutbox, type OutboxSender } from "../../app/src/offline/outbox.ts";
 import { memoryOutboxStore, type Waiting } from "../../app/src/offline/outbox-store.ts";
@@ -14,6 +14,8 @@ function fakeServer() {
   const sent: Array<{ session_id: string; text: string; id: string; client_session_id?: string }> = [];
   const requests = new Map<string, string>();
   const replies = new Map<string, () => void>();
+  /** Requests a send repeated: their replies are taken as done (the stand-in for the sender's look at the log). */
+  const repeated = new Set<string>();
   const created = new Map<string, string>();
   const state = { down: false, gone: new Set<string>(), refused: new Set<string>() };
   const sender: OutboxSender = {
@@ -27,14 +29,14 @@ function fakeServer() {
       if (state.gone.has(session_id)) throw new Gone(session_id);
       if (state.refused.has(item.text)) throw new Refused(`refused: ${item.text}`);
       const known = requests.get(item.id);
-      if (known) return { session_id, request_id: known };
+      if (known) return (repeated.add(known), { session_id, request_id: known });
       const request_id = `r-${requests.size + 1}`;
       requests.set(item.id, request_id);
       sent.push({ session_id, text: item.text, id: item.id, ...pick(item) });
       return { session_id, request_id };
     },
-    awaitReply: (_session, request_id, maybeDone) =>
-      maybeDone ? Promise.resolve() : new Promise<void>((resolve) => replies.set(request_id, resolve)),
+    awaitReply: (_session, request_id) =>
+      repeated.has(request_id) ? Promise.resolve() : new Promise<void>((resolve) => replies.set(request_id, resolve)),
     judge: (error) => (error instanceof Gone ? "gone" : error instanceof Refused ? "refused" : "later"),
     describe: (error) => (error as Error).message,
     report: () => undefined,
@@ -209,6 +211,90 @@ describe("outbox", () => {
     await server.reply("r-1");
     await settle();
     expect(server.sent.map((item) => item.text)).toEqual(["next"]);
+    expect(outbox.items.value).toEqual([]);
+  });
+  it("keeps a chat started offline one queue once it is created: a message written in it later goes after the earlier ones (OB1)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const server = fakeServer();
+    await outbox.add({ id: "n1", client_session_id: "cs-1", text: "one" });
+    await outbox.add({ id: "n2", client_session_id: "cs-1", text: "two" });
+    const first = outbox.flush(server.sender);
+    await settle();
+    // "one" created the chat; "two" cannot go (the network dropped again) and waits, bound to the new session.
+    server.state.down = true;
+    await server.reply("r-1");
+    await first;
+    expect(outbox.items.value.map((item) => [item.text, item.session_id, item.state])).toEqual([
+      ["two", "s-1", "waiting"],
+    ]);
+    // Written on the chat's own address now, where the chat is its session.
+    await outbox.add({ id: "n3", session_id: "s-1", text: "three" });
+    server.state.down = false;
+    const second = outbox.flush(server.sender);
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["one", "two"]);
+    await server.reply("r-2");
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["one", "two", "three"]);
+    await server.reply("r-3");
+    await second;
+    expect(outbox.items.value).toEqual([]);
+  });
+
+  it("keeps an edit and a cancel made while a new chat's messages are bound to its session (OB3)", async () => {
+    const store = memoryOutboxStore();
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Each write waits until the test lets it: the binding's writes are slow, as IndexedDB's can be.
+    const slow = { ...store, put: async (item: Waiting) => (await held, store.put(item)) };
+    const outbox = createOutbox(slow);
+    const server = fakeServer();
+    const adding = ["one", "two", "three"].map((text, i) =>
+      outbox.add({ id: `n${i + 1}`, client_session_id: "cs-1", text }),
+    );
+    release();
+    await Promise.all(adding);
+    let holdBinding = () => undefined as void;
+    const binding = new Promise<void>((resolve) => (holdBinding = resolve));
+    slow.put = async (item: Waiting) => (await binding, store.put(item));
+    const done = outbox.flush(server.sender);
+    await settle();
+    expect(server.sent.map((item) => item.text)).toEqual(["one"]);
+    // "one" was accepted; its chat's binding is writing. Meanwhile "two" is edited and "three" cancelled.
+    expect(await Promise.race([outbox.edit("n2", "two, edited"), settle().then(() => "pending")])).toBe("pending");
+    expect(await outbox.cancel("n3")).toBe(true);
+    holdBinding();
+    await settle();
+    expect(outbox.items.value.map((item) => [item.id, item.text, item.session_id])).toEqual([
+      ["n1", "one", "s-1"],
+      ["n2", "two, edited", "s-1"],
+    ]);
+    expect((await store.list()).map((item) => [item.id, item.text]).sort()).toEqual([
+      ["n1", "one"],
+      ["n2", "two, edited"],
+    ]);
+    await server.reply("r-1");
+    await server.reply("r-2");
+    await done;
+    expect(server.sent.map((item) => item.text)).toEqual(["one", "two, edited"]);
+  });
+
+  it("after a reset (unpaired), a chat whose reply was awaited is started again by the next flush (OB17)", async () => {
+    const outbox = createOutbox(memoryOutboxStore());
+    const before = fakeServer();
+    await outbox.add({ id: "a1", session_id: "s", text: "before the unpair" });
+    void outbox.flush(before.sender);
+    await settle();
+    expect(before.pending()).toEqual(["r-1"]);
+    // Unpaired while the reply was awaited (the old sender never answers again), then paired again.
+    outbox.reset();
+    const after = fakeServer();
+    await outbox.add({ id: "a2", session_id: "s", text: "after pairing again" });
+    const done = outbox.flush(after.sender);
+    await settle();
+    expect(after.sent.map((item) => item.text)).toEqual(["after pairing again"]);
+    await after.reply("r-1");
+    await done;
     expect(outbox.items.value).toEqual([]);
   });
 });

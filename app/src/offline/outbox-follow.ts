@@ -52,6 +52,7 @@ export function followOutbox({ connection, sessions, sync, report }: Parts, outb
     effect(() => {
       if (outbox.items.value.length === 0) untracked(retry.reset);
     }),
+    flushWhenAdded(outbox, () => untracked(answering) && untracked(flush)),
     effect(() => {
       connection.badge.value;
       if (!untracked(answering)) return;
@@ -65,6 +66,20 @@ export function followOutbox({ connection, sessions, sync, report }: Parts, outb
     retry.reset,
   ];
   return () => stops.forEach((stop) => stop());
+}
+
+/**
+ * A message added while the server answers (written behind earlier ones of its chat, docs/app.md OB16) is sent by a
+ * flush now, not at the next change of the badge. Only additions: a send failing back to "waiting" keeps its pauses.
+ */
+function flushWhenAdded(outbox: Outbox, flushIfAnswering: () => void): () => void {
+  let known = new Set<string>();
+  return effect(() => {
+    const ids = new Set(outbox.items.value.map((item) => item.id));
+    const added = [...ids].some((id) => !known.has(id));
+    known = ids;
+    if (added) flushIfAnswering();
+  });
 }
 
 /** Asks the service worker to wake when the network is back (where the browser has Background Sync). */

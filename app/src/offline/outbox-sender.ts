@@ -1,13 +1,14 @@
 // The outbox's sender over the client library (app/src/offline/outbox.ts): a waiting message goes as the composer
 // sends (chat/send.ts, with its client_request_id and, for a chat started offline, its client_session_id), and the
 // next of its chat waits for this one's request_completed. Completions are collected from the moment the sender
-// exists, so a reply that arrives before its send's answer is not missed; a send that repeats an earlier accepted
-// one (same request_id: the app closed before the reply) may have completed already, so the chat's events are read.
+// exists, so a reply that arrives before its send's answer is not missed; and since a send may repeat an earlier
+// accepted one whose reply completed unheard (the answer lost, the app closed), the request's own events are read too.
 import type { AnyEvent, ChatClient, Session } from "../../../client/index.ts";
 import { NetworkError, ResponseError, ServerOfflineError } from "../../../client/index.ts";
 import { sendMessage } from "../chat/send.ts";
 import { describeError } from "../state/errors.ts";
 import type { FailureVerdict, OutboxSender } from "./outbox.ts";
+import type { Waiting } from "./outbox-store.ts";
 
 /** Completions remembered while no one waits for them; past this the oldest go (they belong to other sends). */
 const KEEP_COMPLETED = 200;
@@ -28,70 +29,88 @@ export interface SenderHooks {
 
 export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSender & { dispose(): void } {
   const completed = new Set<string>();
-  const waiters = new Map<string, () => void>();
+  const waiters = new Map<string, { done(): void; failed(error: Error): void }>();
+  const disposed = new AbortController();
   const off = client.on("*", (event: AnyEvent) => {
     if (event.type !== "request_completed" || event.request_id === undefined) return;
     const waiter = waiters.get(event.request_id);
-    if (waiter) return waiter();
+    if (waiter) return waiter.done();
     completed.add(event.request_id);
     if (completed.size > KEEP_COMPLETED) completed.delete(completed.values().next().value!);
   });
   // A reset (the event cursor expired, or the server's store is another) skips the events between: a reply that
   // completed in the gap is never heard. Its wait ends now; the chat's next message, should that reply still run, is
   // refused as busy (409) and goes on the outbox's pauses, after it (docs/app.md OB13).
-  const offReset = client.onReset(() => [...waiters.values()].forEach((release) => release()));
-  const alreadyDone = async (session_id: string, request_id: string) => {
-    for (let since = "0", more = true; more;) {
-      const page = await client.readEvents({ session_id, since_id: since });
-      const events = page.events as Array<{ type?: unknown; request_id?: unknown }>;
-      if (events.some((event) => event.type === "request_completed" && event.request_id === request_id)) return true;
-      since = page.next_since_id;
-      more = page.has_more === true;
-    }
-    return false;
-  };
+  const offReset = client.onReset(() => [...waiters.values()].forEach((waiter) => waiter.done()));
   return {
-    send: (item) => {
-      const giveUp = new AbortController();
-      const timer = setTimeout(() => giveUp.abort(), OUTBOX_SEND_TIMEOUT_MS);
-      return sendMessage(
-        client,
-        {
-          ...(item.session_id ? { session_id: item.session_id } : {}),
-          ...(item.client_session_id ? { client_session_id: item.client_session_id } : {}),
-          ...(item.agent_id ? { agent_id: item.agent_id } : {}),
-          ...(item.model ? { model: item.model } : {}),
-          text: item.text,
-          attachments: [],
-          request_options: item.request_options,
-          client_request_id: item.id,
-        },
-        hooks,
-        { signal: giveUp.signal },
-      )
-        .catch((error: unknown) => {
-          hooks.failed(error);
-          throw error;
-        })
-        .finally(() => clearTimeout(timer));
-    },
-    awaitReply(session_id, request_id, maybeDone) {
+    send: (item) => send(client, item, hooks),
+    awaitReply(_session_id, request_id) {
       return new Promise<void>((resolve, reject) => {
-        const done = () => (waiters.delete(request_id), completed.delete(request_id), resolve());
+        const settle = (then: () => void) => () => (waiters.delete(request_id), completed.delete(request_id), then());
+        const done = settle(resolve);
         if (completed.has(request_id)) return done();
-        waiters.set(request_id, done);
-        if (maybeDone)
-          alreadyDone(session_id, request_id).then(
-            (found) => found && done(),
-            (error: unknown) => (waiters.delete(request_id), reject(error)),
-          );
+        waiters.set(request_id, { done, failed: (error) => settle(() => reject(error))() });
+        // The reply may have completed before this wait: an earlier send of this message was accepted, its answer
+        // lost (given up, or the app closed), and its request_completed delivered before anyone listened for it
+        // (docs/app.md OB15). The request's own events say so; a read that fails leaves the wait to the events.
+        completedInLog(client, request_id, disposed.signal).then(
+          (found) => found && waiters.has(request_id) && done(),
+          (error: unknown) => disposed.signal.aborted || hooks.report("reading a reply's events failed", error),
+        );
       });
     },
     judge,
     describe,
     report: hooks.report,
-    dispose: () => (off(), offReset()),
+    dispose: () => {
+      off();
+      offReset();
+      disposed.abort();
+      // Unpaired: no event will end these waits; their chats' runs end (their messages were wiped with the store).
+      const closed = new Error("the outbox's client was closed");
+      [...waiters.values()].forEach((waiter) => waiter.failed(closed));
+    },
   };
+}
+
+/** One waiting message sent as the composer sends it, given up after OUTBOX_SEND_TIMEOUT_MS (OB12). */
+function send(client: ChatClient, item: Waiting, hooks: SenderHooks) {
+  const giveUp = new AbortController();
+  const timer = setTimeout(() => giveUp.abort(), OUTBOX_SEND_TIMEOUT_MS);
+  return sendMessage(
+    client,
+    {
+      ...(item.session_id ? { session_id: item.session_id } : {}),
+      ...(item.client_session_id ? { client_session_id: item.client_session_id } : {}),
+      ...(item.agent_id ? { agent_id: item.agent_id } : {}),
+      ...(item.model ? { model: item.model } : {}),
+      text: item.text,
+      attachments: [],
+      request_options: item.request_options,
+      client_request_id: item.id,
+    },
+    hooks,
+    { signal: giveUp.signal },
+  )
+    .catch((error: unknown) => {
+      hooks.failed(error);
+      throw error;
+    })
+    .finally(() => clearTimeout(timer));
+}
+
+/** Whether the request's events in the server's log include its request_completed (GET /events by request_id). */
+async function completedInLog(client: ChatClient, request_id: string, signal: AbortSignal): Promise<boolean> {
+  for (let since: string | undefined, more = true; more && !signal.aborted;) {
+    const page = await client.readEvents(since === undefined ? { request_id } : { request_id, since_id: since }, {
+      signal,
+    });
+    const events = page.events as Array<{ type?: unknown; request_id?: unknown }>;
+    if (events.some((event) => event.type === "request_completed" && event.request_id === request_id)) return true;
+    since = page.next_since_id;
+    more = page.has_more === true;
+  }
+  return false;
 }
 
 /**

@@ -11,7 +11,8 @@
 //      ├──────────────────┤  chat gone (deleted, access revoked): the chat's messages are dropped
 //      │                  └─ refused as it is (400, 413, 422): refused, with the server's reason; the chat's later
 //      └──── Edit ─────── refused      messages wait behind it until it is edited or cancelled
-// Edit and cancel act on a waiting or refused message only; one being sent is the server's already.
+// Edit and cancel act on a waiting or refused message only; one being sent is the server's already. A chat started
+// offline keeps its queue (its client_session_id) once created: what is written in it later joins that queue.
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { OutboxStore, Waiting } from "./outbox-store.ts";
 
@@ -31,8 +32,11 @@ export type FailureVerdict = "later" | "gone" | "refused";
 export interface OutboxSender {
   /** Sends one message (creating its chat first when it has no session yet); the accepted request's ids. */
   send(item: Waiting): Promise<{ session_id: string; request_id: string }>;
-  /** Settles when the request has completed; `maybeDone`: it may have completed already (a repeat of an earlier send). */
-  awaitReply(session_id: string, request_id: string, maybeDone: boolean): Promise<void>;
+  /**
+   * Settles when the request has completed, also when it completed before the call (an earlier send of the same
+   * message, accepted while no one was listening); rejects when the sender is disposed (unpaired).
+   */
+  awaitReply(session_id: string, request_id: string): Promise<void>;
   judge(error: unknown): FailureVerdict;
   /** What a refused message says about its refusal. */
   describe(error: unknown): string;
@@ -100,7 +104,7 @@ export function createOutbox(
       items.value = [...items.value, ...fresh].sort((a, b) => a.seq - b.seq);
     },
     async add(input) {
-      const chat = input.session_id ?? input.client_session_id;
+      const chat = queueOf(items.value, input);
       if (!chat) throw new Error("a waiting message needs its chat's session_id or client_session_id");
       const item: Waiting = {
         id: input.id,
@@ -149,14 +153,14 @@ export function createOutbox(
 function chatRuns(items: Signal<readonly WaitingView[]>, sendChat: ReturnType<typeof chatSender>) {
   const running = new Map<string, Promise<void>>();
   let lastSender: OutboxSender | undefined;
+  const start = (chat: string, sender: OutboxSender) => {
+    const run: Promise<void> = sendChat(chat, sender).finally(() => running.get(chat) === run && running.delete(chat));
+    running.set(chat, run);
+  };
   const flush = (sender: OutboxSender) => {
     lastSender = sender;
     for (const { chat } of items.value.filter((item) => item.state === "waiting"))
-      if (!running.has(chat))
-        running.set(
-          chat,
-          sendChat(chat, sender).finally(() => running.delete(chat)),
-        );
+      if (!running.has(chat)) start(chat, sender);
     return Promise.all(running.values()).then(() => undefined);
   };
   const freed = (was: WaitingView) => {
@@ -164,7 +168,10 @@ function chatRuns(items: Signal<readonly WaitingView[]>, sendChat: ReturnType<ty
     if (was.state === "refused" && sender)
       flush(sender).catch((error: unknown) => sender.report("sending the outbox failed", error));
   };
-  return { flush, freed, forget: () => void (lastSender = undefined) };
+  // After a reset (unpaired) the runs still waiting on the old pairing's sender no longer hold their chats: a chat
+  // written in after pairing again is started by the next flush (the old run ends when its sender is disposed).
+  const forget = () => (running.clear(), (lastSender = undefined));
+  return { flush, freed, forget };
 }
 
 interface Queue {
@@ -179,10 +186,14 @@ interface Queue {
 
 /** Sends one chat's waiting messages in order, each after the previous one's reply, until one cannot go. */
 function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Queue) {
-  /** A chat started offline has a session now: its other messages go to it (the client_session_id stays). */
+  /**
+   * A chat started offline has a session now: its other messages go to it (their queue, and their client_session_id,
+   * stay). Each is read again just before it is written, so an edit or a cancel made meanwhile is not undone.
+   */
   const bindChat = async (chat: string, session_id: string, sent: WaitingView) => {
-    for (const item of items.value.filter((other) => other.chat === chat)) {
-      if (item.id !== sent.id && item.session_id === session_id) continue;
+    for (const { id } of items.value.filter((other) => other.chat === chat)) {
+      const item = find(id);
+      if (!item || (item.id !== sent.id && item.session_id === session_id)) continue;
       const bound = item.id === sent.id ? sent : { ...item, session_id };
       replace(bound);
       await persist(bound);
@@ -197,7 +208,7 @@ function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Q
         const kept = { ...sending, session_id: accepted.session_id, request_id: accepted.request_id };
         replace(kept);
         await bindChat(chat, accepted.session_id, kept);
-        await sender.awaitReply(accepted.session_id, accepted.request_id, next.request_id === accepted.request_id);
+        await sender.awaitReply(accepted.session_id, accepted.request_id);
         await store.remove(next.id);
         drop(new Set([next.id]));
       } catch (error) {
@@ -212,6 +223,15 @@ function chatSender({ items, store, find, replace, drop, dropWhere, persist }: Q
       }
     }
   };
+}
+
+/**
+ * The queue a new message joins: that of the messages already waiting for its chat, also when they were written in
+ * the chat before it had a session (their queue is its client_session_id), so one chat is never two queues.
+ */
+function queueOf(items: readonly WaitingView[], input: NewWaiting): string | undefined {
+  const sameChat = input.session_id && items.find((item) => item.session_id === input.session_id);
+  return sameChat ? sameChat.chat : (input.session_id ?? input.client_session_id);
 }
 
 /** The chat's next message to send: its first not being sent, unless that one was refused (the rest wait behind it). */

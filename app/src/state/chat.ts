@@ -272,6 +272,10 @@ function sender(
   let draftId = newId("crid");
   const client_session_id = session_id ? undefined : waitingKey;
   const unreachable = () => serverUnreachable(connection.badge.value);
+  // A message written while earlier ones of this chat are still in the outbox goes behind them, also with the server
+  // answering: sent now, it would pass them (docs/app.md OB16).
+  const queuedBefore = () =>
+    store.outbox.items.value.some((item) => item.chat === waitingKey || (session_id && item.session_id === session_id));
   return async (text, attachments) => {
     const client = connection.paired.value?.client;
     if (!client) throw new Error("this device is not paired.");
@@ -290,7 +294,7 @@ function sender(
       draftId = newId("crid");
       if (client_session_id) keepNewChatAddress(store, client_session_id);
     };
-    if (attachments.length === 0 && unreachable()) return wait();
+    if (attachments.length === 0 && (unreachable() || queuedBefore())) return wait();
     try {
       const sent = await sendMessage(client, outgoing, {
         created: (created) => sessions.upsert(created),

@@ -20,16 +20,16 @@ export class ManualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const sleeper = { ms, due: this.current + ms, wake: resolve };
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((other) => other !== sleeper);
+        reject(signal!.reason);
+      };
+      // A woken sleep takes its listener off: the forwarder's heartbeat sleeps on one signal for its whole life, as
+      // the real clocks (node:timers/promises, client/util/timers.ts) let it.
+      const wake = () => (signal?.removeEventListener("abort", onAbort), resolve());
+      const sleeper = { ms, due: this.current + ms, wake };
       this.sleepers.push(sleeper);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          this.sleepers = this.sleepers.filter((other) => other !== sleeper);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 

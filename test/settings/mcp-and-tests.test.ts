@@ -114,10 +114,15 @@ describe("POST /providers/{id}/test", () => {
 
   it("refuses a link-local provider the config file names, unless it allows link-local", async () => {
     const server = await start({
-      providers: { default: scriptedProvider(backend, { base_url: "http://169.254.169.254/v1" }) },
+      providers: {
+        default: scriptedProvider(backend, { base_url: "http://169.254.169.254/v1" }),
+        mapped: scriptedProvider(backend, { base_url: "http://[::ffff:a9fe:a9fe]/v1" }),
+      },
     });
-    const res = await server.request({ method: "POST", url: "/providers/default/test", payload: {} });
-    expect(res.status).toBe(400);
-    expect(res.json.error.code).toBe("link_local_not_allowed");
+    for (const id of ["default", "mapped"]) {
+      const res = await server.request({ method: "POST", url: `/providers/${id}/test`, payload: {} });
+      expect(res.status, id).toBe(400);
+      expect(res.json.error.code).toBe("link_local_not_allowed");
+    }
   });
 });

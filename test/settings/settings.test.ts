@@ -131,11 +131,14 @@ describe("refusals", () => {
 
   it("refuses a link-local provider unless the config file allows it", async () => {
     const server = await start({ providers: { default: scriptedProvider(backend) } });
-    const res = await patchSettings(server, {
-      providers: { metadata: scriptedProvider(backend, { base_url: "http://169.254.169.254/v1" }) },
-    });
-    expect(res.status).toBe(400);
-    expect(res.json.error.details[0].path).toBe("providers.metadata.base_url");
+    // The IPv4-mapped form, which WHATWG URL rewrites to [::ffff:a9fe:a9fe] (test/settings/link-local.test.ts has
+    // every other spelling).
+    for (const base_url of ["http://169.254.169.254/v1", "http://[::ffff:169.254.169.254]/v1"]) {
+      const res = await patchSettings(server, { providers: { metadata: scriptedProvider(backend, { base_url }) } });
+      expect(res.status, base_url).toBe(400);
+      expect(res.json.error.code).toBe("invalid_settings");
+      expect(res.json.error.details[0].path).toBe("providers.metadata.base_url");
+    }
     const allowed = await start({ settings: { allow_link_local: true } });
     const ok = await patchSettings(allowed, {
       providers: { metadata: scriptedProvider(backend, { base_url: "http://[fe80::1]/v1" }) },

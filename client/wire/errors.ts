@@ -28,7 +28,7 @@ export const HTTP_ERRORS = {
   invalid_input: {
     status: 400,
     meaning:
-      "the body, query or route parameters do not match the route's schema; `details` lists each issue's path and message",
+      "the body, query or route parameters do not match the route's schema, or a string in a JSON body (value or key) is not well-formed Unicode (a lone surrogate, docs/server.md \"Route contracts\"); `details` lists each issue's path and message",
   },
   invalid_json: {
     status: 400,

@@ -380,7 +380,7 @@ function decodedSegments(path: string): string[] | undefined {
 
 /**
  * A path of this server's own HTTP API with its query: relative (`/` first, never `//` or a scheme), no `.` or `..`
- * segment (raw or percent-encoded), no control characters, bounded.
+ * segment (raw or percent-encoded), no control characters or lone surrogates, bounded.
  */
 export const relayPathSchema = z
   .string()
@@ -394,6 +394,10 @@ export const relayPathSchema = z
     (path) => !UNSAFE_PATH_CHARACTERS.test(path),
     "path must not contain control characters, spaces or backslashes",
   )
+  // Over HTTP a path is bytes, and percent-decoding never makes a lone surrogate (a bad UTF-8 sequence is refused in
+  // the path, kept as its %XX text in the query); a relayed path is a string, whose lone surrogate would reach a
+  // route's parameters and query as it is (docs/server.md "Route contracts").
+  .refine((path) => !/\p{Cs}/u.test(path), "path must be well-formed Unicode text (no lone surrogate)")
   .refine((path) => {
     const segments = decodedSegments(path);
     return (

@@ -4,9 +4,10 @@
 //
 // Bodies nested deeper than MAX_JSON_DEPTH are refused here, for every route: the stores serialize what they keep
 // with JSON.stringify, which overflows the stack on a few thousand levels, and no message, metadata or option
-// needs more than a few.
+// needs more than a few. So is a body whose strings are not well-formed Unicode (well-formed-text.ts).
 import type { FastifyInstance } from "fastify";
 import { invalid } from "../errors.ts";
+import { illFormedStringsRefusal } from "./well-formed-text.ts";
 
 const MAX_JSON_DEPTH = 64;
 
@@ -21,6 +22,8 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       if (depthExceeds(value, MAX_JSON_DEPTH)) {
         return done(invalid("invalid_json", `the body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       }
+      const illFormed = illFormedStringsRefusal(text, value);
+      if (illFormed) return done(illFormed, undefined);
       return done(null, value);
     });
   });
@@ -58,9 +61,14 @@ export function jsonOf(body: unknown): unknown {
   if (!Buffer.isBuffer(body)) return body;
   if (body.length > MAX_SMALL_JSON_BYTES)
     throw invalid("invalid_json", `a JSON body here is at most ${MAX_SMALL_JSON_BYTES} bytes`);
+  const text = body.toString("utf8");
+  let value: unknown;
   try {
-    return JSON.parse(body.toString("utf8")) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw invalid("invalid_json", "the body is not JSON");
   }
+  const illFormed = illFormedStringsRefusal(text, value);
+  if (illFormed) throw illFormed;
+  return value;
 }

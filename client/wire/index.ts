@@ -2,6 +2,7 @@
 export * from "./event-id.ts";
 export * from "./clock.ts";
 export * from "./messages.ts";
+export * from "./whole-characters.ts";
 export * from "./events.ts";
 export * from "./errors.ts";
 export * from "./http.ts";

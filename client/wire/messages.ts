@@ -1,6 +1,7 @@
 // Messages and sessions as they cross the wire. role, content and metadata are fixed by the outside contract; the rest is ours (docs/sessions.md).
 import { z } from "zod";
 import { lazySchema, onFirstUse } from "./built-on-first-use.ts";
+import { headOf } from "./whole-characters.ts";
 
 export const roleSchema = z.enum(["user", "assistant", "system", "tool"]);
 export type Role = z.infer<typeof roleSchema>;
@@ -115,8 +116,7 @@ export function sessionTitle(session: Pick<Session, "title" | "messages">): stri
   const first = session.messages.find((message) => message.role === "user" && message.content.trim() !== "");
   if (!first) return "";
   // Only the head matters: a 100 kB first message costs no more than a short one.
-  const text = first.content
-    .slice(0, DERIVED_TITLE_LENGTH * 4)
+  const text = headOf(first.content, DERIVED_TITLE_LENGTH * 4)
     .replace(/\s+/g, " ")
     .trim();
   return clipTitle(text, DERIVED_TITLE_LENGTH);

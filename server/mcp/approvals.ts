@@ -11,6 +11,7 @@ import { deadlineAfter } from "../clock.ts";
 import type { EventStore } from "../events/event-store.ts";
 import { parseProducer, producerInputSchema, type ParsedMoveInput } from "../notifications/input.ts";
 import type { NotificationService } from "../notifications/notification-service.ts";
+import { headOf } from "../../client/wire/whole-characters.ts";
 
 export type Answer = { response: "approve" | "deny"; message?: string | undefined };
 export type Outcome = Answer | { response: "expired" } | { response: "cancelled" };
@@ -145,7 +146,7 @@ function moveOf(record: NotificationRecord, detail: Record<string, string>): Par
 
 function argumentsText(args: Record<string, unknown>): string {
   const text = JSON.stringify(args, null, 2);
-  return text.length <= MAX_BODY ? text : `${text.slice(0, MAX_BODY)}\n… (${text.length - MAX_BODY} more characters)`;
+  return text.length <= MAX_BODY ? text : `${headOf(text, MAX_BODY)}\n… (${text.length - MAX_BODY} more characters)`;
 }
 
 /** What an approval card shows: the tool, its server and its arguments (left out when too large; the body has them). */

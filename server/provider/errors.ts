@@ -1,6 +1,7 @@
 // The one error type the adapter throws. Every failure (HTTP status, timeout, malformed body, bad attachment)
 // becomes a ProviderError whose message says what the backend sent and what to check, so the runner can show it
 // verbatim and never has to parse undici or JSON errors.
+import { headOf } from "../../client/wire/whole-characters.ts";
 export type ProviderErrorCode =
   | "http_status" // the backend answered a non-2xx status (after any configured retries)
   | "rate_limited" // HTTP 429 with no retry left
@@ -56,8 +57,8 @@ const EXCERPT = 300;
  *  text is looked at, so excerpting a body of megabytes costs no more than one of a few KiB. */
 export function excerpt(text: string): string {
   const cut = text.length > EXCERPT * 8;
-  const flat = (cut ? text.slice(0, EXCERPT * 8) : text).replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT || cut ? `${flat.slice(0, EXCERPT)}…` : flat;
+  const flat = (cut ? headOf(text, EXCERPT * 8) : text).replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT || cut ? `${headOf(flat, EXCERPT)}…` : flat;
 }
 
 /** The error for a non-2xx answer we will not retry: names the status, the body and what to check. */

@@ -2,6 +2,7 @@
 // default it holds no conversation text and no chat title (a title is often the first message): a reply says
 // "New reply", a notification or an approval its record's title (producers write it; an approval's names the tool).
 // A device that turned previews on also gets the record's body, or the chat's title and the reply's first words.
+import { headOf } from "../../client/wire/whole-characters.ts";
 
 export type PushType = "approval" | "notification" | "reply" | "done" | "revoked";
 
@@ -24,7 +25,7 @@ export const PREVIEW_MAX_CHARS = 600;
 
 export function previewText(text: string, max = PREVIEW_MAX_CHARS): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return flat.length <= max ? flat : `${headOf(flat, max - 1)}…`;
 }
 
 export const REPLY_TITLE = "New reply";

@@ -4,7 +4,7 @@
 // the session is free), holds no run slot, publishes no request events, and a failure is only logged: the derived
 // title (the first user message) stays. A title the user gave, before or while it is written, is never replaced.
 import type { FastifyBaseLogger } from "fastify";
-import { clipTitle, type Message, type Session } from "../../client/wire/index.ts";
+import { clipTitle, headOf, type Message, type Session } from "../../client/wire/index.ts";
 import type { ResolvedAgent } from "../config/agents.ts";
 import type { Provider } from "../provider/index.ts";
 import type { SessionService } from "../sessions/session-service.ts";
@@ -109,7 +109,7 @@ function firstExchange(messages: readonly Message[]): [Message, Message] | undef
 }
 
 function titlePrompt([user, reply]: [Message, Message]): Message[] {
-  const quote = (text: string) => (text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text);
+  const quote = (text: string) => (text.length > QUOTED_CHARS ? `${headOf(text, QUOTED_CHARS)}…` : text);
   return [
     { role: "system", content: INSTRUCTION },
     { role: "user", content: `User: ${quote(user.content)}\n\nAssistant: ${quote(reply.content)}` },

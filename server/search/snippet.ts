@@ -3,6 +3,7 @@
 // message; here the snippet is a slice of the text, whitespace collapsed, and the matches are [start, end) offsets
 // into it (UTF-16 code units, JavaScript string indices), found with the same folding the index uses.
 import { isHit, tokens } from "../../client/wire/search-words.ts";
+import { wholeEnd } from "../../client/wire/whole-characters.ts";
 
 export interface Snippet {
   snippet: string;
@@ -17,7 +18,7 @@ const ELLIPSIS = "…";
 export function makeSnippet(text: string, words: readonly string[]): Snippet {
   const first = firstHit(text, words);
   const from = first === undefined ? 0 : wordStartAfter(text, Math.max(0, first - LEAD), first);
-  const to = wholeCharacters(text, wordEndBefore(text, Math.min(text.length, from + LENGTH), first));
+  const to = wholeEnd(text, wordEndBefore(text, Math.min(text.length, from + LENGTH), first));
   const body = text.slice(from, to).replace(/\s+/g, " ").trim();
   const snippet = `${from > 0 ? ELLIPSIS : ""}${body}${to < text.length ? ELLIPSIS : ""}`;
   const highlights: Array<[number, number]> = [];
@@ -43,10 +44,4 @@ function wordEndBefore(text: string, at: number, floor: number | undefined): num
   if (at >= text.length || /\s/.test(text[at]!)) return at;
   const cut = text.slice(0, at).search(/\s\S*$/);
   return cut > (floor ?? 0) ? cut : at;
-}
-
-/** An end that does not split a surrogate pair (an emoji cut in half would be invalid text). */
-function wholeCharacters(text: string, end: number): number {
-  const last = text.charCodeAt(end - 1);
-  return end < text.length && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }

@@ -1,11 +1,12 @@
 // GET /search (docs/search.md) through the library, and a snippet cut into plain-text pieces at the
 // `highlights` offsets. The snippet is text, never HTML: the pieces are rendered as text, the matches as <mark>.
-import { MAX_SEARCH_QUERY, type ChatClient, type SearchResult } from "../../../client/index.ts";
+import { headOf, MAX_SEARCH_QUERY, type ChatClient, type SearchResult } from "../../../client/index.ts";
 
 export type { SearchResult };
 
 export async function searchChats(client: ChatClient, query: string, limit = 20): Promise<SearchResult[]> {
-  return client.search(query.slice(0, MAX_SEARCH_QUERY), { limit });
+  // Cut on whole characters: half an emoji in the query would make the library's URL encoding throw.
+  return client.search(headOf(query, MAX_SEARCH_QUERY), { limit });
 }
 
 export interface SnippetPiece {

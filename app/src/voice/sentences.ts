@@ -1,6 +1,8 @@
 // Cuts text into sentences (docs/voice.md "Read aloud"): the first sentence of a streaming reply can be spoken while
 // the rest still streams, and each piece fits one relayed call (at most 400 characters: a longer sentence is cut at
 // a comma, else at a space).
+import { wholeEnd } from "../../../client/index.ts";
+
 export const MAX_PIECE = 400;
 
 const SENTENCE_END = /[.!?…。！？](?:["'”’)\]]*)(?=\s|$)|\n{2,}/g;
@@ -12,7 +14,9 @@ export function pieces(sentence: string, max = MAX_PIECE): string[] {
   while (rest.length > max) {
     const window = rest.slice(0, max);
     const cut = Math.max(window.lastIndexOf(", ") + 1, 0) || window.lastIndexOf(" ");
-    const at = cut > max / 4 ? cut : max;
+    // Never between a pair's halves: the piece is sent to POST /audio/speech, which refuses a lone one.
+    const end = cut > max / 4 ? cut : max;
+    const at = wholeEnd(rest, end) || end;
     out.push(rest.slice(0, at).trim());
     rest = rest.slice(at).trim();
   }

@@ -3,7 +3,7 @@
 // one). Under generated text of emoji, CJK, spaces and ASCII: the cut itself, and each cut that is sent or stored (a
 // spoken piece, a search query, a push preview, a provider error's excerpt, a derived title).
 import fc from "fast-check";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { headOf, wholeEnd } from "../../client/wire/whole-characters.ts";
 import { sessionTitle } from "../../client/wire/messages.ts";
 import { pieces } from "../../app/src/voice/sentences.ts";
@@ -39,4 +39,14 @@ describe("cuts on whole characters", () => {
     }),
     { runs: 300, ms: 5000 },
   );
+
+  it("keeps whole characters where a cut lands on a pair: an excerpt's 300th unit, a title's 320th", () => {
+    const excerpted = excerpt(`a${"😀".repeat(400)}`);
+    expect(wellFormed(excerpted)).toBe(true);
+    expect(excerpted).toBe(`a${"😀".repeat(149)}…`);
+    const title = sessionTitle({
+      messages: [{ role: "user", content: `${" ".repeat(319)}😀 and more`, metadata: {} }],
+    });
+    expect(title).toBe("");
+  });
 });

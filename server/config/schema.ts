@@ -7,6 +7,7 @@ import { providerOverridesSchema, providerSettingsSchema } from "../provider/set
 import { pushConfigSchema } from "./push.ts";
 import { documentsConfigSchema, embeddingRefSchema } from "../documents/config.ts";
 import { speechConfigSchema } from "../speech/config.ts";
+import { webUrl } from "./web-url.ts";
 
 const agentSchema = providerOverridesSchema
   .extend({
@@ -42,10 +43,10 @@ export const configSchema = z
           .string()
           .regex(/^[A-Za-z0-9_-]{1,64}$/, "use 1-64 letters, digits, '-' or '_'")
           .optional(),
-        public_url: z.string().url().optional(),
+        public_url: webUrl("public_url").optional(),
         // Where pair_url opens the app, when not at public_url: the bridge's app URL, for phones that reach only the
         // bridge. public_url stays the server_url apps call directly (docs/bridge.md "The app on the bridge").
-        app_url: z.string().url().optional(),
+        app_url: webUrl("app_url").optional(),
       })
       .strict()
       .prefault({}),

@@ -2,6 +2,7 @@
 // or a Streamable HTTP one ({url, headers?}), with the approval policy and the bounds of its calls. Strict like
 // the rest of the config, so a misspelt key is an error naming its path instead of a silent default.
 import { z } from "zod";
+import { webUrl } from "../config/web-url.ts";
 
 /** "ask", "run at once", or "decide from the tool's annotations" (docs/tools.md "Approvals"). */
 export const approvalModeSchema = z.enum(["always", "never", "auto"]);
@@ -56,7 +57,7 @@ const stdioServerSchema = z
 
 const httpServerSchema = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: "url must be an http: or https: URL" }),
+    url: webUrl("url"),
     headers: z.record(z.string(), z.string()).default({}),
     ...common,
   })

@@ -1,6 +1,7 @@
 // The provider configuration (docs/provider.md "Provider settings"): one flat dictionary under `providers.<provider_id>`, any key of
 // which an agent may override. Every key, its type and its default live here and nowhere else.
 import { z } from "zod";
+import { webUrl } from "../config/web-url.ts";
 
 /** A delay list: an array of seconds, or the same as a comma-separated string ("1, 2.5, 5"). */
 export const delayListSchema = z
@@ -80,8 +81,8 @@ export const tokenRatesSchema = z
 /** Every provider key with its default. `provider` is the selector and is not overridable per agent. */
 export const providerKeys = {
   model: z.string().min(1),
-  base_url: z.string().url().default("https://api.openai.com/v1"),
-  endpoint_options: z.record(z.string(), z.string().url()).optional(),
+  base_url: webUrl("base_url").default("https://api.openai.com/v1"),
+  endpoint_options: z.record(z.string(), webUrl("an endpoint option")).optional(),
   api_key: z.string().min(1).optional(),
   timeout: z.number().positive().default(60),
   debug_stream: z.boolean().default(false),

@@ -1,5 +1,6 @@
 // Whether a config made by a patch (or read back from settings.json) is one the server can run: the config schema,
-// the agents' references to providers, and no provider on a link-local address unless the config file allows it.
+// the agents' references to providers, at least one agent, and no provider on a link-local address unless the config
+// file allows it.
 // Every problem comes back with its path, so PATCH /settings can answer all of them at once.
 import { resolveAgents, type ResolvedAgent } from "../config/agents.ts";
 import { ConfigError, configIssues } from "../config/load.ts";
@@ -35,6 +36,9 @@ export function checkCandidate(
     if (!(error instanceof ConfigError) || !error.issue) throw error;
     issues.push(error.issue);
   }
+  // An empty map of agents parses, and every chat would then be 404 agent_not_found until an admin put one back
+  // (docs/settings.md invariant 17). Without the map the server makes its own default agent.
+  if (agents?.size === 0) issues.push({ path: "agents", message: "at least one agent: without one no chat can start" });
   return issues.length > 0 || !agents ? { issues } : { candidate: { config, agents } };
 }
 

@@ -2,6 +2,7 @@
 // Each side is a provider of the config (its base_url and api_key), its own base_url, or for TTS the espeak-ng program
 // on this machine. Absent: the app uses the browser's own speech where it has it.
 import { z } from "zod";
+import { webUrl } from "../config/web-url.ts";
 
 /** OpenAI's own bound on a transcription upload; long dictation is cut by the app's recorder long before. */
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
@@ -11,7 +12,7 @@ const voice = z.string().min(1).max(100);
 
 const sttSchema = z.union([
   z.object({ provider_id: z.string().min(1), model }).strict(),
-  z.object({ base_url: z.string().url(), api_key: z.string().min(1).optional(), model }).strict(),
+  z.object({ base_url: webUrl("base_url"), api_key: z.string().min(1).optional(), model }).strict(),
 ]);
 
 const ttsSchema = z.union([
@@ -19,7 +20,7 @@ const ttsSchema = z.union([
   z.object({ provider_id: z.string().min(1), model: model.optional(), voice: voice.optional() }).strict(),
   z
     .object({
-      base_url: z.string().url(),
+      base_url: webUrl("base_url"),
       api_key: z.string().min(1).optional(),
       model: model.optional(),
       voice: voice.optional(),

@@ -146,6 +146,38 @@ describe("refusals", () => {
     expect(ok.status, ok.text).toBe(200);
   });
 
+  it("refuses a provider URL that is not http or https, with its path (16)", async () => {
+    const server = await start({ providers: { default: scriptedProvider(backend) } });
+    for (const base_url of ["file:///etc/passwd", "data:text/plain,hi", "javascript:alert(1)", "ftp://127.0.0.1/v1"]) {
+      const res = await patchSettings(server, { providers: { elsewhere: scriptedProvider(backend, { base_url }) } });
+      expect(res.status, base_url).toBe(400);
+      expect(res.json.error.code).toBe("invalid_settings");
+      expect(res.json.error.details[0]).toMatchObject({
+        path: "providers.elsewhere.base_url",
+        message: "base_url must be an http: or https: URL",
+      });
+    }
+  });
+
+  it("refuses a patch that leaves no agent, with which no chat could start (17)", async () => {
+    const server = await start({
+      providers: { default: scriptedProvider(backend) },
+      agents: { helper: { provider_id: "default" } },
+    });
+    // A merge patch: removing the last agent by name leaves an empty map.
+    const res = await patchSettings(server, { agents: { helper: null } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe("invalid_settings");
+    expect(res.json.error.details[0].path).toBe("agents");
+    // Removing the map itself leaves the server's own default agent, so that stays allowed.
+    const cleared = await patchSettings(server, { agents: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    const listed = await server.request({ method: "GET", url: "/agents" });
+    expect((listed.json as { agents: Array<{ agent_id: string }> }).agents.map((agent) => agent.agent_id)).toEqual([
+      "default",
+    ]);
+  });
+
   it("is the admin role's: a member's device gets 403 admin_required, an admin's device reads and patches", async () => {
     const server = await start();
     const member = deviceToken(server, await addMember(server));

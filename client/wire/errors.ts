@@ -215,6 +215,11 @@ export const HTTP_ERRORS = {
     meaning:
       "POST /uploads: the caller (or the server) has as many unfinished uploads as it may; `details.max_uploads`",
   },
+  too_many_documents_reading: {
+    status: 409,
+    meaning:
+      "POST /documents (or completing a document's upload): the caller (or the server) has as many documents waiting to be read or being read as it may; `details.max_documents_reading`",
+  },
   revision_mismatch: {
     status: 409,
     meaning:

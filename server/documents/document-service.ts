@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import { PRIVATE_FILE_MODE, makePrivateDir } from "../db/file-modes.ts";
 import type { Transactor } from "../db/transactor.ts";
-import { invalid, notFound, unprocessable } from "../errors.ts";
+import { DomainError, invalid, notFound, unprocessable } from "../errors.ts";
 import type { EventStore } from "../events/event-store.ts";
 import type { DocumentsConfig } from "./config.ts";
 import { detectMediaType, PDF } from "./detect.ts";
@@ -21,7 +21,8 @@ import type { EmbeddingEndpoint } from "./embedder.ts";
 import { progressGate } from "./progress.ts";
 import { readFilePart } from "./file-part.ts";
 import { DOCUMENT_FILE_PART_BYTES } from "../../client/wire/routes/documents.ts";
-import { Readers, UnreadableDocument, type Reading, type ScanReader } from "./reader.ts";
+import { UnreadableDocument, type Reading, type ScanReader } from "./reader.ts";
+import { Readers } from "./reader-pool.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
@@ -54,7 +55,8 @@ export class DocumentService {
   readonly store: DocumentStore;
   private readonly readings = new Map<string, Underway>();
 
-  private readonly readers = new Readers();
+  /** The reading workers, bounded, and the documents waiting for one (read by tests to see the bound). */
+  readonly readers = new Readers();
   private readonly embeddingSlots = new Slots(EMBEDDING_SLOTS);
   private readonly ocr: PageOcr;
 
@@ -64,16 +66,41 @@ export class DocumentService {
     makePrivateDir(join(parts.dataDir, DOCUMENTS_DIR));
   }
 
-  /** Stores and starts reading a file; resolves once its page count is known and allowed. */
-  async add(owner: string, name: string, bytes: Uint8Array, declared: string | undefined): Promise<DocumentRecord> {
+  /**
+   * Stores a file and reads it once a reading worker is free (server/documents/reader-pool.ts); resolves once its page
+   * count is known and allowed. Not async: `bytes` is written to the file before the wait, and nothing of this call
+   * holds it after, so a document waiting its turn waits as its stored file, not in memory.
+   */
+  add(owner: string, name: string, bytes: Uint8Array, declared: string | undefined): Promise<DocumentRecord> {
     const media_type = detectMediaType(bytes, name, declared);
+    this.readers.requireRoom(owner);
     const id = `doc_${randomUUID().replaceAll("-", "")}`;
     const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
     writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
-    const scans = media_type === PDF ? await this.scanReader(id) : undefined;
-    const reading = this.readers.start(file, media_type, () => this.parts.clock.now(), scans);
+    return this.read({ id, owner, name, media_type, bytes: bytes.length }, file);
+  }
+
+  /** Refuses (409 too_many_documents_reading) a person who may not add a document now: checked before an upload is taken. */
+  requireRoom(owner: string): void {
+    this.readers.requireRoom(owner);
+  }
+
+  private async read(
+    added: Pick<DocumentRecord, "id" | "name" | "media_type" | "bytes"> & { owner: string },
+    file: string,
+  ): Promise<DocumentRecord> {
+    const { id, name, media_type } = added;
+    let scans: ScanReader | undefined;
+    let reading: Reading;
     let pages: number;
     try {
+      scans = media_type === PDF ? await this.scanReader(id) : undefined;
+      reading = this.readers.start(added.owner, {
+        file,
+        mediaType: media_type,
+        now: () => this.parts.clock.now(),
+        scans,
+      });
       pages = await reading.count;
     } catch (error) {
       rmSync(file, { force: true });
@@ -88,21 +115,9 @@ export class DocumentService {
         max_pages,
       });
     }
-    const row = {
-      id,
-      owner,
-      name,
-      media_type,
-      bytes: bytes.length,
-      pages,
-      status: "reading" as const,
-      error: null,
-      created_at: this.parts.clock.now(),
-    };
+    const row = { ...added, pages, status: "reading" as const, error: null, created_at: this.parts.clock.now() };
     this.store.insert(row);
-    const underway = { reading, embedding: this.embeddingOf(id, pages), ocr: scans !== undefined };
-    this.readings.set(id, underway);
-    reading.proceed(this.hooks(id, underway));
+    this.proceed(id, reading, pages, scans !== undefined);
     return recordOf(row);
   }
 
@@ -188,6 +203,13 @@ export class DocumentService {
     this.readings.delete(id);
   }
 
+  /** A counted document's pages read from here on, and embedded as they come when agents name embedding models. */
+  private proceed(id: string, reading: Reading, pages: number, ocr: boolean): void {
+    const underway = { reading, embedding: this.embeddingOf(id, pages), ocr };
+    this.readings.set(id, underway);
+    reading.proceed(this.hooks(id, underway));
+  }
+
   /** The embedding of a document's chunks as it is read, when agents name embedding models; its pages drive progress. */
   private embeddingOf(id: string, pages: number): DocumentEmbedding | undefined {
     const endpoints = this.parts.embeddings();
@@ -247,14 +269,18 @@ export class DocumentService {
         // The reading is over (its worker is kept for the next one); only the embedding is stopped.
         embedding?.cancel();
         this.readings.delete(id);
-        this.store.setStatus(id, "failed", 0, {
-          code: "document_unreadable",
-          reason,
-          message: describeUnreadable(reason, message),
-        });
-        this.publish(id);
+        this.markUnreadable(id, reason, message);
       },
     };
+  }
+
+  private markUnreadable(id: string, reason: "encrypted" | "corrupt", message: string): void {
+    this.store.setStatus(id, "failed", 0, {
+      code: "document_unreadable",
+      reason,
+      message: describeUnreadable(reason, message),
+    });
+    this.publish(id);
   }
 
   /** Every page read: once they are embedded too, the document is ready (or failed, when no page had text). */
@@ -291,6 +317,7 @@ function describeUnreadable(reason: "encrypted" | "corrupt", message: string): s
 }
 
 function unreadable(error: unknown) {
+  if (error instanceof DomainError) return error; // refused before reading: too many waiting, or shutting down
   if (error instanceof UnreadableDocument)
     return unprocessable("document_unreadable", describeUnreadable(error.reason, error.message), {
       reason: error.reason,

@@ -52,39 +52,8 @@ const { workerData } = require("node:worker_threads");
 import("tsx/esm/api").then(({ register }) => { register(); return import(workerData.entry); });
 `;
 
-/**
- * The reading workers. A worker that read a document to its end (or found it unreadable) is kept for the next one: a
- * fresh worker's start (the loader, then pdf.js, its code compiled cold) took three times as long as reading a
- * 200-page PDF in a warm one. One waits at most; a worker that crashed (a zip bomb past its heap) or was cancelled
- * mid-document is ended, never reused. A server that reads no documents runs no worker.
- */
-export class Readers {
-  private idle: Worker | undefined;
-  private closed = false;
-
-  start(file: string, mediaType: string, now: () => number, scans?: ScanReader): Reading {
-    const worker = this.idle ?? startWorker();
-    this.idle = undefined;
-    worker.ref();
-    worker.postMessage({ file, mediaType, ...(scans ? { ocrPages: scans.pages } : {}) } satisfies ExtractRequest);
-    return readingIn(worker, now, () => this.keep(worker), scans);
-  }
-
-  close(): void {
-    this.closed = true;
-    void this.idle?.terminate();
-    this.idle = undefined;
-  }
-
-  private keep(worker: Worker): void {
-    if (this.closed || this.idle) return void worker.terminate();
-    worker.unref(); // a waiting worker keeps no process alive
-    this.idle = worker;
-    worker.once("exit", () => this.idle === worker && (this.idle = undefined));
-  }
-}
-
-function startWorker(): Worker {
+/** A new reading worker; its pool (reader-pool.ts) gives it its one exit listener for its life. */
+export function startWorker(): Worker {
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
     workerData: { entry: new URL("./extract-worker.ts", import.meta.url).href },
@@ -94,8 +63,23 @@ function startWorker(): Worker {
   return worker;
 }
 
-/** One document's reading in `worker`; `keep` hands the worker back once the document is over and it is well. */
-function readingIn(worker: Worker, now: () => number, keep: () => void, scans: ScanReader | undefined): Reading {
+/** What a reading asks of its worker. */
+export interface ReadingRequest {
+  file: string;
+  mediaType: string;
+  now: () => number;
+  scans?: ScanReader | undefined;
+}
+
+/**
+ * One document's reading in `worker`, begun at once. `over` is called once when the worker is done with the document:
+ * `healthy` when it read it to its end or found it unreadable (it may read the next one), not when it crashed or the
+ * reading was stopped (it is being ended).
+ */
+export function readingIn(worker: Worker, request: ReadingRequest, over: (healthy: boolean) => void): Reading {
+  const { file, mediaType, now, scans } = request;
+  worker.ref();
+  worker.postMessage({ file, mediaType, ...(scans ? { ocrPages: scans.pages } : {}) } satisfies ExtractRequest);
   let hooks: ReadingHooks | undefined;
   let total = 0;
   let done = 0;
@@ -122,12 +106,12 @@ function readingIn(worker: Worker, now: () => number, keep: () => void, scans: S
     if (message.type === "count")
       return void ((total = message.pages), (worthReporting = progressGate(total, now)), resolveCount(total));
     if (message.type === "scan") return void readScan(message.page, message.image);
-    if (message.type === "failed") return void (fail(message.reason, message.message), keep());
+    if (message.type === "failed") return void (fail(message.reason, message.message), over(true));
     if (message.type === "done") {
       settled = true;
       detach();
       hooks?.done(done);
-      return keep();
+      return over(true);
     }
     done++;
     hooks?.page(message.section);
@@ -143,9 +127,11 @@ function readingIn(worker: Worker, now: () => number, keep: () => void, scans: S
   function onCrash(error: Error): void {
     fail("corrupt", error.message);
     void worker.terminate();
+    over(false);
   }
   function onExit(): void {
     fail("corrupt", "the document could not be read to its end (too large once unpacked?)");
+    over(false);
   }
   worker.on("message", onMessage);
   worker.on("error", onCrash);
@@ -157,10 +143,13 @@ function readingIn(worker: Worker, now: () => number, keep: () => void, scans: S
       worker.postMessage(true);
     },
     cancel() {
+      // A reading that is over has handed its worker on, maybe to another document: that worker is not this one's.
+      if (settled) return;
       settled = true;
       detach();
       worker.postMessage(false);
       void worker.terminate();
+      over(false);
     },
   };
 }

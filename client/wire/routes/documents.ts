@@ -27,6 +27,8 @@ export const addDocumentRoute = defineRoute("POST", "/documents", () => ({
     "document_unreadable",
     "upload_not_found",
     "upload_incomplete",
+    "too_many_documents_reading",
+    "shutting_down",
   ],
 }));
 

@@ -82,6 +82,8 @@ export const completeUploadRoute = defineRoute("POST", "/uploads/:upload_id/comp
     "unsupported_media_type",
     "media_type_mismatch",
     "document_unreadable",
+    "too_many_documents_reading",
+    "shutting_down",
     "speech_not_configured",
     "provider_error",
   ],

@@ -25,11 +25,16 @@ function ownerOf(request: FastifyRequest): string {
   return callerOfRoute(request).person_id;
 }
 
-/** Adds an upload's file to the caller's library: POST /documents {upload_id} and POST /uploads/{id}/complete. */
-export async function addUploadedDocument(ctx: ServerContext, request: FastifyRequest, uploadId: string) {
+/**
+ * Adds an upload's file to the caller's library: POST /documents {upload_id} and POST /uploads/{id}/complete. A person
+ * who may not add a document now is refused before the upload is taken, so they keep it to complete later; and the
+ * taken body is held by no frame that waits (docs/documents.md "How many are read at once").
+ */
+export function addUploadedDocument(ctx: ServerContext, request: FastifyRequest, uploadId: string) {
+  ctx.documents.requireRoom(ownerOf(request));
   const taken = ctx.uploads.take(uploadOwnerOf(request.caller), uploadId, "document");
-  const name = taken.name ?? "document";
-  return { document: await ctx.documents.add(ownerOf(request), name, taken.body, taken.content_type) };
+  const adding = ctx.documents.add(ownerOf(request), taken.name ?? "document", taken.body, taken.content_type);
+  return adding.then((document) => ({ document }));
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -75,7 +80,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
         await drainThenRefuse(request.raw, maxBytes(), refusal());
       }
     });
-    serveRoute(scope, addDocumentRoute, async ({ query, request }) => {
+    serveRoute(scope, addDocumentRoute, ({ query, request }) => {
       const json =
         query.name === undefined && isJson(request.headers["content-type"]) ? jsonOf(request.body) : undefined;
       if (namesUpload(request.headers["content-type"], json))
@@ -86,8 +91,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServerContext)
         throw invalid("invalid_input", "POST /documents with the file's bytes needs ?name=<file name>", [
           { path: "query.name", message: "Required" },
         ]);
-      const document = await documents.add(ownerOf(request), query.name, request.body, request.headers["content-type"]);
-      return { document };
+      const adding = documents.add(ownerOf(request), query.name, request.body, request.headers["content-type"]);
+      // Stored: a document waiting for a reading worker waits as its file, not as this body (not async, so no frame
+      // waiting here holds it either).
+      request.body = undefined;
+      return adding.then((document) => ({ document }));
     });
   });
 }

@@ -1,0 +1,182 @@
+// How many documents are read at once (docs/documents.md "How many are read at once", invariants 26-28): a bounded
+// number of reading workers for the whole server, the rest waiting their turn, a person's flood refused past their
+// places, and a worker that reads document after document carrying one exit listener for its life.
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, it, vi } from "vitest";
+import { DOCUMENTS_DIR } from "../../server/documents/document-service.ts";
+import { DomainError } from "../../server/errors.ts";
+import { READING_WORKERS, READINGS_IN_ALL, READINGS_PER_PERSON, Readers } from "../../server/documents/reader-pool.ts";
+import { ManualClock } from "../bridge/manual-clock.ts";
+import { startHousehold } from "../people/support.ts";
+import { part } from "../uploads/support.ts";
+import { pdfWithoutText } from "./files.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { useClosing } from "../support/use-closing.ts";
+import { addDocument } from "./helpers.ts";
+
+// A reading worker starts a loader: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+const closing = useClosing();
+
+const post = (server: TestServer, token: string, n: number) =>
+  server.request({
+    method: "POST",
+    url: `/documents?name=note-${n}.txt`,
+    token,
+    headers: { "content-type": "text/plain" },
+    payload: Buffer.from(`Note ${n}: the flood's document number ${n}.`),
+  });
+
+async function statusOnceRead(server: TestServer, token: string, id: string): Promise<string> {
+  for (;;) {
+    const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
+    if (json.document.status !== "reading") return json.document.status;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+it("R1 a flood of 20 documents at once is read by at most 2 workers, the rest waiting their turn; past a person's 10 places they are refused with 409, and another person's document is still taken", async () => {
+  const { server, admin, adult } = closing.own(await startHousehold());
+  const readers = server.runtime.ctx.documents.readers;
+  const flood = Array.from({ length: 20 }, (_, n) => post(server, admin.plain.token, n));
+  const other = post(server, adult.plain.token, 99);
+  const answers = await Promise.all(flood);
+
+  const taken = answers.filter((answer) => answer.status === 201);
+  const refused = answers.filter((answer) => answer.status !== 201);
+  expect(taken.length).toBeGreaterThanOrEqual(READINGS_PER_PERSON);
+  // Some were refused: no place is given back before a worker has read a document, and a cold worker's start (the
+  // loader, then the reader's code) outlasts twenty requests made in this process.
+  expect(refused.length).toBeGreaterThan(0);
+  for (const answer of refused) {
+    expect([answer.status, answer.json.error.code]).toEqual([409, "too_many_documents_reading"]);
+    expect(answer.json.error.details).toEqual({ max_documents_reading: READINGS_PER_PERSON });
+  }
+  expect((await other).status).toBe(201);
+  const ids = taken.map((answer) => answer.json.document.id as string);
+  for (const id of ids) expect(await statusOnceRead(server, admin.plain.token, id)).toBe("ready");
+  expect(await statusOnceRead(server, adult.plain.token, (await other).json.document.id)).toBe("ready");
+
+  // The bound held at every worker's start, and the queue was used (some document waited for a worker).
+  expect(readers.workers.most).toBeLessThanOrEqual(READING_WORKERS);
+  expect(readers.workers.mostWaiting).toBeGreaterThan(0);
+  // A refused document left no file; every place was given back, so the person may send ten again at once.
+  expect(readdirSync(join(server.dataDir, DOCUMENTS_DIR))).toHaveLength(ids.length + 1);
+  const again = await Promise.all(
+    Array.from({ length: READINGS_PER_PERSON }, (_, n) => post(server, admin.plain.token, 100 + n)),
+  );
+  expect(again.map((answer) => answer.status)).toEqual(Array(READINGS_PER_PERSON).fill(201));
+  for (const answer of again)
+    expect(await statusOnceRead(server, admin.plain.token, answer.json.document.id)).toBe("ready");
+  expect(readers.workers.most).toBeLessThanOrEqual(READING_WORKERS);
+});
+
+it("R2 a worker that reads 20 documents in turn carries one exit listener all along, and no MaxListeners warning", async () => {
+  const server = closing.own(await startTestServer());
+  const readers = server.runtime.ctx.documents.readers;
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on("warning", onWarning);
+  try {
+    for (let n = 0; n < 20; n++) {
+      await addDocument(server, `note-${n}.txt`, `Note ${n} of twenty, read in turn.`, { type: "text/plain" });
+      const { alive } = readers.workers;
+      expect(alive).toHaveLength(1); // the same worker, kept for the next document
+      expect(alive.map((worker) => worker.listenerCount("exit"))).toEqual([1]);
+    }
+  } finally {
+    process.off("warning", onWarning);
+  }
+  expect(warnings).not.toContain("MaxListenersExceededWarning");
+});
+
+it("R3 the server holds at most 32 documents waiting or read, one a person: the next is refused (409); closing refuses every document not yet counted (503 shutting_down)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "readers-"));
+  const file = join(dir, "note.txt");
+  writeFileSync(file, "A note.");
+  const readers = new Readers();
+  const request = { file, mediaType: "text/plain", now: () => 0 };
+  try {
+    const readings = Array.from({ length: READINGS_IN_ALL }, (_, n) => readers.start(`person-${n}`, request));
+    const refusal = (() => {
+      try {
+        readers.start("one-more", request);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal).toMatchObject({
+      kind: "conflict",
+      code: "too_many_documents_reading",
+      details: { max_documents_reading: READINGS_IN_ALL },
+    });
+    readers.close();
+    // Those waiting are refused at once; the two a worker had begun are stopped once counted.
+    const counts = await Promise.allSettled(readings.map((reading) => reading.count));
+    expect(counts.map((count) => count.status === "rejected" && count.reason.code)).toEqual(
+      Array(READINGS_IN_ALL).fill("shutting_down"),
+    );
+  } finally {
+    readers.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("R5 while both workers are held and a person's other 8 documents wait, their next is refused (409), completing an upload too, which is kept; another person's waits its turn; all are read once the workers are free", async () => {
+  // Both workers are held by scans whose OCR never answers (a tesseract that sleeps, on a clock that never moves).
+  const dir = mkdtempSync(join(tmpdir(), "readers-ocr-"));
+  const program = join(dir, "tesseract");
+  writeFileSync(program, `#!/bin/sh\nif [ "$1" = --version ]; then echo "tesseract 5"; exit 0; fi\nexec sleep 600\n`);
+  chmodSync(program, 0o755);
+  const { server, admin, adult } = closing.own(
+    await startHousehold({}, { clock: new ManualClock(), tesseractPath: program }),
+  );
+  closing.own({ close: async () => rmSync(dir, { recursive: true, force: true }) });
+  const token = admin.plain.token;
+  const readers = server.runtime.ctx.documents.readers;
+  const scan = await pdfWithoutText(1);
+  const scans = await Promise.all(
+    ["a.pdf", "b.pdf"].map((name) =>
+      server.request({ method: "POST", url: `/documents?name=${name}`, token, payload: Buffer.from(scan) }),
+    ),
+  );
+  expect(scans.map((answer) => answer.status)).toEqual([201, 201]);
+  const waiting = Array.from({ length: READINGS_PER_PERSON - 2 }, (_, n) => post(server, token, n));
+  const others = post(server, adult.plain.token, 99);
+  while (readers.workers.mostWaiting < READINGS_PER_PERSON - 1) await new Promise((resolve) => setImmediate(resolve));
+
+  const bytes = Buffer.from("Sent in parts, completed once there is room.");
+  const created = await server.request({
+    method: "POST",
+    url: "/uploads",
+    token,
+    payload: { kind: "document", name: "late.txt", content_type: "text/plain", bytes: bytes.length },
+  });
+  const upload = created.json.upload_id as string;
+  const sent = await server.request({ method: "PUT", url: `/uploads/${upload}/parts/0`, token, payload: part(bytes) });
+  expect(sent.status).toBe(200);
+  const complete = () => server.request({ method: "POST", url: `/uploads/${upload}/complete`, token });
+  for (const refused of [await complete(), await post(server, token, 10)]) {
+    expect([refused.status, refused.json.error.code]).toEqual([409, "too_many_documents_reading"]);
+    expect(refused.json.error.details).toEqual({ max_documents_reading: READINGS_PER_PERSON });
+  }
+
+  // Deleting the scans ends their workers; the documents waiting are read in their turn.
+  for (const answer of scans)
+    await server.request({ method: "DELETE", url: `/documents/${answer.json.document.id}`, token });
+  for (const answer of await Promise.all(waiting)) {
+    expect(answer.status).toBe(201);
+    expect(await statusOnceRead(server, token, answer.json.document.id)).toBe("ready");
+  }
+  const other = await others;
+  expect(other.status).toBe(201);
+  expect(await statusOnceRead(server, adult.plain.token, other.json.document.id)).toBe("ready");
+  const late = await complete();
+  expect(late.status, late.text).toBe(201);
+  expect(await statusOnceRead(server, token, late.json.document.id)).toBe("ready");
+  expect(readers.workers.most).toBeLessThanOrEqual(READING_WORKERS);
+});

@@ -197,6 +197,7 @@ function startWork(
     tesseract: options.tesseractPath ?? DEFAULT_TESSERACT,
     log,
   });
+  documents.resumeReadings();
   const personal = new PersonalStore(db, clock);
   const runner = startRunner(
     {

@@ -2,7 +2,7 @@
 // copied into a chat when a message attaches one. Every change of a document's state is published as
 // `document_updated`.
 import { randomUUID } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DocumentRecord } from "../../client/wire/events.ts";
 import type { Clock } from "../clock.ts";
@@ -119,6 +119,34 @@ export class DocumentService {
     this.store.insert(row);
     this.proceed(id, reading, pages, scans !== undefined);
     return recordOf(row);
+  }
+
+  /**
+   * On start: reads again, from its stored file, every document a previous run left `reading` (stopped by a shutdown,
+   * or cut off by a crash), each in its turn after those added now; and removes the files of documents that never got
+   * their row (that run stopped while they waited for their count).
+   */
+  resumeReadings(): void {
+    const dir = join(this.parts.dataDir, DOCUMENTS_DIR);
+    for (const name of readdirSync(dir)) if (!this.store.byId(name)) rmSync(join(dir, name), { force: true });
+    for (const row of this.store.unfinished()) void this.readAgain(row.id, row.owner, row.media_type);
+  }
+
+  private async readAgain(id: string, owner: string, media_type: string): Promise<void> {
+    const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
+    try {
+      const scans = media_type === PDF ? await this.scanReader(id) : undefined;
+      const now = () => this.parts.clock.now();
+      const reading = this.readers.start(owner, { file, mediaType: media_type, now, scans }, { resumed: true });
+      const pages = await reading.count;
+      if (!this.store.byId(id)) return reading.cancel(); // deleted while it waited
+      this.proceed(id, reading, pages, scans !== undefined);
+    } catch (error) {
+      if (error instanceof DomainError || !this.store.byId(id)) return; // shutting down again: read at the next start
+      const { reason, message } =
+        error instanceof UnreadableDocument ? error : { reason: "corrupt" as const, message: String(error) };
+      this.markUnreadable(id, reason, message);
+    }
   }
 
   list(owner: string): DocumentRecord[] {

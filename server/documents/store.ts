@@ -99,6 +99,13 @@ export class DocumentStore {
       .all(owner);
   }
 
+  /** Documents left `reading` (by a run that stopped before they were read). */
+  unfinished(): DocumentRow[] {
+    return this.db
+      .prepare<[], DocumentRow>("SELECT * FROM documents WHERE status = 'reading' ORDER BY created_at, id")
+      .all();
+  }
+
   setStatus(id: string, status: DocumentRow["status"], pages: number, error?: DocumentRecord["error"]): void {
     this.db
       .prepare("UPDATE documents SET status = ?, pages = ?, error = ? WHERE id = ?")

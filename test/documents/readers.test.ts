@@ -12,7 +12,7 @@ import { ManualClock } from "../bridge/manual-clock.ts";
 import { startHousehold } from "../people/support.ts";
 import { part } from "../uploads/support.ts";
 import { pdfWithoutText } from "./files.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { useClosing } from "../support/use-closing.ts";
 import { addDocument } from "./helpers.ts";
 
@@ -124,6 +124,30 @@ it("R3 the server holds at most 32 documents waiting or read, one a person: the 
     readers.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it("R4 on start, a document a previous run left reading is read again from its file to ready, one whose file is now unreadable is failed, and a file that never got its row is removed", async () => {
+  const first = await startTestServer();
+  const kept = await addDocument(first, "kept.txt", "Kept text, read again after the restart.", { type: "text/plain" });
+  const broken = await addDocument(first, "broken.txt", "Text that will not be read again.", { type: "text/plain" });
+  const dir = join(first.dataDir, DOCUMENTS_DIR);
+  // What a run stopped mid-read leaves: rows still reading, with or without their pages; and a file with no row.
+  const { db } = first.runtime.ctx;
+  db.prepare("UPDATE documents SET status = 'reading'").run();
+  db.prepare("DELETE FROM document_pages WHERE document_id = ?").run(kept);
+  db.prepare("UPDATE documents SET media_type = 'application/pdf' WHERE id = ?").run(broken);
+  writeFileSync(join(dir, broken), "%PDF-1.7 and nothing a PDF reader can open");
+  writeFileSync(join(dir, "doc_never_counted"), "waited for a worker when the server stopped");
+  await first.close(true);
+
+  const server = closing.own(await startTestServer({}, { dataDir: first.dataDir }));
+  expect(await statusOnceRead(server, ADMIN_TOKEN, kept)).toBe("ready");
+  const page = await server.request({ method: "GET", url: `/documents/${kept}/text?page=1` });
+  expect(page.json.text).toBe("Kept text, read again after the restart.");
+  expect(await statusOnceRead(server, ADMIN_TOKEN, broken)).toBe("failed");
+  const failed = await server.request({ method: "GET", url: `/documents/${broken}` });
+  expect(failed.json.document.error).toMatchObject({ code: "document_unreadable", reason: "corrupt" });
+  expect(readdirSync(dir).sort()).toEqual([kept, broken].sort());
 });
 
 it("R5 while both workers are held and a person's other 8 documents wait, their next is refused (409), completing an upload too, which is kept; another person's waits its turn; all are read once the workers are free", async () => {

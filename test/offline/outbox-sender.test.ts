@@ -1,13 +1,14 @@
 // The outbox's sender over a real server (app/src/offline/outbox-sender.ts, docs/app.md "Outbox" OB15, OB17): a
 // message sent again whose first send was accepted and answered while nothing listened (the answer lost, the app
 // closed) finds its reply's completion in the server's log, so its chat's next message goes; a sender disposed on an
-// unpair ends the waits it holds instead of leaving them for good.
+// unpair ends the waits it holds instead of leaving them for good, and lists no chat a late answer created.
 import { describe, expect, it } from "vitest";
 import { connect } from "../../client/connection/client.ts";
 import { createOutbox } from "../../app/src/offline/outbox.ts";
 import { memoryOutboxStore } from "../../app/src/offline/outbox-store.ts";
 import { clientSender } from "../../app/src/offline/outbox-sender.ts";
 import { FAST_RECONNECT, until, untilLive } from "../client/support/stack.ts";
+import { CuttableProxy } from "../client/support/proxy.ts";
 import { useStack } from "../support/use-stack.ts";
 
 const scope = useStack();
@@ -65,5 +66,34 @@ describe("the outbox's sender", () => {
     const waiting = sender.awaitReply(session.id, "req_never_sent");
     sender.dispose();
     await expect(waiting).rejects.toThrow("the outbox's client was closed");
+  });
+
+  it("keeps a chat created by a send answered after the dispose out of the list (OB17)", async () => {
+    const stack = await scope.start();
+    const proxy = scope.own(await CuttableProxy.start(() => stack.serverPort));
+    const credentials = { ...(await stack.pair()), server_url: `http://127.0.0.1:${proxy.port}` };
+    const client = scope.own(connect(credentials, { ...FAST_RECONNECT, route: "direct" }));
+    await untilLive(client);
+    const created: string[] = [];
+    const sender = clientSender(client, {
+      created: (session) => created.push(session.id),
+      failed: () => undefined,
+      report: () => undefined,
+    });
+    // The chat's creation is held on the way; the device is unpaired meanwhile; then it goes through.
+    proxy.blackhole();
+    const sending = sender.send({
+      id: "crid_late",
+      chat: "cs_late",
+      client_session_id: "cs_late",
+      text: "late",
+      request_options: {},
+      seq: 1,
+    });
+    sender.dispose();
+    proxy.restore();
+    const sent = await sending;
+    expect(sent.session_id).toMatch(/./);
+    expect(created).toEqual([]);
   });
 });

@@ -43,7 +43,9 @@ export function clientSender(client: ChatClient, hooks: SenderHooks): OutboxSend
   // refused as busy (409) and goes on the outbox's pauses, after it (docs/app.md OB13).
   const offReset = client.onReset(() => [...waiters.values()].forEach((waiter) => waiter.done()));
   return {
-    send: (item) => send(client, item, hooks),
+    // A chat created by a send answered after an unpair is the old pairing's: it stays out of the list.
+    send: (item) =>
+      send(client, item, { ...hooks, created: (session) => disposed.signal.aborted || hooks.created(session) }),
     awaitReply(_session_id, request_id) {
       return new Promise<void>((resolve, reject) => {
         const settle = (then: () => void) => () => (waiters.delete(request_id), completed.delete(request_id), then());

@@ -8,7 +8,7 @@ export function readBodyUpTo(body: Readable, maxBytes: number, tooLarge: () => E
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    body.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
       else if (chunks.length > 0 || size - chunk.length <= maxBytes) {
@@ -16,8 +16,16 @@ export function readBodyUpTo(body: Readable, maxBytes: number, tooLarge: () => E
         chunks.length = 0;
         reject(tooLarge());
       } else if (size > 2 * maxBytes) body.destroy();
+    };
+    body.on("data", onData);
+    body.once("end", () => {
+      // The request lives until it is answered, which for a document waiting its turn to be read can be long: its
+      // listeners would keep the chunks alive beside the whole body (docs/documents.md "How many are read at once").
+      body.off("data", onData).off("error", reject);
+      const whole = Buffer.concat(chunks);
+      chunks.length = 0;
+      resolve(whole);
     });
-    body.once("end", () => resolve(Buffer.concat(chunks)));
     body.once("error", reject);
   });
 }

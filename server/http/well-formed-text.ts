@@ -25,29 +25,59 @@ export function illFormedStringsRefusal(json: string, value: unknown): DomainErr
   return invalid("invalid_input", `${where}: ${message}`, [{ path: where, message }]);
 }
 
-interface Pending {
-  value: unknown;
-  path: string[];
+/** A container being walked: its keys (an object's) or none (an array's), and the next child to look at. */
+interface Frame {
+  value: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  next: number;
 }
 
-/** The path of the first string holding a lone surrogate, depth-first in order (an object's keys before its values); a
- *  bad key ends the path itself, its surrogates written as U+FFFD. Iterative: no nesting overflows it. */
+/**
+ * The path of the first string holding a lone surrogate, depth-first in order (an object's keys before its values); a
+ * bad key ends the path itself, its surrogates written as U+FFFD. Iterative, and holding one frame per level of
+ * nesting, not one entry per string: a body of millions of strings (13 MB of `""`) is walked in memory of its depth,
+ * and a path is built only for the string found.
+ */
 export function firstIllFormedString(value: unknown): string[] | undefined {
-  const stack: Pending[] = [{ value, path: [] }];
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? [] : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  const stack: Frame[] = [];
+  const enter = (container: object): string[] | undefined => {
+    const frame = frameOf(container);
+    const badKey = frame.keys?.find((key) => LONE_SURROGATE.test(key));
+    if (badKey !== undefined) return [...pathOf(stack), badKey.replace(/\p{Cs}/gu, "\ufffd")];
+    stack.push(frame);
+    return undefined;
+  };
+  const atRoot = enter(value);
+  if (atRoot) return atRoot;
   while (stack.length > 0) {
-    const { value: item, path } = stack.pop()!;
-    if (typeof item === "string") {
-      if (LONE_SURROGATE.test(item)) return path;
+    const frame = stack[stack.length - 1]!;
+    if (frame.next >= (frame.keys ?? (frame.value as unknown[])).length) {
+      stack.pop();
       continue;
     }
-    if (item === null || typeof item !== "object") continue;
-    const entries = Object.entries(item);
-    for (const [key] of entries) if (LONE_SURROGATE.test(key)) return [...path, key.replace(/\p{Cs}/gu, "\ufffd")];
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [key, child] = entries[index]!;
-      if (typeof child === "string" || (child !== null && typeof child === "object"))
-        stack.push({ value: child, path: [...path, key] });
+    const child = frame.keys
+      ? (frame.value as Record<string, unknown>)[frame.keys[frame.next]!]
+      : (frame.value as unknown[])[frame.next];
+    frame.next++;
+    if (typeof child === "string") {
+      if (LONE_SURROGATE.test(child)) return pathOf(stack);
+    } else if (child !== null && typeof child === "object") {
+      const found = enter(child);
+      if (found) return found;
     }
   }
   return undefined;
+}
+
+function frameOf(container: object): Frame {
+  return Array.isArray(container)
+    ? { value: container, keys: undefined, next: 0 }
+    : { value: container as Record<string, unknown>, keys: Object.keys(container), next: 0 };
+}
+
+/** The keys (or indices) leading to the child each frame looked at last. */
+function pathOf(stack: readonly Frame[]): string[] {
+  return stack.map((frame) => (frame.keys ? frame.keys[frame.next - 1]! : String(frame.next - 1)));
 }

@@ -244,3 +244,30 @@ describe("the check under generated JSON", () => {
     { runs: 300, ms: 5000 },
   );
 });
+
+describe("the walk over a hostile body", () => {
+  it("looks at one child at a time, holding a frame per level, not every string of the body at once", () => {
+    // 62 arrays deep, then a million strings, the bad one first: a walk that queued every child before looking at
+    // any (and a path per child) ran a 13 MB body of such strings out of heap. This one reads the bad string and stops.
+    let reads = 0;
+    const strings = new Proxy(["\ud800", ...Array.from({ length: 1_000_000 }, () => "")], {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    let nested: unknown = strings;
+    for (let level = 0; level < 62; level++) nested = [nested];
+    const path = firstIllFormedString(nested);
+    expect(path).toEqual([...Array.from({ length: 62 }, () => "0"), "0"]);
+    expect(reads).toBeLessThan(10);
+  });
+
+  it("finds a bad string after half a million good ones, 62 deep, with its path", () => {
+    const strings = Array.from({ length: 500_000 }, () => "");
+    strings.push({ ["ok"]: "\udc00" } as never);
+    let nested: unknown = strings;
+    for (let level = 0; level < 62; level++) nested = [nested];
+    expect(firstIllFormedString(nested)).toEqual([...Array.from({ length: 62 }, () => "0"), "500000", "ok"]);
+  });
+});

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from "fastify";
 import type { ServerContext } from "./context.ts";
 import { installAuth } from "./http/auth.ts";
+import { BodyBudget, installBodyBudget } from "./http/body-budget.ts";
 import { installCors } from "./http/cors.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
@@ -51,12 +52,14 @@ export interface BuildOptions {
   appDir?: string;
   /** Hears of every route as it is registered, with its options (the architecture tests list them so). */
   onRoute?: (route: RouteOptions) => void;
+  /** The request-body bytes held at once (http/body-budget.ts); tests hand a small one and read its inFlight. */
+  bodyBudget?: BodyBudget;
 }
 
 export function buildApp(
   ctx: ServerContext,
   options: FastifyServerOptions = {},
-  { appDir = DEFAULT_APP_DIR, onRoute }: BuildOptions = {},
+  { appDir = DEFAULT_APP_DIR, onRoute, bodyBudget = new BodyBudget() }: BuildOptions = {},
 ): FastifyInstance {
   // forceCloseConnections: close() must not wait out keep-alive sockets (a finished long-poll leaves one).
   // httpServerOptions: connection limits, and the one error body for refusals before routing.
@@ -73,6 +76,8 @@ export function buildApp(
   installJsonBodyParser(app);
   installCors(app);
   installAuth(app, ctx.auth, (deviceId) => noteDevicesSeen(ctx, [deviceId]));
+  // Right after auth, the first hook that knows the caller (a person's share of the budget), before any body is read.
+  installBodyBudget(app, bodyBudget);
   installSessionAccess(app, ctx.chatGuard);
   installSessionViews(app, new SessionViews(ctx.db));
   installRequestLimits(app, ctx.db, ctx.people);

@@ -324,6 +324,11 @@ export const HTTP_ERRORS = {
     meaning:
       "the bridge's GET /shared/{token}: no server linked to the bridge could say whether the link is live (none linked, none answered in time, or the bridge is fetching too many links at once); `Retry-After` says when to try again",
   },
+  server_busy: {
+    status: 503,
+    meaning:
+      "the server is receiving too many request bodies at once (in all, or from this person); the body was not read and the connection is closed; `details.retry_after` (seconds, also the Retry-After header) says when to send again",
+  },
   shutting_down: { status: 503, meaning: "the server is shutting down; send again after it restarts" },
   insufficient_storage: {
     status: 507,

@@ -31,7 +31,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof DomainError) {
     const retryAfter = (error.details as { retry_after?: unknown } | undefined)?.retry_after;
-    if (error.kind === "too_many" && typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
+    if (typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
     return reply.status(KIND_STATUS[error.kind]).send(errorBody(error.code, error.message, error.details));
   }
   const known = "code" in error && typeof error.code === "string" ? FASTIFY_CODES[error.code] : undefined;

@@ -61,11 +61,12 @@ export class BodyBudget {
 /**
  * Applies `budget` to every route. The hook runs right after auth's, which is the first to know the caller: the share
  * is a person's, so every device of one member (and every relayed call, whose bridge address they all share) counts
- * together. Requests refused before it (401, a producer's 403) never have their body read, so they hold nothing.
+ * together. Requests refused before it (401, a producer's 403) are answered before their body is parsed (Node reads and
+ * drops the rest), so they hold nothing.
  */
 export function installBodyBudget(app: FastifyInstance, budget: BodyBudget): void {
   app.addHook("onRequest", async (request, reply) => {
-    const bytes = declaredBodyBytes(request, app.initialConfig.bodyLimit ?? 0);
+    const bytes = declaredBodyBytes(request, app.initialConfig.bodyLimit ?? 0, budget.limits.perCallerBytes);
     if (bytes === 0) return;
     const release = budget.take(callerKey(request), bytes);
     if (release === undefined) {
@@ -84,12 +85,17 @@ export function installBodyBudget(app: FastifyInstance, budget: BodyBudget): voi
   });
 }
 
-/** The bytes a request's body will hold: its content-length, or for a chunked body its route's body limit. */
-function declaredBodyBytes(request: FastifyRequest, serverBodyLimit: number): number {
+/**
+ * The bytes a request's body will hold: its content-length, or for a chunked body (no length said) a whole person's
+ * share, or its route's limit if larger. Not the route's limit alone: the routes that read their own bodies (a
+ * recording up to speech.max_bytes, a document, an upload part) keep the server's 1 MiB there, so chunked recordings
+ * counted so would pass the budget 25 times over. Apps send a length; a chunked body waits its turn alone.
+ */
+function declaredBodyBytes(request: FastifyRequest, serverBodyLimit: number, share: number): number {
   const length = request.headers["content-length"];
   if (length !== undefined) return Number(length) > 0 ? Number(length) : 0;
   if (request.headers["transfer-encoding"] === undefined) return 0;
-  return request.routeOptions.bodyLimit ?? serverBodyLimit;
+  return Math.max(request.routeOptions.bodyLimit ?? serverBodyLimit, share);
 }
 
 function callerKey(request: FastifyRequest): string {

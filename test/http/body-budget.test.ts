@@ -1,9 +1,9 @@
 // docs/events.md H6-H9: the request-body bytes the server holds at once are bounded (server/http/body-budget.ts).
 // Real servers on loopback: a flood of large declared bodies is refused unread with 503 server_busy while /health
 // answers and the server's peak RSS stays bounded (a server in a child process, its RSS read from /proc); a person's
-// share leaves room for the others; a body larger than the budget passes alone; and after a thousand mixed exchanges
-// (direct, injected, run in-process as the relay does, aborted mid-body, refused by a later hook or by the budget)
-// every byte is given back. Every wait is for an event (an answer, a close), never for a time.
+// share leaves room for the others; a chunked body counts a whole share; a body larger than the budget passes alone;
+// and after a thousand mixed exchanges (direct, injected, run in-process as the relay does, aborted mid-body, refused
+// by a later hook or by the budget) every byte is given back. Every wait is for an event (an answer, a close), never for a time.
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { once } from "node:events";
@@ -174,6 +174,20 @@ describe("the request-body budget", () => {
     expect(codeOf(await crowded.response)).toBe("server_busy");
     holder.finish();
     await holder.response;
+    for (const socket of sockets) socket.destroy();
+    await settled();
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it("counts a chunked body as a whole person's share, above the 1 MiB limit of the routes that read their own", async () => {
+    const { port, budget, settled } = await listenWith({ totalBytes: 8 * MiB, perCallerBytes: 4 * MiB });
+    const chunked = await post(port, { path: TRANSCRIBE, sent: 0 });
+    chunked.socket.write("5\r\nhello\r\n");
+    const beside = await post(port, { path: TRANSCRIBE, declared: 1, sent: 1 });
+    expect(codeOf(await beside.response)).toBe("server_busy");
+    expect(budget.inFlight).toBe(4 * MiB);
+    chunked.socket.write("0\r\n\r\n");
+    expect(codeOf(await chunked.response)).toBe("speech_not_configured");
     for (const socket of sockets) socket.destroy();
     await settled();
     expect(budget.inFlight).toBe(0);

@@ -57,5 +57,11 @@ function linkLocalIssues(config: Config): SettingsIssue[] {
   for (const [id, agent] of Object.entries(config.agents ?? {}))
     if (agent.base_url !== undefined && urlIsLinkLocal(agent.base_url))
       issues.push({ path: `agents.${id}.base_url`, message });
+  // The speech backends are dialled as providers are, and their errors are answered to the caller.
+  for (const part of ["stt", "tts"] as const) {
+    const backend = config.speech?.[part];
+    if (backend && "base_url" in backend && backend.base_url !== undefined && urlIsLinkLocal(backend.base_url))
+      issues.push({ path: `speech.${part}.base_url`, message });
+  }
   return issues;
 }

@@ -139,6 +139,18 @@ describe("refusals", () => {
       expect(res.json.error.code).toBe("invalid_settings");
       expect(res.json.error.details[0].path).toBe("providers.metadata.base_url");
     }
+    // The speech backends are dialled too: the same check for their base_url.
+    const speech = await patchSettings(server, {
+      speech: {
+        stt: { base_url: "http://169.254.169.254/latest/", model: "whisper" },
+        tts: { base_url: "http://[fe80::1]/v1", model: "voice" },
+      },
+    });
+    expect(speech.status, speech.text).toBe(400);
+    expect(speech.json.error.details.map((detail: { path: string }) => detail.path)).toEqual([
+      "speech.stt.base_url",
+      "speech.tts.base_url",
+    ]);
     const allowed = await start({ settings: { allow_link_local: true } });
     const ok = await patchSettings(allowed, {
       providers: { metadata: scriptedProvider(backend, { base_url: "http://[fe80::1]/v1" }) },

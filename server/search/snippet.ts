@@ -17,7 +17,8 @@ const ELLIPSIS = "…";
 
 export function makeSnippet(text: string, words: readonly string[]): Snippet {
   const first = firstHit(text, words);
-  const from = first === undefined ? 0 : wordStartAfter(text, Math.max(0, first - LEAD), first);
+  // A start between a pair's halves is moved back onto the pair, as the end is: the snippet holds no half of one.
+  const from = first === undefined ? 0 : wholeEnd(text, wordStartAfter(text, Math.max(0, first - LEAD), first));
   const to = wholeEnd(text, wordEndBefore(text, Math.min(text.length, from + LENGTH), first));
   const body = text.slice(from, to).replace(/\s+/g, " ").trim();
   const snippet = `${from > 0 ? ELLIPSIS : ""}${body}${to < text.length ? ELLIPSIS : ""}`;

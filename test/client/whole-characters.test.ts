@@ -1,7 +1,7 @@
 // Text cut at a length (client/wire/whole-characters.ts) keeps whole characters, so nothing the app or the server cuts
 // and then sends or stores holds half an emoji (docs/server.md "Route contracts": the server refuses a body holding
 // one). Under generated text of emoji, CJK, spaces and ASCII: the cut itself, and each cut that is sent or stored (a
-// spoken piece, a search query, a push preview, a provider error's excerpt, a derived title).
+// spoken piece, a search query, a push preview, a provider error's excerpt, a derived title, a search snippet).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { headOf, wholeEnd } from "../../client/wire/whole-characters.ts";
@@ -9,6 +9,7 @@ import { sessionTitle } from "../../client/wire/messages.ts";
 import { pieces } from "../../app/src/voice/sentences.ts";
 import { previewText } from "../../server/push/payload.ts";
 import { excerpt } from "../../server/provider/errors.ts";
+import { makeSnippet } from "../../server/search/snippet.ts";
 import { itHolds } from "../support/properties.ts";
 
 const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -28,7 +29,7 @@ describe("cuts on whole characters", () => {
   );
 
   itHolds(
-    "what is sent or stored after a cut is well-formed: spoken pieces, push previews, excerpts, derived titles",
+    "what is sent or stored after a cut is well-formed: spoken pieces, push previews, excerpts, derived titles, snippets",
     fc.property(text, fc.integer({ min: 2, max: 400 }), (input, max) => {
       const spoken = pieces(input, max);
       for (const piece of spoken) expect(wellFormed(piece), piece).toBe(true);
@@ -36,6 +37,8 @@ describe("cuts on whole characters", () => {
       expect(wellFormed(previewText(input, max))).toBe(true);
       expect(wellFormed(excerpt(input))).toBe(true);
       expect(wellFormed(sessionTitle({ messages: [{ role: "user", content: input, metadata: {} }] }))).toBe(true);
+      for (const tail of ["", " word", "。word"])
+        expect(wellFormed(makeSnippet(input + tail, ["word"]).snippet), input + tail).toBe(true);
     }),
     { runs: 300, ms: 5000 },
   );
@@ -48,5 +51,9 @@ describe("cuts on whole characters", () => {
       messages: [{ role: "user", content: `${" ".repeat(319)}😀 and more`, metadata: {} }],
     });
     expect(title).toBe("");
+    // A snippet's start, 60 units before its first hit, lands inside a pair: it starts on the pair.
+    const snippet = makeSnippet(`${"😀中".repeat(40)}。word`, ["word"]).snippet;
+    expect(wellFormed(snippet)).toBe(true);
+    expect(snippet.startsWith("…😀")).toBe(true);
   });
 });

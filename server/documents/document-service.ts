@@ -22,7 +22,7 @@ import { progressGate } from "./progress.ts";
 import { readFilePart } from "./file-part.ts";
 import { DOCUMENT_FILE_PART_BYTES } from "../../client/wire/routes/documents.ts";
 import { UnreadableDocument, type Reading, type ScanReader } from "./reader.ts";
-import { Readers } from "./reader-pool.ts";
+import { Readers, type Place } from "./reader-pool.ts";
 import { DocumentStore, recordOf, type ChatDocument } from "./store.ts";
 
 export const DOCUMENTS_DIR = "documents";
@@ -73,11 +73,19 @@ export class DocumentService {
    */
   add(owner: string, name: string, bytes: Uint8Array, declared: string | undefined): Promise<DocumentRecord> {
     const media_type = detectMediaType(bytes, name, declared);
-    this.readers.requireRoom(owner);
+    // The place is taken here, in the turn the caller checked for room (and took its upload), not after an await: a
+    // burst of documents that all found room while a first PDF waited for tesseract's check would else be refused
+    // after their uploads were taken (docs/documents.md invariant 27).
+    const place = this.readers.reserve(owner);
     const id = `doc_${randomUUID().replaceAll("-", "")}`;
     const file = join(this.parts.dataDir, DOCUMENTS_DIR, id);
-    writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
-    return this.read({ id, owner, name, media_type, bytes: bytes.length }, file);
+    try {
+      writeFileSync(file, bytes, { mode: PRIVATE_FILE_MODE });
+    } catch (error) {
+      place.release();
+      throw error;
+    }
+    return this.read({ id, owner, name, media_type, bytes: bytes.length }, file, place);
   }
 
   /** Refuses (409 too_many_documents_reading) a person who may not add a document now: checked before an upload is taken. */
@@ -88,21 +96,18 @@ export class DocumentService {
   private async read(
     added: Pick<DocumentRecord, "id" | "name" | "media_type" | "bytes"> & { owner: string },
     file: string,
+    place: Place,
   ): Promise<DocumentRecord> {
     const { id, name, media_type } = added;
     let scans: ScanReader | undefined;
-    let reading: Reading;
+    let reading: Reading | undefined;
     let pages: number;
     try {
       scans = media_type === PDF ? await this.scanReader(id) : undefined;
-      reading = this.readers.start(added.owner, {
-        file,
-        mediaType: media_type,
-        now: () => this.parts.clock.now(),
-        scans,
-      });
+      reading = place.begin({ file, mediaType: media_type, now: () => this.parts.clock.now(), scans });
       pages = await reading.count;
     } catch (error) {
+      if (!reading) place.release();
       rmSync(file, { force: true });
       throw unreadable(error);
     }

@@ -19,6 +19,12 @@ export const READINGS_PER_PERSON = 10;
 /** Documents waiting or read across the server, as many as unfinished uploads (docs/uploads.md). */
 export const READINGS_IN_ALL = 32;
 
+/** A place among the documents waiting or read, taken before the reading can begin (`Readers.reserve`). */
+export interface Place {
+  begin(request: ReadingRequest): Reading;
+  release(): void;
+}
+
 interface Waiting {
   begin(worker: Worker): void;
   refuse(error: Error): void;
@@ -56,10 +62,11 @@ export class Readers {
   }
 
   /**
-   * Reads a document for `owner` as soon as a worker is free; refused (409) when they or the server hold too many,
+   * Takes a place for `owner` now, before anything is awaited: refused (409) when they or the server hold too many,
    * unless `resumed` (one a previous run left unread, read again on start: it holds its place but is never refused).
+   * The place is `begin`'s reading's, or given back by `release` (idempotent) when the reading never begins.
    */
-  start(owner: string, request: ReadingRequest, { resumed = false } = {}): Reading {
+  reserve(owner: string, { resumed = false } = {}): Place {
     if (this.closed) throw shuttingDown();
     if (!resumed) this.requireRoom(owner);
     this.places.set(owner, (this.places.get(owner) ?? 0) + 1);
@@ -71,7 +78,23 @@ export class Readers {
       if (left > 0) this.places.set(owner, left);
       else this.places.delete(owner);
     };
-    return this.queue(request, free);
+    return {
+      begin: (request) => {
+        if (this.closed) throw (free(), shuttingDown());
+        return this.queue(request, free);
+      },
+      release: free,
+    };
+  }
+
+  /** Reads a document for `owner` as soon as a worker is free: `reserve` and `begin` at once. */
+  start(owner: string, request: ReadingRequest, options: { resumed?: boolean } = {}): Reading {
+    return this.reserve(owner, options).begin(request);
+  }
+
+  /** Places `owner` holds now: documents waiting or read (for tests, as `workers`). */
+  held(owner: string): number {
+    return this.places.get(owner) ?? 0;
   }
 
   /** Workers alive now (reading or idle), and the most ever alive, and waiting, at once: the bounds seen from outside. */

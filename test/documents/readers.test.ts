@@ -1,7 +1,9 @@
-// How many documents are read at once (docs/documents.md "How many are read at once", invariants 26-28): a bounded
+// How many documents are read at once (docs/documents.md "How many are read at once", invariants 26-28, 31): a bounded
 // number of reading workers for the whole server, the rest waiting their turn, a person's flood refused past their
 // places, and a worker that reads document after document carrying one exit listener for its life.
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
@@ -11,7 +13,7 @@ import { READING_WORKERS, READINGS_IN_ALL, READINGS_PER_PERSON, Readers } from "
 import { ManualClock } from "../bridge/manual-clock.ts";
 import { startHousehold } from "../people/support.ts";
 import { part } from "../uploads/support.ts";
-import { pdfWithoutText } from "./files.ts";
+import { pdfWith, pdfWithoutText } from "./files.ts";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "../support/server.ts";
 import { useClosing } from "../support/use-closing.ts";
 import { addDocument } from "./helpers.ts";
@@ -203,4 +205,48 @@ it("R5 while both workers are held and a person's other 8 documents wait, their 
   expect(late.status, late.text).toBe(201);
   expect(await statusOnceRead(server, token, late.json.document.id)).toBe("ready");
   expect(readers.workers.most).toBeLessThanOrEqual(READING_WORKERS);
+});
+
+it("R6 a document's place is taken as it comes, not after a first PDF waits for tesseract's check: an upload refused for room is kept, and completed later", async () => {
+  // tesseract's `--version` (asked once, when the first PDF comes) answers only when the test writes to its pipe.
+  const dir = mkdtempSync(join(tmpdir(), "readers-gate-"));
+  const gate = join(dir, "gate");
+  execFileSync("mkfifo", [gate]);
+  const program = join(dir, "tesseract");
+  writeFileSync(
+    program,
+    `#!/bin/sh\nif [ "$1" = --version ]; then read line < "${gate}"; echo "tesseract 5"; exit 0; fi\nexec sleep 600\n`,
+  );
+  chmodSync(program, 0o755);
+  const { server, admin } = closing.own(await startHousehold({}, { tesseractPath: program }));
+  closing.own({ close: async () => rmSync(dir, { recursive: true, force: true }) });
+  const token = admin.plain.token;
+  const readers = server.runtime.ctx.documents.readers;
+  const pdf = Buffer.from(await pdfWith(["A page of text: no OCR needed once the check has answered."]));
+  const created = await server.request({
+    method: "POST",
+    url: "/uploads",
+    token,
+    payload: { kind: "document", name: "kept.pdf", content_type: "application/pdf", bytes: pdf.length },
+  });
+  const upload = created.json.upload_id as string;
+  expect(
+    (await server.request({ method: "PUT", url: `/uploads/${upload}/parts/0`, token, payload: part(pdf) })).status,
+  ).toBe(200);
+
+  // While the check is held, a person's 10 PDFs come at once: each holds its place from the moment it came.
+  const posts = Array.from({ length: READINGS_PER_PERSON }, (_, n) =>
+    server.request({ method: "POST", url: `/documents?name=p${n}.pdf`, token, payload: pdf }),
+  );
+  while (readers.held(admin.id) < READINGS_PER_PERSON) await new Promise((resolve) => setImmediate(resolve));
+  const complete = () => server.request({ method: "POST", url: `/uploads/${upload}/complete`, token });
+  const refused = await complete();
+  expect([refused.status, refused.json.error.code]).toEqual([409, "too_many_documents_reading"]);
+
+  await writeFile(gate, "answer\n");
+  for (const answer of await Promise.all(posts)) expect(answer.status, answer.text).toBe(201);
+  while (readers.held(admin.id) > 0) await new Promise((resolve) => setImmediate(resolve));
+  const late = await complete();
+  expect(late.status, late.text).toBe(201);
+  expect(await statusOnceRead(server, token, late.json.document.id)).toBe("ready");
 });

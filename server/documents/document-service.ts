@@ -121,7 +121,15 @@ export class DocumentService {
       });
     }
     const row = { ...added, pages, status: "reading" as const, error: null, created_at: this.parts.clock.now() };
-    this.store.insert(row);
+    try {
+      this.store.insert(row);
+    } catch (error) {
+      // Not stored (the disk full): the counted reading waits for a go that will never come; ended, it frees its
+      // worker and its place.
+      reading.cancel();
+      rmSync(file, { force: true });
+      throw error;
+    }
     this.proceed(id, reading, pages, scans !== undefined);
     return recordOf(row);
   }

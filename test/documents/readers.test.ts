@@ -1,4 +1,4 @@
-// How many documents are read at once (docs/documents.md "How many are read at once", invariants 26-28, 31): a bounded
+// How many documents are read at once (docs/documents.md "How many are read at once", invariants 26-28, 31, 32): a bounded
 // number of reading workers for the whole server, the rest waiting their turn, a person's flood refused past their
 // places, and a worker that reads document after document carrying one exit listener for its life.
 import { execFileSync } from "node:child_process";
@@ -249,4 +249,23 @@ it("R6 a document's place is taken as it comes, not after a first PDF waits for 
   const late = await complete();
   expect(late.status, late.text).toBe(201);
   expect(await statusOnceRead(server, token, late.json.document.id)).toBe("ready");
+});
+
+it("R7 a counted document whose row cannot be stored (the disk full) gives its worker and its place back", async () => {
+  const { server, admin } = closing.own(await startHousehold());
+  const { documents } = server.runtime.ctx;
+  const store = (documents as unknown as { store: { insert(row: unknown): void } }).store;
+  const insert = store.insert.bind(store);
+  // The one fault injected: SQLite's answer when the disk is full.
+  store.insert = () => {
+    throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+  };
+  const refused = await post(server, admin.plain.token, 1);
+  expect(refused.status).toBeGreaterThanOrEqual(500);
+  while (documents.readers.held(admin.id) > 0) await new Promise((resolve) => setImmediate(resolve));
+  store.insert = insert;
+  const added = await post(server, admin.plain.token, 2);
+  expect(added.status, added.text).toBe(201);
+  expect(await statusOnceRead(server, admin.plain.token, added.json.document.id)).toBe("ready");
+  expect(readdirSync(join(server.runtime.ctx.dataDir, DOCUMENTS_DIR))).toEqual([added.json.document.id]);
 });

@@ -66,6 +66,8 @@ export class BodyBudget {
  */
 export function installBodyBudget(app: FastifyInstance, budget: BodyBudget): void {
   app.addHook("onRequest", async (request, reply) => {
+    // A body streamed to disk as it comes (an import) is bounded by its route on disk, not held here.
+    if ((request.routeOptions.config as { bodyOnDisk?: boolean } | undefined)?.bodyOnDisk) return;
     const bytes = declaredBodyBytes(request, app.initialConfig.bodyLimit ?? 0, budget.limits.perCallerBytes);
     if (bytes === 0) return;
     const release = budget.take(callerKey(request), bytes);

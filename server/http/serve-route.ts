@@ -47,6 +47,11 @@ export interface ServeOptions {
   before?: (request: FastifyRequest) => void;
   /** The route's own body limit, when it takes more (or less) than the server's default. */
   bodyLimit?: number;
+  /**
+   * The route streams its body to disk rather than holding it (POST /import): it takes nothing from the budget of
+   * bodies held in memory (body-budget.ts), which would else hold a person's whole share for an import's length.
+   */
+  bodyOnDisk?: true;
 }
 
 export function serveRoute<C extends RouteContract>(
@@ -58,7 +63,7 @@ export function serveRoute<C extends RouteContract>(
   app.route({
     method: contract.method,
     url: contract.path,
-    config: { contract },
+    config: { contract, ...(options.bodyOnDisk ? { bodyOnDisk: true } : {}) },
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     handler: async (request, reply) => {
       if (contract.admin) requireAdmin(request);

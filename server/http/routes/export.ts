@@ -52,35 +52,41 @@ function registerImportRoute(scope: FastifyInstance, ctx: ServerContext): void {
   const maxBytes = ctx.config.import.max_bytes;
   // One import at a time: each may hold up to max_bytes of disk while it runs.
   let running = false;
-  serveRoute(scope, importRoute, async ({ request, reply }) => {
-    const declared = Number(request.headers["content-length"] ?? 0);
-    if (declared > maxBytes) {
-      reply.header("connection", "close");
-      throw tooLargeError(maxBytes);
-    }
-    if (running) throw conflict("import_in_progress", "another import is running; send again when it has finished");
-    running = true;
-    try {
-      const body = request.body as Readable | undefined;
-      if (!body)
-        throw invalid(
-          "invalid_import",
-          "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)",
-        );
-      const received = await receiveToFile(body, ctx.dataDir, maxBytes, ctx.disk).catch((error: unknown) => {
+  serveRoute(
+    scope,
+    importRoute,
+    async ({ request, reply }) => {
+      const declared = Number(request.headers["content-length"] ?? 0);
+      if (declared > maxBytes) {
         reply.header("connection", "close");
-        throw error;
-      });
-      try {
-        return await ctx.importer.importFile(received.file);
-      } finally {
-        received.remove();
+        throw tooLargeError(maxBytes);
       }
-    } catch (error) {
-      if (error instanceof ImportFormatError) throw invalid("invalid_import", `nothing was imported: ${error.message}`);
-      throw error;
-    } finally {
-      running = false;
-    }
-  });
+      if (running) throw conflict("import_in_progress", "another import is running; send again when it has finished");
+      running = true;
+      try {
+        const body = request.body as Readable | undefined;
+        if (!body)
+          throw invalid(
+            "invalid_import",
+            "the body is empty; an import is a JSON array (GET /export's answer, or ChatGPT's conversations.json)",
+          );
+        const received = await receiveToFile(body, ctx.dataDir, maxBytes, ctx.disk).catch((error: unknown) => {
+          reply.header("connection", "close");
+          throw error;
+        });
+        try {
+          return await ctx.importer.importFile(received.file);
+        } finally {
+          received.remove();
+        }
+      } catch (error) {
+        if (error instanceof ImportFormatError)
+          throw invalid("invalid_import", `nothing was imported: ${error.message}`);
+        throw error;
+      } finally {
+        running = false;
+      }
+    },
+    { bodyOnDisk: true },
+  );
 }

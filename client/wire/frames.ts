@@ -9,6 +9,7 @@ import { eventIdSchema } from "./event-id.ts";
 import { deviceModeSchema, publicKeySchema, sealedCredentialsSchema, sealedEventSchema, sealedSchema } from "./e2e.ts";
 import { PUT_ONLY_FOR_PARTS, relayMethodFits, relayMethodSchema } from "./relay-methods.ts";
 import { AUDIENCE_FEATURE, audiencePushSchema, audienceTagSchema } from "./audience.ts";
+import { relayPathSchema } from "./relay-path.ts";
 
 /** Topic and event names are short: Phoenix's binary framing caps them at 255 bytes, we do too. */
 const nameSchema = z.string().min(1).max(255);
@@ -355,56 +356,13 @@ export { BRIDGE_CLOSE } from "./close-codes.ts";
 
 // --- the API relay (`api` on `events:server:<id>`, `api_request`/`api_result` on `server:<id>`) -----------------
 export { relayMethodSchema, relayMethodFits, type RelayMethod } from "./relay-methods.ts";
-
-/** Longest relayed path with its query (the HTTP API's own routes and queries are far shorter). */
-export const RELAY_MAX_PATH_LENGTH = 2048;
+export { asksLongPoll, RELAY_MAX_PATH_LENGTH, relayPathSchema } from "./relay-path.ts";
 
 /**
  * Largest relayed request or response body, in UTF-8 bytes of its JSON (a base64 body counted as its text): what
  * fits in one frame with its envelope, like an event (MAX_EVENT_BYTES). A larger one is `too_large`.
  */
 export const RELAY_MAX_BODY_BYTES = MAX_EVENT_BYTES;
-
-/** Control characters (CR, LF, NUL, ...), backslashes and spaces have no place in a route's path or query. */
-const UNSAFE_PATH_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
-
-/** The path part's segments, percent-decoded (`%2e%2e` is `..` too); undefined when a segment does not decode. */
-function decodedSegments(path: string): string[] | undefined {
-  const pathPart = path.split("?", 1)[0]!;
-  try {
-    return pathPart.split("/").map((segment) => decodeURIComponent(segment));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A path of this server's own HTTP API with its query: relative (`/` first, never `//` or a scheme), no `.` or `..`
- * segment (raw or percent-encoded), no control characters or lone surrogates, bounded.
- */
-export const relayPathSchema = z
-  .string()
-  .min(1)
-  .max(RELAY_MAX_PATH_LENGTH)
-  .refine(
-    (path) => path.startsWith("/") && !path.startsWith("//"),
-    "path must be relative to the server: one leading /, no scheme or host",
-  )
-  .refine(
-    (path) => !UNSAFE_PATH_CHARACTERS.test(path),
-    "path must not contain control characters, spaces or backslashes",
-  )
-  // Over HTTP a path is bytes, and percent-decoding never makes a lone surrogate (a bad UTF-8 sequence is refused in
-  // the path, kept as its %XX text in the query); a relayed path is a string, whose lone surrogate would reach a
-  // route's parameters and query as it is (docs/server.md "Route contracts").
-  .refine((path) => !/\p{Cs}/u.test(path), "path must be well-formed Unicode text (no lone surrogate)")
-  .refine((path) => {
-    const segments = decodedSegments(path);
-    return (
-      segments !== undefined &&
-      segments.every((segment) => segment !== ".." && segment !== "." && !/[\u0000-\u001f\u007f/\\]/.test(segment))
-    );
-  }, "path must not contain . or .. segments or encoded separators and control characters");
 
 /** App → bridge `api`: one HTTP API call. Strict: an app names no device (the bridge knows which one it is). */
 export const apiPushSchema = lazySchema(() =>
@@ -464,12 +422,6 @@ export const apiResultSchema = lazySchema(() =>
   ]),
 );
 export type ApiResult = z.infer<typeof apiResultSchema>;
-
-/** Whether a relayed path asks for a long-poll (`wait_ms`): the live channel is the wait, it is never relayed. */
-export function asksLongPoll(path: string): boolean {
-  const query = path.includes("?") ? path.slice(path.indexOf("?") + 1) : "";
-  return new URLSearchParams(query).has("wait_ms");
-}
 
 const utf8 = new TextEncoder();
 

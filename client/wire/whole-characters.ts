@@ -3,6 +3,10 @@
 // contracts"), encodeURIComponent throws on, and UTF-8 stores as U+FFFD. Cuts of text that is sent or stored go
 // through here.
 
+/** A surrogate standing alone: under the `u` flag a well-formed pair is one code point, not matched. The one test of
+ *  well-formed text, for the server's bodies (server/http/well-formed-text.ts) and a relayed path (relay-path.ts). */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
 /** `at`, moved back by one when it falls between a pair's halves, so text cut there keeps whole characters. */
 export function wholeEnd(text: string, at: number): number {
   const before = text.charCodeAt(at - 1);

@@ -6,10 +6,8 @@
 //
 // Cheap for the common case: the body's text was decoded from UTF-8 (an invalid byte became U+FFFD), so only a
 // `\uD800`-`\uDFFF` escape can make a lone surrogate; a body without one is not walked.
+import { LONE_SURROGATE } from "../../client/wire/whole-characters.ts";
 import { invalid, type DomainError } from "../errors.ts";
-
-/** A surrogate standing alone: under the `u` flag a well-formed pair is one code point, not matched. */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The JSON escape of a surrogate (a well-formed pair is two of them, which the walk then lets through). */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;

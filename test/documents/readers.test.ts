@@ -32,6 +32,31 @@ const post = (server: TestServer, token: string, n: number) =>
     payload: Buffer.from(`Note ${n}: the flood's document number ${n}.`),
   });
 
+/** A tesseract stand-in in its own directory (removed after the test): `--version` runs `versionCheck` first. */
+function fakeTesseract(prefix: string, versionCheck = ""): { dir: string; program: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  closing.own({ close: async () => rmSync(dir, { recursive: true, force: true }) });
+  const program = join(dir, "tesseract");
+  const version = `${versionCheck}echo "tesseract 5"; exit 0`;
+  writeFileSync(program, `#!/bin/sh\nif [ "$1" = --version ]; then ${version}; fi\nexec sleep 600\n`);
+  chmodSync(program, 0o755);
+  return { dir, program };
+}
+
+/** An upload in parts of `bytes`, every part sent, not completed: its id. */
+async function uploadNotCompleted(server: TestServer, token: string, name: string, type: string, bytes: Buffer) {
+  const created = await server.request({
+    method: "POST",
+    url: "/uploads",
+    token,
+    payload: { kind: "document", name, content_type: type, bytes: bytes.length },
+  });
+  const upload = created.json.upload_id as string;
+  const sent = await server.request({ method: "PUT", url: `/uploads/${upload}/parts/0`, token, payload: part(bytes) });
+  expect(sent.status).toBe(200);
+  return upload;
+}
+
 async function statusOnceRead(server: TestServer, token: string, id: string): Promise<string> {
   for (;;) {
     const { json } = await server.request({ method: "GET", url: `/documents/${id}`, token });
@@ -154,14 +179,10 @@ it("R4 on start, a document a previous run left reading is read again from its f
 
 it("R5 while both workers are held and a person's other 8 documents wait, their next is refused (409), completing an upload too, which is kept; another person's waits its turn; all are read once the workers are free", async () => {
   // Both workers are held by scans whose OCR never answers (a tesseract that sleeps, on a clock that never moves).
-  const dir = mkdtempSync(join(tmpdir(), "readers-ocr-"));
-  const program = join(dir, "tesseract");
-  writeFileSync(program, `#!/bin/sh\nif [ "$1" = --version ]; then echo "tesseract 5"; exit 0; fi\nexec sleep 600\n`);
-  chmodSync(program, 0o755);
+  const { program } = fakeTesseract("readers-ocr-");
   const { server, admin, adult } = closing.own(
     await startHousehold({}, { clock: new ManualClock(), tesseractPath: program }),
   );
-  closing.own({ close: async () => rmSync(dir, { recursive: true, force: true }) });
   const token = admin.plain.token;
   const readers = server.runtime.ctx.documents.readers;
   const scan = await pdfWithoutText(1);
@@ -176,15 +197,7 @@ it("R5 while both workers are held and a person's other 8 documents wait, their 
   while (readers.workers.mostWaiting < READINGS_PER_PERSON - 1) await new Promise((resolve) => setImmediate(resolve));
 
   const bytes = Buffer.from("Sent in parts, completed once there is room.");
-  const created = await server.request({
-    method: "POST",
-    url: "/uploads",
-    token,
-    payload: { kind: "document", name: "late.txt", content_type: "text/plain", bytes: bytes.length },
-  });
-  const upload = created.json.upload_id as string;
-  const sent = await server.request({ method: "PUT", url: `/uploads/${upload}/parts/0`, token, payload: part(bytes) });
-  expect(sent.status).toBe(200);
+  const upload = await uploadNotCompleted(server, token, "late.txt", "text/plain", bytes);
   const complete = () => server.request({ method: "POST", url: `/uploads/${upload}/complete`, token });
   for (const refused of [await complete(), await post(server, token, 10)]) {
     expect([refused.status, refused.json.error.code]).toEqual([409, "too_many_documents_reading"]);
@@ -209,30 +222,14 @@ it("R5 while both workers are held and a person's other 8 documents wait, their 
 
 it("R6 a document's place is taken as it comes, not after a first PDF waits for tesseract's check: an upload refused for room is kept, and completed later", async () => {
   // tesseract's `--version` (asked once, when the first PDF comes) answers only when the test writes to its pipe.
-  const dir = mkdtempSync(join(tmpdir(), "readers-gate-"));
+  const { dir, program } = fakeTesseract("readers-gate-", 'read line < "$(dirname "$0")/gate"; ');
   const gate = join(dir, "gate");
   execFileSync("mkfifo", [gate]);
-  const program = join(dir, "tesseract");
-  writeFileSync(
-    program,
-    `#!/bin/sh\nif [ "$1" = --version ]; then read line < "${gate}"; echo "tesseract 5"; exit 0; fi\nexec sleep 600\n`,
-  );
-  chmodSync(program, 0o755);
   const { server, admin } = closing.own(await startHousehold({}, { tesseractPath: program }));
-  closing.own({ close: async () => rmSync(dir, { recursive: true, force: true }) });
   const token = admin.plain.token;
   const readers = server.runtime.ctx.documents.readers;
   const pdf = Buffer.from(await pdfWith(["A page of text: no OCR needed once the check has answered."]));
-  const created = await server.request({
-    method: "POST",
-    url: "/uploads",
-    token,
-    payload: { kind: "document", name: "kept.pdf", content_type: "application/pdf", bytes: pdf.length },
-  });
-  const upload = created.json.upload_id as string;
-  expect(
-    (await server.request({ method: "PUT", url: `/uploads/${upload}/parts/0`, token, payload: part(pdf) })).status,
-  ).toBe(200);
+  const upload = await uploadNotCompleted(server, token, "kept.pdf", "application/pdf", pdf);
 
   // While the check is held, a person's 10 PDFs come at once: each holds its place from the moment it came.
   const posts = Array.from({ length: READINGS_PER_PERSON }, (_, n) =>
